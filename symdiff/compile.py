@@ -1,0 +1,19 @@
+"""Compile: module text -> a live function, registered with ``linecache``.
+
+Expects the text from ``emit`` and the namespace of constants it reads.
+Guarantees a function whose source ``inspect.getsource`` can show and whose
+tracebacks point at real lines of that text, under a stable pseudo-filename
+(``<symdiff grad_f of model.py>``): the same function gives the same name.
+"""
+
+import linecache
+
+
+def compile_module(text, function_name, namespace, origin_filename):
+    """Execute ``text`` in a fresh namespace and return the function it defines."""
+    filename = f"<symdiff {function_name} of {origin_filename}>"
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    scope = dict(namespace)
+    scope["__name__"] = f"symdiff.generated.{function_name}"
+    exec(compile(text, filename, "exec"), scope)
+    return scope[function_name]

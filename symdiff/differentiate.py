@@ -1,0 +1,425 @@
+"""Differentiate: a normalized ``Program`` -> the syntax tree of ``grad_f``.
+
+Expects a ``Program`` from ``normalize``.  Guarantees a function definition
+that runs the user's computation once (the forward sweep) and then the chain
+rule backwards (the reverse sweep), with the derivatives taken from ``rules``
+and nowhere else.  Only active names (``activity``) get adjoints.
+
+Straight-line values are never overwritten (``normalize`` renames them), so the
+reverse sweep reads them directly.  Inside a loop or branch, a value a partial
+needs that the same loop or branch may overwrite is pushed on a stack just
+before the statement and popped just before its reverse; each ``if`` inside a
+loop pushes its decision, and each loop its trip count.  The reverse of a loop
+is a loop.
+
+    def f(x):                 def grad_f(x):
+        y = math.sin(x)           y = math.sin(x)
+        return y * x              result = y * x
+                                  dresult = 1.0
+                                  dy = dresult * x
+                                  dx = dresult * y
+                                  dx += dy * math.cos(x)
+                                  return dx
+"""
+
+import ast
+import copy
+from dataclasses import dataclass, field
+
+from . import ir
+from .activity import active_names
+from .names import Namer
+from .rules import RULES, template
+
+COMMENT = "__symdiff_comment__"  # marker call that ``emit`` turns into a comment line
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Where a statement stands: top level, or inside an outermost loop/branch."""
+
+    assigned: frozenset = None  # names the outermost compound statement assigns
+    exempt: frozenset = frozenset()  # loop variables the reverse loop regenerates
+    depth: int = 0
+
+    def enter(self, stmt, exempt=()):
+        assigned = self.assigned
+        if assigned is None:
+            assigned = frozenset(ir.assigned_names([stmt]))
+        return Scope(assigned, self.exempt | frozenset(exempt), self.depth + 1)
+
+    def taped(self, name):
+        return self.assigned is not None and name in self.assigned and name not in self.exempt
+
+
+@dataclass
+class Generated:
+    function: ast.FunctionDef
+    math_name: str
+    namespace: dict
+    adjoints: dict = field(default_factory=dict)  # user-visible name -> adjoint name
+
+
+def differentiate(program, wrt, *, with_value=False, as_tuple=None):
+    """The syntax tree of the gradient function of ``program`` w.r.t. the names ``wrt``.
+
+    The function returns one number for one name, else a tuple (``as_tuple``
+    forces either); with ``with_value`` it returns ``(value, gradient)``.
+    """
+    if as_tuple is None:
+        as_tuple = len(wrt) != 1
+    return Sweeps(program, wrt).build(with_value, as_tuple)
+
+
+class Sweeps:
+    def __init__(self, program, wrt):
+        self.program = program
+        self.wrt = list(wrt)
+        self.active = active_names(program, self.wrt)
+        self.namer = Namer(program.reserved)
+        self.adjoints = {}
+        self.stack_used = False
+        self.push = self.pop = None
+
+    # --- names --------------------------------------------------------------------------
+
+    def adjoint(self, name):
+        if name not in self.adjoints:
+            self.adjoints[name] = self.namer.fresh(f"d{name}")
+        return self.adjoints[name]
+
+    def stack_names(self):
+        if self.push is None:
+            self.stack_name = self.namer.fresh("stack")
+            self.push, self.pop = self.namer.fresh("push"), self.namer.fresh("pop")
+        self.stack_used = True
+        return self.push, self.pop
+
+    # --- the function -------------------------------------------------------------------
+
+    def build(self, with_value, as_tuple):
+        program = self.program
+        fwd, rev = self.block(program.body, Scope())
+        body = self.flatten(fwd)
+        result = program.result
+        value_name = None
+        if with_value:
+            value_name = self.namer.fresh("value")
+            body.append(_assign(value_name, _operand(result, program)))
+        reverse = []
+        if isinstance(result, ir.Var) and result.name in self.active:
+            reverse.append(_assign(self.adjoint(result.name), ast.Constant(1.0)))
+            reverse += self.flatten(rev)
+        initialized = _initialize_adjoints(reverse, set(self.adjoints.values()))
+        grads = [_name(self.adjoints[p]) if self.adjoints.get(p) in initialized
+                 else ast.Constant(0.0) for p in self.wrt]
+        grad = ast.Tuple(grads, ast.Load()) if as_tuple else grads[0]
+        if with_value:
+            grad = ast.Tuple([_name(value_name), grad], ast.Load())
+        prologue = []
+        if self.stack_used:
+            prologue = [_assign(self.stack_name, ast.List([], ast.Load())),
+                        ast.Assign([ast.Tuple([_store(self.push), _store(self.pop)], ast.Store())],
+                                   ast.Tuple([_attr(self.stack_name, "append"),
+                                              _attr(self.stack_name, "pop")], ast.Load()))]
+        if reverse:
+            reverse.insert(0, _comment("reverse sweep: adjoints, from the result back"))
+        statements = prologue + body + reverse + [ast.Return(grad)]
+        name = self.namer.fresh(f"grad_{program.name}")
+        function = ast.FunctionDef(name=name, args=_arguments(program), body=statements,
+                                   decorator_list=[], returns=None, type_comment=None)
+        names = {p: self.adjoints[p] for p in self.adjoints}
+        return Generated(function, program.math_name, program.namespace, names)
+
+    # --- blocks -------------------------------------------------------------------------
+
+    def flatten(self, chunks, within=None):
+        """Statements of ``(origin, statements)`` chunks, a comment where the origin changes.
+
+        ``within`` is the origin of the enclosing statement, whose comment already
+        stands above.  A line of an inlined helper names it: ``# line 4 (in norm): ...``.
+        """
+        out = []
+        last = None if within is None else (within.filename, within.lineno, within.function)
+        for origin, stmts in chunks:
+            if not stmts:
+                continue
+            key = (origin.filename, origin.lineno, origin.function)
+            if key != last:
+                where = f"line {origin.lineno}"
+                if origin.function != self.program.name:
+                    where += f" (in {origin.function})"
+                out.append(_comment(f"{where}: {origin.text}"))
+                last = key
+            out += stmts
+        return out
+
+    def block(self, block, scope):
+        """Forward and reverse chunks of ``block``; the reverse ones in reverse order."""
+        fwd, rev = [], []
+        for stmt in block:
+            f, r = self.statement(stmt, scope)
+            fwd.append((stmt.origin, f))
+            if r:
+                rev.append((stmt.origin, r))
+        rev.reverse()
+        return fwd, rev
+
+    def statement(self, stmt, scope):
+        if isinstance(stmt, ir.Assign):
+            return self.assign(stmt, scope)
+        if isinstance(stmt, ir.Compute):
+            return [_assign(stmt.target, stmt.expr)], []
+        if isinstance(stmt, ir.If):
+            return self.branch(stmt, scope)
+        if isinstance(stmt, ir.For):
+            return self.for_loop(stmt, scope)
+        if isinstance(stmt, ir.While):
+            return self.while_loop(stmt, scope)
+        if isinstance(stmt, ir.BreakIf):
+            return [ast.If(stmt.test, [ast.Break()], [])], []
+        raise TypeError(stmt)
+
+    # --- one operation -------------------------------------------------------------------
+
+    def assign(self, stmt, scope):
+        rule = RULES[stmt.op]
+        forward = [_assign(stmt.target, self.substitute(rule.forward, stmt))]
+        if stmt.target not in self.active:
+            return forward, []
+        terms = []  # (argument name, partial expression)
+        for arg, partial in zip(stmt.args, rule.partials):
+            if partial is not None and isinstance(arg, ir.Var) and arg.name in self.active:
+                terms.append((arg.name, self.substitute(partial, stmt)))
+        if not terms:
+            return forward, []
+        reads = [n.id for _, p in terms for n in ast.walk(p) if isinstance(n, ast.Name)]
+        operands = [a.name for a in stmt.args if isinstance(a, ir.Var)] + [stmt.target]
+        taped = [n for n in dict.fromkeys(reads) if n in operands and scope.taped(n)]
+        before = [n for n in taped if n != stmt.target]
+        after = [n for n in taped if n == stmt.target]
+        reverse = []
+        if taped:
+            push, pop = self.stack_names()
+            forward = [_call_stmt(push, n) for n in before] + forward + [
+                _call_stmt(push, n) for n in after]
+            reverse = [_assign(n, _call(pop)) for n in reversed(taped)]
+        g = self.adjoint(stmt.target)
+        self_terms = [p for name, p in terms if name == stmt.target]
+        for name, partial in terms:
+            if name != stmt.target:
+                reverse.append(_accumulate(self.adjoint(name), g, partial))
+        if self_terms:
+            factor = self_terms[0]
+            for extra in self_terms[1:]:
+                factor = ast.BinOp(factor, ast.Add(), extra)
+            if not _is_one(factor):
+                reverse.append(_assign(g, _times(_name(g), factor)))
+        elif scope.depth:
+            reverse.append(_assign(g, ast.Constant(0.0)))  # the old value's adjoint starts anew
+        return forward, reverse
+
+    def substitute(self, text, stmt):
+        names = {"out": _name(stmt.target), "math": _name(self.program.math_name)}
+        for key, arg in zip(("x", "y"), stmt.args):
+            names[key] = _operand(arg, self.program)
+        return _Substitute(names).visit(copy.deepcopy(template(text)))
+
+    # --- control flow --------------------------------------------------------------------
+
+    def decision(self, name, scope):
+        """Save ``name`` for the reverse sweep when the enclosing loop overwrites it."""
+        if scope.depth == 0 and scope.assigned is None:
+            return [], []
+        push, pop = self.stack_names()
+        return [_call_stmt(push, name)], [_assign(name, _call(pop))]
+
+    def branch(self, stmt, scope):
+        inner = scope.enter(stmt)
+        fb, rb = self.block(stmt.body, inner)
+        fe, re = self.block(stmt.orelse, inner)
+        forward = [ast.If(_name(stmt.test), self.flatten(fb, stmt.origin) or [ast.Pass()],
+                             self.flatten(fe, stmt.origin))]
+        if not (rb or re):
+            return forward, []
+        saved, restored = self.decision(stmt.test, scope) if scope.taped(stmt.test) else ([], [])
+        if rb:
+            back = ast.If(_name(stmt.test), self.flatten(rb, stmt.origin),
+                          self.flatten(re, stmt.origin))
+        else:
+            back = ast.If(ast.UnaryOp(ast.Not(), _name(stmt.test)), self.flatten(re, stmt.origin),
+                          [])
+        return forward + saved, restored + [back]
+
+    def for_loop(self, stmt, scope):
+        breaks = bool(stmt.body) and isinstance(stmt.body[-1], ir.BreakIf)
+        rewritten = stmt.target in [s.target for s in ir.walk(stmt.body)
+                                    if isinstance(s, (ir.Assign, ir.Compute))]
+        regenerate = not breaks and not rewritten
+        inner = scope.enter(stmt, exempt=[stmt.target] if regenerate else [])
+        fb, rb = self.block(stmt.body, inner)
+        steps = _call("range", *[_operand(b, self.program) for b in stmt.bounds])
+        body = self.flatten(fb, stmt.origin)
+        if not rb:
+            return [ast.For(_store(stmt.target), steps, body, [], None)], []
+        if regenerate:
+            stable = scope.assigned is None and not any(
+                isinstance(b, ir.Var) and b.name in inner.assigned for b in stmt.bounds)
+            forward = []
+            if not stable:
+                name = self.namer.fresh(f"{stmt.target}_steps")
+                forward.append(_assign(name, steps))
+                steps = _name(name)
+            forward.append(ast.For(_store(stmt.target), steps, body, [], None))
+            saved, restored = ([], []) if stable else self.decision(name, scope)
+            back = ast.For(_store(stmt.target), _call("reversed", steps),
+                           self.flatten(rb, stmt.origin), [], None)
+            return forward + saved, restored + [back]
+        counter = self.namer.fresh(f"{stmt.target}_trips")
+        loop = ast.For(_store(stmt.target), steps, [_increment(counter)] + body, [], None)
+        return self.counted(counter, loop, rb, scope, stmt.origin)
+
+    def while_loop(self, stmt, scope):
+        inner = scope.enter(stmt)
+        fb, rb = self.block(stmt.body, inner)
+        fp, _ = self.block(stmt.pre, inner)
+        body = self.flatten(fb, stmt.origin)
+        counter = self.namer.fresh("trips") if rb else None
+        if counter:
+            body.insert(0, _increment(counter))
+        if stmt.pre:
+            body = self.flatten(fp, stmt.origin) + [ast.If(ast.UnaryOp(ast.Not(), stmt.test), [ast.Break()],
+                                          [])] + body
+            loop = ast.While(ast.Constant(True), body, [])
+        else:
+            loop = ast.While(stmt.test, body, [])
+        if not rb:
+            return [loop], []
+        return self.counted(counter, loop, rb, scope, stmt.origin)
+
+    def counted(self, counter, loop, reverse_body, scope, origin):
+        saved, restored = self.decision(counter, scope)
+        each = self.namer.fresh("_")
+        back = ast.For(_store(each), _call("range", _name(counter)),
+                       self.flatten(reverse_body, origin), [],
+                       None)
+        return [_assign(counter, ast.Constant(0)), loop] + saved, restored + [back]
+
+
+# --- adjoint initialization ------------------------------------------------------------
+
+def _initialize_adjoints(reverse, adjoints):
+    """Turn each adjoint's first top-level ``+=`` into ``=``; zero those a loop needs first.
+
+    Walks the top level of the reverse sweep in execution order; returns the set
+    of adjoints that hold a value at the end.
+    """
+    ready = set()
+    out = []
+    for stmt in reverse:
+        if isinstance(stmt, ast.AugAssign) and stmt.target.id in adjoints:
+            name = stmt.target.id
+            if name not in ready:
+                value = stmt.value if isinstance(stmt.op, ast.Add) else _negate(stmt.value)
+                stmt = _assign(name, value)
+                ready.add(name)
+        elif isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
+            ready.add(stmt.targets[0].id)
+        elif isinstance(stmt, (ast.If, ast.For, ast.While)):
+            used = [n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and n.id in adjoints]
+            for name in dict.fromkeys(used):
+                if name not in ready:
+                    out.append(_assign(name, ast.Constant(0.0)))
+                    ready.add(name)
+        out.append(stmt)
+    reverse[:] = out
+    return ready
+
+
+# --- small syntax builders ---------------------------------------------------------------
+
+class _Substitute(ast.NodeTransformer):
+    def __init__(self, names):
+        self.names = names
+
+    def visit_Name(self, node):
+        replacement = self.names.get(node.id)
+        return copy.deepcopy(replacement) if replacement is not None else node
+
+
+def _comment(text):
+    return ast.Expr(ast.Call(_name(COMMENT), [ast.Constant(text)], []))
+
+
+def _name(name):
+    return ast.Name(name, ast.Load())
+
+
+def _store(name):
+    return ast.Name(name, ast.Store())
+
+
+def _attr(name, attr):
+    return ast.Attribute(_name(name), attr, ast.Load())
+
+
+def _call(func, *args):
+    return ast.Call(_name(func), list(args), [])
+
+
+def _call_stmt(func, name):
+    return ast.Expr(_call(func, _name(name)))
+
+
+def _assign(name, value):
+    return ast.Assign([_store(name)], value, None)
+
+
+def _increment(name):
+    return ast.AugAssign(_store(name), ast.Add(), ast.Constant(1))
+
+
+def _operand(operand, program):
+    if isinstance(operand, ir.Var):
+        return _name(operand.name)
+    if operand.text:
+        return ast.parse(operand.text, mode="eval").body
+    value = operand.value
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and (
+            value < 0 or (value == 0 and str(value).startswith("-"))):
+        return ast.UnaryOp(ast.USub(), ast.Constant(-value))
+    return ast.Constant(value)
+
+
+def _is_one(node):
+    return isinstance(node, ast.Constant) and node.value == 1 and not isinstance(node.value, bool)
+
+
+def _is_minus_one(node):
+    return (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+            and _is_one(node.operand))
+
+
+def _negate(node):
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return node.operand
+    return ast.UnaryOp(ast.USub(), node)
+
+
+def _times(left, right):
+    return ast.BinOp(left, ast.Mult(), right)
+
+
+def _accumulate(target, g, partial):
+    """``target += g * partial``, written the way a person would."""
+    if _is_one(partial):
+        return ast.AugAssign(_store(target), ast.Add(), _name(g))
+    if _is_minus_one(partial):
+        return ast.AugAssign(_store(target), ast.Sub(), _name(g))
+    return ast.AugAssign(_store(target), ast.Add(), _times(_name(g), partial))
+
+
+def _arguments(program):
+    return ast.arguments(posonlyargs=[], args=[ast.arg(p, None) for p in program.params],
+                         vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+                         defaults=[_operand(ir.Const(d), program) for d in program.defaults])

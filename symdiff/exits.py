@@ -1,0 +1,59 @@
+"""Static questions about a user's statements, asked by ``normalize``: where can
+control leave a block (``return``, ``break``, ``continue``), and which names does
+a statement assign.  Pure functions over the syntax tree; no recursion into
+nested loops where a ``break`` would belong to them.
+"""
+
+import ast
+
+_LOOPS = (ast.For, ast.While)
+
+
+def contains(stmts, *kinds, into_loops=True):
+    """Whether a node of one of ``kinds`` occurs in ``stmts``.
+
+    With ``into_loops=False``, nested loops are not searched (a ``break`` there
+    leaves the nested loop, not this one).
+    """
+    stack = list(stmts)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, kinds):
+            return True
+        if not into_loops and isinstance(node, _LOOPS):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def always_exits(stmts):
+    """Whether every path through ``stmts`` ends in return, break or continue."""
+    for node in stmts:
+        if isinstance(node, (ast.Return, ast.Break, ast.Continue)):
+            return True
+        if isinstance(node, ast.If) and always_exits(node.body) and always_exits(node.orelse):
+            return True
+    return False
+
+
+def direct_exits(stmt):
+    """The exits ``stmt`` may take out of the block it stands in."""
+    kinds = []
+    if contains([stmt], ast.Return):
+        kinds.append("return")
+    loop_free = stmt.body if isinstance(stmt, _LOOPS) else [stmt]
+    if not isinstance(stmt, _LOOPS):
+        if contains(loop_free, ast.Break, into_loops=False):
+            kinds.append("break")
+        if contains(loop_free, ast.Continue, into_loops=False):
+            kinds.append("continue")
+    return kinds
+
+
+def assigned_user_names(node):
+    """User names assigned anywhere inside ``node``, in first-seen order."""
+    names = []
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+            names.append(sub.id)
+    return list(dict.fromkeys(names))

@@ -1,0 +1,289 @@
+"""The expression rules of ``normalize``: one operation per statement.
+
+Mixed into ``Frame``.  ``value(node, target)`` emits the statements computing
+``node`` and returns the operand holding its value; when ``target`` is given the
+last operation writes it directly.  ``and``/``or``, chained comparisons and
+conditional expressions become ``If`` statements so Python's evaluation order
+(and its short-circuits) is kept.
+"""
+
+import ast
+
+from . import ir
+from .errors import (RecursionCycleError, UndefinedNameError, UnknownFunctionError,
+                     UnsupportedSyntaxError)
+from .exits import assigned_user_names
+from .resolve import Meaning, classify, lookup, module_attribute
+from .rules import RULES
+
+BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow: "pow",
+          ast.FloorDiv: "floordiv", ast.Mod: "mod"}
+UNARY = {ast.USub: "neg", ast.UAdd: "pos"}
+IN_PLACE_OPS = ("add", "sub")  # ops whose result may overwrite one of their own inputs
+_KINDS = {"module": "a module", "function": "a function", "range": "range",
+          "stop_gradient": "a function", "primitive": "a function", "other": "not a number"}
+
+
+class ExpressionRules:
+    def value(self, node, target=None):
+        operand = self.value_inner(node, target)
+        if target is not None and operand != ir.Var(target):
+            self.emit(ir.Assign(target, "copy", (operand,), self.origin))
+            return ir.Var(target)
+        return operand
+
+    def value_inner(self, node, target):
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, (int, float)):  # bool is an int
+                return ir.Const(node.value)
+            raise self.error(UnsupportedSyntaxError, node, f"the constant {node.value!r} is "
+                             "not a number", "symdiff differentiates numbers")
+        if isinstance(node, ast.Name):
+            return self.name_operand(node)
+        if isinstance(node, ast.Attribute):
+            return self.attribute_operand(node)
+        if isinstance(node, ast.BinOp):
+            left, right = self.value(node.left), self.value(node.right)
+            return self.emit_op(BINARY[type(node.op)], (left, right), target)
+        if isinstance(node, ast.UnaryOp):
+            if isinstance(node.op, ast.Not):
+                operand = self.value(node.operand)
+                test = ast.UnaryOp(ast.Not(), operand_ast(operand))
+                return ir.Var(self.compute(target or self.namer.fresh("cond"), test,
+                                           _reads(operand)))
+            if isinstance(node.operand, ast.Constant) and isinstance(node.op, ast.USub):
+                return ir.Const(-node.operand.value)
+            return self.emit_op(UNARY[type(node.op)], (self.value(node.operand),), target)
+        if isinstance(node, ast.Call):
+            return self.call(node, target)
+        if isinstance(node, ast.IfExp):
+            return self.if_expression(node, target)
+        if isinstance(node, ast.Compare):
+            return self.compare(node, target)
+        if isinstance(node, ast.BoolOp):
+            return self.bool_operation(node, target)
+        if isinstance(node, ast.Tuple):
+            raise self.error(UnsupportedSyntaxError, node, "a tuple is not a number",
+                             "return one number; Jacobians come with forward mode")
+        raise self.error(UnsupportedSyntaxError, node,
+                         f"{type(node).__name__} is not supported in an expression")
+
+    # --- names -------------------------------------------------------------------------
+
+    def meaning(self, name, node):
+        if name in self.locals:
+            return Meaning("local")
+        try:
+            found = lookup(name, self.parsed.closure, self.parsed.globals)
+        except KeyError:
+            raise self.error(UndefinedNameError, node, f"the name {name} is not defined",
+                             "define it at module level before the gradient is first used"
+                             ) from None
+        if name not in self.parsed.closure:
+            self.unit.reads.append((self.parsed.globals, name, self.parsed.globals.get(name)))
+        return classify(found)
+
+    def name_operand(self, node):
+        meaning = self.meaning(node.id, node)
+        if meaning.kind == "local":
+            operand = self.mapping.get(node.id)
+            if operand is None:
+                if not self.loops:
+                    raise self.error(UndefinedNameError, node,
+                                     f"{node.id} is used before it is assigned",
+                                     "assign it first")
+                operand = ir.Var(self.target_name(node.id))  # set by an earlier iteration
+                self.mapping[node.id] = operand
+            if isinstance(operand, ir.Var):
+                self.unit.read.add(operand.name)
+            return operand
+        if meaning.kind == "constant":
+            return ir.Const(meaning.value, self.unit.global_name(node.id, meaning.value))
+        raise self.error(UnsupportedSyntaxError, node,
+                         f"{node.id} is {_KINDS[meaning.kind]}, not a number",
+                         "only numbers can be differentiated")
+
+    def attribute_operand(self, node):
+        meaning = self.module_member(node)
+        if meaning is None or meaning.kind != "constant":
+            raise self.error(UnsupportedSyntaxError, node, f"{ast.unparse(node)} is not a number",
+                             "call it, or use a number")
+        return ir.Const(meaning.value, f"{self.unit.math_name}.{node.attr}")
+
+    def module_member(self, node):
+        if not isinstance(node.value, ast.Name):
+            raise self.error(UnsupportedSyntaxError, node, "attribute access is not supported",
+                             "only math.* and numpy.* functions and constants can be used")
+        base = self.meaning(node.value.id, node.value)
+        if base.kind != "module":
+            raise self.error(UnsupportedSyntaxError, node,
+                             f"{ast.unparse(node)}: attribute access on {node.value.id} is not "
+                             "supported", "only math.* and numpy.* can be used")
+        found = module_attribute(base.value, node.attr)
+        if found is None:
+            raise self.error(UnknownFunctionError, node,
+                             f"{ast.unparse(node)} is not something symdiff can differentiate",
+                             "use a supported math function, or write it as a def function")
+        return found
+
+    # --- operations --------------------------------------------------------------------
+
+    def emit_op(self, op, args, target):
+        if target is None or (ir.Var(target) in args and op not in IN_PLACE_OPS):
+            name = self.namer.fresh(f"{op}_{self.hint}")
+            self.emit(ir.Assign(name, op, tuple(args), self.origin))
+            return ir.Var(name)
+        self.emit(ir.Assign(target, op, tuple(args), self.origin))
+        return ir.Var(target)
+
+    def call(self, node, target):
+        if isinstance(node.func, ast.Name):
+            callee = self.meaning(node.func.id, node.func)
+            shown = node.func.id
+        elif isinstance(node.func, ast.Attribute):
+            callee, shown = self.module_member(node.func), ast.unparse(node.func)
+        else:
+            raise self.error(UnsupportedSyntaxError, node, "this kind of call is not supported",
+                             "call a math function or one of your def functions by name")
+        if callee.kind == "function":
+            return self.call_user(callee.value, node, target)
+        if callee.kind not in ("primitive", "stop_gradient"):
+            if callee.kind == "range":
+                raise self.error(UnsupportedSyntaxError, node, "range(...) outside a for loop",
+                                 "use it as `for i in range(...)`")
+            raise self.error(UnknownFunctionError, node,
+                             f"{shown} is not a function symdiff can differentiate",
+                             "use math functions, abs/min/max/pow, or your own def functions")
+        if node.keywords:
+            raise self.error(UnsupportedSyntaxError, node.keywords[0],
+                             f"keyword arguments to {shown} are not supported",
+                             "pass them by position")
+        op = callee.value if callee.kind == "primitive" else "stop_gradient"
+        args = [self.value(arg) for arg in node.args]
+        if op in ("max", "min") and len(args) >= 2:
+            result = args[0]
+            for i, arg in enumerate(args[1:]):
+                last = i == len(args) - 2
+                result = self.emit_op(op, (result, arg), target if last else None)
+            return result
+        if op == "log" and len(args) == 2:
+            op = "logb"
+        expected = len(RULES[op].partials)
+        if len(args) != expected:
+            raise self.error(UnsupportedSyntaxError, node,
+                             f"{shown} takes {expected} argument{'s' * (expected > 1)} here, "
+                             f"not {len(args)}", "pass numbers by position")
+        return self.emit_op(op, args, target)
+
+    def call_user(self, fn, node, target):
+        from .frame import Frame  # frames make frames
+
+        if fn in self.stack:
+            chain = " -> ".join(f.__name__ for f in self.stack + (fn,))
+            raise self.error(RecursionCycleError, node, f"recursive call: {chain}",
+                             "rewrite the recursion as a loop")
+        parsed = self.unit.parse_helper(fn, self, node)
+        bound = self.bind_arguments(fn, parsed, node)
+        helper = Frame(self.unit, parsed, mapping={}, stack=self.stack + (fn,), top=False,
+                       compound=self.compound, out=self.out)
+        assigned = set(assigned_user_names(parsed.tree))
+        for param, operand in bound.items():
+            if param in assigned:
+                copy = self.namer.fresh(param)
+                self.emit(ir.Assign(copy, "copy", (operand,), self.origin))
+                helper.mapping[param] = ir.Var(copy)
+            else:
+                helper.mapping[param] = operand
+        _, result = helper.run_function_body(parsed.tree.body, result_target=target)
+        return result
+
+    def bind_arguments(self, fn, parsed, node):
+        args = parsed.tree.args
+        params = [a.arg for a in args.posonlyargs + args.args]
+        defaults = dict(zip(params[len(params) - len(fn.__defaults__ or ()):],
+                            fn.__defaults__ or ()))
+        if len(node.args) > len(params):
+            raise self.error(UnsupportedSyntaxError, node,
+                             f"{fn.__name__} takes {len(params)} arguments, "
+                             f"{len(node.args)} given", "check the call")
+        bound = {p: self.value(a) for p, a in zip(params, node.args)}
+        for keyword in node.keywords:
+            if keyword.arg not in params or keyword.arg in bound:
+                raise self.error(UnsupportedSyntaxError, keyword,
+                                 f"unexpected keyword argument {keyword.arg!r} for {fn.__name__}",
+                                 "check the call")
+            bound[keyword.arg] = self.value(keyword.value)
+        for param in params:
+            if param not in bound:
+                if param not in defaults or classify(defaults[param]).kind != "constant":
+                    raise self.error(UnsupportedSyntaxError, node,
+                                     f"{fn.__name__}() is missing a number for {param}",
+                                     "pass every parameter")
+                bound[param] = ir.Const(defaults[param])
+        return {p: bound[p] for p in params}
+
+    # --- conditions ----------------------------------------------------------------------
+
+    def condition(self, node):
+        """The decision of an ``if``/``while`` test: a ``Const`` or a fresh test name."""
+        if isinstance(node, (ast.Compare, ast.BoolOp)) or (
+                isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
+            return self.value(node, self.namer.fresh("cond"))
+        operand = self.value(node)
+        if isinstance(operand, ir.Const):
+            return ir.Const(bool(operand.value))
+        return ir.Var(self.compute(self.namer.fresh("cond"), operand_ast(operand),
+                                   _reads(operand)))
+
+    def compare(self, node, target):
+        left = self.value(node.left)
+        right = self.value(node.comparators[0])
+        first = ast.Compare(operand_ast(left), [node.ops[0]], [operand_ast(right)])
+        if len(node.ops) == 1:
+            name = self.compute(target or self.namer.fresh("cond"), first, _reads(left, right))
+            return ir.Var(name)
+        result = target or self.namer.fresh("cond")
+        test = self.compute(self.namer.fresh("cond"), first, _reads(left, right))
+        self.compute(result, ast.Name(test, ast.Load()), (test,))
+        rest = ast.Compare(node.comparators[0], node.ops[1:], node.comparators[1:],
+                           lineno=node.lineno, col_offset=node.col_offset)
+        with self.nested():
+            body, _ = self.capture(lambda: self.compare(rest, result))
+        self.emit(ir.If(test, body, [], self.origin))
+        return ir.Var(result)
+
+    def bool_operation(self, node, target):
+        result = target or self.namer.fresh("cond")
+        self.value(node.values[0], result)
+        for operand in node.values[1:]:
+            test = ast.Name(result, ast.Load())
+            if isinstance(node.op, ast.Or):
+                test = ast.UnaryOp(ast.Not(), test)
+            name = self.compute(self.namer.fresh("cond"), test, (result,))
+            with self.nested():
+                body, _ = self.capture(lambda: self.value(operand, result))
+            self.emit(ir.If(name, body, [], self.origin))
+        return ir.Var(result)
+
+    def if_expression(self, node, target):
+        test = self.condition(node.test)
+        if isinstance(test, ir.Const):
+            return self.value(node.body if test.value else node.orelse, target)
+        result = target or self.namer.fresh(self.hint)
+        with self.nested():
+            body, _ = self.capture(lambda: self.value(node.body, result))
+            orelse, _ = self.capture(lambda: self.value(node.orelse, result))
+        self.emit(ir.If(test.name, body, orelse, self.origin))
+        return ir.Var(result)
+
+
+def operand_ast(operand):
+    if isinstance(operand, ir.Var):
+        return ast.Name(operand.name, ast.Load())
+    if operand.text:
+        return ast.parse(operand.text, mode="eval").body
+    return ast.Constant(operand.value)
+
+
+def _reads(*operands):
+    return tuple(o.name for o in operands if isinstance(o, ir.Var))

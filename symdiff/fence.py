@@ -1,0 +1,210 @@
+"""Fence: refuse, with the user's location and a hint, what symdiff cannot differentiate.
+
+Expects the ``ast.FunctionDef`` from ``parse``.  Guarantees that every node below
+it is of a class in ``ACCEPTED``; any other node raises ``UnsupportedSyntaxError``
+at that node.  This is an allow-list: every class of Python's ``ast`` module is
+named once, in ``ACCEPTED`` or in ``REFUSED`` (a test checks that), so new syntax
+is refused until someone decides otherwise.
+
+    def f(x):                         UnsupportedSyntaxError:
+        try:            ──fence──►    model.py:2:4: a try statement is not supported
+            ...                       — move the try outside the function you differentiate
+"""
+
+import ast
+
+from .errors import UnsupportedSyntaxError
+
+ACCEPTED = {
+    # structure
+    "FunctionDef", "arguments", "arg", "Return", "Assign", "AugAssign", "Expr", "Pass",
+    "If", "For", "While", "Break", "Continue", "IfExp",
+    # expressions
+    "BinOp", "UnaryOp", "BoolOp", "Compare", "Call", "Name", "Constant", "Attribute",
+    "Tuple", "keyword",
+    # contexts and operators
+    "Load", "Store", "Add", "Sub", "Mult", "Div", "Pow", "FloorDiv", "Mod", "USub", "UAdd",
+    "Not", "And", "Or", "Eq", "NotEq", "Lt", "LtE", "Gt", "GtE",
+}
+
+_LOOPS = "loops are limited to `for ... in range(...)` and `while`"
+REFUSED = {
+    "Module": ("a module", "differentiate one function"),
+    "Expression": ("an expression", "differentiate one function"),
+    "Interactive": ("interactive input", "differentiate one function"),
+    "FunctionType": ("a function type comment", "remove it"),
+    "AsyncFunctionDef": ("an async function", "write a plain def function"),
+    "ClassDef": ("a class definition", "define classes outside the function"),
+    "Delete": ("a del statement", "assign a new value instead"),
+    "AnnAssign": ("an annotated assignment", "drop the annotation: write `x = ...`"),
+    "AsyncFor": ("an async for loop", _LOOPS),
+    "AsyncWith": ("an async with statement", "move it outside the function"),
+    "With": ("a with statement", "move it outside the function you differentiate"),
+    "Raise": ("a raise statement", "check inputs before calling the gradient"),
+    "Try": ("a try statement", "try/except is not differentiable; move it outside the function"),
+    "TryStar": ("a try statement", "move it outside the function"),
+    "Assert": ("an assert statement", "check inputs before calling the gradient"),
+    "Import": ("an import inside the function", "import at module level"),
+    "ImportFrom": ("an import inside the function", "import at module level"),
+    "Global": ("a global statement", "pass the value as a parameter and return results"),
+    "Nonlocal": ("a nonlocal statement", "pass the value as a parameter and return results"),
+    "Match": ("a match statement", "use if/elif/else"),
+    "NamedExpr": ("an assignment expression (:=)", "assign on its own line"),
+    "Lambda": ("a lambda", "define a def function at module level and call it"),
+    "Dict": ("a dict", "use separate variables"),
+    "Set": ("a set", "use separate variables"),
+    "ListComp": ("a list comprehension", "write a for loop over range(...)"),
+    "SetComp": ("a set comprehension", "write a for loop over range(...)"),
+    "DictComp": ("a dict comprehension", "write a for loop over range(...)"),
+    "GeneratorExp": ("a generator expression", "write a for loop over range(...)"),
+    "Await": ("await", "write a plain def function"),
+    "Yield": ("yield", "return one number"),
+    "YieldFrom": ("yield from", "return one number"),
+    "FormattedValue": ("an f-string", "strings are not differentiable"),
+    "JoinedStr": ("an f-string", "strings are not differentiable"),
+    "Subscript": ("indexing", "pass the elements as separate parameters"),
+    "Starred": ("a starred expression", "name each value"),
+    "List": ("a list", "use separate variables"),
+    "Slice": ("a slice", "pass the elements as separate parameters"),
+    "comprehension": ("a comprehension", "write a for loop over range(...)"),
+    "ExceptHandler": ("an except clause", "move the try outside the function"),
+    "alias": ("an import", "import at module level"),
+    "withitem": ("a with statement", "move it outside the function"),
+    "match_case": ("a match statement", "use if/elif/else"),
+    "MatchValue": ("a match pattern", "use if/elif/else"),
+    "MatchSingleton": ("a match pattern", "use if/elif/else"),
+    "MatchSequence": ("a match pattern", "use if/elif/else"),
+    "MatchMapping": ("a match pattern", "use if/elif/else"),
+    "MatchClass": ("a match pattern", "use if/elif/else"),
+    "MatchStar": ("a match pattern", "use if/elif/else"),
+    "MatchAs": ("a match pattern", "use if/elif/else"),
+    "MatchOr": ("a match pattern", "use if/elif/else"),
+    "TypeIgnore": ("a type: ignore comment", "remove it"),
+    "MatMult": ("the @ operator", "scalars only: use *"),
+    "LShift": ("the << operator", "bit operations are not differentiable"),
+    "RShift": ("the >> operator", "bit operations are not differentiable"),
+    "BitOr": ("the | operator", "bit operations are not differentiable"),
+    "BitXor": ("the ^ operator", "for a power write **"),
+    "BitAnd": ("the & operator", "bit operations are not differentiable"),
+    "Invert": ("the ~ operator", "bit operations are not differentiable"),
+    "Is": ("an `is` comparison", "compare numbers with == or !="),
+    "IsNot": ("an `is not` comparison", "compare numbers with == or !="),
+    "In": ("an `in` test", "compare numbers with ==, <, >"),
+    "NotIn": ("a `not in` test", "compare numbers with ==, <, >"),
+    "Del": ("a del statement", "assign a new value instead"),
+    "TypeAlias": ("a type alias", "define it outside the function"),
+    "TypeVar": ("a type parameter", "write a plain function"),
+    "ParamSpec": ("a type parameter", "write a plain function"),
+    "TypeVarTuple": ("a type parameter", "write a plain function"),
+    # abstract bases and pre-3.9 leftovers, never produced by ast.parse on 3.10+
+    "AST": ("this construct", ""), "mod": ("this construct", ""), "stmt": ("this construct", ""),
+    "expr": ("this construct", ""), "expr_context": ("this construct", ""),
+    "boolop": ("this construct", ""), "operator": ("this construct", ""),
+    "unaryop": ("this construct", ""), "cmpop": ("this construct", ""),
+    "excepthandler": ("this construct", ""), "type_ignore": ("this construct", ""),
+    "pattern": ("this construct", ""), "type_param": ("this construct", ""),
+    "AugLoad": ("this construct", ""), "AugStore": ("this construct", ""),
+    "Param": ("this construct", ""), "Suite": ("this construct", ""),
+    "Index": ("indexing", "pass the elements as separate parameters"),
+    "ExtSlice": ("a slice", "pass the elements as separate parameters"),
+    "Num": ("this construct", ""), "Str": ("this construct", ""),
+    "Bytes": ("this construct", ""), "NameConstant": ("this construct", ""),
+    "Ellipsis": ("this construct", ""),
+}
+
+
+def fence(parsed, tree=None):
+    """Raise ``UnsupportedSyntaxError`` at the first construct outside the language."""
+    tree = tree if tree is not None else parsed.tree
+    _check_signature(parsed, tree)
+    for node in _nodes(tree):
+        name = type(node).__name__
+        if name in ACCEPTED:
+            _check_accepted(parsed, node)
+            continue
+        what, hint = REFUSED.get(name, ("this construct", "rewrite it with the supported subset"))
+        raise parsed.error(UnsupportedSyntaxError, _locatable(node, tree),
+                           f"{what} is not supported", hint or None)
+    return tree
+
+
+def _nodes(tree):
+    """Every node below the function, parents before children, without recursion."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        children = list(ast.iter_child_nodes(node))
+        if isinstance(node, ast.FunctionDef):
+            children = [node.args] + node.body  # decorators, annotations, returns: not code
+        stack.extend(reversed(children))
+
+
+def _locatable(node, tree):
+    return node if hasattr(node, "lineno") else tree
+
+
+def _check_signature(parsed, tree):
+    args = tree.args
+    for extra, what in ((args.vararg, "*args"), (args.kwarg, "**kwargs")):
+        if extra is not None:
+            raise parsed.error(UnsupportedSyntaxError, extra, f"{what} parameters are not supported",
+                               "name each parameter")
+    if args.kwonlyargs:
+        raise parsed.error(UnsupportedSyntaxError, args.kwonlyargs[0],
+                           "keyword-only parameters are not supported",
+                           "make them ordinary parameters")
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            raise parsed.error(UnsupportedSyntaxError, node, "a nested function is not supported",
+                               "define it at module level and call it")
+
+
+def _check_accepted(parsed, node):
+    if isinstance(node, ast.For):
+        call = node.iter
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                and call.func.id == "range" and not call.keywords and 1 <= len(call.args) <= 3):
+            raise parsed.error(UnsupportedSyntaxError, node.iter,
+                               "a for loop over something other than range(...) is not supported",
+                               _LOOPS)
+        if not isinstance(node.target, ast.Name):
+            raise parsed.error(UnsupportedSyntaxError, node.target,
+                               "a for loop must assign one plain name", "write `for i in range(n):`")
+        if node.orelse:
+            raise parsed.error(UnsupportedSyntaxError, node, "for ... else is not supported",
+                               "use a flag variable")
+    elif isinstance(node, ast.While) and node.orelse:
+        raise parsed.error(UnsupportedSyntaxError, node, "while ... else is not supported",
+                           "use a flag variable")
+    elif isinstance(node, ast.Assign):
+        for target in node.targets:
+            _check_target(parsed, target)
+    elif isinstance(node, ast.AugAssign):
+        if not isinstance(node.target, ast.Name):
+            _check_target(parsed, node.target)
+    elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+        raise parsed.error(UnsupportedSyntaxError, node, "assigning to an attribute is not supported",
+                           "assign to a local variable")
+    elif isinstance(node, ast.Constant) and not isinstance(node.value, (int, float, bool)):
+        if node.value is not None and not isinstance(node.value, str):
+            raise parsed.error(UnsupportedSyntaxError, node,
+                               f"a {type(node.value).__name__} constant is not supported",
+                               "use int or float numbers")
+    elif isinstance(node, ast.Expr) and not isinstance(node.value, ast.Constant):
+        raise parsed.error(UnsupportedSyntaxError, node,
+                           "an expression statement is not supported: its value is discarded",
+                           "assign the value to a name or remove the line")
+
+
+def _check_target(parsed, target):
+    if isinstance(target, ast.Name):
+        return
+    if isinstance(target, ast.Tuple):
+        for element in target.elts:
+            _check_target(parsed, element)
+        return
+    what = {"Attribute": "an attribute", "Subscript": "an element", "Starred": "a starred name",
+            "List": "a list of names"}.get(type(target).__name__, "this target")
+    raise parsed.error(UnsupportedSyntaxError, target, f"assigning to {what} is not supported",
+                       "assign to a plain local name")

@@ -1,0 +1,384 @@
+"""The statement and expression rules of ``normalize``, for one function body.
+
+A ``Frame`` normalizes the body of the differentiated function, or of a helper
+inlined into it; it holds that body's name mapping (user name -> operand) and
+emits IR statements into the current block.  See ``normalize`` for the
+guarantees; ``exits`` holds the static questions about ``return``/``break``.
+"""
+
+import ast
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from . import ir
+from .errors import UnsupportedSyntaxError
+from .exits import always_exits, assigned_user_names, contains, direct_exits
+from .expressions import ExpressionRules, operand_ast
+from .resolve import local_names
+
+
+@dataclass
+class Loop:
+    stop: str = None  # set by break
+    skip: str = None  # set by continue
+    may_return: bool = False
+
+
+class Frame(ExpressionRules):
+    def __init__(self, unit, parsed, mapping, stack, top, compound=0, out=None):
+        self.unit, self.parsed, self.namer = unit, parsed, unit.namer
+        self.mapping = mapping
+        self.stack = stack
+        self.top = top
+        self.locals = set(local_names(parsed.tree))
+        self.compound = compound
+        self.loops = []
+        self.out = out if out is not None else []
+        self.origin = None
+        self.hint = "result"
+        self.result = None
+        self.returned = None
+        self.flag_reads = set()
+
+    def error(self, cls, node, message, hint=None):
+        return self.parsed.error(cls, node, message, hint)
+
+    # --- function bodies -------------------------------------------------------------
+
+    def run_function_body(self, stmts, result_target=None):
+        """Normalize a function body into ``self.out``; return (block, result operand)."""
+        start = len(self.out)
+        self.result = result_target
+        final = stmts[-1] if stmts else None
+        if isinstance(final, ast.Return) and not contains(stmts[:-1], ast.Return):
+            self.block(stmts[:-1])
+            self.set_origin(final)
+            if final.value is None:
+                raise self.error(UnsupportedSyntaxError, final, "return without a value",
+                                 "return the number to differentiate")
+            simple = isinstance(final.value, (ast.Name, ast.Constant))
+            target = result_target if simple else (result_target or self.result_name())
+            self.hint = target or "result"
+            operand = self.value(final.value, target)
+        else:
+            if not contains(stmts, ast.Return):
+                raise self.error(UnsupportedSyntaxError, self.parsed.tree,
+                                 f"{self.parsed.name} never returns a value",
+                                 "end it with `return <number>`")
+            self.block(stmts)
+            operand = ir.Var(self.result_name())
+        if self.returned is not None:
+            if self.returned in self.flag_reads:
+                self.out.insert(start, self.flag_set(self.returned, False))
+            else:
+                _strip_assignments(self.out, self.returned)
+        return self.out, operand
+
+    def result_name(self):
+        if self.result is None:
+            self.result = self.namer.fresh("result" if self.top else f"{self.parsed.name}_result")
+        return self.result
+
+    # --- statements ------------------------------------------------------------------
+
+    def block(self, stmts):
+        for i, stmt in enumerate(stmts):
+            rest = stmts[i + 1:]
+            if isinstance(stmt, ast.If) and rest and contains([stmt], ast.Return, ast.Break,
+                                                             ast.Continue):
+                if always_exits(stmt.body) and always_exits(stmt.orelse):
+                    rest = []
+                elif always_exits(stmt.body):
+                    stmt, rest = _with_orelse(stmt, stmt.orelse + rest), []
+                elif always_exits(stmt.orelse):
+                    stmt, rest = _with_orelse(stmt, stmt.orelse, stmt.body + rest), []
+            self.statement(stmt)
+            if always_exits([stmt]) or not rest:
+                return
+            flags = self.exit_flags(stmt)
+            if flags and rest:
+                self.guarded(flags, rest, stmt)
+                return
+
+    def exit_flags(self, stmt):
+        """The flags that tell, after ``stmt``, that the rest of the block must not run."""
+        kinds = direct_exits(stmt)
+        loop = self.loops[-1] if self.loops else None
+        flags = []
+        if "return" in kinds:
+            flags.append(self.returned_flag())
+        if loop is not None and "break" in kinds:
+            flags.append(loop.stop)
+        if loop is not None and "continue" in kinds:
+            flags.append(loop.skip)
+        return flags
+
+    def guarded(self, flags, rest, stmt):
+        self.set_origin(stmt)
+        self.flag_reads.update(flags)
+        test = ast.UnaryOp(ast.Not(), _any_of(flags))
+        go_on = self.compute(self.namer.fresh("go_on"), test, tuple(flags))
+        with self.nested():
+            body = self.sub_block(rest)
+        self.emit(ir.If(go_on, body, [], self.origin))
+
+    def statement(self, node):
+        self.set_origin(node)
+        method = getattr(self, "stmt_" + type(node).__name__, None)
+        if method is None:
+            raise self.error(UnsupportedSyntaxError, node,
+                             f"{type(node).__name__} statement is not supported")
+        method(node)
+
+    def stmt_Pass(self, node):
+        pass
+
+    def stmt_Expr(self, node):  # a docstring or a bare string: the fence allows nothing else
+        pass
+
+    def stmt_Assign(self, node):
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            self.assign(node.targets[0].id, node.value)
+            return
+        if isinstance(node.targets[0], ast.Tuple) or len(node.targets) > 1:
+            self.hint = "value"
+            first = self.unpack_value(node.targets[0], node.value)
+            for target in node.targets:
+                self.bind(target, first)
+            return
+
+    def stmt_AugAssign(self, node):
+        load = ast.Name(node.target.id, ast.Load(), lineno=node.lineno, col_offset=node.col_offset)
+        self.assign(node.target.id, ast.BinOp(load, node.op, node.value, lineno=node.lineno,
+                                              col_offset=node.col_offset))
+
+    def stmt_Return(self, node):
+        if node.value is None:
+            raise self.error(UnsupportedSyntaxError, node, "return without a value",
+                             "return the number to differentiate")
+        self.hint = self.result_name()
+        self.value(node.value, self.result_name())
+        if self.compound:
+            self.out.append(self.flag_set(self.returned_flag(), True))
+        if self.loops:
+            self.loops[-1].may_return = True
+
+    def stmt_Break(self, node):
+        self.out.append(self.flag_set(self.loops[-1].stop, True))
+
+    def stmt_Continue(self, node):
+        self.out.append(self.flag_set(self.loops[-1].skip, True))
+
+    def stmt_If(self, node):
+        self.hint = "cond"
+        test = self.condition(node.test)
+        if isinstance(test, ir.Const):  # decided now: `if DEBUG:`
+            self.block(node.body if test.value else node.orelse)
+            return
+        self.enter_compound(node)
+        origin = self.origin
+        with self.nested():
+            body = self.sub_block(node.body)
+            orelse = self.sub_block(node.orelse)
+        self.emit(ir.If(test.name, body, orelse, origin))
+
+    def stmt_For(self, node):
+        self.hint = node.target.id
+        bounds = tuple(self.value(arg) for arg in node.iter.args)
+        self.enter_compound(node)
+        origin = self.origin
+        target = self.target_name(node.target.id)
+        self.mapping[node.target.id] = ir.Var(target)
+        with self.loop(node) as loop:
+            body = self.loop_body(node, loop)
+        self.emit(ir.For(target, bounds, body, origin))
+
+    def stmt_While(self, node):
+        self.enter_compound(node)
+        origin = self.origin
+        with self.nested():
+            self.hint = "cond"
+            pre, test = self.capture(lambda: self.condition(node.test))
+            with self.loop(node) as loop:
+                body = self.loop_body(node, loop)
+        test_expr, reads = operand_ast(test), _reads(test)
+        if len(pre) == 1 and isinstance(pre[0], ir.Compute) and reads == (pre[0].target,):
+            test_expr, reads, pre = pre[0].expr, pre[0].reads, []  # `while x > 1:` as written
+        self.emit(ir.While(pre, test_expr, reads, body, origin))
+
+    # --- loops and compound statements -------------------------------------------------
+
+    @contextmanager
+    def nested(self):
+        self.compound += 1
+        try:
+            yield
+        finally:
+            self.compound -= 1
+
+    @contextmanager
+    def loop(self, node):
+        loop = Loop()
+        if contains(node.body, ast.Break, into_loops=False):
+            loop.stop = self.namer.fresh("stop")
+            self.out.append(self.flag_set(loop.stop, False))
+        if contains(node.body, ast.Continue, into_loops=False):
+            loop.skip = self.namer.fresh("skip")
+        self.loops.append(loop)
+        try:
+            with self.nested():
+                yield loop
+        finally:
+            self.loops.pop()
+
+    def loop_body(self, node, loop):
+        saved, self.out = self.out, []
+        try:
+            if loop.skip:
+                self.out.append(self.flag_set(loop.skip, False))
+            self.block(node.body)
+            exits = [flag for flag in (loop.stop,) if flag]
+            if loop.may_return:
+                exits.append(self.returned_flag())
+            if exits:
+                self.flag_reads.update(exits)
+                self.set_origin(node)
+                self.out.append(ir.BreakIf(_any_of(exits), tuple(exits), self.origin))
+            return self.out
+        finally:
+            self.out = saved
+
+    def sub_block(self, stmts):
+        saved, self.out = self.out, []
+        try:
+            self.block(stmts)
+            return self.out
+        finally:
+            self.out = saved
+
+    def capture(self, thunk):
+        saved, self.out = self.out, []
+        try:
+            result = thunk()
+            return self.out, result
+        finally:
+            self.out = saved
+
+    def enter_compound(self, node):
+        """Before a top-level branch or loop: copy variables it updates that earlier code reads.
+
+        The reverse sweep reads straight-line values directly, so a loop must not
+        overwrite a value an earlier statement still needs.
+        """
+        if self.compound:
+            return
+        for name in assigned_user_names(node):
+            current = self.mapping.get(name)
+            if isinstance(current, ir.Var) and current.name in self.unit.read:
+                fresh = self.namer.fresh(name)
+                self.emit(ir.Assign(fresh, "copy", (current,), self.origin))
+                self.mapping[name] = ir.Var(fresh)
+
+    # --- assignment --------------------------------------------------------------------
+
+    def assign(self, name, value_node):
+        self.hint = name
+        target = self.target_name(name)
+        self.value(value_node, target)
+        self.mapping[name] = ir.Var(target)
+
+    def target_name(self, name):
+        """The generated name an assignment to user variable ``name`` writes."""
+        current = self.mapping.get(name)
+        if self.compound and isinstance(current, ir.Var):
+            return current.name
+        if current is None and self.top and not self.namer.is_issued(name):
+            return self.namer.claim(name)
+        return self.namer.fresh(name)
+
+    def unpack_value(self, target, value_node):
+        """Evaluate the right side of a tuple assignment into operands (a nested tuple)."""
+        if isinstance(value_node, ast.Tuple):
+            if isinstance(target, ast.Tuple) and len(target.elts) != len(value_node.elts):
+                raise self.error(UnsupportedSyntaxError, value_node,
+                                 f"{len(value_node.elts)} values assigned to "
+                                 f"{len(target.elts)} names", "match the counts")
+            subtargets = target.elts if isinstance(target, ast.Tuple) else [None] * len(
+                value_node.elts)
+            return tuple(self.unpack_value(t, v) for t, v in zip(subtargets, value_node.elts))
+        if isinstance(target, ast.Tuple):
+            raise self.error(UnsupportedSyntaxError, value_node,
+                             "unpacking a value that is not a tuple written out is not supported",
+                             "write the values out: `a, b = x, y`")
+        operand = self.value(value_node)
+        if isinstance(operand, ir.Var):  # keep it safe from the assignments that follow
+            snapshot = self.namer.fresh(f"{self.hint}_old")
+            self.emit(ir.Assign(snapshot, "copy", (operand,), self.origin))
+            return ir.Var(snapshot)
+        return operand
+
+    def bind(self, target, operand):
+        if isinstance(target, ast.Name):
+            name = self.target_name(target.id)
+            self.emit(ir.Assign(name, "copy", (_flat(operand, self, target),), self.origin))
+            self.mapping[target.id] = ir.Var(name)
+            return
+        if not isinstance(operand, tuple) or len(operand) != len(target.elts):
+            raise self.error(UnsupportedSyntaxError, target, "these names cannot be unpacked "
+                             "from the value", "write the values out: `a, b = x, y`")
+        for sub_target, sub_operand in zip(target.elts, operand):
+            self.bind(sub_target, sub_operand)
+
+    # --- small emitters ----------------------------------------------------------------
+
+    def set_origin(self, node):
+        lineno = getattr(node, "lineno", self.parsed.tree.lineno)
+        text = (self.parsed.source_line(lineno) or "").strip()
+        self.origin = ir.Origin(self.parsed.filename, lineno, getattr(node, "col_offset", 0),
+                                text, self.parsed.name)
+
+    def emit(self, stmt):
+        self.out.append(stmt)
+
+    def compute(self, target, expr, reads):
+        self.emit(ir.Compute(target, expr, self.origin, tuple(reads)))
+        return target
+
+    def flag_set(self, name, value):
+        return ir.Compute(name, ast.Constant(value), self.origin, ())
+
+    def returned_flag(self):
+        if self.returned is None:
+            self.returned = self.namer.fresh("returned")
+        return self.returned
+
+
+def _with_orelse(node, orelse, body=None):
+    return ast.If(node.test, body if body is not None else node.body, orelse,
+                  lineno=node.lineno, col_offset=node.col_offset)
+
+
+def _any_of(flags):
+    names = [ast.Name(flag, ast.Load()) for flag in flags]
+    return names[0] if len(names) == 1 else ast.BoolOp(ast.Or(), names)
+
+
+def _reads(operand):
+    return (operand.name,) if isinstance(operand, ir.Var) else ()
+
+
+def _flat(operand, frame, node):
+    if isinstance(operand, tuple):
+        raise frame.error(UnsupportedSyntaxError, node, "a tuple cannot be assigned to one name",
+                          "unpack it into several names")
+    return operand
+
+
+def _strip_assignments(block, name):
+    block[:] = [s for s in block if not (isinstance(s, ir.Compute) and s.target == name)]
+    for stmt in block:
+        for sub in (getattr(stmt, "body", None), getattr(stmt, "orelse", None),
+                    getattr(stmt, "pre", None)):
+            if sub:
+                _strip_assignments(sub, name)
+

@@ -1,0 +1,5 @@
+"""Graph: placeholder."""
+
+
+def build_graph(program):
+    return None

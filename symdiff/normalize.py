@@ -1,0 +1,113 @@
+"""Normalize: a fenced function -> a ``Program`` of single-operation statements.
+
+Expects a ``ParsedFunction`` that passed ``fence``.  Guarantees:
+
+- every differentiable statement applies one primitive to names or constants;
+- no augmented assignment or tuple unpacking is left;
+- outside loops and branches every name is assigned once (a reassignment gets a
+  fresh version: ``x`` then ``x_1``); a loop or branch that updates a variable the
+  earlier code still reads works on a fresh copy of it;
+- ``return``, ``break`` and ``continue`` are gone: they become flags, guards and a
+  final ``BreakIf`` in each loop body;
+- ``and``, ``or``, chained comparisons and conditional expressions become ``If``
+  statements, so only the operand Python would evaluate is ever evaluated;
+- calls to the user's own functions are inlined, with fresh names;
+- each statement remembers the user's line it came from.
+
+    z = math.sin(x * y) + 1      ──►    mul_z = x * y
+                                        sin_z = math.sin(mul_z)
+                                        z = sin_z + 1
+"""
+
+from . import ir
+from .errors import UnknownFunctionError
+from .fence import fence
+from .frame import Frame
+from .names import Namer
+from .parse import parse_function
+from .resolve import all_identifiers, local_names
+
+
+def normalize(parsed):
+    """The ``Program`` of a parsed (and not yet fenced) function."""
+    fence(parsed)
+    namer = Namer(all_identifiers(parsed.tree))
+    math_name = _math_alias(parsed, namer)
+    program_origin = _origin(parsed, parsed.tree)
+    unit = Unit(parsed, namer, math_name)
+    frame = Frame(unit, parsed, mapping={}, stack=(parsed.fn,), top=True)
+    params = []
+    for name in local_names(parsed.tree)[:_param_count(parsed.tree)]:
+        params.append(namer.claim(name))
+        frame.mapping[name] = ir.Var(name)
+    body, result = frame.run_function_body(parsed.tree.body)
+    return ir.Program(name=parsed.name, params=params, body=body, result=result,
+                      origin=program_origin, namespace=unit.namespace, math_name=math_name,
+                      reserved=namer.taken, defaults=_defaults(parsed),
+                      reads=unit.reads)
+
+
+class Unit:
+    """What all frames of one normalization share: names, namespace, parsed helpers."""
+
+    def __init__(self, parsed, namer, math_name):
+        self.main = parsed
+        self.namer = namer
+        self.math_name = math_name
+        self.namespace = {}
+        self.read = set()  # generated names some statement has read so far
+        self.reads = []  # (globals dict, name, object): what the gradient was built from
+        self._globals = {}
+        self._parsed = {}
+
+    def global_name(self, preferred, value):
+        """The name generated code uses for the global ``value`` (a constant)."""
+        key = (preferred, id(value))
+        if key not in self._globals:
+            if not self.namer.is_issued(preferred) and _is_main_global(self.main, preferred, value):
+                name = self.namer.claim(preferred)
+            else:
+                name = self.namer.fresh(preferred)
+            self.namespace[name] = value
+            self._globals[key] = name
+        return self._globals[key]
+
+    def parse_helper(self, fn, frame, node):
+        if fn not in self._parsed:
+            try:
+                parsed = parse_function(fn)
+            except Exception as exc:
+                raise frame.error(UnknownFunctionError, node,
+                                  f"{fn.__name__} cannot be read: {exc}",
+                                  "define it with def in a source file") from None
+            fence(parsed)
+            self._parsed[fn] = parsed
+        return self._parsed[fn]
+
+
+def _is_main_global(parsed, name, value):
+    return parsed.globals.get(name, parsed.closure.get(name)) is value
+
+
+def _math_alias(parsed, namer):
+    import math
+    is_math = parsed.globals.get("math", math) is math and "math" not in parsed.closure
+    if "math" in local_names(parsed.tree) or not is_math:
+        return namer.fresh("math")
+    return namer.claim("math")
+
+
+def _defaults(parsed):
+    values = getattr(parsed.fn, "__defaults__", None) or ()
+    return tuple(v for v in values if isinstance(v, (int, float)))
+
+
+def _param_count(tree):
+    return len(tree.args.posonlyargs) + len(tree.args.args)
+
+
+def _origin(parsed, node):
+    lineno = getattr(node, "lineno", parsed.tree.lineno)
+    text = (parsed.source_line(lineno) or "").strip()
+    return ir.Origin(parsed.filename, lineno, getattr(node, "col_offset", 0), text, parsed.name)
+

@@ -1,0 +1,121 @@
+"""Resolve: decide statically what each name in a user function means.
+
+A name is a *local* when the function assigns it anywhere (or it is a parameter);
+otherwise it is looked up — never executed — in the closure, then the module's
+globals, then the builtins.  What it finds there is classified as a number
+constant, the ``math`` or ``numpy`` module, a primitive function (however it was
+imported or renamed), ``range``, ``stop_gradient``, or another user function.
+
+    import math as m                      m        -> Meaning("module", "math")
+    from math import sin as s      ──►    s        -> Meaning("primitive", "sin")
+    SCALE = 2.0                           SCALE    -> Meaning("constant", 2.0)
+"""
+
+import ast
+import builtins
+import math
+import numbers
+import types
+from dataclasses import dataclass
+
+from .markers import stop_gradient
+from .rules import BUILTIN_FUNCTIONS, MATH_FUNCTIONS, NUMPY_FUNCTIONS
+
+MATH_CONSTANTS = ("pi", "e", "tau", "inf", "nan")
+
+
+@dataclass(frozen=True)
+class Meaning:
+    kind: str  # local | constant | module | primitive | function | range | stop_gradient | other
+    value: object = None
+
+
+def local_names(tree):
+    """Parameters and every name the function assigns, in first-seen order."""
+    names = [a.arg for a in tree.args.posonlyargs + tree.args.args]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.append(node.id)
+    return list(dict.fromkeys(names))
+
+
+def all_identifiers(tree):
+    """Every identifier written in the function: reserved against generated names."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            found.append(node.id)
+        elif isinstance(node, ast.arg):
+            found.append(node.arg)
+        elif isinstance(node, ast.Attribute):
+            found.append(node.attr)
+    return found
+
+
+def classify(obj):
+    """What a global, closure or builtin object is to symdiff."""
+    if obj is math:
+        return Meaning("module", "math")
+    numpy = _numpy()
+    if numpy is not None and obj is numpy:
+        return Meaning("module", "numpy")
+    if obj is range:
+        return Meaning("range")
+    if obj is stop_gradient:
+        return Meaning("stop_gradient")
+    if isinstance(obj, bool) or (isinstance(obj, numbers.Real) and not isinstance(obj, type)):
+        if numpy is not None and isinstance(obj, numpy.ndarray):
+            return Meaning("other", obj)
+        return Meaning("constant", float(obj) if not isinstance(obj, (int, float)) else obj)
+    primitive = _primitive_of(obj)
+    if primitive is not None:
+        return Meaning("primitive", primitive)
+    if isinstance(obj, types.FunctionType):
+        return Meaning("function", obj)
+    return Meaning("other", obj)
+
+
+def module_attribute(module, attr):
+    """The meaning of ``math.<attr>`` or ``numpy.<attr>``; None when unknown."""
+    if module == "math":
+        if attr in MATH_FUNCTIONS:
+            return Meaning("primitive", MATH_FUNCTIONS[attr])
+        if attr in MATH_CONSTANTS:
+            return Meaning("constant", getattr(math, attr))
+        return None
+    if attr in NUMPY_FUNCTIONS:
+        return Meaning("primitive", NUMPY_FUNCTIONS[attr])
+    if attr in ("pi", "e", "inf", "nan"):
+        return Meaning("constant", getattr(math, attr))
+    return None
+
+
+def lookup(name, closure, globals_):
+    """The object a free name refers to, or a ``KeyError``."""
+    if name in closure:
+        return closure[name]
+    if name in globals_:
+        return globals_[name]
+    if hasattr(builtins, name):
+        return getattr(builtins, name)
+    raise KeyError(name)
+
+
+def _primitive_of(obj):
+    for name, primitive in MATH_FUNCTIONS.items():
+        if obj is getattr(math, name):
+            return primitive
+    for name, primitive in BUILTIN_FUNCTIONS.items():
+        if obj is getattr(builtins, name):
+            return primitive
+    numpy = _numpy()
+    if numpy is not None:
+        for name, primitive in NUMPY_FUNCTIONS.items():
+            if obj is getattr(numpy, name, None):
+                return primitive
+    return None
+
+
+def _numpy():
+    import sys
+    return sys.modules.get("numpy")

@@ -1,0 +1,143 @@
+"""The derivative table: the only place the generator learns a derivative.
+
+One ``Rule`` per primitive: how to compute it (``forward``), and one partial per
+argument as a Python expression over the arguments ``x``, ``y`` and the primal
+output ``out``; ``None`` means "does not depend on this argument".  Each entry
+also carries the domain its test samples and a note on the convention at points
+where the derivative is not defined.  Adding a primitive means adding one entry.
+
+Partials are written so they never raise where the forward computation does
+not: ``sqrt'(0)`` is ``inf``, ``abs'(0)`` is 0 (the conventions of JAX and
+PyTorch).  Where the forward computation raises, the gradient raises the same.
+"""
+
+import ast
+from dataclasses import dataclass
+
+INF_GUARD = "math.inf"
+
+
+@dataclass(frozen=True)
+class Rule:
+    forward: str
+    partials: tuple
+    domain: tuple = ((-3.0, 3.0),)
+    note: str = ""
+
+
+def _unary(forward, partial, domain=(-3.0, 3.0), note=""):
+    return Rule(forward, (partial,), (domain,), note)
+
+
+RULES = {
+    # arithmetic
+    "add": Rule("x + y", ("1.0", "1.0"), ((-3, 3), (-3, 3))),
+    "sub": Rule("x - y", ("1.0", "-1.0"), ((-3, 3), (-3, 3))),
+    "mul": Rule("x * y", ("y", "x"), ((-3, 3), (-3, 3))),
+    "div": Rule("x / y", ("1.0 / y", "-out / y"), ((-3, 3), (0.5, 3))),
+    "pow": Rule("x ** y",
+                ("y * x ** (y - 1) if x or y >= 1 else (0.0 if y == 0 else math.inf)",
+                 "out * math.log(x) if x > 0 else (0.0 if x == 0 else math.nan)"),
+                ((0.2, 3), (-2, 2)),
+                "d/dx at x = 0 is inf for 0 < y < 1; d/dy is 0 at x = 0 and nan for x < 0"),
+    "floordiv": Rule("x // y", (None, None), ((-3, 3), (0.5, 3)),
+                     "piecewise constant: derivative 0, also at the jumps"),
+    "mod": Rule("x % y", ("1.0", "-(x // y)"), ((-3, 3), (0.5, 3)),
+                "x % y = x - y * (x // y); at the jumps the right-hand derivative"),
+    "neg": _unary("-x", "-1.0"),
+    "pos": _unary("+x", "1.0"),
+    "copy": _unary("x", "1.0"),
+    # builtins
+    "abs": _unary("abs(x)", "1.0 if x > 0 else (-1.0 if x < 0 else 0.0)",
+                  note="abs'(0) = 0"),
+    "max": Rule("max(x, y)", ("0.0 if y > x else 1.0", "1.0 if y > x else 0.0"),
+                ((-3, 3), (-3, 3)), "the gradient goes to the argument max returns (the first on a tie)"),
+    "min": Rule("min(x, y)", ("0.0 if y < x else 1.0", "1.0 if y < x else 0.0"),
+                ((-3, 3), (-3, 3)), "the gradient goes to the argument min returns (the first on a tie)"),
+    "float": _unary("float(x)", "1.0"),
+    "int": _unary("int(x)", None, note="piecewise constant: derivative 0"),
+    "stop_gradient": _unary("x", None, note="identity with derivative 0, by definition"),
+    # math
+    "sin": _unary("math.sin(x)", "math.cos(x)"),
+    "cos": _unary("math.cos(x)", "-math.sin(x)"),
+    "tan": _unary("math.tan(x)", "1.0 + out * out", (-1.4, 1.4)),
+    "asin": _unary("math.asin(x)", "1.0 / math.sqrt(1.0 - x * x) if x * x != 1.0 else math.inf",
+                   (-0.95, 0.95), "inf at x = ±1"),
+    "acos": _unary("math.acos(x)", "-1.0 / math.sqrt(1.0 - x * x) if x * x != 1.0 else -math.inf",
+                   (-0.95, 0.95), "-inf at x = ±1"),
+    "atan": _unary("math.atan(x)", "1.0 / (1.0 + x * x)"),
+    "atan2": Rule("math.atan2(x, y)",
+                  ("y / (x * x + y * y) if x or y else 0.0",
+                   "-x / (x * x + y * y) if x or y else 0.0"),
+                  ((-3, 3), (0.5, 3)), "0 at the origin"),
+    "sinh": _unary("math.sinh(x)", "math.cosh(x)"),
+    "cosh": _unary("math.cosh(x)", "math.sinh(x)"),
+    "tanh": _unary("math.tanh(x)", "1.0 - out * out"),
+    "asinh": _unary("math.asinh(x)", "1.0 / math.sqrt(x * x + 1.0)"),
+    "acosh": _unary("math.acosh(x)", "1.0 / math.sqrt(x * x - 1.0) if x != 1.0 else math.inf",
+                    (1.1, 4.0), "inf at x = 1"),
+    "atanh": _unary("math.atanh(x)", "1.0 / (1.0 - x * x)", (-0.95, 0.95)),
+    "exp": _unary("math.exp(x)", "out"),
+    "expm1": _unary("math.expm1(x)", "out + 1.0"),
+    "log": _unary("math.log(x)", "1.0 / x", (0.1, 5.0)),
+    "logb": Rule("math.log(x, y)",
+                 ("1.0 / (x * math.log(y))", "-math.log(x) / (y * math.log(y) ** 2)"),
+                 ((0.1, 5.0), (1.5, 5.0))),
+    "log1p": _unary("math.log1p(x)", "1.0 / (1.0 + x)", (-0.9, 5.0)),
+    "log2": _unary("math.log2(x)", "1.0 / (x * math.log(2.0))", (0.1, 5.0)),
+    "log10": _unary("math.log10(x)", "1.0 / (x * math.log(10.0))", (0.1, 5.0)),
+    "sqrt": _unary("math.sqrt(x)", "0.5 / out if out else math.inf", (0.0, 5.0),
+                   "sqrt'(0) = inf"),
+    "hypot": Rule("math.hypot(x, y)", ("x / out if out else 0.0", "y / out if out else 0.0"),
+                  ((-3, 3), (-3, 3)), "0 at the origin"),
+    "fabs": _unary("math.fabs(x)", "1.0 if x > 0 else (-1.0 if x < 0 else 0.0)",
+                   note="fabs'(0) = 0"),
+    "erf": _unary("math.erf(x)", "1.1283791670955126 * math.exp(-x * x)"),
+    "erfc": _unary("math.erfc(x)", "-1.1283791670955126 * math.exp(-x * x)"),
+    "floor": _unary("math.floor(x)", None, note="piecewise constant: derivative 0"),
+    "ceil": _unary("math.ceil(x)", None, note="piecewise constant: derivative 0"),
+    "trunc": _unary("math.trunc(x)", None, note="piecewise constant: derivative 0"),
+    "fmod": Rule("math.fmod(x, y)", ("1.0", "-math.trunc(x / y)"), ((-3, 3), (0.5, 3)),
+                 "fmod(x, y) = x - y * trunc(x / y); at the jumps the right-hand derivative"),
+    "copysign": Rule("math.copysign(x, y)",
+                     ("1.0 if (x >= 0) == (math.copysign(1.0, y) > 0) else -1.0", None),
+                     ((0.2, 3), (-3, 3)), "derivative 0 in the sign argument"),
+}
+
+# The user-facing names of the primitives: ``math.<name>`` and ``numpy.<name>``.
+MATH_FUNCTIONS = {
+    name: name for name in (
+        "sin cos tan asin acos atan atan2 sinh cosh tanh asinh acosh atanh exp expm1 "
+        "log log1p log2 log10 sqrt hypot fabs erf erfc floor ceil trunc fmod copysign pow"
+    ).split()
+}
+NUMPY_FUNCTIONS = {
+    "sin": "sin", "cos": "cos", "tan": "tan", "arcsin": "asin", "arccos": "acos",
+    "arctan": "atan", "arctan2": "atan2", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh",
+    "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh", "exp": "exp",
+    "expm1": "expm1", "log": "log", "log1p": "log1p", "log2": "log2", "log10": "log10",
+    "sqrt": "sqrt", "hypot": "hypot", "fabs": "fabs", "abs": "abs", "absolute": "abs",
+    "floor": "floor", "ceil": "ceil", "trunc": "trunc", "fmod": "fmod", "power": "pow",
+    "copysign": "copysign", "maximum": "max", "minimum": "min",
+}
+BUILTIN_FUNCTIONS = {"abs": "abs", "max": "max", "min": "min", "pow": "pow",
+                     "float": "float", "int": "int"}
+
+
+def template(text):
+    """The parsed expression of a rule's forward or partial text (cached)."""
+    cached = _TEMPLATES.get(text)
+    if cached is None:
+        cached = _TEMPLATES[text] = ast.parse(text, mode="eval").body
+    return cached
+
+
+_TEMPLATES = {}
+
+
+def uses_output(rule):
+    return any(p is not None and "out" in _names(p) for p in rule.partials)
+
+
+def _names(text):
+    return {n.id for n in ast.walk(template(text)) if isinstance(n, ast.Name)}

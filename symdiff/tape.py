@@ -1,0 +1,511 @@
+"""The tape engine: reverse-mode differentiation at run time, an independent witness.
+
+A ``Value`` wraps a float and records, as it is computed, the operands it came from and
+the local derivative with respect to each.  ``.backward()`` walks that record in reverse
+and fills in ``.grad`` on every node.  The local derivatives are written out by hand in this
+module and nowhere else: the engine shares no rule with symdiff's generator, so a wrong rule
+there shows up as a disagreement here.
+
+    >>> x = Value(2.0)
+    >>> y = x * x + sin(x)
+    >>> y.backward()
+    >>> x.grad                      # 2 * x + cos(x)
+    3.5838531634528574
+
+``grad(fn)`` runs the user's *unchanged* function on ``Value``s: it calls a copy of ``fn``
+whose globals (and those of the user's helper functions) map ``math``, ``numpy`` and the
+functions imported from them to the tape versions below.  The user's module is untouched.
+
+Conventions at awkward points (those of JAX and PyTorch):
+
+- ``abs``/``fabs`` have derivative 0 at 0; ``floor``, ``ceil``, ``round`` and ``//`` have
+  derivative 0 (``floor``/``ceil`` return plain ints, as ``math`` does).
+- ``x % y``: 1 with respect to ``x``, ``-(x // y)`` with respect to ``y``;
+  ``fmod(x, y)``: 1 and ``-trunc(x / y)``.
+- Where a local derivative divides a nonzero number by zero (``sqrt`` at 0, ``asin`` at 1,
+  ``x ** 0.5`` at 0) it is ``inf``, signed like the numerator; ``0 / 0`` gives ``nan``
+  (``atan2`` at the origin).  ``hypot`` at the origin has partials 0, like ``abs``.
+- ``x ** y``: with respect to ``x``, ``y * x ** (y - 1)``, and 0 when ``y == 0``; with
+  respect to ``y``, ``x ** y * log(x)``, 0 when ``x == 0`` and ``nan`` when ``x < 0``.
+- Where the forward computation fails, the same exception as ``math`` (or plain Python
+  arithmetic) is raised; a negative base to a fractional power raises ``ValueError``.
+"""
+
+import inspect
+import math
+import numbers
+import operator
+import sys
+import types
+
+from .errors import SymdiffError
+
+__all__ = [
+    "Value", "grad", "value_and_grad",
+    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
+    "asinh", "acosh", "atanh", "exp", "expm1", "log", "log1p", "log2", "log10", "sqrt",
+    "pow", "hypot", "fabs", "erf", "erfc", "floor", "ceil", "fmod",
+]
+
+
+def _operand(x):
+    """True when ``x`` can meet a Value in an operator: a Value or a real number."""
+    return isinstance(x, (Value, int, float)) or isinstance(x, numbers.Real)
+
+
+def _data(x):
+    return x.data if isinstance(x, Value) else x
+
+
+def _unary(x, forward, derivative):
+    """``forward(x)``, recording ``derivative(x, y)`` when ``x`` is a Value."""
+    if not isinstance(x, Value):
+        return forward(x)
+    y = forward(x.data)
+    return Value(y, (x, derivative(x.data, y)))
+
+
+def _binary(a, b, forward, partials):
+    """``forward(a, b)``, recording the ``partials(a, b, y)`` of the Value operands.
+
+    ``partials=None`` records no edges: the result is piecewise constant.
+    """
+    a_value, b_value = isinstance(a, Value), isinstance(b, Value)
+    if not ((a_value or _operand(a)) and (b_value or _operand(b))):
+        return NotImplemented
+    ad, bd = a.data if a_value else a, b.data if b_value else b
+    y = forward(ad, bd)
+    if not (a_value or b_value):
+        return y
+    if partials is None:
+        return Value(y)
+    da, db = partials(ad, bd, y)
+    return Value(y, (a, da, b, db) if a_value and b_value else (a, da) if a_value else (b, db))
+
+
+def _operator(forward, partials):
+    """The methods for ``v <op> other`` and ``other <op> v``."""
+    def left(self, other):
+        return _binary(self, other, forward, partials)
+
+    def right(self, other):
+        return _binary(other, self, forward, partials)
+    return left, right
+
+
+def _comparison(compare):
+    """A comparison of the numbers, returning a plain bool."""
+    def method(self, other):
+        return compare(self.data, _data(other)) if _operand(other) else NotImplemented
+    return method
+
+
+def _div(a, b):
+    """``a / b`` for a local derivative: ``inf`` signed like ``a`` when ``b == 0``."""
+    if b:
+        return a / b
+    return math.copysign(math.inf, a) if a else math.nan
+
+
+def _sign(x):
+    return 1.0 if x > 0 else -1.0 if x < 0 else 0.0
+
+
+def _real_power(x, p):
+    """``x ** p``, refusing the complex results Python gives negative bases."""
+    y = x ** p
+    if isinstance(y, complex):
+        raise ValueError(f"math domain error: {x!r} ** {p!r} is not a real number")
+    return y
+
+
+def _power_partials(x, p, y):
+    """Partials of ``y = x ** p``; see the module docstring for the conventions."""
+    if p == 0:
+        dx = 0.0
+    else:
+        try:
+            dx = p * x ** (p - 1)
+        except ZeroDivisionError:           # x == 0 and p < 1
+            dx = math.copysign(math.inf, p)
+        except OverflowError:
+            dx = math.copysign(math.inf, -p if x < 0 and (p - 1) % 2 == 1 else p)
+    return dx, (y * math.log(x) if x > 0 else 0.0 if x == 0 else math.nan)
+
+
+class Value:
+    """A float that remembers how it was computed.
+
+    ``_edges`` is a flat tuple ``(operand, local derivative, operand, ...)`` in argument
+    order: operands are never kept in a set, so every walk over the graph is reproducible.
+    """
+
+    __slots__ = ("data", "grad", "_edges")
+    __array_ufunc__ = None          # numpy hands `np.float64(2) * v` back to Value
+
+    def __init__(self, data, _edges=()):
+        self.data = float(data)
+        self.grad = 0.0
+        self._edges = _edges
+
+    def __repr__(self):
+        return f"Value(data={self.data!r}, grad={self.grad!r})"
+
+    def detach(self):
+        """The same number, cut off from the graph (what ``symdiff.stop_gradient`` uses)."""
+        return Value(self.data)
+
+    def backward(self):
+        """Set ``.grad`` of every node this value depends on to d(self)/d(node).
+
+        Those gradients are reset first, so calling ``backward()`` twice gives the same
+        result twice (unlike micrograd or PyTorch, nothing accumulates).  The walk is
+        Kahn's algorithm on explicit stacks: count each node's consumers, then release a
+        node once every consumer has passed its gradient back.  No recursion, and the
+        order depends on nothing but the recorded graph.
+        """
+        pending = {self: 0}     # node -> edges from consumers not yet processed
+        stack = [self]
+        while stack:
+            edges = stack.pop()._edges
+            for i in range(0, len(edges), 2):
+                operand = edges[i]
+                if operand in pending:
+                    pending[operand] += 1
+                else:
+                    pending[operand] = 1
+                    stack.append(operand)
+        for node in pending:
+            node.grad = 0.0
+        self.grad = 1.0
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            g, edges = node.grad, node._edges
+            for i in range(0, len(edges), 2):
+                operand = edges[i]
+                operand.grad += g * edges[i + 1]
+                pending[operand] -= 1
+                if not pending[operand]:
+                    stack.append(operand)
+
+    # arithmetic: each line states the local partials with respect to (left, right)
+    __add__, __radd__ = _operator(operator.add, lambda a, b, y: (1.0, 1.0))
+    __sub__, __rsub__ = _operator(operator.sub, lambda a, b, y: (1.0, -1.0))
+    __mul__, __rmul__ = _operator(operator.mul, lambda a, b, y: (b, a))
+    __truediv__, __rtruediv__ = _operator(operator.truediv, lambda a, b, y: (1.0 / b, -y / b))
+    __mod__, __rmod__ = _operator(operator.mod, lambda a, b, y: (1.0, -(a // b)))
+    __floordiv__, __rfloordiv__ = _operator(operator.floordiv, None)
+    __pow__, __rpow__ = _operator(_real_power, _power_partials)
+
+    def __neg__(self):
+        return Value(-self.data, (self, -1.0))
+
+    def __pos__(self):
+        return Value(self.data, (self, 1.0))
+
+    def __abs__(self):
+        return _unary(self, abs, lambda x, y: _sign(x))
+
+    # comparisons and conversions act on the number, so `if x > 0:` and min/max work
+    __lt__, __le__ = _comparison(operator.lt), _comparison(operator.le)
+    __gt__, __ge__ = _comparison(operator.gt), _comparison(operator.ge)
+    __eq__, __ne__ = _comparison(operator.eq), _comparison(operator.ne)
+    __hash__ = object.__hash__      # by identity: two equal Values are still two nodes
+
+    def __bool__(self):
+        return bool(self.data)
+
+    def __float__(self):
+        return self.data
+
+    def __int__(self):
+        return int(self.data)
+
+    def __trunc__(self):
+        return math.trunc(self.data)
+
+    def __round__(self, ndigits=None):
+        return round(self.data, ndigits)
+
+
+# The math functions: each takes Values or plain numbers (then it is just ``math``'s).
+
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+
+
+def _define(name, derivative):
+    """The tape version of ``math.<name>``; ``derivative(x, y)`` is dy/dx at y = f(x)."""
+    forward = getattr(math, name)
+
+    def function(x):
+        return _unary(x, forward, derivative)
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"``math.{name}`` on a Value or a number."
+    return function
+
+
+sin = _define("sin", lambda x, y: math.cos(x))
+cos = _define("cos", lambda x, y: -math.sin(x))
+tan = _define("tan", lambda x, y: 1.0 + y * y)
+asin = _define("asin", lambda x, y: _div(1.0, math.sqrt((1.0 - x) * (1.0 + x))))
+acos = _define("acos", lambda x, y: _div(-1.0, math.sqrt((1.0 - x) * (1.0 + x))))
+atan = _define("atan", lambda x, y: 1.0 / (1.0 + x * x))
+sinh = _define("sinh", lambda x, y: math.cosh(x))
+cosh = _define("cosh", lambda x, y: math.sinh(x))
+tanh = _define("tanh", lambda x, y: 1.0 - y * y)
+asinh = _define("asinh", lambda x, y: 1.0 / math.sqrt(x * x + 1.0))
+acosh = _define("acosh", lambda x, y: _div(1.0, math.sqrt((x - 1.0) * (x + 1.0))))
+atanh = _define("atanh", lambda x, y: 1.0 / ((1.0 - x) * (1.0 + x)))
+exp = _define("exp", lambda x, y: y)
+expm1 = _define("expm1", lambda x, y: y + 1.0)
+log1p = _define("log1p", lambda x, y: _div(1.0, 1.0 + x))
+log2 = _define("log2", lambda x, y: _div(1.0, x * math.log(2.0)))
+log10 = _define("log10", lambda x, y: _div(1.0, x * math.log(10.0)))
+sqrt = _define("sqrt", lambda x, y: _div(0.5, y))
+fabs = _define("fabs", lambda x, y: _sign(x))
+erf = _define("erf", lambda x, y: _TWO_OVER_SQRT_PI * math.exp(-x * x))
+erfc = _define("erfc", lambda x, y: -_TWO_OVER_SQRT_PI * math.exp(-x * x))
+
+
+def floor(x):
+    """``math.floor``: a plain int, so its derivative is 0."""
+    return math.floor(_data(x))
+
+
+def ceil(x):
+    """``math.ceil``: a plain int, so its derivative is 0."""
+    return math.ceil(_data(x))
+
+
+def log(x, base=None):
+    """``math.log(x)`` or ``math.log(x, base)``."""
+    if base is None:
+        return _unary(x, math.log, lambda x, y: _div(1.0, x))
+    return _binary(x, base, math.log, lambda x, b, y: (
+        _div(1.0, x * math.log(b)), _div(-y, b * math.log(b))))
+
+
+def atan2(y, x):
+    """``math.atan2(y, x)``; both partials are nan at the origin."""
+    def partials(y, x, out):
+        h = math.hypot(x, y)
+        return (x / h / h, -y / h / h) if h else (math.nan, math.nan)
+    return _binary(y, x, math.atan2, partials)
+
+
+def fmod(x, y):
+    """``math.fmod``: partials 1 and ``-trunc(x / y)``."""
+    def partials(x, y, out):
+        q = x / y
+        return 1.0, -(q if math.isinf(q) else float(math.trunc(q)))
+    return _binary(x, y, math.fmod, partials)
+
+
+def pow(x, y):
+    """``math.pow``: ``x ** y`` with ``math``'s errors (``ValueError`` for ``0 ** -1``)."""
+    return _binary(x, y, math.pow, _power_partials)
+
+
+def hypot(*coordinates):
+    """``math.hypot`` of any number of coordinates; partials 0 at the origin."""
+    data = [_data(c) for c in coordinates]
+    h = math.hypot(*data)
+    edges = ()
+    for c, d in zip(coordinates, data):
+        if isinstance(c, Value):
+            edges += (c, d / h if h else 0.0)
+    return Value(h, edges) if edges else h
+
+
+
+# Running the user's unchanged function on Values ------------------------------------------
+
+_TAPE = {name: globals()[name] for name in __all__[3:]}
+_NUMPY_NAMES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2",
+                "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh", "power": "pow",
+                "abs": "fabs", "absolute": "fabs", **{name: name for name in _TAPE}}
+_MATH_PASS_THROUGH = ("isnan", "isinf", "isfinite", "isclose", "trunc", "prod")
+_STAND_INS = {}         # id(math, numpy or one of their functions) -> (it, tape stand-in)
+
+
+class _Namespace:
+    """Stands in for a module inside copied functions: ``lookup(name)``, else the module's."""
+
+    def __init__(self, module, lookup):
+        self._module, self._lookup = module, lookup
+
+    def __getattr__(self, name):
+        found = self._lookup(name)
+        return found if found is not None else getattr(self._module, name)
+
+
+def _refusing(name, original):
+    """``math.<name>``, raising instead of silently dropping a Value's gradient."""
+    def refuse(*args):
+        if any(isinstance(arg, Value) for arg in args):
+            raise SymdiffError(f"math.{name} has no derivative on the tape",
+                               hint="use a function the tape knows, or stop_gradient")
+        return original(*args)
+    return refuse
+
+
+def _register(module, table):
+    for name, stand_in in table.items():
+        _STAND_INS[id(getattr(module, name))] = (getattr(module, name), stand_in)
+    _STAND_INS[id(module)] = (module, _Namespace(module, table.get))
+
+
+_register(math, {name: _TAPE.get(name) or _refusing(name, getattr(math, name))
+                 for name in dir(math) if callable(getattr(math, name))
+                 and not name.startswith("_") and name not in _MATH_PASS_THROUGH})
+
+
+def _stand_in(value):
+    """The tape's stand-in for ``value`` (math, numpy or one of their functions), or None."""
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and id(numpy) not in _STAND_INS:
+        _register(numpy, {name: _TAPE[ours] for name, ours in _NUMPY_NAMES.items()
+                          if hasattr(numpy, name)})
+    found = _STAND_INS.get(id(value))
+    return found[1] if found is not None and found[0] is value else None
+
+
+def _is_user_code(module_name, filename):
+    """Not the stdlib, an installed library or symdiff: code whose math the tape replaces."""
+    package = (module_name or "").partition(".")[0]
+    return (package != "symdiff" and package not in sys.stdlib_module_names
+            and "site-packages" not in filename and "dist-packages" not in filename)
+
+
+def _is_user_function(value):
+    return isinstance(value, types.FunctionType) and _is_user_code(
+        value.__module__, value.__code__.co_filename)
+
+
+def _is_user_module(value):
+    return isinstance(value, types.ModuleType) and _is_user_code(
+        value.__name__, getattr(value, "__file__", None) or "")
+
+
+def _translate(value, memo):
+    """What a copied function sees instead of ``value``: a tape stand-in, a copied user
+    function, a user module whose functions are copied as they are looked up, or ``value``."""
+    stand_in = _stand_in(value)
+    if stand_in is not None:
+        return stand_in
+    if _is_user_function(value):
+        return _copy_function(value, memo)
+    if not _is_user_module(value):
+        return value
+    if id(value) not in memo:
+        lookup = lambda name: _translate(getattr(value, name), memo)  # noqa: E731
+        memo[id(value)] = (value, _Namespace(value, lookup))
+    return memo[id(value)][1]
+
+
+def _names(code):
+    """The global names ``code`` and the code nested in it may read."""
+    return list(code.co_names) + [name for const in code.co_consts
+                                  if isinstance(const, types.CodeType) for name in _names(const)]
+
+
+def _copy_function(fn, memo):
+    """``fn`` over a copy of its globals (and cells) where math and numpy are the tape's.
+
+    The user's own helpers are copied the same way.  ``memo`` maps ids to (original, copy)
+    for functions and globals dicts, so one module's helpers share one copied dict and
+    helpers that call each other terminate.  The originals are never modified.
+    """
+    if id(fn) in memo:
+        return memo[id(fn)][1]
+    old_globals = fn.__globals__
+    new_globals = memo.setdefault(id(old_globals), (old_globals, dict(old_globals)))[1]
+    old_cells = fn.__closure__ or ()
+    new_cells = tuple(types.CellType() if _cell_to_copy(cell) else cell for cell in old_cells)
+    copy = types.FunctionType(fn.__code__, new_globals, fn.__name__, fn.__defaults__,
+                              new_cells or None)
+    copy.__kwdefaults__, copy.__qualname__ = fn.__kwdefaults__, fn.__qualname__
+    memo[id(fn)] = (fn, copy)
+    for name in _names(fn.__code__):
+        if name in old_globals:
+            new_globals[name] = _translate(old_globals[name], memo)
+    for old, new in zip(old_cells, new_cells):
+        if new is not old:
+            new.cell_contents = _translate(old.cell_contents, memo)
+    return copy
+
+
+def _cell_to_copy(cell):
+    try:
+        contents = cell.cell_contents
+    except ValueError:      # not assigned yet
+        return False
+    return (_stand_in(contents) is not None or _is_user_function(contents)
+            or _is_user_module(contents))
+
+
+def _resolve_wrt(fn, signature, wrt):
+    """The names of the parameters to differentiate by, and whether one float is wanted."""
+    params = signature.parameters
+    positional = [p.name for p in params.values() if p.kind <= p.POSITIONAL_OR_KEYWORD]
+    if wrt is None:
+        return positional, len(positional) == 1
+    single = not isinstance(wrt, (tuple, list))
+    names = []
+    for item in [wrt] if single else wrt:
+        if type(item) is int and -len(positional) <= item < len(positional):
+            names.append(positional[item])
+        elif isinstance(item, str) and item in params and params[item].kind in (
+                params[item].POSITIONAL_OR_KEYWORD, params[item].KEYWORD_ONLY,
+                params[item].POSITIONAL_ONLY):
+            names.append(item)
+        else:
+            raise SymdiffError(f"{fn.__name__} has no parameter {item!r} to differentiate by",
+                               hint=f"its positional parameters are {positional}")
+    return names, single
+
+
+def _differentiate(fn, wrt, with_value):
+    signature = inspect.signature(fn)
+    names, single = _resolve_wrt(fn, signature, wrt)
+
+    def differentiated(*args, **kwargs):
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        inputs = {}
+        for name in names:
+            arg = bound.arguments[name]
+            if not isinstance(arg, (Value, numbers.Real)):
+                raise SymdiffError(f"cannot differentiate {fn.__name__} by {name!r}: "
+                                   f"it is a {type(arg).__name__}, not a number")
+            inputs[name] = bound.arguments[name] = Value(arg)
+        out = _translate(fn, {})(*bound.args, **bound.kwargs)
+        if isinstance(out, Value):
+            out.backward()
+        elif not isinstance(out, numbers.Real):
+            raise SymdiffError(f"{fn.__name__} returned a {type(out).__name__}",
+                               hint="the tape differentiates functions returning one number")
+        grads = tuple(inputs[name].grad for name in names)
+        result = grads[0] if single else grads
+        return (float(out), result) if with_value else result
+
+    differentiated.__name__ = differentiated.__qualname__ = f"grad_{fn.__name__}"
+    return differentiated
+
+
+def grad(fn, wrt=None):
+    """A function returning the gradient of ``fn`` at its arguments, by the tape.
+
+    ``wrt=None`` means every positional parameter (one float when there is exactly one);
+    a name or an index gives one float, a tuple or list of them a tuple in that order.
+    Arguments may be ints.  A parameter ``fn`` does not use gets 0.0, and so does every
+    parameter when ``fn`` returns a plain number.  ``fn`` itself runs unchanged.
+    """
+    return _differentiate(fn, wrt, with_value=False)
+
+
+def value_and_grad(fn, wrt=None):
+    """Like ``grad``, but the function returns ``(float(fn(...)), gradient)``."""
+    return _differentiate(fn, wrt, with_value=True)
