@@ -32,6 +32,7 @@ from .names import Namer
 from .rules import RULES, template
 
 COMMENT = "__symdiff_comment__"  # marker call that ``emit`` turns into a comment line
+SECTION = "reverse sweep"  # the heading comment of the second half
 
 
 @dataclass(frozen=True)
@@ -41,12 +42,14 @@ class Scope:
     assigned: frozenset = None  # names the outermost compound statement assigns
     exempt: frozenset = frozenset()  # loop variables the reverse loop regenerates
     depth: int = 0
+    in_loop: bool = False
 
     def enter(self, stmt, exempt=()):
         assigned = self.assigned
         if assigned is None:
             assigned = frozenset(ir.assigned_names([stmt]))
-        return Scope(assigned, self.exempt | frozenset(exempt), self.depth + 1)
+        loop = self.in_loop or isinstance(stmt, (ir.For, ir.While))
+        return Scope(assigned, self.exempt | frozenset(exempt), self.depth + 1, loop)
 
     def taped(self, name):
         return self.assigned is not None and name in self.assigned and name not in self.exempt
@@ -78,6 +81,7 @@ class Sweeps:
         self.active = active_names(program, self.wrt)
         self.namer = Namer(program.reserved)
         self.adjoints = {}
+        self.defined = set(program.params)  # names assigned on the path generated so far
         self.stack_used = False
         self.push = self.pop = None
 
@@ -123,13 +127,12 @@ class Sweeps:
                                    ast.Tuple([_attr(self.stack_name, "append"),
                                               _attr(self.stack_name, "pop")], ast.Load()))]
         if reverse:
-            reverse.insert(0, _comment("reverse sweep: adjoints, from the result back"))
+            reverse.insert(0, _comment(f"{SECTION}: adjoints, from the result back"))
         statements = prologue + body + reverse + [ast.Return(grad)]
         name = self.namer.fresh(f"grad_{program.name}")
         function = ast.FunctionDef(name=name, args=_arguments(program), body=statements,
                                    decorator_list=[], returns=None, type_comment=None)
-        names = {p: self.adjoints[p] for p in self.adjoints}
-        return Generated(function, program.math_name, program.namespace, names)
+        return Generated(function, program.math_name, program.namespace, dict(self.adjoints))
 
     # --- blocks -------------------------------------------------------------------------
 
@@ -169,6 +172,7 @@ class Sweeps:
         if isinstance(stmt, ir.Assign):
             return self.assign(stmt, scope)
         if isinstance(stmt, ir.Compute):
+            self.defined.add(stmt.target)
             return [_assign(stmt.target, stmt.expr)], []
         if isinstance(stmt, ir.If):
             return self.branch(stmt, scope)
@@ -183,6 +187,8 @@ class Sweeps:
     # --- one operation -------------------------------------------------------------------
 
     def assign(self, stmt, scope):
+        overwrites = scope.in_loop or stmt.target in self.defined
+        self.defined.add(stmt.target)
         rule = RULES[stmt.op]
         forward = [_assign(stmt.target, self.substitute(rule.forward, stmt))]
         if stmt.target not in self.active:
@@ -215,7 +221,7 @@ class Sweeps:
                 factor = ast.BinOp(factor, ast.Add(), extra)
             if not _is_one(factor):
                 reverse.append(_assign(g, _times(_name(g), factor)))
-        elif scope.depth:
+        elif overwrites:
             reverse.append(_assign(g, ast.Constant(0.0)))  # the old value's adjoint starts anew
         return forward, reverse
 
@@ -236,8 +242,11 @@ class Sweeps:
 
     def branch(self, stmt, scope):
         inner = scope.enter(stmt)
+        before = set(self.defined)
         fb, rb = self.block(stmt.body, inner)
+        after_body, self.defined = self.defined, before
         fe, re = self.block(stmt.orelse, inner)
+        self.defined |= after_body
         forward = [ast.If(_name(stmt.test), self.flatten(fb, stmt.origin) or [ast.Pass()],
                              self.flatten(fe, stmt.origin))]
         if not (rb or re):

@@ -1,5 +1,425 @@
-"""Optimize: exact rewrites of the generated function (filled in by later passes)."""
+"""Optimize: exact rewrites of the generated function, run to a fixed point.
+
+Expects the ``Generated`` from ``differentiate``.  Guarantees the same results,
+bit for bit, for every input — nan, inf and -0.0 included — and the same
+exceptions: a pass never drops a statement that could raise, and never uses an
+algebraic shortcut that is wrong for some float (``0 * x`` stays, ``x + 0.0``
+stays because ``-0.0 + 0.0`` is ``0.0``).  Each pass returns whether it changed
+anything; the passes repeat until none does, at most ``MAX_ROUNDS`` times.
+
+    dadd = 1.0                                 dx = math.cos(x)
+    dz = dadd                  ──optimize──►   dx += y
+    dx = dadd * math.cos(x)
+    dx += dz * y
+"""
+
+import ast
+import copy
+import math
+
+from .differentiate import COMMENT, SECTION
+
+MAX_ROUNDS = 12
 
 
 def optimize_function(generated):
-    return generated
+    """A copy of ``generated`` with its function rewritten by every pass."""
+    result = copy.copy(generated)
+    function = copy.deepcopy(generated.function)
+    floats = frozenset(generated.adjoints.values())  # adjoints are always floats
+    passes = (fold_constants, propagate_copies, merge_accumulations, drop_dead_statements,
+              drop_empty_statements, drop_orphan_comments)
+    for _ in range(MAX_ROUNDS):
+        changed = False
+        for run in passes:
+            changed |= run(function, generated.math_name, floats)
+        if not changed:
+            break
+    result.function = function
+    return result
+
+
+# --- constant folding ------------------------------------------------------------------
+
+def fold_constants(function, math_name, floats=frozenset()):
+    folder = _Folder(math_name, floats)
+    folder.visit(function)
+    return folder.changed
+
+
+class _Folder(ast.NodeTransformer):
+    def __init__(self, math_name, floats):
+        self.math_name = math_name
+        self.floats = floats
+        self.changed = False
+
+    def keeps_type(self, one, other):
+        """``1 * e`` is ``e``; ``1.0 * e`` is ``e`` only when ``e`` is a float already."""
+        return isinstance(one, int) or _is_float(other, self.math_name, self.floats)
+
+    def _done(self, node):
+        self.changed = True
+        return node
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        left, right = _number(node.left), _number(node.right)
+        if left is not None and right is not None:
+            value = _apply(node.op, left, right)
+            if value is not None:
+                return self._done(_literal(value))
+        op = node.op
+        if isinstance(op, ast.Mult):
+            if _is_exactly(right, 1) and self.keeps_type(right, node.left):
+                return self._done(node.left)
+            if _is_exactly(left, 1) and self.keeps_type(left, node.right):
+                return self._done(node.right)
+            if _is_exactly(right, -1):
+                return self._done(ast.UnaryOp(ast.USub(), node.left))
+            if _is_exactly(left, -1):
+                return self._done(ast.UnaryOp(ast.USub(), node.right))
+        if isinstance(op, (ast.Div, ast.Pow)) and _is_exactly(right, 1):
+            return self._done(node.left)
+        if isinstance(op, ast.Sub) and _is_exactly(right, 0):
+            return self._done(node.left)
+        if isinstance(op, ast.Pow) and _is_exactly(right, 0):
+            return self._done(ast.Constant(1))
+        return node
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        inner = node.operand
+        if isinstance(node.op, ast.USub) and isinstance(inner, ast.UnaryOp) and isinstance(
+                inner.op, ast.USub):
+            return self._done(inner.operand)
+        if isinstance(node.op, ast.Not):
+            value = _number(inner)
+            if value is not None:
+                return self._done(ast.Constant(not value))
+        return node
+
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        values = [_number(node.left)] + [_number(c) for c in node.comparators]
+        if len(node.ops) == 1 and None not in values:
+            fold = {ast.Lt: float.__lt__, ast.LtE: float.__le__, ast.Gt: float.__gt__,
+                    ast.GtE: float.__ge__, ast.Eq: float.__eq__, ast.NotEq: float.__ne__}
+            compare = fold.get(type(node.ops[0]))
+            if compare is not None:
+                return self._done(ast.Constant(compare(float(values[0]), float(values[1]))))
+        return node
+
+    def visit_BoolOp(self, node):
+        self.generic_visit(node)
+        return node
+
+    def visit_IfExp(self, node):
+        self.generic_visit(node)
+        test = _truth(node.test)
+        if test is not None:
+            return self._done(node.body if test else node.orelse)
+        return node
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        func = node.func
+        if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                and func.value.id == self.math_name and not node.keywords):
+            args = [_number(a) for a in node.args]
+            if args and None not in args and func.attr in _FOLDABLE_MATH:
+                try:
+                    value = getattr(math, func.attr)(*args)
+                except (ValueError, OverflowError, ZeroDivisionError):
+                    return node
+                if isinstance(value, float) and math.isfinite(value):
+                    return self._done(_literal(value))
+        return node
+
+
+_FOLDABLE_MATH = ("log", "log2", "log10", "sqrt", "exp", "sin", "cos")
+_INT_MATH = ("floor", "ceil", "trunc")
+
+
+def _is_float(node, math_name, floats):
+    """Whether ``node`` certainly evaluates to a float (so ``1.0 * node`` is ``node``)."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, float)
+    if isinstance(node, ast.Name):
+        return node.id in floats
+    if isinstance(node, ast.Call):
+        func = node.func
+        return (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                and func.value.id == math_name and func.attr not in _INT_MATH)
+    if isinstance(node, ast.UnaryOp):
+        return _is_float(node.operand, math_name, floats)
+    if isinstance(node, ast.BinOp):
+        return isinstance(node.op, ast.Div) or _is_float(node.left, math_name, floats) or (
+            _is_float(node.right, math_name, floats))
+    if isinstance(node, ast.IfExp):
+        return _is_float(node.body, math_name, floats) and _is_float(node.orelse, math_name,
+                                                                    floats)
+    return False
+
+
+def _truth(node):
+    """The truth of a test when it is known now, else None (``x or True`` is true)."""
+    value = _number(node)
+    if value is not None:
+        return bool(value)
+    if isinstance(node, ast.Constant):
+        return bool(node.value)
+    if isinstance(node, ast.BoolOp):
+        truths = [_truth(v) for v in node.values]
+        if isinstance(node.op, ast.Or) and True in truths:
+            return True
+        if isinstance(node.op, ast.And) and False in truths:
+            return False
+    return None
+
+
+def _number(node):
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+        return node.value
+    if (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+            and isinstance(node.operand, ast.Constant)
+            and isinstance(node.operand.value, (int, float))
+            and not isinstance(node.operand.value, bool)):
+        return -node.operand.value
+    return None
+
+
+def _is_exactly(value, target):
+    return value is not None and not isinstance(value, bool) and value == target and (
+        type(value) in (int, float))
+
+
+def _apply(op, a, b):
+    try:
+        if isinstance(op, ast.Add):
+            value = a + b
+        elif isinstance(op, ast.Sub):
+            value = a - b
+        elif isinstance(op, ast.Mult):
+            value = a * b
+        elif isinstance(op, ast.Div):
+            value = a / b
+        elif isinstance(op, ast.Pow):
+            value = a ** b
+        else:
+            return None
+    except (ZeroDivisionError, OverflowError, ValueError):
+        return None
+    if isinstance(value, complex) or (isinstance(value, float) and not math.isfinite(value)):
+        return None
+    return value
+
+
+def _literal(value):
+    """A number as syntax, never a negative literal (``-2 ** x`` reads as ``-(2 ** x)``)."""
+    if value < 0 or (value == 0 and math.copysign(1.0, value) < 0):
+        return ast.UnaryOp(ast.USub(), ast.Constant(-value))
+    return ast.Constant(value)
+
+
+# --- copies ------------------------------------------------------------------------------
+
+def propagate_copies(function, math_name, floats=frozenset()):
+    """Replace a name assigned once from a name (or a number) assigned at most once."""
+    counts = _assignment_counts(function)
+    changed = False
+    for stmt in list(function.body):
+        if not (isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name)):
+            continue
+        name, value = stmt.targets[0].id, stmt.value
+        if counts.get(name) != 1:
+            continue
+        if isinstance(value, ast.Name) and counts.get(value.id, 0) <= 1:
+            pass
+        elif _number(value) is None:
+            continue
+        if _replace_reads(function, name, value, skip=stmt):
+            changed = True
+        function.body.remove(stmt)
+        counts[name] = 0
+        changed = True
+    return changed
+
+
+def _replace_reads(function, name, value, skip):
+    replaced = False
+    for node in ast.walk(function):
+        if node is skip:
+            continue
+        for field, old in ast.iter_fields(node):
+            if isinstance(old, ast.Name) and old.id == name and isinstance(old.ctx, ast.Load):
+                setattr(node, field, copy.deepcopy(value))
+                replaced = True
+            elif isinstance(old, list):
+                for i, item in enumerate(old):
+                    if isinstance(item, ast.Name) and item.id == name and isinstance(
+                            item.ctx, ast.Load):
+                        old[i] = copy.deepcopy(value)
+                        replaced = True
+    return replaced
+
+
+def _assignment_counts(function):
+    """How often each name is assigned: 1 for one plain assignment run once, else 2+."""
+    counts = {a.arg: 1 for a in function.args.args}
+    stack = [(stmt, False) for stmt in function.body]
+    while stack:
+        node, in_loop = stack.pop()
+        targets = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.For)):
+            targets = [node.target]
+        repeated = in_loop or not isinstance(node, ast.Assign)
+        for target in targets:
+            for sub in ast.walk(target):
+                if isinstance(sub, ast.Name):
+                    counts[sub.id] = counts.get(sub.id, 0) + 1 + repeated
+        inner = in_loop or isinstance(node, (ast.For, ast.While))
+        for field in ("body", "orelse"):
+            for child in getattr(node, field, None) or []:
+                if isinstance(child, ast.stmt):
+                    stack.append((child, inner))
+    return counts
+
+
+# --- accumulation --------------------------------------------------------------------------
+
+def merge_accumulations(function, math_name, floats=frozenset()):
+    """``d = a`` then ``d += b`` becomes ``d = a + b`` (the same additions, in order)."""
+    changed = False
+    for block in _blocks(function):
+        i = 0
+        while i + 1 < len(block):
+            first, second = block[i], block[i + 1]
+            if (isinstance(first, ast.Assign) and isinstance(first.targets[0], ast.Name)
+                    and isinstance(second, ast.AugAssign)
+                    and isinstance(second.op, (ast.Add, ast.Sub))
+                    and second.target.id == first.targets[0].id
+                    and not _reads(second.value, second.target.id)):
+                first.value = ast.BinOp(first.value, second.op, second.value)
+                del block[i + 1]
+                changed = True
+                continue
+            i += 1
+    return changed
+
+
+def _reads(node, name):
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
+
+
+def _blocks(function):
+    stack = [function.body]
+    while stack:
+        block = stack.pop()
+        yield block
+        for stmt in block:
+            for field in ("body", "orelse"):
+                sub = getattr(stmt, field, None)
+                if isinstance(sub, list) and sub and isinstance(sub[0], ast.stmt):
+                    stack.append(sub)
+
+
+# --- dead code -----------------------------------------------------------------------------
+
+def drop_dead_statements(function, math_name, floats=frozenset()):
+    """Drop assignments to names nothing reads, when computing them cannot raise."""
+    read = {n.id for n in ast.walk(function) if isinstance(n, ast.Name)
+            and isinstance(n.ctx, ast.Load)}
+    changed = False
+    for block in _blocks(function):
+        keep = []
+        for stmt in block:
+            target = _assigned_name(stmt)
+            if target is not None and target not in read and _cannot_raise(stmt.value):
+                changed = True
+                continue
+            keep.append(stmt)
+        block[:] = keep
+    return changed
+
+
+def drop_empty_statements(function, math_name, floats=frozenset()):
+    """Drop branches and loops left with nothing to do; refill bodies left empty."""
+    changed = False
+    for block in _blocks(function):
+        keep = []
+        for stmt in block:
+            if isinstance(stmt, (ast.If, ast.For, ast.While)):
+                stmt.body = [s for s in stmt.body if not isinstance(s, ast.Pass)]
+                stmt.orelse = [s for s in stmt.orelse if not isinstance(s, ast.Pass)]
+                if stmt.body or stmt.orelse:
+                    stmt.body = stmt.body or [ast.Pass()]
+                elif isinstance(stmt, ast.If) and _cannot_raise(stmt.test):
+                    changed = True
+                    continue
+                elif isinstance(stmt, ast.For) and _is_counting(stmt.iter):
+                    changed = True
+                    continue
+                else:
+                    stmt.body = [ast.Pass()]
+            keep.append(stmt)
+        if len(keep) != len(block):
+            block[:] = keep
+    return changed
+
+
+def _is_counting(node):
+    """``range(n)`` or ``reversed(range(...))`` over names: iterating it cannot raise."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        if node.func.id == "reversed" and len(node.args) == 1:
+            return _is_counting(node.args[0]) or isinstance(node.args[0], ast.Name)
+        return node.func.id == "range" and all(
+            isinstance(a, (ast.Name, ast.Constant)) for a in node.args)
+    return False
+
+
+def _assigned_name(stmt):
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(
+            stmt.targets[0], ast.Name):
+        return stmt.targets[0].id
+    if isinstance(stmt, ast.AugAssign):
+        return stmt.target.id
+    return None
+
+
+def _cannot_raise(node):
+    """Names, numbers, bools and + - * of them, comparisons: nothing there raises on floats."""
+    for sub in ast.walk(node):
+        if isinstance(sub, (ast.Name, ast.Constant, ast.Load, ast.UnaryOp, ast.USub, ast.UAdd,
+                            ast.Not, ast.Compare, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq,
+                            ast.NotEq, ast.BoolOp, ast.And, ast.Or, ast.Add, ast.Sub,
+                            ast.Mult, ast.IfExp)):
+            continue
+        if isinstance(sub, ast.BinOp) and isinstance(sub.op, (ast.Add, ast.Sub, ast.Mult)):
+            continue
+        return False
+    return True
+
+
+def drop_orphan_comments(function, math_name, floats=frozenset()):
+    """A comment line with nothing under it (its statements were optimized away) goes."""
+    changed = False
+    for block in _blocks(function):
+        keep = []
+        for i, stmt in enumerate(block):
+            following = block[i + 1] if i + 1 < len(block) else None
+            if _is_comment(stmt) and (following is None or _is_comment(following, True)):
+                changed = True
+                continue
+            keep.append(stmt)
+        if len(keep) != len(block):
+            block[:] = keep or [ast.Pass()]
+    return changed
+
+
+def _is_comment(stmt, or_heading=False):
+    """A comment on a source line (or, with ``or_heading``, a section heading too)."""
+    return (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
+            and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id == COMMENT
+            and (or_heading or not stmt.value.args[0].value.startswith(SECTION)))

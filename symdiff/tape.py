@@ -10,11 +10,15 @@ there shows up as a disagreement here.
     >>> y = x * x + sin(x)
     >>> y.backward()
     >>> x.grad                      # 2 * x + cos(x)
-    3.5838531634528574
+    3.583853163452858
 
 ``grad(fn)`` runs the user's *unchanged* function on ``Value``s: it calls a copy of ``fn``
-whose globals (and those of the user's helper functions) map ``math``, ``numpy`` and the
-functions imported from them to the tape versions below.  The user's module is untouched.
+whose globals and closure cells map ``math``, ``numpy`` and the functions imported from
+them, however named, to the tape versions below.  The functions and modules of the user's
+own code that ``fn`` reaches are copied the same way; the stdlib, installed libraries and
+symdiff run as they are, and the user's modules are never modified.  A ``math`` function
+with no derivative here raises ``SymdiffError`` when handed a ``Value``; numpy's
+functions on scalars behave like their ``math`` twins (errors rather than ``nan``).
 
 Conventions at awkward points (those of JAX and PyTorch):
 
@@ -36,6 +40,7 @@ import math
 import numbers
 import operator
 import sys
+import sysconfig
 import types
 
 from .errors import SymdiffError
@@ -71,8 +76,6 @@ def _binary(a, b, forward, partials):
     ``partials=None`` records no edges: the result is piecewise constant.
     """
     a_value, b_value = isinstance(a, Value), isinstance(b, Value)
-    if not ((a_value or _operand(a)) and (b_value or _operand(b))):
-        return NotImplemented
     ad, bd = a.data if a_value else a, b.data if b_value else b
     y = forward(ad, bd)
     if not (a_value or b_value):
@@ -86,10 +89,10 @@ def _binary(a, b, forward, partials):
 def _operator(forward, partials):
     """The methods for ``v <op> other`` and ``other <op> v``."""
     def left(self, other):
-        return _binary(self, other, forward, partials)
+        return _binary(self, other, forward, partials) if _operand(other) else NotImplemented
 
     def right(self, other):
-        return _binary(other, self, forward, partials)
+        return _binary(other, self, forward, partials) if _operand(other) else NotImplemented
     return left, right
 
 
@@ -319,7 +322,6 @@ def hypot(*coordinates):
     return Value(h, edges) if edges else h
 
 
-
 # Running the user's unchanged function on Values ------------------------------------------
 
 _TAPE = {name: globals()[name] for name in __all__[3:]}
@@ -328,17 +330,19 @@ _NUMPY_NAMES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2":
                 "abs": "fabs", "absolute": "fabs", **{name: name for name in _TAPE}}
 _MATH_PASS_THROUGH = ("isnan", "isinf", "isfinite", "isclose", "trunc", "prod")
 _STAND_INS = {}         # id(math, numpy or one of their functions) -> (it, tape stand-in)
+_LIBRARY_DIRS = ("<frozen ",) + tuple(
+    sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib"))
 
 
 class _Namespace:
-    """Stands in for a module inside copied functions: ``lookup(name)``, else the module's."""
+    """Stands in for a module in copied functions: ``lookup(name)``, else the module's own."""
 
     def __init__(self, module, lookup):
-        self._module, self._lookup = module, lookup
+        self.__module, self.__lookup = module, lookup
 
     def __getattr__(self, name):
-        found = self._lookup(name)
-        return found if found is not None else getattr(self._module, name)
+        found = self.__lookup(name)
+        return found if found is not None else getattr(self.__module, name)
 
 
 def _refusing(name, original):
@@ -372,35 +376,30 @@ def _stand_in(value):
     return found[1] if found is not None and found[0] is value else None
 
 
-def _is_user_code(module_name, filename):
-    """Not the stdlib, an installed library or symdiff: code whose math the tape replaces."""
-    package = (module_name or "").partition(".")[0]
-    return (package != "symdiff" and package not in sys.stdlib_module_names
+def _is_user(value):
+    """A function or module of the user's: not from the stdlib, a library or symdiff."""
+    if isinstance(value, types.FunctionType):
+        module, filename = value.__module__ or "", value.__code__.co_filename
+    elif isinstance(value, types.ModuleType):
+        module, filename = value.__name__, getattr(value, "__file__", None) or ""
+    else:
+        return False
+    return (module.partition(".")[0] != "symdiff" and module not in sys.builtin_module_names
+            and not filename.startswith(_LIBRARY_DIRS)
             and "site-packages" not in filename and "dist-packages" not in filename)
 
 
-def _is_user_function(value):
-    return isinstance(value, types.FunctionType) and _is_user_code(
-        value.__module__, value.__code__.co_filename)
-
-
-def _is_user_module(value):
-    return isinstance(value, types.ModuleType) and _is_user_code(
-        value.__name__, getattr(value, "__file__", None) or "")
-
-
 def _translate(value, memo):
-    """What a copied function sees instead of ``value``: a tape stand-in, a copied user
-    function, a user module whose functions are copied as they are looked up, or ``value``."""
+    """What copied code sees instead of ``value``: a tape stand-in, a copied user function,
+    a user module whose attributes are translated as they are read, or ``value`` itself."""
     stand_in = _stand_in(value)
-    if stand_in is not None:
-        return stand_in
-    if _is_user_function(value):
+    if stand_in is not None or not _is_user(value):
+        return stand_in if stand_in is not None else value
+    if isinstance(value, types.FunctionType):
         return _copy_function(value, memo)
-    if not _is_user_module(value):
-        return value
     if id(value) not in memo:
-        lookup = lambda name: _translate(getattr(value, name), memo)  # noqa: E731
+        def lookup(name):
+            return _translate(getattr(value, name), memo)
         memo[id(value)] = (value, _Namespace(value, lookup))
     return memo[id(value)][1]
 
@@ -414,16 +413,15 @@ def _names(code):
 def _copy_function(fn, memo):
     """``fn`` over a copy of its globals (and cells) where math and numpy are the tape's.
 
-    The user's own helpers are copied the same way.  ``memo`` maps ids to (original, copy)
-    for functions and globals dicts, so one module's helpers share one copied dict and
-    helpers that call each other terminate.  The originals are never modified.
+    ``memo`` maps ids to (original, copy) for functions, modules and globals dicts, so one
+    module's helpers share one copied dict and helpers calling each other terminate.
     """
     if id(fn) in memo:
         return memo[id(fn)][1]
     old_globals = fn.__globals__
     new_globals = memo.setdefault(id(old_globals), (old_globals, dict(old_globals)))[1]
     old_cells = fn.__closure__ or ()
-    new_cells = tuple(types.CellType() if _cell_to_copy(cell) else cell for cell in old_cells)
+    new_cells = tuple(types.CellType() if _to_translate(cell) else cell for cell in old_cells)
     copy = types.FunctionType(fn.__code__, new_globals, fn.__name__, fn.__defaults__,
                               new_cells or None)
     copy.__kwdefaults__, copy.__qualname__ = fn.__kwdefaults__, fn.__qualname__
@@ -437,13 +435,12 @@ def _copy_function(fn, memo):
     return copy
 
 
-def _cell_to_copy(cell):
+def _to_translate(cell):
     try:
         contents = cell.cell_contents
     except ValueError:      # not assigned yet
         return False
-    return (_stand_in(contents) is not None or _is_user_function(contents)
-            or _is_user_module(contents))
+    return _stand_in(contents) is not None or _is_user(contents)
 
 
 def _resolve_wrt(fn, signature, wrt):
@@ -457,9 +454,8 @@ def _resolve_wrt(fn, signature, wrt):
     for item in [wrt] if single else wrt:
         if type(item) is int and -len(positional) <= item < len(positional):
             names.append(positional[item])
-        elif isinstance(item, str) and item in params and params[item].kind in (
-                params[item].POSITIONAL_OR_KEYWORD, params[item].KEYWORD_ONLY,
-                params[item].POSITIONAL_ONLY):
+        elif isinstance(item, str) and item in params and params[item].kind not in (
+                params[item].VAR_POSITIONAL, params[item].VAR_KEYWORD):
             names.append(item)
         else:
             raise SymdiffError(f"{fn.__name__} has no parameter {item!r} to differentiate by",

@@ -1,0 +1,659 @@
+"""Symbolic: a user function -> its value as a sympy expression (the sympy witness).
+
+Expects a function in the language symdiff supports.  Guarantees a sympy
+expression in real symbols named after its positional parameters, built by
+interpreting the syntax tree over sympy values: the function never runs, no text
+goes through ``sympify``, and no derivative comes from symdiff's rules table.
+
+    def f(x, y):                 symbolic(f)       ->  x*y + sin(x)
+        z = x * y      ──►       symbolic_grad(f)  ->  (y + cos(x), x)
+        return z + math.sin(x)
+
+Control flow is decided, not represented: an ``if``, ``while`` test or ``range``
+bound that depends on the inputs is evaluated at the point ``at=``, so the result
+is the expression valid around that point.  ``min``/``max`` pick the argument
+Python returns there (the first on a tie, which is a kink).
+
+Conventions where the function has no derivative: ``abs`` differentiates to
+``sign`` (0 at 0); ``floor``, ``ceil``, ``int``, ``//`` and ``%`` (``x - y*floor(x/y)``)
+are flat between their jumps; ``stop_gradient(e)`` has the value of ``e`` and
+derivative 0.  Without a point, ``min``/``max`` of symbols stay sympy ``Min``/``Max``,
+whose derivatives use ``Heaviside(0) = 1/2``: never sample a comparison at a kink.
+
+Loops are unrolled and calls inlined, so expressions swell.  A tree of more than
+``MAX_NODES`` nodes, or more than ``MAX_ITERATIONS`` loop iterations, is refused
+with a ``SymdiffError`` rather than left to hang sympy.  Numbers at a point come
+from ``_fold``, which visits each shared subexpression once (``evalf`` walks the
+whole tree, which is exponentially larger after a few Newton steps).
+"""
+
+import ast
+import builtins
+import inspect
+import math
+import numbers
+import operator
+import sys
+import types
+
+import sympy
+from mpmath.libmp import prec_to_dps
+
+from . import markers
+from .errors import (RecursionCycleError, SymdiffError, UndefinedNameError,
+                     UnknownFunctionError, UnsupportedSyntaxError)
+from .parse import parse_function
+
+MAX_NODES = 20_000
+MAX_ITERATIONS = 10_000
+
+
+class StopGradient(sympy.Function):
+    """``stop_gradient(e)``: the value of ``e`` with the derivative of a constant."""
+
+    @classmethod
+    def eval(cls, arg):
+        if arg.is_Number:
+            return arg
+
+    def fdiff(self, argindex=1):
+        return sympy.S.Zero
+
+    def doit(self, **hints):
+        return self.args[0].doit(**hints) if hints.get("deep", True) else self.args[0]
+
+    def _eval_evalf(self, prec):
+        return self.args[0].evalf(prec_to_dps(prec))
+
+
+class _Flat:
+    """Piecewise-constant functions: derivative 0 away from the jumps."""
+
+    def fdiff(self, argindex=1):
+        return sympy.S.Zero
+
+
+class Floor(_Flat, sympy.floor):
+    """``math.floor``, and the floor inside ``//`` and ``%``."""
+
+
+class Ceiling(_Flat, sympy.ceiling):
+    """``math.ceil``."""
+
+
+class Trunc(_Flat, sympy.Function):
+    """``int(x)``, ``math.trunc``: rounding toward zero."""
+
+    @classmethod
+    def eval(cls, arg):
+        if arg.is_Number and arg.is_finite:
+            return sympy.Integer(int(arg))
+
+
+class RealAbs(sympy.Function):
+    """``abs`` of a real number, derivative ``sign`` (0 at 0, as in JAX and PyTorch).
+
+    sympy's ``Abs`` differentiates through ``re`` and ``im`` whenever it cannot
+    prove its argument real (``abs(sqrt(x))``): noisy, and undefined at 0.
+    """
+
+    @classmethod
+    def eval(cls, arg):
+        if arg.is_Number:
+            return abs(arg)
+
+    def fdiff(self, argindex=1):
+        return sympy.sign(self.args[0])
+
+
+def _log(x, base=None):
+    return sympy.log(x) if base is None else sympy.log(x) / sympy.log(base)
+
+
+# name -> builder over sympy arguments; math, builtins and numpy map onto these names
+_PRIMITIVES = {
+    "sin": sympy.sin, "cos": sympy.cos, "tan": sympy.tan, "asin": sympy.asin,
+    "acos": sympy.acos, "atan": sympy.atan, "atan2": sympy.atan2, "sinh": sympy.sinh,
+    "cosh": sympy.cosh, "tanh": sympy.tanh, "asinh": sympy.asinh, "acosh": sympy.acosh,
+    "atanh": sympy.atanh, "exp": sympy.exp, "expm1": lambda x: sympy.exp(x) - 1,
+    "log": _log, "log1p": lambda x: sympy.log(1 + x), "log2": lambda x: _log(x, 2),
+    "log10": lambda x: _log(x, 10), "sqrt": sympy.sqrt, "pow": operator.pow,
+    "square": lambda x: x**2, "hypot": lambda *xs: sympy.sqrt(sympy.Add(*[x**2 for x in xs])),
+    "fabs": RealAbs, "erf": sympy.erf, "erfc": sympy.erfc, "floor": Floor,
+    "ceil": Ceiling, "trunc": Trunc, "fmod": lambda x, y: x - y * Trunc(x / y),
+    "degrees": lambda x: x * 180 / sympy.pi, "radians": lambda x: x * sympy.pi / 180,
+    "float": lambda x: x, "stop_gradient": StopGradient,
+    "min": None, "max": None,  # decided at the point: see _Frame.pick
+}
+_BY_OBJECT = {getattr(math, name): name for name in _PRIMITIVES if hasattr(math, name)}
+_BY_OBJECT.update({abs: "fabs", pow: "pow", float: "float", int: "trunc", min: "min",
+                   max: "max", markers.stop_gradient: "stop_gradient"})
+_NUMPY_NAMES = {
+    "arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2",
+    "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh", "power": "pow",
+    "float_power": "pow", "absolute": "fabs", "minimum": "min", "maximum": "max",
+}
+_CONSTANTS = ((math.pi, sympy.pi), (math.e, sympy.E), (math.tau, 2 * sympy.pi),
+              (math.inf, sympy.oo))
+_OPERATORS = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.Div: operator.truediv, ast.Pow: operator.pow, ast.FloorDiv: lambda a, b: Floor(a / b),
+    ast.Mod: lambda a, b: a - b * Floor(a / b), ast.USub: operator.neg, ast.UAdd: operator.pos,
+}
+_COMPARISONS = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt,
+                ast.GtE: operator.ge, ast.Eq: operator.eq, ast.NotEq: operator.ne}
+_KINDS = {
+    "Subscript": "indexing", "List": "a list", "Dict": "a dict", "Lambda": "a lambda",
+    "ListComp": "a list comprehension", "GeneratorExp": "a generator expression",
+    "Try": "a try statement", "With": "a with statement", "Raise": "a raise statement",
+    "Assert": "an assert statement", "FunctionDef": "a nested def",
+    "Global": "a global statement", "Nonlocal": "a nonlocal statement",
+    "Import": "an import in the function", "ImportFrom": "an import in the function",
+}
+
+
+def _primitive_name(func):
+    """The ``_PRIMITIVES`` name of a math function, builtin or numpy ufunc, else None."""
+    try:
+        name = _BY_OBJECT.get(func)
+    except TypeError:  # unhashable, so not a primitive
+        return None
+    numpy = sys.modules.get("numpy")  # imported already if the user's code uses it
+    if name is None and numpy is not None and isinstance(func, numpy.ufunc):
+        name = _NUMPY_NAMES.get(func.__name__, func.__name__)
+    return name if name in _PRIMITIVES else None
+
+
+def _outside_value(obj):
+    """A global, closure variable or default value as the interpreter sees it."""
+    if isinstance(obj, sympy.Basic):
+        return obj
+    for constant, exact in _CONSTANTS:
+        if obj is constant:
+            return exact
+    if isinstance(obj, numbers.Integral):
+        return sympy.Integer(int(obj))
+    if isinstance(obj, numbers.Real):
+        return sympy.Float(float(obj))
+    return obj
+
+
+def _describe(value):
+    if isinstance(value, tuple):
+        return "a tuple"
+    return "nothing (None)" if value is None else getattr(value, "__name__", repr(value))
+
+
+# -- numbers at a point -----------------------------------------------------------------
+
+class _NeedsPoint(Exception):
+    """A symbol was met while evaluating without a point."""
+
+
+class _NotReal(Exception):
+    """The value at the point is complex or undefined."""
+
+
+def _fold(expr, memo, leaf, combine):
+    """``combine(node, results of its args)`` bottom-up over ``expr``, memoized.
+
+    Each shared subexpression is visited once, and iteratively: deep expressions
+    never reach Python's recursion limit.
+    """
+    stack = [(expr, False)]
+    while stack:
+        node, ready = stack.pop()
+        if node in memo:
+            continue
+        if ready:
+            memo[node] = combine(node, [memo[arg] for arg in node.args])
+        elif node.args:
+            stack.append((node, True))
+            stack.extend((arg, False) for arg in node.args if arg not in memo)
+        else:
+            memo[node] = leaf(node)
+    return memo[expr]
+
+
+def _tree_size(expr, memo):
+    """Nodes in ``expr`` counted as a tree, which is what sympy's own walks cost."""
+    return _fold(expr, memo, lambda node: 1, lambda node, sizes: 1 + sum(sizes))
+
+
+def _as_number(value):
+    if not value.is_Number:
+        value = value.evalf()
+    if not value.is_Number:
+        raise _NotReal
+    return value
+
+
+def _apply(node, args):
+    try:
+        return _as_number(node.func(*args))
+    except (AttributeError, TypeError, ValueError, ZeroDivisionError):
+        raise _NotReal from None
+
+
+def _evaluate(expr, point, memo):
+    """The float ``expr`` takes at ``point`` ({Symbol: Float}); ``memo`` caches nodes."""
+    def leaf(node):
+        if node.is_Symbol and node not in point:
+            raise _NeedsPoint
+        return point[node] if node.is_Symbol else _as_number(node)
+
+    try:
+        return float(_fold(expr, memo, leaf, _apply))
+    except TypeError:  # a complex infinity
+        raise _NotReal from None
+
+
+# -- the interpreter --------------------------------------------------------------------
+
+class _Jump(Exception):
+    """``break``, ``continue`` or ``return`` (with its value) leaving a block."""
+
+    def __init__(self, kind, value=None):
+        super().__init__(kind)
+        self.kind, self.value = kind, value
+
+
+class _Run:
+    """State shared by one interpretation and every user function it calls."""
+
+    def __init__(self, point):
+        self.point = point  # {Symbol: Float}, or None when no point was given
+        self.numbers, self.sizes, self.parsed = {}, {}, {}
+        self.iterations = 0
+        self.stack = []  # the user functions being interpreted, outermost first
+
+    def number(self, expr):
+        return _evaluate(expr, self.point or {}, self.numbers)
+
+    def tick(self, frame, node):
+        self.iterations += 1
+        if self.iterations > MAX_ITERATIONS:
+            raise frame.fail(SymdiffError, node, f"loops run more than {MAX_ITERATIONS:,} "
+                             "iterations", hint="the sympy witness unrolls every loop; "
+                             "check this function with the tape engine instead")
+
+    def check_size(self, value, frame, node):
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, tuple):
+                self.check_size(item, frame, node)
+            elif isinstance(item, sympy.Basic) and _tree_size(item, self.sizes) > MAX_NODES:
+                raise frame.fail(SymdiffError, node, f"the expression grows past "
+                                 f"{MAX_NODES:,} nodes", hint="the sympy witness unrolls "
+                                 "loops and inlines calls; use fewer iterations")
+        return value
+
+    def call(self, fn, args, kwargs, caller, node):
+        """Interpret user function ``fn`` on sympy ``args``; return what it returns."""
+        if fn in self.stack:
+            chain = " -> ".join(f.__name__ for f in self.stack[self.stack.index(fn):] + [fn])
+            raise caller.fail(RecursionCycleError, node, f"recursive call {chain}",
+                              hint="the sympy witness inlines calls; write it as a loop")
+        if fn not in self.parsed:
+            self.parsed[fn] = parse_function(fn)
+        frame = _Frame(self, self.parsed[fn])
+        frame.bind(args, kwargs, caller or frame, node)
+        self.stack.append(fn)
+        try:
+            frame.run_body(frame.parsed.tree.body)
+        except _Jump as jump:  # only a return can leave a function body
+            return jump.value
+        finally:
+            self.stack.pop()
+        return None
+
+
+def _parameters(parsed):
+    spec = parsed.tree.args
+    if spec.vararg or spec.kwarg:
+        raise parsed.error(UnsupportedSyntaxError, spec.vararg or spec.kwarg,
+                           "*args and **kwargs parameters are not supported",
+                           hint="name each parameter")
+    return [arg.arg for arg in spec.posonlyargs + spec.args]
+
+
+class _Frame:
+    """One activation of one user function: its locals, its statements, its expressions."""
+
+    def __init__(self, run, parsed):
+        self.run, self.parsed, self.env = run, parsed, {}
+
+    def fail(self, cls, node, what, hint=None):
+        return self.parsed.error(cls, node, what, hint=hint)
+
+    def unsupported(self, node, what=None):
+        what = what or _KINDS.get(type(node).__name__, f"{type(node).__name__} syntax")
+        return self.fail(UnsupportedSyntaxError, node, f"{what} is not supported",
+                         hint="the sympy witness reads arithmetic, math calls, "
+                         "if/for/while and calls to your own functions")
+
+    def bind(self, args, kwargs, where, node):
+        _parameters(self.parsed)
+        try:
+            bound = inspect.signature(self.parsed.fn).bind(*args, **kwargs)
+        except TypeError as exc:
+            raise where.fail(SymdiffError, node, f"cannot call {self.parsed.name}: {exc}",
+                             hint="give every parameter without a default") from None
+        bound.apply_defaults()
+        self.env = {name: _outside_value(v) for name, v in bound.arguments.items()}
+
+    def expr(self, value, node):
+        if isinstance(value, sympy.Expr):
+            return value
+        raise self.unsupported(node, f"using {_describe(value)} as a number")
+
+    def number(self, value, node, what):
+        """The float ``value`` takes at the point (``what`` names it in errors)."""
+        try:
+            return self.run.number(self.expr(value, node))
+        except _NeedsPoint:
+            raise self.fail(SymdiffError, node, f"this {what} depends on the inputs",
+                            hint="pass at= (a point) so the branch taken there "
+                            "can be followed") from None
+        except _NotReal:
+            raise self.fail(SymdiffError, node, f"this {what} is not a real number at "
+                            "the point", hint="choose a point inside the domain") from None
+
+    def truth(self, node):
+        value = self.eval(node)
+        return bool(value) if isinstance(value, tuple) else (
+            self.number(value, node, "condition") != 0)
+
+    def dispatch(self, prefix, node):
+        method = getattr(self, prefix + type(node).__name__, None)
+        if method is None:
+            raise self.unsupported(node)
+        return method(node)
+
+    # statements
+
+    def run_body(self, body):
+        for stmt in body:
+            if isinstance(stmt, (ast.Break, ast.Continue)):
+                raise _Jump(type(stmt).__name__)
+            if not isinstance(stmt, ast.Pass):
+                self.dispatch("_exec_", stmt)
+
+    def loop_body(self, body):
+        """Run one iteration; False when ``break`` ends the loop."""
+        try:
+            self.run_body(body)
+        except _Jump as jump:
+            if jump.kind == "Return":
+                raise
+            return jump.kind == "Continue"
+        return True
+
+    def assign(self, target, value):
+        if isinstance(target, ast.Name):
+            self.env[target.id] = value
+        elif isinstance(target, (ast.Tuple, ast.List)) and not any(
+                isinstance(elt, ast.Starred) for elt in target.elts):
+            if not isinstance(value, tuple) or len(value) != len(target.elts):
+                raise self.fail(SymdiffError, target, f"cannot unpack {_describe(value)} "
+                                f"into {len(target.elts)} names")
+            for elt, item in zip(target.elts, value):
+                self.assign(elt, item)
+        else:
+            raise self.unsupported(target, f"assigning to {ast.unparse(target)}")
+
+    def _exec_Assign(self, node):  # also AnnAssign, which has one target
+        if node.value is not None:
+            value = self.run.check_size(self.eval(node.value), self, node)
+            for target in getattr(node, "targets", None) or [node.target]:
+                self.assign(target, value)
+
+    _exec_AnnAssign = _exec_Assign
+
+    def _exec_AugAssign(self, node):
+        if not isinstance(node.target, ast.Name):
+            raise self.unsupported(node.target, f"assigning to {ast.unparse(node.target)}")
+        value = self.operate(node.op, node, self.eval(node.target), self.eval(node.value))
+        self.env[node.target.id] = self.run.check_size(value, self, node)
+
+    def _exec_Expr(self, node):
+        if not (isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)):
+            self.eval(node.value)  # a docstring is skipped, anything else evaluated
+
+    def _exec_Return(self, node):
+        value = None if node.value is None else self.eval(node.value)
+        raise _Jump("Return", self.run.check_size(value, self, node))
+
+    def _exec_If(self, node):
+        self.run_body(node.body if self.truth(node.test) else node.orelse)
+
+    def _exec_While(self, node):
+        if node.orelse:
+            raise self.unsupported(node, "a while loop with an else clause")
+        while self.truth(node.test):
+            self.run.tick(self, node)
+            if not self.loop_body(node.body):
+                break
+
+    def _exec_For(self, node):
+        if node.orelse:
+            raise self.unsupported(node, "a for loop with an else clause")
+        for index in self.range_of(node.iter):
+            self.run.tick(self, node)
+            self.assign(node.target, sympy.Integer(index))
+            if not self.loop_body(node.body):
+                break
+
+    def range_of(self, node):
+        """The concrete ``range`` a for loop runs over."""
+        is_range = isinstance(node, ast.Call) and self.eval(node.func) is range
+        if not is_range or node.keywords or not 1 <= len(node.args) <= 3:
+            raise self.unsupported(node, "a for loop over anything but range(...)")
+        bounds = [self.number(self.eval(arg), arg, "loop bound") for arg in node.args]
+        if not all(math.isfinite(b) and b == int(b) for b in bounds) or bounds[2:] == [0]:
+            raise self.fail(SymdiffError, node, f"range() of {bounds} is not a valid range",
+                            hint="give whole numbers (round with int()) and a nonzero step")
+        return range(*map(int, bounds))
+
+    # expressions
+
+    def eval(self, node):
+        return self.dispatch("_eval_", node)
+
+    def _eval_Constant(self, node):
+        if node.value is None or isinstance(node.value, (int, float)):
+            return _outside_value(node.value)
+        raise self.unsupported(node, f"the constant {node.value!r}")
+
+    def _eval_Name(self, node):
+        if node.id in self.env:
+            return self.env[node.id]
+        for scope in (self.parsed.closure, self.parsed.globals, vars(builtins)):
+            if node.id in scope:
+                return _outside_value(scope[node.id])
+        raise self.fail(UndefinedNameError, node, f"name {node.id!r} is not defined",
+                        hint="define it in the function, its module or its closure")
+
+    def _eval_Attribute(self, node):
+        base = self.eval(node.value)
+        if not isinstance(base, types.ModuleType):
+            raise self.unsupported(node, f"the attribute {ast.unparse(node)}")
+        if not hasattr(base, node.attr):
+            raise self.fail(UndefinedNameError, node, f"module {base.__name__} has no "
+                            f"attribute {node.attr!r}")
+        return _outside_value(getattr(base, node.attr))
+
+    def _eval_Tuple(self, node):
+        if any(isinstance(elt, ast.Starred) for elt in node.elts):
+            raise self.unsupported(node, "unpacking with *")
+        return tuple(self.eval(elt) for elt in node.elts)
+
+    def operate(self, op, node, *operands):
+        rule = _OPERATORS.get(type(op))
+        if rule is None:
+            raise self.unsupported(node, f"the operator in {ast.unparse(node)}")
+        return rule(*(self.expr(operand, node) for operand in operands))
+
+    def _eval_BinOp(self, node):
+        return self.operate(node.op, node, self.eval(node.left), self.eval(node.right))
+
+    def _eval_UnaryOp(self, node):
+        if isinstance(node.op, ast.Not):
+            return sympy.Integer(not self.truth(node.operand))
+        return self.operate(node.op, node, self.eval(node.operand))
+
+    def _eval_BoolOp(self, node):
+        stop_when = isinstance(node.op, ast.Or)  # `or` stops at a true operand
+        for operand in node.values:
+            value = self.eval(operand)
+            if (bool(value) if isinstance(value, tuple) else
+                    self.number(value, operand, "condition") != 0) == stop_when:
+                break
+        return value
+
+    def _eval_Compare(self, node):
+        left = self.number(self.eval(node.left), node, "condition")
+        for op, comparator in zip(node.ops, node.comparators):
+            test = _COMPARISONS.get(type(op))
+            if test is None:
+                raise self.unsupported(node, f"the comparison in {ast.unparse(node)}")
+            right = self.number(self.eval(comparator), node, "condition")
+            if not test(left, right):
+                return sympy.S.Zero
+            left = right
+        return sympy.S.One
+
+    def _eval_IfExp(self, node):
+        return self.eval(node.body if self.truth(node.test) else node.orelse)
+
+    def _eval_Call(self, node):
+        func = self.eval(node.func)
+        if any(isinstance(arg, ast.Starred) for arg in node.args) or any(
+                keyword.arg is None for keyword in node.keywords):
+            raise self.unsupported(node, "unpacking arguments with * or **")
+        args = [self.eval(arg) for arg in node.args]
+        kwargs = {keyword.arg: self.eval(keyword.value) for keyword in node.keywords}
+        name = _primitive_name(func)
+        target = inspect.unwrap(func) if callable(func) else None
+        if name is None and inspect.isfunction(target):
+            return self.run.call(target, args, kwargs, self, node)
+        if name is None:
+            raise self.fail(UnknownFunctionError, node, f"{ast.unparse(node.func)} has no "
+                            "symbolic form", hint="use math functions, numpy ufuncs, abs, "
+                            "min, max, pow, or your own def functions")
+        if kwargs:
+            raise self.unsupported(node, f"keyword arguments to {ast.unparse(node.func)}")
+        if name in ("min", "max"):
+            return self.pick(name, args, node)
+        exprs = [self.expr(arg, node) for arg in args]
+        try:
+            return _PRIMITIVES[name](*exprs)
+        except TypeError:
+            raise self.fail(SymdiffError, node, f"{ast.unparse(node.func)} does not take "
+                            f"{len(exprs)} arguments") from None
+
+    def pick(self, name, args, node):
+        """The argument Python's min/max returns at the point (on a tie, the first)."""
+        if len(args) == 1 and isinstance(args[0], tuple):
+            args = args[0]
+        exprs = [self.expr(arg, node) for arg in args]
+        if not exprs:
+            raise self.fail(SymdiffError, node, f"{name}() of no arguments")
+        if self.run.point is None and any(e.free_symbols for e in exprs):
+            return (sympy.Min if name == "min" else sympy.Max)(*exprs)
+        values = [self.number(e, node, f"{name}() argument") for e in exprs]
+        return exprs[(min if name == "min" else max)(range(len(values)), key=values.__getitem__)]
+
+
+# -- the public functions ---------------------------------------------------------------
+
+def _point(names, symbols, at):
+    if at is None:
+        return None
+    if isinstance(at, dict):
+        if sorted(at) != sorted(names):
+            raise ValueError(f"at= must give exactly the parameters {names}, not {list(at)}")
+        at = [at[name] for name in names]
+    values = [at] if isinstance(at, numbers.Real) else list(at)
+    if len(values) != len(names):
+        raise ValueError(f"at= gives {len(values)} values for {len(names)} parameters")
+    return {symbol: sympy.Float(float(v)) for symbol, v in zip(symbols, values)}
+
+
+def _build(fn, at):
+    """(expression, parameter symbols, point) for ``fn`` around ``at``."""
+    parsed = parse_function(fn)
+    names = _parameters(parsed)
+    symbols = tuple(sympy.Symbol(name, real=True) for name in names)
+    run = _Run(_point(names, symbols, at))
+    run.parsed[parsed.fn] = parsed
+    value = run.call(parsed.fn, symbols, {}, None, parsed.tree)
+    if not isinstance(value, sympy.Expr):
+        raise parsed.error(SymdiffError, parsed.tree, f"{parsed.name} returns "
+                           f"{_describe(value)}, not a number",
+                           hint="differentiate a function that returns one float")
+    return value, symbols, run.point
+
+
+def _select(wrt, symbols):
+    """(the chosen symbols, whether the caller gets one value rather than a tuple)."""
+    names = [symbol.name for symbol in symbols]
+
+    def pick(key):
+        if isinstance(key, str) and key in names:
+            return symbols[names.index(key)]
+        if isinstance(key, int) and not isinstance(key, bool) and 0 <= key < len(names):
+            return symbols[key]
+        raise ValueError(f"wrt={key!r} is not a parameter of the function {names}")
+
+    if wrt is None:
+        return list(symbols), len(symbols) == 1
+    if isinstance(wrt, (str, int)):
+        return [pick(wrt)], True
+    return [pick(key) for key in wrt], False
+
+
+def _to_float(expr, point, memo):
+    try:
+        return _evaluate(expr, point, memo)
+    except _NotReal:
+        raise SymdiffError(f"{expr} is not a real number at the point") from None
+
+
+def symbolic(fn, at=None):
+    """``fn``'s value as a sympy expression of its positional parameters.
+
+    ``at`` (a tuple in parameter order, or a dict name -> float) decides the
+    branches and loop counts that depend on the inputs; it is needed only then.
+    """
+    return _build(fn, at)[0]
+
+
+def symbolic_grad(fn, wrt=None, at=None):
+    """sympy's derivatives of ``symbolic(fn, at)``.
+
+    ``wrt=None`` means every positional parameter (one expression for a
+    one-parameter function, else a tuple); a name or an index gives one
+    expression; a tuple of them gives a tuple, in that order.
+    """
+    value, symbols, _ = _build(fn, at)
+    chosen, single = _select(wrt, symbols)
+    grads = tuple(value.diff(symbol) for symbol in chosen)
+    return grads[0] if single else grads
+
+
+def evaluate(fn, point):
+    """``fn``'s value at ``point`` as a float, computed from its sympy expression."""
+    value, _, values = _build(fn, point)
+    return _to_float(value, values, {})
+
+
+def evaluate_grad(fn, point, wrt=None):
+    """The gradient at ``point`` as floats, from the expression valid around it.
+
+    Same shapes as ``symbolic_grad``: a float for one parameter, else a tuple.
+    """
+    value, symbols, values = _build(fn, point)
+    chosen, single = _select(wrt, symbols)
+    memo = {}
+    grads = tuple(_to_float(value.diff(symbol), values, memo) for symbol in chosen)
+    return grads[0] if single else grads
