@@ -10,7 +10,6 @@ iterated to a fixed point without recursion.
 """
 
 from . import ir
-from .rules import RULES
 
 
 def active_names(program, wrt):
@@ -22,7 +21,7 @@ def active_names(program, wrt):
         changed = False
         for stmt in assigns:
             if stmt.target not in varied and any(
-                    name in varied for name in differentiable_args(stmt)):
+                    name in varied for name in differentiable_args(program, stmt)):
                 varied.add(stmt.target)
                 changed = True
     if not isinstance(program.result, ir.Var) or program.result.name not in varied:
@@ -33,15 +32,15 @@ def active_names(program, wrt):
         changed = False
         for stmt in assigns:
             if stmt.target in useful:
-                for name in differentiable_args(stmt):
+                for name in differentiable_args(program, stmt):
                     if name in varied and name not in useful:
                         useful.add(name)
                         changed = True
     return varied & useful
 
 
-def differentiable_args(stmt):
+def differentiable_args(program, stmt):
     """Names among ``stmt``'s arguments whose partial is not identically zero."""
-    partials = RULES[stmt.op].partials
+    partials = program.rule(stmt.op).partials
     return [arg.name for arg, partial in zip(stmt.args, partials)
             if partial is not None and isinstance(arg, ir.Var)]

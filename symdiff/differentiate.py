@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from . import ir
 from .activity import active_names
 from .names import Namer
-from .rules import RULES, template
+from .rules import template
 
 COMMENT = "__symdiff_comment__"  # marker call that ``emit`` turns into a comment line
 SECTION = "reverse sweep"  # the heading comment of the second half
@@ -60,23 +60,28 @@ class Generated:
     function: ast.FunctionDef
     math_name: str
     namespace: dict
-    adjoints: dict = field(default_factory=dict)  # user-visible name -> adjoint name
+    adjoints: dict = field(default_factory=dict)  # name -> adjoint name
+    record_name: str = None
 
 
-def differentiate(program, wrt, *, with_value=False, as_tuple=None):
+def differentiate(program, wrt, *, with_value=False, as_tuple=None, record=False):
     """The syntax tree of the gradient function of ``program`` w.r.t. the names ``wrt``.
 
     The function returns one number for one name, else a tuple (``as_tuple``
-    forces either); with ``with_value`` it returns ``(value, gradient)``.
+    forces either); with ``with_value`` it returns ``(value, gradient)``.  With
+    ``record``, the reverse sweep also calls ``record(statement, argument,
+    contribution)`` for every term of the chain rule (``Generated.record_name``
+    says what to bind ``record`` to), for ``check`` to compare against the tape.
     """
     if as_tuple is None:
         as_tuple = len(wrt) != 1
-    return Sweeps(program, wrt).build(with_value, as_tuple)
+    return Sweeps(program, wrt, record).build(with_value, as_tuple)
 
 
 class Sweeps:
-    def __init__(self, program, wrt):
+    def __init__(self, program, wrt, record=False):
         self.program = program
+        self.statement_ids = {id(s): i for i, s in enumerate(ir.walk(program.body))}
         self.wrt = list(wrt)
         self.active = active_names(program, self.wrt)
         self.namer = Namer(program.reserved)
@@ -84,6 +89,7 @@ class Sweeps:
         self.defined = set(program.params)  # names assigned on the path generated so far
         self.stack_used = False
         self.push = self.pop = None
+        self.record = self.namer.fresh("record") if record else None
 
     # --- names --------------------------------------------------------------------------
 
@@ -132,7 +138,8 @@ class Sweeps:
         name = self.namer.fresh(f"grad_{program.name}")
         function = ast.FunctionDef(name=name, args=_arguments(program), body=statements,
                                    decorator_list=[], returns=None, type_comment=None)
-        return Generated(function, program.math_name, program.namespace, dict(self.adjoints))
+        return Generated(function, program.math_name, program.namespace, dict(self.adjoints),
+                         self.record)
 
     # --- blocks -------------------------------------------------------------------------
 
@@ -189,7 +196,7 @@ class Sweeps:
     def assign(self, stmt, scope):
         overwrites = scope.in_loop or stmt.target in self.defined
         self.defined.add(stmt.target)
-        rule = RULES[stmt.op]
+        rule = self.program.rule(stmt.op)
         forward = [_assign(stmt.target, self.substitute(rule.forward, stmt))]
         if stmt.target not in self.active:
             return forward, []
@@ -211,6 +218,13 @@ class Sweeps:
                 _call_stmt(push, n) for n in after]
             reverse = [_assign(n, _call(pop)) for n in reversed(taped)]
         g = self.adjoint(stmt.target)
+        if self.record:
+            sid = self.statement_ids[id(stmt)]
+            for i, (arg, partial) in enumerate(zip(stmt.args, rule.partials)):
+                term = [p for name, p in terms if isinstance(arg, ir.Var) and name == arg.name]
+                if partial is not None and term:
+                    reverse.append(ast.Expr(_call(self.record, ast.Constant(sid), ast.Constant(i),
+                                                  _times(_name(g), self.substitute(partial, stmt)))))
         self_terms = [p for name, p in terms if name == stmt.target]
         for name, partial in terms:
             if name != stmt.target:
@@ -227,7 +241,7 @@ class Sweeps:
 
     def substitute(self, text, stmt):
         names = {"out": _name(stmt.target), "math": _name(self.program.math_name)}
-        for key, arg in zip(("x", "y"), stmt.args):
+        for key, arg in zip(self.program.rule(stmt.op).params, stmt.args):
             names[key] = _operand(arg, self.program)
         return _Substitute(names).visit(copy.deepcopy(template(text)))
 

@@ -147,6 +147,8 @@ class ExpressionRules:
                              "call a math function or one of your def functions by name")
         if callee.kind == "function":
             return self.call_user(callee.value, node, target)
+        if callee.kind == "custom":
+            return self.call_custom(callee.value, node, target)
         if callee.kind not in ("primitive", "stop_gradient"):
             if callee.kind == "range":
                 raise self.error(UnsupportedSyntaxError, node, "range(...) outside a for loop",
@@ -168,11 +170,22 @@ class ExpressionRules:
             return result
         if op == "log" and len(args) == 2:
             op = "logb"
-        expected = len(RULES[op].partials)
+        expected = len(RULES[op].partials)  # the table's primitives only: custom ones above
         if len(args) != expected:
             raise self.error(UnsupportedSyntaxError, node,
                              f"{shown} takes {expected} argument{'s' * (expected > 1)} here, "
                              f"not {len(args)}", "pass numbers by position")
+        return self.emit_op(op, args, target)
+
+    def call_custom(self, fn, node, target):
+        """A user function with its own rule: called as it is, differentiated by the rule."""
+        op = self.unit.custom_op(fn)
+        parsed_arity = len(self.unit.program_rules[op].partials)
+        if node.keywords or len(node.args) != parsed_arity:
+            raise self.error(UnsupportedSyntaxError, node,
+                             f"{fn.__name__} has its own derivative rule: call it with its "
+                             f"{parsed_arity} arguments by position", "pass every argument")
+        args = [self.value(arg) for arg in node.args]
         return self.emit_op(op, args, target)
 
     def call_user(self, fn, node, target):

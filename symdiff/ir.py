@@ -105,6 +105,13 @@ class Program:
     reserved: set = field(default_factory=set)
     defaults: tuple = ()  # the user's default values of the last parameters
     reads: list = field(default_factory=list)  # (globals dict, name, object) looked up
+    custom: dict = field(default_factory=dict)  # op -> Rule for functions with their own rule
+    custom_functions: dict = field(default_factory=dict)  # op -> (function, partials)
+
+    def rule(self, op):
+        """The derivative rule of ``op``: the table's, or a user function's own."""
+        from .rules import RULES
+        return self.custom[op] if op in self.custom else RULES[op]
 
 
 def children(stmt):

@@ -44,7 +44,8 @@ def normalize(parsed):
     return ir.Program(name=parsed.name, params=params, body=body, result=result,
                       origin=program_origin, namespace=unit.namespace, math_name=math_name,
                       reserved=namer.taken, defaults=_defaults(parsed),
-                      reads=unit.reads)
+                      reads=unit.reads, custom=unit.program_rules,
+                      custom_functions=unit.custom_functions)
 
 
 class Unit:
@@ -59,6 +60,25 @@ class Unit:
         self.reads = []  # (globals dict, name, object): what the gradient was built from
         self._globals = {}
         self._parsed = {}
+        self.program_rules = {}  # op -> Rule, for functions with their own rule
+        self.custom_functions = {}  # op -> (function, partials)
+
+    def custom_op(self, fn):
+        """The op name of a function with its own rule, registering the rule once."""
+        from .markers import CUSTOM_RULES
+        from .rules import custom_rule
+        for op, (known, _) in self.custom_functions.items():
+            if known is fn:
+                return op
+        partials = CUSTOM_RULES[fn]
+        function_name = self.global_name(fn.__name__, fn)
+        params = fn.__code__.co_varnames[:len(partials)]
+        partial_names = [None if p is None else self.global_name(f"{fn.__name__}_d{param}", p)
+                         for param, p in zip(params, partials)]
+        op = f"custom_{function_name}"
+        self.program_rules[op] = custom_rule(function_name, partial_names)
+        self.custom_functions[op] = (fn, partials)
+        return op
 
     def global_name(self, preferred, value):
         """The name generated code uses for the global ``value`` (a constant)."""

@@ -18,7 +18,7 @@ import numbers
 import types
 from dataclasses import dataclass
 
-from .markers import stop_gradient
+from .markers import CUSTOM_RULES, stop_gradient
 from .rules import BUILTIN_FUNCTIONS, MATH_FUNCTIONS, NUMPY_FUNCTIONS
 
 MATH_CONSTANTS = ("pi", "e", "tau", "inf", "nan")
@@ -26,7 +26,7 @@ MATH_CONSTANTS = ("pi", "e", "tau", "inf", "nan")
 
 @dataclass(frozen=True)
 class Meaning:
-    kind: str  # local | constant | module | primitive | function | range | stop_gradient | other
+    kind: str  # local constant module primitive function custom range stop_gradient other
     value: object = None
 
 
@@ -63,6 +63,8 @@ def classify(obj):
         return Meaning("range")
     if obj is stop_gradient:
         return Meaning("stop_gradient")
+    if isinstance(obj, types.FunctionType) and obj in CUSTOM_RULES:
+        return Meaning("custom", obj)
     if isinstance(obj, bool) or (isinstance(obj, numbers.Real) and not isinstance(obj, type)):
         if numpy is not None and isinstance(obj, numpy.ndarray):
             return Meaning("other", obj)

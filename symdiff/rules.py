@@ -23,6 +23,7 @@ class Rule:
     partials: tuple
     domain: tuple = ((-3.0, 3.0),)
     note: str = ""
+    params: tuple = ("x", "y")  # the names standing for the arguments in the texts
 
 
 def _unary(forward, partial, domain=(-3.0, 3.0), note=""):
@@ -67,9 +68,9 @@ RULES = {
                    (-0.95, 0.95), "-inf at x = ±1"),
     "atan": _unary("math.atan(x)", "1.0 / (1.0 + x * x)"),
     "atan2": Rule("math.atan2(x, y)",
-                  ("y / (x * x + y * y) if x or y else 0.0",
-                   "-x / (x * x + y * y) if x or y else 0.0"),
-                  ((-3, 3), (0.5, 3)), "0 at the origin"),
+                  ("y / (x * x + y * y) if x or y else math.nan",
+                   "-x / (x * x + y * y) if x or y else math.nan"),
+                  ((-3, 3), (0.5, 3)), "nan at the origin (0 / 0)"),
     "sinh": _unary("math.sinh(x)", "math.cosh(x)"),
     "cosh": _unary("math.cosh(x)", "math.sinh(x)"),
     "tanh": _unary("math.tanh(x)", "1.0 - out * out"),
@@ -122,6 +123,19 @@ NUMPY_FUNCTIONS = {
 }
 BUILTIN_FUNCTIONS = {"abs": "abs", "max": "max", "min": "min", "pow": "pow",
                      "float": "float", "int": "int"}
+
+
+def custom_rule(function_name, partial_names):
+    """The rule of a user function with its own partials (``symdiff.defgrad``).
+
+    Its texts call the function and its partial functions by the names the
+    generated code knows them under; arguments stand as ``__arg0``, ``__arg1``...
+    """
+    params = tuple(f"__arg{i}" for i in range(len(partial_names)))
+    args = ", ".join(params)
+    partials = tuple(None if name is None else f"{name}({args}, out)" for name in partial_names)
+    return Rule(f"{function_name}({args})", partials, note="the user's own rule",
+                params=params)
 
 
 def template(text):

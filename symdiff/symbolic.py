@@ -14,17 +14,16 @@ bound that depends on the inputs is evaluated at the point ``at=``, so the resul
 is the expression valid around that point.  ``min``/``max`` pick the argument
 Python returns there (the first on a tie, which is a kink).
 
-Conventions where the function has no derivative: ``abs`` differentiates to
-``sign`` (0 at 0); ``floor``, ``ceil``, ``int``, ``//`` and ``%`` (``x - y*floor(x/y)``)
-are flat between their jumps; ``stop_gradient(e)`` has the value of ``e`` and
-derivative 0.  Without a point, ``min``/``max`` of symbols stay sympy ``Min``/``Max``,
-whose derivatives use ``Heaviside(0) = 1/2``: never sample a comparison at a kink.
+Where there is no derivative: ``abs`` differentiates to ``sign`` (0 at 0);
+``floor``, ``ceil``, ``int``, ``//`` and ``%`` (``x - y*floor(x/y)``) are flat between
+their jumps; ``stop_gradient(e)`` has the value of ``e`` and derivative 0.  Without a
+point, ``min``/``max`` of symbols stay sympy's ``Min``/``Max``, whose derivatives use
+``Heaviside(0) = 1/2``: never sample a comparison at a kink.
 
-Loops are unrolled and calls inlined, so expressions swell.  A tree of more than
+Loops are unrolled and calls inlined, so expressions swell: a tree of more than
 ``MAX_NODES`` nodes, or more than ``MAX_ITERATIONS`` loop iterations, is refused
-with a ``SymdiffError`` rather than left to hang sympy.  Numbers at a point come
-from ``_fold``, which visits each shared subexpression once (``evalf`` walks the
-whole tree, which is exponentially larger after a few Newton steps).
+with a ``SymdiffError``.  Numbers at a point come from ``_fold``, which visits each
+shared subexpression once (``evalf`` walks the whole, exponentially larger, tree).
 """
 
 import ast
@@ -93,8 +92,7 @@ class Trunc(_Flat, sympy.Function):
 class RealAbs(sympy.Function):
     """``abs`` of a real number, derivative ``sign`` (0 at 0, as in JAX and PyTorch).
 
-    sympy's ``Abs`` differentiates through ``re`` and ``im`` whenever it cannot
-    prove its argument real (``abs(sqrt(x))``): noisy, and undefined at 0.
+    sympy's ``Abs`` goes through ``re``/``im`` when it cannot prove its argument real.
     """
 
     @classmethod
@@ -123,7 +121,7 @@ _PRIMITIVES = {
     "ceil": Ceiling, "trunc": Trunc, "fmod": lambda x, y: x - y * Trunc(x / y),
     "degrees": lambda x: x * 180 / sympy.pi, "radians": lambda x: x * sympy.pi / 180,
     "float": lambda x: x, "stop_gradient": StopGradient,
-    "min": None, "max": None,  # decided at the point: see _Frame.pick
+    "min": None, "max": None,  # decided at the point: see _Interpreter.pick
 }
 _BY_OBJECT = {getattr(math, name): name for name in _PRIMITIVES if hasattr(math, name)}
 _BY_OBJECT.update({abs: "fabs", pow: "pow", float: "float", int: "trunc", min: "min",
@@ -142,14 +140,6 @@ _OPERATORS = {
 }
 _COMPARISONS = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt,
                 ast.GtE: operator.ge, ast.Eq: operator.eq, ast.NotEq: operator.ne}
-_KINDS = {
-    "Subscript": "indexing", "List": "a list", "Dict": "a dict", "Lambda": "a lambda",
-    "ListComp": "a list comprehension", "GeneratorExp": "a generator expression",
-    "Try": "a try statement", "With": "a with statement", "Raise": "a raise statement",
-    "Assert": "an assert statement", "FunctionDef": "a nested def",
-    "Global": "a global statement", "Nonlocal": "a nonlocal statement",
-    "Import": "an import in the function", "ImportFrom": "an import in the function",
-}
 
 
 def _primitive_name(func):
@@ -173,32 +163,27 @@ def _outside_value(obj):
             return exact
     if isinstance(obj, numbers.Integral):
         return sympy.Integer(int(obj))
-    if isinstance(obj, numbers.Real):
-        return sympy.Float(float(obj))
-    return obj
+    return sympy.Float(float(obj)) if isinstance(obj, numbers.Real) else obj
 
 
 def _describe(value):
-    if isinstance(value, tuple):
-        return "a tuple"
-    return "nothing (None)" if value is None else getattr(value, "__name__", repr(value))
+    return "a tuple" if isinstance(value, tuple) else getattr(value, "__name__", repr(value))
 
 
 # -- numbers at a point -----------------------------------------------------------------
 
-class _NeedsPoint(Exception):
-    """A symbol was met while evaluating without a point."""
+class _NoNumber(Exception):
+    """No real value: ``needs_point`` if a symbol has none, else complex or undefined."""
 
-
-class _NotReal(Exception):
-    """The value at the point is complex or undefined."""
+    def __init__(self, needs_point=False):
+        super().__init__()
+        self.needs_point = needs_point
 
 
 def _fold(expr, memo, leaf, combine):
-    """``combine(node, results of its args)`` bottom-up over ``expr``, memoized.
+    """``combine(node, results for its args)`` bottom-up over ``expr``, memoized.
 
-    Each shared subexpression is visited once, and iteratively: deep expressions
-    never reach Python's recursion limit.
+    Each shared subexpression is visited once, iteratively (no recursion limit).
     """
     stack = [(expr, False)]
     while stack:
@@ -215,131 +200,114 @@ def _fold(expr, memo, leaf, combine):
     return memo[expr]
 
 
-def _tree_size(expr, memo):
-    """Nodes in ``expr`` counted as a tree, which is what sympy's own walks cost."""
-    return _fold(expr, memo, lambda node: 1, lambda node, sizes: 1 + sum(sizes))
-
-
-def _as_number(value):
-    if not value.is_Number:
-        value = value.evalf()
-    if not value.is_Number:
-        raise _NotReal
-    return value
-
-
-def _apply(node, args):
+def _as_number(node, args=None):
+    """``node``, rebuilt on the numbers ``args`` if given, as a sympy number."""
     try:
-        return _as_number(node.func(*args))
+        value = node if args is None else node.func(*args)
+        value = value if value.is_Number else value.evalf()
     except (AttributeError, TypeError, ValueError, ZeroDivisionError):
-        raise _NotReal from None
+        raise _NoNumber from None
+    if not value.is_Number:
+        raise _NoNumber
+    return value
 
 
 def _evaluate(expr, point, memo):
     """The float ``expr`` takes at ``point`` ({Symbol: Float}); ``memo`` caches nodes."""
     def leaf(node):
         if node.is_Symbol and node not in point:
-            raise _NeedsPoint
+            raise _NoNumber(needs_point=True)
         return point[node] if node.is_Symbol else _as_number(node)
 
-    try:
-        return float(_fold(expr, memo, leaf, _apply))
-    except TypeError:  # a complex infinity
-        raise _NotReal from None
+    return float(_fold(expr, memo, leaf, _as_number))
 
 
 # -- the interpreter --------------------------------------------------------------------
 
 class _Jump(Exception):
-    """``break``, ``continue`` or ``return`` (with its value) leaving a block."""
+    """``Break``, ``Continue`` or ``Return`` (with its value) leaving a block."""
 
     def __init__(self, kind, value=None):
         super().__init__(kind)
         self.kind, self.value = kind, value
 
 
-class _Run:
-    """State shared by one interpretation and every user function it calls."""
-
-    def __init__(self, point):
-        self.point = point  # {Symbol: Float}, or None when no point was given
-        self.numbers, self.sizes, self.parsed = {}, {}, {}
-        self.iterations = 0
-        self.stack = []  # the user functions being interpreted, outermost first
-
-    def number(self, expr):
-        return _evaluate(expr, self.point or {}, self.numbers)
-
-    def tick(self, frame, node):
-        self.iterations += 1
-        if self.iterations > MAX_ITERATIONS:
-            raise frame.fail(SymdiffError, node, f"loops run more than {MAX_ITERATIONS:,} "
-                             "iterations", hint="the sympy witness unrolls every loop; "
-                             "check this function with the tape engine instead")
-
-    def check_size(self, value, frame, node):
-        for item in value if isinstance(value, tuple) else (value,):
-            if isinstance(item, tuple):
-                self.check_size(item, frame, node)
-            elif isinstance(item, sympy.Basic) and _tree_size(item, self.sizes) > MAX_NODES:
-                raise frame.fail(SymdiffError, node, f"the expression grows past "
-                                 f"{MAX_NODES:,} nodes", hint="the sympy witness unrolls "
-                                 "loops and inlines calls; use fewer iterations")
-        return value
-
-    def call(self, fn, args, kwargs, caller, node):
-        """Interpret user function ``fn`` on sympy ``args``; return what it returns."""
-        if fn in self.stack:
-            chain = " -> ".join(f.__name__ for f in self.stack[self.stack.index(fn):] + [fn])
-            raise caller.fail(RecursionCycleError, node, f"recursive call {chain}",
-                              hint="the sympy witness inlines calls; write it as a loop")
-        if fn not in self.parsed:
-            self.parsed[fn] = parse_function(fn)
-        frame = _Frame(self, self.parsed[fn])
-        frame.bind(args, kwargs, caller or frame, node)
-        self.stack.append(fn)
-        try:
-            frame.run_body(frame.parsed.tree.body)
-        except _Jump as jump:  # only a return can leave a function body
-            return jump.value
-        finally:
-            self.stack.pop()
-        return None
-
-
 def _parameters(parsed):
     spec = parsed.tree.args
     if spec.vararg or spec.kwarg:
         raise parsed.error(UnsupportedSyntaxError, spec.vararg or spec.kwarg,
-                           "*args and **kwargs parameters are not supported",
-                           hint="name each parameter")
+                           "*args and **kwargs are not supported", hint="name each parameter")
     return [arg.arg for arg in spec.posonlyargs + spec.args]
 
 
-class _Frame:
-    """One activation of one user function: its locals, its statements, its expressions."""
+class _Interpreter:
+    """Runs user functions over sympy values.
 
-    def __init__(self, run, parsed):
-        self.run, self.parsed, self.env = run, parsed, {}
+    ``parsed`` and ``env`` belong to the function running now and are swapped by
+    ``call``; the point, the caches, the loop budget and the call stack are shared.
+    """
+
+    def __init__(self, parsed, point):
+        self.parsed, self.env, self.point = parsed, {}, point  # point: {Symbol: Float} | None
+        self.numbers, self.sizes, self.functions = {}, {}, {parsed.fn: parsed}
+        self.iterations, self.stack = 0, []
+
+    def call(self, fn, args, kwargs, node):
+        """Interpret user function ``fn`` on sympy ``args``; return what it returns."""
+        if fn in self.stack:
+            chain = " -> ".join(f.__name__ for f in self.stack[self.stack.index(fn):] + [fn])
+            raise self.fail(RecursionCycleError, node, f"recursive call {chain}",
+                            hint="the sympy witness inlines calls; write it as a loop")
+        if fn not in self.functions:
+            self.functions[fn] = parse_function(fn)
+        parsed = self.functions[fn]
+        _parameters(parsed)
+        try:
+            bound = inspect.signature(fn).bind(*args, **kwargs)
+        except TypeError as exc:
+            raise self.fail(SymdiffError, node, f"cannot call {parsed.name}: {exc}",
+                            hint="give every parameter without a default") from None
+        bound.apply_defaults()
+        saved = self.parsed, self.env
+        self.parsed = parsed
+        self.env = {name: _outside_value(v) for name, v in bound.arguments.items()}
+        self.stack.append(fn)
+        try:
+            self.run_body(parsed.tree.body)
+        except _Jump as jump:  # only a return can leave a function body
+            return jump.value
+        finally:
+            self.stack.pop()
+            self.parsed, self.env = saved
+        return None
 
     def fail(self, cls, node, what, hint=None):
         return self.parsed.error(cls, node, what, hint=hint)
 
     def unsupported(self, node, what=None):
-        what = what or _KINDS.get(type(node).__name__, f"{type(node).__name__} syntax")
+        text = ast.unparse(node).splitlines()[0]
+        what = what or f"`{text[:40]}{'...' if len(text) > 40 else ''}`"
         return self.fail(UnsupportedSyntaxError, node, f"{what} is not supported",
                          hint="the sympy witness reads arithmetic, math calls, "
                          "if/for/while and calls to your own functions")
 
-    def bind(self, args, kwargs, where, node):
-        _parameters(self.parsed)
-        try:
-            bound = inspect.signature(self.parsed.fn).bind(*args, **kwargs)
-        except TypeError as exc:
-            raise where.fail(SymdiffError, node, f"cannot call {self.parsed.name}: {exc}",
-                             hint="give every parameter without a default") from None
-        bound.apply_defaults()
-        self.env = {name: _outside_value(v) for name, v in bound.arguments.items()}
+    def tick(self, node):
+        self.iterations += 1
+        if self.iterations > MAX_ITERATIONS:
+            raise self.fail(SymdiffError, node, f"loops run more than {MAX_ITERATIONS:,} "
+                            "iterations", hint="check this function with the tape engine")
+
+    def checked(self, value, node):
+        """``value``, once its expressions are known to be small enough for sympy."""
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, tuple):
+                self.checked(item, node)
+            elif isinstance(item, sympy.Basic) and _fold(
+                    item, self.sizes, lambda leaf: 1, lambda node, sizes: 1 + sum(sizes)
+            ) > MAX_NODES:  # counted as a tree: what sympy's own walks cost
+                raise self.fail(SymdiffError, node, f"the expression grows past {MAX_NODES:,}"
+                                " nodes", hint="unroll fewer iterations, or use the tape")
+        return value
 
     def expr(self, value, node):
         if isinstance(value, sympy.Expr):
@@ -349,19 +317,22 @@ class _Frame:
     def number(self, value, node, what):
         """The float ``value`` takes at the point (``what`` names it in errors)."""
         try:
-            return self.run.number(self.expr(value, node))
-        except _NeedsPoint:
-            raise self.fail(SymdiffError, node, f"this {what} depends on the inputs",
-                            hint="pass at= (a point) so the branch taken there "
-                            "can be followed") from None
-        except _NotReal:
+            return _evaluate(self.expr(value, node), self.point or {}, self.numbers)
+        except _NoNumber as exc:
+            if exc.needs_point:
+                raise self.fail(SymdiffError, node, f"this {what} depends on the inputs",
+                                hint="pass at= (a point) to follow the branch taken there"
+                                ) from None
             raise self.fail(SymdiffError, node, f"this {what} is not a real number at "
                             "the point", hint="choose a point inside the domain") from None
 
+    def truthy(self, value, node):
+        if isinstance(value, tuple):
+            return bool(value)
+        return self.number(value, node, "condition") != 0
+
     def truth(self, node):
-        value = self.eval(node)
-        return bool(value) if isinstance(value, tuple) else (
-            self.number(value, node, "condition") != 0)
+        return self.truthy(self.eval(node), node)
 
     def dispatch(self, prefix, node):
         method = getattr(self, prefix + type(node).__name__, None)
@@ -378,42 +349,29 @@ class _Frame:
             if not isinstance(stmt, ast.Pass):
                 self.dispatch("_exec_", stmt)
 
-    def loop_body(self, body):
-        """Run one iteration; False when ``break`` ends the loop."""
-        try:
-            self.run_body(body)
-        except _Jump as jump:
-            if jump.kind == "Return":
-                raise
-            return jump.kind == "Continue"
-        return True
-
     def assign(self, target, value):
         if isinstance(target, ast.Name):
             self.env[target.id] = value
-        elif isinstance(target, (ast.Tuple, ast.List)) and not any(
-                isinstance(elt, ast.Starred) for elt in target.elts):
+        elif isinstance(target, (ast.Tuple, ast.List)):
             if not isinstance(value, tuple) or len(value) != len(target.elts):
                 raise self.fail(SymdiffError, target, f"cannot unpack {_describe(value)} "
                                 f"into {len(target.elts)} names")
             for elt, item in zip(target.elts, value):
                 self.assign(elt, item)
         else:
-            raise self.unsupported(target, f"assigning to {ast.unparse(target)}")
+            raise self.unsupported(target, f"assigning to `{ast.unparse(target)}`")
 
     def _exec_Assign(self, node):  # also AnnAssign, which has one target
         if node.value is not None:
-            value = self.run.check_size(self.eval(node.value), self, node)
+            value = self.checked(self.eval(node.value), node)
             for target in getattr(node, "targets", None) or [node.target]:
                 self.assign(target, value)
 
     _exec_AnnAssign = _exec_Assign
 
     def _exec_AugAssign(self, node):
-        if not isinstance(node.target, ast.Name):
-            raise self.unsupported(node.target, f"assigning to {ast.unparse(node.target)}")
         value = self.operate(node.op, node, self.eval(node.target), self.eval(node.value))
-        self.env[node.target.id] = self.run.check_size(value, self, node)
+        self.assign(node.target, self.checked(value, node))
 
     def _exec_Expr(self, node):
         if not (isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)):
@@ -421,27 +379,31 @@ class _Frame:
 
     def _exec_Return(self, node):
         value = None if node.value is None else self.eval(node.value)
-        raise _Jump("Return", self.run.check_size(value, self, node))
+        raise _Jump("Return", self.checked(value, node))
 
     def _exec_If(self, node):
         self.run_body(node.body if self.truth(node.test) else node.orelse)
 
     def _exec_While(self, node):
-        if node.orelse:
-            raise self.unsupported(node, "a while loop with an else clause")
-        while self.truth(node.test):
-            self.run.tick(self, node)
-            if not self.loop_body(node.body):
-                break
+        self.loop(node, iter(lambda: self.truth(node.test), False))  # until the test fails
 
     def _exec_For(self, node):
+        indices = self.range_of(node.iter)
+        self.loop(node, (self.assign(node.target, sympy.Integer(i)) for i in indices))
+
+    def loop(self, node, iterations):
+        """Run the loop body once per step of ``iterations``, until a ``break``."""
         if node.orelse:
-            raise self.unsupported(node, "a for loop with an else clause")
-        for index in self.range_of(node.iter):
-            self.run.tick(self, node)
-            self.assign(node.target, sympy.Integer(index))
-            if not self.loop_body(node.body):
-                break
+            raise self.unsupported(node, "a loop with an else clause")
+        for _ in iterations:
+            self.tick(node)
+            try:
+                self.run_body(node.body)
+            except _Jump as jump:
+                if jump.kind == "Break":
+                    break
+                if jump.kind == "Return":
+                    raise
 
     def range_of(self, node):
         """The concrete ``range`` a for loop runs over."""
@@ -476,21 +438,19 @@ class _Frame:
     def _eval_Attribute(self, node):
         base = self.eval(node.value)
         if not isinstance(base, types.ModuleType):
-            raise self.unsupported(node, f"the attribute {ast.unparse(node)}")
+            raise self.unsupported(node, f"the attribute `{ast.unparse(node)}`")
         if not hasattr(base, node.attr):
             raise self.fail(UndefinedNameError, node, f"module {base.__name__} has no "
                             f"attribute {node.attr!r}")
         return _outside_value(getattr(base, node.attr))
 
     def _eval_Tuple(self, node):
-        if any(isinstance(elt, ast.Starred) for elt in node.elts):
-            raise self.unsupported(node, "unpacking with *")
         return tuple(self.eval(elt) for elt in node.elts)
 
     def operate(self, op, node, *operands):
         rule = _OPERATORS.get(type(op))
         if rule is None:
-            raise self.unsupported(node, f"the operator in {ast.unparse(node)}")
+            raise self.unsupported(node, f"the operator in `{ast.unparse(node)}`")
         return rule(*(self.expr(operand, node) for operand in operands))
 
     def _eval_BinOp(self, node):
@@ -505,8 +465,7 @@ class _Frame:
         stop_when = isinstance(node.op, ast.Or)  # `or` stops at a true operand
         for operand in node.values:
             value = self.eval(operand)
-            if (bool(value) if isinstance(value, tuple) else
-                    self.number(value, operand, "condition") != 0) == stop_when:
+            if self.truthy(value, operand) == stop_when:
                 break
         return value
 
@@ -515,7 +474,7 @@ class _Frame:
         for op, comparator in zip(node.ops, node.comparators):
             test = _COMPARISONS.get(type(op))
             if test is None:
-                raise self.unsupported(node, f"the comparison in {ast.unparse(node)}")
+                raise self.unsupported(node, f"the comparison `{ast.unparse(node)}`")
             right = self.number(self.eval(comparator), node, "condition")
             if not test(left, right):
                 return sympy.S.Zero
@@ -526,39 +485,33 @@ class _Frame:
         return self.eval(node.body if self.truth(node.test) else node.orelse)
 
     def _eval_Call(self, node):
-        func = self.eval(node.func)
-        if any(isinstance(arg, ast.Starred) for arg in node.args) or any(
-                keyword.arg is None for keyword in node.keywords):
-            raise self.unsupported(node, "unpacking arguments with * or **")
+        func, callee = self.eval(node.func), ast.unparse(node.func)
         args = [self.eval(arg) for arg in node.args]
         kwargs = {keyword.arg: self.eval(keyword.value) for keyword in node.keywords}
         name = _primitive_name(func)
-        target = inspect.unwrap(func) if callable(func) else None
-        if name is None and inspect.isfunction(target):
-            return self.run.call(target, args, kwargs, self, node)
+        if name is None and inspect.isfunction(inspect.unwrap(func) if callable(func) else None):
+            return self.call(inspect.unwrap(func), args, kwargs, node)
         if name is None:
-            raise self.fail(UnknownFunctionError, node, f"{ast.unparse(node.func)} has no "
-                            "symbolic form", hint="use math functions, numpy ufuncs, abs, "
-                            "min, max, pow, or your own def functions")
+            raise self.fail(UnknownFunctionError, node, f"{callee} has no symbolic form",
+                            hint="call math or numpy functions, abs, min, max, pow, or defs")
         if kwargs:
-            raise self.unsupported(node, f"keyword arguments to {ast.unparse(node.func)}")
+            raise self.unsupported(node, f"keyword arguments to {callee}")
         if name in ("min", "max"):
             return self.pick(name, args, node)
         exprs = [self.expr(arg, node) for arg in args]
         try:
             return _PRIMITIVES[name](*exprs)
         except TypeError:
-            raise self.fail(SymdiffError, node, f"{ast.unparse(node.func)} does not take "
-                            f"{len(exprs)} arguments") from None
+            raise self.fail(SymdiffError, node, f"{callee} does not take {len(exprs)} "
+                            "arguments") from None
 
     def pick(self, name, args, node):
         """The argument Python's min/max returns at the point (on a tie, the first)."""
-        if len(args) == 1 and isinstance(args[0], tuple):
-            args = args[0]
-        exprs = [self.expr(arg, node) for arg in args]
+        exprs = [self.expr(arg, node) for arg in (
+            args[0] if len(args) == 1 and isinstance(args[0], tuple) else args)]
         if not exprs:
             raise self.fail(SymdiffError, node, f"{name}() of no arguments")
-        if self.run.point is None and any(e.free_symbols for e in exprs):
+        if self.point is None and any(e.free_symbols for e in exprs):
             return (sympy.Min if name == "min" else sympy.Max)(*exprs)
         values = [self.number(e, node, f"{name}() argument") for e in exprs]
         return exprs[(min if name == "min" else max)(range(len(values)), key=values.__getitem__)]
@@ -566,56 +519,42 @@ class _Frame:
 
 # -- the public functions ---------------------------------------------------------------
 
-def _point(names, symbols, at):
-    if at is None:
-        return None
-    if isinstance(at, dict):
-        if sorted(at) != sorted(names):
-            raise ValueError(f"at= must give exactly the parameters {names}, not {list(at)}")
-        at = [at[name] for name in names]
-    values = [at] if isinstance(at, numbers.Real) else list(at)
-    if len(values) != len(names):
-        raise ValueError(f"at= gives {len(values)} values for {len(names)} parameters")
-    return {symbol: sympy.Float(float(v)) for symbol, v in zip(symbols, values)}
-
-
 def _build(fn, at):
-    """(expression, parameter symbols, point) for ``fn`` around ``at``."""
+    """(expression, parameter symbols, point as {Symbol: Float} or None)."""
     parsed = parse_function(fn)
     names = _parameters(parsed)
     symbols = tuple(sympy.Symbol(name, real=True) for name in names)
-    run = _Run(_point(names, symbols, at))
-    run.parsed[parsed.fn] = parsed
-    value = run.call(parsed.fn, symbols, {}, None, parsed.tree)
+    point = None
+    if at is not None:
+        if isinstance(at, dict) and sorted(at) != sorted(names):
+            raise ValueError(f"at= must give exactly the parameters {names}, not {list(at)}")
+        values = [at[name] for name in names] if isinstance(at, dict) else (
+            [at] if isinstance(at, numbers.Real) else list(at))
+        if len(values) != len(names):
+            raise ValueError(f"at= gives {len(values)} values for {len(names)} parameters")
+        point = {symbol: sympy.Float(float(v)) for symbol, v in zip(symbols, values)}
+    value = _Interpreter(parsed, point).call(parsed.fn, symbols, {}, parsed.tree)
     if not isinstance(value, sympy.Expr):
         raise parsed.error(SymdiffError, parsed.tree, f"{parsed.name} returns "
-                           f"{_describe(value)}, not a number",
-                           hint="differentiate a function that returns one float")
-    return value, symbols, run.point
+                           f"{_describe(value)}, not a number", hint="return one float")
+    return value, symbols, point
 
 
 def _select(wrt, symbols):
-    """(the chosen symbols, whether the caller gets one value rather than a tuple)."""
+    """(the symbols ``wrt`` names, whether the caller gets one value, not a tuple)."""
     names = [symbol.name for symbol in symbols]
-
-    def pick(key):
-        if isinstance(key, str) and key in names:
-            return symbols[names.index(key)]
-        if isinstance(key, int) and not isinstance(key, bool) and 0 <= key < len(names):
-            return symbols[key]
-        raise ValueError(f"wrt={key!r} is not a parameter of the function {names}")
-
-    if wrt is None:
-        return list(symbols), len(symbols) == 1
-    if isinstance(wrt, (str, int)):
-        return [pick(wrt)], True
-    return [pick(key) for key in wrt], False
+    single = len(names) == 1 if wrt is None else isinstance(wrt, (str, int))
+    keys = range(len(names)) if wrt is None else [wrt] if single else list(wrt)
+    for key in keys:
+        if key not in names and key not in range(len(names)) or isinstance(key, bool):
+            raise ValueError(f"wrt={key!r} is not a parameter of the function {names}")
+    return [symbols[names.index(k) if isinstance(k, str) else k] for k in keys], single
 
 
 def _to_float(expr, point, memo):
     try:
         return _evaluate(expr, point, memo)
-    except _NotReal:
+    except _NoNumber:
         raise SymdiffError(f"{expr} is not a real number at the point") from None
 
 

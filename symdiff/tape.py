@@ -443,7 +443,7 @@ def _to_translate(cell):
     return _stand_in(contents) is not None or _is_user(contents)
 
 
-def _resolve_wrt(fn, signature, wrt):
+def _resolve_wrt(label, signature, wrt):
     """The names of the parameters to differentiate by, and whether one float is wanted."""
     params = signature.parameters
     positional = [p.name for p in params.values() if p.kind <= p.POSITIONAL_OR_KEYWORD]
@@ -458,14 +458,14 @@ def _resolve_wrt(fn, signature, wrt):
                 params[item].VAR_POSITIONAL, params[item].VAR_KEYWORD):
             names.append(item)
         else:
-            raise SymdiffError(f"{fn.__name__} has no parameter {item!r} to differentiate by",
+            raise SymdiffError(f"{label} has no parameter {item!r} to differentiate by",
                                hint=f"its positional parameters are {positional}")
     return names, single
 
 
 def _differentiate(fn, wrt, with_value):
-    signature = inspect.signature(fn)
-    names, single = _resolve_wrt(fn, signature, wrt)
+    label, signature = getattr(fn, "__name__", repr(fn)), inspect.signature(fn)
+    names, single = _resolve_wrt(label, signature, wrt)
 
     def differentiated(*args, **kwargs):
         bound = signature.bind(*args, **kwargs)
@@ -474,21 +474,26 @@ def _differentiate(fn, wrt, with_value):
         for name in names:
             arg = bound.arguments[name]
             if not isinstance(arg, (Value, numbers.Real)):
-                raise SymdiffError(f"cannot differentiate {fn.__name__} by {name!r}: "
+                raise SymdiffError(f"cannot differentiate {label} by {name!r}: "
                                    f"it is a {type(arg).__name__}, not a number")
             inputs[name] = bound.arguments[name] = Value(arg)
         out = _translate(fn, {})(*bound.args, **bound.kwargs)
         if isinstance(out, Value):
             out.backward()
         elif not isinstance(out, numbers.Real):
-            raise SymdiffError(f"{fn.__name__} returned a {type(out).__name__}",
+            raise SymdiffError(f"{label} returned a {type(out).__name__}",
                                hint="the tape differentiates functions returning one number")
         grads = tuple(inputs[name].grad for name in names)
         result = grads[0] if single else grads
         return (float(out), result) if with_value else result
 
-    differentiated.__name__ = differentiated.__qualname__ = f"grad_{fn.__name__}"
+    differentiated.__name__ = differentiated.__qualname__ = f"grad_{label}"
     return differentiated
+
+
+def on_values(fn):
+    """A copy of the user function ``fn`` that computes on ``Value``s (see ``grad``)."""
+    return _translate(fn, {})
 
 
 def grad(fn, wrt=None):

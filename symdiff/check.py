@@ -1,0 +1,378 @@
+"""Check: the generated gradient against three independent witnesses, and where they part.
+
+``check(fn, *points)`` evaluates the gradient at each point four ways — the
+generated code, the tape engine, sympy, central finite differences — and returns
+a ``CheckReport``.  When the generated code and the tape disagree, the report
+names the first statement of the user's source, walking back from the result as
+the reverse sweep does, whose chain-rule contribution differs: the generated
+code runs instrumented (``differentiate(record=True)``) and the same normalized
+statements run on the tape (``Value``s), so both sides give one contribution
+per statement, argument and execution.  A function with its own rule
+(``symdiff.defgrad``) has that rule checked against finite differences.
+"""
+
+import ast
+import math
+import operator
+import random
+from dataclasses import dataclass, field
+
+from . import ir, tape
+from .compile import compile_module
+from .differentiate import differentiate
+from .emit import emit
+from .errors import SymdiffError
+from .normalize import normalize
+from .parse import parse_function
+
+
+@dataclass
+class Row:
+    point: tuple
+    param: str
+    generated: float
+    tape: float
+    sympy: object  # float, or None when sympy could not be used
+    finite_difference: float
+    status: str  # "ok", or what disagrees
+
+
+@dataclass
+class Divergence:
+    filename: str
+    lineno: int
+    text: str
+    function: str
+    argument: str
+    generated: float
+    tape: float
+    point: tuple
+
+    def __str__(self):
+        where = f"{self.filename}:{self.lineno}"
+        inside = "" if not self.function else f" (in {self.function})"
+        return (f"{where}{inside}: `{self.text}` — the derivative through {self.argument} "
+                f"differs: generated {self.generated!r}, tape {self.tape!r} at {self.point}")
+
+
+@dataclass
+class RuleProblem:
+    function: str
+    argument: str
+    rule: float
+    finite_difference: float
+    point: tuple
+
+    def __str__(self):
+        return (f"the rule given for {self.function} is wrong by {self.argument} at "
+                f"{self.point}: rule {self.rule!r}, finite differences {self.finite_difference!r}")
+
+
+@dataclass
+class CheckReport:
+    function: str
+    params: list
+    rows: list = field(default_factory=list)
+    divergences: list = field(default_factory=list)
+    rule_problems: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+
+    @property
+    def ok(self):
+        return all(row.status.startswith("ok") for row in self.rows) and not self.rule_problems
+
+    def __bool__(self):
+        return self.ok
+
+    def __str__(self):
+        head = ("point", "wrt", "generated", "tape", "sympy", "finite diff", "status")
+        body = [(_fmt_point(r.point), r.param, _fmt(r.generated), _fmt(r.tape), _fmt(r.sympy),
+                 _fmt(r.finite_difference), r.status) for r in self.rows]
+        widths = [max(len(str(line[i])) for line in [head] + body) for i in range(len(head))]
+        lines = [f"check {self.function}: {'ok' if self.ok else 'FAILED'}",
+                 "  ".join(h.ljust(w) for h, w in zip(head, widths)),
+                 "  ".join("-" * w for w in widths)]
+        lines += ["  ".join(str(c).ljust(w) for c, w in zip(line, widths)) for line in body]
+        lines += [f"diverges: {d}" for d in self.divergences]
+        lines += [f"wrong rule: {p}" for p in self.rule_problems]
+        lines += [f"note: {n}" for n in self.notes]
+        return "\n".join(lines)
+
+
+def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2.0), seed=0):
+    """Evaluate ``fn``'s gradient four ways at each point and report where they disagree."""
+    from .api import build
+    from .symbolic import evaluate_grad
+
+    parsed = parse_function(fn)
+    program = normalize(parsed)
+    names = _wrt_names(program.params, wrt)
+    generated = build(fn, tuple(names)).function
+    by_tape = tape.grad(fn, wrt=tuple(names))
+    report = CheckReport(parsed.name, names)
+    if not points:
+        points = _random_points(fn, len(program.params), samples, domain, seed)
+    for point in points:
+        point = tuple(point)
+        gen, tap = generated(*point), by_tape(*point)
+        try:
+            sym = evaluate_grad(fn, point, wrt=tuple(names))
+        except SymdiffError as exc:
+            sym = (None,) * len(names)
+            _note(report, f"sympy not used: {exc.message}")
+        fds = [_finite_difference(fn, point, program.params.index(n)) for n in names]
+        diverged = False
+        for i, name in enumerate(names):
+            status = _status(gen[i], tap[i], sym[i], fds[i], rtol, atol)
+            report.rows.append(Row(point, name, gen[i], tap[i], sym[i], fds[i][0], status))
+            diverged |= not _close(gen[i], tap[i], rtol, atol)
+        if diverged:
+            found = locate(program, names, point, rtol, atol)
+            if found is not None and all((d.lineno, d.argument) != (found.lineno, found.argument)
+                                         for d in report.divergences):
+                report.divergences.append(found)
+        for problem in check_rules(program, point, rtol=1e-5):
+            if all((p.function, p.argument) != (problem.function, problem.argument)
+                   for p in report.rule_problems):
+                report.rule_problems.append(problem)
+    return report
+
+
+# --- the witnesses' statuses ------------------------------------------------------------
+
+def _status(gen, tap, sym, fd, rtol, atol):
+    estimate, stable = fd
+    problems = []
+    if not _close(gen, tap, rtol, atol):
+        problems.append("tape differs")
+    if sym is not None and not _close(gen, sym, rtol, atol):
+        if _close(gen, estimate, 1e-4, 1e-6) and _close(gen, tap, rtol, atol):
+            return "ok (sympy differs: its convention at a kink)"
+        problems.append("sympy differs")
+    if not problems and not _close(gen, estimate, 1e-4, 1e-6):
+        return "ok (finite differences ill-conditioned here)" if not stable else "ok (fd differs)"
+    return "ok" if not problems else ", ".join(problems)
+
+
+def _close(a, b, rtol, atol):
+    if a is None or b is None:
+        return True
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    if math.isinf(a) or math.isinf(b):
+        return a == b
+    return abs(a - b) <= atol + rtol * max(abs(a), abs(b))
+
+
+def _finite_difference(fn, point, index, step=1e-6):
+    """Central difference, and whether halving the step leaves it steady."""
+    def at(h):
+        scale = h * max(1.0, abs(point[index]))
+        plus, minus = list(point), list(point)
+        plus[index] += scale
+        minus[index] -= scale
+        try:
+            return (fn(*plus) - fn(*minus)) / (2 * scale)
+        except (ValueError, ZeroDivisionError, OverflowError):
+            return math.nan
+    first, second = at(step), at(step / 4)
+    return first, _close(first, second, 1e-4, 1e-7)
+
+
+def _random_points(fn, count, samples, domain, seed):
+    rng = random.Random(seed)
+    points = []
+    for _ in range(samples * 50):
+        point = tuple(rng.uniform(*domain) for _ in range(count))
+        try:
+            value = fn(*point)
+        except (ValueError, ZeroDivisionError, OverflowError):
+            continue
+        if isinstance(value, (int, float)) and math.isfinite(value):
+            points.append(point)
+        if len(points) == samples:
+            break
+    return points
+
+
+def _wrt_names(params, wrt):
+    if wrt is None:
+        return list(params)
+    items = wrt if isinstance(wrt, (list, tuple)) else [wrt]
+    return [params[w] if isinstance(w, int) else w for w in items]
+
+
+def _note(report, text):
+    if text not in report.notes:
+        report.notes.append(text)
+
+
+# --- the divergence locator ---------------------------------------------------------------
+
+def locate(program, names, point, rtol=1e-7, atol=1e-9):
+    """The first statement, walking back from the result, whose contribution differs."""
+    generated = _recorded_contributions(program, names, point)
+    taped = _tape_contributions(program, names, point)
+    seen = {}
+    for sid, arg, value in generated:
+        k = seen.get((sid, arg), 0)
+        seen[(sid, arg)] = k + 1
+        runs = taped.get((sid, arg), [])
+        if k >= len(runs):
+            continue
+        expected = runs[len(runs) - 1 - k]
+        if not _close(value, expected, rtol, atol):
+            stmt = list(ir.walk(program.body))[sid]
+            operand = stmt.args[arg]
+            label = operand.name if isinstance(operand, ir.Var) else repr(operand.value)
+            return Divergence(stmt.origin.filename, stmt.origin.lineno, stmt.origin.text,
+                              stmt.origin.function if stmt.origin.function != program.name
+                              else "", label, value, expected, point)
+    return None
+
+
+def _recorded_contributions(program, names, point):
+    records = []
+    generated = differentiate(program, names, record=True, as_tuple=True)
+    text = emit(generated)
+    namespace = dict(program.namespace)
+    namespace[generated.record_name] = lambda sid, arg, value: records.append((sid, arg, value))
+    function = compile_module(text, generated.function.name, namespace, program.origin.filename)
+    function(*point)
+    return records
+
+
+def _tape_contributions(program, names, point):
+    """Contributions per (statement, argument), in execution order, by the tape."""
+    env = {p: (tape.Value(v) if p in names else v) for p, v in zip(program.params, point)}
+    runs = []
+    _Interpreter(program, env, runs).block(program.body)
+    result = _operand(program.result, env, program)
+    if isinstance(result, tape.Value):
+        result.backward()
+    contributions = {}
+    for stmt, sid, out, args in runs:
+        if not isinstance(out, tape.Value):
+            continue
+        for i, local in enumerate(_local_partials(program, stmt, args)):
+            if local is not None:
+                contributions.setdefault((sid, i), []).append(out.grad * local)
+    return contributions
+
+
+def _local_partials(program, stmt, args):
+    """The tape's own partials of one operation at these arguments."""
+    fresh = [tape.Value(_raw(a)) if isinstance(a, (tape.Value, int, float)) else a for a in args]
+    out = _tape_op(program, stmt.op)(*fresh)
+    if not isinstance(out, tape.Value):
+        return [None] * len(args)
+    out.backward()
+    return [v.grad if isinstance(v, tape.Value) else None for v in fresh]
+
+
+class _Interpreter:
+    """Runs normalized statements on tape ``Value``s, noting each operation's output."""
+
+    def __init__(self, program, env, runs):
+        self.program, self.env, self.runs = program, env, runs
+        self.ids = {id(s): i for i, s in enumerate(ir.walk(program.body))}
+        self.globals = dict(program.namespace, **{program.math_name: math})
+
+    def block(self, block):
+        for stmt in block:
+            if self.statement(stmt):
+                return True
+        return False
+
+    def statement(self, stmt):
+        """Run ``stmt``; True when it is a ``BreakIf`` that breaks."""
+        if isinstance(stmt, ir.Assign):
+            args = [_operand(a, self.env, self.program) for a in stmt.args]
+            out = _tape_op(self.program, stmt.op)(*args)
+            self.env[stmt.target] = out
+            self.runs.append((stmt, self.ids[id(stmt)], out, args))
+        elif isinstance(stmt, ir.Compute):
+            self.env[stmt.target] = self.evaluate(stmt.expr)
+        elif isinstance(stmt, ir.If):
+            self.block(stmt.body if self.env[stmt.test] else stmt.orelse)
+        elif isinstance(stmt, ir.For):
+            bounds = [_raw(_operand(b, self.env, self.program)) for b in stmt.bounds]
+            for i in range(*bounds):
+                self.env[stmt.target] = i
+                if self.block(stmt.body):
+                    break
+        elif isinstance(stmt, ir.While):
+            while True:
+                self.block(stmt.pre)
+                if not self.evaluate(stmt.test) or self.block(stmt.body):
+                    break
+        elif isinstance(stmt, ir.BreakIf):
+            return bool(self.evaluate(stmt.test))
+        return False
+
+    def evaluate(self, expr):
+        code = compile(ast.fix_missing_locations(ast.Expression(expr)), "<check>", "eval")
+        return eval(code, self.globals, dict(self.env))
+
+
+_TAPE_OPS = {
+    "add": operator.add, "sub": operator.sub, "mul": operator.mul, "div": operator.truediv,
+    "pow": operator.pow, "floordiv": operator.floordiv, "mod": operator.mod,
+    "neg": operator.neg, "pos": operator.pos, "abs": abs, "max": max, "min": min,
+    "copy": lambda x: x * 1.0 if isinstance(x, tape.Value) else x,
+    "float": lambda x: x * 1.0 if isinstance(x, tape.Value) else float(x),
+    "int": lambda x: int(x), "logb": lambda x, b: tape.log(x, b),
+    "stop_gradient": lambda x: x.detach() if isinstance(x, tape.Value) else x,
+}
+
+
+def _tape_op(program, op):
+    if op in program.custom_functions:
+        return tape.on_values(program.custom_functions[op][0])
+    return _TAPE_OPS.get(op) or getattr(tape, op)
+
+
+def _operand(operand, env, program):
+    if isinstance(operand, ir.Var):
+        return env[operand.name]
+    return operand.value
+
+
+def _raw(value):
+    return value.data if isinstance(value, tape.Value) else value
+
+
+# --- custom rules -------------------------------------------------------------------------
+
+def check_rules(program, point, rtol=1e-5):
+    """Each user-given rule against finite differences of its function, where it ran."""
+    if not program.custom_functions:
+        return []
+    env = {p: v for p, v in zip(program.params, point)}
+    runs = []
+    _Interpreter(program, env, runs).block(program.body)
+    problems, seen = [], set()
+    for stmt, _, out, args in runs:
+        if stmt.op not in program.custom_functions or stmt.op in seen:
+            continue
+        seen.add(stmt.op)
+        fn, partials = program.custom_functions[stmt.op]
+        values = [float(_raw(a)) for a in args]
+        params = fn.__code__.co_varnames[:len(values)]
+        for i, partial in enumerate(partials):
+            estimate, stable = _finite_difference(fn, tuple(values), i)
+            given = 0.0 if partial is None else float(partial(*values, float(_raw(out))))
+            if stable and not _close(given, estimate, rtol, 1e-6):
+                problems.append(RuleProblem(fn.__name__, params[i], given, estimate,
+                                            tuple(values)))
+    return problems
+
+
+def _fmt(value):
+    if value is None:
+        return "n/a"
+    return f"{value:.10g}" if isinstance(value, float) else str(value)
+
+
+def _fmt_point(point):
+    return "(" + ", ".join(f"{v:.4g}" for v in point) + ")"
