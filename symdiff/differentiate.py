@@ -37,22 +37,70 @@ SECTION = "reverse sweep"  # the heading comment of the second half
 
 @dataclass(frozen=True)
 class Scope:
-    """Where a statement stands: top level, or inside an outermost loop/branch."""
+    """Where a statement stands, and which values may change under the reverse sweep.
 
-    assigned: frozenset = None  # names the outermost compound statement assigns
+    At top level nothing is overwritten.  Inside an outermost branch ``C`` a value
+    is overwritten when ``C`` assigns it again later; inside a loop, when the
+    outermost loop assigns it at all (the next iteration will).
+    """
+
+    later: dict = None  # name -> [(position, branch path)] of C's assignments to it
+    loop_assigned: frozenset = None  # names the outermost loop assigns
     exempt: frozenset = frozenset()  # loop variables the reverse loop regenerates
-    depth: int = 0
-    in_loop: bool = False
 
-    def enter(self, stmt, exempt=()):
-        assigned = self.assigned
-        if assigned is None:
-            assigned = frozenset(ir.assigned_names([stmt]))
-        loop = self.in_loop or isinstance(stmt, (ir.For, ir.While))
-        return Scope(assigned, self.exempt | frozenset(exempt), self.depth + 1, loop)
+    def enter(self, stmt, places, exempt=()):
+        later = self.later
+        if later is None:
+            later = {}
+            for sub in ir.walk([stmt]):
+                if isinstance(sub, (ir.Assign, ir.Compute, ir.For)):
+                    later.setdefault(sub.target, []).append(places[id(sub)])
+        loop = self.loop_assigned
+        if loop is None and isinstance(stmt, (ir.For, ir.While)):
+            loop = frozenset(ir.assigned_names([stmt]))
+        return Scope(later, loop, self.exempt | frozenset(exempt))
 
-    def taped(self, name):
-        return self.assigned is not None and name in self.assigned and name not in self.exempt
+    @property
+    def in_loop(self):
+        return self.loop_assigned is not None
+
+    def taped(self, name, place):
+        """Whether the reverse sweep must save ``name`` as read at ``place``."""
+        if name in self.exempt or self.later is None:
+            return False
+        if self.in_loop and name in self.loop_assigned:
+            return True
+        position, path = place
+        return any(later > position and not _exclusive(path, other)
+                   for later, other in self.later.get(name, ()))
+
+
+def _exclusive(path, other):
+    """Whether two statements sit in different branches of one ``if``."""
+    branches = dict(path)
+    return any(branch != branches.get(node, branch) for node, branch in other)
+
+
+def _places(block):
+    """Each statement's (position in walk order, branches it sits in), by id."""
+    places, position = {}, 0
+    stack = [(iter(block), ())]
+    while stack:
+        items, path = stack[-1]
+        for stmt in items:
+            places[id(stmt)] = (position, path)
+            position += 1
+            if isinstance(stmt, ir.If):
+                stack.append((iter(stmt.orelse), path + ((id(stmt), False),)))
+                stack.append((iter(stmt.body), path + ((id(stmt), True),)))
+                break
+            if isinstance(stmt, (ir.For, ir.While)):
+                stack.append((iter(stmt.pre + stmt.body if isinstance(stmt, ir.While)
+                                   else stmt.body), path))
+                break
+        else:
+            stack.pop()
+    return places
 
 
 @dataclass
@@ -82,6 +130,7 @@ class Sweeps:
     def __init__(self, program, wrt, record=False):
         self.program = program
         self.statement_ids = {id(s): i for i, s in enumerate(ir.walk(program.body))}
+        self.places = _places(program.body)
         self.wrt = list(wrt)
         self.active = active_names(program, self.wrt)
         self.namer = Namer(program.reserved)
@@ -206,9 +255,11 @@ class Sweeps:
                 terms.append((arg.name, self.substitute(partial, stmt)))
         if not terms:
             return forward, []
+        terms = _merge_terms(terms)
         reads = [n.id for _, p in terms for n in ast.walk(p) if isinstance(n, ast.Name)]
         operands = [a.name for a in stmt.args if isinstance(a, ir.Var)] + [stmt.target]
-        taped = [n for n in dict.fromkeys(reads) if n in operands and scope.taped(n)]
+        place = self.places[id(stmt)]
+        taped = [n for n in dict.fromkeys(reads) if n in operands and scope.taped(n, place)]
         before = [n for n in taped if n != stmt.target]
         after = [n for n in taped if n == stmt.target]
         reverse = []
@@ -249,13 +300,13 @@ class Sweeps:
 
     def decision(self, name, scope):
         """Save ``name`` for the reverse sweep when the enclosing loop overwrites it."""
-        if scope.depth == 0 and scope.assigned is None:
+        if not scope.in_loop:
             return [], []
         push, pop = self.stack_names()
         return [_call_stmt(push, name)], [_assign(name, _call(pop))]
 
     def branch(self, stmt, scope):
-        inner = scope.enter(stmt)
+        inner = scope.enter(stmt, self.places)
         before = set(self.defined)
         fb, rb = self.block(stmt.body, inner)
         after_body, self.defined = self.defined, before
@@ -265,7 +316,8 @@ class Sweeps:
                              self.flatten(fe, stmt.origin))]
         if not (rb or re):
             return forward, []
-        saved, restored = self.decision(stmt.test, scope) if scope.taped(stmt.test) else ([], [])
+        saved, restored = (self.decision(stmt.test, scope)
+                           if scope.taped(stmt.test, self.places[id(stmt)]) else ([], []))
         if rb:
             back = ast.If(_name(stmt.test), self.flatten(rb, stmt.origin),
                           self.flatten(re, stmt.origin))
@@ -279,15 +331,16 @@ class Sweeps:
         rewritten = stmt.target in [s.target for s in ir.walk(stmt.body)
                                     if isinstance(s, (ir.Assign, ir.Compute))]
         regenerate = not breaks and not rewritten
-        inner = scope.enter(stmt, exempt=[stmt.target] if regenerate else [])
+        inner = scope.enter(stmt, self.places,
+                            exempt=[stmt.target] if regenerate else [])
         fb, rb = self.block(stmt.body, inner)
         steps = _call("range", *[_operand(b, self.program) for b in stmt.bounds])
         body = self.flatten(fb, stmt.origin)
         if not rb:
             return [ast.For(_store(stmt.target), steps, body, [], None)], []
         if regenerate:
-            stable = scope.assigned is None and not any(
-                isinstance(b, ir.Var) and b.name in inner.assigned for b in stmt.bounds)
+            stable = not scope.in_loop and not any(
+                isinstance(b, ir.Var) and b.name in inner.loop_assigned for b in stmt.bounds)
             forward = []
             if not stable:
                 name = self.namer.fresh(f"{stmt.target}_steps")
@@ -303,7 +356,7 @@ class Sweeps:
         return self.counted(counter, loop, rb, scope, stmt.origin)
 
     def while_loop(self, stmt, scope):
-        inner = scope.enter(stmt)
+        inner = scope.enter(stmt, self.places)
         fb, rb = self.block(stmt.body, inner)
         fp, _ = self.block(stmt.pre, inner)
         body = self.flatten(fb, stmt.origin)
@@ -327,6 +380,15 @@ class Sweeps:
                        self.flatten(reverse_body, origin), [],
                        None)
         return [_assign(counter, ast.Constant(0)), loop] + saved, restored + [back]
+
+
+def _merge_terms(terms):
+    """One term per argument name: ``x * x`` gives ``dx += g * (x + x)``, not two updates."""
+    merged = {}
+    for name, partial in terms:
+        merged[name] = partial if name not in merged else ast.BinOp(merged[name], ast.Add(),
+                                                                     partial)
+    return list(merged.items())
 
 
 # --- adjoint initialization ------------------------------------------------------------

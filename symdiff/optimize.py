@@ -26,7 +26,7 @@ def optimize_function(generated):
     """A copy of ``generated`` with its function rewritten by every pass."""
     result = copy.copy(generated)
     function = copy.deepcopy(generated.function)
-    floats = frozenset(generated.adjoints.values())  # adjoints are always floats
+    floats = _float_names(function, generated)
     passes = (fold_constants, propagate_copies, merge_accumulations, drop_dead_statements,
               drop_empty_statements, drop_orphan_comments)
     for _ in range(MAX_ROUNDS):
@@ -37,6 +37,23 @@ def optimize_function(generated):
             break
     result.function = function
     return result
+
+
+def _float_names(function, generated):
+    """Names that certainly hold floats: adjoints, and names assigned once from a float."""
+    floats = set(generated.adjoints.values())
+    counts = _assignment_counts(function)
+    single = [node for node in ast.walk(function) if isinstance(node, ast.Assign)
+              and isinstance(node.targets[0], ast.Name) and counts.get(node.targets[0].id) == 1]
+    grew = True
+    while grew:
+        grew = False
+        for node in single:
+            name = node.targets[0].id
+            if name not in floats and _is_float(node.value, generated.math_name, floats):
+                floats.add(name)
+                grew = True
+    return frozenset(floats)
 
 
 # --- constant folding ------------------------------------------------------------------
@@ -84,6 +101,18 @@ class _Folder(ast.NodeTransformer):
             return self._done(node.left)
         if isinstance(op, ast.Pow) and _is_exactly(right, 0):
             return self._done(ast.Constant(1))
+        return node
+
+    def visit_AugAssign(self, node):
+        """``d += 1.0 * e`` is ``d += e`` when ``d`` holds a float: the sum is a float anyway."""
+        self.generic_visit(node)
+        value = node.value
+        if node.target.id in self.floats and isinstance(value, ast.BinOp) and isinstance(
+                value.op, ast.Mult):
+            for one, other in ((value.left, value.right), (value.right, value.left)):
+                if _is_exactly(_number(one), 1):
+                    node.value = other
+                    return self._done(node)
         return node
 
     def visit_UnaryOp(self, node):
@@ -146,6 +175,8 @@ def _is_float(node, math_name, floats):
         return isinstance(node.value, float)
     if isinstance(node, ast.Name):
         return node.id in floats
+    if isinstance(node, ast.Attribute):  # math.pi, math.inf, ...
+        return isinstance(node.value, ast.Name) and node.value.id == math_name
     if isinstance(node, ast.Call):
         func = node.func
         return (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)

@@ -9,21 +9,19 @@ goes through ``sympify``, and no derivative comes from symdiff's rules table.
         z = x * y      ──►       symbolic_grad(f)  ->  (y + cos(x), x)
         return z + math.sin(x)
 
-Control flow is decided, not represented: an ``if``, ``while`` test or ``range``
-bound that depends on the inputs is evaluated at the point ``at=``, so the result
-is the expression valid around that point.  ``min``/``max`` pick the argument
-Python returns there (the first on a tie, which is a kink).
+Control flow is decided, not represented: an ``if``, ``while`` or ``range`` bound
+that depends on the inputs is evaluated at the point ``at=``, giving the expression
+valid around it; ``min``/``max`` pick the argument Python returns there (the first
+on a tie, a kink).  ``abs`` differentiates to ``sign`` (0 at 0); ``floor``, ``ceil``,
+``int``, ``//`` and ``%`` (``x - y*floor(x/y)``) are flat between jumps;
+``stop_gradient(e)`` is ``e`` with derivative 0.  Without a point, ``min``/``max`` of
+symbols stay sympy ``Min``/``Max``, whose derivatives use ``Heaviside(0) = 1/2``:
+never sample a comparison at a kink.
 
-Where there is no derivative: ``abs`` differentiates to ``sign`` (0 at 0);
-``floor``, ``ceil``, ``int``, ``//`` and ``%`` (``x - y*floor(x/y)``) are flat between
-their jumps; ``stop_gradient(e)`` has the value of ``e`` and derivative 0.  Without a
-point, ``min``/``max`` of symbols stay sympy's ``Min``/``Max``, whose derivatives use
-``Heaviside(0) = 1/2``: never sample a comparison at a kink.
-
-Loops are unrolled and calls inlined, so expressions swell: a tree of more than
-``MAX_NODES`` nodes, or more than ``MAX_ITERATIONS`` loop iterations, is refused
-with a ``SymdiffError``.  Numbers at a point come from ``_fold``, which visits each
-shared subexpression once (``evalf`` walks the whole, exponentially larger, tree).
+Loops are unrolled and calls inlined: a tree over ``MAX_NODES`` nodes, or over
+``MAX_ITERATIONS`` loop iterations, is refused with a ``SymdiffError``.  Numbers at
+a point come from ``_fold``, which visits each shared subexpression once (``evalf``
+walks the whole, exponentially larger, tree).
 """
 
 import ast
@@ -90,10 +88,7 @@ class Trunc(_Flat, sympy.Function):
 
 
 class RealAbs(sympy.Function):
-    """``abs`` of a real number, derivative ``sign`` (0 at 0, as in JAX and PyTorch).
-
-    sympy's ``Abs`` goes through ``re``/``im`` when it cannot prove its argument real.
-    """
+    """``abs`` of a real: derivative ``sign``, 0 at 0 (sympy's ``Abs`` detours via re/im)."""
 
     @classmethod
     def eval(cls, arg):
@@ -104,18 +99,15 @@ class RealAbs(sympy.Function):
         return sympy.sign(self.args[0])
 
 
-def _log(x, base=None):
-    return sympy.log(x) if base is None else sympy.log(x) / sympy.log(base)
-
-
 # name -> builder over sympy arguments; math, builtins and numpy map onto these names
 _PRIMITIVES = {
     "sin": sympy.sin, "cos": sympy.cos, "tan": sympy.tan, "asin": sympy.asin,
     "acos": sympy.acos, "atan": sympy.atan, "atan2": sympy.atan2, "sinh": sympy.sinh,
     "cosh": sympy.cosh, "tanh": sympy.tanh, "asinh": sympy.asinh, "acosh": sympy.acosh,
     "atanh": sympy.atanh, "exp": sympy.exp, "expm1": lambda x: sympy.exp(x) - 1,
-    "log": _log, "log1p": lambda x: sympy.log(1 + x), "log2": lambda x: _log(x, 2),
-    "log10": lambda x: _log(x, 10), "sqrt": sympy.sqrt, "pow": operator.pow,
+    "log": lambda x, base=sympy.E: sympy.log(x) / sympy.log(base), "sqrt": sympy.sqrt,
+    "log1p": lambda x: sympy.log(1 + x), "log2": lambda x: sympy.log(x) / sympy.log(2),
+    "log10": lambda x: sympy.log(x) / sympy.log(10), "pow": operator.pow,
     "square": lambda x: x**2, "hypot": lambda *xs: sympy.sqrt(sympy.Add(*[x**2 for x in xs])),
     "fabs": RealAbs, "erf": sympy.erf, "erfc": sympy.erfc, "floor": Floor,
     "ceil": Ceiling, "trunc": Trunc, "fmod": lambda x, y: x - y * Trunc(x / y),
@@ -225,11 +217,7 @@ def _evaluate(expr, point, memo):
 # -- the interpreter --------------------------------------------------------------------
 
 class _Jump(Exception):
-    """``Break``, ``Continue`` or ``Return`` (with its value) leaving a block."""
-
-    def __init__(self, kind, value=None):
-        super().__init__(kind)
-        self.kind, self.value = kind, value
+    """``_Jump(kind, value)``: a ``Break``, ``Continue`` or ``Return`` leaving a block."""
 
 
 def _parameters(parsed):
@@ -275,7 +263,7 @@ class _Interpreter:
         try:
             self.run_body(parsed.tree.body)
         except _Jump as jump:  # only a return can leave a function body
-            return jump.value
+            return jump.args[1]
         finally:
             self.stack.pop()
             self.parsed, self.env = saved
@@ -345,7 +333,7 @@ class _Interpreter:
     def run_body(self, body):
         for stmt in body:
             if isinstance(stmt, (ast.Break, ast.Continue)):
-                raise _Jump(type(stmt).__name__)
+                raise _Jump(type(stmt).__name__, None)
             if not isinstance(stmt, ast.Pass):
                 self.dispatch("_exec_", stmt)
 
@@ -400,9 +388,9 @@ class _Interpreter:
             try:
                 self.run_body(node.body)
             except _Jump as jump:
-                if jump.kind == "Break":
+                if jump.args[0] == "Break":
                     break
-                if jump.kind == "Return":
+                if jump.args[0] == "Return":
                     raise
 
     def range_of(self, node):
