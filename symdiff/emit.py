@@ -8,6 +8,7 @@ code uses it, and comment lines where ``differentiate`` left comment markers:
 """
 
 import ast
+import copy
 import re
 
 import astor
@@ -19,12 +20,14 @@ _MARKER = re.compile(r"^(\s*)" + COMMENT + r"\((.*)\)$")
 
 def emit(generated):
     """The module text defining the generated function."""
-    function = ast.fix_missing_locations(generated.function)
+    function = copy.deepcopy(generated.function)
+    comments = _number_comments(function)
+    function = ast.fix_missing_locations(function)
     module = ast.Module(body=[function], type_ignores=[])
     uses_math = any(isinstance(n, ast.Name) and n.id == generated.math_name
                     for n in ast.walk(function))
     text = astor.to_source(module, indent_with="    ")
-    lines = [_comment_line(line) for line in text.splitlines()]
+    lines = [_comment_line(line, comments) for line in text.splitlines()]
     header = []
     if uses_math:
         alias = "" if generated.math_name == "math" else f" as {generated.math_name}"
@@ -32,8 +35,19 @@ def emit(generated):
     return "\n".join(header + lines) + "\n"
 
 
-def _comment_line(line):
+def _number_comments(function):
+    """Replace each marker's text by its number, so no marker line is ever wrapped."""
+    texts = []
+    for node in ast.walk(function):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id == COMMENT):
+            texts.append(node.args[0].value)
+            node.args = [ast.Constant(len(texts) - 1)]
+    return texts
+
+
+def _comment_line(line, comments):
     match = _MARKER.match(line)
     if match is None:
         return line
-    return f"{match.group(1)}# {ast.literal_eval(match.group(2))}"
+    return f"{match.group(1)}# {comments[int(match.group(2))]}"

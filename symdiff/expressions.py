@@ -108,7 +108,9 @@ class ExpressionRules:
         if meaning is None or meaning.kind != "constant":
             raise self.error(UnsupportedSyntaxError, node, f"{ast.unparse(node)} is not a number",
                              "call it, or use a number")
-        return ir.Const(meaning.value, f"{self.unit.math_name}.{node.attr}")
+        if self.meaning(node.value.id, node.value).value in ("math", "numpy"):
+            return ir.Const(meaning.value, f"{self.unit.math_name}.{node.attr}")
+        return ir.Const(meaning.value, self.unit.global_name(node.attr, meaning.value))
 
     def module_member(self, node):
         if not isinstance(node.value, ast.Name):
@@ -118,7 +120,7 @@ class ExpressionRules:
         if base.kind != "module":
             raise self.error(UnsupportedSyntaxError, node,
                              f"{ast.unparse(node)}: attribute access on {node.value.id} is not "
-                             "supported", "only math.* and numpy.* can be used")
+                             "supported", "only attributes of modules can be used")
         found = module_attribute(base.value, node.attr)
         if found is None:
             raise self.error(UnknownFunctionError, node,

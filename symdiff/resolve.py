@@ -59,6 +59,8 @@ def classify(obj):
     numpy = _numpy()
     if numpy is not None and obj is numpy:
         return Meaning("module", "numpy")
+    if isinstance(obj, types.ModuleType):
+        return Meaning("module", obj)
     if obj is range:
         return Meaning("range")
     if obj is stop_gradient:
@@ -78,7 +80,15 @@ def classify(obj):
 
 
 def module_attribute(module, attr):
-    """The meaning of ``math.<attr>`` or ``numpy.<attr>``; None when unknown."""
+    """The meaning of ``module.<attr>``; None when unknown.
+
+    ``math`` and ``numpy`` members map to primitives; in any other module the
+    attribute is read (not run) and classified like a global.
+    """
+    if not isinstance(module, str):
+        if not hasattr(module, attr):
+            return None
+        return classify(getattr(module, attr))
     if module == "math":
         if attr in MATH_FUNCTIONS:
             return Meaning("primitive", MATH_FUNCTIONS[attr])

@@ -87,6 +87,15 @@ class Trunc(_Flat, sympy.Function):
             return sympy.Integer(int(arg))
 
 
+class Sign(_Flat, sympy.Function):
+    """``math.copysign(1.0, y)``: 1 or -1, never 0."""
+
+    @classmethod
+    def eval(cls, arg):
+        if arg.is_Number:
+            return sympy.Integer(1 if arg >= 0 else -1)
+
+
 class RealAbs(sympy.Function):
     """``abs`` of a real: derivative ``sign``, 0 at 0 (sympy's ``Abs`` detours via re/im)."""
 
@@ -109,19 +118,20 @@ _PRIMITIVES = {
     "log1p": lambda x: sympy.log(1 + x), "log2": lambda x: sympy.log(x) / sympy.log(2),
     "log10": lambda x: sympy.log(x) / sympy.log(10), "pow": operator.pow,
     "square": lambda x: x**2, "hypot": lambda *xs: sympy.sqrt(sympy.Add(*[x**2 for x in xs])),
-    "fabs": RealAbs, "erf": sympy.erf, "erfc": sympy.erfc, "floor": Floor,
-    "ceil": Ceiling, "trunc": Trunc, "fmod": lambda x, y: x - y * Trunc(x / y),
+    "fabs": RealAbs, "abs": RealAbs, "copysign": lambda x, y: RealAbs(x) * Sign(y),
+    "erf": sympy.erf, "erfc": sympy.erfc, "floor": Floor,
+    "ceil": Ceiling, "trunc": Trunc, "int": Trunc, "fmod": lambda x, y: x - y * Trunc(x / y),
     "degrees": lambda x: x * 180 / sympy.pi, "radians": lambda x: x * sympy.pi / 180,
     "float": lambda x: x, "stop_gradient": StopGradient,
     "min": None, "max": None,  # decided at the point: see _Interpreter.pick
 }
 _BY_OBJECT = {getattr(math, name): name for name in _PRIMITIVES if hasattr(math, name)}
-_BY_OBJECT.update({abs: "fabs", pow: "pow", float: "float", int: "trunc", min: "min",
+_BY_OBJECT.update({abs: "abs", pow: "pow", float: "float", int: "int", min: "min",
                    max: "max", markers.stop_gradient: "stop_gradient"})
 _NUMPY_NAMES = {
     "arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2",
     "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh", "power": "pow",
-    "float_power": "pow", "absolute": "fabs", "minimum": "min", "maximum": "max",
+    "float_power": "pow", "absolute": "abs", "minimum": "min", "maximum": "max",
 }
 _CONSTANTS = ((math.pi, sympy.pi), (math.e, sympy.E), (math.tau, 2 * sympy.pi),
               (math.inf, sympy.oo))
