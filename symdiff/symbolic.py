@@ -117,11 +117,10 @@ _PRIMITIVES = {
     "log": lambda x, base=sympy.E: sympy.log(x) / sympy.log(base), "sqrt": sympy.sqrt,
     "log1p": lambda x: sympy.log(1 + x), "log2": lambda x: sympy.log(x) / sympy.log(2),
     "log10": lambda x: sympy.log(x) / sympy.log(10), "pow": operator.pow,
-    "square": lambda x: x**2, "hypot": lambda *xs: sympy.sqrt(sympy.Add(*[x**2 for x in xs])),
+    "hypot": lambda *xs: sympy.sqrt(sympy.Add(*[x**2 for x in xs])),
     "fabs": RealAbs, "abs": RealAbs, "copysign": lambda x, y: RealAbs(x) * Sign(y),
     "erf": sympy.erf, "erfc": sympy.erfc, "floor": Floor,
     "ceil": Ceiling, "trunc": Trunc, "int": Trunc, "fmod": lambda x, y: x - y * Trunc(x / y),
-    "degrees": lambda x: x * 180 / sympy.pi, "radians": lambda x: x * sympy.pi / 180,
     "float": lambda x: x, "stop_gradient": StopGradient,
     "min": None, "max": None,  # decided at the point: see _Interpreter.pick
 }
@@ -169,7 +168,9 @@ def _outside_value(obj):
 
 
 def _describe(value):
-    return "a tuple" if isinstance(value, tuple) else getattr(value, "__name__", repr(value))
+    if isinstance(value, tuple):
+        return "a tuple"
+    return "None" if value is None else getattr(value, "__name__", f"a {type(value).__name__}")
 
 
 # -- numbers at a point -----------------------------------------------------------------
@@ -543,17 +544,22 @@ def _select(wrt, symbols):
     names = [symbol.name for symbol in symbols]
     single = len(names) == 1 if wrt is None else isinstance(wrt, (str, int))
     keys = range(len(names)) if wrt is None else [wrt] if single else list(wrt)
+    chosen = []
     for key in keys:
-        if key not in names and key not in range(len(names)) or isinstance(key, bool):
+        index = names.index(key) if isinstance(key, str) and key in names else key
+        if isinstance(index, bool) or not isinstance(index, numbers.Integral) or not (
+                0 <= index < len(names)):
             raise ValueError(f"wrt={key!r} is not a parameter of the function {names}")
-    return [symbols[names.index(k) if isinstance(k, str) else k] for k in keys], single
+        chosen.append(symbols[index])
+    return chosen, single
 
 
-def _to_float(expr, point, memo):
+def _to_float(expr, point, memo, what):
     try:
         return _evaluate(expr, point, memo)
     except _NoNumber:
-        raise SymdiffError(f"{expr} is not a real number at the point") from None
+        at = {symbol.name: float(value) for symbol, value in point.items()}
+        raise SymdiffError(f"the {what} is not a real number at {at}") from None
 
 
 def symbolic(fn, at=None):
@@ -581,7 +587,7 @@ def symbolic_grad(fn, wrt=None, at=None):
 def evaluate(fn, point):
     """``fn``'s value at ``point`` as a float, computed from its sympy expression."""
     value, _, values = _build(fn, point)
-    return _to_float(value, values, {})
+    return _to_float(value, values, {}, "value")
 
 
 def evaluate_grad(fn, point, wrt=None):
@@ -592,5 +598,6 @@ def evaluate_grad(fn, point, wrt=None):
     value, symbols, values = _build(fn, point)
     chosen, single = _select(wrt, symbols)
     memo = {}
-    grads = tuple(_to_float(value.diff(symbol), values, memo) for symbol in chosen)
+    grads = tuple(_to_float(value.diff(symbol), values, memo, f"derivative by {symbol}")
+                  for symbol in chosen)
     return grads[0] if single else grads
