@@ -13,30 +13,35 @@ from . import ir
 
 
 def active_names(program, wrt):
-    """The active names of ``program`` when differentiating with respect to ``wrt``."""
-    assigns = [s for s in ir.walk(program.body) if isinstance(s, ir.Assign)]
-    varied = set(wrt)
-    changed = True
-    while changed:
-        changed = False
-        for stmt in assigns:
-            if stmt.target not in varied and any(
-                    name in varied for name in differentiable_args(program, stmt)):
-                varied.add(stmt.target)
-                changed = True
+    """The active names of ``program`` when differentiating with respect to ``wrt``.
+
+    Two breadth-first searches over def-use lists: forward from ``wrt`` (varied),
+    backward from the result (useful).  Linear in the number of statements.
+    """
+    users = {}  # name -> targets of statements with a differentiable use of it
+    sources = {}  # target -> names it differentiably uses
+    for stmt in ir.walk(program.body):
+        if isinstance(stmt, ir.Assign):
+            for name in differentiable_args(program, stmt):
+                users.setdefault(name, []).append(stmt.target)
+                sources.setdefault(stmt.target, []).append(name)
+    varied = _reach(wrt, users)
     if not isinstance(program.result, ir.Var) or program.result.name not in varied:
         return set()
-    useful = {program.result.name}
-    changed = True
-    while changed:
-        changed = False
-        for stmt in assigns:
-            if stmt.target in useful:
-                for name in differentiable_args(program, stmt):
-                    if name in varied and name not in useful:
-                        useful.add(name)
-                        changed = True
+    useful = _reach([program.result.name], sources)
     return varied & useful
+
+
+def _reach(start, edges):
+    seen = set(start)
+    queue = list(start)
+    while queue:
+        name = queue.pop()
+        for nxt in edges.get(name, ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append(nxt)
+    return seen
 
 
 def differentiable_args(program, stmt):

@@ -23,13 +23,13 @@ is a loop.
 """
 
 import ast
-import copy
 from dataclasses import dataclass, field
 
 from . import ir
 from .activity import active_names
 from .names import Namer
 from .rules import template
+from .syntax import clone
 
 COMMENT = "__symdiff_comment__"  # marker call that ``emit`` turns into a comment line
 SECTION = "reverse sweep"  # the heading comment of the second half
@@ -294,7 +294,7 @@ class Sweeps:
         names = {"out": _name(stmt.target), "math": _name(self.program.math_name)}
         for key, arg in zip(self.program.rule(stmt.op).params, stmt.args):
             names[key] = _operand(arg, self.program)
-        return _Substitute(names).visit(copy.deepcopy(template(text)))
+        return _Substitute(names).visit(clone(template(text)))
 
     # --- control flow --------------------------------------------------------------------
 
@@ -424,20 +424,25 @@ def _initialize_adjoints(reverse, adjoints):
 # --- small syntax builders ---------------------------------------------------------------
 
 class _Substitute(ast.NodeTransformer):
+    """Replace placeholder names; replacements are shared, as no pass edits an expression."""
+
     def __init__(self, names):
         self.names = names
 
     def visit_Name(self, node):
         replacement = self.names.get(node.id)
-        return copy.deepcopy(replacement) if replacement is not None else node
+        return replacement if replacement is not None else node
 
 
 def _comment(text):
     return ast.Expr(ast.Call(_name(COMMENT), [ast.Constant(text)], []))
 
 
+_LOAD = ast.Load()
+
+
 def _name(name):
-    return ast.Name(name, ast.Load())
+    return ast.Name(name, _LOAD)
 
 
 def _store(name):

@@ -8,7 +8,6 @@ code uses it, and comment lines where ``differentiate`` left comment markers:
 """
 
 import ast
-import copy
 import re
 
 import astor
@@ -20,13 +19,16 @@ _MARKER = re.compile(r"^(\s*)" + COMMENT + r"\((.*)\)$")
 
 def emit(generated):
     """The module text defining the generated function."""
-    function = copy.deepcopy(generated.function)
-    comments = _number_comments(function)
-    function = ast.fix_missing_locations(function)
+    function = generated.function
+    markers, comments = _number_comments(function)
     module = ast.Module(body=[function], type_ignores=[])
     uses_math = any(isinstance(n, ast.Name) and n.id == generated.math_name
                     for n in ast.walk(function))
-    text = astor.to_source(module, indent_with="    ")
+    try:
+        text = astor.to_source(module, indent_with="    ")
+    finally:
+        for marker, text_arg in zip(markers, comments):  # leave the input as it was
+            marker.args = [ast.Constant(text_arg)]
     lines = [_comment_line(line, comments) for line in text.splitlines()]
     header = []
     if uses_math:
@@ -37,13 +39,14 @@ def emit(generated):
 
 def _number_comments(function):
     """Replace each marker's text by its number, so no marker line is ever wrapped."""
-    texts = []
+    markers, texts = [], []
     for node in ast.walk(function):
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
                 and node.func.id == COMMENT):
+            markers.append(node)
             texts.append(node.args[0].value)
             node.args = [ast.Constant(len(texts) - 1)]
-    return texts
+    return markers, texts
 
 
 def _comment_line(line, comments):

@@ -17,6 +17,9 @@ from .expressions import ExpressionRules, operand_ast
 from .resolve import local_names
 
 
+_MAY_EXIT = (ast.If, ast.For, ast.While, ast.Return, ast.Break, ast.Continue)
+
+
 @dataclass
 class Loop:
     stop: str = None  # set by break
@@ -83,6 +86,9 @@ class Frame(ExpressionRules):
 
     def block(self, stmts):
         for i, stmt in enumerate(stmts):
+            if not isinstance(stmt, _MAY_EXIT):  # a simple statement: control goes on
+                self.statement(stmt)
+                continue
             rest = stmts[i + 1:]
             if isinstance(stmt, ast.If) and rest and contains([stmt], ast.Return, ast.Break,
                                                              ast.Continue):
@@ -96,7 +102,7 @@ class Frame(ExpressionRules):
             if always_exits([stmt]) or not rest:
                 return
             flags = self.exit_flags(stmt)
-            if flags and rest:
+            if flags:
                 self.guarded(flags, rest, stmt)
                 return
 

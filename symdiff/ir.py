@@ -10,6 +10,8 @@ is only ever left through a ``BreakIf`` as the last statement of its body.
 import ast
 from dataclasses import dataclass, field
 
+from .rules import RULES
+
 
 @dataclass(frozen=True)
 class Var:
@@ -110,7 +112,6 @@ class Program:
 
     def rule(self, op):
         """The derivative rule of ``op``: the table's, or a user function's own."""
-        from .rules import RULES
         return self.custom[op] if op in self.custom else RULES[op]
 
 

@@ -18,6 +18,7 @@ import copy
 import math
 
 from .differentiate import COMMENT, SECTION
+from .syntax import clone
 
 MAX_ROUNDS = 12
 
@@ -25,7 +26,7 @@ MAX_ROUNDS = 12
 def optimize_function(generated):
     """A copy of ``generated`` with its function rewritten by every pass."""
     result = copy.copy(generated)
-    function = copy.deepcopy(generated.function)
+    function = clone(generated.function)
     floats = _float_names(function, generated)
     passes = (fold_constants, propagate_copies, merge_accumulations, drop_dead_statements,
               drop_empty_statements, drop_orphan_comments)
@@ -255,43 +256,39 @@ def _literal(value):
 # --- copies ------------------------------------------------------------------------------
 
 def propagate_copies(function, math_name, floats=frozenset()):
-    """Replace a name assigned once from a name (or a number) assigned at most once."""
+    """Replace a name assigned once from a name (or a number) assigned at most once.
+
+    Top-level statements only, all found in one pass and substituted in a second.
+    """
     counts = _assignment_counts(function)
-    changed = False
-    for stmt in list(function.body):
-        if not (isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name)):
-            continue
-        name, value = stmt.targets[0].id, stmt.value
-        if counts.get(name) != 1:
-            continue
-        if isinstance(value, ast.Name) and counts.get(value.id, 0) <= 1:
-            pass
-        elif _number(value) is None:
-            continue
-        if _replace_reads(function, name, value, skip=stmt):
-            changed = True
-        function.body.remove(stmt)
-        counts[name] = 0
-        changed = True
-    return changed
+    replacements = {}
+    keep = []
+    for stmt in function.body:
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
+            name, value = stmt.targets[0].id, stmt.value
+            if counts.get(name) == 1 and (
+                    (isinstance(value, ast.Name) and counts.get(value.id, 0) <= 1)
+                    or _number(value) is not None):
+                if isinstance(value, ast.Name) and value.id in replacements:
+                    value = replacements[value.id]
+                replacements[name] = value
+                continue
+        keep.append(stmt)
+    if not replacements:
+        return False
+    function.body[:] = keep
+    _Rename(replacements).visit(function)
+    return True
 
 
-def _replace_reads(function, name, value, skip):
-    replaced = False
-    for node in ast.walk(function):
-        if node is skip:
-            continue
-        for field, old in ast.iter_fields(node):
-            if isinstance(old, ast.Name) and old.id == name and isinstance(old.ctx, ast.Load):
-                setattr(node, field, copy.deepcopy(value))
-                replaced = True
-            elif isinstance(old, list):
-                for i, item in enumerate(old):
-                    if isinstance(item, ast.Name) and item.id == name and isinstance(
-                            item.ctx, ast.Load):
-                        old[i] = copy.deepcopy(value)
-                        replaced = True
-    return replaced
+class _Rename(ast.NodeTransformer):
+    def __init__(self, replacements):
+        self.replacements = replacements
+
+    def visit_Name(self, node):
+        if isinstance(node.ctx, ast.Load) and node.id in self.replacements:
+            return clone(self.replacements[node.id])
+        return node
 
 
 def _assignment_counts(function):

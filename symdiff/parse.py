@@ -59,14 +59,16 @@ def parse_function(fn):
             lineno=fn.__code__.co_firstlineno,
             hint="write it as a def function")
     filename = fn.__code__.co_filename
-    try:
-        lines, first = inspect.getsourcelines(fn)
-    except (OSError, TypeError) as exc:
-        raise SourceUnavailableError(
-            f"the source of {name} cannot be read ({exc})", filename=filename,
-            lineno=fn.__code__.co_firstlineno,
-            hint="define it in a file, or register its text with linecache") from None
-    tree = parse_text("".join(lines), filename, first, name)
+    tree = _find_in_file(fn, filename)
+    if tree is None:
+        try:
+            lines, first = inspect.getsourcelines(fn)
+        except (OSError, TypeError) as exc:
+            raise SourceUnavailableError(
+                f"the source of {name} cannot be read ({exc})", filename=filename,
+                lineno=fn.__code__.co_firstlineno,
+                hint="define it in a file, or register its text with linecache") from None
+        tree = parse_text("".join(lines), filename, first, name)
     closure = {}
     if fn.__closure__:
         for var, cell in zip(fn.__code__.co_freevars, fn.__closure__):
@@ -76,6 +78,38 @@ def parse_function(fn):
                 pass
     return ParsedFunction(name=name, tree=tree, filename=filename,
                           globals=fn.__globals__, closure=closure, fn=fn)
+
+
+_MODULES = {}  # filename -> (source text, its syntax tree): one parse per file version
+
+
+def _find_in_file(fn, filename):
+    """The ``def`` of ``fn`` found by parsing its whole file once; None when that fails."""
+    text = "".join(linecache.getlines(filename))
+    if not text:
+        return None
+    cached = _MODULES.get(filename)
+    if cached is None or cached[0] != text:
+        try:
+            cached = _MODULES[filename] = (text, ast.parse(text, filename=filename))
+        except SyntaxError:
+            return None
+    first = fn.__code__.co_firstlineno
+    for node in ast.walk(cached[1]):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == fn.__name__:
+            starts = [node.lineno] + [d.lineno for d in node.decorator_list]
+            if first in starts:
+                return _without_decorators(node)
+    return None
+
+
+def _without_decorators(node):
+    """A copy of the ``def`` node with no decorators (the cached tree stays whole)."""
+    copy = type(node)(**{name: getattr(node, name) for name in node._fields})
+    for attr in node._attributes:
+        setattr(copy, attr, getattr(node, attr, None))
+    copy.decorator_list = []
+    return copy
 
 
 def parse_text(text, filename, first_lineno, name):
