@@ -26,9 +26,9 @@ def active_names(program, wrt):
                 users.setdefault(name, []).append(stmt.target)
                 sources.setdefault(stmt.target, []).append(name)
     varied = _reach(wrt, users)
-    if not isinstance(program.result, ir.Var) or program.result.name not in varied:
-        return set()
-    useful = _reach([program.result.name], sources)
+    results = program.result if isinstance(program.result, tuple) else (program.result,)
+    outputs = [r.name for r in results if isinstance(r, ir.Var) and r.name in varied]
+    useful = _reach(outputs, sources)
     return varied & useful
 
 

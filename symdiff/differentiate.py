@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 
 from . import ir
 from .activity import active_names
-from .names import Namer
+from .names import BUILTINS, Namer
 from .rules import template
-from .syntax import clone
+from .syntax import (Substitute, assign, attr, call, call_stmt, clone, comment, increment,
+                     is_minus_one, is_one, load, negate, operand_node, store, times)
 
-COMMENT = "__symdiff_comment__"  # marker call that ``emit`` turns into a comment line
 SECTION = "reverse sweep"  # the heading comment of the second half
 
 
@@ -110,6 +110,7 @@ class Generated:
     namespace: dict
     adjoints: dict = field(default_factory=dict)  # name -> adjoint name
     record_name: str = None
+    builtins: dict = field(default_factory=dict)  # alias -> builtin, where a user name shadows it
 
 
 def differentiate(program, wrt, *, with_value=False, as_tuple=None, record=False):
@@ -139,6 +140,11 @@ class Sweeps:
         self.stack_used = False
         self.push = self.pop = None
         self.record = self.namer.fresh("record") if record else None
+        used = set(program.params) | set(ir.assigned_names(program.body)) | set(program.namespace)
+        self.builtins = {}  # builtin -> the name generated code calls it by
+        for builtin in BUILTINS:
+            if builtin in used:
+                self.builtins[builtin] = self.namer.fresh(builtin)
 
     # --- names --------------------------------------------------------------------------
 
@@ -164,31 +170,31 @@ class Sweeps:
         value_name = None
         if with_value:
             value_name = self.namer.fresh("value")
-            body.append(_assign(value_name, _operand(result, program)))
+            body.append(assign(value_name, operand_node(result, program)))
         reverse = []
         if isinstance(result, ir.Var) and result.name in self.active:
-            reverse.append(_assign(self.adjoint(result.name), ast.Constant(1.0)))
+            reverse.append(assign(self.adjoint(result.name), ast.Constant(1.0)))
             reverse += self.flatten(rev)
         initialized = _initialize_adjoints(reverse, set(self.adjoints.values()))
-        grads = [_name(self.adjoints[p]) if self.adjoints.get(p) in initialized
+        grads = [load(self.adjoints[p]) if self.adjoints.get(p) in initialized
                  else ast.Constant(0.0) for p in self.wrt]
         grad = ast.Tuple(grads, ast.Load()) if as_tuple else grads[0]
         if with_value:
-            grad = ast.Tuple([_name(value_name), grad], ast.Load())
+            grad = ast.Tuple([load(value_name), grad], ast.Load())
         prologue = []
         if self.stack_used:
-            prologue = [_assign(self.stack_name, ast.List([], ast.Load())),
-                        ast.Assign([ast.Tuple([_store(self.push), _store(self.pop)], ast.Store())],
-                                   ast.Tuple([_attr(self.stack_name, "append"),
-                                              _attr(self.stack_name, "pop")], ast.Load()))]
+            prologue = [assign(self.stack_name, ast.List([], ast.Load())),
+                        ast.Assign([ast.Tuple([store(self.push), store(self.pop)], ast.Store())],
+                                   ast.Tuple([attr(self.stack_name, "append"),
+                                              attr(self.stack_name, "pop")], ast.Load()))]
         if reverse:
-            reverse.insert(0, _comment(f"{SECTION}: adjoints, from the result back"))
+            reverse.insert(0, comment(f"{SECTION}: adjoints, from the result back"))
         statements = prologue + body + reverse + [ast.Return(grad)]
         name = self.namer.fresh(f"grad_{program.name}")
         function = ast.FunctionDef(name=name, args=_arguments(program), body=statements,
                                    decorator_list=[], returns=None, type_comment=None)
         return Generated(function, program.math_name, program.namespace, dict(self.adjoints),
-                         self.record)
+                         self.record, {alias: b for b, alias in self.builtins.items()})
 
     # --- blocks -------------------------------------------------------------------------
 
@@ -208,7 +214,7 @@ class Sweeps:
                 where = f"line {origin.lineno}"
                 if origin.function != self.program.name:
                     where += f" (in {origin.function})"
-                out.append(_comment(f"{where}: {origin.text}"))
+                out.append(comment(f"{where}: {origin.text}"))
                 last = key
             out += stmts
         return out
@@ -226,10 +232,10 @@ class Sweeps:
 
     def statement(self, stmt, scope):
         if isinstance(stmt, ir.Assign):
-            return self.assign(stmt, scope)
+            return self.operation(stmt, scope)
         if isinstance(stmt, ir.Compute):
             self.defined.add(stmt.target)
-            return [_assign(stmt.target, stmt.expr)], []
+            return [assign(stmt.target, stmt.expr)], []
         if isinstance(stmt, ir.If):
             return self.branch(stmt, scope)
         if isinstance(stmt, ir.For):
@@ -242,19 +248,20 @@ class Sweeps:
 
     # --- one operation -------------------------------------------------------------------
 
-    def assign(self, stmt, scope):
+    def operation(self, stmt, scope):
         overwrites = scope.in_loop or stmt.target in self.defined
         self.defined.add(stmt.target)
         rule = self.program.rule(stmt.op)
-        forward = [_assign(stmt.target, self.substitute(rule.forward, stmt))]
+        forward = [assign(stmt.target, self.substitute(rule.forward, stmt))]
         if stmt.target not in self.active:
             return forward, []
         terms = []  # (argument name, partial expression)
         for arg, partial in zip(stmt.args, rule.partials):
             if partial is not None and isinstance(arg, ir.Var) and arg.name in self.active:
                 terms.append((arg.name, self.substitute(partial, stmt)))
-        if not terms:
-            return forward, []
+        if not terms:  # a constant overwrites an active name: its old adjoint is done
+            reset = [assign(self.adjoint(stmt.target), ast.Constant(0.0))] if overwrites else []
+            return forward, reset
         terms = _merge_terms(terms)
         reads = [n.id for _, p in terms for n in ast.walk(p) if isinstance(n, ast.Name)]
         operands = [a.name for a in stmt.args if isinstance(a, ir.Var)] + [stmt.target]
@@ -265,17 +272,17 @@ class Sweeps:
         reverse = []
         if taped:
             push, pop = self.stack_names()
-            forward = [_call_stmt(push, n) for n in before] + forward + [
-                _call_stmt(push, n) for n in after]
-            reverse = [_assign(n, _call(pop)) for n in reversed(taped)]
+            forward = [call_stmt(push, n) for n in before] + forward + [
+                call_stmt(push, n) for n in after]
+            reverse = [assign(n, call(pop)) for n in reversed(taped)]
         g = self.adjoint(stmt.target)
         if self.record:
             sid = self.statement_ids[id(stmt)]
             for i, (arg, partial) in enumerate(zip(stmt.args, rule.partials)):
                 term = [p for name, p in terms if isinstance(arg, ir.Var) and name == arg.name]
                 if partial is not None and term:
-                    reverse.append(ast.Expr(_call(self.record, ast.Constant(sid), ast.Constant(i),
-                                                  _times(_name(g), self.substitute(partial, stmt)))))
+                    reverse.append(ast.Expr(call(self.record, ast.Constant(sid), ast.Constant(i),
+                                                  times(load(g), self.substitute(partial, stmt)))))
         self_terms = [p for name, p in terms if name == stmt.target]
         for name, partial in terms:
             if name != stmt.target:
@@ -284,17 +291,23 @@ class Sweeps:
             factor = self_terms[0]
             for extra in self_terms[1:]:
                 factor = ast.BinOp(factor, ast.Add(), extra)
-            if not _is_one(factor):
-                reverse.append(_assign(g, _times(_name(g), factor)))
+            if not is_one(factor):
+                reverse.append(assign(g, times(load(g), factor)))
         elif overwrites:
-            reverse.append(_assign(g, ast.Constant(0.0)))  # the old value's adjoint starts anew
+            reverse.append(assign(g, ast.Constant(0.0)))  # the old value's adjoint starts anew
         return forward, reverse
 
+    def builtin(self, name):
+        """The name of a builtin in generated code: an alias where the user's code shadows it."""
+        return self.builtins.get(name, name)
+
     def substitute(self, text, stmt):
-        names = {"out": _name(stmt.target), "math": _name(self.program.math_name)}
+        names = {"out": load(stmt.target), "math": load(self.program.math_name)}
+        for builtin, alias in self.builtins.items():
+            names[builtin] = load(alias)
         for key, arg in zip(self.program.rule(stmt.op).params, stmt.args):
-            names[key] = _operand(arg, self.program)
-        return _Substitute(names).visit(clone(template(text)))
+            names[key] = operand_node(arg, self.program)
+        return Substitute(names).visit(clone(template(text)))
 
     # --- control flow --------------------------------------------------------------------
 
@@ -303,7 +316,7 @@ class Sweeps:
         if not scope.in_loop:
             return [], []
         push, pop = self.stack_names()
-        return [_call_stmt(push, name)], [_assign(name, _call(pop))]
+        return [call_stmt(push, name)], [assign(name, call(pop))]
 
     def branch(self, stmt, scope):
         inner = scope.enter(stmt, self.places)
@@ -312,17 +325,17 @@ class Sweeps:
         after_body, self.defined = self.defined, before
         fe, re = self.block(stmt.orelse, inner)
         self.defined |= after_body
-        forward = [ast.If(_name(stmt.test), self.flatten(fb, stmt.origin) or [ast.Pass()],
+        forward = [ast.If(load(stmt.test), self.flatten(fb, stmt.origin) or [ast.Pass()],
                              self.flatten(fe, stmt.origin))]
         if not (rb or re):
             return forward, []
         saved, restored = (self.decision(stmt.test, scope)
                            if scope.taped(stmt.test, self.places[id(stmt)]) else ([], []))
         if rb:
-            back = ast.If(_name(stmt.test), self.flatten(rb, stmt.origin),
+            back = ast.If(load(stmt.test), self.flatten(rb, stmt.origin),
                           self.flatten(re, stmt.origin))
         else:
-            back = ast.If(ast.UnaryOp(ast.Not(), _name(stmt.test)), self.flatten(re, stmt.origin),
+            back = ast.If(ast.UnaryOp(ast.Not(), load(stmt.test)), self.flatten(re, stmt.origin),
                           [])
         return forward + saved, restored + [back]
 
@@ -334,25 +347,27 @@ class Sweeps:
         inner = scope.enter(stmt, self.places,
                             exempt=[stmt.target] if regenerate else [])
         fb, rb = self.block(stmt.body, inner)
-        steps = _call("range", *[_operand(b, self.program) for b in stmt.bounds])
+        if rb and stmt.target in self.active:  # each iteration starts a new loop variable
+            rb.append((stmt.origin, [assign(self.adjoint(stmt.target), ast.Constant(0.0))]))
+        steps = call(self.builtin("range"), *[operand_node(b, self.program) for b in stmt.bounds])
         body = self.flatten(fb, stmt.origin)
         if not rb:
-            return [ast.For(_store(stmt.target), steps, body, [], None)], []
+            return [ast.For(store(stmt.target), steps, body, [], None)], []
         if regenerate:
             stable = not scope.in_loop and not any(
                 isinstance(b, ir.Var) and b.name in inner.loop_assigned for b in stmt.bounds)
             forward = []
             if not stable:
                 name = self.namer.fresh(f"{stmt.target}_steps")
-                forward.append(_assign(name, steps))
-                steps = _name(name)
-            forward.append(ast.For(_store(stmt.target), steps, body, [], None))
+                forward.append(assign(name, steps))
+                steps = load(name)
+            forward.append(ast.For(store(stmt.target), steps, body, [], None))
             saved, restored = ([], []) if stable else self.decision(name, scope)
-            back = ast.For(_store(stmt.target), _call("reversed", steps),
+            back = ast.For(store(stmt.target), call(self.builtin("reversed"), steps),
                            self.flatten(rb, stmt.origin), [], None)
             return forward + saved, restored + [back]
         counter = self.namer.fresh(f"{stmt.target}_trips")
-        loop = ast.For(_store(stmt.target), steps, [_increment(counter)] + body, [], None)
+        loop = ast.For(store(stmt.target), steps, [increment(counter)] + body, [], None)
         return self.counted(counter, loop, rb, scope, stmt.origin)
 
     def while_loop(self, stmt, scope):
@@ -362,7 +377,7 @@ class Sweeps:
         body = self.flatten(fb, stmt.origin)
         counter = self.namer.fresh("trips") if rb else None
         if counter:
-            body.insert(0, _increment(counter))
+            body.insert(0, increment(counter))
         if stmt.pre:
             body = self.flatten(fp, stmt.origin) + [ast.If(ast.UnaryOp(ast.Not(), stmt.test), [ast.Break()],
                                           [])] + body
@@ -376,10 +391,10 @@ class Sweeps:
     def counted(self, counter, loop, reverse_body, scope, origin):
         saved, restored = self.decision(counter, scope)
         each = self.namer.fresh("_")
-        back = ast.For(_store(each), _call("range", _name(counter)),
+        back = ast.For(store(each), call(self.builtin("range"), load(counter)),
                        self.flatten(reverse_body, origin), [],
                        None)
-        return [_assign(counter, ast.Constant(0)), loop] + saved, restored + [back]
+        return [assign(counter, ast.Constant(0)), loop] + saved, restored + [back]
 
 
 def _merge_terms(terms):
@@ -405,8 +420,8 @@ def _initialize_adjoints(reverse, adjoints):
         if isinstance(stmt, ast.AugAssign) and stmt.target.id in adjoints:
             name = stmt.target.id
             if name not in ready:
-                value = stmt.value if isinstance(stmt.op, ast.Add) else _negate(stmt.value)
-                stmt = _assign(name, value)
+                value = stmt.value if isinstance(stmt.op, ast.Add) else negate(stmt.value)
+                stmt = assign(name, value)
                 ready.add(name)
         elif isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
             ready.add(stmt.targets[0].id)
@@ -414,7 +429,7 @@ def _initialize_adjoints(reverse, adjoints):
             used = [n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and n.id in adjoints]
             for name in dict.fromkeys(used):
                 if name not in ready:
-                    out.append(_assign(name, ast.Constant(0.0)))
+                    out.append(assign(name, ast.Constant(0.0)))
                     ready.add(name)
         out.append(stmt)
     reverse[:] = out
@@ -423,93 +438,16 @@ def _initialize_adjoints(reverse, adjoints):
 
 # --- small syntax builders ---------------------------------------------------------------
 
-class _Substitute(ast.NodeTransformer):
-    """Replace placeholder names; replacements are shared, as no pass edits an expression."""
-
-    def __init__(self, names):
-        self.names = names
-
-    def visit_Name(self, node):
-        replacement = self.names.get(node.id)
-        return replacement if replacement is not None else node
-
-
-def _comment(text):
-    return ast.Expr(ast.Call(_name(COMMENT), [ast.Constant(text)], []))
-
-
-_LOAD = ast.Load()
-
-
-def _name(name):
-    return ast.Name(name, _LOAD)
-
-
-def _store(name):
-    return ast.Name(name, ast.Store())
-
-
-def _attr(name, attr):
-    return ast.Attribute(_name(name), attr, ast.Load())
-
-
-def _call(func, *args):
-    return ast.Call(_name(func), list(args), [])
-
-
-def _call_stmt(func, name):
-    return ast.Expr(_call(func, _name(name)))
-
-
-def _assign(name, value):
-    return ast.Assign([_store(name)], value, None)
-
-
-def _increment(name):
-    return ast.AugAssign(_store(name), ast.Add(), ast.Constant(1))
-
-
-def _operand(operand, program):
-    if isinstance(operand, ir.Var):
-        return _name(operand.name)
-    if operand.text:
-        return ast.parse(operand.text, mode="eval").body
-    value = operand.value
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and (
-            value < 0 or (value == 0 and str(value).startswith("-"))):
-        return ast.UnaryOp(ast.USub(), ast.Constant(-value))
-    return ast.Constant(value)
-
-
-def _is_one(node):
-    return isinstance(node, ast.Constant) and node.value == 1 and not isinstance(node.value, bool)
-
-
-def _is_minus_one(node):
-    return (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
-            and _is_one(node.operand))
-
-
-def _negate(node):
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        return node.operand
-    return ast.UnaryOp(ast.USub(), node)
-
-
-def _times(left, right):
-    return ast.BinOp(left, ast.Mult(), right)
-
-
 def _accumulate(target, g, partial):
     """``target += g * partial``, written the way a person would."""
-    if _is_one(partial):
-        return ast.AugAssign(_store(target), ast.Add(), _name(g))
-    if _is_minus_one(partial):
-        return ast.AugAssign(_store(target), ast.Sub(), _name(g))
-    return ast.AugAssign(_store(target), ast.Add(), _times(_name(g), partial))
+    if is_one(partial):
+        return ast.AugAssign(store(target), ast.Add(), load(g))
+    if is_minus_one(partial):
+        return ast.AugAssign(store(target), ast.Sub(), load(g))
+    return ast.AugAssign(store(target), ast.Add(), times(load(g), partial))
 
 
 def _arguments(program):
     return ast.arguments(posonlyargs=[], args=[ast.arg(p, None) for p in program.params],
                          vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
-                         defaults=[_operand(ir.Const(d), program) for d in program.defaults])
+                         defaults=[operand_node(ir.Const(d), program) for d in program.defaults])

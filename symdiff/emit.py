@@ -12,7 +12,7 @@ import re
 
 import astor
 
-from .differentiate import COMMENT
+from .syntax import COMMENT
 
 _MARKER = re.compile(r"^(\s*)" + COMMENT + r"\((.*)\)$")
 
@@ -33,7 +33,11 @@ def emit(generated):
     header = []
     if uses_math:
         alias = "" if generated.math_name == "math" else f" as {generated.math_name}"
-        header = [f"import math{alias}", "", ""]
+        header.append(f"import math{alias}")
+    for alias, builtin in generated.builtins.items():
+        header.append(f"from builtins import {builtin} as {alias}")
+    if header:
+        header += ["", ""]
     return "\n".join(header + lines) + "\n"
 
 

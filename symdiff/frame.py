@@ -40,6 +40,7 @@ class Frame(ExpressionRules):
         self.origin = None
         self.hint = "result"
         self.result = None
+        self.result_tuple = None
         self.returned = None
         self.flag_reads = set()
 
@@ -59,23 +60,45 @@ class Frame(ExpressionRules):
             if final.value is None:
                 raise self.error(UnsupportedSyntaxError, final, "return without a value",
                                  "return the number to differentiate")
-            simple = isinstance(final.value, (ast.Name, ast.Constant))
-            target = result_target if simple else (result_target or self.result_name())
-            self.hint = target or "result"
-            operand = self.value(final.value, target)
+            if self.returns_tuple(final.value):
+                operand = self.tuple_result(final.value)
+            else:
+                simple = isinstance(final.value, (ast.Name, ast.Constant))
+                target = result_target if simple else (result_target or self.result_name())
+                self.hint = target or "result"
+                operand = self.value(final.value, target)
         else:
             if not contains(stmts, ast.Return):
                 raise self.error(UnsupportedSyntaxError, self.parsed.tree,
                                  f"{self.parsed.name} never returns a value",
                                  "end it with `return <number>`")
             self.block(stmts)
-            operand = ir.Var(self.result_name())
+            if self.result_tuple is not None:
+                operand = tuple(ir.Var(name) for name in self.result_tuple)
+            else:
+                operand = ir.Var(self.result_name())
         if self.returned is not None:
             if self.returned in self.flag_reads:
                 self.out.insert(start, self.flag_set(self.returned, False))
             else:
                 _strip_assignments(self.out, self.returned)
         return self.out, operand
+
+    def returns_tuple(self, node):
+        return self.top and self.unit.allow_tuple and isinstance(node, ast.Tuple)
+
+    def tuple_result(self, node):
+        """``return a, b`` (forward mode only): each element into its own result name."""
+        if self.result_tuple is None:
+            self.result_tuple = [self.namer.fresh(f"result{i}") for i in range(len(node.elts))]
+        if len(node.elts) != len(self.result_tuple):
+            raise self.error(UnsupportedSyntaxError, node,
+                             f"returns {len(node.elts)} values here but "
+                             f"{len(self.result_tuple)} elsewhere", "return the same number")
+        for element, name in zip(node.elts, self.result_tuple):
+            self.hint = name
+            self.value(element, name)
+        return tuple(ir.Var(name) for name in self.result_tuple)
 
     def result_name(self):
         if self.result is None:
@@ -162,8 +185,11 @@ class Frame(ExpressionRules):
         if node.value is None:
             raise self.error(UnsupportedSyntaxError, node, "return without a value",
                              "return the number to differentiate")
-        self.hint = self.result_name()
-        self.value(node.value, self.result_name())
+        if self.returns_tuple(node.value):
+            self.tuple_result(node.value)
+        else:
+            self.hint = self.result_name()
+            self.value(node.value, self.result_name())
         if self.compound:
             self.out.append(self.flag_set(self.returned_flag(), True))
         if self.loops:

@@ -9,6 +9,8 @@ import keyword
 
 from .errors import InternalError
 
+BUILTINS = ("range", "reversed", "abs", "min", "max", "float", "int")  # what generated code calls
+
 
 class Namer:
     def __init__(self, reserved=()):

@@ -23,18 +23,23 @@ from . import ir
 from .errors import UnknownFunctionError
 from .fence import fence
 from .frame import Frame
-from .names import Namer
+from .names import BUILTINS, Namer
 from .parse import parse_function
 from .resolve import all_identifiers, local_names
 
 
-def normalize(parsed):
-    """The ``Program`` of a parsed (and not yet fenced) function."""
+def normalize(parsed, allow_tuple=False):
+    """The ``Program`` of a parsed (and not yet fenced) function.
+
+    With ``allow_tuple`` (forward mode), the function may return a tuple of
+    numbers; ``Program.result`` is then a tuple of operands.
+    """
     fence(parsed)
-    namer = Namer(all_identifiers(parsed.tree))
+    namer = Namer(all_identifiers(parsed.tree) + list(BUILTINS))
     math_name = _math_alias(parsed, namer)
     program_origin = _origin(parsed, parsed.tree)
     unit = Unit(parsed, namer, math_name)
+    unit.allow_tuple = allow_tuple
     frame = Frame(unit, parsed, mapping={}, stack=(parsed.fn,), top=True)
     params = []
     for name in local_names(parsed.tree)[:_param_count(parsed.tree)]:
@@ -60,6 +65,7 @@ class Unit:
         self.reads = []  # (globals dict, name, object): what the gradient was built from
         self._globals = {}
         self._parsed = {}
+        self.allow_tuple = False
         self.program_rules = {}  # op -> Rule, for functions with their own rule
         self.custom_functions = {}  # op -> (function, partials)
 

@@ -17,8 +17,8 @@ import ast
 import copy
 import math
 
-from .differentiate import COMMENT, SECTION
-from .syntax import clone
+from .differentiate import SECTION
+from .syntax import COMMENT, clone
 
 MAX_ROUNDS = 12
 

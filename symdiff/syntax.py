@@ -2,6 +2,10 @@
 
 import ast
 
+from . import ir
+
+COMMENT = "__symdiff_comment__"  # marker call that ``emit`` turns into a comment line
+
 
 _STATELESS = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
 
@@ -24,3 +28,82 @@ def clone(node):
         if hasattr(node, name):
             setattr(copy, name, getattr(node, name))
     return copy
+
+
+class Substitute(ast.NodeTransformer):
+    """Replace placeholder names; replacements are shared, as no pass edits an expression."""
+
+    def __init__(self, names):
+        self.names = names
+
+    def visit_Name(self, node):
+        replacement = self.names.get(node.id)
+        return replacement if replacement is not None else node
+
+
+def comment(text):
+    return ast.Expr(ast.Call(load(COMMENT), [ast.Constant(text)], []))
+
+
+LOAD = ast.Load()
+
+
+def load(name):
+    return ast.Name(name, LOAD)
+
+
+def store(name):
+    return ast.Name(name, ast.Store())
+
+
+def attr(name, attr):
+    return ast.Attribute(load(name), attr, ast.Load())
+
+
+def call(func, *args):
+    return ast.Call(load(func), list(args), [])
+
+
+def call_stmt(func, name):
+    return ast.Expr(call(func, load(name)))
+
+
+def assign(name, value):
+    return ast.Assign([store(name)], value, None)
+
+
+def increment(name):
+    return ast.AugAssign(store(name), ast.Add(), ast.Constant(1))
+
+
+def operand_node(operand, program):
+    if isinstance(operand, ir.Var):
+        return load(operand.name)
+    if operand.text:
+        return ast.parse(operand.text, mode="eval").body
+    value = operand.value
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and (
+            value < 0 or (value == 0 and str(value).startswith("-"))):
+        return ast.UnaryOp(ast.USub(), ast.Constant(-value))
+    return ast.Constant(value)
+
+
+def is_one(node):
+    return isinstance(node, ast.Constant) and node.value == 1 and not isinstance(node.value, bool)
+
+
+def is_minus_one(node):
+    return (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+            and is_one(node.operand))
+
+
+def negate(node):
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return node.operand
+    return ast.UnaryOp(ast.USub(), node)
+
+
+def times(left, right):
+    return ast.BinOp(left, ast.Mult(), right)
+
+

@@ -366,6 +366,11 @@ _register(math, {name: _TAPE.get(name) or _refusing(name, getattr(math, name))
                  and not name.startswith("_") and name not in _MATH_PASS_THROUGH})
 
 
+def _float(x=0.0):
+    """``float`` for copied code: a ``Value`` passes through with its derivative."""
+    return x if isinstance(x, Value) else float(x)
+
+
 def _stand_in(value):
     """The tape's stand-in for ``value`` (math, numpy or one of their functions), or None."""
     numpy = sys.modules.get("numpy")
@@ -429,6 +434,8 @@ def _copy_function(fn, memo):
     for name in _names(fn.__code__):
         if name in old_globals:
             new_globals[name] = _translate(old_globals[name], memo)
+        elif name == "float":  # the builtin must keep a Value a Value, not drop its gradient
+            new_globals[name] = _float
     for old, new in zip(old_cells, new_cells):
         if new is not old:
             new.cell_contents = _translate(old.cell_contents, memo)

@@ -1,0 +1,371 @@
+"""Static: the functions of a Python file, without running the file.
+
+Expects the path of a source file.  Guarantees a ``StaticModule`` whose
+``namespace`` holds what can be known about the module's globals by reading it,
+and nothing its top-level code would have to run to produce:
+
+- ``import math``, ``import numpy as np``, ``from math import sin, cos as c`` and
+  the like, for the modules ``math``, ``numpy`` and ``symdiff`` only (these real
+  modules are imported and their names bound);
+- constants: a value ``ast.literal_eval`` accepts, or arithmetic on numbers and
+  on constants already known, evaluated here by walking the tree (never ``eval``);
+- every top-level ``def`` whose default values are such constants: that one
+  statement alone is compiled and executed, without its decorators and
+  annotations, so the function object has the file's real name and line numbers
+  and its body never runs.
+
+Every other top-level statement is skipped.  A name it could bind is removed from
+the namespace and remembered in ``skipped`` (name -> line), so a function reading
+it fails to resolve instead of seeing a stale value; so is every name some function
+declares ``global``.
+
+    import math                 namespace: math -> <module math>, SCALE -> 0.25,
+    SCALE = 1 / 4        ──►               f -> <function f>
+    print("hello")              skipped:   {}   (print binds nothing and never runs)
+    def f(x): ...
+"""
+
+import ast
+import copy
+import importlib
+import linecache
+import operator
+import os
+from dataclasses import dataclass, field
+
+from .errors import SymdiffError, UnsupportedSyntaxError
+
+STATIC_MODULES = ("math", "numpy", "symdiff")
+CONSTANT_NAMES = ("pi", "e", "tau", "inf", "nan")  # math.pi, np.pi, ... in constant arithmetic
+_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+           ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
+           ast.Pow: operator.pow}
+_UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos}
+_MAX_POWER_BITS = 100_000  # an integer power larger than this is left unevaluated
+
+
+class NotConstant(Exception):
+    """The expression is not something the static loader evaluates."""
+
+
+@dataclass
+class StaticModule:
+    path: str
+    tree: ast.Module
+    namespace: dict  # the globals every function defined here shares
+    defined: dict = field(default_factory=dict)  # def name -> function (the last def wins)
+    left_out: dict = field(default_factory=dict)  # def name -> (line, why not defined or None)
+    skipped: dict = field(default_factory=dict)  # name -> line of a statement not run
+    custom_rules: list = field(default_factory=list)  # lines of derivative rules not run
+
+    def function(self, name):
+        """The function ``name`` defined by the file's last top-level ``def`` of that name."""
+        if name in self.defined:
+            return self.defined[name]
+        if name in self.left_out:
+            lineno, reason = self.left_out[name]
+            if reason is None:
+                raise UnsupportedSyntaxError(
+                    f"{name} is an async function", filename=self.path, lineno=lineno,
+                    col_offset=0, source_line=linecache.getline(self.path, lineno) or None,
+                    hint="symdiff differentiates plain def functions")
+            raise SymdiffError(f"{name} cannot be defined without running the module: {reason}",
+                               filename=self.path, lineno=lineno, col_offset=0,
+                               source_line=linecache.getline(self.path, lineno) or None,
+                               hint="pass --import to import the module instead")
+        names = self.function_names()
+        hint = (f"its functions are {', '.join(names)}" if names
+                else "it has no top-level def functions")
+        raise SymdiffError(f"{self.path} has no top-level function named {name}", hint=hint)
+
+    def function_names(self):
+        """Names of the file's top-level ``def`` statements, in source order."""
+        return function_names(self.tree)
+
+
+def function_names(tree):
+    names = [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    return list(dict.fromkeys(names))
+
+
+def read_tree(path):
+    """The syntax tree of the file at ``path``; a syntax error becomes a ``SymdiffError``."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    try:
+        return ast.parse(data, filename=path)
+    except SyntaxError as exc:
+        lineno = exc.lineno or 1
+        line = exc.text or linecache.getline(path, lineno) or None
+        col = max((exc.offset or 1) - 1, 0)
+        message = exc.msg if exc.msg.startswith("invalid") else f"invalid syntax: {exc.msg}"
+        raise SymdiffError(message, filename=path, lineno=lineno, col_offset=col,
+                           source_line=line) from None
+    except ValueError as exc:  # null bytes
+        raise SymdiffError(f"{path} cannot be read as Python source ({exc})") from None
+
+
+def load(path):
+    """Read the file at ``path`` and build its ``StaticModule``; no top-level code runs."""
+    tree = read_tree(path)
+    linecache.checkcache(path)
+    linecache.updatecache(path)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    module = StaticModule(path, tree, {"__name__": stem, "__file__": path})
+    for stmt in tree.body:
+        _load_statement(module, stmt)
+    for name, lineno in _global_declarations(tree):  # any call may rebind these
+        _unbind(module, name, lineno)
+    return module
+
+
+def _load_statement(module, stmt):
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        bound = _import(stmt)
+    elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        bound = _assignment(stmt, module.namespace)
+    elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if _mentions_custom_rule(stmt.decorator_list):
+            module.custom_rules.append(stmt.lineno)
+        function, reason = _define(stmt, module)
+        if function is None:
+            module.left_out[stmt.name] = (stmt.lineno, reason)
+            module.defined.pop(stmt.name, None)
+            _unbind(module, stmt.name, stmt.lineno)
+            return
+        module.left_out.pop(stmt.name, None)
+        module.defined[stmt.name] = function
+        bound = {stmt.name: function}
+    elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+        return  # a docstring
+    else:
+        bound = None
+    if bound is not None:
+        for name, value in bound.items():
+            module.namespace[name] = value
+            module.skipped.pop(name, None)
+        return
+    if _mentions_custom_rule([stmt]):
+        module.custom_rules.append(stmt.lineno)
+    if isinstance(stmt, ast.ImportFrom) and any(a.name == "*" for a in stmt.names):
+        for name in [n for n in module.namespace if not n.startswith("__")]:
+            _unbind(module, name, stmt.lineno)  # a star import may rebind anything
+    for name in bound_names(stmt):
+        _unbind(module, name, stmt.lineno)
+
+
+def _unbind(module, name, lineno):
+    module.namespace.pop(name, None)
+    module.skipped[name] = lineno
+
+
+# --- imports ------------------------------------------------------------------------------
+
+def _import(stmt):
+    """The names an import of math, numpy or symdiff binds; None for any other import."""
+    if isinstance(stmt, ast.Import):
+        bound = {}
+        for alias in stmt.names:
+            if not _is_static_module(alias.name):
+                return None
+            module = _import_module(alias.name)
+            if module is None:
+                return None
+            if alias.asname:
+                bound[alias.asname] = module
+            else:
+                top = alias.name.split(".")[0]
+                bound[top] = _import_module(top)
+        return bound
+    if stmt.level or not stmt.module or not _is_static_module(stmt.module):
+        return None
+    source = _import_module(stmt.module)
+    if source is None:
+        return None
+    bound = {}
+    for alias in stmt.names:
+        if alias.name == "*":
+            public = getattr(source, "__all__", None)
+            if public is None:
+                public = [n for n in vars(source) if not n.startswith("_")]
+            bound.update({n: getattr(source, n) for n in public if hasattr(source, n)})
+        elif hasattr(source, alias.name):
+            bound[alias.asname or alias.name] = getattr(source, alias.name)
+        else:
+            submodule = _import_module(f"{stmt.module}.{alias.name}")
+            if submodule is None:
+                return None
+            bound[alias.asname or alias.name] = submodule
+    return bound
+
+
+def _is_static_module(name):
+    return name.split(".")[0] in STATIC_MODULES
+
+
+def _import_module(name):
+    try:
+        return importlib.import_module(name)
+    except ImportError:  # numpy may not be installed: its names stay unknown
+        return None
+
+
+# --- constants ----------------------------------------------------------------------------
+
+def _assignment(stmt, namespace):
+    """``{name: value}`` for an assignment of constants to plain names; None otherwise."""
+    if stmt.value is None:  # a bare annotation `x: float` binds nothing
+        return {}
+    try:
+        value = constant_value(stmt.value, namespace)
+        if isinstance(stmt, ast.AugAssign):
+            if not isinstance(stmt.target, ast.Name) or type(stmt.op) not in _BINARY:
+                return None
+            current = constant_value(stmt.target, namespace)
+            return {stmt.target.id: _arithmetic(_BINARY[type(stmt.op)], current, value)}
+        targets = [stmt.target] if isinstance(stmt, ast.AnnAssign) else stmt.targets
+        bound = {}
+        for target in targets:
+            bound.update(_unpack(target, value))
+        return bound
+    except NotConstant:
+        return None
+
+
+def _unpack(target, value):
+    if isinstance(target, ast.Name):
+        return {target.id: value}
+    if (isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (tuple, list))
+            and len(target.elts) == len(value)):
+        bound = {}
+        for element, item in zip(target.elts, value):
+            bound.update(_unpack(element, item))
+        return bound
+    raise NotConstant
+
+
+def constant_value(node, namespace):
+    """The value of a literal, or of arithmetic on numbers and known numeric constants.
+
+    Raises ``NotConstant`` for anything else.  Nothing is executed: the tree is walked.
+    """
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        pass
+    if isinstance(node, ast.Name):
+        return _number(namespace.get(node.id))
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        base = namespace.get(node.value.id)
+        if getattr(base, "__name__", None) in ("math", "numpy") and node.attr in CONSTANT_NAMES:
+            return _number(getattr(base, node.attr, None))
+        raise NotConstant
+    if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+        left = constant_value(node.left, namespace)
+        right = constant_value(node.right, namespace)
+        return _arithmetic(_BINARY[type(node.op)], left, right)
+    if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
+        return _UNARY[type(node.op)](_number(constant_value(node.operand, namespace)))
+    raise NotConstant
+
+
+def _number(value):
+    if isinstance(value, (int, float)):  # bool is an int
+        return value
+    raise NotConstant
+
+
+def _arithmetic(op, left, right):
+    left, right = _number(left), _number(right)
+    if op is operator.pow and isinstance(left, int) and isinstance(right, int):
+        if abs(right) * max(abs(left), 2).bit_length() > _MAX_POWER_BITS:
+            raise NotConstant  # too big to be worth computing
+    try:
+        return op(left, right)
+    except (ArithmeticError, ValueError):
+        raise NotConstant from None
+
+
+# --- functions ----------------------------------------------------------------------------
+
+def _define(stmt, module):
+    """Execute one ``def`` alone; ``(function, None)`` or ``(None, why not)``."""
+    if isinstance(stmt, ast.AsyncFunctionDef):
+        return None, None  # refused when asked for: no module run would help
+    node = copy.deepcopy(stmt)
+    node.decorator_list = []
+    node.returns = None
+    if hasattr(node, "type_params"):
+        node.type_params = []
+    arguments = node.args
+    for arg in arguments.posonlyargs + arguments.args + arguments.kwonlyargs:
+        arg.annotation = None
+    for arg in (arguments.vararg, arguments.kwarg):
+        if arg is not None:
+            arg.annotation = None
+    for default in arguments.defaults + [d for d in arguments.kw_defaults if d is not None]:
+        try:
+            constant_value(default, module.namespace)  # checked here, so exec computes no more
+        except NotConstant:
+            return None, (f"the default value `{ast.unparse(default)}` (line {default.lineno}) "
+                          "is not a constant")
+    try:
+        code = compile(ast.Module([node], type_ignores=[]), module.path, "exec")
+    except SyntaxError as exc:
+        return None, f"it does not compile ({exc.msg})"
+    scope = module.namespace
+    before = scope.get(stmt.name, _MISSING)
+    exec(code, scope)  # makes the function object: the body does not run
+    function = scope[stmt.name]
+    if before is _MISSING:
+        del scope[stmt.name]
+    else:
+        scope[stmt.name] = before
+    return function, None
+
+
+_MISSING = object()
+
+
+def _mentions_custom_rule(nodes):
+    for root in nodes:
+        for node in ast.walk(root):
+            name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", None)
+            if name in ("defgrad", "custom_grad"):
+                return True
+    return False
+
+
+def _global_declarations(tree):
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Global):
+            found.extend((name, node.lineno) for name in node.names)
+    return found
+
+
+def bound_names(stmt):
+    """Every module-level name ``stmt`` could bind, erring on the side of more.
+
+    Function and class bodies are not entered: their names are their own.
+    """
+    found = []
+    stack = [stmt]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            found.append(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.append(node.name)
+            continue
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.extend((a.asname or a.name).split(".")[0] for a in node.names
+                         if a.name != "*")
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            found.append(node.name)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            found.append(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            found.append(node.rest)
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+    return list(dict.fromkeys(found))
