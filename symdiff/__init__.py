@@ -13,6 +13,7 @@
 from . import tape
 from .api import grad, source, value_and_grad
 from .check import CheckReport, check
+from .higher import hessian, hvp, jacobian, jvp
 from .errors import (InternalError, RecursionCycleError, SourceUnavailableError,
                      SymdiffError, UndefinedNameError, UnknownFunctionError,
                      UnsupportedSyntaxError)
@@ -23,6 +24,6 @@ __all__ = [
     "InternalError", "RecursionCycleError", "SourceUnavailableError", "SymdiffError",
     "UndefinedNameError", "UnknownFunctionError", "UnsupportedSyntaxError",
     "CheckReport", "check", "custom_grad", "defgrad", "grad", "source", "stop_gradient",
-    "symbolic", "symbolic_grad", "tape", "value_and_grad",
+    "symbolic", "symbolic_grad", "tape", "value_and_grad", "jvp", "jacobian", "hessian", "hvp",
 ]
 __version__ = "0.1.0"

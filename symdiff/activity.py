@@ -21,10 +21,16 @@ def active_names(program, wrt):
     users = {}  # name -> targets of statements with a differentiable use of it
     sources = {}  # target -> names it differentiably uses
     for stmt in ir.walk(program.body):
+        flows = []  # (from, to): a derivative can flow from one name to the other
         if isinstance(stmt, ir.Assign):
-            for name in differentiable_args(program, stmt):
-                users.setdefault(name, []).append(stmt.target)
-                sources.setdefault(stmt.target, []).append(name)
+            flows = [(name, stmt.target) for name in differentiable_args(program, stmt)]
+        elif isinstance(stmt, ir.Push) and isinstance(stmt.value, ir.Var):
+            flows = [(stmt.value.name, stmt.stack)]  # a stack is as active as what it holds
+        elif isinstance(stmt, ir.Pop):
+            flows = [(stmt.stack, stmt.target)]
+        for source, target in flows:
+            users.setdefault(source, []).append(target)
+            sources.setdefault(target, []).append(source)
     varied = _reach(wrt, users)
     results = program.result if isinstance(program.result, tuple) else (program.result,)
     outputs = [r.name for r in results if isinstance(r, ir.Var) and r.name in varied]

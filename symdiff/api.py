@@ -12,12 +12,12 @@ module) on first use.
 """
 
 import functools
-import inspect
 
 from .compile import compile_module
 from .differentiate import differentiate
 from .emit import emit
 from .errors import SymdiffError, UndefinedNameError
+from .forward import differentiate_forward
 from .graph import build_graph
 from .normalize import normalize
 from .optimize import optimize_function
@@ -29,12 +29,15 @@ _CACHE = {}
 class Gradient:
     """Everything built for one function: the generated text, function and graph."""
 
-    def __init__(self, fn, wrt, with_value, optimize):
+    def __init__(self, fn, wrt, with_value, optimize, mode="reverse"):
         parsed = parse_function(fn)
-        program = normalize(parsed)
+        program = normalize(parsed, allow_tuple=mode == "forward")
         self.wrt_names, self.single = _wrt_names(program.params, wrt, parsed)
-        generated = differentiate(program, self.wrt_names, with_value=with_value,
-                                  as_tuple=not self.single)
+        if mode == "forward":
+            generated = differentiate_forward(program, self.wrt_names)
+        else:
+            generated = differentiate(program, self.wrt_names, with_value=with_value,
+                                      as_tuple=not self.single)
         if optimize:
             generated = optimize_function(generated)
         self.program = program
@@ -49,14 +52,14 @@ class Gradient:
         return all(scope.get(name) is obj for scope, name, obj in self.reads)
 
 
-def build(fn, wrt=None, *, with_value=False, optimize=True):
-    """The cached ``Gradient`` of ``fn``."""
+def build(fn, wrt=None, *, with_value=False, optimize=True, mode="reverse"):
+    """The cached ``Gradient`` of ``fn`` (``mode="forward"``: its forward-mode function)."""
     wrt_key = tuple(wrt) if isinstance(wrt, (list, tuple)) else wrt
-    key = (getattr(fn, "__code__", fn), _closure_key(fn), wrt_key, with_value, optimize)
+    key = (getattr(fn, "__code__", fn), _closure_key(fn), wrt_key, with_value, optimize, mode)
     cached = _CACHE.get(key)
     if cached is not None and cached.is_current():
         return cached
-    gradient = Gradient(fn, wrt, with_value, optimize)
+    gradient = Gradient(fn, wrt, with_value, optimize, mode)
     _CACHE[key] = gradient
     return gradient
 
@@ -122,8 +125,8 @@ def _wrap(fn, wrt, with_value, optimize):
 
 
 def _unwrap(fn):
-    inner = getattr(fn, "fn", None)
-    return inner if inspect.isfunction(inner) else fn
+    """A gradient built on first use stands for its generated function (``grad(grad(f))``)."""
+    return fn._gradient().function if isinstance(fn, GradFunction) else fn
 
 
 def _wrt_names(params, wrt, parsed):

@@ -301,7 +301,8 @@ class _Interpreter:
             self.block(stmt.body if self.env[stmt.test] else stmt.orelse)
         elif isinstance(stmt, ir.For):
             bounds = [_raw(_operand(b, self.env, self.program)) for b in stmt.bounds]
-            for i in range(*bounds):
+            steps = range(*bounds)
+            for i in reversed(steps) if stmt.reverse else steps:
                 self.env[stmt.target] = i
                 if self.block(stmt.body):
                     break
@@ -312,6 +313,10 @@ class _Interpreter:
                     break
         elif isinstance(stmt, ir.BreakIf):
             return bool(self.evaluate(stmt.test))
+        elif isinstance(stmt, ir.Push):
+            self.env[stmt.stack].append(_operand(stmt.value, self.env, self.program))
+        elif isinstance(stmt, ir.Pop):
+            self.env[stmt.target] = self.env[stmt.stack].pop()
         return False
 
     def evaluate(self, expr):

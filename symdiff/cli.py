@@ -1,7 +1,7 @@
 """The ``symdiff`` command: show, check and draw the gradient of a function in a file.
 
     symdiff show examples/model.py:neuron            the generated gradient module
-    symdiff check examples/model.py:power --at 1.5,3  the four-way check; exit 1 if it fails
+    symdiff check examples/model.py:neuron           the four-way check; exit 1 if it fails
     symdiff graph examples/model.py:neuron -o g.svg  the static dependency graph
 
 The file is read, not run: its functions, constants and imports of math, numpy
@@ -18,6 +18,7 @@ import importlib.util
 import inspect
 import io
 import keyword
+import linecache
 import os
 import re
 import shutil
@@ -33,10 +34,11 @@ from .errors import SymdiffError, UndefinedNameError
 
 EXAMPLES = """\
 examples:
-  symdiff show examples/model.py:neuron               the generated gradient module
-  symdiff show examples/model.py:neuron --wrt w,b     only d/dw and d/db
-  symdiff check examples/model.py:power --at 1.5,3    check at x=1.5, n=3; exit 1 if wrong
-  symdiff graph examples/model.py:neuron -o graph.svg draw the graph (needs Graphviz)
+  symdiff show examples/model.py:neuron                  the generated gradient module
+  symdiff show examples/model.py:neuron --wrt w,b        only d/dw and d/db
+  symdiff check examples/model.py:power --at 1.5,3 --wrt x
+                                                         check d/dx at x=1.5, n=3
+  symdiff graph examples/model.py:neuron -o graph.svg    draw it (SVG needs Graphviz)
 
 The file is read, never run: symdiff loads its def functions, its numeric constants
 and its imports of math, numpy and symdiff without executing anything else.  Pass
@@ -70,7 +72,7 @@ examples:
   symdiff graph examples/model.py:power --wrt x --format png -o power.png
 
 Nodes are the forward operations, labelled with the operation and the source line;
-with the adjoints of the active names drawn dashed in red.  SVG and PNG are rendered
+the adjoints of the active names are drawn dashed in red.  SVG and PNG are rendered
 by Graphviz's `dot`, which must be on PATH; the format defaults to the suffix of -o.
 """
 
@@ -93,6 +95,8 @@ def main(argv=None):
     args.static_module = None
     try:
         return args.run(args)
+    except KeyboardInterrupt:
+        return 130
     except BrokenPipeError:  # `symdiff show ... | head`
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -266,9 +270,9 @@ def split_target(target):
     """``"path/model.py:loss"`` -> ``("path/model.py", "loss")``."""
     path, colon, name = target.rpartition(":")
     if not colon or not name.isidentifier() or not path:
-        path = target
+        file = path if colon and os.path.isfile(path) else target
         raise CommandError(f"{target}: name the function too, as FILE.py:FUNC"
-                           f"{_functions_hint(path)}")
+                           f"{_functions_hint(file)}")
     return path, name
 
 
@@ -297,10 +301,10 @@ def load_function(args):
         raise CommandError(f"cannot read {path}: {exc.strerror or exc}") from None
     args.static_module = module
     if module.custom_rules:
-        lines = ", ".join(map(str, module.custom_rules))
-        print(f"{path}: note: the derivative rules given at line{'s' * (len(module.custom_rules) > 1)}"
-              f" {lines} are not used, because the module is read, not run; pass --import to "
-              "use them", file=sys.stderr)
+        where = ", ".join(map(str, module.custom_rules))
+        where = f"line{'s' * (len(module.custom_rules) > 1)} {where}"
+        print(f"{path}: note: the derivative rules given at {where} are not used, because the "
+              "module is read, not run; pass --import to use them", file=sys.stderr)
     return module.function(name)
 
 
@@ -340,7 +344,6 @@ def import_error(path, exc):
     for frame, line in traceback.walk_tb(exc.__traceback__):
         if os.path.abspath(frame.f_code.co_filename) == os.path.abspath(path):
             lineno = line
-    import linecache
     message = f"importing the module raised {type(exc).__name__}: {exc}"
     return SymdiffError(message, filename=path if lineno else None, lineno=lineno,
                         source_line=linecache.getline(path, lineno) if lineno else None,

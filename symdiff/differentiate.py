@@ -27,10 +27,9 @@ from dataclasses import dataclass, field
 
 from . import ir
 from .activity import active_names
-from .names import BUILTINS, Namer
-from .rules import template
-from .syntax import (Substitute, assign, attr, call, call_stmt, clone, comment, increment,
-                     is_minus_one, is_one, load, negate, operand_node, store, times)
+from .syntax import (assign, attr, call, call_method, call_stmt, comment, increment, is_minus_one, is_one,
+                     load, negate, operand_node, store, times)
+from .writer import Writer
 
 SECTION = "reverse sweep"  # the heading comment of the second half
 
@@ -53,7 +52,7 @@ class Scope:
         if later is None:
             later = {}
             for sub in ir.walk([stmt]):
-                if isinstance(sub, (ir.Assign, ir.Compute, ir.For)):
+                if isinstance(sub, (ir.Assign, ir.Compute, ir.For, ir.Pop)):
                     later.setdefault(sub.target, []).append(places[id(sub)])
         loop = self.loop_assigned
         if loop is None and isinstance(stmt, (ir.For, ir.While)):
@@ -127,24 +126,18 @@ def differentiate(program, wrt, *, with_value=False, as_tuple=None, record=False
     return Sweeps(program, wrt, record).build(with_value, as_tuple)
 
 
-class Sweeps:
+class Sweeps(Writer):
     def __init__(self, program, wrt, record=False):
-        self.program = program
-        self.statement_ids = {id(s): i for i, s in enumerate(ir.walk(program.body))}
+        super().__init__(program)
         self.places = _places(program.body)
         self.wrt = list(wrt)
         self.active = active_names(program, self.wrt)
-        self.namer = Namer(program.reserved)
         self.adjoints = {}
+        self.adjoint_stacks = {}  # a user stack -> the stack of its values' adjoints
         self.defined = set(program.params)  # names assigned on the path generated so far
         self.stack_used = False
         self.push = self.pop = None
         self.record = self.namer.fresh("record") if record else None
-        used = set(program.params) | set(ir.assigned_names(program.body)) | set(program.namespace)
-        self.builtins = {}  # builtin -> the name generated code calls it by
-        for builtin in BUILTINS:
-            if builtin in used:
-                self.builtins[builtin] = self.namer.fresh(builtin)
 
     # --- names --------------------------------------------------------------------------
 
@@ -187,6 +180,8 @@ class Sweeps:
                         ast.Assign([ast.Tuple([store(self.push), store(self.pop)], ast.Store())],
                                    ast.Tuple([attr(self.stack_name, "append"),
                                               attr(self.stack_name, "pop")], ast.Load()))]
+        for stack in self.adjoint_stacks.values():
+            reverse.insert(1, assign(stack, ast.List([], ast.Load())))
         if reverse:
             reverse.insert(0, comment(f"{SECTION}: adjoints, from the result back"))
         statements = prologue + body + reverse + [ast.Return(grad)]
@@ -197,27 +192,6 @@ class Sweeps:
                          self.record, {alias: b for b, alias in self.builtins.items()})
 
     # --- blocks -------------------------------------------------------------------------
-
-    def flatten(self, chunks, within=None):
-        """Statements of ``(origin, statements)`` chunks, a comment where the origin changes.
-
-        ``within`` is the origin of the enclosing statement, whose comment already
-        stands above.  A line of an inlined helper names it: ``# line 4 (in norm): ...``.
-        """
-        out = []
-        last = None if within is None else (within.filename, within.lineno, within.function)
-        for origin, stmts in chunks:
-            if not stmts:
-                continue
-            key = (origin.filename, origin.lineno, origin.function)
-            if key != last:
-                where = f"line {origin.lineno}"
-                if origin.function != self.program.name:
-                    where += f" (in {origin.function})"
-                out.append(comment(f"{where}: {origin.text}"))
-                last = key
-            out += stmts
-        return out
 
     def block(self, block, scope):
         """Forward and reverse chunks of ``block``; the reverse ones in reverse order."""
@@ -244,7 +218,43 @@ class Sweeps:
             return self.while_loop(stmt, scope)
         if isinstance(stmt, ir.BreakIf):
             return [ast.If(stmt.test, [ast.Break()], [])], []
+        if isinstance(stmt, (ir.Push, ir.Pop)):
+            return self.stack_operation(stmt, scope)
         raise TypeError(stmt)
+
+    def stack_operation(self, stmt, scope):
+        """A user stack moves values; its adjoint stack moves their adjoints back.
+
+        Every push and pop of an active stack has its mirror on the adjoint stack,
+        zeros included, so the two stay in step.
+        """
+        if isinstance(stmt, ir.Push):
+            forward = [ast.Expr(call_method(stmt.stack, "append",
+                                            operand_node(stmt.value, self.program)))]
+        else:
+            overwrites = scope.in_loop or stmt.target in self.defined
+            self.defined.add(stmt.target)
+            forward = [assign(stmt.target, call_method(stmt.stack, "pop"))]
+        if stmt.stack not in self.active:
+            return forward, []
+        adjoints = self.adjoint_stack(stmt.stack)
+        if isinstance(stmt, ir.Pop):
+            value = load(self.adjoint(stmt.target)) if stmt.target in self.active else (
+                ast.Constant(0.0))
+            reverse = [ast.Expr(call_method(adjoints, "append", value))]
+            if stmt.target in self.active and overwrites:
+                reverse.append(assign(self.adjoint(stmt.target), ast.Constant(0.0)))
+            return forward, reverse
+        popped = call_method(adjoints, "pop")
+        value = stmt.value
+        if isinstance(value, ir.Var) and value.name in self.active:
+            return forward, [ast.AugAssign(store(self.adjoint(value.name)), ast.Add(), popped)]
+        return forward, [ast.Expr(popped)]
+
+    def adjoint_stack(self, stack):
+        if stack not in self.adjoint_stacks:
+            self.adjoint_stacks[stack] = self.namer.fresh(f"d{stack}")
+        return self.adjoint_stacks[stack]
 
     # --- one operation -------------------------------------------------------------------
 
@@ -297,18 +307,6 @@ class Sweeps:
             reverse.append(assign(g, ast.Constant(0.0)))  # the old value's adjoint starts anew
         return forward, reverse
 
-    def builtin(self, name):
-        """The name of a builtin in generated code: an alias where the user's code shadows it."""
-        return self.builtins.get(name, name)
-
-    def substitute(self, text, stmt):
-        names = {"out": load(stmt.target), "math": load(self.program.math_name)}
-        for builtin, alias in self.builtins.items():
-            names[builtin] = load(alias)
-        for key, arg in zip(self.program.rule(stmt.op).params, stmt.args):
-            names[key] = operand_node(arg, self.program)
-        return Substitute(names).visit(clone(template(text)))
-
     # --- control flow --------------------------------------------------------------------
 
     def decision(self, name, scope):
@@ -341,8 +339,7 @@ class Sweeps:
 
     def for_loop(self, stmt, scope):
         breaks = bool(stmt.body) and isinstance(stmt.body[-1], ir.BreakIf)
-        rewritten = stmt.target in [s.target for s in ir.walk(stmt.body)
-                                    if isinstance(s, (ir.Assign, ir.Compute))]
+        rewritten = stmt.target in ir.assigned_names(stmt.body)
         regenerate = not breaks and not rewritten
         inner = scope.enter(stmt, self.places,
                             exempt=[stmt.target] if regenerate else [])
@@ -352,7 +349,7 @@ class Sweeps:
         steps = call(self.builtin("range"), *[operand_node(b, self.program) for b in stmt.bounds])
         body = self.flatten(fb, stmt.origin)
         if not rb:
-            return [ast.For(store(stmt.target), steps, body, [], None)], []
+            return [ast.For(store(stmt.target), self.ordered(steps, stmt), body, [], None)], []
         if regenerate:
             stable = not scope.in_loop and not any(
                 isinstance(b, ir.Var) and b.name in inner.loop_assigned for b in stmt.bounds)
@@ -361,14 +358,20 @@ class Sweeps:
                 name = self.namer.fresh(f"{stmt.target}_steps")
                 forward.append(assign(name, steps))
                 steps = load(name)
-            forward.append(ast.For(store(stmt.target), steps, body, [], None))
+            forward.append(ast.For(store(stmt.target), self.ordered(steps, stmt), body, [], None))
             saved, restored = ([], []) if stable else self.decision(name, scope)
-            back = ast.For(store(stmt.target), call(self.builtin("reversed"), steps),
-                           self.flatten(rb, stmt.origin), [], None)
+            back_steps = steps if stmt.reverse else call(self.builtin("reversed"), steps)
+            back = ast.For(store(stmt.target), back_steps, self.flatten(rb, stmt.origin), [],
+                           None)
             return forward + saved, restored + [back]
         counter = self.namer.fresh(f"{stmt.target}_trips")
-        loop = ast.For(store(stmt.target), steps, [increment(counter)] + body, [], None)
+        loop = ast.For(store(stmt.target), self.ordered(steps, stmt), [increment(counter)] + body,
+                       [], None)
         return self.counted(counter, loop, rb, scope, stmt.origin)
+
+    def ordered(self, steps, stmt):
+        """The loop's own order: ``reversed(steps)`` for a loop written that way."""
+        return call(self.builtin("reversed"), steps) if stmt.reverse else steps
 
     def while_loop(self, stmt, scope):
         inner = scope.enter(stmt, self.places)

@@ -20,7 +20,8 @@ BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.P
           ast.FloorDiv: "floordiv", ast.Mod: "mod"}
 UNARY = {ast.USub: "neg", ast.UAdd: "pos"}
 IN_PLACE_OPS = ("add", "sub")  # ops whose result may overwrite one of their own inputs
-_KINDS = {"module": "a module", "function": "a function", "range": "range",
+_KINDS = {"module": "a module", "function": "a function", "range": "range", "reversed": "reversed",
+          "custom": "a function",
           "stop_gradient": "a function", "primitive": "a function", "other": "not a number"}
 
 
@@ -62,6 +63,9 @@ class ExpressionRules:
             return self.compare(node, target)
         if isinstance(node, ast.BoolOp):
             return self.bool_operation(node, target)
+        if isinstance(node, ast.List):
+            raise self.error(UnsupportedSyntaxError, node, "a list is not a number",
+                             "an empty list may only be assigned, to serve as a stack")
         if isinstance(node, ast.Tuple):
             raise self.error(UnsupportedSyntaxError, node, "a tuple is not a number",
                              "return one number; Jacobians come with forward mode")
@@ -139,6 +143,14 @@ class ExpressionRules:
         return ir.Var(target)
 
     def call(self, node, target):
+        method = self.stack_method(node.func)
+        if method is not None:
+            if method[1] != "pop" or node.args or node.keywords:
+                raise self.error(UnsupportedSyntaxError, node, "a stack's append returns nothing",
+                                 "call it as a statement")
+            name = target or self.namer.fresh(f"{method[0]}_top")
+            self.emit(ir.Pop(method[0], name, self.origin))
+            return ir.Var(name)
         if isinstance(node.func, ast.Name):
             callee = self.meaning(node.func.id, node.func)
             shown = node.func.id

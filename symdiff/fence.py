@@ -21,7 +21,7 @@ ACCEPTED = {
     "If", "For", "While", "Break", "Continue", "IfExp",
     # expressions
     "BinOp", "UnaryOp", "BoolOp", "Compare", "Call", "Name", "Constant", "Attribute",
-    "Tuple", "keyword",
+    "Tuple", "keyword", "List",
     # contexts and operators
     "Load", "Store", "Add", "Sub", "Mult", "Div", "Pow", "FloorDiv", "Mod", "USub", "UAdd",
     "Not", "And", "Or", "Eq", "NotEq", "Lt", "LtE", "Gt", "GtE",
@@ -64,7 +64,6 @@ REFUSED = {
     "JoinedStr": ("an f-string", "strings are not differentiable"),
     "Subscript": ("indexing", "pass the elements as separate parameters"),
     "Starred": ("a starred expression", "name each value"),
-    "List": ("a list", "use separate variables"),
     "Slice": ("a slice", "pass the elements as separate parameters"),
     "comprehension": ("a comprehension", "write a for loop over range(...)"),
     "ExceptHandler": ("an except clause", "move the try outside the function"),
@@ -163,8 +162,9 @@ def _check_signature(parsed, tree):
 def _check_accepted(parsed, node):
     if isinstance(node, ast.For):
         call = node.iter
-        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
-                and call.func.id == "range" and not call.keywords and 1 <= len(call.args) <= 3):
+        if _is_name_call(call, 1) and _is_name_call(call.args[0], 3):
+            call = call.args[0]  # reversed(range(...)), as generated gradients write
+        if not _is_name_call(call, 3):
             raise parsed.error(UnsupportedSyntaxError, node.iter,
                                "a for loop over something other than range(...) is not supported",
                                _LOOPS)
@@ -191,10 +191,18 @@ def _check_accepted(parsed, node):
             raise parsed.error(UnsupportedSyntaxError, node,
                                f"a {type(node.value).__name__} constant is not supported",
                                "use int or float numbers")
-    elif isinstance(node, ast.Expr) and not isinstance(node.value, ast.Constant):
+    elif isinstance(node, ast.Expr) and not isinstance(node.value, (ast.Constant, ast.Call)):
         raise parsed.error(UnsupportedSyntaxError, node,
                            "an expression statement is not supported: its value is discarded",
                            "assign the value to a name or remove the line")
+    elif isinstance(node, ast.List) and node.elts:
+        raise parsed.error(UnsupportedSyntaxError, node, "a list is not supported",
+                           "use separate variables (an empty list may serve as a stack)")
+
+
+def _is_name_call(node, most):
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords
+            and 1 <= len(node.args) <= most)
 
 
 def _check_target(parsed, target):

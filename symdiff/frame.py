@@ -43,6 +43,8 @@ class Frame(ExpressionRules):
         self.result_tuple = None
         self.returned = None
         self.flag_reads = set()
+        self.stacks = {}  # user name of a list used as a stack -> its generated name
+        self.stack_methods = {}  # user name bound to a stack's append or pop -> (stack, method)
 
     def error(self, cls, node, message, hint=None):
         return self.parsed.error(cls, node, message, hint)
@@ -162,10 +164,51 @@ class Frame(ExpressionRules):
     def stmt_Pass(self, node):
         pass
 
-    def stmt_Expr(self, node):  # a docstring or a bare string: the fence allows nothing else
-        pass
+    def stmt_Expr(self, node):
+        if isinstance(node.value, ast.Constant):  # a docstring
+            return
+        method = self.stack_method(node.value.func)
+        if method is None or method[1] != "append" or len(node.value.args) != 1:
+            raise self.error(UnsupportedSyntaxError, node, "an expression statement is not "
+                             "supported: its value is discarded",
+                             "assign the value to a name or remove the line")
+        self.hint = method[0]
+        self.emit(ir.Push(method[0], self.value(node.value.args[0]), self.origin))
+
+    # --- stacks: lists used only through append and pop, as generated gradients do ----
+
+    def stack_statement(self, node):
+        """``s = []`` or ``push, pop = s.append, s.pop``; True when ``node`` was one."""
+        target, value = node.targets[0], node.value
+        if len(node.targets) != 1:
+            return False
+        if isinstance(target, ast.Name) and isinstance(value, ast.List):
+            name = self.target_name(target.id)
+            self.stacks[target.id] = name
+            self.compute(name, ast.List([], ast.Load()), ())
+            return True
+        pairs = [(target, value)]
+        if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple):
+            pairs = list(zip(target.elts, value.elts))
+        methods = [self.stack_method(v) if isinstance(t, ast.Name) else None for t, v in pairs]
+        if not all(methods):
+            return False
+        for (alias, _), method in zip(pairs, methods):
+            self.stack_methods[alias.id] = method
+        return True
+
+    def stack_method(self, func):
+        """``(stack, "append" | "pop")`` when ``func`` is a stack's method, else None."""
+        if isinstance(func, ast.Name):
+            return self.stack_methods.get(func.id)
+        if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                and func.value.id in self.stacks and func.attr in ("append", "pop")):
+            return self.stacks[func.value.id], func.attr
+        return None
 
     def stmt_Assign(self, node):
+        if self.stack_statement(node):
+            return
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             self.assign(node.targets[0].id, node.value)
             return
@@ -216,14 +259,21 @@ class Frame(ExpressionRules):
 
     def stmt_For(self, node):
         self.hint = node.target.id
-        bounds = tuple(self.value(arg) for arg in node.iter.args)
+        steps, reverse = node.iter, False
+        if self.meaning(steps.func.id, steps.func).kind == "reversed":
+            steps, reverse = steps.args[0], True
+        if self.meaning(steps.func.id, steps.func).kind != "range":
+            raise self.error(UnsupportedSyntaxError, node.iter,
+                             f"a for loop over {steps.func.id}(...) is not supported",
+                             "loop over range(...)")
+        bounds = tuple(self.value(arg) for arg in steps.args)
         self.enter_compound(node)
         origin = self.origin
         target = self.target_name(node.target.id)
         self.mapping[node.target.id] = ir.Var(target)
         with self.loop(node) as loop:
             body = self.loop_body(node, loop)
-        self.emit(ir.For(target, bounds, body, origin))
+        self.emit(ir.For(target, bounds, body, origin, reverse))
 
     def stmt_While(self, node):
         self.enter_compound(node)

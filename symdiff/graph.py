@@ -81,6 +81,14 @@ def _visit(block, region, nodes, edges, writers, program):
             index = _add(nodes, op, stmt.target, inputs, stmt.origin, region)
             _link(edges, writers, inputs, index)
             writers[stmt.target] = index
+        elif isinstance(stmt, (ir.Push, ir.Pop)):
+            name = stmt.stack if isinstance(stmt, ir.Push) else stmt.target
+            inputs = (stmt.value.name,) if isinstance(stmt, ir.Push) and isinstance(
+                stmt.value, ir.Var) else ((stmt.stack,) if isinstance(stmt, ir.Pop) else ())
+            index = _add(nodes, "push" if isinstance(stmt, ir.Push) else "pop", name, inputs,
+                         stmt.origin, region)
+            _link(edges, writers, inputs, index)
+            writers[name] = index
         elif isinstance(stmt, ir.If):
             inner = region + (f"if {stmt.test} (line {stmt.origin.lineno})",)
             before = dict(writers)

@@ -65,11 +65,33 @@ class If:
 
 @dataclass
 class For:
-    """``for target in range(*bounds)``; the bounds are evaluated once, on entry."""
+    """``for target in range(*bounds)``; the bounds are evaluated once, on entry.
+
+    With ``reverse``, ``for target in reversed(range(*bounds))``.
+    """
 
     target: str
     bounds: tuple
     body: list
+    origin: Origin
+    reverse: bool = False
+
+
+@dataclass
+class Push:
+    """``stack.append(value)``: a list used as a stack (generated gradients use them)."""
+
+    stack: str
+    value: object
+    origin: Origin
+
+
+@dataclass
+class Pop:
+    """``target = stack.pop()``."""
+
+    stack: str
+    target: str
     origin: Origin
 
 
@@ -144,8 +166,6 @@ def assigned_names(block):
     """Names written anywhere in ``block``: targets and loop variables."""
     names = []
     for stmt in walk(block):
-        if isinstance(stmt, (Assign, Compute)):
-            names.append(stmt.target)
-        elif isinstance(stmt, For):
+        if isinstance(stmt, (Assign, Compute, Pop, For)):
             names.append(stmt.target)
     return list(dict.fromkeys(names))

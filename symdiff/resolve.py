@@ -63,6 +63,8 @@ def classify(obj):
         return Meaning("module", obj)
     if obj is range:
         return Meaning("range")
+    if obj is reversed:
+        return Meaning("reversed")
     if obj is stop_gradient:
         return Meaning("stop_gradient")
     if isinstance(obj, types.FunctionType) and obj in CUSTOM_RULES:

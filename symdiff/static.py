@@ -41,7 +41,7 @@ _BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
            ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
            ast.Pow: operator.pow}
 _UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos}
-_MAX_POWER_BITS = 100_000  # an integer power larger than this is left unevaluated
+_MAX_INT_BITS = 100_000  # integer arithmetic with a larger result is left unevaluated
 
 
 class NotConstant(Exception):
@@ -278,12 +278,15 @@ def _number(value):
 def _arithmetic(op, left, right):
     left, right = _number(left), _number(right)
     if op is operator.pow and isinstance(left, int) and isinstance(right, int):
-        if abs(right) * max(abs(left), 2).bit_length() > _MAX_POWER_BITS:
+        if abs(right) * max(abs(left), 2).bit_length() > _MAX_INT_BITS:
             raise NotConstant  # too big to be worth computing
     try:
-        return op(left, right)
+        result = op(left, right)
     except (ArithmeticError, ValueError):
         raise NotConstant from None
+    if isinstance(result, int) and result.bit_length() > _MAX_INT_BITS:
+        raise NotConstant  # so that every operand stays small enough to compute with
+    return result
 
 
 # --- functions ----------------------------------------------------------------------------

@@ -64,6 +64,10 @@ def call(func, *args):
     return ast.Call(load(func), list(args), [])
 
 
+def call_method(obj, method, *args):
+    return ast.Call(attr(obj, method), list(args), [])
+
+
 def call_stmt(func, name):
     return ast.Expr(call(func, load(name)))
 

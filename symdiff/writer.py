@@ -1,0 +1,59 @@
+"""What the passes that write a function share: names, builtins, rule texts, comments.
+
+``differentiate`` (reverse mode) and ``forward`` (forward mode) are both a
+``Writer`` over a normalized ``Program``: one name generator reserving every
+user name, the builtins generated code calls (aliased where a user name shadows
+one), the rules' texts instantiated for a statement, and comment lines pointing
+back at the user's source.
+"""
+
+from . import ir
+from .names import BUILTINS, Namer
+from .rules import template
+from .syntax import Substitute, clone, comment, load, operand_node
+
+
+class Writer:
+    def __init__(self, program):
+        self.program = program
+        self.namer = Namer(program.reserved)
+        self.statement_ids = {id(s): i for i, s in enumerate(ir.walk(program.body))}
+        used = set(program.params) | set(ir.assigned_names(program.body)) | set(program.namespace)
+        self.builtins = {}  # builtin -> the name generated code calls it by
+        for builtin in BUILTINS:
+            if builtin in used:
+                self.builtins[builtin] = self.namer.fresh(builtin)
+
+    def builtin(self, name):
+        """The name of a builtin in generated code: an alias where the user's code shadows it."""
+        return self.builtins.get(name, name)
+
+    def substitute(self, text, stmt):
+        names = {"out": load(stmt.target), "math": load(self.program.math_name)}
+        for builtin, alias in self.builtins.items():
+            names[builtin] = load(alias)
+        for key, arg in zip(self.program.rule(stmt.op).params, stmt.args):
+            names[key] = operand_node(arg, self.program)
+        return Substitute(names).visit(clone(template(text)))
+
+    def flatten(self, chunks, within=None):
+        """Statements of ``(origin, statements)`` chunks, a comment where the origin changes.
+
+        ``within`` is the origin of the enclosing statement, whose comment already
+        stands above.  A line of an inlined helper names it: ``# line 4 (in norm): ...``.
+        """
+        out = []
+        last = None if within is None else (within.filename, within.lineno, within.function)
+        for origin, stmts in chunks:
+            if not stmts:
+                continue
+            key = (origin.filename, origin.lineno, origin.function)
+            if key != last:
+                where = f"line {origin.lineno}"
+                if origin.function != self.program.name:
+                    where += f" (in {origin.function})"
+                out.append(comment(f"{where}: {origin.text}"))
+                last = key
+            out += stmts
+        return out
+
