@@ -38,22 +38,18 @@ SECTION = "reverse sweep"  # the heading comment of the second half
 class Scope:
     """Where a statement stands, and which values may change under the reverse sweep.
 
-    At top level nothing is overwritten.  Inside an outermost branch ``C`` a value
-    is overwritten when ``C`` assigns it again later; inside a loop, when the
-    outermost loop assigns it at all (the next iteration will).
+    At top level nothing is overwritten (``normalize`` renames).  Inside a branch a
+    value is overwritten when the function assigns it again later, on a path that
+    can follow; inside a loop, also when the outermost loop assigns it at all (the
+    next iteration will).
     """
 
-    later: dict = None  # name -> [(position, branch path)] of C's assignments to it
+    later: dict = None  # name -> [(position, branch path)] of every assignment to it
     loop_assigned: frozenset = None  # names the outermost loop assigns
     exempt: frozenset = frozenset()  # loop variables the reverse loop regenerates
 
-    def enter(self, stmt, places, exempt=()):
-        later = self.later
-        if later is None:
-            later = {}
-            for sub in ir.walk([stmt]):
-                if isinstance(sub, (ir.Assign, ir.Compute, ir.For, ir.Pop)):
-                    later.setdefault(sub.target, []).append(places[id(sub)])
+    def enter(self, stmt, assignments, exempt=()):
+        later = self.later if self.later is not None else assignments
         loop = self.loop_assigned
         if loop is None and isinstance(stmt, (ir.For, ir.While)):
             loop = frozenset(ir.assigned_names([stmt]))
@@ -130,6 +126,10 @@ class Sweeps(Writer):
     def __init__(self, program, wrt, record=False):
         super().__init__(program)
         self.places = _places(program.body)
+        self.assignments = {}  # name -> places of the statements assigning it
+        for stmt in ir.walk(program.body):
+            if isinstance(stmt, (ir.Assign, ir.Compute, ir.For, ir.Pop)):
+                self.assignments.setdefault(stmt.target, []).append(self.places[id(stmt)])
         self.wrt = list(wrt)
         self.active = active_names(program, self.wrt)
         self.adjoints = {}
@@ -284,7 +284,7 @@ class Sweeps(Writer):
             push, pop = self.stack_names()
             forward = [call_stmt(push, n) for n in before] + forward + [
                 call_stmt(push, n) for n in after]
-            reverse = [assign(n, call(pop)) for n in reversed(taped)]
+            reverse = [assign(n, call(pop)) for n in reversed(before + after)]
         g = self.adjoint(stmt.target)
         if self.record:
             sid = self.statement_ids[id(stmt)]
@@ -317,7 +317,7 @@ class Sweeps(Writer):
         return [call_stmt(push, name)], [assign(name, call(pop))]
 
     def branch(self, stmt, scope):
-        inner = scope.enter(stmt, self.places)
+        inner = scope.enter(stmt, self.assignments)
         before = set(self.defined)
         fb, rb = self.block(stmt.body, inner)
         after_body, self.defined = self.defined, before
@@ -341,7 +341,7 @@ class Sweeps(Writer):
         breaks = bool(stmt.body) and isinstance(stmt.body[-1], ir.BreakIf)
         rewritten = stmt.target in ir.assigned_names(stmt.body)
         regenerate = not breaks and not rewritten
-        inner = scope.enter(stmt, self.places,
+        inner = scope.enter(stmt, self.assignments,
                             exempt=[stmt.target] if regenerate else [])
         fb, rb = self.block(stmt.body, inner)
         if rb and stmt.target in self.active:  # each iteration starts a new loop variable
@@ -374,7 +374,7 @@ class Sweeps(Writer):
         return call(self.builtin("reversed"), steps) if stmt.reverse else steps
 
     def while_loop(self, stmt, scope):
-        inner = scope.enter(stmt, self.places)
+        inner = scope.enter(stmt, self.assignments)
         fb, rb = self.block(stmt.body, inner)
         fp, _ = self.block(stmt.pre, inner)
         body = self.flatten(fb, stmt.origin)

@@ -98,8 +98,8 @@ class ExpressionRules:
                                      "assign it first")
                 operand = ir.Var(self.target_name(node.id))  # set by an earlier iteration
                 self.mapping[node.id] = operand
-            if isinstance(operand, ir.Var):
-                self.unit.read.add(operand.name)
+            if isinstance(operand, ir.Var) and not self.compound:
+                self.unit.read.add(operand.name)  # a straight-line read: see enter_compound
             return operand
         if meaning.kind == "constant":
             return ir.Const(meaning.value, self.unit.global_name(node.id, meaning.value))

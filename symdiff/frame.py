@@ -350,7 +350,9 @@ class Frame(ExpressionRules):
         """Before a top-level branch or loop: copy variables it updates that earlier code reads.
 
         The reverse sweep reads straight-line values directly, so a loop must not
-        overwrite a value an earlier statement still needs.
+        overwrite a value an earlier straight-line statement still needs.  (A read
+        inside an earlier branch or loop is saved by ``differentiate`` instead: the
+        variable may be unassigned here, and copying it would raise.)
         """
         if self.compound:
             return

@@ -375,8 +375,9 @@ def _stand_in(value):
     """The tape's stand-in for ``value`` (math, numpy or one of their functions), or None."""
     numpy = sys.modules.get("numpy")
     if numpy is not None and id(numpy) not in _STAND_INS:
-        _register(numpy, {name: _TAPE[ours] for name, ours in _NUMPY_NAMES.items()
-                          if hasattr(numpy, name)})
+        table = {name: _TAPE[ours] for name, ours in _NUMPY_NAMES.items() if hasattr(numpy, name)}
+        table.update(maximum=max, minimum=min)  # on scalars: the builtins, through comparisons
+        _register(numpy, table)
     found = _STAND_INS.get(id(value))
     return found[1] if found is not None and found[0] is value else None
 
