@@ -18,7 +18,6 @@ from .errors import (InternalError, RecursionCycleError, SourceUnavailableError,
                      SymdiffError, UndefinedNameError, UnknownFunctionError,
                      UnsupportedSyntaxError)
 from .markers import custom_grad, defgrad, stop_gradient
-from .symbolic import symbolic, symbolic_grad
 
 __all__ = [
     "InternalError", "RecursionCycleError", "SourceUnavailableError", "SymdiffError",
@@ -27,3 +26,15 @@ __all__ = [
     "symbolic", "symbolic_grad", "tape", "value_and_grad", "jvp", "jacobian", "hessian", "hvp",
 ]
 __version__ = "0.1.0"
+
+
+def symbolic(fn, at=None):
+    """``fn`` as a sympy expression in its parameters (see ``symdiff.symbolic``)."""
+    from .symbolic import symbolic as build_expression  # sympy loads only when asked for
+    return build_expression(fn, at)
+
+
+def symbolic_grad(fn, wrt=None, at=None):
+    """The sympy derivatives of ``fn`` (see ``symdiff.symbolic``)."""
+    from .symbolic import symbolic_grad as build_derivatives
+    return build_derivatives(fn, wrt, at)

@@ -18,6 +18,7 @@ import random
 from dataclasses import dataclass, field
 
 from . import ir, tape
+from .activity import active_names
 from .compile import compile_module
 from .differentiate import differentiate
 from .emit import emit
@@ -106,12 +107,16 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
 
     parsed = parse_function(fn)
     program = normalize(parsed)
-    names = _wrt_names(program.params, wrt)
+    names = _wrt_names(program, wrt)
     generated = build(fn, tuple(names)).function
     by_tape = tape.grad(fn, wrt=tuple(names))
     report = CheckReport(parsed.name, names)
+    if wrt is None and len(names) < len(program.params):
+        _note(report, "not checked (no derivative flows from them): " + ", ".join(
+            p for p in program.params if p not in names))
     if not points:
-        points = _random_points(fn, len(program.params), samples, domain, seed)
+        counts = [p not in names for p in program.params]
+        points = _random_points(fn, counts, samples, domain, seed)
     for point in points:
         point = tuple(point)
         gen, tap = generated(*point), by_tape(*point)
@@ -183,11 +188,13 @@ def _finite_difference(fn, point, index, step=1e-6):
     return first, _close(first, second, 1e-4, 1e-7)
 
 
-def _random_points(fn, count, samples, domain, seed):
+def _random_points(fn, counts, samples, domain, seed):
+    """Random points where ``fn`` returns a finite number; small whole numbers for the
+    parameters no derivative flows from (they are often counts)."""
     rng = random.Random(seed)
     points = []
     for _ in range(samples * 50):
-        point = tuple(rng.uniform(*domain) for _ in range(count))
+        point = tuple(rng.randint(1, 5) if count else rng.uniform(*domain) for count in counts)
         try:
             value = fn(*point)
         except (ValueError, ZeroDivisionError, OverflowError):
@@ -199,9 +206,12 @@ def _random_points(fn, count, samples, domain, seed):
     return points
 
 
-def _wrt_names(params, wrt):
+def _wrt_names(program, wrt):
+    """The parameters to check: by default those a derivative can flow from."""
+    params = program.params
     if wrt is None:
-        return list(params)
+        active = active_names(program, params)
+        return [p for p in params if p in active] or list(params)
     items = wrt if isinstance(wrt, (list, tuple)) else [wrt]
     return [params[w] if isinstance(w, int) else w for w in items]
 
