@@ -28,8 +28,8 @@ def optimize_function(generated):
     result = copy.copy(generated)
     function = clone(generated.function)
     floats = _float_names(function, generated)
-    passes = (fold_constants, propagate_copies, merge_accumulations, drop_dead_statements,
-              drop_empty_statements, drop_orphan_comments)
+    passes = (fold_constants, propagate_copies, reuse_values, merge_accumulations,
+              drop_dead_statements, drop_empty_statements, drop_orphan_comments)
     for _ in range(MAX_ROUNDS):
         changed = False
         for run in passes:
@@ -313,6 +313,52 @@ def _assignment_counts(function):
                 if isinstance(child, ast.stmt):
                     stack.append((child, inner))
     return counts
+
+
+# --- common subexpressions -----------------------------------------------------------------
+
+def reuse_values(function, math_name, floats=frozenset()):
+    """Where an expression was already computed into a name, use the name.
+
+    Only names assigned once, at top level, from an expression whose names are
+    themselves assigned at most once: the value cannot have changed since, so the
+    reuse is exact (and if computing it could raise, it already did).  This is how
+    the reverse sweep reuses ``math.cos(x)`` or ``x * y`` the forward sweep computed.
+    """
+    counts = _assignment_counts(function)
+    known = {}  # dump of an expression -> the name holding its value
+    changed = False
+    for stmt in function.body:
+        replacer = _Reuse(known)
+        replacer.visit(stmt)
+        changed |= replacer.changed
+        if (isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name)
+                and counts.get(stmt.targets[0].id) == 1
+                and not isinstance(stmt.value, (ast.Name, ast.Constant))
+                and all(counts.get(n.id, 0) <= 1 for n in ast.walk(stmt.value)
+                        if isinstance(n, ast.Name) and n.id != math_name)
+                and not any(isinstance(n, ast.Call) and not isinstance(n.func, ast.Attribute)
+                            for n in ast.walk(stmt.value))):
+            known.setdefault(ast.dump(stmt.value), stmt.targets[0].id)
+    return changed
+
+
+class _Reuse(ast.NodeTransformer):
+    def __init__(self, known):
+        self.known = known
+        self.changed = False
+
+    def visit_Assign(self, node):
+        node.value = self.visit(node.value)  # never the target, and never a whole copy of it
+        return node
+
+    def generic_visit(self, node):
+        if isinstance(node, ast.expr) and not isinstance(node, (ast.Name, ast.Constant)):
+            name = self.known.get(ast.dump(node))
+            if name is not None:
+                self.changed = True
+                return ast.Name(name, ast.Load())
+        return super().generic_visit(node)
 
 
 # --- accumulation --------------------------------------------------------------------------

@@ -1,0 +1,40 @@
+def grad_for_loop(x, n):
+    stack = []
+    push, pop = stack.append, stack.pop
+    # line 39: s = 0.0
+    s = 0.0
+    # line 40: p = 1.0
+    p = 1.0
+    # line 41: for i in range(5):
+    for i in range(5):
+        # line 42: p = p * x
+        push(p)
+        mul_p = p * x
+        p = mul_p
+        # line 43: s = s + p / (i + 1)
+        add_s = i + 1
+        push(add_s)
+        div_s = p / add_s
+        s = s + div_s
+    # reverse sweep: adjoints, from the result back
+    # line 44: return s * DECAY + n
+    ds = 1.0 * DECAY
+    # line 41: for i in range(5):
+    ddiv_s = 0.0
+    dp = 0.0
+    dmul_p = 0.0
+    dx = 0.0
+    for i in reversed(range(5)):
+        # line 43: s = s + p / (i + 1)
+        ddiv_s += ds
+        add_s = pop()
+        dp += ddiv_s * (1.0 / add_s)
+        ddiv_s = 0.0
+        # line 42: p = p * x
+        dmul_p += dp
+        dp = 0.0
+        p = pop()
+        dp += dmul_p * x
+        dx += dmul_p * p
+        dmul_p = 0.0
+    return dx, 1.0

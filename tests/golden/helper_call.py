@@ -1,0 +1,20 @@
+import math
+
+
+def grad_helper_call(x, y):
+    # line 20 (in norm): return math.sqrt(a * a + b * b)
+    mul_r = x * x
+    mul_r_1 = y * y
+    add_r = mul_r + mul_r_1
+    r = math.sqrt(add_r)
+    # line 25: return r * math.atan2(y, x)
+    atan2_result = math.atan2(y, x)
+    # reverse sweep: adjoints, from the result back
+    # line 25: return r * math.atan2(y, x)
+    dy = r * (x / (mul_r_1 + mul_r) if y or x else math.nan)
+    dx = r * (-y / (mul_r_1 + mul_r) if y or x else math.nan)
+    # line 20 (in norm): return math.sqrt(a * a + b * b)
+    dadd_r = atan2_result * (0.5 / r if r else math.inf)
+    dy += dadd_r * (y + y)
+    dx += dadd_r * (x + x)
+    return dx, dy

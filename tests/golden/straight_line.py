@@ -1,0 +1,26 @@
+import math
+
+
+def grad_straight_line(x, y):
+    # line 14: z = x * y
+    z = x * y
+    # line 15: w = math.sin(z) + x / y
+    sin_w = math.sin(z)
+    div_w = x / y
+    w = sin_w + div_w
+    # line 16: return w * w - math.exp(-x)
+    neg_result = -x
+    exp_result = math.exp(neg_result)
+    # reverse sweep: adjoints, from the result back
+    # line 16: return w * w - math.exp(-x)
+    dneg_result = -exp_result
+    dx = -dneg_result
+    dw = w + w
+    # line 15: w = math.sin(z) + x / y
+    dx += dw * (1.0 / y)
+    dy = dw * (-div_w / y)
+    dz = dw * math.cos(z)
+    # line 14: z = x * y
+    dx += dz * y
+    dy += dz * x
+    return dx, dy
