@@ -1,0 +1,408 @@
+"""Functions symdiff must refuse, for ``test_fence.py``.
+
+Each offending line carries a trailing marker comment ``# FENCE <case> at <text>``:
+the error of that case must point at this line, at the column where ``<text>``
+first occurs in it (at the first non-blank character when there is no ``at``).  The test reads the markers from this file, so lines can move
+freely.  Nothing here is ever called with numbers: symdiff only reads the source.
+"""
+
+import math
+
+COUNTER = 0.0
+
+
+def uses_try(x):
+    try:  # FENCE try
+        y = x * 2.0
+    except ValueError:
+        y = 0.0
+    return y
+
+
+def uses_with(x):
+    with open(__file__) as handle:  # FENCE with
+        y = x * len(handle.name)
+    return y
+
+
+def uses_raise(x):
+    if x < 0.0:
+        raise ValueError("negative")  # FENCE raise
+    return x
+
+
+def uses_assert(x):
+    assert x > 0.0  # FENCE assert
+    return x
+
+
+def uses_import(x):
+    import os  # FENCE import
+    return x + len(os.sep)
+
+
+def uses_import_from(x):
+    from math import sin  # FENCE import_from
+    return sin(x)
+
+
+def uses_global(x):
+    global COUNTER  # FENCE global
+    return x + COUNTER
+
+
+def make_uses_nonlocal():
+    total = 1.0
+
+    def uses_nonlocal(x):
+        nonlocal total  # FENCE nonlocal
+        return x * total
+
+    return uses_nonlocal
+
+
+def uses_lambda(x):
+    square = lambda t: t * t  # FENCE lambda at lambda
+    return square(x)
+
+
+def uses_list_comp(x):
+    ys = [x * k for k in range(3)]  # FENCE list_comp at [x
+    return ys
+
+
+def uses_dict_comp(x):
+    ys = {k: x for k in range(3)}  # FENCE dict_comp at {k
+    return ys
+
+
+def uses_set_comp(x):
+    ys = {x * k for k in range(3)}  # FENCE set_comp at {x
+    return ys
+
+
+def uses_generator(x):
+    total = sum(x * k for k in range(3))  # FENCE generator at (x * k
+    return total
+
+
+def uses_yield(x):
+    y = yield x  # FENCE yield at yield
+    return y
+
+
+def uses_yield_from(x):
+    y = yield from range(3)  # FENCE yield_from at yield
+    return y + x
+
+
+async def uses_async(x):  # FENCE async at async
+    return x
+
+
+async def uses_await(x):  # FENCE await at async
+    y = await x
+    return y
+
+
+def uses_del(x):
+    y = x * 2.0
+    del y  # FENCE del
+    return x
+
+
+def uses_walrus(x):
+    if (y := x * 2.0) > 1.0:  # FENCE walrus at y :=
+        return y
+    return x
+
+
+def uses_subscript(x):
+    y = x[0]  # FENCE subscript at x[0]
+    return y
+
+
+def uses_slice(x):
+    return x[1:2]  # FENCE slice at x[1:2]
+
+
+def uses_attribute_read(x):
+    return x.real  # FENCE attribute_read at x.real
+
+
+def uses_attribute_assign(x):
+    x.value = 2.0  # FENCE attribute_assign at x.value
+    return x
+
+
+def uses_subscript_assign(x):
+    x[0] = 1.0  # FENCE subscript_assign at x[0]
+    return x
+
+
+def uses_starred_assign(x):
+    a, *rest = x, x, x  # FENCE starred_assign at *rest
+    return a + rest
+
+
+def uses_starred_call(x):
+    return max(*x)  # FENCE starred_call at *x
+
+
+def uses_list_literal(x):
+    ys = [x, x]  # FENCE list_literal at [x
+    return ys
+
+
+def uses_dict_literal(x):
+    ys = {"x": x}  # FENCE dict_literal at {
+    return ys
+
+
+def uses_fstring(x):
+    label = f"{x}"  # FENCE fstring at f"
+    return label
+
+
+def uses_string(x):
+    return "x"  # FENCE string at "x"
+
+
+def uses_bytes(x):
+    y = b"x"  # FENCE bytes at b"x"
+    return y
+
+
+def uses_is(x):
+    if x is None:  # FENCE is at x is
+        return 0.0
+    return x
+
+
+def uses_is_not(x):
+    if x is not None:  # FENCE is_not at x is
+        return x
+    return 0.0
+
+
+def uses_in(x):
+    if x in (1.0, 2.0):  # FENCE in at x in
+        return 0.0
+    return x
+
+
+def uses_not_in(x):
+    if x not in (1.0, 2.0):  # FENCE not_in at x not
+        return 0.0
+    return x
+
+
+def uses_bit_and(x):
+    return x & 1  # FENCE bit_and at x &
+
+
+def uses_bit_or(x):
+    return x | 1  # FENCE bit_or at x |
+
+
+def uses_bit_xor(x):
+    return x ^ 2  # FENCE bit_xor at x ^
+
+
+def uses_shift_left(x):
+    return x << 1  # FENCE shift_left at x <<
+
+
+def uses_shift_right(x):
+    return x >> 1  # FENCE shift_right at x >>
+
+
+def uses_invert(x):
+    return ~x  # FENCE invert at ~x
+
+
+def uses_matmul(x):
+    return x @ x  # FENCE matmul at x @
+
+
+def uses_for_tuple(x):
+    y = x
+    for t in (1.0, 2.0):  # FENCE for_tuple at (1.0
+        y = y * t
+    return y
+
+
+def uses_for_list_call(x):
+    y = x
+    for t in list(range(3)):  # FENCE for_list_call at list(
+        y = y * t
+    return y
+
+
+def uses_for_unpacking(x):
+    y = x
+    for i, j in range(3):  # FENCE for_unpacking at i, j
+        y = y * i
+    return y
+
+
+def uses_for_else(x):
+    y = x
+    for i in range(3):  # FENCE for_else
+        y = y * x
+    else:
+        y = y + 1.0
+    return y
+
+
+def uses_while_else(x):
+    y = x
+    while y < 10.0:  # FENCE while_else
+        y = y * 2.0
+    else:
+        y = y + 1.0
+    return y
+
+
+def uses_varargs(x, *more):  # FENCE varargs at more
+    return x
+
+
+def uses_kwargs(x, **options):  # FENCE kwargs at options
+    return x
+
+
+def uses_keyword_only(x, *, scale):  # FENCE keyword_only at scale
+    return x * scale
+
+
+def uses_nested_def(x):
+    def inner(t):  # FENCE nested_def at def
+        return t * t
+    return inner(x)
+
+
+def uses_nested_def_in_if(x):
+    if x > 0.0:
+        def inner(t):  # FENCE nested_def_in_if at def
+            return t * t
+    return x
+
+
+def uses_class(x):
+    class Box:  # FENCE class at class
+        size = 1.0
+    return x * Box.size
+
+
+def uses_match(x):
+    match x:  # FENCE match at match
+        case 0.0:
+            return 1.0
+        case _:
+            return x
+
+
+def uses_annotation(x):
+    y: float = x * 2.0  # FENCE annotation at y:
+    return y
+
+
+def uses_expression_statement(x):
+    print(x)  # FENCE expression_statement at print
+    return x
+
+
+def uses_bare_expression(x):
+    x * 2.0  # FENCE bare_expression at x * 2.0
+    return x
+
+
+def uses_print_value(x):
+    y = print(x)  # FENCE print at print(
+    return y
+
+
+def uses_round(x):
+    return round(x) + x  # FENCE round at round(
+
+
+def uses_unknown_math(x):
+    return math.gamma(x)  # FENCE unknown_math at math.gamma
+
+
+def uses_undefined(x):
+    return x + not_defined_anywhere  # noqa: F821  # FENCE undefined at not_defined_anywhere
+
+
+def uses_before_assignment(x):
+    y = z * x  # noqa: F821  # FENCE before_assignment at z *
+    z = 1.0
+    return y + z
+
+
+def recursive(x):
+    if x > 1.0:
+        return recursive(x - 1.0)  # FENCE recursion at recursive(
+    return x
+
+
+def ping(x):
+    if x > 1.0:
+        return pong(x - 1.0)
+    return x
+
+
+def pong(x):
+    return 2.0 * ping(x * 0.5)  # FENCE mutual_recursion at ping(
+
+
+def returns_tuple(x):
+    return x, x * 2.0  # FENCE return_tuple at x, x
+
+
+def never_returns(x):  # FENCE never_returns at def
+    y = x * 2.0
+    y = y + 1.0
+
+
+def bare_return(x):
+    if x > 0.0:
+        return  # FENCE bare_return at return
+    return x
+
+
+square_lambda = lambda x: x * x  # FENCE lambda_to_grad at lambda x
+
+
+class Model:
+    def loss(self, x):  # FENCE bound_method at def
+        return x * x
+
+
+class Holder:
+    """Functions defined inside a method, so their source is indented."""
+
+    def make_try(self):
+        def inner_try(x):
+            try:  # FENCE indented_try at try
+                y = x * 2.0
+            finally:
+                y = 0.0
+            return y
+        return inner_try
+
+    def make_subscript(self):
+        def inner_subscript(x):
+            y = x * 2.0
+            return y + x[1]  # FENCE indented_subscript at x[1]
+        return inner_subscript
+
+    def make_unknown(self):
+        def inner_unknown(x):
+            if x > 0.0:
+                y = round(x)  # FENCE indented_round at round(
+            else:
+                y = x
+            return y
+        return inner_unknown
