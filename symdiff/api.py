@@ -44,8 +44,10 @@ class Gradient:
         self.graph = build_graph(program)
         self.source = emit(generated)
         self.name = generated.function.name
+        variant = [] if wrt is None else ["wrt " + ", ".join(self.wrt_names)]
+        variant += ["value"] * with_value + ["unoptimized"] * (not optimize)
         self.function = compile_module(self.source, self.name, program.namespace,
-                                       parsed.filename)
+                                       parsed.filename, "; ".join(variant))
         self.reads = program.reads
 
     def is_current(self):
@@ -54,7 +56,8 @@ class Gradient:
 
 def build(fn, wrt=None, *, with_value=False, optimize=True, mode="reverse"):
     """The cached ``Gradient`` of ``fn`` (``mode="forward"``: its forward-mode function)."""
-    wrt_key = tuple(wrt) if isinstance(wrt, (list, tuple)) else wrt
+    items = wrt if isinstance(wrt, (list, tuple)) else (wrt,)
+    wrt_key = (isinstance(wrt, (list, tuple)),) + tuple((type(w), w) for w in items)
     key = (getattr(fn, "__code__", fn), _closure_key(fn), wrt_key, with_value, optimize, mode)
     cached = _CACHE.get(key)
     if cached is not None and cached.is_current():

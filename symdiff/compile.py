@@ -9,9 +9,14 @@ tracebacks point at real lines of that text, under a stable pseudo-filename
 import linecache
 
 
-def compile_module(text, function_name, namespace, origin_filename):
-    """Execute ``text`` in a fresh namespace and return the function it defines."""
-    filename = f"<symdiff {function_name} of {origin_filename}>"
+def compile_module(text, function_name, namespace, origin_filename, variant=""):
+    """Execute ``text`` in a fresh namespace and return the function it defines.
+
+    ``variant`` tells apart the texts generated for one function with other
+    options (``wrt``, value and gradient, unoptimized), so none hides another.
+    """
+    variant = f" [{variant}]" if variant else ""
+    filename = f"<symdiff {function_name}{variant} of {origin_filename}>"
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
     scope = dict(namespace)
     scope["__name__"] = f"symdiff.generated.{function_name}"

@@ -8,6 +8,7 @@ conditional expressions become ``If`` statements so Python's evaluation order
 """
 
 import ast
+import operator
 
 from . import ir
 from .errors import (RecursionCycleError, UndefinedNameError, UnknownFunctionError,
@@ -49,6 +50,8 @@ class ExpressionRules:
         if isinstance(node, ast.UnaryOp):
             if isinstance(node.op, ast.Not):
                 operand = self.value(node.operand)
+                if isinstance(operand, ir.Const):  # decided now: `not DEBUG`
+                    return ir.Const(not operand.value)
                 test = ast.UnaryOp(ast.Not(), operand_ast(operand))
                 return ir.Var(self.compute(target or self.namer.fresh("cond"), test,
                                            _reads(operand)))
@@ -253,12 +256,13 @@ class ExpressionRules:
 
     def condition(self, node):
         """The decision of an ``if``/``while`` test: a ``Const`` or a fresh test name."""
-        if isinstance(node, (ast.Compare, ast.BoolOp)) or (
-                isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
-            return self.value(node, self.namer.fresh("cond"))
         operand = self.value(node)
         if isinstance(operand, ir.Const):
             return ir.Const(bool(operand.value))
+        if (isinstance(node, (ast.Compare, ast.BoolOp)) or (
+                isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not))) and (
+                operand not in self.mapping.values()):
+            return operand  # a fresh name, written only here
         return ir.Var(self.compute(self.namer.fresh("cond"), operand_ast(operand),
                                    _reads(operand)))
 
@@ -266,6 +270,8 @@ class ExpressionRules:
         left = self.value(node.left)
         right = self.value(node.comparators[0])
         first = ast.Compare(operand_ast(left), [node.ops[0]], [operand_ast(right)])
+        if len(node.ops) == 1 and isinstance(left, ir.Const) and isinstance(right, ir.Const):
+            return ir.Const(_COMPARE[type(node.ops[0])](left.value, right.value))  # `MODE == 2`
         if len(node.ops) == 1:
             name = self.compute(target or self.namer.fresh("cond"), first, _reads(left, right))
             return ir.Var(name)
@@ -280,8 +286,18 @@ class ExpressionRules:
         return ir.Var(result)
 
     def bool_operation(self, node, target):
+        first = self.value(node.values[0]) if len(node.values) > 1 else None
+        if isinstance(first, ir.Const):  # `DEBUG and ...`: decided now, as Python would
+            decided = bool(first.value) == isinstance(node.op, ast.Or)
+            if decided or len(node.values) == 1:
+                return self.value(node.values[0], target)
+            rest = node.values[1:]
+            return self.value(rest[0] if len(rest) == 1 else ast.BoolOp(node.op, rest), target)
         result = target or self.namer.fresh("cond")
-        self.value(node.values[0], result)
+        if first is None:
+            self.value(node.values[0], result)
+        else:
+            self.emit(ir.Assign(result, "copy", (first,), self.origin))
         for operand in node.values[1:]:
             test = ast.Name(result, ast.Load())
             if isinstance(node.op, ast.Or):
@@ -302,6 +318,10 @@ class ExpressionRules:
             orelse, _ = self.capture(lambda: self.value(node.orelse, result))
         self.emit(ir.If(test.name, body, orelse, self.origin))
         return ir.Var(result)
+
+
+_COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt,
+            ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge}
 
 
 def operand_ast(operand):

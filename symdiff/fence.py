@@ -102,6 +102,7 @@ REFUSED = {
     "unaryop": ("this construct", ""), "cmpop": ("this construct", ""),
     "excepthandler": ("this construct", ""), "type_ignore": ("this construct", ""),
     "pattern": ("this construct", ""), "type_param": ("this construct", ""),
+    "slice": ("a slice", "pass the elements as separate parameters"),
     "AugLoad": ("this construct", ""), "AugStore": ("this construct", ""),
     "Param": ("this construct", ""), "Suite": ("this construct", ""),
     "Index": ("indexing", "pass the elements as separate parameters"),
@@ -116,31 +117,29 @@ def fence(parsed, tree=None):
     """Raise ``UnsupportedSyntaxError`` at the first construct outside the language."""
     tree = tree if tree is not None else parsed.tree
     _check_signature(parsed, tree)
-    for node in _nodes(tree):
+    for node, where in _nodes(tree):
         name = type(node).__name__
         if name in ACCEPTED:
             _check_accepted(parsed, node)
             continue
         what, hint = REFUSED.get(name, ("this construct", "rewrite it with the supported subset"))
-        raise parsed.error(UnsupportedSyntaxError, _locatable(node, tree),
-                           f"{what} is not supported", hint or None)
+        raise parsed.error(UnsupportedSyntaxError, where, f"{what} is not supported",
+                           hint or None)
     return tree
 
 
 def _nodes(tree):
-    """Every node below the function, parents before children, without recursion."""
-    stack = [tree]
+    """Every node below the function, parents first, without recursion; with each, the
+    nearest node that has a position (an operator has none: its expression's is used)."""
+    stack = [(tree, tree)]
     while stack:
-        node = stack.pop()
-        yield node
+        node, where = stack.pop()
+        where = node if hasattr(node, "lineno") else where
+        yield node, where
         children = list(ast.iter_child_nodes(node))
         if isinstance(node, ast.FunctionDef):
             children = [node.args] + node.body  # decorators, annotations, returns: not code
-        stack.extend(reversed(children))
-
-
-def _locatable(node, tree):
-    return node if hasattr(node, "lineno") else tree
+        stack.extend((child, where) for child in reversed(children))
 
 
 def _check_signature(parsed, tree):

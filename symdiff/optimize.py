@@ -96,12 +96,17 @@ class _Folder(ast.NodeTransformer):
                 return self._done(ast.UnaryOp(ast.USub(), node.left))
             if _is_exactly(left, -1):
                 return self._done(ast.UnaryOp(ast.USub(), node.right))
-        if isinstance(op, (ast.Div, ast.Pow)) and _is_exactly(right, 1):
+        float_left = _is_float(node.left, self.math_name, self.floats)
+        if isinstance(op, ast.Pow) and _is_exactly(right, 1) and (
+                isinstance(right, int) or float_left):
+            return self._done(node.left)  # int ** 1 is an int, float ** 1 a float
+        if isinstance(op, ast.Div) and _is_exactly(right, 1) and float_left:
+            return self._done(node.left)  # 3 / 1 is 3.0: only a float stays as it is
+        if isinstance(op, ast.Sub) and _is_exactly(right, 0) and (
+                isinstance(right, int) or float_left):
             return self._done(node.left)
-        if isinstance(op, ast.Sub) and _is_exactly(right, 0):
-            return self._done(node.left)
-        if isinstance(op, ast.Pow) and _is_exactly(right, 0):
-            return self._done(ast.Constant(1))
+        if isinstance(op, ast.Pow) and _is_exactly(right, 0) and float_left:
+            return self._done(ast.Constant(1.0))  # nan ** 0 is 1.0 too
         return node
 
     def visit_AugAssign(self, node):

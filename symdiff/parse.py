@@ -47,17 +47,22 @@ def parse_function(fn):
     name = getattr(fn, "__name__", repr(fn))
     if not inspect.isfunction(fn):
         if inspect.ismethod(fn):
+            code = fn.__func__.__code__
             raise SourceUnavailableError(
-                f"{name} is a bound method", hint="differentiate a plain function; "
-                "pass the instance's numbers as arguments instead")
+                f"{name} is a bound method", filename=code.co_filename,
+                lineno=code.co_firstlineno, col_offset=0,
+                source_line=linecache.getline(code.co_filename, code.co_firstlineno) or None,
+                hint="differentiate a plain function; pass the instance's numbers as arguments")
         raise SourceUnavailableError(
             f"{name!s} is not a Python function with readable source",
             hint="symdiff reads source text; builtins and C functions have none")
     if fn.__name__ == "<lambda>":
+        code = fn.__code__
+        line = linecache.getline(code.co_filename, code.co_firstlineno)
         raise SourceUnavailableError(
-            "a lambda cannot be differentiated", filename=fn.__code__.co_filename,
-            lineno=fn.__code__.co_firstlineno,
-            hint="write it as a def function")
+            "a lambda cannot be differentiated", filename=code.co_filename,
+            lineno=code.co_firstlineno, col_offset=max(line.find("lambda"), 0),
+            source_line=line or None, hint="write it as a def function")
     filename = fn.__code__.co_filename
     tree = _find_in_file(fn, filename)
     if tree is None:

@@ -501,7 +501,5 @@ def test_if_on_a_module_constant_is_decided_statically():
     assert symdiff.grad(debug_branch)(1.5) == 2.0  # the untaken `round` is never looked at
 
 
-@pytest.mark.xfail(strict=True, reason="`if not DEBUG:` is not decided statically: the "
-                   "untaken branch is normalized and its round() refused")
 def test_if_not_on_a_module_constant_is_decided_statically():
     assert symdiff.grad(not_debug_branch)(1.5) == 6.0

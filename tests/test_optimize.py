@@ -160,16 +160,7 @@ _UNIT = ("`x / 1` and `x ** 1.0` are folded to `x`, so for an int x value_and_gr
          "an int where Python computes a float")
 
 # (function, pass or None for the whole optimizer) -> why the results differ
-KNOWN_INEXACT = {
-    (zero_power, "fold_constants"): _ZERO_POWER,
-    (zero_power, None): _ZERO_POWER,
-    (divide_by_one, "fold_constants"): _UNIT,
-    (divide_by_one, None): _UNIT,
-    (float_power_one, "fold_constants"): _UNIT,
-    (float_power_one, None): _UNIT,
-    (neutral_powers, "fold_constants"): _UNIT,
-    (neutral_powers, None): _UNIT,
-}
+KNOWN_INEXACT = {}  # none: every pass keeps results bit for bit
 
 
 def _passes():
