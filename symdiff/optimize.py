@@ -344,8 +344,32 @@ def reuse_values(function, math_name, floats=frozenset()):
                         if isinstance(n, ast.Name) and n.id != math_name)
                 and not any(isinstance(n, ast.Call) and not isinstance(n.func, ast.Attribute)
                             for n in ast.walk(stmt.value))):
-            known.setdefault(ast.dump(stmt.value), stmt.targets[0].id)
+            key = _key(stmt.value)
+            if key is not None:
+                known.setdefault(key, stmt.targets[0].id)
     return changed
+
+
+def _key(node):
+    """A hashable form of a pure expression (names, numbers, arithmetic, math calls);
+    None for anything else."""
+    kind = type(node)
+    if kind is ast.Name:
+        return node.id
+    if kind is ast.Constant:
+        return (kind, type(node.value), node.value)
+    if kind is ast.BinOp:
+        left, right = _key(node.left), _key(node.right)
+        return None if left is None or right is None else (type(node.op), left, right)
+    if kind is ast.UnaryOp:
+        inner = _key(node.operand)
+        return None if inner is None else (type(node.op), inner)
+    if kind is ast.Attribute and isinstance(node.value, ast.Name):
+        return (kind, node.value.id, node.attr)
+    if kind is ast.Call and not node.keywords:
+        parts = [_key(node.func)] + [_key(a) for a in node.args]
+        return None if None in parts else (kind, tuple(parts))
+    return None
 
 
 class _Reuse(ast.NodeTransformer):
@@ -358,8 +382,9 @@ class _Reuse(ast.NodeTransformer):
         return node
 
     def generic_visit(self, node):
-        if isinstance(node, ast.expr) and not isinstance(node, (ast.Name, ast.Constant)):
-            name = self.known.get(ast.dump(node))
+        if self.known and isinstance(node, (ast.BinOp, ast.UnaryOp, ast.Call)):
+            key = _key(node)
+            name = self.known.get(key) if key is not None else None
             if name is not None:
                 self.changed = True
                 return ast.Name(name, ast.Load())
