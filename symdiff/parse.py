@@ -13,6 +13,7 @@ columns of the user's real file, so every later error points at the right place.
 import ast
 import inspect
 import linecache
+import re
 import textwrap
 from dataclasses import dataclass, field
 
@@ -48,10 +49,11 @@ def parse_function(fn):
     if not inspect.isfunction(fn):
         if inspect.ismethod(fn):
             code = fn.__func__.__code__
+            line = linecache.getline(code.co_filename, code.co_firstlineno)
             raise SourceUnavailableError(
                 f"{name} is a bound method", filename=code.co_filename,
-                lineno=code.co_firstlineno, col_offset=0,
-                source_line=linecache.getline(code.co_filename, code.co_firstlineno) or None,
+                lineno=code.co_firstlineno, col_offset=len(line) - len(line.lstrip()),
+                source_line=line or None,
                 hint="differentiate a plain function; pass the instance's numbers as arguments")
         raise SourceUnavailableError(
             f"{name!s} is not a Python function with readable source",
@@ -61,7 +63,7 @@ def parse_function(fn):
         line = linecache.getline(code.co_filename, code.co_firstlineno)
         raise SourceUnavailableError(
             "a lambda cannot be differentiated", filename=code.co_filename,
-            lineno=code.co_firstlineno, col_offset=max(line.find("lambda"), 0),
+            lineno=code.co_firstlineno, col_offset=_column_of("lambda", line),
             source_line=line or None, hint="write it as a def function")
     filename = fn.__code__.co_filename
     tree = _find_in_file(fn, filename)
@@ -83,6 +85,12 @@ def parse_function(fn):
                 pass
     return ParsedFunction(name=name, tree=tree, filename=filename,
                           globals=fn.__globals__, closure=closure, fn=fn)
+
+
+def _column_of(word, line):
+    """Where ``word`` stands alone in ``line`` (0 when it does not)."""
+    match = re.search(rf"\b{word}\b", line)
+    return match.start() if match else 0
 
 
 _MODULES = {}  # filename -> (source text, its syntax tree): one parse per file version
