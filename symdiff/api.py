@@ -16,7 +16,7 @@ import functools
 from .compile import compile_module
 from .differentiate import differentiate
 from .emit import emit
-from .errors import SymdiffError, UndefinedNameError
+from .errors import InternalError, SymdiffError, UndefinedNameError
 from .forward import differentiate_forward
 from .graph import build_graph
 from .normalize import normalize
@@ -31,18 +31,32 @@ class Gradient:
 
     def __init__(self, fn, wrt, with_value, optimize, mode="reverse"):
         parsed = parse_function(fn)
-        program = normalize(parsed, allow_tuple=mode == "forward")
-        self.wrt_names, self.single = _wrt_names(program.params, wrt, parsed)
-        if mode == "forward":
-            generated = differentiate_forward(program, self.wrt_names)
-        else:
-            generated = differentiate(program, self.wrt_names, with_value=with_value,
-                                      as_tuple=not self.single)
-        if optimize:
-            generated = optimize_function(generated)
+        stage = "normalize"
+        try:
+            program = normalize(parsed, allow_tuple=mode == "forward")
+            self.wrt_names, self.single = _wrt_names(program.params, wrt, parsed)
+            stage = "differentiate"
+            if mode == "forward":
+                generated = differentiate_forward(program, self.wrt_names)
+            else:
+                generated = differentiate(program, self.wrt_names, with_value=with_value,
+                                          as_tuple=not self.single)
+            if optimize:
+                stage = "optimize"
+                generated = optimize_function(generated)
+            stage = "graph"
+            self.graph = build_graph(program)
+            stage = "emit"
+            self.source = emit(generated)
+        except SymdiffError:
+            raise
+        except RecursionError:
+            raise parsed.error(SymdiffError, parsed.tree, f"{parsed.name} holds an expression "
+                               "nested too deeply to read", "split it into several assignments"
+                               ) from None
+        except Exception as exc:  # a bug of ours: say so, and where
+            raise InternalError(stage, f"{type(exc).__name__}: {exc}") from exc
         self.program = program
-        self.graph = build_graph(program)
-        self.source = emit(generated)
         self.name = generated.function.name
         variant = [] if wrt is None else ["wrt " + ", ".join(self.wrt_names)]
         variant += ["value"] * with_value + ["unoptimized"] * (not optimize)

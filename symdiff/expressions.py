@@ -45,8 +45,7 @@ class ExpressionRules:
         if isinstance(node, ast.Attribute):
             return self.attribute_operand(node)
         if isinstance(node, ast.BinOp):
-            left, right = self.value(node.left), self.value(node.right)
-            return self.emit_op(BINARY[type(node.op)], (left, right), target)
+            return self.binary_chain(node, target)
         if isinstance(node, ast.UnaryOp):
             if isinstance(node.op, ast.Not):
                 operand = self.value(node.operand)
@@ -74,6 +73,20 @@ class ExpressionRules:
                              "return one number; Jacobians come with forward mode")
         raise self.error(UnsupportedSyntaxError, node,
                          f"{type(node).__name__} is not supported in an expression")
+
+    def binary_chain(self, node, target):
+        """``a + b - c * d ...``: the left spine walked in a loop, so a long sum of
+        terms never runs into Python's recursion limit.  Evaluation order is Python's."""
+        spine = []
+        while isinstance(node, ast.BinOp):
+            spine.append(node)
+            node = node.left
+        result = self.value(node)
+        for i, step in enumerate(reversed(spine)):
+            right = self.value(step.right)
+            last = i == len(spine) - 1
+            result = self.emit_op(BINARY[type(step.op)], (result, right), target if last else None)
+        return result
 
     # --- names -------------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from .differentiate import SECTION
 from .syntax import COMMENT, clone
 
 MAX_ROUNDS = 12
+MAX_TERMS = 6  # a merged sum of adjoint contributions stays one readable line
 
 
 def optimize_function(generated):
@@ -404,13 +405,22 @@ def merge_accumulations(function, math_name, floats=frozenset()):
                     and isinstance(second, ast.AugAssign)
                     and isinstance(second.op, (ast.Add, ast.Sub))
                     and second.target.id == first.targets[0].id
-                    and not _reads(second.value, second.target.id)):
+                    and not _reads(second.value, second.target.id)
+                    and _spine(first.value) < MAX_TERMS):
                 first.value = ast.BinOp(first.value, second.op, second.value)
                 del block[i + 1]
                 changed = True
                 continue
             i += 1
     return changed
+
+
+def _spine(node):
+    """How many additions already hang on the left of ``node``."""
+    length = 0
+    while isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+        node, length = node.left, length + 1
+    return length
 
 
 def _reads(node, name):
