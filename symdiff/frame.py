@@ -214,10 +214,38 @@ class Frame(ExpressionRules):
             return
         if isinstance(node.targets[0], ast.Tuple) or len(node.targets) > 1:
             self.hint = "value"
-            first = self.unpack_value(node.targets[0], node.value)
+            first = self.protect(node.targets, self.unpack_value(node.targets[0], node.value))
             for target in node.targets:
                 self.bind(target, first)
             return
+
+    def protect(self, targets, operands):
+        """Copy aside each value an earlier name of the assignment overwrites first.
+
+        ``a, b = b, a`` needs the old ``a`` kept; ``x0, x1 = x1, x2`` needs nothing.
+        """
+        written = []  # the names the assignments write, in order
+        for target in targets:
+            for sub in ast.walk(target):
+                if isinstance(sub, ast.Name):
+                    current = self.mapping.get(sub.id)
+                    if self.compound and isinstance(current, ir.Var):
+                        written.append(current.name)
+
+        def walk(operand, position):
+            if isinstance(operand, tuple):
+                parts = []
+                for part in operand:
+                    done, position = walk(part, position)
+                    parts.append(done)
+                return tuple(parts), position
+            if isinstance(operand, ir.Var) and operand.name in written[:position]:
+                snapshot = self.namer.fresh(f"{operand.name}_old")
+                self.emit(ir.Assign(snapshot, "copy", (operand,), self.origin))
+                operand = ir.Var(snapshot)
+            return operand, position + 1
+
+        return walk(operands, 0)[0]
 
     def stmt_AugAssign(self, node):
         load = ast.Name(node.target.id, ast.Load(), lineno=node.lineno, col_offset=node.col_offset)
@@ -394,12 +422,7 @@ class Frame(ExpressionRules):
             raise self.error(UnsupportedSyntaxError, value_node,
                              "unpacking a value that is not a tuple written out is not supported",
                              "write the values out: `a, b = x, y`")
-        operand = self.value(value_node)
-        if isinstance(operand, ir.Var):  # keep it safe from the assignments that follow
-            snapshot = self.namer.fresh(f"{self.hint}_old")
-            self.emit(ir.Assign(snapshot, "copy", (operand,), self.origin))
-            return ir.Var(snapshot)
-        return operand
+        return self.value(value_node)
 
     def bind(self, target, operand):
         if isinstance(target, ast.Name):

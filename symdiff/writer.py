@@ -7,10 +7,12 @@ one), the rules' texts instantiated for a statement, and comment lines pointing
 back at the user's source.
 """
 
+import ast
+
 from . import ir
 from .names import BUILTINS, Namer
 from .rules import template
-from .syntax import Substitute, clone, comment, load, operand_node
+from .syntax import Substitute, assign, clone, comment, load, negate, operand_node
 
 
 class Writer:
@@ -55,5 +57,24 @@ class Writer:
                 out.append(comment(f"{where}: {origin.text}"))
                 last = key
             out += stmts
-        return out
+        return _fuse_resets(out)
+
+
+def _fuse_resets(stmts):
+    """``d = 0.0`` then ``d += e`` is written ``d = e``: the new value's adjoint is ``e``."""
+    out = []
+    for stmt in stmts:
+        previous = out[-1] if out else None
+        if (isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, (ast.Add, ast.Sub))
+                and isinstance(previous, ast.Assign) and len(previous.targets) == 1
+                and isinstance(previous.targets[0], ast.Name)
+                and previous.targets[0].id == stmt.target.id
+                and isinstance(previous.value, ast.Constant) and previous.value.value == 0.0
+                and not any(isinstance(n, ast.Name) and n.id == stmt.target.id
+                            for n in ast.walk(stmt.value))):
+            value = stmt.value if isinstance(stmt.op, ast.Add) else negate(stmt.value)
+            out[-1] = assign(stmt.target.id, value)
+            continue
+        out.append(stmt)
+    return out
 
