@@ -163,7 +163,10 @@ class Sweeps(Writer):
         value_name = None
         if with_value:
             value_name = self.namer.fresh("value")
-            body.append(assign(value_name, operand_node(result, program)))
+            value = operand_node(result, program)
+            if any(getattr(s, "call", None) for s in ir.walk(program.body)):
+                value = self.as_float(value)
+            body.append(assign(value_name, value))
         reverse = []
         if isinstance(result, ir.Var) and result.name in self.active:
             reverse.append(assign(self.adjoint(result.name), ast.Constant(1.0)))
@@ -171,6 +174,8 @@ class Sweeps(Writer):
         initialized = _initialize_adjoints(reverse, set(self.adjoints.values()))
         grads = [load(self.adjoints[p]) if self.adjoints.get(p) in initialized
                  else ast.Constant(0.0) for p in self.wrt]
+        if any(getattr(s, "call", None) for s in ir.walk(program.body)):
+            grads = [self.as_float(g) for g in grads]  # numpy's scalars become plain floats
         grad = ast.Tuple(grads, ast.Load()) if as_tuple else grads[0]
         if with_value:
             grad = ast.Tuple([load(value_name), grad], ast.Load())
@@ -262,7 +267,7 @@ class Sweeps(Writer):
         overwrites = scope.in_loop or stmt.target in self.defined
         self.defined.add(stmt.target)
         rule = self.program.rule(stmt.op)
-        forward = [assign(stmt.target, self.substitute(rule.forward, stmt))]
+        forward = [assign(stmt.target, self.forward_expression(stmt))]
         if stmt.target not in self.active:
             return forward, []
         terms = []  # (argument name, partial expression)
@@ -347,7 +352,7 @@ class Sweeps(Writer):
         if rb and stmt.target in self.active:  # each iteration starts a new loop variable
             rb.append((stmt.origin, [assign(self.adjoint(stmt.target), ast.Constant(0.0))]))
         steps = call(self.builtin("range"), *[operand_node(b, self.program) for b in stmt.bounds])
-        body = self.flatten(fb, stmt.origin)
+        body = self.flatten(fb, stmt.origin) or [ast.Pass()]
         if not rb:
             return [ast.For(store(stmt.target), self.ordered(steps, stmt), body, [], None)], []
         if regenerate:
@@ -369,6 +374,9 @@ class Sweeps(Writer):
                        [], None)
         return self.counted(counter, loop, rb, scope, stmt.origin)
 
+    def as_float(self, node):
+        return node if isinstance(node, ast.Constant) else call(self.builtin("float"), node)
+
     def ordered(self, steps, stmt):
         """The loop's own order: ``reversed(steps)`` for a loop written that way."""
         return call(self.builtin("reversed"), steps) if stmt.reverse else steps
@@ -377,7 +385,7 @@ class Sweeps(Writer):
         inner = scope.enter(stmt, self.assignments)
         fb, rb = self.block(stmt.body, inner)
         fp, _ = self.block(stmt.pre, inner)
-        body = self.flatten(fb, stmt.origin)
+        body = self.flatten(fb, stmt.origin) or [ast.Pass()]
         counter = self.namer.fresh("trips") if rb else None
         if counter:
             body.insert(0, increment(counter))

@@ -28,6 +28,12 @@ _KINDS = {"module": "a module", "function": "a function", "range": "range", "rev
 
 class ExpressionRules:
     def value(self, node, target=None):
+        if target is not None and isinstance(node, (ast.BoolOp, ast.IfExp, ast.Compare)) and (
+                self.reads_name(node, target)):
+            target_later, target = target, None  # `x = (c and a) or x`: x is read after a
+            operand = self.value_inner(node, None)
+            self.emit(ir.Assign(target_later, "copy", (operand,), self.origin))
+            return ir.Var(target_later)
         operand = self.value_inner(node, target)
         if target is not None and operand != ir.Var(target):
             self.emit(ir.Assign(target, "copy", (operand,), self.origin))
@@ -73,6 +79,11 @@ class ExpressionRules:
                              "return one number; Jacobians come with forward mode")
         raise self.error(UnsupportedSyntaxError, node,
                          f"{type(node).__name__} is not supported in an expression")
+
+    def reads_name(self, node, name):
+        """Whether evaluating ``node`` reads the generated name ``name``."""
+        return any(isinstance(sub, ast.Name) and self.mapping.get(sub.id) == ir.Var(name)
+                   for sub in ast.walk(node))
 
     def binary_chain(self, node, target):
         """``a + b - c * d ...``: the left spine walked in a loop, so a long sum of
@@ -205,7 +216,24 @@ class ExpressionRules:
             raise self.error(UnsupportedSyntaxError, node,
                              f"{shown} takes {expected} argument{'s' * (expected > 1)} here, "
                              f"not {len(args)}", "pass numbers by position")
-        return self.emit_op(op, args, target)
+        result = self.emit_op(op, args, target)
+        spelling = self.numpy_spelling(node.func)
+        if spelling is not None:  # computed by numpy as the user's code does, to the last bit
+            self.out[-1].call = spelling
+        return result
+
+    def numpy_spelling(self, func):
+        """How generated code names a numpy function the user called; None if not numpy's."""
+        if isinstance(func, ast.Attribute):
+            base = self.meaning(func.value.id, func.value)
+            if base.value != "numpy":
+                return None
+            module = lookup(func.value.id, self.parsed.closure, self.parsed.globals)
+            return f"{self.unit.global_name(func.value.id, module)}.{func.attr}"
+        found = lookup(func.id, self.parsed.closure, self.parsed.globals)
+        if type(found).__module__ == "numpy" and type(found).__name__ == "ufunc":
+            return self.unit.global_name(func.id, found)
+        return None
 
     def call_custom(self, fn, node, target):
         """A user function with its own rule: called as it is, differentiated by the rule."""

@@ -117,7 +117,7 @@ class Tangents(Writer):
 
     def operation(self, stmt):
         rule = self.program.rule(stmt.op)
-        forward = assign(stmt.target, self.substitute(rule.forward, stmt))
+        forward = assign(stmt.target, self.forward_expression(stmt))
         if stmt.target not in self.active:
             return [forward]
         total = None

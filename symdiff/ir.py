@@ -43,6 +43,7 @@ class Assign:
     op: str
     args: tuple
     origin: Origin
+    call: str = None  # the function as the user's code calls it (``np.tanh``), if not math's
 
 
 @dataclass

@@ -30,6 +30,13 @@ class Writer:
         """The name of a builtin in generated code: an alias where the user's code shadows it."""
         return self.builtins.get(name, name)
 
+    def forward_expression(self, stmt):
+        """What computes ``stmt``: the rule's text, or the user's own numpy call."""
+        if stmt.call is None:
+            return self.substitute(self.program.rule(stmt.op).forward, stmt)
+        return ast.Call(ast.parse(stmt.call, mode="eval").body,
+                        [operand_node(a, self.program) for a in stmt.args], [])
+
     def substitute(self, text, stmt):
         names = {"out": load(stmt.target), "math": load(self.program.math_name)}
         for builtin, alias in self.builtins.items():
