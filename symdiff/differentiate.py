@@ -127,9 +127,13 @@ class Sweeps(Writer):
         super().__init__(program)
         self.places = _places(program.body)
         self.assignments = {}  # name -> places of the statements assigning it
+        self.readers = {}  # name -> the statements reading it
         for stmt in ir.walk(program.body):
             if isinstance(stmt, (ir.Assign, ir.Compute, ir.For, ir.Pop)):
                 self.assignments.setdefault(stmt.target, []).append(self.places[id(stmt)])
+            for name in _reads(stmt):
+                self.readers.setdefault(name, []).append(stmt)
+        self.local_adjoints = set()  # adjoints that live one iteration of a reverse loop
         self.wrt = list(wrt)
         self.active = active_names(program, self.wrt)
         self.adjoints = {}
@@ -171,7 +175,8 @@ class Sweeps(Writer):
         if isinstance(result, ir.Var) and result.name in self.active:
             reverse.append(assign(self.adjoint(result.name), ast.Constant(1.0)))
             reverse += self.flatten(rev)
-        initialized = _initialize_adjoints(reverse, set(self.adjoints.values()))
+        initialized = _initialize_adjoints(reverse, set(self.adjoints.values()),
+                                           self.local_adjoints)
         grads = [load(self.adjoints[p]) if self.adjoints.get(p) in initialized
                  else ast.Constant(0.0) for p in self.wrt]
         if any(getattr(s, "call", None) for s in ir.walk(program.body)):
@@ -366,13 +371,13 @@ class Sweeps(Writer):
             forward.append(ast.For(store(stmt.target), self.ordered(steps, stmt), body, [], None))
             saved, restored = ([], []) if stable else self.decision(name, scope)
             back_steps = steps if stmt.reverse else call(self.builtin("reversed"), steps)
-            back = ast.For(store(stmt.target), back_steps, self.flatten(rb, stmt.origin), [],
+            back = ast.For(store(stmt.target), back_steps, self.reverse_body(rb, stmt), [],
                            None)
             return forward + saved, restored + [back]
         counter = self.namer.fresh(f"{stmt.target}_trips")
         loop = ast.For(store(stmt.target), self.ordered(steps, stmt), [increment(counter)] + body,
                        [], None)
-        return self.counted(counter, loop, rb, scope, stmt.origin)
+        return self.counted(counter, loop, rb, scope, stmt)
 
     def as_float(self, node):
         return node if isinstance(node, ast.Constant) else call(self.builtin("float"), node)
@@ -397,15 +402,53 @@ class Sweeps(Writer):
             loop = ast.While(stmt.test, body, [])
         if not rb:
             return [loop], []
-        return self.counted(counter, loop, rb, scope, stmt.origin)
+        return self.counted(counter, loop, rb, scope, stmt)
 
-    def counted(self, counter, loop, reverse_body, scope, origin):
+    def counted(self, counter, loop, reverse_body, scope, stmt):
         saved, restored = self.decision(counter, scope)
         each = self.namer.fresh("_")
         back = ast.For(store(each), call(self.builtin("range"), load(counter)),
-                       self.flatten(reverse_body, origin), [],
-                       None)
+                       self.reverse_body(reverse_body, stmt), [], None)
         return [assign(counter, ast.Constant(0)), loop] + saved, restored + [back]
+
+    def reverse_body(self, chunks, loop):
+        """The reverse of one iteration; adjoints of values that live one iteration start
+        from their first contribution (``d = e``, not ``d += e``) and need no reset."""
+        stmts = self.flatten(chunks, loop.origin)
+        for name in self.iteration_locals(loop):
+            adjoint = self.adjoints.get(name)
+            touching = [i for i, s in enumerate(stmts) if _mentions(s, adjoint)]
+            if adjoint is None or not touching:
+                continue
+            first = stmts[touching[0]]
+            if isinstance(first, ast.AugAssign) and not _mentions(first.value, adjoint):
+                value = first.value if isinstance(first.op, ast.Add) else negate(first.value)
+                stmts[touching[0]] = assign(adjoint, value)
+            else:  # its first contribution is conditional: start the iteration from zero
+                stmts.insert(0, assign(adjoint, ast.Constant(0.0)))
+                touching = [i + 1 for i in touching]
+            last = stmts[touching[-1]]
+            if len(touching) > 1 and isinstance(last, ast.Assign) and _is_zero(last.value):
+                del stmts[touching[-1]]  # the next iteration starts afresh
+            self.local_adjoints.add(adjoint)
+        return stmts
+
+    def iteration_locals(self, loop):
+        """Names assigned once, at the top of the loop body, read only later in the same
+        iteration: nothing carries them from one iteration to the next, or out."""
+        inside = {id(s) for s in ir.walk(loop.body)}
+        found = []
+        for stmt in loop.body:
+            if not isinstance(stmt, (ir.Assign, ir.Compute, ir.Pop)):
+                continue
+            name = stmt.target
+            if len(self.assignments.get(name, ())) != 1:
+                continue
+            position = self.places[id(stmt)][0]
+            readers = self.readers.get(name, [])
+            if all(id(r) in inside and self.places[id(r)][0] > position for r in readers):
+                found.append(name)
+        return found
 
 
 def _merge_terms(terms):
@@ -419,8 +462,9 @@ def _merge_terms(terms):
 
 # --- adjoint initialization ------------------------------------------------------------
 
-def _initialize_adjoints(reverse, adjoints):
-    """Turn each adjoint's first top-level ``+=`` into ``=``; zero those a loop needs first.
+def _initialize_adjoints(reverse, adjoints, local=frozenset()):
+    """Turn each adjoint's first top-level ``+=`` into ``=``; zero those a loop needs first
+    (not the ``local`` ones, which each iteration sets itself).
 
     Walks the top level of the reverse sweep in execution order; returns the set
     of adjoints that hold a value at the end.
@@ -437,7 +481,8 @@ def _initialize_adjoints(reverse, adjoints):
         elif isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
             ready.add(stmt.targets[0].id)
         elif isinstance(stmt, (ast.If, ast.For, ast.While)):
-            used = [n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and n.id in adjoints]
+            used = [n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and n.id in adjoints
+                    and n.id not in local]
             for name in dict.fromkeys(used):
                 if name not in ready:
                     out.append(assign(name, ast.Constant(0.0)))
@@ -448,6 +493,31 @@ def _initialize_adjoints(reverse, adjoints):
 
 
 # --- small syntax builders ---------------------------------------------------------------
+
+def _reads(stmt):
+    """The names ``stmt`` itself reads (not those of the statements nested in it)."""
+    if isinstance(stmt, ir.Assign):
+        return [a.name for a in stmt.args if isinstance(a, ir.Var)]
+    if isinstance(stmt, (ir.Compute, ir.While, ir.BreakIf)):
+        return list(stmt.reads)
+    if isinstance(stmt, ir.If):
+        return [stmt.test]
+    if isinstance(stmt, ir.For):
+        return [b.name for b in stmt.bounds if isinstance(b, ir.Var)]
+    if isinstance(stmt, ir.Push):
+        return [stmt.stack] + ([stmt.value.name] if isinstance(stmt.value, ir.Var) else [])
+    if isinstance(stmt, ir.Pop):
+        return [stmt.stack]
+    return []
+
+
+def _mentions(node, name):
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
+
+
+def _is_zero(node):
+    return isinstance(node, ast.Constant) and node.value == 0 and not isinstance(node.value, bool)
+
 
 def _accumulate(target, g, partial):
     """``target += g * partial``, written the way a person would."""

@@ -29,7 +29,8 @@ def optimize_function(generated):
     result = copy.copy(generated)
     function = clone(generated.function)
     floats = _float_names(function, generated)
-    passes = (fold_constants, propagate_copies, reuse_values, merge_accumulations,
+    passes = (fold_constants, propagate_copies, propagate_local_copies, reuse_values,
+              merge_accumulations,
               drop_dead_statements, drop_empty_statements, drop_orphan_comments)
     for _ in range(MAX_ROUNDS):
         changed = False
@@ -285,6 +286,54 @@ def propagate_copies(function, math_name, floats=frozenset()):
     function.body[:] = keep
     _Rename(replacements).visit(function)
     return True
+
+
+def propagate_local_copies(function, math_name, floats=frozenset()):
+    """Inside a block (a loop body, say): ``a = b`` where ``a`` is assigned nowhere else
+    and read only further down the block, and ``b`` does not change before those reads."""
+    sites = {}
+    for node in ast.walk(function):
+        for target in _targets(node):
+            sites[target] = sites.get(target, 0) + 1
+    readers = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            readers[node.id] = readers.get(node.id, 0) + 1
+    changed = False
+    for block in _blocks(function):
+        i = 0
+        while i < len(block):
+            stmt = block[i]
+            name = _assigned_name(stmt) if isinstance(stmt, ast.Assign) else None
+            value = getattr(stmt, "value", None)
+            if (name is None or sites.get(name) != 1 or block is function.body
+                    or not (isinstance(value, ast.Name) or _number(value) is not None)):
+                i += 1
+                continue
+            rest = block[i + 1:]
+            seen = sum(1 for s in rest for n in ast.walk(s)
+                       if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load))
+            last = max((j for j, s in enumerate(rest) if _reads(s, name)), default=-1)
+            source = value.id if isinstance(value, ast.Name) else None
+            if seen != readers.get(name, 0) or (source is not None and any(
+                    source in _targets(n) for s in rest[:last + 1] for n in ast.walk(s))):
+                i += 1
+                continue
+            renamer = _Rename({name: value})
+            block[i + 1:] = [renamer.visit(s) for s in rest]
+            del block[i]
+            changed = True
+        # loop bodies are walked by _blocks as well
+    return changed
+
+
+def _targets(node):
+    """Names a statement assigns directly."""
+    if isinstance(node, ast.Assign):
+        return [n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+    if isinstance(node, (ast.AugAssign, ast.For)):
+        return [n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)]
+    return []
 
 
 class _Rename(ast.NodeTransformer):

@@ -68,20 +68,36 @@ class Writer:
 
 
 def _fuse_resets(stmts):
-    """``d = 0.0`` then ``d += e`` is written ``d = e``: the new value's adjoint is ``e``."""
-    out = []
-    for stmt in stmts:
-        previous = out[-1] if out else None
-        if (isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, (ast.Add, ast.Sub))
-                and isinstance(previous, ast.Assign) and len(previous.targets) == 1
-                and isinstance(previous.targets[0], ast.Name)
-                and previous.targets[0].id == stmt.target.id
-                and isinstance(previous.value, ast.Constant) and previous.value.value == 0.0
-                and not any(isinstance(n, ast.Name) and n.id == stmt.target.id
-                            for n in ast.walk(stmt.value))):
-            value = stmt.value if isinstance(stmt.op, ast.Add) else negate(stmt.value)
-            out[-1] = assign(stmt.target.id, value)
-            continue
-        out.append(stmt)
+    """``d = 0.0`` and, next to touch ``d`` in the same block, ``d += e``: written ``d = e``.
+
+    The new value's adjoint is ``e``; nothing between reads ``d``.
+    """
+    out = list(stmts)
+    i = 0
+    while i < len(out):
+        name = _zeroed(out[i])
+        following = next((j for j in range(i + 1, len(out)) if _mentions(out[j], name)),
+                         None) if name else None
+        if following is not None:
+            stmt = out[following]
+            if (isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, (ast.Add, ast.Sub))
+                    and stmt.target.id == name and not _mentions(stmt.value, name)):
+                value = stmt.value if isinstance(stmt.op, ast.Add) else negate(stmt.value)
+                out[following] = assign(name, value)
+                del out[i]
+                continue
+        i += 1
     return out
 
+
+def _zeroed(stmt):
+    """The name ``stmt`` sets to ``0.0``, if that is all it does."""
+    if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Constant)
+            and stmt.value.value == 0.0 and not isinstance(stmt.value.value, bool)):
+        return stmt.targets[0].id
+    return None
+
+
+def _mentions(node, name):
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))

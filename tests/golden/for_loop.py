@@ -20,21 +20,15 @@ def grad_for_loop(x, n):
     # line 44: return s * DECAY + n
     ds = 1.0 * DECAY
     # line 41: for i in range(5):
-    ddiv_s = 0.0
     dp = 0.0
-    dmul_p = 0.0
     dx = 0.0
     for i in reversed(range(5)):
         # line 43: s = s + p / (i + 1)
-        ddiv_s += ds
         add_s = pop()
-        dp += ddiv_s * (1.0 / add_s)
-        ddiv_s = 0.0
+        dp += ds * (1.0 / add_s)
         # line 42: p = p * x
-        dmul_p += dp
-        dp = 0.0
+        dmul_p = dp
         p = pop()
-        dp += dmul_p * x
+        dp = dmul_p * x
         dx += dmul_p * p
-        dmul_p = 0.0
     return dx, 1.0

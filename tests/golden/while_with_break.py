@@ -34,16 +34,13 @@ def grad_while_with_break(x, y):
     dt = 1.0
     dx = -math.sin(x)
     # line 50: while t < 100.0:
-    dmul_t = 0.0
     dy = 0.0
     for _ in range(trips):
         # line 51: t = t * y + 1.0
-        dmul_t += dt
-        dt = 0.0
+        dmul_t = dt
         t = pop()
-        dt += dmul_t * y
+        dt = dmul_t * y
         dy += dmul_t * t
-        dmul_t = 0.0
     # line 48: t = x
     dx += dt
     return dx, dy
