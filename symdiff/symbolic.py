@@ -25,6 +25,7 @@ walks the whole, exponentially larger, tree).
 """
 
 import ast
+import functools
 import builtins
 import inspect
 import math
@@ -562,6 +563,20 @@ def _to_float(expr, point, memo, what):
         raise SymdiffError(f"the {what} is not a real number at {at}") from None
 
 
+def _bounded(entry):
+    """Expressions so deep that sympy's own recursion gives up are refused, not crashed on."""
+    @functools.wraps(entry)
+    def guarded(fn, *args, **kwargs):
+        try:
+            return entry(fn, *args, **kwargs)
+        except RecursionError:
+            raise SymdiffError(f"the expression of {getattr(fn, '__name__', fn)} is nested too "
+                               "deeply for sympy", hint="use fewer loop iterations, or check "
+                               "with the tape and finite differences only") from None
+    return guarded
+
+
+@_bounded
 def symbolic(fn, at=None):
     """``fn``'s value as a sympy expression of its positional parameters.
 
@@ -571,6 +586,7 @@ def symbolic(fn, at=None):
     return _build(fn, at)[0]
 
 
+@_bounded
 def symbolic_grad(fn, wrt=None, at=None):
     """sympy's derivatives of ``symbolic(fn, at)``.
 
@@ -584,12 +600,14 @@ def symbolic_grad(fn, wrt=None, at=None):
     return grads[0] if single else grads
 
 
+@_bounded
 def evaluate(fn, point):
     """``fn``'s value at ``point`` as a float, computed from its sympy expression."""
     value, _, values = _build(fn, point)
     return _to_float(value, values, {}, "value")
 
 
+@_bounded
 def evaluate_grad(fn, point, wrt=None):
     """The gradient at ``point`` as floats, from the expression valid around it.
 
