@@ -263,18 +263,23 @@ def _literal(value):
 # --- copies ------------------------------------------------------------------------------
 
 def propagate_copies(function, math_name, floats=frozenset()):
-    """Replace a name assigned once from a name (or a number) assigned at most once.
+    """Replace a name assigned once from a name no later statement assigns (or a number).
 
     Top-level statements only, all found in one pass and substituted in a second.
     """
     counts = _assignment_counts(function)
+    last_write = {}  # name -> index of the last top-level statement assigning it
+    for index, stmt in enumerate(function.body):
+        for node in ast.walk(stmt):
+            for target in _targets(node):
+                last_write[target] = index
     replacements = {}
     keep = []
-    for stmt in function.body:
+    for index, stmt in enumerate(function.body):
         if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
             name, value = stmt.targets[0].id, stmt.value
             if counts.get(name) == 1 and (
-                    (isinstance(value, ast.Name) and counts.get(value.id, 0) <= 1)
+                    (isinstance(value, ast.Name) and last_write.get(value.id, -1) < index)
                     or _number(value) is not None):
                 if isinstance(value, ast.Name) and value.id in replacements:
                     value = replacements[value.id]
