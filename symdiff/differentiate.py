@@ -133,6 +133,10 @@ class Sweeps(Writer):
                 self.assignments.setdefault(stmt.target, []).append(self.places[id(stmt)])
             for name in _reads(stmt):
                 self.readers.setdefault(name, []).append(stmt)
+        results = program.result if isinstance(program.result, tuple) else (program.result,)
+        for result in results:  # the result is read after everything, outside every loop
+            if isinstance(result, ir.Var):
+                self.readers.setdefault(result.name, []).append(program)
         self.local_adjoints = set()  # adjoints that live one iteration of a reverse loop
         self.wrt = list(wrt)
         self.active = active_names(program, self.wrt)
@@ -446,7 +450,8 @@ class Sweeps(Writer):
                 continue
             position = self.places[id(stmt)][0]
             readers = self.readers.get(name, [])
-            if all(id(r) in inside and self.places[id(r)][0] > position for r in readers):
+            if all(id(r) in inside and self.places[id(r)][0] > position for r in readers
+                   if r is not self.program) and self.program not in readers:
                 found.append(name)
         return found
 

@@ -15,7 +15,7 @@ from .errors import (RecursionCycleError, UndefinedNameError, UnknownFunctionErr
                      UnsupportedSyntaxError)
 from .exits import assigned_user_names
 from .resolve import Meaning, classify, lookup, module_attribute
-from .rules import RULES
+from .rules import RULES, uses_output
 
 BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow: "pow",
           ast.FloorDiv: "floordiv", ast.Mod: "mod"}
@@ -165,9 +165,18 @@ class ExpressionRules:
         if target is None or (ir.Var(target) in args and op not in IN_PLACE_OPS):
             name = self.namer.fresh(f"{op}_{self.hint}")
             self.emit(ir.Assign(name, op, tuple(args), self.origin))
+            self.note_output_read(op, name)
             return ir.Var(name)
         self.emit(ir.Assign(target, op, tuple(args), self.origin))
+        self.note_output_read(op, target)
         return ir.Var(target)
+
+    def note_output_read(self, op, target):
+        """A rule that reads its own output (``exp``, ``tanh``) reads the target in the
+        reverse sweep: a later branch or loop must not overwrite it in place."""
+        rule = self.unit.program_rules.get(op) or RULES.get(op)
+        if not self.compound and rule is not None and uses_output(rule):
+            self.unit.read.add(target)
 
     def call(self, node, target):
         method = self.stack_method(node.func)

@@ -263,8 +263,8 @@ class Frame(ExpressionRules):
             self.value(node.value, self.result_name())
         if self.compound:
             self.out.append(self.flag_set(self.returned_flag(), True))
-        if self.loops:
-            self.loops[-1].may_return = True
+        for loop in self.loops:  # every enclosing loop must stop, not just the innermost
+            loop.may_return = True
 
     def stmt_Break(self, node):
         self.out.append(self.flag_set(self.loops[-1].stop, True))
