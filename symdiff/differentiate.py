@@ -222,8 +222,11 @@ class Sweeps(Writer):
         if isinstance(stmt, ir.Assign):
             return self.operation(stmt, scope)
         if isinstance(stmt, ir.Compute):
+            overwrites = scope.in_loop or stmt.target in self.defined
             self.defined.add(stmt.target)
-            return [assign(stmt.target, stmt.expr)], []
+            reset = [assign(self.adjoint(stmt.target), ast.Constant(0.0))] if (
+                stmt.target in self.active and overwrites) else []
+            return [assign(stmt.target, stmt.expr)], reset
         if isinstance(stmt, ir.If):
             return self.branch(stmt, scope)
         if isinstance(stmt, ir.For):
@@ -367,13 +370,19 @@ class Sweeps(Writer):
         if regenerate:
             stable = not scope.in_loop and not any(
                 isinstance(b, ir.Var) and b.name in inner.loop_assigned for b in stmt.bounds)
-            forward = []
-            if not stable:
-                name = self.namer.fresh(f"{stmt.target}_steps")
-                forward.append(assign(name, steps))
-                steps = load(name)
+            forward, saved, restored = [], [], []
+            if not stable:  # keep the bounds the loop ran with, for the reverse loop
+                bounds = []
+                for i, bound in enumerate(stmt.bounds):
+                    if isinstance(bound, ir.Var):
+                        name = self.namer.fresh(f"{stmt.target}_{_BOUND_NAMES[len(stmt.bounds)][i]}")
+                        forward.append(assign(name, load(bound.name)))
+                        more_saved, more_restored = self.decision(name, scope)
+                        saved, restored = saved + more_saved, more_restored + restored
+                        bound = ir.Var(name)
+                    bounds.append(operand_node(bound, self.program))
+                steps = call(self.builtin("range"), *bounds)
             forward.append(ast.For(store(stmt.target), self.ordered(steps, stmt), body, [], None))
-            saved, restored = ([], []) if stable else self.decision(name, scope)
             back_steps = steps if stmt.reverse else call(self.builtin("reversed"), steps)
             back = ast.For(store(stmt.target), back_steps, self.reverse_body(rb, stmt), [],
                            None)
@@ -454,6 +463,9 @@ class Sweeps(Writer):
                    if r is not self.program) and self.program not in readers:
                 found.append(name)
         return found
+
+
+_BOUND_NAMES = {1: ("stop",), 2: ("start", "stop"), 3: ("start", "stop", "step")}
 
 
 def _merge_terms(terms):

@@ -71,6 +71,8 @@ class Tangents(Writer):
             return self.operation(stmt)
         if isinstance(stmt, ir.Compute):
             made = [assign(stmt.target, stmt.expr)]
+            if stmt.target in self.active and not isinstance(stmt.expr, ast.List):
+                made.append(assign(self.tangent(stmt.target), ast.Constant(0.0)))
             if isinstance(stmt.expr, ast.List) and stmt.target in self.active:  # a new stack
                 made.append(assign(self.tangent(stmt.target), ast.List([], ast.Load())))
             return made
@@ -85,6 +87,8 @@ class Tangents(Writer):
             if stmt.reverse:
                 steps = call(self.builtin("reversed"), steps)
             body = self.flatten(self.block(stmt.body), stmt.origin) or [ast.Pass()]
+            if stmt.target in self.active:  # each iteration starts a new, constant loop variable
+                body.insert(0, assign(self.tangent(stmt.target), ast.Constant(0.0)))
             return [ast.For(ast.Name(stmt.target, ast.Store()), steps, body, [], None)]
         if isinstance(stmt, ir.While):
             body = self.flatten(self.block(stmt.body), stmt.origin) or [ast.Pass()]

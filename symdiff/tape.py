@@ -49,7 +49,7 @@ __all__ = [
     "Value", "grad", "value_and_grad",
     "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
     "asinh", "acosh", "atanh", "exp", "expm1", "log", "log1p", "log2", "log10", "sqrt",
-    "pow", "hypot", "fabs", "erf", "erfc", "floor", "ceil", "fmod",
+    "pow", "hypot", "fabs", "erf", "erfc", "floor", "ceil", "fmod", "copysign",
 ]
 
 
@@ -304,6 +304,14 @@ def fmod(x, y):
         q = x / y
         return 1.0, -(q if math.isinf(q) else float(math.trunc(q)))
     return _binary(x, y, math.fmod, partials)
+
+
+def copysign(x, y):
+    """``math.copysign``: the magnitude of ``x`` with the sign of ``y``; ±1 in ``x``
+    (1 when the two signs agree), 0 in ``y``."""
+    def partials(x, y, out):
+        return (1.0 if (x >= 0) == (math.copysign(1.0, y) > 0) else -1.0), 0.0
+    return _binary(x, y, math.copysign, partials)
 
 
 def pow(x, y):
