@@ -72,11 +72,15 @@ def build(fn, wrt=None, *, with_value=False, optimize=True, mode="reverse"):
     """The cached ``Gradient`` of ``fn`` (``mode="forward"``: its forward-mode function)."""
     items = wrt if isinstance(wrt, (list, tuple)) else (wrt,)
     wrt_key = (isinstance(wrt, (list, tuple)),) + tuple((type(w), w) for w in items)
-    key = (getattr(fn, "__code__", fn), _closure_key(fn), wrt_key, with_value, optimize, mode)
+    # by identity: equal code objects in two modules, or two generated functions, differ
+    code, scope = getattr(fn, "__code__", fn), getattr(fn, "__globals__", None)
+    key = (id(code), id(scope), _closure_key(fn), wrt_key, with_value, optimize, mode)
     cached = _CACHE.get(key)
     if cached is not None and cached.is_current():
         return cached
     gradient = Gradient(fn, wrt, with_value, optimize, mode)
+    cells = tuple(getattr(fn, "__closure__", None) or ())
+    gradient.owners = (code, scope, cells)  # held, so the ids in the key stay theirs
     _CACHE[key] = gradient
     return gradient
 

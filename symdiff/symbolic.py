@@ -619,3 +619,14 @@ def evaluate_grad(fn, point, wrt=None):
     grads = tuple(_to_float(value.diff(symbol), values, memo, f"derivative by {symbol}")
                   for symbol in chosen)
     return grads[0] if single else grads
+
+
+class _CallableModule(types.ModuleType):
+    """Importing this module makes ``symdiff.symbolic`` the module rather than the function
+    of the same name; calling the module does what calling the function does."""
+
+    def __call__(self, fn, at=None):
+        return symbolic(fn, at)
+
+
+sys.modules[__name__].__class__ = _CallableModule
