@@ -149,6 +149,7 @@ class Frame(ExpressionRules):
         self.flag_reads.update(flags)
         test = ast.UnaryOp(ast.Not(), _any_of(flags))
         go_on = self.compute(self.namer.fresh("go_on"), test, tuple(flags))
+        self.enter_compound(ast.Module(body=rest, type_ignores=[]))  # the rest is a branch now
         with self.nested():
             body = self.sub_block(rest)
         self.emit(ir.If(go_on, body, [], self.origin))
