@@ -1,0 +1,343 @@
+"""symdiff.check: four witnesses per point, the divergence locator, custom rules.
+
+Functions with a wrong hand-written rule (``symdiff.defgrad``) are planted here; the
+report must say it is not ok, name the rule's function and argument, and point at the
+line of *this file* that calls the function.  Expected lines are found through marker
+comments (``# <call: name>``), never written as numbers.
+"""
+
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import symdiff
+
+HERE = Path(__file__)
+ROOT = HERE.parent.parent
+COLUMNS = ("point", "wrt", "generated", "tape", "sympy", "finite diff", "status")
+
+
+def marked_line(name):
+    """The line number of the one line of this file that ends with ``# <call: name>``."""
+    tag = "# <call: " + name + ">"
+    found = [number for number, line in enumerate(HERE.read_text().splitlines(), 1)
+             if line.rstrip().endswith(tag)]
+    assert len(found) == 1, f"marker {tag!r} found {len(found)} times"
+    return found[0]
+
+
+def code_of(lineno):
+    """The statement on ``lineno`` of this file, without its comment."""
+    return HERE.read_text().splitlines()[lineno - 1].split("#")[0].strip()
+
+
+def far_apart(a, b):
+    return abs(a - b) > 1e-6 * max(1.0, abs(a), abs(b))
+
+
+# --- correct functions -------------------------------------------------------------------
+
+def smooth(x, y):
+    z = x * y
+    return z + math.sin(x) * math.exp(-y * y)
+
+
+def looped(x, y):
+    total = 0.0
+    for i in range(4):
+        total = total * y + math.tanh(x * i + y)
+    return total
+
+
+def branched(x, y):
+    if x > y:
+        z = x * x - y
+    else:
+        z = math.cos(x) * y
+    return z / (1.0 + y * y)
+
+
+CORRECT = [smooth, looped, branched]
+
+
+@pytest.mark.parametrize("fn", CORRECT, ids=lambda fn: fn.__name__)
+def test_correct_function_at_given_points(fn):
+    points = [(0.3, 0.7), (1.2, -0.4), (-0.8, 1.5)]
+    report = symdiff.check(fn, *points)
+    assert report.ok, str(report)
+    assert bool(report)
+    assert len(report.rows) == len(points) * 2
+    assert [row.point for row in report.rows] == [p for p in points for _ in range(2)]
+    assert [row.param for row in report.rows] == ["x", "y"] * len(points)
+    assert not report.divergences and not report.rule_problems
+    for row in report.rows:
+        assert row.status.startswith("ok")
+        assert row.generated == pytest.approx(row.tape, rel=1e-12, abs=1e-12)
+        assert row.generated == pytest.approx(row.sympy, rel=1e-9, abs=1e-12)
+        assert row.generated == pytest.approx(row.finite_difference, rel=1e-5, abs=1e-7)
+
+
+@pytest.mark.parametrize("fn", CORRECT, ids=lambda fn: fn.__name__)
+def test_correct_function_at_random_points(fn):
+    report = symdiff.check(fn, samples=4, seed=3)
+    assert report.ok, str(report)
+    assert len({row.point for row in report.rows}) == 4
+    assert all(row.status.startswith("ok") for row in report.rows)
+
+
+def test_random_points_are_reproducible():
+    first = symdiff.check(smooth, samples=3, seed=7)
+    second = symdiff.check(smooth, samples=3, seed=7)
+    assert [row.point for row in first.rows] == [row.point for row in second.rows]
+    assert [row.point for row in first.rows] != [
+        row.point for row in symdiff.check(smooth, samples=3, seed=8).rows]
+
+
+def test_wrt_selects_the_rows():
+    report = symdiff.check(smooth, (0.3, 0.7), wrt="y")
+    assert report.ok and [row.param for row in report.rows] == ["y"]
+
+
+# --- a masked loss whose hand-written backward treats the mask as a constant -------------
+
+def soft_mask(v):
+    return 1.0 / (1.0 + math.exp(-4.0 * v))
+
+
+def masked_square(x, target):
+    mask = soft_mask(x)
+    return mask * (x - target) ** 2
+
+
+def masked_square_dx_mask_constant(x, target, out):
+    return soft_mask(x) * 2.0 * (x - target)  # wrong: the mask moves with x too
+
+
+def masked_square_dtarget(x, target, out):
+    return -soft_mask(x) * 2.0 * (x - target)
+
+
+symdiff.defgrad(masked_square, masked_square_dx_mask_constant, masked_square_dtarget)
+
+
+def masked_model(w, x):
+    prediction = w * x + 0.1
+    loss = masked_square(prediction, 0.5)  # <call: masked>
+    return loss + 0.01 * w * w
+
+
+def test_wrong_rule_of_masked_loss_is_caught():
+    report = symdiff.check(masked_model, (0.8, 0.9), (1.3, 0.4))
+    assert not report.ok and not bool(report)
+    assert [(p.function, p.argument) for p in report.rule_problems] == [("masked_square", "x")]
+    problem = report.rule_problems[0]
+    assert far_apart(problem.rule, problem.finite_difference)
+    first = report.divergences[0]
+    assert first.lineno == marked_line("masked")
+    assert first.text.split("#")[0].strip() == code_of(first.lineno)
+    assert first.argument == "prediction"
+    assert far_apart(first.generated, first.tape)
+    assert any("tape differs" in row.status for row in report.rows)
+
+
+def test_the_rule_itself_is_what_symdiff_calls():
+    """The generated gradient follows the (wrong) rule; the tape and sympy differentiate
+    the function's own code, so they agree with each other and not with the rule."""
+    point = (0.8, 0.9)
+    generated = symdiff.grad(masked_model)(*point)
+    taped = symdiff.tape.grad(masked_model)(*point)
+    from symdiff.symbolic import evaluate_grad
+    symbolic = evaluate_grad(masked_model, point)
+    assert symbolic == pytest.approx(taped, rel=1e-10)
+    assert far_apart(generated[0], taped[0])
+
+
+# --- a rule wrong only in its second argument; the locator in loops and branches ----------
+
+def scaled_square(u, v):
+    return u * u * v
+
+
+def scaled_square_du(u, v, out):
+    return 2.0 * u * v
+
+
+def scaled_square_dv_wrong(u, v, out):
+    return 2.0 * u * u  # wrong: twice the right value
+
+
+symdiff.defgrad(scaled_square, scaled_square_du, scaled_square_dv_wrong)
+
+
+def calibrate(v):
+    return 2.0 * math.sin(v) + v
+
+
+symdiff.defgrad(calibrate, lambda v, out: 2.0 * math.cos(v) + 1.0)  # a correct rule
+
+
+def second_argument_caller(a, b):
+    c = a + 0.5
+    d = scaled_square(c, b * b)  # <call: second>
+    return d * a
+
+
+def loop_caller(a, b):
+    total = 0.0
+    for i in range(3):
+        u = calibrate(a) + i
+        total = total + scaled_square(u, b)  # <call: loop>
+        total = total * 0.5
+    return calibrate(total * 0.1)
+
+
+def branch_caller(a, b):
+    c = calibrate(b)
+    if a > 0.5:
+        d = scaled_square(a, c)  # <call: branch>
+    else:
+        d = a * c
+    return d + calibrate(a)
+
+
+def helper_with_wrong_call(p, q):
+    return scaled_square(p, q) + p  # <call: helper>
+
+
+def helper_caller(a, b):
+    e = calibrate(a * b)
+    f = helper_with_wrong_call(e, b)
+    return calibrate(f)
+
+
+def test_rule_wrong_only_in_second_argument():
+    report = symdiff.check(second_argument_caller, (0.7, 1.3), (1.1, -0.6))
+    assert not report.ok
+    assert [(p.function, p.argument) for p in report.rule_problems] == [("scaled_square", "v")]
+    rows = {(row.point, row.param): row for row in report.rows}
+    assert rows[(0.7, 1.3), "b"].status != "ok"
+    first = report.divergences[0]
+    assert first.lineno == marked_line("second")
+    assert first.argument != "c"  # the partial by the first argument is right
+
+
+@pytest.mark.parametrize("caller, marker, argument", [
+    (loop_caller, "loop", "b"),
+    (branch_caller, "branch", "c"),
+], ids=["inside a loop", "inside a branch"])
+def test_locator_finds_the_wrong_call_among_correct_rules(caller, marker, argument):
+    report = symdiff.check(caller, (0.7, 1.3), (1.1, 0.4))
+    assert not report.ok
+    assert [(p.function, p.argument) for p in report.rule_problems] == [("scaled_square", "v")]
+    assert report.divergences, str(report)
+    first = report.divergences[0]
+    assert first.lineno == marked_line(marker), str(report)
+    assert first.text.split("#")[0].strip() == code_of(first.lineno)
+    assert first.argument == argument
+    assert far_apart(first.generated, first.tape)
+    assert all(d.lineno == marked_line(marker) for d in report.divergences)
+
+
+def test_locator_inside_a_helper():
+    report = symdiff.check(helper_caller, (0.7, 1.3))
+    assert not report.ok
+    assert report.divergences[0].lineno == marked_line("helper"), str(report)
+    assert report.divergences[0].function == "helper_with_wrong_call"
+
+
+def test_branch_not_taken_leaves_the_wrong_rule_unused():
+    report = symdiff.check(branch_caller, (0.2, 1.3), (-0.4, 0.9))
+    assert report.ok, str(report)
+    assert not report.rule_problems and not report.divergences
+
+
+# --- correct rules, stop_gradient ---------------------------------------------------------
+
+def softplus(x):
+    return math.log1p(math.exp(x))
+
+
+symdiff.defgrad(softplus, lambda x, out: 1.0 / (1.0 + math.exp(-x)))
+
+
+@symdiff.custom_grad(lambda x, y, out: y * math.cos(x * y), lambda x, y, out: x * math.cos(x * y))
+def sine_of_product(x, y):
+    return math.sin(x * y)
+
+
+def uses_correct_rules(a, b):
+    h = softplus(a * b) + sine_of_product(a, b)
+    for i in range(2):
+        h = h * 0.5 + softplus(h - b)
+    return h
+
+
+def test_correct_custom_rules_pass():
+    report = symdiff.check(uses_correct_rules, (0.3, 0.8), (-1.2, 0.5), (2.0, -0.7))
+    assert report.ok, str(report)
+    assert not report.rule_problems and not report.divergences
+    assert all(row.status == "ok" for row in report.rows)
+
+
+def detached_product(x, y):
+    w = symdiff.stop_gradient(x * y)
+    return w * x + y
+
+
+def test_stop_gradient_is_honoured_by_every_witness():
+    point = (0.6, 1.7)
+    expected = (point[0] * point[1], 1.0)  # w counts as a constant
+    assert symdiff.grad(detached_product)(*point) == pytest.approx(expected, rel=1e-12)
+    assert symdiff.tape.grad(detached_product)(*point) == pytest.approx(expected, rel=1e-12)
+    from symdiff.symbolic import evaluate_grad
+    assert evaluate_grad(detached_product, point) == pytest.approx(expected, rel=1e-12)
+    report = symdiff.check(detached_product, point, (-1.1, 0.4))
+    assert report.ok, str(report)
+    x_rows = [row for row in report.rows if row.param == "x"]
+    assert all("finite differences see through stop_gradient" in row.status for row in x_rows)
+    assert all(row.generated == pytest.approx(row.tape, rel=1e-12) for row in report.rows)
+    assert all(row.generated == pytest.approx(row.sympy, rel=1e-12) for row in report.rows)
+
+
+def signed_square(x, y):
+    return math.copysign(x * x, y) + x
+
+
+def test_check_a_function_using_copysign():
+    """The tape once lacked copysign, and check() raised instead of reporting."""
+    assert symdiff.grad(signed_square)(0.7, -1.2) == pytest.approx((-0.4, 0.0))
+    report = symdiff.check(signed_square, (0.7, -1.2), (-1.1, 0.5))
+    assert report.ok, str(report)
+
+
+# --- the printed report -------------------------------------------------------------------
+
+def test_printed_report_is_a_table():
+    text = str(symdiff.check(smooth, (0.3, 0.7)))
+    lines = text.splitlines()
+    assert lines[0] == "check smooth: ok"
+    for column in COLUMNS:
+        assert column in lines[1]
+    assert set(lines[2].replace(" ", "")) == {"-"}
+    assert len(lines) == 3 + 2  # one row per parameter
+
+
+def test_printed_failure_names_the_line_and_the_rule():
+    report = symdiff.check(loop_caller, (0.7, 1.3))
+    text = str(report)
+    assert text.splitlines()[0] == "check loop_caller: FAILED"
+    for column in COLUMNS:
+        assert column in text
+    assert f"{HERE}:{marked_line('loop')}" in text
+    assert "scaled_square" in text and "wrong rule" in text
+
+
+def test_masked_loss_example_runs():
+    example = ROOT / "examples" / "masked_loss.py"
+    done = subprocess.run([sys.executable, str(example)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "FAILED" in done.stdout and "masked_error" in done.stdout
