@@ -15,9 +15,9 @@ The batches run once per module, in forked worker processes where the platform f
 (``SYMDIFF_FUZZ_WORKERS``, default: up to four, one per core), and only those the
 selected tests need: about 2,800 programs, under a minute on two cores.
 
-Features that meet known symdiff bugs (``fuzzing.KNOWN_BUG_FEATURES``) are left out of
-the batches; strict xfail tests below keep a minimal reproducer of each bug, and
-regression tests keep those of bugs the fuzzer found that are fixed since.
+Features that meet known symdiff bugs (``fuzzing.KNOWN_BUG_FEATURES``, empty today) are
+left out of the batches, each bug kept as a strict xfail reproducer; the regression
+tests below are the minimal reproducers of bugs the fuzzer found, fixed since.
 """
 
 import math
@@ -186,8 +186,6 @@ def test_return_in_nested_loop():
     assert symdiff.grad(return_in_nested_loop)(1.0) == 2.25
 
 
-# --- known bugs: minimal reproducers ---------------------------------------------------------
-
 def return_in_nested_branch(x, y):
     a = y * y
     if x < 0.0:
@@ -198,6 +196,7 @@ def return_in_nested_branch(x, y):
 
 
 def test_return_in_nested_branch():
+    """After a return nested in two ifs, `y = x` must not change what `y * y` saw."""
     point, expected = (1.5, -1.8), (1.0, 2.0 * -1.8)
     assert symdiff.tape.grad(return_in_nested_branch)(*point) == expected
     assert symdiff.grad(return_in_nested_branch)(*point) == expected
@@ -248,6 +247,17 @@ def test_a_wrong_gradient_is_reported_with_source_and_point(directory, monkeypat
     assert checked and found and found[0].kind == "generated != tape"
     text = str(found[0])
     assert program.source in text and repr(point) in text
+
+
+def test_points_where_an_intermediate_overflows_are_skipped(directory):
+    """x ** 4096 overflows, then x is overwritten: the result is finite, the generated
+    gradient nan (0 * inf, as JAX's would be), the tape's finite: not a mismatch."""
+    source = ("def overflowing(x, y):\n    for i in range(12):\n        x = x * x\n"
+              "    if x > 1.0:\n        x = 1.0 / (1.0 + y * y)\n    return x\n")
+    program = fuzzing.Program(0, 0, "overflowing", ("x", "y"), source, frozenset())
+    fuzzing.load([program], directory, "fuzz_overflow")
+    assert math.isnan(symdiff.grad(program.fn)(1.5, 1.6)[0])
+    assert fuzzing.compare_gradients(program, (1.5, 1.6), special=False)[:2] == ([], False)
 
 
 def test_shrink_keeps_the_failure(directory):
