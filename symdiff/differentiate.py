@@ -27,75 +27,13 @@ from dataclasses import dataclass, field
 
 from . import ir
 from .activity import active_names
+from .taping import Scope, places, restorable, unset_on_entry
 from .syntax import (assign, attr, call, call_method, call_stmt, comment, increment, is_minus_one, is_one,
                      load, negate, operand_node, store, times)
 from .writer import Writer
 
 SECTION = "reverse sweep"  # the heading comment of the second half
-
-
-@dataclass(frozen=True)
-class Scope:
-    """Where a statement stands, and which values may change under the reverse sweep.
-
-    At top level nothing is overwritten (``normalize`` renames).  Inside a branch a
-    value is overwritten when the function assigns it again later, on a path that
-    can follow; inside a loop, also when the outermost loop assigns it at all (the
-    next iteration will).
-    """
-
-    later: dict = None  # name -> [(position, branch path)] of every assignment to it
-    loop_assigned: frozenset = None  # names the outermost loop assigns
-    exempt: frozenset = frozenset()  # loop variables the reverse loop regenerates
-
-    def enter(self, stmt, assignments, exempt=()):
-        later = self.later if self.later is not None else assignments
-        loop = self.loop_assigned
-        if loop is None and isinstance(stmt, (ir.For, ir.While)):
-            loop = frozenset(ir.assigned_names([stmt]))
-        return Scope(later, loop, self.exempt | frozenset(exempt))
-
-    @property
-    def in_loop(self):
-        return self.loop_assigned is not None
-
-    def taped(self, name, place):
-        """Whether the reverse sweep must save ``name`` as read at ``place``."""
-        if name in self.exempt or self.later is None:
-            return False
-        if self.in_loop and name in self.loop_assigned:
-            return True
-        position, path = place
-        return any(later > position and not _exclusive(path, other)
-                   for later, other in self.later.get(name, ()))
-
-
-def _exclusive(path, other):
-    """Whether two statements sit in different branches of one ``if``."""
-    branches = dict(path)
-    return any(branch != branches.get(node, branch) for node, branch in other)
-
-
-def _places(block):
-    """Each statement's (position in walk order, branches it sits in), by id."""
-    places, position = {}, 0
-    stack = [(iter(block), ())]
-    while stack:
-        items, path = stack[-1]
-        for stmt in items:
-            places[id(stmt)] = (position, path)
-            position += 1
-            if isinstance(stmt, ir.If):
-                stack.append((iter(stmt.orelse), path + ((id(stmt), False),)))
-                stack.append((iter(stmt.body), path + ((id(stmt), True),)))
-                break
-            if isinstance(stmt, (ir.For, ir.While)):
-                stack.append((iter(stmt.pre + stmt.body if isinstance(stmt, ir.While)
-                                   else stmt.body), path))
-                break
-        else:
-            stack.pop()
-    return places
+CHEAP = ("add", "sub", "mul", "neg", "pos", "copy")  # recomputed rather than saved
 
 
 @dataclass
@@ -125,7 +63,7 @@ def differentiate(program, wrt, *, with_value=False, as_tuple=None, record=False
 class Sweeps(Writer):
     def __init__(self, program, wrt, record=False):
         super().__init__(program)
-        self.places = _places(program.body)
+        self.places = places(program.body)
         self.assignments = {}  # name -> places of the statements assigning it
         self.readers = {}  # name -> the statements reading it
         for stmt in ir.walk(program.body):
@@ -143,6 +81,17 @@ class Sweeps(Writer):
         self.adjoints = {}
         self.adjoint_stacks = {}  # a user stack -> the stack of its values' adjoints
         self.defined = set(program.params)  # names assigned on the path generated so far
+        self.definitions = {}  # name -> the statements assigning it
+        for stmt in ir.walk(program.body):
+            if isinstance(stmt, (ir.Assign, ir.Compute, ir.For, ir.Pop)):
+                self.definitions.setdefault(stmt.target, []).append(stmt)
+        self.where = {}  # id of a statement -> (its block, its index there)
+        blocks = [program.body]
+        while blocks:
+            block = blocks.pop()
+            for index, stmt in enumerate(block):
+                self.where[id(stmt)] = (block, index)
+                blocks.extend(ir.children(stmt))
         self.stack_used = False
         self.push = self.pop = None
         self.record = self.namer.fresh("record") if record else None
@@ -226,7 +175,7 @@ class Sweeps(Writer):
             self.defined.add(stmt.target)
             reset = [assign(self.adjoint(stmt.target), ast.Constant(0.0))] if (
                 stmt.target in self.active and overwrites) else []
-            return [assign(stmt.target, stmt.expr)], reset
+            return self.restoring(stmt, scope, [assign(stmt.target, stmt.expr)], reset)
         if isinstance(stmt, ir.If):
             return self.branch(stmt, scope)
         if isinstance(stmt, ir.For):
@@ -253,7 +202,7 @@ class Sweeps(Writer):
             self.defined.add(stmt.target)
             forward = [assign(stmt.target, call_method(stmt.stack, "pop"))]
         if stmt.stack not in self.active:
-            return forward, []
+            return self.restoring(stmt, scope, forward, [])
         adjoints = self.adjoint_stack(stmt.stack)
         if isinstance(stmt, ir.Pop):
             value = load(self.adjoint(stmt.target)) if stmt.target in self.active else (
@@ -261,7 +210,7 @@ class Sweeps(Writer):
             reverse = [ast.Expr(call_method(adjoints, "append", value))]
             if stmt.target in self.active and overwrites:
                 reverse.append(assign(self.adjoint(stmt.target), ast.Constant(0.0)))
-            return forward, reverse
+            return self.restoring(stmt, scope, forward, reverse)
         popped = call_method(adjoints, "pop")
         value = stmt.value
         if isinstance(value, ir.Var) and value.name in self.active:
@@ -281,27 +230,31 @@ class Sweeps(Writer):
         rule = self.program.rule(stmt.op)
         forward = [assign(stmt.target, self.forward_expression(stmt))]
         if stmt.target not in self.active:
-            return forward, []
+            return self.restoring(stmt, scope, forward, [])
         terms = []  # (argument name, partial expression)
         for arg, partial in zip(stmt.args, rule.partials):
             if partial is not None and isinstance(arg, ir.Var) and arg.name in self.active:
                 terms.append((arg.name, self.substitute(partial, stmt)))
         if not terms:  # a constant overwrites an active name: its old adjoint is done
             reset = [assign(self.adjoint(stmt.target), ast.Constant(0.0))] if overwrites else []
-            return forward, reset
+            return self.restoring(stmt, scope, forward, reset)
         terms = _merge_terms(terms)
         reads = [n.id for _, p in terms for n in ast.walk(p) if isinstance(n, ast.Name)]
         operands = [a.name for a in stmt.args if isinstance(a, ir.Var)] + [stmt.target]
         place = self.places[id(stmt)]
-        taped = [n for n in dict.fromkeys(reads) if n in operands and scope.taped(n, place)]
+        taped = [n for n in dict.fromkeys(reads) if n in operands and scope.taped(n, place)
+                 and n not in scope.in_place]
         before = [n for n in taped if n != stmt.target]
         after = [n for n in taped if n == stmt.target]
+        saved = [n for n in before if self.recomputed(n, stmt, stmt, scope, ()) is None]
         reverse = []
-        if taped:
+        if saved or after:
             push, pop = self.stack_names()
-            forward = [call_stmt(push, n) for n in before] + forward + [
+            forward = [call_stmt(push, n) for n in saved] + forward + [
                 call_stmt(push, n) for n in after]
-            reverse = [assign(n, call(pop)) for n in reversed(before + after)]
+            reverse = [assign(n, call(pop)) for n in reversed(saved + after)]
+        reverse += [assign(n, self.recomputed(n, stmt, stmt, scope, saved))
+                    for n in before if n not in saved]
         g = self.adjoint(stmt.target)
         if self.record:
             sid = self.statement_ids[id(stmt)]
@@ -322,7 +275,56 @@ class Sweeps(Writer):
                 reverse.append(assign(g, times(load(g), factor)))
         elif overwrites:
             reverse.append(assign(g, ast.Constant(0.0)))  # the old value's adjoint starts anew
-        return forward, reverse
+        return self.restoring(stmt, scope, forward, reverse)
+
+    def recomputed(self, name, reader, stmt, scope, popped, depth=2):
+        """An expression recomputing ``name`` as ``reader`` read it, from values the
+        reverse of ``stmt`` holds; None if there is none as cheap as a push and a pop.
+
+        ``name`` must be computed by one cheap operation (``CHEAP``) earlier in the
+        block of ``reader``, and each operand of it must be unchanged since: not
+        assigned in between, and at the reverse of ``stmt`` either stable (never
+        saved), restored in place, among the ``popped`` values, or itself recomputed
+        (up to ``depth`` operations deep).
+        """
+        sources = self.definitions.get(name, ())
+        if len(sources) != 1 or not isinstance(sources[0], ir.Assign):
+            return None
+        source = sources[0]
+        if source.op not in CHEAP or source.call is not None or source.op in (
+                self.program.custom):
+            return None
+        block, index = self.where[id(source)]
+        reader_block, reader_index = self.where[id(reader)]
+        _, end = self.where[id(stmt)]
+        if block is not reader_block or index >= reader_index:
+            return None
+        changed = set(ir.assigned_names(block[index + 1:end]))  # before ``stmt`` runs
+        after = changed | {stmt.target}  # what a name restored in place holds at its reverse
+        operands = {}
+        for arg in source.args:
+            if not isinstance(arg, ir.Var) or arg.name in operands:
+                continue
+            name = arg.name
+            held = (name in scope.in_place and name not in after) or (name not in changed and (
+                name in popped or not scope.taped(name, self.places[id(stmt)])))
+            if held:
+                continue
+            inner = None if depth == 0 or name in changed else self.recomputed(
+                name, source, stmt, scope, popped, depth - 1)
+            if inner is None:
+                return None
+            operands[name] = inner
+        return _Replace(operands).visit(self.forward_expression(source))
+
+    def restoring(self, stmt, scope, forward, reverse):
+        """An assignment to a name restored in place (``taping``) pushes the value it
+        overwrites; its reverse, once done, pops that value back."""
+        if isinstance(stmt, ir.Push) or stmt.target not in scope.in_place:
+            return forward, reverse
+        push, pop = self.stack_names()
+        return [call_stmt(push, stmt.target)] + forward, reverse + [assign(stmt.target,
+                                                                           call(pop))]
 
     # --- control flow --------------------------------------------------------------------
 
@@ -359,7 +361,8 @@ class Sweeps(Writer):
         rewritten = stmt.target in ir.assigned_names(stmt.body)
         regenerate = not breaks and not rewritten
         inner = scope.enter(stmt, self.assignments,
-                            exempt=[stmt.target] if regenerate else [])
+                            exempt=[stmt.target] if regenerate else [],
+                            in_place=self.restorable(stmt, scope))
         fb, rb = self.block(stmt.body, inner)
         if rb and stmt.target in self.active:  # each iteration starts a new loop variable
             rb.append((stmt.origin, [assign(self.adjoint(stmt.target), ast.Constant(0.0))]))
@@ -386,11 +389,28 @@ class Sweeps(Writer):
             back_steps = steps if stmt.reverse else call(self.builtin("reversed"), steps)
             back = ast.For(store(stmt.target), back_steps, self.reverse_body(rb, stmt), [],
                            None)
-            return forward + saved, restored + [back]
+            return self.unset(stmt, scope, inner) + forward + saved, restored + [back]
         counter = self.namer.fresh(f"{stmt.target}_trips")
         loop = ast.For(store(stmt.target), self.ordered(steps, stmt), [increment(counter)] + body,
                        [], None)
-        return self.counted(counter, loop, rb, scope, stmt)
+        forward, reverse = self.counted(counter, loop, rb, scope, stmt)
+        return self.unset(stmt, scope, inner) + forward, reverse
+
+    def restorable(self, loop, scope):
+        """The names the outermost loop restores in place; none for an inner loop."""
+        if scope.in_loop:
+            return None
+        return restorable(loop, self.program, self.active, self.places, self.assignments)
+
+    def unset(self, loop, scope, inner):
+        """``name = 0.0`` before the outermost loop, for each name it restores in place
+        that has no value yet: the first overwrite pushes it, nothing reads it.  (A
+        number, not ``None``: the gradient of a gradient reads this code too.)"""
+        if scope.in_loop:
+            return []
+        names = unset_on_entry(inner.in_place, loop, self.program, self.assignments,
+                               self.places)
+        return [assign(n, ast.Constant(0.0)) for n in names]
 
     def as_float(self, node):
         return node if isinstance(node, ast.Constant) else call(self.builtin("float"), node)
@@ -400,7 +420,7 @@ class Sweeps(Writer):
         return call(self.builtin("reversed"), steps) if stmt.reverse else steps
 
     def while_loop(self, stmt, scope):
-        inner = scope.enter(stmt, self.assignments)
+        inner = scope.enter(stmt, self.assignments, in_place=self.restorable(stmt, scope))
         fb, rb = self.block(stmt.body, inner)
         fp, _ = self.block(stmt.pre, inner)
         body = self.flatten(fb, stmt.origin) or [ast.Pass()]
@@ -415,7 +435,8 @@ class Sweeps(Writer):
             loop = ast.While(stmt.test, body, [])
         if not rb:
             return [loop], []
-        return self.counted(counter, loop, rb, scope, stmt)
+        forward, reverse = self.counted(counter, loop, rb, scope, stmt)
+        return self.unset(stmt, scope, inner) + forward, reverse
 
     def counted(self, counter, loop, reverse_body, scope, stmt):
         saved, restored = self.decision(counter, scope)
@@ -549,3 +570,13 @@ def _arguments(program):
     return ast.arguments(posonlyargs=[], args=[ast.arg(p, None) for p in program.params],
                          vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
                          defaults=[operand_node(ir.Const(d), program) for d in program.defaults])
+
+
+class _Replace(ast.NodeTransformer):
+    """Names read in an expression, replaced by expressions."""
+
+    def __init__(self, replacements):
+        self.replacements = replacements
+
+    def visit_Name(self, node):
+        return self.replacements.get(node.id, node) if isinstance(node.ctx, ast.Load) else node

@@ -17,8 +17,10 @@ import ast
 import copy
 import math
 
-from .differentiate import SECTION
-from .syntax import COMMENT, clone
+from .fuse import fuse_single_uses
+from .prune import (assigned_name, blocks, drop_dead_statements, drop_empty_statements,
+                    drop_orphan_comments)
+from .syntax import clone
 
 MAX_ROUNDS = 12
 MAX_TERMS = 6  # a merged sum of adjoint contributions stays one readable line
@@ -29,12 +31,9 @@ def optimize_function(generated):
     result = copy.copy(generated)
     function = clone(generated.function)
     floats = _float_names(function, generated)
-    passes = (fold_constants, propagate_copies, propagate_local_copies, reuse_values,
-              merge_accumulations,
-              drop_dead_statements, drop_empty_statements, drop_orphan_comments)
     for _ in range(MAX_ROUNDS):
         changed = False
-        for run in passes:
+        for run in PASSES:
             changed |= run(function, generated.math_name, floats)
         if not changed:
             break
@@ -305,11 +304,11 @@ def propagate_local_copies(function, math_name, floats=frozenset()):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             readers[node.id] = readers.get(node.id, 0) + 1
     changed = False
-    for block in _blocks(function):
+    for block in blocks(function):
         i = 0
         while i < len(block):
             stmt = block[i]
-            name = _assigned_name(stmt) if isinstance(stmt, ast.Assign) else None
+            name = assigned_name(stmt) if isinstance(stmt, ast.Assign) else None
             value = getattr(stmt, "value", None)
             if (name is None or sites.get(name) != 1 or block is function.body
                     or not (isinstance(value, ast.Name) or _number(value) is not None)):
@@ -451,7 +450,7 @@ class _Reuse(ast.NodeTransformer):
 def merge_accumulations(function, math_name, floats=frozenset()):
     """``d = a`` then ``d += b`` becomes ``d = a + b`` (the same additions, in order)."""
     changed = False
-    for block in _blocks(function):
+    for block in blocks(function):
         i = 0
         while i + 1 < len(block):
             first, second = block[i], block[i + 1]
@@ -481,113 +480,7 @@ def _reads(node, name):
     return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
 
 
-def _blocks(function):
-    stack = [function.body]
-    while stack:
-        block = stack.pop()
-        yield block
-        for stmt in block:
-            for field in ("body", "orelse"):
-                sub = getattr(stmt, field, None)
-                if isinstance(sub, list) and sub and isinstance(sub[0], ast.stmt):
-                    stack.append(sub)
-
-
-# --- dead code -----------------------------------------------------------------------------
-
-def drop_dead_statements(function, math_name, floats=frozenset()):
-    """Drop assignments to names nothing reads, when computing them cannot raise."""
-    read = {n.id for n in ast.walk(function) if isinstance(n, ast.Name)
-            and isinstance(n.ctx, ast.Load)}
-    changed = False
-    for block in _blocks(function):
-        keep = []
-        for stmt in block:
-            target = _assigned_name(stmt)
-            if target is not None and target not in read and _cannot_raise(stmt.value):
-                changed = True
-                continue
-            keep.append(stmt)
-        block[:] = keep
-    return changed
-
-
-def drop_empty_statements(function, math_name, floats=frozenset()):
-    """Drop branches and loops left with nothing to do; refill bodies left empty."""
-    changed = False
-    for block in _blocks(function):
-        keep = []
-        for stmt in block:
-            if isinstance(stmt, (ast.If, ast.For, ast.While)):
-                stmt.body = [s for s in stmt.body if not isinstance(s, ast.Pass)]
-                stmt.orelse = [s for s in stmt.orelse if not isinstance(s, ast.Pass)]
-                if stmt.body or stmt.orelse:
-                    stmt.body = stmt.body or [ast.Pass()]
-                elif isinstance(stmt, ast.If) and _cannot_raise(stmt.test):
-                    changed = True
-                    continue
-                elif isinstance(stmt, ast.For) and _is_counting(stmt.iter):
-                    changed = True
-                    continue
-                else:
-                    stmt.body = [ast.Pass()]
-            keep.append(stmt)
-        if len(keep) != len(block):
-            block[:] = keep
-    return changed
-
-
-def _is_counting(node):
-    """``range(n)`` or ``reversed(range(...))`` over names: iterating it cannot raise."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        if node.func.id == "reversed" and len(node.args) == 1:
-            return _is_counting(node.args[0]) or isinstance(node.args[0], ast.Name)
-        return node.func.id == "range" and all(
-            isinstance(a, (ast.Name, ast.Constant)) for a in node.args)
-    return False
-
-
-def _assigned_name(stmt):
-    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(
-            stmt.targets[0], ast.Name):
-        return stmt.targets[0].id
-    if isinstance(stmt, ast.AugAssign):
-        return stmt.target.id
-    return None
-
-
-def _cannot_raise(node):
-    """Names, numbers, bools and + - * of them, comparisons: nothing there raises on floats."""
-    for sub in ast.walk(node):
-        if isinstance(sub, (ast.Name, ast.Constant, ast.Load, ast.UnaryOp, ast.USub, ast.UAdd,
-                            ast.Not, ast.Compare, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq,
-                            ast.NotEq, ast.BoolOp, ast.And, ast.Or, ast.Add, ast.Sub,
-                            ast.Mult, ast.IfExp)):
-            continue
-        if isinstance(sub, ast.BinOp) and isinstance(sub.op, (ast.Add, ast.Sub, ast.Mult)):
-            continue
-        return False
-    return True
-
-
-def drop_orphan_comments(function, math_name, floats=frozenset()):
-    """A comment line with nothing under it (its statements were optimized away) goes."""
-    changed = False
-    for block in _blocks(function):
-        keep = []
-        for i, stmt in enumerate(block):
-            following = block[i + 1] if i + 1 < len(block) else None
-            if _is_comment(stmt) and (following is None or _is_comment(following, True)):
-                changed = True
-                continue
-            keep.append(stmt)
-        if len(keep) != len(block):
-            block[:] = keep or [ast.Pass()]
-    return changed
-
-
-def _is_comment(stmt, or_heading=False):
-    """A comment on a source line (or, with ``or_heading``, a section heading too)."""
-    return (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
-            and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id == COMMENT
-            and (or_heading or not stmt.value.args[0].value.startswith(SECTION)))
+# Every pass, in the order each round runs them.
+PASSES = (fold_constants, propagate_copies, propagate_local_copies, reuse_values,
+          fuse_single_uses, merge_accumulations, drop_dead_statements, drop_empty_statements,
+          drop_orphan_comments)

@@ -163,19 +163,7 @@ _UNIT = ("`x / 1` and `x ** 1.0` are folded to `x`, so for an int x value_and_gr
 KNOWN_INEXACT = {}  # none: every pass keeps results bit for bit
 
 
-def _passes():
-    """Every pass of the optimizer: its module-level functions taking ``function`` first."""
-    found = []
-    for name, value in vars(optimize).items():
-        if (inspect.isfunction(value) and value.__module__ == optimize.__name__
-                and not name.startswith("_") and name != "optimize_function"):
-            params = list(inspect.signature(value).parameters)
-            if params[:2] == ["function", "math_name"]:
-                found.append(value)
-    return found
-
-
-PASSES = _passes()
+PASSES = optimize.PASSES
 
 
 def _points(fn):

@@ -9,13 +9,10 @@ def grad_for_loop(x, n):
     for i in range(5):
         # line 42: p = p * x
         push(p)
-        mul_p = p * x
-        p = mul_p
+        p = p * x
         # line 43: s = s + p / (i + 1)
         add_s = i + 1
-        push(add_s)
-        div_s = p / add_s
-        s = s + div_s
+        s = s + p / add_s
     # reverse sweep: adjoints, from the result back
     # line 44: return s * DECAY + n
     ds = 1.0 * DECAY
@@ -24,7 +21,7 @@ def grad_for_loop(x, n):
     dx = 0.0
     for i in reversed(range(5)):
         # line 43: s = s + p / (i + 1)
-        add_s = pop()
+        add_s = i + 1
         dp += ds * (1.0 / add_s)
         # line 42: p = p * x
         dmul_p = dp

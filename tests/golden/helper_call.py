@@ -5,8 +5,7 @@ def grad_helper_call(x, y):
     # line 20 (in norm): return math.sqrt(a * a + b * b)
     mul_r = x * x
     mul_r_1 = y * y
-    add_r = mul_r + mul_r_1
-    r = math.sqrt(add_r)
+    r = math.sqrt(mul_r + mul_r_1)
     # line 25: return r * math.atan2(y, x)
     atan2_result = math.atan2(y, x)
     # reverse sweep: adjoints, from the result back

@@ -22,8 +22,7 @@ def grad_if_else(x, y):
     result = math.log1p(mul_result)
     # reverse sweep: adjoints, from the result back
     # line 35: return math.log1p(z * z)
-    dmul_result = 1.0 / (1.0 + mul_result)
-    dz = dmul_result * (z + z)
+    dz = 1.0 / (1.0 + mul_result) * (z + z)
     # line 29: if x > y:
     dx = 0.0
     dneg_z = 0.0

@@ -9,12 +9,10 @@ def grad_straight_line(x, y):
     div_w = x / y
     w = sin_w + div_w
     # line 16: return w * w - math.exp(-x)
-    neg_result = -x
-    exp_result = math.exp(neg_result)
+    exp_result = math.exp(-x)
     # reverse sweep: adjoints, from the result back
     # line 16: return w * w - math.exp(-x)
-    dneg_result = -exp_result
-    dx = -dneg_result
+    dx = exp_result
     dw = w + w
     # line 15: w = math.sin(z) + x / y
     dx += dw * (1.0 / y)

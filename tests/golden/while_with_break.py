@@ -15,8 +15,7 @@ def grad_while_with_break(x, y):
         trips += 1
         # line 51: t = t * y + 1.0
         push(t)
-        mul_t = t * y
-        t = mul_t + 1.0
+        t = t * y + 1.0
         # line 52: steps = steps + 1
         steps = steps + 1
         # line 53: if steps >= 8:

@@ -1,0 +1,187 @@
+"""Taping: which values the reverse sweep must get back, and how it gets them.
+
+Used by ``differentiate``.  A partial derivative reads values of the forward
+sweep; outside loops ``normalize`` renamed every value apart, so the reverse
+sweep reads them directly.  Inside a loop (or a branch) a value can be
+overwritten before the reverse sweep needs it.  Two ways to get it back:
+
+* **saved at the read**: the statement whose partial reads ``v`` pushes it just
+  before running (or just after, for its own output), and its reverse pops it
+  back.  One push per reading statement per iteration.
+* **restored in place**: every assignment to ``v`` inside the loop pushes the
+  value it is about to overwrite, and its reverse pops it back into ``v``.  Then,
+  in the reverse sweep, ``v`` always holds the value it had at the matching point
+  of the forward sweep, and no read needs a push.  One push per assignment per
+  iteration.
+
+``restorable`` picks the second way for the names where it pushes less:
+
+    for _ in range(n):                      for _ in range(n):
+        h = math.tanh(w * h + b)                push(h)              # the old h
+                                                ...
+                                                h = math.tanh(add_h)
+                                            for _ in reversed(range(n)):
+                                                dadd_h = dh * (1.0 - h * h)   # the new h
+                                                h = pop()
+                                                dw += dadd_h * h     # the old h
+                                                dh = dadd_h * w
+
+Saving at the reads would push ``h`` twice per iteration: after the ``tanh``
+(its output) and before ``w * h``.
+"""
+
+import ast
+from dataclasses import dataclass
+
+from . import ir
+from .rules import template
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Where a statement stands, and which values may change under the reverse sweep.
+
+    At top level nothing is overwritten (``normalize`` renames).  Inside a branch a
+    value is overwritten when the function assigns it again later, on a path that
+    can follow; inside a loop, also when the outermost loop assigns it at all (the
+    next iteration will).
+    """
+
+    later: dict = None  # name -> [(position, branch path)] of every assignment to it
+    loop_assigned: frozenset = None  # names the outermost loop assigns
+    exempt: frozenset = frozenset()  # loop variables the reverse loop regenerates
+    in_place: frozenset = frozenset()  # names the outermost loop restores in place
+
+    def enter(self, stmt, assignments, exempt=(), in_place=None):
+        later = self.later if self.later is not None else assignments
+        loop = self.loop_assigned
+        if loop is None and isinstance(stmt, (ir.For, ir.While)):
+            loop = frozenset(ir.assigned_names([stmt]))
+        kept = self.in_place if in_place is None else frozenset(in_place)
+        return Scope(later, loop, self.exempt | frozenset(exempt), kept)
+
+    @property
+    def in_loop(self):
+        return self.loop_assigned is not None
+
+    def taped(self, name, place):
+        """Whether the reverse sweep must save ``name`` as read at ``place``."""
+        if name in self.exempt or self.later is None:
+            return False
+        if self.in_loop and name in self.loop_assigned:
+            return True
+        position, path = place
+        return any(later > position and not _exclusive(path, other)
+                   for later, other in self.later.get(name, ()))
+
+
+def _exclusive(path, other):
+    """Whether two statements sit in different branches of one ``if``."""
+    branches = dict(path)
+    return any(branch != branches.get(node, branch) for node, branch in other)
+
+
+def places(block):
+    """Each statement's (position in walk order, branches it sits in), by id."""
+    found, position = {}, 0
+    stack = [(iter(block), ())]
+    while stack:
+        items, path = stack[-1]
+        for stmt in items:
+            found[id(stmt)] = (position, path)
+            position += 1
+            if isinstance(stmt, ir.If):
+                stack.append((iter(stmt.orelse), path + ((id(stmt), False),)))
+                stack.append((iter(stmt.body), path + ((id(stmt), True),)))
+                break
+            if isinstance(stmt, (ir.For, ir.While)):
+                stack.append((iter(stmt.pre + stmt.body if isinstance(stmt, ir.While)
+                                   else stmt.body), path))
+                break
+        else:
+            stack.pop()
+    return found
+
+
+def value_reads(stmt, program, active):
+    """The names whose values the partials of ``stmt`` read: ``(before, after)``.
+
+    ``before`` are arguments, read as they were when ``stmt`` ran; ``after`` is
+    the target, when a partial reads the output.  The target among ``before``
+    means a partial needs the value ``stmt`` overwrites.
+    """
+    if stmt.target not in active:
+        return [], []
+    rule = program.rule(stmt.op)
+    before, after = [], []
+    for arg, partial in zip(stmt.args, rule.partials):
+        if partial is None or not isinstance(arg, ir.Var) or arg.name not in active:
+            continue
+        names = {n.id for n in ast.walk(template(partial)) if isinstance(n, ast.Name)}
+        for key, other in zip(rule.params, stmt.args):
+            if key in names and isinstance(other, ir.Var):
+                before.append(other.name)
+        if "out" in names:
+            after.append(stmt.target)
+    return list(dict.fromkeys(before)), list(dict.fromkeys(after))
+
+
+def restorable(loop, program, active, places_by_id, assignments):
+    """The names the outermost ``loop`` restores in place, in first-read order.
+
+    A name qualifies when restoring pushes strictly less than saving at the
+    reads (counted per statement, per iteration), and restoring is safe:
+
+    * every assignment to it in the loop is a statement of the loop body (not a
+      loop variable, not part of a ``while`` test), and none reads its old value
+      in a partial;
+    * it decides no branch and bounds no loop (those are saved as decisions);
+    * outside the loop it is assigned only before, at top level (so it holds a
+      value on entry), or nowhere (it starts as ``0.0``; that first value
+      is pushed once and never read).
+    """
+    inside = list(ir.walk(loop.body + (loop.pre if isinstance(loop, ir.While) else [])))
+    loop_position = places_by_id[id(loop)][0]
+    positions = {places_by_id[id(s)][0] for s in inside}
+    assigned = frozenset(ir.assigned_names([loop]))
+    reads, sites, unsafe = {}, {}, set()
+    if isinstance(loop, ir.For):
+        unsafe.add(loop.target)
+    for stmt in inside:
+        if isinstance(stmt, ir.For):
+            unsafe.add(stmt.target)
+            unsafe.update(b.name for b in stmt.bounds if isinstance(b, ir.Var))
+        elif isinstance(stmt, ir.If):
+            unsafe.add(stmt.test)
+        elif isinstance(stmt, (ir.While, ir.BreakIf)):
+            unsafe.update(stmt.reads)
+        if isinstance(stmt, ir.While):
+            unsafe.update(ir.assigned_names(stmt.pre))
+        if isinstance(stmt, (ir.Assign, ir.Compute, ir.Pop)):
+            sites[stmt.target] = sites.get(stmt.target, 0) + 1
+        if isinstance(stmt, ir.Assign):
+            before, after = value_reads(stmt, program, active)
+            if stmt.target in before:
+                unsafe.add(stmt.target)
+            for name in dict.fromkeys(before + after):
+                if name in assigned:
+                    reads[name] = reads.get(name, 0) + 1
+    if isinstance(loop, ir.While):
+        unsafe.update(loop.reads)
+        unsafe.update(ir.assigned_names(loop.pre))
+    top = {places_by_id[id(s)][0] for s in program.body}
+    chosen = []
+    for name, count in reads.items():
+        if name in unsafe or sites.get(name, 0) >= count:
+            continue
+        outside = [p for p, _ in assignments.get(name, ()) if p not in positions]
+        if all(p < loop_position and p in top for p in outside):
+            chosen.append(name)
+    return chosen
+
+
+def unset_on_entry(names, loop, program, assignments, places_by_id):
+    """Those of ``names`` with no value when ``loop`` starts: assigned only inside it."""
+    positions = {places_by_id[id(s)][0] for s in ir.walk([loop])}
+    return [n for n in names if n not in program.params
+            and all(p in positions for p, _ in assignments.get(n, ()))]
