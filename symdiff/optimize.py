@@ -42,20 +42,50 @@ def optimize_function(generated):
 
 
 def _float_names(function, generated):
-    """Names that certainly hold floats: adjoints, and names assigned once from a float."""
-    floats = set(generated.adjoints.values())
-    counts = _assignment_counts(function)
-    single = [node for node in ast.walk(function) if isinstance(node, ast.Assign)
-              and isinstance(node.targets[0], ast.Name) and counts.get(node.targets[0].id) == 1]
-    grew = True
-    while grew:
-        grew = False
-        for node in single:
-            name = node.targets[0].id
-            if name not in floats and _is_float(node.value, generated.math_name, floats):
-                floats.add(name)
-                grew = True
+    """Names that certainly hold floats: adjoints, and names every assignment of which
+    gives a float when those names do (the largest such set, found by elimination).
+
+    ``name = pop()`` gives what ``push(name)`` saved: the generated stack only ever
+    returns a name's own value to it.
+    """
+    math_name = generated.math_name
+    values = {}  # name -> the values assigned to it; None once one is not understood
+    params = {a.arg for a in function.args.args}
+    pops = {t.id for stmt in function.body if isinstance(stmt, ast.Assign)
+            and isinstance(stmt.targets[0], ast.Tuple) and isinstance(stmt.value, ast.Tuple)
+            for t, v in zip(stmt.targets[0].elts, stmt.value.elts)
+            if isinstance(t, ast.Name) and isinstance(v, ast.Attribute) and v.attr == "pop"}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                for name in (n.id for n in ast.walk(target) if isinstance(n, ast.Name)):
+                    simple = isinstance(target, ast.Name) and values.get(name, []) is not None
+                    values[name] = values.get(name, []) + [node.value] if simple else None
+        elif isinstance(node, ast.AugAssign):
+            name = node.target.id
+            if values.get(name, []) is not None:
+                values[name] = values.get(name, []) + [
+                    ast.BinOp(ast.Name(name, ast.Load()), node.op, node.value)]
+        elif isinstance(node, ast.For):
+            for name in (n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)):
+                values[name] = None
+    floats = {n for n, v in values.items() if v is not None and n not in params}
+    floats |= set(generated.adjoints.values())
+    shrank = True
+    while shrank:
+        shrank = False
+        for name in sorted(floats):
+            if name in values and not all(
+                    _is_popped(v, pops) or _is_float(v, math_name, floats)
+                    for v in values[name] or [ast.Constant(None)]):
+                floats.discard(name)
+                shrank = True
     return frozenset(floats)
+
+
+def _is_popped(node, pops):
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id in pops and not node.args)
 
 
 # --- constant folding ------------------------------------------------------------------

@@ -31,24 +31,89 @@ def blocks(function):
 
 
 def drop_dead_statements(function, math_name, floats=frozenset()):
-    """Drop assignments to names nothing reads, when computing them cannot raise."""
-    read = {n.id for n in ast.walk(function) if isinstance(n, ast.Name)
-            and isinstance(n.ctx, ast.Load)}
+    """Drop assignments whose value nothing needs, when computing them cannot raise.
+
+    A name is needed when a statement that must stay reads it: a call, a test, a
+    loop's range, the return, an assignment that may raise, or an assignment to
+    another needed name.  So a loop's running sum that only the function's value
+    used (``s = s + t`` inside the loop) goes, though it reads itself.  So does an
+    assignment every read of which first meets another assignment of the name in
+    its own block (the reverse sweep recomputing a value the forward one computed).
+    """
+    removable = {}  # id of a statement that goes unless its target is needed -> target
+    needed = set()
+    for node in ast.walk(function):
+        target = assigned_name(node) if isinstance(node, (ast.Assign, ast.AugAssign)) else None
+        if target is not None and cannot_raise(node.value):
+            removable[id(node)] = target
+    pending = {}  # name -> the names the removable statements assigning it read
+    for node in ast.walk(function):
+        if id(node) in removable:
+            reads = [n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)]
+            pending.setdefault(removable[id(node)], []).extend(reads)
+        elif isinstance(node, ast.stmt):
+            needed.update(_own_reads(node))
+    work = list(needed)
+    while work:
+        for name in pending.pop(work.pop(), ()):
+            if name not in needed:
+                needed.add(name)
+                work.append(name)
+    uncovered, read_defs = _reaching_reads(function)
     changed = False
     for block in blocks(function):
-        keep = []
-        for stmt in block:
-            target = assigned_name(stmt)
-            if target is not None and target not in read and cannot_raise(stmt.value):
-                changed = True
-                continue
-            keep.append(stmt)
-        block[:] = keep
+        keep = [s for s in block if id(s) not in removable or (
+            removable[id(s)] in needed and (removable[id(s)] in uncovered or id(s) in read_defs))]
+        if len(keep) != len(block):
+            block[:] = keep
+            changed = True
     return changed
 
 
+def _reaching_reads(function):
+    """Names read before an assignment in the same block (``uncovered``: any assignment
+    may reach such a read), and the assignments that reach the other reads."""
+    uncovered, read_defs = set(), set()
+    for block in blocks(function):
+        last = {}  # name -> the latest plain assignment to it so far in this block
+        for stmt in block:
+            for name in _own_reads(stmt):
+                if name in last:
+                    read_defs.add(id(last[name]))
+                else:
+                    uncovered.add(name)
+            if isinstance(stmt, ast.Assign):
+                for target in stmt.targets:
+                    for node in ast.walk(target):
+                        if isinstance(node, ast.Name):
+                            last[node.id] = stmt
+            elif isinstance(stmt, ast.AugAssign):
+                last[stmt.target.id] = stmt
+            else:
+                for node in ast.walk(stmt):  # what a branch or loop may assign
+                    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                        last.pop(node.id, None)
+    return uncovered, read_defs
+
+
+def _own_reads(stmt):
+    """The names ``stmt`` reads itself, not in the statements nested in it."""
+    parts = []
+    for field, value in ast.iter_fields(stmt):
+        if field in ("body", "orelse"):
+            continue
+        parts.extend(value if isinstance(value, list) else [value])
+    if isinstance(stmt, ast.AugAssign):
+        parts.append(ast.Name(stmt.target.id, ast.Load()))
+    return [n.id for p in parts if isinstance(p, ast.AST) for n in ast.walk(p)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+
+
 def drop_empty_statements(function, math_name, floats=frozenset()):
-    """Drop branches and loops left with nothing to do; refill bodies left empty."""
+    """Drop branches and loops left with nothing to do (a loop whose variable is read
+    after it does something); refill bodies left empty."""
+    read = {n.id for n in ast.walk(function) if isinstance(n, ast.Name)
+            and isinstance(n.ctx, ast.Load)}
     changed = False
     for block in blocks(function):
         keep = []
@@ -61,7 +126,8 @@ def drop_empty_statements(function, math_name, floats=frozenset()):
                 elif isinstance(stmt, ast.If) and cannot_raise(stmt.test):
                     changed = True
                     continue
-                elif isinstance(stmt, ast.For) and _is_counting(stmt.iter):
+                elif isinstance(stmt, ast.For) and _is_counting(stmt.iter) and not any(
+                        isinstance(n, ast.Name) and n.id in read for n in ast.walk(stmt.target)):
                     changed = True
                     continue
                 else:
