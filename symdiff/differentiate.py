@@ -86,12 +86,14 @@ class Sweeps(Writer):
             if isinstance(stmt, (ir.Assign, ir.Compute, ir.For, ir.Pop)):
                 self.definitions.setdefault(stmt.target, []).append(stmt)
         self.where = {}  # id of a statement -> (its block, its index there)
-        blocks = [program.body]
+        self.parent = {}  # id of a statement -> the statement its block belongs to
+        blocks = [(program.body, None)]
         while blocks:
-            block = blocks.pop()
+            block, owner = blocks.pop()
             for index, stmt in enumerate(block):
                 self.where[id(stmt)] = (block, index)
-                blocks.extend(ir.children(stmt))
+                self.parent[id(stmt)] = owner
+                blocks.extend((child, stmt) for child in ir.children(stmt))
         self.stack_used = False
         self.push = self.pop = None
         self.record = self.namer.fresh("record") if record else None
@@ -400,7 +402,23 @@ class Sweeps(Writer):
         """The names the outermost loop restores in place; none for an inner loop."""
         if scope.in_loop:
             return None
-        return restorable(loop, self.program, self.active, self.places, self.assignments)
+        return restorable(loop, self.program, self.active, self.places, self.definitions,
+                          self.set_before_read)
+
+    def set_before_read(self, name):
+        """Whether ``name`` has one assignment and every read of it comes after that
+        assignment, in its block (directly, or inside a later statement there)."""
+        sources = self.definitions.get(name, ())
+        if len(sources) != 1:
+            return False
+        block, index = self.where[id(sources[0])]
+        for reader in self.readers.get(name, ()):
+            stmt = None if reader is self.program else reader
+            while stmt is not None and self.where[id(stmt)][0] is not block:
+                stmt = self.parent[id(stmt)]
+            if stmt is None or self.where[id(stmt)][1] <= index:
+                return False
+        return True
 
     def unset(self, loop, scope, inner):
         """``name = 0.0`` before the outermost loop, for each name it restores in place
@@ -408,8 +426,7 @@ class Sweeps(Writer):
         number, not ``None``: the gradient of a gradient reads this code too.)"""
         if scope.in_loop:
             return []
-        names = unset_on_entry(inner.in_place, loop, self.program, self.assignments,
-                               self.places)
+        names = unset_on_entry(inner.in_place, loop, self.program, self.definitions)
         return [assign(n, ast.Constant(0.0)) for n in names]
 
     def as_float(self, node):

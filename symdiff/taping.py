@@ -50,14 +50,14 @@ class Scope:
     later: dict = None  # name -> [(position, branch path)] of every assignment to it
     loop_assigned: frozenset = None  # names the outermost loop assigns
     exempt: frozenset = frozenset()  # loop variables the reverse loop regenerates
-    in_place: frozenset = frozenset()  # names the outermost loop restores in place
+    in_place: tuple = ()  # names the outermost loop restores in place, in a fixed order
 
     def enter(self, stmt, assignments, exempt=(), in_place=None):
         later = self.later if self.later is not None else assignments
         loop = self.loop_assigned
         if loop is None and isinstance(stmt, (ir.For, ir.While)):
             loop = frozenset(ir.assigned_names([stmt]))
-        kept = self.in_place if in_place is None else frozenset(in_place)
+        kept = self.in_place if in_place is None else tuple(in_place)
         return Scope(later, loop, self.exempt | frozenset(exempt), kept)
 
     @property
@@ -126,7 +126,7 @@ def value_reads(stmt, program, active):
     return list(dict.fromkeys(before)), list(dict.fromkeys(after))
 
 
-def restorable(loop, program, active, places_by_id, assignments):
+def restorable(loop, program, active, places_by_id, definitions, set_before_read):
     """The names the outermost ``loop`` restores in place, in first-read order.
 
     A name qualifies when restoring pushes strictly less than saving at the
@@ -136,9 +136,11 @@ def restorable(loop, program, active, places_by_id, assignments):
       loop variable, not part of a ``while`` test), and none reads its old value
       in a partial;
     * it decides no branch and bounds no loop (those are saved as decisions);
-    * outside the loop it is assigned only before, at top level (so it holds a
-      value on entry), or nowhere (it starts as ``0.0``; that first value
-      is pushed once and never read).
+    * outside the loop it is assigned only before, by a top-level statement that
+      is not a loop (so it holds a value on entry), or it is a parameter, or it is
+      assigned nowhere else and ``set_before_read`` (its one assignment comes
+      before every read, in the same block): then it starts as ``0.0``, a value
+      the first overwrite pushes and nothing ever reads.
     """
     inside = list(ir.walk(loop.body + (loop.pre if isinstance(loop, ir.While) else [])))
     loop_position = places_by_id[id(loop)][0]
@@ -169,19 +171,23 @@ def restorable(loop, program, active, places_by_id, assignments):
     if isinstance(loop, ir.While):
         unsafe.update(loop.reads)
         unsafe.update(ir.assigned_names(loop.pre))
-    top = {places_by_id[id(s)][0] for s in program.body}
+    top = {id(s) for s in program.body if not isinstance(s, (ir.For, ir.While))}
     chosen = []
     for name, count in reads.items():
         if name in unsafe or sites.get(name, 0) >= count:
             continue
-        outside = [p for p, _ in assignments.get(name, ()) if p not in positions]
-        if all(p < loop_position and p in top for p in outside):
+        outside = [s for s in definitions.get(name, ())
+                   if places_by_id[id(s)][0] not in positions]
+        if outside or name in program.params:
+            if all(places_by_id[id(s)][0] < loop_position and id(s) in top for s in outside):
+                chosen.append(name)
+        elif set_before_read(name):
             chosen.append(name)
     return chosen
 
 
-def unset_on_entry(names, loop, program, assignments, places_by_id):
+def unset_on_entry(names, loop, program, definitions):
     """Those of ``names`` with no value when ``loop`` starts: assigned only inside it."""
-    positions = {places_by_id[id(s)][0] for s in ir.walk([loop])}
+    inside = {id(s) for s in ir.walk([loop])}
     return [n for n in names if n not in program.params
-            and all(p in positions for p, _ in assignments.get(n, ()))]
+            and all(id(s) in inside for s in definitions.get(n, ()))]
