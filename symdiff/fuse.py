@@ -23,6 +23,7 @@ import ast
 from .prune import blocks, cannot_raise, is_comment
 
 MAX_OPERATIONS = 6  # operations in a statement built by fusing
+REACH = 40  # statements searched below a value for its reader (keeps the pass linear)
 
 _OPERATIONS = (ast.BinOp, ast.UnaryOp, ast.Call, ast.Compare, ast.IfExp, ast.BoolOp)
 _SIMPLE = (ast.Assign, ast.AugAssign, ast.Expr)  # a return keeps its named adjoints
@@ -53,7 +54,7 @@ def _fuse(block, i, sites, reads, quiet):
         return False
     operands = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
     raises = not cannot_raise(value)
-    for j in range(i + 1, len(block)):
+    for j in range(i + 1, min(len(block), i + 1 + REACH)):
         later = block[j]
         if is_comment(later):
             continue
@@ -88,9 +89,8 @@ def _counts(function):
         if isinstance(node, ast.Name):
             table = reads if isinstance(node.ctx, ast.Load) else sites
             table[node.id] = table.get(node.id, 0) + 1
-    for node in ast.walk(function):  # ``d += e`` reads ``d`` as well
-        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-            reads[node.target.id] = reads.get(node.target.id, 0) + 1
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            reads[node.target.id] = reads.get(node.target.id, 0) + 1  # ``d += e`` reads d
     return sites, reads
 
 

@@ -40,26 +40,27 @@ def drop_dead_statements(function, math_name, floats=frozenset()):
     assignment every read of which first meets another assignment of the name in
     its own block (the reverse sweep recomputing a value the forward one computed).
     """
+    statements = [stmt for block in blocks(function) for stmt in block]
+    reads = {id(stmt): _own_reads(stmt) for stmt in statements}
     removable = {}  # id of a statement that goes unless its target is needed -> target
+    for stmt in statements:
+        target = assigned_name(stmt) if isinstance(stmt, (ast.Assign, ast.AugAssign)) else None
+        if target is not None and cannot_raise(stmt.value):
+            removable[id(stmt)] = target
     needed = set()
-    for node in ast.walk(function):
-        target = assigned_name(node) if isinstance(node, (ast.Assign, ast.AugAssign)) else None
-        if target is not None and cannot_raise(node.value):
-            removable[id(node)] = target
     pending = {}  # name -> the names the removable statements assigning it read
-    for node in ast.walk(function):
-        if id(node) in removable:
-            reads = [n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)]
-            pending.setdefault(removable[id(node)], []).extend(reads)
-        elif isinstance(node, ast.stmt):
-            needed.update(_own_reads(node))
+    for stmt in statements:
+        if id(stmt) in removable:
+            pending.setdefault(removable[id(stmt)], []).extend(reads[id(stmt)])
+        else:
+            needed.update(reads[id(stmt)])
     work = list(needed)
     while work:
         for name in pending.pop(work.pop(), ()):
             if name not in needed:
                 needed.add(name)
                 work.append(name)
-    uncovered, read_defs = _reaching_reads(function)
+    uncovered, read_defs = _reaching_reads(function, reads)
     changed = False
     for block in blocks(function):
         keep = [s for s in block if id(s) not in removable or (
@@ -70,14 +71,15 @@ def drop_dead_statements(function, math_name, floats=frozenset()):
     return changed
 
 
-def _reaching_reads(function):
+def _reaching_reads(function, reads):
     """Names read before an assignment in the same block (``uncovered``: any assignment
-    may reach such a read), and the assignments that reach the other reads."""
+    may reach such a read), and the assignments that reach the other reads.  ``reads``:
+    each statement's own reads, by id."""
     uncovered, read_defs = set(), set()
     for block in blocks(function):
         last = {}  # name -> the latest plain assignment to it so far in this block
         for stmt in block:
-            for name in _own_reads(stmt):
+            for name in reads[id(stmt)]:
                 if name in last:
                     read_defs.add(id(last[name]))
                 else:
@@ -89,7 +91,7 @@ def _reaching_reads(function):
                             last[node.id] = stmt
             elif isinstance(stmt, ast.AugAssign):
                 last[stmt.target.id] = stmt
-            else:
+            elif isinstance(stmt, (ast.If, ast.For, ast.While)):
                 for node in ast.walk(stmt):  # what a branch or loop may assign
                     if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                         last.pop(node.id, None)
@@ -112,8 +114,7 @@ def _own_reads(stmt):
 def drop_empty_statements(function, math_name, floats=frozenset()):
     """Drop branches and loops left with nothing to do (a loop whose variable is read
     after it does something); refill bodies left empty."""
-    read = {n.id for n in ast.walk(function) if isinstance(n, ast.Name)
-            and isinstance(n.ctx, ast.Load)}
+    read = None  # the names read anywhere, once a loop is left empty
     changed = False
     for block in blocks(function):
         keep = []
@@ -127,7 +128,8 @@ def drop_empty_statements(function, math_name, floats=frozenset()):
                     changed = True
                     continue
                 elif isinstance(stmt, ast.For) and _is_counting(stmt.iter) and not any(
-                        isinstance(n, ast.Name) and n.id in read for n in ast.walk(stmt.target)):
+                        isinstance(n, ast.Name) and n.id in (read := read or _loads(function))
+                        for n in ast.walk(stmt.target)):
                     changed = True
                     continue
                 else:
@@ -136,6 +138,11 @@ def drop_empty_statements(function, math_name, floats=frozenset()):
         if len(keep) != len(block):
             block[:] = keep
     return changed
+
+
+def _loads(function):
+    return {n.id for n in ast.walk(function) if isinstance(n, ast.Name)
+            and isinstance(n.ctx, ast.Load)}
 
 
 def _is_counting(node):

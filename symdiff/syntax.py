@@ -108,6 +108,11 @@ def negate(node):
 
 
 def times(left, right):
+    """``left * right``; ``left / b`` for ``right = 1.0 / b`` (one division, not two
+    operations, and rounded once)."""
+    if (isinstance(right, ast.BinOp) and isinstance(right.op, ast.Div) and is_one(right.left)
+            and isinstance(right.left.value, float)):
+        return ast.BinOp(left, ast.Div(), right.right)
     return ast.BinOp(left, ast.Mult(), right)
 
 

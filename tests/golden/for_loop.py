@@ -22,7 +22,7 @@ def grad_for_loop(x, n):
     for i in reversed(range(5)):
         # line 43: s = s + p / (i + 1)
         add_s = i + 1
-        dp += ds * (1.0 / add_s)
+        dp += ds / add_s
         # line 42: p = p * x
         dmul_p = dp
         p = pop()

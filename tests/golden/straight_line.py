@@ -15,7 +15,7 @@ def grad_straight_line(x, y):
     dx = exp_result
     dw = w + w
     # line 15: w = math.sin(z) + x / y
-    dx += dw * (1.0 / y)
+    dx += dw / y
     dy = dw * (-div_w / y)
     dz = dw * math.cos(z)
     # line 14: z = x * y
