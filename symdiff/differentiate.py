@@ -69,7 +69,7 @@ class Sweeps(Writer):
         for stmt in ir.walk(program.body):
             if isinstance(stmt, (ir.Assign, ir.Compute, ir.For, ir.Pop)):
                 self.assignments.setdefault(stmt.target, []).append(self.places[id(stmt)])
-            for name in _reads(stmt):
+            for name in ir.reads(stmt):
                 self.readers.setdefault(name, []).append(stmt)
         results = program.result if isinstance(program.result, tuple) else (program.result,)
         for result in results:  # the result is read after everything, outside every loop
@@ -548,23 +548,6 @@ def _initialize_adjoints(reverse, adjoints, local=frozenset()):
 
 
 # --- small syntax builders ---------------------------------------------------------------
-
-def _reads(stmt):
-    """The names ``stmt`` itself reads (not those of the statements nested in it)."""
-    if isinstance(stmt, ir.Assign):
-        return [a.name for a in stmt.args if isinstance(a, ir.Var)]
-    if isinstance(stmt, (ir.Compute, ir.While, ir.BreakIf)):
-        return list(stmt.reads)
-    if isinstance(stmt, ir.If):
-        return [stmt.test]
-    if isinstance(stmt, ir.For):
-        return [b.name for b in stmt.bounds if isinstance(b, ir.Var)]
-    if isinstance(stmt, ir.Push):
-        return [stmt.stack] + ([stmt.value.name] if isinstance(stmt.value, ir.Var) else [])
-    if isinstance(stmt, ir.Pop):
-        return [stmt.stack]
-    return []
-
 
 def _mentions(node, name):
     return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))

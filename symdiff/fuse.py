@@ -52,6 +52,8 @@ def _fuse(block, i, sites, reads, quiet):
     name, value = stmt.targets[0].id, stmt.value
     if sites.get(name) != 1 or reads.get(name) != 1 or not isinstance(value, _OPERATIONS):
         return False
+    if any(isinstance(n, ast.Call) and _has_effects(n.func, quiet) for n in ast.walk(value)):
+        return False  # a pop stays where it is: moving it would take values out of order
     operands = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
     raises = not cannot_raise(value)
     for j in range(i + 1, min(len(block), i + 1 + REACH)):
@@ -70,7 +72,7 @@ def _fuse(block, i, sites, reads, quiet):
 def _place(block, i, j, name, value, raises, reads):
     """Put ``value`` in place of ``name`` in ``block[j]``, if the rules allow."""
     reader = block[j]
-    if _operations(reader.value) - 1 + _operations(value) > MAX_OPERATIONS:
+    if _operations(reader.value) + _operations(value) > MAX_OPERATIONS:
         return False
     if isinstance(reader, ast.Assign) and not any(reads.get(t) for t in _targets(reader)):
         return False  # kept only because it may raise: it stays as short as it was
@@ -117,6 +119,13 @@ def _is_quiet(stmt, quiet):
     return cannot_raise(value)
 
 
+def _has_effects(func, quiet):
+    """Whether calling ``func`` changes something: a stack's push or pop."""
+    if isinstance(func, ast.Name):
+        return func.id in quiet
+    return isinstance(func, ast.Attribute) and func.attr in ("append", "pop")
+
+
 def _targets(stmt):
     if isinstance(stmt, ast.Assign):
         return [n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)]
@@ -144,10 +153,9 @@ def _only_quiet_before(node, name):
             return True
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
             return True  # math.sin: a module's function
-        if isinstance(node, (ast.IfExp, ast.BoolOp)):
-            parts = [node.test, node.body, node.orelse] if isinstance(node, ast.IfExp) else (
-                node.values)
-            if any(_mentions(p, name) for p in parts[1:]):
+        if isinstance(node, (ast.IfExp, ast.BoolOp, ast.Compare)):
+            parts = _evaluation_order(node)  # all but the first may be skipped
+            if any(_mentions(p, name) for p in parts[1 + isinstance(node, ast.Compare):]):
                 return False
         for child in _evaluation_order(node):
             if not visit(child):

@@ -170,3 +170,20 @@ def assigned_names(block):
         if isinstance(stmt, (Assign, Compute, Pop, For)):
             names.append(stmt.target)
     return list(dict.fromkeys(names))
+
+
+def reads(stmt):
+    """The names ``stmt`` itself reads (not those of the statements nested in it)."""
+    if isinstance(stmt, Assign):
+        return [a.name for a in stmt.args if isinstance(a, Var)]
+    if isinstance(stmt, (Compute, While, BreakIf)):
+        return list(stmt.reads)
+    if isinstance(stmt, If):
+        return [stmt.test]
+    if isinstance(stmt, For):
+        return [b.name for b in stmt.bounds if isinstance(b, Var)]
+    if isinstance(stmt, Push):
+        return [stmt.stack] + ([stmt.value.name] if isinstance(stmt.value, Var) else [])
+    if isinstance(stmt, Pop):
+        return [stmt.stack]
+    return []

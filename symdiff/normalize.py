@@ -12,6 +12,8 @@ Expects a ``ParsedFunction`` that passed ``fence``.  Guarantees:
 - ``and``, ``or``, chained comparisons and conditional expressions become ``If``
   statements, so only the operand Python would evaluate is ever evaluated;
 - calls to the user's own functions are inlined, with fresh names;
+- a loop's cheap operations on values it never changes run once, before it
+  (``hoist``);
 - each statement remembers the user's line it came from.
 
     z = math.sin(x * y) + 1      ──►    mul_z = x * y
@@ -23,6 +25,7 @@ from . import ir
 from .errors import UnknownFunctionError
 from .fence import fence
 from .frame import Frame
+from .hoist import hoist_invariants
 from .names import BUILTINS, Namer
 from .parse import parse_function
 from .resolve import all_identifiers, local_names
@@ -46,11 +49,11 @@ def normalize(parsed, allow_tuple=False):
         params.append(namer.claim(name))
         frame.mapping[name] = ir.Var(name)
     body, result = frame.run_function_body(parsed.tree.body)
-    return ir.Program(name=parsed.name, params=params, body=body, result=result,
+    return hoist_invariants(ir.Program(name=parsed.name, params=params, body=body, result=result,
                       origin=program_origin, namespace=unit.namespace, math_name=math_name,
                       reserved=namer.taken, defaults=_defaults(parsed),
                       reads=unit.reads, custom=unit.program_rules,
-                      custom_functions=unit.custom_functions)
+                      custom_functions=unit.custom_functions))
 
 
 class Unit:

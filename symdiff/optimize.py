@@ -6,6 +6,8 @@ exceptions: a pass never drops a statement that could raise, and never uses an
 algebraic shortcut that is wrong for some float (``0 * x`` stays, ``x + 0.0``
 stays because ``-0.0 + 0.0`` is ``0.0``).  Each pass returns whether it changed
 anything; the passes repeat until none does, at most ``MAX_ROUNDS`` times.
+Numbers are taken to be what a float can hold: an int of 2**1024 or more meeting a
+float raises ``OverflowError``, and a statement dropped as dead no longer does.
 
     dadd = 1.0                                 dx = math.cos(x)
     dz = dadd                  ──optimize──►   dx += y
@@ -123,9 +125,9 @@ class _Folder(ast.NodeTransformer):
                 return self._done(node.left)
             if _is_exactly(left, 1) and self.keeps_type(left, node.right):
                 return self._done(node.right)
-            if _is_exactly(right, -1):
+            if _is_exactly(right, -1) and self.keeps_type(right, node.left):
                 return self._done(ast.UnaryOp(ast.USub(), node.left))
-            if _is_exactly(left, -1):
+            if _is_exactly(left, -1) and self.keeps_type(left, node.right):
                 return self._done(ast.UnaryOp(ast.USub(), node.right))
         float_left = _is_float(node.left, self.math_name, self.floats)
         if isinstance(op, ast.Pow) and _is_exactly(right, 1) and (
@@ -218,8 +220,9 @@ def _is_float(node, math_name, floats):
         func = node.func
         return (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
                 and func.value.id == math_name and func.attr not in _INT_MATH)
-    if isinstance(node, ast.UnaryOp):
-        return _is_float(node.operand, math_name, floats)
+    if isinstance(node, ast.UnaryOp):  # not ``not``: that gives a bool
+        return isinstance(node.op, (ast.USub, ast.UAdd)) and _is_float(node.operand, math_name,
+                                                                       floats)
     if isinstance(node, ast.BinOp):
         return isinstance(node.op, ast.Div) or _is_float(node.left, math_name, floats) or (
             _is_float(node.right, math_name, floats))

@@ -95,6 +95,8 @@ def _reaching_reads(function, reads):
                 for node in ast.walk(stmt):  # what a branch or loop may assign
                     if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                         last.pop(node.id, None)
+                if isinstance(stmt, ast.While):  # its test runs after each iteration too
+                    uncovered.update(reads[id(stmt)])
     return uncovered, read_defs
 
 
@@ -114,7 +116,7 @@ def _own_reads(stmt):
 def drop_empty_statements(function, math_name, floats=frozenset()):
     """Drop branches and loops left with nothing to do (a loop whose variable is read
     after it does something); refill bodies left empty."""
-    read = None  # the names read anywhere, once a loop is left empty
+    read = ints = None  # the names read anywhere, and those holding ints: once needed
     changed = False
     for block in blocks(function):
         keep = []
@@ -127,7 +129,9 @@ def drop_empty_statements(function, math_name, floats=frozenset()):
                 elif isinstance(stmt, ast.If) and cannot_raise(stmt.test):
                     changed = True
                     continue
-                elif isinstance(stmt, ast.For) and _is_counting(stmt.iter) and not any(
+                elif isinstance(stmt, ast.For) and _is_counting(
+                        stmt.iter, ints := ints if ints is not None else _int_names(function)
+                ) and not any(
                         isinstance(n, ast.Name) and n.id in (read := read or _loads(function))
                         for n in ast.walk(stmt.target)):
                     changed = True
@@ -145,13 +149,66 @@ def _loads(function):
             and isinstance(n.ctx, ast.Load)}
 
 
-def _is_counting(node):
-    """``range(n)`` or ``reversed(range(...))`` over names: iterating it cannot raise."""
+def _is_counting(node, ints):
+    """``range(...)`` or ``reversed(range(...))`` over ints: iterating it cannot raise."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         if node.func.id == "reversed" and len(node.args) == 1:
-            return _is_counting(node.args[0]) or isinstance(node.args[0], ast.Name)
-        return node.func.id == "range" and all(
-            isinstance(a, (ast.Name, ast.Constant)) for a in node.args)
+            return _is_counting(node.args[0], ints)
+        return node.func.id == "range" and all(_is_int(a, ints) for a in node.args)
+    return False
+
+
+def _int_names(function):
+    """Names every assignment of which gives an int when those names hold ints (the
+    largest such set): ``int(...)``, counters, loop variables over ``range``."""
+    values = {}  # name -> the values assigned to it; None once one is not understood
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                for name in (n.id for n in ast.walk(target) if isinstance(n, ast.Name)):
+                    simple = isinstance(target, ast.Name) and values.get(name, []) is not None
+                    values[name] = values.get(name, []) + [node.value] if simple else None
+        elif isinstance(node, ast.AugAssign):
+            name = node.target.id
+            if values.get(name, []) is not None:
+                values[name] = values.get(name, []) + [
+                    ast.BinOp(ast.Name(name, ast.Load()), node.op, node.value)]
+        elif isinstance(node, ast.For):
+            counting = isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Call) and (
+                isinstance(node.iter.func, ast.Name) and node.iter.func.id in ("range",
+                                                                               "reversed"))
+            name = node.target.id if isinstance(node.target, ast.Name) else None
+            if counting and values.get(name, []) is not None:
+                values[name] = values.get(name, []) + [ast.Constant(0)]
+            else:
+                for sub in ast.walk(node.target):
+                    if isinstance(sub, ast.Name):
+                        values[sub.id] = None
+    for arg in function.args.args:
+        values[arg.arg] = None
+    ints = {n for n, v in values.items() if v is not None}
+    shrank = True
+    while shrank:
+        shrank = False
+        for name in sorted(ints):
+            if not all(_is_int(v, ints) for v in values[name]):
+                ints.discard(name)
+                shrank = True
+    return ints
+
+
+def _is_int(node, ints):
+    if isinstance(node, ast.Constant):
+        return type(node.value) is int
+    if isinstance(node, ast.Name):
+        return node.id in ints
+    if isinstance(node, ast.Call):
+        return isinstance(node.func, ast.Name) and node.func.id in ("int", "len")
+    if isinstance(node, ast.UnaryOp):
+        return isinstance(node.op, (ast.USub, ast.UAdd)) and _is_int(node.operand, ints)
+    if isinstance(node, ast.BinOp):
+        return isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)) and (
+            _is_int(node.left, ints) and _is_int(node.right, ints))
     return False
 
 
