@@ -7,10 +7,12 @@ and nowhere else.  Only active names (``activity``) get adjoints.
 
 Straight-line values are never overwritten (``normalize`` renames them), so the
 reverse sweep reads them directly.  Inside a loop or branch, a value a partial
-needs that the same loop or branch may overwrite is pushed on a stack just
-before the statement and popped just before its reverse; each ``if`` inside a
-loop pushes its decision, and each loop its trip count.  The reverse of a loop
-is a loop.
+needs that the same loop or branch may overwrite comes back one of three ways
+(``taping`` chooses): pushed on a stack just before the statement and popped just
+before its reverse; restored in place (every assignment in the loop pushes the
+value it overwrites, and its reverse pops it back); or, for one cheap operation
+on values still at hand, recomputed.  Each ``if`` inside a loop pushes its
+decision, and each loop its trip count.  The reverse of a loop is a loop.
 
     def f(x):                 def grad_f(x):
         y = math.sin(x)           y = math.sin(x)
@@ -27,13 +29,12 @@ from dataclasses import dataclass, field
 
 from . import ir
 from .activity import active_names
-from .taping import Scope, places, restorable, unset_on_entry
+from .taping import Scope, Taping, places
 from .syntax import (assign, attr, call, call_method, call_stmt, comment, increment, is_minus_one, is_one,
                      load, negate, operand_node, store, times)
 from .writer import Writer
 
 SECTION = "reverse sweep"  # the heading comment of the second half
-CHEAP = ("add", "sub", "mul", "neg", "pos", "copy")  # recomputed rather than saved
 
 
 @dataclass
@@ -60,7 +61,7 @@ def differentiate(program, wrt, *, with_value=False, as_tuple=None, record=False
     return Sweeps(program, wrt, record).build(with_value, as_tuple)
 
 
-class Sweeps(Writer):
+class Sweeps(Taping, Writer):
     def __init__(self, program, wrt, record=False):
         super().__init__(program)
         self.places = places(program.body)
@@ -81,19 +82,7 @@ class Sweeps(Writer):
         self.adjoints = {}
         self.adjoint_stacks = {}  # a user stack -> the stack of its values' adjoints
         self.defined = set(program.params)  # names assigned on the path generated so far
-        self.definitions = {}  # name -> the statements assigning it
-        for stmt in ir.walk(program.body):
-            if isinstance(stmt, (ir.Assign, ir.Compute, ir.For, ir.Pop)):
-                self.definitions.setdefault(stmt.target, []).append(stmt)
-        self.where = {}  # id of a statement -> (its block, its index there)
-        self.parent = {}  # id of a statement -> the statement its block belongs to
-        blocks = [(program.body, None)]
-        while blocks:
-            block, owner = blocks.pop()
-            for index, stmt in enumerate(block):
-                self.where[id(stmt)] = (block, index)
-                self.parent[id(stmt)] = owner
-                blocks.extend((child, stmt) for child in ir.children(stmt))
+        self.index_statements(program)
         self.stack_used = False
         self.push = self.pop = None
         self.record = self.namer.fresh("record") if record else None
@@ -279,57 +268,6 @@ class Sweeps(Writer):
             reverse.append(assign(g, ast.Constant(0.0)))  # the old value's adjoint starts anew
         return self.restoring(stmt, scope, forward, reverse)
 
-    def recomputed(self, name, reader, stmt, scope, popped, depth=2):
-        """An expression recomputing ``name`` as ``reader`` read it, from values the
-        reverse of ``stmt`` holds; None if there is none as cheap as a push and a pop.
-
-        ``name`` must be computed by one cheap operation (``CHEAP``) earlier in the
-        block of ``reader``, and each operand of it must be unchanged since: not
-        assigned in between, and at the reverse of ``stmt`` either stable (never
-        saved), restored in place, among the ``popped`` values, or itself recomputed
-        (up to ``depth`` operations deep).
-        """
-        sources = self.definitions.get(name, ())
-        if len(sources) != 1 or not isinstance(sources[0], ir.Assign):
-            return None
-        source = sources[0]
-        if source.op not in CHEAP or source.call is not None or source.op in (
-                self.program.custom):
-            return None
-        block, index = self.where[id(source)]
-        reader_block, reader_index = self.where[id(reader)]
-        _, end = self.where[id(stmt)]
-        if block is not reader_block or index >= reader_index:
-            return None
-        changed = set(ir.assigned_names(block[index + 1:end]))  # before ``stmt`` runs
-        after = changed | {stmt.target}  # what a name restored in place holds at its reverse
-        operands = {}
-        for arg in source.args:
-            if not isinstance(arg, ir.Var) or arg.name in operands:
-                continue
-            name = arg.name
-            held = (name in scope.in_place and name not in after) or (name not in changed and (
-                name in popped or not scope.taped(name, self.places[id(stmt)])))
-            if held:
-                continue
-            inner = None if depth == 0 or name in changed else self.recomputed(
-                name, source, stmt, scope, popped, depth - 1)
-            if inner is None:
-                return None
-            operands[name] = inner
-        return _Replace(operands).visit(self.forward_expression(source))
-
-    def restoring(self, stmt, scope, forward, reverse):
-        """An assignment to a name restored in place (``taping``) pushes the value it
-        overwrites; its reverse, once done, pops that value back."""
-        if isinstance(stmt, ir.Push) or stmt.target not in scope.in_place:
-            return forward, reverse
-        push, pop = self.stack_names()
-        return [call_stmt(push, stmt.target)] + forward, reverse + [assign(stmt.target,
-                                                                           call(pop))]
-
-    # --- control flow --------------------------------------------------------------------
-
     def decision(self, name, scope):
         """Save ``name`` for the reverse sweep when the enclosing loop overwrites it."""
         if not scope.in_loop:
@@ -397,37 +335,6 @@ class Sweeps(Writer):
                        [], None)
         forward, reverse = self.counted(counter, loop, rb, scope, stmt)
         return self.unset(stmt, scope, inner) + forward, reverse
-
-    def restorable(self, loop, scope):
-        """The names the outermost loop restores in place; none for an inner loop."""
-        if scope.in_loop:
-            return None
-        return restorable(loop, self.program, self.active, self.places, self.definitions,
-                          self.set_before_read)
-
-    def set_before_read(self, name):
-        """Whether ``name`` has one assignment and every read of it comes after that
-        assignment, in its block (directly, or inside a later statement there)."""
-        sources = self.definitions.get(name, ())
-        if len(sources) != 1:
-            return False
-        block, index = self.where[id(sources[0])]
-        for reader in self.readers.get(name, ()):
-            stmt = None if reader is self.program else reader
-            while stmt is not None and self.where[id(stmt)][0] is not block:
-                stmt = self.parent[id(stmt)]
-            if stmt is None or self.where[id(stmt)][1] <= index:
-                return False
-        return True
-
-    def unset(self, loop, scope, inner):
-        """``name = 0.0`` before the outermost loop, for each name it restores in place
-        that has no value yet: the first overwrite pushes it, nothing reads it.  (A
-        number, not ``None``: the gradient of a gradient reads this code too.)"""
-        if scope.in_loop:
-            return []
-        names = unset_on_entry(inner.in_place, loop, self.program, self.definitions)
-        return [assign(n, ast.Constant(0.0)) for n in names]
 
     def as_float(self, node):
         return node if isinstance(node, ast.Constant) else call(self.builtin("float"), node)
@@ -570,13 +477,3 @@ def _arguments(program):
     return ast.arguments(posonlyargs=[], args=[ast.arg(p, None) for p in program.params],
                          vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
                          defaults=[operand_node(ir.Const(d), program) for d in program.defaults])
-
-
-class _Replace(ast.NodeTransformer):
-    """Names read in an expression, replaced by expressions."""
-
-    def __init__(self, replacements):
-        self.replacements = replacements
-
-    def visit_Name(self, node):
-        return self.replacements.get(node.id, node) if isinstance(node.ctx, ast.Load) else node

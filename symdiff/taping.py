@@ -14,7 +14,7 @@ overwritten before the reverse sweep needs it.  Two ways to get it back:
   of the forward sweep, and no read needs a push.  One push per assignment per
   iteration.
 
-``restorable`` picks the second way for the names where it pushes less:
+``choose_restored`` picks the second way for the names where it pushes less:
 
     for _ in range(n):                      for _ in range(n):
         h = math.tanh(w * h + b)                push(h)              # the old h
@@ -35,6 +35,9 @@ from dataclasses import dataclass
 
 from . import ir
 from .rules import template
+from .syntax import assign, call, call_stmt
+
+CHEAP = ("add", "sub", "mul", "neg", "pos", "copy")  # recomputed rather than saved
 
 
 @dataclass(frozen=True)
@@ -126,7 +129,7 @@ def value_reads(stmt, program, active):
     return list(dict.fromkeys(before)), list(dict.fromkeys(after))
 
 
-def restorable(loop, program, active, places_by_id, definitions, set_before_read):
+def choose_restored(loop, program, active, places_by_id, definitions, set_before_read):
     """The names the outermost ``loop`` restores in place, in first-read order.
 
     A name qualifies when restoring pushes strictly less than saving at the
@@ -191,3 +194,116 @@ def unset_on_entry(names, loop, program, definitions):
     inside = {id(s) for s in ir.walk([loop])}
     return [n for n in names if n not in program.params
             and all(id(s) in inside for s in definitions.get(n, ()))]
+
+
+class Taping:
+    """How ``differentiate.Sweeps`` gets values back: the statement indexes it needs,
+    restoring in place, and recomputing.  Expects ``program``, ``active``, ``places``,
+    ``readers``, ``stack_names`` and ``forward_expression`` from ``Sweeps``."""
+
+    def index_statements(self, program):
+        self.definitions = {}  # name -> the statements assigning it
+        for stmt in ir.walk(program.body):
+            if isinstance(stmt, (ir.Assign, ir.Compute, ir.For, ir.Pop)):
+                self.definitions.setdefault(stmt.target, []).append(stmt)
+        self.where = {}  # id of a statement -> (its block, its index there)
+        self.parent = {}  # id of a statement -> the statement its block belongs to
+        blocks = [(program.body, None)]
+        while blocks:
+            block, owner = blocks.pop()
+            for index, stmt in enumerate(block):
+                self.where[id(stmt)] = (block, index)
+                self.parent[id(stmt)] = owner
+                blocks.extend((child, stmt) for child in ir.children(stmt))
+
+    def recomputed(self, name, reader, stmt, scope, popped, depth=2):
+        """An expression recomputing ``name`` as ``reader`` read it, from values the
+        reverse of ``stmt`` holds; None if there is none as cheap as a push and a pop.
+
+        ``name`` must be computed by one cheap operation (``CHEAP``) earlier in the
+        block of ``reader``, and each operand of it must be unchanged since: not
+        assigned in between, and at the reverse of ``stmt`` either stable (never
+        saved), restored in place, among the ``popped`` values, or itself recomputed
+        (up to ``depth`` operations deep).
+        """
+        sources = self.definitions.get(name, ())
+        if len(sources) != 1 or not isinstance(sources[0], ir.Assign):
+            return None
+        source = sources[0]
+        if source.op not in CHEAP or source.call is not None or source.op in (
+                self.program.custom):
+            return None
+        block, index = self.where[id(source)]
+        reader_block, reader_index = self.where[id(reader)]
+        _, end = self.where[id(stmt)]
+        if block is not reader_block or index >= reader_index:
+            return None
+        changed = set(ir.assigned_names(block[index + 1:end]))  # before ``stmt`` runs
+        after = changed | {stmt.target}  # what a name restored in place holds at its reverse
+        operands = {}
+        for arg in source.args:
+            if not isinstance(arg, ir.Var) or arg.name in operands:
+                continue
+            name = arg.name
+            held = (name in scope.in_place and name not in after) or (name not in changed and (
+                name in popped or not scope.taped(name, self.places[id(stmt)])))
+            if held:
+                continue
+            inner = None if depth == 0 or name in changed else self.recomputed(
+                name, source, stmt, scope, popped, depth - 1)
+            if inner is None:
+                return None
+            operands[name] = inner
+        return _Replace(operands).visit(self.forward_expression(source))
+
+    def restoring(self, stmt, scope, forward, reverse):
+        """An assignment to a name restored in place (``taping``) pushes the value it
+        overwrites; its reverse, once done, pops that value back."""
+        if isinstance(stmt, ir.Push) or stmt.target not in scope.in_place:
+            return forward, reverse
+        push, pop = self.stack_names()
+        return [call_stmt(push, stmt.target)] + forward, reverse + [assign(stmt.target,
+                                                                           call(pop))]
+
+    # --- control flow --------------------------------------------------------------------
+
+    def restorable(self, loop, scope):
+        """The names the outermost loop restores in place; none for an inner loop."""
+        if scope.in_loop:
+            return None
+        return choose_restored(loop, self.program, self.active, self.places,
+                               self.definitions, self.set_before_read)
+
+    def set_before_read(self, name):
+        """Whether ``name`` has one assignment and every read of it comes after that
+        assignment, in its block (directly, or inside a later statement there)."""
+        sources = self.definitions.get(name, ())
+        if len(sources) != 1:
+            return False
+        block, index = self.where[id(sources[0])]
+        for reader in self.readers.get(name, ()):
+            stmt = None if reader is self.program else reader
+            while stmt is not None and self.where[id(stmt)][0] is not block:
+                stmt = self.parent[id(stmt)]
+            if stmt is None or self.where[id(stmt)][1] <= index:
+                return False
+        return True
+
+    def unset(self, loop, scope, inner):
+        """``name = 0.0`` before the outermost loop, for each name it restores in place
+        that has no value yet: the first overwrite pushes it, nothing reads it.  (A
+        number, not ``None``: the gradient of a gradient reads this code too.)"""
+        if scope.in_loop:
+            return []
+        names = unset_on_entry(inner.in_place, loop, self.program, self.definitions)
+        return [assign(n, ast.Constant(0.0)) for n in names]
+
+
+class _Replace(ast.NodeTransformer):
+    """Names read in an expression, replaced by expressions."""
+
+    def __init__(self, replacements):
+        self.replacements = replacements
+
+    def visit_Name(self, node):
+        return self.replacements.get(node.id, node) if isinstance(node.ctx, ast.Load) else node
