@@ -20,8 +20,8 @@ import copy
 import math
 
 from .fuse import fuse_single_uses
-from .prune import (assigned_name, blocks, drop_dead_statements, drop_empty_statements,
-                    drop_orphan_comments)
+from .prune import (assigned_name, assigned_values, blocks, drop_dead_statements,
+                    drop_empty_statements, drop_orphan_comments, largest_consistent)
 from .syntax import clone
 
 MAX_ROUNDS = 12
@@ -51,38 +51,14 @@ def _float_names(function, generated):
     returns a name's own value to it.
     """
     math_name = generated.math_name
-    values = {}  # name -> the values assigned to it; None once one is not understood
-    params = {a.arg for a in function.args.args}
     pops = {t.id for stmt in function.body if isinstance(stmt, ast.Assign)
             and isinstance(stmt.targets[0], ast.Tuple) and isinstance(stmt.value, ast.Tuple)
             for t, v in zip(stmt.targets[0].elts, stmt.value.elts)
             if isinstance(t, ast.Name) and isinstance(v, ast.Attribute) and v.attr == "pop"}
-    for node in ast.walk(function):
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                for name in (n.id for n in ast.walk(target) if isinstance(n, ast.Name)):
-                    simple = isinstance(target, ast.Name) and values.get(name, []) is not None
-                    values[name] = values.get(name, []) + [node.value] if simple else None
-        elif isinstance(node, ast.AugAssign):
-            name = node.target.id
-            if values.get(name, []) is not None:
-                values[name] = values.get(name, []) + [
-                    ast.BinOp(ast.Name(name, ast.Load()), node.op, node.value)]
-        elif isinstance(node, ast.For):
-            for name in (n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)):
-                values[name] = None
-    floats = {n for n, v in values.items() if v is not None and n not in params}
-    floats |= set(generated.adjoints.values())
-    shrank = True
-    while shrank:
-        shrank = False
-        for name in sorted(floats):
-            if name in values and not all(
-                    _is_popped(v, pops) or _is_float(v, math_name, floats)
-                    for v in values[name] or [ast.Constant(None)]):
-                floats.discard(name)
-                shrank = True
-    return frozenset(floats)
+    values = assigned_values(function)
+    names = list(values) + [a for a in generated.adjoints.values() if a not in values]
+    return frozenset(largest_consistent(names, values, lambda value, floats: _is_popped(
+        value, pops) or _is_float(value, math_name, floats)))
 
 
 def _is_popped(node, pops):

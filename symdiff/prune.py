@@ -159,42 +159,57 @@ def _is_counting(node, ints):
 
 
 def _int_names(function):
-    """Names every assignment of which gives an int when those names hold ints (the
-    largest such set): ``int(...)``, counters, loop variables over ``range``."""
-    values = {}  # name -> the values assigned to it; None once one is not understood
+    """Names that certainly hold ints: ``int(...)``, counters, loop variables over ``range``."""
+    values = assigned_values(function)
+    return largest_consistent(values, values, _is_int)
+
+
+def assigned_values(function):
+    """Each name's assigned values (``d += e`` counts as ``d + e``, a loop variable over a
+    range as ``0``); None for a name bound some other way (a parameter, a tuple target,
+    another loop's variable)."""
+    values = {arg.arg: None for arg in function.args.args}
+
+    def add(name, value):
+        if values.get(name, []) is not None:
+            values[name] = values.get(name, []) + [value]
+
     for node in ast.walk(function):
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 for name in (n.id for n in ast.walk(target) if isinstance(n, ast.Name)):
-                    simple = isinstance(target, ast.Name) and values.get(name, []) is not None
-                    values[name] = values.get(name, []) + [node.value] if simple else None
+                    if isinstance(target, ast.Name):
+                        add(name, node.value)
+                    else:
+                        values[name] = None
         elif isinstance(node, ast.AugAssign):
-            name = node.target.id
-            if values.get(name, []) is not None:
-                values[name] = values.get(name, []) + [
-                    ast.BinOp(ast.Name(name, ast.Load()), node.op, node.value)]
+            add(node.target.id, ast.BinOp(ast.Name(node.target.id, ast.Load()), node.op,
+                                          node.value))
         elif isinstance(node, ast.For):
             counting = isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Call) and (
                 isinstance(node.iter.func, ast.Name) and node.iter.func.id in ("range",
                                                                                "reversed"))
-            name = node.target.id if isinstance(node.target, ast.Name) else None
-            if counting and values.get(name, []) is not None:
-                values[name] = values.get(name, []) + [ast.Constant(0)]
+            if counting:
+                add(node.target.id, ast.Constant(0))
             else:
                 for sub in ast.walk(node.target):
                     if isinstance(sub, ast.Name):
                         values[sub.id] = None
-    for arg in function.args.args:
-        values[arg.arg] = None
-    ints = {n for n, v in values.items() if v is not None}
+    return values
+
+
+def largest_consistent(names, values, holds):
+    """The largest set S of ``names`` such that ``holds(value, S)`` for every value assigned
+    to a name of S (names with no known values drop out)."""
+    found = {n for n in names if values.get(n, ()) is not None}
     shrank = True
     while shrank:
         shrank = False
-        for name in sorted(ints):
-            if not all(_is_int(v, ints) for v in values[name]):
-                ints.discard(name)
+        for name in sorted(found):
+            if not all(holds(v, found) for v in values.get(name, ())):
+                found.discard(name)
                 shrank = True
-    return ints
+    return found
 
 
 def _is_int(node, ints):
