@@ -1,15 +1,18 @@
 """Hoist: a loop's cheap operations on values the loop never changes move before it.
 
 Expects a normalized ``Program``; returns a new one (the input is not changed)
-computing the same values.  An operation moves when it is one of ``SAFE`` (it
-cannot raise, so running it even when the loop runs no iteration changes
-nothing), its operands are not assigned in the loop, and its result is assigned
-nowhere else and read only further down the same iteration.  It then runs once
+computing the same values.  An operation moves out of a loop that surely runs
+(a ``for`` over a constant, non-empty range) when it is one of ``SAFE`` (it
+cannot raise), its operands are bound before the loop on every path and not
+assigned in it, and its result is assigned nowhere else and read only further
+down the same iteration.  (Out of a loop that may run no iteration, the moved
+operation's chain rule would still run, once, on a zero adjoint: ``0.0 * inf``
+is nan where the loop contributes nothing.)  It then runs once
 instead of once per iteration, and the reverse sweep applies its chain rule once,
 after the loop, to the adjoint the loop accumulated.
 
-    for _ in range(n):                     mul_h_1 = u * x
-        mul_h = w * h                      for _ in range(n):
+    for _ in range(1000):                  mul_h_1 = u * x
+        mul_h = w * h                      for _ in range(1000):
         mul_h_1 = u * x          ──►           mul_h = w * h
         add_h = mul_h + mul_h_1                add_h = mul_h + mul_h_1
         h = math.tanh(add_h)                   h = math.tanh(add_h)
@@ -27,7 +30,13 @@ SAFE = ("add", "sub", "mul", "neg", "pos", "copy")
 
 def hoist_invariants(program):
     """``program`` with the invariant operations of its loops moved before them."""
-    order = {id(s): i for i, s in enumerate(ir.walk(program.body))}
+    where = {}  # id of a statement -> (its block, its index there, the enclosing statement)
+    blocks = [(program.body, None)]
+    while blocks:
+        block, owner = blocks.pop()
+        for index, stmt in enumerate(block):
+            where[id(stmt)] = (block, index, owner)
+            blocks.extend((child, stmt) for child in ir.children(stmt))
     definitions, readers = {}, {}
     for stmt in ir.walk(program.body):
         if isinstance(stmt, (ir.Assign, ir.Compute, ir.For, ir.Pop)):
@@ -38,14 +47,14 @@ def hoist_invariants(program):
     for result in results:
         if isinstance(result, ir.Var):
             readers.setdefault(result.name, []).append(program)
-    context = _Context(program, order, definitions, readers)
+    context = _Context(program, where, definitions, readers)
     return replace(program, body=context.block(program.body))
 
 
 class _Context:
-    def __init__(self, program, order, definitions, readers):
+    def __init__(self, program, where, definitions, readers):
         self.program = program
-        self.order = order
+        self.where = where
         self.definitions = definitions
         self.readers = readers
         self.originals = {}  # id of a rebuilt branch or loop -> the statement it rebuilds
@@ -66,7 +75,7 @@ class _Context:
                                     orelse=self.block(stmt.orelse))
             elif isinstance(stmt, (ir.For, ir.While)):
                 stmt = self.rebuilt(stmt, body=self.block(stmt.body))
-                moved, kept = self.invariants(stmt)
+                moved, kept = self.invariants(stmt) if _surely_runs(stmt) else ([], stmt.body)
                 out.extend(moved)
                 stmt = self.rebuilt(stmt, body=kept)
             out.append(stmt)
@@ -108,7 +117,32 @@ class _Context:
         return True
 
     def bound_before(self, name, loop):
-        """Whether ``name`` is a parameter or assigned somewhere before ``loop``."""
-        position = self.order[id(self.original(loop))]
-        return name in self.program.params or any(
-            self.order[id(s)] < position for s in self.definitions.get(name, ()))
+        """Whether ``name`` is a parameter, or assigned on every path to ``loop``: by a
+        plain statement earlier in a block that holds the loop (not in a branch or an
+        earlier loop, which may not run), or as the variable of a loop holding it."""
+        if name in self.program.params:
+            return True
+        earlier = set()  # (id of a block, index) of the loop and every statement holding it
+        holding = set()  # ids of the statements holding the loop
+        stmt = self.original(loop)
+        while stmt is not None:
+            block, index, stmt = self.where[id(stmt)]
+            earlier.add((id(block), index))
+            holding.add(id(stmt))
+        for definition in self.definitions.get(name, ()):
+            if id(definition) in holding:
+                return True  # the variable of a loop the loop runs in
+            if isinstance(definition, (ir.For, ir.While, ir.If)):
+                continue
+            block, index, _ = self.where[id(definition)]
+            if any(b == id(block) and index < i for b, i in earlier):
+                return True
+        return False
+
+
+def _surely_runs(loop):
+    """A ``for`` over a constant range with at least one step."""
+    if not isinstance(loop, ir.For) or not all(isinstance(b, ir.Const) for b in loop.bounds):
+        return False
+    values = [b.value for b in loop.bounds]
+    return all(type(v) is int for v in values) and len(range(*values)) > 0
