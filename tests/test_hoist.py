@@ -25,7 +25,6 @@ import ast
 import dataclasses
 import math
 import random
-import struct
 import sys
 from unittest import mock
 
@@ -42,6 +41,15 @@ try:
     from corpus import case
 except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests.corpus import case
+
+try:
+    import witnesses
+except ImportError:  # run with the repository root, not tests/, on sys.path
+    from tests import witnesses
+
+against_finite_differences = witnesses.against_finite_differences
+against_tape = witnesses.against_tape
+as_tuple, bits, finite_difference = witnesses.as_tuple, witnesses.bits, witnesses.finite_difference
 
 
 # --- reading the IR ----------------------------------------------------------------------
@@ -967,7 +975,6 @@ TABLE = [
 ]
 
 POINTS = 10
-FD_STEP = 2e-4  # relative; the Richardson step uses 2 * FD_STEP
 
 
 def table(only=lambda c: True):
@@ -975,43 +982,15 @@ def table(only=lambda c: True):
 
 
 def sample(c, count=POINTS, domain=None):
-    rng = random.Random(f"hoist:{c.label}")
-    return [tuple(lo + (hi - lo) * (0.01 + 0.98 * rng.random()) for lo, hi in domain or c.domain)
-            for _ in range(count)]
+    return witnesses.sample(c, count, "hoist", domain)
 
 
-def as_tuple(gradient):
-    return gradient if isinstance(gradient, tuple) else (gradient,)
 
 
-def bits(values):
-    return tuple("nan" if math.isnan(v) else struct.pack("<d", v).hex() for v in values)
 
 
-def finite_difference(fn, point, i):
-    """(Richardson estimate of d fn / d point[i], disagreement of the steps h and 2h)."""
-    h = FD_STEP * max(1.0, abs(point[i]))
-
-    def central(step):
-        up, down = list(point), list(point)
-        up[i] += step
-        down[i] -= step
-        return (fn(*up) - fn(*down)) / (up[i] - down[i])
-
-    d1, d2 = central(h), central(2 * h)
-    return (4.0 * d1 - d2) / 3.0, abs(d1 - d2)
 
 
-def against_tape(c, points):
-    gradient, witness = symdiff.grad(c.fn), symdiff.tape.grad(c.fn)
-    failures = []
-    for point in points:
-        got, expected = as_tuple(gradient(*point)), as_tuple(witness(*point))
-        scale = max([1.0] + [abs(e) for e in expected])
-        for i, (g, e) in enumerate(zip(got, expected)):
-            if not abs(g - e) <= 1e-10 * abs(e) + 1e-13 * scale:
-                failures.append(f"at {point} d/d{c.params[i]}: symdiff {g!r}, tape {e!r}")
-    return failures
 
 
 # Functions whose loops may all run no iteration (a ``while``, or a range from the
@@ -1035,21 +1014,7 @@ def test_against_the_tape(c):
 
 @pytest.mark.parametrize("c", table())
 def test_against_finite_differences(c):
-    gradient = symdiff.grad(c.fn)
-    failures, checked, skipped = [], 0, 0
-    for point in sample(c):
-        got = as_tuple(gradient(*point))
-        value = c.fn(*point)
-        for i in range(len(point)):
-            estimate, spread = finite_difference(c.fn, point, i)
-            if c.kinky and spread > 1e-5 * (1.0 + abs(estimate)):
-                skipped += 1  # a branch or trip count changes within two steps
-                continue
-            checked += 1
-            tolerance = 1e-7 * max(abs(estimate), abs(got[i])) + 1e-9 * (1.0 + abs(value))
-            if not abs(got[i] - estimate) <= tolerance:
-                failures.append(f"at {point} d/d{c.params[i]}: symdiff {got[i]!r}, "
-                                f"finite differences {estimate!r}")
+    failures, checked, skipped = against_finite_differences(c, sample(c))
     assert not failures, "\n".join(failures)
     assert checked >= 2 * skipped, f"{skipped} of {checked + skipped} comparisons near a kink"
 

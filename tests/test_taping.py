@@ -22,9 +22,7 @@ import ast
 import dataclasses
 import math
 import os
-import random
 import re
-import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -41,6 +39,15 @@ from symdiff.emit import emit
 from symdiff.normalize import normalize
 from symdiff.parse import parse_function
 from symdiff.taping import Scope
+
+try:
+    import witnesses
+except ImportError:  # run with the repository root, not tests/, on sys.path
+    from tests import witnesses
+
+against_finite_differences = witnesses.against_finite_differences
+against_tape = witnesses.against_tape
+as_tuple, bits, finite_difference = witnesses.as_tuple, witnesses.bits, witnesses.finite_difference
 
 try:
     from corpus import case
@@ -1098,7 +1105,6 @@ TABLE = [
 SAVED_ONLY = {"sequential_loops_share_temporary", "value_of_last_iteration", "lagged_value"}
 
 POINTS = 12
-FD_STEP = 2e-4  # relative; the Richardson step uses 2 * FD_STEP
 
 
 def table(only=lambda c: True):
@@ -1106,31 +1112,13 @@ def table(only=lambda c: True):
 
 
 def sample(c, count=POINTS):
-    rng = random.Random(f"taping:{c.label}")
-    return [tuple(lo + (hi - lo) * (0.01 + 0.98 * rng.random()) for lo, hi in c.domain)
-            for _ in range(count)]
+    return witnesses.sample(c, count, "taping")
 
 
-def as_tuple(gradient):
-    return gradient if isinstance(gradient, tuple) else (gradient,)
 
 
-def bits(values):
-    return tuple("nan" if math.isnan(v) else struct.pack("<d", v).hex() for v in values)
 
 
-def finite_difference(fn, point, i):
-    """(Richardson estimate of d fn / d point[i], disagreement of the steps h and 2h)."""
-    h = FD_STEP * max(1.0, abs(point[i]))
-
-    def central(step):
-        up, down = list(point), list(point)
-        up[i] += step
-        down[i] -= step
-        return (fn(*up) - fn(*down)) / (up[i] - down[i])
-
-    d1, d2 = central(h), central(2 * h)
-    return (4.0 * d1 - d2) / 3.0, abs(d1 - d2)
 
 
 def test_the_table_is_large_and_restores_in_place():
@@ -1141,34 +1129,13 @@ def test_the_table_is_large_and_restores_in_place():
 
 @pytest.mark.parametrize("c", table())
 def test_against_the_tape(c):
-    gradient, witness = symdiff.grad(c.fn), symdiff.tape.grad(c.fn)
-    failures = []
-    for point in sample(c):
-        got, expected = as_tuple(gradient(*point)), as_tuple(witness(*point))
-        scale = max([1.0] + [abs(e) for e in expected])
-        for i, (g, e) in enumerate(zip(got, expected)):
-            if not abs(g - e) <= 1e-10 * abs(e) + 1e-13 * scale:
-                failures.append(f"at {point} d/d{c.params[i]}: symdiff {g!r}, tape {e!r}")
+    failures = against_tape(c, sample(c))
     assert not failures, "\n".join(failures)
 
 
 @pytest.mark.parametrize("c", table())
 def test_against_finite_differences(c):
-    gradient = symdiff.grad(c.fn)
-    failures, checked, skipped = [], 0, 0
-    for point in sample(c):
-        got = as_tuple(gradient(*point))
-        value = c.fn(*point)
-        for i in range(len(point)):
-            estimate, spread = finite_difference(c.fn, point, i)
-            if c.kinky and spread > 1e-5 * (1.0 + abs(estimate)):
-                skipped += 1  # a branch or trip count changes within two steps
-                continue
-            checked += 1
-            tolerance = 1e-7 * max(abs(estimate), abs(got[i])) + 1e-9 * (1.0 + abs(value))
-            if not abs(got[i] - estimate) <= tolerance:
-                failures.append(f"at {point} d/d{c.params[i]}: symdiff {got[i]!r}, "
-                                f"finite differences {estimate!r}")
+    failures, checked, skipped = against_finite_differences(c, sample(c))
     assert not failures, "\n".join(failures)
     assert checked >= 2 * skipped, f"{skipped} of {checked + skipped} comparisons near a kink"
 

@@ -1,0 +1,78 @@
+"""Witness checks the loop test tables share: the tape, finite differences, bit equality.
+
+A case has ``fn``, ``label``, ``params``, ``domain`` (one ``(lo, hi)`` per parameter)
+and ``kinky`` (a branch or trip count may change between nearby points).  Points are
+drawn from the domain with a generator seeded by the table's name and the case's label,
+so every run checks the same points.
+"""
+
+import math
+import random
+import struct
+
+import symdiff
+import symdiff.tape
+
+FD_STEP = 2e-4  # relative; the Richardson step uses 2 * FD_STEP
+
+
+def sample(c, count, seed, domain=None):
+    rng = random.Random(f"{seed}:{c.label}")
+    return [tuple(lo + (hi - lo) * (0.01 + 0.98 * rng.random()) for lo, hi in domain or c.domain)
+            for _ in range(count)]
+
+
+def as_tuple(gradient):
+    return gradient if isinstance(gradient, tuple) else (gradient,)
+
+
+def bits(values):
+    return tuple("nan" if math.isnan(v) else struct.pack("<d", v).hex() for v in values)
+
+
+def finite_difference(fn, point, i):
+    """(Richardson estimate of d fn / d point[i], disagreement of the steps h and 2h)."""
+    h = FD_STEP * max(1.0, abs(point[i]))
+
+    def central(step):
+        up, down = list(point), list(point)
+        up[i] += step
+        down[i] -= step
+        return (fn(*up) - fn(*down)) / (up[i] - down[i])
+
+    d1, d2 = central(h), central(2 * h)
+    return (4.0 * d1 - d2) / 3.0, abs(d1 - d2)
+
+
+def against_tape(c, points):
+    """Where ``symdiff.grad`` and the tape engine disagree beyond rounding."""
+    gradient, witness = symdiff.grad(c.fn), symdiff.tape.grad(c.fn)
+    failures = []
+    for point in points:
+        got, expected = as_tuple(gradient(*point)), as_tuple(witness(*point))
+        scale = max([1.0] + [abs(e) for e in expected])
+        for i, (g, e) in enumerate(zip(got, expected)):
+            if not abs(g - e) <= 1e-10 * abs(e) + 1e-13 * scale:
+                failures.append(f"at {point} d/d{c.params[i]}: symdiff {g!r}, tape {e!r}")
+    return failures
+
+
+def against_finite_differences(c, points):
+    """Where ``symdiff.grad`` and finite differences disagree, and how many comparisons
+    were (checked, skipped near a kink)."""
+    gradient = symdiff.grad(c.fn)
+    failures, checked, skipped = [], 0, 0
+    for point in points:
+        got = as_tuple(gradient(*point))
+        value = c.fn(*point)
+        for i in range(len(point)):
+            estimate, spread = finite_difference(c.fn, point, i)
+            if c.kinky and spread > 1e-5 * (1.0 + abs(estimate)):
+                skipped += 1  # a branch or trip count changes within two steps
+                continue
+            checked += 1
+            tolerance = 1e-7 * max(abs(estimate), abs(got[i])) + 1e-9 * (1.0 + abs(value))
+            if not abs(got[i] - estimate) <= tolerance:
+                failures.append(f"at {point} d/d{c.params[i]}: symdiff {got[i]!r}, "
+                                f"finite differences {estimate!r}")
+    return failures, checked, skipped
