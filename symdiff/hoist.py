@@ -57,7 +57,7 @@ class _Context:
         self.where = where
         self.definitions = definitions
         self.readers = readers
-        self.originals = {}  # id of a rebuilt branch or loop -> the statement it rebuilds
+        self.originals = {}  # id of a rebuilt statement -> the statement it rebuilds
 
     def rebuilt(self, stmt, **fields):
         new = replace(stmt, **fields)
@@ -76,7 +76,8 @@ class _Context:
             elif isinstance(stmt, (ir.For, ir.While)):
                 stmt = self.rebuilt(stmt, body=self.block(stmt.body))
                 moved, kept = self.invariants(stmt) if _surely_runs(stmt) else ([], stmt.body)
-                out.extend(moved)
+                out.extend(self.rebuilt(s, origin=replace(s.origin, hoisted=True))
+                           for s in moved)
                 stmt = self.rebuilt(stmt, body=kept)
             out.append(stmt)
         return out

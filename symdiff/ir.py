@@ -33,6 +33,7 @@ class Origin:
     col_offset: int
     text: str  # the user's source line, stripped
     function: str  # the user function (the differentiated one or a helper)
+    hoisted: bool = False  # moved out of the loops it stands in (``hoist``)
 
 
 @dataclass

@@ -49,18 +49,22 @@ class Writer:
         """Statements of ``(origin, statements)`` chunks, a comment where the origin changes.
 
         ``within`` is the origin of the enclosing statement, whose comment already
-        stands above.  A line of an inlined helper names it: ``# line 4 (in norm): ...``.
+        stands above.  A line of an inlined helper names it: ``# line 4 (in norm): ...``;
+        a statement moved out of its loop says so: ``# line 4, hoisted out of its loop: ...``.
         """
         out = []
-        last = None if within is None else (within.filename, within.lineno, within.function)
+        last = None if within is None else (within.filename, within.lineno, within.function,
+                                            within.hoisted)
         for origin, stmts in chunks:
             if not stmts:
                 continue
-            key = (origin.filename, origin.lineno, origin.function)
+            key = (origin.filename, origin.lineno, origin.function, origin.hoisted)
             if key != last:
                 where = f"line {origin.lineno}"
                 if origin.function != self.program.name:
                     where += f" (in {origin.function})"
+                if origin.hoisted:
+                    where += ", hoisted out of its loop"
                 out.append(comment(f"{where}: {origin.text}"))
                 last = key
             out += stmts

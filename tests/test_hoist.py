@@ -83,9 +83,20 @@ def describe(stmt):
 
 
 def placements(program):
-    """id of each leaf statement -> (statement, the loops and branches around it,
-    outermost first: ``for <variable>``, ``while``, ``if``), in program order."""
+    """A key for each leaf statement -> (statement, the loops and branches around it,
+    outermost first: ``for <variable>``, ``while``, ``if``), in program order.  The key
+    is the statement as written, with its origin's ``hoisted`` mark left out (a moved
+    statement is a copy that carries it), and a count for equal statements."""
     found = {}
+    seen = {}
+
+    def key(stmt):
+        origin = getattr(stmt, "origin", None)
+        if origin is not None:
+            stmt = dataclasses.replace(stmt, origin=dataclasses.replace(origin, hoisted=False))
+        text = repr(stmt)
+        seen[text] = seen.get(text, 0) + 1
+        return (text, seen[text])
 
     def visit(block, around):
         for stmt in block:
@@ -98,7 +109,7 @@ def placements(program):
                 visit(stmt.body, around + ("if",))
                 visit(stmt.orelse, around + ("if",))
             else:
-                found[id(stmt)] = (stmt, around)
+                found[key(stmt)] = (stmt, around)
 
     visit(program.body, ())
     return found
@@ -106,8 +117,7 @@ def placements(program):
 
 def moved(fn):
     """What hoisting moves in ``fn``: ``(statement, around before, around after)`` for
-    every statement whose loops changed, in the order of the hoisted program.  The pass
-    moves leaf statements without copying them, so they are matched by identity."""
+    every statement whose loops changed, in the order of the hoisted program."""
     before = unhoisted(fn)
     after = hoist_invariants(before)
     old, new = placements(before), placements(after)
