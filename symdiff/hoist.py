@@ -30,6 +30,7 @@ SAFE = ("add", "sub", "mul", "neg", "pos", "copy")
 
 def hoist_invariants(program):
     """``program`` with the invariant operations of its loops moved before them."""
+    order = {id(s): i for i, s in enumerate(ir.walk(program.body))}
     where = {}  # id of a statement -> (its block, its index there, the enclosing statement)
     blocks = [(program.body, None)]
     while blocks:
@@ -47,13 +48,14 @@ def hoist_invariants(program):
     for result in results:
         if isinstance(result, ir.Var):
             readers.setdefault(result.name, []).append(program)
-    context = _Context(program, where, definitions, readers)
+    context = _Context(program, order, where, definitions, readers)
     return replace(program, body=context.block(program.body))
 
 
 class _Context:
-    def __init__(self, program, where, definitions, readers):
+    def __init__(self, program, order, where, definitions, readers):
         self.program = program
+        self.order = order
         self.where = where
         self.definitions = definitions
         self.readers = readers
@@ -120,7 +122,11 @@ class _Context:
     def bound_before(self, name, loop):
         """Whether ``name`` is a parameter, or assigned on every path to ``loop``: by a
         plain statement earlier in a block that holds the loop (not in a branch or an
-        earlier loop, which may not run), or as the variable of a loop holding it."""
+        earlier loop, which may not run), or as the variable of a loop holding it; and
+        never assigned after the loop (the reverse sweep reads it there unsaved)."""
+        position = self.order[id(self.original(loop))]
+        if any(self.order[id(s)] > position for s in self.definitions.get(name, ())):
+            return False  # assigned again later: where the value moves, no one would save it
         if name in self.program.params:
             return True
         earlier = set()  # (id of a block, index) of the loop and every statement holding it

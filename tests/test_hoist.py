@@ -1196,3 +1196,26 @@ def test_no_iteration_at_an_infinite_operand():
     for point in [(math.inf, 2.0, 0.0), (-math.inf, -0.5, -1.0)]:
         got, expected = gradient(*point), witness(*point)
         assert bits(got) == bits(expected), (point, got, expected)
+
+
+def operand_reassigned_in_a_later_branch(x, y):
+    p = -y
+    for i in range(1):
+        y = math.cos(p * x) + math.cos(y) + y / (1.0 + y * y)
+    g = abs((y * y + 0.5) ** 0.5)
+    if p < g:
+        y += max(math.log(y * y + 0.5), y - y)
+    else:
+        p, x = x, -(g * p)
+    return p + y + (y * y + 1.0) ** 2.5
+
+
+def test_an_operand_assigned_after_the_loop_stays():
+    """Found by the fuzzer: ``p * x`` moved before the loop, then the reverse sweep read
+    ``x`` at top level after the ``else`` branch had overwritten it (top-level values are
+    never saved).  An operand assigned again anywhere after the loop keeps the operation
+    in its loop, where the loop's own saving sees the later assignment."""
+    assert moved(operand_reassigned_in_a_later_branch) == []
+    c = case(operand_reassigned_in_a_later_branch, (-1.5, 1.5), (-2.5, 2.5), kinky=True)
+    failures = against_tape(c, sample(c) + [(-0.479919, -1.961629)])
+    assert not failures, "\n".join(failures)
