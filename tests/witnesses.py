@@ -1,4 +1,4 @@
-"""Witness checks the loop test tables share: the tape, finite differences, bit equality.
+"""Witness checks tests share: the tape, finite differences, bit equality, same outcome.
 
 A case has ``fn``, ``label``, ``params``, ``domain`` (one ``(lo, hi)`` per parameter)
 and ``kinky`` (a branch or trip count may change between nearby points).  Points are
@@ -76,3 +76,35 @@ def against_finite_differences(c, points):
                 failures.append(f"at {point} d/d{c.params[i]}: symdiff {got[i]!r}, "
                                 f"finite differences {estimate!r}")
     return failures, checked, skipped
+
+
+def outcome(fn, args):
+    """``("value", result)`` or ``("raises", exception class)``: all two runs must share."""
+    try:
+        return ("value", fn(*args))
+    except Exception as exc:  # the same exception, whatever it is, is all we ask
+        return ("raises", type(exc))
+
+
+def same(a, b):
+    """Equal bit for bit as far as Python can tell: -0.0 is not 0.0, nan is nan."""
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        return (isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b)
+                and all(same(x, y) for x, y in zip(a, b)))
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, float):
+        if math.isnan(a) or math.isnan(b):
+            return math.isnan(a) and math.isnan(b)
+        return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
+    return repr(a) == repr(b)
+
+
+def mismatches(reference, candidate, points):
+    """The points where two functions differ in value or in exception class."""
+    bad = []
+    for args in points:
+        want, got = outcome(reference, args), outcome(candidate, args)
+        if want[0] != got[0] or not same(want[1], got[1]):
+            bad.append((args, want, got))
+    return bad
