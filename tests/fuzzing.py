@@ -18,16 +18,13 @@ The ``compare_*`` functions check one program at one point and return a list of
 """
 
 import ast
-import contextlib
 import importlib.util
 import math
 import multiprocessing
 import random
 import re
-import signal
 import sys
 import tempfile
-import threading
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +33,11 @@ import symdiff
 import symdiff.tape
 from symdiff.errors import SymdiffError
 from symdiff.symbolic import evaluate_grad
+
+try:
+    import witnesses
+except ImportError:  # run with the repository root, not tests/, on sys.path
+    from tests import witnesses
 
 PARAMS = ("x", "y", "z")
 LOCALS = ("a", "b", "c", "d", "g", "h", "p", "q", "r", "s", "u", "w")
@@ -502,28 +504,6 @@ class _Slow(Exception):
     """The sympy witness ran past its time limit."""
 
 
-@contextlib.contextmanager
-def _time_limit(seconds):
-    """Raise ``_Slow`` in the block after ``seconds`` (no limit without SIGALRM, or off
-    the main thread)."""
-    usable = seconds and hasattr(signal, "setitimer") and (
-        threading.current_thread() is threading.main_thread())
-    if not usable:
-        yield
-        return
-
-    def expire(signum, frame):
-        raise _Slow
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 SYMPY_SECONDS = 10.0  # sympy may take this long on one program (a long unrolled loop)
 
 
@@ -553,7 +533,7 @@ def compare_gradients(program, point, special, use_sympy=True):
     if not use_sympy or special:
         return found, True, False
     try:
-        with _time_limit(SYMPY_SECONDS):
+        with witnesses.time_limit(SYMPY_SECONDS, _Slow):
             symbolic = evaluate_grad(program.fn, point, wrt=wrt)
     except (SymdiffError, _Slow):  # too large or slow for sympy, or not real there
         return found, True, False

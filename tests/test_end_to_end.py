@@ -19,12 +19,10 @@ import math
 import os
 import random
 import re
-import signal
 import struct
 import subprocess
 import sys
 import time
-from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -37,6 +35,11 @@ try:
     from corpus import control, straight
 except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests.corpus import control, straight
+
+try:
+    import witnesses
+except ImportError:  # run with the repository root, not tests/, on sys.path
+    from tests import witnesses
 
 
 def _witness(module, function):
@@ -135,21 +138,6 @@ def same(a, b, rel, abs_tol):
 
 class Timeout(Exception):
     pass
-
-
-@contextmanager
-def time_limit(seconds):
-    """Interrupt pure-Python code (a while loop that never ends at an edge point)."""
-    def expire(signum, frame):
-        raise Timeout
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def outcome(fn, point):
@@ -272,11 +260,11 @@ def test_unoptimized_is_identical(case_id, case):
     compared = 0
     for point in points(case_id) + edge_points(case):
         try:
-            with time_limit(0.2):
+            with witnesses.time_limit(0.2, Timeout):
                 outcome(case.fn, point)
         except Timeout:
             continue  # a loop that does not end at this point: nothing to compare
-        with time_limit(10.0):
+        with witnesses.time_limit(10.0, Timeout):
             want, got = outcome(optimized, point), outcome(plain, point)
         assert got == want, f"at {point}: optimized {want}, unoptimized {got}"
         compared += 1

@@ -6,9 +6,12 @@ drawn from the domain with a generator seeded by the table's name and the case's
 so every run checks the same points.
 """
 
+import contextlib
 import math
 import random
+import signal
 import struct
+import threading
 
 import symdiff
 import symdiff.tape
@@ -108,3 +111,25 @@ def mismatches(reference, candidate, points):
         if want[0] != got[0] or not same(want[1], got[1]):
             bad.append((args, want, got))
     return bad
+
+
+@contextlib.contextmanager
+def time_limit(seconds, error):
+    """Raise ``error`` in the block after ``seconds`` (a while loop that never ends, sympy
+    on a long program); no limit without SIGALRM, off the main thread, or for 0."""
+    usable = seconds and hasattr(signal, "setitimer") and (
+        threading.current_thread() is threading.main_thread())
+    if not usable:
+        yield
+        return
+
+    def expire(signum, frame):
+        raise error
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
