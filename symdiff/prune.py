@@ -45,7 +45,7 @@ def drop_dead_statements(function, math_name, floats=frozenset()):
     removable = {}  # id of a statement that goes unless its target is needed -> target
     for stmt in statements:
         target = assigned_name(stmt) if isinstance(stmt, (ast.Assign, ast.AugAssign)) else None
-        if target is not None and cannot_raise(stmt.value):
+        if target is not None and cannot_raise(stmt.value, math_name):
             removable[id(stmt)] = target
     needed = set()
     pending = {}  # name -> the names the removable statements assigning it read
@@ -236,8 +236,13 @@ def assigned_name(stmt):
     return None
 
 
-def cannot_raise(node):
-    """Names, numbers, bools and + - * of them, comparisons: nothing there raises on floats."""
+# math functions defined on every float, inf and nan included: they never raise
+TOTAL_MATH = frozenset(("fabs", "tanh", "atan", "atan2", "erf", "erfc", "copysign", "hypot"))
+
+
+def cannot_raise(node, math_name=None):
+    """Names, numbers, bools and + - * of them, comparisons, ``abs`` (and, given the name
+    ``math`` goes by, its ``TOTAL_MATH`` functions): nothing there raises on floats."""
     for sub in ast.walk(node):
         if isinstance(sub, (ast.Name, ast.Constant, ast.Load, ast.UnaryOp, ast.USub, ast.UAdd,
                             ast.Not, ast.Compare, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq,
@@ -246,8 +251,24 @@ def cannot_raise(node):
             continue
         if isinstance(sub, ast.BinOp) and isinstance(sub.op, (ast.Add, ast.Sub, ast.Mult)):
             continue
+        if isinstance(sub, ast.Call) and _is_total(sub, math_name):
+            continue
+        if (isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name)
+                and sub.value.id == math_name and sub.attr in TOTAL_MATH):
+            continue
         return False
     return True
+
+
+def _is_total(call, math_name):
+    """``abs(a)`` or ``math.tanh(a)``-like: a call defined on every float argument."""
+    func = call.func
+    if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+        return False
+    if isinstance(func, ast.Name):
+        return func.id == "abs" and len(call.args) == 1
+    return (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+            and func.value.id == math_name and func.attr in TOTAL_MATH)
 
 
 def drop_orphan_comments(function, math_name, floats=frozenset()):

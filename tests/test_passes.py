@@ -637,6 +637,25 @@ PRUNE_CASES = {
                 pass
             return x + i
         """),
+    "calls defined on every float": ("""
+        def f(x, y):
+            a = abs(x)
+            b = math.tanh(a) + math.atan2(y, x) * math.fabs(y)
+            c = math.hypot(x, y) - math.copysign(math.erf(x), math.erfc(y))
+            d = math.atan(b * c)
+            return y
+        """, """
+        def f(x, y):
+            return y
+        """),
+    "calls that may raise stay": ("""
+        def f(x, y):
+            a = math.exp(x)
+            b = math.sqrt(y)
+            c = math.log(abs(x))
+            d = math.sinh(y) + math.tanh(x)
+            return y
+        """, None),
     "an empty branch on a quiet test": ("""
         def f(x, y):
             if x > y:
