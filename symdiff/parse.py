@@ -58,14 +58,11 @@ def parse_function(fn):
         raise SourceUnavailableError(
             f"{name!s} is not a Python function with readable source",
             hint="symdiff reads source text; builtins and C functions have none")
-    if fn.__name__ == "<lambda>":
-        code = fn.__code__
-        line = linecache.getline(code.co_filename, code.co_firstlineno)
-        raise SourceUnavailableError(
-            "a lambda cannot be differentiated", filename=code.co_filename,
-            lineno=code.co_firstlineno, col_offset=_column_of("lambda", line),
-            source_line=line or None, hint="write it as a def function")
     filename = fn.__code__.co_filename
+    if fn.__name__ == "<lambda>":
+        tree = _lambda_in_file(fn, filename)
+        return ParsedFunction(name=tree.name, tree=tree, filename=filename,
+                              globals=fn.__globals__, closure=_closure(fn), fn=fn)
     tree = _find_in_file(fn, filename)
     if tree is None:
         try:
@@ -76,15 +73,19 @@ def parse_function(fn):
                 lineno=fn.__code__.co_firstlineno,
                 hint="define it in a file, or register its text with linecache") from None
         tree = parse_text("".join(lines), filename, first, name)
-    closure = {}
-    if fn.__closure__:
-        for var, cell in zip(fn.__code__.co_freevars, fn.__closure__):
-            try:
-                closure[var] = cell.cell_contents
-            except ValueError:  # an empty cell: the enclosing variable is not set yet
-                pass
     return ParsedFunction(name=name, tree=tree, filename=filename,
-                          globals=fn.__globals__, closure=closure, fn=fn)
+                          globals=fn.__globals__, closure=_closure(fn), fn=fn)
+
+
+def _closure(fn):
+    """The values of ``fn``'s closure variables that are set, by name."""
+    closure = {}
+    for var, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+        try:
+            closure[var] = cell.cell_contents
+        except ValueError:  # an empty cell: the enclosing variable is not set yet
+            pass
+    return closure
 
 
 def _column_of(word, line):
@@ -96,8 +97,8 @@ def _column_of(word, line):
 _MODULES = {}  # filename -> (source text, its syntax tree): one parse per file version
 
 
-def _find_in_file(fn, filename):
-    """The ``def`` of ``fn`` found by parsing its whole file once; None when that fails."""
+def _module_tree(filename):
+    """The syntax tree of the whole file, parsed once per version; None when that fails."""
     text = "".join(linecache.getlines(filename))
     if not text:
         return None
@@ -107,13 +108,76 @@ def _find_in_file(fn, filename):
             cached = _MODULES[filename] = (text, ast.parse(text, filename=filename))
         except SyntaxError:
             return None
+    return cached[1]
+
+
+def _find_in_file(fn, filename):
+    """The ``def`` of ``fn`` found by parsing its whole file once; None when that fails."""
+    module = _module_tree(filename)
+    if module is None:
+        return None
     first = fn.__code__.co_firstlineno
-    for node in ast.walk(cached[1]):
+    for node in ast.walk(module):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == fn.__name__:
             starts = [node.lineno] + [d.lineno for d in node.decorator_list]
             if first in starts:
                 return _without_decorators(node)
     return None
+
+
+def _lambda_in_file(fn, filename):
+    """The lambda ``fn`` as a ``def`` whose body returns the lambda's expression.
+
+    A line may hold several lambdas: the one whose parameters are ``fn``'s and whose
+    body spans every source position ``fn``'s code records is ``fn``.  The ``def`` takes
+    the name of ``f = lambda ...``; a lambda bound to no one name is called ``lambda``
+    (a word no Python name can be), so its gradient is ``grad_lambda``.
+    """
+    code = fn.__code__
+    module = _module_tree(filename)
+    line = linecache.getline(filename, code.co_firstlineno)
+    if module is None:
+        raise SourceUnavailableError(
+            "the source of this lambda cannot be read", filename=filename,
+            lineno=code.co_firstlineno, col_offset=_column_of("lambda", line),
+            source_line=line or None, hint="define it in a file, or write it as a def function")
+    params = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+    found = [node for node in ast.walk(module)
+             if isinstance(node, ast.Lambda) and node.lineno == code.co_firstlineno
+             and _parameters(node.args) == params and _spans(node.body, code)]
+    if len(found) != 1:
+        raise SourceUnavailableError(
+            "this lambda cannot be told apart from another on its line", filename=filename,
+            lineno=code.co_firstlineno, col_offset=_column_of("lambda", line),
+            source_line=line or None, hint="put it on a line of its own, or write a def")
+    node = found[0]
+    name = "lambda"
+    for statement in ast.walk(module):
+        if (isinstance(statement, ast.Assign) and statement.value is node
+                and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)):
+            name = statement.targets[0].id
+    body = ast.copy_location(ast.Return(value=node.body), node.body)
+    tree = ast.FunctionDef(name=name, args=node.args, body=[body], decorator_list=[],
+                           returns=None, type_comment=None)
+    return ast.copy_location(tree, node)
+
+
+def _parameters(args):
+    """The parameter names of an ``ast.arguments``, in the code object's order."""
+    names = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+    return tuple(names)
+
+
+def _spans(body, code):
+    """True when every source position recorded in ``code`` lies inside ``body``."""
+    start = (body.lineno, body.col_offset)
+    end = (body.end_lineno, body.end_col_offset)
+    for line, end_line, col, end_col in code.co_positions():
+        if line is None or col is None or (col, end_col) == (0, 0):
+            continue        # the code's own entry and exit, placed at no expression
+        if not start <= (line, col) or not (end_line, end_col) <= end:
+            return False
+    return True
 
 
 def _without_decorators(node):
@@ -152,21 +216,3 @@ def parse_text(text, filename, first_lineno, name):
     raise SourceUnavailableError(
         f"no def statement found for {name}", filename=filename, lineno=first_lineno,
         hint="symdiff differentiates functions written with def")
-
-
-def parse_module_function(path, funcname):
-    """Find ``funcname`` in the file at ``path`` without running the file.
-
-    Returns ``(ParsedFunction, module_tree)``; globals are left empty for the
-    caller to fill from the module's syntax tree.
-    """
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
-    linecache.updatecache(path)
-    module = ast.parse(text, filename=path)
-    for node in module.body:
-        if isinstance(node, ast.FunctionDef) and node.name == funcname:
-            node.decorator_list = []
-            return ParsedFunction(name=funcname, tree=node, filename=path, globals={}), module
-    raise SourceUnavailableError(f"{path} has no top-level function named {funcname}",
-                                 filename=path, lineno=1, hint="check the function name")

@@ -59,7 +59,8 @@ class StaticModule:
     custom_rules: list = field(default_factory=list)  # lines of derivative rules not run
 
     def function(self, name):
-        """The function ``name`` defined by the file's last top-level ``def`` of that name."""
+        """The function ``name`` defined by the file's last top-level ``def`` of that name
+    (or ``name = lambda ...``)."""
         if name in self.defined:
             return self.defined[name]
         if name in self.left_out:
@@ -79,13 +80,14 @@ class StaticModule:
         raise SymdiffError(f"{self.path} has no top-level function named {name}", hint=hint)
 
     def function_names(self):
-        """Names of the file's top-level ``def`` statements, in source order."""
+        """Names of the file's top-level functions (``def`` or ``f = lambda``), in source order."""
         return function_names(self.tree)
 
 
 def function_names(tree):
-    names = [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    return list(dict.fromkeys(names))
+    names = [n.name if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+             else _lambda_name(n) for n in tree.body]
+    return list(dict.fromkeys(name for name in names if name))
 
 
 def read_tree(path):
@@ -122,20 +124,18 @@ def load(path):
 def _load_statement(module, stmt):
     if isinstance(stmt, (ast.Import, ast.ImportFrom)):
         bound = _import(stmt)
+    elif _lambda_name(stmt):
+        bound = _function(module, stmt, _lambda_name(stmt))
+        if bound is None:
+            return
     elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
         bound = _assignment(stmt, module.namespace)
     elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
         if _mentions_custom_rule(stmt.decorator_list):
             module.custom_rules.append(stmt.lineno)
-        function, reason = _define(stmt, module)
-        if function is None:
-            module.left_out[stmt.name] = (stmt.lineno, reason)
-            module.defined.pop(stmt.name, None)
-            _unbind(module, stmt.name, stmt.lineno)
+        bound = _function(module, stmt, stmt.name)
+        if bound is None:
             return
-        module.left_out.pop(stmt.name, None)
-        module.defined[stmt.name] = function
-        bound = {stmt.name: function}
     elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
         return  # a docstring
     else:
@@ -152,6 +152,28 @@ def _load_statement(module, stmt):
             _unbind(module, name, stmt.lineno)  # a star import may rebind anything
     for name in bound_names(stmt):
         _unbind(module, name, stmt.lineno)
+
+
+def _function(module, stmt, name):
+    """Define the function ``stmt`` binds to ``name``: ``{name: function}``, or None when
+    it cannot be defined without running the module (then ``name`` is unbound)."""
+    function, reason = _define(stmt, module, name)
+    if function is None:
+        module.left_out[name] = (stmt.lineno, reason)
+        module.defined.pop(name, None)
+        _unbind(module, name, stmt.lineno)
+        return None
+    module.left_out.pop(name, None)
+    module.defined[name] = function
+    return {name: function}
+
+
+def _lambda_name(stmt):
+    """``f`` for the statement ``f = lambda ...``; None for any other statement."""
+    if (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Lambda)
+            and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+        return stmt.targets[0].id
+    return None
 
 
 def _unbind(module, name, lineno):
@@ -291,16 +313,20 @@ def _arithmetic(op, left, right):
 
 # --- functions ----------------------------------------------------------------------------
 
-def _define(stmt, module):
-    """Execute one ``def`` alone; ``(function, None)`` or ``(None, why not)``."""
+def _define(stmt, module, name):
+    """Execute one ``def``, or one ``name = lambda ...``, alone; ``(function, None)`` or
+    ``(None, why not)``."""
     if isinstance(stmt, ast.AsyncFunctionDef):
         return None, None  # refused when asked for: no module run would help
     node = copy.deepcopy(stmt)
-    node.decorator_list = []
-    node.returns = None
-    if hasattr(node, "type_params"):
-        node.type_params = []
-    arguments = node.args
+    if isinstance(node, ast.Assign):
+        arguments = node.value.args
+    else:
+        node.decorator_list = []
+        node.returns = None
+        if hasattr(node, "type_params"):
+            node.type_params = []
+        arguments = node.args
     for arg in arguments.posonlyargs + arguments.args + arguments.kwonlyargs:
         arg.annotation = None
     for arg in (arguments.vararg, arguments.kwarg):
@@ -317,13 +343,13 @@ def _define(stmt, module):
     except SyntaxError as exc:
         return None, f"it does not compile ({exc.msg})"
     scope = module.namespace
-    before = scope.get(stmt.name, _MISSING)
+    before = scope.get(name, _MISSING)
     exec(code, scope)  # makes the function object: the body does not run
-    function = scope[stmt.name]
+    function = scope[name]
     if before is _MISSING:
-        del scope[stmt.name]
+        del scope[name]
     else:
-        scope[stmt.name] = before
+        scope[name] = before
     return function, None
 
 

@@ -372,7 +372,7 @@ def bare_return(x):
     return x
 
 
-square_lambda = lambda x: x * x  # FENCE lambda_to_grad at lambda x
+pair_lambda = lambda x: (x, 2.0 * x)  # FENCE lambda_returns_tuple at (x, 2.0
 
 
 class Model:

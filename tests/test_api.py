@@ -304,3 +304,28 @@ def test_unused_parameter_gives_zero():
     dy = grad(unused, wrt="y")(1.5, 2.5)
     assert type(dy) is float and dy == 0.0
     assert grad(constant)(1.0, 2.0) == (0.0, 0.0)
+
+
+# --- lambdas ------------------------------------------------------------------------------
+
+double_and_triple = (lambda x: x * 2.0, lambda x: x * 3.0)  # two lambdas, one line
+bound_lambda = lambda x, y: x * math.sin(y)  # noqa: E731 - differentiated as grad_bound_lambda
+
+
+def test_a_lambda_bound_to_a_name_takes_that_name():
+    gradient = grad(bound_lambda)
+    assert "def grad_bound_lambda(x, y):" in gradient.source
+    assert gradient(2.0, 0.5) == (math.sin(0.5), 2.0 * math.cos(0.5))
+
+
+def test_lambdas_on_one_line_are_told_apart():
+    first, second = (grad(fn) for fn in double_and_triple)
+    assert (first(1.0), second(1.0)) == (2.0, 3.0)
+    assert "def grad_lambda(x):" in first.source
+
+
+def test_an_anonymous_lambda_passed_to_grad():
+    gradient = grad(lambda t: math.exp(t) * t)
+    assert gradient(0.5) == math.exp(0.5) * 0.5 + math.exp(0.5)
+    assert symdiff.value_and_grad(lambda t: t ** 3)(2.0) == (8.0, 12.0)
+    assert symdiff.check(lambda t: math.atan(t) * t).ok

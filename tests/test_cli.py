@@ -499,3 +499,32 @@ def test_static_syntax_error_is_located(tmp_path):
     with pytest.raises(SymdiffError) as raised:
         load(tmp_path, "def f(x):\n    return (x\n")
     assert raised.value.filename.endswith("module.py") and raised.value.lineno == 2
+
+
+LAMBDAS = """\
+import math
+
+square = lambda t: t * t
+wave = lambda x, y: square(math.sin(x)) * y
+scaled = lambda x, k=len("ab"): k * x
+"""
+
+
+def test_show_and_check_a_lambda_bound_to_a_name(invoke):
+    shown = invoke({"lambdas.py": LAMBDAS}, "show", "lambdas.py:wave")
+    assert shown.returncode == 0, shown.stderr
+    assert "def grad_wave(x, y):" in shown.stdout
+    assert "# line 3 (in square): square = lambda t: t * t" in shown.stdout
+    checked = invoke({"lambdas.py": LAMBDAS}, "check", "lambdas.py:wave", "--at", "0.3,1.7")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "check wave: ok" in checked.stdout
+
+
+def test_static_lambdas_are_functions_too(tmp_path):
+    module = load(tmp_path, LAMBDAS)
+    assert module.function_names() == ["square", "wave", "scaled"]
+    assert module.function("square")(3.0) == 9.0
+    assert module.function("wave").__code__.co_firstlineno == 4
+    with pytest.raises(SymdiffError) as raised:  # its default would have to run
+        module.function("scaled")
+    assert raised.value.lineno == 5 and "--import" in str(raised.value)

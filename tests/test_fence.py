@@ -148,7 +148,7 @@ CASES = {
     "return_tuple": (cases.returns_tuple, UnsupportedSyntaxError),
     "never_returns": (cases.never_returns, UnsupportedSyntaxError),
     "bare_return": (cases.bare_return, UnsupportedSyntaxError),
-    "lambda_to_grad": (cases.square_lambda, SourceUnavailableError),
+    "lambda_returns_tuple": (cases.pair_lambda, UnsupportedSyntaxError),
     "bound_method": (cases.Model().loss, SourceUnavailableError),
     "indented_try": (cases.Holder().make_try(), UnsupportedSyntaxError),
     "indented_subscript": (cases.Holder().make_subscript(), UnsupportedSyntaxError),
@@ -208,11 +208,11 @@ def test_refused_construct_raises_its_class_at_its_location(name):
     assert_points_at(err, cases.__file__, lineno, col)
 
 
-def test_lambda_error_names_its_line():
-    err = error_of(cases.square_lambda)
+def test_lambda_without_readable_source_is_refused():
+    made_by_eval = eval("lambda x: x * x")  # noqa: S307 - its source is nowhere on disk
+    err = error_of(made_by_eval)
     assert type(err) is SourceUnavailableError
-    assert err.lineno == MARKERS["lambda_to_grad"][0]
-    assert os.path.realpath(err.filename) == os.path.realpath(cases.__file__)
+    assert "lambda" in str(err) and err.filename == "<string>"
 
 
 def test_bound_method_is_refused():
