@@ -50,6 +50,7 @@ __all__ = [
     "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
     "asinh", "acosh", "atanh", "exp", "expm1", "log", "log1p", "log2", "log10", "sqrt",
     "pow", "hypot", "fabs", "erf", "erfc", "floor", "ceil", "fmod", "copysign",
+    "relu", "sigmoid",
 ]
 
 
@@ -216,6 +217,34 @@ class Value:
     __eq__, __ne__ = _comparison(operator.eq), _comparison(operator.ne)
     __hash__ = object.__hash__      # by identity: two equal Values are still two nodes
 
+    # the methods micrograd and PyTorch users reach for: `v.tanh()`, `v.relu()`, ...
+    def relu(self):
+        return relu(self)
+
+    def sigmoid(self):
+        return sigmoid(self)
+
+    def tanh(self):
+        return tanh(self)
+
+    def exp(self):
+        return exp(self)
+
+    def log(self):
+        return log(self)
+
+    def sin(self):
+        return sin(self)
+
+    def cos(self):
+        return cos(self)
+
+    def sqrt(self):
+        return sqrt(self)
+
+    def abs(self):
+        return abs(self)
+
     def __bool__(self):
         return bool(self.data)
 
@@ -314,6 +343,22 @@ def copysign(x, y):
     return _binary(x, y, math.copysign, partials)
 
 
+def relu(x):
+    """``x`` where ``x > 0``, else ``0.0`` (nan stays nan); derivative 1 for ``x > 0`` and 0
+    elsewhere, 0 at 0 included (as PyTorch)."""
+    return _unary(x, lambda x: 0.0 if x <= 0 else x, lambda x, y: 1.0 if x > 0 else 0.0)
+
+
+def sigmoid(x):
+    """``1 / (1 + exp(-x))``, computed without overflow; derivative ``y * (1 - y)``."""
+    def forward(x):
+        if x >= 0:
+            return 1.0 / (1.0 + math.exp(-x))
+        z = math.exp(x)
+        return z / (1.0 + z)
+    return _unary(x, forward, lambda x, y: y * (1.0 - y))
+
+
 def pow(x, y):
     """``math.pow``: ``x ** y`` with ``math``'s errors (``ValueError`` for ``0 ** -1``)."""
     return _binary(x, y, math.pow, _power_partials)
@@ -332,7 +377,7 @@ def hypot(*coordinates):
 
 # Running the user's unchanged function on Values ------------------------------------------
 
-_TAPE = {name: globals()[name] for name in __all__[3:]}
+_TAPE = {name: globals()[name] for name in __all__[3:] if hasattr(math, name)}
 _NUMPY_NAMES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2",
                 "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh", "power": "pow",
                 "abs": "fabs", "absolute": "fabs", **{name: name for name in _TAPE}}

@@ -744,3 +744,57 @@ def test_value_and_grad():
 
 def test_grad_of_a_math_function_itself():
     assert tape.grad(math.sin)(0.0) == 1.0
+
+
+# --- the methods micrograd and PyTorch users call ------------------------------------------
+
+def _methods_network(a, b):
+    """A small network written with Value methods, as micrograd users write it."""
+    z = 2 * a + 2 + a * b
+    q = z.relu() + z * a
+    h = (z * b).tanh().exp() + (a * a + 1.0).log() + b.sigmoid()
+    y = h + q * a + (b - a).relu() - (a * b).sin() * b.cos() + (a * a + 0.5).sqrt()
+    return y / (1.0 + (b - 0.3).abs())
+
+
+def _plain_network(a, b):
+    """The same network as plain Python, for symdiff.grad."""
+    z = 2 * a + 2 + a * b
+    q = max(z, 0.0) + z * a
+    h = (math.exp(math.tanh(z * b)) + math.log(a * a + 1.0)
+         + 1.0 / (1.0 + math.exp(-b)))
+    y = (h + q * a + max(b - a, 0.0) - math.sin(a * b) * math.cos(b)
+         + math.sqrt(a * a + 0.5))
+    return y / (1.0 + abs(b - 0.3))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_value_methods_agree_with_the_generated_gradient(seed):
+    rng = random.Random(seed)
+    gradient = symdiff.grad(_plain_network)
+    for _ in range(25):
+        point = (rng.uniform(-3, 3), rng.uniform(-3, 3))
+        a, b = tape.Value(point[0]), tape.Value(point[1])
+        y = _methods_network(a, b)
+        y.backward()
+        assert y.data == pytest.approx(_plain_network(*point), rel=1e-12)
+        expected = gradient(*point)
+        assert a.grad == pytest.approx(expected[0], rel=1e-9, abs=1e-12)
+        assert b.grad == pytest.approx(expected[1], rel=1e-9, abs=1e-12)
+
+
+def test_relu_and_sigmoid_at_their_edges():
+    for x, value, slope in ((-3.0, 0.0, 0.0), (0.0, 0.0, 0.0), (-0.0, 0.0, 0.0),
+                            (2.5, 2.5, 1.0)):
+        v = tape.Value(x)
+        out = v.relu()
+        out.backward()
+        assert (out.data, v.grad) == (value, slope)
+    assert math.isnan(tape.Value(math.nan).relu().data)
+    for x in (-800.0, -30.0, 0.0, 30.0, 800.0):  # no overflow at either end
+        v = tape.Value(x)
+        out = v.sigmoid()
+        out.backward()
+        assert 0.0 <= out.data <= 1.0
+        assert v.grad == pytest.approx(out.data * (1.0 - out.data), abs=1e-300)
+    assert tape.sigmoid(0.0) == 0.5 and tape.relu(-1.0) == 0.0  # plain numbers pass through
