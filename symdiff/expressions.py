@@ -255,7 +255,7 @@ class ExpressionRules:
         args = [self.value(arg) for arg in node.args]
         return self.emit_op(op, args, target)
 
-    def call_user(self, fn, node, target):
+    def call_user(self, fn, node, target, unpacked=None):
         from .frame import Frame  # frames make frames
 
         if fn in self.stack:
@@ -266,6 +266,7 @@ class ExpressionRules:
         bound = self.bind_arguments(fn, parsed, node)
         helper = Frame(self.unit, parsed, mapping={}, stack=self.stack + (fn,), top=False,
                        compound=self.compound, out=self.out)
+        helper.unpacked = unpacked
         assigned = set(assigned_user_names(parsed.tree))
         for param, operand in bound.items():
             if param in assigned:

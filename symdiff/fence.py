@@ -17,7 +17,8 @@ from .errors import UnsupportedSyntaxError
 
 ACCEPTED = {
     # structure
-    "FunctionDef", "arguments", "arg", "Return", "Assign", "AugAssign", "Expr", "Pass",
+    "FunctionDef", "arguments", "arg", "Return", "Assign", "AugAssign", "AnnAssign", "Expr",
+    "Pass",
     "If", "For", "While", "Break", "Continue", "IfExp",
     # expressions
     "BinOp", "UnaryOp", "BoolOp", "Compare", "Call", "Name", "Constant", "Attribute",
@@ -36,7 +37,6 @@ REFUSED = {
     "AsyncFunctionDef": ("an async function", "write a plain def function"),
     "ClassDef": ("a class definition", "define classes outside the function"),
     "Delete": ("a del statement", "assign a new value instead"),
-    "AnnAssign": ("an annotated assignment", "drop the annotation: write `x = ...`"),
     "AsyncFor": ("an async for loop", _LOOPS),
     "AsyncWith": ("an async with statement", "move it outside the function"),
     "With": ("a with statement", "move it outside the function you differentiate"),
@@ -139,6 +139,10 @@ def _nodes(tree):
         children = list(ast.iter_child_nodes(node))
         if isinstance(node, ast.FunctionDef):
             children = [node.args] + node.body  # decorators, annotations, returns: not code
+        elif isinstance(node, ast.arg):
+            children = []  # its annotation is not code either
+        elif isinstance(node, ast.AnnAssign):
+            children = [node.target] + ([node.value] if node.value is not None else [])
         stack.extend((child, where) for child in reversed(children))
 
 
@@ -179,7 +183,7 @@ def _check_accepted(parsed, node):
     elif isinstance(node, ast.Assign):
         for target in node.targets:
             _check_target(parsed, target)
-    elif isinstance(node, ast.AugAssign):
+    elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
         if not isinstance(node.target, ast.Name):
             _check_target(parsed, node.target)
     elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):

@@ -41,6 +41,7 @@ class Frame(ExpressionRules):
         self.hint = "result"
         self.result = None
         self.result_tuple = None
+        self.unpacked = None  # how many values a helper's call unpacks (`a, b = f(x)`)
         self.returned = None
         self.flag_reads = set()
         self.stacks = {}  # user name of a list used as a stack -> its generated name
@@ -87,20 +88,57 @@ class Frame(ExpressionRules):
         return self.out, operand
 
     def returns_tuple(self, node):
+        """Whether this ``return`` gives several values: a helper whose call unpacks them,
+        or (forward mode) the differentiated function returning a tuple written out."""
+        if self.unpacked is not None:
+            if not isinstance(node, (ast.Tuple, ast.Call)):
+                raise self.error(UnsupportedSyntaxError, node,
+                                 f"{self.parsed.name} returns one value here, but its call "
+                                 f"unpacks {self.unpacked}",
+                                 "return the values written out: `return a, b`")
+            return True
         return self.top and self.unit.allow_tuple and isinstance(node, ast.Tuple)
 
     def tuple_result(self, node):
-        """``return a, b`` (forward mode only): each element into its own result name."""
+        """``return a, b``: each element into its own result name.
+
+        In a helper whose call unpacks its values, ``return g(x)`` may hand on the values
+        of another such helper.
+        """
         if self.result_tuple is None:
-            self.result_tuple = [self.namer.fresh(f"result{i}") for i in range(len(node.elts))]
+            base = "result" if self.top else f"{self.parsed.name}_result"
+            count = self.unpacked if self.unpacked is not None else len(node.elts)
+            self.result_tuple = [self.namer.fresh(f"{base}{i}") for i in range(count)]
+        if isinstance(node, ast.Call):
+            values = self.unpacked_call(node, len(self.result_tuple))
+            if values is None:
+                raise self.error(UnsupportedSyntaxError, node,
+                                 f"{self.parsed.name} returns one value here, but its call "
+                                 f"unpacks {self.unpacked}",
+                                 "return the values written out: `return a, b`")
+            for value, name in zip(values, self.result_tuple):
+                self.emit(ir.Assign(name, "copy", (value,), self.origin))
+            return tuple(ir.Var(name) for name in self.result_tuple)
         if len(node.elts) != len(self.result_tuple):
-            raise self.error(UnsupportedSyntaxError, node,
-                             f"returns {len(node.elts)} values here but "
-                             f"{len(self.result_tuple)} elsewhere", "return the same number")
+            message = (f"returns {len(node.elts)} values here but {len(self.result_tuple)} "
+                       "elsewhere" if self.unpacked is None else
+                       f"{self.parsed.name} returns {len(node.elts)} values here, but its "
+                       f"call unpacks {self.unpacked}")
+            raise self.error(UnsupportedSyntaxError, node, message, "return the same number")
         for element, name in zip(node.elts, self.result_tuple):
             self.hint = name
             self.value(element, name)
         return tuple(ir.Var(name) for name in self.result_tuple)
+
+    def unpacked_call(self, node, count):
+        """``a, b = f(x)`` with ``f`` a user function: its ``count`` values as operands;
+        None when ``node`` is not a call of a user function."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+            return None
+        callee = self.meaning(node.func.id, node.func)
+        if callee.kind != "function":
+            return None
+        return self.call_user(callee.value, node, None, unpacked=count)
 
     def result_name(self):
         if self.result is None:
@@ -247,6 +285,11 @@ class Frame(ExpressionRules):
             return operand, position + 1
 
         return walk(operands, 0)[0]
+
+    def stmt_AnnAssign(self, node):
+        """``x: float = v`` is ``x = v``; ``x: float`` alone binds nothing."""
+        if node.value is not None:
+            self.assign(node.target.id, node.value)
 
     def stmt_AugAssign(self, node):
         load = ast.Name(node.target.id, ast.Load(), lineno=node.lineno, col_offset=node.col_offset)
@@ -420,9 +463,13 @@ class Frame(ExpressionRules):
                 value_node.elts)
             return tuple(self.unpack_value(t, v) for t, v in zip(subtargets, value_node.elts))
         if isinstance(target, ast.Tuple):
+            values = self.unpacked_call(value_node, len(target.elts))
+            if values is not None:
+                return values
             raise self.error(UnsupportedSyntaxError, value_node,
                              "unpacking a value that is not a tuple written out is not supported",
-                             "write the values out: `a, b = x, y`")
+                             "write the values out: `a, b = x, y`, or call a def function "
+                             "that returns them: `return x, y`")
         return self.value(value_node)
 
     def bind(self, target, operand):

@@ -303,9 +303,9 @@ def uses_match(x):
             return x
 
 
-def uses_annotation(x):
-    y: float = x * 2.0  # FENCE annotation at y:
-    return y
+def uses_annotated_attribute(x):
+    x.scale: float = 2.0  # FENCE annotation at x.scale
+    return x
 
 
 def uses_expression_statement(x):
@@ -359,6 +359,31 @@ def pong(x):
 
 def returns_tuple(x):
     return x, x * 2.0  # FENCE return_tuple at x, x
+
+
+def _one_value(x):
+    return x * 2.0  # FENCE unpack_one_value at x * 2.0
+
+
+def unpacks_one_value(x):
+    a, b = _one_value(x)
+    return a * b
+
+
+def _three_values(x):
+    if x > 0.0:
+        return x, x, x  # FENCE unpack_three_values at x, x, x
+    return x, x
+
+
+def unpacks_three_values(x):
+    a, b = _three_values(x)
+    return a * b
+
+
+def unpacks_a_math_call(x):
+    a, b = math.modf(x)  # FENCE unpack_math_call at math.modf
+    return a * b
 
 
 def never_returns(x):  # FENCE never_returns at def

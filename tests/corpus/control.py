@@ -651,6 +651,65 @@ def update_in_branch(x, y):
     return t * y
 
 
+
+# --- helpers that return several values, unpacked at the call --------------------------
+
+def _polar(x, y):
+    r = math.sqrt(x * x + y * y)
+    return r, math.atan2(y, x)
+
+
+def _ordered(a, b):
+    if a > b:
+        return b, a
+    return a, b
+
+
+def _leapfrog(x, v, n):
+    for i in range(n):
+        v = v - 0.1 * math.sin(x)
+        x = x + 0.1 * v
+        if x > 1.5:
+            return x, v
+    return x, v
+
+
+def _polar_swapped(x, y):
+    return _polar(y, x)
+
+
+def unpack_polar(x, y):
+    r, t = _polar(x, y)
+    return r * math.cos(t) + t * t
+
+
+def unpack_ordered(a, b):
+    lo, hi = _ordered(a, b)
+    return hi - lo * 0.5 + lo * hi
+
+
+def unpack_leapfrog(x, v):
+    x, v = _leapfrog(x, v, 6)
+    return x * x + v
+
+
+def unpack_delegated(x, y):
+    r, t = _polar_swapped(x, y)
+    return r * t
+
+
+def unpack_in_loop(x, y):
+    s = 0.0
+    for i in range(3):
+        x, y = _polar(x + 1.0, y)
+        s += x * y
+    return s
+
+
+def unpack_into_own_arguments(a, b):
+    a, b = _ordered(b, a * 2.0)
+    return a - b * 3.0
+
 CASES = [
     case(branch_sign, (-3, 3), kinky=True),
     case(if_elif_else, (-3, 3), kinky=True),
@@ -729,4 +788,10 @@ CASES = [
     case(value_from_last_iteration, (-3, 3), (-3, 3)),
     case(early_exit_then_update, (-3, 3)),
     case(update_in_branch, (-2, 2), (-0.5, 2), kinky=True),
+    case(unpack_polar, (0.2, 2), (-2, 2)),
+    case(unpack_ordered, (-2, 2), (-2, 2), kinky=True),
+    case(unpack_leapfrog, (-1, 1), (-1, 1), kinky=True),
+    case(unpack_delegated, (0.2, 2), (0.2, 2)),
+    case(unpack_in_loop, (-0.5, 2), (-2, 2)),
+    case(unpack_into_own_arguments, (-2, 2), (-2, 2), kinky=True),
 ]

@@ -466,6 +466,23 @@ def helper_reads_global_named_dx(x, y):
     return scale_by_dx(x) * y + x
 
 
+
+# --- annotations -----------------------------------------------------------------------------
+
+def _annotated_helper(t: float, k: "float" = 2.0) -> float:
+    scaled: float = k * t
+    return scaled * scaled
+
+
+def annotated(x: float, y: list[float]) -> dict[str, float]:
+    """Annotations are not code: none of them is evaluated or differentiated."""
+    z: float = x * y
+    w: "np.ndarray"
+    w = z + _annotated_helper(x)
+    total: float
+    total = w * math.sin(z)
+    return total
+
 CASES = [
     case(add, (-3, 3), (-3, 3)),
     case(sub, (-3, 3), (-3, 3)),
@@ -551,4 +568,5 @@ CASES = [
     case(negative_constants, (0.2, 3)),
     case(reads_global_named_dx, (-3, 3)),
     case(helper_reads_global_named_dx, (-3, 3), (-3, 3)),
+    case(annotated, (-2, 2), (-2, 2)),
 ]
