@@ -7,6 +7,18 @@ nested loops where a ``break`` would belong to them.
 import ast
 
 _LOOPS = (ast.For, ast.While)
+_FUNCTIONS = (ast.FunctionDef, ast.Lambda)  # a nested function's body is its own
+
+
+def own_nodes(node):
+    """Every node below ``node`` (itself included) outside nested function bodies."""
+    stack = [node]
+    while stack:
+        sub = stack.pop()
+        yield sub
+        if isinstance(sub, _FUNCTIONS) and sub is not node:
+            continue
+        stack.extend(ast.iter_child_nodes(sub))
 
 
 def contains(stmts, *kinds, into_loops=True):
@@ -20,7 +32,7 @@ def contains(stmts, *kinds, into_loops=True):
         node = stack.pop()
         if isinstance(node, kinds):
             return True
-        if not into_loops and isinstance(node, _LOOPS):
+        if not into_loops and isinstance(node, _LOOPS) or isinstance(node, _FUNCTIONS):
             continue
         stack.extend(ast.iter_child_nodes(node))
     return False
@@ -51,9 +63,10 @@ def direct_exits(stmt):
 
 
 def assigned_user_names(node):
-    """User names assigned anywhere inside ``node``, in first-seen order."""
+    """User names assigned anywhere inside ``node`` (not in nested functions), in
+    first-seen order."""
     names = []
-    for sub in ast.walk(node):
+    for sub in own_nodes(node):
         if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
             names.append(sub.id)
     return list(dict.fromkeys(names))

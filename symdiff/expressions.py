@@ -22,7 +22,7 @@ BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.P
 UNARY = {ast.USub: "neg", ast.UAdd: "pos"}
 IN_PLACE_OPS = ("add", "sub")  # ops whose result may overwrite one of their own inputs
 _KINDS = {"module": "a module", "function": "a function", "range": "range", "reversed": "reversed",
-          "custom": "a function",
+          "custom": "a function", "nested": "a function",
           "stop_gradient": "a function", "primitive": "a function", "other": "not a number"}
 
 
@@ -102,7 +102,10 @@ class ExpressionRules:
     # --- names -------------------------------------------------------------------------
 
     def meaning(self, name, node):
-        if name in self.locals:
+        scope = self.scope_of(name)
+        if scope is not None:
+            if name in scope.functions:
+                return Meaning("nested", scope.functions[name])
             return Meaning("local")
         try:
             found = lookup(name, self.parsed.closure, self.parsed.globals)
@@ -114,8 +117,23 @@ class ExpressionRules:
             self.unit.reads.append((self.parsed.globals, name, self.parsed.globals.get(name)))
         return classify(found)
 
+    def scope_of(self, name):
+        """The frame whose own variable or function ``name`` is: this one, or for a
+        nested function the frame defining it (and so on out); None for a global."""
+        frame = self
+        while frame is not None:
+            if name in frame.locals or name in frame.functions:
+                return frame
+            frame = frame.definer
+        return None
+
     def name_operand(self, node):
         meaning = self.meaning(node.id, node)
+        if meaning.kind == "local" and self.scope_of(node.id) is not self:
+            operand = self.scope_of(node.id).name_operand(node)  # its value now, at the call
+            if isinstance(operand, ir.Var) and not self.compound:
+                self.unit.read.add(operand.name)
+            return operand
         if meaning.kind == "local":
             operand = self.mapping.get(node.id)
             if operand is None:
@@ -195,7 +213,7 @@ class ExpressionRules:
         else:
             raise self.error(UnsupportedSyntaxError, node, "this kind of call is not supported",
                              "call a math function or one of your def functions by name")
-        if callee.kind == "function":
+        if callee.kind in ("function", "nested"):
             return self.call_user(callee.value, node, target)
         if callee.kind == "custom":
             return self.call_custom(callee.value, node, target)
@@ -262,11 +280,13 @@ class ExpressionRules:
             chain = " -> ".join(f.__name__ for f in self.stack + (fn,))
             raise self.error(RecursionCycleError, node, f"recursive call: {chain}",
                              "rewrite the recursion as a loop")
-        parsed = self.unit.parse_helper(fn, self, node)
+        nested = getattr(fn, "definer", None) is not None
+        parsed = fn.parsed if nested else self.unit.parse_helper(fn, self, node)
         bound = self.bind_arguments(fn, parsed, node)
         helper = Frame(self.unit, parsed, mapping={}, stack=self.stack + (fn,), top=False,
                        compound=self.compound, out=self.out)
         helper.unpacked = unpacked
+        helper.definer = fn.definer if nested else None
         assigned = set(assigned_user_names(parsed.tree))
         for param, operand in bound.items():
             if param in assigned:

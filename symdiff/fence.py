@@ -117,8 +117,17 @@ def fence(parsed, tree=None):
     """Raise ``UnsupportedSyntaxError`` at the first construct outside the language."""
     tree = tree if tree is not None else parsed.tree
     _check_signature(parsed, tree)
+    nested = _check_nested(parsed, tree)
     for node, where in _nodes(tree):
         name = type(node).__name__
+        if isinstance(node, (ast.FunctionDef, ast.Lambda)) and node is not tree:
+            if id(node) not in nested:
+                what = ("a lambda here" if isinstance(node, ast.Lambda)
+                        else "a function defined inside a branch or a loop")
+                raise parsed.error(UnsupportedSyntaxError, node, f"{what} is not supported",
+                                   "define functions at the top of a function's body "
+                                   "(`def g(t): ...` or `g = lambda t: ...`), or at module level")
+            continue
         if name in ACCEPTED:
             _check_accepted(parsed, node)
             continue
@@ -139,11 +148,72 @@ def _nodes(tree):
         children = list(ast.iter_child_nodes(node))
         if isinstance(node, ast.FunctionDef):
             children = [node.args] + node.body  # decorators, annotations, returns: not code
+        elif isinstance(node, ast.Lambda):
+            children = [node.args, node.body]
         elif isinstance(node, ast.arg):
             children = []  # its annotation is not code either
         elif isinstance(node, ast.AnnAssign):
             children = [node.target] + ([node.value] if node.value is not None else [])
         stack.extend((child, where) for child in reversed(children))
+
+
+def _check_nested(parsed, tree):
+    """The ids of the nested functions the language takes, each checked: a ``def`` or a
+    ``name = lambda ...`` standing in a function body itself (not in a branch or a loop),
+    with no decorators, numbers as defaults, bound once and only ever called.  Returns
+    the ids of the accepted ``FunctionDef`` and ``Lambda`` nodes."""
+    accepted, names = set(), {}
+    bodies = [tree]
+    while bodies:
+        for stmt in bodies.pop().body:
+            if isinstance(stmt, ast.FunctionDef):
+                function, name = stmt, stmt.name
+                if stmt.decorator_list:
+                    raise parsed.error(UnsupportedSyntaxError, stmt.decorator_list[0],
+                                       "a decorator on a nested function is not supported",
+                                       "call the function as it is")
+                bodies.append(stmt)
+            elif (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Lambda)
+                  and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+                function, name = stmt.value, stmt.targets[0].id
+            else:
+                continue
+            if name in names:
+                raise parsed.error(UnsupportedSyntaxError, stmt,
+                                   f"the function {name} is defined twice",
+                                   "give each nested function its own name")
+            _check_signature(parsed, function)
+            for default in function.args.defaults:
+                if not _is_number(default):
+                    raise parsed.error(UnsupportedSyntaxError, default,
+                                       "a nested function's default must be a number",
+                                       "pass the value as an argument")
+            accepted.add(id(function))
+            names[name] = stmt
+    callees = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in names:
+            if isinstance(node.ctx, ast.Store) and node is not getattr(
+                    names[node.id], "targets", [None])[0]:
+                raise parsed.error(UnsupportedSyntaxError, node,
+                                   f"{node.id} names a nested function and is assigned again",
+                                   "give the value its own name")
+            if isinstance(node.ctx, ast.Load) and id(node) not in callees:
+                raise parsed.error(UnsupportedSyntaxError, node,
+                                   f"the nested function {node.id} is used as a value",
+                                   "call it: nested functions can only be called")
+    for arg in tree.args.posonlyargs + tree.args.args:
+        if arg.arg in names:
+            raise parsed.error(UnsupportedSyntaxError, names[arg.arg],
+                               f"{arg.arg} is a parameter and a nested function",
+                               "give the function its own name")
+    return accepted
+
+
+def _is_number(node):
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float, bool)
 
 
 def _check_signature(parsed, tree):
@@ -156,10 +226,6 @@ def _check_signature(parsed, tree):
         raise parsed.error(UnsupportedSyntaxError, args.kwonlyargs[0],
                            "keyword-only parameters are not supported",
                            "make them ordinary parameters")
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef):
-            raise parsed.error(UnsupportedSyntaxError, node, "a nested function is not supported",
-                               "define it at module level and call it")
 
 
 def _check_accepted(parsed, node):

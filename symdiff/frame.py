@@ -14,10 +14,30 @@ from . import ir
 from .errors import UnsupportedSyntaxError
 from .exits import always_exits, assigned_user_names, contains, direct_exits
 from .expressions import ExpressionRules, operand_ast
+from .parse import ParsedFunction, lambda_as_def
 from .resolve import local_names
 
 
 _MAY_EXIT = (ast.If, ast.For, ast.While, ast.Return, ast.Break, ast.Continue)
+
+
+@dataclass(eq=False)
+class Nested:
+    """A function defined inside the one being normalized: ``def g(t): ...`` or
+    ``g = lambda t: ...``.  It is inlined where it is called, like a module-level
+    helper; a name it does not bind means what that name means in ``definer`` at the
+    moment of the call, as in Python, where a closure reads its variables when it runs."""
+
+    tree: ast.FunctionDef
+    definer: object  # the Frame of the function whose body defines it
+
+    def __post_init__(self):
+        parsed = self.definer.parsed
+        self.parsed = ParsedFunction(name=self.tree.name, tree=self.tree,
+                                     filename=parsed.filename, globals=parsed.globals,
+                                     closure=parsed.closure)
+        self.__name__ = self.tree.name
+        self.__defaults__ = tuple(ast.literal_eval(d) for d in self.tree.args.defaults)
 
 
 @dataclass
@@ -44,6 +64,8 @@ class Frame(ExpressionRules):
         self.unpacked = None  # how many values a helper's call unpacks (`a, b = f(x)`)
         self.returned = None
         self.flag_reads = set()
+        self.definer = None  # for a nested function, the Frame of the one defining it
+        self.functions = {}  # user name -> Nested, for the functions this body defines
         self.stacks = {}  # user name of a list used as a stack -> its generated name
         self.stack_methods = {}  # user name bound to a stack's append or pop -> (stack, method)
 
@@ -136,7 +158,7 @@ class Frame(ExpressionRules):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
             return None
         callee = self.meaning(node.func.id, node.func)
-        if callee.kind != "function":
+        if callee.kind not in ("function", "nested"):
             return None
         return self.call_user(callee.value, node, None, unpacked=count)
 
@@ -203,6 +225,9 @@ class Frame(ExpressionRules):
     def stmt_Pass(self, node):
         pass
 
+    def stmt_FunctionDef(self, node):
+        self.functions[node.name] = Nested(node, self)
+
     def stmt_Expr(self, node):
         if isinstance(node.value, ast.Constant):  # a docstring
             return
@@ -247,6 +272,10 @@ class Frame(ExpressionRules):
 
     def stmt_Assign(self, node):
         if self.stack_statement(node):
+            return
+        if isinstance(node.value, ast.Lambda):  # `g = lambda t: ...`, as fence allows
+            name = node.targets[0].id
+            self.functions[name] = Nested(lambda_as_def(node.value, name), self)
             return
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             self.assign(node.targets[0].id, node.value)

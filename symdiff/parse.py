@@ -156,6 +156,11 @@ def _lambda_in_file(fn, filename):
         if (isinstance(statement, ast.Assign) and statement.value is node
                 and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)):
             name = statement.targets[0].id
+    return lambda_as_def(node, name)
+
+
+def lambda_as_def(node, name):
+    """``lambda args: body`` as ``def name(args): return body``, at the lambda's place."""
     body = ast.copy_location(ast.Return(value=node.body), node.body)
     tree = ast.FunctionDef(name=name, args=node.args, body=[body], decorator_list=[],
                            returns=None, type_comment=None)

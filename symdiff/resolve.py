@@ -18,6 +18,7 @@ import numbers
 import types
 from dataclasses import dataclass
 
+from .exits import own_nodes
 from .markers import CUSTOM_RULES, stop_gradient
 from .rules import BUILTIN_FUNCTIONS, MATH_FUNCTIONS, NUMPY_FUNCTIONS
 
@@ -31,11 +32,14 @@ class Meaning:
 
 
 def local_names(tree):
-    """Parameters and every name the function assigns, in first-seen order."""
+    """Parameters, nested functions and every name the function assigns (not the names
+    its nested functions assign), in first-seen order."""
     names = [a.arg for a in tree.args.posonlyargs + tree.args.args]
-    for node in ast.walk(tree):
+    for node in own_nodes(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             names.append(node.id)
+        elif isinstance(node, ast.FunctionDef) and node is not tree:
+            names.append(node.name)
     return list(dict.fromkeys(names))
 
 

@@ -33,6 +33,7 @@ import numbers
 import operator
 import sys
 import types
+from dataclasses import dataclass
 
 import sympy
 from mpmath.libmp import prec_to_dps
@@ -40,7 +41,7 @@ from mpmath.libmp import prec_to_dps
 from . import markers
 from .errors import (RecursionCycleError, SymdiffError, UndefinedNameError,
                      UnknownFunctionError, UnsupportedSyntaxError)
-from .parse import parse_function
+from .parse import lambda_as_def, parse_function
 
 MAX_NODES = 20_000
 MAX_ITERATIONS = 10_000
@@ -240,6 +241,18 @@ def _parameters(parsed):
     return [arg.arg for arg in spec.posonlyargs + spec.args]
 
 
+@dataclass(eq=False)
+class _Closure:
+    """A function the interpreted code defines: its ``def`` (a lambda made one), its
+    defaults, the envs it reads free names from (live: late binding), its definer's
+    ``ParsedFunction`` (for errors)."""
+
+    tree: ast.FunctionDef
+    defaults: tuple
+    scopes: tuple
+    parsed: object
+
+
 class _Interpreter:
     """Runs user functions over sympy values.
 
@@ -249,13 +262,15 @@ class _Interpreter:
 
     def __init__(self, parsed, point):
         self.parsed, self.env, self.point = parsed, {}, point  # point: {Symbol: Float} | None
+        self.scopes = ()  # the envs of the functions around a nested one, innermost first
         self.numbers, self.sizes, self.functions = {}, {}, {parsed.fn: parsed}
         self.iterations, self.stack = 0, []
 
     def call(self, fn, args, kwargs, node):
         """Interpret user function ``fn`` on sympy ``args``; return what it returns."""
         if fn in self.stack:
-            chain = " -> ".join(f.__name__ for f in self.stack[self.stack.index(fn):] + [fn])
+            chain = " -> ".join(getattr(f, "__name__", None) or f.tree.name
+                                for f in self.stack[self.stack.index(fn):] + [fn])
             raise self.fail(RecursionCycleError, node, f"recursive call {chain}",
                             hint="the sympy witness inlines calls; write it as a loop")
         if fn not in self.functions:
@@ -268,18 +283,41 @@ class _Interpreter:
             raise self.fail(SymdiffError, node, f"cannot call {parsed.name}: {exc}",
                             hint="give every parameter without a default") from None
         bound.apply_defaults()
-        saved = self.parsed, self.env
-        self.parsed = parsed
-        self.env = {name: _outside_value(v) for name, v in bound.arguments.items()}
+        env = {name: _outside_value(v) for name, v in bound.arguments.items()}
+        return self.run_function(fn, parsed, parsed.tree, env, ())
+
+    def run_function(self, fn, parsed, tree, env, scopes):
+        """Run ``tree``'s body in ``env`` (its arguments), reading free names in ``scopes``."""
+        saved = self.parsed, self.env, self.scopes
+        self.parsed, self.env, self.scopes = parsed, env, scopes
         self.stack.append(fn)
         try:
-            self.run_body(parsed.tree.body)
+            self.run_body(tree.body)
         except _Jump as jump:  # only a return can leave a function body
             return jump.args[1]
         finally:
             self.stack.pop()
-            self.parsed, self.env = saved
+            self.parsed, self.env, self.scopes = saved
         return None
+
+    def call_nested(self, closure, args, kwargs, node):
+        """Call a function the interpreted code defined (a ``def`` or a ``lambda``)."""
+        if closure in self.stack:
+            raise self.fail(RecursionCycleError, node, f"recursive call of {closure.tree.name}",
+                            hint="the sympy witness inlines calls; write it as a loop")
+        spec = closure.tree.args
+        params = [arg.arg for arg in spec.posonlyargs + spec.args]
+        env = dict(zip(params[len(params) - len(closure.defaults):], closure.defaults))
+        if len(args) > len(params) or any(k not in params for k in kwargs):
+            raise self.fail(SymdiffError, node, f"cannot call {closure.tree.name} with "
+                            f"these arguments", hint="check the call")
+        env.update(zip(params, args))
+        env.update(kwargs)
+        missing = [p for p in params if p not in env]
+        if missing:
+            raise self.fail(SymdiffError, node, f"{closure.tree.name}() is missing {missing[0]}",
+                            hint="pass every parameter")
+        return self.run_function(closure, closure.parsed, closure.tree, env, closure.scopes)
 
     def fail(self, cls, node, what, hint=None):
         return self.parsed.error(cls, node, what, hint=hint)
@@ -369,6 +407,17 @@ class _Interpreter:
 
     _exec_AnnAssign = _exec_Assign
 
+    def _exec_FunctionDef(self, node):
+        self.env[node.name] = self.closure(node)
+
+    def _eval_Lambda(self, node):
+        return self.closure(lambda_as_def(node, "lambda"))
+
+    def closure(self, tree):
+        """A nested function: defaults computed now, free names read when it runs."""
+        defaults = tuple(self.eval(default) for default in tree.args.defaults)
+        return _Closure(tree, defaults, (self.env,) + self.scopes, self.parsed)
+
     def _exec_AugAssign(self, node):
         value = self.operate(node.op, node, self.eval(node.target), self.eval(node.value))
         self.assign(node.target, self.checked(value, node))
@@ -427,8 +476,9 @@ class _Interpreter:
         raise self.unsupported(node, f"the constant {node.value!r}")
 
     def _eval_Name(self, node):
-        if node.id in self.env:
-            return self.env[node.id]
+        for env in (self.env,) + self.scopes:
+            if node.id in env:
+                return env[node.id]
         for scope in (self.parsed.closure, self.parsed.globals, vars(builtins)):
             if node.id in scope:
                 return _outside_value(scope[node.id])
@@ -488,6 +538,8 @@ class _Interpreter:
         func, callee = self.eval(node.func), ast.unparse(node.func)
         args = [self.eval(arg) for arg in node.args]
         kwargs = {keyword.arg: self.eval(keyword.value) for keyword in node.keywords}
+        if isinstance(func, _Closure):
+            return self.call_nested(func, args, kwargs, node)
         name = _primitive_name(func)
         if name is None and inspect.isfunction(inspect.unwrap(func) if callable(func) else None):
             return self.call(inspect.unwrap(func), args, kwargs, node)

@@ -62,8 +62,7 @@ def make_uses_nonlocal():
 
 
 def uses_lambda(x):
-    square = lambda t: t * t  # FENCE lambda at lambda
-    return square(x)
+    return (lambda t: t * t)(x)  # FENCE lambda at lambda
 
 
 def uses_list_comp(x):
@@ -276,10 +275,46 @@ def uses_keyword_only(x, *, scale):  # FENCE keyword_only at scale
     return x * scale
 
 
-def uses_nested_def(x):
-    def inner(t):  # FENCE nested_def at def
+def uses_nested_def_as_value(x):
+    def inner(t):
+        return t * t
+    f = inner  # FENCE nested_def at inner
+    return f(x)
+
+
+def uses_decorated_nested_def(x):
+    @staticmethod  # FENCE nested_decorator at staticmethod
+    def inner(t):
         return t * t
     return inner(x)
+
+
+def uses_nested_default_not_a_number(x):
+    def inner(t, k=x):  # FENCE nested_default at x)
+        return t * k
+    return inner(x)
+
+
+def uses_nested_name_twice(x):
+    def inner(t):
+        return t * t
+    inner = 2.0  # noqa: F811 # FENCE nested_reassigned at inner =
+    return x * inner
+
+
+def uses_nested_defined_twice(x):
+    g = lambda t: t * 2.0  # noqa: E731
+    def g(t):  # noqa: F811 # FENCE nested_twice at def g
+        return t * 3.0
+    return g(x)
+
+
+def uses_nested_recursion(x):
+    def down(t):
+        if t < 1.0:
+            return t
+        return down(t * 0.5)  # FENCE nested_recursion at down(t
+    return down(x)
 
 
 def uses_nested_def_in_if(x):
