@@ -1,14 +1,23 @@
 """Emit: the generated syntax tree -> module text.  The only module that imports astor.
 
 Expects a ``Generated`` from ``differentiate`` (possibly optimized).  Guarantees
-text that parses back to the same tree, with an ``import math`` line when the
-code uses it, and comment lines where ``differentiate`` left comment markers:
+text that parses back to the same tree, with comment lines where ``differentiate``
+left comment markers:
 
     __symdiff_comment__('line 3: z = x * y')    ──emit──►    # line 3: z = x * y
+
+The text stands on its own: above the function it binds every name the function
+reads from outside, as the user's module had it: ``import math`` (or ``numpy as np``),
+``SCALE = 2.5`` for a module constant, ``from model import square`` for a function a
+custom rule calls.  Saved to a file, it runs without symdiff.
 """
 
 import ast
+import math
+import numbers
 import re
+import sys
+import types
 
 import astor
 
@@ -36,9 +45,52 @@ def emit(generated):
         header.append(f"import math{alias}")
     for alias, builtin in generated.builtins.items():
         header.append(f"from builtins import {builtin} as {alias}")
+    imports, constants = _outside_names(function, generated.namespace, generated.math_name)
+    header += imports
+    if constants:
+        header += [""] * bool(header) + constants
     if header:
         header += ["", ""]
     return "\n".join(header + lines) + "\n"
+
+
+def _outside_names(function, namespace, math_name):
+    """The lines binding the names ``function`` reads from ``namespace``: (imports,
+    constants), each in the order the names were first used."""
+    read = {n.id for n in ast.walk(function) if isinstance(n, ast.Name)}
+    imports, constants = [], []
+    for name, value in namespace.items():
+        if name not in read or name == math_name:
+            continue
+        if isinstance(value, types.ModuleType):
+            alias = "" if name == value.__name__ else f" as {name}"
+            imports.append(f"import {value.__name__}{alias}")
+        elif isinstance(value, numbers.Number):
+            constants.append(f"{name} = {_literal(value)}")
+        else:
+            line = _from_import(name, value)
+            if line is not None:
+                imports.append(line)
+    return imports, constants
+
+
+def _literal(value):
+    """Python text for a number, exact: ``float('inf')`` and ``float('nan')`` included."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"float({str(value)!r})"
+    return repr(value)
+
+
+def _from_import(name, value):
+    """``from module import thing as name`` for a function a module really holds, else None."""
+    module = getattr(value, "__module__", None)
+    qualname = getattr(value, "__name__", None)
+    if not module or not qualname or getattr(sys.modules.get(module), qualname, None) is not value:
+        return None
+    if module == "__main__":
+        return None  # a script's own function: no import reaches it
+    alias = "" if name == qualname else f" as {name}"
+    return f"from {module} import {qualname}{alias}"
 
 
 def _number_comments(function):

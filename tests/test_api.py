@@ -1,8 +1,11 @@
 """The public API: its shapes, its attributes, its errors and its cache."""
 
+import importlib.util
 import inspect
 import math
 import time
+import subprocess
+import sys
 import traceback
 
 import pytest
@@ -329,3 +332,43 @@ def test_an_anonymous_lambda_passed_to_grad():
     assert gradient(0.5) == math.exp(0.5) * 0.5 + math.exp(0.5)
     assert symdiff.value_and_grad(lambda t: t ** 3)(2.0) == (8.0, 12.0)
     assert symdiff.check(lambda t: math.atan(t) * t).ok
+
+
+# --- the generated text stands on its own ---------------------------------------------------
+
+SELF_CONTAINED = """\
+import math as m
+import numpy as np
+from numpy import tanh as th
+
+SCALE = 2.5
+LIMIT = float("inf")
+COUNT = 3
+
+
+def model(x, y):
+    s = 0.0
+    for i in range(COUNT):
+        s += np.sin(x * SCALE) * th(y) + m.exp(-x * x) * i
+    return min(s, LIMIT)
+"""
+
+
+def test_saved_source_runs_in_a_fresh_interpreter(tmp_path):
+    module_path = tmp_path / "self_contained_model.py"
+    module_path.write_text(SELF_CONTAINED)
+    spec = importlib.util.spec_from_file_location("self_contained_model", module_path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    gradient = grad(module.model)
+    text = gradient.source
+    assert "symdiff" not in text
+    assert "import numpy as np" in text and "from numpy import tanh as th" in text
+    assert "SCALE = 2.5" in text and "LIMIT = float('inf')" in text
+    saved = tmp_path / "saved" / "grad_model.py"
+    saved.parent.mkdir()
+    saved.write_text(text + "\nprint(repr(grad_model(0.3, -0.7)))\n")
+    done = subprocess.run([sys.executable, "-I", str(saved)], cwd=saved.parent,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == repr(gradient(0.3, -0.7))

@@ -1,3 +1,6 @@
+DECAY = 0.9
+
+
 def grad_for_loop(x, n):
     stack = []
     push, pop = stack.append, stack.pop
