@@ -12,6 +12,7 @@ PyTorch).  Where the forward computation raises, the gradient raises the same.
 """
 
 import ast
+import math
 from dataclasses import dataclass
 
 INF_GUARD = "math.inf"
@@ -103,14 +104,42 @@ RULES = {
     "copysign": Rule("math.copysign(x, y)",
                      ("1.0 if (x >= 0) == (math.copysign(1.0, y) > 0) else -1.0", None),
                      ((0.2, 3), (-3, 3)), "derivative 0 in the sign argument"),
+    "degrees": _unary("math.degrees(x)", "57.29577951308232"),
+    "radians": _unary("math.radians(x)", "0.017453292519943295"),
+    "cbrt": _unary("math.cbrt(x)", "1.0 / (3.0 * out * out) if out else math.inf",
+                   note="cbrt'(0) = inf"),
+    "exp2": _unary("math.exp2(x)", "out * 0.6931471805599453"),
+    # numpy's elementwise functions with no math twin (generated code calls numpy's own)
+    "square": _unary("x * x", "2.0 * x"),
+    "reciprocal": _unary("1.0 / x", "-(out * out)", (0.2, 3.0)),
+    "sign": _unary("1.0 if x > 0 else (-1.0 if x < 0 else x)", None,
+                   note="piecewise constant: derivative 0"),
+    "rint": _unary("float(round(x))", None, note="piecewise constant: derivative 0"),
+    "fmax": Rule("x if x >= y or y != y else y",
+                 ("1.0 if x >= y or y != y else 0.0", "0.0 if x >= y or y != y else 1.0"),
+                 ((-3, 3), (-3, 3)), "like max, but a nan argument loses; the first on a tie"),
+    "fmin": Rule("x if x <= y or y != y else y",
+                 ("1.0 if x <= y or y != y else 0.0", "0.0 if x <= y or y != y else 1.0"),
+                 ((-3, 3), (-3, 3)), "like min, but a nan argument loses; the first on a tie"),
+    "logaddexp": Rule("max(x, y) + math.log1p(math.exp(-abs(x - y)))",
+                      ("math.exp(x - out)", "math.exp(y - out)"), ((-3, 3), (-3, 3))),
+    "logaddexp2": Rule("max(x, y) + math.log2(1.0 + 2.0 ** -abs(x - y))",
+                       ("2.0 ** (x - out)", "2.0 ** (y - out)"), ((-3, 3), (-3, 3))),
+    "clip": Rule("min(max(x, lo), hi)",
+                 ("1.0 if lo <= x <= hi else 0.0", "1.0 if x < lo <= hi else 0.0",
+                  "1.0 if hi < x or hi < lo else 0.0"),
+                 ((-3, 3), (-2, -0.5), (0.5, 2)),
+                 "the gradient goes to the argument returned; x's on the bounds themselves",
+                 params=("x", "lo", "hi")),
 }
 
 # The user-facing names of the primitives: ``math.<name>`` and ``numpy.<name>``.
 MATH_FUNCTIONS = {
     name: name for name in (
         "sin cos tan asin acos atan atan2 sinh cosh tanh asinh acosh atanh exp expm1 "
-        "log log1p log2 log10 sqrt hypot fabs erf erfc floor ceil trunc fmod copysign pow"
-    ).split()
+        "log log1p log2 log10 sqrt hypot fabs erf erfc floor ceil trunc fmod copysign pow "
+        "degrees radians cbrt exp2"
+    ).split() if hasattr(math, name)  # cbrt and exp2 came with Python 3.11
 }
 NUMPY_FUNCTIONS = {
     "sin": "sin", "cos": "cos", "tan": "tan", "arcsin": "asin", "arccos": "acos",
@@ -120,6 +149,12 @@ NUMPY_FUNCTIONS = {
     "sqrt": "sqrt", "hypot": "hypot", "fabs": "fabs", "abs": "abs", "absolute": "abs",
     "floor": "floor", "ceil": "ceil", "trunc": "trunc", "fmod": "fmod", "power": "pow",
     "copysign": "copysign", "maximum": "max", "minimum": "min",
+    "degrees": "degrees", "rad2deg": "degrees", "radians": "radians", "deg2rad": "radians",
+    "cbrt": "cbrt", "exp2": "exp2", "square": "square", "reciprocal": "reciprocal",
+    "sign": "sign", "rint": "rint", "fmax": "fmax", "fmin": "fmin", "logaddexp": "logaddexp",
+    "logaddexp2": "logaddexp2", "clip": "clip", "negative": "neg", "positive": "pos",
+    "add": "add", "subtract": "sub", "multiply": "mul", "divide": "div", "true_divide": "div",
+    "float_power": "pow", "remainder": "mod", "mod": "mod",
 }
 BUILTIN_FUNCTIONS = {"abs": "abs", "max": "max", "min": "min", "pow": "pow",
                      "float": "float", "int": "int"}

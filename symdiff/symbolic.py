@@ -98,6 +98,15 @@ class Sign(_Flat, sympy.Function):
             return sympy.Integer(1 if arg >= 0 else -1)
 
 
+class Signum(_Flat, sympy.Function):
+    """``numpy.sign``: 1, 0 or -1."""
+
+    @classmethod
+    def eval(cls, arg):
+        if arg.is_Number:
+            return sympy.Integer(1 if arg > 0 else -1 if arg < 0 else 0)
+
+
 class RealAbs(sympy.Function):
     """``abs`` of a real: derivative ``sign``, 0 at 0 (sympy's ``Abs`` detours via re/im)."""
 
@@ -124,7 +133,16 @@ _PRIMITIVES = {
     "erf": sympy.erf, "erfc": sympy.erfc, "floor": Floor,
     "ceil": Ceiling, "trunc": Trunc, "int": Trunc, "fmod": lambda x, y: x - y * Trunc(x / y),
     "float": lambda x: x, "stop_gradient": StopGradient,
-    "min": None, "max": None,  # decided at the point: see _Interpreter.pick
+    "degrees": lambda x: x * 180 / sympy.pi, "radians": lambda x: x * sympy.pi / 180,
+    "cbrt": lambda x: Sign(x) * RealAbs(x) ** sympy.Rational(1, 3),
+    "exp2": lambda x: 2 ** x, "square": lambda x: x ** 2, "reciprocal": lambda x: 1 / x,
+    "sign": Signum, "rint": lambda x: Floor(x + sympy.Rational(1, 2)),
+    "logaddexp": lambda x, y: sympy.log(sympy.exp(x) + sympy.exp(y)),
+    "logaddexp2": lambda x, y: sympy.log(2 ** x + 2 ** y) / sympy.log(2),
+    "neg": operator.neg, "pos": operator.pos, "add": operator.add, "sub": operator.sub,
+    "mul": operator.mul, "div": operator.truediv, "mod": lambda x, y: x - y * Floor(x / y),
+    "min": None, "max": None, "fmin": None, "fmax": None,  # decided at the point: pick
+    "clip": None,  # max, then min: see _Interpreter.pick
 }
 _BY_OBJECT = {getattr(math, name): name for name in _PRIMITIVES if hasattr(math, name)}
 _BY_OBJECT.update({abs: "abs", pow: "pow", float: "float", int: "int", min: "min",
@@ -133,6 +151,9 @@ _NUMPY_NAMES = {
     "arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2",
     "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh", "power": "pow",
     "float_power": "pow", "absolute": "abs", "minimum": "min", "maximum": "max",
+    "rad2deg": "degrees", "deg2rad": "radians", "negative": "neg", "positive": "pos",
+    "subtract": "sub", "multiply": "mul", "divide": "div", "true_divide": "div",
+    "remainder": "mod",
 }
 _CONSTANTS = ((math.pi, sympy.pi), (math.e, sympy.E), (math.tau, 2 * sympy.pi),
               (math.inf, sympy.oo))
@@ -154,6 +175,8 @@ def _primitive_name(func):
     numpy = sys.modules.get("numpy")  # imported already if the user's code uses it
     if name is None and numpy is not None and isinstance(func, numpy.ufunc):
         name = _NUMPY_NAMES.get(func.__name__, func.__name__)
+    elif name is None and numpy is not None and func is getattr(numpy, "clip", None):
+        name = "clip"  # a plain function in numpy, not a ufunc
     return name if name in _PRIMITIVES else None
 
 
@@ -548,8 +571,10 @@ class _Interpreter:
                             hint="call math or numpy functions, abs, min, max, pow, or defs")
         if kwargs:
             raise self.unsupported(node, f"keyword arguments to {callee}")
-        if name in ("min", "max"):
-            return self.pick(name, args, node)
+        if name in ("min", "max", "fmin", "fmax"):
+            return self.pick(name[-3:], args, node)
+        if name == "clip" and len(args) == 3:
+            return self.pick("min", (self.pick("max", args[:2], node), args[2]), node)
         exprs = [self.expr(arg, node) for arg in args]
         try:
             return _PRIMITIVES[name](*exprs)

@@ -23,7 +23,10 @@ functions on scalars behave like their ``math`` twins (errors rather than ``nan`
 Conventions at awkward points (those of JAX and PyTorch):
 
 - ``abs``/``fabs`` have derivative 0 at 0; ``floor``, ``ceil``, ``round`` and ``//`` have
-  derivative 0 (``floor``/``ceil`` return plain ints, as ``math`` does).
+  derivative 0 (``floor``/``ceil`` return plain ints, as ``math`` does), as do numpy's
+  ``sign``, ``rint`` and ``trunc``.
+- ``max``/``min``, numpy's ``fmax``/``fmin`` and ``clip`` pass the gradient to the
+  argument they return (``clip``: to ``x`` on the bounds themselves).
 - ``x % y``: 1 with respect to ``x``, ``-(x // y)`` with respect to ``y``;
   ``fmod(x, y)``: 1 and ``-trunc(x / y)``.
 - Where a local derivative divides a nonzero number by zero (``sqrt`` at 0, ``asin`` at 1,
@@ -50,7 +53,9 @@ __all__ = [
     "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
     "asinh", "acosh", "atanh", "exp", "expm1", "log", "log1p", "log2", "log10", "sqrt",
     "pow", "hypot", "fabs", "erf", "erfc", "floor", "ceil", "fmod", "copysign",
-    "relu", "sigmoid",
+    "degrees", "radians", "cbrt", "exp2",
+    "relu", "sigmoid", "square", "reciprocal", "sign", "rint", "fmax", "fmin", "clip",
+    "logaddexp", "logaddexp2",
 ]
 
 
@@ -343,6 +348,91 @@ def copysign(x, y):
     return _binary(x, y, math.copysign, partials)
 
 
+degrees = _define("degrees", lambda x, y: 180.0 / math.pi)
+radians = _define("radians", lambda x, y: math.pi / 180.0)
+
+
+def cbrt(x):
+    """The real cube root (``math.cbrt`` from Python 3.11); derivative ``inf`` at 0."""
+    def forward(x):  # before 3.11: not always the nearest float, but close
+        return math.copysign(abs(x) ** (1.0 / 3.0), x)
+    return _unary(x, getattr(math, "cbrt", forward), lambda x, y: _div(1.0, 3.0 * y * y))
+
+
+def exp2(x):
+    """``2 ** x`` (``math.exp2`` from Python 3.11); derivative ``2 ** x * ln 2``."""
+    return _unary(x, getattr(math, "exp2", lambda x: 2.0 ** x),
+                  lambda x, y: y * math.log(2.0))
+
+
+# numpy's elementwise functions with no math twin, on scalars
+
+def square(x):
+    return _unary(x, lambda x: x * x, lambda x, y: 2.0 * x)
+
+
+def reciprocal(x):
+    return _unary(x, lambda x: 1.0 / x, lambda x, y: -1.0 / (x * x))
+
+
+def sign(x):
+    """-1, 0 or 1 (nan for nan): a plain float, so its derivative is 0."""
+    x = _data(x)
+    return 1.0 if x > 0 else -1.0 if x < 0 else x
+
+
+def _numpy_trunc(x):
+    """``numpy.trunc``: rounded toward zero, a plain float (``math.trunc`` gives an int)."""
+    return float(math.trunc(_data(x)))
+
+
+def rint(x):
+    """The nearest integer, ties to even, as a float: derivative 0."""
+    return float(round(_data(x)))
+
+
+def fmax(a, b):
+    """``max`` that prefers a number to a nan; the gradient goes to the value returned."""
+    first = not _data(b) == _data(b) or _data(a) >= _data(b)
+    return _pick(a if first else b)
+
+
+def fmin(a, b):
+    """``min`` that prefers a number to a nan; the gradient goes to the value returned."""
+    first = not _data(b) == _data(b) or _data(a) <= _data(b)
+    return _pick(a if first else b)
+
+
+def clip(x, lo, hi):
+    """``min(max(x, lo), hi)``: the gradient goes to the argument returned."""
+    if _data(hi) < _data(lo):
+        return _pick(hi)
+    if _data(x) < _data(lo):
+        return _pick(lo)
+    return _pick(hi if _data(x) > _data(hi) else x)
+
+
+def _pick(x):
+    """A new node for an argument handed back as the result (or the plain number)."""
+    return Value(x.data, (x, 1.0)) if isinstance(x, Value) else float(x)
+
+
+def logaddexp(a, b):
+    """``log(exp(a) + exp(b))`` without overflow; partials ``exp(a - out)``, ``exp(b - out)``."""
+    def forward(a, b):
+        big = max(a, b)
+        return big + math.log1p(math.exp(-abs(a - b))) if big > -math.inf else big
+    return _binary(a, b, forward, lambda a, b, y: (math.exp(a - y), math.exp(b - y)))
+
+
+def logaddexp2(a, b):
+    """``log2(2 ** a + 2 ** b)``; partials ``2 ** (a - out)``, ``2 ** (b - out)``."""
+    def forward(a, b):
+        big = max(a, b)
+        return big + math.log2(1.0 + 2.0 ** -abs(a - b)) if big > -math.inf else big
+    return _binary(a, b, forward, lambda a, b, y: (2.0 ** (a - y), 2.0 ** (b - y)))
+
+
 def relu(x):
     """``x`` where ``x > 0``, else ``0.0`` (nan stays nan); derivative 1 for ``x > 0`` and 0
     elsewhere, 0 at 0 included (as PyTorch)."""
@@ -380,7 +470,15 @@ def hypot(*coordinates):
 _TAPE = {name: globals()[name] for name in __all__[3:] if hasattr(math, name)}
 _NUMPY_NAMES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2",
                 "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh", "power": "pow",
-                "abs": "fabs", "absolute": "fabs", **{name: name for name in _TAPE}}
+                "float_power": "pow", "abs": "fabs", "absolute": "fabs", "rad2deg": "degrees",
+                "deg2rad": "radians", **{name: name for name in _TAPE}}
+_NUMPY_ONLY = {  # on scalars: the operators, and this module's numpy-only functions
+    "negative": operator.neg, "positive": operator.pos, "add": operator.add,
+    "subtract": operator.sub, "multiply": operator.mul, "divide": operator.truediv,
+    "true_divide": operator.truediv, "remainder": operator.mod, "mod": operator.mod,
+    "maximum": max, "minimum": min, "square": square, "reciprocal": reciprocal, "sign": sign,
+    "rint": rint, "fmax": fmax, "fmin": fmin, "clip": clip, "logaddexp": logaddexp,
+    "logaddexp2": logaddexp2, "cbrt": cbrt, "exp2": exp2, "trunc": _numpy_trunc}
 _MATH_PASS_THROUGH = ("isnan", "isinf", "isfinite", "isclose", "trunc", "prod")
 _STAND_INS = {}         # id(math, numpy or one of their functions) -> (it, tape stand-in)
 _LIBRARY_DIRS = ("<frozen ",) + tuple(
@@ -429,7 +527,7 @@ def _stand_in(value):
     numpy = sys.modules.get("numpy")
     if numpy is not None and id(numpy) not in _STAND_INS:
         table = {name: _TAPE[ours] for name, ours in _NUMPY_NAMES.items() if hasattr(numpy, name)}
-        table.update(maximum=max, minimum=min)  # on scalars: the builtins, through comparisons
+        table.update(_NUMPY_ONLY)
         _register(numpy, table)
     found = _STAND_INS.get(id(value))
     return found[1] if found is not None and found[0] is value else None
