@@ -65,7 +65,8 @@ class Gradient:
         self.reads = program.reads
 
     def is_current(self):
-        return all(scope.get(name) is obj for scope, name, obj in self.reads)
+        return all(scope.get(name) is obj and (contents is None or tuple(obj) == contents)
+                   for scope, name, obj, contents in self.reads)
 
 
 def build(fn, wrt=None, *, with_value=False, optimize=True, mode="reverse"):

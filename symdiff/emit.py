@@ -65,7 +65,7 @@ def _outside_names(function, namespace, math_name):
         if isinstance(value, types.ModuleType):
             alias = "" if name == value.__name__ else f" as {name}"
             imports.append(f"import {value.__name__}{alias}")
-        elif isinstance(value, numbers.Number):
+        elif isinstance(value, (numbers.Number, tuple, list)):
             constants.append(f"{name} = {_literal(value)}")
         else:
             line = _from_import(name, value)
@@ -75,7 +75,12 @@ def _outside_names(function, namespace, math_name):
 
 
 def _literal(value):
-    """Python text for a number, exact: ``float('inf')`` and ``float('nan')`` included."""
+    """Python text for a number, or a tuple or list of numbers, exact: ``float('inf')`` and
+    ``float('nan')`` included."""
+    if isinstance(value, (tuple, list)):
+        items = ", ".join(_literal(item) for item in value)
+        return f"({items},)" if isinstance(value, tuple) and len(value) == 1 else (
+            f"({items})" if isinstance(value, tuple) else f"[{items}]")
     if isinstance(value, float) and not math.isfinite(value):
         return f"float({str(value)!r})"
     return repr(value)

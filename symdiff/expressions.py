@@ -22,7 +22,7 @@ BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.P
 UNARY = {ast.USub: "neg", ast.UAdd: "pos"}
 IN_PLACE_OPS = ("add", "sub")  # ops whose result may overwrite one of their own inputs
 _KINDS = {"module": "a module", "function": "a function", "range": "range", "reversed": "reversed",
-          "custom": "a function", "nested": "a function",
+          "custom": "a function", "nested": "a function", "table": "a table of numbers",
           "stop_gradient": "a function", "primitive": "a function", "other": "not a number"}
 
 
@@ -65,6 +65,8 @@ class ExpressionRules:
             return self.emit_op(UNARY[type(node.op)], (self.value(node.operand),), target)
         if isinstance(node, ast.Call):
             return self.call(node, target)
+        if isinstance(node, ast.Subscript):
+            return self.table_element(node, target)
         if isinstance(node, ast.IfExp):
             return self.if_expression(node, target)
         if isinstance(node, ast.Compare):
@@ -114,7 +116,9 @@ class ExpressionRules:
                              "define it at module level before the gradient is first used"
                              ) from None
         if name not in self.parsed.closure:
-            self.unit.reads.append((self.parsed.globals, name, self.parsed.globals.get(name)))
+            found_now = self.parsed.globals.get(name)
+            contents = tuple(found_now) if isinstance(found_now, list) else None  # may change
+            self.unit.reads.append((self.parsed.globals, name, found_now, contents))
         return classify(found)
 
     def scope_of(self, name):
@@ -177,6 +181,49 @@ class ExpressionRules:
                              "use a supported math function, or write it as a def function")
         return found
 
+    # --- tables: tuples and lists of numbers, looped over and indexed ------------------
+
+    def table(self, node):
+        """``(name generated code uses, values)`` of a table: a module-level (or closure)
+        tuple or list of numbers, or one written out of constants."""
+        if isinstance(node, (ast.Tuple, ast.List)):
+            operands = [self.value(element) for element in node.elts]
+            if not all(isinstance(o, ir.Const) for o in operands):
+                raise self.error(UnsupportedSyntaxError, node,
+                                 "a table of values that are not all constants is not supported",
+                                 "loop over range(...) and compute each value in the loop")
+            values = tuple(o.value for o in operands)
+            return self.unit.global_name("table", values), values
+        if isinstance(node, ast.Name):
+            meaning, preferred = self.meaning(node.id, node), node.id
+        elif isinstance(node, ast.Attribute):
+            meaning, preferred = self.module_member(node), node.attr
+        else:
+            meaning, preferred = None, None
+        if meaning is None or meaning.kind != "table":
+            raise self.error(UnsupportedSyntaxError, node,
+                             f"`{ast.unparse(node)}` is not a tuple or list of numbers",
+                             "only tables of numbers defined at module level (or written out) "
+                             "can be indexed or looped over")
+        return self.unit.global_name(preferred, meaning.value), tuple(meaning.value)
+
+    def table_element(self, node, target):
+        """``TABLE[i]``: a value with no derivative, read from a table of numbers."""
+        if isinstance(node.slice, ast.Slice):
+            raise self.error(UnsupportedSyntaxError, node.slice, "a slice is not supported",
+                             "index one element: TABLE[i]")
+        name, values = self.table(node.value)
+        index = self.value(node.slice)
+        if isinstance(index, ir.Const):
+            try:
+                return ir.Const(values[index.value])
+            except (IndexError, TypeError) as exc:
+                raise self.error(UnsupportedSyntaxError, node, f"{ast.unparse(node)}: {exc}",
+                                 "index with a whole number inside the table") from None
+        element = ast.Subscript(ast.Name(name, ast.Load()), operand_ast(index), ast.Load())
+        return ir.Var(self.compute(target or self.namer.fresh(f"{self.hint}_entry"), element,
+                                   _reads(index)))
+
     # --- operations --------------------------------------------------------------------
 
     def emit_op(self, op, args, target):
@@ -217,6 +264,8 @@ class ExpressionRules:
             return self.call_user(callee.value, node, target)
         if callee.kind == "custom":
             return self.call_custom(callee.value, node, target)
+        if callee.value is len and len(node.args) == 1 and not node.keywords:
+            return ir.Const(len(self.table(node.args[0])[1]))  # the length of a table
         if callee.kind not in ("primitive", "stop_gradient"):
             if callee.kind == "range":
                 raise self.error(UnsupportedSyntaxError, node, "range(...) outside a for loop",

@@ -22,13 +22,15 @@ ACCEPTED = {
     "If", "For", "While", "Break", "Continue", "IfExp",
     # expressions
     "BinOp", "UnaryOp", "BoolOp", "Compare", "Call", "Name", "Constant", "Attribute",
-    "Tuple", "keyword", "List",
+    "Tuple", "keyword", "List", "Subscript",
     # contexts and operators
     "Load", "Store", "Add", "Sub", "Mult", "Div", "Pow", "FloorDiv", "Mod", "USub", "UAdd",
     "Not", "And", "Or", "Eq", "NotEq", "Lt", "LtE", "Gt", "GtE",
 }
 
-_LOOPS = "loops are limited to `for ... in range(...)` and `while`"
+_LOOPS = ("loops are limited to `for ... in range(...)`, `for c in TABLE` (a tuple or list "
+          "of numbers, or `enumerate(TABLE)`) and `while`")
+_TABLES = (ast.Name, ast.Attribute, ast.Tuple, ast.List)  # what may hold a table of numbers
 REFUSED = {
     "Module": ("a module", "differentiate one function"),
     "Expression": ("an expression", "differentiate one function"),
@@ -62,7 +64,6 @@ REFUSED = {
     "YieldFrom": ("yield from", "return one number"),
     "FormattedValue": ("an f-string", "strings are not differentiable"),
     "JoinedStr": ("an f-string", "strings are not differentiable"),
-    "Subscript": ("indexing", "pass the elements as separate parameters"),
     "Starred": ("a starred expression", "name each value"),
     "Slice": ("a slice", "pass the elements as separate parameters"),
     "comprehension": ("a comprehension", "write a for loop over range(...)"),
@@ -118,6 +119,7 @@ def fence(parsed, tree=None):
     tree = tree if tree is not None else parsed.tree
     _check_signature(parsed, tree)
     nested = _check_nested(parsed, tree)
+    tables = _written_tables(tree)
     for node, where in _nodes(tree):
         name = type(node).__name__
         if isinstance(node, (ast.FunctionDef, ast.Lambda)) and node is not tree:
@@ -128,6 +130,9 @@ def fence(parsed, tree=None):
                                    "define functions at the top of a function's body "
                                    "(`def g(t): ...` or `g = lambda t: ...`), or at module level")
             continue
+        if isinstance(node, ast.List) and node.elts and id(node) not in tables:
+            raise parsed.error(UnsupportedSyntaxError, node, "a list is not supported",
+                               "use separate variables (an empty list may serve as a stack)")
         if name in ACCEPTED:
             _check_accepted(parsed, node)
             continue
@@ -210,6 +215,20 @@ def _check_nested(parsed, tree):
     return accepted
 
 
+def _written_tables(tree):
+    """Ids of the lists written out as tables: looped over (``for c in [...]``, also in
+    ``enumerate``) or indexed (``[...][i]``); any other non-empty list is refused."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.For):
+            found.add(id(node.iter))
+            if isinstance(node.iter, ast.Call) and node.iter.args:
+                found.add(id(node.iter.args[0]))
+        elif isinstance(node, ast.Subscript):
+            found.add(id(node.value))
+    return found
+
+
 def _is_number(node):
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         node = node.operand
@@ -233,11 +252,18 @@ def _check_accepted(parsed, node):
         call = node.iter
         if _is_name_call(call, 1) and _is_name_call(call.args[0], 3):
             call = call.args[0]  # reversed(range(...)), as generated gradients write
-        if not _is_name_call(call, 3):
+        enumerates = (_is_name_call(call, 1) and call.func.id == "enumerate"
+                      and isinstance(call.args[0], _TABLES))
+        if not (_is_name_call(call, 3) or isinstance(call, _TABLES) or enumerates):
             raise parsed.error(UnsupportedSyntaxError, node.iter,
-                               "a for loop over something other than range(...) is not supported",
-                               _LOOPS)
-        if not isinstance(node.target, ast.Name):
+                               "a for loop over this is not supported", _LOOPS)
+        pair = isinstance(node.target, ast.Tuple) and len(node.target.elts) == 2 and all(
+            isinstance(e, ast.Name) for e in node.target.elts)
+        if enumerates and not pair:
+            raise parsed.error(UnsupportedSyntaxError, node.target,
+                               "a loop over enumerate(...) must assign two plain names",
+                               "write `for i, c in enumerate(TABLE):`")
+        if not enumerates and not isinstance(node.target, ast.Name):
             raise parsed.error(UnsupportedSyntaxError, node.target,
                                "a for loop must assign one plain name", "write `for i in range(n):`")
         if node.orelse:
@@ -264,9 +290,9 @@ def _check_accepted(parsed, node):
         raise parsed.error(UnsupportedSyntaxError, node,
                            "an expression statement is not supported: its value is discarded",
                            "assign the value to a name or remove the line")
-    elif isinstance(node, ast.List) and node.elts:
-        raise parsed.error(UnsupportedSyntaxError, node, "a list is not supported",
-                           "use separate variables (an empty list may serve as a stack)")
+    elif isinstance(node, ast.Subscript) and not isinstance(node.value, _TABLES):
+        raise parsed.error(UnsupportedSyntaxError, node, "indexing this is not supported",
+                           "index a tuple or list of numbers defined at module level")
 
 
 def _is_name_call(node, most):

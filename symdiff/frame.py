@@ -359,6 +359,11 @@ class Frame(ExpressionRules):
         self.emit(ir.If(test.name, body, orelse, origin))
 
     def stmt_For(self, node):
+        call = node.iter
+        if not isinstance(call, ast.Call) or self.meaning(call.func.id, call.func).value is (
+                enumerate):
+            self.table_loop(node)
+            return
         self.hint = node.target.id
         steps, reverse = node.iter, False
         if self.meaning(steps.func.id, steps.func).kind == "reversed":
@@ -375,6 +380,34 @@ class Frame(ExpressionRules):
         with self.loop(node) as loop:
             body = self.loop_body(node, loop)
         self.emit(ir.For(target, bounds, body, origin, reverse))
+
+    def table_loop(self, node):
+        """``for c in TABLE:`` or ``for i, c in enumerate(TABLE):``, as a loop over the
+        table's positions whose body starts by reading the element (a value with no
+        derivative): ``for i in range(len(TABLE)): c = TABLE[i]; ...``."""
+        index_user, element, table = None, node.target, node.iter
+        if isinstance(table, ast.Call):  # enumerate(TABLE), as fence allows
+            index_user, element = node.target.elts
+            table = table.args[0]
+        self.hint = element.id
+        name, values = self.table(table)
+        self.enter_compound(node)
+        origin = self.origin
+        if index_user is not None:
+            index = self.target_name(index_user.id)
+            self.mapping[index_user.id] = ir.Var(index)
+        else:
+            index = self.namer.fresh(f"{element.id}_index")
+        with self.loop(node) as loop:
+            def read_element():
+                self.origin = origin
+                target = self.target_name(element.id)
+                read = ast.Subscript(ast.Name(name, ast.Load()), ast.Name(index, ast.Load()),
+                                     ast.Load())
+                self.compute(target, read, (index,))
+                self.mapping[element.id] = ir.Var(target)
+            body = self.loop_body(node, loop, read_element)
+        self.emit(ir.For(index, (ir.Const(len(values)),), body, origin, False))
 
     def stmt_While(self, node):
         self.enter_compound(node)
@@ -414,11 +447,14 @@ class Frame(ExpressionRules):
         finally:
             self.loops.pop()
 
-    def loop_body(self, node, loop):
+    def loop_body(self, node, loop, prologue=None):
+        """The loop's body; ``prologue()`` emits what each iteration does first."""
         saved, self.out = self.out, []
         try:
             if loop.skip:
                 self.out.append(self.flag_set(loop.skip, False))
+            if prologue is not None:
+                prologue()
             self.block(node.body)
             exits = [flag for flag in (loop.stop,) if flag]
             if loop.may_return:

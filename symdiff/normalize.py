@@ -65,7 +65,7 @@ class Unit:
         self.math_name = math_name
         self.namespace = {}
         self.read = set()  # generated names some statement has read so far
-        self.reads = []  # (globals dict, name, object): what the gradient was built from
+        self.reads = []  # (globals dict, name, object, a list's items): what it was built from
         self._globals = {}
         self._parsed = {}
         self.allow_tuple = False

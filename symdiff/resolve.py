@@ -27,7 +27,7 @@ MATH_CONSTANTS = ("pi", "e", "tau", "inf", "nan")
 
 @dataclass(frozen=True)
 class Meaning:
-    kind: str  # local constant module primitive function custom range stop_gradient other
+    kind: str  # local constant table module primitive function custom range stop_gradient other
     value: object = None
 
 
@@ -77,12 +77,20 @@ def classify(obj):
         if numpy is not None and isinstance(obj, numpy.ndarray):
             return Meaning("other", obj)
         return Meaning("constant", float(obj) if not isinstance(obj, (int, float)) else obj)
+    if is_table(obj):
+        return Meaning("table", obj)
     primitive = _primitive_of(obj)
     if primitive is not None:
         return Meaning("primitive", primitive)
     if isinstance(obj, types.FunctionType):
         return Meaning("function", obj)
     return Meaning("other", obj)
+
+
+def is_table(obj):
+    """A tuple or list of real numbers: a table a loop can run over and code can index."""
+    return isinstance(obj, (tuple, list)) and all(
+        isinstance(v, numbers.Real) and not isinstance(v, type) for v in obj)
 
 
 def module_attribute(module, attr):

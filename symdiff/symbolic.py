@@ -460,8 +460,22 @@ class _Interpreter:
         self.loop(node, iter(lambda: self.truth(node.test), False))  # until the test fails
 
     def _exec_For(self, node):
-        indices = self.range_of(node.iter)
-        self.loop(node, (self.assign(node.target, sympy.Integer(i)) for i in indices))
+        call = node.iter
+        if isinstance(call, ast.Call) and self.eval(call.func) is range:
+            items = [sympy.Integer(i) for i in self.range_of(call)]
+        else:
+            items = self.items_of(call)
+        self.loop(node, (self.assign(node.target, item) for item in items))
+
+    def items_of(self, node):
+        """The values a ``for`` over a table (or ``enumerate`` of one) runs through."""
+        if isinstance(node, ast.Call) and self.eval(node.func) is enumerate and len(
+                node.args) == 1 and not node.keywords:
+            return [(sympy.Integer(i), item) for i, item in enumerate(self.items_of(node.args[0]))]
+        table = self.table(node)
+        if not isinstance(table, (tuple, list)):
+            raise self.unsupported(node, "a for loop over anything but range(...) or a table")
+        return [_outside_value(item) for item in table]
 
     def loop(self, node, iterations):
         """Run the loop body once per step of ``iterations``, until a ``break``."""
@@ -520,6 +534,26 @@ class _Interpreter:
     def _eval_Tuple(self, node):
         return tuple(self.eval(elt) for elt in node.elts)
 
+    def table(self, node):
+        """What a loop runs over or an index reads: a list written out is read as a tuple
+        (a list anywhere else is refused, as symdiff refuses it)."""
+        table = tuple(self.eval(e) for e in node.elts) if isinstance(node, ast.List) else (
+            self.eval(node))
+        if isinstance(table, (tuple, list)) and any(
+                getattr(_outside_value(item), "free_symbols", None) for item in table):
+            raise self.unsupported(node, "a table of values that are not all constants")
+        return table
+
+    def _eval_Subscript(self, node):
+        table = self.table(node.value)
+        if not isinstance(table, (tuple, list)) or isinstance(node.slice, ast.Slice):
+            raise self.unsupported(node, f"indexing `{ast.unparse(node.value)}`")
+        index = self.number(self.eval(node.slice), node.slice, "index")
+        if index != int(index) or not -len(table) <= index < len(table):
+            raise self.fail(SymdiffError, node, f"index {index} is outside the table",
+                            hint="index with a whole number inside the table")
+        return _outside_value(table[int(index)])
+
     def operate(self, op, node, *operands):
         rule = _OPERATORS.get(type(op))
         if rule is None:
@@ -563,6 +597,8 @@ class _Interpreter:
         kwargs = {keyword.arg: self.eval(keyword.value) for keyword in node.keywords}
         if isinstance(func, _Closure):
             return self.call_nested(func, args, kwargs, node)
+        if func is len and len(args) == 1 and isinstance(args[0], (tuple, list)):
+            return sympy.Integer(len(args[0]))
         name = _primitive_name(func)
         if name is None and inspect.isfunction(inspect.unwrap(func) if callable(func) else None):
             return self.call(inspect.unwrap(func), args, kwargs, node)

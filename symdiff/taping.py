@@ -31,6 +31,7 @@ Saving at the reads would push ``h`` twice per iteration: after the ``tanh``
 """
 
 import ast
+import copy
 from dataclasses import dataclass
 
 from . import ir
@@ -220,18 +221,23 @@ class Taping:
         """An expression recomputing ``name`` as ``reader`` read it, from values the
         reverse of ``stmt`` holds; None if there is none as cheap as a push and a pop.
 
-        ``name`` must be computed by one cheap operation (``CHEAP``) earlier in the
-        block of ``reader``, and each operand of it must be unchanged since: not
+        ``name`` must be computed by one cheap operation (``CHEAP``, or reading an entry
+        of a table of numbers) earlier in the block of ``reader``, and each operand of it
+        must be unchanged since: not
         assigned in between, and at the reverse of ``stmt`` either stable (never
         saved), restored in place, among the ``popped`` values, or itself recomputed
         (up to ``depth`` operations deep).
         """
         sources = self.definitions.get(name, ())
-        if len(sources) != 1 or not isinstance(sources[0], ir.Assign):
+        if len(sources) != 1:
             return None
         source = sources[0]
-        if source.op not in CHEAP or source.call is not None or source.op in (
-                self.program.custom):
+        if isinstance(source, ir.Compute) and self.reads_table(source.expr):
+            args, expression = [ir.Var(read) for read in source.reads], source.expr
+        elif isinstance(source, ir.Assign) and source.op in CHEAP and source.call is None and (
+                source.op not in self.program.custom):
+            args, expression = source.args, None
+        else:
             return None
         block, index = self.where[id(source)]
         reader_block, reader_index = self.where[id(reader)]
@@ -241,7 +247,7 @@ class Taping:
         changed = set(ir.assigned_names(block[index + 1:end]))  # before ``stmt`` runs
         after = changed | {stmt.target}  # what a name restored in place holds at its reverse
         operands = {}
-        for arg in source.args:
+        for arg in args:
             if not isinstance(arg, ir.Var) or arg.name in operands:
                 continue
             name = arg.name
@@ -254,7 +260,14 @@ class Taping:
             if inner is None:
                 return None
             operands[name] = inner
-        return _Replace(operands).visit(self.forward_expression(source))
+        if expression is None:
+            expression = self.forward_expression(source)
+        return _Replace(operands).visit(copy.deepcopy(expression))
+
+    def reads_table(self, expr):
+        """Whether ``expr`` is ``TABLE[...]`` for a table of numbers the function reads."""
+        return (isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name)
+                and isinstance(self.program.namespace.get(expr.value.id), (tuple, list)))
 
     def restoring(self, stmt, scope, forward, reverse):
         """An assignment to a name restored in place (``taping``) pushes the value it

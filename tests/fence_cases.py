@@ -9,6 +9,8 @@ freely.  Nothing here is ever called with numbers: symdiff only reads the source
 import math
 
 COUNTER = 0.0
+SCALE = 2.5
+TABLE = (0.5, 1.5, 2.5)
 
 
 def uses_try(x):
@@ -122,7 +124,7 @@ def uses_subscript(x):
 
 
 def uses_slice(x):
-    return x[1:2]  # FENCE slice at x[1:2]
+    return x[1:2]  # FENCE slice at 1:2
 
 
 def uses_attribute_read(x):
@@ -226,9 +228,25 @@ def uses_matmul(x):
 
 def uses_for_tuple(x):
     y = x
-    for t in (1.0, 2.0):  # FENCE for_tuple at (1.0
+    for t in (x, 2.0):  # FENCE for_tuple at (x, 2.0
         y = y * t
     return y
+
+
+def loops_over_a_number(x):
+    for c in SCALE:  # FENCE for_number at SCALE
+        x = x * c
+    return x
+
+
+def enumerates_into_one_name(x):
+    for pair in enumerate(TABLE):  # FENCE enumerate_one_name at pair
+        x = x * 2.0
+    return x
+
+
+def indexes_a_table_with_a_float(x):
+    return x * TABLE[1.5]  # FENCE table_float_index at TABLE[1.5]
 
 
 def uses_for_list_call(x):

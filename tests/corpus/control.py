@@ -710,6 +710,59 @@ def unpack_into_own_arguments(a, b):
     a, b = _ordered(b, a * 2.0)
     return a - b * 3.0
 
+
+# --- tables of numbers: looped over and indexed ------------------------------------------
+
+CHEBYSHEV = (0.5, -0.25, 0.125, 0.0625, -0.03125)
+GAUSS_NODES = [-0.7745966692414834, 0.0, 0.7745966692414834]
+GAUSS_WEIGHTS = [0.5555555555555556, 0.8888888888888888, 0.5555555555555556]
+
+
+def horner_over_a_table(x):
+    s = 0.0
+    for c in CHEBYSHEV:
+        s = s * x + c
+    return s
+
+
+def gauss_quadrature(a, b):
+    half, mid = 0.5 * (b - a), 0.5 * (a + b)
+    total = 0.0
+    for i, w in enumerate(GAUSS_WEIGHTS):
+        t = mid + half * GAUSS_NODES[i]
+        total += w * math.exp(-t * t) * math.cos(a * t)
+    return half * total
+
+
+def table_indexed_by_loop_variables(x, y):
+    s = 0.0
+    for i in range(len(CHEBYSHEV)):
+        for j in range(i):
+            s += CHEBYSHEV[i] * CHEBYSHEV[j - i] * x ** j * y
+    return s + CHEBYSHEV[-1] * x
+
+
+def table_written_out(x):
+    p = 1.0
+    for k in (0.5, 1.5, -2.5):
+        p = p * (x + k) + math.sin(k * x)
+    for k in [2, 3]:
+        p = p / k
+    return p
+
+
+def table_element_after_the_loop(x):
+    for c in CHEBYSHEV:
+        x = math.tanh(x) + c
+        if x > 0.6:
+            break
+    return x * c
+
+
+def table_index_from_a_branch(x):
+    i = 1 if x > 0.0 else 3
+    return CHEBYSHEV[i] * x * x + CHEBYSHEV[i - 1] * x
+
 CASES = [
     case(branch_sign, (-3, 3), kinky=True),
     case(if_elif_else, (-3, 3), kinky=True),
@@ -794,4 +847,10 @@ CASES = [
     case(unpack_delegated, (0.2, 2), (0.2, 2)),
     case(unpack_in_loop, (-0.5, 2), (-2, 2)),
     case(unpack_into_own_arguments, (-2, 2), (-2, 2), kinky=True),
+    case(horner_over_a_table, (-2, 2)),
+    case(gauss_quadrature, (-1, 1), (1.5, 3)),
+    case(table_indexed_by_loop_variables, (-2, 2), (-2, 2)),
+    case(table_written_out, (-2, 2)),
+    case(table_element_after_the_loop, (-2, 2), kinky=True),
+    case(table_index_from_a_branch, (-2, 2), kinky=True),
 ]
