@@ -372,3 +372,31 @@ def test_saved_source_runs_in_a_fresh_interpreter(tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == repr(gradient(0.3, -0.7))
+
+
+# --- tables of numbers ----------------------------------------------------------------------
+
+LIST_TABLE = [1.0, 2.0, 0.5]
+
+
+def horner_over_a_list(x):
+    s = 0.0
+    for c in LIST_TABLE:
+        s = s * x + c
+    return s
+
+
+def test_a_list_changed_in_place_rebuilds_the_gradient():
+    """Like a module constant, a table is read when the gradient is built: a gradient
+    keeps the values it was built with, and the next ``grad`` call sees the new ones."""
+    before = grad(horner_over_a_list)
+    assert before(2.0) == symdiff.tape.grad(horner_over_a_list)(2.0) == 6.0
+    assert "LIST_TABLE = [1.0, 2.0, 0.5]" in before.source
+    LIST_TABLE[0] = 3.0
+    try:
+        after = grad(horner_over_a_list)
+        assert after(2.0) == symdiff.tape.grad(horner_over_a_list)(2.0) == 14.0
+        assert "LIST_TABLE = [3.0, 2.0, 0.5]" in after.source
+        assert before(2.0) == 6.0
+    finally:
+        LIST_TABLE[0] = 1.0
