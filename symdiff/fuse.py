@@ -21,6 +21,7 @@ reverse one.
 import ast
 
 from .prune import blocks, cannot_raise, is_comment
+from .syntax import walk
 
 MAX_OPERATIONS = 6  # operations in a statement built by fusing
 REACH = 40  # statements searched below a value for its reader (keeps the pass linear)
@@ -52,9 +53,9 @@ def _fuse(block, i, sites, reads, quiet):
     name, value = stmt.targets[0].id, stmt.value
     if sites.get(name) != 1 or reads.get(name) != 1 or not isinstance(value, _OPERATIONS):
         return False
-    if any(isinstance(n, ast.Call) and _has_effects(n.func, quiet) for n in ast.walk(value)):
+    if any(isinstance(n, ast.Call) and _has_effects(n.func, quiet) for n in walk(value)):
         return False  # a pop stays where it is: moving it would take values out of order
-    operands = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
+    operands = {n.id for n in walk(value) if isinstance(n, ast.Name)}
     raises = not cannot_raise(value)
     for j in range(i + 1, min(len(block), i + 1 + REACH)):
         later = block[j]
@@ -62,7 +63,7 @@ def _fuse(block, i, sites, reads, quiet):
             continue
         if is_comment(later, True) or not isinstance(later, _SIMPLE):
             return False  # the reverse sweep's heading, a branch, a loop, the return
-        if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(later.value)):
+        if any(isinstance(n, ast.Name) and n.id == name for n in walk(later.value)):
             return _place(block, i, j, name, value, raises, reads)
         if operands & set(_targets(later)) or (raises and not _is_quiet(later, quiet)):
             return False
@@ -87,7 +88,7 @@ def _counts(function):
     """How many places assign each name (parameters count), and how many read it."""
     sites = {a.arg: 1 for a in function.args.args}
     reads = {}
-    for node in ast.walk(function):
+    for node in walk(function):
         if isinstance(node, ast.Name):
             table = reads if isinstance(node.ctx, ast.Load) else sites
             table[node.id] = table.get(node.id, 0) + 1
@@ -128,14 +129,14 @@ def _has_effects(func, quiet):
 
 def _targets(stmt):
     if isinstance(stmt, ast.Assign):
-        return [n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+        return [n.id for t in stmt.targets for n in walk(t) if isinstance(n, ast.Name)]
     if isinstance(stmt, ast.AugAssign):
         return [stmt.target.id]
     return []
 
 
 def _operations(node):
-    return sum(isinstance(n, _OPERATIONS) for n in ast.walk(node))
+    return sum(isinstance(n, _OPERATIONS) for n in walk(node))
 
 
 def _only_quiet_before(node, name):
@@ -188,7 +189,7 @@ def _evaluation_order(node):
 
 
 def _mentions(node, name):
-    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
+    return any(isinstance(n, ast.Name) and n.id == name for n in walk(node))
 
 
 class _Replace(ast.NodeTransformer):

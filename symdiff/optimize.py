@@ -22,7 +22,7 @@ import math
 from .fuse import fuse_single_uses
 from .prune import (assigned_name, assigned_values, blocks, drop_dead_statements,
                     drop_empty_statements, drop_orphan_comments, largest_consistent)
-from .syntax import clone
+from .syntax import clone, walk
 
 MAX_ROUNDS = 12
 MAX_TERMS = 6  # a merged sum of adjoint contributions stays one readable line
@@ -278,7 +278,7 @@ def propagate_copies(function, math_name, floats=frozenset()):
     counts = _assignment_counts(function)
     last_write = {}  # name -> index of the last top-level statement assigning it
     for index, stmt in enumerate(function.body):
-        for node in ast.walk(stmt):
+        for node in walk(stmt):
             for target in _targets(node):
                 last_write[target] = index
     replacements = {}
@@ -305,11 +305,11 @@ def propagate_local_copies(function, math_name, floats=frozenset()):
     """Inside a block (a loop body, say): ``a = b`` where ``a`` is assigned nowhere else
     and read only further down the block, and ``b`` does not change before those reads."""
     sites = {}
-    for node in ast.walk(function):
+    for node in walk(function):
         for target in _targets(node):
             sites[target] = sites.get(target, 0) + 1
     readers = {}
-    for node in ast.walk(function):
+    for node in walk(function):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             readers[node.id] = readers.get(node.id, 0) + 1
     changed = False
@@ -324,12 +324,12 @@ def propagate_local_copies(function, math_name, floats=frozenset()):
                 i += 1
                 continue
             rest = block[i + 1:]
-            seen = sum(1 for s in rest for n in ast.walk(s)
+            seen = sum(1 for s in rest for n in walk(s)
                        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load))
             last = max((j for j, s in enumerate(rest) if _reads(s, name)), default=-1)
             source = value.id if isinstance(value, ast.Name) else None
             if seen != readers.get(name, 0) or (source is not None and any(
-                    source in _targets(n) for s in rest[:last + 1] for n in ast.walk(s))):
+                    source in _targets(n) for s in rest[:last + 1] for n in walk(s))):
                 i += 1
                 continue
             renamer = _Rename({name: value})
@@ -343,9 +343,9 @@ def propagate_local_copies(function, math_name, floats=frozenset()):
 def _targets(node):
     """Names a statement assigns directly."""
     if isinstance(node, ast.Assign):
-        return [n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+        return [n.id for t in node.targets for n in walk(t) if isinstance(n, ast.Name)]
     if isinstance(node, (ast.AugAssign, ast.For)):
-        return [n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)]
+        return [n.id for n in walk(node.target) if isinstance(n, ast.Name)]
     return []
 
 
@@ -372,7 +372,7 @@ def _assignment_counts(function):
             targets = [node.target]
         repeated = in_loop or not isinstance(node, ast.Assign)
         for target in targets:
-            for sub in ast.walk(target):
+            for sub in walk(target):
                 if isinstance(sub, ast.Name):
                     counts[sub.id] = counts.get(sub.id, 0) + 1 + repeated
         inner = in_loop or isinstance(node, (ast.For, ast.While))
@@ -403,10 +403,10 @@ def reuse_values(function, math_name, floats=frozenset()):
         if (isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name)
                 and counts.get(stmt.targets[0].id) == 1
                 and not isinstance(stmt.value, (ast.Name, ast.Constant))
-                and all(counts.get(n.id, 0) <= 1 for n in ast.walk(stmt.value)
+                and all(counts.get(n.id, 0) <= 1 for n in walk(stmt.value)
                         if isinstance(n, ast.Name) and n.id != math_name)
                 and not any(isinstance(n, ast.Call) and not isinstance(n.func, ast.Attribute)
-                            for n in ast.walk(stmt.value))):
+                            for n in walk(stmt.value))):
             key = _key(stmt.value)
             if key is not None:
                 known.setdefault(key, stmt.targets[0].id)
@@ -486,7 +486,7 @@ def _spine(node):
 
 
 def _reads(node, name):
-    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
+    return any(isinstance(n, ast.Name) and n.id == name for n in walk(node))
 
 
 # Every pass, in the order each round runs them.

@@ -14,7 +14,7 @@ statement is left under it.
 import ast
 
 from .differentiate import SECTION
-from .syntax import COMMENT
+from .syntax import COMMENT, walk
 
 
 def blocks(function):
@@ -86,13 +86,13 @@ def _reaching_reads(function, reads):
                     uncovered.add(name)
             if isinstance(stmt, ast.Assign):
                 for target in stmt.targets:
-                    for node in ast.walk(target):
+                    for node in walk(target):
                         if isinstance(node, ast.Name):
                             last[node.id] = stmt
             elif isinstance(stmt, ast.AugAssign):
                 last[stmt.target.id] = stmt
             elif isinstance(stmt, (ast.If, ast.For, ast.While)):
-                for node in ast.walk(stmt):  # what a branch or loop may assign
+                for node in walk(stmt):  # what a branch or loop may assign
                     if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                         last.pop(node.id, None)
                 if isinstance(stmt, ast.While):  # its test runs after each iteration too
@@ -109,7 +109,7 @@ def _own_reads(stmt):
         parts.extend(value if isinstance(value, list) else [value])
     if isinstance(stmt, ast.AugAssign):
         parts.append(ast.Name(stmt.target.id, ast.Load()))
-    return [n.id for p in parts if isinstance(p, ast.AST) for n in ast.walk(p)
+    return [n.id for p in parts if isinstance(p, ast.AST) for n in walk(p)
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
 
 
@@ -133,7 +133,7 @@ def drop_empty_statements(function, math_name, floats=frozenset()):
                         stmt.iter, ints := ints if ints is not None else _int_names(function)
                 ) and not any(
                         isinstance(n, ast.Name) and n.id in (read := read or _loads(function))
-                        for n in ast.walk(stmt.target)):
+                        for n in walk(stmt.target)):
                     changed = True
                     continue
                 else:
@@ -145,7 +145,7 @@ def drop_empty_statements(function, math_name, floats=frozenset()):
 
 
 def _loads(function):
-    return {n.id for n in ast.walk(function) if isinstance(n, ast.Name)
+    return {n.id for n in walk(function) if isinstance(n, ast.Name)
             and isinstance(n.ctx, ast.Load)}
 
 
@@ -174,10 +174,10 @@ def assigned_values(function):
         if values.get(name, []) is not None:
             values[name] = values.get(name, []) + [value]
 
-    for node in ast.walk(function):
+    for node in walk(function):
         if isinstance(node, ast.Assign):
             for target in node.targets:
-                for name in (n.id for n in ast.walk(target) if isinstance(n, ast.Name)):
+                for name in (n.id for n in walk(target) if isinstance(n, ast.Name)):
                     if isinstance(target, ast.Name):
                         add(name, node.value)
                     else:
@@ -192,7 +192,7 @@ def assigned_values(function):
             if counting:
                 add(node.target.id, ast.Constant(0))
             else:
-                for sub in ast.walk(node.target):
+                for sub in walk(node.target):
                     if isinstance(sub, ast.Name):
                         values[sub.id] = None
     return values
@@ -243,7 +243,7 @@ TOTAL_MATH = frozenset(("fabs", "tanh", "atan", "atan2", "erf", "erfc", "copysig
 def cannot_raise(node, math_name=None):
     """Names, numbers, bools and + - * of them, comparisons, ``abs`` (and, given the name
     ``math`` goes by, its ``TOTAL_MATH`` functions): nothing there raises on floats."""
-    for sub in ast.walk(node):
+    for sub in walk(node):
         if isinstance(sub, (ast.Name, ast.Constant, ast.Load, ast.UnaryOp, ast.USub, ast.UAdd,
                             ast.Not, ast.Compare, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq,
                             ast.NotEq, ast.BoolOp, ast.And, ast.Or, ast.Add, ast.Sub,

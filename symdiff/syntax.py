@@ -10,6 +10,28 @@ COMMENT = "__symdiff_comment__"  # marker call that ``emit`` turns into a commen
 _STATELESS = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
 
 
+def walk(node):
+    """Every node of the tree under ``node`` (itself first), depth first in source order.
+
+    ``ast.walk`` visits the same nodes breadth first, through two generators per node;
+    this plain stack is nearly twice as fast, and the optimizer walks the whole tree in
+    every pass of every round.
+    """
+    stack = [node]
+    pop, push = stack.pop, stack.append
+    while stack:
+        current = pop()
+        yield current
+        for name in reversed(current._fields):
+            value = getattr(current, name, None)
+            if value.__class__ is list:
+                for item in reversed(value):
+                    if isinstance(item, ast.AST):
+                        push(item)
+            elif isinstance(value, ast.AST):
+                push(value)
+
+
 def clone(node):
     """A deep copy of a syntax tree, much faster than ``copy.deepcopy``."""
     kind = type(node)
