@@ -111,6 +111,9 @@ RULES = {
     "exp2": _unary("math.exp2(x)", "out * 0.6931471805599453"),
     # numpy's elementwise functions with no math twin (generated code calls numpy's own)
     "square": _unary("x * x", "2.0 * x"),
+    "sinc": _unary("math.sin(math.pi * x) / (math.pi * x) if x else 1.0",
+                   "(math.cos(math.pi * x) - out) / x if x else 0.0",
+                   note="sin(pi x) / (pi x), 1 at 0 with derivative 0 there"),
     "reciprocal": _unary("1.0 / x", "-(out * out)", (0.2, 3.0)),
     "sign": _unary("1.0 if x > 0 else (-1.0 if x < 0 else x)", None,
                    note="piecewise constant: derivative 0"),
@@ -154,7 +157,8 @@ NUMPY_FUNCTIONS = {
     "sign": "sign", "rint": "rint", "fmax": "fmax", "fmin": "fmin", "logaddexp": "logaddexp",
     "logaddexp2": "logaddexp2", "clip": "clip", "negative": "neg", "positive": "pos",
     "add": "add", "subtract": "sub", "multiply": "mul", "divide": "div", "true_divide": "div",
-    "float_power": "pow", "remainder": "mod", "mod": "mod",
+    "float_power": "pow", "remainder": "mod", "mod": "mod", "floor_divide": "floordiv",
+    "sinc": "sinc",
 }
 BUILTIN_FUNCTIONS = {"abs": "abs", "max": "max", "min": "min", "pow": "pow",
                      "float": "float", "int": "int"}

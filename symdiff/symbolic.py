@@ -136,6 +136,7 @@ _PRIMITIVES = {
     "degrees": lambda x: x * 180 / sympy.pi, "radians": lambda x: x * sympy.pi / 180,
     "cbrt": lambda x: Sign(x) * RealAbs(x) ** sympy.Rational(1, 3),
     "exp2": lambda x: 2 ** x, "square": lambda x: x ** 2, "reciprocal": lambda x: 1 / x,
+    "sinc": lambda x: sympy.sinc(sympy.pi * x), "floordiv": lambda x, y: Floor(x / y),
     "sign": Signum, "rint": lambda x: Floor(x + sympy.Rational(1, 2)),
     "logaddexp": lambda x, y: sympy.log(sympy.exp(x) + sympy.exp(y)),
     "logaddexp2": lambda x, y: sympy.log(2 ** x + 2 ** y) / sympy.log(2),
@@ -153,7 +154,7 @@ _NUMPY_NAMES = {
     "float_power": "pow", "absolute": "abs", "minimum": "min", "maximum": "max",
     "rad2deg": "degrees", "deg2rad": "radians", "negative": "neg", "positive": "pos",
     "subtract": "sub", "multiply": "mul", "divide": "div", "true_divide": "div",
-    "remainder": "mod",
+    "remainder": "mod", "floor_divide": "floordiv",
 }
 _CONSTANTS = ((math.pi, sympy.pi), (math.e, sympy.E), (math.tau, 2 * sympy.pi),
               (math.inf, sympy.oo))
@@ -175,8 +176,9 @@ def _primitive_name(func):
     numpy = sys.modules.get("numpy")  # imported already if the user's code uses it
     if name is None and numpy is not None and isinstance(func, numpy.ufunc):
         name = _NUMPY_NAMES.get(func.__name__, func.__name__)
-    elif name is None and numpy is not None and func is getattr(numpy, "clip", None):
-        name = "clip"  # a plain function in numpy, not a ufunc
+    elif name is None and numpy is not None:
+        name = next((n for n in ("clip", "sinc") if func is getattr(numpy, n, None)), None)
+        # plain functions in numpy, not ufuncs
     return name if name in _PRIMITIVES else None
 
 

@@ -54,7 +54,7 @@ __all__ = [
     "asinh", "acosh", "atanh", "exp", "expm1", "log", "log1p", "log2", "log10", "sqrt",
     "pow", "hypot", "fabs", "erf", "erfc", "floor", "ceil", "fmod", "copysign",
     "degrees", "radians", "cbrt", "exp2",
-    "relu", "sigmoid", "square", "reciprocal", "sign", "rint", "fmax", "fmin", "clip",
+    "relu", "sigmoid", "square", "sinc", "reciprocal", "sign", "rint", "fmax", "fmin", "clip",
     "logaddexp", "logaddexp2",
 ]
 
@@ -371,6 +371,13 @@ def square(x):
     return _unary(x, lambda x: x * x, lambda x, y: 2.0 * x)
 
 
+def sinc(x):
+    """``sin(pi x) / (pi x)``, 1 at 0; derivative ``(cos(pi x) - sinc x) / x``, 0 at 0."""
+    def forward(x):
+        return math.sin(math.pi * x) / (math.pi * x) if x else 1.0
+    return _unary(x, forward, lambda x, y: (math.cos(math.pi * x) - y) / x if x else 0.0)
+
+
 def reciprocal(x):
     return _unary(x, lambda x: 1.0 / x, lambda x, y: -1.0 / (x * x))
 
@@ -476,6 +483,7 @@ _NUMPY_ONLY = {  # on scalars: the operators, and this module's numpy-only funct
     "negative": operator.neg, "positive": operator.pos, "add": operator.add,
     "subtract": operator.sub, "multiply": operator.mul, "divide": operator.truediv,
     "true_divide": operator.truediv, "remainder": operator.mod, "mod": operator.mod,
+    "floor_divide": operator.floordiv, "sinc": sinc,
     "maximum": max, "minimum": min, "square": square, "reciprocal": reciprocal, "sign": sign,
     "rint": rint, "fmax": fmax, "fmin": fmin, "clip": clip, "logaddexp": logaddexp,
     "logaddexp2": logaddexp2, "cbrt": cbrt, "exp2": exp2, "trunc": _numpy_trunc}
