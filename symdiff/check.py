@@ -13,6 +13,7 @@ per statement, argument and execution.  A function with its own rule
 
 import ast
 import math
+import numbers
 import operator
 import random
 from dataclasses import dataclass, field
@@ -394,4 +395,5 @@ def _fmt(value):
 
 
 def _fmt_point(point):
-    return "(" + ", ".join(f"{v:.4g}" for v in point) + ")"
+    return "(" + ", ".join(f"{v:.4g}" if isinstance(v, numbers.Real) else repr(v)
+                           for v in point) + ")"

@@ -387,8 +387,8 @@ class ExpressionRules:
                                    _reads(operand)))
 
     def compare(self, node, target):
-        left = self.value(node.left)
-        right = self.value(node.comparators[0])
+        left = self.comparand(node.left)
+        right = self.comparand(node.comparators[0])
         first = ast.Compare(operand_ast(left), [node.ops[0]], [operand_ast(right)])
         if len(node.ops) == 1 and isinstance(left, ir.Const) and isinstance(right, ir.Const):
             return ir.Const(_COMPARE[type(node.ops[0])](left.value, right.value))  # `MODE == 2`
@@ -404,6 +404,17 @@ class ExpressionRules:
             body, _ = self.capture(lambda: self.compare(rest, result))
         self.emit(ir.If(test, body, [], self.origin))
         return ir.Var(result)
+
+    def comparand(self, node):
+        """A side of a comparison: a number, or a string constant (a flag such as
+        ``MODE == "tanh"``, decided when the gradient is built if both sides are known)."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return ir.Const(node.value)
+        if isinstance(node, ast.Name) and self.scope_of(node.id) is None:
+            meaning = self.meaning(node.id, node)
+            if meaning.kind == "other" and isinstance(meaning.value, str):
+                return ir.Const(meaning.value)
+        return self.value(node)
 
     def bool_operation(self, node, target):
         first = self.value(node.values[0]) if len(node.values) > 1 else None

@@ -127,8 +127,15 @@ def _math_alias(parsed, namer):
 
 
 def _defaults(parsed):
+    """The defaults the generated function keeps: the last ones, as far back as each is a
+    number or a string (a flag the function compares)."""
     values = getattr(parsed.fn, "__defaults__", None) or ()
-    return tuple(v for v in values if isinstance(v, (int, float)))
+    kept = []
+    for value in reversed(values):
+        if not isinstance(value, (int, float, str)):
+            break
+        kept.append(value)
+    return tuple(reversed(kept))
 
 
 def _param_count(tree):

@@ -510,8 +510,8 @@ class _Interpreter:
         return self.dispatch("_eval_", node)
 
     def _eval_Constant(self, node):
-        if node.value is None or isinstance(node.value, (int, float)):
-            return _outside_value(node.value)
+        if node.value is None or isinstance(node.value, (int, float, str)):
+            return _outside_value(node.value)  # a string only ever meets a comparison
         raise self.unsupported(node, f"the constant {node.value!r}")
 
     def _eval_Name(self, node):
@@ -579,16 +579,23 @@ class _Interpreter:
         return value
 
     def _eval_Compare(self, node):
-        left = self.number(self.eval(node.left), node, "condition")
+        left = self.comparand(node.left, node)
         for op, comparator in zip(node.ops, node.comparators):
             test = _COMPARISONS.get(type(op))
             if test is None:
                 raise self.unsupported(node, f"the comparison `{ast.unparse(node)}`")
-            right = self.number(self.eval(comparator), node, "condition")
+            right = self.comparand(comparator, node)
+            if isinstance(left, str) != isinstance(right, str):
+                raise self.unsupported(node, "comparing a string with a number")
             if not test(left, right):
                 return sympy.S.Zero
             left = right
         return sympy.S.One
+
+    def comparand(self, side, node):
+        """A side of a comparison: a string flag as it is, anything else as a number."""
+        value = self.eval(side)
+        return value if isinstance(value, str) else self.number(value, node, "condition")
 
     def _eval_IfExp(self, node):
         return self.eval(node.body if self.truth(node.test) else node.orelse)
@@ -647,8 +654,12 @@ def _build(fn, at):
             [at] if isinstance(at, numbers.Real) else list(at))
         if len(values) != len(names):
             raise ValueError(f"at= gives {len(values)} values for {len(names)} parameters")
-        point = {symbol: sympy.Float(float(v)) for symbol, v in zip(symbols, values)}
-    value = _Interpreter(parsed, point).call(parsed.fn, symbols, {}, parsed.tree)
+        point = {symbol: sympy.Float(float(v)) for symbol, v in zip(symbols, values)
+                 if not isinstance(v, str)}
+        arguments = [v if isinstance(v, str) else s for s, v in zip(symbols, values)]
+    else:
+        arguments = symbols
+    value = _Interpreter(parsed, point).call(parsed.fn, arguments, {}, parsed.tree)
     if not isinstance(value, sympy.Expr):
         raise parsed.error(SymdiffError, parsed.tree, f"{parsed.name} returns "
                            f"{_describe(value)}, not a number", hint="return one float")

@@ -400,3 +400,26 @@ def test_a_list_changed_in_place_rebuilds_the_gradient():
         assert before(2.0) == 6.0
     finally:
         LIST_TABLE[0] = 1.0
+
+
+# --- string flags ---------------------------------------------------------------------------
+
+def scaled_by_mode(x, y, mode="square"):
+    if mode == "square":
+        return x * x * y
+    elif mode == "cube":
+        return x * x * x * y
+    return x * y
+
+
+def test_a_string_parameter_is_a_flag_compared_at_run_time():
+    gradient = grad(scaled_by_mode, wrt=("x", "y"))
+    assert "mode='square'" in gradient.source
+    for mode in ("square", "cube", "linear"):
+        assert gradient(1.5, 2.0, mode) == symdiff.tape.grad(
+            scaled_by_mode, wrt=("x", "y"))(1.5, 2.0, mode)
+    assert gradient(1.5, 2.0) == gradient(1.5, 2.0, "square")
+    report = symdiff.check(scaled_by_mode, (1.5, 2.0, "cube"), (0.5, -1.0, "linear"),
+                           wrt=("x", "y"))
+    assert report.ok, str(report)
+    assert "'cube'" in str(report)

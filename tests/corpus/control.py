@@ -763,6 +763,23 @@ def table_index_from_a_branch(x):
     i = 1 if x > 0.0 else 3
     return CHEBYSHEV[i] * x * x + CHEBYSHEV[i - 1] * x
 
+
+# --- string flags, decided when the gradient is built -------------------------------------
+
+ACTIVATION = "softplus"
+
+
+def _activate(t):
+    if ACTIVATION == "tanh":
+        return math.tanh(t)
+    elif ACTIVATION != "softplus":
+        return max(t, 0.0)
+    return math.log1p(math.exp(t))
+
+
+def flagged_layer(x, w):
+    return _activate(w * x + 0.5) * w + (x if "relu" < ACTIVATION else -x)
+
 CASES = [
     case(branch_sign, (-3, 3), kinky=True),
     case(if_elif_else, (-3, 3), kinky=True),
@@ -853,4 +870,5 @@ CASES = [
     case(table_written_out, (-2, 2)),
     case(table_element_after_the_loop, (-2, 2), kinky=True),
     case(table_index_from_a_branch, (-2, 2), kinky=True),
+    case(flagged_layer, (-2, 2), (-2, 2)),
 ]
