@@ -287,6 +287,8 @@ class ExpressionRules:
             return result
         if op == "log" and len(args) == 2:
             op = "logb"
+        if op == "round" and len(args) == 2:
+            op = "roundn"
         expected = len(RULES[op].partials)  # the table's primitives only: custom ones above
         if len(args) != expected:
             raise self.error(UnsupportedSyntaxError, node,

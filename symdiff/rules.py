@@ -58,6 +58,9 @@ RULES = {
                 ((-3, 3), (-3, 3)), "the gradient goes to the argument min returns (the first on a tie)"),
     "float": _unary("float(x)", "1.0"),
     "int": _unary("int(x)", None, note="piecewise constant: derivative 0"),
+    "round": _unary("round(x)", None, note="piecewise constant: derivative 0"),
+    "roundn": Rule("round(x, y)", (None, None), ((-3, 3), (0, 3)),
+                   "piecewise constant: derivative 0"),
     "stop_gradient": _unary("x", None, note="identity with derivative 0, by definition"),
     # math
     "sin": _unary("math.sin(x)", "math.cos(x)"),
@@ -161,7 +164,7 @@ NUMPY_FUNCTIONS = {
     "sinc": "sinc",
 }
 BUILTIN_FUNCTIONS = {"abs": "abs", "max": "max", "min": "min", "pow": "pow",
-                     "float": "float", "int": "int"}
+                     "float": "float", "int": "int", "round": "round"}
 
 
 def custom_rule(function_name, partial_names):

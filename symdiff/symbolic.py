@@ -107,6 +107,17 @@ class Signum(_Flat, sympy.Function):
             return sympy.Integer(1 if arg > 0 else -1 if arg < 0 else 0)
 
 
+class Round(_Flat, sympy.Function):
+    """``round(x)`` and ``round(x, n)``: Python's rounding, ties to even."""
+
+    @classmethod
+    def eval(cls, arg, digits=None):
+        if arg.is_Number and (digits is None or digits.is_Integer):
+            if digits is None:
+                return sympy.Integer(round(float(arg)))
+            return sympy.Float(round(float(arg), int(digits)))
+
+
 class RealAbs(sympy.Function):
     """``abs`` of a real: derivative ``sign``, 0 at 0 (sympy's ``Abs`` detours via re/im)."""
 
@@ -132,7 +143,7 @@ _PRIMITIVES = {
     "fabs": RealAbs, "abs": RealAbs, "copysign": lambda x, y: RealAbs(x) * Sign(y),
     "erf": sympy.erf, "erfc": sympy.erfc, "floor": Floor,
     "ceil": Ceiling, "trunc": Trunc, "int": Trunc, "fmod": lambda x, y: x - y * Trunc(x / y),
-    "float": lambda x: x, "stop_gradient": StopGradient,
+    "float": lambda x: x, "stop_gradient": StopGradient, "round": Round,
     "degrees": lambda x: x * 180 / sympy.pi, "radians": lambda x: x * sympy.pi / 180,
     "cbrt": lambda x: Sign(x) * RealAbs(x) ** sympy.Rational(1, 3),
     "exp2": lambda x: 2 ** x, "square": lambda x: x ** 2, "reciprocal": lambda x: 1 / x,
@@ -146,8 +157,8 @@ _PRIMITIVES = {
     "clip": None,  # max, then min: see _Interpreter.pick
 }
 _BY_OBJECT = {getattr(math, name): name for name in _PRIMITIVES if hasattr(math, name)}
-_BY_OBJECT.update({abs: "abs", pow: "pow", float: "float", int: "int", min: "min",
-                   max: "max", markers.stop_gradient: "stop_gradient"})
+_BY_OBJECT.update({abs: "abs", pow: "pow", float: "float", int: "int", round: "round",
+                   min: "min", max: "max", markers.stop_gradient: "stop_gradient"})
 _NUMPY_NAMES = {
     "arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2",
     "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh", "power": "pow",

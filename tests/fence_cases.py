@@ -377,7 +377,7 @@ def uses_print_value(x):
 
 
 def uses_round(x):
-    return round(x) + x  # FENCE round at round(
+    return sorted(x) + x  # FENCE round at sorted(
 
 
 def uses_unknown_math(x):
@@ -479,7 +479,7 @@ class Holder:
     def make_unknown(self):
         def inner_unknown(x):
             if x > 0.0:
-                y = round(x)  # FENCE indented_round at round(
+                y = sorted(x)  # FENCE indented_round at sorted(
             else:
                 y = x
             return y

@@ -31,6 +31,8 @@ def spellings():
             found.append((f"operator-{op}", op, OPERATORS[op]))
         if op == "logb":
             found.append(("math.log-base", op, "math.log(x, y)"))
+        if op == "roundn":
+            found.append(("round-digits", op, "round(x, int(y))"))
         for table, prefix in ((MATH_FUNCTIONS, "math."), (NUMPY_FUNCTIONS, "np."),
                               (BUILTIN_FUNCTIONS, "")):
             for name, target in table.items():
