@@ -14,6 +14,7 @@ is refused until someone decides otherwise.
 import ast
 
 from .errors import UnsupportedSyntaxError
+from .exits import contains
 
 ACCEPTED = {
     # structure
@@ -266,12 +267,9 @@ def _check_accepted(parsed, node):
         if not enumerates and not isinstance(node.target, ast.Name):
             raise parsed.error(UnsupportedSyntaxError, node.target,
                                "a for loop must assign one plain name", "write `for i in range(n):`")
-        if node.orelse:
-            raise parsed.error(UnsupportedSyntaxError, node, "for ... else is not supported",
-                               "use a flag variable")
-    elif isinstance(node, ast.While) and node.orelse:
-        raise parsed.error(UnsupportedSyntaxError, node, "while ... else is not supported",
-                           "use a flag variable")
+        _check_loop_else(parsed, node)
+    elif isinstance(node, ast.While):
+        _check_loop_else(parsed, node)
     elif isinstance(node, ast.Assign):
         for target in node.targets:
             _check_target(parsed, target)
@@ -293,6 +291,15 @@ def _check_accepted(parsed, node):
     elif isinstance(node, ast.Subscript) and not isinstance(node.value, _TABLES):
         raise parsed.error(UnsupportedSyntaxError, node, "indexing this is not supported",
                            "index a tuple or list of numbers defined at module level")
+
+
+def _check_loop_else(parsed, loop):
+    """A loop's ``else:`` may not ``break`` or ``continue`` the loop around it."""
+    for stmt in loop.orelse:
+        if contains([stmt], ast.Break, ast.Continue, into_loops=False):
+            raise parsed.error(UnsupportedSyntaxError, stmt,
+                               "break or continue in a loop's else clause is not supported",
+                               "set a flag there and test it after the loop")
 
 
 def _is_name_call(node, most):

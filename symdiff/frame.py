@@ -380,6 +380,7 @@ class Frame(ExpressionRules):
         with self.loop(node) as loop:
             body = self.loop_body(node, loop)
         self.emit(ir.For(target, bounds, body, origin, reverse))
+        self.loop_else(node, loop)
 
     def table_loop(self, node):
         """``for c in TABLE:`` or ``for i, c in enumerate(TABLE):``, as a loop over the
@@ -408,6 +409,7 @@ class Frame(ExpressionRules):
                 self.mapping[element.id] = ir.Var(target)
             body = self.loop_body(node, loop, read_element)
         self.emit(ir.For(index, (ir.Const(len(values)),), body, origin, False))
+        self.loop_else(node, loop)
 
     def stmt_While(self, node):
         self.enter_compound(node)
@@ -421,6 +423,19 @@ class Frame(ExpressionRules):
         if len(pre) == 1 and isinstance(pre[0], ir.Compute) and reads == (pre[0].target,):
             test_expr, reads, pre = pre[0].expr, pre[0].reads, []  # `while x > 1:` as written
         self.emit(ir.While(pre, test_expr, reads, body, origin))
+        self.loop_else(node, loop)
+
+    def loop_else(self, node, loop):
+        """A loop's ``else:``, run when the loop ended without ``break`` (or ``return``)."""
+        if not node.orelse:
+            return
+        flags = [loop.stop] if loop.stop else []
+        if loop.may_return:
+            flags.append(self.returned_flag())
+        if flags:
+            self.guarded(flags, node.orelse, node)
+        else:
+            self.block(node.orelse)
 
     # --- loops and compound statements -------------------------------------------------
 

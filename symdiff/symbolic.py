@@ -491,18 +491,18 @@ class _Interpreter:
         return [_outside_value(item) for item in table]
 
     def loop(self, node, iterations):
-        """Run the loop body once per step of ``iterations``, until a ``break``."""
-        if node.orelse:
-            raise self.unsupported(node, "a loop with an else clause")
+        """Run the loop body once per step of ``iterations``, until a ``break``; then the
+        ``else:`` clause, unless a ``break`` ended the loop."""
         for _ in iterations:
             self.tick(node)
             try:
                 self.run_body(node.body)
             except _Jump as jump:
                 if jump.args[0] == "Break":
-                    break
+                    return
                 if jump.args[0] == "Return":
                     raise
+        self.run_body(node.orelse)
 
     def range_of(self, node):
         """The concrete ``range`` a for loop runs over."""

@@ -265,19 +265,21 @@ def uses_for_unpacking(x):
 
 def uses_for_else(x):
     y = x
-    for i in range(3):  # FENCE for_else
-        y = y * x
-    else:
-        y = y + 1.0
+    for j in range(2):
+        for i in range(3):
+            y = y * x
+        else:
+            break  # FENCE for_else at break
     return y
 
 
 def uses_while_else(x):
     y = x
-    while y < 10.0:  # FENCE while_else
-        y = y * 2.0
-    else:
-        y = y + 1.0
+    for j in range(2):
+        while y < 10.0:
+            y = y * 2.0
+        else:
+            continue  # FENCE while_else at continue
     return y
 
 

@@ -780,6 +780,37 @@ def _activate(t):
 def flagged_layer(x, w):
     return _activate(w * x + 0.5) * w + (x if "relu" < ACTIVATION else -x)
 
+
+# --- loops with an else clause ------------------------------------------------------------
+
+def for_else_after_search(x):
+    for i in range(5):
+        x = math.sin(x) + 0.5
+        if x > 1.2:
+            break
+    else:
+        x = x * 3.0
+    return x * x
+
+
+def while_else_always_runs(x, y):
+    n = 0
+    while n < 4:
+        y = y * x + 0.1
+        n += 1
+    else:
+        y = y + x * x
+    return y
+
+
+def return_inside_a_loop_with_else(x):
+    for c in (0.5, 1.0, 2.0):
+        if x * c > 1.5:
+            return x * c
+    else:
+        x = x - 1.0
+    return x * x
+
 CASES = [
     case(branch_sign, (-3, 3), kinky=True),
     case(if_elif_else, (-3, 3), kinky=True),
@@ -871,4 +902,7 @@ CASES = [
     case(table_element_after_the_loop, (-2, 2), kinky=True),
     case(table_index_from_a_branch, (-2, 2), kinky=True),
     case(flagged_layer, (-2, 2), (-2, 2)),
+    case(for_else_after_search, (-2, 2), kinky=True),
+    case(while_else_always_runs, (-1, 1), (-1, 1)),
+    case(return_inside_a_loop_with_else, (-2, 2), kinky=True),
 ]
