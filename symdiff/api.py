@@ -22,6 +22,7 @@ from .graph import build_graph
 from .normalize import normalize
 from .optimize import optimize_function
 from .parse import parse_function
+from .resolve import table_values
 
 _CACHE = {}
 
@@ -65,7 +66,7 @@ class Gradient:
         self.reads = program.reads
 
     def is_current(self):
-        return all(scope.get(name) is obj and (contents is None or tuple(obj) == contents)
+        return all(scope.get(name) is obj and (contents is None or table_values(obj) == contents)
                    for scope, name, obj, contents in self.reads)
 
 

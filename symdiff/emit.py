@@ -67,6 +67,8 @@ def _outside_names(function, namespace, math_name):
             imports.append(f"import {value.__name__}{alias}")
         elif isinstance(value, (numbers.Number, tuple, list)):
             constants.append(f"{name} = {_literal(value)}")
+        elif hasattr(value, "tolist") and getattr(value, "ndim", None) == 1:
+            constants.append(f"{name} = {_literal(tuple(value.tolist()))}")  # a numpy table
         else:
             line = _from_import(name, value)
             if line is not None:

@@ -14,7 +14,7 @@ from . import ir
 from .errors import (RecursionCycleError, UndefinedNameError, UnknownFunctionError,
                      UnsupportedSyntaxError)
 from .exits import assigned_user_names
-from .resolve import Meaning, classify, lookup, module_attribute
+from .resolve import Meaning, classify, lookup, module_attribute, table_values
 from .rules import RULES, uses_output
 
 BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow: "pow",
@@ -117,7 +117,8 @@ class ExpressionRules:
                              ) from None
         if name not in self.parsed.closure:
             found_now = self.parsed.globals.get(name)
-            contents = tuple(found_now) if isinstance(found_now, list) else None  # may change
+            contents = table_values(found_now) if classify(found_now).kind == "table" and (
+                not isinstance(found_now, tuple)) else None  # a list or an array may change
             self.unit.reads.append((self.parsed.globals, name, found_now, contents))
         return classify(found)
 
@@ -205,7 +206,7 @@ class ExpressionRules:
                              f"`{ast.unparse(node)}` is not a tuple or list of numbers",
                              "only tables of numbers defined at module level (or written out) "
                              "can be indexed or looped over")
-        return self.unit.global_name(preferred, meaning.value), tuple(meaning.value)
+        return self.unit.global_name(preferred, meaning.value), table_values(meaning.value)
 
     def table_element(self, node, target):
         """``TABLE[i]``: a value with no derivative, read from a table of numbers."""

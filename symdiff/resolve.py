@@ -75,7 +75,7 @@ def classify(obj):
         return Meaning("custom", obj)
     if isinstance(obj, bool) or (isinstance(obj, numbers.Real) and not isinstance(obj, type)):
         if numpy is not None and isinstance(obj, numpy.ndarray):
-            return Meaning("other", obj)
+            return Meaning("table", obj) if is_table(obj) else Meaning("other", obj)
         return Meaning("constant", float(obj) if not isinstance(obj, (int, float)) else obj)
     if is_table(obj):
         return Meaning("table", obj)
@@ -88,9 +88,18 @@ def classify(obj):
 
 
 def is_table(obj):
-    """A tuple or list of real numbers: a table a loop can run over and code can index."""
+    """A tuple or list of real numbers, or a one-dimensional numpy array of them: a table
+    a loop can run over and code can index."""
+    numpy = _numpy()
+    if numpy is not None and isinstance(obj, numpy.ndarray):
+        return obj.ndim == 1 and obj.dtype.kind in "biuf"
     return isinstance(obj, (tuple, list)) and all(
         isinstance(v, numbers.Real) and not isinstance(v, type) for v in obj)
+
+
+def table_values(obj):
+    """The numbers of a table as a tuple of Python ints and floats."""
+    return tuple(obj.tolist()) if hasattr(obj, "tolist") else tuple(obj)
 
 
 def module_attribute(module, attr):

@@ -552,6 +552,8 @@ class _Interpreter:
         (a list anywhere else is refused, as symdiff refuses it)."""
         table = tuple(self.eval(e) for e in node.elts) if isinstance(node, ast.List) else (
             self.eval(node))
+        if getattr(table, "ndim", None) == 1:
+            table = tuple(table.tolist())  # a one-dimensional numpy array
         if isinstance(table, (tuple, list)) and any(
                 getattr(_outside_value(item), "free_symbols", None) for item in table):
             raise self.unsupported(node, "a table of values that are not all constants")
@@ -617,8 +619,9 @@ class _Interpreter:
         kwargs = {keyword.arg: self.eval(keyword.value) for keyword in node.keywords}
         if isinstance(func, _Closure):
             return self.call_nested(func, args, kwargs, node)
-        if func is len and len(args) == 1 and isinstance(args[0], (tuple, list)):
-            return sympy.Integer(len(args[0]))
+        if func is len and len(args) == 1 and (
+                isinstance(args[0], (tuple, list)) or getattr(args[0], "ndim", None) == 1):
+            return sympy.Integer(len(args[0]))  # a table's length
         name = _primitive_name(func)
         if name is None and inspect.isfunction(inspect.unwrap(func) if callable(func) else None):
             return self.call(inspect.unwrap(func), args, kwargs, node)

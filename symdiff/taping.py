@@ -35,6 +35,7 @@ import copy
 from dataclasses import dataclass
 
 from . import ir
+from .resolve import is_table
 from .rules import template
 from .syntax import assign, call, call_stmt
 
@@ -267,7 +268,7 @@ class Taping:
     def reads_table(self, expr):
         """Whether ``expr`` is ``TABLE[...]`` for a table of numbers the function reads."""
         return (isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name)
-                and isinstance(self.program.namespace.get(expr.value.id), (tuple, list)))
+                and is_table(self.program.namespace.get(expr.value.id)))
 
     def restoring(self, stmt, scope, forward, reverse):
         """An assignment to a name restored in place (``taping``) pushes the value it

@@ -7,6 +7,8 @@ Branch tests and loop counts may depend on the inputs; such functions are ``kink
 import math
 from math import sqrt, tanh
 
+import numpy as np
+
 from . import case
 
 STEPS = 6
@@ -811,6 +813,19 @@ def return_inside_a_loop_with_else(x):
         x = x - 1.0
     return x * x
 
+
+GAINS = np.array([0.5, -1.25, 2.0, 0.75])
+OFFSETS = np.arange(4)
+
+
+def numpy_array_tables(x, y):
+    s = 0.0
+    for i in range(len(GAINS)):
+        s += GAINS[i] * math.tanh(x * OFFSETS[i] + y)
+    for g in GAINS:
+        s = s * 0.5 + g * x * y
+    return s
+
 CASES = [
     case(branch_sign, (-3, 3), kinky=True),
     case(if_elif_else, (-3, 3), kinky=True),
@@ -905,4 +920,5 @@ CASES = [
     case(for_else_after_search, (-2, 2), kinky=True),
     case(while_else_always_runs, (-1, 1), (-1, 1)),
     case(return_inside_a_loop_with_else, (-2, 2), kinky=True),
+    case(numpy_array_tables, (-1, 1), (-1, 1)),
 ]
