@@ -36,6 +36,15 @@ class Gradient:
         try:
             program = normalize(parsed, allow_tuple=mode == "forward")
             self.wrt_names, self.single = _wrt_names(program.params, wrt, parsed)
+            tables = [name for name in self.wrt_names if name in program.tables]
+            if tables:
+                error = program.tables[tables[0]]
+                numbers = tuple(p for p in program.params if p not in program.tables)
+                hint = (f"name the parameters to differentiate by: wrt={numbers!r}" if numbers
+                        else "the function has no number parameter to differentiate by")
+                raise type(error)(error.message, filename=error.filename, lineno=error.lineno,
+                                  col_offset=error.col_offset, source_line=error.source_line,
+                                  hint=hint)
             stage = "differentiate"
             if mode == "forward":
                 generated = differentiate_forward(program, self.wrt_names)

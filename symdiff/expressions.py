@@ -9,11 +9,12 @@ conditional expressions become ``If`` statements so Python's evaluation order
 
 import ast
 import operator
+from dataclasses import dataclass
 
 from . import ir
 from .errors import (RecursionCycleError, UndefinedNameError, UnknownFunctionError,
                      UnsupportedSyntaxError)
-from .exits import assigned_user_names
+from .exits import assigned_user_names, own_nodes
 from .resolve import Meaning, classify, lookup, module_attribute, table_values
 from .rules import RULES, uses_output
 
@@ -24,6 +25,29 @@ IN_PLACE_OPS = ("add", "sub")  # ops whose result may overwrite one of their own
 _KINDS = {"module": "a module", "function": "a function", "range": "range", "reversed": "reversed",
           "custom": "a function", "nested": "a function", "table": "a table of numbers",
           "stop_gradient": "a function", "primitive": "a function", "other": "not a number"}
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table bound to a helper's parameter: the name generated code reads it by, and
+    its values (None for one known only when the gradient runs)."""
+
+    name: str
+    values: tuple = None
+
+
+def table_uses(tree):
+    """The names a function uses as tables: indexed, measured by ``len``, looped over."""
+    found = set()
+    for node in own_nodes(tree):
+        if isinstance(node, ast.Subscript):
+            found.add(node.value)
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", None) in (
+                "len", "enumerate") and node.args:
+            found.add(node.args[0])
+        elif isinstance(node, ast.For) and not isinstance(node.iter, ast.Call):
+            found.add(node.iter)
+    return {n.id for n in found if isinstance(n, ast.Name)}
 
 
 class ExpressionRules:
@@ -186,7 +210,18 @@ class ExpressionRules:
 
     def table(self, node):
         """``(name generated code uses, values)`` of a table: a module-level (or closure)
-        tuple or list of numbers, or one written out of constants."""
+        tuple or list of numbers, or one written out of constants.  A parameter used as a
+        table is one known only when the gradient runs: its values are None."""
+        if isinstance(node, ast.Name) and node.id in self.tables:
+            return self.tables[node.id]  # a helper's parameter, bound to a table
+        if isinstance(node, ast.Name) and self.meaning(node.id, node).kind == "local":
+            operand = self.name_operand(node)
+            if isinstance(operand, ir.Var):
+                self.unit.table_names.setdefault(operand.name, self.error(
+                    UnsupportedSyntaxError, node, f"{node.id} is read as a table of numbers "
+                    "here, so the gradient cannot be taken with respect to it",
+                    "name the parameters to differentiate by in wrt"))
+                return operand.name, None
         if isinstance(node, (ast.Tuple, ast.List)):
             operands = [self.value(element) for element in node.elts]
             if not all(isinstance(o, ir.Const) for o in operands):
@@ -215,15 +250,25 @@ class ExpressionRules:
                              "index one element: TABLE[i]")
         name, values = self.table(node.value)
         index = self.value(node.slice)
-        if isinstance(index, ir.Const):
+        if isinstance(index, ir.Const) and values is not None:
             try:
                 return ir.Const(values[index.value])
             except (IndexError, TypeError) as exc:
                 raise self.error(UnsupportedSyntaxError, node, f"{ast.unparse(node)}: {exc}",
                                  "index with a whole number inside the table") from None
         element = ast.Subscript(ast.Name(name, ast.Load()), operand_ast(index), ast.Load())
+        reads = _reads(index) + ((name,) if values is None else ())
         return ir.Var(self.compute(target or self.namer.fresh(f"{self.hint}_entry"), element,
-                                   _reads(index)))
+                                   reads))
+
+    def table_length(self, node, target=None):
+        """``len(TABLE)``: a number now, or for a parameter, when the gradient runs."""
+        name, values = self.table(node)
+        if values is not None:
+            return ir.Const(len(values))
+        length = ast.Call(ast.Name("len", ast.Load()), [ast.Name(name, ast.Load())], [])
+        return ir.Var(self.compute(target or self.namer.fresh(f"{name}_length"), length,
+                                   (name,)))
 
     # --- operations --------------------------------------------------------------------
 
@@ -266,7 +311,7 @@ class ExpressionRules:
         if callee.kind == "custom":
             return self.call_custom(callee.value, node, target)
         if callee.value is len and len(node.args) == 1 and not node.keywords:
-            return ir.Const(len(self.table(node.args[0])[1]))  # the length of a table
+            return self.table_length(node.args[0], target)
         if callee.kind not in ("primitive", "stop_gradient"):
             if callee.kind == "range":
                 raise self.error(UnsupportedSyntaxError, node, "range(...) outside a for loop",
@@ -341,7 +386,9 @@ class ExpressionRules:
         helper.definer = fn.definer if nested else None
         assigned = set(assigned_user_names(parsed.tree))
         for param, operand in bound.items():
-            if param in assigned:
+            if isinstance(operand, Table):
+                helper.tables[param] = (operand.name, operand.values)
+            elif param in assigned:
                 copy = self.namer.fresh(param)
                 self.emit(ir.Assign(copy, "copy", (operand,), self.origin))
                 helper.mapping[param] = ir.Var(copy)
@@ -359,21 +406,32 @@ class ExpressionRules:
             raise self.error(UnsupportedSyntaxError, node,
                              f"{fn.__name__} takes {len(params)} arguments, "
                              f"{len(node.args)} given", "check the call")
-        bound = {p: self.value(a) for p, a in zip(params, node.args)}
+        tables = table_uses(parsed.tree)
+        bound = {p: self.argument(a, p in tables) for p, a in zip(params, node.args)}
         for keyword in node.keywords:
             if keyword.arg not in params or keyword.arg in bound:
                 raise self.error(UnsupportedSyntaxError, keyword,
                                  f"unexpected keyword argument {keyword.arg!r} for {fn.__name__}",
                                  "check the call")
-            bound[keyword.arg] = self.value(keyword.value)
+            bound[keyword.arg] = self.argument(keyword.value, keyword.arg in tables)
         for param in params:
             if param not in bound:
-                if param not in defaults or classify(defaults[param]).kind != "constant":
+                kind = classify(defaults.get(param)).kind if param in defaults else None
+                if kind == "table" and param in tables:
+                    value = defaults[param]
+                    bound[param] = Table(self.unit.global_name(param, value), table_values(value))
+                    continue
+                if kind != "constant":
                     raise self.error(UnsupportedSyntaxError, node,
                                      f"{fn.__name__}() is missing a number for {param}",
                                      "pass every parameter")
                 bound[param] = ir.Const(defaults[param])
         return {p: bound[p] for p in params}
+
+    def argument(self, node, as_table):
+        """What a helper's parameter is bound to: a number's operand, or for a parameter
+        the helper uses as a table, ``Table(name, values)``."""
+        return Table(*self.table(node)) if as_table else self.value(node)
 
     # --- conditions ----------------------------------------------------------------------
 

@@ -66,6 +66,7 @@ class Frame(ExpressionRules):
         self.flag_reads = set()
         self.definer = None  # for a nested function, the Frame of the one defining it
         self.functions = {}  # user name -> Nested, for the functions this body defines
+        self.tables = {}  # parameter -> (name, values): a table a caller passed
         self.stacks = {}  # user name of a list used as a stack -> its generated name
         self.stack_methods = {}  # user name bound to a stack's append or pop -> (stack, method)
 
@@ -392,6 +393,7 @@ class Frame(ExpressionRules):
             table = table.args[0]
         self.hint = element.id
         name, values = self.table(table)
+        length = self.table_length(table)
         self.enter_compound(node)
         origin = self.origin
         if index_user is not None:
@@ -405,10 +407,10 @@ class Frame(ExpressionRules):
                 target = self.target_name(element.id)
                 read = ast.Subscript(ast.Name(name, ast.Load()), ast.Name(index, ast.Load()),
                                      ast.Load())
-                self.compute(target, read, (index,))
+                self.compute(target, read, (index,) + ((name,) if values is None else ()))
                 self.mapping[element.id] = ir.Var(target)
             body = self.loop_body(node, loop, read_element)
-        self.emit(ir.For(index, (ir.Const(len(values)),), body, origin, False))
+        self.emit(ir.For(index, (length,), body, origin, False))
         self.loop_else(node, loop)
 
     def stmt_While(self, node):

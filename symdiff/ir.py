@@ -133,6 +133,7 @@ class Program:
     reads: list = field(default_factory=list)  # (globals dict, name, object) looked up
     custom: dict = field(default_factory=dict)  # op -> Rule for functions with their own rule
     custom_functions: dict = field(default_factory=dict)  # op -> (function, partials)
+    tables: dict = field(default_factory=dict)  # parameter read as a table -> error if in wrt
 
     def rule(self, op):
         """The derivative rule of ``op``: the table's, or a user function's own."""

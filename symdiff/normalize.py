@@ -53,7 +53,8 @@ def normalize(parsed, allow_tuple=False):
                       origin=program_origin, namespace=unit.namespace, math_name=math_name,
                       reserved=namer.taken, defaults=_defaults(parsed),
                       reads=unit.reads, custom=unit.program_rules,
-                      custom_functions=unit.custom_functions))
+                      custom_functions=unit.custom_functions,
+                      tables={p: unit.table_names[p] for p in params if p in unit.table_names}))
 
 
 class Unit:
@@ -66,6 +67,7 @@ class Unit:
         self.namespace = {}
         self.read = set()  # generated names some statement has read so far
         self.reads = []  # (globals dict, name, object, a list's items): what it was built from
+        self.table_names = {}  # generated name read as a table -> the error if it is in wrt
         self._globals = {}
         self._parsed = {}
         self.allow_tuple = False

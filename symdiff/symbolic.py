@@ -669,8 +669,8 @@ def _build(fn, at):
         if len(values) != len(names):
             raise ValueError(f"at= gives {len(values)} values for {len(names)} parameters")
         point = {symbol: sympy.Float(float(v)) for symbol, v in zip(symbols, values)
-                 if not isinstance(v, str)}
-        arguments = [v if isinstance(v, str) else s for s, v in zip(symbols, values)]
+                 if isinstance(v, numbers.Real)}  # a string flag or a table goes in as it is
+        arguments = [s if isinstance(v, numbers.Real) else v for s, v in zip(symbols, values)]
     else:
         arguments = symbols
     value = _Interpreter(parsed, point).call(parsed.fn, arguments, {}, parsed.tree)

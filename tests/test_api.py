@@ -423,3 +423,42 @@ def test_a_string_parameter_is_a_flag_compared_at_run_time():
                            wrt=("x", "y"))
     assert report.ok, str(report)
     assert "'cube'" in str(report)
+
+
+# --- tables passed as arguments -------------------------------------------------------------
+
+def polynomial(x, coeffs):
+    s = 0.0
+    for c in coeffs:
+        s = s * x + c
+    return s
+
+
+def _weighted_sines(x, weights, scale=2.0):
+    t = 0.0
+    for i in range(len(weights)):
+        t += weights[i] * math.sin(x * i) * scale
+    return t
+
+
+def model_with_weights(x, y, weights):
+    return _weighted_sines(x * y, weights) + polynomial(y, weights) + weights[0] * x
+
+
+@pytest.mark.parametrize("weights", [(1.0, -0.5, 0.25), [2.0], (0.5, 1.5, -2.0, 0.75, 3.0)])
+def test_a_table_parameter_is_read_when_the_gradient_runs(weights):
+    gradient = grad(model_with_weights, wrt=("x", "y"))
+    by_tape = symdiff.tape.grad(model_with_weights, wrt=("x", "y"))
+    for point in ((0.3, 0.7), (-1.2, 0.4), (2.0, -1.5)):
+        got, expected = gradient(*point, weights), by_tape(*point, weights)
+        assert got == pytest.approx(expected, rel=1e-12, abs=1e-12)
+    report = symdiff.check(model_with_weights, (0.3, 0.7, weights), wrt=("x", "y"))
+    assert report.ok, str(report)
+    assert "len(weights)" in gradient.source
+
+
+def test_a_table_parameter_cannot_be_differentiated_by():
+    with pytest.raises(SymdiffError) as raised:
+        grad(polynomial)(2.0, (1.0, 2.0))
+    assert "coeffs" in str(raised.value) and "wrt=('x',)" in str(raised.value)
+    assert grad(polynomial, wrt="x")(2.0, (1.0, 2.0, 3.0)) == 6.0
