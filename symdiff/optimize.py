@@ -105,6 +105,12 @@ class _Folder(ast.NodeTransformer):
                 return self._done(ast.UnaryOp(ast.USub(), node.left))
             if _is_exactly(left, -1) and self.keeps_type(left, node.right):
                 return self._done(ast.UnaryOp(ast.USub(), node.right))
+            for side, other in (("left", node.right), ("right", node.left)):
+                inner = getattr(node, side)
+                if _is_float(other, self.math_name, self.floats) and _times_one(inner):
+                    setattr(node, side, inner.right if _is_exactly(_number(inner.left), 1)
+                            else inner.left)  # (1.0 * a) * b is a * b when b is a float
+                    return self._done(node)
         float_left = _is_float(node.left, self.math_name, self.floats)
         if isinstance(op, ast.Pow) and _is_exactly(right, 1) and (
                 isinstance(right, int) or float_left):
@@ -178,6 +184,12 @@ class _Folder(ast.NodeTransformer):
                 if isinstance(value, float) and math.isfinite(value):
                     return self._done(_literal(value))
         return node
+
+
+def _times_one(node):
+    """``1.0 * a`` or ``a * 1.0`` (an int ``1`` too)."""
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and (
+        _is_exactly(_number(node.left), 1) or _is_exactly(_number(node.right), 1))
 
 
 _FOLDABLE_MATH = ("log", "log2", "log10", "sqrt", "exp", "sin", "cos")

@@ -1296,3 +1296,22 @@ def test_new_passes_keep_random_raw_programs_exact(passes):
         assert not bad, (f"program {index}: {len(bad)} mismatches, first {bad[0]}\n{text}\n"
                          f"after {passes}:\n{ast.unparse(rewritten)}")
     assert changed >= 100  # the programs give the passes work
+
+
+def test_times_one_goes_where_the_other_factor_is_a_float():
+    original = _function("""
+        def f(x, y):
+            a = 1.0 * y * math.cos(x)
+            b = math.sin(x) * (y * 1.0)
+            c = 1.0 * y * x
+            return a + b + c
+        """)
+    folded = _run(original, optimize.fold_constants)
+    assert _same_text(folded, """
+        def f(x, y):
+            a = y * math.cos(x)
+            b = math.sin(x) * y
+            c = 1.0 * y * x
+            return a + b + c
+        """), ast.unparse(folded)
+    _assert_equivalent(original, folded)
