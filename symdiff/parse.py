@@ -1,9 +1,10 @@
 """Parse: a function object (or a function in a source file) -> its syntax tree.
 
-Expects a plain Python function defined with ``def`` in a file or in text known
-to ``linecache``.  Guarantees a ``ParsedFunction`` whose ``tree`` is the
-``ast.FunctionDef`` without decorators and whose nodes carry the line numbers and
-columns of the user's real file, so every later error points at the right place.
+Expects a plain Python function defined with ``def`` (or a ``lambda``) in a file or
+in text known to ``linecache``.  Guarantees a ``ParsedFunction`` whose ``tree`` is the
+``ast.FunctionDef`` without decorators (a lambda made one) and whose nodes carry the
+line numbers and columns of the user's real file, so every later error points at the
+right place.
 
     @grad                               ParsedFunction(name="f", filename="model.py",
     def f(x):          ──parse──►           tree=FunctionDef(f, lineno=12, ...),
