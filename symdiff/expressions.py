@@ -43,8 +43,8 @@ def table_uses(tree):
         if isinstance(node, ast.Subscript):
             found.add(node.value)
         elif isinstance(node, ast.Call) and getattr(node.func, "id", None) in (
-                "len", "enumerate") and node.args:
-            found.add(node.args[0])
+                "len", "enumerate", "zip"):
+            found.update(node.args)
         elif isinstance(node, ast.For) and not isinstance(node.iter, ast.Call):
             found.add(node.iter)
     return {n.id for n in found if isinstance(n, ast.Name)}

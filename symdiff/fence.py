@@ -30,7 +30,7 @@ ACCEPTED = {
 }
 
 _LOOPS = ("loops are limited to `for ... in range(...)`, `for c in TABLE` (a tuple or list "
-          "of numbers, or `enumerate(TABLE)`) and `while`")
+          "of numbers; also `enumerate(TABLE)` and `zip(A, B)`) and `while`")
 _TABLES = (ast.Name, ast.Attribute, ast.Tuple, ast.List)  # what may hold a table of numbers
 REFUSED = {
     "Module": ("a module", "differentiate one function"),
@@ -223,8 +223,8 @@ def _written_tables(tree):
     for node in ast.walk(tree):
         if isinstance(node, ast.For):
             found.add(id(node.iter))
-            if isinstance(node.iter, ast.Call) and node.iter.args:
-                found.add(id(node.iter.args[0]))
+            if isinstance(node.iter, ast.Call):
+                found.update(id(arg) for arg in node.iter.args)
         elif isinstance(node, ast.Subscript):
             found.add(id(node.value))
     return found
@@ -255,16 +255,23 @@ def _check_accepted(parsed, node):
             call = call.args[0]  # reversed(range(...)), as generated gradients write
         enumerates = (_is_name_call(call, 1) and call.func.id == "enumerate"
                       and isinstance(call.args[0], _TABLES))
-        if not (_is_name_call(call, 3) or isinstance(call, _TABLES) or enumerates):
+        zips = (isinstance(call, ast.Call) and getattr(call.func, "id", None) == "zip"
+                and not call.keywords and call.args
+                and all(isinstance(a, _TABLES) for a in call.args))
+        if not (_is_name_call(call, 3) or isinstance(call, _TABLES) or enumerates or zips):
             raise parsed.error(UnsupportedSyntaxError, node.iter,
                                "a for loop over this is not supported", _LOOPS)
-        pair = isinstance(node.target, ast.Tuple) and len(node.target.elts) == 2 and all(
-            isinstance(e, ast.Name) for e in node.target.elts)
-        if enumerates and not pair:
+        names = len(node.target.elts) if isinstance(node.target, ast.Tuple) and all(
+            isinstance(e, ast.Name) for e in node.target.elts) else 0
+        if enumerates and names != 2:
             raise parsed.error(UnsupportedSyntaxError, node.target,
                                "a loop over enumerate(...) must assign two plain names",
                                "write `for i, c in enumerate(TABLE):`")
-        if not enumerates and not isinstance(node.target, ast.Name):
+        if zips and names != len(call.args):
+            raise parsed.error(UnsupportedSyntaxError, node.target,
+                               f"a loop over zip(...) of {len(call.args)} tables must assign "
+                               f"{len(call.args)} plain names", "write `for a, b in zip(A, B):`")
+        if not (enumerates or zips) and not isinstance(node.target, ast.Name):
             raise parsed.error(UnsupportedSyntaxError, node.target,
                                "a for loop must assign one plain name", "write `for i in range(n):`")
         _check_loop_else(parsed, node)

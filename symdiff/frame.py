@@ -361,8 +361,8 @@ class Frame(ExpressionRules):
 
     def stmt_For(self, node):
         call = node.iter
-        if not isinstance(call, ast.Call) or self.meaning(call.func.id, call.func).value is (
-                enumerate):
+        if not isinstance(call, ast.Call) or self.meaning(call.func.id, call.func).value in (
+                enumerate, zip):
             self.table_loop(node)
             return
         self.hint = node.target.id
@@ -384,34 +384,50 @@ class Frame(ExpressionRules):
         self.loop_else(node, loop)
 
     def table_loop(self, node):
-        """``for c in TABLE:`` or ``for i, c in enumerate(TABLE):``, as a loop over the
-        table's positions whose body starts by reading the element (a value with no
-        derivative): ``for i in range(len(TABLE)): c = TABLE[i]; ...``."""
-        index_user, element, table = None, node.target, node.iter
-        if isinstance(table, ast.Call):  # enumerate(TABLE), as fence allows
-            index_user, element = node.target.elts
-            table = table.args[0]
-        self.hint = element.id
-        name, values = self.table(table)
-        length = self.table_length(table)
+        """``for c in TABLE:``, ``for i, c in enumerate(TABLE):`` or ``for a, b in
+        zip(A, B):``, as a loop over the tables' positions whose body starts by reading
+        the elements (values with no derivative): ``for i in range(len(TABLE)):
+        c = TABLE[i]; ...``."""
+        index_user, elements, tables = None, [node.target], [node.iter]
+        if isinstance(node.iter, ast.Call):  # enumerate or zip, as fence allows
+            if node.iter.func.id == "enumerate":
+                index_user, elements = node.target.elts[0], [node.target.elts[1]]
+            else:
+                elements = node.target.elts
+            tables = node.iter.args
+        self.hint = elements[0].id
+        read = [self.table(table) for table in tables]
+        length = self.loop_length(tables, read)
         self.enter_compound(node)
         origin = self.origin
         if index_user is not None:
             index = self.target_name(index_user.id)
             self.mapping[index_user.id] = ir.Var(index)
         else:
-            index = self.namer.fresh(f"{element.id}_index")
+            index = self.namer.fresh(f"{elements[0].id}_index")
         with self.loop(node) as loop:
-            def read_element():
+            def read_elements():
                 self.origin = origin
-                target = self.target_name(element.id)
-                read = ast.Subscript(ast.Name(name, ast.Load()), ast.Name(index, ast.Load()),
-                                     ast.Load())
-                self.compute(target, read, (index,) + ((name,) if values is None else ()))
-                self.mapping[element.id] = ir.Var(target)
-            body = self.loop_body(node, loop, read_element)
+                for element, (name, values) in zip(elements, read):
+                    target = self.target_name(element.id)
+                    entry = ast.Subscript(ast.Name(name, ast.Load()),
+                                          ast.Name(index, ast.Load()), ast.Load())
+                    self.compute(target, entry, (index,) + ((name,) if values is None else ()))
+                    self.mapping[element.id] = ir.Var(target)
+            body = self.loop_body(node, loop, read_elements)
         self.emit(ir.For(index, (length,), body, origin, False))
         self.loop_else(node, loop)
+
+    def loop_length(self, tables, read):
+        """How many times a loop over ``tables`` runs: the shortest one's length."""
+        if all(values is not None for _, values in read):
+            return ir.Const(min(len(values) for _, values in read))
+        lengths = [self.table_length(table) for table in tables]
+        if len(lengths) == 1:
+            return lengths[0]
+        shortest = ast.Call(ast.Name("min", ast.Load()), [operand_ast(n) for n in lengths], [])
+        return ir.Var(self.compute(self.namer.fresh("length"), shortest,
+                                   tuple(n.name for n in lengths if isinstance(n, ir.Var))))
 
     def stmt_While(self, node):
         self.enter_compound(node)

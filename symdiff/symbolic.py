@@ -485,6 +485,8 @@ class _Interpreter:
         if isinstance(node, ast.Call) and self.eval(node.func) is enumerate and len(
                 node.args) == 1 and not node.keywords:
             return [(sympy.Integer(i), item) for i, item in enumerate(self.items_of(node.args[0]))]
+        if isinstance(node, ast.Call) and self.eval(node.func) is zip and not node.keywords:
+            return list(zip(*(self.items_of(arg) for arg in node.args)))
         table = self.table(node)
         if not isinstance(table, (tuple, list)):
             raise self.unsupported(node, "a for loop over anything but range(...) or a table")

@@ -266,9 +266,11 @@ class Taping:
         return _Replace(operands).visit(copy.deepcopy(expression))
 
     def reads_table(self, expr):
-        """Whether ``expr`` is ``TABLE[...]`` for a table of numbers the function reads."""
-        return (isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name)
-                and is_table(self.program.namespace.get(expr.value.id)))
+        """Whether ``expr`` is ``TABLE[...]`` for a table of numbers the function reads
+        (a module's, or one passed as a parameter)."""
+        return (isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) and (
+            expr.value.id in self.program.tables
+            or is_table(self.program.namespace.get(expr.value.id))))
 
     def restoring(self, stmt, scope, forward, reverse):
         """An assignment to a name restored in place (``taping``) pushes the value it

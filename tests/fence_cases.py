@@ -245,6 +245,12 @@ def enumerates_into_one_name(x):
     return x
 
 
+def zips_into_too_few_names(x):
+    for pair in zip(TABLE, TABLE):  # FENCE zip_one_name at pair
+        x = x * 2.0
+    return x
+
+
 def indexes_a_table_with_a_float(x):
     return x * TABLE[1.5]  # FENCE table_float_index at TABLE[1.5]
 

@@ -441,6 +441,21 @@ def _weighted_sines(x, weights, scale=2.0):
     return t
 
 
+def least_squares(w, b, xs, ys):
+    total = 0.0
+    for x, y in zip(xs, ys):
+        total += (w * x + b - y) ** 2
+    return total
+
+
+def test_tables_passed_as_arguments_zip_to_the_shortest():
+    gradient = grad(least_squares, wrt=("w", "b"))
+    by_tape = symdiff.tape.grad(least_squares, wrt=("w", "b"))
+    for xs, ys in (([1.0, 2.0, 3.0], (0.5, 0.1)), ((0.5, -1.0), [2.0, 1.0, 7.0]), ((), ())):
+        assert gradient(0.3, -0.2, xs, ys) == by_tape(0.3, -0.2, xs, ys)
+    assert "min(len(xs), len(ys))" in gradient.source
+
+
 def model_with_weights(x, y, weights):
     return _weighted_sines(x * y, weights) + polynomial(y, weights) + weights[0] * x
 

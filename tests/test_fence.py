@@ -134,6 +134,7 @@ CASES = {
     "nested_def": (cases.uses_nested_def_as_value, UnsupportedSyntaxError),
     "for_number": (cases.loops_over_a_number, UnsupportedSyntaxError),
     "enumerate_one_name": (cases.enumerates_into_one_name, UnsupportedSyntaxError),
+    "zip_one_name": (cases.zips_into_too_few_names, UnsupportedSyntaxError),
     "table_float_index": (cases.indexes_a_table_with_a_float, UnsupportedSyntaxError),
     "nested_decorator": (cases.uses_decorated_nested_def, UnsupportedSyntaxError),
     "nested_default": (cases.uses_nested_default_not_a_number, UnsupportedSyntaxError),

@@ -826,6 +826,18 @@ def numpy_array_tables(x, y):
         s = s * 0.5 + g * x * y
     return s
 
+
+SAMPLES_X = [0.5, 1.5, -0.3, 2.0, 0.9]
+SAMPLES_Y = (1.0, 0.0, 1.0, 0.0)
+
+
+def logistic_loss_over_zipped_tables(w, b):
+    total = 0.0
+    for x, y in zip(SAMPLES_X, SAMPLES_Y):
+        p = 1.0 / (1.0 + math.exp(-(w * x + b)))
+        total -= y * math.log(p) + (1 - y) * math.log(1 - p)
+    return total / len(SAMPLES_Y)
+
 CASES = [
     case(branch_sign, (-3, 3), kinky=True),
     case(if_elif_else, (-3, 3), kinky=True),
@@ -921,4 +933,5 @@ CASES = [
     case(while_else_always_runs, (-1, 1), (-1, 1)),
     case(return_inside_a_loop_with_else, (-2, 2), kinky=True),
     case(numpy_array_tables, (-1, 1), (-1, 1)),
+    case(logistic_loss_over_zipped_tables, (-2, 2), (-2, 2)),
 ]
