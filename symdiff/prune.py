@@ -12,6 +12,7 @@ statement is left under it.
 """
 
 import ast
+import math
 
 from .differentiate import SECTION
 from .syntax import COMMENT, walk
@@ -241,8 +242,9 @@ TOTAL_MATH = frozenset(("fabs", "tanh", "atan", "atan2", "erf", "erfc", "copysig
 
 
 def cannot_raise(node, math_name=None):
-    """Names, numbers, bools and + - * of them, comparisons, ``abs`` (and, given the name
-    ``math`` goes by, its ``TOTAL_MATH`` functions): nothing there raises on floats."""
+    """Names, numbers, bools and + - * of them, division by a nonzero number, comparisons,
+    ``abs`` (and, given the name ``math`` goes by, its ``TOTAL_MATH`` functions): nothing
+    there raises on floats."""
     for sub in walk(node):
         if isinstance(sub, (ast.Name, ast.Constant, ast.Load, ast.UnaryOp, ast.USub, ast.UAdd,
                             ast.Not, ast.Compare, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq,
@@ -251,6 +253,10 @@ def cannot_raise(node, math_name=None):
             continue
         if isinstance(sub, ast.BinOp) and isinstance(sub.op, (ast.Add, ast.Sub, ast.Mult)):
             continue
+        if isinstance(sub, ast.Div):
+            continue  # the operator: its BinOp is judged on the line below
+        if isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Div) and _nonzero(sub.right):
+            continue  # x / 4.0 raises nothing
         if isinstance(sub, ast.Call) and _is_total(sub, math_name):
             continue
         if (isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name)
@@ -258,6 +264,14 @@ def cannot_raise(node, math_name=None):
             continue
         return False
     return True
+
+
+def _nonzero(node):
+    """A number literal other than zero (and finite: ``x / inf`` is fine too, but rare)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return (isinstance(node, ast.Constant) and type(node.value) in (int, float)
+            and node.value != 0 and math.isfinite(node.value))
 
 
 def _is_total(call, math_name):

@@ -648,6 +648,19 @@ PRUNE_CASES = {
         def f(x, y):
             return y
         """),
+    "division by a nonzero number": ("""
+        def f(x, y):
+            a = x / 4
+            b = (x + y) / -0.5
+            c = y / 0.0
+            d = x / y
+            return y
+        """, """
+        def f(x, y):
+            c = y / 0.0
+            d = x / y
+            return y
+        """),
     "calls that may raise stay": ("""
         def f(x, y):
             a = math.exp(x)
