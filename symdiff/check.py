@@ -395,5 +395,12 @@ def _fmt(value):
 
 
 def _fmt_point(point):
-    return "(" + ", ".join(f"{v:.4g}" if isinstance(v, numbers.Real) else repr(v)
-                           for v in point) + ")"
+    return "(" + ", ".join(_fmt_argument(v) for v in point) + ")"
+
+
+def _fmt_argument(value):
+    if isinstance(value, numbers.Real):
+        return f"{value:.4g}"
+    if isinstance(value, (tuple, list)) or getattr(value, "ndim", None) == 1:
+        return f"[{len(value)} numbers]"  # a table: its size says enough in a table row
+    return repr(value)
