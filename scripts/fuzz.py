@@ -46,7 +46,8 @@ def parse_arguments(argv):
     parser.add_argument("--hessian-every", type=int, default=20, metavar="K")
     parser.add_argument("--sympy-seconds", type=float, default=5.0, metavar="S",
                         help="skip sympy on a program it has not finished in S seconds")
-    parser.add_argument("--batch", type=int, default=100, help="programs per module file")
+    parser.add_argument("--batch", type=int, default=25,
+                        help="programs per module file (symdiff walks a lambda's whole file)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--shrink", action="store_true",
                         help="also print a smaller program for each failing one")
@@ -162,7 +163,7 @@ def summarize(options, total, shrunk, sizes, elapsed):
     print(f"points checked:     {total.points} (skipped {total.skipped_points}: "
           "the function raises, overflows or is huge there)")
     print(f"sympy comparisons:  {total.sympy_points} (skipped {total.sympy_skipped}: "
-          "too large or slow for sympy, or not real)")
+          "too large or slow for sympy, not real, or ill-conditioned)")
     print(f"mismatches:         {len(total.mismatches)} in {len(failing)} programs")
     for kind, count in kinds.most_common():
         print(f"  {count:6d}  {kind}")

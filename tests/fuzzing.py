@@ -10,6 +10,16 @@ powers of positive bases, and math functions kept on their domains (``exp`` of b
 arguments, ``log``/``sqrt`` of ``t * t + c``, division by ``1.0 + t * t``).  Each
 returns one number and raises nowhere on finite inputs (overflow aside).
 
+Programs also call functions of their own, written by the same generator: module-level
+helpers (``def _h3_0(...)`` or ``_h3_0 = lambda ...``, placed before the function) and
+functions nested at the top of a body (``def g0(...)`` or ``g0 = lambda ...``), which
+read the enclosing function's variables as they are at the call.  A helper may return
+several values, from each of its ``return`` statements, to a call that unpacks them;
+its last parameter may have a number as default, which a call leaves out or passes by
+position or keyword.  The differentiated function itself is sometimes one lambda.
+(Features ``helper``, ``lambda``, ``nested_def``, ``nested_lambda``, ``multi_return``
+and ``defaults``; ``Program.features`` names those a program uses.)
+
 ``load(programs, directory, module_name)`` writes a batch to one module file and
 imports it: symdiff reads the source of what it differentiates from that file.
 
@@ -45,7 +55,9 @@ TRICKY_LOCALS = ("dx", "dy", "t1", "stack", "result")  # names the generator's o
 CONSTANTS = ("0.5", "1.5", "2.0", "0.25", "3.0", "0.1", "1.0", "0.75")
 ALL_FEATURES = frozenset({"if", "for", "while", "break", "minmax", "abs", "pow", "math",
                           "divide", "augmented", "tuple", "ifexp", "loop_index",
-                          "early_return", "bare_output", "loop_overwrite", "nested_return"})
+                          "early_return", "bare_output", "loop_overwrite", "nested_return",
+                          "helper", "lambda", "multi_return", "nested_def", "nested_lambda",
+                          "defaults"})
 LOOP_FEATURES = frozenset({"for", "while"})
 # Programs with these features meet known symdiff bugs (see tests/test_fuzz.py); the
 # default runs leave them out, and a strict xfail test keeps them in.  None are known.
@@ -54,6 +66,7 @@ DEFAULT_FEATURES = ALL_FEATURES - KNOWN_BUG_FEATURES
 
 RTOL_TAPE, ATOL_TAPE = 1e-10, 1e-12   # generated vs tape: the same arithmetic, reordered
 RTOL_SYMPY, ATOL_SYMPY = 1e-9, 1e-9   # generated vs sympy
+CONDITION_STEP = 1e-14  # a relative move of the point (45 ulps): a few dozen roundings
 LARGE = 1e8  # points where the value or a partial is larger are skipped (overflow ahead)
 SPECIAL_VALUES = (0.0, -0.0, 1.0, -1.0, 0.5)
 
@@ -64,7 +77,7 @@ class Program:
     index: int
     name: str
     params: tuple
-    source: str  # the ``def`` alone; ``MODULE_HEADER`` comes first in the file
+    source: str  # the function and its helpers; ``MODULE_HEADER`` comes first in the file
     features: frozenset
     fn: object = None  # set by ``load``
 
@@ -88,16 +101,64 @@ SIZES = {
     "small": Size(top=(1, 4), inner=(1, 2), depths=(1, 1, 2, 2), nesting=1),
     "medium": Size(top=(2, 6), inner=(1, 3), depths=(1, 2, 2, 3), nesting=2),
 }
+NESTED_FIRST_RATE = 0.15  # bodies that start by defining a function (more may follow)
+BODY_SIZE = Size(top=(0, 2), inner=(1, 2), depths=(1, 1, 2), nesting=1)  # helpers' bodies
+
+HELPER_PARAMS = ("x", "y", "a", "t", "u")  # a module helper's: often the caller's names too
+NESTED_PARAMS = ("t", "u", "v")
+DEFAULT_PARAM = "scale"  # the one parameter with a default, always the last
+DEFAULT_VALUES = ("0.5", "1.5", "2.0", "-0.5", "-1.0")
+MAX_HELPERS = 2  # module-level helpers per program
+MAX_NESTED = 2  # nested functions per program
+MAX_LEVEL = 2  # nested functions nest at most this deep in a module-level one
+LAMBDA_RATE = 0.08  # programs whose function is one lambda
+
+
+@dataclass(frozen=True)
+class _Callee:
+    """A function a program may call: its parameters (the last ``defaults`` of them have
+    a number as default) and how many values it returns."""
+    name: str
+    params: tuple
+    defaults: int
+    arity: int
+
+
+class _Context:
+    """What the functions of one program share: the features allowed and used, the
+    module-level helpers finished so far (their text goes before the differentiated
+    function) and how many functions were named, so that each name is defined once."""
+
+    def __init__(self, rng, allowed, index):
+        self.rng = rng
+        self.allowed = allowed
+        self.index = index
+        self.used = set()
+        self.helpers = []  # the _Callee of each finished helper: any function may call it
+        self.helper_lines = []
+        self.helpers_named = 0
+        self.nested_named = 0
+        self.called = set()  # the names of the functions called so far
 
 
 class _Generator:
-    """Writes one function; ``allowed`` is the set of features it may use."""
+    """Writes the body of one function: the differentiated one, a module-level helper or
+    a nested function.  ``callees`` are the nested functions it may call (besides the
+    module helpers), ``outer`` the names of the enclosing functions it may read but never
+    assigns (assigning would make them its own), ``arity`` how many values each of its
+    ``return`` statements gives, ``level`` how deeply it is nested."""
 
-    def __init__(self, rng, allowed, size):
-        self.rng = rng
-        self.allowed = allowed
+    def __init__(self, context, size, callees=(), outer=(), arity=1, level=0):
+        self.context = context
+        self.rng = context.rng
+        self.allowed = context.allowed
+        self.used = context.used
         self.size = size
-        self.used = set()
+        self.callees = list(callees)
+        self.inherited = len(self.callees)  # those after these are defined in this body
+        self.outer = frozenset(outer)
+        self.arity = arity
+        self.level = level
         self.lines = []
         self.counter = 0  # for fresh counter names of while loops
         self.loops = 0  # how many loops enclose the statement being written
@@ -131,8 +192,8 @@ class _Generator:
         sub = depth - 1
         kind = rng.choices(
             ("arith", "neg", "divide", "intpow", "floatpow", "smooth", "exp", "logsqrt",
-             "minmax", "abs", "ifexp"),
-            (6, 1, 1.5, 1.5, 1, 2, 1, 1.2, 1.2, 0.8, 0.5))[0]
+             "minmax", "abs", "ifexp", "call"),
+            (6, 1, 1.5, 1.5, 1, 2, 1, 1.2, 1.2, 0.8, 0.5, 2 if self.uncalled(False) else 0.3))[0]
         if kind == "neg":
             return f"-{self.atom(names, ints, sub)}"
         if kind == "divide" and self.enabled("divide"):
@@ -167,6 +228,8 @@ class _Generator:
         if kind == "ifexp" and self.enabled("ifexp"):
             return (f"({self.atom(names, ints, sub)} if {self.condition(names, ints)} "
                     f"else {self.atom(names, ints, sub)})")
+        if kind == "call" and (callee := self.callee(many=False)):
+            return self.call(callee, names, ints, sub)
         op = rng.choice(("+", "-", "*", "+", "*"))
         left, right = self.expr(names, ints, sub), self.expr(names, ints, sub)
         if op != "+" and not _is_simple(right):
@@ -188,6 +251,169 @@ class _Generator:
             other = self.expr(names, ints, 1)
             return f"{left} {op} {right} and {other} < {rng.choice(CONSTANTS)}"
         return f"{left} {op} {right}"
+
+    def value(self, names, ints, depth):
+        """An expression to assign or return, kept from coming straight out of a rule that
+        reads its own output unless the ``bare_output`` feature allows it."""
+        value = self.expr(names, ints, depth)
+        if _reads_output(value) and not self.enabled("bare_output"):
+            value = f"0.5 * ({value})"
+        return value
+
+    def returned(self, names, ints, depth, terms=()):
+        """What a ``return`` statement gives: ``arity`` values, comma-separated; ``terms``
+        are added to the first."""
+        values = [self.value(names, ints, depth) for _ in range(self.arity)]
+        values[0] = " + ".join([values[0], *terms])
+        return ", ".join(values)
+
+    # calls
+
+    def known(self, many):
+        """The functions defined so far that this one may call and that return several
+        values (``many``) or one."""
+        return [c for c in self.callees + self.context.helpers if (c.arity > 1) == many]
+
+    def uncalled(self, many):
+        """Those of ``known(many)`` not called yet: calls to them are made likelier."""
+        return [c for c in self.known(many) if c.name not in self.context.called]
+
+    def callee(self, many):
+        """A function to call that returns several values (``many``) or one: one defined
+        already (one not called yet, mostly), or a new module-level helper; None when
+        there is none."""
+        known, uncalled = self.known(many), self.uncalled(many)
+        if uncalled or (known and self.rng.random() < 0.7):
+            chosen = self.rng.choice(uncalled or known)
+        else:
+            chosen = self.new_helper(many) or (self.rng.choice(known) if known else None)
+        if chosen is not None:
+            self.context.called.add(chosen.name)
+        return chosen
+
+    def call(self, callee, names, ints, depth):
+        """``name(arguments)``: an expression for each parameter without a default; the
+        one with a default is left out or passed by position or by keyword."""
+        required = len(callee.params) - callee.defaults
+        arguments = [self.expr(names, ints, depth) for _ in range(required)]
+        if callee.defaults:
+            way = self.rng.choice(("left out", "position", "keyword"))
+            if way == "position":
+                arguments.append(self.expr(names, ints, depth))
+            elif way == "keyword":
+                arguments.append(f"{callee.params[-1]}={self.expr(names, ints, depth)}")
+        return f"{callee.name}({', '.join(arguments)})"
+
+    def targets(self, names, count):
+        """``count`` distinct names to unpack a call into, each a new local (then added to
+        ``names``) or a name this function may assign; None when there are too few."""
+        fresh = [n for n in LOCALS if n not in names]
+        old = self.assignable(names)
+        if len(fresh) + len(old) < count:
+            return None
+        chosen = []
+        for _ in range(count):
+            pool = old if old and (not fresh or self.rng.random() < 0.4) else fresh
+            chosen.append(pool.pop(self.rng.randrange(len(pool))))
+        names.extend(n for n in chosen if n not in names)
+        return chosen
+
+    # functions
+
+    def arity_drawn(self):
+        """How many values a new nested function returns: one, or two or three."""
+        return self.rng.choice((2, 2, 3)) if self.enabled("multi_return", 0.4) else 1
+
+    def new_helper(self, many):
+        """A new module-level helper (a ``def``, or a name bound to a lambda) returning
+        several values or one; None when the features or ``MAX_HELPERS`` allow none."""
+        context, rng = self.context, self.rng
+        kinds = [k for k in ("helper", "lambda") if k in self.allowed]
+        if not kinds or context.helpers_named >= MAX_HELPERS or (
+                many and "multi_return" not in self.allowed):
+            return None
+        kind = rng.choice(kinds)
+        self.used.add(kind)
+        if many:
+            self.used.add("multi_return")
+        name = f"_h{context.index}_{context.helpers_named}"
+        context.helpers_named += 1
+        params = rng.sample(HELPER_PARAMS, rng.randint(1, 3))
+        arity = rng.choice((2, 2, 3)) if many else 1
+        lines, callee = self.define(name, params, arity, kind == "lambda", 0, (), (), 0)
+        context.helper_lines += lines
+        context.helpers.append(callee)
+        return callee
+
+    def settle(self, names, indent):
+        """Call each function defined in this body that is not called yet (each is defined
+        to be called), unpacking those returning several values into names; the terms for
+        the final return to add up: the calls and the names."""
+        terms = []
+        for callee in self.callees[self.inherited:]:
+            if callee.name in self.context.called:
+                continue
+            self.context.called.add(callee.name)
+            call = self.call(callee, names, [], 1)
+            if callee.arity == 1:
+                terms.append(call)
+                continue
+            targets = self.targets(names, callee.arity)
+            if targets is not None:
+                self.emit(indent, f"{', '.join(targets)} = {call}")
+                terms += targets
+        return terms
+
+    def nested(self, names, indent):
+        """Define a function here, at the top of this body (``def gN(...)`` or ``gN =
+        lambda ...``), reading the names readable here, which every later call finds bound
+        (maybe to newer values: closures bind late), and calling the functions defined
+        before it.  False when the features or the limits allow none."""
+        context, rng = self.context, self.rng
+        kinds = [k for k in ("nested_def", "nested_lambda") if k in self.allowed]
+        if not kinds or self.level >= MAX_LEVEL or context.nested_named >= MAX_NESTED:
+            return False
+        kind = rng.choice(kinds)
+        self.used.add(kind)
+        name = f"g{context.nested_named}"
+        context.nested_named += 1
+        shadowed = [n for n in names if n not in (*NESTED_PARAMS, DEFAULT_PARAM)]
+        shadowing = (rng.choice(shadowed),) if shadowed and rng.random() < 0.2 else ()
+        params = rng.sample(NESTED_PARAMS + shadowing, rng.randint(1, 2))
+        lines, callee = self.define(name, params, self.arity_drawn(), kind == "nested_lambda",
+                                    indent, tuple(names), self.callees, self.level + 1)
+        self.lines += lines
+        self.callees.append(callee)
+        return True
+
+    def define(self, name, params, arity, as_lambda, indent, outer, callees, level):
+        """The lines defining function ``name`` at ``indent`` and its ``_Callee``: a lambda,
+        or a ``def`` whose body a new generator writes, with a second ``return`` under an
+        ``if`` when the ``early_return`` feature says so.  A parameter with a default may
+        follow ``params``."""
+        rng = self.rng
+        signature, defaults = list(params), 0
+        if self.enabled("defaults", 0.3):
+            signature.append(f"{DEFAULT_PARAM}={rng.choice(DEFAULT_VALUES)}")
+            params, defaults = (*params, DEFAULT_PARAM), 1
+        callee = _Callee(name, tuple(params), defaults, arity)
+        outer = [n for n in outer if n not in params]  # a parameter hides its namesake
+        body = _Generator(self.context, BODY_SIZE, callees, outer, arity, level)
+        readable = list(params) + outer
+        head = "    " * indent
+        if as_lambda:
+            value = body.returned(readable, [], rng.choice(BODY_SIZE.depths) + 1)
+            value = f"({value})" if arity > 1 else value
+            return [f"{head}{name} = lambda {', '.join(signature)}: {value}"], callee
+        names = body.body(readable, indent + 1, rng.randint(*BODY_SIZE.top))
+        if body.enabled("early_return", 0.4):
+            body.emit(indent + 1, f"if {body.condition(names, [])}:")
+            body.emit(indent + 2, f"return {body.returned(names, [], 1)}")
+            names = body.block(names, [], indent + 1, rng.randint(0, 1), 0)
+        terms = body.settle(names, indent + 1)
+        value = body.returned(names, [], rng.choice(BODY_SIZE.depths), terms)
+        body.emit(indent + 1, f"return {value}")
+        return [f"{head}def {name}({', '.join(signature)}):", *body.lines], callee
 
     # statements
 
@@ -211,7 +437,7 @@ class _Generator:
             "nested_return" if nested else "early_return")}[chosen])
         self.emit(indent, f"if {self.condition(names, ints)}:")
         if chosen == "return":
-            chosen = f"return {self.expr(names, ints, 1)}"
+            chosen = f"return {self.returned(names, ints, 1)}"
         self.emit(indent + 1, chosen)
         return True
 
@@ -222,6 +448,10 @@ class _Generator:
                 "loop_overwrite"):
             return value
         return f"{value} + 0.5 * {target}"
+
+    def assignable(self, names):
+        """The names this function may assign: its own, not those it reads from outside."""
+        return [n for n in names if n not in self.outer]
 
     def fresh_local(self, names):
         pool = [n for n in LOCALS if n not in names]
@@ -241,26 +471,40 @@ class _Generator:
             self.statement(inner, ints, indent, depth, in_loop)
         return inner
 
+    def body(self, names, indent, count):
+        """The top of a function's body: maybe a nested function first, where most of the
+        body can call it, then ``count`` statements; the names readable after them."""
+        names = list(names)
+        if self.rng.random() < NESTED_FIRST_RATE:
+            self.nested(names, indent)
+        return self.block(names, [], indent, count, 0)
+
     def statement(self, names, ints, indent, depth, in_loop):
         rng = self.rng
-        kinds = ["new", "reassign", "augmented", "if", "for", "while", "tuple", "break"]
-        weights = [3, 2, 2, 1.2, 1, 0.7, 0.4, 0.5 if in_loop else 0.15 * bool(depth)]
+        kinds = ["new", "reassign", "augmented", "if", "for", "while", "tuple", "break",
+                 "unpack", "nested"]
+        weights = [3, 2, 2, 1.2, 1, 0.7, 0.4, 0.5 if in_loop else 0.15 * bool(depth),
+                   2 if self.uncalled(True) else 0.4,
+                   0 if depth else 0.5]  # functions are defined at the top of a body
         if in_loop:
             weights[1:3] = [4, 3]  # loop-carried values
         if depth >= self.size.nesting:
             weights[3:6] = [0, 0, 0]
         kind = rng.choices(kinds, weights)[0]
-        target = rng.choice(names)  # for a reassignment: its old value is read, often
-        value = self.expr(names + [target] * 3, ints, rng.choice(self.size.depths))
-        if _reads_output(value) and not self.enabled("bare_output"):
-            value = f"0.5 * ({value})"
-        if in_loop and kind == "tuple" and not self.enabled("loop_overwrite"):
+        assignable = self.assignable(names)
+        target = rng.choice(assignable)  # for a reassignment: its old value is read, often
+
+        def value():  # written only where used: a call in it may define a helper
+            return self.value(names + [target] * 3, ints, rng.choice(self.size.depths))
+
+        if in_loop and kind in ("tuple", "unpack") and not self.enabled("loop_overwrite"):
             kind = "reassign"
         if kind == "augmented" and self.enabled("augmented"):
             op = rng.choice(("+=", "-=", "*="))
+            right = value()
             if op == "*=":
-                value = f"0.5 + 0.25 * math.sin({value})" if "math" in self.allowed else "0.5"
-            self.emit(indent, f"{target} {op} {value}")
+                right = f"0.5 + 0.25 * math.sin({right})" if "math" in self.allowed else "0.5"
+            self.emit(indent, f"{target} {op} {right}")
         elif kind == "if" and self.enabled("if"):
             self.emit(indent, f"if {self.condition(names, ints)}:")
             self.branches += 1
@@ -287,19 +531,28 @@ class _Generator:
             self.loops += 1
             self.block(names, ints, indent + 1, self.count(), depth + 1, True)
             self.loops -= 1
-        elif kind == "tuple" and self.enabled("tuple") and len(names) >= 2:
-            first, second = rng.sample(names, 2)
-            self.emit(indent, f"{first}, {second} = {second}, {value}")
+        elif kind == "tuple" and self.enabled("tuple") and len(assignable) >= 2:
+            first, second = rng.sample(assignable, 2)
+            self.emit(indent, f"{first}, {second} = {second}, {value()}")
         elif kind == "break" and self.exit(names, ints, indent):
             pass
+        elif kind == "unpack" and (callee := self.callee(many=True)):
+            call = self.call(callee, names, ints, rng.choice(self.size.depths) - 1)
+            targets = self.targets(names, callee.arity)
+            if targets is None:
+                self.emit(indent, f"{target} = {self.overwrite(target, value(), in_loop)}")
+            else:
+                self.emit(indent, f"{', '.join(targets)} = {call}")
+        elif kind == "nested" and self.nested(names, indent):
+            pass
         elif kind == "reassign":
-            self.emit(indent, f"{target} = {self.overwrite(target, value, in_loop)}")
+            self.emit(indent, f"{target} = {self.overwrite(target, value(), in_loop)}")
         else:
             name = self.fresh_local(names)
             if name is None:
-                self.emit(indent, f"{target} = {self.overwrite(target, value, in_loop)}")
+                self.emit(indent, f"{target} = {self.overwrite(target, value(), in_loop)}")
             else:
-                self.emit(indent, f"{name} = {value}")
+                self.emit(indent, f"{name} = {value()}")
                 names.append(name)
 
 
@@ -332,8 +585,10 @@ def _is_number(text):
 
 
 def _is_simple(text):
+    """A name, a number or one call (``math.sin(a)``, ``_h3_0(a, b)``): no parentheses
+    needed around it."""
     return text.isidentifier() or _is_number(text) or (
-        text.startswith(("math.", "min(", "max(", "abs(")) and text.endswith(")")
+        re.match(r"[\w.]+\(", text) is not None and text.endswith(")")
         and _balanced_once(text))
 
 
@@ -354,20 +609,32 @@ def generate(seed, index, features=DEFAULT_FEATURES, size="medium"):
     """Program ``index`` of ``seed``: the same text for the same arguments."""
     rng = random.Random(seed * 1_000_003 + index)
     params = PARAMS[:rng.choice((2, 2, 3))]
-    generator = _Generator(rng, frozenset(features), SIZES[size])
-    names = generator.block(list(params), [], 1, rng.randint(*SIZES[size].top), 0)
+    context = _Context(rng, frozenset(features), index)
+    generator = _Generator(context, SIZES[size])
+    name = f"f_{seed}_{index}"
+    if generator.enabled("lambda", LAMBDA_RATE):
+        body = generator.expr(list(params), [], max(SIZES[size].depths) + 1)
+        lines = [f"{name} = lambda {', '.join(params)}: {body}"]
+    else:
+        lines = _function(generator, name, params, size)
+    return Program(seed, index, name, params, "\n".join(context.helper_lines + lines) + "\n",
+                   frozenset(context.used))
+
+
+def _function(generator, name, params, size):
+    """The lines of ``def name(params)``: a random body, then the return of one number."""
+    rng = generator.rng
+    names = generator.body(list(params), 1, rng.randint(*SIZES[size].top))
+    terms = generator.settle(names, 1)
     made = [n for n in names if n not in params]
-    if rng.random() < 0.2:
+    if rng.random() < 0.2 and not terms:
         result = rng.choice(names)  # one variable, its adjoint the seed 1.0
     else:
         chosen = rng.sample(made, min(len(made), rng.randint(1, 2))) + [rng.choice(params)]
-        result = " + ".join(chosen)
+        result = " + ".join(chosen + terms)
         if rng.random() < 0.5:
             result = f"{result} + {generator.expr(names, [], 2)}"
-    name = f"f_{seed}_{index}"
-    lines = [f"def {name}({', '.join(params)}):", *generator.lines, f"    return {result}"]
-    return Program(seed, index, name, params, "\n".join(lines) + "\n",
-                   frozenset(generator.used))
+    return [f"def {name}({', '.join(params)}):", *generator.lines, f"    return {result}"]
 
 
 def load(programs, directory, module_name):
@@ -469,10 +736,11 @@ def value_at(program, point):
 
 
 def _overflows(program, point):
-    """True when a local variable of the function holds inf or nan at some moment of the
-    call at ``point``, even if the result is finite.  The generated reverse sweep then
-    multiplies a zero adjoint by it (nan), where the tape never visits the value."""
-    code, found = program.fn.__code__, []
+    """True when a local variable of the function, or of a helper or nested function it
+    calls, holds inf or nan at some moment of the call at ``point``, even if the result
+    is finite.  The generated reverse sweep then multiplies a zero adjoint by it (nan),
+    where the tape never visits the value."""
+    filename, found = program.fn.__code__.co_filename, []
 
     def local(frame, event, arg):
         found.extend(v for v in frame.f_locals.values()
@@ -480,7 +748,8 @@ def _overflows(program, point):
         return local
 
     previous = sys.gettrace()
-    sys.settrace(lambda frame, event, arg: local if frame.f_code is code else None)
+    sys.settrace(lambda frame, event, arg: (
+        local if frame.f_code.co_filename == filename else None))
     try:
         program.fn(*point)
     except (ArithmeticError, ValueError):
@@ -542,8 +811,25 @@ def compare_gradients(program, point, special, use_sympy=True):
                               f"{type(exc).__name__}: {exc}"))
         return found, True, False
     if not all_close(generated, as_tuple(symbolic), RTOL_SYMPY, ATOL_SYMPY):
+        if not found and _ill_conditioned(program, point, symbolic, wrt):
+            return found, True, False  # no float gradient meets sympy's to 1e-9 here
         found.append(Mismatch("generated != sympy", program, point, symbolic, generated))
     return found, True, True
+
+
+def _ill_conditioned(program, point, symbolic, wrt):
+    """True when sympy's own gradient moves past the sympy tolerance as the point moves
+    by ``CONDITION_STEP`` (relative).  Float rounding inside the program moves it that
+    much, so there it decides the digits compared (``sin`` of a number in the millions,
+    say) and neither side is wrong.  The tape, computed in floats like the generated
+    gradient, still has to agree with it."""
+    nearby = tuple(v + CONDITION_STEP * max(1.0, abs(v)) for v in point)
+    try:
+        with witnesses.time_limit(SYMPY_SECONDS, _Slow):
+            moved = evaluate_grad(program.fn, nearby, wrt=wrt)
+    except Exception:  # no answer nearby: the mismatch stands
+        return False
+    return not all_close(as_tuple(symbolic), as_tuple(moved), RTOL_SYMPY, ATOL_SYMPY)
 
 
 def compare_optimizer(program, point):
@@ -585,8 +871,11 @@ def compare_jvp(program, point, direction):
     return found
 
 
-def compare_hessian(program, point):
-    """The Hessian is symmetric (to 1e-9, relative to its largest entry)."""
+def compare_hessian(program, point, special=False):
+    """The Hessian is symmetric (to 1e-9, relative to its largest entry) and, at an
+    ordinary point, matches finite differences of the tape gradient.  A special point
+    may sit on a kink that the differences cannot see (``abs(z ** 2)`` at 0, ``max(x,
+    y) ** 2`` at a tie), where the conventions give one side's Hessian."""
     if value_at(program, point) is None:
         return []
     matrix, error = _call(symdiff.hessian, program.fn, at=point)
@@ -601,6 +890,8 @@ def compare_hessian(program, point):
             if abs(matrix[i][j] - matrix[j][i]) > 1e-9 * scale:
                 return [Mismatch("hessian not symmetric", program, point,
                                  f"H[{i}][{j}] == H[{j}][{i}]", matrix)]
+    if special:
+        return []
     estimate = _tape_hessian(program, point)
     if estimate is not None and not all(
             close(a, b, 1e-5, 1e-6 * scale) for row, fd_row in zip(matrix, estimate)
@@ -639,11 +930,13 @@ def _tape_hessian(program, point, step=1e-5):
 # --- a whole run ----------------------------------------------------------------------------
 
 def run(seed, count, directory, features=DEFAULT_FEATURES, size="medium", points_per_program=3,
-        sympy_every=1, optimizer_every=0, jvp_every=0, hessian_every=0, batch=100,
+        sympy_every=1, optimizer_every=0, jvp_every=0, hessian_every=0, batch=25,
         stop_after=None, start=0):
     """Generate ``count`` programs of ``seed`` and check them; a ``Tally`` of what was seen.
 
-    ``*_every=k`` runs that comparison on every k-th program (0: never).
+    ``*_every=k`` runs that comparison on every k-th program (0: never).  Each ``batch``
+    of programs goes to a module file of its own: symdiff finds a lambda by walking the
+    syntax tree of its whole file, so small files keep that cheap.
     """
     tally = Tally()
     for first in range(start, start + count, batch):
@@ -693,7 +986,7 @@ def check_program(program, tally, points_per_program=3, sympy_every=1, optimizer
             tally.sympy_points += used
             tally.sympy_skipped += not used
         tally.mismatches += found
-    point = chosen[0][0]
+    point, special = chosen[0]
     if optimizer_every and index % optimizer_every == 0:
         tally.mismatches += compare_optimizer(program, point)
     if jvp_every and index % jvp_every == 0:
@@ -701,7 +994,7 @@ def check_program(program, tally, points_per_program=3, sympy_every=1, optimizer
         direction = tuple(rng.uniform(-1.0, 1.0) for _ in program.params)
         tally.mismatches += compare_jvp(program, point, direction)
     if hessian_every and index % hessian_every == 0:
-        tally.mismatches += compare_hessian(program, point)
+        tally.mismatches += compare_hessian(program, point, special)
 
 
 def _tag(features):
@@ -715,9 +1008,12 @@ _COUNTER = re.compile(r"n\d* \+= 1")
 
 
 def _blocks(lines):
-    """(start, end) line ranges of each statement with its nested block, innermost last."""
+    """(start, end) line ranges of each statement with its nested block, innermost last:
+    the statements of every function, and the helpers whole.  The last line (the final
+    return, or the lambda) stays; a range whose removal breaks the program (a ``def``
+    line, a helper still called) is tried, and rejected, like any other."""
     spans = []
-    for start in range(1, len(lines) - 1):  # not the def line, not the final return
+    for start in range(len(lines) - 1):
         if _COUNTER.fullmatch(lines[start].strip()):
             continue  # a while loop without its counter would never end
         indent = len(lines[start]) - len(lines[start].lstrip())

@@ -7,19 +7,23 @@ batch is written to a module file and imported, since symdiff reads source files
 
 Checks, per program: generated gradient == tape to a few ulps at three points (a
 tenth of them special: zeros of both signs, ties between parameters), == sympy at an
-ordinary point for every third program, and on dedicated batches: ``optimize=False``
-gives the same numbers, ``jvp`` matches ``grad``, the Hessian is symmetric and matches
-finite differences of the tape gradient.
+ordinary point for every third program (unless the point is ill-conditioned), and on
+dedicated batches: ``optimize=False`` gives the same numbers, ``jvp`` matches ``grad``,
+the Hessian is symmetric and, at ordinary points, matches finite differences of the
+tape gradient.  About a third of the programs call helpers of their own (module-level
+or nested, ``def`` or lambda, some returning several values); the tests of the harness
+below check the shapes those take.
 
 The batches run once per module, in forked worker processes where the platform forks
 (``SYMDIFF_FUZZ_WORKERS``, default: up to four, one per core), and only those the
-selected tests need: about 2,800 programs, under a minute on two cores.
+selected tests need: about 2,100 programs, about a minute on two cores.
 
 Features that meet known symdiff bugs (``fuzzing.KNOWN_BUG_FEATURES``, empty today) are
 left out of the batches, each bug kept as a strict xfail reproducer; the regression
 tests below are the minimal reproducers of bugs the fuzzer found, fixed since.
 """
 
+import ast
 import math
 import os
 
@@ -39,18 +43,18 @@ SMALL = dict(size="small", sympy_every=0)
 HIGHER = dict(SMALL, points_per_program=2, optimizer_every=1, jvp_every=1)
 HESSIAN = dict(SMALL, points_per_program=1, hessian_every=1)
 JOBS = {  # name -> arguments of fuzzing.run: every batch the tests below check
-    **{f"main {seed}": dict(seed=seed, count=100, size="small", sympy_every=3)
+    **{f"main {seed}": dict(seed=seed, count=75, size="small", sympy_every=3)
        for seed in range(1, 25)},
     **{f"medium {seed}": dict(seed=seed, count=20, size="medium", sympy_every=5)
        for seed in (101, 102)},
-    **{f"higher {seed}": dict(HIGHER, seed=seed, count=80) for seed in (201, 202, 203)},
+    **{f"higher {seed}": dict(HIGHER, seed=seed, count=60) for seed in (201, 202, 203)},
     "hessian, straight line and branches": dict(
-        HESSIAN, seed=301, count=40,
+        HESSIAN, seed=301, count=30,
         features=fuzzing.DEFAULT_FEATURES - fuzzing.LOOP_FEATURES),
     "hessian, loops without branches": dict(
-        HESSIAN, seed=301, count=40,
+        HESSIAN, seed=301, count=30,
         features=fuzzing.DEFAULT_FEATURES - {"if", "ifexp", "break", "early_return"}),
-    "hessian, all default features": dict(HESSIAN, seed=304, count=40),
+    "hessian, all default features": dict(HESSIAN, seed=304, count=30),
 }
 
 
@@ -92,8 +96,8 @@ def clean(tallies, job):
 @pytest.mark.parametrize("job", jobs("main"))
 def test_generated_matches_tape_and_sympy(tallies, job):
     tally = clean(tallies, job)
-    assert tally.points >= 200  # few points skipped (overflow, domain)
-    assert tally.sympy_points >= 15  # sympy compared on most of its share
+    assert tally.points >= 2 * tally.programs  # few points skipped (overflow, domain)
+    assert tally.sympy_points >= tally.programs // 6  # sympy compared on most of its share
 
 
 @pytest.mark.parametrize("job", jobs("medium"))
@@ -272,3 +276,144 @@ def test_shrink_keeps_the_failure(directory):
     assert uses_sin(smaller)
     assert smaller.source.count("\n") < program.source.count("\n")
     assert smaller.source.count("\n") <= 4
+
+
+def test_shrink_removes_a_helper_no_longer_called(directory):
+    """The shrinker deletes whole module-level helpers too, the first line included."""
+    source = ("def _h0_0(t):\n    return t * 2.0, t\n"
+              "def f_0_0(x, y):\n    a, b = _h0_0(x)\n    c = math.sin(y)\n    return c + x\n")
+    program = fuzzing.Program(0, 0, "f_0_0", ("x", "y"), source, frozenset())
+    fuzzing.load([program], directory, "fuzz_shrink_helper")
+
+    def runs_and_uses_sin(candidate):
+        return fuzzing.value_at(candidate, (0.3, 0.4)) is not None and "sin(" in candidate.source
+
+    smaller = fuzzing.shrink(program, runs_and_uses_sin, directory)
+    assert smaller.source == "def f_0_0(x, y):\n    c = math.sin(y)\n    return c + x\n"
+
+
+def test_an_ill_conditioned_point_is_not_a_sympy_mismatch(directory, monkeypatch):
+    """sin of about 7e6: the float gradients (generated and tape, which agree) and sympy's
+    part in the 7th digit, as rounding decides.  At a well-conditioned point a gradient
+    off by 1e-6 is still reported."""
+    large = fuzzing.Program(0, 0, "sin_of_large", ("x", "y"), (
+        "def sin_of_large(x, y):\n    a = x * (2.0 * x + y)\n"
+        "    return math.sin((a ** 3) ** 3)\n"), frozenset())
+    smooth = fuzzing.Program(0, 1, "smooth", ("x", "y"),
+                             "def smooth(x, y):\n    return x * math.sin(y)\n", frozenset())
+    fuzzing.load([large, smooth], directory, "fuzz_conditioning")
+    assert fuzzing.compare_gradients(large, (1.654967, 0.178486), special=False) == (
+        [], True, False)
+
+    right = fuzzing.evaluate_grad
+    monkeypatch.setattr(fuzzing, "evaluate_grad", lambda *args, **options: tuple(
+        g * (1.0 + 1e-6) for g in right(*args, **options)))
+    found, checked, _ = fuzzing.compare_gradients(smooth, (0.3, 0.2), special=False)
+    assert checked and [m.kind for m in found] == ["generated != sympy"]
+
+
+def test_the_hessian_meets_finite_differences_at_ordinary_points_only(directory):
+    """At a tie of max the Hessian is one side's (the first argument's), the differences
+    average both sides and steadily so: only the symmetry is checked there."""
+    program = fuzzing.Program(0, 0, "tied", ("x", "y"),
+                              "def tied(x, y):\n    return max(y, x) ** 2 * 0.6\n",
+                              frozenset())
+    fuzzing.load([program], directory, "fuzz_hessian_tie")
+    assert fuzzing.compare_hessian(program, (0.0, 0.0), special=True) == []
+    assert [m.kind for m in fuzzing.compare_hessian(program, (0.0, 0.0))] == [
+        "hessian != finite differences of the tape gradient"]
+    assert fuzzing.compare_hessian(program, (0.3, -0.2)) == []
+
+
+NEW_FEATURES = {"helper", "lambda", "multi_return", "nested_def", "nested_lambda", "defaults"}
+
+
+def test_programs_use_helpers_in_the_shapes_symdiff_reads():
+    """Module-level helpers and nested functions, ``def`` or lambda: every name defined
+    once, nested ones only at the top of a body, every ``return`` of a function giving as
+    many values as each call unpacks (one, for a call inside an expression), and some
+    nested function reading a variable of its enclosing function that changes after the
+    definition (late binding)."""
+    programs = [fuzzing.generate(12, index, size=size)
+                for index in range(100) for size in ("small", "medium")]
+    assert NEW_FEATURES <= set().union(*(p.features for p in programs))
+    late = 0
+    for program in programs:
+        tree = ast.parse(program.source)
+        arities = _defined_functions(tree)
+        unpacked = {id(node.value): len(node.targets[0].elts) for node in ast.walk(tree)
+                    if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Tuple)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in arities:
+                assert arities[node.func.id] == unpacked.get(id(node), 1), program.source
+        late += _reads_a_later_value(tree)
+    assert late >= 5
+
+
+def test_new_features_stay_out_when_not_allowed():
+    allowed = fuzzing.DEFAULT_FEATURES - NEW_FEATURES
+    for index in range(60):
+        program = fuzzing.generate(13, index, allowed)
+        tree = ast.parse(program.source)
+        assert len(tree.body) == 1 and isinstance(tree.body[0], ast.FunctionDef)
+        assert not any(isinstance(node, (ast.Lambda, ast.FunctionDef)) for node in ast.walk(
+            tree.body[0]) if node is not tree.body[0])
+
+
+def _definitions(body):
+    """(name, its ast.FunctionDef or ast.Lambda) of each function defined in ``body``."""
+    for statement in body:
+        if isinstance(statement, ast.FunctionDef):
+            yield statement.name, statement
+        elif isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Lambda):
+            yield statement.targets[0].id, statement.value
+
+
+def _defined_functions(tree):
+    """name -> how many values it returns, for each function of a program; asserts each
+    is defined once, at module level or at the top of a function's body, and that all
+    its returns give as many values."""
+    found, lambdas = {}, 0
+    pending = [tree.body]
+    while pending:
+        for name, node in _definitions(pending.pop()):
+            assert name not in found, f"{name} defined twice"
+            returns = [node.body] if isinstance(node, ast.Lambda) else [
+                n.value for n in _own_nodes(node) if isinstance(n, ast.Return)]
+            widths = {len(r.elts) if isinstance(r, ast.Tuple) else 1 for r in returns}
+            assert len(widths) == 1, f"{name} returns {widths} values"
+            found[name] = widths.pop()
+            lambdas += isinstance(node, ast.Lambda)
+            if isinstance(node, ast.FunctionDef):
+                pending.append(node.body)
+    assert lambdas == sum(isinstance(n, ast.Lambda) for n in ast.walk(tree))  # no other
+    assert len(found) == sum(isinstance(n, ast.FunctionDef) for n in ast.walk(tree)) + lambdas
+    return found
+
+
+def _own_nodes(function):
+    """The nodes of ``function``'s body, not those of the functions defined in it."""
+    pending = list(function.body)
+    while pending:
+        node = pending.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.Lambda)):
+            pending.extend(ast.iter_child_nodes(node))
+
+
+def _reads_a_later_value(tree):
+    """True when a function nested at the top of a module-level function reads one of
+    that function's variables that a statement after the definition assigns."""
+    for function in tree.body:
+        if not isinstance(function, ast.FunctionDef):
+            continue
+        for position, statement in enumerate(function.body):
+            for _, node in _definitions([statement]):
+                params = {a.arg for a in node.args.args}
+                read = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)
+                        and isinstance(n.ctx, ast.Load)} - params
+                later = {n.id for s in function.body[position + 1:] for n in ast.walk(s)
+                         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+                if read & later:
+                    return True
+    return False
