@@ -15,6 +15,7 @@ import ast
 
 from .errors import UnsupportedSyntaxError
 from .exits import contains
+from .parse import lambda_name
 
 ACCEPTED = {
     # structure
@@ -179,9 +180,8 @@ def _check_nested(parsed, tree):
                                        "a decorator on a nested function is not supported",
                                        "call the function as it is")
                 bodies.append(stmt)
-            elif (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Lambda)
-                  and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
-                function, name = stmt.value, stmt.targets[0].id
+            elif lambda_name(stmt):
+                function, name = stmt.value, lambda_name(stmt)
             else:
                 continue
             if name in names:

@@ -152,12 +152,17 @@ def _lambda_in_file(fn, filename):
             lineno=code.co_firstlineno, col_offset=_column_of("lambda", line),
             source_line=line or None, hint="put it on a line of its own, or write a def")
     node = found[0]
-    name = "lambda"
-    for statement in ast.walk(module):
-        if (isinstance(statement, ast.Assign) and statement.value is node
-                and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)):
-            name = statement.targets[0].id
-    return lambda_as_def(node, name)
+    names = [lambda_name(s) for s in ast.walk(module)
+             if isinstance(s, ast.Assign) and s.value is node]
+    return lambda_as_def(node, next((n for n in names if n), "lambda"))
+
+
+def lambda_name(stmt):
+    """``f`` for the statement ``f = lambda ...``; None for any other statement."""
+    if (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Lambda)
+            and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+        return stmt.targets[0].id
+    return None
 
 
 def lambda_as_def(node, name):

@@ -34,6 +34,7 @@ import os
 from dataclasses import dataclass, field
 
 from .errors import SymdiffError, UnsupportedSyntaxError
+from .parse import lambda_name
 
 STATIC_MODULES = ("math", "numpy", "symdiff")
 CONSTANT_NAMES = ("pi", "e", "tau", "inf", "nan")  # math.pi, np.pi, ... in constant arithmetic
@@ -86,7 +87,7 @@ class StaticModule:
 
 def function_names(tree):
     names = [n.name if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-             else _lambda_name(n) for n in tree.body]
+             else lambda_name(n) for n in tree.body]
     return list(dict.fromkeys(name for name in names if name))
 
 
@@ -124,8 +125,8 @@ def load(path):
 def _load_statement(module, stmt):
     if isinstance(stmt, (ast.Import, ast.ImportFrom)):
         bound = _import(stmt)
-    elif _lambda_name(stmt):
-        bound = _function(module, stmt, _lambda_name(stmt))
+    elif lambda_name(stmt):
+        bound = _function(module, stmt, lambda_name(stmt))
         if bound is None:
             return
     elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
@@ -166,14 +167,6 @@ def _function(module, stmt, name):
     module.left_out.pop(name, None)
     module.defined[name] = function
     return {name: function}
-
-
-def _lambda_name(stmt):
-    """``f`` for the statement ``f = lambda ...``; None for any other statement."""
-    if (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Lambda)
-            and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
-        return stmt.targets[0].id
-    return None
 
 
 def _unbind(module, name, lineno):
