@@ -16,6 +16,7 @@ import inspect
 import linecache
 import re
 import textwrap
+import types
 from dataclasses import dataclass, field
 
 from .errors import SourceUnavailableError
@@ -130,7 +131,8 @@ def _lambda_in_file(fn, filename):
     """The lambda ``fn`` as a ``def`` whose body returns the lambda's expression.
 
     A line may hold several lambdas: the one whose parameters are ``fn``'s and whose
-    body spans every source position ``fn``'s code records is ``fn``.  The ``def`` takes
+    body spans every source position ``fn``'s code records is ``fn`` (before Python
+    3.11, which records no columns, the one that compiles to ``fn``'s code).  The ``def`` takes
     the name of ``f = lambda ...``; a lambda bound to no one name is called ``lambda``
     (a word no Python name can be), so its gradient is ``grad_lambda``.
     """
@@ -145,7 +147,9 @@ def _lambda_in_file(fn, filename):
     params = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
     found = [node for node in ast.walk(module)
              if isinstance(node, ast.Lambda) and node.lineno == code.co_firstlineno
-             and _parameters(node.args) == params and _spans(node.body, code)]
+             and _parameters(node.args) == params and _is_code_of(node, code)]
+    if len({ast.dump(node) for node in found}) == 1:
+        found = found[:1]  # lambdas written the same way: either one will do
     if len(found) != 1:
         raise SourceUnavailableError(
             "this lambda cannot be told apart from another on its line", filename=filename,
@@ -177,6 +181,19 @@ def _parameters(args):
     """The parameter names of an ``ast.arguments``, in the code object's order."""
     names = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
     return tuple(names)
+
+
+def _is_code_of(node, code):
+    """Whether the lambda ``node`` is the source of ``code``."""
+    if hasattr(code, "co_positions"):
+        return _spans(node.body, code)
+    compiled = compile(ast.Expression(body=node), "<lambda>", "eval")
+    own = next(c for c in compiled.co_consts if isinstance(c, types.CodeType))
+    if code.co_freevars:  # compiled alone, its free names read globals: compare what it uses
+        return own.co_consts == code.co_consts and (
+            set(own.co_names) == set(code.co_names) | set(code.co_freevars))
+    return (own.co_code, own.co_consts, own.co_names) == (
+        code.co_code, code.co_consts, code.co_names)
 
 
 def _spans(body, code):
