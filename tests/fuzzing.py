@@ -20,6 +20,13 @@ position or keyword.  The differentiated function itself is sometimes one lambda
 (Features ``helper``, ``lambda``, ``nested_def``, ``nested_lambda``, ``multi_return``
 and ``defaults``; ``Program.features`` names those a program uses.)
 
+Programs may read module-level tables of constants (``_T3_0 = (0.5, -1.25)``, a tuple
+or a list, written before the helpers): looped over (``for e in _T3_0``, ``for i, e in
+enumerate(...)``, ``for e, h in zip(...)``), indexed by a loop index that stays in range
+or by a constant, and measured (``range(len(_T3_0))``, ``/ len(_T3_0)``); feature
+``table``.  A loop may have an ``else:`` clause, which never breaks or continues an
+enclosing loop itself (feature ``loop_else``).
+
 ``load(programs, directory, module_name)`` writes a batch to one module file and
 imports it: symdiff reads the source of what it differentiates from that file.
 
@@ -57,7 +64,7 @@ ALL_FEATURES = frozenset({"if", "for", "while", "break", "minmax", "abs", "pow",
                           "divide", "augmented", "tuple", "ifexp", "loop_index",
                           "early_return", "bare_output", "loop_overwrite", "nested_return",
                           "helper", "lambda", "multi_return", "nested_def", "nested_lambda",
-                          "defaults"})
+                          "defaults", "table", "loop_else"})
 LOOP_FEATURES = frozenset({"for", "while"})
 # Programs with these features meet known symdiff bugs (see tests/test_fuzz.py); the
 # default runs leave them out, and a strict xfail test keeps them in.  None are known.
@@ -112,6 +119,9 @@ MAX_HELPERS = 2  # module-level helpers per program
 MAX_NESTED = 2  # nested functions per program
 MAX_LEVEL = 2  # nested functions nest at most this deep in a module-level one
 LAMBDA_RATE = 0.08  # programs whose function is one lambda
+MAX_TABLES = 2  # module-level tables per program
+TABLE_VALUES = ("0.5", "-1.25", "2.0", "1.5", "0.25", "-0.75", "1.0", "-0.5", "3.0")
+LOOP_INDICES = ("i", "j", "k")  # the int index of a loop nested this deep in others
 
 
 @dataclass(frozen=True)
@@ -139,6 +149,24 @@ class _Context:
         self.helpers_named = 0
         self.nested_named = 0
         self.called = set()  # the names of the functions called so far
+        self.tables = []  # (name, length) of each module-level table
+        self.table_lines = []
+
+    def table(self):
+        """(name, length) of a module-level table of 1 to 5 constants, a tuple or a list:
+        a new one while ``MAX_TABLES`` allows (sometimes), else one made already."""
+        rng = self.rng
+        if self.tables and (len(self.tables) >= MAX_TABLES or rng.random() < 0.6):
+            return rng.choice(self.tables)
+        name = f"_T{self.index}_{len(self.tables)}"
+        values = [rng.choice(TABLE_VALUES) for _ in range(rng.randint(1, 5))]
+        if rng.random() < 0.5:
+            text = f"[{', '.join(values)}]"
+        else:
+            text = f"({', '.join(values)}{',' if len(values) == 1 else ''})"
+        self.table_lines.append(f"{name} = {text}")
+        self.tables.append((name, len(values)))
+        return name, len(values)
 
 
 class _Generator:
@@ -163,6 +191,8 @@ class _Generator:
         self.counter = 0  # for fresh counter names of while loops
         self.loops = 0  # how many loops enclose the statement being written
         self.branches = 0  # how many if statements enclose it
+        self.breakable = True  # False in a loop's else clause, until a loop in it
+        self.bounds = {}  # each int loop index -> how many values it takes
 
     def enabled(self, feature, probability=1.0):
         if feature in self.allowed and self.rng.random() < probability:
@@ -176,14 +206,26 @@ class _Generator:
         rng = self.rng
         if ints and self.enabled("loop_index", 0.15):
             return f"{rng.choice(ints)} * {rng.choice(CONSTANTS)}"
+        if self.enabled("table", 0.05):
+            return self.entry(ints)
         if rng.random() < 0.88:
             return rng.choice(names)
         return rng.choice(CONSTANTS)
 
+    def entry(self, ints):
+        """``T[i]`` for a table ``T`` and an enclosing loop's index ``i`` that never
+        passes its end, else ``T[n]`` for a constant ``n`` (maybe negative)."""
+        name, length = self.context.table()
+        fitting = [i for i in ints if self.bounds[i] <= length]
+        if fitting and self.rng.random() < 0.7:
+            return f"{name}[{self.rng.choice(fitting)}]"
+        return f"{name}[{self.rng.randrange(-length, length)}]"
+
     def atom(self, names, ints, depth):
         """An expression safe to put before ``**`` or after a unary minus."""
         text = self.expr(names, ints, depth)
-        return text if text.isidentifier() or _is_number(text) else f"({text})"
+        simple = text.isidentifier() or _is_number(text) or _is_entry(text)
+        return text if simple else f"({text})"
 
     def expr(self, names, ints, depth):
         rng = self.rng
@@ -192,8 +234,9 @@ class _Generator:
         sub = depth - 1
         kind = rng.choices(
             ("arith", "neg", "divide", "intpow", "floatpow", "smooth", "exp", "logsqrt",
-             "minmax", "abs", "ifexp", "call"),
-            (6, 1, 1.5, 1.5, 1, 2, 1, 1.2, 1.2, 0.8, 0.5, 2 if self.uncalled(False) else 0.3))[0]
+             "minmax", "abs", "ifexp", "call", "mean"),
+            (6, 1, 1.5, 1.5, 1, 2, 1, 1.2, 1.2, 0.8, 0.5, 2 if self.uncalled(False) else 0.3,
+             0.4))[0]
         if kind == "neg":
             return f"-{self.atom(names, ints, sub)}"
         if kind == "divide" and self.enabled("divide"):
@@ -230,6 +273,8 @@ class _Generator:
                     f"else {self.atom(names, ints, sub)})")
         if kind == "call" and (callee := self.callee(many=False)):
             return self.call(callee, names, ints, sub)
+        if kind == "mean" and self.enabled("table"):
+            return f"{self.atom(names, ints, sub)} / len({self.context.table()[0]})"
         op = rng.choice(("+", "-", "*", "+", "*"))
         left, right = self.expr(names, ints, sub), self.expr(names, ints, sub)
         if op != "+" and not _is_simple(right):
@@ -425,7 +470,7 @@ class _Generator:
         the features allow none of them here."""
         rng = self.rng
         exits = []
-        if self.loops and "break" in self.allowed:
+        if self.loops and self.breakable and "break" in self.allowed:
             exits += ["break", "continue"]
         nested = self.loops > 1 or self.branches > 0  # the return's `if` nests in these
         if "nested_return" in self.allowed or (not nested and "early_return" in self.allowed):
@@ -461,6 +506,64 @@ class _Generator:
 
     def count(self):
         return self.rng.randint(*self.size.inner)
+
+    def loop_body(self, names, ints, indent, depth):
+        """The body of a loop just opened, where ``break`` and ``continue`` are allowed."""
+        self.loops += 1
+        breakable, self.breakable = self.breakable, True
+        self.block(names, ints, indent + 1, self.count(), depth + 1, True)
+        self.loops -= 1
+        self.breakable = breakable
+
+    def loop_else(self, names, ints, indent, depth, in_loop):
+        """Maybe an ``else:`` clause for the loop just written, reading the names readable
+        before the loop.  No ``break`` or ``continue`` of its own (one would leave an
+        enclosing loop, or be no statement at all), though loops in it may have some."""
+        if not self.enabled("loop_else", 0.15):
+            return
+        self.emit(indent, "else:")
+        breakable, self.breakable = self.breakable, False
+        self.block(names, ints, indent + 1, self.count(), depth + 1, in_loop)
+        self.breakable = breakable
+
+    def range_loop(self, names, ints, indent, depth, in_loop):
+        """``for i in range(k):`` with ``k`` a number, or the length of a table."""
+        index = LOOP_INDICES[len(ints)]
+        if self.enabled("table", 0.2):
+            table, self.bounds[index] = self.context.table()
+            self.emit(indent, f"for {index} in range(len({table})):")
+        else:
+            self.bounds[index] = self.rng.randint(1, 4)
+            self.emit(indent, f"for {index} in range({self.bounds[index]}):")
+        self.loop_body(names, ints + [index], indent, depth)
+        self.loop_else(names, ints, indent, depth, in_loop)
+
+    def table_loop(self, names, ints, indent, depth, in_loop):
+        """Maybe ``for e in T:``, ``for i, e in enumerate(T):`` or ``for e, h in zip(T,
+        U):`` over module-level tables, the elements new locals of the body (constants:
+        their derivatives are zero); False when the feature or the names left allow none."""
+        rng = self.rng
+        first = self.fresh_local(names)
+        second = self.fresh_local(names + [first]) if first else None
+        if second is None or not self.enabled("table", 0.35):
+            return False
+        table, length = self.context.table()
+        shape = rng.choice(("for", "enumerate", "zip"))
+        inner, body_ints = names + [first], ints
+        if shape == "for":
+            self.emit(indent, f"for {first} in {table}:")
+        elif shape == "enumerate":
+            index = LOOP_INDICES[len(ints)]
+            self.bounds[index] = length
+            body_ints = ints + [index]
+            self.emit(indent, f"for {index}, {first} in enumerate({table}):")
+        else:
+            self.emit(indent, f"for {first}, {second} in zip({table}, "
+                              f"{self.context.table()[0]}):")
+            inner.append(second)
+        self.loop_body(inner, body_ints, indent, depth)
+        self.loop_else(names, ints, indent, depth, in_loop)
+        return True
 
     def block(self, names, ints, indent, count, depth, in_loop=False):
         """Write ``count`` statements; return the names readable after them.  The caller
@@ -514,11 +617,8 @@ class _Generator:
                 self.block(names, ints, indent + 1, self.count(), depth + 1, in_loop)
             self.branches -= 1
         elif kind == "for" and self.enabled("for"):
-            index = ("i", "j", "k")[len(ints)]
-            self.emit(indent, f"for {index} in range({rng.randint(1, 4)}):")
-            self.loops += 1
-            self.block(names, ints + [index], indent + 1, self.count(), depth + 1, True)
-            self.loops -= 1
+            if not self.table_loop(names, ints, indent, depth, in_loop):
+                self.range_loop(names, ints, indent, depth, in_loop)
         elif kind == "while" and self.enabled("while"):
             counter = f"n{self.counter}" if self.counter else "n"
             self.counter += 1
@@ -528,9 +628,8 @@ class _Generator:
                 test += f" and {rng.choice(names)} < {rng.choice(('2.0', '5.0', '10.0'))}"
             self.emit(indent, f"while {test}:")
             self.emit(indent + 1, f"{counter} += 1")  # first, so `continue` cannot spin
-            self.loops += 1
-            self.block(names, ints, indent + 1, self.count(), depth + 1, True)
-            self.loops -= 1
+            self.loop_body(names, ints, indent, depth)
+            self.loop_else(names, ints, indent, depth, in_loop)
         elif kind == "tuple" and self.enabled("tuple") and len(assignable) >= 2:
             first, second = rng.sample(assignable, 2)
             self.emit(indent, f"{first}, {second} = {second}, {value()}")
@@ -585,11 +684,16 @@ def _is_number(text):
 
 
 def _is_simple(text):
-    """A name, a number or one call (``math.sin(a)``, ``_h3_0(a, b)``): no parentheses
-    needed around it."""
-    return text.isidentifier() or _is_number(text) or (
+    """A name, a number, a table entry or one call (``math.sin(a)``, ``_h3_0(a, b)``): no
+    parentheses needed around it."""
+    return text.isidentifier() or _is_number(text) or _is_entry(text) or (
         re.match(r"[\w.]+\(", text) is not None and text.endswith(")")
         and _balanced_once(text))
+
+
+def _is_entry(text):
+    """True for an entry of a table, ``_T3_0[i]`` or ``_T3_0[-2]``."""
+    return re.fullmatch(r"\w+\[-?\w+\]", text) is not None
 
 
 def _balanced_once(text):
@@ -617,8 +721,8 @@ def generate(seed, index, features=DEFAULT_FEATURES, size="medium"):
         lines = [f"{name} = lambda {', '.join(params)}: {body}"]
     else:
         lines = _function(generator, name, params, size)
-    return Program(seed, index, name, params, "\n".join(context.helper_lines + lines) + "\n",
-                   frozenset(context.used))
+    text = "\n".join(context.table_lines + context.helper_lines + lines) + "\n"
+    return Program(seed, index, name, params, text, frozenset(context.used))
 
 
 def _function(generator, name, params, size):
@@ -1024,7 +1128,7 @@ def _blocks(lines):
     return spans
 
 
-def shrink(program, still_fails, directory, rounds=20):
+def shrink(program, still_fails, directory, rounds=40):
     """A smaller variant of ``program`` (statements deleted, blocks flattened) for which
     ``still_fails(variant)`` holds; ``program`` itself if nothing smaller does."""
     counter = [0]

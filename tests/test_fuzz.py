@@ -26,6 +26,7 @@ tests below are the minimal reproducers of bugs the fuzzer found, fixed since.
 import ast
 import math
 import os
+import re
 
 import pytest
 
@@ -351,13 +352,37 @@ def test_programs_use_helpers_in_the_shapes_symdiff_reads():
 
 
 def test_new_features_stay_out_when_not_allowed():
-    allowed = fuzzing.DEFAULT_FEATURES - NEW_FEATURES
+    allowed = fuzzing.DEFAULT_FEATURES - NEW_FEATURES - {"table"}
     for index in range(60):
         program = fuzzing.generate(13, index, allowed)
         tree = ast.parse(program.source)
         assert len(tree.body) == 1 and isinstance(tree.body[0], ast.FunctionDef)
         assert not any(isinstance(node, (ast.Lambda, ast.FunctionDef)) for node in ast.walk(
             tree.body[0]) if node is not tree.body[0])
+
+
+def test_programs_read_tables_and_write_loop_else_clauses(directory):
+    """Tables of constants at module level, looped over in each way (plain, ``enumerate``,
+    ``zip``), indexed and measured; loops with an ``else:`` holding no ``break`` or
+    ``continue`` of its own.  The programs load and most run."""
+    programs = [fuzzing.generate(14, index, size="medium") for index in range(60)]
+    assert {"table", "loop_else"} <= set().union(*(p.features for p in programs))
+    text = "\n".join(p.source for p in programs)
+    for shape in (r"for \w+ in _T\d+_\d:", r"for [ijk], \w+ in enumerate\(_T",
+                  r"for \w+, \w+ in zip\(_T", r"_T\d+_\d\[[ijk]\]", r"_T\d+_\d\[-?\d\]",
+                  r"range\(len\(_T", r"/ len\(_T"):
+        assert re.search(shape, text), shape
+    for program in programs:
+        tree = ast.parse(program.source)
+        tables = [s for s in tree.body if isinstance(s, ast.Assign)
+                  and isinstance(s.value, (ast.Tuple, ast.List))]
+        assert all(1 <= len(s.value.elts) <= 5 for s in tables)
+        for loop in ast.walk(tree):
+            if isinstance(loop, (ast.For, ast.While)):
+                assert not any(isinstance(s, (ast.Break, ast.Continue)) for s in loop.orelse)
+    fuzzing.load(programs, directory, "fuzz_tables")
+    values = [fuzzing.value_at(p, (0.3, -0.7, 1.1)[:len(p.params)]) for p in programs]
+    assert sum(isinstance(v, float) for v in values) >= 50
 
 
 def _definitions(body):
