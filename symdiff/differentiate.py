@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from . import ir
 from .activity import active_names
 from .taping import Scope, Taping, places
-from .syntax import (assign, attr, call, call_method, call_stmt, comment, increment, is_minus_one, is_one,
-                     load, negate, operand_node, store, times)
+from .syntax import (assign, attr, call, call_method, call_stmt, comment, function_def, increment,
+                     is_minus_one, is_one, load, negate, operand_node, store, times)
 from .writer import Writer
 
 SECTION = "reverse sweep"  # the heading comment of the second half
@@ -140,8 +140,7 @@ class Sweeps(Taping, Writer):
             reverse.insert(0, comment(f"{SECTION}: adjoints, from the result back"))
         statements = prologue + body + reverse + [ast.Return(grad)]
         name = self.namer.fresh(f"grad_{program.name}")
-        function = ast.FunctionDef(name=name, args=_arguments(program), body=statements,
-                                   decorator_list=[], returns=None, type_comment=None)
+        function = function_def(name, _arguments(program), statements)
         return Generated(function, program.math_name, program.namespace, dict(self.adjoints),
                          self.record, {alias: b for b, alias in self.builtins.items()})
 

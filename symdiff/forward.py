@@ -19,7 +19,8 @@ import ast
 from . import ir
 from .activity import active_names
 from .differentiate import Generated, _arguments
-from .syntax import assign, call, call_method, is_minus_one, is_one, load, operand_node, times
+from .syntax import (assign, call, call_method, function_def, is_minus_one, is_one, load,
+                     operand_node, times)
 from .writer import Writer
 
 
@@ -58,8 +59,7 @@ class Tangents(Writer):
         arguments.args += [ast.arg(self.tangents[p], None) for p in self.wrt]
         arguments.defaults = []
         name = self.namer.fresh(f"jvp_{program.name}")
-        function = ast.FunctionDef(name=name, args=arguments, body=body, decorator_list=[],
-                                   returns=None, type_comment=None)
+        function = function_def(name, arguments, body)
         return Generated(function, program.math_name, program.namespace, dict(self.tangents),
                          None, {alias: b for b, alias in self.builtins.items()})
 

@@ -20,6 +20,7 @@ import types
 from dataclasses import dataclass, field
 
 from .errors import SourceUnavailableError
+from .syntax import function_def
 
 
 @dataclass(frozen=True)
@@ -172,9 +173,7 @@ def lambda_name(stmt):
 def lambda_as_def(node, name):
     """``lambda args: body`` as ``def name(args): return body``, at the lambda's place."""
     body = ast.copy_location(ast.Return(value=node.body), node.body)
-    tree = ast.FunctionDef(name=name, args=node.args, body=[body], decorator_list=[],
-                           returns=None, type_comment=None)
-    return ast.copy_location(tree, node)
+    return ast.copy_location(function_def(name, node.args, [body]), node)
 
 
 def _parameters(args):

@@ -10,6 +10,16 @@ COMMENT = "__symdiff_comment__"  # marker call that ``emit`` turns into a commen
 _STATELESS = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
 
 
+def function_def(name, args, body):
+    """A plain ``def``: no decorators, annotations or type parameters (a field from
+    Python 3.12 on, set so the tree is the one parsing its text gives back)."""
+    node = ast.FunctionDef(name=name, args=args, body=body, decorator_list=[], returns=None,
+                           type_comment=None)
+    if "type_params" in ast.FunctionDef._fields:
+        node.type_params = []
+    return node
+
+
 def walk(node):
     """Every node of the tree under ``node`` (itself first), depth first in source order.
 
