@@ -139,12 +139,13 @@ class ExpressionRules:
             raise self.error(UndefinedNameError, node, f"the name {name} is not defined",
                              "define it at module level before the gradient is first used"
                              ) from None
+        meaning = classify(found)
         if name not in self.parsed.closure:
-            found_now = self.parsed.globals.get(name)
-            contents = table_values(found_now) if classify(found_now).kind == "table" and (
-                not isinstance(found_now, tuple)) else None  # a list or an array may change
-            self.unit.reads.append((self.parsed.globals, name, found_now, contents))
-        return classify(found)
+            current = self.parsed.globals.get(name)  # None for a builtin
+            contents = table_values(found) if meaning.kind == "table" and (
+                not isinstance(found, tuple)) else None  # a list or an array may change
+            self.unit.reads.append((self.parsed.globals, name, current, contents))
+        return meaning
 
     def scope_of(self, name):
         """The frame whose own variable or function ``name`` is: this one, or for a
@@ -158,8 +159,9 @@ class ExpressionRules:
 
     def name_operand(self, node):
         meaning = self.meaning(node.id, node)
-        if meaning.kind == "local" and self.scope_of(node.id) is not self:
-            operand = self.scope_of(node.id).name_operand(node)  # its value now, at the call
+        scope = self.scope_of(node.id)
+        if meaning.kind == "local" and scope is not self:
+            operand = scope.name_operand(node)  # its value now, at the call
             if isinstance(operand, ir.Var) and not self.compound:
                 self.unit.read.add(operand.name)
             return operand
@@ -256,6 +258,10 @@ class ExpressionRules:
             except (IndexError, TypeError) as exc:
                 raise self.error(UnsupportedSyntaxError, node, f"{ast.unparse(node)}: {exc}",
                                  "index with a whole number inside the table") from None
+        return self.table_entry(name, values, index, target)
+
+    def table_entry(self, name, values, index, target=None):
+        """Emit ``target = name[index]``, a value with no derivative; its operand."""
         element = ast.Subscript(ast.Name(name, ast.Load()), operand_ast(index), ast.Load())
         reads = _reads(index) + ((name,) if values is None else ())
         return ir.Var(self.compute(target or self.namer.fresh(f"{self.hint}_entry"), element,

@@ -115,10 +115,7 @@ class Frame(ExpressionRules):
         or (forward mode) the differentiated function returning a tuple written out."""
         if self.unpacked is not None:
             if not isinstance(node, (ast.Tuple, ast.Call)):
-                raise self.error(UnsupportedSyntaxError, node,
-                                 f"{self.parsed.name} returns one value here, but its call "
-                                 f"unpacks {self.unpacked}",
-                                 "return the values written out: `return a, b`")
+                raise self.one_value_returned(node)
             return True
         return self.top and self.unit.allow_tuple and isinstance(node, ast.Tuple)
 
@@ -135,10 +132,7 @@ class Frame(ExpressionRules):
         if isinstance(node, ast.Call):
             values = self.unpacked_call(node, len(self.result_tuple))
             if values is None:
-                raise self.error(UnsupportedSyntaxError, node,
-                                 f"{self.parsed.name} returns one value here, but its call "
-                                 f"unpacks {self.unpacked}",
-                                 "return the values written out: `return a, b`")
+                raise self.one_value_returned(node)
             for value, name in zip(values, self.result_tuple):
                 self.emit(ir.Assign(name, "copy", (value,), self.origin))
             return tuple(ir.Var(name) for name in self.result_tuple)
@@ -152,6 +146,11 @@ class Frame(ExpressionRules):
             self.hint = name
             self.value(element, name)
         return tuple(ir.Var(name) for name in self.result_tuple)
+
+    def one_value_returned(self, node):
+        return self.error(UnsupportedSyntaxError, node,
+                          f"{self.parsed.name} returns one value here, but its call unpacks "
+                          f"{self.unpacked}", "return the values written out: `return a, b`")
 
     def unpacked_call(self, node, count):
         """``a, b = f(x)`` with ``f`` a user function: its ``count`` values as operands;
@@ -409,11 +408,8 @@ class Frame(ExpressionRules):
             def read_elements():
                 self.origin = origin
                 for element, (name, values) in zip(elements, read):
-                    target = self.target_name(element.id)
-                    entry = ast.Subscript(ast.Name(name, ast.Load()),
-                                          ast.Name(index, ast.Load()), ast.Load())
-                    self.compute(target, entry, (index,) + ((name,) if values is None else ()))
-                    self.mapping[element.id] = ir.Var(target)
+                    self.mapping[element.id] = self.table_entry(
+                        name, values, ir.Var(index), self.target_name(element.id))
             body = self.loop_body(node, loop, read_elements)
         self.emit(ir.For(index, (length,), body, origin, False))
         self.loop_else(node, loop)
