@@ -22,7 +22,7 @@ Expects a ``ParsedFunction`` that passed ``fence``.  Guarantees:
 """
 
 from . import ir
-from .errors import UnknownFunctionError
+from .errors import DecoratorError, SourceChangedError, SymdiffError, UnknownFunctionError
 from .fence import fence
 from .frame import Frame
 from .hoist import hoist_invariants
@@ -107,9 +107,12 @@ class Unit:
         if fn not in self._parsed:
             try:
                 parsed = parse_function(fn)
+            except (SourceChangedError, DecoratorError):
+                raise  # located at the helper's own def or decorator, where the fix is
             except Exception as exc:
+                reason = exc.message if isinstance(exc, SymdiffError) else str(exc)
                 raise frame.error(UnknownFunctionError, node,
-                                  f"{fn.__name__} cannot be read: {exc}",
+                                  f"{fn.__name__} cannot be read: {reason}",
                                   "define it with def in a source file") from None
             fence(parsed)
             self._parsed[fn] = parsed

@@ -12,6 +12,7 @@ right place.
 """
 
 import ast
+import functools
 import inspect
 import linecache
 import re
@@ -19,7 +20,8 @@ import textwrap
 import types
 from dataclasses import dataclass, field
 
-from .errors import SourceUnavailableError
+from .errors import DecoratorError, SourceChangedError, SourceUnavailableError
+from .provenance import code_matches, def_matches
 from .syntax import function_def
 
 
@@ -46,9 +48,18 @@ class ParsedFunction:
 
 
 def parse_function(fn):
-    """Read ``fn``'s source and return its ``ParsedFunction``."""
-    fn = inspect.unwrap(fn)
-    name = getattr(fn, "__name__", repr(fn))
+    """Read ``fn``'s source and return its ``ParsedFunction``.
+
+    What is read is what a call of ``fn`` runs.  A wrapper that only caches or rebinds
+    (``functools.lru_cache``, ``staticmethod``) is seen through; the wrapper a
+    ``functools.wraps`` decorator returns is read itself, never the function it wraps
+    in its place, and is refused when it passes on ``*args``.  The text must still be
+    the code that runs (a file edited after import is refused).
+    """
+    fn = transparent(fn)
+    name = getattr(fn, "__name__", None) or repr(fn)
+    if isinstance(fn, functools.partial):
+        raise _partial_error(fn)
     if not inspect.isfunction(fn):
         if inspect.ismethod(fn):
             code = fn.__func__.__code__
@@ -59,25 +70,138 @@ def parse_function(fn):
                 source_line=line or None,
                 hint="differentiate a plain function; pass the instance's numbers as arguments")
         raise SourceUnavailableError(
-            f"{name!s} is not a Python function with readable source",
-            hint="symdiff reads source text; builtins and C functions have none")
+            f"{name!s} is a {type(fn).__name__}, not a Python function: it has no source "
+            "file, so there is nowhere to point", hint="symdiff reads the source text of a "
+            "def or a lambda; builtins and C functions have none")
+    if getattr(fn, "__wrapped__", None) is not None:
+        _check_wrapper(fn)
+    for attempt in range(2):
+        parsed, matches = _read(fn, name)
+        if matches is not False:
+            return parsed
+        if attempt == 0 and not _reloaded(fn.__code__.co_filename):
+            break  # the text linecache holds is the file's: the file changed
+    raise _changed_error(fn, name)
+
+
+def _read(fn, name):
+    """(the ``ParsedFunction`` of ``fn`` from its file's text as ``linecache`` holds it,
+    whether that text compiles to ``fn``'s code: True, False or None for unknown)."""
     filename = fn.__code__.co_filename
-    if fn.__name__ == "<lambda>":
-        tree = _lambda_in_file(fn, filename)
-        return ParsedFunction(name=tree.name, tree=tree, filename=filename,
-                              globals=fn.__globals__, closure=_closure(fn), fn=fn)
-    tree = _find_in_file(fn, filename)
-    if tree is None:
-        try:
-            lines, first = inspect.getsourcelines(fn)
-        except (OSError, TypeError) as exc:
-            raise SourceUnavailableError(
-                f"the source of {name} cannot be read ({exc})", filename=filename,
-                lineno=fn.__code__.co_firstlineno,
-                hint="define it in a file, or register its text with linecache") from None
-        tree = parse_text("".join(lines), filename, first, name)
-    return ParsedFunction(name=name, tree=tree, filename=filename,
-                          globals=fn.__globals__, closure=_closure(fn), fn=fn)
+    if fn.__code__.co_name == "<lambda>":
+        tree, node = _lambda_in_file(fn, filename)
+        matches = code_matches(fn, _MODULES[filename][0], filename)
+        if matches is False and def_matches(fn, node, filename):
+            matches = True  # compiled alone, as the command line's reader defines it
+    else:
+        tree = _find_in_file(fn, filename)
+        if tree is not None:
+            matches = code_matches(fn, _MODULES[filename][0], filename)
+            if matches is False and def_matches(fn, tree, filename):
+                matches = True  # compiled alone, as the command line's reader defines it
+        elif _module_tree(filename) is not None:
+            return None, False  # the file parses, but holds no such def where the code says
+        else:
+            tree = _read_alone(fn, filename, name)
+            matches = def_matches(fn, tree, filename)
+    return ParsedFunction(name=tree.name if fn.__code__.co_name == "<lambda>" else name, tree=tree,
+                          filename=filename, globals=fn.__globals__, closure=_closure(fn),
+                          fn=fn), matches
+
+
+def _read_alone(fn, filename, name):
+    """The ``def`` of ``fn`` read by ``inspect`` (its file does not parse whole)."""
+    try:
+        lines, first = inspect.getsourcelines(fn)
+    except (OSError, TypeError) as exc:
+        code = fn.__code__
+        raise SourceUnavailableError(
+            f"the source of {name} cannot be read ({exc}): its code says it was defined in "
+            f"{filename}, line {code.co_firstlineno}, and no text of that is kept "
+            "(functions made by exec or compile from a string are not)", filename=filename,
+            lineno=code.co_firstlineno, col_offset=0,
+            hint="define it in a file, or register its text with linecache") from None
+    return parse_text("".join(lines), filename, first, name)
+
+
+def transparent(fn):
+    """The function a wrapper that changes no value calls: ``functools.lru_cache`` (and
+    ``cache``) return what it returns, ``staticmethod`` only rebinds it."""
+    cached = getattr(functools, "_lru_cache_wrapper", None)
+    while True:
+        if isinstance(fn, staticmethod):
+            fn = fn.__func__
+        elif cached is not None and isinstance(fn, cached):
+            fn = fn.__wrapped__
+        else:
+            return fn
+
+
+def _def_line(fn):
+    """(filename, line, column, the ``def`` node or None) where ``fn`` is defined."""
+    code = fn.__code__
+    node = None
+    module = _module_tree(code.co_filename)
+    if module is not None:
+        node = next((n for n in ast.walk(module) if isinstance(n, _DEFS)
+                     and n.name == code.co_name and code.co_firstlineno in _starts(n)), None)
+    line = linecache.getline(code.co_filename, code.co_firstlineno)
+    col = len(line) - len(line.lstrip()) if line.strip() else 0
+    return code.co_filename, code.co_firstlineno, col, node
+
+
+def _check_wrapper(fn):
+    """Refuse a decorator's wrapper that passes ``*args`` on: what it computes from them
+    cannot be read.  The error points at the decorator, where the user can act."""
+    code = fn.__code__
+    if not code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
+        return  # named parameters: the wrapper is read like any function
+    inner = inspect.unwrap(fn)
+    filename, lineno, col, node = _def_line(fn)
+    if inspect.isfunction(inner):
+        filename, lineno, col, node = _def_line(inner)
+        if node is not None and node.decorator_list:
+            decorator = node.decorator_list[0]
+            lineno, col = decorator.lineno, decorator.col_offset - 1  # at the @
+    raise DecoratorError(
+        f"{fn.__name__} is decorated: calling it runs the wrapper {code.co_name} "
+        f"({code.co_filename}:{code.co_firstlineno}), which passes *args on, so what it "
+        f"computes cannot be read", filename=filename, lineno=lineno, col_offset=max(col, 0),
+        source_line=linecache.getline(filename, lineno) or None,
+        hint=f"apply grad to the undecorated function ({fn.__name__}.__wrapped__), give the "
+             f"wrapper {fn.__name__}'s own parameters, or give {fn.__name__} a rule with "
+             "symdiff.defgrad for the functions that call it")
+
+
+def _partial_error(fn):
+    """A ``functools.partial`` has no source of its own: point at the function it binds."""
+    inner = fn.func
+    what = getattr(inner, "__name__", repr(inner))
+    message = (f"functools.partial({what}, ...) is a partial object, not a function: it has "
+               "no source text to read")
+    hint = f"differentiate a lambda or def that calls {what} with those arguments"
+    if inspect.isfunction(inner):
+        filename, lineno, col, _ = _def_line(inner)
+        return SourceUnavailableError(
+            message + f" (it binds {what}, defined here)", filename=filename, lineno=lineno,
+            col_offset=col, source_line=linecache.getline(filename, lineno) or None, hint=hint)
+    return SourceUnavailableError(message + f", and {what} has none either", hint=hint)
+
+
+def _reloaded(filename):
+    """Re-read ``filename`` when it changed on disk; True when the text is new."""
+    before = linecache.getlines(filename)
+    linecache.checkcache(filename)
+    return linecache.getlines(filename) != before
+
+
+def _changed_error(fn, name):
+    filename, lineno, col, _ = _def_line(fn)
+    return SourceChangedError(
+        f"the source of {name} in {filename} is not the code that runs: the file was "
+        "changed after it was imported", filename=filename, lineno=lineno, col_offset=col,
+        source_line=linecache.getline(filename, lineno) or None,
+        hint="re-import the module (importlib.reload), or restore the file")
 
 
 def _closure(fn):
@@ -109,27 +233,39 @@ def _module_tree(filename):
     if cached is None or cached[0] != text:
         try:
             cached = _MODULES[filename] = (text, ast.parse(text, filename=filename))
-        except SyntaxError:
+        except (SyntaxError, RecursionError, MemoryError):
             return None
     return cached[1]
 
 
 def _find_in_file(fn, filename):
-    """The ``def`` of ``fn`` found by parsing its whole file once; None when that fails."""
+    """The ``def`` of ``fn`` found by parsing its whole file once; None when that fails.
+
+    It is found by its code's name (a wrapper made by ``functools.wraps`` carries the
+    ``__name__`` of the function it wraps) and the line its code starts on.
+    """
     module = _module_tree(filename)
     if module is None:
         return None
-    first = fn.__code__.co_firstlineno
+    code = fn.__code__
     for node in ast.walk(module):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == fn.__name__:
-            starts = [node.lineno] + [d.lineno for d in node.decorator_list]
-            if first in starts:
-                return _without_decorators(node)
+        if isinstance(node, _DEFS) and node.name == code.co_name and (
+                code.co_firstlineno in _starts(node)):
+            return _without_decorators(node)
     return None
 
 
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _starts(node):
+    """The lines a code object of the ``def`` ``node`` may say it starts on."""
+    return [node.lineno] + [d.lineno for d in node.decorator_list]
+
+
 def _lambda_in_file(fn, filename):
-    """The lambda ``fn`` as a ``def`` whose body returns the lambda's expression.
+    """The lambda ``fn`` as a ``def`` whose body returns the lambda's expression, and
+    the ``ast.Lambda`` itself.
 
     A line may hold several lambdas: the one whose parameters are ``fn``'s and whose
     body spans every source position ``fn``'s code records is ``fn`` (before Python
@@ -159,7 +295,7 @@ def _lambda_in_file(fn, filename):
     node = found[0]
     names = [lambda_name(s) for s in ast.walk(module)
              if isinstance(s, ast.Assign) and s.value is node]
-    return lambda_as_def(node, next((n for n in names if n), "lambda"))
+    return lambda_as_def(node, next((n for n in names if n), "lambda")), node
 
 
 def lambda_name(stmt):
@@ -243,3 +379,18 @@ def parse_text(text, filename, first_lineno, name):
     raise SourceUnavailableError(
         f"no def statement found for {name}", filename=filename, lineno=first_lineno,
         hint="symdiff differentiates functions written with def")
+
+
+def deepest_statement(tree):
+    """The statement of ``tree`` holding its most deeply nested expression (found without
+    recursion: it serves when reading the expression recursively overflowed)."""
+    best, best_depth = tree, -1
+    stack = [(tree, 0, tree)]
+    while stack:
+        node, depth, owner = stack.pop()
+        if isinstance(node, ast.stmt):
+            owner, depth = node, 0
+        elif depth > best_depth:
+            best, best_depth = owner, depth
+        stack.extend((child, depth + 1, owner) for child in ast.iter_child_nodes(node))
+    return best

@@ -985,6 +985,8 @@ def compare_hessian(program, point, special=False):
     matrix, error = _call(symdiff.hessian, program.fn, at=point)
     if error:
         return [Mismatch("hessian raised", program, point, "a matrix", error)]
+    if isinstance(matrix, float):  # one parameter: the Hessian is bare, as grad is
+        matrix = ((matrix,),)
     if not all(math.isfinite(v) for row in matrix for v in row):
         return []
     scale = max(1.0, max(abs(v) for row in matrix for v in row))
