@@ -76,7 +76,9 @@ class Gradient:
             raise InternalError(stage, f"{type(exc).__name__}: {exc}") from exc
         self.program = program
         self.name = generated.function.name
-        variant = [] if wrt is None else ["wrt " + ", ".join(self.wrt_names)]
+        names = ", ".join(self.wrt_names) + ("," if len(self.wrt_names) == 1 else "")
+        variant = [] if wrt is None else [f"wrt {self.wrt_names[0]}" if self.single
+                                          else f"wrt ({names})"]
         variant += ["value"] * with_value + ["unoptimized"] * (not optimize)
         self.function = compile_module(self.source, self.name, program.namespace,
                                        parsed.filename, "; ".join(variant))
