@@ -76,14 +76,14 @@ class Unit:
 
     def custom_op(self, fn):
         """The op name of a function with its own rule, registering the rule once."""
-        from .markers import CUSTOM_RULES
+        from .markers import CUSTOM_RULES, rule_parameters
         from .rules import custom_rule
         for op, (known, _) in self.custom_functions.items():
             if known is fn:
                 return op
         partials = CUSTOM_RULES[fn]
         function_name = self.global_name(fn.__name__, fn)
-        params = fn.__code__.co_varnames[:len(partials)]
+        params = rule_parameters(fn)[:len(partials)]
         partial_names = [None if p is None else self.global_name(f"{fn.__name__}_d{param}", p)
                          for param, p in zip(params, partials)]
         op = f"custom_{function_name}"

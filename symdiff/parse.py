@@ -21,7 +21,7 @@ import types
 from dataclasses import dataclass, field
 
 from .errors import DecoratorError, SourceChangedError, SourceUnavailableError
-from .provenance import code_matches, def_matches
+from .provenance import code_matches, def_matches, def_resembles
 from .syntax import function_def
 
 
@@ -103,7 +103,7 @@ def _read(fn, name):
             return None, False  # the file parses, but holds no such def where the code says
         else:
             tree = _read_alone(fn, filename, name)
-            matches = def_matches(fn, tree, filename)
+            matches = def_matches(fn, tree, filename) or def_resembles(fn, tree, filename)
     return ParsedFunction(name=tree.name if fn.__code__.co_name == "<lambda>" else name, tree=tree,
                           filename=filename, globals=fn.__globals__, closure=_closure(fn),
                           fn=fn), matches
@@ -369,7 +369,9 @@ def parse_text(text, filename, first_lineno, name):
         except SyntaxError as exc:
             raise SourceUnavailableError(
                 f"the source of {name} does not parse ({exc.msg})", filename=filename,
-                lineno=first_lineno, hint="check the function's syntax") from None
+                lineno=first_lineno, col_offset=0,
+                source_line=linecache.getline(filename, first_lineno) or None,
+                hint="check the function's syntax") from None
     ast.increment_lineno(module, first_lineno - (2 if indented else 1))
     body = module.body[0].body if indented else module.body
     for node in body:
@@ -378,6 +380,7 @@ def parse_text(text, filename, first_lineno, name):
             return node
     raise SourceUnavailableError(
         f"no def statement found for {name}", filename=filename, lineno=first_lineno,
+        col_offset=0, source_line=linecache.getline(filename, first_lineno) or None,
         hint="symdiff differentiates functions written with def")
 
 
