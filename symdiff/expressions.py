@@ -22,7 +22,12 @@ BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.P
           ast.FloorDiv: "floordiv", ast.Mod: "mod"}
 UNARY = {ast.USub: "neg", ast.UAdd: "pos"}
 IN_PLACE_OPS = ("add", "sub")  # ops whose result may overwrite one of their own inputs
-_KINDS = {"module": "a module", "function": "a function", "range": "range", "reversed": "reversed",
+_USES = {"module": "use one of its functions or constants, such as math.pi",
+         "table": "index it (T[i]) or loop over it (for c in T)",
+         "range": "use it in a for loop: for i in range(n)",
+         "reversed": "use it in a for loop: for c in reversed(T)"}  # by kind: what to do
+_KINDS = {"module": "a module", "function": "a function", "range": "the builtin range",
+          "reversed": "the builtin reversed",
           "custom": "a function", "nested": "a function", "table": "a table of numbers",
           "stop_gradient": "a function", "primitive": "a function", "other": "not a number"}
 
@@ -204,7 +209,7 @@ class ExpressionRules:
                              "only numbers can be differentiated")
         raise self.error(UnsupportedSyntaxError, node,
                          f"{node.id} is {_KINDS[meaning.kind]}, not a number",
-                         "only numbers can be differentiated")
+                         _USES.get(meaning.kind, "call it: a function is only called"))
 
     def tuple_not_a_number(self, node):
         """The error for a tuple where a number is needed, in the terms of where it is."""

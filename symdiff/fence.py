@@ -271,7 +271,8 @@ def _check_accepted(parsed, node):
                                "the tables (`T[len(T) - 1 - i]` reads T backwards)")
         if not (_is_name_call(call, 3) or isinstance(call, _TABLES) or enumerates or zips):
             raise parsed.error(UnsupportedSyntaxError, node.iter,
-                               "a for loop over this is not supported", _LOOPS)
+                               f"a for loop over {ast.unparse(node.iter)} is not supported",
+                               _LOOPS)
         names = len(node.target.elts) if isinstance(node.target, ast.Tuple) and all(
             isinstance(e, ast.Name) for e in node.target.elts) else 0
         if enumerates and names != 2:
