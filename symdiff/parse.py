@@ -163,9 +163,10 @@ def _check_wrapper(fn):
         if node is not None and node.decorator_list:
             decorator = node.decorator_list[0]
             lineno, col = decorator.lineno, decorator.col_offset - 1  # at the @
+    passes = "*args" if code.co_flags & inspect.CO_VARARGS else "**kwargs"
     raise DecoratorError(
         f"{fn.__name__} is decorated: calling it runs the wrapper {code.co_name} "
-        f"({code.co_filename}:{code.co_firstlineno}), which passes *args on, so what it "
+        f"({code.co_filename}:{code.co_firstlineno}), which passes {passes} on, so what it "
         f"computes cannot be read", filename=filename, lineno=lineno, col_offset=max(col, 0),
         source_line=linecache.getline(filename, lineno) or None,
         hint=f"apply grad to the undecorated function ({fn.__name__}.__wrapped__), give the "
