@@ -199,3 +199,40 @@ def test_the_cache_keeps_a_bounded_number_of_gradients(monkeypatch):
     builds = len(symdiff.api._CACHE)
     gradient = symdiff.grad(kept)
     assert len(symdiff.api._CACHE) == builds and gradient(3.0) == -6.0
+
+
+# --- generated texts under one name ---------------------------------------------------------
+
+def make_sine(a):
+    def inner(x):
+        return math.sin(a * x)
+    return inner
+
+
+def make_cube(a):
+    def inner(x):
+        return a * x * x * x
+    return inner
+
+
+def test_two_functions_of_one_name_keep_their_own_generated_text():
+    """Two ``inner`` functions of one file: their gradients share a name, ``grad_inner``,
+    but not a text; each stays readable (linecache, inspect), so differentiating the
+    older one again reads its own text, not the newer one's."""
+    sine = symdiff.grad(make_sine(2.0))
+    cube = symdiff.grad(make_cube(3.0))
+    assert sine.__name__ == cube.__name__ and sine.source != cube.source
+    for gradient, second in ((sine, lambda x: -4.0 * math.sin(2.0 * x)),
+                             (cube, lambda x: 18.0 * x)):
+        again = symdiff.grad(gradient)
+        for x in (0.3, -0.9):
+            assert again(x) == pytest.approx(finite_difference(gradient, (x,), 0)[0], rel=1e-6)
+            assert again(x) == pytest.approx(second(x), rel=1e-12)
+
+
+def test_a_tuple_of_one_and_one_name_are_two_texts():
+    """``wrt="x"`` returns a float and ``wrt=("x",)`` a tuple: two texts, two names."""
+    bare, one = symdiff.grad(with_default, wrt="x"), symdiff.grad(with_default, wrt=("x",))
+    assert bare.__code__.co_filename != one.__code__.co_filename
+    assert symdiff.grad(bare, wrt="x")(0.4) == pytest.approx(
+        _second(with_default, (0.4, 2.0), 0, 0), rel=1e-6)
