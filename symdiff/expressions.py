@@ -292,6 +292,13 @@ class ExpressionRules:
             meaning, preferred = self.module_member(node), node.attr
         else:
             meaning, preferred = None, None
+        if meaning is not None and meaning.kind in ("other", "constant"):
+            nested = _is_nested_table(meaning.value)
+            raise self.error(UnsupportedSyntaxError, node,
+                             f"`{ast.unparse(node)}` is {describe(meaning.value)}, not a table "
+                             "of numbers", "a table of tables is not supported: flatten it into "
+                             "one table and index it as T[i * width + j]" if nested else
+                             "index or loop over a tuple or list of numbers")
         if meaning is None or meaning.kind != "table":
             raise self.error(UnsupportedSyntaxError, node,
                              f"`{ast.unparse(node)}` is not a tuple or list of numbers",

@@ -88,3 +88,18 @@ def loops_over_reversed_call(x):
     for c in reversed(math.sin(x)):  # AT reversed_call at reversed(
         s = s + c
     return s
+
+
+def total_of(inputs, x):
+    s = 0.0
+    for v in inputs:
+        s = s + v * x
+    return s
+
+
+def loops_over_a_table_of_tables_in_a_helper(x):
+    return total_of(GRID, x)  # AT helper_loops_over_grid at GRID
+
+
+def indexes_a_table_of_tables(x):
+    return GRID[0] * x  # AT indexes_grid at GRID

@@ -49,6 +49,8 @@ CASES = {
     "enumerate_reversed": cases.enumerates_reversed,
     "zip_reversed": cases.zips_reversed,
     "reversed_call": cases.loops_over_reversed_call,
+    "helper_loops_over_grid": cases.loops_over_a_table_of_tables_in_a_helper,
+    "indexes_grid": cases.indexes_a_table_of_tables,
 }
 
 
