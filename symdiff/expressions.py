@@ -488,6 +488,8 @@ class ExpressionRules:
     def argument(self, node, as_table):
         """What a helper's parameter is bound to: a number's operand, or for a parameter
         the helper uses as a table, ``Table(name, values)``."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return ir.Const(node.value)  # a label or a flag: `require(x, "pressure")`
         return Table(*self.table(node)) if as_table else self.value(node)
 
     # --- conditions ----------------------------------------------------------------------

@@ -723,6 +723,10 @@ def _build(fn, at, kwargs=None):
             raise ValueError(f"at= must give exactly the parameters {names}, not {list(at)}")
         values = [at[name] for name in names] if isinstance(at, dict) else (
             [at] if isinstance(at, numbers.Real) else list(at))
+        defaults = getattr(parsed.fn, "__defaults__", None) or ()
+        missing = len(names) - len(values)
+        if 0 < missing <= len(defaults):  # the last parameters left to their defaults
+            values += list(defaults[len(defaults) - missing:])
         if len(values) != len(names):
             raise ValueError(f"at= gives {len(values)} values for {len(names)} parameters")
         point = {symbol: sympy.Float(float(v)) for symbol, v in zip(symbols, values)

@@ -279,7 +279,11 @@ def test_fence_accepts_the_supported_language():
                 break
         while z > 1.0:
             z = z / 2.0
-        return math.sin(z) + abs(a) + max(a, b) + min(a, b) + pow(x, 2.0)
+        if z is None or a is not None:
+            raise ValueError(f"z = {z:.3f} out of range")
+        assert z > -10.0, f"z = {z}"
+        import math as m
+        return m.sin(z) + abs(a) + max(a, b) + min(a, b) + pow(x, 2.0)
 
     parsed = parse_function(supported)
     assert fence.fence(parsed) is parsed.tree
