@@ -126,7 +126,8 @@ def _is_main_global(parsed, name, value):
 
 def _math_alias(parsed, namer):
     import math
-    is_math = parsed.globals.get("math", math) is math and "math" not in parsed.closure
+    is_math = parsed.globals.get("math", math) is math and parsed.closure.get(
+        "math", math) is math  # `import math` in the body binds it like a global
     if "math" in local_names(parsed.tree) or not is_math:
         return namer.fresh("math")
     return namer.claim("math")

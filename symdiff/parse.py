@@ -83,6 +83,9 @@ def parse_function(fn):
     return replace(parsed, closure=dict(parsed.closure, **imported)) if imported else parsed
 
 
+READ_ONLY = "__symdiff_read_only__"  # in the globals of a file read without running it
+
+
 def body_imports(parsed):
     """The names the ``import`` statements in the function's body bind (not those of the
     functions it defines), imported now: they mean what a module-level import would.
@@ -91,8 +94,16 @@ def body_imports(parsed):
             from scipy import special      ──►   {"special": <module scipy.special>}
     """
     package = parsed.globals.get("__package__")
+    readable = parsed.globals.get(READ_ONLY)  # a file read, not run: only these modules
     bound = {}
     for node in _own_nodes(parsed.tree):
+        if readable is not None and isinstance(node, (ast.Import, ast.ImportFrom)) and any(
+                (name or ".").partition(".")[0] not in readable for name in (
+                    [a.name for a in node.names] if isinstance(node, ast.Import)
+                    else [None if node.level else node.module])):
+            raise parsed.error(UndefinedNameError, node, "this import would run a module "
+                               f"other than {', '.join(readable)}",
+                               "pass --import to import the file instead of reading it")
         try:
             if isinstance(node, ast.Import):
                 for alias in node.names:
