@@ -284,8 +284,8 @@ class Sweeps(Taping, Writer):
         after_body, self.defined = self.defined, before
         fe, re = self.block(stmt.orelse, inner)
         self.defined |= after_body
-        forward = [ast.If(load(stmt.test), self.flatten(fb, stmt.origin) or [ast.Pass()],
-                             self.flatten(fe, stmt.origin))]
+        forward = [branch_statement(stmt.test, self.flatten(fb, stmt.origin),
+                                    self.flatten(fe, stmt.origin))]
         if not (rb or re):
             return forward, []
         saved, restored = (self.decision(stmt.test, scope)
@@ -473,6 +473,14 @@ def _accumulate(target, g, partial):
     if is_minus_one(partial):
         return ast.AugAssign(store(target), ast.Sub(), load(g))
     return ast.AugAssign(store(target), ast.Add(), times(load(g), partial))
+
+
+def branch_statement(test, body, orelse):
+    """``if test: body else: orelse``; ``if not test: orelse`` when ``body`` does nothing
+    (a helper's early ``return`` leaves the rest of it in the ``else``)."""
+    if not body and orelse:
+        return ast.If(ast.UnaryOp(ast.Not(), load(test)), orelse, [])
+    return ast.If(load(test), body or [ast.Pass()], orelse)
 
 
 def none_guards(program, wrt):

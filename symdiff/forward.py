@@ -18,7 +18,7 @@ import ast
 
 from . import ir
 from .activity import active_names
-from .differentiate import Generated, _arguments, none_guards
+from .differentiate import Generated, _arguments, branch_statement, none_guards
 from .syntax import (assign, call, call_method, clone, function_def, is_minus_one, is_one,
                      load, operand_node, times)
 from .writer import Writer
@@ -80,8 +80,8 @@ class Tangents(Writer):
         if isinstance(stmt, (ir.Push, ir.Pop)):
             return self.stack_operation(stmt)
         if isinstance(stmt, ir.If):
-            return [ast.If(load(stmt.test), self.flatten(self.block(stmt.body), stmt.origin)
-                           or [ast.Pass()], self.flatten(self.block(stmt.orelse), stmt.origin))]
+            return [branch_statement(stmt.test, self.flatten(self.block(stmt.body), stmt.origin),
+                                     self.flatten(self.block(stmt.orelse), stmt.origin))]
         if isinstance(stmt, ir.For):
             steps = call(self.builtin("range"),
                          *[operand_node(b, self.program) for b in stmt.bounds])
