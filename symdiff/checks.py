@@ -75,5 +75,30 @@ class _Rewrite(ast.NodeTransformer):
         return _located(ast.Name(unit.global_name(node.id, found), ast.Load()), node)
 
 
+    def visit_FormattedValue(self, node):
+        node.value = self.visit(node.value)
+        if node.format_spec is not None:  # stays an f-string (``:.3f``), its names rewritten
+            self.generic_visit(node.format_spec)
+        return node
+
+    def visit_JoinedStr(self, node):
+        """A string a helper was called with stands in its message as text: ``f"{what} must
+        be positive"`` with ``what = "x"`` reads ``"x must be positive"``."""
+        self.generic_visit(node)
+        parts = []
+        for part in node.values:
+            if (isinstance(part, ast.FormattedValue) and part.conversion == -1
+                    and part.format_spec is None and isinstance(part.value, ast.Constant)
+                    and isinstance(part.value.value, str)):
+                part = ast.Constant(part.value.value)
+            if parts and isinstance(part, ast.Constant) and isinstance(parts[-1], ast.Constant):
+                part = ast.Constant(parts.pop().value + part.value)
+            parts.append(part)
+        if all(isinstance(part, ast.Constant) for part in parts):
+            return _located(ast.Constant("".join(part.value for part in parts)), node)
+        node.values = parts
+        return node
+
+
 def _located(new, old):
     return ast.copy_location(new, old)

@@ -478,7 +478,9 @@ class ExpressionRules:
                     value = defaults[param]
                     bound[param] = Table(self.unit.global_name(param, value), table_values(value))
                     continue
-                if kind != "constant":
+                label = param in defaults and (defaults[param] is None
+                                               or isinstance(defaults[param], str))
+                if kind != "constant" and not label:  # a label or an optional argument
                     raise self.error(UnsupportedSyntaxError, node,
                                      f"{fn.__name__}() is missing a number for {param}",
                                      "pass every parameter")

@@ -102,6 +102,17 @@ def loop_with_checks(x, n_steps):
     return s
 
 
+def require_positive(value, what, unit="K"):
+    if value <= 0:
+        raise ValueError(f"{what} = {value} {unit} must be positive")
+
+
+def arrhenius(temperature, pressure):
+    require_positive(temperature, "temperature")
+    require_positive(pressure, "pressure", "Pa")
+    return pressure * math.exp(-5000.0 / temperature)
+
+
 CASES = [
     case(density, (1e3, 1e5), (200.0, 400.0),
          bad=[(-1.0, 300.0), (1e3, -5.0), (2e7, 300.0)]),
@@ -113,6 +124,7 @@ CASES = [
     case(nested_validator, (0.5, 2.0), (0.5, 2.0), bad=[(-1.0, 1.0), (1.0, -0.5)]),
     case(imports_in_the_body, (0.5, 1.0), (1.5, 2.0), bad=[(1.0, 1.0)]),
     case(loop_with_checks, (0.5, 1.2), (0.5, 1.0), bad=[(1e4, 1.0), (0.5, -1.0)]),
+    case(arrhenius, (300.0, 900.0), (1e4, 1e5), bad=[(-1.0, 1e5), (300.0, 0.0)]),
 ]
 
 
