@@ -155,3 +155,19 @@ def test_the_divergence_locator_runs_the_checks(c):
     assert locate(program, program.params, point) is None  # the two sides agree
     for bad in c.bad:
         assert raised(locate, program, program.params, bad) == raised(c.fn, *bad)
+
+
+def test_second_derivatives_take_kwargs_and_raise_as_the_function_does():
+    point, kwargs = (1.0, 2.0), {"dose": 50.0, "k": 0.7}
+    hessian = symdiff.hessian(checks.pk_model)(*point, **kwargs)
+    taped = symdiff.tape.grad(checks.pk_model)
+    for i in range(2):
+        column = [witnesses.finite_difference(
+            lambda *a: taped(*a, **kwargs)[j], point, i)[0] for j in range(2)]
+        assert [row[i] for row in hessian] == pytest.approx(column, rel=1e-6)
+    assert symdiff.hvp(checks.pk_model)(*point, 1.0, 0.0, **kwargs) == pytest.approx(
+        tuple(row[0] for row in hessian))
+    bad = {"dose": -1.0}
+    expected = raised(checks.pk_model, *point, **bad)
+    assert raised(symdiff.hessian(checks.pk_model), *point, **bad) == expected
+    assert raised(symdiff.jacobian(checks.pk_model), *point, **bad) == expected
