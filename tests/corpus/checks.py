@@ -92,6 +92,14 @@ def imports_in_the_body(x, y):
     return m.atan2(y, x) * exp(-x * y) / (x - y)
 
 
+def imports_a_module_of_its_own(x, y):
+    from . import straight
+    from .straight import division_chain as chain
+    if y <= 0:
+        raise ValueError(f"y = {y} must be positive")
+    return straight.power_xy(x, y) + chain(x, y)
+
+
 def loop_with_checks(x, n_steps):
     s = x
     for step in range(3):
@@ -123,6 +131,7 @@ CASES = [
     case(piecewise, (-4.0, 4.0), kinky=True, bad=[(-6.0,)]),
     case(nested_validator, (0.5, 2.0), (0.5, 2.0), bad=[(-1.0, 1.0), (1.0, -0.5)]),
     case(imports_in_the_body, (0.5, 1.0), (1.5, 2.0), bad=[(1.0, 1.0)]),
+    case(imports_a_module_of_its_own, (0.5, 1.5), (0.5, 1.5), bad=[(1.0, -1.0)]),
     case(loop_with_checks, (0.5, 1.2), (0.5, 1.0), bad=[(1e4, 1.0), (0.5, -1.0)]),
     case(arrhenius, (300.0, 900.0), (1e4, 1e5), bad=[(-1.0, 1e5), (300.0, 0.0)]),
 ]
