@@ -119,11 +119,16 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
     generated = build(fn, tuple(names)).function
     by_tape = tape.grad(fn, wrt=tuple(names))
     report = CheckReport(parsed.name, names)
-    if wrt is None and len(names) < len(program.params):
-        _note(report, "not checked (no derivative flows from them): " + ", ".join(
-            p for p in program.params if p not in names))
+    left = [p for p in program.params if p not in names]
+    flat = [p for p in left if p not in program.optional]
+    if wrt is None and flat:
+        _note(report, "not checked (no derivative flows from them): " + ", ".join(flat))
+    if wrt is None and len(flat) < len(left):
+        _note(report, "not checked (optional, None by default; name them in wrt): " + ", ".join(
+            p for p in left if p in program.optional))
     if not points:
-        counts = [p not in names for p in program.params]
+        counts = [None if p in program.optional and p not in names else p not in names
+                  for p in program.params]
         points = _random_points(user, counts, samples, domain, seed)
     for point in points:
         point = tuple(point)
@@ -198,11 +203,13 @@ def _finite_difference(fn, point, index, step=1e-6):
 
 def _random_points(fn, counts, samples, domain, seed):
     """Random points where ``fn`` returns a finite number; small whole numbers for the
-    parameters no derivative flows from (they are often counts)."""
+    parameters no derivative flows from (they are often counts), None for the optional
+    ones (``counts`` None there) left out of ``wrt``."""
     rng = random.Random(seed)
     points = []
     for _ in range(samples * 50):
-        point = tuple(rng.randint(1, 5) if count else rng.uniform(*domain) for count in counts)
+        point = tuple(None if count is None else rng.randint(1, 5) if count
+                      else rng.uniform(*domain) for count in counts)
         try:
             value = fn(*point)
         except Exception:  # noqa: BLE001 - outside the domain, or failing its input checks

@@ -171,3 +171,11 @@ def test_second_derivatives_take_kwargs_and_raise_as_the_function_does():
     expected = raised(checks.pk_model, *point, **bad)
     assert raised(symdiff.hessian(checks.pk_model), *point, **bad) == expected
     assert raised(symdiff.jacobian(checks.pk_model), *point, **bad) == expected
+
+
+def test_check_leaves_optional_arguments_at_none_and_says_so():
+    report = symdiff.check(checks.concentration)
+    assert report.ok and report.rows
+    assert all(row.point[1:] == (None, None) for row in report.rows)
+    assert any("optional" in note and "dose" in note for note in report.notes)
+    assert symdiff.check(checks.concentration, wrt=("t", "dose")).ok
