@@ -141,7 +141,8 @@ def _root():
 
 def _env():
     import os
-    return dict(os.environ, PYTHONPATH=_root())
+    path = os.environ.get("PYTHONPATH")
+    return dict(os.environ, PYTHONPATH=_root() + (os.pathsep + path if path else ""))
 
 
 @pytest.mark.parametrize("c", checks.CASES, ids=lambda c: c.label)
