@@ -44,10 +44,10 @@ def jacobian(fn=None, *, wrt=None):
     forward, count, program = gradient.function, len(gradient.wrt_names), gradient.program
 
     def evaluate(*args, **kwargs):
-        point = bind_arguments(program, args, kwargs, evaluate.__name__)
+        point, named = bind_arguments(program, args, kwargs, evaluate.__name__)
         columns = []
         for direction in _directions(count):
-            _, tangent = forward(*point, *direction)
+            _, tangent = forward(*point, *direction, **named)
             columns.append(tangent if isinstance(tangent, tuple) else (tangent,))
         rows = tuple(tuple(float(column[j]) for column in columns)
                      for j in range(len(columns[0])))
@@ -66,8 +66,8 @@ def hessian(fn=None, *, wrt=None):
     count = len(gradient.wrt_names)
 
     def evaluate(*args, **kwargs):
-        point = bind_arguments(gradient.program, args, kwargs, evaluate.__name__)
-        columns = [forward(*point, *direction)[1] for direction in _directions(count)]
+        point, named = bind_arguments(gradient.program, args, kwargs, evaluate.__name__)
+        columns = [forward(*point, *direction, **named)[1] for direction in _directions(count)]
         matrix = tuple(tuple(float(column[j]) for column in columns) for j in range(count))
         return matrix[0][0] if gradient.single else matrix
 
@@ -88,8 +88,8 @@ def hvp(fn=None, *, wrt=None):
             raise TypeError(f"{evaluate.__name__}() takes the function's arguments followed "
                             f"by a vector of {count}, not {len(args_and_vector)} values")
         args, vector = args_and_vector[:len(args_and_vector) - count], args_and_vector[-count:]
-        point = bind_arguments(gradient.program, args, kwargs, evaluate.__name__)
-        product = tuple(float(v) for v in forward(*point, *vector)[1])
+        point, named = bind_arguments(gradient.program, args, kwargs, evaluate.__name__)
+        product = tuple(float(v) for v in forward(*point, *vector, **named)[1])
         return product[0] if gradient.single else product
 
     evaluate.__name__ = f"hvp_{gradient.program.name}"
@@ -97,8 +97,9 @@ def hvp(fn=None, *, wrt=None):
 
 
 def bind_arguments(program, args, kwargs, name):
-    """``program``'s arguments as one positional tuple: ``args``, then ``kwargs`` by
-    name, then the defaults of the parameters left out, as Python binds a call."""
+    """``program``'s arguments as one positional tuple (``args``, then ``kwargs`` by
+    name, then the defaults of the parameters left out, as Python binds a call), and the
+    keyword arguments left for its ``**kwargs`` parameter."""
     params, defaults = program.params, program.defaults
     if len(args) > len(params):
         raise TypeError(f"{name}() takes {len(params)} arguments but {len(args)} were given")
@@ -115,9 +116,9 @@ def bind_arguments(program, args, kwargs, name):
             values.append(defaults[i - first_default])
         else:
             raise TypeError(f"{name}() missing argument {params[i]!r}")
-    if kwargs:
+    if kwargs and program.kwargs is None:
         raise TypeError(f"{name}() got an unexpected keyword argument {next(iter(kwargs))!r}")
-    return tuple(values)
+    return tuple(values), kwargs
 
 
 def _completing(function, program, trailing):
@@ -129,8 +130,8 @@ def _completing(function, program, trailing):
             raise TypeError(f"{function.__name__}() takes the function's arguments followed "
                             f"by {trailing} tangents, not {len(args)} values")
         split = len(args) - trailing
-        point = bind_arguments(program, args[:split], kwargs, function.__name__)
-        return function(*point, *args[split:])
+        point, named = bind_arguments(program, args[:split], kwargs, function.__name__)
+        return function(*point, *args[split:], **named)
 
     return complete
 

@@ -13,15 +13,18 @@ right place.
 
 import ast
 import functools
+import importlib
 import inspect
 import linecache
 import re
 import textwrap
 import types
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from .errors import DecoratorError, SourceChangedError, SourceUnavailableError
-from .provenance import code_matches, def_matches, def_resembles
+from .errors import SourceUnavailableError, UndefinedNameError
+from .provenance import (DEFS, code_matches, def_matches, def_resembles, def_starts,
+                         module_text, module_tree)
+from .wrappers import changed_error, check_wrapper, partial_error, reloaded, transparent
 from .syntax import function_def
 
 
@@ -59,7 +62,7 @@ def parse_function(fn):
     fn = transparent(fn)
     name = getattr(fn, "__name__", None) or repr(fn)
     if isinstance(fn, functools.partial):
-        raise _partial_error(fn)
+        raise partial_error(fn)
     if not inspect.isfunction(fn):
         if inspect.ismethod(fn):
             code = fn.__func__.__code__
@@ -74,14 +77,15 @@ def parse_function(fn):
             "file, so there is nowhere to point", hint="symdiff reads the source text of a "
             "def or a lambda; builtins and C functions have none")
     if getattr(fn, "__wrapped__", None) is not None:
-        _check_wrapper(fn)
+        check_wrapper(fn)
     for attempt in range(2):
         parsed, matches = _read(fn, name)
         if matches is not False:
-            return parsed
-        if attempt == 0 and not _reloaded(fn.__code__.co_filename):
+            imported = body_imports(parsed)
+            return replace(parsed, closure=dict(parsed.closure, **imported)) if imported else parsed
+        if attempt == 0 and not reloaded(fn.__code__.co_filename):
             break  # the text linecache holds is the file's: the file changed
-    raise _changed_error(fn, name)
+    raise changed_error(fn, name)
 
 
 def _read(fn, name):
@@ -90,16 +94,16 @@ def _read(fn, name):
     filename = fn.__code__.co_filename
     if fn.__code__.co_name == "<lambda>":
         tree, node = _lambda_in_file(fn, filename)
-        matches = code_matches(fn, _MODULES[filename][0], filename)
+        matches = code_matches(fn, module_text(filename), filename)
         if matches is False and def_matches(fn, node, filename):
             matches = True  # compiled alone, as the command line's reader defines it
     else:
         tree = _find_in_file(fn, filename)
         if tree is not None:
-            matches = code_matches(fn, _MODULES[filename][0], filename)
+            matches = code_matches(fn, module_text(filename), filename)
             if matches is False and def_matches(fn, tree, filename):
                 matches = True  # compiled alone, as the command line's reader defines it
-        elif _module_tree(filename) is not None:
+        elif module_tree(filename) is not None:
             return None, False  # the file parses, but holds no such def where the code says
         else:
             tree = _read_alone(fn, filename, name)
@@ -124,85 +128,59 @@ def _read_alone(fn, filename, name):
     return parse_text("".join(lines), filename, first, name)
 
 
-def transparent(fn):
-    """The function a wrapper that changes no value calls: ``functools.lru_cache`` (and
-    ``cache``) return what it returns, ``staticmethod`` only rebinds it."""
-    cached = getattr(functools, "_lru_cache_wrapper", None)
-    while True:
-        if isinstance(fn, staticmethod):
-            fn = fn.__func__
-        elif cached is not None and isinstance(fn, cached):
-            fn = fn.__wrapped__
-        else:
-            return fn
+READ_ONLY = "__symdiff_read_only__"  # in the globals of a file read without running it
 
 
-def _def_line(fn):
-    """(filename, line, column, the ``def`` node or None) where ``fn`` is defined."""
-    code = fn.__code__
-    node = None
-    module = _module_tree(code.co_filename)
-    if module is not None:
-        node = next((n for n in ast.walk(module) if isinstance(n, _DEFS)
-                     and n.name == code.co_name and code.co_firstlineno in _starts(n)), None)
-    line = linecache.getline(code.co_filename, code.co_firstlineno)
-    col = len(line) - len(line.lstrip()) if line.strip() else 0
-    return code.co_filename, code.co_firstlineno, col, node
+def body_imports(parsed):
+    """The names the ``import`` statements in the function's body bind (not those of the
+    functions it defines), imported now: they mean what a module-level import would.
+
+        def f(x):
+            from scipy import special      ──►   {"special": <module scipy.special>}
+    """
+    package = parsed.globals.get("__package__")
+    readable = parsed.globals.get(READ_ONLY)  # a file read, not run: only these modules
+    bound = {}
+    for node in _own_nodes(parsed.tree):
+        if readable is not None and isinstance(node, (ast.Import, ast.ImportFrom)) and any(
+                (name or ".").partition(".")[0] not in readable for name in (
+                    [a.name for a in node.names] if isinstance(node, ast.Import)
+                    else [None if node.level else node.module])):
+            raise parsed.error(UndefinedNameError, node, "this import would run a module "
+                               f"other than {', '.join(readable)}",
+                               "pass --import to import the file instead of reading it")
+        try:
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    module = importlib.import_module(alias.name)
+                    if alias.asname:
+                        bound[alias.asname] = module
+                    else:
+                        top = alias.name.partition(".")[0]
+                        bound[top] = importlib.import_module(top)
+            elif isinstance(node, ast.ImportFrom):
+                base = "." * node.level + (node.module or "")
+                module = importlib.import_module(base, package)
+                for alias in node.names:
+                    if alias.name == "*":
+                        continue  # refused by the fence
+                    if not hasattr(module, alias.name):  # a submodule: from scipy import stats
+                        importlib.import_module(f"{module.__name__}.{alias.name}")
+                    bound[alias.asname or alias.name] = getattr(module, alias.name)
+        except (ImportError, AttributeError, TypeError, ValueError) as exc:
+            raise parsed.error(UndefinedNameError, node, f"this import fails: {exc}",
+                               "import a module that is installed, with names it defines"
+                               ) from None
+    return bound
 
 
-def _check_wrapper(fn):
-    """Refuse a decorator's wrapper that passes ``*args`` on: what it computes from them
-    cannot be read.  The error points at the decorator, where the user can act."""
-    code = fn.__code__
-    if not code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
-        return  # named parameters: the wrapper is read like any function
-    inner = inspect.unwrap(fn)
-    filename, lineno, col, node = _def_line(fn)
-    if inspect.isfunction(inner):
-        filename, lineno, col, node = _def_line(inner)
-        if node is not None and node.decorator_list:
-            decorator = node.decorator_list[0]
-            lineno, col = decorator.lineno, decorator.col_offset - 1  # at the @
-    passes = "*args" if code.co_flags & inspect.CO_VARARGS else "**kwargs"
-    raise DecoratorError(
-        f"{fn.__name__} is decorated: calling it runs the wrapper {code.co_name} "
-        f"({code.co_filename}:{code.co_firstlineno}), which passes {passes} on, so what it "
-        f"computes cannot be read", filename=filename, lineno=lineno, col_offset=max(col, 0),
-        source_line=linecache.getline(filename, lineno) or None,
-        hint=f"apply grad to the undecorated function ({fn.__name__}.__wrapped__), give the "
-             f"wrapper {fn.__name__}'s own parameters, or give {fn.__name__} a rule with "
-             "symdiff.defgrad for the functions that call it")
-
-
-def _partial_error(fn):
-    """A ``functools.partial`` has no source of its own: point at the function it binds."""
-    inner = fn.func
-    what = getattr(inner, "__name__", repr(inner))
-    message = (f"functools.partial({what}, ...) is a partial object, not a function: it has "
-               "no source text to read")
-    hint = f"differentiate a lambda or def that calls {what} with those arguments"
-    if inspect.isfunction(inner):
-        filename, lineno, col, _ = _def_line(inner)
-        return SourceUnavailableError(
-            message + f" (it binds {what}, defined here)", filename=filename, lineno=lineno,
-            col_offset=col, source_line=linecache.getline(filename, lineno) or None, hint=hint)
-    return SourceUnavailableError(message + f", and {what} has none either", hint=hint)
-
-
-def _reloaded(filename):
-    """Re-read ``filename`` when it changed on disk; True when the text is new."""
-    before = linecache.getlines(filename)
-    linecache.checkcache(filename)
-    return linecache.getlines(filename) != before
-
-
-def _changed_error(fn, name):
-    filename, lineno, col, _ = _def_line(fn)
-    return SourceChangedError(
-        f"the source of {name} in {filename} is not the code that runs: the file was "
-        "changed after it was imported", filename=filename, lineno=lineno, col_offset=col,
-        source_line=linecache.getline(filename, lineno) or None,
-        hint="re-import the module (importlib.reload), or restore the file")
+def _own_nodes(tree):
+    stack = list(tree.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
 
 
 def _closure(fn):
@@ -222,46 +200,21 @@ def _column_of(word, line):
     return match.start() if match else 0
 
 
-_MODULES = {}  # filename -> (source text, its syntax tree): one parse per file version
-
-
-def _module_tree(filename):
-    """The syntax tree of the whole file, parsed once per version; None when that fails."""
-    text = "".join(linecache.getlines(filename))
-    if not text:
-        return None
-    cached = _MODULES.get(filename)
-    if cached is None or cached[0] != text:
-        try:
-            cached = _MODULES[filename] = (text, ast.parse(text, filename=filename))
-        except (SyntaxError, RecursionError, MemoryError):
-            return None
-    return cached[1]
-
-
 def _find_in_file(fn, filename):
     """The ``def`` of ``fn`` found by parsing its whole file once; None when that fails.
 
     It is found by its code's name (a wrapper made by ``functools.wraps`` carries the
     ``__name__`` of the function it wraps) and the line its code starts on.
     """
-    module = _module_tree(filename)
+    module = module_tree(filename)
     if module is None:
         return None
     code = fn.__code__
     for node in ast.walk(module):
-        if isinstance(node, _DEFS) and node.name == code.co_name and (
-                code.co_firstlineno in _starts(node)):
+        if isinstance(node, DEFS) and node.name == code.co_name and (
+                code.co_firstlineno in def_starts(node)):
             return _without_decorators(node)
     return None
-
-
-_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
-
-
-def _starts(node):
-    """The lines a code object of the ``def`` ``node`` may say it starts on."""
-    return [node.lineno] + [d.lineno for d in node.decorator_list]
 
 
 def _lambda_in_file(fn, filename):
@@ -275,7 +228,7 @@ def _lambda_in_file(fn, filename):
     (a word no Python name can be), so its gradient is ``grad_lambda``.
     """
     code = fn.__code__
-    module = _module_tree(filename)
+    module = module_tree(filename)
     line = linecache.getline(filename, code.co_firstlineno)
     if module is None:
         raise SourceUnavailableError(

@@ -1,7 +1,7 @@
 """Provenance: is the source symdiff read the code that runs?
 
 Expects a function object and the text of the file its code names (as ``linecache``
-holds it).  Guarantees that ``code_matches`` is True only when compiling that text
+holds it; ``module_tree`` parses each version of it once, for every pass that reads it).  Guarantees that ``code_matches`` is True only when compiling that text
 gives a code object of the same shape as the function's own: the same bytecode, names,
 constants (nested code objects compared the same way) and signature counts.  A file
 edited after import fails, so the gradient of the new text is never handed out for the
@@ -24,9 +24,38 @@ running code's.
 """
 
 import ast
+import linecache
 import types
 
+DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_MODULES = {}  # filename -> (source text, its syntax tree): one parse per file version
 _COMPILED = {}  # filename -> (the file's text, its code objects by (name, first line))
+
+
+def module_tree(filename):
+    """The syntax tree of the whole file as ``linecache`` holds it, parsed once per
+    version; None when that fails."""
+    text = "".join(linecache.getlines(filename))
+    if not text:
+        return None
+    cached = _MODULES.get(filename)
+    if cached is None or cached[0] != text:
+        try:
+            cached = _MODULES[filename] = (text, ast.parse(text, filename=filename))
+        except (SyntaxError, RecursionError, MemoryError):
+            return None
+    return cached[1]
+
+
+def module_text(filename):
+    """The text ``module_tree`` last parsed for ``filename``."""
+    return _MODULES[filename][0]
+
+
+def def_starts(node):
+    """The lines a code object of the ``def`` ``node`` may say it starts on (its first
+    decorator's, since Python 3.8)."""
+    return [node.lineno] + [d.lineno for d in node.decorator_list]
 
 
 def code_matches(fn, text, filename):
@@ -128,10 +157,17 @@ def _rewritten(code):
 
 
 def _contained(text_code, running):
-    """The weaker test for rewritten code: what the text uses, the running code uses."""
-    constants = [repr(c) for c in running.co_consts if not isinstance(c, types.CodeType)]
+    """The weaker test for rewritten code: what the text uses, the running code uses (a
+    negative number the compiler folds may stand in it as the negation of its size, as
+    pytest's rewritten asserts hold it)."""
+    constants = {repr(c) for c in running.co_consts if not isinstance(c, types.CodeType)}
     return (text_code.co_argcount == running.co_argcount
             and set(text_code.co_names) <= set(running.co_names)
             and set(text_code.co_varnames) <= set(running.co_varnames)
-            and all(repr(c) in constants for c in text_code.co_consts
-                    if not isinstance(c, types.CodeType)))
+            and all(repr(c) in constants or _negated(c) in constants
+                    for c in text_code.co_consts if not isinstance(c, types.CodeType)))
+
+
+def _negated(constant):
+    is_number = isinstance(constant, (int, float, complex)) and not isinstance(constant, bool)
+    return repr(-constant) if is_number else None

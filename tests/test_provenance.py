@@ -366,3 +366,11 @@ def test_a_def_read_alone_from_text_that_does_not_parse_whole():
     edited = _cell("<cell 2>", CELL.replace("sin", "tan"), CELL.replace("%timeit", "pass"))
     with pytest.raises(SourceChangedError):
         symdiff.grad(edited)
+
+
+def test_rewritten_code_with_negative_constants_is_still_read():
+    def guarded(x):
+        assert x > -10.0, "x is too small"
+        return x * -2.5
+
+    assert parse_function(guarded).name == "guarded"
