@@ -645,7 +645,11 @@ _register(math, {name: _TAPE.get(name) or (on_numbers(getattr(math, name)) if na
 
 def _float(x=0.0):
     """``float`` for copied code: a ``Value`` passes through with its derivative."""
-    return x if isinstance(x, Value) else float(x)
+    if isinstance(x, Value):
+        if type(x.data) is not float:
+            float(x.data)  # an int too large for a float: OverflowError, as float() gives
+        return x
+    return float(x)
 
 
 def _stand_in(value):

@@ -54,11 +54,11 @@ def numpy_stand_ins(numpy):
     table["hypot"] = _smooth(numpy, numpy.hypot, _hypot_partials, namespace)
     table["negative"] = _smooth(numpy, numpy.negative, lambda x, y: -1.0, namespace)
     table["positive"] = _smooth(numpy, numpy.positive, lambda x, y: 1.0, namespace)
-    table.update({name: _flat(getattr(numpy, name)) for name in _FLAT})
+    table.update({name: _flat(numpy, getattr(numpy, name)) for name in _FLAT})
     table.update({name: tape.on_numbers(getattr(numpy, name)) for name in _TESTS})
-    for name, choose in (("maximum", _maximum), ("minimum", _minimum), ("fmax", tape.fmax),
-                         ("fmin", tape.fmin), ("clip", _clip)):
-        table[name] = _selection(getattr(numpy, name), choose)
+    for name, choose in (("maximum", _maximum), ("minimum", _minimum), ("fmax", _fmax),
+                         ("fmin", _fmin), ("clip", _clip)):
+        table[name] = _selection(numpy, getattr(numpy, name), choose)
     return table
 
 
@@ -109,25 +109,31 @@ def _smooth(numpy, function, partials, namespace):
     return stand_in
 
 
-def _flat(function):
+def _flat(numpy, function):
     """A piecewise-constant function: numpy's value as a plain float (derivative 0)."""
     def stand_in(*args):
         if not any(isinstance(a, tape.Value) for a in args):
             return function(*args)
-        return float(function(*map(tape._data, args)))
+        with numpy.errstate(all="ignore"):
+            return float(function(*map(tape._data, args)))
 
     stand_in.__name__ = stand_in.__qualname__ = function.__name__
     return stand_in
 
 
-# the selections: the gradient goes to the argument numpy returns, the first on a tie
+# the selections: the gradient goes to the argument numpy returns (the first on a tie, as
+# for max and min), and the value is numpy's (which, on a tie of 0.0 and -0.0, may be the
+# other zero)
 
-def _selection(function, choose):
-    """numpy's ``function`` for plain numbers; ``choose`` (which picks an argument) for Values."""
+def _selection(numpy, function, choose):
+    """numpy's ``function``, its gradient to the argument ``choose`` picks."""
     def stand_in(*args):
         if not any(isinstance(a, tape.Value) for a in args):
             return function(*args)
-        return choose(*args)
+        picked = choose(*args)
+        with numpy.errstate(all="ignore"):
+            out = float(function(*map(tape._data, args)))
+        return tape.Value(out, (picked, 1.0)) if isinstance(picked, tape.Value) else out
 
     stand_in.__name__ = stand_in.__qualname__ = function.__name__
     return stand_in
@@ -140,16 +146,24 @@ def _isnan(x):
 
 def _maximum(a, b):
     """``numpy.maximum``: a nan argument wins (the first of two)."""
-    first = _isnan(a) or not _isnan(b) and tape._data(a) >= tape._data(b)
-    return tape._pick(a if first else b)
+    return a if _isnan(a) or not _isnan(b) and tape._data(a) >= tape._data(b) else b
 
 
 def _minimum(a, b):
     """``numpy.minimum``: a nan argument wins (the first of two)."""
-    first = _isnan(a) or not _isnan(b) and tape._data(a) <= tape._data(b)
-    return tape._pick(a if first else b)
+    return a if _isnan(a) or not _isnan(b) and tape._data(a) <= tape._data(b) else b
+
+
+def _fmax(a, b):
+    """``numpy.fmax``: a nan argument loses."""
+    return a if _isnan(b) or tape._data(a) >= tape._data(b) else b
+
+
+def _fmin(a, b):
+    """``numpy.fmin``: a nan argument loses."""
+    return a if _isnan(b) or tape._data(a) <= tape._data(b) else b
 
 
 def _clip(x, lo, hi):
-    """``numpy.clip``: ``minimum(maximum(x, lo), hi)``; on a bound itself, to ``x``."""
+    """``numpy.clip``: ``minimum(maximum(x, lo), hi)``; on a bound itself, ``x``."""
     return _minimum(_maximum(x, lo), hi)
