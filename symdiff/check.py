@@ -141,7 +141,11 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
                 for s in ir.walk(program.body))
     for point in points:
         point = complete_point(fn, program.params, point)
-        gen, tap = generated(*point), by_tape(*point)
+        gen, tap = _attempt(generated, point, names), _attempt(by_tape, point, names)
+        expected = _raises(fn, point)
+        if expected is not None:
+            _rows_where_the_function_raises(report, point, names, gen, tap, expected)
+            continue
         sym, sympy_status = sympy.at(point)
         fds = [_finite_difference(fn, point, program.params.index(n)) for n in names]
         problems = check_rules(program, point, rtol=1e-5)
@@ -157,12 +161,53 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
             report.rows.append(Row(point, name, gen[i], tap[i], sym[i], fds[i][0], status,
                                    sympy_status))
             diverged |= not status.startswith("ok")
-        if diverged:
+        if diverged and not any(isinstance(v, Raised) for v in gen + tap):
             found = _locate_safely(report, program, names, point, rtol, atol)
             if found is not None and all((d.lineno, d.argument) != (found.lineno, found.argument)
                                          for d in report.divergences):
                 report.divergences.append(found)
     return report
+
+
+class Raised:
+    """What a witness gave where it raised: shown as ``raises ValueError``."""
+
+    def __init__(self, kind):
+        self.kind = kind
+
+    def __str__(self):
+        return f"raises {self.kind.__name__}"
+
+    def __repr__(self):
+        return f"Raised({self.kind.__name__})"
+
+
+def _attempt(gradient, point, names):
+    """The gradient at ``point`` as a tuple, or one ``Raised`` per parameter."""
+    try:
+        return tuple(gradient(*point))
+    except Exception as exc:  # reported in the table, next to what the function does
+        return (Raised(type(exc)),) * len(names)
+
+
+def _raises(fn, point):
+    """The class of the exception ``fn`` raises at ``point``, or None."""
+    try:
+        fn(*point)
+    except Exception as exc:
+        return type(exc)
+    return None
+
+
+def _rows_where_the_function_raises(report, point, names, gen, tap, expected):
+    """Where ``fn`` raises, the gradient must raise the same (nothing else to compare)."""
+    for i, name in enumerate(names):
+        if isinstance(gen[i], Raised) and gen[i].kind is expected:
+            status = f"ok (the function raises {expected.__name__} here, and so does the gradient)"
+        else:
+            status = f"generated {'gives a number' if not isinstance(gen[i], Raised) else gen[i]} " \
+                     f"where the function raises {expected.__name__}"
+        report.rows.append(Row(point, name, gen[i], tap[i], None, math.nan, status, "not used"))
 
 
 def complete_point(fn, params, point):
@@ -219,6 +264,11 @@ def _with_remark(status, remark):
 def _status(gen, tap, sym, fd, rtol, atol, rule_wrong=False):
     """What a row says.  ``rule_wrong``: a user rule used at this point is wrong, so a
     gradient that finite differences do not confirm is not ok."""
+    if isinstance(gen, Raised):
+        return f"generated {gen} where the function does not"
+    if isinstance(tap, Raised):
+        status = _status(gen, None, sym, fd, rtol, atol, rule_wrong)
+        return _with_remark(status, f"tape {tap} where the function does not")
     estimate, steadiness = fd
     problems = []
     if not _close(gen, tap, rtol, atol):
@@ -484,8 +534,12 @@ def check_rules(program, point, rtol=1e-5):
         params = fn.__code__.co_varnames[:len(values)]
         for i, partial in enumerate(partials):
             estimate, steadiness = _finite_difference(fn, tuple(values), i)
-            given = 0.0 if partial is None else float(partial(*values, float(_raw(out))))
-            if steadiness == "steady" and not _close(given, estimate, rtol, 1e-6):
+            try:
+                given = 0.0 if partial is None else float(partial(*values, float(_raw(out))))
+            except Exception as exc:  # a rule that raises where its function does not
+                given = Raised(type(exc))
+            if isinstance(given, Raised) or (
+                    steadiness == "steady" and not _close(given, estimate, rtol, 1e-6)):
                 problems.append(RuleProblem(fn.__name__, params[i], given, estimate,
                                             tuple(values)))
     return problems

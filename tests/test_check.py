@@ -463,3 +463,34 @@ def test_the_sympy_witness_has_a_time_budget():
 def test_without_a_budget_sympy_runs_to_the_end():
     report = symdiff.check(smooth, (0.3, 0.7), sympy_timeout=None)
     assert report.ok and all(row.sympy_status == "ok" for row in report.rows)
+
+
+def log_times(x):
+    return math.log(x) * x
+
+
+def test_where_the_function_raises_the_gradient_must_raise_the_same():
+    report = symdiff.check(log_times, (0.0,), (-1.0,), (1.0,))
+    assert report.ok, str(report)
+    first, second, third = report.rows
+    assert "raises ValueError" in str(first.generated) and first.status.startswith("ok")
+    assert "the function raises ValueError here, and so does the gradient" in second.status
+    assert third.status == "ok"
+    assert "raises ValueError" in str(report)
+
+
+def quiet(x):
+    return 2.0 * x
+
+
+symdiff.defgrad(quiet, lambda x, out: 1.0 / (x - x))  # raises where quiet does not
+
+
+def calls_quiet(x):
+    return quiet(x) + x
+
+
+def test_a_gradient_that_raises_where_the_function_does_not_is_a_failure():
+    report = symdiff.check(calls_quiet, (0.5,))
+    assert not report.ok
+    assert report.rows[0].status == "generated raises ZeroDivisionError where the function does not"
