@@ -12,7 +12,9 @@ and nothing its top-level code would have to run to produce:
 - every top-level ``def`` whose default values are such constants: that one
   statement alone is compiled and executed, without its decorators and
   annotations, so the function object has the file's real name and line numbers
-  and its body never runs.
+  and its body never runs.  Only decorators that leave what the function computes
+  alone are dropped so (caches, symdiff's own); a ``def`` with any other decorator is
+  left out, since only running the module would say what the decorated function does.
 
 The file's derivative rules (``symdiff.defgrad(f, ...)``, ``@symdiff.custom_grad(...)``)
 are read too, when written with lambdas, ``None`` and names of functions
@@ -392,6 +394,11 @@ def _define(stmt, module, name):
     if isinstance(node, ast.Assign):
         arguments = node.value.args
     else:
+        for decorator in node.decorator_list:
+            if not _transparent(decorator, module.namespace):
+                return None, (f"it is decorated with @{ast.unparse(decorator)}, which only "
+                              "running the module applies (the function it makes may not "
+                              "compute what the def does)")
         node.decorator_list = []
         node.returns = None
         if hasattr(node, "type_params"):
@@ -424,6 +431,19 @@ def _define(stmt, module, name):
 
 
 _MISSING = object()
+_CACHES = ("functools.lru_cache", "lru_cache", "functools.cache", "cache")
+
+
+def _transparent(decorator, namespace):
+    """Whether the function a decorator makes computes what the ``def`` does: a cache
+    (``functools.lru_cache``, ``functools.cache``), symdiff's own (``@symdiff.grad``: the
+    command differentiates the function itself, as with --import, and ``custom_grad``,
+    whose rule is read)."""
+    callee = decorator.func if isinstance(decorator, ast.Call) else decorator
+    if ast.unparse(callee) in _CACHES:
+        return True
+    found = static_rules.resolve(callee, namespace)
+    return (getattr(found, "__module__", None) or "").partition(".")[0] == "symdiff"
 
 
 def _global_declarations(tree):

@@ -11,6 +11,7 @@ in-process through ``cli.main``, which the subprocesses run too.
 import ast
 import inspect
 import io
+import math
 import os
 import re
 import shutil
@@ -614,7 +615,7 @@ def test_static_functions_are_defined_alone(tmp_path):
 import math
 
 
-@undefined_decorator(1)
+@functools.lru_cache(maxsize=None)
 def f(x: UndefinedType, k=2.0) -> AlsoUndefined:
     return k * math.sin(x)
 
@@ -631,6 +632,49 @@ def g(x, k=len("ab")):
     assert raised.value.lineno == 9 and "--import" in str(raised.value)
     with pytest.raises(SymdiffError):
         module.function("h")
+
+
+DECORATED = """\
+import functools
+import math
+import symdiff
+
+
+def doubling(fn):
+    @functools.wraps(fn)
+    def wrapper(*args):
+        return 2.0 * fn(*args)
+    return wrapper
+
+
+@doubling
+def f(x):
+    return x * x
+
+
+@functools.cache
+def g(x):
+    return math.sin(x)
+
+
+@symdiff.grad
+def h(x):
+    return g(x) * x
+"""
+
+
+def test_static_decorators_that_may_change_the_function_are_refused(tmp_path, invoke):
+    """The undecorated f (x * x) once stood for the decorated one (2 * x * x)."""
+    module = load(tmp_path, DECORATED)
+    with pytest.raises(SymdiffError) as raised:
+        module.function("f")
+    assert raised.value.lineno == 14 and "@doubling" in str(raised.value)
+    assert "--import" in str(raised.value)
+    assert module.function("g")(0.0) == 0.0 and module.function("h")(2.0) == 2 * math.sin(2.0)
+    run = invoke({"decorated.py": DECORATED}, "show", "decorated.py:f")
+    assert assert_error(run, "decorated.py")[0] == 14
+    assert invoke({"decorated.py": DECORATED}, "check", "decorated.py:h", "--at",
+                  "0.5").returncode == 0
 
 
 def test_static_syntax_error_is_located(tmp_path):
