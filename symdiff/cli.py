@@ -30,7 +30,7 @@ import traceback
 
 from . import __version__, api, static
 from .activity import active_names
-from .check import check
+from .check import SYMPY_TIMEOUT, check
 from .errors import SymdiffError, UndefinedNameError
 
 EXAMPLES = """\
@@ -147,6 +147,10 @@ def build_parser():
                        help="a point to check at, one number per parameter (repeatable)")
     where.add_argument("--points", metavar="N", type=positive_int, default=5,
                        help="how many random points to check at (default 5)")
+    check_parser.add_argument("--sympy-timeout", metavar="SECONDS", type=seconds,
+                              default=SYMPY_TIMEOUT,
+                              help=f"time budget of the sympy witness (default {SYMPY_TIMEOUT:g}; "
+                                   "0 for none); past it the sympy column says timed out")
     check_parser.set_defaults(run=run_check)
 
     graph = commands.add_parser(
@@ -187,6 +191,16 @@ def point(text):
             f"{text!r} is not a point: give numbers separated by commas, like 1.0,2.5") from None
 
 
+def seconds(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds")
+    return value
+
+
 def positive_int(text):
     try:
         value = int(text)
@@ -215,10 +229,11 @@ def run_check(args):
         check_point_length(fn, values)
     try:
         with output_to_stderr():  # the function's own prints stay out of the table
+            budget = args.sympy_timeout or None
             if args.at:
-                report = check(fn, *args.at, wrt=wrt)
+                report = check(fn, *args.at, wrt=wrt, sympy_timeout=budget)
             else:
-                report = check(fn, wrt=wrt, samples=args.points)
+                report = check(fn, wrt=wrt, samples=args.points, sympy_timeout=budget)
     except TypeError as exc:
         if wrt is not None or "integer" not in str(exc):
             raise

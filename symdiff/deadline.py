@@ -39,19 +39,26 @@ def within(seconds, fn, *args, **kwargs):
 
     def work():
         try:
-            outcome["value"] = fn(*args, **kwargs)
-        except _Stop:
+            try:
+                outcome["value"] = fn(*args, **kwargs)
+            except BaseException as exc:  # handed to the caller, in the caller's thread
+                outcome["error"] = exc
+            finally:
+                outcome["done"] = True
+        except _Stop:  # arrived after the call ended
             pass
-        except BaseException as exc:  # handed to the caller, in the caller's thread
-            outcome["error"] = exc
 
     worker = _start(work)
     worker.join(seconds)
-    if worker.is_alive():
-        _stop(worker)
+    if worker.is_alive() and "done" not in outcome:
+        _stop(worker, outcome)
         raise TimedOut
-    if "error" in outcome:
-        raise outcome.pop("error")
+    worker.join()
+    error = outcome.get("error")
+    if error is not None and not isinstance(error, _Stop):
+        raise error
+    if "value" not in outcome:
+        raise TimedOut
     return outcome["value"]
 
 
@@ -69,10 +76,10 @@ def _start(work):
     return worker
 
 
-def _stop(worker):
+def _stop(worker, outcome):
     """Raise ``_Stop`` in ``worker`` (again, if it swallowed it) until it ends or GRACE passes."""
     waited = 0.0
-    while worker.is_alive() and waited < GRACE:
+    while worker.is_alive() and "done" not in outcome and waited < GRACE:
         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident),
                                                    ctypes.py_object(_Stop))
         worker.join(0.25)

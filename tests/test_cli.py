@@ -365,6 +365,18 @@ def test_show_import_keeps_the_module_output_off_stdout(runs):
     assert "hello from the module" in run.stderr and "from a child process" in run.stderr
 
 
+def test_the_sympy_budget_is_an_option(invoke):
+    run = invoke({"model.py": MODEL}, "check", "model.py:neuron", "--points", "1",
+                 "--sympy-timeout", "0.000001")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "timed out" in run.stdout
+    full = invoke({"model.py": MODEL}, "check", "model.py:neuron", "--points", "1",
+                  "--sympy-timeout", "0")
+    assert full.returncode == 0 and "timed out" not in full.stdout
+    with pytest.raises(SystemExit):
+        cli.main(["check", "model.py:neuron", "--sympy-timeout", "soon"])
+
+
 def test_check_import_keeps_the_module_output_off_stdout(invoke):
     run = invoke({"prints.py": PRINTS}, "check", "prints.py:f", "--at", "0.5", "--import")
     assert run.returncode == 0, run.stderr
