@@ -240,6 +240,8 @@ def _unreadable_rule(module, stmt, name, why):
     """A derivative rule that only running the module gives: its function is left out
     (a caller of it then fails to resolve it, with --import as the way out)."""
     reason = f"the derivative rule on line {stmt.lineno} cannot be read without running it ({why})"
+    if name in module.left_out:  # refused already, for its own reason
+        return
     if name not in module.defined:  # no function of the file to leave out: the whole file
         module.unreadable_rules.append((stmt.lineno, reason))
         return
