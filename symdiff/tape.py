@@ -206,6 +206,11 @@ def _partials(name, function):
     return function
 
 
+def _partials_of(name):
+    """``_partials`` as a decorator."""
+    return lambda function: _partials(name, function)
+
+
 class Value:
     """A float that remembers how it was computed.
 
@@ -418,7 +423,7 @@ def atan2(y, x):
     return _binary(y, x, math.atan2, _atan2_partials)
 
 
-@functools.partial(_partials, "atan2")
+@_partials_of("atan2")
 def _atan2_partials(y, x, out):
     h = math.hypot(x, y)
     return (x / h / h, -y / h / h) if h else (math.nan, math.nan)
@@ -429,7 +434,7 @@ def fmod(x, y):
     return _binary(x, y, math.fmod, _fmod_partials)
 
 
-@functools.partial(_partials, "fmod")
+@_partials_of("fmod")
 def _fmod_partials(x, y, out):
     q = x / y
     return 1.0, -(q if math.isinf(q) or math.isnan(q) else float(math.trunc(q)))
@@ -441,7 +446,7 @@ def copysign(x, y):
     return _binary(x, y, math.copysign, _copysign_partials)
 
 
-@functools.partial(_partials, "copysign")
+@_partials_of("copysign")
 def _copysign_partials(x, y, out):
     return (1.0 if (x >= 0) == (math.copysign(1.0, y) > 0) else -1.0), 0.0
 
