@@ -436,7 +436,7 @@ def fmod(x, y):
 
 @_partials_of("fmod")
 def _fmod_partials(x, y, out):
-    q = x / y
+    q = x / y if y else math.nan  # fmod(x, 0) succeeds only for x = nan
     return 1.0, -(q if math.isinf(q) or math.isnan(q) else float(math.trunc(q)))
 
 
