@@ -280,7 +280,7 @@ def _status(gen, tap, sym, fd, rtol, atol, rule_wrong=False):
     if rule_wrong and steadiness == "steady" and not _close(gen, estimate, 1e-4, 1e-6):
         problems.append("finite differences differ (a rule is wrong)")
     if not problems and steadiness == "undefined":
-        return "ok (finite differences undefined here: the function leaves the real numbers)"
+        return "ok (finite differences undefined here: a step leaves the domain or the reals)"
     if not problems and not _close(gen, estimate, 1e-4, 1e-6):
         return ("ok (finite differences ill-conditioned here)" if steadiness == "unsteady"
                 else "ok (fd differs)")
