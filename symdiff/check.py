@@ -18,6 +18,7 @@ its column says ``timed out``, which is not a failure of the gradient.
 """
 
 import ast
+import functools
 import inspect
 import math
 import numbers
@@ -116,13 +117,17 @@ SYMPY_TIMEOUT = 5.0  # seconds for the sympy witness, over all the points of one
 
 
 def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2.0), seed=0,
-          sympy_timeout=SYMPY_TIMEOUT):
+          kwargs=None, sympy_timeout=SYMPY_TIMEOUT):
     """Evaluate ``fn``'s gradient four ways at each point and report where they disagree.
 
     A point gives the positional parameters in order; those left out take their defaults.
+    ``kwargs``: the keyword arguments every call gets (what ``**kwargs`` receives).
     ``sympy_timeout`` bounds the sympy witness's time over all the points (None: no bound).
     """
     from .api import build
+
+    kwargs = dict(kwargs or {})
+    user = functools.partial(fn, **kwargs) if kwargs else fn
 
     parsed = parse_function(fn)
     program = normalize(parsed)
@@ -130,25 +135,31 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
     generated = build(fn, tuple(names)).function
     by_tape = tape.grad(fn, wrt=tuple(names))
     report = CheckReport(parsed.name, names)
-    if wrt is None and len(names) < len(program.params):
-        _note(report, "not checked (no derivative flows from them): " + ", ".join(
-            p for p in program.params if p not in names))
+    left = [p for p in program.params if p not in names]
+    flat = [p for p in left if p not in program.optional]
+    if wrt is None and flat:
+        _note(report, "not checked (no derivative flows from them): " + ", ".join(flat))
+    if wrt is None and len(flat) < len(left):
+        _note(report, "not checked (optional, None by default; name them in wrt): " + ", ".join(
+            p for p in left if p in program.optional))
     if not points:
-        counts = [p not in names for p in program.params]
-        points = _random_points(fn, counts, samples, domain, seed)
-    sympy = _SympyWitness(fn, names, sympy_timeout, report)
+        counts = [None if p in program.optional and p not in names else p not in names
+                  for p in program.params]
+        points = _random_points(user, counts, samples, domain, seed)
+    sympy = _SympyWitness(fn, names, kwargs, sympy_timeout, report)
     stops = any(isinstance(s, ir.Assign) and s.op == "stop_gradient"
                 for s in ir.walk(program.body))
     for point in points:
         point = complete_point(fn, program.params, point)
-        gen, tap = _attempt(generated, point, names), _attempt(by_tape, point, names)
-        expected = _raises(fn, point)
+        gen = _attempt(generated, point, names, kwargs)
+        tap = _attempt(by_tape, point, names, kwargs)
+        expected = _raises(user, point)
         if expected is not None:
             _rows_where_the_function_raises(report, point, names, gen, tap, expected)
             continue
         sym, sympy_status = sympy.at(point)
-        fds = [_finite_difference(fn, point, program.params.index(n)) for n in names]
-        problems = check_rules(program, point, rtol=1e-5)
+        fds = [_finite_difference(user, point, program.params.index(n)) for n in names]
+        problems = check_rules(program, point, rtol=1e-5, kwargs=kwargs)
         report.rule_problems += [p for p in problems if all(
             (q.function, q.argument) != (p.function, p.argument) for q in report.rule_problems)]
         diverged = bool(problems)
@@ -162,7 +173,7 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
                                    sympy_status))
             diverged |= not status.startswith("ok")
         if diverged and not any(isinstance(v, Raised) for v in gen + tap):
-            found = _locate_safely(report, program, names, point, rtol, atol)
+            found = _locate_safely(report, program, names, point, rtol, atol, kwargs)
             if found is not None and all((d.lineno, d.argument) != (found.lineno, found.argument)
                                          for d in report.divergences):
                 report.divergences.append(found)
@@ -182,10 +193,10 @@ class Raised:
         return f"Raised({self.kind.__name__})"
 
 
-def _attempt(gradient, point, names):
+def _attempt(gradient, point, names, kwargs):
     """The gradient at ``point`` as a tuple, or one ``Raised`` per parameter."""
     try:
-        return tuple(gradient(*point))
+        return tuple(gradient(*point, **kwargs))
     except Exception as exc:  # reported in the table, next to what the function does
         return (Raised(type(exc)),) * len(names)
 
@@ -227,8 +238,9 @@ def complete_point(fn, params, point):
 class _SympyWitness:
     """The sympy witness at each point, within one time budget for the whole check."""
 
-    def __init__(self, fn, names, budget, report):
+    def __init__(self, fn, names, kwargs, budget, report):
         self.fn, self.names, self.budget, self.report = fn, tuple(names), budget, report
+        self.kwargs = kwargs
         self.deadline = None if budget is None else time.monotonic() + budget
         self.timed_out = False
 
@@ -241,7 +253,8 @@ class _SympyWitness:
             return nothing, "timed out"
         left = None if self.deadline is None else self.deadline - time.monotonic()
         try:
-            return within(left, evaluate_grad, self.fn, point, wrt=self.names), "ok"
+            return within(left, evaluate_grad, self.fn, point, wrt=self.names,
+                          kwargs=self.kwargs), "ok"
         except TimedOut:
             self.timed_out = True
             _note(self.report, f"sympy: timed out (its budget is {self.budget:g} s per check; "
@@ -324,14 +337,16 @@ def _finite_difference(fn, point, index, step=1e-6):
 
 def _random_points(fn, counts, samples, domain, seed):
     """Random points where ``fn`` returns a finite number; small whole numbers for the
-    parameters no derivative flows from (they are often counts)."""
+    parameters no derivative flows from (they are often counts), None for the optional
+    ones (``counts`` None there) left out of ``wrt``."""
     rng = random.Random(seed)
     points = []
     for _ in range(samples * 50):
-        point = tuple(rng.randint(1, 5) if count else rng.uniform(*domain) for count in counts)
+        point = tuple(None if count is None else rng.randint(1, 5) if count
+                      else rng.uniform(*domain) for count in counts)
         try:
             value = fn(*point)
-        except (ValueError, ZeroDivisionError, OverflowError):
+        except Exception:  # noqa: BLE001 - outside the domain, or failing its input checks
             continue
         if isinstance(value, (int, float)) and math.isfinite(value):
             points.append(point)
@@ -344,6 +359,7 @@ def _wrt_names(program, wrt):
     """The parameters to check: by default those a derivative can flow from."""
     params = program.params
     if wrt is None:
+        params = [p for p in params if p not in program.optional] or params
         active = active_names(program, params)
         return [p for p in params if p in active] or list(params)
     items = wrt if isinstance(wrt, (list, tuple)) else [wrt]
@@ -357,21 +373,21 @@ def _note(report, text):
 
 # --- the divergence locator ---------------------------------------------------------------
 
-def _locate_safely(report, program, names, point, rtol, atol):
+def _locate_safely(report, program, names, point, rtol, atol, kwargs):
     """``locate``, or None with a note where the locator's own run of the statements fails
     (it runs them by the operations' math spellings)."""
     try:
-        return locate(program, names, point, rtol, atol)
+        return locate(program, names, point, rtol, atol, kwargs)
     except (ArithmeticError, ValueError, SymdiffError) as exc:
         _note(report, f"the differing statement was not located at {point}: "
               f"{type(exc).__name__}: {exc}")
         return None
 
 
-def locate(program, names, point, rtol=1e-7, atol=1e-9):
+def locate(program, names, point, rtol=1e-7, atol=1e-9, kwargs=None):
     """The first statement, walking back from the result, whose contribution differs."""
-    generated = _recorded_contributions(program, names, point)
-    taped = _tape_contributions(program, names, point)
+    generated = _recorded_contributions(program, names, point, kwargs or {})
+    taped = _tape_contributions(program, names, point, kwargs or {})
     seen = {}
     for sid, arg, value in generated:
         k = seen.get((sid, arg), 0)
@@ -390,20 +406,21 @@ def locate(program, names, point, rtol=1e-7, atol=1e-9):
     return None
 
 
-def _recorded_contributions(program, names, point):
+def _recorded_contributions(program, names, point, kwargs):
     records = []
     generated = differentiate(program, names, record=True, as_tuple=True)
     text = emit(generated)
     namespace = dict(program.namespace)
     namespace[generated.record_name] = lambda sid, arg, value: records.append((sid, arg, value))
     function = compile_module(text, generated.function.name, namespace, program.origin.filename)
-    function(*point)
+    function(*point, **kwargs)
     return records
 
 
-def _tape_contributions(program, names, point):
+def _tape_contributions(program, names, point, kwargs):
     """Contributions per (statement, argument), in execution order, by the tape."""
     env = {p: (tape.Value(v) if p in names else v) for p, v in zip(program.params, point)}
+    env.update(_keywords(program, kwargs))
     runs = []
     _Interpreter(program, env, runs).block(program.body)
     result = _operand(program.result, env, program)
@@ -479,6 +496,9 @@ class _Interpreter:
             self.env[stmt.stack].append(_operand(stmt.value, self.env, self.program))
         elif isinstance(stmt, ir.Pop):
             self.env[stmt.target] = self.env[stmt.stack].pop()
+        elif isinstance(stmt, ir.Check):
+            module = ast.fix_missing_locations(ast.Module([stmt.stmt], type_ignores=[]))
+            exec(compile(module, "<check>", "exec"), self.globals, dict(self.env))
         return False
 
     def evaluate(self, expr):
@@ -517,11 +537,17 @@ def _raw(value):
 
 # --- custom rules -------------------------------------------------------------------------
 
-def check_rules(program, point, rtol=1e-5):
+def _keywords(program, kwargs):
+    """The environment entry of the ``**kwargs`` parameter, if the function has one."""
+    return {program.kwargs: dict(kwargs)} if program.kwargs else {}
+
+
+def check_rules(program, point, rtol=1e-5, kwargs=None):
     """Each user-given rule against finite differences of its function, where it ran."""
     if not program.custom_functions:
         return []
     env = {p: v for p, v in zip(program.params, point)}
+    env.update(_keywords(program, kwargs or {}))
     runs = []
     _Interpreter(program, env, runs).block(program.body)
     problems, seen = [], set()
