@@ -221,7 +221,6 @@ class Value:
     """
 
     __slots__ = ("data", "grad", "_edges")
-    __array_ufunc__ = None          # numpy hands `np.float64(2) * v` back to Value
 
     def __init__(self, data, _edges=()):
         self.data = data if type(data) is float else _number(data)
@@ -329,6 +328,17 @@ class Value:
 
     def __bool__(self):
         return bool(self.data)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """numpy's function of a Value (``np.tanh(v)``, ``np.float64(2) * v``): the tape's
+        stand-in for it, with numpy's semantics, so the derivative is kept; one the tape
+        has no derivative for raises, rather than computing on the bare number."""
+        function = _stand_in(ufunc) if method == "__call__" and not kwargs else None
+        if function is None:
+            raise TypeError(f"numpy.{ufunc.__name__} ({method}) of a Value has no derivative "
+                            "on the tape: use a function the tape knows (the numpy functions "
+                            "of symdiff.tape_numpy), or v.data for the number")
+        return function(*inputs)
 
     def __float__(self):
         raise TypeError(_DETACHING.format(what="converted to a float"))

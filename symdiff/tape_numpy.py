@@ -18,6 +18,8 @@ arithmetic they are evaluated in changes.
     np.sin(Value(inf))      value nan, derivative cos(inf) -> nan
 
 Called with plain numbers only, a stand-in is numpy's function itself (warnings and all).
+A Value handed to numpy's function directly (``np.tanh(v)``, ``np.float64(2) * v``) reaches
+the same stand-in, through ``Value.__array_ufunc__``.
 """
 
 import math
@@ -43,7 +45,8 @@ _SMOOTH = {
     "multiply": "mul", "divide": "div", "true_divide": "div", "remainder": "mod", "mod": "mod",
 }
 _FLAT = ("floor", "ceil", "trunc", "rint", "sign", "floor_divide")  # derivative 0
-_TESTS = ("isnan", "isinf", "isfinite")
+_TESTS = ("isnan", "isinf", "isfinite", "less", "less_equal", "greater", "greater_equal",
+          "equal", "not_equal")  # no derivative: they read the numbers
 
 
 def numpy_stand_ins(numpy):

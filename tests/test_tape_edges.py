@@ -354,3 +354,15 @@ def test_math_spellings_raise_where_math_raises_and_nowhere_else(name):
             want[1])
         assert same_float(value, expected) if isinstance(value, float) else value == expected
         assert all(isinstance(d, float) for d in gradient), (name, point, gradient)
+
+
+def test_numpy_functions_of_a_value_keep_its_derivative_outside_grad():
+    v = tape.Value(0.5)
+    y = np.tanh(v) * np.float64(2.0) + np.int64(1) - np.float64(3.0) / v
+    y.backward()
+    assert isinstance(y, tape.Value)
+    assert v.grad == pytest.approx(2 * (1 - math.tanh(0.5) ** 2) + 3 / 0.25, rel=1e-15)
+    assert (np.float64(2.0) < v, np.float64(0.1) < v, v <= np.float64(0.5)) == (False, True, True)
+    assert (np.float64(1.0) / tape.Value(0.0)).data == math.inf  # numpy's division
+    with pytest.raises(TypeError, match="heaviside"):
+        np.heaviside(v, 0.5)
