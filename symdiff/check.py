@@ -343,12 +343,26 @@ _TAPE_OPS = {
     "float": lambda x: x * 1.0 if isinstance(x, tape.Value) else float(x),
     "int": lambda x: int(x), "logb": lambda x, b: tape.log(x, b),
     "stop_gradient": lambda x: x.detach() if isinstance(x, tape.Value) else x,
+    "factorial": math.factorial, "comb": math.comb, "perm": math.perm, "ulp": math.ulp,
+    "isnan": math.isnan, "isinf": math.isinf, "isfinite": math.isfinite,
+    "isclose": lambda a, b, rel_tol, abs_tol: math.isclose(a, b, rel_tol=rel_tol,
+                                                           abs_tol=abs_tol),
+    **{f"norm_{method}": (lambda method: lambda *args: getattr(tape.norm, method)(*args))(method)
+       for method in ("cdf", "pdf", "logpdf", "logcdf", "sf", "ppf")},
+}
+_TAPE_VARIADIC = {  # ops of several numbers written out (``fsum_3``): their numbers in a row
+    "hypot": lambda args: tape.hypot(*args), "fsum": tape.fsum, "prod": math.prod,
+    "dist": lambda args: tape.dist(args[:len(args) // 2], args[len(args) // 2:]),
+    "sumprod": lambda args: tape.sumprod(args[:len(args) // 2], args[len(args) // 2:]),
 }
 
 
 def _tape_op(program, op):
     if op in program.custom_functions:
         return tape.on_values(program.custom_functions[op][0])
+    name, _, count = op.rpartition("_")
+    if name in _TAPE_VARIADIC and count.isdigit():
+        return lambda *args: _TAPE_VARIADIC[name](args)
     return _TAPE_OPS.get(op) or getattr(tape, op)
 
 
