@@ -157,7 +157,9 @@ RULES = {
     # scaling and splitting
     "ldexp": Rule("math.ldexp(x, y)", ("math.ldexp(1.0, y)", None), ((-3, 3), (-8, 8)),
                   "x * 2 ** i; no derivative in the integer exponent", ints=("y",)),
-    "remainder": Rule("math.remainder(x, y)", ("1.0", "-float(round((x - out) / y))"),
+    "remainder": Rule("math.remainder(x, y)",
+                      ("1.0", "-float(round((x - out) / y)) if math.isfinite((x - out) / y) "
+                              "else -((x - out) / y)"),
                       ((-3, 3), (0.5, 3)),
                       "x - y * n with n = x / y rounded to even; at the jumps the one-sided "
                       "derivative"),
@@ -206,7 +208,8 @@ SCIPY_RULES = {
     "log_ndtr": _unary("math.log(0.5 * math.erfc(-x * 0.7071067811865476))",
                        f"math.exp(-0.5 * x * x - out) * {_PHI}", (-8, 3),
                        "phi(x) / Phi(x) in logs, so it stays finite far in the left tail"),
-    "ndtri": _unary("ndtri(x)", f"{_SQRT_2PI} * math.exp(0.5 * out * out)",
+    "ndtri": _unary("ndtri(x)", f"math.inf if out * out > 1419.5 else {_SQRT_2PI} * "
+                    "math.exp(0.5 * out * out)",
                     (0.02, 0.98), "inf at 0 and 1; nan outside [0, 1]"),
     "norm_cdf": Rule("ndtr((x - loc) / scale)",
                      tuple(_scale_guarded(t) for t in (
@@ -231,8 +234,9 @@ SCIPY_RULES = {
                         ((-8, 3), (-1, 1), (0.5, 2)), "nan for a scale <= 0", **_NORM),
     "norm_ppf": Rule("loc + scale * ndtri(q)",
                      tuple(_scale_guarded(t) for t in (
-                         f"scale * {_SQRT_2PI} * math.exp(0.5 * ((out - loc) / scale) * "
-                         "((out - loc) / scale))", "1.0", "(out - loc) / scale")),
+                         f"math.inf if ((out - loc) / scale) ** 2 > 1419.5 else scale * "
+                         f"{_SQRT_2PI} * math.exp(0.5 * ((out - loc) / scale) ** 2)", "1.0",
+                         "(out - loc) / scale")),
                      ((0.02, 0.98), (-1, 1), (0.5, 2)), "inf at 0 and 1; nan outside [0, 1]",
                      params=("q", "loc", "scale"), defaults=(0.0, 1.0)),
 }

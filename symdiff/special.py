@@ -52,15 +52,15 @@ def trigamma(x):
     result = 0.0
     if x < 0.0:
         r = x - round(x)
-        s = math.sin(math.pi * r)
-        result = math.pi * math.pi / (s * s)
+        q = math.pi / math.sin(math.pi * r)
+        result = q * q
         x = 1.0 - x
         sign = -1.0
     else:
         sign = 1.0
     total = 0.0
     while x < 10.0:
-        total += 1.0 / (x * x)
+        total += 1.0 / x / x
         x += 1.0
     t = 1.0 / (x * x)
     s = 1.1666666666666667 - t * 7.092156862745098

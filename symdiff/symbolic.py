@@ -631,9 +631,6 @@ class _Interpreter:
     def _eval_Tuple(self, node):
         return tuple(self.eval(elt) for elt in node.elts)
 
-    def _eval_List(self, node):  # only ever the numbers of math.fsum([...]) and the like
-        return tuple(self.eval(elt) for elt in node.elts)
-
     def table(self, node):
         """What a loop runs over or an index reads: a list written out is read as a tuple
         (a list anywhere else is refused, as symdiff refuses it)."""
@@ -702,7 +699,8 @@ class _Interpreter:
 
     def _eval_Call(self, node):
         func, callee = self.eval(node.func), ast.unparse(node.func)
-        args = [self.eval(arg) for arg in node.args]
+        args = [tuple(self.eval(e) for e in arg.elts) if isinstance(arg, ast.List)  # fsum([..])
+                else self.eval(arg) for arg in node.args]
         kwargs = {keyword.arg: self.eval(keyword.value) for keyword in node.keywords}
         if isinstance(func, _Closure):
             return self.call_nested(func, args, kwargs, node)

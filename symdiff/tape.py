@@ -507,7 +507,10 @@ def ldexp(x, i):
 
 def remainder(x, y):
     """IEEE remainder ``x - n * y``, ``n`` the nearest integer to ``x / y``: partials 1, ``-n``."""
-    return _binary(x, y, math.remainder, lambda x, y, r: (1.0, -float(round((x - r) / y))))
+    def partials(x, y, r):
+        n = (x - r) / y
+        return 1.0, -(float(round(n)) if math.isfinite(n) else n)
+    return _binary(x, y, math.remainder, partials)
 
 
 def nextafter(x, y):
@@ -572,13 +575,19 @@ gammaln = _scipy_unary("gammaln", lambda x, y: tapemath.digamma(x))
 digamma = _scipy_unary("digamma", lambda x, y: tapemath.trigamma(x))
 ndtr = _scipy_unary("ndtr", lambda x, y: _INV_SQRT_2PI * math.exp(-x * x / 2.0))
 log_ndtr = _scipy_unary("log_ndtr", lambda x, y: _INV_SQRT_2PI * math.exp(-x * x / 2.0 - y))
-ndtri = _scipy_unary("ndtri", lambda x, y: math.exp(y * y / 2.0) / _INV_SQRT_2PI)
+ndtri = _scipy_unary("ndtri", lambda x, y: _exp_half_square(y) / _INV_SQRT_2PI)
+
+
+def _exp_half_square(z):
+    """``exp(z * z / 2)``, ``inf`` where it overflows."""
+    return math.inf if abs(z) > 37.7 else math.exp(z * z / 2.0)
 
 
 def xlogy(x, y):
     """``x * log(y)``, 0 where ``x == 0``: partials ``log(y)`` and ``x / y``."""
     def partials(x, y, out):
-        return _log_or(y, -math.inf), (0.0 if x == 0 else _div(x, y))
+        return _log_or(y, -math.inf), (_div(x, y) if y else 0.0 if x == 0 else
+                                       math.copysign(math.inf, x))
     return _binary(x, y, lambda a, b: _special("xlogy")(a, b), partials)
 
 
@@ -586,7 +595,7 @@ def xlog1py(x, y):
     """``x * log1p(y)``, 0 where ``x == 0``: partials ``log1p(y)`` and ``x / (1 + y)``."""
     def partials(x, y, out):
         return _log_or(1.0 + y, -math.inf) if y != -1.0 else -math.inf, (
-            0.0 if x == 0 else _div(x, 1.0 + y))
+            _div(x, 1.0 + y) if y != -1.0 else 0.0 if x == 0 else math.copysign(math.inf, x))
     return _binary(x, y, lambda a, b: _special("xlog1py")(a, b), partials)
 
 
@@ -638,7 +647,7 @@ class _Normal:
     def ppf(self, q, loc=0.0, scale=1.0):
         def partials(z, s, out):
             z = (out - _data(loc)) / s
-            return s * math.exp(z * z / 2.0) / _INV_SQRT_2PI, 1.0, z
+            return s * _exp_half_square(z) / _INV_SQRT_2PI, 1.0, z
         return self._call("ppf", q, loc, scale, partials)
 
 

@@ -46,11 +46,11 @@ def trigamma(x):
     if _is_pole(x):
         return math.nan
     if x < 0.0:  # psi'(1 - x) + psi'(x) = pi^2 / sin^2(pi x)
-        s = math.sin(math.pi * (x - round(x)))
-        return (math.pi / s) ** 2 - trigamma(1.0 - x)
+        q = math.pi / math.sin(math.pi * (x - round(x)))
+        return q * q - trigamma(1.0 - x)
     shifted = 0.0
     while x < _SHIFT_TO:
-        shifted += 1.0 / (x * x)
+        shifted += 1.0 / x / x  # not 1 / x**2: that underflows to 1 / 0
         x += 1.0
     if math.isinf(x) or math.isnan(x):
         return 0.0 if x > 0 else x

@@ -389,7 +389,7 @@ def uses_round(x):
 
 
 def uses_unknown_math(x):
-    return math.gamma(x)  # FENCE unknown_math at math.gamma
+    return math.gcd(x, 4)  # FENCE unknown_math at math.gcd
 
 
 def uses_undefined(x):

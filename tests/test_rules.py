@@ -66,12 +66,10 @@ def spellings():
             for name, target in table.items():
                 if target == op and (prefix != "special." or HAVE_SCIPY):
                     found.append((f"{prefix}{name}", op, f"{prefix}{name}({args})"))
-        if op.startswith("norm_") and HAVE_SCIPY:
-            method = op[len("norm_"):]
-            first = rule.params[0]
+        for method in (m for m, target in NORM_METHODS.items() if target == op and HAVE_SCIPY):
             found.append((f"norm.{method}", op, f"norm.{method}(x, y, z)"))
             found.append((f"norm.{method}-keywords", op,
-                          f"st.norm.{method}({first}=x, scale=z, loc=y)"))
+                          f"st.norm.{method}({rule.params[0]}=x, scale=z, loc=y)"))
     for name in VARIADIC:
         expression, count = WRITTEN_OUT[name]
         found.append((expression.partition("(")[0] + "-written-out", f"{name}_{count}",
