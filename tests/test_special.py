@@ -130,3 +130,14 @@ def test_gradient_raises_where_the_function_raises(module, index, expression):
             continue
         taped = outcome(by_tape, (x,))
         assert taped[0] == "value" and _agree(got[1], taped[1]), (x, got, taped)
+
+
+def test_scipy_cases_are_checked_when_scipy_is_installed():
+    """The SciPy half of the corpus runs with SciPy and is left out, with this reason, without."""
+    try:
+        from corpus import special as corpus
+    except ImportError:  # run with the repository root, not tests/, on sys.path
+        from tests.corpus import special as corpus
+    if not HAVE_SCIPY:
+        pytest.skip("SciPy is not installed: the scipy.special and scipy.stats cases are left out")
+    assert [c.label for c in corpus.SCIPY_ONLY] == corpus.SCIPY_CASES
