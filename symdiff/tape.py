@@ -751,14 +751,16 @@ def _stand_in(value):
 
 
 def _is_user(value):
-    """A function or module of the user's: not from the stdlib, a library or symdiff."""
+    """A function or module of the user's: not from the stdlib, a library or symdiff (a
+    generated gradient, and a helper it defines, is the user's: ``grad(grad(f))``)."""
     if isinstance(value, types.FunctionType):
         module, filename = value.__module__ or "", value.__code__.co_filename
     elif isinstance(value, types.ModuleType):
         module, filename = value.__name__, getattr(value, "__file__", None) or ""
     else:
         return False
-    return (module.partition(".")[0] != "symdiff" and module not in sys.builtin_module_names
+    own = module.partition(".")[0] == "symdiff" and not module.startswith("symdiff.generated.")
+    return (not own and module not in sys.builtin_module_names
             and not filename.startswith(_LIBRARY_DIRS)
             and "site-packages" not in filename and "dist-packages" not in filename)
 

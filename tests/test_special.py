@@ -141,3 +141,21 @@ def test_scipy_cases_are_checked_when_scipy_is_installed():
     if not HAVE_SCIPY:
         pytest.skip("SciPy is not installed: the scipy.special and scipy.stats cases are left out")
     assert [c.label for c in corpus.SCIPY_ONLY] == corpus.SCIPY_CASES
+
+
+def log_likelihood(x):
+    return 2.0 * math.lgamma(x) + math.gamma(x)
+
+
+@pytest.mark.parametrize("x", [0.7, 2.5, -1.5, 12.0])
+def test_second_derivatives_go_through_the_helper(x):
+    """The gradient calls the digamma it defines; differentiated again, that def is inlined
+    like any helper, loops and all, and gives the trigamma terms."""
+    mpmath.mp.prec = 80
+    want = 2.0 * float(mpmath.polygamma(1, x)) + float(mpmath.diff(mpmath.gamma, x, 2))
+    got = symdiff.grad(symdiff.grad(log_likelihood))(x)
+    assert abs(got - want) <= 1e-12 * abs(want)
+    report = symdiff.check(symdiff.grad(log_likelihood), (x,))
+    assert report.ok, str(report)
+    value, tangent = symdiff.jvp(log_likelihood)(x, 1.0)
+    assert value == log_likelihood(x) and tangent == symdiff.grad(log_likelihood)(x)
