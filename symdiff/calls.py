@@ -20,12 +20,16 @@ import math
 
 from . import ir
 from .errors import UnknownFunctionError, UnsupportedSyntaxError
-from .rules import MATH_REFUSED, MATH_REFUSED_HINTS, RULES, VARIADIC, template
+from .rules import MATH_REFUSED, MATH_REFUSED_HINTS, PAIRS, RULES, VARIADIC, template
 
 
 class PrimitiveCalls:
     def primitive_call(self, op, node, shown, target):
         """Emit the call ``node`` of primitive ``op``; its result operand."""
+        if op in PAIRS:
+            raise self.error(UnsupportedSyntaxError, node,
+                             f"{shown} returns a pair, not a number",
+                             f"unpack it: `first, second = {shown}(...)`")
         if op in VARIADIC and not (op == "hypot" and len(node.args) == 2 and not node.keywords):
             return self.variadic_call(op, node, shown, target)
         if op == "perm" and len(node.args) == 1 and not node.keywords:
@@ -81,6 +85,19 @@ class PrimitiveCalls:
         values = {id(arg): self.value(arg) for arg in written}  # in source order
         defaults = dict(zip(params[required:], rule.defaults))
         return [values[id(named[p])] if p in named else ir.Const(defaults[p]) for p in params]
+
+    def pair_call(self, callee, node, count):
+        """``m, e = math.frexp(x)``, ``f, i = math.modf(x)``: one primitive per half, of the
+        argument evaluated once; None when ``callee`` returns no pair."""
+        halves = PAIRS.get(callee.value)
+        if halves is None:
+            return None
+        shown = ast.unparse(node.func)
+        if count != 2:
+            raise self.error(UnsupportedSyntaxError, node, f"{shown} returns 2 values, "
+                             f"not {count}", "unpack it into two names")
+        args = self.bind_primitive(RULES[halves[0]], node, shown)
+        return tuple(self.emit_op(half, args, None) for half in halves)
 
     def variadic_call(self, name, node, shown, target):
         """``hypot`` of several numbers, ``fsum``/``prod`` of a list written out,

@@ -345,6 +345,8 @@ _TAPE_OPS = {
     "stop_gradient": lambda x: x.detach() if isinstance(x, tape.Value) else x,
     "factorial": math.factorial, "comb": math.comb, "perm": math.perm, "ulp": math.ulp,
     "isnan": math.isnan, "isinf": math.isinf, "isfinite": math.isfinite,
+    "frexp_mantissa": lambda x: tape.frexp(x)[0], "frexp_exponent": lambda x: tape.frexp(x)[1],
+    "modf_fraction": lambda x: tape.modf(x)[0], "modf_integer": lambda x: tape.modf(x)[1],
     "isclose": lambda a, b, rel_tol, abs_tol: math.isclose(a, b, rel_tol=rel_tol,
                                                            abs_tol=abs_tol),
     **{f"norm_{method}": (lambda method: lambda *args: getattr(tape.norm, method)(*args))(method)

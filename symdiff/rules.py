@@ -157,6 +157,12 @@ RULES = {
     # scaling and splitting
     "ldexp": Rule("math.ldexp(x, y)", ("math.ldexp(1.0, y)", None), ((-3, 3), (-8, 8)),
                   "x * 2 ** i; no derivative in the integer exponent", ints=("y",)),
+    # the halves of the functions returning pairs: `m, e = math.frexp(x)` (see PAIRS)
+    "frexp_mantissa": _unary("math.frexp(x)[0]", "out / x if x else 1.0",
+                             note="2 ** -e (exactly m / x): x scaled by a power of two; 1 at 0"),
+    "frexp_exponent": _unary("math.frexp(x)[1]", None, note="an integer: no derivative"),
+    "modf_fraction": _unary("math.modf(x)[0]", "1.0", note="x - trunc(x): derivative 1"),
+    "modf_integer": _unary("math.modf(x)[1]", None, note="piecewise constant: derivative 0"),
     "remainder": Rule("math.remainder(x, y)",
                       ("1.0", "-float(round((x - out) / y)) if math.isfinite((x - out) / y) "
                               "else -((x - out) / y)"),
@@ -254,7 +260,7 @@ MATH_FUNCTIONS = {
         "sin cos tan asin acos atan atan2 sinh cosh tanh asinh acosh atanh exp expm1 "
         "log log1p log2 log10 sqrt hypot fabs erf erfc floor ceil trunc fmod copysign pow "
         "degrees radians cbrt exp2 lgamma gamma factorial comb perm isnan isinf isfinite "
-        "isclose ulp nextafter ldexp remainder fma fsum prod dist sumprod"
+        "isclose ulp nextafter ldexp remainder fma fsum prod dist sumprod frexp modf"
     ).split() if hasattr(math, name)  # cbrt and exp2 came with Python 3.11, fma with 3.13
 }
 if hasattr(math, "fma"):  # Python 3.13
@@ -267,22 +273,19 @@ if hasattr(math, "fma"):  # Python 3.13
 VARIADIC = tuple(name for name in ("hypot", "fsum", "prod", "dist", "sumprod")
                  if hasattr(math, name))  # sumprod came with Python 3.12
 
+# functions returning two numbers, unpacked into two names: one primitive per half
+PAIRS = {"frexp": ("frexp_mantissa", "frexp_exponent"), "modf": ("modf_fraction", "modf_integer")}
+
 # what the rest of ``math`` is, when a user's code calls it
 MATH_REFUSED = {
     "gcd": "an integer function (greatest common divisor): it has no derivative",
     "lcm": "an integer function (least common multiple): it has no derivative",
     "isqrt": "an integer function (integer square root): it has no derivative",
-    "frexp": "it returns a pair (mantissa, exponent), and splitting a call's result into "
-             "names is supported only for your own functions",
-    "modf": "it returns a pair (fractional part, integer part), and splitting a call's "
-            "result into names is supported only for your own functions",
 }
 MATH_REFUSED_HINTS = {
     "gcd": "compute it outside the function and pass it in",
     "lcm": "compute it outside the function and pass it in",
     "isqrt": "use int(math.sqrt(n)) or pass the value in",
-    "frexp": "write a def helper that returns the two values, or use math.log2 and math.ldexp",
-    "modf": "use x - math.trunc(x) and math.trunc(x)",
 }
 NUMPY_FUNCTIONS = {
     "sin": "sin", "cos": "cos", "tan": "tan", "arcsin": "asin", "arccos": "acos",

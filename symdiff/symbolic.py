@@ -161,6 +161,7 @@ def _isclose(a, b, rel_tol=sympy.Float(1e-09), abs_tol=sympy.S.Zero):
     return _IsClose(a, b, rel_tol, abs_tol)
 
 
+_Exponent = _numeric("Exponent", lambda x: math.frexp(x)[1])  # of math.frexp: no derivative
 _IsClose = _numeric("IsClose", lambda a, b, r, t: math.isclose(a, b, rel_tol=r, abs_tol=t))
 _SQRT2 = sympy.sqrt(2)
 
@@ -216,6 +217,8 @@ _PRIMITIVES = {
                           (lambda x, y: sympy.S.One, lambda x, y: sympy.S.Zero)),
     "ldexp": lambda x, i: x * 2 ** i, "remainder": lambda x, y: x - y * Round(x / y),
     "fma": lambda x, y, z: x * y + z, "fsum": lambda xs: sympy.Add(*xs),
+    "frexp": lambda x: (x * 2 ** -_Exponent(x), _Exponent(x)),
+    "modf": lambda x: (x - Trunc(x), Trunc(x)),
     "prod": lambda xs: sympy.Mul(*xs),
     "dist": lambda p, q: sympy.sqrt(sympy.Add(*[(a - b) ** 2 for a, b in zip(p, q)])),
     "sumprod": lambda p, q: sympy.Add(*[a * b for a, b in zip(p, q)]),

@@ -62,7 +62,7 @@ __all__ = [
     "asinh", "acosh", "atanh", "exp", "expm1", "log", "log1p", "log2", "log10", "sqrt",
     "pow", "hypot", "fabs", "erf", "erfc", "floor", "ceil", "fmod", "copysign",
     "degrees", "radians", "cbrt", "exp2", "lgamma", "gamma", "ldexp", "remainder", "nextafter",
-    "fsum", "dist", "sumprod", "fma",
+    "fsum", "dist", "sumprod", "fma", "frexp", "modf",
     "relu", "sigmoid", "square", "sinc", "reciprocal", "sign", "rint", "fmax", "fmin", "clip",
     "logaddexp", "logaddexp2",
     "expit", "logit", "gammaln", "digamma", "xlogy", "xlog1py", "ndtr", "log_ndtr", "ndtri", "norm",
@@ -516,6 +516,20 @@ def remainder(x, y):
 def nextafter(x, y):
     """The float after ``x`` toward ``y``: ``x`` plus a step that is constant nearby."""
     return _binary(x, y, math.nextafter, lambda x, y, out: (1.0, 0.0))
+
+
+def frexp(x):
+    """``(m, e)`` with ``x = m * 2 ** e``: ``m`` has derivative ``2 ** -e`` (1 at 0), ``e``
+    none."""
+    m, e = math.frexp(_data(x))
+    return (Value(m, (x, _div(m, _data(x)) if _data(x) else 1.0)) if isinstance(x, Value)
+            else m), e
+
+
+def modf(x):
+    """``(x - trunc(x), trunc(x))``: derivatives 1 and 0."""
+    fraction, whole = math.modf(_data(x))
+    return (Value(fraction, (x, 1.0)) if isinstance(x, Value) else fraction), whole
 
 
 def fsum(values):

@@ -22,7 +22,7 @@ import symdiff
 from symdiff.errors import SymdiffError
 from symdiff.resolve import MATH_CONSTANTS
 from symdiff.rules import (BUILTIN_FUNCTIONS, MATH_FUNCTIONS, MATH_REFUSED, NORM_METHODS,
-                           NUMPY_FUNCTIONS, RULES, SCIPY_RULES, SCIPY_SPECIAL_FUNCTIONS, VARIADIC,
+                           NUMPY_FUNCTIONS, PAIRS, RULES, SCIPY_RULES, SCIPY_SPECIAL_FUNCTIONS, VARIADIC,
                            rule_of, template)
 
 np = pytest.importorskip("numpy")
@@ -70,6 +70,9 @@ def spellings():
             found.append((f"norm.{method}", op, f"norm.{method}(x, y, z)"))
             found.append((f"norm.{method}-keywords", op,
                           f"st.norm.{method}({rule.params[0]}=x, scale=z, loc=y)"))
+    for name, halves in PAIRS.items():  # unpacked into two names
+        for i, half in enumerate(halves):
+            found.append((f"math.{name}-{i}", half, f"a, b = math.{name}(x); {'ab'[i]}"))
     for name in VARIADIC:
         expression, count = WRITTEN_OUT[name]
         found.append((expression.partition("(")[0] + "-written-out", f"{name}_{count}",
@@ -137,9 +140,11 @@ def module(tmp_path_factory):
     lines.append("")
     for i, (_, op, expression) in enumerate(SPELLINGS):
         params = list(PARAMS[:_arity(op)])
+        prelude, _, expression = expression.rpartition("; ")  # `a, b = math.frexp(x); a`
         if _needs_factor(op):  # no derivative: checked as the factor of a parameter w
             params, expression = ["w"] + params, f"w * float({expression})"
-        lines += ["", f"def f{i}({', '.join(params)}):", f"    return {expression}", ""]
+        body = f"{prelude}; return {expression}" if prelude else f"return {expression}"
+        lines += ["", f"def f{i}({', '.join(params)}):", f"    {body}", ""]
     path = tmp_path_factory.mktemp("rules") / "primitive_spellings.py"
     path.write_text("\n".join(lines))
     spec = importlib.util.spec_from_file_location("primitive_spellings", path)

@@ -83,7 +83,8 @@ UNARY = ["math.lgamma(x)", "math.gamma(x)", "math.ulp(x)", "float(math.isnan(x))
          "math.prod((x, x, 3.0))", "math.hypot(x, 2.0, x)", "math.dist((x, 1.0), (0.5, x))",
          "math.remainder(x, 0.7)", "math.remainder(1.3, x)", "math.nextafter(x, 0.0)",
          "math.ldexp(x, 3)", "math.log(x, 3.0)", "math.log(3.0, x)", "math.expm1(x)",
-         "math.log1p(x)", "math.erf(x)", "math.erfc(x)"]
+         "math.log1p(x)", "math.erf(x)", "math.erfc(x)", "m, e = math.frexp(x); m * e + m",
+         "f, i = math.modf(x); f - 2.0 * i"]
 SCIPY = ["special.gammaln(x)", "special.digamma(x)", "special.expit(x)", "special.logit(x)",
          "special.xlogy(x, 2.0)", "special.xlogy(0.0, x)", "special.xlogy(2.0, x)",
          "special.xlog1py(x, 0.5)", "special.xlog1py(2.0, x)", "special.ndtr(x)",
@@ -98,7 +99,9 @@ def module(tmp_path_factory):
     if HAVE_SCIPY:
         lines += ["from scipy import special", "from scipy.stats import norm"]
     for i, expression in enumerate(UNARY + (SCIPY if HAVE_SCIPY else [])):
-        lines += ["", "", f"def f{i}(x):", f"    return {expression}"]
+        prelude, _, expression = expression.rpartition("; ")
+        lines += ["", "", f"def f{i}(x):"] + [f"    {prelude}"] * bool(prelude) + [
+            f"    return {expression}"]
     path = tmp_path_factory.mktemp("special") / "special_values.py"
     path.write_text("\n".join(lines) + "\n")
     spec = importlib.util.spec_from_file_location("special_values", path)
