@@ -162,3 +162,19 @@ def test_second_derivatives_go_through_the_helper(x):
     assert report.ok, str(report)
     value, tangent = symdiff.jvp(log_likelihood)(x, 1.0)
     assert value == log_likelihood(x) and tangent == symdiff.grad(log_likelihood)(x)
+
+
+@pytest.mark.skipif(not HAVE_SCIPY, reason="SciPy is not installed")
+def test_the_static_reader_binds_scipy_imports(tmp_path):
+    """``symdiff show``/``check`` read a file without running it: its SciPy imports too."""
+    from symdiff import static
+
+    path = tmp_path / "pricing.py"
+    path.write_text("import math\nimport scipy.stats as st\nfrom scipy import special\n"
+                    "from scipy.stats import norm\nprint('never run')\n\n\n"
+                    "def price(x, s):\n"
+                    "    return norm.cdf(x) * st.norm.pdf(x, scale=s) + special.gammaln(s)\n")
+    module = static.load(str(path))
+    fn = module.function("price")
+    report = symdiff.check(fn, (0.3, 1.5), (-0.8, 2.5))
+    assert report.ok, str(report)
