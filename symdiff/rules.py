@@ -191,8 +191,8 @@ def _scale_guarded(text):
     return f"{text} if scale > 0 else math.nan"  # scipy gives nan for a scale <= 0
 
 
-_CDF_DX = f"math.exp(-0.5 * {_Z} * {_Z}) * {_PHI} / scale"
-_LOGCDF_DX = f"math.exp(-0.5 * {_Z} * {_Z} - out) * {_PHI} / scale"
+_CDF_DX = "NORM.pdf(x, loc, scale)"  # NORM: the distribution as the user's call names it
+_LOGCDF_DX = f"math.exp(-0.5 * {_Z} * {_Z} - out) * {_PHI} / scale"  # never overflows
 SCIPY_RULES = {
     "expit": _unary("1.0 / (1.0 + math.exp(-x))", "out * (1.0 - out)"),
     "logit": _unary("math.log(x / (1.0 - x))",
@@ -218,12 +218,10 @@ SCIPY_RULES = {
                     "math.exp(0.5 * out * out)",
                     (0.02, 0.98), "inf at 0 and 1; nan outside [0, 1]"),
     "norm_cdf": Rule("ndtr((x - loc) / scale)",
-                     tuple(_scale_guarded(t) for t in (
-                         _CDF_DX, f"-{_CDF_DX}", f"-{_Z} * {_CDF_DX}")),
+                     (_CDF_DX, f"-{_CDF_DX}", _scale_guarded(f"-{_Z} * {_CDF_DX}")),
                      _NORM_DOMAIN, "nan for a scale <= 0", **_NORM),
     "norm_sf": Rule("ndtr((loc - x) / scale)",
-                    tuple(_scale_guarded(t) for t in (
-                        f"-{_CDF_DX}", _CDF_DX, f"{_Z} * {_CDF_DX}")),
+                    (f"-{_CDF_DX}", _CDF_DX, _scale_guarded(f"{_Z} * {_CDF_DX}")),
                     _NORM_DOMAIN, "nan for a scale <= 0", **_NORM),
     "norm_pdf": Rule("phi((x - loc) / scale) / scale",
                      tuple(_scale_guarded(t) for t in (
@@ -234,7 +232,7 @@ SCIPY_RULES = {
                         tuple(_scale_guarded(t) for t in (
                             f"-{_Z} / scale", f"{_Z} / scale", f"({_Z} * {_Z} - 1.0) / scale")),
                         _NORM_DOMAIN, "nan for a scale <= 0", **_NORM),
-    "norm_logcdf": Rule("log_ndtr((x - loc) / scale)",
+    "norm_logcdf": Rule("log_ndtr((x - loc) / scale)",  # in logs: no NORM.pdf / NORM.cdf
                         tuple(_scale_guarded(t) for t in (
                             _LOGCDF_DX, f"-{_LOGCDF_DX}", f"-{_Z} * {_LOGCDF_DX}")),
                         ((-8, 3), (-1, 1), (0.5, 2)), "nan for a scale <= 0", **_NORM),

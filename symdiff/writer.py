@@ -64,6 +64,8 @@ class Writer:
         for key in HELPERS:
             if key in text:
                 names[key] = load(self.helper(key))
+        if "NORM" in text:  # scipy.stats.norm as the user's call names it: `norm`, `st.norm`
+            names["NORM"] = ast.parse(stmt.call.rpartition(".")[0], mode="eval").body
         for key, arg in zip(self.program.rule(stmt.op).params, stmt.args):
             names[key] = operand_node(arg, self.program)
         return Substitute(names).visit(clone(template(text)))
