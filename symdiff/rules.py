@@ -9,6 +9,13 @@ where the derivative is not defined.  Adding a primitive means adding one entry.
 Partials are written so they never raise where the forward computation does
 not: ``sqrt'(0)`` is ``inf``, ``abs'(0)`` is 0 (the conventions of JAX and
 PyTorch).  Where the forward computation raises, the gradient raises the same.
+
+Besides ``math`` and the builtins, a text may call ``digamma`` or ``trigamma``, functions
+generated code defines for itself (``special``), and ``NORM``, SciPy's normal distribution
+as the user's call names it (``norm``, ``st.norm``).  A primitive computed by NumPy or SciPy
+is called as the user's code calls it (``Assign.call``); its ``forward`` is the formula.
+``VARIADIC`` functions take numbers written out, one rule per count (``rule_of``);
+``PAIRS`` return two numbers, one primitive per half.
 """
 
 import ast

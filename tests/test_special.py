@@ -84,7 +84,10 @@ UNARY = ["math.lgamma(x)", "math.gamma(x)", "math.ulp(x)", "float(math.isnan(x))
          "math.remainder(x, 0.7)", "math.remainder(1.3, x)", "math.nextafter(x, 0.0)",
          "math.ldexp(x, 3)", "math.log(x, 3.0)", "math.log(3.0, x)", "math.expm1(x)",
          "math.log1p(x)", "math.erf(x)", "math.erfc(x)", "m, e = math.frexp(x); m * e + m",
-         "f, i = math.modf(x); f - 2.0 * i"]
+         "f, i = math.modf(x); f - 2.0 * i", "x * math.factorial(int(x))",
+         "x * math.comb(7, 3) + math.perm(5, 2) + math.perm(4)",
+         "x if math.isclose(x, 1.0, abs_tol=1e-3) else 2.0 * x",
+         "x if math.isinf(x) or math.isnan(x) else x * x"]
 SCIPY = ["special.gammaln(x)", "special.digamma(x)", "special.expit(x)", "special.logit(x)",
          "special.xlogy(x, 2.0)", "special.xlogy(0.0, x)", "special.xlogy(2.0, x)",
          "special.xlog1py(x, 0.5)", "special.xlog1py(2.0, x)", "special.ndtr(x)",
