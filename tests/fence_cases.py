@@ -443,7 +443,7 @@ def unpacks_three_values(x):
 
 
 def unpacks_a_math_call(x):
-    a, b = math.modf(x)  # FENCE unpack_math_call at math.modf
+    a, b = math.sin(x)  # FENCE unpack_math_call at math.sin
     return a * b
 
 
