@@ -515,6 +515,19 @@ _TAPE_OPS = {
     "float": lambda x: x * 1.0 if isinstance(x, tape.Value) else float(x),
     "int": lambda x: int(x), "logb": lambda x, b: tape.log(x, b),
     "stop_gradient": lambda x: x.detach() if isinstance(x, tape.Value) else x,
+    "factorial": math.factorial, "comb": math.comb, "perm": math.perm, "ulp": math.ulp,
+    "isnan": math.isnan, "isinf": math.isinf, "isfinite": math.isfinite,
+    "frexp_mantissa": lambda x: tape.frexp(x)[0], "frexp_exponent": lambda x: tape.frexp(x)[1],
+    "modf_fraction": lambda x: tape.modf(x)[0], "modf_integer": lambda x: tape.modf(x)[1],
+    "isclose": lambda a, b, rel_tol, abs_tol: math.isclose(a, b, rel_tol=rel_tol,
+                                                           abs_tol=abs_tol),
+    **{f"norm_{method}": (lambda method: lambda *args: getattr(tape.norm, method)(*args))(method)
+       for method in ("cdf", "pdf", "logpdf", "logcdf", "sf", "ppf")},
+}
+_TAPE_VARIADIC = {  # ops of several numbers written out (``fsum_3``): their numbers in a row
+    "hypot": lambda args: tape.hypot(*args), "fsum": tape.fsum, "prod": math.prod,
+    "dist": lambda args: tape.dist(args[:len(args) // 2], args[len(args) // 2:]),
+    "sumprod": lambda args: tape.sumprod(args[:len(args) // 2], args[len(args) // 2:]),
 }
 
 
@@ -523,6 +536,9 @@ def _tape_op(program, op, own_code=False):
     function's own code (``own_code``, for the locator's local partials)."""
     if op in program.custom_functions:
         return tape.on_values(program.custom_functions[op][0], own_rule=not own_code)
+    name, _, count = op.rpartition("_")
+    if name in _TAPE_VARIADIC and count.isdigit():
+        return lambda *args: _TAPE_VARIADIC[name](args)
     return _TAPE_OPS.get(op) or getattr(tape, op)
 
 

@@ -5,8 +5,8 @@ Expects the path of a source file.  Guarantees a ``StaticModule`` whose
 and nothing its top-level code would have to run to produce:
 
 - ``import math``, ``import numpy as np``, ``from math import sin, cos as c`` and
-  the like, for the modules ``math``, ``numpy`` and ``symdiff`` only (these real
-  modules are imported and their names bound);
+  the like, for the modules ``math``, ``numpy``, ``symdiff``, ``scipy.special`` and
+  ``scipy.stats`` only (these real modules are imported and their names bound);
 - constants: a value ``ast.literal_eval`` accepts, or arithmetic on numbers and
   on constants already known, evaluated here by walking the tree (never ``eval``);
 - every top-level ``def`` whose default values are such constants: that one
@@ -46,6 +46,7 @@ from .errors import SymdiffError, UnsupportedSyntaxError
 from .parse import READ_ONLY, lambda_name
 
 STATIC_MODULES = ("math", "numpy", "symdiff")
+SCIPY_MODULES = ("scipy", "scipy.special", "scipy.stats")  # SciPy's, as far as symdiff reads it
 CONSTANT_NAMES = ("pi", "e", "tau", "inf", "nan")  # math.pi, np.pi, ... in constant arithmetic
 _BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
            ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
@@ -125,7 +126,7 @@ def load(path):
     linecache.updatecache(path)
     stem = os.path.splitext(os.path.basename(path))[0]
     module = StaticModule(path, tree, {"__name__": stem, "__file__": path,
-                                       READ_ONLY: STATIC_MODULES})
+                                       READ_ONLY: STATIC_MODULES + ("scipy",)})
     for stmt in tree.body:
         _load_statement(module, stmt)
     for name, lineno in _global_declarations(tree):  # any call may rebind these
@@ -297,7 +298,7 @@ def _import(stmt):
 
 
 def _is_static_module(name):
-    return name.split(".")[0] in STATIC_MODULES
+    return name.split(".")[0] in STATIC_MODULES or name in SCIPY_MODULES
 
 
 def _import_module(name):

@@ -47,6 +47,13 @@ Conventions at awkward points (those of JAX and PyTorch):
   respect to ``y``, ``x ** y * log(x)``, 0 when ``x == 0`` and ``nan`` when ``x < 0``.
 - Where the forward computation fails, the same exception as ``math`` (or plain Python
   arithmetic) is raised; a negative base to a fractional power raises ``ValueError``.
+- ``lgamma`` and ``gamma`` differentiate through digamma (``tapemath``, the tape's own);
+  ``factorial``, ``comb``, ``perm``, ``ulp`` and the tests ``isnan``... run on the numbers
+  (no derivative); ``nextafter`` has derivative 1 in ``x``; ``remainder(x, y)``: 1 and
+  ``-n`` with ``n`` the rounded quotient.
+- SciPy's ``special`` functions and ``stats.norm``'s methods, when the user's code calls
+  them, are computed by SciPy, with the derivatives written here; a ``scale <= 0`` gives
+  ``nan`` (SciPy's value) and derivative ``nan``.
 """
 
 import builtins
@@ -60,7 +67,7 @@ import sys
 import sysconfig
 import types
 
-from . import markers
+from . import markers, tapemath
 from .errors import SymdiffError
 
 __all__ = [
@@ -68,9 +75,11 @@ __all__ = [
     "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
     "asinh", "acosh", "atanh", "exp", "expm1", "log", "log1p", "log2", "log10", "sqrt",
     "pow", "hypot", "fabs", "erf", "erfc", "floor", "ceil", "fmod", "copysign",
-    "degrees", "radians", "cbrt", "exp2",
+    "degrees", "radians", "cbrt", "exp2", "lgamma", "gamma", "ldexp", "remainder", "nextafter",
+    "fsum", "dist", "sumprod", "fma", "frexp", "modf",
     "relu", "sigmoid", "square", "sinc", "reciprocal", "sign", "rint", "fmax", "fmin", "clip",
     "logaddexp", "logaddexp2",
+    "expit", "logit", "gammaln", "digamma", "xlogy", "xlog1py", "ndtr", "log_ndtr", "ndtri", "norm",
 ]
 
 
@@ -613,11 +622,223 @@ def hypot(*coordinates):
 _hypot_partial = _partials("hypot", lambda x, h: x / h if h else 0.0)  # by one coordinate
 
 
+def _record(y, args, partials):
+    """``y`` as a node with edges to the Values among ``args``; ``partials()`` gives the
+    local derivatives, one per argument (called only when there is a Value)."""
+    if not any(isinstance(a, Value) for a in args):
+        return y
+    edges = ()
+    for a, d in zip(args, partials()):
+        if isinstance(a, Value):
+            edges += (a, d)
+    return Value(y, edges)
+
+
+# the gamma family, and math's other functions of numbers
+
+lgamma = _define("lgamma", lambda x, y: tapemath.digamma(x))
+gamma = _define("gamma", lambda x, y: y * tapemath.digamma(x))
+
+
+def ldexp(x, i):
+    """``x * 2 ** i``: derivative ``2 ** i`` in ``x``; ``i`` is an integer."""
+    return _unary(x, lambda x: math.ldexp(x, i), lambda x, y: math.ldexp(1.0, i))
+
+
+def remainder(x, y):
+    """IEEE remainder ``x - n * y``, ``n`` the nearest integer to ``x / y``: partials 1, ``-n``."""
+    def partials(x, y, r):
+        n = (x - r) / y
+        return 1.0, -(float(round(n)) if math.isfinite(n) else n)
+    return _binary(x, y, math.remainder, partials)
+
+
+def nextafter(x, y):
+    """The float after ``x`` toward ``y``: ``x`` plus a step that is constant nearby."""
+    return _binary(x, y, math.nextafter, lambda x, y, out: (1.0, 0.0))
+
+
+def frexp(x):
+    """``(m, e)`` with ``x = m * 2 ** e``: ``m`` has derivative ``2 ** -e`` (1 at 0), ``e``
+    none."""
+    m, e = math.frexp(_data(x))
+    return (Value(m, (x, _div(m, _data(x)) if _data(x) else 1.0)) if isinstance(x, Value)
+            else m), e
+
+
+def modf(x):
+    """``(x - trunc(x), trunc(x))``: derivatives 1 and 0."""
+    fraction, whole = math.modf(_data(x))
+    return (Value(fraction, (x, 1.0)) if isinstance(x, Value) else fraction), whole
+
+
+def fsum(values):
+    """``math.fsum`` of Values and numbers: every partial is 1."""
+    values = list(values)
+    return _record(math.fsum([_data(v) for v in values]), values, lambda: [1.0] * len(values))
+
+
+def dist(p, q):
+    """``math.dist(p, q)``: partials ``(p_i - q_i) / out`` and their negatives, 0 if p == q."""
+    p, q = list(p), list(q)
+    a, b = [_data(v) for v in p], [_data(v) for v in q]
+    out = math.dist(a, b)
+    return _record(out, p + q, lambda: [_div(u - v, out) if out else 0.0 for u, v in zip(a, b)]
+                   + [_div(v - u, out) if out else 0.0 for u, v in zip(a, b)])
+
+
+def sumprod(p, q):
+    """``math.sumprod(p, q)`` (Python 3.12): partials ``q_i`` and ``p_i``."""
+    p, q = list(p), list(q)
+    a, b = [_data(v) for v in p], [_data(v) for v in q]
+    return _record(math.fsum(u * v for u, v in zip(a, b)) if not hasattr(math, "sumprod")
+                   else math.sumprod(a, b), p + q, lambda: b + a)
+
+
+def fma(x, y, z):
+    """``x * y + z`` rounded once (Python 3.13): partials ``y``, ``x``, 1."""
+    args = (x, y, z)
+    a, b, c = (_data(v) for v in args)
+    return _record(math.fma(a, b, c), args, lambda: (b, a, 1.0))
+
+
+# SciPy's functions, computed by SciPy (imported only when the user's code has)
+
+_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+
+
+def _special(name):
+    return getattr(sys.modules["scipy.special"], name)
+
+
+def _scipy_unary(name, derivative):
+    def function(x):
+        return _unary(x, lambda v: _special(name)(v), derivative)
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"``scipy.special.{name}`` on a Value or a number."
+    return function
+
+
+def _log_or(x, zero):
+    return math.log(x) if x > 0 else zero if x == 0 else math.nan
+
+
+expit = _scipy_unary("expit", lambda x, y: y * (1.0 - y))
+logit = _scipy_unary("logit", lambda x, y: 1.0 / (x - x * x) if 0.0 < x < 1.0 else math.nan)
+gammaln = _scipy_unary("gammaln", lambda x, y: tapemath.digamma(x))
+digamma = _scipy_unary("digamma", lambda x, y: tapemath.trigamma(x))
+ndtr = _scipy_unary("ndtr", lambda x, y: _INV_SQRT_2PI * math.exp(-x * x / 2.0))
+log_ndtr = _scipy_unary("log_ndtr", lambda x, y: _INV_SQRT_2PI * math.exp(-x * x / 2.0 - y))
+ndtri = _scipy_unary("ndtri", lambda x, y: _exp_half_square(y) / _INV_SQRT_2PI)
+
+
+def _exp_half_square(z):
+    """``exp(z * z / 2)``, ``inf`` where it overflows."""
+    return math.inf if abs(z) > 37.7 else math.exp(z * z / 2.0)
+
+
+def xlogy(x, y):
+    """``x * log(y)``, 0 where ``x == 0``: partials ``log(y)`` and ``x / y``."""
+    def partials(x, y, out):
+        return _log_or(y, -math.inf), (_div(x, y) if y else 0.0 if x == 0 else
+                                       math.copysign(math.inf, x))
+    return _binary(x, y, lambda a, b: _special("xlogy")(a, b), partials)
+
+
+def xlog1py(x, y):
+    """``x * log1p(y)``, 0 where ``x == 0``: partials ``log1p(y)`` and ``x / (1 + y)``."""
+    def partials(x, y, out):
+        return _log_or(1.0 + y, -math.inf) if y != -1.0 else -math.inf, (
+            _div(x, 1.0 + y) if y != -1.0 else 0.0 if x == 0 else math.copysign(math.inf, x))
+    return _binary(x, y, lambda a, b: _special("xlog1py")(a, b), partials)
+
+
+class _Normal:
+    """``scipy.stats.norm`` for copied code: its methods on Values, with ``loc`` and ``scale``
+    by position or keyword; computed by SciPy."""
+
+    @staticmethod
+    def _call(method, x, loc, scale, partials):
+        args = (x, loc, scale)
+        norm = sys.modules["scipy.stats"].norm
+        out = getattr(norm, method)(*[_data(a) for a in args])
+
+        def local():
+            a, m, s = (_data(v) for v in args)
+            if not s > 0:
+                return (math.nan,) * 3
+            return partials((a - m) / s, s, out)
+        return _record(out, args, local)
+
+    def cdf(self, x, loc=0.0, scale=1.0):
+        def partials(z, s, out):
+            d = _INV_SQRT_2PI * math.exp(-z * z / 2.0) / s
+            return d, -d, -z * d
+        return self._call("cdf", x, loc, scale, partials)
+
+    def sf(self, x, loc=0.0, scale=1.0):
+        def partials(z, s, out):
+            d = _INV_SQRT_2PI * math.exp(-z * z / 2.0) / s
+            return -d, d, z * d
+        return self._call("sf", x, loc, scale, partials)
+
+    def pdf(self, x, loc=0.0, scale=1.0):
+        def partials(z, s, out):
+            return -z * out / s, z * out / s, (z * z - 1.0) * out / s
+        return self._call("pdf", x, loc, scale, partials)
+
+    def logpdf(self, x, loc=0.0, scale=1.0):
+        def partials(z, s, out):
+            return -z / s, z / s, (z * z - 1.0) / s
+        return self._call("logpdf", x, loc, scale, partials)
+
+    def logcdf(self, x, loc=0.0, scale=1.0):
+        def partials(z, s, out):
+            d = _INV_SQRT_2PI * math.exp(-z * z / 2.0 - out) / s
+            return d, -d, -z * d
+        return self._call("logcdf", x, loc, scale, partials)
+
+    def ppf(self, q, loc=0.0, scale=1.0):
+        def partials(z, s, out):
+            z = (out - _data(loc)) / s
+            return s * _exp_half_square(z) / _INV_SQRT_2PI, 1.0, z
+        return self._call("ppf", q, loc, scale, partials)
+
+
+norm = _Normal()
+_SCIPY_SPECIAL = ("erf", "erfc", "expit", "logit", "gammaln", "digamma", "psi", "xlogy",
+                  "xlog1py", "ndtr", "log_ndtr", "ndtri")
+
+
+def _special_stand_in(name):
+    if name in ("erf", "erfc"):  # math's derivative, scipy's value
+        derivative = {"erf": 1.0, "erfc": -1.0}[name] * _TWO_OVER_SQRT_PI
+        return _scipy_unary(name, lambda x, y: derivative * math.exp(-x * x))
+    return globals()["digamma" if name == "psi" else name]
+
+
+def _register_scipy():
+    """The stand-ins for scipy.special, scipy.stats.norm and scipy itself, once imported."""
+    special, stats = sys.modules.get("scipy.special"), sys.modules.get("scipy.stats")
+    if special is not None and id(special) not in _STAND_INS:
+        _register(special, {name: _special_stand_in(name) for name in _SCIPY_SPECIAL
+                            if hasattr(special, name)})
+    if stats is not None and id(stats) not in _STAND_INS:
+        _register(stats, {"norm": norm})
+    scipy = sys.modules.get("scipy")
+    if scipy is not None and special is not None and id(scipy) not in _STAND_INS:
+        namespaces = {"special": _STAND_INS[id(special)][1]}
+        if stats is not None:
+            namespaces["stats"] = _STAND_INS[id(stats)][1]
+        _STAND_INS[id(scipy)] = (scipy, _Namespace(scipy, namespaces.get))
+
+
 # Running the user's unchanged function on Values ------------------------------------------
 
 _TAPE = {name: globals()[name] for name in __all__[3:] if hasattr(math, name)}
 _MATH_PASS_THROUGH = ("trunc", "prod")  # Values pass through them (__trunc__, *)
-_ON_NUMBERS = ("isnan", "isinf", "isfinite", "isclose")  # no derivative: they read the number
+_ON_NUMBERS = ("isnan", "isinf", "isfinite", "isclose", "factorial", "comb", "perm",
+               "ulp")  # no derivative: they read the number, as math computes them
 _STAND_INS = {}         # id(math, numpy or one of their functions) -> (it, tape stand-in)
 _LIBRARY_DIRS = ("<frozen ",) + tuple(
     sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib"))
@@ -680,19 +901,22 @@ def _stand_in(value):
     if numpy is not None and id(numpy) not in _STAND_INS:
         from .tape_numpy import numpy_stand_ins
         _register(numpy, numpy_stand_ins(numpy))
+    _register_scipy()
     found = _STAND_INS.get(id(value))
     return found[1] if found is not None and found[0] is value else None
 
 
 def _is_user(value):
-    """A function or module of the user's: not from the stdlib, a library or symdiff."""
+    """A function or module of the user's: not from the stdlib, a library or symdiff (a
+    generated gradient, and a helper it defines, is the user's: ``grad(grad(f))``)."""
     if isinstance(value, types.FunctionType):
         module, filename = value.__module__ or "", value.__code__.co_filename
     elif isinstance(value, types.ModuleType):
         module, filename = value.__name__, getattr(value, "__file__", None) or ""
     else:
         return False
-    return (module.partition(".")[0] != "symdiff" and module not in sys.builtin_module_names
+    own = module.partition(".")[0] == "symdiff" and not module.startswith("symdiff.generated.")
+    return (not own and module not in sys.builtin_module_names
             and not filename.startswith(_LIBRARY_DIRS)
             and "site-packages" not in filename and "dist-packages" not in filename)
 

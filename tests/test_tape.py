@@ -695,9 +695,9 @@ def test_recursive_user_function():
 
 
 def test_math_function_without_a_derivative_is_refused():
-    with pytest.raises(SymdiffError, match="gamma"):
-        tape.grad(lambda x: math.gamma(x))(2.5)
-    assert tape.grad(lambda x: x * math.gamma(3))(2.5) == 2.0
+    with pytest.raises(SymdiffError, match="gcd"):
+        tape.grad(lambda x: math.gcd(x, 4))(2.5)
+    assert tape.grad(lambda x: x * math.gcd(6, 4))(2.5) == 2.0
     assert tape.grad(lambda x: x if math.isfinite(x) else 0.0)(2.5) == 1.0
 
 
