@@ -160,6 +160,12 @@ class ExpressionRules:
     def name_operand(self, node):
         meaning = self.meaning(node.id, node)
         scope = self.scope_of(node.id)
+        if meaning.kind == "local" and node.id in scope.lists:
+            raise self.error(UnsupportedSyntaxError, node,
+                             f"{node.id} is a stack (a list used through append and pop): "
+                             "it cannot be indexed, measured or read as a value",
+                             f"take values back with {node.id}.pop(), or keep the ones you "
+                             "read again in variables of their own")
         if meaning.kind == "local" and scope is not self:
             operand = scope.name_operand(node)  # its value now, at the call
             if isinstance(operand, ir.Var) and not self.compound:
