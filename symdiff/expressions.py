@@ -9,6 +9,7 @@ conditional expressions become ``If`` statements so Python's evaluation order
 
 import ast
 import operator
+import sys
 from dataclasses import dataclass
 
 from . import ir
@@ -342,6 +343,7 @@ class ExpressionRules:
             for i, arg in enumerate(args[1:]):
                 last = i == len(args) - 2
                 result = self.emit_op(op, (result, arg), target if last else None)
+                self.spell(self.out[-1], node.func)
             return result
         if op == "log" and len(args) == 2:
             op = "logb"
@@ -353,23 +355,36 @@ class ExpressionRules:
                              f"{shown} takes {expected} argument{'s' * (expected > 1)} here, "
                              f"not {len(args)}", "pass numbers by position")
         result = self.emit_op(op, args, target)
-        spelling = self.numpy_spelling(node.func)
-        if spelling is not None:  # computed by numpy as the user's code does, to the last bit
-            self.out[-1].call = spelling
+        if op != "stop_gradient":
+            self.spell(self.out[-1], node.func)
         return result
 
-    def numpy_spelling(self, func):
-        """How generated code names a numpy function the user called; None if not numpy's."""
+    def spell(self, stmt, func):
+        """Mark ``stmt`` with the family of names ``func`` called it by."""
+        stmt.family, stmt.call, stmt.module = self.spelling(func)
+
+    def spelling(self, func):
+        """``(family, call, module)`` of a primitive the user called: "numpy" with the
+        text generated code calls it by and the name it calls numpy by (computed by
+        numpy as the user's code does, to the last bit); "math" for math's; else None."""
         if isinstance(func, ast.Attribute):
             base = self.meaning(func.value.id, func.value)
+            if base.value == "math":
+                return "math", None, None
             if base.value != "numpy":
-                return None
+                return None, None, None
             module = lookup(func.value.id, self.parsed.closure, self.parsed.globals)
-            return f"{self.unit.global_name(func.value.id, module)}.{func.attr}"
+            name = self.unit.global_name(func.value.id, module)
+            return "numpy", f"{name}.{func.attr}", name
         found = lookup(func.id, self.parsed.closure, self.parsed.globals)
-        if type(found).__module__ == "numpy" and type(found).__name__ == "ufunc":
-            return self.unit.global_name(func.id, found)
-        return None
+        if getattr(found, "__module__", None) == "math":
+            return "math", None, None
+        numpy = sys.modules.get("numpy")
+        if numpy is not None and (isinstance(found, numpy.ufunc) or str(
+                getattr(found, "__module__", "")).startswith("numpy")):
+            return "numpy", self.unit.global_name(func.id, found), self.unit.global_name(
+                "np", numpy)
+        return None, None, None
 
     def call_custom(self, fn, node, target):
         """A user function with its own rule: called as it is, differentiated by the rule."""

@@ -11,7 +11,7 @@ import ast
 
 from . import ir
 from .names import BUILTINS, Namer
-from .rules import template
+from .rules import NUMPY, template
 from .syntax import Substitute, assign, clone, comment, load, negate, operand_node
 
 
@@ -33,12 +33,14 @@ class Writer:
     def forward_expression(self, stmt):
         """What computes ``stmt``: the rule's text, or the user's own numpy call."""
         if stmt.call is None:
-            return self.substitute(self.program.rule(stmt.op).forward, stmt)
+            return self.substitute(self.program.rule_of(stmt).forward, stmt)
         return ast.Call(ast.parse(stmt.call, mode="eval").body,
                         [operand_node(a, self.program) for a in stmt.args], [])
 
     def substitute(self, text, stmt):
         names = {"out": load(stmt.target), "math": load(self.program.math_name)}
+        if getattr(stmt, "module", None) is not None:
+            names[NUMPY] = load(stmt.module)
         for builtin, alias in self.builtins.items():
             names[builtin] = load(alias)
         for key, arg in zip(self.program.rule(stmt.op).params, stmt.args):
