@@ -71,14 +71,14 @@ RULES = {
     "div": Rule("x / y", ("1.0 / y", "-out / y"), ((-3, 3), (0.5, 3))),
     "pow": Rule("x ** y",
                 ("y * x ** (y - 1) if abs(x) >= 1.0 or y >= 1 else "
-                 "((y * (out / x) if y or abs(out / x) < math.inf else 0.0) if x else "
+                 "((y * (x ** y / x) if y or abs(x ** y / x) < math.inf else 0.0) if x else "
                  "((math.inf if y > 0 else y * math.inf) if y else 0.0))",
                  "out * math.log(x) if x > 0 else (0.0 if x == 0 else math.nan)"),
                 ((0.2, 3), (-2, 2)),
                 "d/dx is 0 for y = 0 (at every x, nan included) and, at x = 0, inf for "
                 "0 < y < 1 (nan for y = inf); d/dy is 0 at x = 0 and nan for x < 0; for "
-                "|x| < 1 and y < 1, y * (out / x), which overflows to inf where x ** (y - 1) "
-                "would raise; the branch taken at y = 0 is the formula wherever it is finite, "
+                "|x| < 1 and y < 1, y * (x ** y / x), which overflows to inf where x ** (y - 1) "
+                "would raise (and reads x and y only, so a loop need not save the output); the branch taken at y = 0 is the formula wherever it is finite, "
                 "so second derivatives there hold",
                 spellings=(("math", Spelling(forward="math.pow(x, y)")),)),
     "floordiv": Rule("x // y", (None, None), ((-3, 3), (0.5, 3)),
