@@ -97,8 +97,13 @@ def convention(spelling, op, point):
     of x, lo, hi) where the tape, computing with Python's ``max`` and ``min``, returns
     another: the gradient goes to the argument returned, so all of it to that nan.
     And the tape's ``1 / (x * log(y))`` underflows to a division by -0.0 at x = 5e-324,
-    where the derivative 1 / (x log y) is -5.6e323 for y = 0.7: -inf.
+    where the derivative 1 / (x log y) is -5.6e323 for y = 0.7: -inf.  numpy's logarithms
+    at -0.0 (where they give -inf): the derivative 1 / x is 1 / -0.0, -inf; the tape
+    gives +inf.
     """
+    if spelling in ("np.log", "np.log2", "np.log10") and point == (0.0,) and (
+            math.copysign(1.0, point[0]) < 0):
+        return (-math.inf,)
     if spelling.startswith("np.") and op in ("max", "min", "clip"):
         nans = [i for i, v in enumerate(point) if isinstance(v, float) and math.isnan(v)]
         if nans:
