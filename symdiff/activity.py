@@ -52,6 +52,6 @@ def _reach(start, edges):
 
 def differentiable_args(program, stmt):
     """Names among ``stmt``'s arguments whose partial is not identically zero."""
-    partials = program.rule(stmt.op).partials
+    partials = program.rule_of(stmt).partials
     return [arg.name for arg, partial in zip(stmt.args, partials)
             if partial is not None and isinstance(arg, ir.Var)]

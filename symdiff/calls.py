@@ -40,6 +40,7 @@ class PrimitiveCalls:
             for i, arg in enumerate(args[1:]):
                 last = i == len(args) - 2
                 result = self.emit_op(op, (result, arg), target if last else None)
+                self.spell(self.out[-1], node.func)
             return result
         if op == "log" and len(node.args) == 2:
             op = "logb"
@@ -47,9 +48,8 @@ class PrimitiveCalls:
             op = "roundn"
         args = self.bind_primitive(RULES[op], node, shown)
         result = self.emit_op(op, args, target)
-        spelling = self.numpy_spelling(node.func)
-        if spelling is not None:  # computed by numpy or scipy as the user's code does
-            self.out[-1].call = spelling
+        if op != "stop_gradient":
+            self.spell(self.out[-1], node.func)
         return result
 
     def bind_primitive(self, rule, node, shown):

@@ -222,7 +222,7 @@ class Sweeps(Taping, Writer):
     def operation(self, stmt, scope):
         overwrites = scope.in_loop or stmt.target in self.defined
         self.defined.add(stmt.target)
-        rule = self.program.rule(stmt.op)
+        rule = self.program.rule_of(stmt)
         forward = [assign(stmt.target, self.forward_expression(stmt))]
         if stmt.target not in self.active:
             return self.restoring(stmt, scope, forward, [])

@@ -9,6 +9,7 @@ conditional expressions become ``If`` statements so Python's evaluation order
 
 import ast
 import operator
+import sys
 from dataclasses import dataclass
 
 from . import ir
@@ -184,6 +185,12 @@ class ExpressionRules(PrimitiveCalls):
     def name_operand(self, node):
         meaning = self.meaning(node.id, node)
         scope = self.scope_of(node.id)
+        if meaning.kind == "local" and node.id in scope.lists:
+            raise self.error(UnsupportedSyntaxError, node,
+                             f"{node.id} is a stack (a list used through append and pop): "
+                             "it cannot be indexed, measured or read as a value",
+                             f"take values back with {node.id}.pop(), or keep the ones you "
+                             "read again in variables of their own")
         if meaning.kind == "local" and scope is not self:
             operand = scope.name_operand(node)  # its value now, at the call
             if isinstance(operand, ir.Var) and not self.compound:
@@ -459,6 +466,37 @@ class ExpressionRules(PrimitiveCalls):
         if type(found).__module__ == "numpy" and type(found).__name__ == "ufunc":
             return self.unit.global_name(func.id, found)
         return None
+
+    def spell(self, stmt, func):
+        """Mark ``stmt`` with the family of names ``func`` called it by, and the text that
+        computes it where numpy or scipy does, as the user's code calls it."""
+        stmt.family, call, stmt.module = self.spelling(func)
+        stmt.call = self.numpy_spelling(func) or call
+
+    def spelling(self, func):
+        """``(family, call, module)`` of a primitive the user called: "numpy" with the
+        text generated code calls it by and the name it calls numpy by (computed by
+        numpy as the user's code does, to the last bit); "math" for math's; else None."""
+        if isinstance(func, ast.Attribute):
+            if not isinstance(func.value, ast.Name):
+                return None, None, None  # scipy.stats.norm.cdf: computed as scipy does
+            base = self.meaning(func.value.id, func.value)
+            if base.value == "math":
+                return "math", None, None
+            if base.value != "numpy":
+                return None, None, None
+            module = lookup(func.value.id, self.parsed.closure, self.parsed.globals)
+            name = self.unit.global_name(func.value.id, module)
+            return "numpy", f"{name}.{func.attr}", name
+        found = lookup(func.id, self.parsed.closure, self.parsed.globals)
+        if getattr(found, "__module__", None) == "math":
+            return "math", None, None
+        numpy = sys.modules.get("numpy")
+        if numpy is not None and (isinstance(found, numpy.ufunc) or str(
+                getattr(found, "__module__", "")).startswith("numpy")):
+            return "numpy", self.unit.global_name(func.id, found), self.unit.global_name(
+                "np", numpy)
+        return None, None, None
 
     def call_custom(self, fn, node, target):
         """A user function with its own rule: called as it is, differentiated by the rule."""

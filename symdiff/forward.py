@@ -124,7 +124,7 @@ class Tangents(Writer):
         return made
 
     def operation(self, stmt):
-        rule = self.program.rule(stmt.op)
+        rule = self.program.rule_of(stmt)
         forward = assign(stmt.target, self.forward_expression(stmt))
         if stmt.target not in self.active:
             return [forward]

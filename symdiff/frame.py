@@ -13,13 +13,20 @@ from dataclasses import dataclass
 from . import ir
 from .checks import check_statement
 from .errors import UnsupportedSyntaxError
-from .exits import always_exits, assigned_user_names, contains, direct_exits
+from .exits import always_exits, assigned_user_names, contains, direct_exits, own_nodes
 from .expressions import _KINDS, ExpressionRules, describe, operand_ast
 from .parse import ParsedFunction, lambda_as_def
 from .resolve import local_names
 
 
 _MAY_EXIT = (ast.If, ast.For, ast.While, ast.Return, ast.Break, ast.Continue, ast.Raise)
+
+
+def list_names(tree):
+    """The names a function body (not a function nested in it) assigns a list to."""
+    return {target.id for node in own_nodes(tree) if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.List) for target in node.targets
+            if isinstance(target, ast.Name)}
 
 
 @dataclass(eq=False)
@@ -71,6 +78,7 @@ class Frame(ExpressionRules):
         self.tables = {}  # parameter -> (name, values): a table a caller passed
         self.stacks = {}  # user name of a list used as a stack -> its generated name
         self.stack_methods = {}  # user name bound to a stack's append or pop -> (stack, method)
+        self.lists = list_names(parsed.tree)  # names this body assigns ``[]``: its stacks
 
     def error(self, cls, node, message, hint=None):
         return self.parsed.error(cls, node, message, hint)

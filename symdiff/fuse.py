@@ -9,7 +9,8 @@ evaluated before it in its new place could, so the same error comes first.
 Values read twice, or read by the reverse sweep, keep their names: storing them
 is what saves recomputing them.  A fused statement stays one readable line
 (``MAX_OPERATIONS``), and no value moves from the forward sweep into the
-reverse one.
+reverse one.  A value computed by a call that may have effects (``effects``: a
+stack's ``pop``, a user function) stays where it is.
 
     mul_h = a * h
     add_h = mul_h + b           ──fuse──►   sin_h = math.sin(a * h + b)
@@ -20,6 +21,7 @@ reverse one.
 
 import ast
 
+from .effects import calls_of
 from .prune import blocks, cannot_raise, is_comment
 from .syntax import walk
 
@@ -30,22 +32,23 @@ _OPERATIONS = (ast.BinOp, ast.UnaryOp, ast.Call, ast.Compare, ast.IfExp, ast.Boo
 _SIMPLE = (ast.Assign, ast.AugAssign, ast.Expr)  # a return keeps its named adjoints
 
 
-def fuse_single_uses(function, math_name, floats=frozenset()):
+def fuse_single_uses(function, math_name, floats=frozenset(), calls=None):
     """``t = e`` whose only reader follows in the same block: ``e`` goes there, ``t`` goes."""
     sites, reads = _counts(function)
     quiet = _stack_operations(function)
+    calls = calls_of(math_name, calls)
     changed = False
     for block in blocks(function):
         i = 0
         while i < len(block):
-            if _fuse(block, i, sites, reads, quiet):
+            if _fuse(block, i, sites, reads, quiet, calls):
                 changed = True
             else:
                 i += 1
     return changed
 
 
-def _fuse(block, i, sites, reads, quiet):
+def _fuse(block, i, sites, reads, quiet, calls):
     stmt = block[i]
     if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
             and isinstance(stmt.targets[0], ast.Name)):
@@ -53,7 +56,7 @@ def _fuse(block, i, sites, reads, quiet):
     name, value = stmt.targets[0].id, stmt.value
     if sites.get(name) != 1 or reads.get(name) != 1 or not isinstance(value, _OPERATIONS):
         return False
-    if any(isinstance(n, ast.Call) and _has_effects(n.func, quiet) for n in walk(value)):
+    if any(isinstance(n, ast.Call) and not calls.is_pure(n) for n in walk(value)):
         return False  # a pop stays where it is: moving it would take values out of order
     operands = {n.id for n in walk(value) if isinstance(n, ast.Name)}
     raises = not cannot_raise(value)
@@ -118,13 +121,6 @@ def _is_quiet(stmt, quiet):
             value.func.id in quiet):
         return all(isinstance(a, (ast.Name, ast.Constant)) for a in value.args)
     return cannot_raise(value)
-
-
-def _has_effects(func, quiet):
-    """Whether calling ``func`` changes something: a stack's push or pop."""
-    if isinstance(func, ast.Name):
-        return func.id in quiet
-    return isinstance(func, ast.Attribute) and func.attr in ("append", "pop")
 
 
 def _targets(stmt):

@@ -45,6 +45,8 @@ class Assign:
     args: tuple
     origin: Origin
     call: str = None  # the function as the user's code calls it (``np.tanh``), if not math's
+    family: str = None  # whose names the user called it by: "math", "numpy", None (Python's)
+    module: str = None  # for numpy's, the name generated code calls numpy by
 
 
 @dataclass
@@ -151,6 +153,11 @@ class Program:
     def rule(self, op):
         """The derivative rule of ``op``: the table's, or a user function's own."""
         return self.custom[op] if op in self.custom else rule_of(op)
+
+    def rule_of(self, stmt):
+        """The rule of the ``Assign`` ``stmt`` as the family of names it was called by
+        computes it (``Rule.spelled``)."""
+        return self.rule(stmt.op).spelled(stmt.family)
 
 
 def children(stmt):

@@ -21,6 +21,8 @@ Expects a ``ParsedFunction`` that passed ``fence``.  Guarantees:
                                         z = sin_z + 1
 """
 
+import sys
+
 from . import ir
 from .errors import DecoratorError, SourceChangedError, SymdiffError, UnknownFunctionError
 from .fence import fence
@@ -29,6 +31,7 @@ from .hoist import hoist_invariants
 from .names import BUILTINS, Namer
 from .parse import parse_function
 from .resolve import all_identifiers, local_names
+from .spelling import mark_numpy_operations
 
 
 def normalize(parsed, allow_tuple=False):
@@ -52,6 +55,7 @@ def normalize(parsed, allow_tuple=False):
     if kwargs is not None:
         frame.mapping[kwargs] = ir.Var(namer.claim(kwargs))
     body, result = frame.run_function_body(parsed.tree.body)
+    mark_numpy_operations(body, lambda: unit.global_name("np", sys.modules["numpy"]))
     return hoist_invariants(ir.Program(name=parsed.name, params=params, body=body, result=result,
                       origin=program_origin, namespace=unit.namespace, math_name=math_name,
                       reserved=namer.taken, defaults=_defaults(parsed),

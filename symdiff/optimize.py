@@ -19,8 +19,9 @@ import ast
 import copy
 import math
 
+from .effects import Calls, calls_of
 from .fuse import fuse_single_uses
-from .prune import (assigned_name, assigned_values, blocks, drop_dead_statements,
+from .prune import (assigned_name, assigned_values, blocks, cannot_raise, drop_dead_statements,
                     drop_empty_statements, drop_orphan_comments, largest_consistent)
 from .syntax import clone, walk
 
@@ -33,10 +34,11 @@ def optimize_function(generated):
     result = copy.copy(generated)
     function = clone(generated.function)
     floats = _float_names(function, generated)
+    calls = Calls.of(generated)
     for _ in range(MAX_ROUNDS):
         changed = False
         for run in PASSES:
-            changed |= run(function, generated.math_name, floats)
+            changed |= run(function, generated.math_name, floats, calls)
         if not changed:
             break
     result.function = function
@@ -70,7 +72,7 @@ def _is_popped(node, pops):
 
 # --- constant folding ------------------------------------------------------------------
 
-def fold_constants(function, math_name, floats=frozenset()):
+def fold_constants(function, math_name, floats=frozenset(), calls=None):
     folder = _Folder(math_name, floats)
     folder.visit(function)
     return folder.changed
@@ -122,7 +124,8 @@ class _Folder(ast.NodeTransformer):
         if isinstance(op, ast.Sub) and _is_exactly(right, 0) and (
                 isinstance(right, int) or float_left):
             return self._done(node.left)
-        if isinstance(op, ast.Pow) and _is_exactly(right, 0) and float_left:
+        if isinstance(op, ast.Pow) and _is_exactly(right, 0) and float_left and (
+                cannot_raise(node.left, self.math_name)):
             return self._done(ast.Constant(1.0))  # nan ** 0 is 1.0 too
         return node
 
@@ -287,7 +290,7 @@ def _literal(value):
 
 # --- copies ------------------------------------------------------------------------------
 
-def propagate_copies(function, math_name, floats=frozenset()):
+def propagate_copies(function, math_name, floats=frozenset(), calls=None):
     """Replace a name assigned once from a name no later statement assigns (or a number).
 
     Top-level statements only, all found in one pass and substituted in a second.
@@ -318,7 +321,7 @@ def propagate_copies(function, math_name, floats=frozenset()):
     return True
 
 
-def propagate_local_copies(function, math_name, floats=frozenset()):
+def propagate_local_copies(function, math_name, floats=frozenset(), calls=None):
     """Inside a block (a loop body, say): ``a = b`` where ``a`` is assigned nowhere else
     and read only further down the block, and ``b`` does not change before those reads."""
     sites = {}
@@ -402,19 +405,21 @@ def _assignment_counts(function):
 
 # --- common subexpressions -----------------------------------------------------------------
 
-def reuse_values(function, math_name, floats=frozenset()):
+def reuse_values(function, math_name, floats=frozenset(), calls=None):
     """Where an expression was already computed into a name, use the name.
 
     Only names assigned once, at top level, from an expression whose names are
-    themselves assigned at most once: the value cannot have changed since, so the
-    reuse is exact (and if computing it could raise, it already did).  This is how
-    the reverse sweep reuses ``math.cos(x)`` or ``x * y`` the forward sweep computed.
+    themselves assigned at most once and whose calls are pure (``effects``): the value
+    cannot have changed since, so the reuse is exact (and if computing it could raise,
+    it already did).  This is how the reverse sweep reuses ``math.cos(x)`` or ``x * y``
+    the forward sweep computed.  Two ``s.pop()`` are two values, never one.
     """
+    calls = calls_of(math_name, calls)
     counts = _assignment_counts(function)
     known = {}  # dump of an expression -> the name holding its value
     changed = False
     for stmt in function.body:
-        replacer = _Reuse(known)
+        replacer = _Reuse(known, calls)
         replacer.visit(stmt)
         changed |= replacer.changed
         if (isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name)
@@ -424,37 +429,38 @@ def reuse_values(function, math_name, floats=frozenset()):
                         if isinstance(n, ast.Name) and n.id != math_name)
                 and not any(isinstance(n, ast.Call) and not isinstance(n.func, ast.Attribute)
                             for n in walk(stmt.value))):
-            key = _key(stmt.value)
+            key = _key(stmt.value, calls)
             if key is not None:
                 known.setdefault(key, stmt.targets[0].id)
     return changed
 
 
-def _key(node):
-    """A hashable form of a pure expression (names, numbers, arithmetic, math calls);
-    None for anything else."""
+def _key(node, calls):
+    """A hashable form of a pure expression (names, numbers, arithmetic, calls ``calls``
+    proves pure); None for anything else."""
     kind = type(node)
     if kind is ast.Name:
         return node.id
     if kind is ast.Constant:
         return (kind, type(node.value), node.value)
     if kind is ast.BinOp:
-        left, right = _key(node.left), _key(node.right)
+        left, right = _key(node.left, calls), _key(node.right, calls)
         return None if left is None or right is None else (type(node.op), left, right)
     if kind is ast.UnaryOp:
-        inner = _key(node.operand)
+        inner = _key(node.operand, calls)
         return None if inner is None else (type(node.op), inner)
     if kind is ast.Attribute and isinstance(node.value, ast.Name):
         return (kind, node.value.id, node.attr)
-    if kind is ast.Call and not node.keywords:
-        parts = [_key(node.func)] + [_key(a) for a in node.args]
+    if kind is ast.Call and not node.keywords and calls.is_pure(node):
+        parts = [_key(node.func, calls)] + [_key(a, calls) for a in node.args]
         return None if None in parts else (kind, tuple(parts))
     return None
 
 
 class _Reuse(ast.NodeTransformer):
-    def __init__(self, known):
+    def __init__(self, known, calls):
         self.known = known
+        self.calls = calls
         self.changed = False
 
     def visit_Assign(self, node):
@@ -463,7 +469,7 @@ class _Reuse(ast.NodeTransformer):
 
     def generic_visit(self, node):
         if self.known and isinstance(node, (ast.BinOp, ast.UnaryOp, ast.Call)):
-            key = _key(node)
+            key = _key(node, self.calls)
             name = self.known.get(key) if key is not None else None
             if name is not None:
                 self.changed = True
@@ -473,7 +479,7 @@ class _Reuse(ast.NodeTransformer):
 
 # --- accumulation --------------------------------------------------------------------------
 
-def merge_accumulations(function, math_name, floats=frozenset()):
+def merge_accumulations(function, math_name, floats=frozenset(), calls=None):
     """``d = a`` then ``d += b`` becomes ``d = a + b`` (the same additions, in order)."""
     changed = False
     for block in blocks(function):

@@ -31,7 +31,7 @@ def blocks(function):
                     stack.append(sub)
 
 
-def drop_dead_statements(function, math_name, floats=frozenset()):
+def drop_dead_statements(function, math_name, floats=frozenset(), calls=None):
     """Drop assignments whose value nothing needs, when computing them cannot raise.
 
     A name is needed when a statement that must stay reads it: a call, a test, a
@@ -114,7 +114,7 @@ def _own_reads(stmt):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
 
 
-def drop_empty_statements(function, math_name, floats=frozenset()):
+def drop_empty_statements(function, math_name, floats=frozenset(), calls=None):
     """Drop branches and loops left with nothing to do (a loop whose variable is read
     after it does something); refill bodies left empty."""
     read = ints = None  # the names read anywhere, and those holding ints: once needed
@@ -286,7 +286,7 @@ def _is_total(call, math_name):
             and func.value.id == math_name and func.attr in TOTAL_MATH)
 
 
-def drop_orphan_comments(function, math_name, floats=frozenset()):
+def drop_orphan_comments(function, math_name, floats=frozenset(), calls=None):
     """A comment line with nothing under it (its statements were optimized away) goes."""
     changed = False
     for block in blocks(function):

@@ -16,13 +16,31 @@ as the user's call names it (``norm``, ``st.norm``).  A primitive computed by Nu
 is called as the user's code calls it (``Assign.call``); its ``forward`` is the formula.
 ``VARIADIC`` functions take numbers written out, one rule per count (``rule_of``);
 ``PAIRS`` return two numbers, one primitive per half.
+
+A primitive reached through a *family* of names computes as that family does.
+The forward keeps the user's spelling (``math.pow`` stays ``math.pow``, with its
+``ValueError`` where ``**`` gives a complex number; ``np.log`` stays numpy's),
+and ``Rule.spelled(family)`` gives the rule as the family computes it: an entry's
+``spellings`` say what differs (``Spelling``), and under numpy's names every
+partial is computed by numpy (``numpy_text``: ``math.cos`` -> ``numpy.cos``,
+``a / b`` -> ``numpy.divide(a, b)``), so it gives ``inf`` or ``nan`` where numpy
+does, under numpy's ``errstate``, instead of raising.
 """
 
 import ast
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 INF_GUARD = "math.inf"
+NUMPY = "numpy"  # the name standing for the numpy module in texts computed by numpy
+
+
+@dataclass(frozen=True)
+class Spelling:
+    """What a primitive computes differently under one family's names (None: as the rule)."""
+
+    forward: str = None
+    partials: tuple = None
 
 
 @dataclass(frozen=True)
@@ -34,10 +52,24 @@ class Rule:
     params: tuple = ("x", "y")  # the names standing for the arguments in the texts
     defaults: tuple = ()  # values of the last parameters when a call leaves them out
     ints: tuple = ()  # the parameters that take integers (never differentiated)
+    spellings: tuple = ()  # (family, Spelling): "math" or "numpy", where it differs
+
+    def spelled(self, family):
+        """The rule as the family ``family`` computes it: "math", "numpy", or None for
+        Python's operators and builtins."""
+        if family is None:
+            return self
+        override = dict(self.spellings).get(family, Spelling())
+        rule = replace(self, forward=override.forward or self.forward,
+                       partials=override.partials or self.partials, spellings=())
+        if family == "numpy":
+            rule = replace(rule, partials=tuple(None if p is None else numpy_text(p)
+                                                for p in rule.partials))
+        return rule
 
 
-def _unary(forward, partial, domain=(-3.0, 3.0), note=""):
-    return Rule(forward, (partial,), (domain,), note)
+def _unary(forward, partial, domain=(-3.0, 3.0), note="", spellings=()):
+    return Rule(forward, (partial,), (domain,), note, spellings=spellings)
 
 
 RULES = {
@@ -47,10 +79,17 @@ RULES = {
     "mul": Rule("x * y", ("y", "x"), ((-3, 3), (-3, 3))),
     "div": Rule("x / y", ("1.0 / y", "-out / y"), ((-3, 3), (0.5, 3))),
     "pow": Rule("x ** y",
-                ("y * x ** (y - 1) if x or y >= 1 else (0.0 if y == 0 else math.inf)",
+                ("y * x ** (y - 1) if abs(x) >= 1.0 or y >= 1 else "
+                 "((y * (x ** y / x) if y or abs(x ** y / x) < math.inf else 0.0) if x else "
+                 "((math.inf if y > 0 else y * math.inf) if y else 0.0))",
                  "out * math.log(x) if x > 0 else (0.0 if x == 0 else math.nan)"),
                 ((0.2, 3), (-2, 2)),
-                "d/dx at x = 0 is inf for 0 < y < 1; d/dy is 0 at x = 0 and nan for x < 0"),
+                "d/dx is 0 for y = 0 (at every x, nan included) and, at x = 0, inf for "
+                "0 < y < 1 (nan for y = inf); d/dy is 0 at x = 0 and nan for x < 0; for "
+                "|x| < 1 and y < 1, y * (x ** y / x), which overflows to inf where x ** (y - 1) "
+                "would raise (and reads x and y only, so a loop need not save the output); the branch taken at y = 0 is the formula wherever it is finite, "
+                "so second derivatives there hold",
+                spellings=(("math", Spelling(forward="math.pow(x, y)")),)),
     "floordiv": Rule("x // y", (None, None), ((-3, 3), (0.5, 3)),
                      "piecewise constant: derivative 0, also at the jumps"),
     "mod": Rule("x % y", ("1.0", "-(x // y)"), ((-3, 3), (0.5, 3)),
@@ -62,9 +101,17 @@ RULES = {
     "abs": _unary("abs(x)", "1.0 if x > 0 else (-1.0 if x < 0 else 0.0)",
                   note="abs'(0) = 0"),
     "max": Rule("max(x, y)", ("0.0 if y > x else 1.0", "1.0 if y > x else 0.0"),
-                ((-3, 3), (-3, 3)), "the gradient goes to the argument max returns (the first on a tie)"),
+                ((-3, 3), (-3, 3)), "the gradient goes to the argument max returns (the first on "
+                "a tie); np.maximum returns a nan argument (the first of two)",
+                spellings=(("numpy", Spelling(partials=(
+                    "0.0 if y > x or y != y and x == x else 1.0",
+                    "1.0 if y > x or y != y and x == x else 0.0"))),)),
     "min": Rule("min(x, y)", ("0.0 if y < x else 1.0", "1.0 if y < x else 0.0"),
-                ((-3, 3), (-3, 3)), "the gradient goes to the argument min returns (the first on a tie)"),
+                ((-3, 3), (-3, 3)), "the gradient goes to the argument min returns (the first on "
+                "a tie); np.minimum returns a nan argument (the first of two)",
+                spellings=(("numpy", Spelling(partials=(
+                    "0.0 if y < x or y != y and x == x else 1.0",
+                    "1.0 if y < x or y != y and x == x else 0.0"))),)),
     "float": _unary("float(x)", "1.0"),
     "int": _unary("int(x)", None, note="piecewise constant: derivative 0"),
     "round": _unary("round(x)", None, note="piecewise constant: derivative 0"),
@@ -81,9 +128,13 @@ RULES = {
                    (-0.95, 0.95), "-inf at x = ±1"),
     "atan": _unary("math.atan(x)", "1.0 / (1.0 + x * x)"),
     "atan2": Rule("math.atan2(x, y)",
-                  ("y / (x * x + y * y) if x or y else math.nan",
-                   "-x / (x * x + y * y) if x or y else math.nan"),
-                  ((-3, 3), (0.5, 3)), "nan at the origin (0 / 0)"),
+                  ("y / (x * x + y * y) if x * x + y * y else "
+                   "(y / math.hypot(x, y) / math.hypot(x, y) if x or y else math.nan)",
+                   "-x / (x * x + y * y) if x * x + y * y else "
+                   "(-x / math.hypot(x, y) / math.hypot(x, y) if x or y else math.nan)"),
+                  ((-3, 3), (0.5, 3)),
+                  "nan at the origin (0 / 0); where x * x + y * y underflows to 0 near it, "
+                  "divided by hypot(x, y) twice instead"),
     "sinh": _unary("math.sinh(x)", "math.cosh(x)"),
     "cosh": _unary("math.cosh(x)", "math.sinh(x)"),
     "tanh": _unary("math.tanh(x)", "1.0 - out * out"),
@@ -95,7 +146,7 @@ RULES = {
     "expm1": _unary("math.expm1(x)", "out + 1.0"),
     "log": _unary("math.log(x)", "1.0 / x", (0.1, 5.0)),
     "logb": Rule("math.log(x, y)",
-                 ("1.0 / (x * math.log(y))", "-math.log(x) / (y * math.log(y) ** 2)"),
+                 ("1.0 / x / math.log(y)", "-math.log(x) / y / math.log(y) ** 2"),
                  ((0.1, 5.0), (1.5, 5.0))),
     "log1p": _unary("math.log1p(x)", "1.0 / (1.0 + x)", (-0.9, 5.0)),
     "log2": _unary("math.log2(x)", "1.0 / (x * math.log(2.0))", (0.1, 5.0)),
@@ -111,8 +162,13 @@ RULES = {
     "floor": _unary("math.floor(x)", None, note="piecewise constant: derivative 0"),
     "ceil": _unary("math.ceil(x)", None, note="piecewise constant: derivative 0"),
     "trunc": _unary("math.trunc(x)", None, note="piecewise constant: derivative 0"),
-    "fmod": Rule("math.fmod(x, y)", ("1.0", "-math.trunc(x / y)"), ((-3, 3), (0.5, 3)),
-                 "fmod(x, y) = x - y * trunc(x / y); at the jumps the right-hand derivative"),
+    "fmod": Rule("math.fmod(x, y)",
+                 ("1.0", "-(math.trunc(x / y) if abs(x / y) < 4503599627370496.0 else x / y) "
+                  "if y else math.nan"),
+                 ((-3, 3), (0.5, 3)),
+                 "fmod(x, y) = x - y * trunc(x / y); at the jumps the right-hand derivative; "
+                 "a quotient of 2 ** 52 or more (inf, nan) is its own trunc; nan in y at "
+                 "y = 0 (where fmod gives nan or raises)"),
     "copysign": Rule("math.copysign(x, y)",
                      ("1.0 if (x >= 0) == (math.copysign(1.0, y) > 0) else -1.0", None),
                      ((0.2, 3), (-3, 3)), "derivative 0 in the sign argument"),
@@ -171,16 +227,18 @@ RULES = {
     "modf_fraction": _unary("math.modf(x)[0]", "1.0", note="x - trunc(x): derivative 1"),
     "modf_integer": _unary("math.modf(x)[1]", None, note="piecewise constant: derivative 0"),
     "remainder": Rule("math.remainder(x, y)",
-                      ("1.0", "-float(round((x - out) / y)) if math.isfinite((x - out) / y) "
-                              "else -((x - out) / y)"),
+                      ("1.0", "(-float(round((x - out) / y)) if math.isfinite((x - out) / y) "
+                              "else -((x - out) / y)) if y else math.nan"),
                       ((-3, 3), (0.5, 3)),
                       "x - y * n with n = x / y rounded to even; at the jumps the one-sided "
                       "derivative"),
     "clip": Rule("min(max(x, lo), hi)",
-                 ("1.0 if lo <= x <= hi else 0.0", "1.0 if x < lo <= hi else 0.0",
-                  "1.0 if hi < x or hi < lo else 0.0"),
+                 ("1.0 if x != x or lo <= x <= hi else 0.0",
+                  "1.0 if x == x and (x < lo <= hi or lo != lo) else 0.0",
+                  "1.0 if x == x and lo == lo and (hi < x or hi < lo or hi != hi) else 0.0"),
                  ((-3, 3), (-2, -0.5), (0.5, 2)),
-                 "the gradient goes to the argument returned; x's on the bounds themselves",
+                 "the gradient goes to the argument returned; x's on the bounds themselves; "
+                 "a nan argument is the one returned (x, then lo, then hi)",
                  params=("x", "lo", "hi")),
 }
 
@@ -232,8 +290,8 @@ SCIPY_RULES = {
                     _NORM_DOMAIN, "nan for a scale <= 0", **_NORM),
     "norm_pdf": Rule("phi((x - loc) / scale) / scale",
                      tuple(_scale_guarded(t) for t in (
-                         f"-{_Z} / scale * out", f"{_Z} / scale * out",
-                         f"({_Z} * {_Z} - 1.0) / scale * out")),
+                         f"-({_Z} * out) / scale", f"{_Z} * out / scale",
+                         f"({_Z} * {_Z} - 1.0) * out / scale")),
                      _NORM_DOMAIN, "nan for a scale <= 0", **_NORM),
     "norm_logpdf": Rule("log(phi((x - loc) / scale) / scale)",
                         tuple(_scale_guarded(t) for t in (
@@ -368,6 +426,35 @@ def custom_rule(function_name, partial_names):
     partials = tuple(None if name is None else f"{name}({args}, out)" for name in partial_names)
     return Rule(f"{function_name}({args})", partials, note="the user's own rule",
                 params=params)
+
+
+def numpy_text(text):
+    """``text`` computed by numpy: ``math.f`` is ``numpy.f`` and ``/``, ``**``, ``//``,
+    ``%`` are numpy's ``divide``, ``power``, ``floor_divide``, ``remainder`` (which give
+    inf or nan where Python's operators raise).  ``+ - *`` and comparisons stay: on
+    floats they raise nothing."""
+    cached = _NUMPY_TEXTS.get(text)
+    if cached is None:
+        cached = _NUMPY_TEXTS[text] = ast.unparse(_ToNumpy().visit(ast.parse(text, mode="eval")))
+    return cached
+
+
+_NUMPY_TEXTS = {}
+_NUMPY_OPERATORS = {ast.Div: "divide", ast.Pow: "power", ast.FloorDiv: "floor_divide",
+                    ast.Mod: "remainder"}
+
+
+class _ToNumpy(ast.NodeTransformer):
+    def visit_Name(self, node):
+        return ast.Name(NUMPY, ast.Load()) if node.id == "math" else node
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        function = _NUMPY_OPERATORS.get(type(node.op))
+        if function is None:
+            return node
+        return ast.Call(ast.Attribute(ast.Name(NUMPY, ast.Load()), function, ast.Load()),
+                        [node.left, node.right], [])
 
 
 def template(text):

@@ -117,7 +117,7 @@ def value_reads(stmt, program, active):
     """
     if stmt.target not in active:
         return [], []
-    rule = program.rule(stmt.op)
+    rule = program.rule_of(stmt)
     before, after = [], []
     for arg, partial in zip(stmt.args, rule.partials):
         if partial is None or not isinstance(arg, ir.Var) or arg.name not in active:

@@ -11,7 +11,7 @@ import ast
 
 from . import ir
 from .names import BUILTINS, Namer
-from .rules import template
+from .rules import NUMPY, template
 from .special import HELPERS
 from .syntax import Substitute, assign, clone, comment, load, negate, operand_node
 
@@ -38,7 +38,7 @@ class Writer:
         rule = self.program.rule(stmt.op)
         left_out = _at_default(rule, stmt.args)
         if stmt.call is None:
-            expression = self.substitute(rule.forward, stmt)
+            expression = self.substitute(self.program.rule_of(stmt).forward, stmt)
             if left_out and isinstance(expression, ast.Call):
                 names = rule.params[len(rule.params) - len(rule.defaults):]
                 dropped = {name for name, out in zip(names, left_out) if out}
@@ -59,6 +59,8 @@ class Writer:
 
     def substitute(self, text, stmt):
         names = {"out": load(stmt.target), "math": load(self.program.math_name)}
+        if getattr(stmt, "module", None) is not None:
+            names[NUMPY] = load(stmt.module)
         for builtin, alias in self.builtins.items():
             names[builtin] = load(alias)
         for key in HELPERS:

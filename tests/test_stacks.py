@@ -1,0 +1,383 @@
+"""User stacks (lists used through ``append`` and ``pop``) under the optimizer.
+
+- A call with effects is never merged, duplicated, dropped or reordered: two ``s.pop()``
+  are two values (the reproducer ``s.pop() * s.pop()`` and its relatives), against the
+  tape and ``optimize=False``; ``effects.Calls`` on hand-written calls; the passes alone.
+- A stack read any other way (``s[0]``, ``s[-1]``, ``len(s)``, ``for v in s``, the list
+  itself) is refused with a located error, in straight-line code and in loops of every
+  kind — never generated code that fails when it runs.
+- Fuzzing: random stack programs (``tests/stack_programs.py``), optimized against
+  unoptimized against the tape; with indexing, each refused at a line that reads a stack.
+"""
+
+import ast
+import math
+import textwrap
+
+import pytest
+
+import symdiff
+import symdiff.tape
+from symdiff import fuse, optimize
+from symdiff.effects import Calls
+from symdiff.errors import UnsupportedSyntaxError
+
+try:
+    import stack_programs
+except ImportError:  # run with the repository root, not tests/, on sys.path
+    from tests import stack_programs
+
+POINTS = ((2.0, 3.0), (-0.5, 1.25), (0.0, -0.0))
+
+
+def _module(tmp_path, name, text):
+    """The functions of ``text`` (with ``import math`` above), imported from a file."""
+    path = tmp_path / f"{name}.py"
+    path.write_text("import math\n\n" + textwrap.dedent(text))
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+POPS = '''
+def product(a, b):
+    s = []
+    s.append(a)
+    s.append(b)
+    return s.pop() * s.pop()
+
+
+def difference(a, b):
+    s = []
+    s.append(a)
+    s.append(b)
+    return s.pop() - s.pop()
+
+
+def quotient_of_functions(a, b):
+    s = []
+    s.append(math.sin(a))
+    s.append(math.sin(b))
+    return math.cos(s.pop()) / (2.0 + math.cos(s.pop()))
+
+
+def as_statements(a, b):
+    s = []
+    s.append(a * b)
+    s.append(a * b)
+    u = s.pop()
+    v = s.pop()
+    return u * a + v * b
+
+
+def two_stacks(a, b):
+    s = []
+    t = []
+    s.append(a)
+    t.append(a)
+    s.append(b)
+    t.append(b)
+    return s.pop() * t.pop() + s.pop() * a - t.pop()
+
+
+def in_a_loop(a, b):
+    s = []
+    r = 0.0
+    for i in range(3):
+        s.append(a * i)
+        s.append(b + i)
+        r = r + s.pop() * s.pop()
+    return r
+
+
+def filled_then_drained(a, b):
+    s = []
+    for i in range(3):
+        s.append(a * b + i)
+    r = 1.0
+    for i in range(3):
+        r = r * s.pop() + b
+    return r
+
+
+def in_branches(a, b):
+    s = []
+    s.append(a)
+    s.append(b)
+    if a > b:
+        r = s.pop() - s.pop()
+    else:
+        r = s.pop() * 2.0 - s.pop()
+    return r
+'''
+POPPING = ("product", "difference", "quotient_of_functions", "as_statements", "two_stacks",
+           "in_a_loop", "filled_then_drained", "in_branches")
+
+
+@pytest.fixture(scope="module")
+def pops(tmp_path_factory):
+    return _module(tmp_path_factory.mktemp("stacks"), "stack_pops", POPS)
+
+
+@pytest.mark.parametrize("name", POPPING)
+def test_two_pops_are_two_values(pops, name):
+    fn = getattr(pops, name)
+    for point in POINTS:
+        optimized = symdiff.grad(fn)(*point)
+        assert optimized == symdiff.grad(fn, optimize=False)(*point), point
+        assert optimized == pytest.approx(symdiff.tape.grad(fn)(*point), rel=1e-12), point
+
+
+def test_the_reported_product(pops):
+    assert symdiff.grad(pops.product)(2.0, 3.0) == (3.0, 2.0)
+
+
+def _pops(text):
+    return sum(line.count(".pop()") + line.count(" pop()") for line in text.splitlines()
+               if not line.lstrip().startswith("#"))
+
+
+@pytest.mark.parametrize("name", POPPING)
+def test_the_optimizer_keeps_every_pop(pops, name):
+    fn = getattr(pops, name)
+    assert _pops(symdiff.source(fn)) == _pops(symdiff.source(fn, optimize=False))
+
+
+# --- the passes alone ------------------------------------------------------------------
+
+def _function(text):
+    return ast.parse(textwrap.dedent(text)).body[0]
+
+
+def _optimized(text, *passes, calls=None):
+    function = _function(text)
+    for _ in range(optimize.MAX_ROUNDS):
+        if not any([run(function, "math", frozenset(), calls) for run in passes]):
+            break
+    return ast.unparse(function)
+
+
+def test_reuse_never_merges_calls_with_effects():
+    text = """
+    def f(s, t, x):
+        a = s.pop()
+        b = s.pop()
+        c = rule(x)
+        d = rule(x)
+        e = t.append(x)
+        g = t.append(x)
+        return a, b, c, d, e, g
+    """
+    assert _optimized(text, optimize.reuse_values) == ast.unparse(_function(text))
+
+
+def test_reuse_still_merges_pure_calls():
+    text = """
+    def f(x):
+        a = math.cos(x)
+        b = math.cos(x)
+        c = np.cos(x)
+        d = np.cos(x)
+        return a, b, c, d
+    """
+    unknown = _optimized(text, optimize.reuse_values)
+    assert "b = a" in unknown and "d = c" not in unknown  # np is not known to be numpy
+    numpy = Calls("math", frozenset({"np"}))
+    assert "d = c" in _optimized(text, optimize.reuse_values, calls=numpy)
+
+
+def test_fuse_never_moves_a_call_with_effects():
+    text = """
+    def f(s, x):
+        a = s.pop()
+        b = rule(x)
+        c = x * 2.0
+        return b + c + a
+    """
+    fused = _optimized(text, fuse.fuse_single_uses)
+    assert "a = s.pop()" in fused and "b = rule(x)" in fused
+
+
+def test_pow_zero_keeps_a_base_that_may_raise():
+    text = """
+    def f(x):
+        y = math.log(x) ** 0
+        return y
+    """
+    assert "math.log(x)" in _optimized(text, optimize.fold_constants)
+    assert "y = 1.0" in _optimized("def f(x):\n    y = 2.5 ** 0\n    return y",
+                                   optimize.fold_constants)
+
+
+@pytest.mark.parametrize("call, pure", [
+    ("math.sin(x)", True), ("np.sin(x)", True), ("abs(x)", True), ("float(x)", True),
+    ("s.pop()", False), ("s.append(x)", False), ("pop()", False), ("push(x)", False),
+    ("rule(x)", False), ("record(1, 0, x)", False), ("np.random.rand()", False),
+    ("np.save(x)", False), ("os.system(x)", False), ("abs_1(x)", True),
+])
+def test_which_calls_are_pure(call, pure):
+    calls = Calls("math", frozenset({"np"}), frozenset({"abs", "float", "abs_1"}))
+    assert calls.is_pure(ast.parse(call, mode="eval").body) is pure
+
+
+def _line(error):
+    """The source line a located error points at, read from its file."""
+    with open(error.filename) as file:
+        return file.read().splitlines()[error.lineno - 1]
+
+
+# --- reading a stack any other way is refused ------------------------------------------
+
+READS = '''
+def indexed(x):
+    s = []
+    s.append(x * x)
+    y = s[0]
+    return y
+
+
+def indexed_in_for(x):
+    y = 0.0
+    for i in range(3):
+        s = []
+        s.append(x * x)
+        y = y + s[0]
+    return y
+
+
+def last_in_for(x):
+    s = []
+    y = 0.0
+    for i in range(3):
+        s.append(x * i)
+        y = y + s[-1]
+    return y
+
+
+def length(x):
+    s = []
+    s.append(x)
+    return x * len(s)
+
+
+def length_in_while(x):
+    s = []
+    y = x
+    while len(s) < 3:
+        s.append(y)
+        y = y * x
+    return y
+
+
+def index_in_while(x):
+    s = []
+    s.append(x)
+    i = 0
+    y = 0.0
+    while i < 2:
+        y = y + s[i] * x
+        i = i + 1
+    return y
+
+
+def nested_loops(x):
+    y = 0.0
+    for i in range(2):
+        s = []
+        for j in range(2):
+            s.append(x * j)
+            y = y + s[j]
+    return y
+
+
+def read_before_made(x):
+    y = 0.0
+    for i in range(2):
+        if i > 0:
+            y = y + s[0]
+        s = []
+        s.append(x)
+    return y
+
+
+def looped_over(x):
+    s = []
+    s.append(x)
+    y = 0.0
+    for v in s:
+        y = y + v
+    return y
+
+
+def returned(x):
+    s = []
+    s.append(x)
+    return s
+'''
+READING = ("indexed", "indexed_in_for", "last_in_for", "length", "length_in_while",
+           "index_in_while", "nested_loops", "read_before_made", "looped_over", "returned")
+
+
+@pytest.fixture(scope="module")
+def reads(tmp_path_factory):
+    return _module(tmp_path_factory.mktemp("stacks"), "stack_reads", READS)
+
+
+@pytest.mark.parametrize("name", READING)
+def test_a_stack_read_by_index_is_refused_where_it_is_read(reads, name):
+    fn = getattr(reads, name)
+    with pytest.raises(UnsupportedSyntaxError) as caught:
+        symdiff.grad(fn)
+    error = caught.value
+    line = _line(error)
+    assert error.filename.endswith("stack_reads.py")
+    assert line[error.col_offset:].startswith("s"), line
+    assert "s[" in line or "len(s)" in line or "in s" in line or "return s" in line, line
+
+
+# --- fuzzing -----------------------------------------------------------------------------
+
+PROGRAMS = 120  # per batch; scripts can run more by calling stack_programs directly
+
+
+@pytest.fixture(scope="module")
+def directory(tmp_path_factory):
+    return tmp_path_factory.mktemp("stack_fuzz")
+
+
+@pytest.mark.parametrize("seed", (1, 2))
+def test_fuzz_optimized_equals_unoptimized_and_tape(directory, seed):
+    programs = [stack_programs.generate(seed, i) for i in range(PROGRAMS)]
+    stack_programs.load(programs, directory, f"stacks_{seed}")
+    found = []
+    for program in programs:
+        for point in ((0.3, -0.7), (1.1, 0.4)):
+            found += stack_programs.compare(program, point)
+    assert not found, f"{len(found)} mismatches; the first:\n{found[0]}"
+
+
+def test_fuzz_stacks_read_by_index_are_refused_or_right(directory):
+    programs = [stack_programs.generate(3, i, indexing=True) for i in range(PROGRAMS // 2)]
+    stack_programs.load(programs, directory, "stacks_indexed")
+    refused = 0
+    for program in programs:
+        try:
+            symdiff.grad(program.fn)
+        except UnsupportedSyntaxError as error:
+            line = _line(error)
+            assert "[" in line or "len(" in line, (line, program.source)
+            refused += 1
+            continue
+        assert not stack_programs.compare(program, (0.3, -0.7)), program.source
+    assert refused, "the indexing programs should read stacks by index"
+
+
+def test_stack_programs_pop_nothing_empty(directory):
+    programs = [stack_programs.generate(4, i) for i in range(40)]
+    stack_programs.load(programs, directory, "stacks_checked")
+    for program in programs:
+        value = program.fn(0.3, -0.7)
+        assert isinstance(value, float) and not math.isnan(value), program.source
+        assert program.source.count(".pop()") >= 1 or ".append(" not in program.source
