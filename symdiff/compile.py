@@ -17,6 +17,11 @@ def compile_module(text, function_name, namespace, origin_filename, variant=""):
     """
     variant = f" [{variant}]" if variant else ""
     filename = f"<symdiff {function_name}{variant} of {origin_filename}>"
+    return run_text(text, function_name, namespace, filename)
+
+
+def run_text(text, function_name, namespace, filename):
+    """``text`` registered under ``filename`` and executed: the function it defines."""
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
     scope = dict(namespace)
     scope["__name__"] = f"symdiff.generated.{function_name}"
