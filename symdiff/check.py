@@ -104,6 +104,10 @@ class CheckReport:
         from .display import report_html
         return report_html(self, _row_cells)
 
+    def _repr_pretty_(self, printer, cycle):
+        """IPython's plain-text view: the printed table."""
+        printer.text(str(self))
+
 
 def _row_cells(r):
     return (_fmt_point(r.point), r.param, _fmt(r.generated), _fmt(r.tape), _fmt(r.sympy),

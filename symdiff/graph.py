@@ -66,6 +66,10 @@ class Graph:
         from .display import graph_html
         return graph_html(self.to_dot(self.active))
 
+    def _repr_pretty_(self, printer, cycle):
+        """IPython's plain-text view: the DOT text."""
+        printer.text(self.to_dot(self.active))
+
 
 def build_graph(program):
     nodes, edges = [], []
