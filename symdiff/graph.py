@@ -216,11 +216,12 @@ def _adjoint_lines(graph, active):
                      "color=firebrick, fontcolor=firebrick];")
     for name, nodes in writers.items():
         lines += [f"  n{node.index} -> {ids[name]} [style=dotted, color=gray55, "
-                  "arrowhead=none];" for node in nodes]
-    flows = dict.fromkeys((graph.by_index[e.target].output, graph.by_index[e.source].output)
+                  "arrowhead=none, constraint=false];" for node in nodes]
+    flows = dict.fromkeys((graph.by_index[e.source].output, graph.by_index[e.target].output)
                           for e in graph.edges)
-    lines += [f"  {ids[target]} -> {ids[source]} [style=dashed, color=firebrick];"
-              for target, source in flows if target in ids and source in ids and target != source]
+    # laid out as the forward edge (so each adjoint sits level with its value), drawn back
+    lines += [f"  {ids[source]} -> {ids[target]} [dir=back, style=dashed, color=firebrick];"
+              for source, target in flows if target in ids and source in ids and target != source]
     return lines
 
 
