@@ -95,6 +95,11 @@ class GeneratedFunction(Travels, functools.partial):
     def __repr__(self):
         return f"<symdiff {self.__name__}: {self._describe()}>"
 
+    def __get__(self, instance, owner=None):
+        """Bound as a method, as the plain function it stands for would be (and as
+        ``functools.partial`` is from Python 3.14 on)."""
+        return self if instance is None else types.MethodType(self, instance)
+
 
 def make(core, source, transform, subject, options, *, fn=None, graph=None, evaluate=None,
          bound=(), name=None, of=None):

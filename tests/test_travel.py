@@ -388,3 +388,17 @@ def test_the_parallel_example_checks_a_dask_cluster():
     out = run_parallel_example()
     assert "process pool, 2 spawned workers: 10000 gradients, equal" in out
     assert "dask, 2 worker processes: 10000 gradients, equal" in out
+
+
+def test_as_a_class_attribute_it_binds_as_a_function_does():
+    gradient = symdiff.grad(wave)
+
+    class Holder:
+        plain = wave
+        generated = gradient
+
+    holder = Holder()
+    assert Holder.generated is gradient and Holder.generated(*POINTS[0]) == gradient(*POINTS[0])
+    bound = holder.generated
+    assert type(bound) is type(holder.plain)  # a bound method, as for the plain function
+    assert bound.__self__ is holder and bound.__func__ is gradient
