@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from .exits import own_nodes
 from .markers import CUSTOM_RULES, stop_gradient
 from .rules import BUILTIN_FUNCTIONS, MATH_FUNCTIONS, NUMPY_FUNCTIONS
+from .travel import generated_function
 
 MATH_CONSTANTS = ("pi", "e", "tau", "inf", "nan")
 
@@ -58,6 +59,7 @@ def all_identifiers(tree):
 
 def classify(obj):
     """What a global, closure or builtin object is to symdiff."""
+    obj = generated_function(obj)  # a gradient symdiff returned is the code it generated
     if obj is math:
         return Meaning("module", "math")
     numpy = _numpy()
