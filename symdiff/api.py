@@ -151,7 +151,7 @@ class GradFunction(Travels):
     def _carried(self):
         gradient = self._gradient()
         return carried(gradient.function, gradient.source, self._recipe()[0], self.__name__,
-                       self.fn.__qualname__, gradient.graph)
+                       self.fn.__qualname__)
 
 
 def _wrap(fn, wrt, with_value, optimize):

@@ -21,8 +21,8 @@ ways, the first that applies:
    compiles it; no source of the function is needed on the other side.  ``__main__``
    goes this way because a worker's ``__main__`` is another program: a notebook's
    cannot be imported, and a spawned worker runs a script under another name.  What
-   is rebuilt from text has ``fn`` None (the function stayed behind) and the same
-   ``source`` and ``graph``.
+   is rebuilt from text has the same ``source``, and ``fn`` and ``graph`` None: they
+   stayed behind (the text is all the worker needs, and a pool sends it with every task).
 
 Either way unpickling needs symdiff importable where it happens.  For a worker with
 nothing but Python, save the text (``symdiff show file.py:f > grad_f.py``) and import it.
@@ -39,12 +39,15 @@ import functools
 import importlib
 import sys
 import types
+import weakref
 
 from . import display
 from .activity import active_names
 from .compile import run_text
 
 TRANSFORMS = ("grad", "value_and_grad", "jvp", "jacobian", "hessian", "hvp")
+_MADE = weakref.WeakKeyDictionary()  # Gradient -> [GeneratedFunctions made of it]
+_ARRIVED = {}  # what from_source compiled, by its text and what it ran as
 
 
 class Travels:
@@ -89,8 +92,11 @@ class GeneratedFunction(Travels, functools.partial):
         return self._made
 
     def _carried(self):
-        return carried(self._core, self.source, self._made[0], self.__name__, self._of,
-                       self.graph, self._evaluate, self.args[1:] if self._evaluate else ())
+        if self._state is None:  # once: a pool pickles the function with every task
+            self._state = carried(self._core, self.source, self._made[0], self.__name__,
+                                  self._of, self._evaluate,
+                                  self.args[1:] if self._evaluate else ())
+        return self._state
 
     def __repr__(self):
         return f"<symdiff {self.__name__}: {self._describe()}>"
@@ -115,20 +121,27 @@ def make(core, source, transform, subject, options, *, fn=None, graph=None, eval
     made.source, made.graph, made.fn = source, graph, fn
     made._core, made._evaluate, made._of = core, evaluate, of or _qualname(subject)
     made._made = (transform, subject, dict(options))
+    made._state = None
     return made
 
 
 def wrap(gradient, transform, subject, options, *, fn, evaluate=None, bound=(), name=None,
          drawn=None, adjoints=True):
-    """``make`` for a ``Gradient`` the api built.  The graph is ``drawn``'s (a Gradient;
-    by default this one), with its adjoints when ``adjoints``."""
+    """``make`` for a ``Gradient`` the api built, once: asked again (``grad(f)`` in a
+    loop), the same object.  The graph is ``drawn``'s (a Gradient; by default this one),
+    with its adjoints when ``adjoints``."""
+    made = _MADE.setdefault(gradient, [])
+    for earlier in made:
+        if earlier._made == (transform, subject, options) and earlier._made[1] is subject:
+            return earlier
     drawn = drawn or gradient
     graph = drawn.graph
     if adjoints:
         active = active_names(drawn.program, drawn.wrt_names)
         graph = dataclasses.replace(graph, active=tuple(sorted(active)))
-    return make(gradient.function, gradient.source, transform, subject, options, fn=fn,
-                graph=graph, evaluate=evaluate, bound=bound, name=name)
+    made.append(make(gradient.function, gradient.source, transform, subject, options, fn=fn,
+                     graph=graph, evaluate=evaluate, bound=bound, name=name))
+    return made[-1]
 
 
 def generated_function(fn):
@@ -153,7 +166,7 @@ def rebuild(transform, fn, options):
     return getattr(symdiff, transform)(fn, **options)
 
 
-def carried(core, text, transform, name, of, graph, evaluate=None, bound=()):
+def carried(core, text, transform, name, of, evaluate=None, bound=()):
     """What ``from_source`` needs to run ``text`` elsewhere: the text, the name of the
     function it defines, the pseudo-file it is shown under, and the globals the function
     reads that the text does not bind."""
@@ -163,15 +176,22 @@ def carried(core, text, transform, name, of, graph, evaluate=None, bound=()):
                if n in scope and n not in binds and not n.startswith("__")}
     return {"text": text, "function": core.__name__, "filename": core.__code__.co_filename,
             "outside": outside, "transform": transform, "name": name, "of": of,
-            "graph": graph, "evaluate": evaluate, "bound": tuple(bound)}
+            "evaluate": evaluate, "bound": tuple(bound)}
 
 
 def from_source(state):
-    """The ``GeneratedFunction`` ``carried`` described, compiled from its text."""
+    """The ``GeneratedFunction`` ``carried`` described, compiled from its text; once per
+    process (a pool sends it with every task) unless it reads objects from outside, which
+    arrive new each time."""
+    key = (state["filename"], state["text"], state["transform"], state["name"], state["bound"])
+    if key in _ARRIVED:
+        return _ARRIVED[key]
     core = run_text(state["text"], state["function"], state["outside"], state["filename"])
-    return make(core, state["text"], state["transform"], None, {}, graph=state["graph"],
-                evaluate=state["evaluate"], bound=state["bound"], name=state["name"],
-                of=state["of"])
+    made = make(core, state["text"], state["transform"], None, {}, evaluate=state["evaluate"],
+                bound=state["bound"], name=state["name"], of=state["of"])
+    if not state["outside"]:
+        _ARRIVED[key] = made
+    return made
 
 
 # --- reachable by reference? ---------------------------------------------------------------

@@ -125,8 +125,7 @@ def test_functions_that_cannot_travel_by_reference_carry_their_text():
         built = symdiff.grad(fn)
         assert way(built) == "text"
         back = round_trip(built)
-        assert back.fn is None and back.source == built.source
-        assert back.graph.nodes == built.graph.nodes
+        assert back.fn is None and back.graph is None and back.source == built.source
         for point in POINTS:
             assert back(*point) == built(*point)
             assert back(*point) == pytest.approx(tape_gradient(fn, point), rel=1e-12)
