@@ -57,30 +57,31 @@ def hvp(fn=None, *, wrt=None):
                 name=f"hvp_{gradient.program.name}", drawn=gradient)
 
 
-def jacobian_rows(forward, count, *args):
-    """The Jacobian from the forward-mode function, one input direction at a time."""
+def jacobian_rows(forward, count, *args, **kwargs):
+    """The Jacobian from the forward-mode function, one input direction at a time
+    (keyword arguments: what a ``**kwargs`` parameter gets)."""
     columns = []
     for i in range(count):
         direction = [0.0] * count
         direction[i] = 1.0
-        _, tangent = forward(*args, *direction)
+        _, tangent = forward(*args, *direction, **kwargs)
         columns.append(tangent if isinstance(tangent, tuple) else (tangent,))
     return tuple(tuple(float(column[j]) for column in columns) for j in range(len(columns[0])))
 
 
-def hessian_rows(forward, count, *args):
+def hessian_rows(forward, count, *args, **kwargs):
     """The Hessian from the forward mode of the gradient, one direction per parameter."""
     columns = []
     for i in range(count):
         direction = [0.0] * count
         direction[i] = 1.0
-        columns.append(forward(*args, *direction)[1])
+        columns.append(forward(*args, *direction, **kwargs)[1])
     return tuple(tuple(float(column[j]) for column in columns) for j in range(count))
 
 
-def hvp_values(forward, *args_and_vector):
+def hvp_values(forward, *args_and_vector, **kwargs):
     """The Hessian times a vector: one direction of the gradient's forward mode."""
-    return tuple(float(v) for v in forward(*args_and_vector)[1])
+    return tuple(float(v) for v in forward(*args_and_vector, **kwargs)[1])
 
 
 def _gradient_forward(fn, wrt):
