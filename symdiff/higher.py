@@ -7,11 +7,21 @@
   ``grad_f`` (which stays inside the language symdiff reads, stacks and all),
   one direction per parameter.  ``hvp(f)`` is one such direction, given.
 
+Every entry point takes ``f``'s arguments as ``grad`` does: a parameter with a default
+may be left out (or given by name); the tangents of ``jvp`` and the vector of ``hvp``
+are the last positional arguments, one per ``wrt`` parameter.  One shape rule holds
+for all: when ``wrt`` names one parameter (or ``f`` has one and ``wrt`` is None), that
+axis is bare, as ``grad(f, wrt="x")`` is a float: ``hessian(f, wrt="x")`` is a float,
+``jacobian(f, wrt="x")`` one float per output, ``hvp(f, wrt="x")`` a float.
+
 Each returns a ``travel.GeneratedFunction``, so it pickles (by reference to ``f``,
-or as the generated text) and displays its generated code in a notebook.
+or as the generated text) and displays its generated code in a notebook; the
+evaluators below are module functions, bound to the generated code and ``f``'s
+signature, for that reason.
 """
 
 import functools
+import types
 
 from .api import _unwrap, build
 from .travel import wrap
@@ -22,71 +32,136 @@ def jvp(fn=None, *, wrt=None, optimize=True):
     if fn is None:
         return functools.partial(jvp, wrt=wrt, optimize=optimize)
     gradient = build(_unwrap(fn), wrt, optimize=optimize, mode="forward")
-    return wrap(gradient, "jvp", fn, {"wrt": wrt, "optimize": optimize}, fn=fn, adjoints=False)
+    options = {"wrt": wrt, "optimize": optimize}
+    if not gradient.program.defaults:
+        return wrap(gradient, "jvp", fn, options, fn=fn, adjoints=False)
+    # a left-out argument comes before the tangents
+    return wrap(gradient, "jvp", fn, options, fn=fn, adjoints=False, evaluate=completing,
+                bound=(signature(gradient.program), len(gradient.wrt_names),
+                       gradient.function.__name__), name=gradient.function.__name__)
 
 
 def jacobian(fn=None, *, wrt=None):
     """``J(*args)``: the Jacobian as nested tuples, one row per output.
 
-    A function returning one number gets one row: its gradient as a tuple.
+    A function returning one number gets one row: its gradient as a tuple (a float
+    when ``wrt`` names one parameter).
     """
     if fn is None:
         return functools.partial(jacobian, wrt=wrt)
     gradient = build(_unwrap(fn), wrt, mode="forward")
+    name = f"jacobian_{gradient.program.name}"
     return wrap(gradient, "jacobian", fn, {"wrt": wrt}, fn=fn, evaluate=jacobian_rows,
-                bound=(len(gradient.wrt_names),), name=f"jacobian_{gradient.program.name}",
-                adjoints=False)
+                bound=(signature(gradient.program), len(gradient.wrt_names), gradient.single,
+                       name), name=name, adjoints=False)
 
 
 def hessian(fn=None, *, wrt=None):
-    """``H(*args)``: the matrix of second derivatives as nested tuples (forward over reverse)."""
+    """``H(*args)``: the matrix of second derivatives as nested tuples (forward over
+    reverse); a float when ``wrt`` names one parameter."""
     if fn is None:
         return functools.partial(hessian, wrt=wrt)
     forward, gradient = _gradient_forward(fn, wrt)
+    name = f"hessian_{gradient.program.name}"
     return wrap(forward, "hessian", fn, {"wrt": wrt}, fn=fn, evaluate=hessian_rows,
-                bound=(len(gradient.wrt_names),), name=f"hessian_{gradient.program.name}",
-                drawn=gradient)
+                bound=(signature(gradient.program), len(gradient.wrt_names), gradient.single,
+                       name), name=name, drawn=gradient)
 
 
 def hvp(fn=None, *, wrt=None):
-    """``hvp_f(*args, *vector)``: the Hessian times ``vector``, without forming the Hessian."""
+    """``hvp_f(*args, *vector)``: the Hessian times ``vector``, without forming the Hessian
+    (a float when ``wrt`` names one parameter)."""
     if fn is None:
         return functools.partial(hvp, wrt=wrt)
     forward, gradient = _gradient_forward(fn, wrt)
+    name = f"hvp_{gradient.program.name}"
     return wrap(forward, "hvp", fn, {"wrt": wrt}, fn=fn, evaluate=hvp_values,
-                name=f"hvp_{gradient.program.name}", drawn=gradient)
+                bound=(signature(gradient.program), len(gradient.wrt_names), gradient.single,
+                       name), name=name, drawn=gradient)
 
 
-def jacobian_rows(forward, count, *args, **kwargs):
-    """The Jacobian from the forward-mode function, one input direction at a time
-    (keyword arguments: what a ``**kwargs`` parameter gets)."""
+def signature(program):
+    """What ``bind_arguments`` reads of ``program``, in a form that pickles."""
+    return types.SimpleNamespace(params=tuple(program.params),
+                                 defaults=tuple(program.defaults), kwargs=program.kwargs)
+
+
+def completing(function, program, trailing, name, *args, **kwargs):
+    """``function(*args, *tangents)`` with ``program``'s defaults filled in for the
+    arguments left out before the last ``trailing`` values."""
+    if len(args) < trailing:
+        raise TypeError(f"{name}() takes the function's arguments followed "
+                        f"by {trailing} tangents, not {len(args)} values")
+    split = len(args) - trailing
+    point, named = bind_arguments(program, args[:split], kwargs, name)
+    return function(*point, *args[split:], **named)
+
+
+def jacobian_rows(forward, program, count, single, name, *args, **kwargs):
+    """The Jacobian from the forward-mode function, one input direction at a time."""
+    point, named = bind_arguments(program, args, kwargs, name)
     columns = []
-    for i in range(count):
-        direction = [0.0] * count
-        direction[i] = 1.0
-        _, tangent = forward(*args, *direction, **kwargs)
+    for direction in _directions(count):
+        _, tangent = forward(*point, *direction, **named)
         columns.append(tangent if isinstance(tangent, tuple) else (tangent,))
-    return tuple(tuple(float(column[j]) for column in columns) for j in range(len(columns[0])))
+    rows = tuple(tuple(float(column[j]) for column in columns)
+                 for j in range(len(columns[0])))
+    return tuple(row[0] for row in rows) if single else rows
 
 
-def hessian_rows(forward, count, *args, **kwargs):
+def hessian_rows(forward, program, count, single, name, *args, **kwargs):
     """The Hessian from the forward mode of the gradient, one direction per parameter."""
-    columns = []
-    for i in range(count):
-        direction = [0.0] * count
-        direction[i] = 1.0
-        columns.append(forward(*args, *direction, **kwargs)[1])
-    return tuple(tuple(float(column[j]) for column in columns) for j in range(count))
+    point, named = bind_arguments(program, args, kwargs, name)
+    columns = [forward(*point, *direction, **named)[1] for direction in _directions(count)]
+    matrix = tuple(tuple(float(column[j]) for column in columns) for j in range(count))
+    return matrix[0][0] if single else matrix
 
 
-def hvp_values(forward, *args_and_vector, **kwargs):
+def hvp_values(forward, program, count, single, name, *args_and_vector, **kwargs):
     """The Hessian times a vector: one direction of the gradient's forward mode."""
-    return tuple(float(v) for v in forward(*args_and_vector, **kwargs)[1])
+    if len(args_and_vector) < count:
+        raise TypeError(f"{name}() takes the function's arguments followed "
+                        f"by a vector of {count}, not {len(args_and_vector)} values")
+    args, vector = args_and_vector[:len(args_and_vector) - count], args_and_vector[-count:]
+    point, named = bind_arguments(program, args, kwargs, name)
+    product = tuple(float(v) for v in forward(*point, *vector, **named)[1])
+    return product[0] if single else product
+
+
+def bind_arguments(program, args, kwargs, name):
+    """``program``'s arguments as one positional tuple (``args``, then ``kwargs`` by
+    name, then the defaults of the parameters left out, as Python binds a call), and the
+    keyword arguments left for its ``**kwargs`` parameter."""
+    params, defaults = program.params, program.defaults
+    if len(args) > len(params):
+        raise TypeError(f"{name}() takes {len(params)} arguments but {len(args)} were given")
+    kwargs = dict(kwargs)
+    for param in params[:len(args)]:
+        if param in kwargs:
+            raise TypeError(f"{name}() got multiple values for argument {param!r}")
+    first_default = len(params) - len(defaults)
+    values = list(args)
+    for i in range(len(args), len(params)):
+        if params[i] in kwargs:
+            values.append(kwargs.pop(params[i]))
+        elif i >= first_default:
+            values.append(defaults[i - first_default])
+        else:
+            raise TypeError(f"{name}() missing argument {params[i]!r}")
+    if kwargs and program.kwargs is None:
+        raise TypeError(f"{name}() got an unexpected keyword argument {next(iter(kwargs))!r}")
+    return tuple(values), kwargs
+
+
+
+def _directions(count):
+    """The unit vectors of ``count`` dimensions."""
+    return [tuple(1.0 if j == i else 0.0 for j in range(count)) for i in range(count)]
 
 
 def _gradient_forward(fn, wrt):
     """The forward mode of ``fn``'s generated gradient (a tuple, whatever ``wrt`` says),
-    and the gradient."""
+    and the gradient ``grad(fn, wrt)`` itself (its parameters, defaults and shape)."""
     gradient = build(_unwrap(fn), wrt)
     names = tuple(gradient.wrt_names)
     as_tuple = build(_unwrap(fn), names)  # the gradient as a tuple, even of one
