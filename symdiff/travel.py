@@ -183,7 +183,8 @@ def from_source(state):
     """The ``GeneratedFunction`` ``carried`` described, compiled from its text; once per
     process (a pool sends it with every task) unless it reads objects from outside, which
     arrive new each time."""
-    key = (state["filename"], state["text"], state["transform"], state["name"], state["bound"])
+    key = (state["filename"], state["text"], state["transform"], state["name"],
+           repr(state["bound"]))  # bound values (a signature's defaults) need not hash
     if key in _ARRIVED:
         return _ARRIVED[key]
     core = run_text(state["text"], state["function"], state["outside"], state["filename"])
