@@ -101,6 +101,14 @@ class GeneratedFunction(Travels, functools.partial):
     def __repr__(self):
         return f"<symdiff {self.__name__}: {self._describe()}>"
 
+    @property
+    def __code__(self):
+        """The generated function's code, when it stands for that function."""
+        if self._evaluate is not None:
+            raise AttributeError(f"{self.__name__} runs its generated code through "
+                                 f"{self._evaluate.__name__}: it has no code of its own")
+        return self._core.__code__
+
     def __get__(self, instance, owner=None):
         """Bound as a method, as the plain function it stands for would be (and as
         ``functools.partial`` is from Python 3.14 on)."""
