@@ -45,6 +45,7 @@ class Generated:
     adjoints: dict = field(default_factory=dict)  # name -> adjoint name
     record_name: str = None
     builtins: dict = field(default_factory=dict)  # alias -> builtin, where a user name shadows it
+    helpers: dict = field(default_factory=dict)  # helper (``special``) -> the name it is defined by
 
 
 def differentiate(program, wrt, *, with_value=False, as_tuple=None, record=False):
@@ -143,7 +144,8 @@ class Sweeps(Taping, Writer):
         name = self.namer.fresh(f"grad_{program.name}")
         function = function_def(name, _arguments(program), statements)
         return Generated(function, program.math_name, program.namespace, dict(self.adjoints),
-                         self.record, {alias: b for b, alias in self.builtins.items()})
+                         self.record, {alias: b for b, alias in self.builtins.items()},
+                         dict(self.helpers))
 
     # --- blocks -------------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ import types
 
 import astor
 
+from .special import definition
 from .syntax import COMMENT
 
 _MARKER = re.compile(r"^(\s*)" + COMMENT + r"\((.*)\)$")
@@ -30,9 +31,12 @@ def emit(generated):
     """The module text defining the generated function."""
     function = generated.function
     markers, comments = _number_comments(function)
-    module = ast.Module(body=[function], type_ignores=[])
+    aliases = {b: alias for alias, b in generated.builtins.items()}
+    helpers = [definition(key, name, generated.math_name, aliases)
+               for key, name in getattr(generated, "helpers", {}).items()]
+    module = ast.Module(body=helpers + [function], type_ignores=[])
     uses_math = any(isinstance(n, ast.Name) and n.id == generated.math_name
-                    for n in ast.walk(function))
+                    for n in ast.walk(module))
     try:
         text = astor.to_source(module, indent_with="    ")
     finally:
@@ -93,11 +97,25 @@ def _from_import(name, value):
     module = getattr(value, "__module__", None)
     qualname = getattr(value, "__name__", None)
     if not module or not qualname or getattr(sys.modules.get(module), qualname, None) is not value:
-        return None
+        return _public_import(name, value)
     if module == "__main__":
         return None  # a script's own function: no import reaches it
     alias = "" if name == qualname else f" as {name}"
     return f"from {module} import {qualname}{alias}"
+
+
+def _public_import(name, value):
+    """``from scipy.special import gammaln`` (a ufunc names no module), ``from scipy.stats
+    import norm`` (an object of a private module): the public module holding ``value``."""
+    for module_name in ("scipy.special", "scipy.stats"):
+        module = sys.modules.get(module_name)
+        if module is None:
+            continue
+        for attr in (name, getattr(value, "__name__", None)):
+            if attr and getattr(module, attr, None) is value:
+                alias = "" if name == attr else f" as {name}"
+                return f"from {module_name} import {attr}{alias}"
+    return None
 
 
 def _number_comments(function):

@@ -12,11 +12,12 @@ import operator
 from dataclasses import dataclass
 
 from . import ir
+from .calls import PrimitiveCalls
 from .errors import (RecursionCycleError, UndefinedNameError, UnknownFunctionError,
                      UnsupportedSyntaxError)
 from .exits import assigned_user_names, own_nodes
 from .resolve import Meaning, classify, lookup, module_attribute, table_values
-from .rules import RULES, uses_output
+from .rules import rule_of, uses_output
 
 BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow: "pow",
           ast.FloorDiv: "floordiv", ast.Mod: "mod"}
@@ -71,7 +72,7 @@ def table_uses(tree):
     return {n.id for n in found if isinstance(n, ast.Name)}
 
 
-class ExpressionRules:
+class ExpressionRules(PrimitiveCalls):
     def value(self, node, target=None):
         if target is not None and isinstance(node, (ast.BoolOp, ast.IfExp, ast.Compare)) and (
                 self.reads_name(node, target)):
@@ -255,15 +256,22 @@ class ExpressionRules:
         return ir.Const(meaning.value, self.unit.global_name(node.attr, meaning.value))
 
     def module_member(self, node):
-        if not isinstance(node.value, ast.Name):
+        if isinstance(node.value, ast.Attribute):  # scipy.special.erf, st.norm.cdf
+            base = self.module_member(node.value)
+        elif not isinstance(node.value, ast.Name):
             raise self.error(UnsupportedSyntaxError, node, "attribute access is not supported",
                              "only math.* and numpy.* functions and constants can be used")
-        base = self.meaning(node.value.id, node.value)
+        else:
+            base = self.meaning(node.value.id, node.value)
         if base.kind != "module":
             raise self.error(UnsupportedSyntaxError, node,
                              f"{ast.unparse(node)}: attribute access on {node.value.id} is not "
                              "supported", "only attributes of modules can be used")
         found = module_attribute(base.value, node.attr)
+        if found is None and base.value == "math":
+            refused = self.refused_math(node, ast.unparse(node), attr=node.attr)
+            if refused is not None:
+                raise refused
         if found is None:
             raise self.error(UnknownFunctionError, node,
                              f"{ast.unparse(node)} is not something symdiff can differentiate",
@@ -376,7 +384,8 @@ class ExpressionRules:
 
     def emit_op(self, op, args, target):
         if target is None or (ir.Var(target) in args and op not in IN_PLACE_OPS):
-            name = self.namer.fresh(f"{op}_{self.hint}")
+            base, _, count = op.rpartition("_")
+            name = self.namer.fresh(f"{base if count.isdigit() else op}_{self.hint}")
             self.emit(ir.Assign(name, op, tuple(args), self.origin))
             self.note_output_read(op, name)
             return ir.Var(name)
@@ -387,7 +396,7 @@ class ExpressionRules:
     def note_output_read(self, op, target):
         """A rule that reads its own output (``exp``, ``tanh``) reads the target in the
         reverse sweep: a later branch or loop must not overwrite it in place."""
-        rule = self.unit.program_rules.get(op) or RULES.get(op)
+        rule = self.unit.program_rules.get(op) or rule_of(op)
         if not self.compound and rule is not None and uses_output(rule):
             self.unit.read.add(target)
 
@@ -425,45 +434,28 @@ class ExpressionRules:
             if callee.kind == "range":
                 raise self.error(UnsupportedSyntaxError, node, "range(...) outside a for loop",
                                  "use it as `for i in range(...)`")
+            refused = self.refused_math(node, shown, obj=callee.value)
+            if refused is not None:
+                raise refused
             raise self.error(UnknownFunctionError, node,
                              f"{shown} is not a function symdiff can differentiate",
                              "use math functions, abs/min/max/pow, or your own def functions")
-        if node.keywords:
-            raise self.error(UnsupportedSyntaxError, node.keywords[0],
-                             f"keyword arguments to {shown} are not supported",
-                             "pass them by position")
-        op = callee.value if callee.kind == "primitive" else "stop_gradient"
-        args = [self.value(arg) for arg in node.args]
-        if op in ("max", "min") and len(args) >= 2:
-            result = args[0]
-            for i, arg in enumerate(args[1:]):
-                last = i == len(args) - 2
-                result = self.emit_op(op, (result, arg), target if last else None)
-            return result
-        if op == "log" and len(args) == 2:
-            op = "logb"
-        if op == "round" and len(args) == 2:
-            op = "roundn"
-        expected = len(RULES[op].partials)  # the table's primitives only: custom ones above
-        if len(args) != expected:
-            raise self.error(UnsupportedSyntaxError, node,
-                             f"{shown} takes {expected} argument{'s' * (expected > 1)} here, "
-                             f"not {len(args)}", "pass numbers by position")
-        result = self.emit_op(op, args, target)
-        spelling = self.numpy_spelling(node.func)
-        if spelling is not None:  # computed by numpy as the user's code does, to the last bit
-            self.out[-1].call = spelling
-        return result
+        return self.primitive_call(callee.value if callee.kind == "primitive" else
+                                   "stop_gradient", node, shown, target)
 
     def numpy_spelling(self, func):
-        """How generated code names a numpy function the user called; None if not numpy's."""
+        """How generated code names a numpy or scipy function the user called (``np.tanh``,
+        ``norm.cdf``, ``st.norm.cdf``, ``gammaln``); None for math's and the builtins."""
+        root = func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        found = lookup(root.id, self.parsed.closure, self.parsed.globals)
         if isinstance(func, ast.Attribute):
-            base = self.meaning(func.value.id, func.value)
-            if base.value != "numpy":
+            base = self.meaning(root.id, root)
+            if base.value != "numpy" and not _is_scipy(found):
                 return None
-            module = lookup(func.value.id, self.parsed.closure, self.parsed.globals)
-            return f"{self.unit.global_name(func.value.id, module)}.{func.attr}"
-        found = lookup(func.id, self.parsed.closure, self.parsed.globals)
+            path = ast.unparse(func).split(".", 1)[1]
+            return f"{self.unit.global_name(root.id, found)}.{path}"
         if type(found).__module__ == "numpy" and type(found).__name__ == "ufunc":
             return self.unit.global_name(func.id, found)
         return None
@@ -632,6 +624,13 @@ class ExpressionRules:
             orelse, _ = self.capture(lambda: self.value(node.orelse, result))
         self.emit(ir.If(test.name, body, orelse, self.origin))
         return ir.Var(result)
+
+
+def _is_scipy(obj):
+    """SciPy, one of its modules, or an object of one (``scipy.stats.norm``)."""
+    module = getattr(obj, "__name__", "") if isinstance(obj, type(ast)) else (
+        type(obj).__module__)
+    return module.partition(".")[0] == "scipy"
 
 
 _COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt,

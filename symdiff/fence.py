@@ -214,7 +214,9 @@ def _check_nested(parsed, tree):
 
 def _written_tables(tree):
     """Ids of the lists written out as tables: looped over (``for c in [...]``, also in
-    ``enumerate``) or indexed (``[...][i]``); any other non-empty list is refused."""
+    ``enumerate``), indexed (``[...][i]``) or passed to a call (``math.fsum([a, b])``,
+    which ``normalize`` takes for the functions of numbers written out); any other
+    non-empty list is refused."""
     found = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.For):
@@ -223,6 +225,8 @@ def _written_tables(tree):
                 found.update(id(arg) for arg in node.iter.args)
         elif isinstance(node, ast.Subscript):
             found.add(id(node.value))
+        elif isinstance(node, ast.Call):
+            found.update(id(arg) for arg in node.args if isinstance(arg, ast.List))
     return found
 
 

@@ -62,7 +62,8 @@ class Tangents(Writer):
         name = self.namer.fresh(f"jvp_{program.name}")
         function = function_def(name, arguments, body)
         return Generated(function, program.math_name, program.namespace, dict(self.tangents),
-                         None, {alias: b for b, alias in self.builtins.items()})
+                         None, {alias: b for b, alias in self.builtins.items()},
+                         dict(self.helpers))
 
     def block(self, block):
         return [(stmt.origin, self.statement(stmt)) for stmt in block]

@@ -160,9 +160,14 @@ class Frame(ExpressionRules):
     def unpacked_call(self, node, count):
         """``a, b = f(x)`` with ``f`` a user function: its ``count`` values as operands;
         None when ``node`` is not a call of a user function."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            callee = self.module_member(node.func)  # `m, e = math.frexp(x)`
+            return self.pair_call(callee, node, count) if callee.kind == "primitive" else None
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
             return None
         callee = self.meaning(node.func.id, node.func)
+        if callee.kind == "primitive":
+            return self.pair_call(callee, node, count)
         if callee.kind not in ("function", "nested"):
             return None
         return self.call_user(callee.value, node, None, unpacked=count)

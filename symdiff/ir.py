@@ -10,7 +10,7 @@ is only ever left through a ``BreakIf`` as the last statement of its body.
 import ast
 from dataclasses import dataclass, field
 
-from .rules import RULES
+from .rules import rule_of
 
 
 @dataclass(frozen=True)
@@ -150,7 +150,7 @@ class Program:
 
     def rule(self, op):
         """The derivative rule of ``op``: the table's, or a user function's own."""
-        return self.custom[op] if op in self.custom else RULES[op]
+        return self.custom[op] if op in self.custom else rule_of(op)
 
 
 def children(stmt):

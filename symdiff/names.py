@@ -9,7 +9,8 @@ import keyword
 
 from .errors import InternalError
 
-BUILTINS = ("range", "reversed", "abs", "min", "max", "float", "int")  # what generated code calls
+BUILTINS = ("range", "reversed", "abs", "min", "max", "float", "int", "round")  # what generated
+# code calls (``round`` in the rules of rint, remainder and the helpers of ``special``)
 
 
 class Namer:

@@ -57,8 +57,10 @@ def _float_names(function, generated):
             if isinstance(t, ast.Name) and isinstance(v, ast.Attribute) and v.attr == "pop"}
     values = assigned_values(function)
     names = list(values) + [a for a in generated.adjoints.values() if a not in values]
-    return frozenset(largest_consistent(names, values, lambda value, floats: _is_popped(
-        value, pops) or _is_float(value, math_name, floats)))
+    helpers = frozenset(getattr(generated, "helpers", {}).values())
+    found = largest_consistent(names, values, lambda value, floats: _is_popped(
+        value, pops) or _is_float(value, math_name, floats | helpers))
+    return frozenset(found) | helpers  # a helper generated code defines returns a float
 
 
 def _is_popped(node, pops):
@@ -193,7 +195,8 @@ def _times_one(node):
 
 
 _FOLDABLE_MATH = ("log", "log2", "log10", "sqrt", "exp", "sin", "cos")
-_INT_MATH = ("floor", "ceil", "trunc")
+_INT_MATH = ("floor", "ceil", "trunc", "factorial", "comb", "perm", "prod", "sumprod",
+             "isnan", "isinf", "isfinite", "isclose")  # ints and bools (prod of ints too)
 
 
 def _is_float(node, math_name, floats):
@@ -206,6 +209,8 @@ def _is_float(node, math_name, floats):
         return isinstance(node.value, ast.Name) and node.value.id == math_name
     if isinstance(node, ast.Call):
         func = node.func
+        if isinstance(func, ast.Name):  # a helper generated code defines (``digamma``)
+            return func.id in floats
         return (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
                 and func.value.id == math_name and func.attr not in _INT_MATH)
     if isinstance(node, ast.UnaryOp):  # not ``not``: that gives a bool

@@ -238,7 +238,8 @@ def assigned_name(stmt):
 
 
 # math functions defined on every float, inf and nan included: they never raise
-TOTAL_MATH = frozenset(("fabs", "tanh", "atan", "atan2", "erf", "erfc", "copysign", "hypot"))
+TOTAL_MATH = frozenset(("fabs", "tanh", "atan", "atan2", "erf", "erfc", "copysign", "hypot",
+                        "isnan", "isinf", "isfinite", "ulp", "nextafter"))
 
 
 def cannot_raise(node, math_name=None):

@@ -15,13 +15,15 @@ import ast
 import builtins
 import math
 import numbers
+import sys
 import types
 from dataclasses import dataclass
 
 from .exits import own_nodes
 from .markers import CUSTOM_RULES, stop_gradient
+from .rules import (BUILTIN_FUNCTIONS, MATH_FUNCTIONS, NORM_METHODS, NUMPY_FUNCTIONS,
+                    SCIPY_SPECIAL_FUNCTIONS)
 from .wrappers import transparent
-from .rules import BUILTIN_FUNCTIONS, MATH_FUNCTIONS, NUMPY_FUNCTIONS
 
 MATH_CONSTANTS = ("pi", "e", "tau", "inf", "nan")
 
@@ -71,7 +73,7 @@ def classify(obj):
     numpy = _numpy()
     if numpy is not None and obj is numpy:
         return Meaning("module", "numpy")
-    if isinstance(obj, types.ModuleType):
+    if isinstance(obj, types.ModuleType) or _is_norm(obj):  # scipy.stats.norm: its methods
         return Meaning("module", obj)
     if obj is range:
         return Meaning("range")
@@ -156,9 +158,21 @@ def _primitive_of(obj):
         for name, primitive in NUMPY_FUNCTIONS.items():
             if obj is getattr(numpy, name, None):
                 return primitive
+    special = sys.modules.get("scipy.special")  # imported already if the user's code uses it
+    if special is not None:
+        for name, primitive in SCIPY_SPECIAL_FUNCTIONS.items():
+            if obj is getattr(special, name, None):
+                return primitive
+    if _is_norm(getattr(obj, "__self__", None)):
+        return NORM_METHODS.get(getattr(obj, "__name__", None))
     return None
 
 
+def _is_norm(obj):
+    """``scipy.stats.norm``, the normal distribution, whose methods are primitives."""
+    stats = sys.modules.get("scipy.stats")
+    return stats is not None and obj is not None and obj is getattr(stats, "norm", None)
+
+
 def _numpy():
-    import sys
     return sys.modules.get("numpy")

@@ -9,6 +9,13 @@ where the derivative is not defined.  Adding a primitive means adding one entry.
 Partials are written so they never raise where the forward computation does
 not: ``sqrt'(0)`` is ``inf``, ``abs'(0)`` is 0 (the conventions of JAX and
 PyTorch).  Where the forward computation raises, the gradient raises the same.
+
+Besides ``math`` and the builtins, a text may call ``digamma`` or ``trigamma``, functions
+generated code defines for itself (``special``), and ``NORM``, SciPy's normal distribution
+as the user's call names it (``norm``, ``st.norm``).  A primitive computed by NumPy or SciPy
+is called as the user's code calls it (``Assign.call``); its ``forward`` is the formula.
+``VARIADIC`` functions take numbers written out, one rule per count (``rule_of``);
+``PAIRS`` return two numbers, one primitive per half.
 """
 
 import ast
@@ -25,6 +32,8 @@ class Rule:
     domain: tuple = ((-3.0, 3.0),)
     note: str = ""
     params: tuple = ("x", "y")  # the names standing for the arguments in the texts
+    defaults: tuple = ()  # values of the last parameters when a call leaves them out
+    ints: tuple = ()  # the parameters that take integers (never differentiated)
 
 
 def _unary(forward, partial, domain=(-3.0, 3.0), note=""):
@@ -131,6 +140,42 @@ RULES = {
                       ("math.exp(x - out)", "math.exp(y - out)"), ((-3, 3), (-3, 3))),
     "logaddexp2": Rule("max(x, y) + math.log2(1.0 + 2.0 ** -abs(x - y))",
                        ("2.0 ** (x - out)", "2.0 ** (y - out)"), ((-3, 3), (-3, 3))),
+    # the gamma family: digamma and trigamma are functions generated code defines (special.py)
+    "lgamma": _unary("math.lgamma(x)", "digamma(x)", (0.2, 8.0),
+                     "raises at the poles 0, -1, -2, ... as lgamma does; digamma(-inf) is nan"),
+    "gamma": _unary("math.gamma(x)", "out * digamma(x)", (0.2, 5.0),
+                    "raises at the poles 0, -1, -2, ... as gamma does"),
+    # integer functions and tests: values with no derivative
+    "factorial": Rule("math.factorial(x)", (None,), ((0, 8),), "an integer function: no derivative",
+                      ints=("x",)),
+    "comb": Rule("math.comb(x, y)", (None, None), ((5, 9), (0, 5)),
+                 "an integer function: no derivative", ints=("x", "y")),
+    "perm": Rule("math.perm(x, y)", (None, None), ((5, 9), (0, 5)),
+                 "an integer function: no derivative", ints=("x", "y")),
+    "isnan": _unary("math.isnan(x)", None, note="a test: no derivative"),
+    "isinf": _unary("math.isinf(x)", None, note="a test: no derivative"),
+    "isfinite": _unary("math.isfinite(x)", None, note="a test: no derivative"),
+    "isclose": Rule("math.isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol)", (None,) * 4,
+                    ((-3, 3), (-3, 3), (1e-9, 1e-3), (0.0, 1e-3)), "a test: no derivative",
+                    params=("a", "b", "rel_tol", "abs_tol"), defaults=(1e-09, 0.0)),
+    "ulp": _unary("math.ulp(x)", None, note="piecewise constant: derivative 0"),
+    "nextafter": Rule("math.nextafter(x, y)", ("1.0", None), ((-3, 3), (-3, 3)),
+                      "x moved by one ulp toward y: derivative 1 in x, 0 in y"),
+    # scaling and splitting
+    "ldexp": Rule("math.ldexp(x, y)", ("math.ldexp(1.0, y)", None), ((-3, 3), (-8, 8)),
+                  "x * 2 ** i; no derivative in the integer exponent", ints=("y",)),
+    # the halves of the functions returning pairs: `m, e = math.frexp(x)` (see PAIRS)
+    "frexp_mantissa": _unary("math.frexp(x)[0]", "out / x if x else 1.0",
+                             note="2 ** -e (exactly m / x): x scaled by a power of two; 1 at 0"),
+    "frexp_exponent": _unary("math.frexp(x)[1]", None, note="an integer: no derivative"),
+    "modf_fraction": _unary("math.modf(x)[0]", "1.0", note="x - trunc(x): derivative 1"),
+    "modf_integer": _unary("math.modf(x)[1]", None, note="piecewise constant: derivative 0"),
+    "remainder": Rule("math.remainder(x, y)",
+                      ("1.0", "-float(round((x - out) / y)) if math.isfinite((x - out) / y) "
+                              "else -((x - out) / y)"),
+                      ((-3, 3), (0.5, 3)),
+                      "x - y * n with n = x / y rounded to even; at the jumps the one-sided "
+                      "derivative"),
     "clip": Rule("min(max(x, lo), hi)",
                  ("1.0 if lo <= x <= hi else 0.0", "1.0 if x < lo <= hi else 0.0",
                   "1.0 if hi < x or hi < lo else 0.0"),
@@ -139,13 +184,113 @@ RULES = {
                  params=("x", "lo", "hi")),
 }
 
+# SciPy's functions, computed by SciPy as the user's code calls them (``forward`` is only the
+# formula); their partials are plain ``math``, so generated code needs SciPy only where the
+# user's code does.
+_PHI = "0.3989422804014327"  # 1 / sqrt(2 pi)
+_SQRT_2PI = "2.5066282746310002"
+_Z = "((x - loc) / scale)"
+_NORM = dict(params=("x", "loc", "scale"), defaults=(0.0, 1.0))
+_NORM_DOMAIN = ((-3, 3), (-1, 1), (0.5, 2))
+
+
+def _scale_guarded(text):
+    return f"{text} if scale > 0 else math.nan"  # scipy gives nan for a scale <= 0
+
+
+_CDF_DX = "NORM.pdf(x, loc, scale)"  # NORM: the distribution as the user's call names it
+_LOGCDF_DX = f"math.exp(-0.5 * {_Z} * {_Z} - out) * {_PHI} / scale"  # never overflows
+SCIPY_RULES = {
+    "expit": _unary("1.0 / (1.0 + math.exp(-x))", "out * (1.0 - out)"),
+    "logit": _unary("math.log(x / (1.0 - x))",
+                    "1.0 / (x * (1.0 - x)) if 0.0 < x < 1.0 else math.nan", (0.05, 0.95),
+                    "nan outside (0, 1), where logit is nan"),
+    "gammaln": _unary("math.lgamma(x)", "digamma(x)", (0.2, 8.0),
+                      "inf at the poles, where gammaln is inf; the derivative there is nan"),
+    "digamma": _unary("digamma(x)", "trigamma(x)", (0.2, 8.0), "nan at the poles"),
+    "xlogy": Rule("x * math.log(y)",
+                  ("math.log(y) if y > 0 else (-math.inf if y == 0 else math.nan)",
+                   "x / y if y else (0.0 if x == 0 else math.copysign(math.inf, x))"),
+                  ((-3, 3), (0.2, 3)), "xlogy(0, y) is 0, and so is its derivative in y"),
+    "xlog1py": Rule("x * math.log1p(y)",
+                    ("math.log1p(y) if y > -1.0 else (-math.inf if y == -1.0 else math.nan)",
+                     "x / (1.0 + y) if y != -1.0 else (0.0 if x == 0 else "
+                     "math.copysign(math.inf, x))"),
+                    ((-3, 3), (-0.8, 3)), "xlog1py(0, y) is 0, and so is its derivative in y"),
+    "ndtr": _unary("0.5 * math.erfc(-x * 0.7071067811865476)", f"{_PHI} * math.exp(-0.5 * x * x)"),
+    "log_ndtr": _unary("math.log(0.5 * math.erfc(-x * 0.7071067811865476))",
+                       f"math.exp(-0.5 * x * x - out) * {_PHI}", (-8, 3),
+                       "phi(x) / Phi(x) in logs, so it stays finite far in the left tail"),
+    "ndtri": _unary("ndtri(x)", f"math.inf if out * out > 1419.5 else {_SQRT_2PI} * "
+                    "math.exp(0.5 * out * out)",
+                    (0.02, 0.98), "inf at 0 and 1; nan outside [0, 1]"),
+    "norm_cdf": Rule("ndtr((x - loc) / scale)",
+                     (_CDF_DX, f"-{_CDF_DX}", _scale_guarded(f"-{_Z} * {_CDF_DX}")),
+                     _NORM_DOMAIN, "nan for a scale <= 0", **_NORM),
+    "norm_sf": Rule("ndtr((loc - x) / scale)",
+                    (f"-{_CDF_DX}", _CDF_DX, _scale_guarded(f"{_Z} * {_CDF_DX}")),
+                    _NORM_DOMAIN, "nan for a scale <= 0", **_NORM),
+    "norm_pdf": Rule("phi((x - loc) / scale) / scale",
+                     tuple(_scale_guarded(t) for t in (
+                         f"-{_Z} / scale * out", f"{_Z} / scale * out",
+                         f"({_Z} * {_Z} - 1.0) / scale * out")),
+                     _NORM_DOMAIN, "nan for a scale <= 0", **_NORM),
+    "norm_logpdf": Rule("log(phi((x - loc) / scale) / scale)",
+                        tuple(_scale_guarded(t) for t in (
+                            f"-{_Z} / scale", f"{_Z} / scale", f"({_Z} * {_Z} - 1.0) / scale")),
+                        _NORM_DOMAIN, "nan for a scale <= 0", **_NORM),
+    "norm_logcdf": Rule("log_ndtr((x - loc) / scale)",  # in logs: no NORM.pdf / NORM.cdf
+                        tuple(_scale_guarded(t) for t in (
+                            _LOGCDF_DX, f"-{_LOGCDF_DX}", f"-{_Z} * {_LOGCDF_DX}")),
+                        ((-8, 3), (-1, 1), (0.5, 2)), "nan for a scale <= 0", **_NORM),
+    "norm_ppf": Rule("loc + scale * ndtri(q)",
+                     tuple(_scale_guarded(t) for t in (
+                         f"math.inf if ((out - loc) / scale) ** 2 > 1419.5 else scale * "
+                         f"{_SQRT_2PI} * math.exp(0.5 * ((out - loc) / scale) ** 2)", "1.0",
+                         "(out - loc) / scale")),
+                     ((0.02, 0.98), (-1, 1), (0.5, 2)), "inf at 0 and 1; nan outside [0, 1]",
+                     params=("q", "loc", "scale"), defaults=(0.0, 1.0)),
+}
+RULES.update(SCIPY_RULES)
+SCIPY_SPECIAL_FUNCTIONS = {
+    "erf": "erf", "erfc": "erfc", "expit": "expit", "logit": "logit", "gammaln": "gammaln",
+    "digamma": "digamma", "psi": "digamma", "xlogy": "xlogy", "xlog1py": "xlog1py",
+    "log_ndtr": "log_ndtr", "ndtr": "ndtr", "ndtri": "ndtri",
+}
+NORM_METHODS = {name: f"norm_{name}" for name in ("cdf", "pdf", "logpdf", "logcdf", "sf", "ppf")}
+
 # The user-facing names of the primitives: ``math.<name>`` and ``numpy.<name>``.
 MATH_FUNCTIONS = {
     name: name for name in (
         "sin cos tan asin acos atan atan2 sinh cosh tanh asinh acosh atanh exp expm1 "
         "log log1p log2 log10 sqrt hypot fabs erf erfc floor ceil trunc fmod copysign pow "
-        "degrees radians cbrt exp2"
-    ).split() if hasattr(math, name)  # cbrt and exp2 came with Python 3.11
+        "degrees radians cbrt exp2 lgamma gamma factorial comb perm isnan isinf isfinite "
+        "isclose ulp nextafter ldexp remainder fma fsum prod dist sumprod frexp modf"
+    ).split() if hasattr(math, name)  # cbrt and exp2 came with Python 3.11, fma with 3.13
+}
+if hasattr(math, "fma"):  # Python 3.13
+    RULES["fma"] = Rule("math.fma(x, y, z)", ("y", "x", "1.0"), ((-3, 3),) * 3,
+                        "x * y + z rounded once", params=("x", "y", "z"))
+
+# math functions of numbers written out (``math.fsum([a, b, c])``, ``math.hypot(x, y, z)``):
+# one rule per count, made on demand (``rule_of("fsum_3")``).  ``hypot`` of two is the
+# table's own entry; ``dist`` and ``sumprod`` take two points of ``count / 2`` coordinates.
+VARIADIC = tuple(name for name in ("hypot", "fsum", "prod", "dist", "sumprod")
+                 if hasattr(math, name))  # sumprod came with Python 3.12
+
+# functions returning two numbers, unpacked into two names: one primitive per half
+PAIRS = {"frexp": ("frexp_mantissa", "frexp_exponent"), "modf": ("modf_fraction", "modf_integer")}
+
+# what the rest of ``math`` is, when a user's code calls it
+MATH_REFUSED = {
+    "gcd": "an integer function (greatest common divisor): it has no derivative",
+    "lcm": "an integer function (least common multiple): it has no derivative",
+    "isqrt": "an integer function (integer square root): it has no derivative",
+}
+MATH_REFUSED_HINTS = {
+    "gcd": "compute it outside the function and pass it in",
+    "lcm": "compute it outside the function and pass it in",
+    "isqrt": "use int(math.sqrt(n)) or pass the value in",
 }
 NUMPY_FUNCTIONS = {
     "sin": "sin", "cos": "cos", "tan": "tan", "arcsin": "asin", "arccos": "acos",
@@ -165,6 +310,51 @@ NUMPY_FUNCTIONS = {
 }
 BUILTIN_FUNCTIONS = {"abs": "abs", "max": "max", "min": "min", "pow": "pow",
                      "float": "float", "int": "int", "round": "round"}
+
+
+def variadic_rule(name, count):
+    """The rule of ``math.<name>`` over ``count`` numbers written out (see ``VARIADIC``)."""
+    xs = tuple(f"x{i}" for i in range(count))
+    half = count // 2
+    if name == "hypot":
+        forward = f"math.hypot({', '.join(xs)})"
+        partials = tuple(f"{x} / out if out else 0.0" for x in xs)
+        note = "0 at the origin"
+    elif name == "fsum":
+        forward, partials, note = f"math.fsum([{', '.join(xs)}])", ("1.0",) * count, ""
+    elif name == "prod":
+        forward = f"math.prod(({', '.join(xs)}{',' * (count == 1)}))"
+        partials = tuple(" * ".join(xs[:i] + xs[i + 1:]) or "1.0" for i in range(count))
+        note = "each partial is the product of the other factors (exact at zeros)"
+    elif name in ("dist", "sumprod"):
+        p, q = xs[:half], xs[half:]
+        forward = f"math.{name}(({', '.join(p)},), ({', '.join(q)},))"
+        if name == "dist":
+            partials = tuple(f"({a} - {b}) / out if out else 0.0" for a, b in zip(p, q)) + tuple(
+                f"({b} - {a}) / out if out else 0.0" for a, b in zip(p, q))
+            note = "0 where the points coincide"
+        else:
+            partials, note = q + p, ""
+    else:
+        raise KeyError(name)
+    return Rule(forward, partials, ((-3, 3),) * count, note, params=xs)
+
+
+def rule_of(op):
+    """The rule of ``op``: the table's, or a math function of ``count`` numbers
+    (``fsum_3``, made once and kept)."""
+    found = RULES.get(op)
+    if found is None:
+        found = _VARIADIC_RULES.get(op)
+    if found is None:
+        name, _, count = op.rpartition("_")
+        if name not in VARIADIC or not count.isdigit():
+            raise KeyError(op)
+        found = _VARIADIC_RULES[op] = variadic_rule(name, int(count))
+    return found
+
+
+_VARIADIC_RULES = {}
 
 
 def custom_rule(function_name, partial_names):

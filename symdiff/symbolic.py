@@ -131,6 +131,59 @@ class RealAbs(sympy.Function):
         return sympy.sign(self.args[0])
 
 
+class LogAbsGamma(sympy.Function):
+    """``math.lgamma``, ``scipy.special.gammaln``: log |Gamma(x)|, real for negative x too
+    (sympy's ``loggamma`` is complex there); its derivative is digamma."""
+
+    @classmethod
+    def eval(cls, arg):
+        if arg.is_Number and arg > 0:
+            return sympy.loggamma(arg)
+        if arg.is_Number and not arg.is_integer:
+            return sympy.log(abs(sympy.gamma(arg)))
+
+    def fdiff(self, argindex=1):
+        return sympy.polygamma(0, self.args[0])
+
+
+def _numeric(name, compute, derivatives=None):
+    """A sympy function that is ``compute`` on numbers; its derivative by each argument is
+    ``derivatives[i](*args)``, or 0 with no ``derivatives`` (a test, an integer function)."""
+    def eval(cls, *args):
+        if all(arg.is_Number for arg in args):
+            return _outside_value(compute(*[int(a) if a.is_Integer else float(a) for a in args]))
+
+    def fdiff(self, argindex=1):
+        return derivatives[argindex - 1](*self.args) if derivatives else sympy.S.Zero
+    return type(name, (sympy.Function,), {"eval": classmethod(eval), "fdiff": fdiff})
+
+
+def _isclose(a, b, rel_tol=sympy.Float(1e-09), abs_tol=sympy.S.Zero):
+    return _IsClose(a, b, rel_tol, abs_tol)
+
+
+_Exponent = _numeric("Exponent", lambda x: math.frexp(x)[1])  # of math.frexp: no derivative
+_IsClose = _numeric("IsClose", lambda a, b, r, t: math.isclose(a, b, rel_tol=r, abs_tol=t))
+_SQRT2 = sympy.sqrt(2)
+
+
+def _ndtr(z):
+    return (1 + sympy.erf(z / _SQRT2)) / 2
+
+
+def _normal(method):
+    """``scipy.stats.norm.<method>(x, loc=0, scale=1)`` as an expression."""
+    def build(x=None, loc=sympy.S.Zero, scale=sympy.S.One, q=None):  # ppf's first is q
+        x = q if x is None else x
+        z = (x - loc) / scale
+        pdf = sympy.exp(-z ** 2 / 2) / (sympy.sqrt(2 * sympy.pi) * scale)
+        return {"cdf": lambda: _ndtr(z), "sf": lambda: _ndtr(-z), "pdf": lambda: pdf,
+                "logpdf": lambda: -z ** 2 / 2 - sympy.log(sympy.sqrt(2 * sympy.pi) * scale),
+                "logcdf": lambda: sympy.log(_ndtr(z)),
+                "ppf": lambda: loc + scale * _SQRT2 * sympy.erfinv(2 * x - 1)}[method]()
+    return build
+
+
 # name -> builder over sympy arguments; math, builtins and numpy map onto these names
 _PRIMITIVES = {
     "sin": sympy.sin, "cos": sympy.cos, "tan": sympy.tan, "asin": sympy.asin,
@@ -156,7 +209,32 @@ _PRIMITIVES = {
     "mul": operator.mul, "div": operator.truediv, "mod": lambda x, y: x - y * Floor(x / y),
     "min": None, "max": None, "fmin": None, "fmax": None,  # decided at the point: pick
     "clip": None,  # max, then min: see _Interpreter.pick
+    "lgamma": LogAbsGamma, "gamma": sympy.gamma, "factorial": sympy.factorial,
+    "comb": sympy.binomial, "perm": lambda n, k=None: sympy.factorial(n) if k is None else (
+        sympy.ff(n, k)), "isnan": _numeric("IsNan", math.isnan),
+    "isinf": _numeric("IsInf", math.isinf), "isfinite": _numeric("IsFinite", math.isfinite),
+    "isclose": _isclose, "ulp": _numeric("Ulp", math.ulp),
+    "nextafter": _numeric("NextAfter", getattr(math, "nextafter", None),
+                          (lambda x, y: sympy.S.One, lambda x, y: sympy.S.Zero)),
+    "ldexp": lambda x, i: x * 2 ** i, "remainder": lambda x, y: x - y * Round(x / y),
+    "fma": lambda x, y, z: x * y + z, "fsum": lambda xs: sympy.Add(*xs),
+    "frexp": lambda x: (x * 2 ** -_Exponent(x), _Exponent(x)),
+    "modf": lambda x: (x - Trunc(x), Trunc(x)),
+    "prod": lambda xs: sympy.Mul(*xs),
+    "dist": lambda p, q: sympy.sqrt(sympy.Add(*[(a - b) ** 2 for a, b in zip(p, q)])),
+    "sumprod": lambda p, q: sympy.Add(*[a * b for a, b in zip(p, q)]),
+    # scipy.special (its ufuncs by their own names) and scipy.stats.norm
+    "gammaln": LogAbsGamma, "psi": lambda x: sympy.polygamma(0, x),
+    "expit": lambda x: 1 / (1 + sympy.exp(-x)), "logit": lambda x: sympy.log(x / (1 - x)),
+    "xlogy": lambda x, y: x * sympy.log(y), "xlog1py": lambda x, y: x * sympy.log(1 + y),
+    "ndtr": _ndtr, "log_ndtr": lambda x: sympy.log(_ndtr(x)),
+    "ndtri": lambda x: _SQRT2 * sympy.erfinv(2 * x - 1),
+    **{f"norm_{method}": _normal(method)
+       for method in ("cdf", "sf", "pdf", "logpdf", "logcdf", "ppf")},
 }
+_KEYWORDS = ("isclose",) + tuple(f"norm_{m}" for m in ("cdf", "sf", "pdf", "logpdf", "logcdf",
+                                                          "ppf"))
+_OF_POINTS = ("fsum", "prod", "dist", "sumprod")  # functions of numbers written out
 _BY_OBJECT = {getattr(math, name): name for name in _PRIMITIVES if hasattr(math, name)}
 _BY_OBJECT.update({abs: "abs", pow: "pow", float: "float", int: "int", round: "round",
                    min: "min", max: "max", markers.stop_gradient: "stop_gradient"})
@@ -191,7 +269,14 @@ def _primitive_name(func):
     elif name is None and numpy is not None:
         name = next((n for n in ("clip", "sinc") if func is getattr(numpy, n, None)), None)
         # plain functions in numpy, not ufuncs
+    if name is None and _is_norm(getattr(func, "__self__", None)):
+        name = f"norm_{func.__name__}"
     return name if name in _PRIMITIVES else None
+
+
+def _is_norm(obj):
+    stats = sys.modules.get("scipy.stats")
+    return obj is not None and stats is not None and obj is getattr(stats, "norm", None)
 
 
 def _outside_value(obj):
@@ -593,7 +678,7 @@ class _Interpreter:
 
     def _eval_Attribute(self, node):
         base = self.eval(node.value)
-        if not isinstance(base, types.ModuleType):
+        if not isinstance(base, types.ModuleType) and not _is_norm(base):
             raise self.unsupported(node, f"the attribute `{ast.unparse(node)}`")
         if not hasattr(base, node.attr):
             raise self.fail(UndefinedNameError, node, f"module {base.__name__} has no "
@@ -679,7 +764,8 @@ class _Interpreter:
                 self.eval(node.func.value), dict):  # kwargs.get("k", default)
             return self.eval(node.func.value).get(*(self.eval(arg) for arg in node.args))
         func, callee = self.eval(node.func), ast.unparse(node.func)
-        args = [self.eval(arg) for arg in node.args]
+        args = [tuple(self.eval(e) for e in arg.elts) if isinstance(arg, ast.List)  # fsum([..])
+                else self.eval(arg) for arg in node.args]
         kwargs = {keyword.arg: self.eval(keyword.value) for keyword in node.keywords}
         if isinstance(func, _Closure):
             return self.call_nested(func, args, kwargs, node)
@@ -692,15 +778,20 @@ class _Interpreter:
         if name is None:
             raise self.fail(UnknownFunctionError, node, f"{callee} has no symbolic form",
                             hint="call math or numpy functions, abs, min, max, pow, or defs")
-        if kwargs:
+        if kwargs and name not in _KEYWORDS:
             raise self.unsupported(node, f"keyword arguments to {callee}")
         if name in ("min", "max", "fmin", "fmax"):
             return self.pick(name[-3:], args, node)
         if name == "clip" and len(args) == 3:
             return self.pick("min", (self.pick("max", args[:2], node), args[2]), node)
-        exprs = [self.expr(arg, node) for arg in args]
+        if name in _OF_POINTS:
+            exprs = [tuple(self.expr(a, node) for a in arg) if isinstance(arg, tuple) else
+                     self.expr(arg, node) for arg in args]
+        else:
+            exprs = [self.expr(arg, node) for arg in args]
+        kwargs = {key: self.expr(value, node) for key, value in kwargs.items()}
         try:
-            return _PRIMITIVES[name](*exprs)
+            return _PRIMITIVES[name](*exprs, **kwargs)
         except TypeError:
             raise self.fail(SymdiffError, node, f"{callee} does not take {len(exprs)} "
                             "arguments") from None

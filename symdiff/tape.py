@@ -17,8 +17,19 @@ whose globals and closure cells map ``math``, ``numpy`` and the functions import
 them, however named, to the tape versions below.  The functions and modules of the user's
 own code that ``fn`` reaches are copied the same way; the stdlib, installed libraries and
 symdiff run as they are, and the user's modules are never modified.  A ``math`` function
-with no derivative here raises ``SymdiffError`` when handed a ``Value``; numpy's
-functions on scalars behave like their ``math`` twins (errors rather than ``nan``).
+with no derivative here raises ``SymdiffError`` when handed a ``Value``.  numpy's functions
+on scalars keep numpy's semantics (``np.log(0.0)`` is ``-inf``, not an error; see
+``symdiff.tape_numpy``), math's keep math's.  A function given its own rule with
+``symdiff.defgrad`` runs by that rule, as generated code calls it.  A cache
+(``functools.lru_cache``) gives way to the function inside, ``functools.partial`` and
+``functools.wraps``-style decorators are run through; any other wrapper of a user
+function is refused when it meets a Value.
+
+Nothing detaches a Value in silence: ``float(v)`` (what every ``math`` function does to
+its argument, so ``math.tanh(v)`` outside ``grad``) raises ``TypeError`` naming the way
+out (``v.tanh()``, ``symdiff.tape.tanh(v)``, or ``symdiff.tape.grad``); ``int``,
+``round``, ``math.floor`` and the like, whose derivative is 0, work on the number.  An int
+too large for a float stays an exact int, so the computation on it is Python's.
 
 Conventions at awkward points (those of JAX and PyTorch):
 
@@ -36,10 +47,18 @@ Conventions at awkward points (those of JAX and PyTorch):
   respect to ``y``, ``x ** y * log(x)``, 0 when ``x == 0`` and ``nan`` when ``x < 0``.
 - Where the forward computation fails, the same exception as ``math`` (or plain Python
   arithmetic) is raised; a negative base to a fractional power raises ``ValueError``.
+- ``lgamma`` and ``gamma`` differentiate through digamma (``tapemath``, the tape's own);
+  ``factorial``, ``comb``, ``perm``, ``ulp`` and the tests ``isnan``... run on the numbers
+  (no derivative); ``nextafter`` has derivative 1 in ``x``; ``remainder(x, y)``: 1 and
+  ``-n`` with ``n`` the rounded quotient.
+- SciPy's ``special`` functions and ``stats.norm``'s methods, when the user's code calls
+  them, are computed by SciPy, with the derivatives written here; a ``scale <= 0`` gives
+  ``nan`` (SciPy's value) and derivative ``nan``.
 """
 
 import builtins
 import dis
+import functools
 import inspect
 import math
 import numbers
@@ -48,6 +67,7 @@ import sys
 import sysconfig
 import types
 
+from . import markers, tapemath
 from .errors import SymdiffError
 
 __all__ = [
@@ -55,9 +75,11 @@ __all__ = [
     "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
     "asinh", "acosh", "atanh", "exp", "expm1", "log", "log1p", "log2", "log10", "sqrt",
     "pow", "hypot", "fabs", "erf", "erfc", "floor", "ceil", "fmod", "copysign",
-    "degrees", "radians", "cbrt", "exp2",
+    "degrees", "radians", "cbrt", "exp2", "lgamma", "gamma", "ldexp", "remainder", "nextafter",
+    "fsum", "dist", "sumprod", "fma", "frexp", "modf",
     "relu", "sigmoid", "square", "sinc", "reciprocal", "sign", "rint", "fmax", "fmin", "clip",
     "logaddexp", "logaddexp2",
+    "expit", "logit", "gammaln", "digamma", "xlogy", "xlog1py", "ndtr", "log_ndtr", "ndtri", "norm",
 ]
 
 
@@ -75,7 +97,46 @@ def _unary(x, forward, derivative):
     if not isinstance(x, Value):
         return forward(x)
     y = forward(x.data)
-    return Value(y, (x, derivative(x.data, y)))
+    if type(x.data) is float:
+        return Value(y, (x, derivative(x.data, y)))
+    return Value(y, (x, _local(derivative, x.data, y)))
+
+
+def _local(partials, *args):
+    """``partials(*args)`` (one local derivative or a tuple) where an argument may be an int
+    too large for a float.  Python computes it exactly where it can; where that overflows,
+    the big int is taken as ±inf, as float arithmetic rounds an overflow.  A local
+    derivative too large for a float is ±inf."""
+    try:
+        result = partials(*args)
+    except OverflowError:
+        if not any(type(a) is int for a in args):
+            raise
+        result = partials(*map(_saturated, args))
+    return tuple(map(_saturated, result)) if type(result) is tuple else _saturated(result)
+
+
+def _saturated(x):
+    """``x`` as a float, ±inf for an int too large for one."""
+    if type(x) is not int:
+        return x
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf if x > 0 else -math.inf
+
+
+def _number(x):
+    """What a Value holds: a float, or an int too large for a float, kept exact so that the
+    computation on it follows Python's arithmetic (``math.log(10 ** 400)`` is 921.03...)."""
+    if isinstance(x, Value):
+        return x.data
+    try:
+        return float(x)
+    except OverflowError:
+        if isinstance(x, numbers.Integral):
+            return int(x)
+        raise
 
 
 def _binary(a, b, forward, partials):
@@ -90,7 +151,10 @@ def _binary(a, b, forward, partials):
         return y
     if partials is None:
         return Value(y)
-    da, db = partials(ad, bd, y)
+    if type(ad) is float and type(bd) is float:
+        da, db = partials(ad, bd, y)
+    else:
+        da, db = _local(partials, ad, bd, y)
     return Value(y, (a, da, b, db) if a_value and b_value else (a, da) if a_value else (b, db))
 
 
@@ -144,6 +208,20 @@ def _power_partials(x, p, y):
     return dx, (y * math.log(x) if x > 0 else 0.0 if x == 0 else math.nan)
 
 
+PARTIALS = {}  # name -> its local derivatives: (x, y) -> dy/dx, or (a, b, y) -> (dy/da, dy/db)
+
+
+def _partials(name, function):
+    """Note ``function`` as the local derivatives of ``name`` (numpy's spellings reuse them)."""
+    PARTIALS[name] = function
+    return function
+
+
+def _partials_of(name):
+    """``_partials`` as a decorator."""
+    return lambda function: _partials(name, function)
+
+
 class Value:
     """A float that remembers how it was computed.
 
@@ -152,10 +230,9 @@ class Value:
     """
 
     __slots__ = ("data", "grad", "_edges")
-    __array_ufunc__ = None          # numpy hands `np.float64(2) * v` back to Value
 
     def __init__(self, data, _edges=()):
-        self.data = float(data)
+        self.data = data if type(data) is float else _number(data)
         self.grad = 0.0
         self._edges = _edges
 
@@ -206,11 +283,12 @@ class Value:
                     stack.append(operand)
 
     # arithmetic: each line states the local partials with respect to (left, right)
-    __add__, __radd__ = _operator(operator.add, lambda a, b, y: (1.0, 1.0))
-    __sub__, __rsub__ = _operator(operator.sub, lambda a, b, y: (1.0, -1.0))
-    __mul__, __rmul__ = _operator(operator.mul, lambda a, b, y: (b, a))
-    __truediv__, __rtruediv__ = _operator(operator.truediv, lambda a, b, y: (1.0 / b, -y / b))
-    __mod__, __rmod__ = _operator(operator.mod, lambda a, b, y: (1.0, -(a // b)))
+    __add__, __radd__ = _operator(operator.add, _partials("add", lambda a, b, y: (1.0, 1.0)))
+    __sub__, __rsub__ = _operator(operator.sub, _partials("sub", lambda a, b, y: (1.0, -1.0)))
+    __mul__, __rmul__ = _operator(operator.mul, _partials("mul", lambda a, b, y: (b, a)))
+    __truediv__, __rtruediv__ = _operator(operator.truediv, _partials(
+        "div", lambda a, b, y: (1.0 / b, -y / b)))
+    __mod__, __rmod__ = _operator(operator.mod, _partials("mod", lambda a, b, y: (1.0, -(a // b))))
     __floordiv__, __rfloordiv__ = _operator(operator.floordiv, None)
     __pow__, __rpow__ = _operator(_real_power, _power_partials)
 
@@ -260,17 +338,48 @@ class Value:
     def __bool__(self):
         return bool(self.data)
 
-    def __float__(self):
-        return self.data
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """numpy's function of a Value (``np.tanh(v)``, ``np.float64(2) * v``): the tape's
+        stand-in for it, with numpy's semantics, so the derivative is kept; one the tape
+        has no derivative for raises, rather than computing on the bare number."""
+        function = _stand_in(ufunc) if method == "__call__" and not kwargs else None
+        if function is None:
+            raise TypeError(f"numpy.{ufunc.__name__} ({method}) of a Value has no derivative "
+                            "on the tape: use a function the tape knows (the numpy functions "
+                            "of symdiff.tape_numpy), or v.data for the number")
+        return function(*inputs)
 
+    def __float__(self):
+        raise TypeError(_DETACHING.format(what="converted to a float"))
+
+    def __complex__(self):
+        raise TypeError(_DETACHING.format(what="converted to a complex number"))
+
+    def __index__(self):
+        raise TypeError("a Value cannot be used as an index or a count (range, indexing): "
+                        "its derivative would be lost; use int(v), whose derivative is 0")
+
+    # the conversions to whole numbers have derivative 0, so they lose nothing
     def __int__(self):
         return int(self.data)
 
     def __trunc__(self):
         return math.trunc(self.data)
 
+    def __floor__(self):
+        return math.floor(self.data)
+
+    def __ceil__(self):
+        return math.ceil(self.data)
+
     def __round__(self, ndigits=None):
         return round(self.data, ndigits)
+
+
+_DETACHING = ("a Value cannot be {what}: its derivative would be lost (a function of math "
+              "does that to its argument). Use the method (v.tanh()), the tape's function "
+              "(symdiff.tape.tanh(v)), or run your function through symdiff.tape.grad, "
+              "which gives it math functions that keep the derivative; v.data is the number")
 
 
 # The math functions: each takes Values or plain numbers (then it is just ``math``'s).
@@ -281,6 +390,7 @@ _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 def _define(name, derivative):
     """The tape version of ``math.<name>``; ``derivative(x, y)`` is dy/dx at y = f(x)."""
     forward = getattr(math, name)
+    _partials(name, derivative)
 
     def function(x):
         return _unary(x, forward, derivative)
@@ -326,33 +436,45 @@ def ceil(x):
 def log(x, base=None):
     """``math.log(x)`` or ``math.log(x, base)``."""
     if base is None:
-        return _unary(x, math.log, lambda x, y: _div(1.0, x))
+        return _unary(x, math.log, _log_derivative)
     return _binary(x, base, math.log, lambda x, b, y: (
         _div(1.0, x * math.log(b)), _div(-y, b * math.log(b))))
 
 
+_log_derivative = _partials("log", lambda x, y: _div(1.0, x))
+
+
 def atan2(y, x):
     """``math.atan2(y, x)``; both partials are nan at the origin."""
-    def partials(y, x, out):
-        h = math.hypot(x, y)
-        return (x / h / h, -y / h / h) if h else (math.nan, math.nan)
-    return _binary(y, x, math.atan2, partials)
+    return _binary(y, x, math.atan2, _atan2_partials)
+
+
+@_partials_of("atan2")
+def _atan2_partials(y, x, out):
+    h = math.hypot(x, y)
+    return (x / h / h, -y / h / h) if h else (math.nan, math.nan)
 
 
 def fmod(x, y):
     """``math.fmod``: partials 1 and ``-trunc(x / y)``."""
-    def partials(x, y, out):
-        q = x / y
-        return 1.0, -(q if math.isinf(q) else float(math.trunc(q)))
-    return _binary(x, y, math.fmod, partials)
+    return _binary(x, y, math.fmod, _fmod_partials)
+
+
+@_partials_of("fmod")
+def _fmod_partials(x, y, out):
+    q = x / y if y else math.nan  # fmod(x, 0) succeeds only for x = nan
+    return 1.0, -(q if math.isinf(q) or math.isnan(q) else float(math.trunc(q)))
 
 
 def copysign(x, y):
     """``math.copysign``: the magnitude of ``x`` with the sign of ``y``; ±1 in ``x``
     (1 when the two signs agree), 0 in ``y``."""
-    def partials(x, y, out):
-        return (1.0 if (x >= 0) == (math.copysign(1.0, y) > 0) else -1.0), 0.0
-    return _binary(x, y, math.copysign, partials)
+    return _binary(x, y, math.copysign, _copysign_partials)
+
+
+@_partials_of("copysign")
+def _copysign_partials(x, y, out):
+    return (1.0 if (x >= 0) == (math.copysign(1.0, y) > 0) else -1.0), 0.0
 
 
 degrees = _define("degrees", lambda x, y: 180.0 / math.pi)
@@ -363,41 +485,50 @@ def cbrt(x):
     """The real cube root (``math.cbrt`` from Python 3.11); derivative ``inf`` at 0."""
     def forward(x):  # before 3.11: not always the nearest float, but close
         return math.copysign(abs(x) ** (1.0 / 3.0), x)
-    return _unary(x, getattr(math, "cbrt", forward), lambda x, y: _div(1.0, 3.0 * y * y))
+    return _unary(x, getattr(math, "cbrt", forward), _cbrt_derivative)
+
+
+_cbrt_derivative = _partials("cbrt", lambda x, y: _div(1.0, 3.0 * y * y))
 
 
 def exp2(x):
     """``2 ** x`` (``math.exp2`` from Python 3.11); derivative ``2 ** x * ln 2``."""
-    return _unary(x, getattr(math, "exp2", lambda x: 2.0 ** x),
-                  lambda x, y: y * math.log(2.0))
+    return _unary(x, getattr(math, "exp2", lambda x: 2.0 ** x), _exp2_derivative)
+
+
+_exp2_derivative = _partials("exp2", lambda x, y: y * math.log(2.0))
 
 
 # numpy's elementwise functions with no math twin, on scalars
 
 def square(x):
-    return _unary(x, lambda x: x * x, lambda x, y: 2.0 * x)
+    return _unary(x, lambda x: x * x, _square_derivative)
+
+
+_square_derivative = _partials("square", lambda x, y: 2.0 * x)
 
 
 def sinc(x):
     """``sin(pi x) / (pi x)``, 1 at 0; derivative ``(cos(pi x) - sinc x) / x``, 0 at 0."""
     def forward(x):
         return math.sin(math.pi * x) / (math.pi * x) if x else 1.0
-    return _unary(x, forward, lambda x, y: (math.cos(math.pi * x) - y) / x if x else 0.0)
+    return _unary(x, forward, _sinc_derivative)
+
+
+_sinc_derivative = _partials("sinc", lambda x, y: (math.cos(math.pi * x) - y) / x if x else 0.0)
 
 
 def reciprocal(x):
-    return _unary(x, lambda x: 1.0 / x, lambda x, y: -1.0 / (x * x))
+    return _unary(x, lambda x: 1.0 / x, _reciprocal_derivative)
+
+
+_reciprocal_derivative = _partials("reciprocal", lambda x, y: -1.0 / (x * x))
 
 
 def sign(x):
     """-1, 0 or 1 (nan for nan): a plain float, so its derivative is 0."""
     x = _data(x)
     return 1.0 if x > 0 else -1.0 if x < 0 else x
-
-
-def _numpy_trunc(x):
-    """``numpy.trunc``: rounded toward zero, a plain float (``math.trunc`` gives an int)."""
-    return float(math.trunc(_data(x)))
 
 
 def rint(x):
@@ -436,7 +567,10 @@ def logaddexp(a, b):
     def forward(a, b):
         big = max(a, b)
         return big + math.log1p(math.exp(-abs(a - b))) if big > -math.inf else big
-    return _binary(a, b, forward, lambda a, b, y: (math.exp(a - y), math.exp(b - y)))
+    return _binary(a, b, forward, _logaddexp_partials)
+
+
+_logaddexp_partials = _partials("logaddexp", lambda a, b, y: (math.exp(a - y), math.exp(b - y)))
 
 
 def logaddexp2(a, b):
@@ -444,7 +578,10 @@ def logaddexp2(a, b):
     def forward(a, b):
         big = max(a, b)
         return big + math.log2(1.0 + 2.0 ** -abs(a - b)) if big > -math.inf else big
-    return _binary(a, b, forward, lambda a, b, y: (2.0 ** (a - y), 2.0 ** (b - y)))
+    return _binary(a, b, forward, _logaddexp2_partials)
+
+
+_logaddexp2_partials = _partials("logaddexp2", lambda a, b, y: (2.0 ** (a - y), 2.0 ** (b - y)))
 
 
 def relu(x):
@@ -468,6 +605,9 @@ def pow(x, y):
     return _binary(x, y, math.pow, _power_partials)
 
 
+_partials("pow", _power_partials)
+
+
 def hypot(*coordinates):
     """``math.hypot`` of any number of coordinates; partials 0 at the origin."""
     data = [_data(c) for c in coordinates]
@@ -475,26 +615,230 @@ def hypot(*coordinates):
     edges = ()
     for c, d in zip(coordinates, data):
         if isinstance(c, Value):
-            edges += (c, d / h if h else 0.0)
+            edges += (c, _hypot_partial(d, h))
     return Value(h, edges) if edges else h
+
+
+_hypot_partial = _partials("hypot", lambda x, h: x / h if h else 0.0)  # by one coordinate
+
+
+def _record(y, args, partials):
+    """``y`` as a node with edges to the Values among ``args``; ``partials()`` gives the
+    local derivatives, one per argument (called only when there is a Value)."""
+    if not any(isinstance(a, Value) for a in args):
+        return y
+    edges = ()
+    for a, d in zip(args, partials()):
+        if isinstance(a, Value):
+            edges += (a, d)
+    return Value(y, edges)
+
+
+# the gamma family, and math's other functions of numbers
+
+lgamma = _define("lgamma", lambda x, y: tapemath.digamma(x))
+gamma = _define("gamma", lambda x, y: y * tapemath.digamma(x))
+
+
+def ldexp(x, i):
+    """``x * 2 ** i``: derivative ``2 ** i`` in ``x``; ``i`` is an integer."""
+    return _unary(x, lambda x: math.ldexp(x, i), lambda x, y: math.ldexp(1.0, i))
+
+
+def remainder(x, y):
+    """IEEE remainder ``x - n * y``, ``n`` the nearest integer to ``x / y``: partials 1, ``-n``."""
+    def partials(x, y, r):
+        n = (x - r) / y
+        return 1.0, -(float(round(n)) if math.isfinite(n) else n)
+    return _binary(x, y, math.remainder, partials)
+
+
+def nextafter(x, y):
+    """The float after ``x`` toward ``y``: ``x`` plus a step that is constant nearby."""
+    return _binary(x, y, math.nextafter, lambda x, y, out: (1.0, 0.0))
+
+
+def frexp(x):
+    """``(m, e)`` with ``x = m * 2 ** e``: ``m`` has derivative ``2 ** -e`` (1 at 0), ``e``
+    none."""
+    m, e = math.frexp(_data(x))
+    return (Value(m, (x, _div(m, _data(x)) if _data(x) else 1.0)) if isinstance(x, Value)
+            else m), e
+
+
+def modf(x):
+    """``(x - trunc(x), trunc(x))``: derivatives 1 and 0."""
+    fraction, whole = math.modf(_data(x))
+    return (Value(fraction, (x, 1.0)) if isinstance(x, Value) else fraction), whole
+
+
+def fsum(values):
+    """``math.fsum`` of Values and numbers: every partial is 1."""
+    values = list(values)
+    return _record(math.fsum([_data(v) for v in values]), values, lambda: [1.0] * len(values))
+
+
+def dist(p, q):
+    """``math.dist(p, q)``: partials ``(p_i - q_i) / out`` and their negatives, 0 if p == q."""
+    p, q = list(p), list(q)
+    a, b = [_data(v) for v in p], [_data(v) for v in q]
+    out = math.dist(a, b)
+    return _record(out, p + q, lambda: [_div(u - v, out) if out else 0.0 for u, v in zip(a, b)]
+                   + [_div(v - u, out) if out else 0.0 for u, v in zip(a, b)])
+
+
+def sumprod(p, q):
+    """``math.sumprod(p, q)`` (Python 3.12): partials ``q_i`` and ``p_i``."""
+    p, q = list(p), list(q)
+    a, b = [_data(v) for v in p], [_data(v) for v in q]
+    return _record(math.fsum(u * v for u, v in zip(a, b)) if not hasattr(math, "sumprod")
+                   else math.sumprod(a, b), p + q, lambda: b + a)
+
+
+def fma(x, y, z):
+    """``x * y + z`` rounded once (Python 3.13): partials ``y``, ``x``, 1."""
+    args = (x, y, z)
+    a, b, c = (_data(v) for v in args)
+    return _record(math.fma(a, b, c), args, lambda: (b, a, 1.0))
+
+
+# SciPy's functions, computed by SciPy (imported only when the user's code has)
+
+_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+
+
+def _special(name):
+    return getattr(sys.modules["scipy.special"], name)
+
+
+def _scipy_unary(name, derivative):
+    def function(x):
+        return _unary(x, lambda v: _special(name)(v), derivative)
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"``scipy.special.{name}`` on a Value or a number."
+    return function
+
+
+def _log_or(x, zero):
+    return math.log(x) if x > 0 else zero if x == 0 else math.nan
+
+
+expit = _scipy_unary("expit", lambda x, y: y * (1.0 - y))
+logit = _scipy_unary("logit", lambda x, y: 1.0 / (x - x * x) if 0.0 < x < 1.0 else math.nan)
+gammaln = _scipy_unary("gammaln", lambda x, y: tapemath.digamma(x))
+digamma = _scipy_unary("digamma", lambda x, y: tapemath.trigamma(x))
+ndtr = _scipy_unary("ndtr", lambda x, y: _INV_SQRT_2PI * math.exp(-x * x / 2.0))
+log_ndtr = _scipy_unary("log_ndtr", lambda x, y: _INV_SQRT_2PI * math.exp(-x * x / 2.0 - y))
+ndtri = _scipy_unary("ndtri", lambda x, y: _exp_half_square(y) / _INV_SQRT_2PI)
+
+
+def _exp_half_square(z):
+    """``exp(z * z / 2)``, ``inf`` where it overflows."""
+    return math.inf if abs(z) > 37.7 else math.exp(z * z / 2.0)
+
+
+def xlogy(x, y):
+    """``x * log(y)``, 0 where ``x == 0``: partials ``log(y)`` and ``x / y``."""
+    def partials(x, y, out):
+        return _log_or(y, -math.inf), (_div(x, y) if y else 0.0 if x == 0 else
+                                       math.copysign(math.inf, x))
+    return _binary(x, y, lambda a, b: _special("xlogy")(a, b), partials)
+
+
+def xlog1py(x, y):
+    """``x * log1p(y)``, 0 where ``x == 0``: partials ``log1p(y)`` and ``x / (1 + y)``."""
+    def partials(x, y, out):
+        return _log_or(1.0 + y, -math.inf) if y != -1.0 else -math.inf, (
+            _div(x, 1.0 + y) if y != -1.0 else 0.0 if x == 0 else math.copysign(math.inf, x))
+    return _binary(x, y, lambda a, b: _special("xlog1py")(a, b), partials)
+
+
+class _Normal:
+    """``scipy.stats.norm`` for copied code: its methods on Values, with ``loc`` and ``scale``
+    by position or keyword; computed by SciPy."""
+
+    @staticmethod
+    def _call(method, x, loc, scale, partials):
+        args = (x, loc, scale)
+        norm = sys.modules["scipy.stats"].norm
+        out = getattr(norm, method)(*[_data(a) for a in args])
+
+        def local():
+            a, m, s = (_data(v) for v in args)
+            if not s > 0:
+                return (math.nan,) * 3
+            return partials((a - m) / s, s, out)
+        return _record(out, args, local)
+
+    def cdf(self, x, loc=0.0, scale=1.0):
+        def partials(z, s, out):
+            d = _INV_SQRT_2PI * math.exp(-z * z / 2.0) / s
+            return d, -d, -z * d
+        return self._call("cdf", x, loc, scale, partials)
+
+    def sf(self, x, loc=0.0, scale=1.0):
+        def partials(z, s, out):
+            d = _INV_SQRT_2PI * math.exp(-z * z / 2.0) / s
+            return -d, d, z * d
+        return self._call("sf", x, loc, scale, partials)
+
+    def pdf(self, x, loc=0.0, scale=1.0):
+        def partials(z, s, out):
+            return -z * out / s, z * out / s, (z * z - 1.0) * out / s
+        return self._call("pdf", x, loc, scale, partials)
+
+    def logpdf(self, x, loc=0.0, scale=1.0):
+        def partials(z, s, out):
+            return -z / s, z / s, (z * z - 1.0) / s
+        return self._call("logpdf", x, loc, scale, partials)
+
+    def logcdf(self, x, loc=0.0, scale=1.0):
+        def partials(z, s, out):
+            d = _INV_SQRT_2PI * math.exp(-z * z / 2.0 - out) / s
+            return d, -d, -z * d
+        return self._call("logcdf", x, loc, scale, partials)
+
+    def ppf(self, q, loc=0.0, scale=1.0):
+        def partials(z, s, out):
+            z = (out - _data(loc)) / s
+            return s * _exp_half_square(z) / _INV_SQRT_2PI, 1.0, z
+        return self._call("ppf", q, loc, scale, partials)
+
+
+norm = _Normal()
+_SCIPY_SPECIAL = ("erf", "erfc", "expit", "logit", "gammaln", "digamma", "psi", "xlogy",
+                  "xlog1py", "ndtr", "log_ndtr", "ndtri")
+
+
+def _special_stand_in(name):
+    if name in ("erf", "erfc"):  # math's derivative, scipy's value
+        derivative = {"erf": 1.0, "erfc": -1.0}[name] * _TWO_OVER_SQRT_PI
+        return _scipy_unary(name, lambda x, y: derivative * math.exp(-x * x))
+    return globals()["digamma" if name == "psi" else name]
+
+
+def _register_scipy():
+    """The stand-ins for scipy.special, scipy.stats.norm and scipy itself, once imported."""
+    special, stats = sys.modules.get("scipy.special"), sys.modules.get("scipy.stats")
+    if special is not None and id(special) not in _STAND_INS:
+        _register(special, {name: _special_stand_in(name) for name in _SCIPY_SPECIAL
+                            if hasattr(special, name)})
+    if stats is not None and id(stats) not in _STAND_INS:
+        _register(stats, {"norm": norm})
+    scipy = sys.modules.get("scipy")
+    if scipy is not None and special is not None and id(scipy) not in _STAND_INS:
+        namespaces = {"special": _STAND_INS[id(special)][1]}
+        if stats is not None:
+            namespaces["stats"] = _STAND_INS[id(stats)][1]
+        _STAND_INS[id(scipy)] = (scipy, _Namespace(scipy, namespaces.get))
 
 
 # Running the user's unchanged function on Values ------------------------------------------
 
 _TAPE = {name: globals()[name] for name in __all__[3:] if hasattr(math, name)}
-_NUMPY_NAMES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2",
-                "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh", "power": "pow",
-                "float_power": "pow", "abs": "fabs", "absolute": "fabs", "rad2deg": "degrees",
-                "deg2rad": "radians", **{name: name for name in _TAPE}}
-_NUMPY_ONLY = {  # on scalars: the operators, and this module's numpy-only functions
-    "negative": operator.neg, "positive": operator.pos, "add": operator.add,
-    "subtract": operator.sub, "multiply": operator.mul, "divide": operator.truediv,
-    "true_divide": operator.truediv, "remainder": operator.mod, "mod": operator.mod,
-    "floor_divide": operator.floordiv, "sinc": sinc,
-    "maximum": max, "minimum": min, "square": square, "reciprocal": reciprocal, "sign": sign,
-    "rint": rint, "fmax": fmax, "fmin": fmin, "clip": clip, "logaddexp": logaddexp,
-    "logaddexp2": logaddexp2, "cbrt": cbrt, "exp2": exp2, "trunc": _numpy_trunc}
-_MATH_PASS_THROUGH = ("isnan", "isinf", "isfinite", "isclose", "trunc", "prod")
+_MATH_PASS_THROUGH = ("trunc", "prod")  # Values pass through them (__trunc__, *)
+_ON_NUMBERS = ("isnan", "isinf", "isfinite", "isclose", "factorial", "comb", "perm",
+               "ulp")  # no derivative: they read the number, as math computes them
 _STAND_INS = {}         # id(math, numpy or one of their functions) -> (it, tape stand-in)
 _LIBRARY_DIRS = ("<frozen ",) + tuple(
     sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib"))
@@ -521,52 +865,79 @@ def _refusing(name, original):
     return refuse
 
 
+def on_numbers(function):
+    """``function`` applied to the numbers of Values: for tests (``isnan``) and the like,
+    whose result carries no derivative."""
+    def read(*args, **kwargs):
+        return function(*map(_data, args), **{k: _data(v) for k, v in kwargs.items()})
+    read.__name__ = read.__qualname__ = getattr(function, "__name__", "function")
+    return read
+
+
 def _register(module, table):
     for name, stand_in in table.items():
         _STAND_INS[id(getattr(module, name))] = (getattr(module, name), stand_in)
     _STAND_INS[id(module)] = (module, _Namespace(module, table.get))
 
 
-_register(math, {name: _TAPE.get(name) or _refusing(name, getattr(math, name))
+_register(math, {name: _TAPE.get(name) or (on_numbers(getattr(math, name)) if name in _ON_NUMBERS
+                                           else _refusing(name, getattr(math, name)))
                  for name in dir(math) if callable(getattr(math, name))
                  and not name.startswith("_") and name not in _MATH_PASS_THROUGH})
 
 
 def _float(x=0.0):
     """``float`` for copied code: a ``Value`` passes through with its derivative."""
-    return x if isinstance(x, Value) else float(x)
+    if isinstance(x, Value):
+        if type(x.data) is not float:
+            float(x.data)  # an int too large for a float: OverflowError, as float() gives
+        return x
+    return float(x)
 
 
 def _stand_in(value):
     """The tape's stand-in for ``value`` (math, numpy or one of their functions), or None."""
     numpy = sys.modules.get("numpy")
     if numpy is not None and id(numpy) not in _STAND_INS:
-        table = {name: _TAPE[ours] for name, ours in _NUMPY_NAMES.items() if hasattr(numpy, name)}
-        table.update(_NUMPY_ONLY)
-        _register(numpy, table)
+        from .tape_numpy import numpy_stand_ins
+        _register(numpy, numpy_stand_ins(numpy))
+    _register_scipy()
     found = _STAND_INS.get(id(value))
     return found[1] if found is not None and found[0] is value else None
 
 
 def _is_user(value):
-    """A function or module of the user's: not from the stdlib, a library or symdiff."""
+    """A function or module of the user's: not from the stdlib, a library or symdiff (a
+    generated gradient, and a helper it defines, is the user's: ``grad(grad(f))``)."""
     if isinstance(value, types.FunctionType):
         module, filename = value.__module__ or "", value.__code__.co_filename
     elif isinstance(value, types.ModuleType):
         module, filename = value.__name__, getattr(value, "__file__", None) or ""
     else:
         return False
-    return (module.partition(".")[0] != "symdiff" and module not in sys.builtin_module_names
+    own = module.partition(".")[0] == "symdiff" and not module.startswith("symdiff.generated.")
+    return (not own and module not in sys.builtin_module_names
             and not filename.startswith(_LIBRARY_DIRS)
             and "site-packages" not in filename and "dist-packages" not in filename)
 
 
 def _translate(value, memo):
-    """What copied code sees instead of ``value``: a tape stand-in, a copied user function,
-    a user module whose attributes are translated as they are read, or ``value`` itself."""
+    """What copied code sees instead of ``value``: a tape stand-in, a copied user function
+    (or the user's own rule for it, given with ``symdiff.defgrad``), the function inside a
+    cache, a user module whose attributes are translated as they are read, or ``value``."""
     stand_in = _stand_in(value)
-    if stand_in is not None or not _is_user(value):
-        return stand_in if stand_in is not None else value
+    if stand_in is not None:
+        return stand_in
+    if _has_rule(value):
+        return _with_rule(value)
+    if not _is_user(value):
+        wrapped = _unwrapped(value)
+        return value if wrapped is None else _wrapper(value, wrapped, memo)
+    return _translate_inside(value, memo)
+
+
+def _translate_inside(value, memo):
+    """``value`` (a user function or module) with what it reads translated."""
     if isinstance(value, types.FunctionType):
         return _copy_function(value, memo)
     if id(value) not in memo:
@@ -574,6 +945,87 @@ def _translate(value, memo):
             return _translate(getattr(value, name), memo)
         memo[id(value)] = (value, _Namespace(value, lookup))
     return memo[id(value)][1]
+
+
+def _has_rule(value):
+    try:
+        return value in markers.CUSTOM_RULES
+    except TypeError:  # unhashable
+        return False
+
+
+def _with_rule(fn):
+    """``fn`` on the tape by its user-given rule, as generated code calls it: the value from
+    ``fn`` on the numbers, each partial from the rule at the numbers and that value."""
+    partials = markers.CUSTOM_RULES[fn]
+
+    def by_rule(*args, **kwargs):
+        if kwargs or len(args) < len(partials):  # keywords and defaults, bound as fn binds them
+            bound = inspect.signature(fn).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args = bound.args
+        if not any(isinstance(a, Value) for a in args):
+            return fn(*args)
+        data = [_data(a) for a in args]
+        out = fn(*data)
+        edges = ()
+        for arg, partial in zip(args, partials):
+            if isinstance(arg, Value) and partial is not None:
+                edges += (arg, partial(*data, out))
+        return Value(out, edges)
+
+    by_rule.__name__ = by_rule.__qualname__ = getattr(fn, "__name__", "by_rule")
+    return by_rule
+
+
+# Wrappers the tape can see through: they return what the function they wrap returns.
+_CACHE_TYPES = (type(functools.lru_cache()(lambda: None)),)
+
+
+def _unwrapped(value):
+    """The function of the user's (or of math or numpy) that a wrapper from outside the
+    user's code wraps, or None."""
+    if isinstance(value, (types.ModuleType, type, numbers.Number, str, tuple, list, dict)):
+        return None
+    inner = value.func if isinstance(value, functools.partial) else _wrapped_by(value)
+    while inner is not None and not (_is_user(inner) or _has_rule(inner)
+                                     or _stand_in(inner) is not None):
+        inner = _wrapped_by(inner)
+    return inner
+
+
+def _wrapped_by(value):
+    try:
+        return getattr(value, "__wrapped__", None)
+    except Exception:  # an object whose attributes compute themselves
+        return None
+
+
+def _wrapper(value, wrapped, memo):
+    """What copied code sees instead of a wrapper (from outside the user's code) of the user
+    function ``wrapped``: a cache gives way to the function (it returns the same values),
+    ``functools.partial`` wraps the translated function, a library's Python wrapper is
+    copied like user code (the function it calls is then the translated one), and any other
+    wrapper is refused when it meets a Value: the tape cannot see what it does."""
+    if isinstance(value, _CACHE_TYPES):
+        return _translate(value.__wrapped__, memo)
+    if isinstance(value, functools.partial):
+        return functools.partial(_translate(value.func, memo),
+                                 *[_translate(a, memo) for a in value.args],
+                                 **{k: _translate(v, memo) for k, v in value.keywords.items()})
+    if isinstance(value, types.FunctionType):
+        return _copy_function(value, memo)
+    name = getattr(wrapped, "__qualname__", repr(wrapped))
+
+    def refuse(*args, **kwargs):
+        if any(isinstance(a, Value) for a in (*args, *kwargs.values())):
+            raise SymdiffError(
+                f"{name} is wrapped in a {type(value).__name__}, which the tape cannot see "
+                "through: it would run the function without the tape's math",
+                hint="call the function itself, or wrap it with a def decorator "
+                     "(functools.wraps) or functools.lru_cache")
+        return value(*args, **kwargs)
+    return refuse
 
 
 def _names(code):
@@ -633,6 +1085,14 @@ def _to_translate(cell):
     return _stand_in(contents) is not None or _is_user(contents)
 
 
+def _saturated_value(x):
+    """The value returned as a float where it fits in one (a big int stays as it is)."""
+    try:
+        return float(x)
+    except OverflowError:
+        return x
+
+
 def _resolve_wrt(label, signature, wrt):
     """The names of the parameters to differentiate by, and whether one float is wanted."""
     params = signature.parameters
@@ -676,14 +1136,18 @@ def _differentiate(fn, wrt, with_value):
                                hint="the tape differentiates functions returning one number")
         grads = tuple(inputs[name].grad for name in names)
         result = grads[0] if single else grads
-        return (float(out), result) if with_value else result
+        return (_saturated_value(_data(out)), result) if with_value else result
 
     differentiated.__name__ = differentiated.__qualname__ = f"grad_{label}"
     return differentiated
 
 
-def on_values(fn):
-    """A copy of the user function ``fn`` that computes on ``Value``s (see ``grad``)."""
+def on_values(fn, own_rule=True):
+    """A copy of the user function ``fn`` that computes on ``Value``s (see ``grad``);
+    ``own_rule=False`` differentiates ``fn``'s own code even where ``symdiff.defgrad``
+    gave it a rule (the rules of the functions it calls still hold)."""
+    if not own_rule and isinstance(fn, types.FunctionType):
+        return _copy_function(fn, {})
     return _translate(fn, {})
 
 

@@ -12,6 +12,7 @@ import ast
 from . import ir
 from .names import BUILTINS, Namer
 from .rules import template
+from .special import HELPERS
 from .syntax import Substitute, assign, clone, comment, load, negate, operand_node
 
 
@@ -25,22 +26,46 @@ class Writer:
         for builtin in BUILTINS:
             if builtin in used:
                 self.builtins[builtin] = self.namer.fresh(builtin)
+        self.helpers = {}  # helper (``special``) -> the name generated code defines it by
 
     def builtin(self, name):
         """The name of a builtin in generated code: an alias where the user's code shadows it."""
         return self.builtins.get(name, name)
 
     def forward_expression(self, stmt):
-        """What computes ``stmt``: the rule's text, or the user's own numpy call."""
+        """What computes ``stmt``: the rule's text, or the user's own numpy or scipy call.
+        An argument the user's call left out, and a keyword at its default, stay out."""
+        rule = self.program.rule(stmt.op)
+        left_out = _at_default(rule, stmt.args)
         if stmt.call is None:
-            return self.substitute(self.program.rule(stmt.op).forward, stmt)
+            expression = self.substitute(rule.forward, stmt)
+            if left_out and isinstance(expression, ast.Call):
+                names = rule.params[len(rule.params) - len(rule.defaults):]
+                dropped = {name for name, out in zip(names, left_out) if out}
+                expression.keywords = [k for k in expression.keywords if k.arg not in dropped]
+            return expression
+        args = list(stmt.args)
+        while left_out and left_out[-1]:
+            args.pop()
+            left_out = left_out[:-1]
         return ast.Call(ast.parse(stmt.call, mode="eval").body,
-                        [operand_node(a, self.program) for a in stmt.args], [])
+                        [operand_node(a, self.program) for a in args], [])
+
+    def helper(self, key):
+        """The name generated code calls the helper function ``key`` by (defined once)."""
+        if key not in self.helpers:
+            self.helpers[key] = self.namer.fresh(key)
+        return self.helpers[key]
 
     def substitute(self, text, stmt):
         names = {"out": load(stmt.target), "math": load(self.program.math_name)}
         for builtin, alias in self.builtins.items():
             names[builtin] = load(alias)
+        for key in HELPERS:
+            if key in text:
+                names[key] = load(self.helper(key))
+        if "NORM" in text:  # scipy.stats.norm as the user's call names it: `norm`, `st.norm`
+            names["NORM"] = ast.parse(stmt.call.rpartition(".")[0], mode="eval").body
         for key, arg in zip(self.program.rule(stmt.op).params, stmt.args):
             names[key] = operand_node(arg, self.program)
         return Substitute(names).visit(clone(template(text)))
@@ -69,6 +94,15 @@ class Writer:
                 last = key
             out += stmts
         return _fuse_resets(out)
+
+
+def _at_default(rule, args):
+    """For each parameter with a default, whether the argument is that very constant."""
+    if not rule.defaults:
+        return ()
+    tail = args[len(args) - len(rule.defaults):]
+    return tuple(isinstance(a, ir.Const) and a.text is None and type(a.value) is type(d)
+                 and a.value == d for a, d in zip(tail, rule.defaults))
 
 
 def _fuse_resets(stmts):

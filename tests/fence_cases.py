@@ -411,7 +411,7 @@ def uses_round(x):
 
 
 def uses_unknown_math(x):
-    return math.gamma(x)  # FENCE unknown_math at math.gamma
+    return math.gcd(x, 4)  # FENCE unknown_math at math.gcd
 
 
 def uses_undefined(x):
@@ -465,7 +465,7 @@ def unpacks_three_values(x):
 
 
 def unpacks_a_math_call(x):
-    a, b = math.modf(x)  # FENCE unpack_math_call at math.modf
+    a, b = math.sin(x)  # FENCE unpack_math_call at math.sin
     return a * b
 
 

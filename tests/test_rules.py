@@ -1,32 +1,60 @@
 """Every primitive of the derivative table, under every name a user can call it by.
 
 For each entry of ``symdiff.rules.RULES`` and each spelling that reaches it
-(``math.<name>``, ``np.<name>``, a builtin, an operator), a one-line function is written
+(``math.<name>``, ``np.<name>``, ``special.<name>``, ``norm.<method>`` by position and by
+keyword, a builtin, an operator), and for the math functions of numbers written out
+(``math.fsum([x, y, z])``, ``math.hypot(x, y, z)``...), a one-line function is written
 to a module and differentiated; ``symdiff.check`` then compares the generated gradient
 with the tape engine, sympy and finite differences at points drawn from the rule's own
-domain.  A new primitive is checked here the moment it enters the table.
+domain.  A primitive with no derivative (a test, an integer function) is checked as the
+factor of a parameter ``w``.  A new primitive is checked here the moment it enters the
+table; every public name of ``math`` is either reached here or refused with a reason.
 """
 
+import ast
+import importlib.util
+import math
 import random
 
 import pytest
 
 import symdiff
-from symdiff.rules import BUILTIN_FUNCTIONS, MATH_FUNCTIONS, NUMPY_FUNCTIONS, RULES
+from symdiff.errors import SymdiffError
+from symdiff.resolve import MATH_CONSTANTS
+from symdiff.rules import (BUILTIN_FUNCTIONS, MATH_FUNCTIONS, MATH_REFUSED, NORM_METHODS,
+                           NUMPY_FUNCTIONS, PAIRS, RULES, SCIPY_RULES, SCIPY_SPECIAL_FUNCTIONS, VARIADIC,
+                           rule_of, template)
 
 np = pytest.importorskip("numpy")
+HAVE_SCIPY = importlib.util.find_spec("scipy") is not None
 
 OPERATORS = {"add": "x + y", "sub": "x - y", "mul": "x * y", "div": "x / y", "pow": "x ** y",
              "floordiv": "x // y", "mod": "x % y", "neg": "-x", "pos": "+x"}
 INTERNAL = ("copy", "stop_gradient")  # not called by a name of their own
-PARAMS = ("x", "y", "z")
+PARAMS = ("x", "y", "z", "u")
+# the functions of numbers written out, at the counts checked
+WRITTEN_OUT = {"hypot": ("math.hypot(x, y, z)", 3), "fsum": ("math.fsum([x, y, z])", 3),
+               "prod": ("math.prod((x, y, z))", 3), "dist": ("math.dist((x, y), (z, u))", 4),
+               "sumprod": ("math.sumprod((x, y), (z, u))", 4)}
+
+
+def _arity(op):
+    return len(rule_of(op).partials)
+
+
+def _arguments(rule):
+    """``x, y`` for the rule's parameters; a keyword-only one as ``rel_tol=z``."""
+    forward = template(rule.forward)
+    by_keyword = {k.arg for k in forward.keywords} if isinstance(forward, ast.Call) else set()
+    return ", ".join(f"{param}={name}" if param in by_keyword else name
+                     for param, name in zip(rule.params, PARAMS[:len(rule.partials)]))
 
 
 def spellings():
-    """(id, op, expression over x, y, z) for every way a user reaches every primitive."""
+    """(id, op, expression over x, y, z, u) for every way a user reaches every primitive."""
     found = []
     for op, rule in RULES.items():
-        args = ", ".join(PARAMS[:len(rule.partials)])
+        args = _arguments(rule)
         if op in OPERATORS:
             found.append((f"operator-{op}", op, OPERATORS[op]))
         if op == "logb":
@@ -34,10 +62,21 @@ def spellings():
         if op == "roundn":
             found.append(("round-digits", op, "round(x, int(y))"))
         for table, prefix in ((MATH_FUNCTIONS, "math."), (NUMPY_FUNCTIONS, "np."),
-                              (BUILTIN_FUNCTIONS, "")):
+                              (BUILTIN_FUNCTIONS, ""), (SCIPY_SPECIAL_FUNCTIONS, "special.")):
             for name, target in table.items():
-                if target == op:
+                if target == op and (prefix != "special." or HAVE_SCIPY):
                     found.append((f"{prefix}{name}", op, f"{prefix}{name}({args})"))
+        for method in (m for m, target in NORM_METHODS.items() if target == op and HAVE_SCIPY):
+            found.append((f"norm.{method}", op, f"norm.{method}(x, y, z)"))
+            found.append((f"norm.{method}-keywords", op,
+                          f"st.norm.{method}({rule.params[0]}=x, scale=z, loc=y)"))
+    for name, halves in PAIRS.items():  # unpacked into two names
+        for i, half in enumerate(halves):
+            found.append((f"math.{name}-{i}", half, f"a, b = math.{name}(x); {'ab'[i]}"))
+    for name in VARIADIC:
+        expression, count = WRITTEN_OUT[name]
+        found.append((expression.partition("(")[0] + "-written-out", f"{name}_{count}",
+                      expression))
     return found
 
 
@@ -46,31 +85,93 @@ SPELLINGS = spellings()
 
 def test_every_primitive_can_be_called():
     reached = {op for _, op, _ in SPELLINGS}
-    assert set(RULES) - reached == set(INTERNAL)
+    unreachable = set(INTERNAL) | (set() if HAVE_SCIPY else set(SCIPY_RULES))
+    assert set(RULES) - reached == unreachable
+
+
+def test_every_math_name_is_reached_or_refused():
+    """No public name of ``math`` on this Python is left unclassified."""
+    for name in (n for n in dir(math) if not n.startswith("_")):
+        assert (name in MATH_FUNCTIONS) + (name in MATH_CONSTANTS) + (name in MATH_REFUSED) == 1, \
+            name
+
+
+def _load(tmp_path, name, text):
+    path = tmp_path / f"{name}.py"
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location(name, path)
+    loaded = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(loaded)
+    return loaded
+
+
+@pytest.mark.parametrize("name", sorted(MATH_REFUSED))
+def test_refused_math_function_is_a_located_error(tmp_path, name):
+    """``math.gcd(n, 4)`` (or ``from math import gcd``) is refused at the call, naming it."""
+    text = (f"import math\nfrom math import {name} as imported\n\n\n"
+            f"def attribute(x, n):\n    return x * math.{name}(n)\n\n\n"
+            f"def imported_name(x, n):\n    return x * imported(n)\n")
+    module = _load(tmp_path, f"refused_{name}", text)
+    for fn, line, column in ((module.attribute, 6, 15), (module.imported_name, 10, 15)):
+        with pytest.raises(SymdiffError) as caught:
+            symdiff.grad(fn)
+        assert (caught.value.lineno, caught.value.col_offset) == (line, column)
+        assert name in caught.value.message
+
+
+@pytest.mark.parametrize("name", MATH_CONSTANTS)
+def test_math_constants_are_values(tmp_path, name):
+    module = _load(tmp_path, f"constant_{name}",
+                   f"import math\n\n\ndef f(x):\n    return x * 2.0 + math.{name}\n")
+    assert symdiff.grad(module.f)(1.5) == 2.0
+
+
+def _needs_factor(op):
+    return all(p is None for p in rule_of(op).partials)
 
 
 @pytest.fixture(scope="module")
 def module(tmp_path_factory):
     """One module holding a function per spelling, imported from a file."""
-    lines = ["import math", "import numpy as np", ""]
+    lines = ["import math", "import numpy as np"]
+    if HAVE_SCIPY:
+        lines += ["from scipy import special", "from scipy.stats import norm",
+                  "import scipy.stats as st"]
+    lines.append("")
     for i, (_, op, expression) in enumerate(SPELLINGS):
-        params = ", ".join(PARAMS[:len(RULES[op].partials)])
-        lines += ["", f"def f{i}({params}):", f"    return {expression}", ""]
+        params = list(PARAMS[:_arity(op)])
+        prelude, _, expression = expression.rpartition("; ")  # `a, b = math.frexp(x); a`
+        if _needs_factor(op):  # no derivative: checked as the factor of a parameter w
+            params, expression = ["w"] + params, f"w * float({expression})"
+        body = f"{prelude}; return {expression}" if prelude else f"return {expression}"
+        lines += ["", f"def f{i}({', '.join(params)}):", f"    {body}", ""]
     path = tmp_path_factory.mktemp("rules") / "primitive_spellings.py"
     path.write_text("\n".join(lines))
-    import importlib.util
     spec = importlib.util.spec_from_file_location("primitive_spellings", path)
     loaded = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(loaded)
     return loaded
 
 
+def points(op, seed, count=4):
+    """Points from the rule's domain; whole numbers for the parameters taking integers."""
+    rng = random.Random(seed)
+    rule = rule_of(op)
+    found = []
+    for _ in range(count):
+        point = []
+        for param, (lo, hi) in zip(rule.params, rule.domain):
+            point.append(rng.randint(int(lo), int(hi)) if param in rule.ints else
+                         lo + (hi - lo) * (0.05 + 0.9 * rng.random()))
+        if _needs_factor(op):
+            point.insert(0, 0.5 + rng.random())
+        found.append(tuple(point))
+    return found
+
+
 @pytest.mark.parametrize("index", range(len(SPELLINGS)), ids=[s[0] for s in SPELLINGS])
 def test_primitive_agrees_with_every_witness(module, index):
     spelling, op, _ = SPELLINGS[index]
-    rng = random.Random(spelling)
-    domain = RULES[op].domain
-    points = [tuple(lo + (hi - lo) * (0.05 + 0.9 * rng.random()) for lo, hi in domain)
-              for _ in range(4)]
-    report = symdiff.check(getattr(module, f"f{index}"), *points)
+    report = symdiff.check(getattr(module, f"f{index}"), *points(op, spelling))
     assert report.ok, str(report)
+    assert not any(n.startswith("sympy not used") for n in report.notes), str(report)

@@ -609,7 +609,8 @@ def test_comparisons_and_conversions():
     assert (x < y, x <= 2, x > 1.5, x >= y, x == 2, x != 2.0) == (True, True, True, False,
                                                                   True, False)
     assert 1 < x and 2 == x and not (3 <= x)
-    assert (float(x), int(y), round(tape.Value(2.6)), bool(tape.Value(0.0))) == (2.0, 3, 3, False)
+    assert (int(y), round(tape.Value(2.6)), bool(tape.Value(0.0))) == (3, 3, False)
+    assert (math.floor(tape.Value(2.5)), math.ceil(tape.Value(2.5)), math.trunc(y)) == (2, 3, 3)
     assert len({x, tape.Value(2.0)}) == 2          # hashed by identity
     assert (x == "2") is False
 
@@ -694,9 +695,9 @@ def test_recursive_user_function():
 
 
 def test_math_function_without_a_derivative_is_refused():
-    with pytest.raises(SymdiffError, match="gamma"):
-        tape.grad(lambda x: math.gamma(x))(2.5)
-    assert tape.grad(lambda x: x * math.gamma(3))(2.5) == 2.0
+    with pytest.raises(SymdiffError, match="gcd"):
+        tape.grad(lambda x: math.gcd(x, 4))(2.5)
+    assert tape.grad(lambda x: x * math.gcd(6, 4))(2.5) == 2.0
     assert tape.grad(lambda x: x if math.isfinite(x) else 0.0)(2.5) == 1.0
 
 
