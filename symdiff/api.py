@@ -31,6 +31,7 @@ from .optimize import optimize_function
 from .parse import deepest_statement, parse_function
 from .wrappers import transparent
 from .resolve import table_values
+from .travel import Travels, carried, wrap
 
 CACHE_SIZE = 512
 _CACHE = {}  # in order of use, the least recently used first
@@ -131,7 +132,7 @@ def source(fn, *, wrt=None, optimize=True):
     return build(_unwrap(fn), wrt, optimize=optimize).source
 
 
-class GradFunction:
+class GradFunction(Travels):
     """A gradient built on first use (its function reads names defined later), and from
     then on a snapshot like any other."""
 
@@ -162,18 +163,25 @@ class GradFunction:
     def __repr__(self):
         return f"<symdiff gradient of {self.fn.__qualname__}>"
 
+    def _recipe(self):
+        wrt, with_value, optimize = self._options
+        return ("value_and_grad" if with_value else "grad", self.fn,
+                {"wrt": wrt, "optimize": optimize})
+
+    def _carried(self):
+        gradient = self._gradient()
+        return carried(gradient.function, gradient.source, self._recipe()[0], self.__name__,
+                       self.fn.__qualname__)
+
 
 def _wrap(fn, wrt, with_value, optimize):
-    fn = _unwrap(fn)
+    subject, fn = fn, _unwrap(fn)
     try:
         gradient = build(fn, wrt, with_value=with_value, optimize=optimize)
     except UndefinedNameError:
         return GradFunction(fn, wrt, with_value, optimize)
-    function = gradient.function
-    function.source = gradient.source
-    function.graph = gradient.graph
-    function.fn = fn
-    return function
+    return wrap(gradient, "value_and_grad" if with_value else "grad", subject,
+                {"wrt": wrt, "optimize": optimize}, fn=fn)
 
 
 def _unwrap(fn):

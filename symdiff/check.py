@@ -100,9 +100,7 @@ class CheckReport:
 
     def __str__(self):
         head = ("point", "wrt", "generated", "tape", "sympy", "finite diff", "status")
-        body = [(_fmt_point(r.point), r.param, _fmt(r.generated), _fmt(r.tape),
-                 r.sympy_status if r.sympy_status == "timed out" else _fmt(r.sympy),
-                 _fmt(r.finite_difference), r.status) for r in self.rows]
+        body = [_row_cells(r) for r in self.rows]
         widths = [max(len(str(line[i])) for line in [head] + body) for i in range(len(head))]
         lines = [f"check {self.function}: {'ok' if self.ok else 'FAILED'}",
                  "  ".join(h.ljust(w) for h, w in zip(head, widths)),
@@ -112,6 +110,21 @@ class CheckReport:
         lines += [f"wrong rule: {p}" for p in self.rule_problems]
         lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)
+
+    def _repr_html_(self):
+        """Jupyter's view: the table in HTML, failing rows marked."""
+        from .display import report_html
+        return report_html(self, _row_cells)
+
+    def _repr_pretty_(self, printer, cycle):
+        """IPython's plain-text view: the printed table."""
+        printer.text(str(self))
+
+
+def _row_cells(r):
+    return (_fmt_point(r.point), r.param, _fmt(r.generated), _fmt(r.tape),
+            r.sympy_status if r.sympy_status == "timed out" else _fmt(r.sympy),
+            _fmt(r.finite_difference), r.status)
 
 
 SYMPY_TIMEOUT = 5.0  # seconds for the sympy witness, over all the points of one check

@@ -24,6 +24,11 @@ def compile_module(text, function_name, namespace, origin_filename, variant=""):
     if held is not None and "".join(held[2]) != text:  # another text of that name (closures
         digest = hashlib.sha1(text.encode()).hexdigest()[:10]  # of one factory): both stay
         filename = f"<symdiff {function_name}{variant} of {origin_filename} #{digest}>"
+    return run_text(text, function_name, namespace, filename)
+
+
+def run_text(text, function_name, namespace, filename):
+    """``text`` registered under ``filename`` and executed: the function it defines."""
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
     scope = dict(namespace)
     scope["__name__"] = f"symdiff.generated.{function_name}"

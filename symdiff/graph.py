@@ -44,6 +44,8 @@ class Graph:
     edges: list
     result: str = None
     by_index: dict = field(default_factory=dict)
+    active: tuple = None  # for a gradient's graph: the names a derivative flows through
+
 
     def __iter__(self):
         return iter(self.nodes)
@@ -58,6 +60,15 @@ class Graph:
     def to_dot(self, active=None):
         """Graphviz DOT text; with ``active`` names, adjoint nodes are drawn too (dashed)."""
         return render_dot(self, active)
+
+    def _repr_html_(self):
+        """Jupyter's picture: inline SVG when Graphviz's ``dot`` runs, else the DOT text."""
+        from .display import graph_html
+        return graph_html(self.to_dot(self.active))
+
+    def _repr_pretty_(self, printer, cycle):
+        """IPython's plain-text view: the DOT text."""
+        printer.text(self.to_dot(self.active))
 
 
 def build_graph(program):
@@ -160,7 +171,8 @@ def _topological(nodes, edges):
 
 def render_dot(graph, active=None):
     lines = ["digraph gradient {", "  rankdir=TB;",
-             '  node [shape=box, fontname="Helvetica", fontsize=10];']
+             '  node [shape=box, fontname="Helvetica", fontsize=10];',
+             '  edge [fontname="Helvetica", fontsize=9];']
     clusters = {}
     for node in graph.nodes:
         clusters.setdefault(node.region[:1], []).append(node)
@@ -181,16 +193,36 @@ def render_dot(graph, active=None):
         style = " [style=dotted, label=\"next iteration\"]" if edge.carried else ""
         lines.append(f"  n{edge.source} -> n{edge.target}{style};")
     if active:
-        for node in graph.nodes:
-            if node.output in active:
-                lines.append(f"  a{node.index} [label={_quote('d' + node.output)}, style=dashed, "
-                             "color=firebrick, fontcolor=firebrick];")
-        for edge in graph.edges:
-            source, target = graph.by_index[edge.source], graph.by_index[edge.target]
-            if not edge.carried and source.output in active and target.output in active:
-                lines.append(f"  a{edge.target} -> a{edge.source} [style=dashed, color=firebrick];")
+        lines += _adjoint_lines(graph, active)
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _adjoint_lines(graph, active):
+    """One dashed node per active name (the variable ``d<name>`` that gathers every
+    contribution to it), labelled with the lines that write the name, tied by a dotted
+    line to each node writing it; a dashed edge runs against each edge of the graph
+    between two active names, as the derivative flows back."""
+    writers = {}  # name -> the nodes writing it, in source order
+    for node in sorted(graph.nodes, key=lambda node: node.index):
+        if node.output in active:
+            writers.setdefault(node.output, []).append(node)
+    ids = {name: f"a{nodes[0].index}" for name, nodes in writers.items()}
+    lines = []
+    for name, nodes in writers.items():
+        linenos = list(dict.fromkeys(node.lineno for node in nodes))
+        where = ("line " if len(linenos) == 1 else "lines ") + ", ".join(map(str, linenos))
+        lines.append(f"  {ids[name]} [label={_quote(f'd{name} ({where})')}, style=dashed, "
+                     "color=firebrick, fontcolor=firebrick];")
+    for name, nodes in writers.items():
+        lines += [f"  n{node.index} -> {ids[name]} [style=dotted, color=gray55, "
+                  "arrowhead=none, constraint=false];" for node in nodes]
+    flows = dict.fromkeys((graph.by_index[e.source].output, graph.by_index[e.target].output)
+                          for e in graph.edges)
+    # laid out as the forward edge (so each adjoint sits level with its value), drawn back
+    lines += [f"  {ids[source]} -> {ids[target]} [dir=back, style=dashed, color=firebrick];"
+              for source, target in flows if target in ids and source in ids and target != source]
+    return lines
 
 
 def _quote(text):

@@ -13,11 +13,18 @@ are the last positional arguments, one per ``wrt`` parameter.  One shape rule ho
 for all: when ``wrt`` names one parameter (or ``f`` has one and ``wrt`` is None), that
 axis is bare, as ``grad(f, wrt="x")`` is a float: ``hessian(f, wrt="x")`` is a float,
 ``jacobian(f, wrt="x")`` one float per output, ``hvp(f, wrt="x")`` a float.
+
+Each returns a ``travel.GeneratedFunction``, so it pickles (by reference to ``f``,
+or as the generated text) and displays its generated code in a notebook; the
+evaluators below are module functions, bound to the generated code and ``f``'s
+signature, for that reason.
 """
 
 import functools
+import types
 
 from .api import _unwrap, build
+from .travel import wrap
 
 
 def jvp(fn=None, *, wrt=None, optimize=True):
@@ -25,11 +32,13 @@ def jvp(fn=None, *, wrt=None, optimize=True):
     if fn is None:
         return functools.partial(jvp, wrt=wrt, optimize=optimize)
     gradient = build(_unwrap(fn), wrt, optimize=optimize, mode="forward")
-    function = gradient.function
-    if gradient.program.defaults:  # a left-out argument comes before the tangents
-        function = _completing(function, gradient.program, len(gradient.wrt_names))
-    function.source, function.fn = gradient.source, fn
-    return function
+    options = {"wrt": wrt, "optimize": optimize}
+    if not gradient.program.defaults:
+        return wrap(gradient, "jvp", fn, options, fn=fn, adjoints=False)
+    # a left-out argument comes before the tangents
+    return wrap(gradient, "jvp", fn, options, fn=fn, adjoints=False, evaluate=completing,
+                bound=(signature(gradient.program), len(gradient.wrt_names),
+                       gradient.function.__name__), name=gradient.function.__name__)
 
 
 def jacobian(fn=None, *, wrt=None):
@@ -41,20 +50,10 @@ def jacobian(fn=None, *, wrt=None):
     if fn is None:
         return functools.partial(jacobian, wrt=wrt)
     gradient = build(_unwrap(fn), wrt, mode="forward")
-    forward, count, program = gradient.function, len(gradient.wrt_names), gradient.program
-
-    def evaluate(*args, **kwargs):
-        point, named = bind_arguments(program, args, kwargs, evaluate.__name__)
-        columns = []
-        for direction in _directions(count):
-            _, tangent = forward(*point, *direction, **named)
-            columns.append(tangent if isinstance(tangent, tuple) else (tangent,))
-        rows = tuple(tuple(float(column[j]) for column in columns)
-                     for j in range(len(columns[0])))
-        return tuple(row[0] for row in rows) if gradient.single else rows
-
-    evaluate.__name__ = f"jacobian_{program.name}"
-    return evaluate
+    name = f"jacobian_{gradient.program.name}"
+    return wrap(gradient, "jacobian", fn, {"wrt": wrt}, fn=fn, evaluate=jacobian_rows,
+                bound=(signature(gradient.program), len(gradient.wrt_names), gradient.single,
+                       name), name=name, adjoints=False)
 
 
 def hessian(fn=None, *, wrt=None):
@@ -63,16 +62,10 @@ def hessian(fn=None, *, wrt=None):
     if fn is None:
         return functools.partial(hessian, wrt=wrt)
     forward, gradient = _gradient_forward(fn, wrt)
-    count = len(gradient.wrt_names)
-
-    def evaluate(*args, **kwargs):
-        point, named = bind_arguments(gradient.program, args, kwargs, evaluate.__name__)
-        columns = [forward(*point, *direction, **named)[1] for direction in _directions(count)]
-        matrix = tuple(tuple(float(column[j]) for column in columns) for j in range(count))
-        return matrix[0][0] if gradient.single else matrix
-
-    evaluate.__name__ = f"hessian_{gradient.program.name}"
-    return evaluate
+    name = f"hessian_{gradient.program.name}"
+    return wrap(forward, "hessian", fn, {"wrt": wrt}, fn=fn, evaluate=hessian_rows,
+                bound=(signature(gradient.program), len(gradient.wrt_names), gradient.single,
+                       name), name=name, drawn=gradient)
 
 
 def hvp(fn=None, *, wrt=None):
@@ -81,19 +74,58 @@ def hvp(fn=None, *, wrt=None):
     if fn is None:
         return functools.partial(hvp, wrt=wrt)
     forward, gradient = _gradient_forward(fn, wrt)
-    count = len(gradient.wrt_names)
+    name = f"hvp_{gradient.program.name}"
+    return wrap(forward, "hvp", fn, {"wrt": wrt}, fn=fn, evaluate=hvp_values,
+                bound=(signature(gradient.program), len(gradient.wrt_names), gradient.single,
+                       name), name=name, drawn=gradient)
 
-    def evaluate(*args_and_vector, **kwargs):
-        if len(args_and_vector) < count:
-            raise TypeError(f"{evaluate.__name__}() takes the function's arguments followed "
-                            f"by a vector of {count}, not {len(args_and_vector)} values")
-        args, vector = args_and_vector[:len(args_and_vector) - count], args_and_vector[-count:]
-        point, named = bind_arguments(gradient.program, args, kwargs, evaluate.__name__)
-        product = tuple(float(v) for v in forward(*point, *vector, **named)[1])
-        return product[0] if gradient.single else product
 
-    evaluate.__name__ = f"hvp_{gradient.program.name}"
-    return evaluate
+def signature(program):
+    """What ``bind_arguments`` reads of ``program``, in a form that pickles."""
+    return types.SimpleNamespace(params=tuple(program.params),
+                                 defaults=tuple(program.defaults), kwargs=program.kwargs)
+
+
+def completing(function, program, trailing, name, *args, **kwargs):
+    """``function(*args, *tangents)`` with ``program``'s defaults filled in for the
+    arguments left out before the last ``trailing`` values."""
+    if len(args) < trailing:
+        raise TypeError(f"{name}() takes the function's arguments followed "
+                        f"by {trailing} tangents, not {len(args)} values")
+    split = len(args) - trailing
+    point, named = bind_arguments(program, args[:split], kwargs, name)
+    return function(*point, *args[split:], **named)
+
+
+def jacobian_rows(forward, program, count, single, name, *args, **kwargs):
+    """The Jacobian from the forward-mode function, one input direction at a time."""
+    point, named = bind_arguments(program, args, kwargs, name)
+    columns = []
+    for direction in _directions(count):
+        _, tangent = forward(*point, *direction, **named)
+        columns.append(tangent if isinstance(tangent, tuple) else (tangent,))
+    rows = tuple(tuple(float(column[j]) for column in columns)
+                 for j in range(len(columns[0])))
+    return tuple(row[0] for row in rows) if single else rows
+
+
+def hessian_rows(forward, program, count, single, name, *args, **kwargs):
+    """The Hessian from the forward mode of the gradient, one direction per parameter."""
+    point, named = bind_arguments(program, args, kwargs, name)
+    columns = [forward(*point, *direction, **named)[1] for direction in _directions(count)]
+    matrix = tuple(tuple(float(column[j]) for column in columns) for j in range(count))
+    return matrix[0][0] if single else matrix
+
+
+def hvp_values(forward, program, count, single, name, *args_and_vector, **kwargs):
+    """The Hessian times a vector: one direction of the gradient's forward mode."""
+    if len(args_and_vector) < count:
+        raise TypeError(f"{name}() takes the function's arguments followed "
+                        f"by a vector of {count}, not {len(args_and_vector)} values")
+    args, vector = args_and_vector[:len(args_and_vector) - count], args_and_vector[-count:]
+    point, named = bind_arguments(program, args, kwargs, name)
+    product = tuple(float(v) for v in forward(*point, *vector, **named)[1])
+    return product[0] if single else product
 
 
 def bind_arguments(program, args, kwargs, name):
@@ -121,20 +153,6 @@ def bind_arguments(program, args, kwargs, name):
     return tuple(values), kwargs
 
 
-def _completing(function, program, trailing):
-    """``function(*args, *tangents)`` that fills in ``program``'s defaults of the
-    arguments left out before the last ``trailing`` values."""
-    @functools.wraps(function)
-    def complete(*args, **kwargs):
-        if len(args) < trailing:
-            raise TypeError(f"{function.__name__}() takes the function's arguments followed "
-                            f"by {trailing} tangents, not {len(args)} values")
-        split = len(args) - trailing
-        point, named = bind_arguments(program, args[:split], kwargs, function.__name__)
-        return function(*point, *args[split:], **named)
-
-    return complete
-
 
 def _directions(count):
     """The unit vectors of ``count`` dimensions."""
@@ -148,4 +166,4 @@ def _gradient_forward(fn, wrt):
     names = tuple(gradient.wrt_names)
     as_tuple = build(_unwrap(fn), names)  # the gradient as a tuple, even of one
     forward = build(as_tuple.function, names, mode="forward")
-    return forward.function, gradient
+    return forward, gradient

@@ -18,14 +18,18 @@ import linecache
 
 from .errors import DecoratorError, SourceChangedError, SourceUnavailableError
 from .provenance import DEFS, def_starts, module_tree
+from .travel import generated_function
 
 
 def transparent(fn):
     """The function a wrapper that changes no value calls: ``functools.lru_cache`` (and
-    ``cache``) return what it returns, ``staticmethod`` only rebinds it."""
+    ``cache``) return what it returns, ``staticmethod`` only rebinds it, and a gradient
+    symdiff returned runs the code it generated."""
     cached = getattr(functools, "_lru_cache_wrapper", None)
     while True:
-        if isinstance(fn, staticmethod):
+        if generated_function(fn) is not fn:
+            fn = generated_function(fn)
+        elif isinstance(fn, staticmethod):
             fn = fn.__func__
         elif cached is not None and isinstance(fn, cached):
             fn = fn.__wrapped__

@@ -195,6 +195,84 @@ def test_dot_with_active_names_draws_adjoints():
     assert dot.count("{") == dot.count("}")
 
 
+def flight(x, y, vx, vy):
+    dt = 0.1
+    for _ in range(3):
+        x = x + vx * dt
+        y = y + vy * dt
+        vy = vy - 9.8 * dt
+        if y < 0.0:
+            vy = -vy
+    return x * y
+
+
+_ADJOINT = re.compile(r'^\s*(a\d+) \[label="d(\w+) \(lines? ([\d, ]+)\)", style=dashed')
+_TIE = re.compile(r'^\s*(n\d+) -> (a\d+) \[style=dotted')
+_FLOW = re.compile(r'^\s*(a\d+) -> (a\d+) \[dir=back')
+
+
+def adjoint_picture(fn):
+    """The gradient's graph, and its DOT text read back: adjoint nodes by name, with the
+    lines their labels give; ties; and flows (pairs of adjoint ids)."""
+    gradient = symdiff.grad(fn)
+    graph = gradient.graph
+    dot = graph.to_dot(graph.active)
+    nodes, ties, flows = {}, [], []
+    for line in dot.splitlines():
+        if match := _ADJOINT.match(line):
+            assert match.group(2) not in [name for name, _ in nodes.values()], line
+            nodes[match.group(1)] = (match.group(2), [int(n) for n in match.group(3).split(",")])
+        elif match := _TIE.match(line):
+            ties.append(match.groups())
+        elif match := _FLOW.match(line):
+            flows.append(match.groups())
+    return graph, dot, nodes, ties, flows
+
+
+@pytest.mark.parametrize("fn", [independent, looped, branched_loop, flight],
+                         ids=lambda fn: fn.__name__)
+def test_each_active_name_has_one_adjoint_tied_to_its_writers_and_labelled_with_their_lines(fn):
+    graph, _, nodes, ties, _ = adjoint_picture(fn)
+    by_name = {name: (aid, lines) for aid, (name, lines) in nodes.items()}
+    assert set(by_name) == set(graph.active)
+    for name in graph.active:
+        writers = [node for node in graph.nodes if node.output == name]
+        aid, lines = by_name[name]
+        assert sorted(lines) == sorted({node.lineno for node in writers})
+        assert sorted(n for n, a in ties if a == aid) == sorted(f"n{w.index}" for w in writers)
+
+
+@pytest.mark.parametrize("fn", [independent, looped, branched_loop, flight],
+                         ids=lambda fn: fn.__name__)
+def test_adjoints_flow_against_every_edge_between_active_names(fn):
+    graph, _, nodes, _, flows = adjoint_picture(fn)
+    ids = {name: aid for aid, (name, _) in nodes.items()}
+    expected = {(ids[graph.by_index[e.source].output], ids[graph.by_index[e.target].output])
+                for e in graph.edges if graph.by_index[e.source].output in ids
+                and graph.by_index[e.target].output in ids
+                and graph.by_index[e.source].output != graph.by_index[e.target].output}
+    assert set(flows) == expected and len(flows) == len(expected)
+
+
+def test_the_forward_graph_and_its_adjoints_are_one_picture():
+    """Joined through the ties: no part of the drawing floats apart."""
+    graph, dot, nodes, ties, flows = adjoint_picture(flight)
+    neighbours = {}
+    for a, b in [(f"n{e.source}", f"n{e.target}") for e in graph.edges] + ties + flows:
+        neighbours.setdefault(a, set()).add(b)
+        neighbours.setdefault(b, set()).add(a)
+    result = next(node for node in graph.nodes if node.output == graph.result)
+    reached, todo = set(), [f"n{result.index}"]
+    while todo:
+        here = todo.pop()
+        if here not in reached:
+            reached.add(here)
+            todo += neighbours.get(here, ())
+    # every adjoint, and every operation with an edge (a loop counter nobody reads has none)
+    assert reached == set(neighbours) >= set(nodes)
+    assert [name for name, _ in nodes.values()].count("x") == 1  # x and its update: one dx
+
+
 def test_graph_of_the_public_gradient_is_the_same():
     public = symdiff.grad(looped).graph
     assert [(n.op, n.output, n.inputs, n.lineno) for n in public.nodes] == [

@@ -16,6 +16,7 @@ The one limit the passes assume (numbers a float can hold) is a strict xfail, na
 """
 
 import ast
+import inspect
 import itertools
 import math
 import random
@@ -721,7 +722,7 @@ class _Runaway(Exception):
 
 def _bounded(fn, lines=200_000):
     """``fn``, stopped with ``_Runaway`` once its own frame has run ``lines`` lines."""
-    code = fn.__code__
+    code = inspect.unwrap(fn).__code__  # a gradient stands for its generated function
 
     def call(*args):
         count = [0]
