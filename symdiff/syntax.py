@@ -4,7 +4,16 @@ import ast
 
 from . import ir
 
-COMMENT = "__symdiff_comment__"  # marker call that ``emit`` turns into a comment line
+COMMENT = "__symdiff_comment__"  # the name a comment's call reads, for ``ast.dump`` to show
+
+
+class Comment(ast.Expr):
+    """A comment line: ``# text`` in the emitted module.
+
+    To the passes it is an expression statement (a call, so it stays where it is);
+    ``emit`` writes it as a comment because of its class, never because of a name or of
+    anything in printed text.  Its text is ``comment_text(stmt)``.
+    """
 
 
 _STATELESS = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
@@ -74,7 +83,11 @@ class Substitute(ast.NodeTransformer):
 
 
 def comment(text):
-    return ast.Expr(ast.Call(load(COMMENT), [ast.Constant(text)], []))
+    return Comment(ast.Call(load(COMMENT), [ast.Constant(text)], []))
+
+
+def comment_text(stmt):
+    return stmt.value.args[0].value
 
 
 LOAD = ast.Load()
