@@ -8,9 +8,10 @@ Expects a function tree from ``differentiate`` (possibly optimized), its comment
   break, control and format character escaped (``\\n``, ``\\u2028``): no text of the
   user's becomes code, and nothing is ever recovered from printed text by a pattern.
 - The same lines from either printer (``"astor"``, ``"unparse"``).  Where the two spell
-  something differently, the spelling is normalized here, on the tree or on tokens:
-  strings by ``repr`` (one line, always), a tuple returned or assigned without
-  parentheses, ``x ** -y`` without parentheses around ``-y``.
+  something differently, the spelling is normalized here: strings by ``repr`` (one
+  line, always), and parentheses only where the tree needs them (``return a, b``,
+  ``x ** -y``, ``a and not b``), each one taken out only if the statement then parses
+  to the same tree.
 - A simple statement (or ``if``/``while`` header) longer than 79 columns is broken only
   inside brackets, where a line break changes nothing: at the operators of its
   outermost level, continuation lines aligned after the opening bracket.
@@ -139,16 +140,15 @@ class _Printer:
         lines = [line for line in self.print(bare).splitlines() if line.strip()]
         if len(lines) != 2 or lines[1].strip() != "pass":
             raise InternalError("emit", f"a {type(stmt).__name__} header printed as {lines!r}")
-        return lines[0]
+        if isinstance(stmt, ast.FunctionDef):
+            return lines[0]
+        return minimal_parentheses(lines[0] + " pass")[:-len(" pass")]
 
     def simple(self, stmt):
         text = self.print(stmt)
         if "\n" in text.strip("\n"):
             raise InternalError("emit", f"a {type(stmt).__name__} printed on several lines")
-        text = text.strip("\n")
-        if self.printer == "unparse":
-            text = _unparse_as_astor(stmt, text)
-        return text
+        return minimal_parentheses(text.strip("\n"))
 
     # --- the printers ----------------------------------------------------------------------
 
@@ -167,38 +167,62 @@ def _repr_string(s, *args, **kwargs):
 
 # --- where the two printers differ --------------------------------------------------------
 
-def _unparse_as_astor(stmt, text):
-    """``ast.unparse``'s text spelled as astor spells it."""
-    value = getattr(stmt, "value", None)
-    if (isinstance(stmt, (ast.Assign, ast.AugAssign, ast.Return, ast.Expr))
-            and isinstance(value, ast.Tuple) and value.elts):
-        inner = ast.unparse(ast.fix_missing_locations(clone(value)))
-        if not (text.endswith(inner) and inner.startswith("(") and inner.endswith(")")):
-            raise InternalError("emit", f"unexpected tuple text {text!r}")
-        text = text[:len(text) - len(inner)] + inner[1:-1]
-    return _unparenthesize_exponents(text)
+def minimal_parentheses(text):
+    """``text`` (one statement) with every pair of grouping parentheses that its meaning
+    does not need taken out: ``return (a, b)``, ``x ** (-y)``, ``a and (not b)`` become
+    ``return a, b``, ``x ** -y``, ``a and not b``, as a careful person writes them.
 
-
-def _unparenthesize_exponents(text):
-    """``x ** (-y)`` -> ``x ** -y``: a unary operation is a factor, which ``**`` takes as
-    its exponent without parentheses."""
+    The printers place parentheses by different rules; kept only where they change the
+    tree, they are the same for both.  Each pair goes only if the statement parses to
+    the same tree without it.
+    """
     tokens = _tokens(text)
     if tokens is None:
         return text
-    drop = set()
-    for i, token in enumerate(tokens[:-2]):
-        if not (token.string == "**" and tokens[i + 1].string == "("
-                and tokens[i + 2].string in ("-", "+", "~")):
-            continue
-        close = _matching(tokens, i + 1)
-        inner = text[tokens[i + 1].end[1]:tokens[close].start[1]]
-        try:
-            operand = ast.parse(inner.strip(), mode="eval").body
-        except SyntaxError:
-            continue
-        if isinstance(operand, ast.UnaryOp) and not isinstance(operand.op, ast.Not):
-            drop |= {tokens[i + 1].start[1], tokens[close].start[1]}
-    return "".join(ch for col, ch in enumerate(text) if col not in drop)
+    meaning = _meaning(text)
+    start = 0
+    while True:
+        for i in range(start, len(tokens)):
+            if not _is_grouping(tokens, i):
+                continue
+            close = _matching(tokens, i)
+            shorter = _without(text, tokens[i], tokens[close])
+            fewer = _tokens(shorter)
+            if (fewer is not None and [t.string for t in fewer]
+                    == [t.string for j, t in enumerate(tokens) if j not in (i, close)]
+                    and _meaning(shorter) == meaning):
+                text, tokens, start = shorter, fewer, i
+                break
+        else:
+            return text
+
+
+def _is_grouping(tokens, i):
+    """An opening parenthesis that groups (not one of a call, a def or a class)."""
+    if tokens[i].string != "(":
+        return False
+    if i == 0:
+        return True
+    before = tokens[i - 1]
+    if before.string in (")", "]") or before.type == tokenize.STRING:
+        return False  # a call of a call's result, of a subscript, of a string's method
+    return not (before.type == tokenize.NAME and (not keyword.iskeyword(before.string)
+                                                  or before.string in ("True", "False",
+                                                                       "None")))
+
+
+def _without(text, opening, closing):
+    """``text`` without the characters of two one-character tokens, and the space after
+    the opening or before the closing one, which no printer writes."""
+    a, b = opening.start[1], closing.start[1]
+    return text[:a] + text[a + 1:b] + text[b + 1:]
+
+
+def _meaning(text):
+    try:
+        return ast.dump(ast.parse(text))
+    except SyntaxError:
+        return None
 
 
 # --- breaking long lines --------------------------------------------------------------------
@@ -340,6 +364,9 @@ def _delimiters(items):
     if not found:
         return []
     loosest = min(level for level, _ in found)
+    if loosest >= _LOOSENESS["*"] and any(isinstance(item, _Group) and item.items
+                                          for item in items):
+        return []  # ``a * (b + c)`` breaks inside the brackets, not after ``a``
     return [i for level, i in found if level == loosest]
 
 
