@@ -63,7 +63,8 @@ def header(generated, printer):
 
 def _bind(wanted, taken):
     """(imports, constants, unbound) for the names ``wanted``, in their order; each
-    name bound is added to ``taken``."""
+    name bound is added to ``taken``; ``unbound`` holds the (name, value) no import or
+    literal binds."""
     imports, constants, unbound = [], [], []
     for name, value in wanted.items():
         if name in taken:
@@ -77,13 +78,10 @@ def _bind(wanted, taken):
             constants.append(f"{name} = {_literal(tuple(value.tolist()))}")  # a numpy table
         else:
             line = _from_import(name, value)
-            if line is not None:
-                imports.append(line)
-            elif callable(value):
+            if line is None:
                 unbound.append((name, value))
                 continue
-            else:
-                continue
+            imports.append(line)
         taken[name] = value
     return imports, constants, unbound
 
@@ -137,6 +135,8 @@ def _definitions(unbound, taken, imports, constants, printer):
         if taken.get(name, _MISSING) is fn:
             continue
         reason = "its name is bound to something else here" if name in taken else None
+        if reason is None and not callable(fn):
+            reason = "it is not a module, a function or numbers"
         if reason is None:
             try:
                 parsed = parse_function(fn)
@@ -217,6 +217,8 @@ def _note(notes):
 
 
 def _described(value):
+    if not callable(value):
+        return f"a {type(value).__name__}"
     code = getattr(value, "__code__", None)
     where = f" ({code.co_filename}, line {code.co_firstlineno})" if code is not None else ""
     qualname = getattr(value, "__qualname__", "") or ""

@@ -62,9 +62,7 @@ def clone(node):
         return [clone(item) for item in node]
     if not isinstance(node, ast.AST) or isinstance(node, _STATELESS):
         return node  # plain values, and operator singletons without state
-    copy = kind()
-    for name, value in ast.iter_fields(node):
-        setattr(copy, name, clone(value))
+    copy = kind(**{name: clone(value) for name, value in ast.iter_fields(node)})
     for name in node._attributes:
         if hasattr(node, name):
             setattr(copy, name, getattr(node, name))
