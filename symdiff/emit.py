@@ -40,6 +40,8 @@ def emit(generated, printer=None):
 def _check_round_trip(text, function, definitions):
     """The text parses to imports and constants, the ``definitions`` and then
     ``function`` itself, comments aside; else an ``InternalError``."""
+    if len(text.splitlines()) != text.count("\n"):  # linecache's lines are the parser's
+        raise InternalError("emit", "the emitted text holds a line break other than \\n")
     try:
         body = ast.parse(text).body
     except SyntaxError as exc:
