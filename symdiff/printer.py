@@ -74,9 +74,7 @@ def print_function(function, printer):
     if printer == "astor" and astor_module() is None:
         raise InternalError("emit", "astor does not import cleanly on this Python")
     lines = []
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)  # astor reads deprecated classes
-        _Printer(printer, lines).statement(function, 0)
+    _Printer(printer, lines).statement(function, 0)
     return lines
 
 
