@@ -35,7 +35,8 @@ class Gradient:
         stage = "normalize"
         try:
             program = normalize(parsed, allow_tuple=mode == "forward")
-            self.wrt_names, self.single = _wrt_names(program.params, wrt, parsed)
+            self.wrt_names, self.single = _wrt_names(program.params, wrt, parsed,
+                                                     program.optional)
             tables = [name for name in self.wrt_names if name in program.tables]
             if tables:
                 error = program.tables[tables[0]]
@@ -161,10 +162,12 @@ def _unwrap(fn):
     return fn._gradient().function if isinstance(fn, GradFunction) else fn
 
 
-def _wrt_names(params, wrt, parsed):
-    """The parameter names to differentiate by, and whether one float is returned."""
+def _wrt_names(params, wrt, parsed, optional=()):
+    """The parameter names to differentiate by, and whether one float is returned.  By
+    default every parameter but those defaulting to None (optional arguments)."""
     if wrt is None:
-        return list(params), len(params) == 1
+        chosen = [p for p in params if p not in optional] or list(params)
+        return chosen, len(chosen) == 1
     single = not isinstance(wrt, (list, tuple))
     items = [wrt] if single else list(wrt)
     names = []

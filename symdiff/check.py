@@ -12,6 +12,7 @@ per statement, argument and execution.  A function with its own rule
 """
 
 import ast
+import functools
 import math
 import numbers
 import operator
@@ -101,10 +102,16 @@ class CheckReport:
         return "\n".join(lines)
 
 
-def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2.0), seed=0):
-    """Evaluate ``fn``'s gradient four ways at each point and report where they disagree."""
+def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2.0), seed=0,
+          kwargs=None):
+    """Evaluate ``fn``'s gradient four ways at each point and report where they disagree.
+
+    ``kwargs``: the keyword arguments every call gets (what ``**kwargs`` receives)."""
     from .api import build
     from .symbolic import evaluate_grad
+
+    kwargs = dict(kwargs or {})
+    user = functools.partial(fn, **kwargs) if kwargs else fn
 
     parsed = parse_function(fn)
     program = normalize(parsed)
@@ -112,21 +119,26 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
     generated = build(fn, tuple(names)).function
     by_tape = tape.grad(fn, wrt=tuple(names))
     report = CheckReport(parsed.name, names)
-    if wrt is None and len(names) < len(program.params):
-        _note(report, "not checked (no derivative flows from them): " + ", ".join(
-            p for p in program.params if p not in names))
+    left = [p for p in program.params if p not in names]
+    flat = [p for p in left if p not in program.optional]
+    if wrt is None and flat:
+        _note(report, "not checked (no derivative flows from them): " + ", ".join(flat))
+    if wrt is None and len(flat) < len(left):
+        _note(report, "not checked (optional, None by default; name them in wrt): " + ", ".join(
+            p for p in left if p in program.optional))
     if not points:
-        counts = [p not in names for p in program.params]
-        points = _random_points(fn, counts, samples, domain, seed)
+        counts = [None if p in program.optional and p not in names else p not in names
+                  for p in program.params]
+        points = _random_points(user, counts, samples, domain, seed)
     for point in points:
         point = tuple(point)
-        gen, tap = generated(*point), by_tape(*point)
+        gen, tap = generated(*point, **kwargs), by_tape(*point, **kwargs)
         try:
-            sym = evaluate_grad(fn, point, wrt=tuple(names))
+            sym = evaluate_grad(fn, point, wrt=tuple(names), kwargs=kwargs)
         except SymdiffError as exc:
             sym = (None,) * len(names)
             _note(report, f"sympy not used: {exc.message}")
-        fds = [_finite_difference(fn, point, program.params.index(n)) for n in names]
+        fds = [_finite_difference(user, point, program.params.index(n)) for n in names]
         diverged = False
         stops = any(isinstance(s, ir.Assign) and s.op == "stop_gradient"
                     for s in ir.walk(program.body))
@@ -137,11 +149,11 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
             report.rows.append(Row(point, name, gen[i], tap[i], sym[i], fds[i][0], status))
             diverged |= not _close(gen[i], tap[i], rtol, atol)
         if diverged:
-            found = locate(program, names, point, rtol, atol)
+            found = locate(program, names, point, rtol, atol, kwargs)
             if found is not None and all((d.lineno, d.argument) != (found.lineno, found.argument)
                                          for d in report.divergences):
                 report.divergences.append(found)
-        for problem in check_rules(program, point, rtol=1e-5):
+        for problem in check_rules(program, point, rtol=1e-5, kwargs=kwargs):
             if all((p.function, p.argument) != (problem.function, problem.argument)
                    for p in report.rule_problems):
                 report.rule_problems.append(problem)
@@ -191,14 +203,16 @@ def _finite_difference(fn, point, index, step=1e-6):
 
 def _random_points(fn, counts, samples, domain, seed):
     """Random points where ``fn`` returns a finite number; small whole numbers for the
-    parameters no derivative flows from (they are often counts)."""
+    parameters no derivative flows from (they are often counts), None for the optional
+    ones (``counts`` None there) left out of ``wrt``."""
     rng = random.Random(seed)
     points = []
     for _ in range(samples * 50):
-        point = tuple(rng.randint(1, 5) if count else rng.uniform(*domain) for count in counts)
+        point = tuple(None if count is None else rng.randint(1, 5) if count
+                      else rng.uniform(*domain) for count in counts)
         try:
             value = fn(*point)
-        except (ValueError, ZeroDivisionError, OverflowError):
+        except Exception:  # noqa: BLE001 - outside the domain, or failing its input checks
             continue
         if isinstance(value, (int, float)) and math.isfinite(value):
             points.append(point)
@@ -211,6 +225,7 @@ def _wrt_names(program, wrt):
     """The parameters to check: by default those a derivative can flow from."""
     params = program.params
     if wrt is None:
+        params = [p for p in params if p not in program.optional] or params
         active = active_names(program, params)
         return [p for p in params if p in active] or list(params)
     items = wrt if isinstance(wrt, (list, tuple)) else [wrt]
@@ -224,10 +239,10 @@ def _note(report, text):
 
 # --- the divergence locator ---------------------------------------------------------------
 
-def locate(program, names, point, rtol=1e-7, atol=1e-9):
+def locate(program, names, point, rtol=1e-7, atol=1e-9, kwargs=None):
     """The first statement, walking back from the result, whose contribution differs."""
-    generated = _recorded_contributions(program, names, point)
-    taped = _tape_contributions(program, names, point)
+    generated = _recorded_contributions(program, names, point, kwargs or {})
+    taped = _tape_contributions(program, names, point, kwargs or {})
     seen = {}
     for sid, arg, value in generated:
         k = seen.get((sid, arg), 0)
@@ -246,20 +261,21 @@ def locate(program, names, point, rtol=1e-7, atol=1e-9):
     return None
 
 
-def _recorded_contributions(program, names, point):
+def _recorded_contributions(program, names, point, kwargs):
     records = []
     generated = differentiate(program, names, record=True, as_tuple=True)
     text = emit(generated)
     namespace = dict(program.namespace)
     namespace[generated.record_name] = lambda sid, arg, value: records.append((sid, arg, value))
     function = compile_module(text, generated.function.name, namespace, program.origin.filename)
-    function(*point)
+    function(*point, **kwargs)
     return records
 
 
-def _tape_contributions(program, names, point):
+def _tape_contributions(program, names, point, kwargs):
     """Contributions per (statement, argument), in execution order, by the tape."""
     env = {p: (tape.Value(v) if p in names else v) for p, v in zip(program.params, point)}
+    env.update(_keywords(program, kwargs))
     runs = []
     _Interpreter(program, env, runs).block(program.body)
     result = _operand(program.result, env, program)
@@ -328,6 +344,9 @@ class _Interpreter:
             self.env[stmt.stack].append(_operand(stmt.value, self.env, self.program))
         elif isinstance(stmt, ir.Pop):
             self.env[stmt.target] = self.env[stmt.stack].pop()
+        elif isinstance(stmt, ir.Check):
+            module = ast.fix_missing_locations(ast.Module([stmt.stmt], type_ignores=[]))
+            exec(compile(module, "<check>", "exec"), self.globals, dict(self.env))
         return False
 
     def evaluate(self, expr):
@@ -364,11 +383,17 @@ def _raw(value):
 
 # --- custom rules -------------------------------------------------------------------------
 
-def check_rules(program, point, rtol=1e-5):
+def _keywords(program, kwargs):
+    """The environment entry of the ``**kwargs`` parameter, if the function has one."""
+    return {program.kwargs: dict(kwargs)} if program.kwargs else {}
+
+
+def check_rules(program, point, rtol=1e-5, kwargs=None):
     """Each user-given rule against finite differences of its function, where it ran."""
     if not program.custom_functions:
         return []
     env = {p: v for p, v in zip(program.params, point)}
+    env.update(_keywords(program, kwargs or {}))
     runs = []
     _Interpreter(program, env, runs).block(program.body)
     problems, seen = [], set()

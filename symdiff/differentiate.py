@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from . import ir
 from .activity import active_names
 from .taping import Scope, Taping, places
-from .syntax import (assign, attr, call, call_method, call_stmt, comment, function_def, increment,
-                     is_minus_one, is_one, load, negate, operand_node, store, times)
+from .syntax import (assign, attr, call, call_method, call_stmt, clone, comment, function_def,
+                     increment, is_minus_one, is_one, load, negate, operand_node, store, times)
 from .writer import Writer
 
 SECTION = "reverse sweep"  # the heading comment of the second half
@@ -138,7 +138,8 @@ class Sweeps(Taping, Writer):
             reverse.insert(1, assign(stack, ast.List([], ast.Load())))
         if reverse:
             reverse.insert(0, comment(f"{SECTION}: adjoints, from the result back"))
-        statements = prologue + body + reverse + [ast.Return(grad)]
+        statements = none_guards(program, self.wrt) + prologue + body + reverse + [
+            ast.Return(grad)]
         name = self.namer.fresh(f"grad_{program.name}")
         function = function_def(name, _arguments(program), statements)
         return Generated(function, program.math_name, program.namespace, dict(self.adjoints),
@@ -174,6 +175,8 @@ class Sweeps(Taping, Writer):
             return self.while_loop(stmt, scope)
         if isinstance(stmt, ir.BreakIf):
             return [ast.If(stmt.test, [ast.Break()], [])], []
+        if isinstance(stmt, ir.Check):  # runs where the function runs it; no derivative
+            return [clone(stmt.stmt)], []
         if isinstance(stmt, (ir.Push, ir.Pop)):
             return self.stack_operation(stmt, scope)
         raise TypeError(stmt)
@@ -281,8 +284,8 @@ class Sweeps(Taping, Writer):
         after_body, self.defined = self.defined, before
         fe, re = self.block(stmt.orelse, inner)
         self.defined |= after_body
-        forward = [ast.If(load(stmt.test), self.flatten(fb, stmt.origin) or [ast.Pass()],
-                             self.flatten(fe, stmt.origin))]
+        forward = [branch_statement(stmt.test, self.flatten(fb, stmt.origin),
+                                    self.flatten(fe, stmt.origin))]
         if not (rb or re):
             return forward, []
         saved, restored = (self.decision(stmt.test, scope)
@@ -472,7 +475,28 @@ def _accumulate(target, g, partial):
     return ast.AugAssign(store(target), ast.Add(), times(load(g), partial))
 
 
+def branch_statement(test, body, orelse):
+    """``if test: body else: orelse``; ``if not test: orelse`` when ``body`` does nothing
+    (a helper's early ``return`` leaves the rest of it in the ``else``)."""
+    if not body and orelse:
+        return ast.If(ast.UnaryOp(ast.Not(), load(test)), orelse, [])
+    return ast.If(load(test), body or [ast.Pass()], orelse)
+
+
+def none_guards(program, wrt):
+    """``if scale is None: raise TypeError(...)`` for each parameter differentiated by that
+    defaults to None: a None cannot carry a derivative."""
+    guards = []
+    for name in (p for p in wrt if p in program.optional):
+        message = (f"{name} is None, so the gradient of {program.name} cannot be taken with "
+                   f"respect to it: pass a number, or leave {name} out of wrt")
+        guards.append(ast.If(ast.Compare(load(name), [ast.Is()], [ast.Constant(None)]),
+                             [ast.Raise(call("TypeError", ast.Constant(message)), None)], []))
+    return guards
+
+
 def _arguments(program):
+    kwarg = ast.arg(program.kwargs, None) if program.kwargs else None
     return ast.arguments(posonlyargs=[], args=[ast.arg(p, None) for p in program.params],
-                         vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+                         vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=kwarg,
                          defaults=[operand_node(ir.Const(d), program) for d in program.defaults])

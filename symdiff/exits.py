@@ -39,9 +39,9 @@ def contains(stmts, *kinds, into_loops=True):
 
 
 def always_exits(stmts):
-    """Whether every path through ``stmts`` ends in return, break or continue."""
+    """Whether every path through ``stmts`` ends in return, break, continue or raise."""
     for node in stmts:
-        if isinstance(node, (ast.Return, ast.Break, ast.Continue)):
+        if isinstance(node, (ast.Return, ast.Break, ast.Continue, ast.Raise)):
             return True
         if isinstance(node, ast.If) and always_exits(node.body) and always_exits(node.orelse):
             return True

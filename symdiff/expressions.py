@@ -65,6 +65,9 @@ class ExpressionRules:
         return operand
 
     def value_inner(self, node, target):
+        if isinstance(node, ast.JoinedStr):
+            raise self.error(UnsupportedSyntaxError, node, "an f-string is not a number",
+                             "f-strings may stand in the messages of raise and assert")
         if isinstance(node, ast.Constant):
             if isinstance(node.value, (int, float)):  # bool is an int
                 return ir.Const(node.value)
@@ -165,6 +168,11 @@ class ExpressionRules:
             if isinstance(operand, ir.Var) and not self.compound:
                 self.unit.read.add(operand.name)
             return operand
+        if meaning.kind == "local" and self.is_kwargs(node):
+            raise self.error(UnsupportedSyntaxError, node,
+                             f"{node.id} (the **{node.id} parameter) is used as a value",
+                             f'read one entry with a constant key: {node.id}["k"] or '
+                             f'{node.id}.get("k", 1.0)')
         if meaning.kind == "local":
             operand = self.mapping.get(node.id)
             if operand is None:
@@ -245,8 +253,35 @@ class ExpressionRules:
                              "can be indexed or looped over")
         return self.unit.global_name(preferred, meaning.value), table_values(meaning.value)
 
+    # --- **kwargs: read with constant keys, values with no derivative ------------------
+
+    def is_kwargs(self, node):
+        """Whether ``node`` names the differentiated function's ``**kwargs`` parameter."""
+        kwarg = self.parsed.tree.args.kwarg
+        return (self.top and kwarg is not None and isinstance(node, ast.Name)
+                and node.id == kwarg.arg)
+
+    def kwargs_entry(self, node, key, default, target):
+        """``kwargs["dose"]`` or ``kwargs.get("k", default)``: read when the gradient runs."""
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+            raise self.error(UnsupportedSyntaxError, key, "a keyword argument read with a key "
+                             "that is not a string constant", 'write the key out: kwargs["k"]')
+        kwargs = ast.Name(self.mapping[self.parsed.tree.args.kwarg.arg].name, ast.Load())
+        reads = (kwargs.id,)
+        if default is None:
+            expr = ast.Subscript(kwargs, ast.Constant(key.value), ast.Load())
+        else:
+            fallback = self.comparand(default)  # a number, None or a string
+            reads += _reads(fallback)
+            expr = ast.Call(ast.Attribute(kwargs, "get", ast.Load()),
+                            [ast.Constant(key.value), operand_ast(fallback)], [])
+        return ir.Var(self.compute(target or self.namer.fresh(key.value if key.value.isidentifier()
+                                                              else "keyword"), expr, reads))
+
     def table_element(self, node, target):
         """``TABLE[i]``: a value with no derivative, read from a table of numbers."""
+        if self.is_kwargs(node.value):
+            return self.kwargs_entry(node, node.slice, None, target)
         if isinstance(node.slice, ast.Slice):
             raise self.error(UnsupportedSyntaxError, node.slice, "a slice is not supported",
                              "index one element: TABLE[i]")
@@ -307,6 +342,13 @@ class ExpressionRules:
         if isinstance(node.func, ast.Name):
             callee = self.meaning(node.func.id, node.func)
             shown = node.func.id
+        elif isinstance(node.func, ast.Attribute) and self.is_kwargs(node.func.value):
+            if node.func.attr != "get" or node.keywords or len(node.args) not in (1, 2):
+                raise self.error(UnsupportedSyntaxError, node, "this use of keyword arguments "
+                                 "is not supported", 'read them as kwargs["k"] or '
+                                 'kwargs.get("k", default)')
+            default = node.args[1] if len(node.args) == 2 else ast.Constant(None)
+            return self.kwargs_entry(node, node.args[0], default, target)
         elif isinstance(node.func, ast.Attribute):
             callee, shown = self.module_member(node.func), ast.unparse(node.func)
         else:
@@ -376,7 +418,9 @@ class ExpressionRules:
         args = [self.value(arg) for arg in node.args]
         return self.emit_op(op, args, target)
 
-    def call_user(self, fn, node, target, unpacked=None):
+    def call_user(self, fn, node, target, unpacked=None, discard=False):
+        """Inline a call of user function ``fn``; its result's operand.  With ``discard`` (a
+        call standing as a statement) a helper that returns nothing gives None."""
         from .frame import Frame  # frames make frames
 
         if fn in self.stack:
@@ -385,10 +429,17 @@ class ExpressionRules:
                              "rewrite the recursion as a loop")
         nested = getattr(fn, "definer", None) is not None
         parsed = fn.parsed if nested else self.unit.parse_helper(fn, self, node)
+        if parsed.tree.args.kwarg is not None:
+            raise self.error(UnsupportedSyntaxError, node,
+                             f"{fn.__name__} takes **{parsed.tree.args.kwarg.arg}",
+                             "only the differentiated function may take **kwargs; pass "
+                             "its values as named parameters")
         bound = self.bind_arguments(fn, parsed, node)
         helper = Frame(self.unit, parsed, mapping={}, stack=self.stack + (fn,), top=False,
                        compound=self.compound, out=self.out)
         helper.unpacked = unpacked
+        helper.checks_only = discard and not any(
+            isinstance(n, ast.Return) and n.value is not None for n in own_nodes(parsed.tree))
         helper.definer = fn.definer if nested else None
         assigned = set(assigned_user_names(parsed.tree))
         for param, operand in bound.items():
@@ -427,7 +478,9 @@ class ExpressionRules:
                     value = defaults[param]
                     bound[param] = Table(self.unit.global_name(param, value), table_values(value))
                     continue
-                if kind != "constant":
+                label = param in defaults and (defaults[param] is None
+                                               or isinstance(defaults[param], str))
+                if kind != "constant" and not label:  # a label or an optional argument
                     raise self.error(UnsupportedSyntaxError, node,
                                      f"{fn.__name__}() is missing a number for {param}",
                                      "pass every parameter")
@@ -437,6 +490,8 @@ class ExpressionRules:
     def argument(self, node, as_table):
         """What a helper's parameter is bound to: a number's operand, or for a parameter
         the helper uses as a table, ``Table(name, values)``."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return ir.Const(node.value)  # a label or a flag: `require(x, "pressure")`
         return Table(*self.table(node)) if as_table else self.value(node)
 
     # --- conditions ----------------------------------------------------------------------
@@ -475,7 +530,7 @@ class ExpressionRules:
     def comparand(self, node):
         """A side of a comparison: a number, or a string constant (a flag such as
         ``MODE == "tanh"``, decided when the gradient is built if both sides are known)."""
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        if isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, str)):
             return ir.Const(node.value)
         if isinstance(node, ast.Name) and self.scope_of(node.id) is None:
             meaning = self.meaning(node.id, node)
@@ -519,7 +574,8 @@ class ExpressionRules:
 
 
 _COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt,
-            ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge}
+            ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
+            ast.Is: operator.is_, ast.IsNot: operator.is_not}
 
 
 def operand_ast(operand):

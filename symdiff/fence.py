@@ -22,12 +22,14 @@ ACCEPTED = {
     "FunctionDef", "arguments", "arg", "Return", "Assign", "AugAssign", "AnnAssign", "Expr",
     "Pass",
     "If", "For", "While", "Break", "Continue", "IfExp",
+    # input checks (run, never differentiated) and imports (bound like module-level ones)
+    "Raise", "Assert", "JoinedStr", "FormattedValue", "Import", "ImportFrom", "alias",
     # expressions
     "BinOp", "UnaryOp", "BoolOp", "Compare", "Call", "Name", "Constant", "Attribute",
     "Tuple", "keyword", "List", "Subscript",
     # contexts and operators
     "Load", "Store", "Add", "Sub", "Mult", "Div", "Pow", "FloorDiv", "Mod", "USub", "UAdd",
-    "Not", "And", "Or", "Eq", "NotEq", "Lt", "LtE", "Gt", "GtE",
+    "Not", "And", "Or", "Eq", "NotEq", "Lt", "LtE", "Gt", "GtE", "Is", "IsNot",
 }
 
 _LOOPS = ("loops are limited to `for ... in range(...)`, `for c in TABLE` (a tuple or list "
@@ -44,12 +46,8 @@ REFUSED = {
     "AsyncFor": ("an async for loop", _LOOPS),
     "AsyncWith": ("an async with statement", "move it outside the function"),
     "With": ("a with statement", "move it outside the function you differentiate"),
-    "Raise": ("a raise statement", "check inputs before calling the gradient"),
     "Try": ("a try statement", "try/except is not differentiable; move it outside the function"),
     "TryStar": ("a try statement", "move it outside the function"),
-    "Assert": ("an assert statement", "check inputs before calling the gradient"),
-    "Import": ("an import inside the function", "import at module level"),
-    "ImportFrom": ("an import inside the function", "import at module level"),
     "Global": ("a global statement", "pass the value as a parameter and return results"),
     "Nonlocal": ("a nonlocal statement", "pass the value as a parameter and return results"),
     "Match": ("a match statement", "use if/elif/else"),
@@ -64,13 +62,10 @@ REFUSED = {
     "Await": ("await", "write a plain def function"),
     "Yield": ("yield", "return one number"),
     "YieldFrom": ("yield from", "return one number"),
-    "FormattedValue": ("an f-string", "strings are not differentiable"),
-    "JoinedStr": ("an f-string", "strings are not differentiable"),
     "Starred": ("a starred expression", "name each value"),
     "Slice": ("a slice", "pass the elements as separate parameters"),
     "comprehension": ("a comprehension", "write a for loop over range(...)"),
     "ExceptHandler": ("an except clause", "move the try outside the function"),
-    "alias": ("an import", "import at module level"),
     "withitem": ("a with statement", "move it outside the function"),
     "match_case": ("a match statement", "use if/elif/else"),
     "MatchValue": ("a match pattern", "use if/elif/else"),
@@ -89,8 +84,6 @@ REFUSED = {
     "BitXor": ("the ^ operator", "for a power write **"),
     "BitAnd": ("the & operator", "bit operations are not differentiable"),
     "Invert": ("the ~ operator", "bit operations are not differentiable"),
-    "Is": ("an `is` comparison", "compare numbers with == or !="),
-    "IsNot": ("an `is not` comparison", "compare numbers with == or !="),
     "In": ("an `in` test", "compare numbers with ==, <, >"),
     "NotIn": ("a `not in` test", "compare numbers with ==, <, >"),
     "Del": ("a del statement", "assign a new value instead"),
@@ -119,7 +112,7 @@ REFUSED = {
 def fence(parsed, tree=None):
     """Raise ``UnsupportedSyntaxError`` at the first construct outside the language."""
     tree = tree if tree is not None else parsed.tree
-    _check_signature(parsed, tree)
+    _check_signature(parsed, tree, kwargs=True)
     nested = _check_nested(parsed, tree)
     tables = _written_tables(tree)
     for node, where in _nodes(tree):
@@ -230,15 +223,21 @@ def _written_tables(tree):
     return found
 
 
+def _is_none(node):
+    return isinstance(node, ast.Constant) and node.value is None
+
+
 def _is_number(node):
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         node = node.operand
     return isinstance(node, ast.Constant) and type(node.value) in (int, float, bool)
 
 
-def _check_signature(parsed, tree):
+def _check_signature(parsed, tree, kwargs=False):
+    """Positional parameters with defaults; ``**kwargs`` too where ``kwargs`` allows it (the
+    differentiated function: it reads them with constant keys)."""
     args = tree.args
-    for extra, what in ((args.vararg, "*args"), (args.kwarg, "**kwargs")):
+    for extra, what in ((args.vararg, "*args"), (None if kwargs else args.kwarg, "**kwargs")):
         if extra is not None:
             raise parsed.error(UnsupportedSyntaxError, extra, f"{what} parameters are not supported",
                                "name each parameter")
@@ -295,6 +294,19 @@ def _check_accepted(parsed, node):
         raise parsed.error(UnsupportedSyntaxError, node,
                            "an expression statement is not supported: its value is discarded",
                            "assign the value to a name or remove the line")
+    elif isinstance(node, ast.Compare) and any(isinstance(op, (ast.Is, ast.IsNot))
+                                               for op in node.ops):
+        sides = [node.left] + node.comparators
+        if len(node.ops) > 1 or not any(_is_none(side) for side in sides):
+            raise parsed.error(UnsupportedSyntaxError, node,
+                               "an `is` comparison is only supported with None",
+                               "write `x is None`, or compare numbers with == or !=")
+    elif isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
+        raise parsed.error(UnsupportedSyntaxError, node, "`import *` is not supported",
+                           "import the names you use")
+    elif isinstance(node, ast.Raise) and node.exc is None:
+        raise parsed.error(UnsupportedSyntaxError, node, "a bare raise is not supported",
+                           "raise an exception: `raise ValueError(...)`")
     elif isinstance(node, ast.Subscript) and not isinstance(node.value, _TABLES):
         raise parsed.error(UnsupportedSyntaxError, node, "indexing this is not supported",
                            "index a tuple or list of numbers defined at module level")

@@ -18,9 +18,9 @@ import ast
 
 from . import ir
 from .activity import active_names
-from .differentiate import Generated, _arguments
-from .syntax import (assign, call, call_method, function_def, is_minus_one, is_one, load,
-                     operand_node, times)
+from .differentiate import Generated, _arguments, branch_statement, none_guards
+from .syntax import (assign, call, call_method, clone, function_def, is_minus_one, is_one,
+                     load, operand_node, times)
 from .writer import Writer
 
 
@@ -55,6 +55,7 @@ class Tangents(Writer):
         else:
             value, tangent = values[0], tangents[0]
         body.append(ast.Return(ast.Tuple([value, tangent], ast.Load())))
+        body[:0] = none_guards(program, self.wrt)
         arguments = _arguments(program)
         arguments.args += [ast.arg(self.tangents[p], None) for p in self.wrt]
         arguments.defaults = []
@@ -79,8 +80,8 @@ class Tangents(Writer):
         if isinstance(stmt, (ir.Push, ir.Pop)):
             return self.stack_operation(stmt)
         if isinstance(stmt, ir.If):
-            return [ast.If(load(stmt.test), self.flatten(self.block(stmt.body), stmt.origin)
-                           or [ast.Pass()], self.flatten(self.block(stmt.orelse), stmt.origin))]
+            return [branch_statement(stmt.test, self.flatten(self.block(stmt.body), stmt.origin),
+                                     self.flatten(self.block(stmt.orelse), stmt.origin))]
         if isinstance(stmt, ir.For):
             steps = call(self.builtin("range"),
                          *[operand_node(b, self.program) for b in stmt.bounds])
@@ -99,6 +100,8 @@ class Tangents(Writer):
             return [ast.While(stmt.test, body, [])]
         if isinstance(stmt, ir.BreakIf):
             return [ast.If(stmt.test, [ast.Break()], [])]
+        if isinstance(stmt, ir.Check):  # runs where the function runs it; no tangent
+            return [clone(stmt.stmt)]
         raise TypeError(stmt)
 
     def stack_operation(self, stmt):

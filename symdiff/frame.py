@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from . import ir
+from .checks import check_statement
 from .errors import UnsupportedSyntaxError
 from .exits import always_exits, assigned_user_names, contains, direct_exits
 from .expressions import ExpressionRules, operand_ast
@@ -18,7 +19,7 @@ from .parse import ParsedFunction, lambda_as_def
 from .resolve import local_names
 
 
-_MAY_EXIT = (ast.If, ast.For, ast.While, ast.Return, ast.Break, ast.Continue)
+_MAY_EXIT = (ast.If, ast.For, ast.While, ast.Return, ast.Break, ast.Continue, ast.Raise)
 
 
 @dataclass(eq=False)
@@ -62,6 +63,7 @@ class Frame(ExpressionRules):
         self.result = None
         self.result_tuple = None
         self.unpacked = None  # how many values a helper's call unpacks (`a, b = f(x)`)
+        self.checks_only = False  # a helper called as a statement, returning nothing
         self.returned = None
         self.flag_reads = set()
         self.definer = None  # for a nested function, the Frame of the one defining it
@@ -80,7 +82,10 @@ class Frame(ExpressionRules):
         start = len(self.out)
         self.result = result_target
         final = stmts[-1] if stmts else None
-        if isinstance(final, ast.Return) and not contains(stmts[:-1], ast.Return):
+        if self.checks_only:  # `validate(p, t)`: it runs its checks and gives nothing back
+            self.block(stmts)
+            operand = None
+        elif isinstance(final, ast.Return) and not contains(stmts[:-1], ast.Return):
             self.block(stmts[:-1])
             self.set_origin(final)
             if final.value is None:
@@ -228,8 +233,24 @@ class Frame(ExpressionRules):
     def stmt_FunctionDef(self, node):
         self.functions[node.name] = Nested(node, self)
 
+    def stmt_Raise(self, node):
+        """``raise`` and ``assert``: run in the forward sweep where the function runs them."""
+        self.emit(check_statement(self, node))
+
+    stmt_Assert = stmt_Raise
+
+    def stmt_Import(self, node):
+        """An import in the body binds its names as a module-level one would (``parse``)."""
+
+    stmt_ImportFrom = stmt_Import
+
     def stmt_Expr(self, node):
         if isinstance(node.value, ast.Constant):  # a docstring
+            return
+        func = node.value.func
+        if isinstance(func, ast.Name) and self.meaning(func.id, func).kind in (
+                "function", "nested"):  # `validate(p, t)`: its checks run here
+            self.call_user(self.meaning(func.id, func).value, node.value, None, discard=True)
             return
         method = self.stack_method(node.value.func)
         if method is None or method[1] != "append" or len(node.value.args) != 1:
@@ -326,6 +347,12 @@ class Frame(ExpressionRules):
                                               col_offset=node.col_offset))
 
     def stmt_Return(self, node):
+        if node.value is None and self.checks_only:
+            if self.compound:
+                self.out.append(self.flag_set(self.returned_flag(), True))
+            for loop in self.loops:
+                loop.may_return = True
+            return
         if node.value is None:
             raise self.error(UnsupportedSyntaxError, node, "return without a value",
                              "return the number to differentiate")

@@ -33,12 +33,12 @@ def jacobian(fn=None, *, wrt=None):
     gradient = build(_unwrap(fn), wrt, mode="forward")
     forward, count = gradient.function, len(gradient.wrt_names)
 
-    def evaluate(*args):
+    def evaluate(*args, **kwargs):  # keyword arguments: what a **kwargs parameter gets
         columns = []
         for i in range(count):
             direction = [0.0] * count
             direction[i] = 1.0
-            _, tangent = forward(*args, *direction)
+            _, tangent = forward(*args, *direction, **kwargs)
             columns.append(tangent if isinstance(tangent, tuple) else (tangent,))
         rows = tuple(tuple(float(column[j]) for column in columns)
                      for j in range(len(columns[0])))
@@ -54,12 +54,12 @@ def hessian(fn=None, *, wrt=None):
         return functools.partial(hessian, wrt=wrt)
     forward, count, name = _gradient_forward(fn, wrt)
 
-    def evaluate(*args):
+    def evaluate(*args, **kwargs):
         columns = []
         for i in range(count):
             direction = [0.0] * count
             direction[i] = 1.0
-            columns.append(forward(*args, *direction)[1])
+            columns.append(forward(*args, *direction, **kwargs)[1])
         return tuple(tuple(float(column[j]) for column in columns) for j in range(count))
 
     evaluate.__name__ = f"hessian_{name}"
@@ -72,8 +72,8 @@ def hvp(fn=None, *, wrt=None):
         return functools.partial(hvp, wrt=wrt)
     forward, _, name = _gradient_forward(fn, wrt)
 
-    def evaluate(*args_and_vector):
-        return tuple(float(v) for v in forward(*args_and_vector)[1])
+    def evaluate(*args_and_vector, **kwargs):
+        return tuple(float(v) for v in forward(*args_and_vector, **kwargs)[1])
 
     evaluate.__name__ = f"hvp_{name}"
     return evaluate

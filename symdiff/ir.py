@@ -118,6 +118,17 @@ class BreakIf:
 
 
 @dataclass
+class Check:
+    """An input check, run where the function runs it and never differentiated: an
+    ``ast.Raise`` or ``ast.Assert`` whose names are the generated ones (``raise
+    ValueError(f"p = {p_1} must be positive")``)."""
+
+    stmt: ast.stmt
+    reads: tuple
+    origin: Origin
+
+
+@dataclass
 class Program:
     """A normalized function: parameters, body, and the name holding its result."""
 
@@ -134,6 +145,8 @@ class Program:
     custom: dict = field(default_factory=dict)  # op -> Rule for functions with their own rule
     custom_functions: dict = field(default_factory=dict)  # op -> (function, partials)
     tables: dict = field(default_factory=dict)  # parameter read as a table -> error if in wrt
+    optional: tuple = ()  # parameters whose default is None (never differentiated by default)
+    kwargs: str = None  # the name of the ``**kwargs`` parameter, read with constant keys
 
     def rule(self, op):
         """The derivative rule of ``op``: the table's, or a user function's own."""
@@ -178,7 +191,7 @@ def reads(stmt):
     """The names ``stmt`` itself reads (not those of the statements nested in it)."""
     if isinstance(stmt, Assign):
         return [a.name for a in stmt.args if isinstance(a, Var)]
-    if isinstance(stmt, (Compute, While, BreakIf)):
+    if isinstance(stmt, (Compute, While, BreakIf, Check)):
         return list(stmt.reads)
     if isinstance(stmt, If):
         return [stmt.test]

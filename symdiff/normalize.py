@@ -48,13 +48,17 @@ def normalize(parsed, allow_tuple=False):
     for name in local_names(parsed.tree)[:_param_count(parsed.tree)]:
         params.append(namer.claim(name))
         frame.mapping[name] = ir.Var(name)
+    kwargs = parsed.tree.args.kwarg.arg if parsed.tree.args.kwarg is not None else None
+    if kwargs is not None:
+        frame.mapping[kwargs] = ir.Var(namer.claim(kwargs))
     body, result = frame.run_function_body(parsed.tree.body)
     return hoist_invariants(ir.Program(name=parsed.name, params=params, body=body, result=result,
                       origin=program_origin, namespace=unit.namespace, math_name=math_name,
                       reserved=namer.taken, defaults=_defaults(parsed),
                       reads=unit.reads, custom=unit.program_rules,
                       custom_functions=unit.custom_functions,
-                      tables={p: unit.table_names[p] for p in params if p in unit.table_names}))
+                      tables={p: unit.table_names[p] for p in params if p in unit.table_names},
+                      optional=_optional(parsed, params), kwargs=kwargs))
 
 
 class Unit:
@@ -122,19 +126,26 @@ def _is_main_global(parsed, name, value):
 
 def _math_alias(parsed, namer):
     import math
-    is_math = parsed.globals.get("math", math) is math and "math" not in parsed.closure
+    is_math = parsed.globals.get("math", math) is math and parsed.closure.get(
+        "math", math) is math  # `import math` in the body binds it like a global
     if "math" in local_names(parsed.tree) or not is_math:
         return namer.fresh("math")
     return namer.claim("math")
 
 
+def _optional(parsed, params):
+    """The parameters whose default is None (``scale=None``, tested with ``is None``)."""
+    values = getattr(parsed.fn, "__defaults__", None) or ()
+    return tuple(p for p, v in zip(params[len(params) - len(values):], values) if v is None)
+
+
 def _defaults(parsed):
     """The defaults the generated function keeps: the last ones, as far back as each is a
-    number or a string (a flag the function compares)."""
+    number, a string (a flag the function compares) or None (an optional argument)."""
     values = getattr(parsed.fn, "__defaults__", None) or ()
     kept = []
     for value in reversed(values):
-        if not isinstance(value, (int, float, str)):
+        if value is not None and not isinstance(value, (int, float, str)):
             break
         kept.append(value)
     return tuple(reversed(kept))

@@ -12,14 +12,15 @@ right place.
 """
 
 import ast
+import importlib
 import inspect
 import linecache
 import re
 import textwrap
 import types
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from .errors import SourceUnavailableError
+from .errors import SourceUnavailableError, UndefinedNameError
 from .syntax import function_def
 
 
@@ -76,8 +77,65 @@ def parse_function(fn):
                 lineno=fn.__code__.co_firstlineno,
                 hint="define it in a file, or register its text with linecache") from None
         tree = parse_text("".join(lines), filename, first, name)
-    return ParsedFunction(name=name, tree=tree, filename=filename,
-                          globals=fn.__globals__, closure=_closure(fn), fn=fn)
+    parsed = ParsedFunction(name=name, tree=tree, filename=filename,
+                            globals=fn.__globals__, closure=_closure(fn), fn=fn)
+    imported = body_imports(parsed)
+    return replace(parsed, closure=dict(parsed.closure, **imported)) if imported else parsed
+
+
+READ_ONLY = "__symdiff_read_only__"  # in the globals of a file read without running it
+
+
+def body_imports(parsed):
+    """The names the ``import`` statements in the function's body bind (not those of the
+    functions it defines), imported now: they mean what a module-level import would.
+
+        def f(x):
+            from scipy import special      ──►   {"special": <module scipy.special>}
+    """
+    package = parsed.globals.get("__package__")
+    readable = parsed.globals.get(READ_ONLY)  # a file read, not run: only these modules
+    bound = {}
+    for node in _own_nodes(parsed.tree):
+        if readable is not None and isinstance(node, (ast.Import, ast.ImportFrom)) and any(
+                (name or ".").partition(".")[0] not in readable for name in (
+                    [a.name for a in node.names] if isinstance(node, ast.Import)
+                    else [None if node.level else node.module])):
+            raise parsed.error(UndefinedNameError, node, "this import would run a module "
+                               f"other than {', '.join(readable)}",
+                               "pass --import to import the file instead of reading it")
+        try:
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    module = importlib.import_module(alias.name)
+                    if alias.asname:
+                        bound[alias.asname] = module
+                    else:
+                        top = alias.name.partition(".")[0]
+                        bound[top] = importlib.import_module(top)
+            elif isinstance(node, ast.ImportFrom):
+                base = "." * node.level + (node.module or "")
+                module = importlib.import_module(base, package)
+                for alias in node.names:
+                    if alias.name == "*":
+                        continue  # refused by the fence
+                    if not hasattr(module, alias.name):  # a submodule: from scipy import stats
+                        importlib.import_module(f"{module.__name__}.{alias.name}")
+                    bound[alias.asname or alias.name] = getattr(module, alias.name)
+        except (ImportError, AttributeError, TypeError, ValueError) as exc:
+            raise parsed.error(UndefinedNameError, node, f"this import fails: {exc}",
+                               "import a module that is installed, with names it defines"
+                               ) from None
+    return bound
+
+
+def _own_nodes(tree):
+    stack = list(tree.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
 
 
 def _closure(fn):

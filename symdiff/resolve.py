@@ -32,9 +32,12 @@ class Meaning:
 
 
 def local_names(tree):
-    """Parameters, nested functions and every name the function assigns (not the names
-    its nested functions assign), in first-seen order."""
+    """Parameters (``**kwargs`` right after the positional ones), nested functions and
+    every name the function assigns (not the names its nested functions assign), in
+    first-seen order."""
     names = [a.arg for a in tree.args.posonlyargs + tree.args.args]
+    if tree.args.kwarg is not None:
+        names.append(tree.args.kwarg.arg)
     for node in own_nodes(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             names.append(node.id)
@@ -53,6 +56,8 @@ def all_identifiers(tree):
             found.append(node.arg)
         elif isinstance(node, ast.Attribute):
             found.append(node.attr)
+        elif isinstance(node, ast.alias):  # an import in the body binds its name
+            found.append(node.asname or node.name.partition(".")[0])
     return found
 
 

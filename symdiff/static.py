@@ -34,7 +34,7 @@ import os
 from dataclasses import dataclass, field
 
 from .errors import SymdiffError, UnsupportedSyntaxError
-from .parse import lambda_name
+from .parse import READ_ONLY, lambda_name
 
 STATIC_MODULES = ("math", "numpy", "symdiff")
 CONSTANT_NAMES = ("pi", "e", "tau", "inf", "nan")  # math.pi, np.pi, ... in constant arithmetic
@@ -114,7 +114,8 @@ def load(path):
     linecache.checkcache(path)
     linecache.updatecache(path)
     stem = os.path.splitext(os.path.basename(path))[0]
-    module = StaticModule(path, tree, {"__name__": stem, "__file__": path})
+    module = StaticModule(path, tree, {"__name__": stem, "__file__": path,
+                                       READ_ONLY: STATIC_MODULES})
     for stmt in tree.body:
         _load_statement(module, stmt)
     for name, lineno in _global_declarations(tree):  # any call may rebind these

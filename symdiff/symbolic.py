@@ -270,10 +270,11 @@ class _Jump(Exception):
 
 
 def _parameters(parsed):
+    """The positional parameters (``**kwargs`` holds data: it gets no symbol)."""
     spec = parsed.tree.args
-    if spec.vararg or spec.kwarg:
-        raise parsed.error(UnsupportedSyntaxError, spec.vararg or spec.kwarg,
-                           "*args and **kwargs are not supported", hint="name each parameter")
+    if spec.vararg:
+        raise parsed.error(UnsupportedSyntaxError, spec.vararg,
+                           "*args is not supported", hint="name each parameter")
     return [arg.arg for arg in spec.posonlyargs + spec.args]
 
 
@@ -319,7 +320,9 @@ class _Interpreter:
             raise self.fail(SymdiffError, node, f"cannot call {parsed.name}: {exc}",
                             hint="give every parameter without a default") from None
         bound.apply_defaults()
-        env = {name: _outside_value(v) for name, v in bound.arguments.items()}
+        env = {name: _outside_value(v) if not isinstance(v, dict) else {
+            key: _outside_value(item) for key, item in v.items()}  # **kwargs
+            for name, v in bound.arguments.items()}
         return self.run_function(fn, parsed, parsed.tree, env, ())
 
     def run_function(self, fn, parsed, tree, env, scopes):
@@ -462,6 +465,49 @@ class _Interpreter:
         if not (isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)):
             self.eval(node.value)  # a docstring is skipped, anything else evaluated
 
+    def _exec_Raise(self, node):
+        """An input check that fails at the point raises what the function raises there."""
+        if node.exc is None:
+            raise self.unsupported(node, "a bare raise")
+        exc = self.concrete(node.exc)
+        if node.cause is None:
+            raise exc
+        raise exc from self.concrete(node.cause)
+
+    def _exec_Assert(self, node):
+        if __debug__ and not self.concrete(node.test):  # dropped under -O, as Python does
+            raise AssertionError() if node.msg is None else AssertionError(
+                self.concrete(node.msg))
+
+    def _exec_Import(self, node):
+        """Bound when the function was read (``parse``), as a module-level import."""
+
+    _exec_ImportFrom = _exec_Import
+
+    def concrete(self, node):
+        """``node`` evaluated by Python on the numbers the variables it reads hold at the
+        point (a check is run, not interpreted): ints stay ints."""
+        scope = dict(self.parsed.globals, **self.parsed.closure)
+        for name in {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}:
+            for env in (self.env,) + self.scopes:
+                if name in env:
+                    scope[name] = self.concrete_value(env[name], node)
+                    break
+        code = compile(ast.fix_missing_locations(ast.Expression(node)), self.parsed.filename,
+                       "eval")
+        return eval(code, scope)
+
+    def concrete_value(self, value, node):
+        if isinstance(value, tuple):
+            return tuple(self.concrete_value(item, node) for item in value)
+        if isinstance(value, dict):  # **kwargs
+            return {key: self.concrete_value(item, node) for key, item in value.items()}
+        if isinstance(value, sympy.Integer):
+            return int(value)
+        if isinstance(value, sympy.Expr):
+            return self.number(value, node, "value")
+        return value
+
     def _exec_Return(self, node):
         value = None if node.value is None else self.eval(node.value)
         raise _Jump("Return", self.checked(value, node))
@@ -562,6 +608,8 @@ class _Interpreter:
         return table
 
     def _eval_Subscript(self, node):
+        if isinstance(self.eval(node.value), dict):  # kwargs["dose"]
+            return self.eval(node.value)[self.eval(node.slice)]
         table = self.table(node.value)
         if not isinstance(table, (tuple, list)) or isinstance(node.slice, ast.Slice):
             raise self.unsupported(node, f"indexing `{ast.unparse(node.value)}`")
@@ -594,6 +642,9 @@ class _Interpreter:
         return value
 
     def _eval_Compare(self, node):
+        if any(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops):  # `scale is None`
+            left, right = self.eval(node.left), self.eval(node.comparators[0])
+            return sympy.Integer((left is right) == isinstance(node.ops[0], ast.Is))
         left = self.comparand(node.left, node)
         for op, comparator in zip(node.ops, node.comparators):
             test = _COMPARISONS.get(type(op))
@@ -616,6 +667,9 @@ class _Interpreter:
         return self.eval(node.body if self.truth(node.test) else node.orelse)
 
     def _eval_Call(self, node):
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "get" and isinstance(
+                self.eval(node.func.value), dict):  # kwargs.get("k", default)
+            return self.eval(node.func.value).get(*(self.eval(arg) for arg in node.args))
         func, callee = self.eval(node.func), ast.unparse(node.func)
         args = [self.eval(arg) for arg in node.args]
         kwargs = {keyword.arg: self.eval(keyword.value) for keyword in node.keywords}
@@ -657,8 +711,9 @@ class _Interpreter:
 
 # -- the public functions ---------------------------------------------------------------
 
-def _build(fn, at):
-    """(expression, parameter symbols, point as {Symbol: Float} or None)."""
+def _build(fn, at, kwargs=None):
+    """(expression, parameter symbols, point as {Symbol: Float} or None); ``kwargs`` are
+    the keyword arguments a ``**kwargs`` parameter receives (data: no symbols)."""
     parsed = parse_function(fn)
     names = _parameters(parsed)
     symbols = tuple(sympy.Symbol(name, real=True) for name in names)
@@ -668,6 +723,10 @@ def _build(fn, at):
             raise ValueError(f"at= must give exactly the parameters {names}, not {list(at)}")
         values = [at[name] for name in names] if isinstance(at, dict) else (
             [at] if isinstance(at, numbers.Real) else list(at))
+        defaults = getattr(parsed.fn, "__defaults__", None) or ()
+        missing = len(names) - len(values)
+        if 0 < missing <= len(defaults):  # the last parameters left to their defaults
+            values += list(defaults[len(defaults) - missing:])
         if len(values) != len(names):
             raise ValueError(f"at= gives {len(values)} values for {len(names)} parameters")
         point = {symbol: sympy.Float(float(v)) for symbol, v in zip(symbols, values)
@@ -675,18 +734,25 @@ def _build(fn, at):
         arguments = [s if isinstance(v, numbers.Real) else v for s, v in zip(symbols, values)]
     else:
         arguments = symbols
-    value = _Interpreter(parsed, point).call(parsed.fn, arguments, {}, parsed.tree)
+    value = _Interpreter(parsed, point).call(parsed.fn, arguments, kwargs or {}, parsed.tree)
     if not isinstance(value, sympy.Expr):
         raise parsed.error(SymdiffError, parsed.tree, f"{parsed.name} returns "
                            f"{_describe(value)}, not a number", hint="return one float")
     return value, symbols, point
 
 
-def _select(wrt, symbols):
-    """(the symbols ``wrt`` names, whether the caller gets one value, not a tuple)."""
+def _select(wrt, symbols, fn=None):
+    """(the symbols ``wrt`` names, whether the caller gets one value, not a tuple).  By
+    default every parameter of ``fn`` but those defaulting to None (optional ones)."""
     names = [symbol.name for symbol in symbols]
-    single = len(names) == 1 if wrt is None else isinstance(wrt, (str, int))
-    keys = range(len(names)) if wrt is None else [wrt] if single else list(wrt)
+    if wrt is None:
+        defaults = getattr(fn, "__defaults__", None) or ()
+        optional = {n for n, d in zip(names[len(names) - len(defaults):], defaults) if d is None}
+        keys = [i for i, n in enumerate(names) if n not in optional] or list(range(len(names)))
+        single = len(keys) == 1
+    else:
+        single = isinstance(wrt, (str, int))
+        keys = [wrt] if single else list(wrt)
     chosen = []
     for key in keys:
         index = names.index(key) if isinstance(key, str) and key in names else key
@@ -719,44 +785,45 @@ def _bounded(entry):
 
 
 @_bounded
-def symbolic(fn, at=None):
+def symbolic(fn, at=None, kwargs=None):
     """``fn``'s value as a sympy expression of its positional parameters.
 
     ``at`` (a tuple in parameter order, or a dict name -> float) decides the
     branches and loop counts that depend on the inputs; it is needed only then.
+    ``kwargs``: what a ``**kwargs`` parameter receives.
     """
-    return _build(fn, at)[0]
+    return _build(fn, at, kwargs)[0]
 
 
 @_bounded
-def symbolic_grad(fn, wrt=None, at=None):
+def symbolic_grad(fn, wrt=None, at=None, kwargs=None):
     """sympy's derivatives of ``symbolic(fn, at)``.
 
     ``wrt=None`` means every positional parameter (one expression for a
     one-parameter function, else a tuple); a name or an index gives one
     expression; a tuple of them gives a tuple, in that order.
     """
-    value, symbols, _ = _build(fn, at)
-    chosen, single = _select(wrt, symbols)
+    value, symbols, _ = _build(fn, at, kwargs)
+    chosen, single = _select(wrt, symbols, fn)
     grads = tuple(value.diff(symbol) for symbol in chosen)
     return grads[0] if single else grads
 
 
 @_bounded
-def evaluate(fn, point):
+def evaluate(fn, point, kwargs=None):
     """``fn``'s value at ``point`` as a float, computed from its sympy expression."""
-    value, _, values = _build(fn, point)
+    value, _, values = _build(fn, point, kwargs)
     return _to_float(value, values, {}, "value")
 
 
 @_bounded
-def evaluate_grad(fn, point, wrt=None):
+def evaluate_grad(fn, point, wrt=None, kwargs=None):
     """The gradient at ``point`` as floats, from the expression valid around it.
 
     Same shapes as ``symbolic_grad``: a float for one parameter, else a tuple.
     """
-    value, symbols, values = _build(fn, point)
-    chosen, single = _select(wrt, symbols)
+    value, symbols, values = _build(fn, point, kwargs)
+    chosen, single = _select(wrt, symbols, fn)
     memo = {}
     grads = tuple(_to_float(value.diff(symbol), values, memo, f"derivative by {symbol}")
                   for symbol in chosen)

@@ -38,6 +38,8 @@ Conventions at awkward points (those of JAX and PyTorch):
   arithmetic) is raised; a negative base to a fractional power raises ``ValueError``.
 """
 
+import builtins
+import dis
 import inspect
 import math
 import numbers
@@ -159,6 +161,11 @@ class Value:
 
     def __repr__(self):
         return f"Value(data={self.data!r}, grad={self.grad!r})"
+
+    def __format__(self, spec):
+        """Formatted as its number, so a message the function builds (an f-string in a
+        ``raise``) reads as it does on floats."""
+        return format(self.data, spec)
 
     def detach(self):
         """The same number, cut off from the graph (what ``symdiff.stop_gradient`` uses)."""
@@ -587,6 +594,8 @@ def _copy_function(fn, memo):
     new_globals = memo.setdefault(id(old_globals), (old_globals, dict(old_globals)))[1]
     old_cells = fn.__closure__ or ()
     new_cells = tuple(types.CellType() if _to_translate(cell) else cell for cell in old_cells)
+    if _imports(fn.__code__):  # read when the function is made: set first
+        new_globals["__builtins__"] = _builtins_importing(memo)
     copy = types.FunctionType(fn.__code__, new_globals, fn.__name__, fn.__defaults__,
                               new_cells or None)
     copy.__kwdefaults__, copy.__qualname__ = fn.__kwdefaults__, fn.__qualname__
@@ -602,6 +611,20 @@ def _copy_function(fn, memo):
     return copy
 
 
+def _imports(code):
+    """Whether ``code`` (or code nested in it) has an ``import`` statement."""
+    return any(op.opname == "IMPORT_NAME" for op in dis.get_instructions(code)) or any(
+        _imports(const) for const in code.co_consts if isinstance(const, types.CodeType))
+
+
+def _builtins_importing(memo):
+    """The builtins for copied code whose body imports: an import inside the function gives
+    it what a module-level one would, math and numpy as the tape's."""
+    def translated_import(name, globals=None, locals=None, fromlist=(), level=0):
+        return _translate(builtins.__import__(name, globals, locals, fromlist, level), memo)
+    return dict(vars(builtins), __import__=translated_import)
+
+
 def _to_translate(cell):
     try:
         contents = cell.cell_contents
@@ -614,8 +637,9 @@ def _resolve_wrt(label, signature, wrt):
     """The names of the parameters to differentiate by, and whether one float is wanted."""
     params = signature.parameters
     positional = [p.name for p in params.values() if p.kind <= p.POSITIONAL_OR_KEYWORD]
-    if wrt is None:
-        return positional, len(positional) == 1
+    if wrt is None:  # every positional parameter but the optional ones (default None)
+        chosen = [n for n in positional if params[n].default is not None] or positional
+        return chosen, len(chosen) == 1
     single = not isinstance(wrt, (tuple, list))
     names = []
     for item in [wrt] if single else wrt:

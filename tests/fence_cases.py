@@ -29,23 +29,25 @@ def uses_with(x):
 
 def uses_raise(x):
     if x < 0.0:
-        raise ValueError("negative")  # FENCE raise
+        raise  # FENCE raise
     return x
 
 
 def uses_assert(x):
-    assert x > 0.0  # FENCE assert
+    def positive(t):
+        return t > 0.0
+    assert positive(x), "x must be positive"  # FENCE assert at positive
     return x
 
 
 def uses_import(x):
-    import os  # FENCE import
-    return x + len(os.sep)
+    import symdiff_has_no_such_module  # FENCE import
+    return x + symdiff_has_no_such_module.SCALE
 
 
 def uses_import_from(x):
-    from math import sin  # FENCE import_from
-    return sin(x)
+    from math import no_such_function  # FENCE import_from
+    return no_such_function(x)
 
 
 def uses_global(x):
@@ -175,13 +177,13 @@ def uses_bytes(x):
 
 
 def uses_is(x):
-    if x is None:  # FENCE is at x is
+    if x is SCALE:  # FENCE is at x is
         return 0.0
     return x
 
 
 def uses_is_not(x):
-    if x is not None:  # FENCE is_not at x is
+    if x is not SCALE:  # FENCE is_not at x is
         return x
     return 0.0
 
@@ -293,7 +295,27 @@ def uses_varargs(x, *more):  # FENCE varargs at more
     return x
 
 
-def uses_kwargs(x, **options):  # FENCE kwargs at options
+def uses_kwargs(x, **options):
+    return x * options  # FENCE kwargs at options
+
+
+def uses_kwargs_key(x, **options):
+    return x * options[x]  # FENCE kwargs_key at x]
+
+
+def takes_kwargs(t, **options):
+    return t * options["scale"]
+
+
+def calls_kwargs_helper(x):
+    return takes_kwargs(x, scale=2.0)  # FENCE kwargs_helper at takes
+
+
+def uses_fstring_in_helper_check(x):
+    def label(t):
+        return t
+    if x < 0.0:
+        raise ValueError(f"{label(x)} is negative")  # FENCE check_nested at label
     return x
 
 

@@ -27,6 +27,11 @@ or by a constant, and measured (``range(len(_T3_0))``, ``/ len(_T3_0)``); featur
 ``table``.  A loop may have an ``else:`` clause, which never breaks or continues an
 enclosing loop itself (feature ``loop_else``).
 
+A function may check its inputs (feature ``check``): at the top of its body, and maybe at
+the top of its loop bodies, ``if x > 1.8: raise ValueError(f"check 0: x = {x:.4f}")``
+or ``assert x <= 1.8, ...`` on a parameter, drawn from a generator of their own so a
+program is otherwise the one written without them.
+
 ``load(programs, directory, module_name)`` writes a batch to one module file and
 imports it: symdiff reads the source of what it differentiates from that file.
 
@@ -64,7 +69,7 @@ ALL_FEATURES = frozenset({"if", "for", "while", "break", "minmax", "abs", "pow",
                           "divide", "augmented", "tuple", "ifexp", "loop_index",
                           "early_return", "bare_output", "loop_overwrite", "nested_return",
                           "helper", "lambda", "multi_return", "nested_def", "nested_lambda",
-                          "defaults", "table", "loop_else"})
+                          "defaults", "table", "loop_else", "check"})
 LOOP_FEATURES = frozenset({"for", "while"})
 # Programs with these features meet known symdiff bugs (see tests/test_fuzz.py); the
 # default runs leave them out, and a strict xfail test keeps them in.  None are known.
@@ -122,6 +127,8 @@ LAMBDA_RATE = 0.08  # programs whose function is one lambda
 MAX_TABLES = 2  # module-level tables per program
 TABLE_VALUES = ("0.5", "-1.25", "2.0", "1.5", "0.25", "-0.75", "1.0", "-0.5", "3.0")
 LOOP_INDICES = ("i", "j", "k")  # the int index of a loop nested this deep in others
+CHECK_RATE = 0.3  # programs whose function checks its inputs (feature ``check``)
+CHECK_BOUNDS = ("1.6", "1.8", "-1.7", "-1.9")  # a parameter beyond one fails the check
 
 
 @dataclass(frozen=True)
@@ -721,6 +728,7 @@ def generate(seed, index, features=DEFAULT_FEATURES, size="medium"):
         lines = [f"{name} = lambda {', '.join(params)}: {body}"]
     else:
         lines = _function(generator, name, params, size)
+        lines = _with_checks(lines, params, context, seed, index)
     text = "\n".join(context.table_lines + context.helper_lines + lines) + "\n"
     return Program(seed, index, name, params, text, frozenset(context.used))
 
@@ -739,6 +747,39 @@ def _function(generator, name, params, size):
         if rng.random() < 0.5:
             result = f"{result} + {generator.expr(names, [], 2)}"
     return [f"def {name}({', '.join(params)}):", *generator.lines, f"    return {result}"]
+
+
+def _with_checks(lines, params, context, seed, index):
+    """``lines`` with input checks inserted: one at the top of the function's body, and
+    maybe one at the top of each loop body, on a parameter (``if x > 1.8: raise
+    ValueError(f"check 0: x = {x:.4f}")``, or ``assert x <= 1.8, ...`` where ``if`` is not
+    allowed).  Drawn from a generator of their own, so the rest of the program is the one
+    written without them."""
+    rng = random.Random(f"checks:{seed}:{index}")
+    if "check" not in context.allowed or rng.random() > CHECK_RATE:
+        return lines
+    context.used.add("check")
+    made = []
+
+    def check(indent):
+        name, bound = rng.choice(params), rng.choice(CHECK_BOUNDS)
+        message = f'f"check {len(made)}: {name} = {{{name}:.4f}}"'
+        fails = f"{name} < {bound}" if bound.startswith("-") else f"{name} > {bound}"
+        holds = f"{name} >= {bound}" if bound.startswith("-") else f"{name} <= {bound}"
+        if "if" in context.allowed and rng.random() < 0.6:
+            error = rng.choice(("ValueError", "OverflowError"))
+            made.append(f"{indent}if {fails}:\n{indent}    raise {error}({message})")
+        else:
+            made.append(f"{indent}assert {holds}, {message}")
+        return made[-1]
+
+    out = [lines[0], check("    ")]
+    for line in lines[1:]:
+        out.append(line)
+        stripped = line.lstrip()
+        if stripped.startswith(("for ", "while ")) and rng.random() < 0.5:
+            out.append(check(line[:len(line) - len(stripped)] + "    "))
+    return out
 
 
 def load(programs, directory, module_name):
@@ -803,10 +844,12 @@ class Tally:
     skipped_points: int = 0
     sympy_points: int = 0
     sympy_skipped: int = 0
+    raising_points: int = 0  # points where one of the program's own checks failed
     mismatches: list = field(default_factory=list)
 
     def add(self, other):
-        for name in ("programs", "points", "skipped_points", "sympy_points", "sympy_skipped"):
+        for name in ("programs", "points", "skipped_points", "sympy_points", "sympy_skipped",
+                     "raising_points"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.mismatches += other.mismatches
 
@@ -832,7 +875,7 @@ def value_at(program, point):
     """``fn(*point)`` when it is a moderate finite number, else None (skip the point)."""
     try:
         value = program.fn(*point)
-    except (ArithmeticError, ValueError):
+    except (ArithmeticError, ValueError, AssertionError):  # a domain, or its own checks
         return None
     if not isinstance(value, (int, float)) or not math.isfinite(value) or abs(value) > LARGE:
         return None
@@ -934,6 +977,34 @@ def _ill_conditioned(program, point, symbolic, wrt):
     except Exception:  # no answer nearby: the mismatch stands
         return False
     return not all_close(as_tuple(symbolic), as_tuple(moved), RTOL_SYMPY, ATOL_SYMPY)
+
+
+def _raised(make, point):
+    """(class name, message) of what ``make()(*point)`` raises, or None."""
+    try:
+        make()(*point)
+    except Exception as exc:  # whatever it is: both sides must raise the same
+        return type(exc).__name__, str(exc)
+    return None
+
+
+def compare_raising(program, point):
+    """Where the function's own input checks fail, the gradient (optimized or not), the
+    jvp and the tape raise what it raises: the same class with the same message."""
+    expected = _raised(lambda: program.fn, point)
+    if expected is None or not expected[1].startswith("check "):
+        return []
+    wrt = tuple(range(len(program.params)))
+    found = []
+    for kind, make, args in (
+            ("generated", lambda: symdiff.grad(program.fn, wrt=wrt), point),
+            ("unoptimized", lambda: symdiff.grad(program.fn, wrt=wrt, optimize=False), point),
+            ("jvp", lambda: symdiff.jvp(program.fn), point + (1.0,) * len(point)),
+            ("tape", lambda: symdiff.tape.grad(program.fn, wrt=wrt), point)):
+        got = _raised(make, args)
+        if got != expected:
+            found.append(Mismatch(f"{kind} raises otherwise", program, point, expected, got))
+    return found
 
 
 def compare_optimizer(program, point):
@@ -1090,6 +1161,10 @@ def check_program(program, tally, points_per_program=3, sympy_every=1, optimizer
             tally.sympy_points += used
             tally.sympy_skipped += not used
         tally.mismatches += found
+        failed = _raised(lambda: program.fn, point)
+        if failed is not None and failed[1].startswith("check "):  # its own check failed
+            tally.raising_points += 1
+            tally.mismatches += compare_raising(program, point)
     point, special = chosen[0]
     if optimizer_every and index % optimizer_every == 0:
         tally.mismatches += compare_optimizer(program, point)

@@ -34,12 +34,12 @@ VARIANTS = ("grad", "raw", "value", "forward", "second")
 def _corpus_functions():
     """(module label, [(name, function)]) for the corpus, the golden cases and the examples."""
     sys.path[:0] = [str(HERE), str(HERE.parent)]
-    from corpus import control, lambdas, nested, straight
+    from corpus import checks, control, lambdas, nested, straight
     import golden_cases
     from symdiff import static
 
     groups = [(module.__name__.rpartition(".")[2], [(c.label, c.fn) for c in module.CASES])
-              for module in (straight, control, lambdas, nested)]
+              for module in (straight, control, lambdas, nested, checks)]
     groups.append(("golden", [(fn.__name__, fn) for fn in golden_cases.CASES]))
     examples = []
     for path in sorted((HERE.parent / "examples").glob("*.py")):

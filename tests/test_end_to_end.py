@@ -32,9 +32,9 @@ import symdiff
 import symdiff.api
 
 try:
-    from corpus import control, lambdas, nested, straight
+    from corpus import checks, control, lambdas, nested, straight
 except ImportError:  # run with the repository root, not tests/, on sys.path
-    from tests.corpus import control, lambdas, nested, straight
+    from tests.corpus import checks, control, lambdas, nested, straight
 
 try:
     import witnesses
@@ -55,7 +55,7 @@ tape_grad = _witness("symdiff.tape", "grad")
 sympy_grad = _witness("symdiff.symbolic", "evaluate_grad")
 
 CASES = [(f"{module.__name__.rpartition('.')[2]}.{c.label}", c)
-         for module in (straight, control, lambdas, nested) for c in module.CASES]
+         for module in (straight, control, lambdas, nested, checks) for c in module.CASES]
 POINTS = 20  # random points per case for finite differences, tape and the optimizer
 SYMPY_POINTS = 2  # sympy rebuilds and unrolls the expression at every point
 FD_STEP = 1e-4  # relative finite-difference step; the Richardson step uses 2 * FD_STEP

@@ -85,8 +85,8 @@ CASES = {
     "with": (cases.uses_with, UnsupportedSyntaxError),
     "raise": (cases.uses_raise, UnsupportedSyntaxError),
     "assert": (cases.uses_assert, UnsupportedSyntaxError),
-    "import": (cases.uses_import, UnsupportedSyntaxError),
-    "import_from": (cases.uses_import_from, UnsupportedSyntaxError),
+    "import": (cases.uses_import, UndefinedNameError),
+    "import_from": (cases.uses_import_from, UndefinedNameError),
     "global": (cases.uses_global, UnsupportedSyntaxError),
     "nonlocal": (cases.make_uses_nonlocal(), UnsupportedSyntaxError),
     "lambda": (cases.uses_lambda, UnsupportedSyntaxError),
@@ -130,6 +130,9 @@ CASES = {
     "while_else": (cases.uses_while_else, UnsupportedSyntaxError),
     "varargs": (cases.uses_varargs, UnsupportedSyntaxError),
     "kwargs": (cases.uses_kwargs, UnsupportedSyntaxError),
+    "kwargs_key": (cases.uses_kwargs_key, UnsupportedSyntaxError),
+    "kwargs_helper": (cases.calls_kwargs_helper, UnsupportedSyntaxError),
+    "check_nested": (cases.uses_fstring_in_helper_check, UnsupportedSyntaxError),
     "keyword_only": (cases.uses_keyword_only, UnsupportedSyntaxError),
     "nested_def": (cases.uses_nested_def_as_value, UnsupportedSyntaxError),
     "for_number": (cases.loops_over_a_number, UnsupportedSyntaxError),
@@ -276,7 +279,11 @@ def test_fence_accepts_the_supported_language():
                 break
         while z > 1.0:
             z = z / 2.0
-        return math.sin(z) + abs(a) + max(a, b) + min(a, b) + pow(x, 2.0)
+        if z is None or a is not None:
+            raise ValueError(f"z = {z:.3f} out of range")
+        assert z > -10.0, f"z = {z}"
+        import math as m
+        return m.sin(z) + abs(a) + max(a, b) + min(a, b) + pow(x, 2.0)
 
     parsed = parse_function(supported)
     assert fence.fence(parsed) is parsed.tree

@@ -10,7 +10,9 @@ tenth of them special: zeros of both signs, ties between parameters), == sympy a
 ordinary point for every third program (unless the point is ill-conditioned), and on
 dedicated batches: ``optimize=False`` gives the same numbers, ``jvp`` matches ``grad``,
 the Hessian is symmetric and, at ordinary points, matches finite differences of the
-tape gradient.  About a third of the programs call helpers of their own (module-level
+tape gradient; where one of a program's own input checks fails (``raise`` or ``assert``
+on a parameter, feature ``check``), every gradient raises what the function raises.
+About a third of the programs call helpers of their own (module-level
 or nested, ``def`` or lambda, some returning several values); the tests of the harness
 below check the shapes those take.
 
@@ -56,6 +58,7 @@ JOBS = {  # name -> arguments of fuzzing.run: every batch the tests below check
         HESSIAN, seed=301, count=30,
         features=fuzzing.DEFAULT_FEATURES - {"if", "ifexp", "break", "early_return"}),
     "hessian, all default features": dict(HESSIAN, seed=304, count=30),
+    "checks": dict(SMALL, seed=401, count=100, points_per_program=8),
 }
 
 
@@ -114,6 +117,14 @@ def test_optimizer_and_jvp(tallies, job):
 @pytest.mark.parametrize("job", jobs("hessian"))
 def test_hessian_symmetric_and_right(tallies, job):
     clean(tallies, job)
+
+
+@pytest.mark.parametrize("job", jobs("checks"))
+def test_failing_checks_raise_the_same(tallies, job):
+    """Programs that check their inputs: where a check fails, every gradient raises what
+    the function raises (``fuzzing.compare_raising``)."""
+    tally = clean(tallies, job)
+    assert tally.raising_points >= 20, report(tally)
 
 
 # --- regressions: bugs the fuzzer found, fixed since --------------------------------------
@@ -238,7 +249,7 @@ def test_points_include_special_values():
 
 
 def test_a_wrong_gradient_is_reported_with_source_and_point(directory, monkeypatch):
-    program = fuzzing.generate(11, 3, size="small")
+    program = fuzzing.generate(11, 3, fuzzing.DEFAULT_FEATURES - {"check"}, size="small")
     fuzzing.load([program], directory, "fuzz_planted")
     right = symdiff.grad
 

@@ -12,6 +12,8 @@ branch, ``abs``, ``min``/``max``, ``floor``, a loop count that depends on an inp
 finite-difference comparison is skipped at points that lie within a step of a kink.
 ``symbolic=False`` marks a function too large for the sympy witness (it unrolls loops).
 ``points`` overrides how many random points the tests sample (for slow functions).
+``bad`` lists points where the function's own input checks raise (``checks``): the
+gradient must raise the same exception there, with the same message.
 """
 
 from dataclasses import dataclass
@@ -25,6 +27,7 @@ class Case:
     symbolic: bool = True
     points: int = None
     name: str = None
+    bad: tuple = ()
 
     def __post_init__(self):
         code = self.fn.__code__
@@ -45,6 +48,7 @@ class Case:
         return code.co_varnames[:code.co_argcount]
 
 
-def case(fn, *domain, kinky=False, symbolic=True, points=None, name=None):
+def case(fn, *domain, kinky=False, symbolic=True, points=None, name=None, bad=()):
     """A ``Case`` with the intervals given positionally: ``case(f, (0, 1), (-2, 2))``."""
-    return Case(fn, tuple(domain), kinky=kinky, symbolic=symbolic, points=points, name=name)
+    return Case(fn, tuple(domain), kinky=kinky, symbolic=symbolic, points=points, name=name,
+                bad=tuple(bad))
