@@ -180,9 +180,10 @@ def minimal_parentheses(text):
     meaning = _meaning(text)
     start = 0
     while True:
+        inside = _in_fstrings(tokens)
         for i in range(start, len(tokens)):
-            if not _is_grouping(tokens, i):
-                continue
+            if i in inside or not _is_grouping(tokens, i):
+                continue  # inside an f-string: one token before Python 3.12, many after
             close = _matching(tokens, i)
             shorter = _without(text, tokens[i], tokens[close])
             fewer = _tokens(shorter)
@@ -193,6 +194,28 @@ def minimal_parentheses(text):
                 break
         else:
             return text
+
+
+def _in_fstrings(tokens):
+    """Indices of the tokens inside f-strings (Python 3.12 on splits them into tokens)."""
+    inside, depth = set(), 0
+    for i, token in enumerate(tokens):
+        name = tokenize.tok_name.get(token.type, "")
+        if name == "FSTRING_START":
+            depth += 1
+        elif name == "FSTRING_END":
+            depth -= 1
+        elif depth:
+            inside.add(i)
+    return inside
+
+
+def _is_fstring(token):
+    """An f-string as one token (before Python 3.12) or its start (from 3.12 on)."""
+    if tokenize.tok_name.get(token.type, "") == "FSTRING_START":
+        return True
+    prefix = token.string[:3].lower() if token.type == tokenize.STRING else ""
+    return "f" in prefix.split("'")[0].split('"')[0]
 
 
 def _is_grouping(tokens, i):
@@ -240,9 +263,9 @@ def wrap(text, indent, value_start):
     if len(indent) + len(text) <= LIMIT or value_start is None:
         return [indent + text]
     tokens = _tokens(text)
-    if tokens is None or any(t.type not in (tokenize.NAME, tokenize.NUMBER, tokenize.STRING,
-                                            tokenize.OP) for t in tokens):
-        return [indent + text]
+    if tokens is None or any(_is_fstring(t) or t.type not in (
+            tokenize.NAME, tokenize.NUMBER, tokenize.STRING, tokenize.OP) for t in tokens):
+        return [indent + text]  # an f-string is not broken: the same text on every Python
     first, last = value_start(tokens), len(tokens)
     if text.endswith(":"):
         last -= 1  # a header's colon stays after the expression

@@ -36,10 +36,10 @@ from symdiff.syntax import Comment, comment, function_def
 
 try:
     import golden_cases
-    from corpus import control, lambdas, nested, straight
+    from corpus import checks, control, lambdas, nested, straight
 except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests import golden_cases
-    from tests.corpus import control, lambdas, nested, straight
+    from tests.corpus import checks, control, lambdas, nested, straight
 
 ROOT = Path(__file__).resolve().parent.parent
 ASTOR = printer.astor_module() is not None
@@ -316,7 +316,7 @@ def _generated(fn, **options):
 
 def _functions():
     fns = list(golden_cases.CASES)
-    for module in (straight, control, lambdas, nested):
+    for module in (straight, control, lambdas, nested, checks):
         fns += [c.fn for c in module.CASES]
     for path in sorted(glob.glob(str(ROOT / "examples" / "*.py"))):
         fns += list(static.load(path).defined.values())
