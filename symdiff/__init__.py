@@ -14,13 +14,14 @@ from . import tape
 from .api import grad, source, value_and_grad
 from .check import CheckReport, check
 from .higher import hessian, hvp, jacobian, jvp
-from .errors import (InternalError, RecursionCycleError, SourceUnavailableError,
-                     SymdiffError, UndefinedNameError, UnknownFunctionError,
-                     UnsupportedSyntaxError)
+from .errors import (DecoratorError, InternalError, RecursionCycleError, SourceChangedError,
+                     SourceUnavailableError, SymdiffError, UndefinedNameError,
+                     UnknownFunctionError, UnsupportedSyntaxError)
 from .markers import custom_grad, defgrad, stop_gradient
 
 __all__ = [
-    "InternalError", "RecursionCycleError", "SourceUnavailableError", "SymdiffError",
+    "DecoratorError", "InternalError", "RecursionCycleError", "SourceChangedError",
+    "SourceUnavailableError", "SymdiffError",
     "UndefinedNameError", "UnknownFunctionError", "UnsupportedSyntaxError",
     "CheckReport", "check", "custom_grad", "defgrad", "grad", "source", "stop_gradient",
     "symbolic", "symbolic_grad", "tape", "value_and_grad", "jvp", "jacobian", "hessian", "hvp",

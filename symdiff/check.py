@@ -25,6 +25,7 @@ from .compile import compile_module
 from .differentiate import differentiate
 from .emit import emit
 from .errors import SymdiffError
+from .markers import rule_parameters
 from .normalize import normalize
 from .parse import parse_function
 
@@ -403,7 +404,7 @@ def check_rules(program, point, rtol=1e-5, kwargs=None):
         seen.add(stmt.op)
         fn, partials = program.custom_functions[stmt.op]
         values = [float(_raw(a)) for a in args]
-        params = fn.__code__.co_varnames[:len(values)]
+        params = rule_parameters(fn)[:len(values)]
         for i, partial in enumerate(partials):
             estimate, stable = _finite_difference(fn, tuple(values), i)
             given = 0.0 if partial is None else float(partial(*values, float(_raw(out))))

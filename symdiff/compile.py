@@ -3,9 +3,12 @@
 Expects the text from ``emit`` and the namespace of constants it reads.
 Guarantees a function whose source ``inspect.getsource`` can show and whose
 tracebacks point at real lines of that text, under a stable pseudo-filename
-(``<symdiff grad_f of model.py>``): the same function gives the same name.
+(``<symdiff grad_f of model.py>``): the same function gives the same name, and a
+second text under a name already taken (closures of one factory bind other values)
+gets that name with its digest, so each function's text stays readable.
 """
 
+import hashlib
 import linecache
 
 
@@ -17,6 +20,10 @@ def compile_module(text, function_name, namespace, origin_filename, variant=""):
     """
     variant = f" [{variant}]" if variant else ""
     filename = f"<symdiff {function_name}{variant} of {origin_filename}>"
+    held = linecache.cache.get(filename)
+    if held is not None and "".join(held[2]) != text:  # another text of that name (closures
+        digest = hashlib.sha1(text.encode()).hexdigest()[:10]  # of one factory): both stay
+        filename = f"<symdiff {function_name}{variant} of {origin_filename} #{digest}>"
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
     scope = dict(namespace)
     scope["__name__"] = f"symdiff.generated.{function_name}"

@@ -55,6 +55,14 @@ class SourceUnavailableError(SymdiffError):
     """The function's source text cannot be read (builtins, lambdas, C code)."""
 
 
+class SourceChangedError(SourceUnavailableError):
+    """The source file no longer holds the code that runs (edited after import)."""
+
+
+class DecoratorError(SymdiffError):
+    """A decorated function whose wrapper symdiff cannot read through."""
+
+
 class RecursionCycleError(SymdiffError):
     """User functions that call each other in a cycle."""
 

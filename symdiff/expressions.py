@@ -22,9 +22,30 @@ BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.P
           ast.FloorDiv: "floordiv", ast.Mod: "mod"}
 UNARY = {ast.USub: "neg", ast.UAdd: "pos"}
 IN_PLACE_OPS = ("add", "sub")  # ops whose result may overwrite one of their own inputs
-_KINDS = {"module": "a module", "function": "a function", "range": "range", "reversed": "reversed",
+_USES = {"module": "use one of its functions or constants, such as math.pi",
+         "table": "index it (T[i]) or loop over it (for c in T)",
+         "range": "use it in a for loop: for i in range(n)",
+         "reversed": "use it in a for loop: for c in reversed(T)"}  # by kind: what to do
+_KINDS = {"module": "a module", "function": "a function", "range": "the builtin range",
+          "reversed": "the builtin reversed",
           "custom": "a function", "nested": "a function", "table": "a table of numbers",
           "stop_gradient": "a function", "primitive": "a function", "other": "not a number"}
+
+
+def describe(value):
+    """What ``value`` is, in a user's words: ``a tuple of tuples``, ``a str``."""
+    kind = type(value).__name__
+    if isinstance(value, (tuple, list)) and value:
+        inner = {type(v).__name__ for v in value}
+        if len(inner) == 1:
+            return f"a {kind} of {inner.pop()}s"
+        return f"a {kind} of mixed values ({', '.join(sorted(inner))})"
+    article = "an" if kind[:1] in "aeiou" else "a"
+    return f"{article} {kind}"
+
+
+def _is_nested_table(value):
+    return isinstance(value, (tuple, list)) and any(isinstance(v, (tuple, list)) for v in value)
 
 
 @dataclass(frozen=True)
@@ -104,8 +125,7 @@ class ExpressionRules:
             raise self.error(UnsupportedSyntaxError, node, "a list is not a number",
                              "an empty list may only be assigned, to serve as a stack")
         if isinstance(node, ast.Tuple):
-            raise self.error(UnsupportedSyntaxError, node, "a tuple is not a number",
-                             "return one number; Jacobians come with forward mode")
+            raise self.tuple_not_a_number(node)
         raise self.error(UnsupportedSyntaxError, node,
                          f"{type(node).__name__} is not supported in an expression")
 
@@ -187,9 +207,43 @@ class ExpressionRules:
             return operand
         if meaning.kind == "constant":
             return ir.Const(meaning.value, self.unit.global_name(node.id, meaning.value))
+        if meaning.kind == "other":
+            raise self.error(UnsupportedSyntaxError, node,
+                             f"{node.id} is {describe(meaning.value)}, where a number is needed",
+                             "only numbers, and tables of numbers where a table is read, can "
+                             "be used; a table of tables is not supported: flatten it into "
+                             "one table and index it as T[i * width + j]"
+                             if _is_nested_table(meaning.value) else
+                             "only numbers can be differentiated")
         raise self.error(UnsupportedSyntaxError, node,
                          f"{node.id} is {_KINDS[meaning.kind]}, not a number",
-                         "only numbers can be differentiated")
+                         _USES.get(meaning.kind, "call it: a function is only called"))
+
+    def tuple_not_a_number(self, node):
+        """The error for a tuple where a number is needed, in the terms of where it is."""
+        where = getattr(self, "statement_node", None)
+        count = len(node.elts)
+        if isinstance(where, ast.Return) and where.value is node:
+            if self.top:
+                return self.error(UnsupportedSyntaxError, node,
+                                  f"{self.parsed.name} returns {count} values: a gradient is "
+                                  "taken of a function returning one number",
+                                  "return one number, or use symdiff.jacobian or symdiff.jvp "
+                                  "for a function of several outputs")
+            return self.error(UnsupportedSyntaxError, node,
+                              f"{self.parsed.name} returns {count} values, but its caller "
+                              "uses the call as one number",
+                              f"unpack the call: `a, b = {self.parsed.name}(...)`")
+        if isinstance(where, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and (
+                where.value is node):
+            return self.error(UnsupportedSyntaxError, node,
+                              f"a tuple of {count} values cannot be kept in one name: "
+                              "variables hold numbers",
+                              "unpack it where it is made (`a, b = x, y`), or keep each "
+                              "number in a name of its own")
+        return self.error(UnsupportedSyntaxError, node,
+                          f"a tuple of {count} values stands where one number is needed",
+                          "write the numbers out one by one")
 
     def attribute_operand(self, node):
         meaning = self.module_member(node)
@@ -246,6 +300,13 @@ class ExpressionRules:
             meaning, preferred = self.module_member(node), node.attr
         else:
             meaning, preferred = None, None
+        if meaning is not None and meaning.kind in ("other", "constant"):
+            nested = _is_nested_table(meaning.value)
+            raise self.error(UnsupportedSyntaxError, node,
+                             f"`{ast.unparse(node)}` is {describe(meaning.value)}, not a table "
+                             "of numbers", "a table of tables is not supported: flatten it into "
+                             "one table and index it as T[i * width + j]" if nested else
+                             "index or loop over a tuple or list of numbers")
         if meaning is None or meaning.kind != "table":
             raise self.error(UnsupportedSyntaxError, node,
                              f"`{ast.unparse(node)}` is not a tuple or list of numbers",

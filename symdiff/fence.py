@@ -33,7 +33,7 @@ ACCEPTED = {
 }
 
 _LOOPS = ("loops are limited to `for ... in range(...)`, `for c in TABLE` (a tuple or list "
-          "of numbers; also `enumerate(TABLE)` and `zip(A, B)`) and `while`")
+          "of numbers; also `reversed(TABLE)`, `enumerate(TABLE)` and `zip(A, B)`) and `while`")
 _TABLES = (ast.Name, ast.Attribute, ast.Tuple, ast.List)  # what may hold a table of numbers
 REFUSED = {
     "Module": ("a module", "differentiate one function"),
@@ -59,9 +59,12 @@ REFUSED = {
     "SetComp": ("a set comprehension", "write a for loop over range(...)"),
     "DictComp": ("a dict comprehension", "write a for loop over range(...)"),
     "GeneratorExp": ("a generator expression", "write a for loop over range(...)"),
-    "Await": ("await", "write a plain def function"),
-    "Yield": ("yield", "return one number"),
-    "YieldFrom": ("yield from", "return one number"),
+    "Await": ("await (a coroutine)", "write a plain def function that returns a number"),
+    "Yield": ("yield, which makes the function a generator,",
+              "differentiate a function that returns one number (a loop can add up the "
+              "values it would yield)"),
+    "YieldFrom": ("yield from, which makes the function a generator,",
+                  "differentiate a function that returns one number"),
     "Starred": ("a starred expression", "name each value"),
     "Slice": ("a slice", "pass the elements as separate parameters"),
     "comprehension": ("a comprehension", "write a for loop over range(...)"),
@@ -250,16 +253,25 @@ def _check_signature(parsed, tree, kwargs=False):
 def _check_accepted(parsed, node):
     if isinstance(node, ast.For):
         call = node.iter
-        if _is_name_call(call, 1) and _is_name_call(call.args[0], 3):
+        if (_is_name_call(call, 1) and call.func.id not in ("enumerate", "zip")
+                and _is_name_call(call.args[0], 3)):
             call = call.args[0]  # reversed(range(...)), as generated gradients write
         enumerates = (_is_name_call(call, 1) and call.func.id == "enumerate"
                       and isinstance(call.args[0], _TABLES))
         zips = (isinstance(call, ast.Call) and getattr(call.func, "id", None) == "zip"
                 and not call.keywords and call.args
                 and all(isinstance(a, _TABLES) for a in call.args))
+        if not (enumerates or zips) and isinstance(call, ast.Call) and getattr(
+                call.func, "id", None) in ("enumerate", "zip"):
+            raise parsed.error(UnsupportedSyntaxError, node.iter,
+                               f"a for loop over {ast.unparse(call)} is not supported: "
+                               f"{call.func.id} takes tables of numbers, by name or written out",
+                               "loop over the positions, `for i in range(len(T)):`, and index "
+                               "the tables (`T[len(T) - 1 - i]` reads T backwards)")
         if not (_is_name_call(call, 3) or isinstance(call, _TABLES) or enumerates or zips):
             raise parsed.error(UnsupportedSyntaxError, node.iter,
-                               "a for loop over this is not supported", _LOOPS)
+                               f"a for loop over {ast.unparse(node.iter)} is not supported",
+                               _LOOPS)
         names = len(node.target.elts) if isinstance(node.target, ast.Tuple) and all(
             isinstance(e, ast.Name) for e in node.target.elts) else 0
         if enumerates and names != 2:
@@ -290,7 +302,8 @@ def _check_accepted(parsed, node):
             raise parsed.error(UnsupportedSyntaxError, node,
                                f"a {type(node.value).__name__} constant is not supported",
                                "use int or float numbers")
-    elif isinstance(node, ast.Expr) and not isinstance(node.value, (ast.Constant, ast.Call)):
+    elif isinstance(node, ast.Expr) and not isinstance(
+            node.value, (ast.Constant, ast.Call, ast.Yield, ast.YieldFrom, ast.Await)):
         raise parsed.error(UnsupportedSyntaxError, node,
                            "an expression statement is not supported: its value is discarded",
                            "assign the value to a name or remove the line")

@@ -14,7 +14,7 @@ from . import ir
 from .checks import check_statement
 from .errors import UnsupportedSyntaxError
 from .exits import always_exits, assigned_user_names, contains, direct_exits
-from .expressions import ExpressionRules, operand_ast
+from .expressions import _KINDS, ExpressionRules, describe, operand_ast
 from .parse import ParsedFunction, lambda_as_def
 from .resolve import local_names
 
@@ -395,10 +395,12 @@ class Frame(ExpressionRules):
         steps, reverse = node.iter, False
         if self.meaning(steps.func.id, steps.func).kind == "reversed":
             steps, reverse = steps.args[0], True
-        if self.meaning(steps.func.id, steps.func).kind != "range":
-            raise self.error(UnsupportedSyntaxError, node.iter,
-                             f"a for loop over {steps.func.id}(...) is not supported",
-                             "loop over range(...)")
+            if not isinstance(steps, ast.Call):  # reversed(TABLE)
+                self.table_loop(node, reverse=True)
+                return
+        if not isinstance(steps.func, ast.Name) or (
+                self.meaning(steps.func.id, steps.func).kind != "range"):
+            raise self.loop_refused(node.iter, steps)
         bounds = tuple(self.value(arg) for arg in steps.args)
         self.enter_compound(node)
         origin = self.origin
@@ -409,13 +411,33 @@ class Frame(ExpressionRules):
         self.emit(ir.For(target, bounds, body, origin, reverse))
         self.loop_else(node, loop)
 
-    def table_loop(self, node):
-        """``for c in TABLE:``, ``for i, c in enumerate(TABLE):`` or ``for a, b in
-        zip(A, B):``, as a loop over the tables' positions whose body starts by reading
-        the elements (values with no derivative): ``for i in range(len(TABLE)):
-        c = TABLE[i]; ...``."""
+    def loop_refused(self, iterable, steps):
+        """The error for ``for ... in <iterable>`` whose ``steps`` is no range: in the
+        user's terms, a builtin hidden by a name of theirs said as such."""
+        name = steps.func.id if isinstance(steps.func, ast.Name) else None
+        if name in ("range", "reversed"):
+            meaning = self.meaning(name, steps.func)
+            what = ("a variable of this function" if meaning.kind == "local"
+                    else describe(meaning.value) if meaning.kind in ("other", "constant")
+                    else _KINDS.get(meaning.kind, "another object"))
+            return self.error(UnsupportedSyntaxError, steps.func,
+                              f"{name} here is {what}, not the builtin {name}",
+                              f"rename the name that hides the builtin {name}")
+        return self.error(UnsupportedSyntaxError, iterable,
+                          f"a for loop over {ast.unparse(iterable)} is not supported",
+                          "loop over range(...), reversed(range(...)), a table of numbers, "
+                          "reversed(TABLE), enumerate(TABLE) or zip(A, B)")
+
+    def table_loop(self, node, reverse=False):
+        """``for c in TABLE:``, ``for c in reversed(TABLE):``, ``for i, c in
+        enumerate(TABLE):`` or ``for a, b in zip(A, B):``, as a loop over the tables'
+        positions whose body starts by reading the elements (values with no derivative):
+        ``for i in range(len(TABLE)): c = TABLE[i]; ...`` (``reversed(range(...))`` for
+        ``reversed``)."""
         index_user, elements, tables = None, [node.target], [node.iter]
-        if isinstance(node.iter, ast.Call):  # enumerate or zip, as fence allows
+        if reverse:
+            tables = node.iter.args
+        elif isinstance(node.iter, ast.Call):  # enumerate or zip, as fence allows
             if node.iter.func.id == "enumerate":
                 index_user, elements = node.target.elts[0], [node.target.elts[1]]
             else:
@@ -438,7 +460,7 @@ class Frame(ExpressionRules):
                     self.mapping[element.id] = self.table_entry(
                         name, values, ir.Var(index), self.target_name(element.id))
             body = self.loop_body(node, loop, read_elements)
-        self.emit(ir.For(index, (length,), body, origin, False))
+        self.emit(ir.For(index, (length,), body, origin, reverse))
         self.loop_else(node, loop)
 
     def loop_length(self, tables, read):
@@ -608,6 +630,7 @@ class Frame(ExpressionRules):
     # --- small emitters ----------------------------------------------------------------
 
     def set_origin(self, node):
+        self.statement_node = node  # the statement messages about its expressions speak of
         lineno = getattr(node, "lineno", self.parsed.tree.lineno)
         text = (self.parsed.source_line(lineno) or "").strip()
         self.origin = ir.Origin(self.parsed.filename, lineno, getattr(node, "col_offset", 0),

@@ -6,6 +6,13 @@
 - ``hessian(f)`` is forward over reverse: the forward mode of the generated
   ``grad_f`` (which stays inside the language symdiff reads, stacks and all),
   one direction per parameter.  ``hvp(f)`` is one such direction, given.
+
+Every entry point takes ``f``'s arguments as ``grad`` does: a parameter with a default
+may be left out (or given by name); the tangents of ``jvp`` and the vector of ``hvp``
+are the last positional arguments, one per ``wrt`` parameter.  One shape rule holds
+for all: when ``wrt`` names one parameter (or ``f`` has one and ``wrt`` is None), that
+axis is bare, as ``grad(f, wrt="x")`` is a float: ``hessian(f, wrt="x")`` is a float,
+``jacobian(f, wrt="x")`` one float per output, ``hvp(f, wrt="x")`` a float.
 """
 
 import functools
@@ -19,6 +26,8 @@ def jvp(fn=None, *, wrt=None, optimize=True):
         return functools.partial(jvp, wrt=wrt, optimize=optimize)
     gradient = build(_unwrap(fn), wrt, optimize=optimize, mode="forward")
     function = gradient.function
+    if gradient.program.defaults:  # a left-out argument comes before the tangents
+        function = _completing(function, gradient.program, len(gradient.wrt_names))
     function.source, function.fn = gradient.source, fn
     return function
 
@@ -26,63 +35,117 @@ def jvp(fn=None, *, wrt=None, optimize=True):
 def jacobian(fn=None, *, wrt=None):
     """``J(*args)``: the Jacobian as nested tuples, one row per output.
 
-    A function returning one number gets one row: its gradient as a tuple.
+    A function returning one number gets one row: its gradient as a tuple (a float
+    when ``wrt`` names one parameter).
     """
     if fn is None:
         return functools.partial(jacobian, wrt=wrt)
     gradient = build(_unwrap(fn), wrt, mode="forward")
-    forward, count = gradient.function, len(gradient.wrt_names)
+    forward, count, program = gradient.function, len(gradient.wrt_names), gradient.program
 
-    def evaluate(*args, **kwargs):  # keyword arguments: what a **kwargs parameter gets
+    def evaluate(*args, **kwargs):
+        point, named = bind_arguments(program, args, kwargs, evaluate.__name__)
         columns = []
-        for i in range(count):
-            direction = [0.0] * count
-            direction[i] = 1.0
-            _, tangent = forward(*args, *direction, **kwargs)
+        for direction in _directions(count):
+            _, tangent = forward(*point, *direction, **named)
             columns.append(tangent if isinstance(tangent, tuple) else (tangent,))
         rows = tuple(tuple(float(column[j]) for column in columns)
                      for j in range(len(columns[0])))
-        return rows
+        return tuple(row[0] for row in rows) if gradient.single else rows
 
-    evaluate.__name__ = f"jacobian_{gradient.program.name}"
+    evaluate.__name__ = f"jacobian_{program.name}"
     return evaluate
 
 
 def hessian(fn=None, *, wrt=None):
-    """``H(*args)``: the matrix of second derivatives as nested tuples (forward over reverse)."""
+    """``H(*args)``: the matrix of second derivatives as nested tuples (forward over
+    reverse); a float when ``wrt`` names one parameter."""
     if fn is None:
         return functools.partial(hessian, wrt=wrt)
-    forward, count, name = _gradient_forward(fn, wrt)
+    forward, gradient = _gradient_forward(fn, wrt)
+    count = len(gradient.wrt_names)
 
     def evaluate(*args, **kwargs):
-        columns = []
-        for i in range(count):
-            direction = [0.0] * count
-            direction[i] = 1.0
-            columns.append(forward(*args, *direction, **kwargs)[1])
-        return tuple(tuple(float(column[j]) for column in columns) for j in range(count))
+        point, named = bind_arguments(gradient.program, args, kwargs, evaluate.__name__)
+        columns = [forward(*point, *direction, **named)[1] for direction in _directions(count)]
+        matrix = tuple(tuple(float(column[j]) for column in columns) for j in range(count))
+        return matrix[0][0] if gradient.single else matrix
 
-    evaluate.__name__ = f"hessian_{name}"
+    evaluate.__name__ = f"hessian_{gradient.program.name}"
     return evaluate
 
 
 def hvp(fn=None, *, wrt=None):
-    """``hvp_f(*args, *vector)``: the Hessian times ``vector``, without forming the Hessian."""
+    """``hvp_f(*args, *vector)``: the Hessian times ``vector``, without forming the Hessian
+    (a float when ``wrt`` names one parameter)."""
     if fn is None:
         return functools.partial(hvp, wrt=wrt)
-    forward, _, name = _gradient_forward(fn, wrt)
+    forward, gradient = _gradient_forward(fn, wrt)
+    count = len(gradient.wrt_names)
 
     def evaluate(*args_and_vector, **kwargs):
-        return tuple(float(v) for v in forward(*args_and_vector, **kwargs)[1])
+        if len(args_and_vector) < count:
+            raise TypeError(f"{evaluate.__name__}() takes the function's arguments followed "
+                            f"by a vector of {count}, not {len(args_and_vector)} values")
+        args, vector = args_and_vector[:len(args_and_vector) - count], args_and_vector[-count:]
+        point, named = bind_arguments(gradient.program, args, kwargs, evaluate.__name__)
+        product = tuple(float(v) for v in forward(*point, *vector, **named)[1])
+        return product[0] if gradient.single else product
 
-    evaluate.__name__ = f"hvp_{name}"
+    evaluate.__name__ = f"hvp_{gradient.program.name}"
     return evaluate
 
 
+def bind_arguments(program, args, kwargs, name):
+    """``program``'s arguments as one positional tuple (``args``, then ``kwargs`` by
+    name, then the defaults of the parameters left out, as Python binds a call), and the
+    keyword arguments left for its ``**kwargs`` parameter."""
+    params, defaults = program.params, program.defaults
+    if len(args) > len(params):
+        raise TypeError(f"{name}() takes {len(params)} arguments but {len(args)} were given")
+    kwargs = dict(kwargs)
+    for param in params[:len(args)]:
+        if param in kwargs:
+            raise TypeError(f"{name}() got multiple values for argument {param!r}")
+    first_default = len(params) - len(defaults)
+    values = list(args)
+    for i in range(len(args), len(params)):
+        if params[i] in kwargs:
+            values.append(kwargs.pop(params[i]))
+        elif i >= first_default:
+            values.append(defaults[i - first_default])
+        else:
+            raise TypeError(f"{name}() missing argument {params[i]!r}")
+    if kwargs and program.kwargs is None:
+        raise TypeError(f"{name}() got an unexpected keyword argument {next(iter(kwargs))!r}")
+    return tuple(values), kwargs
+
+
+def _completing(function, program, trailing):
+    """``function(*args, *tangents)`` that fills in ``program``'s defaults of the
+    arguments left out before the last ``trailing`` values."""
+    @functools.wraps(function)
+    def complete(*args, **kwargs):
+        if len(args) < trailing:
+            raise TypeError(f"{function.__name__}() takes the function's arguments followed "
+                            f"by {trailing} tangents, not {len(args)} values")
+        split = len(args) - trailing
+        point, named = bind_arguments(program, args[:split], kwargs, function.__name__)
+        return function(*point, *args[split:], **named)
+
+    return complete
+
+
+def _directions(count):
+    """The unit vectors of ``count`` dimensions."""
+    return [tuple(1.0 if j == i else 0.0 for j in range(count)) for i in range(count)]
+
+
 def _gradient_forward(fn, wrt):
-    """The forward mode of ``fn``'s generated gradient (a tuple, whatever ``wrt`` says)."""
+    """The forward mode of ``fn``'s generated gradient (a tuple, whatever ``wrt`` says),
+    and the gradient ``grad(fn, wrt)`` itself (its parameters, defaults and shape)."""
     gradient = build(_unwrap(fn), wrt)
     names = tuple(gradient.wrt_names)
     as_tuple = build(_unwrap(fn), names)  # the gradient as a tuple, even of one
     forward = build(as_tuple.function, names, mode="forward")
-    return forward.function, len(names), gradient.program.name
+    return forward.function, gradient

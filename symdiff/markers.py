@@ -27,7 +27,7 @@ def defgrad(fn, *partials):
 
         symdiff.defgrad(softplus, lambda x, out: 1 / (1 + math.exp(-x)))
     """
-    params = fn.__code__.co_argcount
+    params = len(rule_parameters(fn))
     if len(partials) != params:
         raise TypeError(f"{fn.__name__} takes {params} arguments: give {params} partials "
                         f"(None for no dependence), not {len(partials)}")
@@ -36,6 +36,14 @@ def defgrad(fn, *partials):
             raise TypeError(f"a partial of {fn.__name__} must be callable or None")
     CUSTOM_RULES[fn] = tuple(partials)
     return fn
+
+
+def rule_parameters(fn):
+    """The names of the positional parameters a rule of ``fn`` has partials for: those of
+    its signature, so a decorator's wrapper taking ``*args`` has those it passes on."""
+    import inspect
+    return [p.name for p in inspect.signature(fn).parameters.values()
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
 
 
 def custom_grad(*partials):

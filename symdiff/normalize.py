@@ -22,7 +22,7 @@ Expects a ``ParsedFunction`` that passed ``fence``.  Guarantees:
 """
 
 from . import ir
-from .errors import UnknownFunctionError
+from .errors import DecoratorError, SourceChangedError, SymdiffError, UnknownFunctionError
 from .fence import fence
 from .frame import Frame
 from .hoist import hoist_invariants
@@ -80,14 +80,14 @@ class Unit:
 
     def custom_op(self, fn):
         """The op name of a function with its own rule, registering the rule once."""
-        from .markers import CUSTOM_RULES
+        from .markers import CUSTOM_RULES, rule_parameters
         from .rules import custom_rule
         for op, (known, _) in self.custom_functions.items():
             if known is fn:
                 return op
         partials = CUSTOM_RULES[fn]
         function_name = self.global_name(fn.__name__, fn)
-        params = fn.__code__.co_varnames[:len(partials)]
+        params = rule_parameters(fn)[:len(partials)]
         partial_names = [None if p is None else self.global_name(f"{fn.__name__}_d{param}", p)
                          for param, p in zip(params, partials)]
         op = f"custom_{function_name}"
@@ -111,9 +111,12 @@ class Unit:
         if fn not in self._parsed:
             try:
                 parsed = parse_function(fn)
+            except (SourceChangedError, DecoratorError):
+                raise  # located at the helper's own def or decorator, where the fix is
             except Exception as exc:
+                reason = exc.message if isinstance(exc, SymdiffError) else str(exc)
                 raise frame.error(UnknownFunctionError, node,
-                                  f"{fn.__name__} cannot be read: {exc}",
+                                  f"{fn.__name__} cannot be read: {reason}",
                                   "define it with def in a source file") from None
             fence(parsed)
             self._parsed[fn] = parsed

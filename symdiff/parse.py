@@ -12,6 +12,7 @@ right place.
 """
 
 import ast
+import functools
 import importlib
 import inspect
 import linecache
@@ -21,6 +22,9 @@ import types
 from dataclasses import dataclass, field, replace
 
 from .errors import SourceUnavailableError, UndefinedNameError
+from .provenance import (DEFS, code_matches, def_matches, def_resembles, def_starts,
+                         module_text, module_tree)
+from .wrappers import changed_error, check_wrapper, partial_error, reloaded, transparent
 from .syntax import function_def
 
 
@@ -47,9 +51,18 @@ class ParsedFunction:
 
 
 def parse_function(fn):
-    """Read ``fn``'s source and return its ``ParsedFunction``."""
-    fn = inspect.unwrap(fn)
-    name = getattr(fn, "__name__", repr(fn))
+    """Read ``fn``'s source and return its ``ParsedFunction``.
+
+    What is read is what a call of ``fn`` runs.  A wrapper that only caches or rebinds
+    (``functools.lru_cache``, ``staticmethod``) is seen through; the wrapper a
+    ``functools.wraps`` decorator returns is read itself, never the function it wraps
+    in its place, and is refused when it passes on ``*args``.  The text must still be
+    the code that runs (a file edited after import is refused).
+    """
+    fn = transparent(fn)
+    name = getattr(fn, "__name__", None) or repr(fn)
+    if isinstance(fn, functools.partial):
+        raise partial_error(fn)
     if not inspect.isfunction(fn):
         if inspect.ismethod(fn):
             code = fn.__func__.__code__
@@ -60,27 +73,59 @@ def parse_function(fn):
                 source_line=line or None,
                 hint="differentiate a plain function; pass the instance's numbers as arguments")
         raise SourceUnavailableError(
-            f"{name!s} is not a Python function with readable source",
-            hint="symdiff reads source text; builtins and C functions have none")
+            f"{name!s} is a {type(fn).__name__}, not a Python function: it has no source "
+            "file, so there is nowhere to point", hint="symdiff reads the source text of a "
+            "def or a lambda; builtins and C functions have none")
+    if getattr(fn, "__wrapped__", None) is not None:
+        check_wrapper(fn)
+    for attempt in range(2):
+        parsed, matches = _read(fn, name)
+        if matches is not False:
+            imported = body_imports(parsed)
+            return replace(parsed, closure=dict(parsed.closure, **imported)) if imported else parsed
+        if attempt == 0 and not reloaded(fn.__code__.co_filename):
+            break  # the text linecache holds is the file's: the file changed
+    raise changed_error(fn, name)
+
+
+def _read(fn, name):
+    """(the ``ParsedFunction`` of ``fn`` from its file's text as ``linecache`` holds it,
+    whether that text compiles to ``fn``'s code: True, False or None for unknown)."""
     filename = fn.__code__.co_filename
-    if fn.__name__ == "<lambda>":
-        tree = _lambda_in_file(fn, filename)
-        return ParsedFunction(name=tree.name, tree=tree, filename=filename,
-                              globals=fn.__globals__, closure=_closure(fn), fn=fn)
-    tree = _find_in_file(fn, filename)
-    if tree is None:
-        try:
-            lines, first = inspect.getsourcelines(fn)
-        except (OSError, TypeError) as exc:
-            raise SourceUnavailableError(
-                f"the source of {name} cannot be read ({exc})", filename=filename,
-                lineno=fn.__code__.co_firstlineno,
-                hint="define it in a file, or register its text with linecache") from None
-        tree = parse_text("".join(lines), filename, first, name)
-    parsed = ParsedFunction(name=name, tree=tree, filename=filename,
-                            globals=fn.__globals__, closure=_closure(fn), fn=fn)
-    imported = body_imports(parsed)
-    return replace(parsed, closure=dict(parsed.closure, **imported)) if imported else parsed
+    if fn.__code__.co_name == "<lambda>":
+        tree, node = _lambda_in_file(fn, filename)
+        matches = code_matches(fn, module_text(filename), filename)
+        if matches is False and def_matches(fn, node, filename):
+            matches = True  # compiled alone, as the command line's reader defines it
+    else:
+        tree = _find_in_file(fn, filename)
+        if tree is not None:
+            matches = code_matches(fn, module_text(filename), filename)
+            if matches is False and def_matches(fn, tree, filename):
+                matches = True  # compiled alone, as the command line's reader defines it
+        elif module_tree(filename) is not None:
+            return None, False  # the file parses, but holds no such def where the code says
+        else:
+            tree = _read_alone(fn, filename, name)
+            matches = def_matches(fn, tree, filename) or def_resembles(fn, tree, filename)
+    return ParsedFunction(name=tree.name if fn.__code__.co_name == "<lambda>" else name, tree=tree,
+                          filename=filename, globals=fn.__globals__, closure=_closure(fn),
+                          fn=fn), matches
+
+
+def _read_alone(fn, filename, name):
+    """The ``def`` of ``fn`` read by ``inspect`` (its file does not parse whole)."""
+    try:
+        lines, first = inspect.getsourcelines(fn)
+    except (OSError, TypeError) as exc:
+        code = fn.__code__
+        raise SourceUnavailableError(
+            f"the source of {name} cannot be read ({exc}): its code says it was defined in "
+            f"{filename}, line {code.co_firstlineno}, and no text of that is kept "
+            "(functions made by exec or compile from a string are not)", filename=filename,
+            lineno=code.co_firstlineno, col_offset=0,
+            hint="define it in a file, or register its text with linecache") from None
+    return parse_text("".join(lines), filename, first, name)
 
 
 READ_ONLY = "__symdiff_read_only__"  # in the globals of a file read without running it
@@ -155,39 +200,26 @@ def _column_of(word, line):
     return match.start() if match else 0
 
 
-_MODULES = {}  # filename -> (source text, its syntax tree): one parse per file version
-
-
-def _module_tree(filename):
-    """The syntax tree of the whole file, parsed once per version; None when that fails."""
-    text = "".join(linecache.getlines(filename))
-    if not text:
-        return None
-    cached = _MODULES.get(filename)
-    if cached is None or cached[0] != text:
-        try:
-            cached = _MODULES[filename] = (text, ast.parse(text, filename=filename))
-        except SyntaxError:
-            return None
-    return cached[1]
-
-
 def _find_in_file(fn, filename):
-    """The ``def`` of ``fn`` found by parsing its whole file once; None when that fails."""
-    module = _module_tree(filename)
+    """The ``def`` of ``fn`` found by parsing its whole file once; None when that fails.
+
+    It is found by its code's name (a wrapper made by ``functools.wraps`` carries the
+    ``__name__`` of the function it wraps) and the line its code starts on.
+    """
+    module = module_tree(filename)
     if module is None:
         return None
-    first = fn.__code__.co_firstlineno
+    code = fn.__code__
     for node in ast.walk(module):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == fn.__name__:
-            starts = [node.lineno] + [d.lineno for d in node.decorator_list]
-            if first in starts:
-                return _without_decorators(node)
+        if isinstance(node, DEFS) and node.name == code.co_name and (
+                code.co_firstlineno in def_starts(node)):
+            return _without_decorators(node)
     return None
 
 
 def _lambda_in_file(fn, filename):
-    """The lambda ``fn`` as a ``def`` whose body returns the lambda's expression.
+    """The lambda ``fn`` as a ``def`` whose body returns the lambda's expression, and
+    the ``ast.Lambda`` itself.
 
     A line may hold several lambdas: the one whose parameters are ``fn``'s and whose
     body spans every source position ``fn``'s code records is ``fn`` (before Python
@@ -196,7 +228,7 @@ def _lambda_in_file(fn, filename):
     (a word no Python name can be), so its gradient is ``grad_lambda``.
     """
     code = fn.__code__
-    module = _module_tree(filename)
+    module = module_tree(filename)
     line = linecache.getline(filename, code.co_firstlineno)
     if module is None:
         raise SourceUnavailableError(
@@ -217,7 +249,7 @@ def _lambda_in_file(fn, filename):
     node = found[0]
     names = [lambda_name(s) for s in ast.walk(module)
              if isinstance(s, ast.Assign) and s.value is node]
-    return lambda_as_def(node, next((n for n in names if n), "lambda"))
+    return lambda_as_def(node, next((n for n in names if n), "lambda")), node
 
 
 def lambda_name(stmt):
@@ -291,7 +323,9 @@ def parse_text(text, filename, first_lineno, name):
         except SyntaxError as exc:
             raise SourceUnavailableError(
                 f"the source of {name} does not parse ({exc.msg})", filename=filename,
-                lineno=first_lineno, hint="check the function's syntax") from None
+                lineno=first_lineno, col_offset=0,
+                source_line=linecache.getline(filename, first_lineno) or None,
+                hint="check the function's syntax") from None
     ast.increment_lineno(module, first_lineno - (2 if indented else 1))
     body = module.body[0].body if indented else module.body
     for node in body:
@@ -300,4 +334,20 @@ def parse_text(text, filename, first_lineno, name):
             return node
     raise SourceUnavailableError(
         f"no def statement found for {name}", filename=filename, lineno=first_lineno,
+        col_offset=0, source_line=linecache.getline(filename, first_lineno) or None,
         hint="symdiff differentiates functions written with def")
+
+
+def deepest_statement(tree):
+    """The statement of ``tree`` holding its most deeply nested expression (found without
+    recursion: it serves when reading the expression recursively overflowed)."""
+    best, best_depth = tree, -1
+    stack = [(tree, 0, tree)]
+    while stack:
+        node, depth, owner = stack.pop()
+        if isinstance(node, ast.stmt):
+            owner, depth = node, 0
+        elif depth > best_depth:
+            best, best_depth = owner, depth
+        stack.extend((child, depth + 1, owner) for child in ast.iter_child_nodes(node))
+    return best

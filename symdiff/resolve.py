@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from .exits import own_nodes
 from .markers import CUSTOM_RULES, stop_gradient
+from .wrappers import transparent
 from .rules import BUILTIN_FUNCTIONS, MATH_FUNCTIONS, NUMPY_FUNCTIONS
 
 MATH_CONSTANTS = ("pi", "e", "tau", "inf", "nan")
@@ -62,7 +63,9 @@ def all_identifiers(tree):
 
 
 def classify(obj):
-    """What a global, closure or builtin object is to symdiff."""
+    """What a global, closure or builtin object is to symdiff (a wrapper that changes no
+    value, such as ``functools.lru_cache``, is what it wraps)."""
+    obj = transparent(obj)
     if obj is math:
         return Meaning("module", "math")
     numpy = _numpy()

@@ -42,6 +42,7 @@ from . import markers
 from .errors import (RecursionCycleError, SymdiffError, UndefinedNameError,
                      UnknownFunctionError, UnsupportedSyntaxError)
 from .parse import lambda_as_def, parse_function
+from .wrappers import transparent
 
 MAX_NODES = 20_000
 MAX_ITERATIONS = 10_000
@@ -315,7 +316,7 @@ class _Interpreter:
         parsed = self.functions[fn]
         _parameters(parsed)
         try:
-            bound = inspect.signature(fn).bind(*args, **kwargs)
+            bound = inspect.signature(fn, follow_wrapped=False).bind(*args, **kwargs)
         except TypeError as exc:
             raise self.fail(SymdiffError, node, f"cannot call {parsed.name}: {exc}",
                             hint="give every parameter without a default") from None
@@ -527,7 +528,14 @@ class _Interpreter:
         self.loop(node, (self.assign(node.target, item) for item in items))
 
     def items_of(self, node):
-        """The values a ``for`` over a table (or ``enumerate`` of one) runs through."""
+        """The values a ``for`` over a table (or ``enumerate`` of one, or ``reversed`` of
+        one or of a range) runs through."""
+        if isinstance(node, ast.Call) and self.eval(node.func) is reversed and len(
+                node.args) == 1 and not node.keywords:
+            inner = node.args[0]
+            if isinstance(inner, ast.Call) and self.eval(inner.func) is range:
+                return [sympy.Integer(i) for i in reversed(self.range_of(inner))]
+            return list(reversed(self.items_of(inner)))
         if isinstance(node, ast.Call) and self.eval(node.func) is enumerate and len(
                 node.args) == 1 and not node.keywords:
             return [(sympy.Integer(i), item) for i, item in enumerate(self.items_of(node.args[0]))]
@@ -679,8 +687,8 @@ class _Interpreter:
                 isinstance(args[0], (tuple, list)) or getattr(args[0], "ndim", None) == 1):
             return sympy.Integer(len(args[0]))  # a table's length
         name = _primitive_name(func)
-        if name is None and inspect.isfunction(inspect.unwrap(func) if callable(func) else None):
-            return self.call(inspect.unwrap(func), args, kwargs, node)
+        if name is None and inspect.isfunction(transparent(func)):
+            return self.call(transparent(func), args, kwargs, node)  # what a call runs
         if name is None:
             raise self.fail(UnknownFunctionError, node, f"{callee} has no symbolic form",
                             hint="call math or numpy functions, abs, min, max, pow, or defs")

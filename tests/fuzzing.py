@@ -21,8 +21,8 @@ position or keyword.  The differentiated function itself is sometimes one lambda
 and ``defaults``; ``Program.features`` names those a program uses.)
 
 Programs may read module-level tables of constants (``_T3_0 = (0.5, -1.25)``, a tuple
-or a list, written before the helpers): looped over (``for e in _T3_0``, ``for i, e in
-enumerate(...)``, ``for e, h in zip(...)``), indexed by a loop index that stays in range
+or a list, written before the helpers): looped over (``for e in _T3_0``, ``for e in
+reversed(_T3_0)``, ``for i, e in enumerate(...)``, ``for e, h in zip(...)``), indexed by a loop index that stays in range
 or by a constant, and measured (``range(len(_T3_0))``, ``/ len(_T3_0)``); feature
 ``table``.  A loop may have an ``else:`` clause, which never breaks or continues an
 enclosing loop itself (feature ``loop_else``).
@@ -546,8 +546,8 @@ class _Generator:
         self.loop_else(names, ints, indent, depth, in_loop)
 
     def table_loop(self, names, ints, indent, depth, in_loop):
-        """Maybe ``for e in T:``, ``for i, e in enumerate(T):`` or ``for e, h in zip(T,
-        U):`` over module-level tables, the elements new locals of the body (constants:
+        """Maybe ``for e in T:``, ``for e in reversed(T):``, ``for i, e in enumerate(T):``
+        or ``for e, h in zip(T, U):`` over module-level tables, the elements new locals of the body (constants:
         their derivatives are zero); False when the feature or the names left allow none."""
         rng = self.rng
         first = self.fresh_local(names)
@@ -555,10 +555,12 @@ class _Generator:
         if second is None or not self.enabled("table", 0.35):
             return False
         table, length = self.context.table()
-        shape = rng.choice(("for", "enumerate", "zip"))
+        shape = rng.choice(("for", "enumerate", "zip", "reversed"))
         inner, body_ints = names + [first], ints
         if shape == "for":
             self.emit(indent, f"for {first} in {table}:")
+        elif shape == "reversed":
+            self.emit(indent, f"for {first} in reversed({table}):")
         elif shape == "enumerate":
             index = LOOP_INDICES[len(ints)]
             self.bounds[index] = length
@@ -1056,6 +1058,8 @@ def compare_hessian(program, point, special=False):
     matrix, error = _call(symdiff.hessian, program.fn, at=point)
     if error:
         return [Mismatch("hessian raised", program, point, "a matrix", error)]
+    if isinstance(matrix, float):  # one parameter: the Hessian is bare, as grad is
+        matrix = ((matrix,),)
     if not all(math.isfinite(v) for row in matrix for v in row):
         return []
     scale = max(1.0, max(abs(v) for row in matrix for v in row))

@@ -413,7 +413,7 @@ def test_a_bad_wrt_is_an_error(tmp_path, capsys, monkeypatch):
     (tmp_path / "model.py").write_text(MODEL)
     monkeypatch.chdir(tmp_path)
     assert cli.main(["show", "model.py:neuron", "--wrt", "q"]) == 2
-    assert capsys.readouterr().err.startswith("symdiff: error: ")
+    assert capsys.readouterr().err.startswith("model.py:20:11: ")  # at the parameters
     assert cli.main(["show", "model.py:neuron", "--wrt", "0,2"]) == 0
     assert "return dw, dx" in capsys.readouterr().out
 

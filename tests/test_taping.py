@@ -1178,6 +1178,7 @@ def test_hessian_against_finite_differences_of_the_gradient(c):
     failures = []
     for point in sample(c, 3):
         matrix = hessian(*point)
+        matrix = ((matrix,),) if len(point) == 1 else matrix  # one parameter: a float
         for j in range(len(point)):
             column = [finite_difference(lambda *p: as_tuple(gradient(*p))[i], point, j)[0]
                       for i in range(len(point))]
