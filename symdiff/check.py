@@ -8,18 +8,27 @@ the reverse sweep does, whose chain-rule contribution differs: the generated
 code runs instrumented (``differentiate(record=True)``) and the same normalized
 statements run on the tape (``Value``s), so both sides give one contribution
 per statement, argument and execution.  A function with its own rule
-(``symdiff.defgrad``) has that rule checked against finite differences.
+(``symdiff.defgrad``) runs by that rule in the generated code and on the tape alike; sympy
+reads its code, and the rule is checked against finite differences of it.
+
+A point may leave out parameters that have defaults.  Finite differences that leave the
+real numbers (``x ** y`` for ``x < 0``) are nan, and the row says so.  The sympy witness
+has a time budget (``sympy_timeout`` seconds for the whole check, 5 by default); past it,
+its column says ``timed out``, which is not a failure of the gradient.
 """
 
 import ast
 import functools
+import inspect
 import math
 import numbers
 import operator
 import random
+import time
 from dataclasses import dataclass, field
 
 from . import ir, tape
+from .deadline import TimedOut, within
 from .activity import active_names
 from .compile import compile_module
 from .differentiate import differentiate
@@ -39,6 +48,7 @@ class Row:
     sympy: object  # float, or None when sympy could not be used
     finite_difference: float
     status: str  # "ok", or what disagrees
+    sympy_status: str = "ok"  # or "not used", "timed out"
 
 
 @dataclass
@@ -90,7 +100,8 @@ class CheckReport:
 
     def __str__(self):
         head = ("point", "wrt", "generated", "tape", "sympy", "finite diff", "status")
-        body = [(_fmt_point(r.point), r.param, _fmt(r.generated), _fmt(r.tape), _fmt(r.sympy),
+        body = [(_fmt_point(r.point), r.param, _fmt(r.generated), _fmt(r.tape),
+                 r.sympy_status if r.sympy_status == "timed out" else _fmt(r.sympy),
                  _fmt(r.finite_difference), r.status) for r in self.rows]
         widths = [max(len(str(line[i])) for line in [head] + body) for i in range(len(head))]
         lines = [f"check {self.function}: {'ok' if self.ok else 'FAILED'}",
@@ -103,13 +114,18 @@ class CheckReport:
         return "\n".join(lines)
 
 
+SYMPY_TIMEOUT = 5.0  # seconds for the sympy witness, over all the points of one check
+
+
 def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2.0), seed=0,
-          kwargs=None):
+          kwargs=None, sympy_timeout=SYMPY_TIMEOUT):
     """Evaluate ``fn``'s gradient four ways at each point and report where they disagree.
 
-    ``kwargs``: the keyword arguments every call gets (what ``**kwargs`` receives)."""
+    A point gives the positional parameters in order; those left out take their defaults.
+    ``kwargs``: the keyword arguments every call gets (what ``**kwargs`` receives).
+    ``sympy_timeout`` bounds the sympy witness's time over all the points (None: no bound).
+    """
     from .api import build
-    from .symbolic import evaluate_grad
 
     kwargs = dict(kwargs or {})
     user = functools.partial(fn, **kwargs) if kwargs else fn
@@ -131,40 +147,143 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
         counts = [None if p in program.optional and p not in names else p not in names
                   for p in program.params]
         points = _random_points(user, counts, samples, domain, seed)
+    sympy = _SympyWitness(fn, names, kwargs, sympy_timeout, report)
+    stops = any(isinstance(s, ir.Assign) and s.op == "stop_gradient"
+                for s in ir.walk(program.body))
     for point in points:
-        point = tuple(point)
-        gen, tap = generated(*point, **kwargs), by_tape(*point, **kwargs)
-        try:
-            sym = evaluate_grad(fn, point, wrt=tuple(names), kwargs=kwargs)
-        except SymdiffError as exc:
-            sym = (None,) * len(names)
-            _note(report, f"sympy not used: {exc.message}")
+        point = complete_point(fn, program.params, point)
+        gen = _attempt(generated, point, names, kwargs)
+        tap = _attempt(by_tape, point, names, kwargs)
+        expected = _raises(user, point)
+        if expected is not None:
+            _rows_where_the_function_raises(report, point, names, gen, tap, expected)
+            continue
+        sym, sympy_status = sympy.at(point)
         fds = [_finite_difference(user, point, program.params.index(n)) for n in names]
-        diverged = False
-        stops = any(isinstance(s, ir.Assign) and s.op == "stop_gradient"
-                    for s in ir.walk(program.body))
+        problems = check_rules(program, point, rtol=1e-5, kwargs=kwargs)
+        report.rule_problems += [p for p in problems if all(
+            (q.function, q.argument) != (p.function, p.argument) for q in report.rule_problems)]
+        diverged = bool(problems)
         for i, name in enumerate(names):
-            status = _status(gen[i], tap[i], sym[i], fds[i], rtol, atol)
+            status = _status(gen[i], tap[i], sym[i], fds[i], rtol, atol, bool(problems))
             if stops and status == "ok (fd differs)":
                 status = "ok (finite differences see through stop_gradient)"
-            report.rows.append(Row(point, name, gen[i], tap[i], sym[i], fds[i][0], status))
-            diverged |= not _close(gen[i], tap[i], rtol, atol)
-        if diverged:
-            found = locate(program, names, point, rtol, atol, kwargs)
+            if sympy_status == "timed out":
+                status = _with_remark(status, "sympy: timed out")
+            report.rows.append(Row(point, name, gen[i], tap[i], sym[i], fds[i][0], status,
+                                   sympy_status))
+            diverged |= not status.startswith("ok")
+        if diverged and not any(isinstance(v, Raised) for v in gen + tap):
+            found = _locate_safely(report, program, names, point, rtol, atol, kwargs)
             if found is not None and all((d.lineno, d.argument) != (found.lineno, found.argument)
                                          for d in report.divergences):
                 report.divergences.append(found)
-        for problem in check_rules(program, point, rtol=1e-5, kwargs=kwargs):
-            if all((p.function, p.argument) != (problem.function, problem.argument)
-                   for p in report.rule_problems):
-                report.rule_problems.append(problem)
     return report
+
+
+class Raised:
+    """What a witness gave where it raised: shown as ``raises ValueError``."""
+
+    def __init__(self, kind):
+        self.kind = kind
+
+    def __str__(self):
+        return f"raises {self.kind.__name__}"
+
+    def __repr__(self):
+        return f"Raised({self.kind.__name__})"
+
+
+def _attempt(gradient, point, names, kwargs):
+    """The gradient at ``point`` as a tuple, or one ``Raised`` per parameter."""
+    try:
+        return tuple(gradient(*point, **kwargs))
+    except Exception as exc:  # reported in the table, next to what the function does
+        return (Raised(type(exc)),) * len(names)
+
+
+def _raises(fn, point):
+    """The class of the exception ``fn`` raises at ``point``, or None."""
+    try:
+        fn(*point)
+    except Exception as exc:
+        return type(exc)
+    return None
+
+
+def _rows_where_the_function_raises(report, point, names, gen, tap, expected):
+    """Where ``fn`` raises, the gradient must raise the same (nothing else to compare)."""
+    for i, name in enumerate(names):
+        if isinstance(gen[i], Raised) and gen[i].kind is expected:
+            status = f"ok (the function raises {expected.__name__} here, and so does the gradient)"
+        else:
+            status = f"generated {'gives a number' if not isinstance(gen[i], Raised) else gen[i]} " \
+                     f"where the function raises {expected.__name__}"
+        report.rows.append(Row(point, name, gen[i], tap[i], None, math.nan, status, "not used"))
+
+
+def complete_point(fn, params, point):
+    """``point`` as a tuple with a value for every parameter: defaults fill in the rest."""
+    point = tuple(point) if isinstance(point, (tuple, list)) else (point,)
+    if len(point) >= len(params):
+        return point
+    try:
+        bound = inspect.signature(fn).bind(*point)
+    except TypeError as exc:
+        raise ValueError(f"the point {point} gives {len(point)} values for the parameters "
+                         f"({', '.join(params)}): {exc}") from None
+    bound.apply_defaults()
+    return tuple(bound.arguments[p] for p in params)
+
+
+class _SympyWitness:
+    """The sympy witness at each point, within one time budget for the whole check."""
+
+    def __init__(self, fn, names, kwargs, budget, report):
+        self.fn, self.names, self.budget, self.report = fn, tuple(names), budget, report
+        self.kwargs = kwargs
+        self.deadline = None if budget is None else time.monotonic() + budget
+        self.timed_out = False
+
+    def at(self, point):
+        """(the derivatives, or Nones; "ok", "not used" or "timed out")."""
+        from .symbolic import evaluate_grad
+
+        nothing = (None,) * len(self.names)
+        if self.timed_out:
+            return nothing, "timed out"
+        left = None if self.deadline is None else self.deadline - time.monotonic()
+        try:
+            return within(left, evaluate_grad, self.fn, point, wrt=self.names,
+                          kwargs=self.kwargs), "ok"
+        except TimedOut:
+            self.timed_out = True
+            _note(self.report, f"sympy: timed out (its budget is {self.budget:g} s per check; "
+                  "give check() sympy_timeout= for more)")
+            return nothing, "timed out"
+        except SymdiffError as exc:
+            _note(self.report, f"sympy not used: {exc.message}")
+            return nothing, "not used"
+
+
+def _with_remark(status, remark):
+    """``"ok"`` + remark -> ``"ok (remark)"``; ``"ok (a)"`` -> ``"ok (a; remark)"``."""
+    if status.endswith(")"):
+        return f"{status[:-1]}; {remark})"
+    return f"{status} ({remark})"
 
 
 # --- the witnesses' statuses ------------------------------------------------------------
 
-def _status(gen, tap, sym, fd, rtol, atol):
-    estimate, stable = fd
+def _status(gen, tap, sym, fd, rtol, atol, rule_wrong=False):
+    """What a row says.  ``rule_wrong``: a user rule used at this point is wrong, so a
+    gradient that finite differences do not confirm is not ok."""
+    if isinstance(gen, Raised):
+        return f"generated {gen} where the function does not"
+    if isinstance(tap, Raised):
+        status = _status(gen, None, sym, fd, rtol, atol, rule_wrong)
+        return _with_remark(status, f"tape {tap} where the function does not")
+    estimate, steadiness = fd
     problems = []
     if not _close(gen, tap, rtol, atol):
         problems.append("tape differs")
@@ -172,8 +291,13 @@ def _status(gen, tap, sym, fd, rtol, atol):
         if _close(gen, estimate, 1e-4, 1e-6) and _close(gen, tap, rtol, atol):
             return "ok (sympy differs: its convention at a kink)"
         problems.append("sympy differs")
+    if rule_wrong and steadiness == "steady" and not _close(gen, estimate, 1e-4, 1e-6):
+        problems.append("finite differences differ (a rule is wrong)")
+    if not problems and steadiness == "undefined":
+        return "ok (finite differences undefined here: a step leaves the domain or the reals)"
     if not problems and not _close(gen, estimate, 1e-4, 1e-6):
-        return "ok (finite differences ill-conditioned here)" if not stable else "ok (fd differs)"
+        return ("ok (finite differences ill-conditioned here)" if steadiness == "unsteady"
+                else "ok (fd differs)")
     return "ok" if not problems else ", ".join(problems)
 
 
@@ -188,18 +312,28 @@ def _close(a, b, rtol, atol):
 
 
 def _finite_difference(fn, point, index, step=1e-6):
-    """Central difference, and whether halving the step leaves it steady."""
+    """(central difference, "steady" / "unsteady" / "undefined"): whether quartering the step
+    leaves it steady, or "undefined" (the estimate nan) where a step leaves the function's
+    domain or the real numbers (a complex value, as ``(-2.0) ** 3.01`` gives)."""
     def at(h):
         scale = h * max(1.0, abs(point[index]))
         plus, minus = list(point), list(point)
         plus[index] += scale
         minus[index] -= scale
         try:
-            return (fn(*plus) - fn(*minus)) / (2 * scale)
+            up, down = fn(*plus), fn(*minus)
         except (ValueError, ZeroDivisionError, OverflowError):
             return math.nan
+        if not (isinstance(up, numbers.Real) and isinstance(down, numbers.Real)):
+            return math.nan
+        try:
+            return float((up - down) / (2 * scale))
+        except (ZeroDivisionError, OverflowError):
+            return math.nan
     first, second = at(step), at(step / 4)
-    return first, _close(first, second, 1e-4, 1e-7)
+    if math.isnan(first) or math.isnan(second):
+        return math.nan, "undefined"
+    return first, "steady" if _close(first, second, 1e-4, 1e-7) else "unsteady"
 
 
 def _random_points(fn, counts, samples, domain, seed):
@@ -239,6 +373,17 @@ def _note(report, text):
 
 
 # --- the divergence locator ---------------------------------------------------------------
+
+def _locate_safely(report, program, names, point, rtol, atol, kwargs):
+    """``locate``, or None with a note where the locator's own run of the statements fails
+    (it runs them by the operations' math spellings)."""
+    try:
+        return locate(program, names, point, rtol, atol, kwargs)
+    except (ArithmeticError, ValueError, SymdiffError) as exc:
+        _note(report, f"the differing statement was not located at {point}: "
+              f"{type(exc).__name__}: {exc}")
+        return None
+
 
 def locate(program, names, point, rtol=1e-7, atol=1e-9, kwargs=None):
     """The first statement, walking back from the result, whose contribution differs."""
@@ -293,9 +438,16 @@ def _tape_contributions(program, names, point, kwargs):
 
 
 def _local_partials(program, stmt, args):
-    """The tape's own partials of one operation at these arguments."""
+    """The tape's own partials of one operation at these arguments: of a function with a
+    user rule, those of its code (so a wrong rule shows), or the rule where the tape cannot
+    run that code."""
     fresh = [tape.Value(_raw(a)) if isinstance(a, (tape.Value, int, float)) else a for a in args]
-    out = _tape_op(program, stmt.op)(*fresh)
+    try:
+        out = _tape_op(program, stmt.op, own_code=True)(*fresh)
+    except SymdiffError:
+        if stmt.op not in program.custom_functions:
+            raise
+        out = _tape_op(program, stmt.op)(*fresh)
     if not isinstance(out, tape.Value):
         return [None] * len(args)
     out.backward()
@@ -366,9 +518,11 @@ _TAPE_OPS = {
 }
 
 
-def _tape_op(program, op):
+def _tape_op(program, op, own_code=False):
+    """The tape's operation ``op``; for a function with a user rule, by that rule, or by the
+    function's own code (``own_code``, for the locator's local partials)."""
     if op in program.custom_functions:
-        return tape.on_values(program.custom_functions[op][0])
+        return tape.on_values(program.custom_functions[op][0], own_rule=not own_code)
     return _TAPE_OPS.get(op) or getattr(tape, op)
 
 
@@ -406,9 +560,13 @@ def check_rules(program, point, rtol=1e-5, kwargs=None):
         values = [float(_raw(a)) for a in args]
         params = rule_parameters(fn)[:len(values)]
         for i, partial in enumerate(partials):
-            estimate, stable = _finite_difference(fn, tuple(values), i)
-            given = 0.0 if partial is None else float(partial(*values, float(_raw(out))))
-            if stable and not _close(given, estimate, rtol, 1e-6):
+            estimate, steadiness = _finite_difference(fn, tuple(values), i)
+            try:
+                given = 0.0 if partial is None else float(partial(*values, float(_raw(out))))
+            except Exception as exc:  # a rule that raises where its function does not
+                given = Raised(type(exc))
+            if isinstance(given, Raised) or (
+                    steadiness == "steady" and not _close(given, estimate, rtol, 1e-6)):
                 problems.append(RuleProblem(fn.__name__, params[i], given, estimate,
                                             tuple(values)))
     return problems

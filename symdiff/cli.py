@@ -4,8 +4,8 @@
     symdiff check examples/model.py:neuron           the four-way check; exit 1 if it fails
     symdiff graph examples/model.py:neuron -o g.svg  the static dependency graph
 
-The file is read, not run: its functions, constants and imports of math, numpy
-and symdiff are loaded by ``symdiff.static``.  ``--import`` imports the module
+The file is read, not run: its functions, constants, derivative rules and imports of
+math, numpy and symdiff are loaded by ``symdiff.static``.  ``--import`` imports the module
 instead (running its top-level code) and uses the real function object.
 
 Exit status: 0 on success, 1 when ``check`` finds a wrong gradient, 2 for any
@@ -14,6 +14,7 @@ error (a bad path or function name, a syntax error, an unsupported construct).
 
 import argparse
 import builtins
+import contextlib
 import importlib.util
 import inspect
 import io
@@ -29,7 +30,7 @@ import traceback
 
 from . import __version__, api, static
 from .activity import active_names
-from .check import check
+from .check import SYMPY_TIMEOUT, check
 from .errors import SymdiffError, UndefinedNameError
 
 EXAMPLES = """\
@@ -88,7 +89,7 @@ class CommandError(Exception):
 def main(argv=None):
     """Run the command line; returns the exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(attach_values(sys.argv[1:] if argv is None else list(argv)))
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
@@ -146,6 +147,10 @@ def build_parser():
                        help="a point to check at, one number per parameter (repeatable)")
     where.add_argument("--points", metavar="N", type=positive_int, default=5,
                        help="how many random points to check at (default 5)")
+    check_parser.add_argument("--sympy-timeout", metavar="SECONDS", type=seconds,
+                              default=SYMPY_TIMEOUT,
+                              help=f"time budget of the sympy witness (default {SYMPY_TIMEOUT:g}; "
+                                   "0 for none); past it the sympy column says timed out")
     check_parser.set_defaults(run=run_check)
 
     graph = commands.add_parser(
@@ -159,6 +164,23 @@ def build_parser():
     return parser
 
 
+VALUE_OPTIONS = ("--at", "--wrt")  # their values may start with "-": --at -2,3, --wrt -1
+NUMBERS = re.compile(r"\s*-[\d.]|\s*-(inf|nan)\b", re.IGNORECASE)
+
+
+def attach_values(argv):
+    """``--at -2,3`` -> ``--at=-2,3``: argparse would take ``-2,3`` for an option."""
+    out, i = [], 0
+    while i < len(argv):
+        if argv[i] in VALUE_OPTIONS and i + 1 < len(argv) and NUMBERS.match(argv[i + 1]):
+            out.append(f"{argv[i]}={argv[i + 1]}")
+            i += 2
+        else:
+            out.append(argv[i])
+            i += 1
+    return out
+
+
 def point(text):
     """``"1.5,3"`` -> ``(1.5, 3)``: whole numbers stay ints, for ``range``."""
     try:
@@ -167,6 +189,16 @@ def point(text):
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a point: give numbers separated by commas, like 1.0,2.5") from None
+
+
+def seconds(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds")
+    return value
 
 
 def positive_int(text):
@@ -182,7 +214,7 @@ def positive_int(text):
 # --- the commands -----------------------------------------------------------------------
 
 def run_show(args):
-    fn = load_function(args)
+    fn = load_function(args)  # with --import, the module's prints go to stderr
     text = api.source(fn, wrt=parse_wrt(args.wrt), optimize=not args.raw)
     if use_color(sys.stdout):
         text = highlight(text)
@@ -192,22 +224,18 @@ def run_show(args):
 
 def run_check(args):
     fn = load_function(args)
-    count = len(inspect.signature(fn).parameters)
     wrt = parse_wrt(args.wrt)
-    if args.at:
-        for values in args.at:
-            if len(values) != count:
-                raise CommandError(
-                    f"--at {','.join(map(repr, values))} has {len(values)} number"
-                    f"{'s' * (len(values) != 1)}, but {fn.__name__} takes {count} parameter"
-                    f"{'s' * (count != 1)} ({', '.join(inspect.signature(fn).parameters)})")
+    for values in args.at or ():
+        check_point_length(fn, values)
     try:
-        if args.at:
-            report = check(fn, *args.at, wrt=wrt)
-        else:
-            report = check(fn, wrt=wrt, samples=args.points)
+        with output_to_stderr():  # the function's own prints stay out of the table
+            budget = args.sympy_timeout or None
+            if args.at:
+                report = check(fn, *args.at, wrt=wrt, sympy_timeout=budget)
+            else:
+                report = check(fn, wrt=wrt, samples=args.points, sympy_timeout=budget)
     except TypeError as exc:
-        if wrt is not None:
+        if wrt is not None or "integer" not in str(exc):
             raise
         raise CommandError(f"checking {fn.__name__} by every parameter failed ({exc}); if a "
                            "parameter is a count, as in range(n), leave it out with --wrt"
@@ -217,6 +245,47 @@ def run_check(args):
                            "give one with --at")
     print(report)
     return 0 if report.ok else 1
+
+
+def check_point_length(fn, values):
+    """A point gives every positional parameter without a default, and at most all of them."""
+    params = [p for p in inspect.signature(fn).parameters.values()
+              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    required = sum(p.default is p.empty for p in params)
+    if required <= len(values) <= len(params):
+        return
+    names = ", ".join(p.name if p.default is p.empty else f"{p.name}={p.default!r}"
+                      for p in params)
+    takes = (f"{len(params)}" if required == len(params)
+             else f"{required} to {len(params)}")
+    raise CommandError(
+        f"--at {','.join(map(repr, values))} has {len(values)} number"
+        f"{'s' * (len(values) != 1)}, but {fn.__name__} takes {takes} parameter"
+        f"{'s' * (len(params) != 1)} ({names})")
+
+
+@contextlib.contextmanager
+def output_to_stderr():
+    """Send what the user's code prints to stderr, so that stdout holds only our output
+    (``symdiff show --import f.py:f > grad.py``): Python's prints and, where stdout is a
+    real file descriptor, what C code and child processes write to it."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        descriptor, target = sys.stdout.fileno(), sys.stderr.fileno()
+        saved = os.dup(descriptor)
+    except (AttributeError, OSError, ValueError):  # a stream with no descriptor (a test's)
+        saved = None
+    try:
+        if saved is not None:
+            os.dup2(target, descriptor)
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        sys.stderr.flush()
+        if saved is not None:
+            os.dup2(saved, descriptor)
+            os.close(saved)
 
 
 def run_graph(args):
@@ -300,11 +369,11 @@ def load_function(args):
     except OSError as exc:
         raise CommandError(f"cannot read {path}: {exc.strerror or exc}") from None
     args.static_module = module
-    if module.custom_rules:
-        where = ", ".join(map(str, module.custom_rules))
-        where = f"line{'s' * (len(module.custom_rules) > 1)} {where}"
-        print(f"{path}: note: the derivative rules given at {where} are not used, because the "
-              "module is read, not run; pass --import to use them", file=sys.stderr)
+    if module.unreadable_rules:  # a rule for a function that cannot be told by reading
+        lineno, reason = module.unreadable_rules[0]
+        raise SymdiffError(reason, filename=path, lineno=lineno, col_offset=0,
+                           source_line=linecache.getline(path, lineno) or None,
+                           hint="pass --import to import the module and use its rules")
     return module.function(name)
 
 
@@ -322,7 +391,8 @@ def import_function(path, name):
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
     try:
-        spec.loader.exec_module(module)
+        with output_to_stderr():
+            spec.loader.exec_module(module)
     except (Exception, SystemExit) as exc:
         raise import_error(path, exc) from exc
     found = getattr(module, name, None)
@@ -383,7 +453,10 @@ def _needs_import(exc, module):
         return exc
     name = match.group(1)
     line = module.skipped.get(name)
-    if line is not None:
+    left_out = module.left_out.get(name, (None, None))[1]
+    if left_out is not None:
+        message = f"the name {name} can only be known by running the module: {left_out}"
+    elif line is not None:
         message = (f"the name {name} can only be known by running the module (line {line} "
                    "sets it, and symdiff reads the file without running it)")
     else:

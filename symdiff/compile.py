@@ -28,4 +28,8 @@ def compile_module(text, function_name, namespace, origin_filename, variant=""):
     scope = dict(namespace)
     scope["__name__"] = f"symdiff.generated.{function_name}"
     exec(compile(text, filename, "exec"), scope)
+    # The text's header re-creates what no import reaches (a script's rule functions) for
+    # the text on its own; here the function reads the objects themselves, so a rule's
+    # function keeps its rule when the gradient is differentiated again.
+    scope.update(namespace)
     return scope[function_name]

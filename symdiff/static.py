@@ -12,7 +12,15 @@ and nothing its top-level code would have to run to produce:
 - every top-level ``def`` whose default values are such constants: that one
   statement alone is compiled and executed, without its decorators and
   annotations, so the function object has the file's real name and line numbers
-  and its body never runs.
+  and its body never runs.  Only decorators that leave what the function computes
+  alone are dropped so (caches, symdiff's own); a ``def`` with any other decorator is
+  left out, since only running the module would say what the decorated function does.
+
+The file's derivative rules (``symdiff.defgrad(f, ...)``, ``@symdiff.custom_grad(...)``)
+are read too, when written with lambdas, ``None`` and names of functions
+(``symdiff.static_rules``); a function whose rule cannot be read so is left out, with
+``--import`` as the way to get it, and a rule for an unknown function is in
+``unreadable_rules``.
 
 Every other top-level statement is skipped.  A name it could bind is removed from
 the namespace and remembered in ``skipped`` (name -> line), so a function reading
@@ -33,6 +41,7 @@ import operator
 import os
 from dataclasses import dataclass, field
 
+from . import markers, static_rules
 from .errors import SymdiffError, UnsupportedSyntaxError
 from .parse import READ_ONLY, lambda_name
 
@@ -57,7 +66,8 @@ class StaticModule:
     defined: dict = field(default_factory=dict)  # def name -> function (the last def wins)
     left_out: dict = field(default_factory=dict)  # def name -> (line, why not defined or None)
     skipped: dict = field(default_factory=dict)  # name -> line of a statement not run
-    custom_rules: list = field(default_factory=list)  # lines of derivative rules not run
+    rules: list = field(default_factory=list)  # lines of the derivative rules read
+    unreadable_rules: list = field(default_factory=list)  # (line, why) for unknown functions
 
     def function(self, name):
         """The function ``name`` defined by the file's last top-level ``def`` of that name
@@ -124,6 +134,10 @@ def load(path):
 
 
 def _load_statement(module, stmt):
+    call = static_rules.rule_calls(stmt, module.namespace)
+    if call is not None:
+        _read_rule(module, stmt, call)
+        return
     if isinstance(stmt, (ast.Import, ast.ImportFrom)):
         bound = _import(stmt)
     elif lambda_name(stmt):
@@ -133,10 +147,11 @@ def _load_statement(module, stmt):
     elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
         bound = _assignment(stmt, module.namespace)
     elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        if _mentions_custom_rule(stmt.decorator_list):
-            module.custom_rules.append(stmt.lineno)
         bound = _function(module, stmt, stmt.name)
         if bound is None:
+            return
+        _read_decorator_rules(module, stmt)
+        if stmt.name not in module.defined:
             return
     elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
         return  # a docstring
@@ -147,8 +162,8 @@ def _load_statement(module, stmt):
             module.namespace[name] = value
             module.skipped.pop(name, None)
         return
-    if _mentions_custom_rule([stmt]):
-        module.custom_rules.append(stmt.lineno)
+    if static_rules.mentions_rule([stmt]):
+        _unreadable_rule(module, stmt, None, "it is not a defgrad call symdiff reads")
     if isinstance(stmt, ast.ImportFrom) and any(a.name == "*" for a in stmt.names):
         for name in [n for n in module.namespace if not n.startswith("__")]:
             _unbind(module, name, stmt.lineno)  # a star import may rebind anything
@@ -168,6 +183,72 @@ def _function(module, stmt, name):
     module.left_out.pop(name, None)
     module.defined[name] = function
     return {name: function}
+
+
+def _read_rule(module, stmt, call):
+    """Give the function ``defgrad(f, ...)`` names its rule, or refuse the function."""
+    name = static_rules.rule_target(call)
+    target = static_rules.resolve(call.args[0], module.namespace) if call.args else None
+    if not callable(target):
+        _unreadable_rule(module, stmt, name, "it is for a function known only by running")
+        return
+    try:
+        if call.keywords:
+            raise static_rules.Unreadable("it is given keyword arguments")
+        static_rules.give(target, call.args[1:], module.namespace, module.path,
+                          _constant_or_unreadable(module))
+    except static_rules.Unreadable as exc:
+        _unreadable_rule(module, stmt, name, exc.args[0])
+        return
+    module.rules.append(stmt.lineno)
+    if isinstance(stmt, ast.Assign):  # g = defgrad(f, ...) binds g to f
+        names = bound_names(stmt)
+        if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
+            for bound in names:
+                _unbind(module, bound, stmt.lineno)
+            return
+        module.namespace[names[0]] = target
+        module.skipped.pop(names[0], None)
+        if name in module.defined:
+            module.defined[names[0]] = target
+
+
+def _read_decorator_rules(module, stmt):
+    """Rules given by ``@custom_grad(...)`` on the ``def`` just defined."""
+    function = module.defined[stmt.name]
+    try:
+        for decorator in static_rules.decorator_rules(stmt, module.namespace):
+            if decorator.keywords:
+                raise static_rules.Unreadable("its custom_grad is given keyword arguments")
+            static_rules.give(function, decorator.args, module.namespace, module.path,
+                              _constant_or_unreadable(module))
+            module.rules.append(decorator.lineno)
+    except static_rules.Unreadable as exc:
+        _unreadable_rule(module, stmt, stmt.name, exc.args[0])
+
+
+def _constant_or_unreadable(module):
+    def constant(node):
+        try:
+            constant_value(node, module.namespace)
+        except NotConstant:
+            raise static_rules.Unreadable(f"the default value `{ast.unparse(node)}` of a "
+                                          "partial is not a constant") from None
+    return constant
+
+
+def _unreadable_rule(module, stmt, name, why):
+    """A derivative rule that only running the module gives: its function is left out
+    (a caller of it then fails to resolve it, with --import as the way out)."""
+    reason = f"the derivative rule on line {stmt.lineno} cannot be read without running it ({why})"
+    if name in module.left_out:  # refused already, for its own reason
+        return
+    if name not in module.defined:  # no function of the file to leave out: the whole file
+        module.unreadable_rules.append((stmt.lineno, reason))
+        return
+    markers.CUSTOM_RULES.pop(module.defined.pop(name), None)
+    module.left_out[name] = (stmt.lineno, reason)
+    _unbind(module, name, stmt.lineno)
 
 
 def _unbind(module, name, lineno):
@@ -316,6 +397,11 @@ def _define(stmt, module, name):
     if isinstance(node, ast.Assign):
         arguments = node.value.args
     else:
+        for decorator in node.decorator_list:
+            if not _transparent(decorator, module.namespace):
+                return None, (f"it is decorated with @{ast.unparse(decorator)}, which only "
+                              "running the module applies (the function it makes may not "
+                              "compute what the def does)")
         node.decorator_list = []
         node.returns = None
         if hasattr(node, "type_params"):
@@ -348,15 +434,19 @@ def _define(stmt, module, name):
 
 
 _MISSING = object()
+_CACHES = ("functools.lru_cache", "lru_cache", "functools.cache", "cache")
 
 
-def _mentions_custom_rule(nodes):
-    for root in nodes:
-        for node in ast.walk(root):
-            name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", None)
-            if name in ("defgrad", "custom_grad"):
-                return True
-    return False
+def _transparent(decorator, namespace):
+    """Whether the function a decorator makes computes what the ``def`` does: a cache
+    (``functools.lru_cache``, ``functools.cache``), symdiff's own (``@symdiff.grad``: the
+    command differentiates the function itself, as with --import, and ``custom_grad``,
+    whose rule is read)."""
+    callee = decorator.func if isinstance(decorator, ast.Call) else decorator
+    if ast.unparse(callee) in _CACHES:
+        return True
+    found = static_rules.resolve(callee, namespace)
+    return (getattr(found, "__module__", None) or "").partition(".")[0] == "symdiff"
 
 
 def _global_declarations(tree):

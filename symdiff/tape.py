@@ -17,8 +17,19 @@ whose globals and closure cells map ``math``, ``numpy`` and the functions import
 them, however named, to the tape versions below.  The functions and modules of the user's
 own code that ``fn`` reaches are copied the same way; the stdlib, installed libraries and
 symdiff run as they are, and the user's modules are never modified.  A ``math`` function
-with no derivative here raises ``SymdiffError`` when handed a ``Value``; numpy's
-functions on scalars behave like their ``math`` twins (errors rather than ``nan``).
+with no derivative here raises ``SymdiffError`` when handed a ``Value``.  numpy's functions
+on scalars keep numpy's semantics (``np.log(0.0)`` is ``-inf``, not an error; see
+``symdiff.tape_numpy``), math's keep math's.  A function given its own rule with
+``symdiff.defgrad`` runs by that rule, as generated code calls it.  A cache
+(``functools.lru_cache``) gives way to the function inside, ``functools.partial`` and
+``functools.wraps``-style decorators are run through; any other wrapper of a user
+function is refused when it meets a Value.
+
+Nothing detaches a Value in silence: ``float(v)`` (what every ``math`` function does to
+its argument, so ``math.tanh(v)`` outside ``grad``) raises ``TypeError`` naming the way
+out (``v.tanh()``, ``symdiff.tape.tanh(v)``, or ``symdiff.tape.grad``); ``int``,
+``round``, ``math.floor`` and the like, whose derivative is 0, work on the number.  An int
+too large for a float stays an exact int, so the computation on it is Python's.
 
 Conventions at awkward points (those of JAX and PyTorch):
 
@@ -40,6 +51,7 @@ Conventions at awkward points (those of JAX and PyTorch):
 
 import builtins
 import dis
+import functools
 import inspect
 import math
 import numbers
@@ -48,6 +60,7 @@ import sys
 import sysconfig
 import types
 
+from . import markers
 from .errors import SymdiffError
 
 __all__ = [
@@ -75,7 +88,46 @@ def _unary(x, forward, derivative):
     if not isinstance(x, Value):
         return forward(x)
     y = forward(x.data)
-    return Value(y, (x, derivative(x.data, y)))
+    if type(x.data) is float:
+        return Value(y, (x, derivative(x.data, y)))
+    return Value(y, (x, _local(derivative, x.data, y)))
+
+
+def _local(partials, *args):
+    """``partials(*args)`` (one local derivative or a tuple) where an argument may be an int
+    too large for a float.  Python computes it exactly where it can; where that overflows,
+    the big int is taken as ±inf, as float arithmetic rounds an overflow.  A local
+    derivative too large for a float is ±inf."""
+    try:
+        result = partials(*args)
+    except OverflowError:
+        if not any(type(a) is int for a in args):
+            raise
+        result = partials(*map(_saturated, args))
+    return tuple(map(_saturated, result)) if type(result) is tuple else _saturated(result)
+
+
+def _saturated(x):
+    """``x`` as a float, ±inf for an int too large for one."""
+    if type(x) is not int:
+        return x
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf if x > 0 else -math.inf
+
+
+def _number(x):
+    """What a Value holds: a float, or an int too large for a float, kept exact so that the
+    computation on it follows Python's arithmetic (``math.log(10 ** 400)`` is 921.03...)."""
+    if isinstance(x, Value):
+        return x.data
+    try:
+        return float(x)
+    except OverflowError:
+        if isinstance(x, numbers.Integral):
+            return int(x)
+        raise
 
 
 def _binary(a, b, forward, partials):
@@ -90,7 +142,10 @@ def _binary(a, b, forward, partials):
         return y
     if partials is None:
         return Value(y)
-    da, db = partials(ad, bd, y)
+    if type(ad) is float and type(bd) is float:
+        da, db = partials(ad, bd, y)
+    else:
+        da, db = _local(partials, ad, bd, y)
     return Value(y, (a, da, b, db) if a_value and b_value else (a, da) if a_value else (b, db))
 
 
@@ -144,6 +199,20 @@ def _power_partials(x, p, y):
     return dx, (y * math.log(x) if x > 0 else 0.0 if x == 0 else math.nan)
 
 
+PARTIALS = {}  # name -> its local derivatives: (x, y) -> dy/dx, or (a, b, y) -> (dy/da, dy/db)
+
+
+def _partials(name, function):
+    """Note ``function`` as the local derivatives of ``name`` (numpy's spellings reuse them)."""
+    PARTIALS[name] = function
+    return function
+
+
+def _partials_of(name):
+    """``_partials`` as a decorator."""
+    return lambda function: _partials(name, function)
+
+
 class Value:
     """A float that remembers how it was computed.
 
@@ -152,10 +221,9 @@ class Value:
     """
 
     __slots__ = ("data", "grad", "_edges")
-    __array_ufunc__ = None          # numpy hands `np.float64(2) * v` back to Value
 
     def __init__(self, data, _edges=()):
-        self.data = float(data)
+        self.data = data if type(data) is float else _number(data)
         self.grad = 0.0
         self._edges = _edges
 
@@ -206,11 +274,12 @@ class Value:
                     stack.append(operand)
 
     # arithmetic: each line states the local partials with respect to (left, right)
-    __add__, __radd__ = _operator(operator.add, lambda a, b, y: (1.0, 1.0))
-    __sub__, __rsub__ = _operator(operator.sub, lambda a, b, y: (1.0, -1.0))
-    __mul__, __rmul__ = _operator(operator.mul, lambda a, b, y: (b, a))
-    __truediv__, __rtruediv__ = _operator(operator.truediv, lambda a, b, y: (1.0 / b, -y / b))
-    __mod__, __rmod__ = _operator(operator.mod, lambda a, b, y: (1.0, -(a // b)))
+    __add__, __radd__ = _operator(operator.add, _partials("add", lambda a, b, y: (1.0, 1.0)))
+    __sub__, __rsub__ = _operator(operator.sub, _partials("sub", lambda a, b, y: (1.0, -1.0)))
+    __mul__, __rmul__ = _operator(operator.mul, _partials("mul", lambda a, b, y: (b, a)))
+    __truediv__, __rtruediv__ = _operator(operator.truediv, _partials(
+        "div", lambda a, b, y: (1.0 / b, -y / b)))
+    __mod__, __rmod__ = _operator(operator.mod, _partials("mod", lambda a, b, y: (1.0, -(a // b))))
     __floordiv__, __rfloordiv__ = _operator(operator.floordiv, None)
     __pow__, __rpow__ = _operator(_real_power, _power_partials)
 
@@ -260,17 +329,48 @@ class Value:
     def __bool__(self):
         return bool(self.data)
 
-    def __float__(self):
-        return self.data
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """numpy's function of a Value (``np.tanh(v)``, ``np.float64(2) * v``): the tape's
+        stand-in for it, with numpy's semantics, so the derivative is kept; one the tape
+        has no derivative for raises, rather than computing on the bare number."""
+        function = _stand_in(ufunc) if method == "__call__" and not kwargs else None
+        if function is None:
+            raise TypeError(f"numpy.{ufunc.__name__} ({method}) of a Value has no derivative "
+                            "on the tape: use a function the tape knows (the numpy functions "
+                            "of symdiff.tape_numpy), or v.data for the number")
+        return function(*inputs)
 
+    def __float__(self):
+        raise TypeError(_DETACHING.format(what="converted to a float"))
+
+    def __complex__(self):
+        raise TypeError(_DETACHING.format(what="converted to a complex number"))
+
+    def __index__(self):
+        raise TypeError("a Value cannot be used as an index or a count (range, indexing): "
+                        "its derivative would be lost; use int(v), whose derivative is 0")
+
+    # the conversions to whole numbers have derivative 0, so they lose nothing
     def __int__(self):
         return int(self.data)
 
     def __trunc__(self):
         return math.trunc(self.data)
 
+    def __floor__(self):
+        return math.floor(self.data)
+
+    def __ceil__(self):
+        return math.ceil(self.data)
+
     def __round__(self, ndigits=None):
         return round(self.data, ndigits)
+
+
+_DETACHING = ("a Value cannot be {what}: its derivative would be lost (a function of math "
+              "does that to its argument). Use the method (v.tanh()), the tape's function "
+              "(symdiff.tape.tanh(v)), or run your function through symdiff.tape.grad, "
+              "which gives it math functions that keep the derivative; v.data is the number")
 
 
 # The math functions: each takes Values or plain numbers (then it is just ``math``'s).
@@ -281,6 +381,7 @@ _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 def _define(name, derivative):
     """The tape version of ``math.<name>``; ``derivative(x, y)`` is dy/dx at y = f(x)."""
     forward = getattr(math, name)
+    _partials(name, derivative)
 
     def function(x):
         return _unary(x, forward, derivative)
@@ -326,33 +427,45 @@ def ceil(x):
 def log(x, base=None):
     """``math.log(x)`` or ``math.log(x, base)``."""
     if base is None:
-        return _unary(x, math.log, lambda x, y: _div(1.0, x))
+        return _unary(x, math.log, _log_derivative)
     return _binary(x, base, math.log, lambda x, b, y: (
         _div(1.0, x * math.log(b)), _div(-y, b * math.log(b))))
 
 
+_log_derivative = _partials("log", lambda x, y: _div(1.0, x))
+
+
 def atan2(y, x):
     """``math.atan2(y, x)``; both partials are nan at the origin."""
-    def partials(y, x, out):
-        h = math.hypot(x, y)
-        return (x / h / h, -y / h / h) if h else (math.nan, math.nan)
-    return _binary(y, x, math.atan2, partials)
+    return _binary(y, x, math.atan2, _atan2_partials)
+
+
+@_partials_of("atan2")
+def _atan2_partials(y, x, out):
+    h = math.hypot(x, y)
+    return (x / h / h, -y / h / h) if h else (math.nan, math.nan)
 
 
 def fmod(x, y):
     """``math.fmod``: partials 1 and ``-trunc(x / y)``."""
-    def partials(x, y, out):
-        q = x / y
-        return 1.0, -(q if math.isinf(q) else float(math.trunc(q)))
-    return _binary(x, y, math.fmod, partials)
+    return _binary(x, y, math.fmod, _fmod_partials)
+
+
+@_partials_of("fmod")
+def _fmod_partials(x, y, out):
+    q = x / y if y else math.nan  # fmod(x, 0) succeeds only for x = nan
+    return 1.0, -(q if math.isinf(q) or math.isnan(q) else float(math.trunc(q)))
 
 
 def copysign(x, y):
     """``math.copysign``: the magnitude of ``x`` with the sign of ``y``; ±1 in ``x``
     (1 when the two signs agree), 0 in ``y``."""
-    def partials(x, y, out):
-        return (1.0 if (x >= 0) == (math.copysign(1.0, y) > 0) else -1.0), 0.0
-    return _binary(x, y, math.copysign, partials)
+    return _binary(x, y, math.copysign, _copysign_partials)
+
+
+@_partials_of("copysign")
+def _copysign_partials(x, y, out):
+    return (1.0 if (x >= 0) == (math.copysign(1.0, y) > 0) else -1.0), 0.0
 
 
 degrees = _define("degrees", lambda x, y: 180.0 / math.pi)
@@ -363,41 +476,50 @@ def cbrt(x):
     """The real cube root (``math.cbrt`` from Python 3.11); derivative ``inf`` at 0."""
     def forward(x):  # before 3.11: not always the nearest float, but close
         return math.copysign(abs(x) ** (1.0 / 3.0), x)
-    return _unary(x, getattr(math, "cbrt", forward), lambda x, y: _div(1.0, 3.0 * y * y))
+    return _unary(x, getattr(math, "cbrt", forward), _cbrt_derivative)
+
+
+_cbrt_derivative = _partials("cbrt", lambda x, y: _div(1.0, 3.0 * y * y))
 
 
 def exp2(x):
     """``2 ** x`` (``math.exp2`` from Python 3.11); derivative ``2 ** x * ln 2``."""
-    return _unary(x, getattr(math, "exp2", lambda x: 2.0 ** x),
-                  lambda x, y: y * math.log(2.0))
+    return _unary(x, getattr(math, "exp2", lambda x: 2.0 ** x), _exp2_derivative)
+
+
+_exp2_derivative = _partials("exp2", lambda x, y: y * math.log(2.0))
 
 
 # numpy's elementwise functions with no math twin, on scalars
 
 def square(x):
-    return _unary(x, lambda x: x * x, lambda x, y: 2.0 * x)
+    return _unary(x, lambda x: x * x, _square_derivative)
+
+
+_square_derivative = _partials("square", lambda x, y: 2.0 * x)
 
 
 def sinc(x):
     """``sin(pi x) / (pi x)``, 1 at 0; derivative ``(cos(pi x) - sinc x) / x``, 0 at 0."""
     def forward(x):
         return math.sin(math.pi * x) / (math.pi * x) if x else 1.0
-    return _unary(x, forward, lambda x, y: (math.cos(math.pi * x) - y) / x if x else 0.0)
+    return _unary(x, forward, _sinc_derivative)
+
+
+_sinc_derivative = _partials("sinc", lambda x, y: (math.cos(math.pi * x) - y) / x if x else 0.0)
 
 
 def reciprocal(x):
-    return _unary(x, lambda x: 1.0 / x, lambda x, y: -1.0 / (x * x))
+    return _unary(x, lambda x: 1.0 / x, _reciprocal_derivative)
+
+
+_reciprocal_derivative = _partials("reciprocal", lambda x, y: -1.0 / (x * x))
 
 
 def sign(x):
     """-1, 0 or 1 (nan for nan): a plain float, so its derivative is 0."""
     x = _data(x)
     return 1.0 if x > 0 else -1.0 if x < 0 else x
-
-
-def _numpy_trunc(x):
-    """``numpy.trunc``: rounded toward zero, a plain float (``math.trunc`` gives an int)."""
-    return float(math.trunc(_data(x)))
 
 
 def rint(x):
@@ -436,7 +558,10 @@ def logaddexp(a, b):
     def forward(a, b):
         big = max(a, b)
         return big + math.log1p(math.exp(-abs(a - b))) if big > -math.inf else big
-    return _binary(a, b, forward, lambda a, b, y: (math.exp(a - y), math.exp(b - y)))
+    return _binary(a, b, forward, _logaddexp_partials)
+
+
+_logaddexp_partials = _partials("logaddexp", lambda a, b, y: (math.exp(a - y), math.exp(b - y)))
 
 
 def logaddexp2(a, b):
@@ -444,7 +569,10 @@ def logaddexp2(a, b):
     def forward(a, b):
         big = max(a, b)
         return big + math.log2(1.0 + 2.0 ** -abs(a - b)) if big > -math.inf else big
-    return _binary(a, b, forward, lambda a, b, y: (2.0 ** (a - y), 2.0 ** (b - y)))
+    return _binary(a, b, forward, _logaddexp2_partials)
+
+
+_logaddexp2_partials = _partials("logaddexp2", lambda a, b, y: (2.0 ** (a - y), 2.0 ** (b - y)))
 
 
 def relu(x):
@@ -468,6 +596,9 @@ def pow(x, y):
     return _binary(x, y, math.pow, _power_partials)
 
 
+_partials("pow", _power_partials)
+
+
 def hypot(*coordinates):
     """``math.hypot`` of any number of coordinates; partials 0 at the origin."""
     data = [_data(c) for c in coordinates]
@@ -475,26 +606,18 @@ def hypot(*coordinates):
     edges = ()
     for c, d in zip(coordinates, data):
         if isinstance(c, Value):
-            edges += (c, d / h if h else 0.0)
+            edges += (c, _hypot_partial(d, h))
     return Value(h, edges) if edges else h
+
+
+_hypot_partial = _partials("hypot", lambda x, h: x / h if h else 0.0)  # by one coordinate
 
 
 # Running the user's unchanged function on Values ------------------------------------------
 
 _TAPE = {name: globals()[name] for name in __all__[3:] if hasattr(math, name)}
-_NUMPY_NAMES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2",
-                "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh", "power": "pow",
-                "float_power": "pow", "abs": "fabs", "absolute": "fabs", "rad2deg": "degrees",
-                "deg2rad": "radians", **{name: name for name in _TAPE}}
-_NUMPY_ONLY = {  # on scalars: the operators, and this module's numpy-only functions
-    "negative": operator.neg, "positive": operator.pos, "add": operator.add,
-    "subtract": operator.sub, "multiply": operator.mul, "divide": operator.truediv,
-    "true_divide": operator.truediv, "remainder": operator.mod, "mod": operator.mod,
-    "floor_divide": operator.floordiv, "sinc": sinc,
-    "maximum": max, "minimum": min, "square": square, "reciprocal": reciprocal, "sign": sign,
-    "rint": rint, "fmax": fmax, "fmin": fmin, "clip": clip, "logaddexp": logaddexp,
-    "logaddexp2": logaddexp2, "cbrt": cbrt, "exp2": exp2, "trunc": _numpy_trunc}
-_MATH_PASS_THROUGH = ("isnan", "isinf", "isfinite", "isclose", "trunc", "prod")
+_MATH_PASS_THROUGH = ("trunc", "prod")  # Values pass through them (__trunc__, *)
+_ON_NUMBERS = ("isnan", "isinf", "isfinite", "isclose")  # no derivative: they read the number
 _STAND_INS = {}         # id(math, numpy or one of their functions) -> (it, tape stand-in)
 _LIBRARY_DIRS = ("<frozen ",) + tuple(
     sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib"))
@@ -521,29 +644,42 @@ def _refusing(name, original):
     return refuse
 
 
+def on_numbers(function):
+    """``function`` applied to the numbers of Values: for tests (``isnan``) and the like,
+    whose result carries no derivative."""
+    def read(*args, **kwargs):
+        return function(*map(_data, args), **{k: _data(v) for k, v in kwargs.items()})
+    read.__name__ = read.__qualname__ = getattr(function, "__name__", "function")
+    return read
+
+
 def _register(module, table):
     for name, stand_in in table.items():
         _STAND_INS[id(getattr(module, name))] = (getattr(module, name), stand_in)
     _STAND_INS[id(module)] = (module, _Namespace(module, table.get))
 
 
-_register(math, {name: _TAPE.get(name) or _refusing(name, getattr(math, name))
+_register(math, {name: _TAPE.get(name) or (on_numbers(getattr(math, name)) if name in _ON_NUMBERS
+                                           else _refusing(name, getattr(math, name)))
                  for name in dir(math) if callable(getattr(math, name))
                  and not name.startswith("_") and name not in _MATH_PASS_THROUGH})
 
 
 def _float(x=0.0):
     """``float`` for copied code: a ``Value`` passes through with its derivative."""
-    return x if isinstance(x, Value) else float(x)
+    if isinstance(x, Value):
+        if type(x.data) is not float:
+            float(x.data)  # an int too large for a float: OverflowError, as float() gives
+        return x
+    return float(x)
 
 
 def _stand_in(value):
     """The tape's stand-in for ``value`` (math, numpy or one of their functions), or None."""
     numpy = sys.modules.get("numpy")
     if numpy is not None and id(numpy) not in _STAND_INS:
-        table = {name: _TAPE[ours] for name, ours in _NUMPY_NAMES.items() if hasattr(numpy, name)}
-        table.update(_NUMPY_ONLY)
-        _register(numpy, table)
+        from .tape_numpy import numpy_stand_ins
+        _register(numpy, numpy_stand_ins(numpy))
     found = _STAND_INS.get(id(value))
     return found[1] if found is not None and found[0] is value else None
 
@@ -562,11 +698,22 @@ def _is_user(value):
 
 
 def _translate(value, memo):
-    """What copied code sees instead of ``value``: a tape stand-in, a copied user function,
-    a user module whose attributes are translated as they are read, or ``value`` itself."""
+    """What copied code sees instead of ``value``: a tape stand-in, a copied user function
+    (or the user's own rule for it, given with ``symdiff.defgrad``), the function inside a
+    cache, a user module whose attributes are translated as they are read, or ``value``."""
     stand_in = _stand_in(value)
-    if stand_in is not None or not _is_user(value):
-        return stand_in if stand_in is not None else value
+    if stand_in is not None:
+        return stand_in
+    if _has_rule(value):
+        return _with_rule(value)
+    if not _is_user(value):
+        wrapped = _unwrapped(value)
+        return value if wrapped is None else _wrapper(value, wrapped, memo)
+    return _translate_inside(value, memo)
+
+
+def _translate_inside(value, memo):
+    """``value`` (a user function or module) with what it reads translated."""
     if isinstance(value, types.FunctionType):
         return _copy_function(value, memo)
     if id(value) not in memo:
@@ -574,6 +721,87 @@ def _translate(value, memo):
             return _translate(getattr(value, name), memo)
         memo[id(value)] = (value, _Namespace(value, lookup))
     return memo[id(value)][1]
+
+
+def _has_rule(value):
+    try:
+        return value in markers.CUSTOM_RULES
+    except TypeError:  # unhashable
+        return False
+
+
+def _with_rule(fn):
+    """``fn`` on the tape by its user-given rule, as generated code calls it: the value from
+    ``fn`` on the numbers, each partial from the rule at the numbers and that value."""
+    partials = markers.CUSTOM_RULES[fn]
+
+    def by_rule(*args, **kwargs):
+        if kwargs or len(args) < len(partials):  # keywords and defaults, bound as fn binds them
+            bound = inspect.signature(fn).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args = bound.args
+        if not any(isinstance(a, Value) for a in args):
+            return fn(*args)
+        data = [_data(a) for a in args]
+        out = fn(*data)
+        edges = ()
+        for arg, partial in zip(args, partials):
+            if isinstance(arg, Value) and partial is not None:
+                edges += (arg, partial(*data, out))
+        return Value(out, edges)
+
+    by_rule.__name__ = by_rule.__qualname__ = getattr(fn, "__name__", "by_rule")
+    return by_rule
+
+
+# Wrappers the tape can see through: they return what the function they wrap returns.
+_CACHE_TYPES = (type(functools.lru_cache()(lambda: None)),)
+
+
+def _unwrapped(value):
+    """The function of the user's (or of math or numpy) that a wrapper from outside the
+    user's code wraps, or None."""
+    if isinstance(value, (types.ModuleType, type, numbers.Number, str, tuple, list, dict)):
+        return None
+    inner = value.func if isinstance(value, functools.partial) else _wrapped_by(value)
+    while inner is not None and not (_is_user(inner) or _has_rule(inner)
+                                     or _stand_in(inner) is not None):
+        inner = _wrapped_by(inner)
+    return inner
+
+
+def _wrapped_by(value):
+    try:
+        return getattr(value, "__wrapped__", None)
+    except Exception:  # an object whose attributes compute themselves
+        return None
+
+
+def _wrapper(value, wrapped, memo):
+    """What copied code sees instead of a wrapper (from outside the user's code) of the user
+    function ``wrapped``: a cache gives way to the function (it returns the same values),
+    ``functools.partial`` wraps the translated function, a library's Python wrapper is
+    copied like user code (the function it calls is then the translated one), and any other
+    wrapper is refused when it meets a Value: the tape cannot see what it does."""
+    if isinstance(value, _CACHE_TYPES):
+        return _translate(value.__wrapped__, memo)
+    if isinstance(value, functools.partial):
+        return functools.partial(_translate(value.func, memo),
+                                 *[_translate(a, memo) for a in value.args],
+                                 **{k: _translate(v, memo) for k, v in value.keywords.items()})
+    if isinstance(value, types.FunctionType):
+        return _copy_function(value, memo)
+    name = getattr(wrapped, "__qualname__", repr(wrapped))
+
+    def refuse(*args, **kwargs):
+        if any(isinstance(a, Value) for a in (*args, *kwargs.values())):
+            raise SymdiffError(
+                f"{name} is wrapped in a {type(value).__name__}, which the tape cannot see "
+                "through: it would run the function without the tape's math",
+                hint="call the function itself, or wrap it with a def decorator "
+                     "(functools.wraps) or functools.lru_cache")
+        return value(*args, **kwargs)
+    return refuse
 
 
 def _names(code):
@@ -633,6 +861,14 @@ def _to_translate(cell):
     return _stand_in(contents) is not None or _is_user(contents)
 
 
+def _saturated_value(x):
+    """The value returned as a float where it fits in one (a big int stays as it is)."""
+    try:
+        return float(x)
+    except OverflowError:
+        return x
+
+
 def _resolve_wrt(label, signature, wrt):
     """The names of the parameters to differentiate by, and whether one float is wanted."""
     params = signature.parameters
@@ -676,14 +912,18 @@ def _differentiate(fn, wrt, with_value):
                                hint="the tape differentiates functions returning one number")
         grads = tuple(inputs[name].grad for name in names)
         result = grads[0] if single else grads
-        return (float(out), result) if with_value else result
+        return (_saturated_value(_data(out)), result) if with_value else result
 
     differentiated.__name__ = differentiated.__qualname__ = f"grad_{label}"
     return differentiated
 
 
-def on_values(fn):
-    """A copy of the user function ``fn`` that computes on ``Value``s (see ``grad``)."""
+def on_values(fn, own_rule=True):
+    """A copy of the user function ``fn`` that computes on ``Value``s (see ``grad``);
+    ``own_rule=False`` differentiates ``fn``'s own code even where ``symdiff.defgrad``
+    gave it a rule (the rules of the functions it calls still hold)."""
+    if not own_rule and isinstance(fn, types.FunctionType):
+        return _copy_function(fn, {})
     return _translate(fn, {})
 
 

@@ -11,6 +11,7 @@ in-process through ``cli.main``, which the subprocesses run too.
 import ast
 import inspect
 import io
+import math
 import os
 import re
 import shutil
@@ -88,6 +89,19 @@ def f(x):
 raise RuntimeError("no import, please")
 """
 
+PRINTS = """\
+import math
+import os
+
+print("hello from the module")
+os.system("echo from a child process")
+
+
+def f(x):
+    return math.sin(x) * x
+"""
+
+
 # The example with top-level code that must not run unless --import is given.
 MARKED_MODEL = MODEL + '\nopen("marker.txt", "w").write("the top level ran")\n'
 
@@ -104,6 +118,7 @@ CASES = {
     "syntax_error": ({"broken.py": BROKEN}, ["show", "broken.py:f"], {}),
     "unsupported": ({"unsupported.py": UNSUPPORTED}, ["graph", "unsupported.py:f"], {}),
     "imported": ({"model.py": MARKED_MODEL}, ["show", "model.py:neuron", "--import"], {}),
+    "imported_prints": ({"prints.py": PRINTS}, ["show", "prints.py:f", "--import"], {}),
 }
 if shutil.which("dot"):
     CASES["graph_svg"] = ({"model.py": MARKED_MODEL}, ["graph", "model.py:power", "--wrt", "x",
@@ -226,10 +241,146 @@ def test_check_failure_exits_1(runs):
     assert "FAILED" in run.stdout.splitlines()[0]
 
 
-def test_rules_given_by_running_code_are_named_when_reading_statically(invoke):
+def test_rules_are_read_without_running_the_file(invoke):
+    """The reproducer: without --import, check once ignored the file's rules and said ok."""
     run = invoke({"wrong.py": WRONG_RULE}, "check", "wrong.py:loss", "--at", "1.0")
-    assert run.returncode == 0, run.stderr  # the body of square is differentiated instead
-    assert "--import" in run.stderr and "line 9" in run.stderr  # the defgrad call
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "FAILED" in run.stdout.splitlines()[0] and "wrong rule" in run.stdout
+    assert "the rule given for square is wrong by x" in run.stdout
+    imported = invoke({"wrong.py": WRONG_RULE}, "check", "wrong.py:loss", "--at", "1.0",
+                      "--import")
+    assert imported.stdout.replace(str(imported.cwd) + os.sep, "") == run.stdout
+
+
+RULES = """\
+import math
+import symdiff as sd
+from symdiff import custom_grad, defgrad
+
+
+def softplus(x):
+    return math.log1p(math.exp(x))
+
+
+def sigmoid(x, out):
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+sd.defgrad(softplus, sigmoid)
+
+
+@custom_grad(lambda x, y, out: y * math.cos(x * y), None)
+def wave(x, y):
+    return math.sin(x * y)
+
+
+def scaled(x, k=2.0):
+    return k * x
+
+
+scaled = defgrad(scaled, lambda x, k, out: k + 0.0 * math.e, lambda x, k, out: x)
+
+
+def loss(a, b):
+    return softplus(a * b) + wave(a, b) + scaled(a, 2.0)
+"""
+
+
+def test_every_written_form_of_a_rule_is_read(invoke, tmp_path):
+    run = invoke({"rules.py": RULES}, "check", "rules.py:loss", "--at", "0.3,0.8",
+                 "--at", "-1.2,0.5")
+    assert run.returncode == 1, run.stdout + run.stderr  # wave's rule says: nothing in y
+    assert [line.split()[-1] for line in run.stdout.splitlines()[3:7:2]] == ["ok", "ok"]
+    assert "the rule given for wave is wrong by y" in run.stdout
+    module = static.load(str(tmp_path / "rules.py"))
+    from symdiff import markers
+    assert markers.CUSTOM_RULES[module.function("softplus")] == (module.namespace["sigmoid"],)
+    assert markers.CUSTOM_RULES[module.function("wave")][1] is None
+    assert module.function("scaled").__name__ == "scaled"
+    assert module.rules == [14, 17, 26]
+
+
+@pytest.mark.parametrize("text, line", [
+    ("PARTIALS = [lambda x, out: 2.0 * x]\nsymdiff.defgrad(helper, *PARTIALS)\n", 16),
+    ("symdiff.defgrad(helper, make_rule())\n", 15),
+    ("symdiff.defgrad(helper, lambda x, out: SCALE * x)\n", 15),
+    ("symdiff.defgrad(helper, lambda x, out, k=len('ab'): k * x)\n", 15),
+    ("for rule in [lambda x, out: 2.0 * x]:\n    symdiff.defgrad(helper, rule)\n", 15),
+], ids=["starred", "a call", "an unknown name", "a default that runs", "in a loop"])
+def test_a_rule_that_cannot_be_read_is_a_located_error(invoke, text, line):
+    source = ("import symdiff\n\n\ndef helper(x):\n    return x * x\n\n\n"
+              "def make_rule():\n    return lambda x, out: 2.0 * x\n\n\n"
+              "SCALE = float('2')\n\n\n" + text
+              + "\n\ndef loss(x):\n    return helper(x) + 1.0\n\n\ndef other(x):\n"
+              "    return 2.0 * x\n")
+    files = {"unread.py": source}
+    for command in ("check", "show"):
+        run = invoke(files, command, "unread.py:loss")
+        where = assert_error(run, "unread.py")
+        assert "--import" in run.stderr and ("helper" in run.stderr or "for rule" in text)
+        call = source.splitlines().index("    return helper(x) + 1.0") + 1
+        assert where[0] == line or where[0] == call and f"line {line}" in run.stderr
+    if "for rule" not in text:  # a rule for a known function: the others are fine
+        assert invoke(files, "check", "unread.py:other", "--at", "1.0").returncode == 0
+    assert invoke(files, "check", "unread.py:loss", "--at", "1.0", "--import").returncode == 0
+
+
+def test_negative_numbers_after_at_and_wrt(invoke):
+    run = invoke({"model.py": MODEL}, "check", "model.py:power", "--at", "-2,3", "--at",
+                 "-0.5,2", "--wrt", "-2")
+    assert run.returncode == 0, run.stderr
+    assert "(-2, 3)" in run.stdout and "(-0.5, 2)" in run.stdout
+    assert cli.attach_values(["--at", "-2,3", "--wrt", "-1", "--at", "1"]) == [
+        "--at=-2,3", "--wrt=-1", "--at", "1"]
+    assert cli.attach_values(["--at", "-inf,nan"]) == ["--at=-inf,nan"]
+
+
+DEFAULTS = """\
+import math
+
+
+def f(x, y=2.0, n=3):
+    total = 0.0
+    for i in range(n):
+        total = total + x ** y + math.sin(x * i)
+    return total
+"""
+
+
+def test_at_takes_the_defaults_of_the_parameters_left_out(invoke):
+    run = invoke({"defaults.py": DEFAULTS}, "check", "defaults.py:f", "--at", "1.5",
+                 "--at", "0.5,3.0", "--wrt", "x,y")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "(1.5, 2, 3)" in run.stdout and "(0.5, 3, 3)" in run.stdout
+    wrong = invoke({"defaults.py": DEFAULTS}, "check", "defaults.py:f", "--at", "1,2,3,4")
+    assert_error(wrong)
+    assert "1 to 3 parameters" in wrong.stderr
+
+
+def test_show_import_keeps_the_module_output_off_stdout(runs):
+    run = runs["imported_prints"]
+    assert run.returncode == 0, run.stderr
+    ast.parse(run.stdout)
+    assert run.stdout.startswith("import math") and "hello" not in run.stdout
+    assert "hello from the module" in run.stderr and "from a child process" in run.stderr
+
+
+def test_the_sympy_budget_is_an_option(invoke):
+    run = invoke({"model.py": MODEL}, "check", "model.py:neuron", "--points", "1",
+                 "--sympy-timeout", "0.000001")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "timed out" in run.stdout
+    full = invoke({"model.py": MODEL}, "check", "model.py:neuron", "--points", "1",
+                  "--sympy-timeout", "0")
+    assert full.returncode == 0 and "timed out" not in full.stdout
+    with pytest.raises(SystemExit):
+        cli.main(["check", "model.py:neuron", "--sympy-timeout", "soon"])
+
+
+def test_check_import_keeps_the_module_output_off_stdout(invoke):
+    run = invoke({"prints.py": PRINTS}, "check", "prints.py:f", "--at", "0.5", "--import")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("check f: ok") and "hello" in run.stderr
 
 
 def test_graph_dot_labels_operations_lines_and_adjoints(runs):
@@ -476,7 +627,7 @@ def test_static_functions_are_defined_alone(tmp_path):
 import math
 
 
-@undefined_decorator(1)
+@functools.lru_cache(maxsize=None)
 def f(x: UndefinedType, k=2.0) -> AlsoUndefined:
     return k * math.sin(x)
 
@@ -493,6 +644,49 @@ def g(x, k=len("ab")):
     assert raised.value.lineno == 9 and "--import" in str(raised.value)
     with pytest.raises(SymdiffError):
         module.function("h")
+
+
+DECORATED = """\
+import functools
+import math
+import symdiff
+
+
+def doubling(fn):
+    @functools.wraps(fn)
+    def wrapper(*args):
+        return 2.0 * fn(*args)
+    return wrapper
+
+
+@doubling
+def f(x):
+    return x * x
+
+
+@functools.cache
+def g(x):
+    return math.sin(x)
+
+
+@symdiff.grad
+def h(x):
+    return g(x) * x
+"""
+
+
+def test_static_decorators_that_may_change_the_function_are_refused(tmp_path, invoke):
+    """The undecorated f (x * x) once stood for the decorated one (2 * x * x)."""
+    module = load(tmp_path, DECORATED)
+    with pytest.raises(SymdiffError) as raised:
+        module.function("f")
+    assert raised.value.lineno == 14 and "@doubling" in str(raised.value)
+    assert "--import" in str(raised.value)
+    assert module.function("g")(0.0) == 0.0 and module.function("h")(2.0) == 2 * math.sin(2.0)
+    run = invoke({"decorated.py": DECORATED}, "show", "decorated.py:f")
+    assert assert_error(run, "decorated.py")[0] == 14
+    assert invoke({"decorated.py": DECORATED}, "check", "decorated.py:h", "--at",
+                  "0.5").returncode == 0
 
 
 def test_static_syntax_error_is_located(tmp_path):
