@@ -10,6 +10,7 @@ gets that name with its digest, so each function's text stays readable.
 
 import hashlib
 import linecache
+import types
 
 
 def compile_module(text, function_name, namespace, origin_filename, variant=""):
@@ -33,4 +34,10 @@ def run_text(text, function_name, namespace, filename):
     scope = dict(namespace)
     scope["__name__"] = f"symdiff.generated.{function_name}"
     exec(compile(text, filename, "exec"), scope)
+    # The text's header re-creates the functions no import reaches (a script's rule
+    # functions) for the text on its own; here the function calls the functions
+    # themselves, so one with a rule keeps it when the gradient is differentiated again.
+    # Numbers and tables stay as the text binds them: read when the gradient was built.
+    scope.update((name, value) for name, value in namespace.items()
+                 if isinstance(value, types.FunctionType))
     return scope[function_name]

@@ -1,137 +1,123 @@
-"""Emit: the generated syntax tree -> module text.  The only module that imports astor.
+"""Emit: the generated syntax tree -> module text, proven to parse back to that tree.
 
 Expects a ``Generated`` from ``differentiate`` (possibly optimized).  Guarantees
-text that parses back to the same tree, with comment lines where ``differentiate``
-left comment markers:
+text that parses back to the same tree, comments aside, and that is checked here
+(a mismatch is an ``InternalError``, never compiled).  ``printer`` writes the
+statements and blocks itself and a ``syntax.Comment`` as a comment line; astor, or
+the standard library's ``ast.unparse`` where astor does not import cleanly, prints
+the simple statements and expressions, with the same text either way:
 
-    __symdiff_comment__('line 3: z = x * y')    ──emit──►    # line 3: z = x * y
+    Comment('line 3: z = x * y')    ──emit──►    # line 3: z = x * y
 
-The text stands on its own: above the function it binds every name the function
-reads from outside, as the user's module had it: ``import math`` (or ``numpy as np``),
-``SCALE = 2.5`` for a module constant, ``from model import square`` for a function a
-custom rule calls.  Saved to a file, it runs without symdiff.
+The text stands on its own: above the function, ``bindings`` binds every name the
+function reads from outside, as the user's module had it (``import math``,
+``SCALE = 2.5``, ``from model import square``, or the definition of a function no
+import reaches), so saved to a file it runs without symdiff.
 """
 
 import ast
-import math
-import numbers
-import re
-import sys
-import types
 
-import astor
-
+from . import bindings
+from .errors import InternalError
+from .printer import default_printer, print_function
 from .special import definition
-from .syntax import COMMENT
-
-_MARKER = re.compile(r"^(\s*)" + COMMENT + r"\((.*)\)$")
+from .syntax import Comment, clone
 
 
-def emit(generated):
-    """The module text defining the generated function."""
+def emit(generated, printer=None):
+    """The module text defining the generated function (``printer``: ``"astor"`` or
+    ``"unparse"``; by default astor where it imports cleanly)."""
+    printer = printer or default_printer()
     function = generated.function
-    markers, comments = _number_comments(function)
     aliases = {b: alias for alias, b in generated.builtins.items()}
     helpers = [definition(key, name, generated.math_name, aliases)
                for key, name in getattr(generated, "helpers", {}).items()]
-    module = ast.Module(body=helpers + [function], type_ignores=[])
-    uses_math = any(isinstance(n, ast.Name) and n.id == generated.math_name
-                    for n in ast.walk(module))
+    header, definitions = bindings.header(generated, printer, helpers)
+    lines = []
+    for helper in helpers:  # digamma and the like, which the partials call
+        lines += print_function(helper, printer) + ["", ""]
+    lines += print_function(function, printer)
+    text = "\n".join(header + lines) + "\n"
+    _check_round_trip(text, function, definitions + helpers)
+    return text
+
+
+# --- the proof ------------------------------------------------------------------------------
+
+def _check_round_trip(text, function, definitions):
+    """The text parses to imports and constants, the ``definitions`` and then
+    ``function`` itself, comments aside; else an ``InternalError``."""
+    if len(text.splitlines()) != text.count("\n"):  # linecache's lines are the parser's
+        raise InternalError("emit", "the emitted text holds a line break other than \\n")
     try:
-        text = astor.to_source(module, indent_with="    ")
-    finally:
-        for marker, text_arg in zip(markers, comments):  # leave the input as it was
-            marker.args = [ast.Constant(text_arg)]
-    lines = [_comment_line(line, comments) for line in text.splitlines()]
-    header = []
-    if uses_math:
-        alias = "" if generated.math_name == "math" else f" as {generated.math_name}"
-        header.append(f"import math{alias}")
-    for alias, builtin in generated.builtins.items():
-        header.append(f"from builtins import {builtin} as {alias}")
-    imports, constants = _outside_names(function, generated.namespace, generated.math_name)
-    header += imports
-    if constants:
-        header += [""] * bool(header) + constants
-    if header:
-        header += ["", ""]
-    return "\n".join(header + lines) + "\n"
+        body = ast.parse(text).body
+    except SyntaxError as exc:
+        raise InternalError("emit", f"the emitted text does not parse: {exc}") from None
+    defined = [stmt for stmt in body[:-1] if isinstance(stmt, ast.FunctionDef)]
+    if (not body or not all(_is_binding(s) or s in defined for s in body[:-1])
+            or [shape(d) for d in defined] != [shape(without_comments(d)) for d in definitions]):
+        raise InternalError("emit", "the emitted header is not imports, constants and the "
+                            "definitions it was meant to hold")
+    if shape(body[-1]) != shape(without_comments(function)):
+        raise InternalError("emit", f"the emitted text of {function.name} does not parse "
+                            "back to its syntax tree")
 
 
-def _outside_names(function, namespace, math_name):
-    """The lines binding the names ``function`` reads from ``namespace``: (imports,
-    constants), each in the order the names were first used."""
-    read = {n.id for n in ast.walk(function) if isinstance(n, ast.Name)}
-    imports, constants = [], []
-    for name, value in namespace.items():
-        if name not in read or name == math_name:
-            continue
-        if isinstance(value, types.ModuleType):
-            alias = "" if name == value.__name__ else f" as {name}"
-            imports.append(f"import {value.__name__}{alias}")
-        elif isinstance(value, (numbers.Number, tuple, list)):
-            constants.append(f"{name} = {_literal(value)}")
-        elif hasattr(value, "tolist") and getattr(value, "ndim", None) == 1:
-            constants.append(f"{name} = {_literal(tuple(value.tolist()))}")  # a numpy table
-        else:
-            line = _from_import(name, value)
-            if line is not None:
-                imports.append(line)
-    return imports, constants
+def _is_binding(stmt):
+    """An import, or a constant bound to numbers (``float('inf')`` included)."""
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return True
+    return (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name) and _is_literal(stmt.value))
 
 
-def _literal(value):
-    """Python text for a number, or a tuple or list of numbers, exact: ``float('inf')`` and
-    ``float('nan')`` included."""
-    if isinstance(value, (tuple, list)):
-        items = ", ".join(_literal(item) for item in value)
-        return f"({items},)" if isinstance(value, tuple) and len(value) == 1 else (
-            f"({items})" if isinstance(value, tuple) else f"[{items}]")
-    if isinstance(value, float) and not math.isfinite(value):
-        return f"float({str(value)!r})"
-    return repr(value)
+def _is_literal(node):
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (int, float, complex))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return _is_literal(node.operand)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return all(_is_literal(item) for item in node.elts)
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "float" and not node.keywords and len(node.args) == 1
+            and isinstance(node.args[0], ast.Constant)
+            and node.args[0].value in ("inf", "-inf", "nan"))
 
 
-def _from_import(name, value):
-    """``from module import thing as name`` for a function a module really holds, else None."""
-    module = getattr(value, "__module__", None)
-    qualname = getattr(value, "__name__", None)
-    if not module or not qualname or getattr(sys.modules.get(module), qualname, None) is not value:
-        return _public_import(name, value)
-    if module == "__main__":
-        return None  # a script's own function: no import reaches it
-    alias = "" if name == qualname else f" as {name}"
-    return f"from {module} import {qualname}{alias}"
+def without_comments(function):
+    """A copy of ``function`` with its comments removed (an emptied block: ``pass``)."""
+    class Strip(ast.NodeTransformer):
+        def generic_visit(self, node):
+            super().generic_visit(node)
+            for field in ("body", "orelse"):
+                block = getattr(node, field, None)
+                if isinstance(block, list) and block and all(isinstance(s, ast.stmt)
+                                                             for s in block):
+                    kept = [s for s in block if not isinstance(s, Comment)]
+                    setattr(node, field, kept or [ast.Pass()])
+            return node
+
+    return Strip().visit(clone(function))
 
 
-def _public_import(name, value):
-    """``from scipy.special import gammaln`` (a ufunc names no module), ``from scipy.stats
-    import norm`` (an object of a private module): the public module holding ``value``."""
-    for module_name in ("scipy.special", "scipy.stats"):
-        module = sys.modules.get(module_name)
-        if module is None:
-            continue
-        for attr in (name, getattr(value, "__name__", None)):
-            if attr and getattr(module, attr, None) is value:
-                alias = "" if name == attr else f" as {name}"
-                return f"from {module_name} import {attr}{alias}"
-    return None
+def shape(node):
+    """What a syntax tree means, as nested tuples: fields, not positions; a name's
+    context, fixed by where it stands, left out; a constant by type and ``repr``, a
+    negative number written ``-2.0`` (the same value, folded by the compiler) as one."""
+    if isinstance(node, list):
+        return tuple(shape(item) for item in node)
+    if (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+            and isinstance(node.operand, ast.Constant) and _is_real(node.operand.value)):
+        return shape(ast.Constant(-node.operand.value))
+    if isinstance(node, ast.Constant):
+        return ("Constant", type(node.value).__name__, repr(node.value))
+    if not isinstance(node, ast.AST):
+        return node
+    fields = tuple((name, shape(getattr(node, name, None))) for name in node._fields
+                   if name not in ("ctx", "type_comment", "kind", "type_params")
+                   or (name == "type_params" and getattr(node, name, None)))
+    return (type(node).__name__,) + fields
 
 
-def _number_comments(function):
-    """Replace each marker's text by its number, so no marker line is ever wrapped."""
-    markers, texts = [], []
-    for node in ast.walk(function):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id == COMMENT):
-            markers.append(node)
-            texts.append(node.args[0].value)
-            node.args = [ast.Constant(len(texts) - 1)]
-    return markers, texts
-
-
-def _comment_line(line, comments):
-    match = _MARKER.match(line)
-    if match is None:
-        return line
-    return f"{match.group(1)}# {comments[int(match.group(2))]}"
+def _is_real(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)

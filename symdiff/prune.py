@@ -15,7 +15,7 @@ import ast
 import math
 
 from .differentiate import SECTION
-from .syntax import COMMENT, walk
+from .syntax import Comment, comment_text, walk
 
 
 def blocks(function):
@@ -304,6 +304,4 @@ def drop_orphan_comments(function, math_name, floats=frozenset(), calls=None):
 
 def is_comment(stmt, or_heading=False):
     """A comment on a source line (or, with ``or_heading``, a section heading too)."""
-    return (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
-            and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id == COMMENT
-            and (or_heading or not stmt.value.args[0].value.startswith(SECTION)))
+    return isinstance(stmt, Comment) and (or_heading or not comment_text(stmt).startswith(SECTION))

@@ -4,7 +4,16 @@ import ast
 
 from . import ir
 
-COMMENT = "__symdiff_comment__"  # marker call that ``emit`` turns into a comment line
+COMMENT = "__symdiff_comment__"  # the name a comment's call reads, for ``ast.dump`` to show
+
+
+class Comment(ast.Expr):
+    """A comment line: ``# text`` in the emitted module.
+
+    To the passes it is an expression statement (a call, so it stays where it is);
+    ``emit`` writes it as a comment because of its class, never because of a name or of
+    anything in printed text.  Its text is ``comment_text(stmt)``.
+    """
 
 
 _STATELESS = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
@@ -53,9 +62,7 @@ def clone(node):
         return [clone(item) for item in node]
     if not isinstance(node, ast.AST) or isinstance(node, _STATELESS):
         return node  # plain values, and operator singletons without state
-    copy = kind()
-    for name, value in ast.iter_fields(node):
-        setattr(copy, name, clone(value))
+    copy = kind(**{name: clone(value) for name, value in ast.iter_fields(node)})
     for name in node._attributes:
         if hasattr(node, name):
             setattr(copy, name, getattr(node, name))
@@ -74,7 +81,11 @@ class Substitute(ast.NodeTransformer):
 
 
 def comment(text):
-    return ast.Expr(ast.Call(load(COMMENT), [ast.Constant(text)], []))
+    return Comment(ast.Call(load(COMMENT), [ast.Constant(text)], []))
+
+
+def comment_text(stmt):
+    return stmt.value.args[0].value
 
 
 LOAD = ast.Load()

@@ -784,10 +784,12 @@ def _with_checks(lines, params, context, seed, index):
     return out
 
 
-def load(programs, directory, module_name):
-    """Write ``programs`` to ``directory/module_name.py``, import it, set each ``.fn``."""
+def load(programs, directory, module_name, header=None):
+    """Write ``programs`` to ``directory/module_name.py`` below ``header`` (by default the
+    fuzzer's), import it, set each ``.fn``."""
     path = Path(directory) / f"{module_name}.py"
-    path.write_text(MODULE_HEADER + "\n\n".join(p.source for p in programs))
+    header = MODULE_HEADER if header is None else header
+    path.write_text(header + "\n\n".join(p.source for p in programs))
     spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module

@@ -15,15 +15,17 @@ program and the point.  The optimizer must never merge, duplicate, drop or reord
 ``pop``, so all three agree exactly or to a few ulps.
 """
 
-import importlib.util
 import math
 import random
-import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 import symdiff
 import symdiff.tape
+
+try:
+    import fuzzing
+except ImportError:  # run with the repository root, not tests/, on sys.path
+    from tests import fuzzing
 
 HEADER = "import math\n\n"
 STACKS = ("s", "t")
@@ -193,15 +195,7 @@ def generate(seed, index, indexing=False):
 
 def load(programs, directory, module_name):
     """Write ``programs`` to one module file, import it, set each ``.fn``."""
-    path = Path(directory) / f"{module_name}.py"
-    path.write_text(HEADER + "\n\n".join(p.source for p in programs))
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    spec.loader.exec_module(module)
-    for program in programs:
-        program.fn = getattr(module, program.name)
-    return module
+    return fuzzing.load(programs, directory, module_name, header=HEADER)
 
 
 def _close(a, b, rtol, atol):

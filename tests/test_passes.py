@@ -16,6 +16,7 @@ The one limit the passes assume (numbers a float can hold) is a strict xfail, na
 """
 
 import ast
+import copy
 import inspect
 import itertools
 import math
@@ -35,7 +36,7 @@ import symdiff
 import symdiff.tape
 from symdiff import fuse, optimize, prune
 from symdiff.differentiate import SECTION
-from symdiff.syntax import COMMENT
+from symdiff.syntax import COMMENT, Comment
 
 try:
     import fuzzing
@@ -53,14 +54,34 @@ VALUES = (math.nan, math.inf, -math.inf, -0.0, 0.0, 1.0, -2.5, 0.5, 1e308, -1e30
 # --- helpers -----------------------------------------------------------------------------
 
 def _function(text):
-    """The ``def`` in ``text`` as a syntax tree (comment markers written as calls)."""
-    return ast.parse(textwrap.dedent(text)).body[0]
+    """The ``def`` in ``text`` as a syntax tree (comments written as marker calls)."""
+    return _Comments().visit(ast.parse(textwrap.dedent(text)).body[0])
+
+
+def _unparse(function):
+    """The text of ``function``, its comments written as marker calls."""
+    class Markers(ast.NodeTransformer):
+        def visit_Comment(self, node):
+            return ast.Expr(node.value)
+
+    return ast.unparse(Markers().visit(copy.deepcopy(function)))
+
+
+class _Comments(ast.NodeTransformer):
+    """Marker calls ``__symdiff_comment__('...')`` standing alone -> ``Comment`` statements."""
+
+    def visit_Expr(self, node):
+        call = node.value
+        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                and call.func.id == COMMENT):
+            return Comment(call)
+        return node
 
 
 def _run(function, *passes):
     """A copy of ``function`` rewritten by ``passes`` until none changes anything; empty
     bodies get a ``pass`` so the result compiles (it changes nothing computed)."""
-    function = _function(ast.unparse(function))
+    function = _function(_unparse(function))
     for _ in range(optimize.MAX_ROUNDS):
         changed = False
         for run in passes:
@@ -74,7 +95,7 @@ def _run(function, *passes):
 
 
 def _same_text(function, text):
-    return ast.unparse(function) == ast.unparse(_function(text))
+    return _unparse(function) == _unparse(_function(text))
 
 
 def _compile(function):
@@ -94,8 +115,8 @@ def _points(function, values=VALUES):
 def _assert_equivalent(original, rewritten, points=None):
     points = _points(original) if points is None else points
     bad = _mismatches(_compile(original), _compile(rewritten), points)
-    assert not bad, (f"{len(bad)} mismatches, first {bad[0]}\nbefore:\n{ast.unparse(original)}"
-                     f"\nafter:\n{ast.unparse(rewritten)}")
+    assert not bad, (f"{len(bad)} mismatches, first {bad[0]}\nbefore:\n{_unparse(original)}"
+                     f"\nafter:\n{_unparse(rewritten)}")
 
 
 def test_same_tells_signed_zeros_nans_and_types_apart():
@@ -385,7 +406,7 @@ def test_fuse_single_uses(name):
     text, expected = FUSE_CASES[name]
     original = _function(text)
     fused = _run(original, fuse.fuse_single_uses)
-    assert _same_text(fused, expected or text), ast.unparse(fused)
+    assert _same_text(fused, expected or text), _unparse(fused)
     _assert_equivalent(original, fused)
 
 
@@ -417,7 +438,7 @@ def test_fuse_respects_max_operations_below_the_limit(value_ops):
     original = _function(text)
     fused = _run(original, fuse.fuse_single_uses)
     built = 1 + value_ops
-    assert len(fused.body) == (2 if built <= fuse.MAX_OPERATIONS else 3), ast.unparse(fused)
+    assert len(fused.body) == (2 if built <= fuse.MAX_OPERATIONS else 3), _unparse(fused)
     _assert_equivalent(original, fused)
 
 
@@ -431,7 +452,7 @@ def test_fuse_never_builds_more_than_max_operations():
         """
     fused = _run(_function(text), fuse.fuse_single_uses)
     most = max(sum(isinstance(n, fuse._OPERATIONS) for n in ast.walk(s)) for s in fused.body)
-    assert most <= fuse.MAX_OPERATIONS, ast.unparse(fused)
+    assert most <= fuse.MAX_OPERATIONS, _unparse(fused)
 
 
 @pytest.mark.parametrize("between, fused", [
@@ -443,7 +464,7 @@ def test_fuse_respects_reach(between, fused):
     text = f"def f(x, y):\n    a = x * y\n{filler}\n    b = a + 1.0\n    return b\n"
     original = _function(text)
     result = _run(original, fuse.fuse_single_uses)
-    assert (len(result.body) == between + 2) == fused, ast.unparse(result)[-200:]
+    assert (len(result.body) == between + 2) == fused, _unparse(result)[-200:]
     _assert_equivalent(original, result, _points(original, (math.nan, -0.0, 2.0, 3)))
 
 
@@ -689,7 +710,7 @@ def test_prune(name):
     text, expected = PRUNE_CASES[name]
     original = _function(text)
     pruned = _run(original, *PRUNE)
-    assert _same_text(pruned, expected or text), ast.unparse(pruned)
+    assert _same_text(pruned, expected or text), _unparse(pruned)
     points = _points(original)
     if original.args.args[-1].arg == "n":  # a loop count: ints, and a float that raises
         points = list(itertools.product(VALUES, (0, 1, 3, 2.5, -1)))
@@ -712,7 +733,7 @@ def test_drop_dead_statements_alone_keeps_what_may_raise_or_is_read():
             b = a / y
             d = math.sqrt(x)
             return y
-        """), ast.unparse(pruned)
+        """), _unparse(pruned)
     _assert_equivalent(original, pruned)
 
 
@@ -758,7 +779,7 @@ WHILE_UPDATED_IN_BODY = """
 def test_drop_dead_statements_keeps_what_a_while_test_reads():
     original = _function(WHILE_UPDATED_IN_BODY)
     pruned = _run(original, prune.drop_dead_statements)
-    assert "k = t + 5.0" in ast.unparse(pruned)
+    assert "k = t + 5.0" in _unparse(pruned)
 
 
 def test_the_while_loop_is_fine_without_the_pass():
@@ -798,7 +819,7 @@ def test_drop_orphan_comments():
             {HEADING}
             {LINE}
             return x
-        """), ast.unparse(pruned)
+        """), _unparse(pruned)
 
 
 # The same bugs, end to end: the gradient of a user function.
@@ -1303,12 +1324,12 @@ def test_new_passes_keep_random_raw_programs_exact(passes):
         text = _RawProgram(rng).write()
         original = _function(text)
         rewritten = _run(original, *RAW_RUNS[passes])
-        changed += ast.unparse(rewritten) != ast.unparse(original)
+        changed += _unparse(rewritten) != _unparse(original)
         points = [tuple(rng.choice(RAW_VALUES) for _ in range(3)) for _ in range(40)]
         points += [(v, v, v) for v in RAW_VALUES]
         bad = _mismatches(_compile(original), _bounded(_compile(rewritten)), points)
         assert not bad, (f"program {index}: {len(bad)} mismatches, first {bad[0]}\n{text}\n"
-                         f"after {passes}:\n{ast.unparse(rewritten)}")
+                         f"after {passes}:\n{_unparse(rewritten)}")
     assert changed >= 100  # the programs give the passes work
 
 
@@ -1327,5 +1348,5 @@ def test_times_one_goes_where_the_other_factor_is_a_float():
             b = math.sin(x) * y
             c = 1.0 * y * x
             return a + b + c
-        """), ast.unparse(folded)
+        """), _unparse(folded)
     _assert_equivalent(original, folded)

@@ -58,8 +58,9 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
 # --- reading the generated text ----------------------------------------------------------
 
 def _function(source):
+    """The generated function: the last ``def`` (rules it calls may be defined above)."""
     tree = ast.parse(source)
-    return next(n for n in tree.body if isinstance(n, ast.FunctionDef))
+    return [n for n in tree.body if isinstance(n, ast.FunctionDef)][-1]
 
 
 def _stack_aliases(function):
