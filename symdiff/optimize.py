@@ -173,6 +173,10 @@ class _Folder(ast.NodeTransformer):
         test = _truth(node.test)
         if test is not None:
             return self._done(node.body if test else node.orelse)
+        plain = _without_known_operands(node.test)
+        if plain is not node.test:
+            node.test = plain
+            return self._done(node)
         return node
 
     def visit_Call(self, node):
@@ -242,6 +246,20 @@ def _truth(node):
         if isinstance(node.op, ast.And) and False in truths:
             return False
     return None
+
+
+def _without_known_operands(test):
+    """A test's ``or`` without its false constants, ``and`` without its true ones:
+    ``x or False`` -> ``x``, exact where only the truth of the test is read; ``test``
+    itself where there is nothing to drop."""
+    if not isinstance(test, ast.BoolOp):
+        return test
+    drop = False if isinstance(test.op, ast.Or) else True
+    kept = [value for value in test.values if _truth(value) is not drop
+            or not isinstance(value, ast.Constant)]
+    if len(kept) == len(test.values) or not kept:
+        return test
+    return kept[0] if len(kept) == 1 else ast.BoolOp(test.op, kept)
 
 
 def _number(node):

@@ -152,11 +152,15 @@ def float_power_one(x):
     return x ** 1.0
 
 
+def fractional_powers(x, y):
+    return x ** 0.5 + (x * y) ** 1.5 + y ** -0.5
+
+
 FUNCTIONS = [
     times_one_plus_zero, self_difference, neutral_powers, double_negation, folded_math,
     square_root, logarithm, quotient, kinks, power, negative_bases, for_loop, while_with_break,
     branches, remainder, with_helper, signed_zeros, hyperbolic, conditional_expression,
-    module_negative_base, zero_power, divide_by_one, float_power_one,
+    module_negative_base, zero_power, divide_by_one, float_power_one, fractional_powers,
 ]
 
 _ZERO_POWER = ("`x ** 0` is folded to the int 1, so value_and_grad returns 1 instead of "
@@ -359,3 +363,11 @@ def test_negative_bases_keep_their_parentheses(fn, x, value, slope, optimized):
             assert not (isinstance(node.operand, ast.BinOp)
                         and isinstance(node.operand.op, ast.Pow)
                         and isinstance(node.operand.left, ast.Constant)), ast.unparse(node)
+
+
+def test_a_test_loses_its_known_operands():
+    """``x or False`` in a condition reads as ``x``: a partial guarded by a test on a
+    constant exponent keeps only the test that can change."""
+    text = symdiff.source(fractional_powers)
+    assert "or False" not in text and "and True" not in text, text
+    assert "or True" not in text and "and False" not in text, text
