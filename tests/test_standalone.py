@@ -75,8 +75,9 @@ json.dump(list(symdiff.grad(f)(1.7, 0.4)), sys.stdout)
 '''
 
 RUN_SAVED = '''\
-import json, sys
+import importlib.util, json, sys
 sys.path.insert(0, ".")
+assert importlib.util.find_spec("symdiff") is None, "symdiff must not be importable"
 from grad_f import grad_f
 json.dump(list(grad_f(1.7, 0.4)), sys.stdout)
 '''
@@ -97,7 +98,7 @@ def test_saved_text_of_a_script_with_rules_runs_with_python_isolated(tmp_path):
     assert "from library import lgamma" in saved and "def masked_dx(x, t, out):" in saved
     assert "def soft_mask(x):" in saved and "SHARPNESS = 8.0" in saved
     assert "import symdiff" not in saved and "Not bound here" not in saved
-    got = json.loads(_run(["-I", "-c", RUN_SAVED], tmp_path))  # no symdiff reachable
+    got = json.loads(_run(["-I", "-S", "-c", RUN_SAVED], tmp_path))  # no symdiff reachable
     assert got == expected
 
 

@@ -374,7 +374,8 @@ def test_symdiff_show_saved_to_a_file_imports_in_an_isolated_python(name, wrt, p
         import grad_{name}
         print(repr(grad_{name}.grad_{name}(*{point!r})))
     """)
-    done = subprocess.run([sys.executable, "-I", "-c", code], cwd=tmp_path,
+    # -I -S: neither PYTHONPATH nor site-packages, where an installed symdiff would be
+    done = subprocess.run([sys.executable, "-I", "-S", "-c", code], cwd=tmp_path,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     spec = importlib.util.spec_from_file_location("model", ROOT / "examples" / "model.py")
