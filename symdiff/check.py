@@ -28,7 +28,8 @@ import time
 from dataclasses import dataclass, field
 
 from . import ir, tape
-from .deadline import TimedOut, within
+from symdiff.witnesses.deadline import TimedOut, within
+from symdiff.witnesses.finite import central_difference as _finite_difference
 from .activity import active_names
 from .compile import compile_module
 from .differentiate import differentiate
@@ -260,7 +261,7 @@ class _SympyWitness:
 
     def at(self, point):
         """(the derivatives, or Nones; "ok", "not used" or "timed out")."""
-        from .symbolic import evaluate_grad
+        from symdiff.witnesses.symbolic import evaluate_grad
 
         nothing = (None,) * len(self.names)
         if self.timed_out:
@@ -322,31 +323,6 @@ def _close(a, b, rtol, atol):
     if math.isinf(a) or math.isinf(b):
         return a == b
     return abs(a - b) <= atol + rtol * max(abs(a), abs(b))
-
-
-def _finite_difference(fn, point, index, step=1e-6):
-    """(central difference, "steady" / "unsteady" / "undefined"): whether quartering the step
-    leaves it steady, or "undefined" (the estimate nan) where a step leaves the function's
-    domain or the real numbers (a complex value, as ``(-2.0) ** 3.01`` gives)."""
-    def at(h):
-        scale = h * max(1.0, abs(point[index]))
-        plus, minus = list(point), list(point)
-        plus[index] += scale
-        minus[index] -= scale
-        try:
-            up, down = fn(*plus), fn(*minus)
-        except (ValueError, ZeroDivisionError, OverflowError):
-            return math.nan
-        if not (isinstance(up, numbers.Real) and isinstance(down, numbers.Real)):
-            return math.nan
-        try:
-            return float((up - down) / (2 * scale))
-        except (ZeroDivisionError, OverflowError):
-            return math.nan
-    first, second = at(step), at(step / 4)
-    if math.isnan(first) or math.isnan(second):
-        return math.nan, "undefined"
-    return first, "steady" if _close(first, second, 1e-4, 1e-7) else "unsteady"
 
 
 def _random_points(fn, counts, samples, domain, seed):
