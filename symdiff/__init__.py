@@ -10,14 +10,22 @@
     print(f.source)  # the generated gradient function
 """
 
-from . import tape
-from .api import grad, source, value_and_grad
-from .check import CheckReport, check
-from .higher import hessian, hvp, jacobian, jvp
-from .errors import (DecoratorError, InternalError, RecursionCycleError, SourceChangedError,
-                     SourceUnavailableError, SymdiffError, UndefinedNameError,
-                     UnknownFunctionError, UnsupportedSyntaxError)
-from .markers import custom_grad, defgrad, stop_gradient
+from symdiff import tape
+from symdiff.api import grad, source, value_and_grad
+from symdiff.checking.compare import CheckReport, check
+from symdiff.errors import (
+    DecoratorError,
+    InternalError,
+    RecursionCycleError,
+    SourceChangedError,
+    SourceUnavailableError,
+    SymdiffError,
+    UndefinedNameError,
+    UnknownFunctionError,
+    UnsupportedSyntaxError,
+)
+from symdiff.higher import hessian, hvp, jacobian, jvp
+from symdiff.markers import custom_grad, defgrad, stop_gradient
 
 __all__ = [
     "DecoratorError", "InternalError", "RecursionCycleError", "SourceChangedError",
@@ -31,11 +39,11 @@ __version__ = "0.1.0"
 
 def symbolic(fn, at=None):
     """``fn`` as a sympy expression in its parameters (see ``symdiff.symbolic``)."""
-    from .symbolic import symbolic as build_expression  # sympy loads only when asked for
+    from symdiff.symbolic import symbolic as build_expression  # sympy loads only when asked for
     return build_expression(fn, at)
 
 
 def symbolic_grad(fn, wrt=None, at=None):
     """The sympy derivatives of ``fn`` (see ``symdiff.symbolic``)."""
-    from .symbolic import symbolic_grad as build_derivatives
+    from symdiff.symbolic import symbolic_grad as build_derivatives
     return build_derivatives(fn, wrt, at)

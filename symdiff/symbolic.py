@@ -25,8 +25,8 @@ walks the whole, exponentially larger, tree).
 """
 
 import ast
-import functools
 import builtins
+import functools
 import inspect
 import math
 import numbers
@@ -38,11 +38,16 @@ from dataclasses import dataclass
 import sympy
 from mpmath.libmp import prec_to_dps
 
-from . import markers
-from .errors import (RecursionCycleError, SymdiffError, UndefinedNameError,
-                     UnknownFunctionError, UnsupportedSyntaxError)
-from .parse import lambda_as_def, parse_function
-from .wrappers import transparent
+from symdiff import markers
+from symdiff.errors import (
+    RecursionCycleError,
+    SymdiffError,
+    UndefinedNameError,
+    UnknownFunctionError,
+    UnsupportedSyntaxError,
+)
+from symdiff.frontend.parse import lambda_as_def, parse_function
+from symdiff.frontend.wrappers import transparent
 
 MAX_NODES = 20_000
 MAX_ITERATIONS = 10_000

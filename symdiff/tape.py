@@ -67,8 +67,8 @@ import sys
 import sysconfig
 import types
 
-from . import markers, tapemath
-from .errors import SymdiffError
+from symdiff import markers, tapemath
+from symdiff.errors import SymdiffError
 
 __all__ = [
     "Value", "grad", "value_and_grad",
@@ -899,7 +899,7 @@ def _stand_in(value):
     """The tape's stand-in for ``value`` (math, numpy or one of their functions), or None."""
     numpy = sys.modules.get("numpy")
     if numpy is not None and id(numpy) not in _STAND_INS:
-        from .tape_numpy import numpy_stand_ins
+        from symdiff.tape_numpy import numpy_stand_ins
         _register(numpy, numpy_stand_ins(numpy))
     _register_scipy()
     found = _STAND_INS.get(id(value))

@@ -25,7 +25,7 @@ the same stand-in, through ``Value.__array_ufunc__``.
 import math
 import types
 
-from . import tape
+from symdiff import tape
 
 _SPELLINGS = {"asin": "arcsin", "acos": "arccos", "atan": "arctan", "atan2": "arctan2",
               "asinh": "arcsinh", "acosh": "arccosh", "atanh": "arctanh", "pow": "power",
