@@ -10,14 +10,22 @@
     print(f.source)  # the generated gradient function
 """
 
-from . import tape
-from .api import grad, source, value_and_grad
-from .check import CheckReport, check
-from .higher import hessian, hvp, jacobian, jvp
-from .errors import (DecoratorError, InternalError, RecursionCycleError, SourceChangedError,
-                     SourceUnavailableError, SymdiffError, UndefinedNameError,
-                     UnknownFunctionError, UnsupportedSyntaxError)
-from .markers import custom_grad, defgrad, stop_gradient
+from symdiff import tape
+from symdiff.api import grad, source, value_and_grad
+from symdiff.checking.compare import CheckReport, check
+from symdiff.errors import (
+    DecoratorError,
+    InternalError,
+    RecursionCycleError,
+    SourceChangedError,
+    SourceUnavailableError,
+    SymdiffError,
+    UndefinedNameError,
+    UnknownFunctionError,
+    UnsupportedSyntaxError,
+)
+from symdiff.higher import hessian, hvp, jacobian, jvp
+from symdiff.markers import custom_grad, defgrad, stop_gradient
 
 __all__ = [
     "DecoratorError", "InternalError", "RecursionCycleError", "SourceChangedError",

@@ -1,6 +1,6 @@
 """``python -m symdiff``: the same command line as the ``symdiff`` script."""
 
-from .cli import main
+from symdiff.cli.main import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -2,7 +2,9 @@
 
 They run the pipeline once per function, ``wrt`` and options:
 
-    parse -> fence -> normalize -> graph -> differentiate -> optimize -> emit -> compile
+    parse -> fence -> lower -> hoist -> differentiate -> optimize -> emit -> compile
+
+(``symdiff.pipeline``; the dependency graph is built beside it, for display)
 
 and cache the result; a second request for the same gradient costs a dictionary
 look-up and a check that the globals the function reads are still the same
@@ -20,18 +22,14 @@ The cache keeps the ``CACHE_SIZE`` gradients used last.
 
 import functools
 
-from .compile import compile_module
-from .differentiate import differentiate
-from .emit import emit
-from .errors import InternalError, SymdiffError, UndefinedNameError
-from .forward import differentiate_forward
-from .graph import build_graph
-from .normalize import normalize
-from .optimize import optimize_function
-from .parse import deepest_statement, parse_function
-from .wrappers import transparent
-from .resolve import table_values
-from .travel import Travels, carried, wrap
+from symdiff.analysis.graph import build_graph
+from symdiff.backend.compile import compile_module
+from symdiff.backend.travel import Travels, carried, wrap
+from symdiff.errors import SymdiffError, UndefinedNameError
+from symdiff.frontend.parse import parse_function
+from symdiff.frontend.resolve import table_values
+from symdiff.frontend.wrappers import transparent
+from symdiff.pipeline import generate, stage
 
 CACHE_SIZE = 512
 _CACHE = {}  # in order of use, the least recently used first
@@ -42,43 +40,20 @@ class Gradient:
 
     def __init__(self, fn, wrt, with_value, optimize, mode="reverse"):
         parsed = parse_function(fn)
-        stage = "normalize"
-        try:
-            program = normalize(parsed, allow_tuple=mode == "forward")
+
+        def resolve_wrt(program):
             self.wrt_names, self.single = _wrt_names(program.params, wrt, parsed,
                                                      program.optional)
-            tables = [name for name in self.wrt_names if name in program.tables]
-            if tables:
-                error = program.tables[tables[0]]
-                numbers = tuple(p for p in program.params if p not in program.tables)
-                hint = (f"name the parameters to differentiate by: wrt={numbers!r}" if numbers
-                        else "the function has no number parameter to differentiate by")
-                raise type(error)(error.message, filename=error.filename, lineno=error.lineno,
-                                  col_offset=error.col_offset, source_line=error.source_line,
-                                  hint=hint)
-            stage = "differentiate"
-            if mode == "forward":
-                generated = differentiate_forward(program, self.wrt_names)
-            else:
-                generated = differentiate(program, self.wrt_names, with_value=with_value,
-                                          as_tuple=not self.single)
-            if optimize:
-                stage = "optimize"
-                generated = optimize_function(generated)
-            stage = "graph"
+            _refuse_tables(program, self.wrt_names)
+            return self.wrt_names, self.single
+
+        built = generate(parsed, with_value=with_value, optimize=optimize,
+                         forward=mode == "forward", resolve_wrt=resolve_wrt)
+        program, self.source = built.program, built.source
+        with stage("graph", parsed):
             self.graph = build_graph(program)
-            stage = "emit"
-            self.source = emit(generated)
-        except SymdiffError:
-            raise
-        except RecursionError:
-            raise parsed.error(SymdiffError, deepest_statement(parsed.tree),
-                               f"{parsed.name} holds an expression nested too deeply to read",
-                               "split it into several assignments") from None
-        except Exception as exc:  # a bug of ours: say so, and where
-            raise InternalError(stage, f"{type(exc).__name__}: {exc}") from exc
         self.program = program
-        self.name = generated.function.name
+        self.name = built.function.name
         names = ", ".join(self.wrt_names) + ("," if len(self.wrt_names) == 1 else "")
         variant = [] if wrt is None else [f"wrt {self.wrt_names[0]}" if self.single
                                           else f"wrt ({names})"]
@@ -222,6 +197,19 @@ def _wrt_names(params, wrt, parsed, optional=()):
     if not names:
         raise error("wrt=(): nothing to differentiate by", "name a parameter")
     return names, single
+
+
+def _refuse_tables(program, wrt_names):
+    """A parameter read as a table (indexed by a constant, iterated) cannot be in ``wrt``."""
+    tables = [name for name in wrt_names if name in program.tables]
+    if tables:
+        error = program.tables[tables[0]]
+        numbers = tuple(p for p in program.params if p not in program.tables)
+        hint = (f"name the parameters to differentiate by: wrt={numbers!r}" if numbers
+                else "the function has no number parameter to differentiate by")
+        raise type(error)(error.message, filename=error.filename, lineno=error.lineno,
+                          col_offset=error.col_offset, source_line=error.source_line,
+                          hint=hint)
 
 
 def _closure_key(fn):

@@ -67,9 +67,11 @@ class RecursionCycleError(SymdiffError):
     """User functions that call each other in a cycle."""
 
 
-class InternalError(SymdiffError):
-    """A bug in symdiff itself, never the user's fault."""
+class InternalError(Exception):
+    """A bug in symdiff itself, never the user's fault: not a ``SymdiffError``, so
+    ``except SymdiffError`` never swallows one.  Names the pass it happened in."""
 
     def __init__(self, pass_name, message):
-        super().__init__(f"this is a bug in symdiff (pass {pass_name}): {message}")
         self.pass_name = pass_name
+        self.message = f"this is a bug in symdiff (pass {pass_name}): {message}"
+        super().__init__(self.message)

@@ -23,8 +23,8 @@ signature, for that reason.
 import functools
 import types
 
-from .api import _unwrap, build
-from .travel import wrap
+from symdiff.api import _unwrap, build
+from symdiff.backend.travel import wrap
 
 
 def jvp(fn=None, *, wrt=None, optimize=True):

@@ -36,7 +36,7 @@ def _corpus_functions():
     sys.path[:0] = [str(HERE), str(HERE.parent)]
     from corpus import checks, control, lambdas, nested, straight
     import golden_cases
-    from symdiff import static
+    from symdiff.frontend import static
 
     groups = [(module.__name__.rpartition(".")[2], [(c.label, c.fn) for c in module.CASES])
               for module in (straight, control, lambdas, nested, checks)]

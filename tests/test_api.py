@@ -13,7 +13,7 @@ import pytest
 import symdiff
 from symdiff import grad
 from symdiff.errors import SymdiffError
-from symdiff.graph import Graph
+from symdiff.analysis.graph import Graph
 
 SCALE = 2.0
 FACTOR = 3.0
@@ -238,13 +238,13 @@ def test_second_request_is_served_from_the_cache(monkeypatch):
     import symdiff.api as api
 
     calls = []
-    original = api.normalize
+    original = api.generate
 
     def counting(*args, **kwargs):
         calls.append(1)
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(api, "normalize", counting)
+    monkeypatch.setattr(api, "generate", counting)
     start = time.perf_counter()
     first = grad(cached_subject)
     first_time = time.perf_counter() - start
@@ -477,3 +477,10 @@ def test_a_table_parameter_cannot_be_differentiated_by():
         grad(polynomial)(2.0, (1.0, 2.0))
     assert "coeffs" in str(raised.value) and "wrt=('x',)" in str(raised.value)
     assert grad(polynomial, wrt="x")(2.0, (1.0, 2.0, 3.0)) == 6.0
+
+
+def test_an_internal_error_is_not_a_user_error():
+    """``except SymdiffError`` handles the user's mistakes and never swallows our bugs."""
+    assert not issubclass(symdiff.InternalError, symdiff.SymdiffError)
+    error = symdiff.InternalError("optimize", "a fold went wrong")
+    assert error.pass_name == "optimize" and "bug in symdiff (pass optimize)" in str(error)

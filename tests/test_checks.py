@@ -147,11 +147,11 @@ def _env():
 
 @pytest.mark.parametrize("c", checks.CASES, ids=lambda c: c.label)
 def test_the_divergence_locator_runs_the_checks(c):
-    from symdiff.check import locate
-    from symdiff.normalize import normalize
-    from symdiff.parse import parse_function
+    from symdiff.checking.compare import locate
+    from symdiff.pipeline import lower
+    from symdiff.frontend.parse import parse_function
 
-    program = normalize(parse_function(c.fn))
+    program = lower(parse_function(c.fn))
     point = oracles.sample(c, 1, "locate")[0]
     assert locate(program, program.params, point) is None  # the two sides agree
     for bad in c.bad:

@@ -23,7 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from symdiff import cli, static
+from symdiff.cli import main as cli
+from symdiff.frontend import static
 from symdiff.errors import SymdiffError
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -103,16 +103,16 @@ def test_generated_source_is_identical_across_hash_seeds(tmp_path):
 
 def test_generated_source_is_identical_within_a_process():
     import golden_cases
-    from symdiff.differentiate import differentiate
-    from symdiff.emit import emit
-    from symdiff.normalize import normalize
-    from symdiff.optimize import optimize_function
-    from symdiff.parse import parse_function
+    from symdiff.ad.reverse import differentiate
+    from symdiff.backend.emit import emit
+    from symdiff.pipeline import lower
+    from symdiff.optimize.driver import optimize_function
+    from symdiff.frontend.parse import parse_function
 
     for fn in golden_cases.CASES:
         texts = set()
         for _ in range(2):
-            program = normalize(parse_function(fn))
+            program = lower(parse_function(fn))
             generated = differentiate(program, list(program.params))
             texts.add(emit(optimize_function(generated)))
         assert len(texts) == 1

@@ -28,11 +28,12 @@ from hypothesis import strategies as st
 
 import symdiff
 import symdiff.tape
-from symdiff import printer, static
-from symdiff.differentiate import Generated
-from symdiff.emit import emit, shape, without_comments
+from symdiff.backend import printer
+from symdiff.frontend import static
+from symdiff.ad.reverse import Generated
+from symdiff.backend.emit import emit, shape, without_comments
 from symdiff.errors import InternalError
-from symdiff.syntax import Comment, comment, function_def
+from symdiff.backend.syntax import Comment, comment, function_def
 
 try:
     import golden_cases

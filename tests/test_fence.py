@@ -16,7 +16,7 @@ import pytest
 
 import fence_cases as cases
 import symdiff
-from symdiff import fence
+from symdiff.frontend import fence
 from symdiff.errors import (RecursionCycleError, SourceUnavailableError, SymdiffError,
                             UndefinedNameError, UnknownFunctionError, UnsupportedSyntaxError)
 
@@ -251,7 +251,7 @@ def test_indented_function_errors_keep_real_columns():
 
 
 def test_fence_alone_refuses_with_location():
-    from symdiff.parse import parse_function
+    from symdiff.frontend.parse import parse_function
 
     parsed = parse_function(cases.uses_with)
     with pytest.raises(UnsupportedSyntaxError) as info:
@@ -260,7 +260,7 @@ def test_fence_alone_refuses_with_location():
 
 
 def test_fence_accepts_the_supported_language():
-    from symdiff.parse import parse_function
+    from symdiff.frontend.parse import parse_function
 
     def supported(x, y):
         """A docstring is fine."""

@@ -9,13 +9,13 @@ import sys
 import pytest
 
 import symdiff
-from symdiff.graph import build_graph
-from symdiff.normalize import normalize
-from symdiff.parse import parse_function
+from symdiff.analysis.graph import build_graph
+from symdiff.pipeline import lower
+from symdiff.frontend.parse import parse_function
 
 
 def graph_of(fn):
-    return build_graph(normalize(parse_function(fn)))
+    return build_graph(lower(parse_function(fn)))
 
 
 def line_of(fn, text):
@@ -310,7 +310,7 @@ def test_a_ten_thousand_statement_function(long_module):
     limit = sys.getrecursionlimit()
     parsed = parse_function(fn)
     assert len(parsed.tree.body) == LONG
-    program = normalize(parsed)
+    program = lower(parsed)
     graph = build_graph(program)
     assert len(graph.nodes) >= LONG
     where = positions(graph)

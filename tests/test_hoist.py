@@ -1,5 +1,5 @@
 """Hoisting: a loop's cheap operations on values it never changes run once, before it
-(``symdiff.hoist.hoist_invariants``, the last step of ``normalize``).
+(``symdiff.lower.hoist.hoist_invariants``, the last step of ``normalize``).
 
 Two parts.  First the IR: each function is normalized with every step but the hoisting
 (``unhoisted``), then hoisted, and the statements whose enclosing loops changed are
@@ -31,11 +31,11 @@ from unittest import mock
 import pytest
 
 import symdiff
-import symdiff.normalize
+import symdiff.pipeline
 import symdiff.tape
-from symdiff import ir
-from symdiff.hoist import hoist_invariants
-from symdiff.parse import parse_function
+from symdiff.ir import nodes as ir
+from symdiff.lower.hoist import hoist_invariants
+from symdiff.frontend.parse import parse_function
 
 try:
     from corpus import case
@@ -55,13 +55,13 @@ as_tuple, bits, finite_difference = oracles.as_tuple, oracles.bits, oracles.fini
 # --- reading the IR ----------------------------------------------------------------------
 
 def hoisted(fn):
-    return symdiff.normalize.normalize(parse_function(fn))
+    return symdiff.pipeline.lower(parse_function(fn))
 
 
 def unhoisted(fn):
     """``fn`` normalized by every step but the hoisting."""
-    with mock.patch.object(symdiff.normalize, "hoist_invariants", lambda program: program):
-        return symdiff.normalize.normalize(parse_function(fn))
+    with mock.patch.object(symdiff.pipeline, "hoist_invariants", lambda program: program):
+        return symdiff.pipeline.lower(parse_function(fn))
 
 
 def _operand(operand):

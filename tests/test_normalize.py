@@ -14,10 +14,10 @@ from math import sin
 import pytest
 
 import symdiff
-from symdiff import ir
-from symdiff.normalize import normalize
-from symdiff.parse import parse_function
-from symdiff.rules import RULES
+from symdiff.ir import nodes as ir
+from symdiff.pipeline import lower
+from symdiff.frontend.parse import parse_function
+from symdiff.primitives.rules import RULES
 
 SCALE = 2.0
 DEBUG = False
@@ -25,7 +25,7 @@ TAU_ISH = math.pi * 2.0
 
 
 def program_of(fn):
-    return normalize(parse_function(fn))
+    return lower(parse_function(fn))
 
 
 # --- an interpreter for the IR -----------------------------------------------------------

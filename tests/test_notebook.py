@@ -17,8 +17,8 @@ import sys
 import pytest
 
 import symdiff
-from symdiff import display
-from symdiff.check import CheckReport, Row
+from symdiff.backend import display
+from symdiff.checking.compare import CheckReport, Row
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TOUR = ROOT / "examples" / "tour.ipynb"

@@ -24,12 +24,12 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests import oracles
 
 import symdiff
-from symdiff import optimize
-from symdiff.differentiate import differentiate
-from symdiff.emit import emit
-from symdiff.normalize import normalize
-from symdiff.parse import parse_function
-from symdiff.syntax import Comment
+from symdiff.optimize import driver as optimize
+from symdiff.ad.reverse import differentiate
+from symdiff.backend.emit import emit
+from symdiff.pipeline import lower
+from symdiff.frontend.parse import parse_function
+from symdiff.backend.syntax import Comment
 
 SPECIAL = (math.nan, math.inf, -math.inf, -0.0, 0.0)
 ORDINARY = (1.0, -2.5, 0.5, 3)
@@ -183,7 +183,7 @@ def _points(fn):
 @functools.lru_cache(maxsize=None)
 def _generated(fn):
     """Never mutated by the tests: every rewrite works on a copy."""
-    program = normalize(parse_function(fn))
+    program = lower(parse_function(fn))
     return differentiate(program, list(program.params), with_value=True)
 
 

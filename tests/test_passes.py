@@ -34,9 +34,11 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
 
 import symdiff
 import symdiff.tape
-from symdiff import fuse, optimize, prune
-from symdiff.differentiate import SECTION
-from symdiff.syntax import COMMENT, Comment
+from symdiff.optimize import fuse
+from symdiff.optimize import driver as optimize
+from symdiff.optimize import prune
+from symdiff.ad.reverse import SECTION
+from symdiff.backend.syntax import COMMENT, Comment
 
 try:
     import fuzzing

@@ -19,7 +19,7 @@ import symdiff
 import symdiff.tape
 from symdiff.errors import (DecoratorError, SourceChangedError, SourceUnavailableError,
                             SymdiffError)
-from symdiff.parse import parse_function
+from symdiff.frontend.parse import parse_function
 from oracles import finite_difference
 
 

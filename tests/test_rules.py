@@ -1,6 +1,6 @@
 """Every primitive of the derivative table, under every name a user can call it by.
 
-For each entry of ``symdiff.rules.RULES`` and each spelling that reaches it
+For each entry of ``symdiff.primitives.rules.RULES`` and each spelling that reaches it
 (``math.<name>``, ``np.<name>``, ``special.<name>``, ``norm.<method>`` by position and by
 keyword, a builtin, an operator), and for the math functions of numbers written out
 (``math.fsum([x, y, z])``, ``math.hypot(x, y, z)``...), a one-line function is written
@@ -20,8 +20,8 @@ import pytest
 
 import symdiff
 from symdiff.errors import SymdiffError
-from symdiff.resolve import MATH_CONSTANTS
-from symdiff.rules import (BUILTIN_FUNCTIONS, MATH_FUNCTIONS, MATH_REFUSED, NORM_METHODS,
+from symdiff.frontend.resolve import MATH_CONSTANTS
+from symdiff.primitives.rules import (BUILTIN_FUNCTIONS, MATH_FUNCTIONS, MATH_REFUSED, NORM_METHODS,
                            NUMPY_FUNCTIONS, PAIRS, RULES, SCIPY_RULES, SCIPY_SPECIAL_FUNCTIONS, VARIADIC,
                            rule_of, template)
 

@@ -18,8 +18,9 @@ import pytest
 
 import symdiff
 import symdiff.tape
-from symdiff import fuse, optimize
-from symdiff.effects import Calls
+from symdiff.optimize import fuse
+from symdiff.optimize import driver as optimize
+from symdiff.primitives.effects import Calls
 from symdiff.errors import UnsupportedSyntaxError
 
 try:

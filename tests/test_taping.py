@@ -14,7 +14,7 @@ by hand.
 Then the numbers: a table of loop functions that stress the restore path, against the
 tape engine and central finite differences at seeded points, the unoptimized gradient
 (bit for bit), ``value_and_grad``'s value, the per-statement contributions of
-``symdiff.check.locate``, and ``hessian`` (forward over reverse) against finite
+``symdiff.checking.compare.locate``, and ``hessian`` (forward over reverse) against finite
 differences of the gradient.  No expected number is typed in by hand.
 """
 
@@ -31,14 +31,14 @@ import pytest
 
 import symdiff
 import symdiff.tape
-from symdiff import ir
-from symdiff.check import locate
-from symdiff.compile import compile_module
-from symdiff.differentiate import Sweeps, differentiate
-from symdiff.emit import emit
-from symdiff.normalize import normalize
-from symdiff.parse import parse_function
-from symdiff.taping import Scope
+from symdiff.ir import nodes as ir
+from symdiff.checking.compare import locate
+from symdiff.backend.compile import compile_module
+from symdiff.ad.reverse import Sweeps, differentiate
+from symdiff.backend.emit import emit
+from symdiff.pipeline import lower
+from symdiff.frontend.parse import parse_function
+from symdiff.ad.taping import Scope
 
 try:
     import oracles
@@ -445,7 +445,7 @@ def test_a_later_loop_blocks_both_loops():
 # --- rules out of reach of Python source, on edited normalized programs -------------------
 
 def program_of(fn):
-    return normalize(parse_function(fn))
+    return lower(parse_function(fn))
 
 
 def outer_loop(program):
@@ -1161,7 +1161,7 @@ def test_value_and_grad_returns_the_functions_value(c):
     "rnn_tanh", "exp_temporary", "both_branches", "break_loop", "user_stack", "lagged_value",
     "nested_inner_assigns", "while_data_dependent", "index_restored", "gated_cell"}))
 def test_every_contribution_matches_the_tape(c):
-    """``symdiff.check.locate``: each statement's chain-rule terms, recorded in the reverse
+    """``symdiff.checking.compare.locate``: each statement's chain-rule terms, recorded in the reverse
     sweep (where restored values are read before their pop), against the tape's."""
     program = program_of(c.fn)
     for point in sample(c, 3):

@@ -20,7 +20,7 @@ import textwrap
 import pytest
 
 import symdiff
-from symdiff import travel
+from symdiff.backend import travel
 
 try:
     from oracles import finite_difference
@@ -226,7 +226,7 @@ def run(code, cwd, name="script.py"):
 
 def test_a_decorated_gradient_travels_by_its_module_name(tmp_path):
     (tmp_path / "decorated.py").write_text(DECORATED)
-    dump = ("import pickle, sys, decorated, symdiff.travel as t\n"
+    dump = ("import pickle, sys, decorated, symdiff.backend.travel as t\n"
             "assert decorated.swing.__reduce__()[0] is t.lookup\n"
             "sys.stdout.buffer.write(pickle.dumps(decorated.swing))\n")
     done = subprocess.run([sys.executable, "-c", dump], cwd=tmp_path, env=env_with_symdiff(),
@@ -253,7 +253,7 @@ def test_a_gradient_of_main_travels_as_text_to_a_process_without_the_function(tm
             return total
 
         g = symdiff.grad(main_loss)
-        assert g.__reduce__()[0] is symdiff.travel.from_source
+        assert g.__reduce__()[0] is symdiff.backend.travel.from_source
         pickle.dump((g, g(0.4, 1.3)), open("main.pickle", "wb"))
     """)
     run(dump, tmp_path, "dump.py")

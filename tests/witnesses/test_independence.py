@@ -27,11 +27,11 @@ ALLOWED = {
                         "recognize) and the rules given with defgrad, which the tape applies "
                         "as generated code does; the rules are the user's, not symdiff's",
                         "symdiff.witnesses"),
-    "symdiff.parse": ("reading the user's source: the sympy witness interprets the same "
+    "symdiff.frontend.parse": ("reading the user's source: the sympy witness interprets the same "
                       "syntax tree the generator reads (the tape runs the code itself, so a "
                       "misread tree still shows up as a disagreement)",
                       "symdiff.witnesses.symbolic"),
-    "symdiff.wrappers": ("what a call runs: seeing through lru_cache, staticmethod and a "
+    "symdiff.frontend.wrappers": ("what a call runs: seeing through lru_cache, staticmethod and a "
                          "gradient symdiff returned, so the sympy witness reads the function "
                          "a call of the user's code reaches", "symdiff.witnesses.symbolic"),
 }
@@ -103,8 +103,8 @@ def test_the_checker_sees_what_it_must_refuse(tmp_path):
     assert ("symdiff.witnesses.tape.stand_ins" in
             {module for _, module in _imported(probe)})  # a function-level import
     assert not _allowed("symdiff.rules", "symdiff.witnesses.tape.value")
-    assert not _allowed("symdiff.parse", "symdiff.witnesses.tape.running")
-    assert _allowed("symdiff.parse", "symdiff.witnesses.symbolic.build")
+    assert not _allowed("symdiff.frontend.parse", "symdiff.witnesses.tape.running")
+    assert _allowed("symdiff.frontend.parse", "symdiff.witnesses.symbolic.build")
 
 
 @pytest.mark.parametrize("path", [p for p in _modules() if "symbolic" not in p.parts],

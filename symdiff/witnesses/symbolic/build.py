@@ -17,7 +17,7 @@ import numbers
 import sympy
 
 from symdiff.errors import SymdiffError
-from symdiff.parse import parse_function
+from symdiff.frontend.parse import parse_function
 from symdiff.witnesses.symbolic.interpreter import Interpreter, _parameters
 from symdiff.witnesses.symbolic.point import _evaluate, _NoNumber
 from symdiff.witnesses.symbolic.values import _describe

@@ -1,0 +1,325 @@
+"""Taping: which values the reverse sweep must get back, and how it gets them.
+
+Used by ``differentiate``.  A partial derivative reads values of the forward
+sweep; outside loops ``normalize`` renamed every value apart, so the reverse
+sweep reads them directly.  Inside a loop (or a branch) a value can be
+overwritten before the reverse sweep needs it.  Two ways to get it back:
+
+* **saved at the read**: the statement whose partial reads ``v`` pushes it just
+  before running (or just after, for its own output), and its reverse pops it
+  back.  One push per reading statement per iteration.
+* **restored in place**: every assignment to ``v`` inside the loop pushes the
+  value it is about to overwrite, and its reverse pops it back into ``v``.  Then,
+  in the reverse sweep, ``v`` always holds the value it had at the matching point
+  of the forward sweep, and no read needs a push.  One push per assignment per
+  iteration.
+
+``choose_restored`` picks the second way for the names where it pushes less:
+
+    for _ in range(n):                      for _ in range(n):
+        h = math.tanh(w * h + b)                push(h)              # the old h
+                                                ...
+                                                h = math.tanh(add_h)
+                                            for _ in reversed(range(n)):
+                                                dadd_h = dh * (1.0 - h * h)   # the new h
+                                                h = pop()
+                                                dw += dadd_h * h     # the old h
+                                                dh = dadd_h * w
+
+Saving at the reads would push ``h`` twice per iteration: after the ``tanh``
+(its output) and before ``w * h``.
+"""
+
+import ast
+import copy
+from dataclasses import dataclass
+
+from symdiff.backend.syntax import assign, call, call_stmt
+from symdiff.frontend.resolve import is_table
+from symdiff.ir import nodes as ir
+from symdiff.primitives.rules import template
+
+CHEAP = ("add", "sub", "mul", "neg", "pos", "copy")  # recomputed rather than saved
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Where a statement stands, and which values may change under the reverse sweep.
+
+    At top level nothing is overwritten (``normalize`` renames).  Inside a branch a
+    value is overwritten when the function assigns it again later, on a path that
+    can follow; inside a loop, also when the outermost loop assigns it at all (the
+    next iteration will).
+    """
+
+    later: dict = None  # name -> [(position, branch path)] of every assignment to it
+    loop_assigned: frozenset = None  # names the outermost loop assigns
+    exempt: frozenset = frozenset()  # loop variables the reverse loop regenerates
+    in_place: tuple = ()  # names the outermost loop restores in place, in a fixed order
+
+    def enter(self, stmt, assignments, exempt=(), in_place=None):
+        later = self.later if self.later is not None else assignments
+        loop = self.loop_assigned
+        if loop is None and isinstance(stmt, (ir.For, ir.While)):
+            loop = frozenset(ir.assigned_names([stmt]))
+        kept = self.in_place if in_place is None else tuple(in_place)
+        return Scope(later, loop, self.exempt | frozenset(exempt), kept)
+
+    @property
+    def in_loop(self):
+        return self.loop_assigned is not None
+
+    def taped(self, name, place):
+        """Whether the reverse sweep must save ``name`` as read at ``place``."""
+        if name in self.exempt or self.later is None:
+            return False
+        if self.in_loop and name in self.loop_assigned:
+            return True
+        position, path = place
+        return any(later > position and not _exclusive(path, other)
+                   for later, other in self.later.get(name, ()))
+
+
+def _exclusive(path, other):
+    """Whether two statements sit in different branches of one ``if``."""
+    branches = dict(path)
+    return any(branch != branches.get(node, branch) for node, branch in other)
+
+
+def places(block):
+    """Each statement's (position in walk order, branches it sits in), by id."""
+    found, position = {}, 0
+    stack = [(iter(block), ())]
+    while stack:
+        items, path = stack[-1]
+        for stmt in items:
+            found[id(stmt)] = (position, path)
+            position += 1
+            if isinstance(stmt, ir.If):
+                stack.append((iter(stmt.orelse), path + ((id(stmt), False),)))
+                stack.append((iter(stmt.body), path + ((id(stmt), True),)))
+                break
+            if isinstance(stmt, (ir.For, ir.While)):
+                stack.append((iter(stmt.pre + stmt.body if isinstance(stmt, ir.While)
+                                   else stmt.body), path))
+                break
+        else:
+            stack.pop()
+    return found
+
+
+def value_reads(stmt, program, active):
+    """The names whose values the partials of ``stmt`` read: ``(before, after)``.
+
+    ``before`` are arguments, read as they were when ``stmt`` ran; ``after`` is
+    the target, when a partial reads the output.  The target among ``before``
+    means a partial needs the value ``stmt`` overwrites.
+    """
+    if stmt.target not in active:
+        return [], []
+    rule = program.rule_of(stmt)
+    before, after = [], []
+    for arg, partial in zip(stmt.args, rule.partials):
+        if partial is None or not isinstance(arg, ir.Var) or arg.name not in active:
+            continue
+        names = {n.id for n in ast.walk(template(partial)) if isinstance(n, ast.Name)}
+        for key, other in zip(rule.params, stmt.args):
+            if key in names and isinstance(other, ir.Var):
+                before.append(other.name)
+        if "out" in names:
+            after.append(stmt.target)
+    return list(dict.fromkeys(before)), list(dict.fromkeys(after))
+
+
+def choose_restored(loop, program, active, places_by_id, definitions, set_before_read):
+    """The names the outermost ``loop`` restores in place, in first-read order.
+
+    A name qualifies when restoring pushes strictly less than saving at the
+    reads (counted per statement, per iteration), and restoring is safe:
+
+    * every assignment to it in the loop is a statement of the loop body (not a
+      loop variable, not part of a ``while`` test), and none reads its old value
+      in a partial;
+    * it decides no branch and bounds no loop (those are saved as decisions);
+    * outside the loop it is assigned only before, by a top-level statement that
+      is not a loop (so it holds a value on entry), or it is a parameter, or it is
+      assigned nowhere else and ``set_before_read`` (its one assignment comes
+      before every read, in the same block): then it starts as ``0.0``, a value
+      the first overwrite pushes and nothing ever reads.
+    """
+    inside = list(ir.walk(loop.body + (loop.pre if isinstance(loop, ir.While) else [])))
+    loop_position = places_by_id[id(loop)][0]
+    positions = {places_by_id[id(s)][0] for s in inside}
+    assigned = frozenset(ir.assigned_names([loop]))
+    reads, sites, unsafe = {}, {}, set()
+    if isinstance(loop, ir.For):
+        unsafe.add(loop.target)
+    for stmt in inside:
+        if isinstance(stmt, ir.For):
+            unsafe.add(stmt.target)
+            unsafe.update(b.name for b in stmt.bounds if isinstance(b, ir.Var))
+        elif isinstance(stmt, ir.If):
+            unsafe.add(stmt.test)
+        elif isinstance(stmt, (ir.While, ir.BreakIf)):
+            unsafe.update(stmt.reads)
+        if isinstance(stmt, ir.While):
+            unsafe.update(ir.assigned_names(stmt.pre))
+        if isinstance(stmt, (ir.Assign, ir.Compute, ir.Pop)):
+            sites[stmt.target] = sites.get(stmt.target, 0) + 1
+        if isinstance(stmt, ir.Assign):
+            before, after = value_reads(stmt, program, active)
+            if stmt.target in before:
+                unsafe.add(stmt.target)
+            for name in dict.fromkeys(before + after):
+                if name in assigned:
+                    reads[name] = reads.get(name, 0) + 1
+    if isinstance(loop, ir.While):
+        unsafe.update(loop.reads)
+        unsafe.update(ir.assigned_names(loop.pre))
+    top = {id(s) for s in program.body if not isinstance(s, (ir.For, ir.While))}
+    chosen = []
+    for name, count in reads.items():
+        if name in unsafe or sites.get(name, 0) >= count:
+            continue
+        outside = [s for s in definitions.get(name, ())
+                   if places_by_id[id(s)][0] not in positions]
+        if outside or name in program.params:
+            if all(places_by_id[id(s)][0] < loop_position and id(s) in top for s in outside):
+                chosen.append(name)
+        elif set_before_read(name):
+            chosen.append(name)
+    return chosen
+
+
+def unset_on_entry(names, loop, program, definitions):
+    """Those of ``names`` with no value when ``loop`` starts: assigned only inside it."""
+    inside = {id(s) for s in ir.walk([loop])}
+    return [n for n in names if n not in program.params
+            and all(id(s) in inside for s in definitions.get(n, ()))]
+
+
+class Taping:
+    """How ``differentiate.Sweeps`` gets values back: the statement indexes it needs,
+    restoring in place, and recomputing.  Expects ``program``, ``active``, ``places``,
+    ``readers``, ``stack_names`` and ``forward_expression`` from ``Sweeps``."""
+
+    def index_statements(self, program):
+        self.definitions = {}  # name -> the statements assigning it
+        for stmt in ir.walk(program.body):
+            if isinstance(stmt, (ir.Assign, ir.Compute, ir.For, ir.Pop)):
+                self.definitions.setdefault(stmt.target, []).append(stmt)
+        self.where = {}  # id of a statement -> (its block, its index there)
+        self.parent = {}  # id of a statement -> the statement its block belongs to
+        blocks = [(program.body, None)]
+        while blocks:
+            block, owner = blocks.pop()
+            for index, stmt in enumerate(block):
+                self.where[id(stmt)] = (block, index)
+                self.parent[id(stmt)] = owner
+                blocks.extend((child, stmt) for child in ir.children(stmt))
+
+    def recomputed(self, name, reader, stmt, scope, popped, depth=2):
+        """An expression recomputing ``name`` as ``reader`` read it, from values the
+        reverse of ``stmt`` holds; None if there is none as cheap as a push and a pop.
+
+        ``name`` must be computed by one cheap operation (``CHEAP``, or reading an entry
+        of a table of numbers) earlier in the block of ``reader``, and each operand of it
+        must be unchanged since: not
+        assigned in between, and at the reverse of ``stmt`` either stable (never
+        saved), restored in place, among the ``popped`` values, or itself recomputed
+        (up to ``depth`` operations deep).
+        """
+        sources = self.definitions.get(name, ())
+        if len(sources) != 1:
+            return None
+        source = sources[0]
+        if isinstance(source, ir.Compute) and self.reads_table(source.expr):
+            args, expression = [ir.Var(read) for read in source.reads], source.expr
+        elif isinstance(source, ir.Assign) and source.op in CHEAP and source.call is None and (
+                source.op not in self.program.custom):
+            args, expression = source.args, None
+        else:
+            return None
+        block, index = self.where[id(source)]
+        reader_block, reader_index = self.where[id(reader)]
+        _, end = self.where[id(stmt)]
+        if block is not reader_block or index >= reader_index:
+            return None
+        changed = set(ir.assigned_names(block[index + 1:end]))  # before ``stmt`` runs
+        after = changed | {stmt.target}  # what a name restored in place holds at its reverse
+        operands = {}
+        for arg in args:
+            if not isinstance(arg, ir.Var) or arg.name in operands:
+                continue
+            name = arg.name
+            held = (name in scope.in_place and name not in after) or (name not in changed and (
+                name in popped or not scope.taped(name, self.places[id(stmt)])))
+            if held:
+                continue
+            inner = None if depth == 0 or name in changed else self.recomputed(
+                name, source, stmt, scope, popped, depth - 1)
+            if inner is None:
+                return None
+            operands[name] = inner
+        if expression is None:
+            expression = self.forward_expression(source)
+        return _Replace(operands).visit(copy.deepcopy(expression))
+
+    def reads_table(self, expr):
+        """Whether ``expr`` is ``TABLE[...]`` for a table of numbers the function reads
+        (a module's, or one passed as a parameter)."""
+        return (isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) and (
+            expr.value.id in self.program.tables
+            or is_table(self.program.namespace.get(expr.value.id))))
+
+    def restoring(self, stmt, scope, forward, reverse):
+        """An assignment to a name restored in place (``taping``) pushes the value it
+        overwrites; its reverse, once done, pops that value back."""
+        if isinstance(stmt, ir.Push) or stmt.target not in scope.in_place:
+            return forward, reverse
+        push, pop = self.stack_names()
+        return [call_stmt(push, stmt.target)] + forward, reverse + [assign(stmt.target,
+                                                                           call(pop))]
+
+    # --- control flow --------------------------------------------------------------------
+
+    def restorable(self, loop, scope):
+        """The names the outermost loop restores in place; none for an inner loop."""
+        if scope.in_loop:
+            return None
+        return choose_restored(loop, self.program, self.active, self.places,
+                               self.definitions, self.set_before_read)
+
+    def set_before_read(self, name):
+        """Whether ``name`` has one assignment and every read of it comes after that
+        assignment, in its block (directly, or inside a later statement there)."""
+        sources = self.definitions.get(name, ())
+        if len(sources) != 1:
+            return False
+        block, index = self.where[id(sources[0])]
+        for reader in self.readers.get(name, ()):
+            stmt = None if reader is self.program else reader
+            while stmt is not None and self.where[id(stmt)][0] is not block:
+                stmt = self.parent[id(stmt)]
+            if stmt is None or self.where[id(stmt)][1] <= index:
+                return False
+        return True
+
+    def unset(self, loop, scope, inner):
+        """``name = 0.0`` before the outermost loop, for each name it restores in place
+        that has no value yet: the first overwrite pushes it, nothing reads it.  (A
+        number, not ``None``: the gradient of a gradient reads this code too.)"""
+        if scope.in_loop:
+            return []
+        names = unset_on_entry(inner.in_place, loop, self.program, self.definitions)
+        return [assign(n, ast.Constant(0.0)) for n in names]
+
+
+class _Replace(ast.NodeTransformer):
+    """Names read in an expression, replaced by expressions."""
+
+    def __init__(self, replacements):
+        self.replacements = replacements
+
+    def visit_Name(self, node):
+        return self.replacements.get(node.id, node) if isinstance(node.ctx, ast.Load) else node

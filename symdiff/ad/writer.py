@@ -1,0 +1,143 @@
+"""What the passes that write a function share: names, builtins, rule texts, comments.
+
+``differentiate`` (reverse mode) and ``forward`` (forward mode) are both a
+``Writer`` over a normalized ``Program``: one name generator reserving every
+user name, the builtins generated code calls (aliased where a user name shadows
+one), the rules' texts instantiated for a statement, and comment lines pointing
+back at the user's source.
+"""
+
+import ast
+
+from symdiff.backend.syntax import Substitute, assign, clone, comment, load, negate, operand_node
+from symdiff.ir import nodes as ir
+from symdiff.ir.names import BUILTINS, Namer
+from symdiff.primitives.rules import NUMPY, template
+from symdiff.primitives.special import HELPERS
+
+
+class Writer:
+    def __init__(self, program):
+        self.program = program
+        self.namer = Namer(program.reserved)
+        self.statement_ids = {id(s): i for i, s in enumerate(ir.walk(program.body))}
+        used = set(program.params) | set(ir.assigned_names(program.body)) | set(program.namespace)
+        self.builtins = {}  # builtin -> the name generated code calls it by
+        for builtin in BUILTINS:
+            if builtin in used:
+                self.builtins[builtin] = self.namer.fresh(builtin)
+        self.helpers = {}  # helper (``special``) -> the name generated code defines it by
+
+    def builtin(self, name):
+        """The name of a builtin in generated code: an alias where the user's code shadows it."""
+        return self.builtins.get(name, name)
+
+    def forward_expression(self, stmt):
+        """What computes ``stmt``: the rule's text, or the user's own numpy or scipy call.
+        An argument the user's call left out, and a keyword at its default, stay out."""
+        rule = self.program.rule(stmt.op)
+        left_out = _at_default(rule, stmt.args)
+        if stmt.call is None:
+            expression = self.substitute(self.program.rule_of(stmt).forward, stmt)
+            if left_out and isinstance(expression, ast.Call):
+                names = rule.params[len(rule.params) - len(rule.defaults):]
+                dropped = {name for name, out in zip(names, left_out) if out}
+                expression.keywords = [k for k in expression.keywords if k.arg not in dropped]
+            return expression
+        args = list(stmt.args)
+        while left_out and left_out[-1]:
+            args.pop()
+            left_out = left_out[:-1]
+        return ast.Call(ast.parse(stmt.call, mode="eval").body,
+                        [operand_node(a, self.program) for a in args], [])
+
+    def helper(self, key):
+        """The name generated code calls the helper function ``key`` by (defined once)."""
+        if key not in self.helpers:
+            self.helpers[key] = self.namer.fresh(key)
+        return self.helpers[key]
+
+    def substitute(self, text, stmt):
+        names = {"out": load(stmt.target), "math": load(self.program.math_name)}
+        if getattr(stmt, "module", None) is not None:
+            names[NUMPY] = load(stmt.module)
+        for builtin, alias in self.builtins.items():
+            names[builtin] = load(alias)
+        for key in HELPERS:
+            if key in text:
+                names[key] = load(self.helper(key))
+        if "NORM" in text:  # scipy.stats.norm as the user's call names it: `norm`, `st.norm`
+            names["NORM"] = ast.parse(stmt.call.rpartition(".")[0], mode="eval").body
+        for key, arg in zip(self.program.rule(stmt.op).params, stmt.args):
+            names[key] = operand_node(arg, self.program)
+        return Substitute(names).visit(clone(template(text)))
+
+    def flatten(self, chunks, within=None):
+        """Statements of ``(origin, statements)`` chunks, a comment where the origin changes.
+
+        ``within`` is the origin of the enclosing statement, whose comment already
+        stands above.  A line of an inlined helper names it: ``# line 4 (in norm): ...``;
+        a statement moved out of its loop says so: ``# line 4, hoisted out of its loop: ...``.
+        """
+        out = []
+        last = None if within is None else (within.filename, within.lineno, within.function,
+                                            within.hoisted)
+        for origin, stmts in chunks:
+            if not stmts:
+                continue
+            key = (origin.filename, origin.lineno, origin.function, origin.hoisted)
+            if key != last:
+                where = f"line {origin.lineno}"
+                if origin.function != self.program.name:
+                    where += f" (in {origin.function})"
+                if origin.hoisted:
+                    where += ", hoisted out of its loop"
+                out.append(comment(f"{where}: {origin.text}"))
+                last = key
+            out += stmts
+        return _fuse_resets(out)
+
+
+def _at_default(rule, args):
+    """For each parameter with a default, whether the argument is that very constant."""
+    if not rule.defaults:
+        return ()
+    tail = args[len(args) - len(rule.defaults):]
+    return tuple(isinstance(a, ir.Const) and a.text is None and type(a.value) is type(d)
+                 and a.value == d for a, d in zip(tail, rule.defaults))
+
+
+def _fuse_resets(stmts):
+    """``d = 0.0`` and, next to touch ``d`` in the same block, ``d += e``: written ``d = e``.
+
+    The new value's adjoint is ``e``; nothing between reads ``d``.
+    """
+    out = list(stmts)
+    i = 0
+    while i < len(out):
+        name = _zeroed(out[i])
+        following = next((j for j in range(i + 1, len(out)) if _mentions(out[j], name)),
+                         None) if name else None
+        if following is not None:
+            stmt = out[following]
+            if (isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, (ast.Add, ast.Sub))
+                    and stmt.target.id == name and not _mentions(stmt.value, name)):
+                value = stmt.value if isinstance(stmt.op, ast.Add) else negate(stmt.value)
+                out[following] = assign(name, value)
+                del out[i]
+                continue
+        i += 1
+    return out
+
+
+def _zeroed(stmt):
+    """The name ``stmt`` sets to ``0.0``, if that is all it does."""
+    if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Constant)
+            and stmt.value.value == 0.0 and not isinstance(stmt.value.value, bool)):
+        return stmt.targets[0].id
+    return None
+
+
+def _mentions(node, name):
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))

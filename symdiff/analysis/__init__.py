@@ -1,0 +1,2 @@
+"""Analyses of a Program that change nothing: activity, the dependency graph.
+"""

@@ -1,0 +1,57 @@
+"""Activity analysis: which names carry derivatives worth computing.
+
+A name is *varied* when it depends on a differentiated parameter and *useful*
+when the result depends on it; only names that are both (*active*) get an
+adjoint, and only partials from an active target to an active argument are
+emitted.  The analysis is by name, over all statements (loops need nothing more),
+iterated to a fixed point without recursion.
+
+    def f(x, y):  z = x * 2; w = y + 1; return z      wrt x:  active = [x, z]
+"""
+
+from symdiff.ir import nodes as ir
+
+
+def active_names(program, wrt):
+    """The active names of ``program`` when differentiating with respect to ``wrt``.
+
+    Two breadth-first searches over def-use lists: forward from ``wrt`` (varied),
+    backward from the result (useful).  Linear in the number of statements.
+    """
+    users = {}  # name -> targets of statements with a differentiable use of it
+    sources = {}  # target -> names it differentiably uses
+    for stmt in ir.walk(program.body):
+        flows = []  # (from, to): a derivative can flow from one name to the other
+        if isinstance(stmt, ir.Assign):
+            flows = [(name, stmt.target) for name in differentiable_args(program, stmt)]
+        elif isinstance(stmt, ir.Push) and isinstance(stmt.value, ir.Var):
+            flows = [(stmt.value.name, stmt.stack)]  # a stack is as active as what it holds
+        elif isinstance(stmt, ir.Pop):
+            flows = [(stmt.stack, stmt.target)]
+        for source, target in flows:
+            users.setdefault(source, []).append(target)
+            sources.setdefault(target, []).append(source)
+    varied = _reach(wrt, users)
+    results = program.result if isinstance(program.result, tuple) else (program.result,)
+    outputs = [r.name for r in results if isinstance(r, ir.Var) and r.name in varied]
+    useful = _reach(outputs, sources)
+    return varied & useful
+
+
+def _reach(start, edges):
+    seen = set(start)
+    queue = list(start)
+    while queue:
+        name = queue.pop()
+        for nxt in edges.get(name, ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append(nxt)
+    return seen
+
+
+def differentiable_args(program, stmt):
+    """Names among ``stmt``'s arguments whose partial is not identically zero."""
+    partials = program.rule_of(stmt).partials
+    return [arg.name for arg, partial in zip(stmt.args, partials)
+            if partial is not None and isinstance(arg, ir.Var)]

@@ -1,0 +1,123 @@
+"""Emit: the generated syntax tree -> module text, proven to parse back to that tree.
+
+Expects a ``Generated`` from ``differentiate`` (possibly optimized).  Guarantees
+text that parses back to the same tree, comments aside, and that is checked here
+(a mismatch is an ``InternalError``, never compiled).  ``printer`` writes the
+statements and blocks itself and a ``syntax.Comment`` as a comment line; astor, or
+the standard library's ``ast.unparse`` where astor does not import cleanly, prints
+the simple statements and expressions, with the same text either way:
+
+    Comment('line 3: z = x * y')    ──emit──►    # line 3: z = x * y
+
+The text stands on its own: above the function, ``bindings`` binds every name the
+function reads from outside, as the user's module had it (``import math``,
+``SCALE = 2.5``, ``from model import square``, or the definition of a function no
+import reaches), so saved to a file it runs without symdiff.
+"""
+
+import ast
+
+from symdiff.backend import bindings
+from symdiff.backend.printer import default_printer, print_function
+from symdiff.backend.syntax import Comment, clone
+from symdiff.errors import InternalError
+from symdiff.primitives.special import definition
+
+
+def emit(generated, printer=None):
+    """The module text defining the generated function (``printer``: ``"astor"`` or
+    ``"unparse"``; by default astor where it imports cleanly)."""
+    printer = printer or default_printer()
+    function = generated.function
+    aliases = {b: alias for alias, b in generated.builtins.items()}
+    helpers = [definition(key, name, generated.math_name, aliases)
+               for key, name in getattr(generated, "helpers", {}).items()]
+    header, definitions = bindings.header(generated, printer, helpers)
+    lines = []
+    for helper in helpers:  # digamma and the like, which the partials call
+        lines += print_function(helper, printer) + ["", ""]
+    lines += print_function(function, printer)
+    text = "\n".join(header + lines) + "\n"
+    _check_round_trip(text, function, definitions + helpers)
+    return text
+
+
+# --- the proof ------------------------------------------------------------------------------
+
+def _check_round_trip(text, function, definitions):
+    """The text parses to imports and constants, the ``definitions`` and then
+    ``function`` itself, comments aside; else an ``InternalError``."""
+    if len(text.splitlines()) != text.count("\n"):  # linecache's lines are the parser's
+        raise InternalError("emit", "the emitted text holds a line break other than \\n")
+    try:
+        body = ast.parse(text).body
+    except SyntaxError as exc:
+        raise InternalError("emit", f"the emitted text does not parse: {exc}") from None
+    defined = [stmt for stmt in body[:-1] if isinstance(stmt, ast.FunctionDef)]
+    if (not body or not all(_is_binding(s) or s in defined for s in body[:-1])
+            or [shape(d) for d in defined] != [shape(without_comments(d)) for d in definitions]):
+        raise InternalError("emit", "the emitted header is not imports, constants and the "
+                            "definitions it was meant to hold")
+    if shape(body[-1]) != shape(without_comments(function)):
+        raise InternalError("emit", f"the emitted text of {function.name} does not parse "
+                            "back to its syntax tree")
+
+
+def _is_binding(stmt):
+    """An import, or a constant bound to numbers (``float('inf')`` included)."""
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return True
+    return (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name) and _is_literal(stmt.value))
+
+
+def _is_literal(node):
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (int, float, complex))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return _is_literal(node.operand)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return all(_is_literal(item) for item in node.elts)
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "float" and not node.keywords and len(node.args) == 1
+            and isinstance(node.args[0], ast.Constant)
+            and node.args[0].value in ("inf", "-inf", "nan"))
+
+
+def without_comments(function):
+    """A copy of ``function`` with its comments removed (an emptied block: ``pass``)."""
+    class Strip(ast.NodeTransformer):
+        def generic_visit(self, node):
+            super().generic_visit(node)
+            for field in ("body", "orelse"):
+                block = getattr(node, field, None)
+                if isinstance(block, list) and block and all(isinstance(s, ast.stmt)
+                                                             for s in block):
+                    kept = [s for s in block if not isinstance(s, Comment)]
+                    setattr(node, field, kept or [ast.Pass()])
+            return node
+
+    return Strip().visit(clone(function))
+
+
+def shape(node):
+    """What a syntax tree means, as nested tuples: fields, not positions; a name's
+    context, fixed by where it stands, left out; a constant by type and ``repr``, a
+    negative number written ``-2.0`` (the same value, folded by the compiler) as one."""
+    if isinstance(node, list):
+        return tuple(shape(item) for item in node)
+    if (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+            and isinstance(node.operand, ast.Constant) and _is_real(node.operand.value)):
+        return shape(ast.Constant(-node.operand.value))
+    if isinstance(node, ast.Constant):
+        return ("Constant", type(node.value).__name__, repr(node.value))
+    if not isinstance(node, ast.AST):
+        return node
+    fields = tuple((name, shape(getattr(node, name, None))) for name in node._fields
+                   if name not in ("ctx", "type_comment", "kind", "type_params")
+                   or (name == "type_params" and getattr(node, name, None)))
+    return (type(node).__name__,) + fields
+
+
+def _is_real(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)

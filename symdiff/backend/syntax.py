@@ -1,0 +1,161 @@
+"""Small helpers over Python syntax trees shared by the passes that write code."""
+
+import ast
+
+from symdiff.ir import nodes as ir
+
+COMMENT = "__symdiff_comment__"  # the name a comment's call reads, for ``ast.dump`` to show
+
+
+class Comment(ast.Expr):
+    """A comment line: ``# text`` in the emitted module.
+
+    To the passes it is an expression statement (a call, so it stays where it is);
+    ``emit`` writes it as a comment because of its class, never because of a name or of
+    anything in printed text.  Its text is ``comment_text(stmt)``.
+    """
+
+
+_STATELESS = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
+
+
+def function_def(name, args, body):
+    """A plain ``def``: no decorators, annotations or type parameters (a field from
+    Python 3.12 on, set so the tree is the one parsing its text gives back)."""
+    node = ast.FunctionDef(name=name, args=args, body=body, decorator_list=[], returns=None,
+                           type_comment=None)
+    if "type_params" in ast.FunctionDef._fields:
+        node.type_params = []
+    return node
+
+
+def walk(node):
+    """Every node of the tree under ``node`` (itself first), depth first in source order.
+
+    ``ast.walk`` visits the same nodes breadth first, through two generators per node;
+    this plain stack is nearly twice as fast, and the optimizer walks the whole tree in
+    every pass of every round.
+    """
+    stack = [node]
+    pop, push = stack.pop, stack.append
+    while stack:
+        current = pop()
+        yield current
+        for name in reversed(current._fields):
+            value = getattr(current, name, None)
+            if value.__class__ is list:
+                for item in reversed(value):
+                    if isinstance(item, ast.AST):
+                        push(item)
+            elif isinstance(value, ast.AST):
+                push(value)
+
+
+def clone(node):
+    """A deep copy of a syntax tree, much faster than ``copy.deepcopy``."""
+    kind = type(node)
+    if kind is ast.Name:
+        return ast.Name(node.id, node.ctx)
+    if kind is ast.Constant:
+        return ast.Constant(node.value)
+    if kind is list:
+        return [clone(item) for item in node]
+    if not isinstance(node, ast.AST) or isinstance(node, _STATELESS):
+        return node  # plain values, and operator singletons without state
+    copy = kind(**{name: clone(value) for name, value in ast.iter_fields(node)})
+    for name in node._attributes:
+        if hasattr(node, name):
+            setattr(copy, name, getattr(node, name))
+    return copy
+
+
+class Substitute(ast.NodeTransformer):
+    """Replace placeholder names; replacements are shared, as no pass edits an expression."""
+
+    def __init__(self, names):
+        self.names = names
+
+    def visit_Name(self, node):
+        replacement = self.names.get(node.id)
+        return replacement if replacement is not None else node
+
+
+def comment(text):
+    return Comment(ast.Call(load(COMMENT), [ast.Constant(text)], []))
+
+
+def comment_text(stmt):
+    return stmt.value.args[0].value
+
+
+LOAD = ast.Load()
+
+
+def load(name):
+    return ast.Name(name, LOAD)
+
+
+def store(name):
+    return ast.Name(name, ast.Store())
+
+
+def attr(name, attr):
+    return ast.Attribute(load(name), attr, ast.Load())
+
+
+def call(func, *args):
+    return ast.Call(load(func), list(args), [])
+
+
+def call_method(obj, method, *args):
+    return ast.Call(attr(obj, method), list(args), [])
+
+
+def call_stmt(func, name):
+    return ast.Expr(call(func, load(name)))
+
+
+def assign(name, value):
+    return ast.Assign([store(name)], value, None)
+
+
+def increment(name):
+    return ast.AugAssign(store(name), ast.Add(), ast.Constant(1))
+
+
+def operand_node(operand, program):
+    if isinstance(operand, ir.Var):
+        return load(operand.name)
+    if operand.text:
+        return ast.parse(operand.text, mode="eval").body
+    value = operand.value
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and (
+            value < 0 or (value == 0 and str(value).startswith("-"))):
+        return ast.UnaryOp(ast.USub(), ast.Constant(-value))
+    return ast.Constant(value)
+
+
+def is_one(node):
+    return isinstance(node, ast.Constant) and node.value == 1 and not isinstance(node.value, bool)
+
+
+def is_minus_one(node):
+    return (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+            and is_one(node.operand))
+
+
+def negate(node):
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return node.operand
+    return ast.UnaryOp(ast.USub(), node)
+
+
+def times(left, right):
+    """``left * right``; ``left / b`` for ``right = 1.0 / b`` (one division, not two
+    operations, and rounded once)."""
+    if (isinstance(right, ast.BinOp) and isinstance(right.op, ast.Div) and is_one(right.left)
+            and isinstance(right.left.value, float)):
+        return ast.BinOp(left, ast.Div(), right.right)
+    return ast.BinOp(left, ast.Mult(), right)
+
+

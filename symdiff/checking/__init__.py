@@ -1,0 +1,3 @@
+"""symdiff.check: the generated gradient against the tape, sympy and finite
+differences, and the divergence locator.
+"""

@@ -1,0 +1,2 @@
+"""The command line: symdiff show | check | graph.
+"""

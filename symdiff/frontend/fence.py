@@ -1,0 +1,356 @@
+"""Fence: refuse, with the user's location and a hint, what symdiff cannot differentiate.
+
+Expects the ``ast.FunctionDef`` from ``parse``.  Guarantees that every node below
+it is of a class in ``ACCEPTED``; any other node raises ``UnsupportedSyntaxError``
+at that node.  This is an allow-list: every class of Python's ``ast`` module is
+named once, in ``ACCEPTED`` or in ``REFUSED`` (a test checks that), so new syntax
+is refused until someone decides otherwise.
+
+    def f(x):                         UnsupportedSyntaxError:
+        try:            ──fence──►    model.py:2:4: a try statement is not supported
+            ...                       — move the try outside the function you differentiate
+"""
+
+import ast
+
+from symdiff.errors import UnsupportedSyntaxError
+from symdiff.frontend.parse import lambda_name
+from symdiff.lower.exits import contains
+
+ACCEPTED = {
+    # structure
+    "FunctionDef", "arguments", "arg", "Return", "Assign", "AugAssign", "AnnAssign", "Expr",
+    "Pass",
+    "If", "For", "While", "Break", "Continue", "IfExp",
+    # input checks (run, never differentiated) and imports (bound like module-level ones)
+    "Raise", "Assert", "JoinedStr", "FormattedValue", "Import", "ImportFrom", "alias",
+    # expressions
+    "BinOp", "UnaryOp", "BoolOp", "Compare", "Call", "Name", "Constant", "Attribute",
+    "Tuple", "keyword", "List", "Subscript",
+    # contexts and operators
+    "Load", "Store", "Add", "Sub", "Mult", "Div", "Pow", "FloorDiv", "Mod", "USub", "UAdd",
+    "Not", "And", "Or", "Eq", "NotEq", "Lt", "LtE", "Gt", "GtE", "Is", "IsNot",
+}
+
+_LOOPS = ("loops are limited to `for ... in range(...)`, `for c in TABLE` (a tuple or list "
+          "of numbers; also `reversed(TABLE)`, `enumerate(TABLE)` and `zip(A, B)`) and `while`")
+_TABLES = (ast.Name, ast.Attribute, ast.Tuple, ast.List)  # what may hold a table of numbers
+REFUSED = {
+    "Module": ("a module", "differentiate one function"),
+    "Expression": ("an expression", "differentiate one function"),
+    "Interactive": ("interactive input", "differentiate one function"),
+    "FunctionType": ("a function type comment", "remove it"),
+    "AsyncFunctionDef": ("an async function", "write a plain def function"),
+    "ClassDef": ("a class definition", "define classes outside the function"),
+    "Delete": ("a del statement", "assign a new value instead"),
+    "AsyncFor": ("an async for loop", _LOOPS),
+    "AsyncWith": ("an async with statement", "move it outside the function"),
+    "With": ("a with statement", "move it outside the function you differentiate"),
+    "Try": ("a try statement", "try/except is not differentiable; move it outside the function"),
+    "TryStar": ("a try statement", "move it outside the function"),
+    "Global": ("a global statement", "pass the value as a parameter and return results"),
+    "Nonlocal": ("a nonlocal statement", "pass the value as a parameter and return results"),
+    "Match": ("a match statement", "use if/elif/else"),
+    "NamedExpr": ("an assignment expression (:=)", "assign on its own line"),
+    "Lambda": ("a lambda", "define a def function at module level and call it"),
+    "Dict": ("a dict", "use separate variables"),
+    "Set": ("a set", "use separate variables"),
+    "ListComp": ("a list comprehension", "write a for loop over range(...)"),
+    "SetComp": ("a set comprehension", "write a for loop over range(...)"),
+    "DictComp": ("a dict comprehension", "write a for loop over range(...)"),
+    "GeneratorExp": ("a generator expression", "write a for loop over range(...)"),
+    "Await": ("await (a coroutine)", "write a plain def function that returns a number"),
+    "Yield": ("yield, which makes the function a generator,",
+              "differentiate a function that returns one number (a loop can add up the "
+              "values it would yield)"),
+    "YieldFrom": ("yield from, which makes the function a generator,",
+                  "differentiate a function that returns one number"),
+    "Starred": ("a starred expression", "name each value"),
+    "Slice": ("a slice", "pass the elements as separate parameters"),
+    "comprehension": ("a comprehension", "write a for loop over range(...)"),
+    "ExceptHandler": ("an except clause", "move the try outside the function"),
+    "withitem": ("a with statement", "move it outside the function"),
+    "match_case": ("a match statement", "use if/elif/else"),
+    "MatchValue": ("a match pattern", "use if/elif/else"),
+    "MatchSingleton": ("a match pattern", "use if/elif/else"),
+    "MatchSequence": ("a match pattern", "use if/elif/else"),
+    "MatchMapping": ("a match pattern", "use if/elif/else"),
+    "MatchClass": ("a match pattern", "use if/elif/else"),
+    "MatchStar": ("a match pattern", "use if/elif/else"),
+    "MatchAs": ("a match pattern", "use if/elif/else"),
+    "MatchOr": ("a match pattern", "use if/elif/else"),
+    "TypeIgnore": ("a type: ignore comment", "remove it"),
+    "MatMult": ("the @ operator", "scalars only: use *"),
+    "LShift": ("the << operator", "bit operations are not differentiable"),
+    "RShift": ("the >> operator", "bit operations are not differentiable"),
+    "BitOr": ("the | operator", "bit operations are not differentiable"),
+    "BitXor": ("the ^ operator", "for a power write **"),
+    "BitAnd": ("the & operator", "bit operations are not differentiable"),
+    "Invert": ("the ~ operator", "bit operations are not differentiable"),
+    "In": ("an `in` test", "compare numbers with ==, <, >"),
+    "NotIn": ("a `not in` test", "compare numbers with ==, <, >"),
+    "Del": ("a del statement", "assign a new value instead"),
+    "TypeAlias": ("a type alias", "define it outside the function"),
+    "TypeVar": ("a type parameter", "write a plain function"),
+    "ParamSpec": ("a type parameter", "write a plain function"),
+    "TypeVarTuple": ("a type parameter", "write a plain function"),
+    # abstract bases and pre-3.9 leftovers, never produced by ast.parse on 3.10+
+    "AST": ("this construct", ""), "mod": ("this construct", ""), "stmt": ("this construct", ""),
+    "expr": ("this construct", ""), "expr_context": ("this construct", ""),
+    "boolop": ("this construct", ""), "operator": ("this construct", ""),
+    "unaryop": ("this construct", ""), "cmpop": ("this construct", ""),
+    "excepthandler": ("this construct", ""), "type_ignore": ("this construct", ""),
+    "pattern": ("this construct", ""), "type_param": ("this construct", ""),
+    "slice": ("a slice", "pass the elements as separate parameters"),
+    "AugLoad": ("this construct", ""), "AugStore": ("this construct", ""),
+    "Param": ("this construct", ""), "Suite": ("this construct", ""),
+    "Index": ("indexing", "pass the elements as separate parameters"),
+    "ExtSlice": ("a slice", "pass the elements as separate parameters"),
+    "Num": ("this construct", ""), "Str": ("this construct", ""),
+    "Bytes": ("this construct", ""), "NameConstant": ("this construct", ""),
+    "Ellipsis": ("this construct", ""),
+}
+
+
+def fence(parsed, tree=None):
+    """Raise ``UnsupportedSyntaxError`` at the first construct outside the language."""
+    tree = tree if tree is not None else parsed.tree
+    _check_signature(parsed, tree, kwargs=True)
+    nested = _check_nested(parsed, tree)
+    tables = _written_tables(tree)
+    for node, where in _nodes(tree):
+        name = type(node).__name__
+        if isinstance(node, (ast.FunctionDef, ast.Lambda)) and node is not tree:
+            if id(node) not in nested:
+                what = ("a lambda here" if isinstance(node, ast.Lambda)
+                        else "a function defined inside a branch or a loop")
+                raise parsed.error(UnsupportedSyntaxError, node, f"{what} is not supported",
+                                   "define functions at the top of a function's body "
+                                   "(`def g(t): ...` or `g = lambda t: ...`), or at module level")
+            continue
+        if isinstance(node, ast.List) and node.elts and id(node) not in tables:
+            raise parsed.error(UnsupportedSyntaxError, node, "a list is not supported",
+                               "use separate variables (an empty list may serve as a stack)")
+        if name in ACCEPTED:
+            _check_accepted(parsed, node)
+            continue
+        what, hint = REFUSED.get(name, ("this construct", "rewrite it with the supported subset"))
+        raise parsed.error(UnsupportedSyntaxError, where, f"{what} is not supported",
+                           hint or None)
+    return tree
+
+
+def _nodes(tree):
+    """Every node below the function, parents first, without recursion; with each, the
+    nearest node that has a position (an operator has none: its expression's is used)."""
+    stack = [(tree, tree)]
+    while stack:
+        node, where = stack.pop()
+        where = node if hasattr(node, "lineno") else where
+        yield node, where
+        children = list(ast.iter_child_nodes(node))
+        if isinstance(node, ast.FunctionDef):
+            children = [node.args] + node.body  # decorators, annotations, returns: not code
+        elif isinstance(node, ast.Lambda):
+            children = [node.args, node.body]
+        elif isinstance(node, ast.arg):
+            children = []  # its annotation is not code either
+        elif isinstance(node, ast.AnnAssign):
+            children = [node.target] + ([node.value] if node.value is not None else [])
+        stack.extend((child, where) for child in reversed(children))
+
+
+def _check_nested(parsed, tree):
+    """The ids of the nested functions the language takes, each checked: a ``def`` or a
+    ``name = lambda ...`` standing in a function body itself (not in a branch or a loop),
+    with no decorators, numbers as defaults, bound once and only ever called.  Returns
+    the ids of the accepted ``FunctionDef`` and ``Lambda`` nodes."""
+    accepted, names = set(), {}
+    bodies = [tree]
+    while bodies:
+        for stmt in bodies.pop().body:
+            if isinstance(stmt, ast.FunctionDef):
+                function, name = stmt, stmt.name
+                if stmt.decorator_list:
+                    raise parsed.error(UnsupportedSyntaxError, stmt.decorator_list[0],
+                                       "a decorator on a nested function is not supported",
+                                       "call the function as it is")
+                bodies.append(stmt)
+            elif lambda_name(stmt):
+                function, name = stmt.value, lambda_name(stmt)
+            else:
+                continue
+            if name in names:
+                raise parsed.error(UnsupportedSyntaxError, stmt,
+                                   f"the function {name} is defined twice",
+                                   "give each nested function its own name")
+            _check_signature(parsed, function)
+            for default in function.args.defaults:
+                if not _is_number(default):
+                    raise parsed.error(UnsupportedSyntaxError, default,
+                                       "a nested function's default must be a number",
+                                       "pass the value as an argument")
+            accepted.add(id(function))
+            names[name] = stmt
+    callees = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in names:
+            if isinstance(node.ctx, ast.Store) and node is not getattr(
+                    names[node.id], "targets", [None])[0]:
+                raise parsed.error(UnsupportedSyntaxError, node,
+                                   f"{node.id} names a nested function and is assigned again",
+                                   "give the value its own name")
+            if isinstance(node.ctx, ast.Load) and id(node) not in callees:
+                raise parsed.error(UnsupportedSyntaxError, node,
+                                   f"the nested function {node.id} is used as a value",
+                                   "call it: nested functions can only be called")
+    for arg in tree.args.posonlyargs + tree.args.args:
+        if arg.arg in names:
+            raise parsed.error(UnsupportedSyntaxError, names[arg.arg],
+                               f"{arg.arg} is a parameter and a nested function",
+                               "give the function its own name")
+    return accepted
+
+
+def _written_tables(tree):
+    """Ids of the lists written out as tables: looped over (``for c in [...]``, also in
+    ``enumerate``), indexed (``[...][i]``) or passed to a call (``math.fsum([a, b])``,
+    which ``normalize`` takes for the functions of numbers written out); any other
+    non-empty list is refused."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.For):
+            found.add(id(node.iter))
+            if isinstance(node.iter, ast.Call):
+                found.update(id(arg) for arg in node.iter.args)
+        elif isinstance(node, ast.Subscript):
+            found.add(id(node.value))
+        elif isinstance(node, ast.Call):
+            found.update(id(arg) for arg in node.args if isinstance(arg, ast.List))
+    return found
+
+
+def _is_none(node):
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def _is_number(node):
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float, bool)
+
+
+def _check_signature(parsed, tree, kwargs=False):
+    """Positional parameters with defaults; ``**kwargs`` too where ``kwargs`` allows it (the
+    differentiated function: it reads them with constant keys)."""
+    args = tree.args
+    for extra, what in ((args.vararg, "*args"), (None if kwargs else args.kwarg, "**kwargs")):
+        if extra is not None:
+            raise parsed.error(UnsupportedSyntaxError, extra, f"{what} parameters are not supported",
+                               "name each parameter")
+    if args.kwonlyargs:
+        raise parsed.error(UnsupportedSyntaxError, args.kwonlyargs[0],
+                           "keyword-only parameters are not supported",
+                           "make them ordinary parameters")
+
+
+def _check_accepted(parsed, node):
+    if isinstance(node, ast.For):
+        call = node.iter
+        if (_is_name_call(call, 1) and call.func.id not in ("enumerate", "zip")
+                and _is_name_call(call.args[0], 3)):
+            call = call.args[0]  # reversed(range(...)), as generated gradients write
+        enumerates = (_is_name_call(call, 1) and call.func.id == "enumerate"
+                      and isinstance(call.args[0], _TABLES))
+        zips = (isinstance(call, ast.Call) and getattr(call.func, "id", None) == "zip"
+                and not call.keywords and call.args
+                and all(isinstance(a, _TABLES) for a in call.args))
+        if not (enumerates or zips) and isinstance(call, ast.Call) and getattr(
+                call.func, "id", None) in ("enumerate", "zip"):
+            raise parsed.error(UnsupportedSyntaxError, node.iter,
+                               f"a for loop over {ast.unparse(call)} is not supported: "
+                               f"{call.func.id} takes tables of numbers, by name or written out",
+                               "loop over the positions, `for i in range(len(T)):`, and index "
+                               "the tables (`T[len(T) - 1 - i]` reads T backwards)")
+        if not (_is_name_call(call, 3) or isinstance(call, _TABLES) or enumerates or zips):
+            raise parsed.error(UnsupportedSyntaxError, node.iter,
+                               f"a for loop over {ast.unparse(node.iter)} is not supported",
+                               _LOOPS)
+        names = len(node.target.elts) if isinstance(node.target, ast.Tuple) and all(
+            isinstance(e, ast.Name) for e in node.target.elts) else 0
+        if enumerates and names != 2:
+            raise parsed.error(UnsupportedSyntaxError, node.target,
+                               "a loop over enumerate(...) must assign two plain names",
+                               "write `for i, c in enumerate(TABLE):`")
+        if zips and names != len(call.args):
+            raise parsed.error(UnsupportedSyntaxError, node.target,
+                               f"a loop over zip(...) of {len(call.args)} tables must assign "
+                               f"{len(call.args)} plain names", "write `for a, b in zip(A, B):`")
+        if not (enumerates or zips) and not isinstance(node.target, ast.Name):
+            raise parsed.error(UnsupportedSyntaxError, node.target,
+                               "a for loop must assign one plain name", "write `for i in range(n):`")
+        _check_loop_else(parsed, node)
+    elif isinstance(node, ast.While):
+        _check_loop_else(parsed, node)
+    elif isinstance(node, ast.Assign):
+        for target in node.targets:
+            _check_target(parsed, target)
+    elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+        if not isinstance(node.target, ast.Name):
+            _check_target(parsed, node.target)
+    elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+        raise parsed.error(UnsupportedSyntaxError, node, "assigning to an attribute is not supported",
+                           "assign to a local variable")
+    elif isinstance(node, ast.Constant) and not isinstance(node.value, (int, float, bool)):
+        if node.value is not None and not isinstance(node.value, str):
+            raise parsed.error(UnsupportedSyntaxError, node,
+                               f"a {type(node.value).__name__} constant is not supported",
+                               "use int or float numbers")
+    elif isinstance(node, ast.Expr) and not isinstance(
+            node.value, (ast.Constant, ast.Call, ast.Yield, ast.YieldFrom, ast.Await)):
+        raise parsed.error(UnsupportedSyntaxError, node,
+                           "an expression statement is not supported: its value is discarded",
+                           "assign the value to a name or remove the line")
+    elif isinstance(node, ast.Compare) and any(isinstance(op, (ast.Is, ast.IsNot))
+                                               for op in node.ops):
+        sides = [node.left] + node.comparators
+        if len(node.ops) > 1 or not any(_is_none(side) for side in sides):
+            raise parsed.error(UnsupportedSyntaxError, node,
+                               "an `is` comparison is only supported with None",
+                               "write `x is None`, or compare numbers with == or !=")
+    elif isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
+        raise parsed.error(UnsupportedSyntaxError, node, "`import *` is not supported",
+                           "import the names you use")
+    elif isinstance(node, ast.Raise) and node.exc is None:
+        raise parsed.error(UnsupportedSyntaxError, node, "a bare raise is not supported",
+                           "raise an exception: `raise ValueError(...)`")
+    elif isinstance(node, ast.Subscript) and not isinstance(node.value, _TABLES):
+        raise parsed.error(UnsupportedSyntaxError, node, "indexing this is not supported",
+                           "index a tuple or list of numbers defined at module level")
+
+
+def _check_loop_else(parsed, loop):
+    """A loop's ``else:`` may not ``break`` or ``continue`` the loop around it."""
+    for stmt in loop.orelse:
+        if contains([stmt], ast.Break, ast.Continue, into_loops=False):
+            raise parsed.error(UnsupportedSyntaxError, stmt,
+                               "break or continue in a loop's else clause is not supported",
+                               "set a flag there and test it after the loop")
+
+
+def _is_name_call(node, most):
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords
+            and 1 <= len(node.args) <= most)
+
+
+def _check_target(parsed, target):
+    if isinstance(target, ast.Name):
+        return
+    if isinstance(target, ast.Tuple):
+        for element in target.elts:
+            _check_target(parsed, element)
+        return
+    what = {"Attribute": "an attribute", "Subscript": "an element", "Starred": "a starred name",
+            "List": "a list of names"}.get(type(target).__name__, "this target")
+    raise parsed.error(UnsupportedSyntaxError, target, f"assigning to {what} is not supported",
+                       "assign to a plain local name")

@@ -1,0 +1,183 @@
+"""Resolve: decide statically what each name in a user function means.
+
+A name is a *local* when the function assigns it anywhere (or it is a parameter);
+otherwise it is looked up — never executed — in the closure, then the module's
+globals, then the builtins.  What it finds there is classified as a number
+constant, the ``math`` or ``numpy`` module, a primitive function (however it was
+imported or renamed), ``range``, ``stop_gradient``, or another user function.
+
+    import math as m                      m        -> Meaning("module", "math")
+    from math import sin as s      ──►    s        -> Meaning("primitive", "sin")
+    SCALE = 2.0                           SCALE    -> Meaning("constant", 2.0)
+"""
+
+import ast
+import builtins
+import math
+import numbers
+import sys
+import types
+from dataclasses import dataclass
+
+from symdiff.frontend.wrappers import transparent
+from symdiff.lower.exits import own_nodes
+from symdiff.markers import CUSTOM_RULES, stop_gradient
+from symdiff.primitives.rules import (
+    BUILTIN_FUNCTIONS,
+    MATH_FUNCTIONS,
+    NORM_METHODS,
+    NUMPY_FUNCTIONS,
+    SCIPY_SPECIAL_FUNCTIONS,
+)
+
+MATH_CONSTANTS = ("pi", "e", "tau", "inf", "nan")
+
+
+@dataclass(frozen=True)
+class Meaning:
+    kind: str  # local constant table module primitive function custom range stop_gradient other
+    value: object = None
+
+
+def local_names(tree):
+    """Parameters (``**kwargs`` right after the positional ones), nested functions and
+    every name the function assigns (not the names its nested functions assign), in
+    first-seen order."""
+    names = [a.arg for a in tree.args.posonlyargs + tree.args.args]
+    if tree.args.kwarg is not None:
+        names.append(tree.args.kwarg.arg)
+    for node in own_nodes(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.append(node.id)
+        elif isinstance(node, ast.FunctionDef) and node is not tree:
+            names.append(node.name)
+    return list(dict.fromkeys(names))
+
+
+def all_identifiers(tree):
+    """Every identifier written in the function: reserved against generated names."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            found.append(node.id)
+        elif isinstance(node, ast.arg):
+            found.append(node.arg)
+        elif isinstance(node, ast.Attribute):
+            found.append(node.attr)
+        elif isinstance(node, ast.alias):  # an import in the body binds its name
+            found.append(node.asname or node.name.partition(".")[0])
+    return found
+
+
+def classify(obj):
+    """What a global, closure or builtin object is to symdiff (a wrapper that changes no
+    value, such as ``functools.lru_cache``, is what it wraps)."""
+    obj = transparent(obj)
+    if obj is math:
+        return Meaning("module", "math")
+    numpy = _numpy()
+    if numpy is not None and obj is numpy:
+        return Meaning("module", "numpy")
+    if isinstance(obj, types.ModuleType) or _is_norm(obj):  # scipy.stats.norm: its methods
+        return Meaning("module", obj)
+    if obj is range:
+        return Meaning("range")
+    if obj is reversed:
+        return Meaning("reversed")
+    if obj is stop_gradient:
+        return Meaning("stop_gradient")
+    if isinstance(obj, types.FunctionType) and obj in CUSTOM_RULES:
+        return Meaning("custom", obj)
+    if isinstance(obj, bool) or (isinstance(obj, numbers.Real) and not isinstance(obj, type)):
+        if numpy is not None and isinstance(obj, numpy.ndarray):
+            return Meaning("table", obj) if is_table(obj) else Meaning("other", obj)
+        return Meaning("constant", float(obj) if not isinstance(obj, (int, float)) else obj)
+    if is_table(obj):
+        return Meaning("table", obj)
+    primitive = _primitive_of(obj)
+    if primitive is not None:
+        return Meaning("primitive", primitive)
+    if isinstance(obj, types.FunctionType):
+        return Meaning("function", obj)
+    return Meaning("other", obj)
+
+
+def is_table(obj):
+    """A tuple or list of real numbers, or a one-dimensional numpy array of them: a table
+    a loop can run over and code can index."""
+    numpy = _numpy()
+    if numpy is not None and isinstance(obj, numpy.ndarray):
+        return obj.ndim == 1 and obj.dtype.kind in "biuf"
+    return isinstance(obj, (tuple, list)) and all(
+        isinstance(v, numbers.Real) and not isinstance(v, type) for v in obj)
+
+
+def table_values(obj):
+    """The numbers of a table as a tuple of Python ints and floats."""
+    return tuple(obj.tolist()) if hasattr(obj, "tolist") else tuple(obj)
+
+
+def module_attribute(module, attr):
+    """The meaning of ``module.<attr>``; None when unknown.
+
+    ``math`` and ``numpy`` members map to primitives; in any other module the
+    attribute is read (not run) and classified like a global.
+    """
+    if not isinstance(module, str):
+        if not hasattr(module, attr):
+            return None
+        return classify(getattr(module, attr))
+    if module == "math":
+        if attr in MATH_FUNCTIONS:
+            return Meaning("primitive", MATH_FUNCTIONS[attr])
+        if attr in MATH_CONSTANTS:
+            return Meaning("constant", getattr(math, attr))
+        return None
+    if attr in NUMPY_FUNCTIONS:
+        return Meaning("primitive", NUMPY_FUNCTIONS[attr])
+    if attr in ("pi", "e", "inf", "nan"):
+        return Meaning("constant", getattr(math, attr))
+    return None
+
+
+def lookup(name, closure, globals_):
+    """The object a free name refers to, or a ``KeyError``."""
+    if name in closure:
+        return closure[name]
+    if name in globals_:
+        return globals_[name]
+    if hasattr(builtins, name):
+        return getattr(builtins, name)
+    raise KeyError(name)
+
+
+def _primitive_of(obj):
+    for name, primitive in MATH_FUNCTIONS.items():
+        if obj is getattr(math, name):
+            return primitive
+    for name, primitive in BUILTIN_FUNCTIONS.items():
+        if obj is getattr(builtins, name):
+            return primitive
+    numpy = _numpy()
+    if numpy is not None:
+        for name, primitive in NUMPY_FUNCTIONS.items():
+            if obj is getattr(numpy, name, None):
+                return primitive
+    special = sys.modules.get("scipy.special")  # imported already if the user's code uses it
+    if special is not None:
+        for name, primitive in SCIPY_SPECIAL_FUNCTIONS.items():
+            if obj is getattr(special, name, None):
+                return primitive
+    if _is_norm(getattr(obj, "__self__", None)):
+        return NORM_METHODS.get(getattr(obj, "__name__", None))
+    return None
+
+
+def _is_norm(obj):
+    """``scipy.stats.norm``, the normal distribution, whose methods are primitives."""
+    stats = sys.modules.get("scipy.stats")
+    return stats is not None and obj is not None and obj is getattr(stats, "norm", None)
+
+
+def _numpy():
+    return sys.modules.get("numpy")

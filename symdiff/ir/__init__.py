@@ -1,0 +1,3 @@
+"""The intermediate representation: the program passed between the passes, and the
+names it uses.
+"""

@@ -1,0 +1,211 @@
+"""The normalized program: small plain data classes passed between the passes.
+
+Operands are names or constants; every differentiable statement applies one
+primitive from the rules table to operands.  Control flow stays structured
+(``If``, ``For``, ``While``) and, after ``normalize``, no ``return``, ``break``
+or ``continue`` is left inside a block: they become flags and guards, and a loop
+is only ever left through a ``BreakIf`` as the last statement of its body.
+"""
+
+import ast
+from dataclasses import dataclass, field
+
+from symdiff.primitives.rules import rule_of
+
+
+@dataclass(frozen=True)
+class Var:
+    name: str
+
+
+@dataclass(frozen=True)
+class Const:
+    value: object
+    text: str = None  # how the user wrote it, when that reads better (``math.pi``)
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where in the user's source a statement comes from."""
+
+    filename: str
+    lineno: int
+    col_offset: int
+    text: str  # the user's source line, stripped
+    function: str  # the user function (the differentiated one or a helper)
+    hoisted: bool = False  # moved out of the loops it stands in (``hoist``)
+
+
+@dataclass
+class Assign:
+    """``target = op(*args)`` for a primitive ``op`` of the rules table."""
+
+    target: str
+    op: str
+    args: tuple
+    origin: Origin
+    call: str = None  # the function as the user's code calls it (``np.tanh``), if not math's
+    family: str = None  # whose names the user called it by: "math", "numpy", None (Python's)
+    module: str = None  # for numpy's, the name generated code calls numpy by
+
+
+@dataclass
+class Compute:
+    """``target = expr``: a value with no derivative (a test, a bound, a flag)."""
+
+    target: str
+    expr: ast.expr
+    origin: Origin
+    reads: tuple = ()  # the local names ``expr`` reads
+
+
+@dataclass
+class If:
+    test: str  # a local name holding the decision
+    body: list
+    orelse: list
+    origin: Origin
+
+
+@dataclass
+class For:
+    """``for target in range(*bounds)``; the bounds are evaluated once, on entry.
+
+    With ``reverse``, ``for target in reversed(range(*bounds))``.
+    """
+
+    target: str
+    bounds: tuple
+    body: list
+    origin: Origin
+    reverse: bool = False
+
+
+@dataclass
+class Push:
+    """``stack.append(value)``: a list used as a stack (generated gradients use them)."""
+
+    stack: str
+    value: object
+    origin: Origin
+
+
+@dataclass
+class Pop:
+    """``target = stack.pop()``."""
+
+    stack: str
+    target: str
+    origin: Origin
+
+
+@dataclass
+class While:
+    """``while test``; ``pre`` computes what ``test`` reads, before every check."""
+
+    pre: list
+    test: ast.expr
+    reads: tuple
+    body: list
+    origin: Origin
+
+
+@dataclass
+class BreakIf:
+    """``if test: break`` — only ever the last statement of a loop body."""
+
+    test: ast.expr
+    reads: tuple
+    origin: Origin
+
+
+@dataclass
+class Check:
+    """An input check, run where the function runs it and never differentiated: an
+    ``ast.Raise`` or ``ast.Assert`` whose names are the generated ones (``raise
+    ValueError(f"p = {p_1} must be positive")``)."""
+
+    stmt: ast.stmt
+    reads: tuple
+    origin: Origin
+
+
+@dataclass
+class Program:
+    """A normalized function: parameters, body, and the name holding its result."""
+
+    name: str
+    params: list
+    body: list
+    result: object  # Var or Const
+    origin: Origin
+    namespace: dict = field(default_factory=dict)  # global name -> object the code reads
+    math_name: str = "math"
+    reserved: set = field(default_factory=set)
+    defaults: tuple = ()  # the user's default values of the last parameters
+    reads: list = field(default_factory=list)  # (globals dict, name, object) looked up
+    custom: dict = field(default_factory=dict)  # op -> Rule for functions with their own rule
+    custom_functions: dict = field(default_factory=dict)  # op -> (function, partials)
+    tables: dict = field(default_factory=dict)  # parameter read as a table -> error if in wrt
+    optional: tuple = ()  # parameters whose default is None (never differentiated by default)
+    kwargs: str = None  # the name of the ``**kwargs`` parameter, read with constant keys
+
+    def rule(self, op):
+        """The derivative rule of ``op``: the table's, or a user function's own."""
+        return self.custom[op] if op in self.custom else rule_of(op)
+
+    def rule_of(self, stmt):
+        """The rule of the ``Assign`` ``stmt`` as the family of names it was called by
+        computes it (``Rule.spelled``)."""
+        return self.rule(stmt.op).spelled(stmt.family)
+
+
+def children(stmt):
+    """The blocks nested directly in ``stmt``, in source order."""
+    if isinstance(stmt, If):
+        return [stmt.body, stmt.orelse]
+    if isinstance(stmt, While):
+        return [stmt.pre, stmt.body]
+    if isinstance(stmt, For):
+        return [stmt.body]
+    return []
+
+
+def walk(block):
+    """Every statement of ``block``, nested ones included, in source order."""
+    stack = [iter(block)]
+    while stack:
+        for stmt in stack[-1]:
+            yield stmt
+            nested = children(stmt)
+            if nested:
+                stack.extend(iter(b) for b in reversed(nested))
+                break
+        else:
+            stack.pop()
+
+
+def assigned_names(block):
+    """Names written anywhere in ``block``: targets and loop variables."""
+    names = []
+    for stmt in walk(block):
+        if isinstance(stmt, (Assign, Compute, Pop, For)):
+            names.append(stmt.target)
+    return list(dict.fromkeys(names))
+
+
+def reads(stmt):
+    """The names ``stmt`` itself reads (not those of the statements nested in it)."""
+    if isinstance(stmt, Assign):
+        return [a.name for a in stmt.args if isinstance(a, Var)]
+    if isinstance(stmt, (Compute, While, BreakIf, Check)):
+        return list(stmt.reads)
+    if isinstance(stmt, If):
+        return [stmt.test]
+    if isinstance(stmt, For):
+        return [b.name for b in stmt.bounds if isinstance(b, Var)]
+    if isinstance(stmt, Push):
+        return [stmt.stack] + ([stmt.value.name] if isinstance(stmt.value, Var) else [])
+    if isinstance(stmt, Pop):
+        return [stmt.stack]
+    return []

@@ -1,0 +1,104 @@
+"""Checks: the ``raise`` and ``assert`` statements of the user's code, as ``ir.Check``.
+
+Expects a ``Frame`` (the function body being normalized) and a statement that passed
+``fence``.  Guarantees an ``ir.Check`` holding the user's statement as generated code
+runs it, where the function runs it, with every name replaced by what it means at that
+point: a local by the generated name (or constant) holding its value, a module by the
+name generated code imports it by, a module-level class, function or constant by the
+name generated code binds it to; a builtin (``ValueError``, ``repr``) stays.  Nothing in
+a check is differentiated: its values (f-string messages included) are read in the
+forward sweep only.  A nested function cannot be called from a check (it is inlined,
+never defined, in generated code).
+
+    if pressure <= 0:                                    if cond:
+        raise ValueError(f"{pressure} < 0")   ──►            raise ValueError(f"{pressure} < 0")
+    pressure = pressure * 2                              pressure_1 = pressure * 2
+    assert pressure < 10, f"{pressure}"                  assert pressure_1 < 10, f"{pressure_1}"
+"""
+
+import ast
+import copy
+
+from symdiff.errors import UnsupportedSyntaxError
+from symdiff.frontend.resolve import lookup
+from symdiff.ir import nodes as ir
+from symdiff.lower.expressions import operand_ast
+
+
+def check_statement(frame, node):
+    """The ``ir.Check`` of a ``raise`` or ``assert`` statement ``node``."""
+    if isinstance(node, ast.Raise):
+        if node.exc is None:
+            raise frame.error(UnsupportedSyntaxError, node, "a bare raise is not supported",
+                              "raise an exception: `raise ValueError(...)`")
+        parts = [node.exc, node.cause]
+    else:
+        parts = [node.test, node.msg]
+    rewrite = _Rewrite(frame)
+    exc, extra = (None if part is None else rewrite.visit(copy.deepcopy(part)) for part in parts)
+    stmt = ast.Raise(exc, extra) if isinstance(node, ast.Raise) else ast.Assert(exc, extra)
+    return ir.Check(stmt, tuple(dict.fromkeys(rewrite.reads)), frame.origin)
+
+
+class _Rewrite(ast.NodeTransformer):
+    """Names as generated code spells them; ``reads`` collects the generated names read."""
+
+    def __init__(self, frame):
+        self.frame = frame
+        self.reads = []
+
+    def visit_Name(self, node):
+        frame, unit = self.frame, self.frame.unit
+        if frame.is_kwargs(node):  # `f"options {kwargs}"`: the dict, as it is
+            name = frame.mapping[node.id].name
+            self.reads.append(name)
+            return _located(ast.Name(name, ast.Load()), node)
+        meaning = frame.meaning(node.id, node)
+        if meaning.kind == "local":
+            operand = frame.name_operand(node)
+            if isinstance(operand, ir.Var):
+                self.reads.append(operand.name)
+            return _located(operand_ast(operand), node)
+        if meaning.kind == "nested":
+            raise frame.error(UnsupportedSyntaxError, node,
+                              f"the nested function {node.id} is called in a check",
+                              "define the function at module level to call it here")
+        if meaning.kind == "constant":
+            name = unit.global_name(node.id, meaning.value)
+            return _located(ast.Name(name, ast.Load()), node)
+        if meaning.value == "math":
+            return _located(ast.Name(unit.math_name, ast.Load()), node)
+        parsed = frame.parsed
+        if node.id not in parsed.globals and node.id not in parsed.closure:
+            return node  # a builtin: ValueError, repr, isinstance
+        found = lookup(node.id, parsed.closure, parsed.globals)
+        return _located(ast.Name(unit.global_name(node.id, found), ast.Load()), node)
+
+
+    def visit_FormattedValue(self, node):
+        node.value = self.visit(node.value)
+        if node.format_spec is not None:  # stays an f-string (``:.3f``), its names rewritten
+            self.generic_visit(node.format_spec)
+        return node
+
+    def visit_JoinedStr(self, node):
+        """A string a helper was called with stands in its message as text: ``f"{what} must
+        be positive"`` with ``what = "x"`` reads ``"x must be positive"``."""
+        self.generic_visit(node)
+        parts = []
+        for part in node.values:
+            if (isinstance(part, ast.FormattedValue) and part.conversion == -1
+                    and part.format_spec is None and isinstance(part.value, ast.Constant)
+                    and isinstance(part.value.value, str)):
+                part = ast.Constant(part.value.value)
+            if parts and isinstance(part, ast.Constant) and isinstance(parts[-1], ast.Constant):
+                part = ast.Constant(parts.pop().value + part.value)
+            parts.append(part)
+        if all(isinstance(part, ast.Constant) for part in parts):
+            return _located(ast.Constant("".join(part.value for part in parts)), node)
+        node.values = parts
+        return node
+
+
+def _located(new, old):
+    return ast.copy_location(new, old)

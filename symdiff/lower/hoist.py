@@ -1,0 +1,155 @@
+"""Hoist: a loop's cheap operations on values the loop never changes move before it.
+
+Expects a normalized ``Program``; returns a new one (the input is not changed)
+computing the same values.  An operation moves out of a loop that surely runs
+(a ``for`` over a constant, non-empty range) when it is one of ``SAFE`` (it
+cannot raise), its operands are bound before the loop on every path and not
+assigned in it, and its result is assigned nowhere else and read only further
+down the same iteration.  (Out of a loop that may run no iteration, the moved
+operation's chain rule would still run, once, on a zero adjoint: ``0.0 * inf``
+is nan where the loop contributes nothing.)  It then runs once
+instead of once per iteration, and the reverse sweep applies its chain rule once,
+after the loop, to the adjoint the loop accumulated.
+
+    for _ in range(1000):                  mul_h_1 = u * x
+        mul_h = w * h                      for _ in range(1000):
+        mul_h_1 = u * x          ──►           mul_h = w * h
+        add_h = mul_h + mul_h_1                add_h = mul_h + mul_h_1
+        h = math.tanh(add_h)                   h = math.tanh(add_h)
+
+Loops nested in loops are hoisted from the inside out, so an operation can move
+out of several loops at once.
+"""
+
+from dataclasses import replace
+
+from symdiff.ir import nodes as ir
+
+SAFE = ("add", "sub", "mul", "neg", "pos", "copy")
+
+
+def hoist_invariants(program):
+    """``program`` with the invariant operations of its loops moved before them."""
+    order = {id(s): i for i, s in enumerate(ir.walk(program.body))}
+    where = {}  # id of a statement -> (its block, its index there, the enclosing statement)
+    blocks = [(program.body, None)]
+    while blocks:
+        block, owner = blocks.pop()
+        for index, stmt in enumerate(block):
+            where[id(stmt)] = (block, index, owner)
+            blocks.extend((child, stmt) for child in ir.children(stmt))
+    definitions, readers = {}, {}
+    for stmt in ir.walk(program.body):
+        if isinstance(stmt, (ir.Assign, ir.Compute, ir.For, ir.Pop)):
+            definitions.setdefault(stmt.target, []).append(stmt)
+        for name in ir.reads(stmt):
+            readers.setdefault(name, []).append(stmt)
+    results = program.result if isinstance(program.result, tuple) else (program.result,)
+    for result in results:
+        if isinstance(result, ir.Var):
+            readers.setdefault(result.name, []).append(program)
+    context = _Context(program, order, where, definitions, readers)
+    return replace(program, body=context.block(program.body))
+
+
+class _Context:
+    def __init__(self, program, order, where, definitions, readers):
+        self.program = program
+        self.order = order
+        self.where = where
+        self.definitions = definitions
+        self.readers = readers
+        self.originals = {}  # id of a rebuilt statement -> the statement it rebuilds
+
+    def rebuilt(self, stmt, **fields):
+        new = replace(stmt, **fields)
+        self.originals[id(new)] = self.original(stmt)
+        return new
+
+    def original(self, stmt):
+        return self.originals.get(id(stmt), stmt)
+
+    def block(self, block):
+        out = []
+        for stmt in block:
+            if isinstance(stmt, ir.If):
+                stmt = self.rebuilt(stmt, body=self.block(stmt.body),
+                                    orelse=self.block(stmt.orelse))
+            elif isinstance(stmt, (ir.For, ir.While)):
+                stmt = self.rebuilt(stmt, body=self.block(stmt.body))
+                moved, kept = self.invariants(stmt) if _surely_runs(stmt) else ([], stmt.body)
+                out.extend(self.rebuilt(s, origin=replace(s.origin, hoisted=True))
+                           for s in moved)
+                stmt = self.rebuilt(stmt, body=kept)
+            out.append(stmt)
+        return out
+
+    def invariants(self, loop):
+        """The statements of ``loop.body`` that can move before it, and those that stay."""
+        body = list(loop.body)
+        assigned = {}
+        for stmt in ir.walk([loop]):
+            if isinstance(stmt, (ir.Assign, ir.Compute, ir.For, ir.Pop)):
+                assigned[stmt.target] = assigned.get(stmt.target, 0) + 1
+        inside = [{id(self.original(s)) for s in ir.walk([stmt])} for stmt in body]
+        moved, kept = [], []
+        for index, stmt in enumerate(body):
+            if self.movable(stmt, index, loop, assigned, inside, {s.target for s in moved}):
+                moved.append(stmt)
+                assigned[stmt.target] -= 1
+            else:
+                kept.append(stmt)
+        return moved, kept
+
+    def movable(self, stmt, index, loop, assigned, inside, moved):
+        """Whether ``stmt`` (``loop.body[index]``) can run once, before ``loop``; ``moved``:
+        the names of what already moved before it."""
+        if not (isinstance(stmt, ir.Assign) and stmt.op in SAFE and stmt.call is None
+                and stmt.op not in self.program.custom):
+            return False
+        for arg in stmt.args:
+            if isinstance(arg, ir.Var) and (assigned.get(arg.name) or not (
+                    arg.name in moved or self.bound_before(arg.name, loop))):
+                return False
+        readers = self.readers.get(stmt.target, ())
+        if len(self.definitions.get(stmt.target, ())) != 1 or not readers:
+            return False  # (never the last statement: something later reads it)
+        for reader in readers:
+            if not any(id(reader) in ids for ids in inside[index + 1:]):
+                return False  # read before it in the iteration, or after the loop
+        return True
+
+    def bound_before(self, name, loop):
+        """Whether ``name`` is a parameter, or assigned on every path to ``loop``: by a
+        plain statement earlier in a block that holds the loop (not in a branch or an
+        earlier loop, which may not run), or as the variable of a loop holding it; and
+        never assigned after the loop (the reverse sweep reads it there unsaved)."""
+        position = self.order[id(self.original(loop))]
+        if any(self.order[id(s)] > position for s in self.definitions.get(name, ())):
+            return False  # assigned again later: where the value moves, no one would save it
+        if name in self.program.params:
+            return True
+        earlier = set()  # (id of a block, index) of the loop and every statement holding it
+        holding = set()  # ids of the statements holding the loop
+        stmt = self.original(loop)
+        while stmt is not None:
+            block, index, stmt = self.where[id(stmt)]
+            earlier.add((id(block), index))
+            holding.add(id(stmt))
+        for definition in self.definitions.get(name, ()):
+            if id(definition) in holding:
+                return True  # the variable of a loop the loop runs in
+            if isinstance(definition, (ir.For, ir.While, ir.If)):
+                continue
+            block, index, _ = self.where[id(definition)]
+            if any(b == id(block) and index < i for b, i in earlier):
+                return True
+        return False
+
+
+def _surely_runs(loop):
+    """A ``for`` over a constant range with at least one step."""
+    if not isinstance(loop, ir.For) or not all(isinstance(b, ir.Const) for b in loop.bounds):
+        return False
+    values = [b.value for b in loop.bounds]
+    return all(type(v) is int for v in values) and len(range(*values)) > 0

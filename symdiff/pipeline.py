@@ -1,0 +1,126 @@
+"""The pipeline: every pass symdiff runs, once, in order.
+
+    source ─► parse ─► fence ─► lower ─► hoist ─► differentiate ─► optimize ─► emit ─► compile
+
+Each stage is a plain function from one value to the next; this module is the only
+place that calls them in sequence.  ``lower`` is the front half (a user's function to
+a ``Program`` of single-operation statements, what ``check``, ``graph`` and the tests
+read); ``generate`` the whole, to the emitted text.
+
+A ``debug`` callable, when given, is called after every stage with the stage's name
+and its value, so a pass can be looked at alone (``symdiff show --debug``):
+
+    >>> import math
+    >>> def f(x):
+    ...     return math.sin(x) * x
+    >>> stages = []
+    >>> _ = generate(parse_function(f), debug=lambda stage, value: stages.append(stage))
+    >>> stages
+    ['parse', 'fence', 'lower', 'hoist', 'differentiate', 'optimize', 'emit']
+
+A failure that is not the user's (``SymdiffError``) is our bug: it is raised as
+``InternalError`` naming the stage it happened in.
+"""
+
+from dataclasses import dataclass
+
+from symdiff.ad.forward import differentiate_forward
+from symdiff.ad.reverse import differentiate
+from symdiff.backend.emit import emit
+from symdiff.errors import InternalError, SymdiffError
+from symdiff.frontend.fence import fence
+from symdiff.frontend.parse import deepest_statement, parse_function
+from symdiff.lower.hoist import hoist_invariants
+from symdiff.lower.normalize import normalize
+from symdiff.optimize.driver import optimize_function
+
+STAGES = ("parse", "fence", "lower", "hoist", "differentiate", "optimize", "emit", "compile")
+
+
+@dataclass
+class Generated:
+    """What ``generate`` built: the lowered program, the generated function's tree (before
+    printing) and its text."""
+
+    program: object
+    function: object
+    source: str
+
+
+def lower(parsed, *, forward=False, debug=None):
+    """The ``Program`` of a parsed function: fenced, lowered and hoisted.
+
+    With ``forward``, the function may return a tuple of numbers (forward mode).
+    """
+    show = debug or _quiet
+    with stage("fence", parsed):
+        show("fence", fence(parsed))
+    with stage("lower", parsed):
+        program = normalize(parsed, allow_tuple=forward)
+    show("lower", program)
+    with stage("hoist", parsed):
+        program = hoist_invariants(program)
+    show("hoist", program)
+    return program
+
+
+def generate(parsed, wrt=None, *, with_value=False, optimize=True, forward=False,
+             single=False, resolve_wrt=None, debug=None):
+    """The generated gradient (``forward``: the tangent function) of a parsed function.
+
+    ``wrt`` names the parameters to differentiate by; or ``resolve_wrt(program)`` gives
+    them once the program is lowered, with ``single`` (one result, not a tuple).
+    """
+    show = debug or _quiet
+    show("parse", parsed)
+    program = lower(parsed, forward=forward, debug=debug)
+    if resolve_wrt is not None:
+        wrt, single = resolve_wrt(program)
+    elif wrt is None:
+        wrt = list(program.params)
+        single = len(wrt) == 1
+    with stage("differentiate", parsed):
+        if forward:
+            generated = differentiate_forward(program, wrt)
+        else:
+            generated = differentiate(program, wrt, with_value=with_value, as_tuple=not single)
+    show("differentiate", generated.function)
+    if optimize:
+        with stage("optimize", parsed):
+            generated = optimize_function(generated)
+        show("optimize", generated.function)
+    with stage("emit", parsed):
+        source = emit(generated)
+    show("emit", source)
+    return Generated(program, generated.function, source)
+
+
+def _quiet(stage, value):
+    pass
+
+
+class stage:
+    """Runs one stage: a user error passes through; any other failure is our bug, raised
+    as ``InternalError`` naming the stage; a recursion too deep is the user's expression
+    nested beyond what Python's own parser-sized stack reads, and said so."""
+
+    def __init__(self, name, parsed):
+        self.name, self.parsed = name, parsed
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, traceback):
+        if exc is None or isinstance(exc, (SymdiffError, InternalError)):
+            return False
+        if isinstance(exc, RecursionError):
+            parsed = self.parsed
+            raise parsed.error(SymdiffError, deepest_statement(parsed.tree),
+                               f"{parsed.name} holds an expression nested too deeply to read",
+                               "split it into several assignments") from None
+        if isinstance(exc, Exception):
+            raise InternalError(self.name, f"{type(exc).__name__}: {exc}") from exc
+        return False
+
+
+__all__ = ["STAGES", "Generated", "generate", "lower", "parse_function", "stage"]

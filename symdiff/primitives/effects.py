@@ -1,0 +1,66 @@
+"""Effects: which calls of a generated function symdiff can prove pure.
+
+Expects the syntax tree of a call in generated code and the names the generated module
+binds (``Calls.of(generated)``).  Guarantees that a call it calls pure computes its value
+from its arguments alone and changes nothing: a function of ``math`` (under the name
+generated code calls ``math`` by), one of numpy's elementwise functions of the rules
+table (under the user's alias), or a builtin of ``PURE_BUILTINS`` no name of the module
+shadows.  Every other call may have effects: a list's ``append`` or ``pop`` (the user's
+stack, its adjoint stack, the generated ``push`` and ``pop``), a function with its own
+derivative rule, ``record``.  The optimizer never merges two such calls into one, never
+duplicates, drops or reorders them.
+
+    math.cos(x)       pure: reused where the forward sweep computed it
+    s.pop()           has effects: two of them are two values
+"""
+
+import ast
+import math
+from dataclasses import dataclass
+
+from symdiff.primitives.rules import NUMPY_FUNCTIONS
+
+PURE_BUILTINS = frozenset(("abs", "float", "int", "round", "min", "max", "len", "range",
+                           "reversed"))
+
+
+@dataclass(frozen=True)
+class Calls:
+    math_name: str = "math"
+    numpy_names: frozenset = frozenset()  # the names numpy goes by in the generated module
+    builtins: frozenset = PURE_BUILTINS  # the names the pure builtins go by
+
+    @classmethod
+    def of(cls, generated):
+        """The pure functions of one generated function's module."""
+        import sys
+        numpy = sys.modules.get("numpy")
+        namespace = generated.namespace
+        numpy_names = frozenset(name for name, value in namespace.items()
+                                if numpy is not None and value is numpy)
+        builtins = {name for name in PURE_BUILTINS if name not in namespace}
+        builtins |= {alias for alias, builtin in generated.builtins.items()
+                     if builtin in PURE_BUILTINS}
+        return cls(generated.math_name, numpy_names, frozenset(builtins))
+
+    def is_pure(self, call):
+        """Whether the call ``call`` (an ``ast.Call``) certainly has no effect."""
+        func = call.func
+        if call.keywords and not self._is_module_function(func):
+            return False
+        if isinstance(func, ast.Name):
+            return func.id in self.builtins
+        return self._is_module_function(func)
+
+    def _is_module_function(self, func):
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+            return False
+        module = func.value.id
+        if module == self.math_name:
+            return callable(getattr(math, func.attr, None))
+        return module in self.numpy_names and func.attr in NUMPY_FUNCTIONS
+
+
+def calls_of(math_name, calls):
+    """``calls``, or the pure functions known from ``math_name`` alone."""
+    return calls if calls is not None else Calls(math_name)
