@@ -36,7 +36,6 @@ from symdiff.backend.syntax import (
     call,
     call_method,
     call_stmt,
-    clone,
     comment,
     function_def,
     increment,
@@ -49,6 +48,7 @@ from symdiff.backend.syntax import (
     times,
 )
 from symdiff.ir import nodes as ir
+from symdiff.ir.expr import to_ast
 
 SECTION = "reverse sweep"  # the heading comment of the second half
 
@@ -184,7 +184,7 @@ class Sweeps(Taping, Writer):
             self.defined.add(stmt.target)
             reset = [assign(self.adjoint(stmt.target), ast.Constant(0.0))] if (
                 stmt.target in self.active and overwrites) else []
-            return self.restoring(stmt, scope, [assign(stmt.target, stmt.expr)], reset)
+            return self.restoring(stmt, scope, [assign(stmt.target, to_ast(stmt.expr))], reset)
         if isinstance(stmt, ir.If):
             return self.branch(stmt, scope)
         if isinstance(stmt, ir.For):
@@ -192,9 +192,9 @@ class Sweeps(Taping, Writer):
         if isinstance(stmt, ir.While):
             return self.while_loop(stmt, scope)
         if isinstance(stmt, ir.BreakIf):
-            return [ast.If(stmt.test, [ast.Break()], [])], []
+            return [ast.If(to_ast(stmt.test), [ast.Break()], [])], []
         if isinstance(stmt, ir.Check):  # runs where the function runs it; no derivative
-            return [clone(stmt.stmt)], []
+            return [stmt.to_ast()], []
         if isinstance(stmt, (ir.Push, ir.Pop)):
             return self.stack_operation(stmt, scope)
         raise TypeError(stmt)
@@ -372,11 +372,11 @@ class Sweeps(Taping, Writer):
         if counter:
             body.insert(0, increment(counter))
         if stmt.pre:
-            body = self.flatten(fp, stmt.origin) + [ast.If(ast.UnaryOp(ast.Not(), stmt.test), [ast.Break()],
+            body = self.flatten(fp, stmt.origin) + [ast.If(ast.UnaryOp(ast.Not(), to_ast(stmt.test)), [ast.Break()],
                                           [])] + body
             loop = ast.While(ast.Constant(True), body, [])
         else:
-            loop = ast.While(stmt.test, body, [])
+            loop = ast.While(to_ast(stmt.test), body, [])
         if not rb:
             return [loop], []
         forward, reverse = self.counted(counter, loop, rb, scope, stmt)

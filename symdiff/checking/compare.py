@@ -36,6 +36,7 @@ from symdiff.deadline import TimedOut, within
 from symdiff.errors import SymdiffError
 from symdiff.frontend.parse import parse_function
 from symdiff.ir import nodes as ir
+from symdiff.ir.expr import to_ast
 from symdiff.pipeline import lower
 from symdiff.markers import rule_parameters
 
@@ -512,12 +513,12 @@ class _Interpreter:
         elif isinstance(stmt, ir.Pop):
             self.env[stmt.target] = self.env[stmt.stack].pop()
         elif isinstance(stmt, ir.Check):
-            module = ast.fix_missing_locations(ast.Module([stmt.stmt], type_ignores=[]))
+            module = ast.fix_missing_locations(ast.Module([stmt.to_ast()], type_ignores=[]))
             exec(compile(module, "<check>", "exec"), self.globals, dict(self.env))
         return False
 
     def evaluate(self, expr):
-        code = compile(ast.fix_missing_locations(ast.Expression(expr)), "<check>", "eval")
+        code = compile(ast.fix_missing_locations(ast.Expression(to_ast(expr))), "<check>", "eval")
         return eval(code, self.globals, dict(self.env))
 
 

@@ -5,11 +5,15 @@ primitive from the rules table to operands.  Control flow stays structured
 (``If``, ``For``, ``While``) and, after ``normalize``, no ``return``, ``break``
 or ``continue`` is left inside a block: they become flags and guards, and a loop
 is only ever left through a ``BreakIf`` as the last statement of its body.
+
+Expressions a statement holds (``Compute.expr``, a loop's test, a check's parts) are
+IR expressions (``symdiff.ir.expr``), never Python syntax trees.
 """
 
 import ast
 from dataclasses import dataclass, field
 
+from symdiff.ir import expr as ex
 from symdiff.primitives.rules import rule_of
 
 
@@ -54,7 +58,7 @@ class Compute:
     """``target = expr``: a value with no derivative (a test, a bound, a flag)."""
 
     target: str
-    expr: ast.expr
+    expr: object  # an IR expression
     origin: Origin
     reads: tuple = ()  # the local names ``expr`` reads
 
@@ -104,7 +108,7 @@ class While:
     """``while test``; ``pre`` computes what ``test`` reads, before every check."""
 
     pre: list
-    test: ast.expr
+    test: object  # an IR expression
     reads: tuple
     body: list
     origin: Origin
@@ -114,20 +118,32 @@ class While:
 class BreakIf:
     """``if test: break`` — only ever the last statement of a loop body."""
 
-    test: ast.expr
+    test: object  # an IR expression
     reads: tuple
     origin: Origin
 
 
 @dataclass
 class Check:
-    """An input check, run where the function runs it and never differentiated: an
-    ``ast.Raise`` or ``ast.Assert`` whose names are the generated ones (``raise
-    ValueError(f"p = {p_1} must be positive")``)."""
+    """An input check, run where the function runs it and never differentiated:
+    ``raise value from cause`` or ``assert value, message``, its parts IR expressions
+    whose names are the generated ones (``raise ValueError(f"p = {p_1} must be
+    positive")``)."""
 
-    stmt: ast.stmt
+    kind: str  # "raise" or "assert"
+    value: object  # the exception raised, or the condition asserted
+    message: object  # an assert's message, or None
+    cause: object  # a raise's ``from`` cause, or None
     reads: tuple
     origin: Origin
+
+    def to_ast(self):
+        """The Python statement of the check (a fresh tree, locations left unset)."""
+        extra = self.cause if self.kind == "raise" else self.message
+        extra = None if extra is None else ex.to_ast(extra)
+        if self.kind == "raise":
+            return ast.Raise(exc=ex.to_ast(self.value), cause=extra)
+        return ast.Assert(test=ex.to_ast(self.value), msg=extra)
 
 
 @dataclass
