@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from symdiff.ad.forward import differentiate_forward
 from symdiff.ad.reverse import differentiate
+from symdiff.analysis.types import annotate
 from symdiff.backend.emit import emit
 from symdiff.errors import InternalError, SymdiffError
 from symdiff.frontend.fence import fence
@@ -56,7 +57,7 @@ def lower(parsed, *, forward=False, debug=None):
     with stage("fence", parsed):
         show("fence", fence(parsed))
     with stage("lower", parsed):
-        program = normalize(parsed, allow_tuple=forward)
+        program = annotate(normalize(parsed, allow_tuple=forward))
     show("lower", program)
     with stage("hoist", parsed):
         program = hoist_invariants(program)

@@ -165,6 +165,7 @@ class Program:
     tables: dict = field(default_factory=dict)  # parameter read as a table -> error if in wrt
     optional: tuple = ()  # parameters whose default is None (never differentiated by default)
     kwargs: str = None  # the name of the ``**kwargs`` parameter, read with constant keys
+    types: dict = field(default_factory=dict)  # variable -> its type (``symdiff.ir.types``)
 
     def rule(self, op):
         """The derivative rule of ``op``: the table's, or a user function's own."""
