@@ -31,6 +31,7 @@ from symdiff.backend.emit import emit
 from symdiff.errors import InternalError, SymdiffError
 from symdiff.frontend.fence import fence
 from symdiff.frontend.parse import deepest_statement, parse_function
+from symdiff.ir.nodes import number_statements
 from symdiff.lower.hoist import hoist_invariants
 from symdiff.lower.normalize import normalize
 from symdiff.optimize.driver import optimize_function
@@ -57,7 +58,7 @@ def lower(parsed, *, forward=False, debug=None):
     with stage("fence", parsed):
         show("fence", fence(parsed))
     with stage("lower", parsed):
-        program = annotate(normalize(parsed, allow_tuple=forward))
+        program = annotate(number_statements(normalize(parsed, allow_tuple=forward)))
     show("lower", program)
     with stage("hoist", parsed):
         program = hoist_invariants(program)

@@ -474,7 +474,6 @@ class _Interpreter:
 
     def __init__(self, program, env, runs):
         self.program, self.env, self.runs = program, env, runs
-        self.ids = {id(s): i for i, s in enumerate(ir.walk(program.body))}
         self.globals = dict(program.namespace, **{program.math_name: math})
 
     def block(self, block):
@@ -489,7 +488,7 @@ class _Interpreter:
             args = [_operand(a, self.env, self.program) for a in stmt.args]
             out = _tape_op(self.program, stmt.op)(*args)
             self.env[stmt.target] = out
-            self.runs.append((stmt, self.ids[id(stmt)], out, args))
+            self.runs.append((stmt, stmt.sid, out, args))
         elif isinstance(stmt, ir.Compute):
             self.env[stmt.target] = self.evaluate(stmt.expr)
         elif isinstance(stmt, ir.If):

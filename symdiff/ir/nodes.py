@@ -6,6 +6,10 @@ primitive from the rules table to operands.  Control flow stays structured
 or ``continue`` is left inside a block: they become flags and guards, and a loop
 is only ever left through a ``BreakIf`` as the last statement of its body.
 
+Every statement has an id, ``sid``, unique within its ``Program``: given once the
+program is lowered (``number_statements``) and kept by every pass that keeps the
+statement (``dataclasses.replace`` keeps it), so analyses key their facts by it.
+
 Expressions a statement holds (``Compute.expr``, a loop's test, a check's parts) are
 IR expressions (``symdiff.ir.expr``), never Python syntax trees.
 """
@@ -51,6 +55,7 @@ class Assign:
     call: str = None  # the function as the user's code calls it (``np.tanh``), if not math's
     family: str = None  # whose names the user called it by: "math", "numpy", None (Python's)
     module: str = None  # for numpy's, the name generated code calls numpy by
+    sid: int = None  # the statement's id, unique within its Program
 
 
 @dataclass
@@ -61,6 +66,7 @@ class Compute:
     expr: object  # an IR expression
     origin: Origin
     reads: tuple = ()  # the local names ``expr`` reads
+    sid: int = None  # the statement's id, unique within its Program
 
 
 @dataclass
@@ -69,6 +75,7 @@ class If:
     body: list
     orelse: list
     origin: Origin
+    sid: int = None  # the statement's id, unique within its Program
 
 
 @dataclass
@@ -83,6 +90,7 @@ class For:
     body: list
     origin: Origin
     reverse: bool = False
+    sid: int = None  # the statement's id, unique within its Program
 
 
 @dataclass
@@ -92,6 +100,7 @@ class Push:
     stack: str
     value: object
     origin: Origin
+    sid: int = None  # the statement's id, unique within its Program
 
 
 @dataclass
@@ -101,6 +110,7 @@ class Pop:
     stack: str
     target: str
     origin: Origin
+    sid: int = None  # the statement's id, unique within its Program
 
 
 @dataclass
@@ -112,6 +122,7 @@ class While:
     reads: tuple
     body: list
     origin: Origin
+    sid: int = None  # the statement's id, unique within its Program
 
 
 @dataclass
@@ -121,6 +132,7 @@ class BreakIf:
     test: object  # an IR expression
     reads: tuple
     origin: Origin
+    sid: int = None  # the statement's id, unique within its Program
 
 
 @dataclass
@@ -136,6 +148,7 @@ class Check:
     cause: object  # a raise's ``from`` cause, or None
     reads: tuple
     origin: Origin
+    sid: int = None  # the statement's id, unique within its Program
 
     def to_ast(self):
         """The Python statement of the check (a fresh tree, locations left unset)."""
@@ -226,3 +239,14 @@ def reads(stmt):
     if isinstance(stmt, Pop):
         return [stmt.stack]
     return []
+
+
+def number_statements(program):
+    """``program`` with an id given to each of its statements that has none, after the
+    largest already given (lowering gives them in source order, from 0)."""
+    statements = list(walk(program.body))
+    given = max((s.sid for s in statements if s.sid is not None), default=-1) + 1
+    for stmt in statements:
+        if stmt.sid is None:
+            stmt.sid, given = given, given + 1
+    return program
