@@ -21,7 +21,7 @@ names are first defined; ``annotate`` stores it as ``program.types``.
 import math
 
 from symdiff.errors import InternalError
-from symdiff.frontend.resolve import is_table
+from symdiff.frontend.resolve import is_table, table_values
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import types as t
@@ -86,6 +86,7 @@ class _Inference:
         self.ints = set()  # parameters read as integers
         for stmt in ir.walk(program.body):
             self.note_int_uses(stmt)
+        self.spread_ints()
         for name in program.params:
             self.types[name] = self.parameter_type(name)
         if program.kwargs:
@@ -121,6 +122,24 @@ class _Inference:
                 if isinstance(node, ex.Subscript) and isinstance(node.index, ex.Name):
                     self.ints.add(node.index.id)
 
+    def spread_ints(self):
+        """A name read as an integer computed from others by integer-keeping arithmetic
+        (``range(n + 1)``) makes them integers too."""
+        sources = {}
+        for stmt in ir.walk(self.program.body):
+            if isinstance(stmt, ir.Assign) and (_base(stmt.op) in WIDEST | SAME) and (
+                    stmt.family != "numpy"):
+                sources.setdefault(stmt.target, []).extend(
+                    a.name for a in stmt.args if isinstance(a, ir.Var))
+            elif isinstance(stmt, ir.Compute) and _keeps_ints(stmt.expr):
+                sources.setdefault(stmt.target, []).extend(stmt.reads)
+        pending = list(self.ints)
+        while pending:
+            for name in sources.get(pending.pop(), ()):
+                if name not in self.ints:
+                    self.ints.add(name)
+                    pending.append(name)
+
     def run(self):
         for _ in range(len(self.types) + 64):
             before = dict(self.types)
@@ -150,29 +169,46 @@ class _Inference:
     def operand(self, operand):
         if isinstance(operand, ir.Var):
             return self.name_type(operand.name)
-        if operand.text is not None:
-            return t.FLOAT  # a module's constant: ``math.pi``
-        return t.of_value(operand.value)
+        return t.of_value(operand.value)  # ``math.pi``, ``STEPS`` (spelled by name) too
 
     def name_type(self, name):
         """The type of ``name``: a variable's as known so far, or a global's value's."""
-        if name in self.types:
-            return self.types[name]
-        namespace = self.program.namespace
-        if name in namespace:
-            value = namespace[name]
-            if is_table(value):
-                return t.Table()
-            if value is None or isinstance(value, (bool, int, float, str)):
-                return t.of_value(value)
-            return None  # a module or a function: no value of the program's types
-        return None  # not defined yet on this round
+        return name_type(self.program, self.types, name)
+
+
+def name_type(program, types, name):
+    """The type of ``name`` in ``program``: a variable's (in ``types``), a global's value's,
+    or None (a module, a function, or a name not typed yet)."""
+    if name in types:
+        return types[name]
+    if name in program.namespace:
+        value = program.namespace[name]
+        if is_table(value):  # known now: its entries' kind too
+            values = table_values(value)
+            return t.Table(t.INT if values and all(isinstance(v, int) for v in values)
+                           else t.FLOAT)
+        if value is None or isinstance(value, (bool, int, float, str)):
+            return t.of_value(value)
+    return None
+
+
+def _keeps_ints(expr):
+    """Whether ``expr`` is an integer when the names it reads are (no ``/``, no calls but
+    ``min``, ``max`` and ``abs``)."""
+    for node in ex.walk(expr):
+        if isinstance(node, ex.BinOp) and node.op == "/":
+            return False
+        if isinstance(node, ex.Call) and getattr(node.func, "id", None) not in _SAME_CALLS:
+            return False
+        if isinstance(node, (ex.Compare, ex.Subscript, ex.Attribute)):
+            return False
+    return True
 
 
 def expression_type(expr, name_type):
     """The type of the IR expression ``expr``; ``name_type(name)`` gives a name's."""
     if isinstance(expr, ex.Const):
-        return t.FLOAT if expr.text is not None else t.of_value(expr.value)
+        return t.of_value(expr.value)
     if isinstance(expr, ex.Name):
         return name_type(expr.id)
     if isinstance(expr, (ex.Compare, ex.FString)):

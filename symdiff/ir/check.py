@@ -10,9 +10,11 @@ what is wrong.  It checks
   of a loop body; every ``Assign`` applies a known primitive (or a user function with
   its own rule) to as many operands as its rule takes;
 - **definitions**: every name a statement reads is a parameter, a global the program
-  reads, or assigned on every path to it (a ``for`` over a constant non-empty range
-  surely runs; other loops may not; a loop body is read once, in order, so a name read
-  before its assignment in the same iteration is an error);
+  reads, or assigned before it on a path to it: earlier in its block or a block holding
+  it, in a branch before it, or anywhere in a loop it is in (the previous iteration's
+  value).  Not "on every path": a user's code may read a name its branches assign only
+  where a correlated test holds (``if c: y = ...`` then ``if c: use(y)``), as gradients
+  read the forward sweep's values, and that is correct Python;
 - **types**: every variable has a type, and each statement agrees with its rule: an
   ``Assign``'s operands are numbers (integers where the rule takes integers) and its
   target holds its primitive's result type (``analysis.types.result_type``), a
@@ -27,11 +29,12 @@ import ast
 import builtins
 from dataclasses import fields
 
-from symdiff.analysis.types import expression_type, result_type
+from symdiff.analysis.types import expression_type, name_type, result_type
 from symdiff.errors import InternalError
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import types as t
+from symdiff.ir.printer import statement_text
 
 _BUILTINS = frozenset(dir(builtins))
 _EXPRESSIONS = {ir.Compute: ("expr",), ir.While: ("test",), ir.BreakIf: ("test",),
@@ -51,7 +54,8 @@ class _Checker:
         self.params = set(program.params) | ({program.kwargs} if program.kwargs else set())
 
     def fail(self, stmt, message):
-        where = "" if stmt is None else f" at {stmt!r}"
+        where = "" if stmt is None else (
+            f" at `{statement_text(stmt, self.program)}` (line {stmt.origin.lineno})")
         raise InternalError(self.stage, f"the IR is not well formed{where}: {message}")
 
     def run(self):
@@ -116,22 +120,20 @@ class _Checker:
     # --- definitions ------------------------------------------------------------------
 
     def block(self, block, defined):
-        """The names surely defined after ``block`` runs with ``defined`` defined."""
+        """The names defined on some path once ``block`` ran with ``defined`` defined."""
         defined = set(defined)
         for stmt in block:
             if isinstance(stmt, ir.If):
                 self.reads(stmt, defined)
-                defined = self.block(stmt.body, defined) & self.block(stmt.orelse, defined)
+                defined = self.block(stmt.body, defined) | self.block(stmt.orelse, defined)
             elif isinstance(stmt, ir.For):
                 self.reads(stmt, defined)
-                inside = self.block(stmt.body, defined | {stmt.target})
-                if _surely_runs(stmt):
-                    defined = inside
+                defined = self.block(stmt.body, defined | set(ir.assigned_names([stmt])))
             elif isinstance(stmt, ir.While):
-                pre = self.block(stmt.pre, defined)
-                self.reads(stmt, pre)
-                self.block(stmt.body, pre)
-                defined = pre
+                defined = defined | set(ir.assigned_names([stmt]))
+                defined = self.block(stmt.pre, defined)
+                self.reads(stmt, defined)
+                defined = self.block(stmt.body, defined)
             else:
                 self.reads(stmt, defined)
                 if isinstance(stmt, (ir.Assign, ir.Compute, ir.Pop)):
@@ -141,12 +143,15 @@ class _Checker:
     def reads(self, stmt, defined):
         for name in ir.reads(stmt):
             if name not in defined and name not in self.globals:
-                self.fail(stmt, f"it reads {name}, not assigned on every path to it")
+                self.fail(stmt, f"it reads {name}, assigned on no path to it")
 
     # --- types ----------------------------------------------------------------------
 
+    def name_type(self, name):
+        return name_type(self.program, self.program.types, name)
+
     def type_of(self, stmt, name):
-        found = self.program.types.get(name)
+        found = self.name_type(name)
         if found is None and name not in self.program.namespace:
             self.fail(stmt, f"{name} has no type")
         return found
@@ -154,10 +159,9 @@ class _Checker:
     def operand(self, stmt, operand):
         if isinstance(operand, ir.Var):
             return self.type_of(stmt, operand.name)
-        return t.FLOAT if operand.text is not None else t.of_value(operand.value)
+        return t.of_value(operand.value)
 
     def typed(self, stmt):
-        types = self.program.types
         if isinstance(stmt, ir.Assign):
             args = [self.operand(stmt, a) for a in stmt.args]
             if stmt.op not in _ANY:
@@ -167,7 +171,7 @@ class _Checker:
                 self.integers(stmt, args)
             self.holds(stmt, stmt.target, result_type(stmt, args))
         elif isinstance(stmt, ir.Compute):
-            self.holds(stmt, stmt.target, expression_type(stmt.expr, types.get))
+            self.holds(stmt, stmt.target, expression_type(stmt.expr, self.name_type))
         elif isinstance(stmt, ir.For):
             for bound in stmt.bounds:
                 if not t.accepts(t.INT, self.operand(stmt, bound)):
@@ -182,7 +186,7 @@ class _Checker:
             elif not t.accepts(stack.elem, self.operand(stmt, stmt.value)):
                 self.fail(stmt, f"a value pushed on a {stack}")
         elif isinstance(stmt, ir.BreakIf):
-            if expression_type(stmt.test, types.get) != t.BOOL:
+            if expression_type(stmt.test, self.name_type) != t.BOOL:
                 self.fail(stmt, "a BreakIf that does not test a bool")
 
     def integers(self, stmt, args):
@@ -204,8 +208,3 @@ def _numeric(kind):
     return t.is_number(kind) or isinstance(kind, t.Table) or (
         isinstance(kind, t.Optional) and t.is_number(kind.of))
 
-
-def _surely_runs(loop):
-    values = [b.value for b in loop.bounds if isinstance(b, ir.Const)]
-    return (len(values) == len(loop.bounds) and all(type(v) is int for v in values)
-            and len(range(*values)) > 0)
