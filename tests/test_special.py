@@ -1,9 +1,9 @@
 """The gamma family and the other new primitives at the points where things go wrong.
 
-- ``digamma`` and ``trigamma`` as generated code defines them (``symdiff.special``) and as
-  the tape computes them (``symdiff.witnesses.tape.polygamma``), against mpmath at thousands of points:
-  within a few ulps of the value, or of 1 near the function's zeros (where no float
-  formula has relative accuracy), and ``nan`` at the poles.
+- ``digamma`` and ``trigamma`` as generated code defines them (``symdiff.primitives.special``)
+  and as the tape computes them (``symdiff.witnesses.tape.polygamma``), against mpmath at
+  thousands of points: within a few ulps of the value, or of 1 near the function's zeros
+  (where no float formula has relative accuracy), and ``nan`` at the poles.
 - Every new primitive at 0, -0.0, ±inf, nan, 5e-324, 1e308 and the poles of gamma: the
   gradient raises exactly where the function raises, with the same exception class, and
   elsewhere agrees with the tape (bit for bit but for rounding; ``nan`` where it is ``nan``).
