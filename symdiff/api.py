@@ -77,20 +77,18 @@ def build(fn, wrt=None, *, with_value=False, optimize=True, mode="reverse", pref
     ``prefer="active"``: with ``wrt=None``, only the parameters a derivative can flow
     from (``check``'s default; see ``symdiff.frontend.wrt``).  ``debug``: called after
     each pipeline stage (``symdiff.pipeline.generate``); the gradient is then built
-    afresh, not taken from the cache.
+    afresh (and cached as any other).
     """
-    if debug is not None:
-        return Gradient(fn, wrt, with_value, optimize, mode, prefer, debug)
     items = wrt if isinstance(wrt, (list, tuple)) else (wrt,)
     wrt_key = (isinstance(wrt, (list, tuple)),) + tuple((type(w), w) for w in items)
     # by identity: equal code objects in two modules, or two generated functions, differ
     code, scope = getattr(fn, "__code__", fn), getattr(fn, "__globals__", None)
     key = (id(code), id(scope), _closure_key(fn), wrt_key, with_value, optimize, mode, prefer)
     cached = _CACHE.get(key)
-    if cached is not None and cached.is_current():
+    if cached is not None and cached.is_current() and debug is None:
         _CACHE[key] = _CACHE.pop(key)  # now the most recently used
         return cached
-    gradient = Gradient(fn, wrt, with_value, optimize, mode, prefer)
+    gradient = Gradient(fn, wrt, with_value, optimize, mode, prefer, debug)
     cells = tuple(getattr(fn, "__closure__", None) or ())
     gradient.owners = (code, scope, cells)  # held, so the ids in the key stay theirs
     _CACHE.pop(key, None)
