@@ -116,7 +116,8 @@ def build_parser():
                         help="the file and the name of a top-level def function in it")
     common.add_argument("--wrt", metavar="NAMES",
                         help="comma-separated parameters (names or indices) to differentiate "
-                             "by; default: every positional parameter")
+                             "by; default: every parameter but those defaulting to None "
+                             "(check: those a derivative can flow from)")
     common.add_argument("--import", dest="import_module", action="store_true",
                         help="import the module, running its top-level code, and use the real "
                              "function (by default the file is only read)")
