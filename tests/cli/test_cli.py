@@ -28,7 +28,7 @@ from symdiff.cli import main as cli
 from symdiff.frontend import static
 from symdiff.errors import SymdiffError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 MODEL = (ROOT / "examples" / "model.py").read_text()
 def line_of(text, source=MODEL):
     """The line number of the line of ``source`` that contains ``text``."""
