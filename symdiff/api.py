@@ -112,9 +112,10 @@ def value_and_grad(fn=None, *, wrt=None, optimize=True):
     return _wrap(fn, wrt, with_value=True, optimize=optimize)
 
 
-def source(fn, *, wrt=None, optimize=True):
-    """The generated module text of ``fn``'s gradient."""
-    return build(_unwrap(fn), wrt, optimize=optimize).source
+def source(fn, *, wrt=None, optimize=True, debug=None):
+    """The generated module text of ``fn``'s gradient.  With ``debug``, built afresh,
+    calling ``debug(stage, value)`` after every stage (``pipeline.generate``)."""
+    return build(_unwrap(fn), wrt, optimize=optimize, debug=debug).source
 
 
 class GradFunction(Travels):

@@ -4,7 +4,7 @@ Expects a ``Program`` (``symdiff.pipeline.lower``'s, as the built gradient keeps
 environment binding its parameters to numbers or ``Value``s.  Guarantees that the
 statements run in order, as the function would run them, each operation by the tape's
 own operation (``symdiff.checking.tape_bridge``), and that every ``Assign`` is noted in
-``runs`` as ``(statement, its index in ir.walk order, output, arguments)``: what the
+``runs`` as ``(statement, its id, output, arguments)``: what the
 divergence locator and the rule checks read.
 """
 
@@ -13,6 +13,7 @@ import math
 
 from symdiff.checking.tape_bridge import operand, raw, tape_op
 from symdiff.ir import nodes as ir
+from symdiff.ir.expr import to_ast
 
 
 class Interpreter:
@@ -20,7 +21,6 @@ class Interpreter:
 
     def __init__(self, program, env, runs):
         self.program, self.env, self.runs = program, env, runs
-        self.ids = {id(s): i for i, s in enumerate(ir.walk(program.body))}
         self.globals = dict(program.namespace, **{program.math_name: math})
 
     def block(self, block):
@@ -35,7 +35,7 @@ class Interpreter:
             args = [operand(a, self.env) for a in stmt.args]
             out = tape_op(self.program, stmt.op)(*args)
             self.env[stmt.target] = out
-            self.runs.append((stmt, self.ids[id(stmt)], out, args))
+            self.runs.append((stmt, stmt.sid, out, args))
         elif isinstance(stmt, ir.Compute):
             self.env[stmt.target] = self.evaluate(stmt.expr)
         elif isinstance(stmt, ir.If):
@@ -59,12 +59,12 @@ class Interpreter:
         elif isinstance(stmt, ir.Pop):
             self.env[stmt.target] = self.env[stmt.stack].pop()
         elif isinstance(stmt, ir.Check):
-            module = ast.fix_missing_locations(ast.Module([stmt.stmt], type_ignores=[]))
+            module = ast.fix_missing_locations(ast.Module([stmt.to_ast()], type_ignores=[]))
             exec(compile(module, "<check>", "exec"), self.globals, dict(self.env))
         return False
 
     def evaluate(self, expr):
-        code = compile(ast.fix_missing_locations(ast.Expression(expr)), "<check>", "eval")
+        code = compile(ast.fix_missing_locations(ast.Expression(to_ast(expr))), "<check>", "eval")
         return eval(code, self.globals, dict(self.env))
 
 

@@ -45,7 +45,7 @@ def locate(program, names, point, rtol=1e-7, atol=1e-9, kwargs=None):
             continue
         expected = runs[len(runs) - 1 - k]
         if not close(value, expected, rtol, atol):
-            stmt = list(ir.walk(program.body))[sid]
+            stmt = next(s for s in ir.walk(program.body) if s.sid == sid)
             argument = stmt.args[arg]
             label = argument.name if isinstance(argument, ir.Var) else repr(argument.value)
             return Divergence(stmt.origin.filename, stmt.origin.lineno, stmt.origin.text,

@@ -21,12 +21,12 @@ def test_debug_shows_each_stage_and_leaves_stdout_alone(tmp_path, monkeypatch, c
     assert cli.main(["show", "model.py:f", "--debug"]) == 0
     out, err = capsys.readouterr()
     assert out == plain
-    headers = [line[len("-- stage "):] for line in err.splitlines()
-               if line.startswith("-- stage ")]
+    headers = [line[len("# --- after "):-len(" ---")] for line in err.splitlines()
+               if line.startswith("# --- after ")]
     assert headers == [stage for stage in STAGES if stage != "compile"]
-    emitted = err.split("-- stage emit\n", 1)[1]
+    emitted = err.split("# --- after emit ---\n", 1)[1]
     assert emitted.rstrip("\n") == plain.rstrip("\n")
-    optimized = err.split("-- stage optimize\n", 1)[1].split("-- stage emit")[0]
+    optimized = err.split("# --- after optimize ---\n", 1)[1].split("# --- after emit")[0]
     assert "def grad_f(x, y):" in optimized and "# line 6: return z + math.sin(x)" in optimized
 
 
@@ -37,5 +37,5 @@ def test_debug_shows_the_stages_of_the_gradient_check_and_graph_use(tmp_path, mo
     for command in (["check", "model.py:f", "--at", "0.5,2.0"], ["graph", "model.py:f"]):
         assert cli.main(command + ["--debug"]) == 0
         out, err = capsys.readouterr()
-        assert "-- stage lower" in err and "-- stage emit" in err
-        assert "-- stage" not in out
+        assert "# --- after lower ---\ndef f(x: float, y: float):\n" in err
+        assert "# --- after emit ---" in err and "# --- after" not in out
