@@ -69,7 +69,7 @@ def _float_names(function, generated):
     names = list(values) + [a for a in generated.adjoints.values() if a not in values]
     helpers = frozenset(getattr(generated, "helpers", {}).values())
     found = largest_consistent(names, values, lambda value, floats: _is_popped(
-        value, pops) or _is_float(value, math_name, floats | helpers))
+        value, pops) or _is_float(value, math_name, floats), given=helpers)
     return frozenset(found) | helpers  # a helper generated code defines returns a float
 
 

@@ -199,17 +199,36 @@ def assigned_values(function):
     return values
 
 
-def largest_consistent(names, values, holds):
-    """The largest set S of ``names`` such that ``holds(value, S)`` for every value assigned
-    to a name of S (names with no known values drop out)."""
+def largest_consistent(names, values, holds, given=frozenset()):
+    """The largest set S of ``names`` such that ``holds(value, S | given)`` for every value
+    assigned to a name of S (names with no known values drop out).
+
+    ``holds`` must depend only on which of the names the value reads are in the set, and
+    only positively (a name more never makes it fail), as ``_is_int`` does: then the
+    largest set is unique, and a name is looked at again only when a name its values read
+    has dropped out (linear in the size of the values, not quadratic).
+    """
     found = {n for n in names if values.get(n, ()) is not None}
-    shrank = True
-    while shrank:
-        shrank = False
-        for name in sorted(found):
-            if not all(holds(v, found) for v in values.get(name, ())):
-                found.discard(name)
-                shrank = True
+    seen = set(given) | found
+    readers = {}  # name -> the names of ``found`` with a value that reads it
+    for name in found:
+        for value in values.get(name, ()):
+            for node in walk(value):
+                if isinstance(node, ast.Name) and node.id in found:
+                    readers.setdefault(node.id, set()).add(name)
+    work = sorted(found, reverse=True)  # popped in sorted order
+    queued = set(work)
+    while work:
+        name = work.pop()
+        queued.discard(name)
+        if name in found and not all(holds(v, seen) for v in values.get(name, ())):
+            found.discard(name)
+            if name not in given:
+                seen.discard(name)
+            for reader in sorted(readers.get(name, ()), reverse=True):
+                if reader in found and reader not in queued:
+                    work.append(reader)
+                    queued.add(reader)
     return found
 
 
