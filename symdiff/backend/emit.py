@@ -93,11 +93,12 @@ def same_tree(parsed, built):
     pop, push = pairs.pop, pairs.append
     while pairs:
         a, b = pop()
-        known_a, known_b = _constant(a), _constant(b)
-        if known_a is not None or known_b is not None:
-            if known_a != known_b:
-                return False
-            continue
+        if _may_be_constant(a.__class__) or _may_be_constant(b.__class__):
+            known_a, known_b = _constant(a), _constant(b)
+            if known_a is not None or known_b is not None:
+                if known_a != known_b:
+                    return False
+                continue
         if not isinstance(a, ast.AST) or not isinstance(b, ast.AST):
             if isinstance(a, ast.AST) or isinstance(b, ast.AST) or a != b:
                 return False
@@ -126,6 +127,17 @@ def same_tree(parsed, built):
 
 _UNSHAPED = ("ctx", "type_comment", "kind", "type_params")  # what ``shape`` leaves out
 _PASS = ast.Pass()
+
+
+def _may_be_constant(kind):
+    """Whether a node of class ``kind`` may be a constant to ``shape`` (cached by class)."""
+    answer = _CONSTANT_CLASSES.get(kind)
+    if answer is None:
+        answer = _CONSTANT_CLASSES[kind] = issubclass(kind, (ast.Constant, ast.UnaryOp))
+    return answer
+
+
+_CONSTANT_CLASSES = {}
 
 
 def _constant(node):

@@ -51,6 +51,64 @@ def walk(node):
                 push(value)
 
 
+def name_nodes(node):
+    """Every ``ast.Name`` under ``node`` (itself included), in ``walk``'s order; faster
+    than filtering ``walk``, as it steps over what cannot hold a name (contexts,
+    operators, a name's own fields)."""
+    stack = [node]
+    pop, push = stack.pop, stack.append
+    while stack:
+        current = pop()
+        fields = _CHILDREN.get(current.__class__)
+        if fields is None:
+            fields = _children(current.__class__)
+        if fields is _IS_NAME:
+            yield current
+            continue
+        for name in fields:
+            value = getattr(current, name, None)
+            if value.__class__ is list:
+                for item in reversed(value):
+                    if isinstance(item, ast.AST):
+                        push(item)
+            elif isinstance(value, ast.AST):
+                push(value)
+
+
+_CHILDREN = {}  # class -> its fields that may hold a name, last first (or _IS_NAME)
+_IS_NAME = ("a name",)
+
+
+def _children(kind):
+    if issubclass(kind, ast.Name):
+        fields = _IS_NAME
+    else:
+        fields = tuple(name for name in reversed(getattr(kind, "_fields", ()))
+                       if name not in ("ctx", "op", "ops"))
+    _CHILDREN[kind] = fields
+    return fields
+
+
+def statements(node):
+    """Every statement under ``node`` (itself first, if one), depth first in source
+    order, without entering an expression: no statement sits inside one."""
+    stack = [node]
+    pop, push = stack.pop, stack.append
+    while stack:
+        current = pop()
+        if isinstance(current, ast.stmt):
+            yield current
+        for name in reversed(current._fields):
+            value = getattr(current, name, None)
+            if value.__class__ is list and value and isinstance(value[0], _HOLDERS):
+                for item in reversed(value):
+                    push(item)
+
+
+_HOLDERS = (ast.stmt, ast.excepthandler, ast.match_case) if hasattr(ast, "match_case") else (
+    ast.stmt, ast.excepthandler)  # what a list of statements, handlers or cases holds
+
+
 def clone(node):
     """A deep copy of a syntax tree, much faster than ``copy.deepcopy``: the fields and
     location attributes a node has, nothing else; operator and context singletons, which
