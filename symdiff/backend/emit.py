@@ -93,25 +93,26 @@ def same_tree(parsed, built):
     pop, push = pairs.pop, pairs.append
     while pairs:
         a, b = pop()
-        if _may_be_constant(a.__class__) or _may_be_constant(b.__class__):
+        kind = a.__class__
+        if kind is not b.__class__ or _is_special(kind):
             known_a, known_b = _constant(a), _constant(b)
             if known_a is not None or known_b is not None:
                 if known_a != known_b:
                     return False
                 continue
-        if not isinstance(a, ast.AST) or not isinstance(b, ast.AST):
-            if isinstance(a, ast.AST) or isinstance(b, ast.AST) or a != b:
-                return False
-            continue
-        if type(a).__name__ != type(b).__name__ or a._fields != b._fields:
-            return False
-        for name in a._fields:
-            if name in _UNSHAPED:
-                if name != "type_params":
-                    continue
-                x, y = getattr(a, name, None) or None, getattr(b, name, None) or None
-            else:
-                x, y = getattr(a, name, None), getattr(b, name, None)
+            if kind is not b.__class__ or not isinstance(a, ast.AST):
+                if not _same_other(a, b):
+                    return False
+                continue
+        plan = _PLANS.get(kind)
+        if plan is None:
+            plan = _plan(kind)
+        for name in plan:
+            x, y = getattr(a, name, None), getattr(b, name, None)
+            if name == "type_params":
+                x, y = x or None, y or None
+            if x is y and x.__class__ is not list and not (isinstance(x, ast.AST) and x._fields):
+                continue  # one operator singleton, one name, or None
             if x.__class__ is list or y.__class__ is list:
                 if not (x.__class__ is list and y.__class__ is list):
                     return False
@@ -120,24 +121,45 @@ def same_tree(parsed, built):
                 if len(x) != len(y):
                     return False
                 pairs.extend(zip(x, y))
-            else:
+            elif isinstance(x, ast.AST) or isinstance(y, ast.AST):
                 push((x, y))
+            elif x != y:
+                return False
     return True
+
+
+def _same_other(a, b):
+    """``same_tree`` for two values of different classes, neither a constant: equal plain
+    values, or nodes of classes of one name compared as ``shape`` does."""
+    if not isinstance(a, ast.AST) or not isinstance(b, ast.AST):
+        return not isinstance(a, ast.AST) and not isinstance(b, ast.AST) and a == b
+    return type(a).__name__ == type(b).__name__ and shape(a) == shape(without_comments(b))
+
+
+_PLANS = {}  # class -> the fields ``shape`` compares
+
+
+def _plan(kind):
+    plan = _PLANS[kind] = tuple(name for name in kind._fields
+                                if name not in _UNSHAPED or name == "type_params")
+    return plan
 
 
 _UNSHAPED = ("ctx", "type_comment", "kind", "type_params")  # what ``shape`` leaves out
 _PASS = ast.Pass()
 
 
-def _may_be_constant(kind):
-    """Whether a node of class ``kind`` may be a constant to ``shape`` (cached by class)."""
-    answer = _CONSTANT_CLASSES.get(kind)
+def _is_special(kind):
+    """Whether a value of class ``kind`` may be a constant to ``shape``, or is no node
+    (cached by class)."""
+    answer = _SPECIAL_CLASSES.get(kind)
     if answer is None:
-        answer = _CONSTANT_CLASSES[kind] = issubclass(kind, (ast.Constant, ast.UnaryOp))
+        answer = _SPECIAL_CLASSES[kind] = not issubclass(kind, ast.AST) or issubclass(
+            kind, (ast.Constant, ast.UnaryOp))
     return answer
 
 
-_CONSTANT_CLASSES = {}
+_SPECIAL_CLASSES = {}
 
 
 def _constant(node):
