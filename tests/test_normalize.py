@@ -17,7 +17,7 @@ import symdiff
 from symdiff.ir import nodes as ir
 from symdiff.pipeline import lower
 from symdiff.frontend.parse import parse_function
-from symdiff.primitives.rules import RULES
+from symdiff.primitives.registry import RECORDS as RULES
 
 SCALE = 2.0
 DEBUG = False

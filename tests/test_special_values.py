@@ -29,7 +29,7 @@ import pytest
 
 import symdiff
 import symdiff.tape
-from symdiff.primitives.rules import rule_of
+from symdiff.primitives.registry import rule_of
 
 try:
     import test_rules

@@ -22,7 +22,6 @@ import functools
 import inspect
 import math
 import numbers
-import operator
 import random
 import time
 from dataclasses import dataclass, field
@@ -38,6 +37,7 @@ from symdiff.frontend.parse import parse_function
 from symdiff.ir import nodes as ir
 from symdiff.pipeline import lower
 from symdiff.markers import rule_parameters
+from symdiff.primitives.registry import rule_of
 
 
 @dataclass
@@ -521,28 +521,17 @@ class _Interpreter:
         return eval(code, self.globals, dict(self.env))
 
 
-_TAPE_OPS = {
-    "add": operator.add, "sub": operator.sub, "mul": operator.mul, "div": operator.truediv,
-    "pow": operator.pow, "floordiv": operator.floordiv, "mod": operator.mod,
-    "neg": operator.neg, "pos": operator.pos, "abs": abs, "max": max, "min": min,
-    "copy": lambda x: x * 1.0 if isinstance(x, tape.Value) else x,
-    "float": lambda x: x * 1.0 if isinstance(x, tape.Value) else float(x),
-    "int": lambda x: int(x), "logb": lambda x, b: tape.log(x, b),
-    "stop_gradient": lambda x: x.detach() if isinstance(x, tape.Value) else x,
-    "factorial": math.factorial, "comb": math.comb, "perm": math.perm, "ulp": math.ulp,
-    "isnan": math.isnan, "isinf": math.isinf, "isfinite": math.isfinite,
-    "frexp_mantissa": lambda x: tape.frexp(x)[0], "frexp_exponent": lambda x: tape.frexp(x)[1],
-    "modf_fraction": lambda x: tape.modf(x)[0], "modf_integer": lambda x: tape.modf(x)[1],
-    "isclose": lambda a, b, rel_tol, abs_tol: math.isclose(a, b, rel_tol=rel_tol,
-                                                           abs_tol=abs_tol),
-    **{f"norm_{method}": (lambda method: lambda *args: getattr(tape.norm, method)(*args))(method)
-       for method in ("cdf", "pdf", "logpdf", "logcdf", "sf", "ppf")},
-}
-_TAPE_VARIADIC = {  # ops of several numbers written out (``fsum_3``): their numbers in a row
-    "hypot": lambda args: tape.hypot(*args), "fsum": tape.fsum, "prod": math.prod,
-    "dist": lambda args: tape.dist(args[:len(args) // 2], args[len(args) // 2:]),
-    "sumprod": lambda args: tape.sumprod(args[:len(args) // 2], args[len(args) // 2:]),
-}
+_BRIDGES = {}  # op -> the tape's function of it, compiled from its record's bridge
+
+
+def _bridge(op):
+    """The function computing ``op`` on tape ``Value``s, by its record's ``bridge``."""
+    found = _BRIDGES.get(op)
+    if found is None:
+        record = rule_of(op)
+        code = f"lambda {', '.join(record.params)}: {record.bridge}"
+        found = _BRIDGES[op] = eval(code, {"tape": tape, "math": math, "Value": tape.Value})
+    return found
 
 
 def _tape_op(program, op, own_code=False):
@@ -550,10 +539,7 @@ def _tape_op(program, op, own_code=False):
     function's own code (``own_code``, for the locator's local partials)."""
     if op in program.custom_functions:
         return tape.on_values(program.custom_functions[op][0], own_rule=not own_code)
-    name, _, count = op.rpartition("_")
-    if name in _TAPE_VARIADIC and count.isdigit():
-        return lambda *args: _TAPE_VARIADIC[name](args)
-    return _TAPE_OPS.get(op) or getattr(tape, op)
+    return _bridge(op)
 
 
 def _operand(operand, env, program):

@@ -10,7 +10,7 @@ is only ever left through a ``BreakIf`` as the last statement of its body.
 import ast
 from dataclasses import dataclass, field
 
-from symdiff.primitives.rules import rule_of
+from symdiff.primitives.registry import rule_of
 
 
 @dataclass(frozen=True)
