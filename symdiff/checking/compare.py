@@ -454,8 +454,12 @@ def _tape_contributions(program, names, point, kwargs):
 def _local_partials(program, stmt, args):
     """The tape's own partials of one operation at these arguments: of a function with a
     user rule, those of its code (so a wrong rule shows), or the rule where the tape cannot
-    run that code."""
-    fresh = [tape.Value(_raw(a)) if isinstance(a, (tape.Value, int, float)) else a for a in args]
+    run that code.  An argument the operation takes as an integer (``round``'s digits)
+    stays a number."""
+    ints = program.rule(stmt.op).ints
+    params = program.rule(stmt.op).params
+    fresh = [tape.Value(_raw(a)) if isinstance(a, (tape.Value, int, float)) and (
+        i >= len(params) or params[i] not in ints) else _raw(a) for i, a in enumerate(args)]
     try:
         out = _tape_op(program, stmt.op, own_code=True)(*fresh)
     except SymdiffError:

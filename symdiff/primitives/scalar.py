@@ -88,7 +88,7 @@ _BUILTINS = (
     unary("int", "int(x)", None, note=_STEP, builtin=("int",), bridge="int(x)", result="int"),
     unary("round", "round(x)", None, note=_STEP, builtin=("round",), variants=((2, "roundn"),),
           bridge="round(x)", result="int"),
-    primitive("roundn", "round(x, y)", (None, None), ((-3, 3), (0, 3)), _STEP,
+    primitive("roundn", "round(x, y)", (None, None), ((-3, 3), (0, 3)), _STEP, ints=("y",),
               bridge="round(x, y)", result="like"),
     unary("stop_gradient", "x", None, note="identity with derivative 0, by definition",
           internal=True, bridge="x.detach() if isinstance(x, Value) else x", result="pick"),
