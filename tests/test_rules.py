@@ -29,8 +29,7 @@ from symdiff.primitives.texts import template
 np = pytest.importorskip("numpy")
 HAVE_SCIPY = importlib.util.find_spec("scipy") is not None
 
-OPERATORS = {"add": "x + y", "sub": "x - y", "mul": "x * y", "div": "x / y", "pow": "x ** y",
-             "floordiv": "x // y", "mod": "x % y", "neg": "-x", "pos": "+x"}
+OPERATORS = {op: record.forward for op, record in RULES.items() if record.operator}  # "x + y"
 PARAMS = ("x", "y", "z", "u")
 # the functions of numbers written out, at the counts checked
 WRITTEN_OUT = {"hypot": ("math.hypot(x, y, z)", 3), "fsum": ("math.fsum([x, y, z])", 3),
@@ -57,10 +56,11 @@ def spellings():
         args = _arguments(rule)
         if op in OPERATORS:
             found.append((f"operator-{op}", op, OPERATORS[op]))
-        if op == "logb":
-            found.append(("math.log-base", op, "math.log(x, y)"))
-        if op == "roundn":
-            found.append(("round-digits", op, "round(x, int(y))"))
+        for count, other in rule.variants:  # math.log(x, b) is logb, math.perm(n) factorial
+            for family, prefix in (("math", "math."), ("builtin", "")):
+                for name in (n for n, target in names(family).items() if target == op):
+                    found.append((f"{prefix}{name}-{count}", other,
+                                  f"{prefix}{name}({_arguments(rule_of(other))})"))
         for family, prefix in (("math", "math."), ("numpy", "np."), ("builtin", ""),
                                ("scipy", "special.")):
             for name, target in names(family).items():

@@ -28,6 +28,7 @@ from symdiff.primitives.registry import (
     refused_names,
     rule_of,
     variant,
+    written_out,
 )
 from symdiff.primitives.texts import template
 
@@ -112,10 +113,10 @@ class PrimitiveCalls:
                              f"keyword arguments to {shown} are not supported",
                              "multiply by the start value instead" if name == "prod" else
                              "pass numbers by position")
-        if name == "hypot":
+        count = written_out(name)
+        if not count:
             elements = list(node.args)
         else:
-            count = 1 if name in ("fsum", "prod") else 2
             if len(node.args) != count or not all(
                     isinstance(arg, (ast.List, ast.Tuple)) for arg in node.args):
                 what = "a list" if count == 1 else "two points"

@@ -43,10 +43,17 @@ def rule_of(op):
     return found
 
 
+def written_out(name):
+    """How many lists a call of the function of numbers written out ``name`` writes its
+    numbers in: 0 (``math.hypot(x, y, z)``), 1 (``math.fsum([a, b])``) or 2 (two points,
+    ``math.dist((x0, y0), (x1, y1))``)."""
+    return scalar.VARIADIC[name][0]
+
+
 def records():
     """Every record, with one of each function of numbers written out (three numbers, or
     two points of two): what the parity tests walk."""
-    made = [rule_of(f"{name}_{4 if name in ('dist', 'sumprod') else 3}") for name in VARIADIC]
+    made = [rule_of(f"{name}_{4 if written_out(name) == 2 else 3}") for name in VARIADIC]
     return list(RECORDS.values()) + made
 
 

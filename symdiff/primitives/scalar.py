@@ -260,10 +260,10 @@ RECORDS = table(*_OPERATORS, *_BUILTINS, *_MATH, *_NUMPY, *_FUNCTIONS, *_LATER)
 # math functions of numbers written out (``math.fsum([a, b, c])``, ``math.hypot(x, y, z)``):
 # one record per count, made on demand (``variadic("fsum", 3)`` is ``fsum_3``).  ``hypot`` of
 # two is the table's own entry; ``dist`` and ``sumprod`` take two points of ``count / 2``
-# coordinates.
-VARIADIC = {name: facts for name, facts in (
-    ("hypot", dict(total=True)), ("fsum", {}), ("prod", dict(result="like")), ("dist", {}),
-    ("sumprod", dict(result="like"))) if hasattr(math, name)}  # sumprod came with 3.12
+# coordinates.  Each: the lists a call writes its numbers in (0: as arguments), its facts.
+VARIADIC = {name: (lists, facts) for name, lists, facts in (
+    ("hypot", 0, dict(total=True)), ("fsum", 1, {}), ("prod", 1, dict(result="like")),
+    ("dist", 2, {}), ("sumprod", 2, dict(result="like"))) if hasattr(math, name)}  # sumprod: 3.12
 
 
 def variadic(name, count):
@@ -295,7 +295,7 @@ def variadic(name, count):
     else:
         raise KeyError(name)
     return primitive(f"{name}_{count}", forward, partials, ((-3, 3),) * count, note,
-                     params=xs, bridge=bridge, **VARIADIC[name])
+                     params=xs, bridge=bridge, **VARIADIC[name][1])
 
 
 # what the rest of ``math`` is, when a user's code calls it: (the reason, a hint)
