@@ -59,8 +59,9 @@ def spellings():
         for count, other in rule.variants:  # math.log(x, b) is logb, math.perm(n) factorial
             for family, prefix in (("math", "math."), ("builtin", "")):
                 for name in (n for n, target in names(family).items() if target == op):
-                    found.append((f"{prefix}{name}-{count}", other,
-                                  f"{prefix}{name}({_arguments(rule_of(other))})"))
+                    written = ", ".join(f"int({a})" if p in rule_of(other).ints else a for p, a in
+                                        zip(rule_of(other).params, PARAMS))  # sympy: floats
+                    found.append((f"{prefix}{name}-{count}", other, f"{prefix}{name}({written})"))
         for family, prefix in (("math", "math."), ("numpy", "np."), ("builtin", ""),
                                ("scipy", "special.")):
             for name, target in names(family).items():

@@ -3,8 +3,8 @@
 Expects the records of ``scalar`` and ``scipy`` (``record.Primitive``).  Guarantees the
 only answers the rest of symdiff uses: the record of an operation (``rule_of``), the
 names a user reaches it by (``names``, ``operators``, ``pairs``, ``variant``), its type
-rule (``result_kind``), its properties (``total``, ``cheap``, ``foldable``,
-``arithmetic``, ``keeps_operand_type``, and the same for a ``math`` function by its
+rule (``result_kind``), its properties (``total``, ``cheap``, ``arithmetic``,
+``keeps_operand_type``, and the same for a ``math`` function by its
 name: ``total_math``, ``foldable_math``, ``float_math``), the builtins generated code
 calls, and the records of user functions with their own rule (``custom_rule``).  No
 fact is stated here: each is read from the records, so a new primitive is one record.
@@ -63,8 +63,11 @@ def _names(family):
     found = {}
     for record in RECORDS.values():
         for name in getattr(record, family):
+            if name in found:
+                raise ValueError(f"{family} name {name!r} is given to {found[name]} and "
+                                 f"{record.name}")
             if family != "math" or hasattr(math, name):
-                found.setdefault(name, record.name)
+                found[name] = record.name
     if family == "math":
         found.update({name: name for name in (*_pairs(), *VARIADIC) if hasattr(math, name)})
     return MappingProxyType(found)
@@ -166,12 +169,6 @@ def cheap(op):
     """Whether ``op`` is one arithmetic step: recomputed rather than saved."""
     record = _record(op)
     return record is not None and record.cheap
-
-
-def foldable(op):
-    """Whether the optimizer computes ``op`` when its arguments are constants."""
-    record = _record(op)
-    return record is not None and record.foldable
 
 
 def arithmetic(op):
