@@ -5,8 +5,9 @@ names only functions ``symdiff.tape`` has, and computes the record's value on ta
 ``Value``s, with the tape's derivatives equal to the record's partials at points of
 its domain), check's bridge (``check``'s interpreter and the divergence locator run it
 on Values), a sympy mapping (the sympy interpreter translates a call of each spelling),
-a test domain of one interval per argument, a convention note wherever a partial has a
-branch or no derivative, and a type rule that Python's own results bear out.  The old
+a test domain of one interval per argument, a convention note (and a row of README's
+table of conventions) wherever a partial has a branch or no derivative, and a type rule
+that Python's own results bear out.  The old
 scattered sets of primitive names must not come back outside the registry and the
 witnesses.
 """
@@ -17,6 +18,7 @@ import importlib.util
 import math
 import pathlib
 import random
+import re
 
 import pytest
 
@@ -294,3 +296,48 @@ def test_locator_through_trunc():
     assert not report.ok
     assert [d.argument for d in report.divergences] == ["x"]
     assert [(p.function, p.argument) for p in report.rule_problems] == [("wrong_square", "x")]
+
+
+def tests_and_steps(x):
+    return wrong_square(x) + float(math.isnan(x)) + math.ulp(x) + round(x, 1)
+
+
+def test_locator_through_tests_and_steps():
+    """``math.isnan`` and ``math.ulp`` read the number of a Value; ``round(x, 1)`` takes its
+    digits as an int: none of them crashes check's interpreter or the locator."""
+    report = symdiff.check(tests_and_steps, (1.3,), (-0.6,))
+    assert [d.argument for d in report.divergences] == ["x"]
+    assert [(p.function, p.argument) for p in report.rule_problems] == [("wrong_square", "x")]
+
+
+def _readme_conventions():
+    text = (ROOT.parent / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Conventions at non-differentiable points", 1)[1].split("\n## ")[0]
+    return "\n".join(line for line in section.splitlines() if line.startswith("| "))
+
+
+def _spelled_as(record):
+    """The names README's table may call ``record`` by."""
+    found = {*record.math, *record.numpy, *record.builtin, *record.scipy,
+             *(f"np.{n}" for n in record.numpy), *(f"norm.{m}" for m in record.method)}
+    found |= {"norm.*"} if record.method else set()
+    found |= {record.forward, record.operator} if record.operator else set()
+    found |= {record.pair[0]} if record.pair else set()
+    found |= {record.name.rpartition("_")[0]} & set(registry.VARIADIC)
+    for other in registry.RECORDS.values():  # ``round(x, n)``: a variant of round
+        if any(variant == record.name for _, variant in other.variants):
+            found |= _spelled_as(other)
+    return found
+
+
+@pytest.mark.parametrize("record", [r for r in RECORDS if not r.internal], ids=lambda r: r.name)
+def test_readme_states_each_convention(record):
+    """A primitive whose derivative has a point where a convention is chosen (a branch in
+    a partial, or no derivative) has a row in README's table of conventions."""
+    branched = any(p is not None and any(isinstance(n, ast.IfExp) for n in ast.walk(template(p)))
+                   for p in record.partials)
+    if not (branched or None in record.partials):
+        return
+    spans = re.findall(r"`([^`]*)`", _readme_conventions())
+    cited = set(spans) | {word for span in spans for word in re.findall(r"[A-Za-z_][\w.]*\*?", span)}
+    assert _spelled_as(record) & cited, f"README's conventions table does not name {record.name}"
