@@ -298,14 +298,14 @@ def test_locator_through_trunc():
     assert [(p.function, p.argument) for p in report.rule_problems] == [("wrong_square", "x")]
 
 
-def tests_and_steps(x):
+def steps_and_checks(x):
     return wrong_square(x) + float(math.isnan(x)) + math.ulp(x) + round(x, 1)
 
 
-def test_locator_through_tests_and_steps():
+def test_locator_through_steps_and_tests():
     """``math.isnan`` and ``math.ulp`` read the number of a Value; ``round(x, 1)`` takes its
     digits as an int: none of them crashes check's interpreter or the locator."""
-    report = symdiff.check(tests_and_steps, (1.3,), (-0.6,))
+    report = symdiff.check(steps_and_checks, (1.3,), (-0.6,))
     assert [d.argument for d in report.divergences] == ["x"]
     assert [(p.function, p.argument) for p in report.rule_problems] == [("wrong_square", "x")]
 
