@@ -37,7 +37,9 @@ _NOT_PRIMITIVES = {"len": t.INT, "isqrt": t.INT, "gcd": t.INT, "lcm": t.INT, "bo
 
 def _result_rule(op, family):
     """The type rule of ``op`` (a key of ``record.KINDS``) as ``family`` computes it; None
-    for a function with its own rule."""
+    for a function with its own rule (or no op)."""
+    if op is None:
+        return None
     try:
         return registry.rule_of(op).spelled(family).result
     except KeyError:
