@@ -23,10 +23,10 @@ import re
 import pytest
 
 import symdiff
-import symdiff.symbolic
+import symdiff.witnesses.symbolic as sympy_witness
 import symdiff.tape as tape
 import test_rules
-from symdiff.checking import compare
+from symdiff.checking import locate, tape_bridge
 from symdiff.frontend.parse import parse_function
 from symdiff.ir import nodes as ir
 from symdiff.ir.names import BUILTINS
@@ -111,7 +111,7 @@ def test_bridge_is_a_tape_operation(record):
         for name in path:
             found = getattr(found, name, None)
         assert callable(found), f"symdiff.tape has no {'.'.join(path)}"
-    function = compare._bridge(record.name)
+    function = tape_bridge.tape_op(_PROGRAM, record.name)
     for point in points(record, "tape"):
         values = [tape.Value(float(v)) if p not in record.ints else v
                   for p, v in zip(record.params, point)]
@@ -136,15 +136,18 @@ def test_check_runs_every_operation_on_values(record):
     point = points(record, "check", 1)[0]
     args = [tape.Value(float(v)) if p not in record.ints else v
             for p, v in zip(record.params, point)]
-    compare._tape_op(program, record.name)(*args)
+    tape_bridge.tape_op(program, record.name)(*args)
     args = [float(v) if p not in record.ints else v for p, v in zip(record.params, point)]
     stmt = ir.Assign("out", record.name, tuple(ir.Var(p) for p in record.params), None)
-    partials = compare._local_partials(program, stmt, args)
+    partials = locate._local_partials(program, stmt, args)
     assert len(partials) == record.arity
 
 
 def _identity(x):
     return x
+
+
+_PROGRAM = lower(parse_function(_identity))
 
 
 # --- sympy --------------------------------------------------------------------------------
@@ -166,14 +169,14 @@ def test_sympy_translates_every_spelling(module, index):
     spelling, op, _ = SPELLINGS[index]
     fn = getattr(module, f"f{index}")
     point = test_rules.points(op, spelling, 1)[0]
-    expressions = symdiff.symbolic.symbolic(fn, at=point)
+    expressions = sympy_witness.symbolic(fn, at=point)
     assert expressions is not None
 
 
 def test_stop_gradient_is_translated_by_sympy():
     def f(x):
         return x * symdiff.stop_gradient(x)
-    assert symdiff.symbolic.evaluate_grad(f, (1.5,)) == pytest.approx(1.5)
+    assert sympy_witness.evaluate_grad(f, (1.5,)) == pytest.approx(1.5)
 
 
 # --- types and properties -----------------------------------------------------------------
