@@ -12,7 +12,7 @@ import ast
 from symdiff.backend.syntax import Substitute, assign, clone, comment, load, negate, operand_node
 from symdiff.ir import nodes as ir
 from symdiff.ir.names import BUILTINS, Namer
-from symdiff.primitives.rules import NUMPY, template
+from symdiff.primitives.texts import NUMPY, template
 from symdiff.primitives.special import HELPERS
 
 

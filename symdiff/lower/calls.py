@@ -20,28 +20,31 @@ import math
 
 from symdiff.errors import UnknownFunctionError, UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
-from symdiff.primitives.rules import (
-    MATH_REFUSED,
-    MATH_REFUSED_HINTS,
-    PAIRS,
-    RULES,
+from symdiff.primitives.registry import (
     VARIADIC,
-    template,
+    chains,
+    pairs,
+    refused,
+    refused_names,
+    rule_of,
+    variant,
+    written_out,
 )
+from symdiff.primitives.texts import template
 
 
 class PrimitiveCalls:
     def primitive_call(self, op, node, shown, target):
         """Emit the call ``node`` of primitive ``op``; its result operand."""
-        if op in PAIRS:
+        if op in pairs():
             raise self.error(UnsupportedSyntaxError, node,
                              f"{shown} returns a pair, not a number",
                              f"unpack it: `first, second = {shown}(...)`")
         if op in VARIADIC and not (op == "hypot" and len(node.args) == 2 and not node.keywords):
             return self.variadic_call(op, node, shown, target)
-        if op == "perm" and len(node.args) == 1 and not node.keywords:
-            op = "factorial"  # math.perm(n) is n!
-        if op in ("max", "min") and len(node.args) >= 2 and not node.keywords:
+        if not node.keywords:
+            op = variant(op, len(node.args))  # math.perm(n) is n!, math.log(x, b) is logb
+        if chains(op) and len(node.args) >= 2 and not node.keywords:
             args = [self.value(arg) for arg in node.args]
             result = args[0]
             for i, arg in enumerate(args[1:]):
@@ -49,11 +52,7 @@ class PrimitiveCalls:
                 result = self.emit_op(op, (result, arg), target if last else None)
                 self.spell(self.out[-1], node.func)
             return result
-        if op == "log" and len(node.args) == 2:
-            op = "logb"
-        if op == "round" and len(node.args) == 2:
-            op = "roundn"
-        args = self.bind_primitive(RULES[op], node, shown)
+        args = self.bind_primitive(rule_of(op), node, shown)
         result = self.emit_op(op, args, target)
         if op != "stop_gradient":
             self.spell(self.out[-1], node.func)
@@ -96,14 +95,14 @@ class PrimitiveCalls:
     def pair_call(self, callee, node, count):
         """``m, e = math.frexp(x)``, ``f, i = math.modf(x)``: one primitive per half, of the
         argument evaluated once; None when ``callee`` returns no pair."""
-        halves = PAIRS.get(callee.value)
+        halves = pairs().get(callee.value)
         if halves is None:
             return None
         shown = ast.unparse(node.func)
         if count != 2:
             raise self.error(UnsupportedSyntaxError, node, f"{shown} returns 2 values, "
                              f"not {count}", "unpack it into two names")
-        args = self.bind_primitive(RULES[halves[0]], node, shown)
+        args = self.bind_primitive(rule_of(halves[0]), node, shown)
         return tuple(self.emit_op(half, args, None) for half in halves)
 
     def variadic_call(self, name, node, shown, target):
@@ -114,10 +113,10 @@ class PrimitiveCalls:
                              f"keyword arguments to {shown} are not supported",
                              "multiply by the start value instead" if name == "prod" else
                              "pass numbers by position")
-        if name == "hypot":
+        count = written_out(name)
+        if not count:
             elements = list(node.args)
         else:
-            count = 1 if name in ("fsum", "prod") else 2
             if len(node.args) != count or not all(
                     isinstance(arg, (ast.List, ast.Tuple)) for arg in node.args):
                 what = "a list" if count == 1 else "two points"
@@ -141,11 +140,11 @@ class PrimitiveCalls:
         """The error for a ``math`` function symdiff does not take, with its reason; None
         when ``obj`` (or ``math.<attr>``) is not one."""
         if attr is None:
-            attr = next((n for n in MATH_REFUSED if getattr(math, n, None) is obj), None)
-        if attr not in MATH_REFUSED:
+            attr = next((n for n in refused_names() if getattr(math, n, None) is obj), None)
+        reason = refused(attr)
+        if reason is None:
             return None
         if shown != f"math.{attr}":
             shown = f"{shown} (math.{attr})"
         return self.error(UnknownFunctionError, node,
-                          f"{shown} is not supported: {MATH_REFUSED[attr]}",
-                          MATH_REFUSED_HINTS.get(attr))
+                          f"{shown} is not supported: {reason[0]}", reason[1])

@@ -22,11 +22,10 @@ from symdiff.frontend.resolve import Meaning, classify, lookup, module_attribute
 from symdiff.ir import nodes as ir
 from symdiff.lower.calls import PrimitiveCalls
 from symdiff.lower.exits import assigned_user_names, own_nodes
-from symdiff.primitives.rules import rule_of, uses_output
+from symdiff.primitives.registry import operators, rule_of
+from symdiff.primitives.texts import uses_output
 
-BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow: "pow",
-          ast.FloorDiv: "floordiv", ast.Mod: "mod"}
-UNARY = {ast.USub: "neg", ast.UAdd: "pos"}
+BINARY, UNARY = operators(2), operators(1)  # ast.Add -> "add", ast.USub -> "neg"
 IN_PLACE_OPS = ("add", "sub")  # ops whose result may overwrite one of their own inputs
 _USES = {"module": "use one of its functions or constants, such as math.pi",
          "table": "index it (T[i]) or loop over it (for c in T)",

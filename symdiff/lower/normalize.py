@@ -82,7 +82,7 @@ class Unit:
     def custom_op(self, fn):
         """The op name of a function with its own rule, registering the rule once."""
         from symdiff.markers import CUSTOM_RULES, rule_parameters
-        from symdiff.primitives.rules import custom_rule
+        from symdiff.primitives.registry import custom_rule
         for op, (known, _) in self.custom_functions.items():
             if known is fn:
                 return op

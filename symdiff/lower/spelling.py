@@ -18,10 +18,7 @@ return Python numbers.
 """
 
 from symdiff.ir import nodes as ir
-
-OPERATORS = frozenset(("add", "sub", "mul", "div", "pow", "floordiv", "mod", "neg", "pos",
-                       "copy"))  # whose partials' arithmetic numpy computes for numpy scalars
-KEEPS_NUMPY = OPERATORS | {"abs", "max", "min"}  # builtins comparing, so keeping the type
+from symdiff.primitives.registry import arithmetic, keeps_operand_type
 
 
 def mark_numpy_operations(body, numpy_name):
@@ -29,7 +26,7 @@ def mark_numpy_operations(body, numpy_name):
     is a function giving the name generated code calls numpy by (asked only if needed)."""
     numpy_values = _numpy_values(body)
     for stmt in ir.walk(body):
-        if (isinstance(stmt, ir.Assign) and stmt.family is None and stmt.op in OPERATORS
+        if (isinstance(stmt, ir.Assign) and stmt.family is None and arithmetic(stmt.op)
                 and any(isinstance(a, ir.Var) and a.name in numpy_values for a in stmt.args)):
             stmt.family, stmt.module = "numpy", numpy_name()
 
@@ -43,7 +40,7 @@ def _numpy_values(body):
         for stmt in ir.walk(body):
             if isinstance(stmt, ir.Assign):
                 numpy = stmt.family == "numpy" or stmt.call is not None or (  # scipy's too
-                    stmt.op in KEEPS_NUMPY and any(
+                    keeps_operand_type(stmt.op) and any(
                     isinstance(a, ir.Var) and a.name in found for a in stmt.args))
                 name = stmt.target
             elif isinstance(stmt, ir.Push):

@@ -35,6 +35,7 @@ from symdiff.optimize.prune import (
     largest_consistent,
 )
 from symdiff.primitives.effects import Calls, calls_of
+from symdiff.primitives.registry import float_math, foldable_math
 
 MAX_ROUNDS = 12
 MAX_TERMS = 6  # a merged sum of adjoint contributions stays one readable line
@@ -198,7 +199,7 @@ class _Folder(Transformer):
         if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
                 and func.value.id == self.math_name and not node.keywords):
             args = [_number(a) for a in node.args]
-            if args and None not in args and func.attr in _FOLDABLE_MATH:
+            if args and None not in args and foldable_math(func.attr):
                 try:
                     value = getattr(math, func.attr)(*args)
                 except (ValueError, OverflowError, ZeroDivisionError):
@@ -214,11 +215,6 @@ def _times_one(node):
         _is_exactly(_number(node.left), 1) or _is_exactly(_number(node.right), 1))
 
 
-_FOLDABLE_MATH = ("log", "log2", "log10", "sqrt", "exp", "sin", "cos")
-_INT_MATH = ("floor", "ceil", "trunc", "factorial", "comb", "perm", "prod", "sumprod",
-             "isnan", "isinf", "isfinite", "isclose")  # ints and bools (prod of ints too)
-
-
 def _is_float(node, math_name, floats):
     """Whether ``node`` certainly evaluates to a float (so ``1.0 * node`` is ``node``)."""
     if isinstance(node, ast.Constant):
@@ -232,7 +228,7 @@ def _is_float(node, math_name, floats):
         if isinstance(func, ast.Name):  # a helper generated code defines (``digamma``)
             return func.id in floats
         return (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
-                and func.value.id == math_name and func.attr not in _INT_MATH)
+                and func.value.id == math_name and float_math(func.attr))
     if isinstance(node, ast.UnaryOp):  # not ``not``: that gives a bool
         return isinstance(node.op, (ast.USub, ast.UAdd)) and _is_float(node.operand, math_name,
                                                                        floats)

@@ -16,6 +16,7 @@ import math
 
 from symdiff.ad.reverse import SECTION
 from symdiff.backend.syntax import Comment, comment_text, name_nodes, statements
+from symdiff.primitives.registry import names, rule_of, total, total_math
 
 
 def blocks(function):
@@ -261,14 +262,9 @@ def assigned_name(stmt):
     return None
 
 
-# math functions defined on every float, inf and nan included: they never raise
-TOTAL_MATH = frozenset(("fabs", "tanh", "atan", "atan2", "erf", "erfc", "copysign", "hypot",
-                        "isnan", "isinf", "isfinite", "ulp", "nextafter"))
-
-
 def cannot_raise(node, math_name=None):
     """Names, numbers, bools and + - * of them, division by a nonzero number, comparisons,
-    ``abs`` (and, given the name ``math`` goes by, its ``TOTAL_MATH`` functions): nothing
+    ``abs`` (and, given the name ``math`` goes by, its functions ``registry.total_math``): nothing
     there raises on floats.  (Each operator is judged where it stands, with its operands.)"""
     stack = [node]
     pop, push = stack.pop, stack.append
@@ -293,7 +289,7 @@ def cannot_raise(node, math_name=None):
             push(sub.func)
         elif isinstance(sub, ast.Attribute):
             if not (isinstance(sub.value, ast.Name) and sub.value.id == math_name
-                    and sub.attr in TOTAL_MATH and _reads(sub)):
+                    and total_math(sub.attr) and _reads(sub)):
                 return False
             push(sub.value)
         elif isinstance(sub, ast.UnaryOp):
@@ -343,9 +339,10 @@ def _is_total(call, math_name):
     if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
         return False
     if isinstance(func, ast.Name):
-        return func.id == "abs" and len(call.args) == 1
+        op = names("builtin").get(func.id)
+        return op is not None and total(op) and len(call.args) == rule_of(op).arity
     return (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
-            and func.value.id == math_name and func.attr in TOTAL_MATH)
+            and func.value.id == math_name and total_math(func.attr))
 
 
 def drop_orphan_comments(function, math_name, floats=frozenset(), calls=None):
