@@ -246,8 +246,7 @@ class ExpressionRules(PrimitiveCalls):
                               f"{self.parsed.name} returns {count} values, but its caller "
                               "uses the call as one number",
                               f"unpack the call: `a, b = {self.parsed.name}(...)`")
-        if isinstance(where, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and (
-                where.value is node):
+        if isinstance(where, ast.Assign) and where.value is node:
             return self.error(UnsupportedSyntaxError, node,
                               f"a tuple of {count} values cannot be kept in one name: "
                               "variables hold numbers",

@@ -11,11 +11,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from symdiff.errors import UnsupportedSyntaxError
-from symdiff.frontend.parse import ParsedFunction, lambda_as_def
+from symdiff.frontend.parse import ParsedFunction
 from symdiff.frontend.resolve import local_names
 from symdiff.ir import nodes as ir
 from symdiff.lower.checks import check_statement
-from symdiff.lower.exits import always_exits, assigned_user_names, contains, direct_exits, own_nodes
+from symdiff.lower.exits import assigned_user_names, contains, direct_exits, own_nodes
 from symdiff.lower.expressions import _KINDS, ExpressionRules, describe, operand_ast
 
 _MAY_EXIT = (ast.If, ast.For, ast.While, ast.Return, ast.Break, ast.Continue, ast.Raise)
@@ -187,22 +187,13 @@ class Frame(ExpressionRules):
     # --- statements ------------------------------------------------------------------
 
     def block(self, stmts):
+        """Lower ``stmts``, a block ``desugar`` left with no statement after one that always
+        leaves it; after one that may leave it, the rest runs guarded by the exit flags."""
         for i, stmt in enumerate(stmts):
-            if not isinstance(stmt, _MAY_EXIT):  # a simple statement: control goes on
-                self.statement(stmt)
-                continue
-            rest = stmts[i + 1:]
-            if isinstance(stmt, ast.If) and rest and contains([stmt], ast.Return, ast.Break,
-                                                             ast.Continue):
-                if always_exits(stmt.body) and always_exits(stmt.orelse):
-                    rest = []
-                elif always_exits(stmt.body):
-                    stmt, rest = _with_orelse(stmt, stmt.orelse + rest), []
-                elif always_exits(stmt.orelse):
-                    stmt, rest = _with_orelse(stmt, stmt.orelse, stmt.body + rest), []
             self.statement(stmt)
-            if always_exits([stmt]) or not rest:
-                return
+            rest = stmts[i + 1:]
+            if not isinstance(stmt, _MAY_EXIT) or not rest:
+                continue
             flags = self.exit_flags(stmt)
             if flags:
                 self.guarded(flags, rest, stmt)
@@ -306,10 +297,6 @@ class Frame(ExpressionRules):
     def stmt_Assign(self, node):
         if self.stack_statement(node):
             return
-        if isinstance(node.value, ast.Lambda):  # `g = lambda t: ...`, as fence allows
-            name = node.targets[0].id
-            self.functions[name] = Nested(lambda_as_def(node.value, name), self)
-            return
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             self.assign(node.targets[0].id, node.value)
             return
@@ -347,16 +334,6 @@ class Frame(ExpressionRules):
             return operand, position + 1
 
         return walk(operands, 0)[0]
-
-    def stmt_AnnAssign(self, node):
-        """``x: float = v`` is ``x = v``; ``x: float`` alone binds nothing."""
-        if node.value is not None:
-            self.assign(node.target.id, node.value)
-
-    def stmt_AugAssign(self, node):
-        load = ast.Name(node.target.id, ast.Load(), lineno=node.lineno, col_offset=node.col_offset)
-        self.assign(node.target.id, ast.BinOp(load, node.op, node.value, lineno=node.lineno,
-                                              col_offset=node.col_offset))
 
     def stmt_Return(self, node):
         if node.value is None and self.checks_only:
@@ -662,11 +639,6 @@ class Frame(ExpressionRules):
         if self.returned is None:
             self.returned = self.namer.fresh("returned")
         return self.returned
-
-
-def _with_orelse(node, orelse, body=None):
-    return ast.If(node.test, body if body is not None else node.body, orelse,
-                  lineno=node.lineno, col_offset=node.col_offset)
 
 
 def _any_of(flags):

@@ -1,7 +1,7 @@
 """Normalize: a fenced function -> a ``Program`` of single-operation statements.
 
-Expects a ``ParsedFunction`` that passed ``fence`` (``symdiff.pipeline`` runs them in
-order, and ``hoist`` after).  Guarantees:
+Expects a ``ParsedFunction`` that passed ``fence`` and ``desugar`` (``symdiff.pipeline``
+runs them in order, and ``hoist`` after; a helper it inlines it fences and desugars itself).  Guarantees:
 
 - every differentiable statement applies one primitive to names or constants;
 - no augmented assignment or tuple unpacking is left;
@@ -28,6 +28,7 @@ from symdiff.frontend.parse import parse_function
 from symdiff.frontend.resolve import all_identifiers, local_names
 from symdiff.ir import nodes as ir
 from symdiff.ir.names import BUILTINS, Namer
+from symdiff.lower.desugar import desugar
 from symdiff.lower.frame import Frame
 from symdiff.lower.spelling import mark_numpy_operations
 
@@ -120,7 +121,7 @@ class Unit:
                                   f"{fn.__name__} cannot be read: {reason}",
                                   "define it with def in a source file") from None
             fence(parsed)
-            self._parsed[fn] = parsed
+            self._parsed[fn] = desugar(parsed)
         return self._parsed[fn]
 
 
