@@ -1,6 +1,6 @@
 """Checks: the ``raise`` and ``assert`` statements of the user's code, as ``ir.Check``.
 
-Expects a ``Frame`` (the function body being normalized) and a statement that passed
+Expects a ``Frame`` (the function body being lowered) and a statement that passed
 ``fence``.  Guarantees an ``ir.Check`` holding the user's statement as generated code
 runs it, where the function runs it, with every name replaced by what it means at that
 point: a local by the generated name (or constant) holding its value, a module by the
@@ -22,7 +22,8 @@ import copy
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.resolve import lookup
 from symdiff.ir import nodes as ir
-from symdiff.lower.expressions import operand_ast
+from symdiff.lower import names
+from symdiff.lower.operands import operand_ast
 
 
 def check_statement(frame, node):
@@ -49,13 +50,13 @@ class _Rewrite(ast.NodeTransformer):
 
     def visit_Name(self, node):
         frame, unit = self.frame, self.frame.unit
-        if frame.is_kwargs(node):  # `f"options {kwargs}"`: the dict, as it is
+        if names.is_kwargs(frame, node):  # `f"options {kwargs}"`: the dict, as it is
             name = frame.mapping[node.id].name
             self.reads.append(name)
             return _located(ast.Name(name, ast.Load()), node)
-        meaning = frame.meaning(node.id, node)
+        meaning = names.meaning_of(frame, node.id, node)
         if meaning.kind == "local":
-            operand = frame.name_operand(node)
+            operand = names.name_operand(frame, node)
             if isinstance(operand, ir.Var):
                 self.reads.append(operand.name)
             return _located(operand_ast(operand), node)

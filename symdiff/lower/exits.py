@@ -70,3 +70,10 @@ def assigned_user_names(node):
         if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
             names.append(sub.id)
     return list(dict.fromkeys(names))
+
+
+def list_names(tree):
+    """The names a function body (not a function nested in it) assigns a list to."""
+    return {target.id for node in own_nodes(tree) if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.List) for target in node.targets
+            if isinstance(target, ast.Name)}
