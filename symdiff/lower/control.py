@@ -7,11 +7,15 @@ those exits set; before a branch or loop of the straight-line code, a variable i
 updates that earlier code still reads is copied, so the reverse sweep reads the value
 the earlier code saw.
 
-    for i in range(n):              for i in range(n):
-        if x > 1.0:          ──►        skip = False
-            continue                    if x > 1.0: skip = True
-        x = x * 2.0                     go_on = not skip
-                                        if go_on: x = x * 2.0
+    for i in range(n):                  for i in range(n):
+        if x > 1.0:                         cond = x > 1.0
+            if x > 2.0:                     if cond:
+                break           ──►             cond_1 = x > 2.0
+            x = x - 1.0                         if cond_1: stop = True
+        x = x * 2.0                             else: x = x - 1.0
+                                            go_on = not stop
+                                            if go_on: x = x * 2.0
+                                            if stop: break
 """
 
 import ast

@@ -37,7 +37,8 @@ class Frame:
         self.unpacked = None  # how many values a helper's call unpacks (`a, b = f(x)`)
         self.checks_only = False  # a helper called as a statement, returning nothing
         self.returned = None
-        self.flag_reads = set()
+        self.flag_reads = set()  # the flags a guard or a loop's BreakIf reads
+        self.followed = 0  # how many statements being lowered have more after them
         self.definer = None  # for a nested function, the Frame of the one defining it
         self.functions = {}  # user name -> Nested, for the functions this body defines
         self.tables = {}  # parameter -> (name, values): a table a caller passed
@@ -95,6 +96,15 @@ class Frame:
             yield
         finally:
             self.compound -= 1
+
+    @contextmanager
+    def followed_by(self, rest):
+        """While a statement that ``rest`` follows in its block is being lowered."""
+        self.followed += bool(rest)
+        try:
+            yield
+        finally:
+            self.followed -= bool(rest)
 
     def sub_block(self, stmts):
         saved, self.out = self.out, []

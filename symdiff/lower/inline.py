@@ -23,8 +23,19 @@ from symdiff.lower.tables import Table, table_uses
 
 
 def run_function_body(frame, stmts, result_target=None):
-    """Normalize a function body into ``frame.out``; return (block, result operand)."""
-    start = len(frame.out)
+    """Lower a function body into ``frame.out``; return (block, result operand).
+
+    The body's ``returned`` flag, when something reads it, starts out False before it.
+    """
+    body, operand = frame.capture(lambda: _body(frame, stmts, result_target))
+    if frame.returned in frame.flag_reads:
+        frame.emit(frame.flag_set(frame.returned, False))
+    frame.out.extend(body)
+    return frame.out, operand
+
+
+def _body(frame, stmts, result_target):
+    """Lower ``stmts`` into the current block; the result operand."""
     frame.result = result_target
     final = stmts[-1] if stmts else None
     if frame.checks_only:  # `validate(p, t)`: it runs its checks and gives nothing back
@@ -53,12 +64,7 @@ def run_function_body(frame, stmts, result_target=None):
             operand = tuple(ir.Var(name) for name in frame.result_tuple)
         else:
             operand = ir.Var(frame.result_name())
-    if frame.returned is not None:
-        if frame.returned in frame.flag_reads:
-            frame.out.insert(start, frame.flag_set(frame.returned, False))
-        else:
-            _strip_assignments(frame.out, frame.returned)
-    return frame.out, operand
+    return operand
 
 
 def returns_tuple(frame, node):
@@ -197,11 +203,3 @@ def argument(frame, node, as_table):
         return ir.Const(node.value)  # a label or a flag: `require(x, "pressure")`
     return Table(*tables.table(frame, node)) if as_table else frame.value(node)
 
-
-def _strip_assignments(block, name):
-    block[:] = [s for s in block if not (isinstance(s, ir.Compute) and s.target == name)]
-    for stmt in block:
-        for sub in (getattr(stmt, "body", None), getattr(stmt, "orelse", None),
-                    getattr(stmt, "pre", None)):
-            if sub:
-                _strip_assignments(sub, name)

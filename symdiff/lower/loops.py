@@ -148,7 +148,7 @@ def open_loop(frame, node):
     loop = Loop()
     if contains(node.body, ast.Break, into_loops=False):
         loop.stop = frame.namer.fresh("stop")
-        frame.out.append(frame.flag_set(loop.stop, False))
+        frame.emit(frame.flag_set(loop.stop, False))
     if contains(node.body, ast.Continue, into_loops=False):
         loop.skip = frame.namer.fresh("skip")
     frame.loops.append(loop)
@@ -161,20 +161,20 @@ def open_loop(frame, node):
 
 def loop_body(frame, node, loop, prologue=None):
     """The loop's body; ``prologue()`` emits what each iteration does first."""
-    saved, frame.out = frame.out, []
-    try:
-        if loop.skip:
-            frame.out.append(frame.flag_set(loop.skip, False))
-        if prologue is not None:
-            prologue()
-        frame.block(node.body)
-        exits = [flag for flag in (loop.stop,) if flag]
-        if loop.may_return:
-            exits.append(frame.returned_flag())
-        if exits:
-            frame.flag_reads.update(exits)
-            frame.set_origin(node)
-            frame.out.append(ir.BreakIf(any_of(exits), tuple(exits), frame.origin))
-        return frame.out
-    finally:
-        frame.out = saved
+    body, _ = frame.capture(lambda: _iteration(frame, node, loop, prologue))
+    return body
+
+
+def _iteration(frame, node, loop, prologue):
+    if loop.skip:
+        frame.emit(frame.flag_set(loop.skip, False))
+    if prologue is not None:
+        prologue()
+    frame.block(node.body)
+    exits = [flag for flag in (loop.stop,) if flag]
+    if loop.may_return:
+        exits.append(frame.returned_flag())
+    if exits:
+        frame.flag_reads.update(exits)
+        frame.set_origin(node)
+        frame.emit(ir.BreakIf(any_of(exits), tuple(exits), frame.origin))

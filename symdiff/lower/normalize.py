@@ -1,4 +1,4 @@
-"""Normalize: a fenced function -> a ``Program`` of single-operation statements.
+"""Normalize: a desugared function -> a ``Program`` of single-operation statements.
 
 Expects a ``ParsedFunction`` that passed ``fence`` and ``desugar`` (``symdiff.pipeline``
 runs them in order, and ``hoist`` after; a helper it inlines it fences and desugars
@@ -14,7 +14,10 @@ itself).  Guarantees:
 - ``and``, ``or``, chained comparisons and conditional expressions become ``If``
   statements, so only the operand Python would evaluate is ever evaluated;
 - calls to the user's own functions are inlined, with fresh names;
-- each statement remembers the user's line it came from.
+- each statement remembers the user's line it came from;
+- a statement is written once, as it stays: nothing placed in the program is changed or
+  removed afterwards (a flag is set only where something reads it; ``spelling`` gives
+  a new body with numpy's operators marked).
 
     z = math.sin(x * y) + 1      ──►    mul_z = x * y
                                         sin_z = math.sin(mul_z)
@@ -52,7 +55,7 @@ def normalize(parsed, allow_tuple=False):
     if kwargs is not None:
         frame.mapping[kwargs] = ir.Var(namer.claim(kwargs))
     body, result = run_function_body(frame, parsed.tree.body)
-    mark_numpy_operations(body, lambda: unit.global_name("np", sys.modules["numpy"]))
+    body = mark_numpy_operations(body, lambda: unit.global_name("np", sys.modules["numpy"]))
     return ir.Program(name=parsed.name, params=params, body=body, result=result,
                       origin=program_origin, namespace=unit.namespace, math_name=math_name,
                       reserved=namer.taken, defaults=_defaults(parsed),

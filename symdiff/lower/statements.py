@@ -28,8 +28,9 @@ def block(frame, stmts):
     """Lower ``stmts``, a block ``desugar`` left with no statement after one that always
     leaves it; after one that may leave it, the rest runs guarded by the exit flags."""
     for i, stmt in enumerate(stmts):
-        statement(frame, stmt)
         rest = stmts[i + 1:]
+        with frame.followed_by(rest):
+            statement(frame, stmt)
         if not isinstance(stmt, _MAY_EXIT) or not rest:
             continue
         flags = control.exit_flags(frame, stmt)
@@ -149,7 +150,7 @@ def protect(frame, targets, operands):
 def stmt_Return(frame, node):
     if node.value is None and frame.checks_only:
         if frame.compound:
-            frame.out.append(frame.flag_set(frame.returned_flag(), True))
+            set_returned(frame)
         for loop in frame.loops:
             loop.may_return = True
         return
@@ -162,17 +163,27 @@ def stmt_Return(frame, node):
         frame.hint = frame.result_name()
         frame.value(node.value, frame.result_name())
     if frame.compound:
-        frame.out.append(frame.flag_set(frame.returned_flag(), True))
+        set_returned(frame)
     for loop in frame.loops:  # every enclosing loop must stop, not just the innermost
         loop.may_return = True
 
 
+def set_returned(frame):
+    """``returned = True``, written where something reads it: the ``BreakIf`` of an
+    enclosing loop, the guard after an enclosing statement that more statements follow,
+    or a guard or loop already written.  (Any read written later is one of the first
+    two: the statement that holds it comes after one that holds this ``return``.)"""
+    flag = frame.returned_flag()
+    if frame.loops or frame.followed or flag in frame.flag_reads:
+        frame.emit(frame.flag_set(flag, True))
+
+
 def stmt_Break(frame, node):
-    frame.out.append(frame.flag_set(frame.loops[-1].stop, True))
+    frame.emit(frame.flag_set(frame.loops[-1].stop, True))
 
 
 def stmt_Continue(frame, node):
-    frame.out.append(frame.flag_set(frame.loops[-1].skip, True))
+    frame.emit(frame.flag_set(frame.loops[-1].skip, True))
 
 
 def stmt_If(frame, node):
