@@ -93,8 +93,8 @@ def table_loop(frame, node, reverse=False):
     else:
         index = frame.namer.fresh(f"{elements[0].id}_index")
     with open_loop(frame, node) as loop:
-        def read_elements():
-            frame.origin = origin
+        def read_elements():  # each iteration reads its elements first, at the loop's line
+            frame.set_origin(node)
             for element, (name, values) in zip(elements, read):
                 frame.mapping[element.id] = tables.table_entry(
                     frame, name, values, ir.Var(index), frame.target_name(element.id))
