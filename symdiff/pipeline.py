@@ -23,15 +23,19 @@ A failure that is not the user's (``SymdiffError``) is our bug: it is raised as
 ``InternalError`` naming the stage it happened in.
 """
 
+import os
 from dataclasses import dataclass
 
 from symdiff.ad.forward import differentiate_forward
 from symdiff.ad.reverse import differentiate
+from symdiff.analysis.types import annotate
 from symdiff.backend.emit import emit
 from symdiff.errors import InternalError, SymdiffError
 from symdiff.frontend.fence import fence
 from symdiff.frontend.parse import deepest_statement, parse_function
 from symdiff.lower.desugar import desugar
+from symdiff.ir.check import check_program
+from symdiff.ir.nodes import number_statements
 from symdiff.lower.hoist import hoist_invariants
 from symdiff.lower.normalize import normalize
 from symdiff.optimize.driver import optimize_function
@@ -61,10 +65,12 @@ def lower(parsed, *, forward=False, debug=None):
         desugared = desugar(parsed)
     show("desugar", desugared)
     with stage("lower", parsed):
-        program = normalize(desugared, allow_tuple=forward)
+        program = annotate(number_statements(normalize(desugared, allow_tuple=forward)))
+    verify(program, "lower")
     show("lower", program)
     with stage("hoist", parsed):
         program = hoist_invariants(program)
+    verify(program, "hoist")
     show("hoist", program)
     return program
 
@@ -102,6 +108,14 @@ def generate(parsed, wrt=None, *, with_value=False, optimize=True, forward=False
 
 def _quiet(stage, value):
     pass
+
+
+def verify(program, stage_name):
+    """With ``SYMDIFF_CHECK_IR=1`` in the environment (the tests set it), ``check_program``
+    on what the stage ``stage_name`` produced: a broken invariant is an ``InternalError``
+    naming that stage."""
+    if os.environ.get("SYMDIFF_CHECK_IR") == "1":
+        check_program(program, stage_name)
 
 
 class stage:

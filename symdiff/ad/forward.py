@@ -23,7 +23,6 @@ from symdiff.backend.syntax import (
     assign,
     call,
     call_method,
-    clone,
     function_def,
     is_minus_one,
     is_one,
@@ -31,7 +30,9 @@ from symdiff.backend.syntax import (
     operand_node,
     times,
 )
+from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
+from symdiff.ir.expr import to_ast
 
 
 def differentiate_forward(program, wrt):
@@ -82,10 +83,10 @@ class Tangents(Writer):
         if isinstance(stmt, ir.Assign):
             return self.operation(stmt)
         if isinstance(stmt, ir.Compute):
-            made = [assign(stmt.target, stmt.expr)]
-            if stmt.target in self.active and not isinstance(stmt.expr, ast.List):
+            made = [assign(stmt.target, to_ast(stmt.expr))]
+            if stmt.target in self.active and not isinstance(stmt.expr, ex.List):
                 made.append(assign(self.tangent(stmt.target), ast.Constant(0.0)))
-            if isinstance(stmt.expr, ast.List) and stmt.target in self.active:  # a new stack
+            if isinstance(stmt.expr, ex.List) and stmt.target in self.active:  # a new stack
                 made.append(assign(self.tangent(stmt.target), ast.List([], ast.Load())))
             return made
         if isinstance(stmt, (ir.Push, ir.Pop)):
@@ -106,13 +107,13 @@ class Tangents(Writer):
             body = self.flatten(self.block(stmt.body), stmt.origin) or [ast.Pass()]
             if stmt.pre:
                 body = self.flatten(self.block(stmt.pre), stmt.origin) + [ast.If(
-                    ast.UnaryOp(ast.Not(), stmt.test), [ast.Break()], [])] + body
+                    ast.UnaryOp(ast.Not(), to_ast(stmt.test)), [ast.Break()], [])] + body
                 return [ast.While(ast.Constant(True), body, [])]
-            return [ast.While(stmt.test, body, [])]
+            return [ast.While(to_ast(stmt.test), body, [])]
         if isinstance(stmt, ir.BreakIf):
-            return [ast.If(stmt.test, [ast.Break()], [])]
+            return [ast.If(to_ast(stmt.test), [ast.Break()], [])]
         if isinstance(stmt, ir.Check):  # runs where the function runs it; no tangent
-            return [clone(stmt.stmt)]
+            return [stmt.to_ast()]
         raise TypeError(stmt)
 
     def stack_operation(self, stmt):

@@ -36,7 +36,6 @@ from symdiff.backend.syntax import (
     call,
     call_method,
     call_stmt,
-    clone,
     comment,
     function_def,
     increment,
@@ -49,6 +48,7 @@ from symdiff.backend.syntax import (
     times,
 )
 from symdiff.ir import nodes as ir
+from symdiff.ir.expr import to_ast
 
 SECTION = "reverse sweep"  # the heading comment of the second half
 
@@ -86,7 +86,7 @@ class Sweeps(Taping, Writer):
         self.readers = {}  # name -> the statements reading it
         for stmt in ir.walk(program.body):
             if isinstance(stmt, (ir.Assign, ir.Compute, ir.For, ir.Pop)):
-                self.assignments.setdefault(stmt.target, []).append(self.places[id(stmt)])
+                self.assignments.setdefault(stmt.target, []).append(self.places[stmt.sid])
             for name in ir.reads(stmt):
                 self.readers.setdefault(name, []).append(stmt)
         results = program.result if isinstance(program.result, tuple) else (program.result,)
@@ -184,7 +184,7 @@ class Sweeps(Taping, Writer):
             self.defined.add(stmt.target)
             reset = [assign(self.adjoint(stmt.target), ast.Constant(0.0))] if (
                 stmt.target in self.active and overwrites) else []
-            return self.restoring(stmt, scope, [assign(stmt.target, stmt.expr)], reset)
+            return self.restoring(stmt, scope, [assign(stmt.target, to_ast(stmt.expr))], reset)
         if isinstance(stmt, ir.If):
             return self.branch(stmt, scope)
         if isinstance(stmt, ir.For):
@@ -192,9 +192,9 @@ class Sweeps(Taping, Writer):
         if isinstance(stmt, ir.While):
             return self.while_loop(stmt, scope)
         if isinstance(stmt, ir.BreakIf):
-            return [ast.If(stmt.test, [ast.Break()], [])], []
+            return [ast.If(to_ast(stmt.test), [ast.Break()], [])], []
         if isinstance(stmt, ir.Check):  # runs where the function runs it; no derivative
-            return [clone(stmt.stmt)], []
+            return [stmt.to_ast()], []
         if isinstance(stmt, (ir.Push, ir.Pop)):
             return self.stack_operation(stmt, scope)
         raise TypeError(stmt)
@@ -252,7 +252,7 @@ class Sweeps(Taping, Writer):
         terms = _merge_terms(terms)
         reads = [n.id for _, p in terms for n in ast.walk(p) if isinstance(n, ast.Name)]
         operands = [a.name for a in stmt.args if isinstance(a, ir.Var)] + [stmt.target]
-        place = self.places[id(stmt)]
+        place = self.places[stmt.sid]
         taped = [n for n in dict.fromkeys(reads) if n in operands and scope.taped(n, place)
                  and n not in scope.in_place]
         before = [n for n in taped if n != stmt.target]
@@ -268,7 +268,7 @@ class Sweeps(Taping, Writer):
                     for n in before if n not in saved]
         g = self.adjoint(stmt.target)
         if self.record:
-            sid = self.statement_ids[id(stmt)]
+            sid = stmt.sid
             for i, (arg, partial) in enumerate(zip(stmt.args, rule.partials)):
                 term = [p for name, p in terms if isinstance(arg, ir.Var) and name == arg.name]
                 if partial is not None and term:
@@ -307,7 +307,7 @@ class Sweeps(Taping, Writer):
         if not (rb or re):
             return forward, []
         saved, restored = (self.decision(stmt.test, scope)
-                           if scope.taped(stmt.test, self.places[id(stmt)]) else ([], []))
+                           if scope.taped(stmt.test, self.places[stmt.sid]) else ([], []))
         if rb:
             back = ast.If(load(stmt.test), self.flatten(rb, stmt.origin),
                           self.flatten(re, stmt.origin))
@@ -372,11 +372,11 @@ class Sweeps(Taping, Writer):
         if counter:
             body.insert(0, increment(counter))
         if stmt.pre:
-            body = self.flatten(fp, stmt.origin) + [ast.If(ast.UnaryOp(ast.Not(), stmt.test), [ast.Break()],
+            body = self.flatten(fp, stmt.origin) + [ast.If(ast.UnaryOp(ast.Not(), to_ast(stmt.test)), [ast.Break()],
                                           [])] + body
             loop = ast.While(ast.Constant(True), body, [])
         else:
-            loop = ast.While(stmt.test, body, [])
+            loop = ast.While(to_ast(stmt.test), body, [])
         if not rb:
             return [loop], []
         forward, reverse = self.counted(counter, loop, rb, scope, stmt)
@@ -414,7 +414,7 @@ class Sweeps(Taping, Writer):
     def iteration_locals(self, loop):
         """Names assigned once, at the top of the loop body, read only later in the same
         iteration: nothing carries them from one iteration to the next, or out."""
-        inside = {id(s) for s in ir.walk(loop.body)}
+        inside = {s.sid for s in ir.walk(loop.body)}
         found = []
         for stmt in loop.body:
             if not isinstance(stmt, (ir.Assign, ir.Compute, ir.Pop)):
@@ -422,9 +422,9 @@ class Sweeps(Taping, Writer):
             name = stmt.target
             if len(self.assignments.get(name, ())) != 1:
                 continue
-            position = self.places[id(stmt)][0]
+            position = self.places[stmt.sid][0]
             readers = self.readers.get(name, [])
-            if all(id(r) in inside and self.places[id(r)][0] > position for r in readers
+            if all(r.sid in inside and self.places[r.sid][0] > position for r in readers
                    if r is not self.program) and self.program not in readers:
                 found.append(name)
         return found

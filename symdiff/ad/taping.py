@@ -36,7 +36,9 @@ from dataclasses import dataclass
 
 from symdiff.backend.syntax import assign, call, call_stmt
 from symdiff.frontend.resolve import is_table
+from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
+from symdiff.ir.expr import to_ast
 from symdiff.primitives.rules import template
 
 CHEAP = ("add", "sub", "mul", "neg", "pos", "copy")  # recomputed rather than saved
@@ -87,17 +89,17 @@ def _exclusive(path, other):
 
 
 def places(block):
-    """Each statement's (position in walk order, branches it sits in), by id."""
+    """Each statement's (position in walk order, branches it sits in), by statement id."""
     found, position = {}, 0
     stack = [(iter(block), ())]
     while stack:
         items, path = stack[-1]
         for stmt in items:
-            found[id(stmt)] = (position, path)
+            found[stmt.sid] = (position, path)
             position += 1
             if isinstance(stmt, ir.If):
-                stack.append((iter(stmt.orelse), path + ((id(stmt), False),)))
-                stack.append((iter(stmt.body), path + ((id(stmt), True),)))
+                stack.append((iter(stmt.orelse), path + ((stmt.sid, False),)))
+                stack.append((iter(stmt.body), path + ((stmt.sid, True),)))
                 break
             if isinstance(stmt, (ir.For, ir.While)):
                 stack.append((iter(stmt.pre + stmt.body if isinstance(stmt, ir.While)
@@ -148,8 +150,8 @@ def choose_restored(loop, program, active, places_by_id, definitions, set_before
       the first overwrite pushes and nothing ever reads.
     """
     inside = list(ir.walk(loop.body + (loop.pre if isinstance(loop, ir.While) else [])))
-    loop_position = places_by_id[id(loop)][0]
-    positions = {places_by_id[id(s)][0] for s in inside}
+    loop_position = places_by_id[loop.sid][0]
+    positions = {places_by_id[s.sid][0] for s in inside}
     assigned = frozenset(ir.assigned_names([loop]))
     reads, sites, unsafe = {}, {}, set()
     if isinstance(loop, ir.For):
@@ -176,15 +178,15 @@ def choose_restored(loop, program, active, places_by_id, definitions, set_before
     if isinstance(loop, ir.While):
         unsafe.update(loop.reads)
         unsafe.update(ir.assigned_names(loop.pre))
-    top = {id(s) for s in program.body if not isinstance(s, (ir.For, ir.While))}
+    top = {s.sid for s in program.body if not isinstance(s, (ir.For, ir.While))}
     chosen = []
     for name, count in reads.items():
         if name in unsafe or sites.get(name, 0) >= count:
             continue
         outside = [s for s in definitions.get(name, ())
-                   if places_by_id[id(s)][0] not in positions]
+                   if places_by_id[s.sid][0] not in positions]
         if outside or name in program.params:
-            if all(places_by_id[id(s)][0] < loop_position and id(s) in top for s in outside):
+            if all(places_by_id[s.sid][0] < loop_position and s.sid in top for s in outside):
                 chosen.append(name)
         elif set_before_read(name):
             chosen.append(name)
@@ -193,9 +195,9 @@ def choose_restored(loop, program, active, places_by_id, definitions, set_before
 
 def unset_on_entry(names, loop, program, definitions):
     """Those of ``names`` with no value when ``loop`` starts: assigned only inside it."""
-    inside = {id(s) for s in ir.walk([loop])}
+    inside = {s.sid for s in ir.walk([loop])}
     return [n for n in names if n not in program.params
-            and all(id(s) in inside for s in definitions.get(n, ()))]
+            and all(s.sid in inside for s in definitions.get(n, ()))]
 
 
 class Taping:
@@ -208,14 +210,14 @@ class Taping:
         for stmt in ir.walk(program.body):
             if isinstance(stmt, (ir.Assign, ir.Compute, ir.For, ir.Pop)):
                 self.definitions.setdefault(stmt.target, []).append(stmt)
-        self.where = {}  # id of a statement -> (its block, its index there)
-        self.parent = {}  # id of a statement -> the statement its block belongs to
+        self.where = {}  # statement id -> (its block, its index there)
+        self.parent = {}  # statement id -> the statement its block belongs to
         blocks = [(program.body, None)]
         while blocks:
             block, owner = blocks.pop()
             for index, stmt in enumerate(block):
-                self.where[id(stmt)] = (block, index)
-                self.parent[id(stmt)] = owner
+                self.where[stmt.sid] = (block, index)
+                self.parent[stmt.sid] = owner
                 blocks.extend((child, stmt) for child in ir.children(stmt))
 
     def recomputed(self, name, reader, stmt, scope, popped, depth=2):
@@ -234,15 +236,15 @@ class Taping:
             return None
         source = sources[0]
         if isinstance(source, ir.Compute) and self.reads_table(source.expr):
-            args, expression = [ir.Var(read) for read in source.reads], source.expr
+            args, expression = [ir.Var(read) for read in source.reads], to_ast(source.expr)
         elif isinstance(source, ir.Assign) and source.op in CHEAP and source.call is None and (
                 source.op not in self.program.custom):
             args, expression = source.args, None
         else:
             return None
-        block, index = self.where[id(source)]
-        reader_block, reader_index = self.where[id(reader)]
-        _, end = self.where[id(stmt)]
+        block, index = self.where[source.sid]
+        reader_block, reader_index = self.where[reader.sid]
+        _, end = self.where[stmt.sid]
         if block is not reader_block or index >= reader_index:
             return None
         changed = set(ir.assigned_names(block[index + 1:end]))  # before ``stmt`` runs
@@ -253,7 +255,7 @@ class Taping:
                 continue
             name = arg.name
             held = (name in scope.in_place and name not in after) or (name not in changed and (
-                name in popped or not scope.taped(name, self.places[id(stmt)])))
+                name in popped or not scope.taped(name, self.places[stmt.sid])))
             if held:
                 continue
             inner = None if depth == 0 or name in changed else self.recomputed(
@@ -268,7 +270,7 @@ class Taping:
     def reads_table(self, expr):
         """Whether ``expr`` is ``TABLE[...]`` for a table of numbers the function reads
         (a module's, or one passed as a parameter)."""
-        return (isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) and (
+        return (isinstance(expr, ex.Subscript) and isinstance(expr.value, ex.Name) and (
             expr.value.id in self.program.tables
             or is_table(self.program.namespace.get(expr.value.id))))
 
@@ -296,12 +298,12 @@ class Taping:
         sources = self.definitions.get(name, ())
         if len(sources) != 1:
             return False
-        block, index = self.where[id(sources[0])]
+        block, index = self.where[sources[0].sid]
         for reader in self.readers.get(name, ()):
             stmt = None if reader is self.program else reader
-            while stmt is not None and self.where[id(stmt)][0] is not block:
-                stmt = self.parent[id(stmt)]
-            if stmt is None or self.where[id(stmt)][1] <= index:
+            while stmt is not None and self.where[stmt.sid][0] is not block:
+                stmt = self.parent[stmt.sid]
+            if stmt is None or self.where[stmt.sid][1] <= index:
                 return False
         return True
 

@@ -20,7 +20,6 @@ class Writer:
     def __init__(self, program):
         self.program = program
         self.namer = Namer(program.reserved)
-        self.statement_ids = {id(s): i for i, s in enumerate(ir.walk(program.body))}
         used = set(program.params) | set(ir.assigned_names(program.body)) | set(program.namespace)
         self.builtins = {}  # builtin -> the name generated code calls it by
         for builtin in BUILTINS:

@@ -36,6 +36,7 @@ from symdiff.deadline import TimedOut, within
 from symdiff.errors import SymdiffError
 from symdiff.frontend.parse import parse_function
 from symdiff.ir import nodes as ir
+from symdiff.ir.expr import to_ast
 from symdiff.pipeline import lower
 from symdiff.markers import rule_parameters
 
@@ -473,7 +474,6 @@ class _Interpreter:
 
     def __init__(self, program, env, runs):
         self.program, self.env, self.runs = program, env, runs
-        self.ids = {id(s): i for i, s in enumerate(ir.walk(program.body))}
         self.globals = dict(program.namespace, **{program.math_name: math})
 
     def block(self, block):
@@ -488,7 +488,7 @@ class _Interpreter:
             args = [_operand(a, self.env, self.program) for a in stmt.args]
             out = _tape_op(self.program, stmt.op)(*args)
             self.env[stmt.target] = out
-            self.runs.append((stmt, self.ids[id(stmt)], out, args))
+            self.runs.append((stmt, stmt.sid, out, args))
         elif isinstance(stmt, ir.Compute):
             self.env[stmt.target] = self.evaluate(stmt.expr)
         elif isinstance(stmt, ir.If):
@@ -512,12 +512,12 @@ class _Interpreter:
         elif isinstance(stmt, ir.Pop):
             self.env[stmt.target] = self.env[stmt.stack].pop()
         elif isinstance(stmt, ir.Check):
-            module = ast.fix_missing_locations(ast.Module([stmt.stmt], type_ignores=[]))
+            module = ast.fix_missing_locations(ast.Module([stmt.to_ast()], type_ignores=[]))
             exec(compile(module, "<check>", "exec"), self.globals, dict(self.env))
         return False
 
     def evaluate(self, expr):
-        code = compile(ast.fix_missing_locations(ast.Expression(expr)), "<check>", "eval")
+        code = compile(ast.fix_missing_locations(ast.Expression(to_ast(expr))), "<check>", "eval")
         return eval(code, self.globals, dict(self.env))
 
 

@@ -10,10 +10,10 @@ frame; they reach one another only through ``value``, ``block`` and ``call_user`
 here, so no unit imports another that imports it back.
 """
 
-import ast
 from contextlib import contextmanager
 
 from symdiff.frontend.resolve import local_names
+from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.lower import expressions, inline, statements
 from symdiff.lower.exits import list_names
@@ -135,8 +135,8 @@ class Frame:
         self.out.append(stmt)
 
     def compute(self, target, expr, reads):
-        self.emit(ir.Compute(target, expr, self.origin, tuple(reads)))
+        self.emit(ir.Compute(target, ex.from_ast(expr), self.origin, tuple(reads)))
         return target
 
     def flag_set(self, name, value):
-        return ir.Compute(name, ast.Constant(value), self.origin, ())
+        return ir.Compute(name, ex.Const(value), self.origin, ())

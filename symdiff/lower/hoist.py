@@ -30,13 +30,13 @@ SAFE = ("add", "sub", "mul", "neg", "pos", "copy")
 
 def hoist_invariants(program):
     """``program`` with the invariant operations of its loops moved before them."""
-    order = {id(s): i for i, s in enumerate(ir.walk(program.body))}
-    where = {}  # id of a statement -> (its block, its index there, the enclosing statement)
+    order = {s.sid: i for i, s in enumerate(ir.walk(program.body))}
+    where = {}  # statement id -> (its block, its index there, the enclosing statement)
     blocks = [(program.body, None)]
     while blocks:
         block, owner = blocks.pop()
         for index, stmt in enumerate(block):
-            where[id(stmt)] = (block, index, owner)
+            where[stmt.sid] = (block, index, owner)
             blocks.extend((child, stmt) for child in ir.children(stmt))
     definitions, readers = {}, {}
     for stmt in ir.walk(program.body):
@@ -47,7 +47,7 @@ def hoist_invariants(program):
     results = program.result if isinstance(program.result, tuple) else (program.result,)
     for result in results:
         if isinstance(result, ir.Var):
-            readers.setdefault(result.name, []).append(program)
+            readers.setdefault(result.name, []).append(program)  # read after every statement
     context = _Context(program, order, where, definitions, readers)
     return replace(program, body=context.block(program.body))
 
@@ -59,15 +59,9 @@ class _Context:
         self.where = where
         self.definitions = definitions
         self.readers = readers
-        self.originals = {}  # id of a rebuilt statement -> the statement it rebuilds
 
     def rebuilt(self, stmt, **fields):
-        new = replace(stmt, **fields)
-        self.originals[id(new)] = self.original(stmt)
-        return new
-
-    def original(self, stmt):
-        return self.originals.get(id(stmt), stmt)
+        return replace(stmt, **fields)  # the same statement (its id), rebuilt
 
     def block(self, block):
         out = []
@@ -91,7 +85,7 @@ class _Context:
         for stmt in ir.walk([loop]):
             if isinstance(stmt, (ir.Assign, ir.Compute, ir.For, ir.Pop)):
                 assigned[stmt.target] = assigned.get(stmt.target, 0) + 1
-        inside = [{id(self.original(s)) for s in ir.walk([stmt])} for stmt in body]
+        inside = [{s.sid for s in ir.walk([stmt])} for stmt in body]
         moved, kept = [], []
         for index, stmt in enumerate(body):
             if self.movable(stmt, index, loop, assigned, inside, {s.target for s in moved}):
@@ -115,7 +109,7 @@ class _Context:
         if len(self.definitions.get(stmt.target, ())) != 1 or not readers:
             return False  # (never the last statement: something later reads it)
         for reader in readers:
-            if not any(id(reader) in ids for ids in inside[index + 1:]):
+            if not any(getattr(reader, "sid", None) in ids for ids in inside[index + 1:]):
                 return False  # read before it in the iteration, or after the loop
         return True
 
@@ -124,24 +118,25 @@ class _Context:
         plain statement earlier in a block that holds the loop (not in a branch or an
         earlier loop, which may not run), or as the variable of a loop holding it; and
         never assigned after the loop (the reverse sweep reads it there unsaved)."""
-        position = self.order[id(self.original(loop))]
-        if any(self.order[id(s)] > position for s in self.definitions.get(name, ())):
+        position = self.order[loop.sid]
+        if any(self.order[s.sid] > position for s in self.definitions.get(name, ())):
             return False  # assigned again later: where the value moves, no one would save it
         if name in self.program.params:
             return True
         earlier = set()  # (id of a block, index) of the loop and every statement holding it
         holding = set()  # ids of the statements holding the loop
-        stmt = self.original(loop)
+        stmt = loop
         while stmt is not None:
-            block, index, stmt = self.where[id(stmt)]
+            block, index, stmt = self.where[stmt.sid]
             earlier.add((id(block), index))
-            holding.add(id(stmt))
+            if stmt is not None:
+                holding.add(stmt.sid)
         for definition in self.definitions.get(name, ()):
-            if id(definition) in holding:
+            if definition.sid in holding:
                 return True  # the variable of a loop the loop runs in
             if isinstance(definition, (ir.For, ir.While, ir.If)):
                 continue
-            block, index, _ = self.where[id(definition)]
+            block, index, _ = self.where[definition.sid]
             if any(b == id(block) and index < i for b, i in earlier):
                 return True
         return False

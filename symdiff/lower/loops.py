@@ -15,6 +15,7 @@ import ast
 from contextlib import contextmanager
 
 from symdiff.errors import UnsupportedSyntaxError
+from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.lower import control, expressions, names, tables
 from symdiff.lower.exits import contains
@@ -123,7 +124,7 @@ def stmt_While(frame, node):
         pre, test = frame.capture(lambda: expressions.condition(frame, node.test))
         with open_loop(frame, node) as loop:
             body = loop_body(frame, node, loop)
-    test_expr, reads = operand_ast(test), reads_of(test)
+    test_expr, reads = ex.of_operand(test), reads_of(test)
     if len(pre) == 1 and isinstance(pre[0], ir.Compute) and reads == (pre[0].target,):
         test_expr, reads, pre = pre[0].expr, pre[0].reads, []  # `while x > 1:` as written
     frame.emit(ir.While(pre, test_expr, reads, body, origin))
@@ -177,4 +178,4 @@ def _iteration(frame, node, loop, prologue):
     if exits:
         frame.flag_reads.update(exits)
         frame.set_origin(node)
-        frame.emit(ir.BreakIf(any_of(exits), tuple(exits), frame.origin))
+        frame.emit(ir.BreakIf(ex.from_ast(any_of(exits)), tuple(exits), frame.origin))
