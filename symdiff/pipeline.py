@@ -33,9 +33,9 @@ from symdiff.backend.emit import emit
 from symdiff.errors import InternalError, SymdiffError
 from symdiff.frontend.fence import fence
 from symdiff.frontend.parse import deepest_statement, parse_function
-from symdiff.lower.desugar import desugar
 from symdiff.ir.check import check_program
 from symdiff.ir.nodes import number_statements
+from symdiff.lower.desugar import desugar
 from symdiff.lower.hoist import hoist_invariants
 from symdiff.lower.normalize import normalize
 from symdiff.optimize.driver import optimize_function

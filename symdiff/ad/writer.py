@@ -12,8 +12,8 @@ import ast
 from symdiff.backend.syntax import Substitute, assign, clone, comment, load, negate, operand_node
 from symdiff.ir import nodes as ir
 from symdiff.ir.names import BUILTINS, Namer
-from symdiff.primitives.texts import NUMPY, template
 from symdiff.primitives.special import HELPERS
+from symdiff.primitives.texts import NUMPY, template
 
 
 class Writer:

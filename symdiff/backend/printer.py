@@ -26,13 +26,12 @@ Expects a function tree from ``differentiate`` (possibly optimized), its comment
 
 import ast
 import copy
-import io
-import keyword
 import os
-import tokenize
 import unicodedata
 import warnings
 
+from symdiff.backend.linebreaks import after_last_top_level, wrap
+from symdiff.backend.parentheses import minimal_parentheses
 from symdiff.backend.syntax import Comment, clone, comment_text
 from symdiff.errors import InternalError
 
@@ -43,7 +42,6 @@ class UnprintableStatement(InternalError):
 
 
 INDENT = "    "
-LIMIT = 79  # columns; a longer simple statement is broken inside brackets
 PRINTERS = ("astor", "unparse")
 _ESCAPED = {"Cc", "Cf", "Cs", "Zl", "Zp"}  # control, format, surrogate, line/paragraph separators
 
@@ -171,161 +169,10 @@ def _repr_string(s, *args, **kwargs):
     return repr(s)
 
 
-# --- where the two printers differ --------------------------------------------------------
-
-def minimal_parentheses(text):
-    """``text`` (one statement) with every pair of grouping parentheses that its meaning
-    does not need taken out: ``return (a, b)``, ``x ** (-y)``, ``a and (not b)`` become
-    ``return a, b``, ``x ** -y``, ``a and not b``, as a careful person writes them.
-
-    The printers place parentheses by different rules; kept only where they change the
-    tree, they are the same for both.  Each pair goes only if the statement parses to
-    the same tree without it.
-    """
-    if not _may_group(text):
-        return text
-    tokens = _tokens(text)
-    if tokens is None:
-        return text
-    meaning = None  # the tree the text means: parsed once a pair may go
-    start = 0
-    while True:
-        inside = _in_fstrings(tokens)
-        for i in range(start, len(tokens)):
-            if i in inside or not _is_grouping(tokens, i):
-                continue  # inside an f-string: one token before Python 3.12, many after
-            close = _matching(tokens, i)
-            shorter = _without(text, tokens[i], tokens[close])
-            fewer = _tokens(shorter)
-            if meaning is None:
-                meaning = _meaning(text)
-            if (fewer is not None and [t.string for t in fewer]
-                    == [t.string for j, t in enumerate(tokens) if j not in (i, close)]
-                    and _meaning(shorter) == meaning):
-                text, tokens, start = shorter, fewer, i
-                break
-        else:
-            return text
-
-
-def _may_group(text):
-    """False when no parenthesis of ``text`` can be a grouping one, seen from its
-    characters alone: each follows a ``)``, a ``]`` or a name that is not a keyword (a
-    call), and no quote hides one in a string.  Most printed statements are such, and
-    ``minimal_parentheses`` then has nothing to tokenize."""
-    if "'" in text or '"' in text:
-        return True
-    i = text.find("(")
-    while i != -1:
-        end = i
-        while end and text[end - 1] == " ":
-            end -= 1
-        if not end:
-            return True
-        if text[end - 1] not in ")]":
-            start = end
-            while start and (text[start - 1].isalnum() or text[start - 1] == "_"):
-                start -= 1
-            word = text[start:end]
-            if not word or word[0].isdigit() or (keyword.iskeyword(word) and word not in (
-                    "True", "False", "None")):
-                return True
-        i = text.find("(", i + 1)
-    return False
-
-
-def _in_fstrings(tokens):
-    """Indices of the tokens inside f-strings (Python 3.12 on splits them into tokens)."""
-    inside, depth = set(), 0
-    for i, token in enumerate(tokens):
-        name = tokenize.tok_name.get(token.type, "")
-        if name == "FSTRING_START":
-            depth += 1
-        elif name == "FSTRING_END":
-            depth -= 1
-        elif depth:
-            inside.add(i)
-    return inside
-
-
-def _is_fstring(token):
-    """An f-string as one token (before Python 3.12) or its start (from 3.12 on)."""
-    if tokenize.tok_name.get(token.type, "") == "FSTRING_START":
-        return True
-    prefix = token.string[:3].lower() if token.type == tokenize.STRING else ""
-    return "f" in prefix.split("'")[0].split('"')[0]
-
-
-def _is_grouping(tokens, i):
-    """An opening parenthesis that groups (not one of a call, a def or a class)."""
-    if tokens[i].string != "(":
-        return False
-    if i == 0:
-        return True
-    before = tokens[i - 1]
-    if before.string in (")", "]") or before.type == tokenize.STRING:
-        return False  # a call of a call's result, of a subscript, of a string's method
-    return not (before.type == tokenize.NAME and (not keyword.iskeyword(before.string)
-                                                  or before.string in ("True", "False",
-                                                                       "None")))
-
-
-def _without(text, opening, closing):
-    """``text`` without the characters of two one-character tokens, and the space after
-    the opening or before the closing one, which no printer writes."""
-    a, b = opening.start[1], closing.start[1]
-    return text[:a] + text[a + 1:b] + text[b + 1:]
-
-
-def _meaning(text):
-    try:
-        return ast.dump(ast.parse(text))
-    except SyntaxError:
-        return None
-
-
-# --- breaking long lines --------------------------------------------------------------------
-
-# The operators a line is broken before (after, for a comma), loosest first.
-_LOOSENESS = {",": 0, "if": 1, "else": 1, "or": 2, "and": 3,
-              "<": 4, ">": 4, "==": 4, ">=": 4, "<=": 4, "!=": 4,
-              "|": 5, "^": 6, "&": 7, "<<": 8, ">>": 8, "+": 9, "-": 9,
-              "*": 10, "/": 10, "//": 10, "%": 10, "@": 10}
-_OPENING, _CLOSING = "([{", ")]}"
-
-
-def wrap(text, indent, value_start):
-    """The lines of the one-line statement ``text`` at ``indent``: itself when it fits,
-    else broken inside brackets from the token ``value_start`` (a function of the
-    tokens giving the index where the broken part starts) on."""
-    if len(indent) + len(text) <= LIMIT or value_start is None:
-        return [indent + text]
-    tokens = _tokens(text)
-    if tokens is None or any(_is_fstring(t) or t.type not in (
-            tokenize.NAME, tokenize.NUMBER, tokenize.STRING, tokenize.OP) for t in tokens):
-        return [indent + text]  # an f-string is not broken: the same text on every Python
-    first, last = value_start(tokens), len(tokens)
-    if text.endswith(":"):
-        last -= 1  # a header's colon stays after the expression
-    if first is None or first >= last:
-        return [indent + text]
-    items = _tree(tokens[first:last])
-    start, end = tokens[first].start[1], tokens[last - 1].end[1]
-    lines = [indent + text[:start]]
-    if _delimiters(items):
-        lines[-1] += "("
-        _fill(items, text, len(lines[-1]), lines)
-        lines[-1] += ")"
-    else:
-        _split(items, text, lines)
-    lines[-1] += text[end:]
-    return lines
-
-
 def _value_start(stmt):
     """Where the breakable expression of ``stmt`` starts, as a function of its tokens."""
     if isinstance(stmt, (ast.Assign, ast.AugAssign)):
-        return lambda tokens: _after_last_top_level(tokens, lambda t: t.string.endswith("="))
+        return lambda tokens: after_last_top_level(tokens, lambda t: t.string.endswith("="))
     if isinstance(stmt, ast.Return) and stmt.value is not None:
         return lambda tokens: 1
     if isinstance(stmt, ast.Expr):
@@ -335,139 +182,3 @@ def _value_start(stmt):
     return None
 
 
-def _after_last_top_level(tokens, is_wanted):
-    depth, found = 0, None
-    for i, token in enumerate(tokens):
-        if token.string in _OPENING:
-            depth += 1
-        elif token.string in _CLOSING:
-            depth -= 1
-        elif depth == 0 and token.type == tokenize.OP and is_wanted(token) and token.string not in (
-                "==", "<=", ">=", "!="):
-            found = i + 1
-    return found
-
-
-def _tokens(text):
-    try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
-    except (tokenize.TokenError, SyntaxError, IndentationError):
-        return None
-    return [t for t in tokens if t.type not in (tokenize.NEWLINE, tokenize.NL,
-                                                tokenize.ENDMARKER, tokenize.INDENT,
-                                                tokenize.DEDENT)]
-
-
-def _matching(tokens, i):
-    depth = 0
-    for j in range(i, len(tokens)):
-        if tokens[j].string in _OPENING:
-            depth += 1
-        elif tokens[j].string in _CLOSING:
-            depth -= 1
-            if depth == 0:
-                return j
-    raise InternalError("emit", "unbalanced brackets in printed text")
-
-
-class _Group:
-    def __init__(self, opening, items, closing):
-        self.opening, self.items, self.closing = opening, items, closing
-
-    @property
-    def start(self):
-        return self.opening.start[1]
-
-    @property
-    def end(self):
-        return self.closing.end[1]
-
-
-def _tree(tokens):
-    """Tokens nested by brackets: a list of tokens and ``_Group``s."""
-    stack = [[]]
-    openings = []
-    for token in tokens:
-        if token.string in _OPENING:
-            openings.append(token)
-            stack.append([])
-        elif token.string in _CLOSING:
-            items = stack.pop()
-            stack[-1].append(_Group(openings.pop(), items, token))
-        else:
-            stack[-1].append(token)
-    return stack[0]
-
-
-def _start(item):
-    return item.start if isinstance(item, _Group) else item.start[1]
-
-
-def _end(item):
-    return item.end if isinstance(item, _Group) else item.end[1]
-
-
-def _delimiters(items):
-    """Indices of the loosest operators among ``items`` (one bracket level)."""
-    found = []
-    for i, item in enumerate(items):
-        if isinstance(item, _Group) or item.string not in _LOOSENESS or i == 0:
-            continue
-        before = items[i - 1]
-        if item.string in "+-" and not (isinstance(before, _Group) or before.type in (
-                tokenize.NUMBER, tokenize.STRING) or (before.type == tokenize.NAME and (
-                not keyword.iskeyword(before.string) or before.string in (
-                "True", "False", "None")))):
-            continue  # a sign, not a binary operator
-        found.append((_LOOSENESS[item.string], i))
-    if not found:
-        return []
-    loosest = min(level for level, _ in found)
-    if loosest >= _LOOSENESS["*"] and any(isinstance(item, _Group) and item.items
-                                          for item in items):
-        return []  # ``a * (b + c)`` breaks inside the brackets, not after ``a``
-    return [i for level, i in found if level == loosest]
-
-
-def _segments(items):
-    cuts = _delimiters(items)
-    if not cuts:
-        return [items]
-    comma = items[cuts[0]].string == ","
-    bounds = [i + 1 for i in cuts] if comma else cuts
-    pieces, previous = [], 0
-    for bound in bounds:
-        pieces.append(items[previous:bound])
-        previous = bound
-    pieces.append(items[previous:])
-    return [piece for piece in pieces if piece]
-
-
-def _fill(items, text, align, lines):
-    """Write ``items`` (the inside of one bracket pair) after ``lines[-1]``, each
-    segment between the loosest operators on the current line while it fits."""
-    for k, segment in enumerate(_segments(items)):
-        piece = text[_start(segment[0]):_end(segment[-1])]
-        gap = "" if k == 0 else " "
-        if len(lines[-1]) + len(gap) + len(piece) > LIMIT and k > 0:
-            lines.append(" " * align)
-            gap = ""
-        if len(lines[-1]) + len(gap) + len(piece) <= LIMIT or not any(
-                isinstance(item, _Group) and item.items for item in segment):
-            lines[-1] += gap + piece
-        else:
-            lines[-1] += gap
-            _split(segment, text, lines)
-
-
-def _split(segment, text, lines):
-    """Write ``segment`` (no loose operator of its own) breaking inside its longest
-    bracket pair."""
-    groups = [item for item in segment if isinstance(item, _Group) and item.items]
-    if not groups:
-        lines[-1] += text[_start(segment[0]):_end(segment[-1])]
-        return
-    longest = max(reversed(groups), key=lambda g: g.end - g.start)
-    lines[-1] += text[_start(segment[0]):longest.start + 1]
-    _fill(longest.items, text, len(lines[-1]), lines)
-    lines[-1] += text[longest.closing.start[1]:_end(segment[-1])]

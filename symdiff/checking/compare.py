@@ -30,9 +30,9 @@ from symdiff.checking.locate import locate_safely
 from symdiff.checking.report import CheckReport, Raised, Row
 from symdiff.checking.rules import check_rules
 from symdiff.checking.statuses import finite_difference, status, with_remark
-from symdiff.witnesses.deadline import TimedOut, within
 from symdiff.errors import InternalError, SymdiffError
 from symdiff.ir import nodes as ir
+from symdiff.witnesses.deadline import TimedOut, within
 
 SYMPY_TIMEOUT = 5.0  # seconds for the sympy witness, over all the points of one check
 

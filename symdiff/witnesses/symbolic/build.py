@@ -22,6 +22,7 @@ from symdiff.witnesses.symbolic.interpreter import Interpreter, _parameters
 from symdiff.witnesses.symbolic.point import _evaluate, _NoNumber
 from symdiff.witnesses.symbolic.values import _describe
 
+
 def _build(fn, at, kwargs=None):
     """(expression, parameter symbols, point as {Symbol: Float} or None); ``kwargs`` are
     the keyword arguments a ``**kwargs`` parameter receives (data: no symbols)."""

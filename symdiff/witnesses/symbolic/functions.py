@@ -18,6 +18,7 @@ from mpmath.libmp import prec_to_dps
 
 from symdiff.witnesses.symbolic.values import _outside_value
 
+
 class StopGradient(sympy.Function):
     """``stop_gradient(e)``: the value of ``e`` with the derivative of a constant."""
 

@@ -21,13 +21,21 @@ from dataclasses import dataclass
 
 import sympy
 
-from symdiff.errors import (RecursionCycleError, SymdiffError, UnknownFunctionError,
-                            UnsupportedSyntaxError)
+from symdiff.errors import (
+    RecursionCycleError,
+    SymdiffError,
+    UnknownFunctionError,
+    UnsupportedSyntaxError,
+)
 from symdiff.frontend.parse import lambda_as_def, parse_function
 from symdiff.frontend.wrappers import transparent
 from symdiff.witnesses.symbolic.expressions import ExpressionReader
-from symdiff.witnesses.symbolic.primitives import (_KEYWORDS, _OF_POINTS, _PRIMITIVES,
-                                                  _primitive_name)
+from symdiff.witnesses.symbolic.primitives import (
+    _KEYWORDS,
+    _OF_POINTS,
+    _PRIMITIVES,
+    _primitive_name,
+)
 from symdiff.witnesses.symbolic.values import _describe, _outside_value
 
 

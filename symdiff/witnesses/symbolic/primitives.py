@@ -20,8 +20,22 @@ import sympy
 
 from symdiff import markers
 from symdiff.witnesses.symbolic.functions import (
-    _SQRT2, Ceiling, Floor, LogAbsGamma, RealAbs, Round, Sign, Signum, StopGradient, Trunc,
-    _Exponent, _isclose, _ndtr, _normal, _numeric)
+    _SQRT2,
+    Ceiling,
+    Floor,
+    LogAbsGamma,
+    RealAbs,
+    Round,
+    Sign,
+    Signum,
+    StopGradient,
+    Trunc,
+    _Exponent,
+    _isclose,
+    _ndtr,
+    _normal,
+    _numeric,
+)
 
 # name -> builder over sympy arguments; math, builtins and numpy map onto these names
 _PRIMITIVES = {

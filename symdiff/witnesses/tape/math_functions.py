@@ -13,8 +13,18 @@ and its value ``y``, and notes it in ``PARTIALS`` for numpy's spellings to reuse
 import math
 
 from symdiff.witnesses.tape import polygamma
-from symdiff.witnesses.tape.value import (Value, _binary, _data, _div, _partials, _partials_of,
-                                          _power_partials, _record, _sign, _unary)
+from symdiff.witnesses.tape.value import (
+    Value,
+    _binary,
+    _data,
+    _div,
+    _partials,
+    _partials_of,
+    _power_partials,
+    _record,
+    _sign,
+    _unary,
+)
 
 __all__ = [
     "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
