@@ -26,10 +26,12 @@ from dataclasses import dataclass
 
 from symdiff.ad.forward import differentiate_forward
 from symdiff.ad.reverse import differentiate
+from symdiff.analysis.defuse import DefUse
 from symdiff.backend.emit import emit
 from symdiff.errors import InternalError, SymdiffError
 from symdiff.frontend.fence import fence
 from symdiff.frontend.parse import deepest_statement, parse_function
+from symdiff.ir.nodes import walk
 from symdiff.lower.hoist import hoist_invariants
 from symdiff.lower.normalize import normalize
 from symdiff.optimize.driver import optimize_function
@@ -56,10 +58,10 @@ def lower(parsed, *, forward=False, debug=None):
     with stage("fence", parsed):
         show("fence", fence(parsed))
     with stage("lower", parsed):
-        program = normalize(parsed, allow_tuple=forward)
+        program = number_statements(normalize(parsed, allow_tuple=forward))
     show("lower", program)
     with stage("hoist", parsed):
-        program = hoist_invariants(program)
+        program = hoist_invariants(program, defuse=DefUse(program))
     show("hoist", program)
     return program
 
@@ -80,10 +82,12 @@ def generate(parsed, wrt=None, *, with_value=False, optimize=True, forward=False
         wrt = list(program.params)
         single = len(wrt) == 1
     with stage("differentiate", parsed):
+        defuse = DefUse(program)
         if forward:
-            generated = differentiate_forward(program, wrt)
+            generated = differentiate_forward(program, wrt, defuse=defuse)
         else:
-            generated = differentiate(program, wrt, with_value=with_value, as_tuple=not single)
+            generated = differentiate(program, wrt, with_value=with_value, as_tuple=not single,
+                                      defuse=defuse)
     show("differentiate", generated.function)
     if optimize:
         with stage("optimize", parsed):
@@ -93,6 +97,15 @@ def generate(parsed, wrt=None, *, with_value=False, optimize=True, forward=False
         source = emit(generated)
     show("emit", source)
     return Generated(program, generated.function, source)
+
+
+def number_statements(program):
+    """``program`` with a statement id (``sid``) on every statement, in source order:
+    the key the def-use analysis and every later pass know a statement by.  A pass that
+    rebuilds a statement (``dataclasses.replace``) keeps its id."""
+    for sid, stmt in enumerate(walk(program.body)):
+        stmt.sid = sid
+    return program
 
 
 def _quiet(stage, value):
@@ -123,4 +136,5 @@ class stage:
         return False
 
 
-__all__ = ["STAGES", "Generated", "generate", "lower", "parse_function", "stage"]
+__all__ = ["STAGES", "Generated", "generate", "lower", "number_statements", "parse_function",
+           "stage"]

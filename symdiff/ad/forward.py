@@ -34,16 +34,17 @@ from symdiff.backend.syntax import (
 from symdiff.ir import nodes as ir
 
 
-def differentiate_forward(program, wrt):
-    """The syntax tree of the forward-mode function of ``program`` along ``wrt``'s tangents."""
-    return Tangents(program, wrt).build()
+def differentiate_forward(program, wrt, defuse=None):
+    """The syntax tree of the forward-mode function of ``program`` along ``wrt``'s tangents;
+    ``defuse`` is the program's ``DefUse``, built here when not given."""
+    return Tangents(program, wrt, defuse).build()
 
 
 class Tangents(Writer):
-    def __init__(self, program, wrt):
-        super().__init__(program)
+    def __init__(self, program, wrt, defuse=None):
+        super().__init__(program, defuse)
         self.wrt = list(wrt)
-        self.active = active_names(program, self.wrt)
+        self.active = active_names(program, self.wrt, self.defuse)
         self.tangents = {}
         for param in self.wrt:
             self.tangent(param)

@@ -27,7 +27,7 @@ decision, and each loop its trip count.  The reverse of a loop is a loop.
 import ast
 from dataclasses import dataclass, field
 
-from symdiff.ad.taping import Scope, Taping, places
+from symdiff.ad.taping import Scope, Taping
 from symdiff.ad.writer import Writer
 from symdiff.analysis.activity import active_names
 from symdiff.backend.syntax import (
@@ -64,42 +64,32 @@ class Generated:
     helpers: dict = field(default_factory=dict)  # helper (``special``) -> the name it is defined by
 
 
-def differentiate(program, wrt, *, with_value=False, as_tuple=None, record=False):
+def differentiate(program, wrt, *, with_value=False, as_tuple=None, record=False,
+                  defuse=None):
     """The syntax tree of the gradient function of ``program`` w.r.t. the names ``wrt``.
 
     The function returns one number for one name, else a tuple (``as_tuple``
     forces either); with ``with_value`` it returns ``(value, gradient)``.  With
     ``record``, the reverse sweep also calls ``record(statement, argument,
     contribution)`` for every term of the chain rule (``Generated.record_name``
-    says what to bind ``record`` to), for ``check`` to compare against the tape.
+    says what to bind ``record`` to), for ``check`` to compare against the tape; a
+    statement is named by its position in source order.  ``defuse`` is the program's
+    ``DefUse``, built here when not given.
     """
     if as_tuple is None:
         as_tuple = len(wrt) != 1
-    return Sweeps(program, wrt, record).build(with_value, as_tuple)
+    return Sweeps(program, wrt, record, defuse).build(with_value, as_tuple)
 
 
 class Sweeps(Taping, Writer):
-    def __init__(self, program, wrt, record=False):
-        super().__init__(program)
-        self.places = places(program.body)
-        self.assignments = {}  # name -> places of the statements assigning it
-        self.readers = {}  # name -> the statements reading it
-        for stmt in ir.walk(program.body):
-            if isinstance(stmt, (ir.Assign, ir.Compute, ir.For, ir.Pop)):
-                self.assignments.setdefault(stmt.target, []).append(self.places[id(stmt)])
-            for name in ir.reads(stmt):
-                self.readers.setdefault(name, []).append(stmt)
-        results = program.result if isinstance(program.result, tuple) else (program.result,)
-        for result in results:  # the result is read after everything, outside every loop
-            if isinstance(result, ir.Var):
-                self.readers.setdefault(result.name, []).append(program)
+    def __init__(self, program, wrt, record=False, defuse=None):
+        super().__init__(program, defuse)
         self.local_adjoints = set()  # adjoints that live one iteration of a reverse loop
         self.wrt = list(wrt)
-        self.active = active_names(program, self.wrt)
+        self.active = active_names(program, self.wrt, self.defuse)
         self.adjoints = {}
         self.adjoint_stacks = {}  # a user stack -> the stack of its values' adjoints
         self.defined = set(program.params)  # names assigned on the path generated so far
-        self.index_statements(program)
         self.stack_used = False
         self.push = self.pop = None
         self.record = self.namer.fresh("record") if record else None
@@ -252,7 +242,7 @@ class Sweeps(Taping, Writer):
         terms = _merge_terms(terms)
         reads = [n.id for _, p in terms for n in ast.walk(p) if isinstance(n, ast.Name)]
         operands = [a.name for a in stmt.args if isinstance(a, ir.Var)] + [stmt.target]
-        place = self.places[id(stmt)]
+        place = self.defuse.place(stmt)
         taped = [n for n in dict.fromkeys(reads) if n in operands and scope.taped(n, place)
                  and n not in scope.in_place]
         before = [n for n in taped if n != stmt.target]
@@ -268,7 +258,7 @@ class Sweeps(Taping, Writer):
                     for n in before if n not in saved]
         g = self.adjoint(stmt.target)
         if self.record:
-            sid = self.statement_ids[id(stmt)]
+            sid = self.defuse.position(stmt)
             for i, (arg, partial) in enumerate(zip(stmt.args, rule.partials)):
                 term = [p for name, p in terms if isinstance(arg, ir.Var) and name == arg.name]
                 if partial is not None and term:
@@ -296,7 +286,7 @@ class Sweeps(Taping, Writer):
         return [call_stmt(push, name)], [assign(name, call(pop))]
 
     def branch(self, stmt, scope):
-        inner = scope.enter(stmt, self.assignments)
+        inner = scope.enter(stmt, self.defuse)
         before = set(self.defined)
         fb, rb = self.block(stmt.body, inner)
         after_body, self.defined = self.defined, before
@@ -307,7 +297,7 @@ class Sweeps(Taping, Writer):
         if not (rb or re):
             return forward, []
         saved, restored = (self.decision(stmt.test, scope)
-                           if scope.taped(stmt.test, self.places[id(stmt)]) else ([], []))
+                           if scope.taped(stmt.test, self.defuse.place(stmt)) else ([], []))
         if rb:
             back = ast.If(load(stmt.test), self.flatten(rb, stmt.origin),
                           self.flatten(re, stmt.origin))
@@ -320,7 +310,7 @@ class Sweeps(Taping, Writer):
         breaks = bool(stmt.body) and isinstance(stmt.body[-1], ir.BreakIf)
         rewritten = stmt.target in ir.assigned_names(stmt.body)
         regenerate = not breaks and not rewritten
-        inner = scope.enter(stmt, self.assignments,
+        inner = scope.enter(stmt, self.defuse,
                             exempt=[stmt.target] if regenerate else [],
                             in_place=self.restorable(stmt, scope))
         fb, rb = self.block(stmt.body, inner)
@@ -364,7 +354,7 @@ class Sweeps(Taping, Writer):
         return call(self.builtin("reversed"), steps) if stmt.reverse else steps
 
     def while_loop(self, stmt, scope):
-        inner = scope.enter(stmt, self.assignments, in_place=self.restorable(stmt, scope))
+        inner = scope.enter(stmt, self.defuse, in_place=self.restorable(stmt, scope))
         fb, rb = self.block(stmt.body, inner)
         fp, _ = self.block(stmt.pre, inner)
         body = self.flatten(fb, stmt.origin) or [ast.Pass()]
@@ -414,18 +404,16 @@ class Sweeps(Taping, Writer):
     def iteration_locals(self, loop):
         """Names assigned once, at the top of the loop body, read only later in the same
         iteration: nothing carries them from one iteration to the next, or out."""
-        inside = {id(s) for s in ir.walk(loop.body)}
+        du = self.defuse
         found = []
         for stmt in loop.body:
             if not isinstance(stmt, (ir.Assign, ir.Compute, ir.Pop)):
                 continue
             name = stmt.target
-            if len(self.assignments.get(name, ())) != 1:
+            if len(du.definitions(name)) != 1 or name in du.results:
                 continue
-            position = self.places[id(stmt)][0]
-            readers = self.readers.get(name, [])
-            if all(id(r) in inside and self.places[id(r)][0] > position for r in readers
-                   if r is not self.program) and self.program not in readers:
+            position = du.position(stmt)
+            if all(du.encloses(loop, r) and du.position(r) > position for r in du.readers(name)):
                 found.append(name)
         return found
 

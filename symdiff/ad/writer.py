@@ -9,6 +9,7 @@ back at the user's source.
 
 import ast
 
+from symdiff.analysis.defuse import DefUse
 from symdiff.backend.syntax import Substitute, assign, clone, comment, load, negate, operand_node
 from symdiff.ir import nodes as ir
 from symdiff.ir.names import BUILTINS, Namer
@@ -17,11 +18,11 @@ from symdiff.primitives.special import HELPERS
 
 
 class Writer:
-    def __init__(self, program):
+    def __init__(self, program, defuse=None):
         self.program = program
+        self.defuse = defuse if defuse is not None else DefUse(program)
         self.namer = Namer(program.reserved)
-        self.statement_ids = {id(s): i for i, s in enumerate(ir.walk(program.body))}
-        used = set(program.params) | set(ir.assigned_names(program.body)) | set(program.namespace)
+        used = set(program.params) | set(self.defuse.assigned()) | set(program.namespace)
         self.builtins = {}  # builtin -> the name generated code calls it by
         for builtin in BUILTINS:
             if builtin in used:

@@ -47,6 +47,7 @@ class Assign:
     call: str = None  # the function as the user's code calls it (``np.tanh``), if not math's
     family: str = None  # whose names the user called it by: "math", "numpy", None (Python's)
     module: str = None  # for numpy's, the name generated code calls numpy by
+    sid: int = None  # the statement's id, stable across passes (``pipeline.lower``)
 
 
 @dataclass
@@ -57,6 +58,7 @@ class Compute:
     expr: ast.expr
     origin: Origin
     reads: tuple = ()  # the local names ``expr`` reads
+    sid: int = None  # the statement's id, stable across passes (``pipeline.lower``)
 
 
 @dataclass
@@ -65,6 +67,7 @@ class If:
     body: list
     orelse: list
     origin: Origin
+    sid: int = None  # the statement's id, stable across passes (``pipeline.lower``)
 
 
 @dataclass
@@ -79,6 +82,7 @@ class For:
     body: list
     origin: Origin
     reverse: bool = False
+    sid: int = None  # the statement's id, stable across passes (``pipeline.lower``)
 
 
 @dataclass
@@ -88,6 +92,7 @@ class Push:
     stack: str
     value: object
     origin: Origin
+    sid: int = None  # the statement's id, stable across passes (``pipeline.lower``)
 
 
 @dataclass
@@ -97,6 +102,7 @@ class Pop:
     stack: str
     target: str
     origin: Origin
+    sid: int = None  # the statement's id, stable across passes (``pipeline.lower``)
 
 
 @dataclass
@@ -108,6 +114,7 @@ class While:
     reads: tuple
     body: list
     origin: Origin
+    sid: int = None  # the statement's id, stable across passes (``pipeline.lower``)
 
 
 @dataclass
@@ -117,6 +124,7 @@ class BreakIf:
     test: ast.expr
     reads: tuple
     origin: Origin
+    sid: int = None  # the statement's id, stable across passes (``pipeline.lower``)
 
 
 @dataclass
@@ -128,6 +136,7 @@ class Check:
     stmt: ast.stmt
     reads: tuple
     origin: Origin
+    sid: int = None  # the statement's id, stable across passes (``pipeline.lower``)
 
 
 @dataclass
