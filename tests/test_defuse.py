@@ -21,6 +21,7 @@ from symdiff.ad.forward import differentiate_forward
 from symdiff.analysis.defuse import DefUse
 from symdiff.backend.compile import compile_module
 from symdiff.backend.emit import emit
+from symdiff.backend.to_python import to_python
 from symdiff.errors import InternalError
 from symdiff.frontend.parse import parse_function
 from symdiff.ir import nodes as ir
@@ -269,7 +270,7 @@ def clobbered(program, du, loop, names, after):
 def value_function(program):
     """The function's value, by its forward-mode code (which runs the statements as
     written, with no reverse sweep to read what the edit overwrote)."""
-    generated = differentiate_forward(program, list(program.params))
+    generated = to_python(differentiate_forward(program, list(program.params)))
     text = emit(generated)
     jvp = compile_module(text, generated.function.name, program.namespace, "clobbered.py")
     return lambda *point: jvp(*point, *[0.0] * len(point))[0]

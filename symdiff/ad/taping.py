@@ -34,9 +34,10 @@ import ast
 import copy
 from dataclasses import dataclass
 
-from symdiff.backend.syntax import assign, call, call_stmt
 from symdiff.frontend.resolve import is_table
+from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
+from symdiff.ir import sweeps as sw
 from symdiff.primitives.rules import template
 
 CHEAP = ("add", "sub", "mul", "neg", "pos", "copy")  # recomputed rather than saved
@@ -240,8 +241,8 @@ class Taping:
         if isinstance(stmt, ir.Push) or stmt.target not in scope.in_place:
             return forward, reverse
         push, pop = self.stack_names()
-        return [call_stmt(push, stmt.target)] + forward, reverse + [assign(stmt.target,
-                                                                           call(pop))]
+        return [sw.Push(push, ex.Name(stmt.target))] + forward, reverse + [sw.Pop(stmt.target,
+                                                                                  pop)]
 
     # --- control flow --------------------------------------------------------------------
 
@@ -274,7 +275,7 @@ class Taping:
         if scope.in_loop:
             return []
         names = unset_on_entry(inner.in_place, loop, self.program, self.defuse)
-        return [assign(n, ast.Constant(0.0)) for n in names]
+        return [sw.Let(n, sw.ZERO) for n in names]
 
 
 class _Replace(ast.NodeTransformer):
