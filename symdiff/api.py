@@ -38,7 +38,7 @@ _CACHE = {}  # in order of use, the least recently used first
 class Gradient:
     """Everything built for one function: the generated text, function and graph."""
 
-    def __init__(self, fn, wrt, with_value, optimize, mode="reverse"):
+    def __init__(self, fn, wrt, with_value, optimize, mode="reverse", debug=None):
         parsed = parse_function(fn)
 
         def resolve_wrt(program):
@@ -48,7 +48,7 @@ class Gradient:
             return self.wrt_names, self.single
 
         built = generate(parsed, with_value=with_value, optimize=optimize,
-                         forward=mode == "forward", resolve_wrt=resolve_wrt)
+                         forward=mode == "forward", resolve_wrt=resolve_wrt, debug=debug)
         program, self.source = built.program, built.source
         with stage("graph", parsed):
             self.graph = build_graph(program)
@@ -102,8 +102,11 @@ def value_and_grad(fn=None, *, wrt=None, optimize=True):
     return _wrap(fn, wrt, with_value=True, optimize=optimize)
 
 
-def source(fn, *, wrt=None, optimize=True):
-    """The generated module text of ``fn``'s gradient."""
+def source(fn, *, wrt=None, optimize=True, debug=None):
+    """The generated module text of ``fn``'s gradient.  With ``debug``, built afresh (not
+    cached), calling ``debug(stage, value)`` after every stage (``pipeline.generate``)."""
+    if debug is not None:
+        return Gradient(_unwrap(fn), wrt, False, optimize, debug=debug).source
     return build(_unwrap(fn), wrt, optimize=optimize).source
 
 

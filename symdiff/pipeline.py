@@ -22,17 +22,20 @@ A failure that is not the user's (``SymdiffError``) is our bug: it is raised as
 ``InternalError`` naming the stage it happened in.
 """
 
+import os
 from dataclasses import dataclass
 
 from symdiff.ad.forward import differentiate_forward
 from symdiff.ad.reverse import differentiate
 from symdiff.analysis.defuse import DefUse
+from symdiff.analysis.types import annotate
 from symdiff.backend.emit import emit
 from symdiff.backend.to_python import to_python
 from symdiff.errors import InternalError, SymdiffError
 from symdiff.frontend.fence import fence
 from symdiff.frontend.parse import deepest_statement, parse_function
-from symdiff.ir.nodes import walk
+from symdiff.ir.check import check_program
+from symdiff.ir.nodes import number_statements
 from symdiff.lower.hoist import hoist_invariants
 from symdiff.lower.normalize import normalize
 from symdiff.optimize.driver import optimize_function
@@ -60,10 +63,12 @@ def lower(parsed, *, forward=False, debug=None):
     with stage("fence", parsed):
         show("fence", fence(parsed))
     with stage("lower", parsed):
-        program = number_statements(normalize(parsed, allow_tuple=forward))
+        program = annotate(number_statements(normalize(parsed, allow_tuple=forward)))
+    verify(program, "lower")
     show("lower", program)
     with stage("hoist", parsed):
         program = hoist_invariants(program, defuse=DefUse(program))
+    verify(program, "hoist")
     show("hoist", program)
     return program
 
@@ -104,17 +109,16 @@ def generate(parsed, wrt=None, *, with_value=False, optimize=True, forward=False
     return Generated(program, generated.function, source)
 
 
-def number_statements(program):
-    """``program`` with a statement id (``sid``) on every statement, in source order:
-    the key the def-use analysis and every later pass know a statement by.  A pass that
-    rebuilds a statement (``dataclasses.replace``) keeps its id."""
-    for sid, stmt in enumerate(walk(program.body)):
-        stmt.sid = sid
-    return program
-
-
 def _quiet(stage, value):
     pass
+
+
+def verify(program, stage_name):
+    """With ``SYMDIFF_CHECK_IR=1`` in the environment (the tests set it), ``check_program``
+    on what the stage ``stage_name`` produced: a broken invariant is an ``InternalError``
+    naming that stage."""
+    if os.environ.get("SYMDIFF_CHECK_IR") == "1":
+        check_program(program, stage_name)
 
 
 class stage:
@@ -141,5 +145,4 @@ class stage:
         return False
 
 
-__all__ = ["STAGES", "Generated", "generate", "lower", "number_statements", "parse_function",
-           "stage"]
+__all__ = ["STAGES", "Generated", "generate", "lower", "parse_function", "stage"]

@@ -34,6 +34,7 @@ import symdiff
 import symdiff.pipeline
 import symdiff.tape
 from symdiff.ir import nodes as ir
+from symdiff.ir.expr import to_ast
 from symdiff.lower.hoist import hoist_invariants
 from symdiff.frontend.parse import parse_function
 
@@ -79,7 +80,7 @@ def describe(stmt):
         return f"pop({stmt.stack})"
     if isinstance(stmt, ir.BreakIf):
         return "break-if"
-    return f"compute({ast.unparse(stmt.expr)})"
+    return f"compute({ast.unparse(to_ast(stmt.expr))})"
 
 
 def placements(program):

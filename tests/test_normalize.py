@@ -15,6 +15,7 @@ import pytest
 
 import symdiff
 from symdiff.ir import nodes as ir
+from symdiff.ir.expr import to_ast
 from symdiff.pipeline import lower
 from symdiff.frontend.parse import parse_function
 from symdiff.primitives.rules import RULES
@@ -89,7 +90,7 @@ def _run_block(block, env):
 
 
 def _evaluate(expr, env):
-    code = compile(ast.fix_missing_locations(ast.Expression(expr)), "<ir>", "eval")
+    code = compile(ast.fix_missing_locations(ast.Expression(to_ast(expr))), "<ir>", "eval")
     return eval(code, {"__builtins__": {}}, env)
 
 
@@ -324,8 +325,8 @@ def test_every_assign_applies_one_primitive_to_operands(fn):
         elif isinstance(stmt, (ir.While, ir.BreakIf)):
             tests.append(stmt.test)
         for expr in tests:  # decisions only: no arithmetic, no calls hide in them
-            for node in ast.walk(expr):
-                assert isinstance(node, _TEST_NODES), ast.dump(expr)
+            for node in ast.walk(to_ast(expr)):
+                assert isinstance(node, _TEST_NODES), expr
         if isinstance(stmt, ir.For):
             assert all(isinstance(b, (ir.Var, ir.Const)) for b in stmt.bounds)
 

@@ -62,7 +62,7 @@ def differentiate(program, wrt, *, with_value=False, as_tuple=None, record=False
     ``record``, the reverse sweep also calls ``record(statement, argument,
     contribution)`` for every term of the chain rule (``Generated.record_name``
     says what to bind ``record`` to), for ``check`` to compare against the tape; a
-    statement is named by its position in source order.  ``defuse`` is the program's
+    statement is named by its id (``sid``).  ``defuse`` is the program's
     ``DefUse``, built here when not given.
     """
     if as_tuple is None:
@@ -245,7 +245,7 @@ class Sweeps(Control, Taping, Writer):
                     for n in before if n not in saved]
         g = self.adjoint(stmt.target)
         if self.record:
-            sid = self.defuse.position(stmt)
+            sid = stmt.sid
             for i, (arg, partial) in enumerate(zip(stmt.args, rule.partials)):
                 term = [p for name, p in terms if isinstance(arg, ir.Var) and name == arg.name]
                 if partial is not None and term:

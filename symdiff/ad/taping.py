@@ -38,6 +38,7 @@ from symdiff.frontend.resolve import is_table
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
+from symdiff.ir.expr import to_ast
 from symdiff.primitives.rules import template
 
 CHEAP = ("add", "sub", "mul", "neg", "pos", "copy")  # recomputed rather than saved
@@ -197,7 +198,7 @@ class Taping:
             return None
         source = sources[0]
         if isinstance(source, ir.Compute) and self.reads_table(source.expr):
-            args, expression = [ir.Var(read) for read in source.reads], source.expr
+            args, expression = [ir.Var(read) for read in source.reads], to_ast(source.expr)
         elif isinstance(source, ir.Assign) and source.op in CHEAP and source.call is None and (
                 source.op not in self.program.custom):
             args, expression = source.args, None
@@ -231,7 +232,7 @@ class Taping:
     def reads_table(self, expr):
         """Whether ``expr`` is ``TABLE[...]`` for a table of numbers the function reads
         (a module's, or one passed as a parameter)."""
-        return (isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) and (
+        return (isinstance(expr, ex.Subscript) and isinstance(expr.value, ex.Name) and (
             expr.value.id in self.program.tables
             or is_table(self.program.namespace.get(expr.value.id))))
 

@@ -31,12 +31,14 @@ from symdiff import tape
 from symdiff.ad.reverse import differentiate
 from symdiff.backend.to_python import to_python
 from symdiff.analysis.activity import active_names
+from symdiff.analysis.defuse import DefUse
 from symdiff.backend.compile import compile_module
 from symdiff.backend.emit import emit
 from symdiff.deadline import TimedOut, within
 from symdiff.errors import SymdiffError
 from symdiff.frontend.parse import parse_function
 from symdiff.ir import nodes as ir
+from symdiff.ir.expr import to_ast
 from symdiff.pipeline import lower
 from symdiff.markers import rule_parameters
 
@@ -413,7 +415,7 @@ def locate(program, names, point, rtol=1e-7, atol=1e-9, kwargs=None):
             continue
         expected = runs[len(runs) - 1 - k]
         if not _close(value, expected, rtol, atol):
-            stmt = list(ir.walk(program.body))[sid]
+            stmt = DefUse(program).statement(sid)
             operand = stmt.args[arg]
             label = operand.name if isinstance(operand, ir.Var) else repr(operand.value)
             return Divergence(stmt.origin.filename, stmt.origin.lineno, stmt.origin.text,
@@ -474,7 +476,6 @@ class _Interpreter:
 
     def __init__(self, program, env, runs):
         self.program, self.env, self.runs = program, env, runs
-        self.ids = {id(s): i for i, s in enumerate(ir.walk(program.body))}
         self.globals = dict(program.namespace, **{program.math_name: math})
 
     def block(self, block):
@@ -489,7 +490,7 @@ class _Interpreter:
             args = [_operand(a, self.env, self.program) for a in stmt.args]
             out = _tape_op(self.program, stmt.op)(*args)
             self.env[stmt.target] = out
-            self.runs.append((stmt, self.ids[id(stmt)], out, args))
+            self.runs.append((stmt, stmt.sid, out, args))
         elif isinstance(stmt, ir.Compute):
             self.env[stmt.target] = self.evaluate(stmt.expr)
         elif isinstance(stmt, ir.If):
@@ -513,12 +514,12 @@ class _Interpreter:
         elif isinstance(stmt, ir.Pop):
             self.env[stmt.target] = self.env[stmt.stack].pop()
         elif isinstance(stmt, ir.Check):
-            module = ast.fix_missing_locations(ast.Module([stmt.stmt], type_ignores=[]))
+            module = ast.fix_missing_locations(ast.Module([stmt.to_ast()], type_ignores=[]))
             exec(compile(module, "<check>", "exec"), self.globals, dict(self.env))
         return False
 
     def evaluate(self, expr):
-        code = compile(ast.fix_missing_locations(ast.Expression(expr)), "<check>", "eval")
+        code = compile(ast.fix_missing_locations(ast.Expression(to_ast(expr))), "<check>", "eval")
         return eval(code, self.globals, dict(self.env))
 
 

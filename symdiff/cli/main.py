@@ -121,7 +121,8 @@ def build_parser():
                         help="import the module, running its top-level code, and use the real "
                              "function (by default the file is only read)")
     common.add_argument("--debug", action="store_true",
-                        help="show the Python traceback of an error")
+                        help="show the Python traceback of an error; with show, also print "
+                             "what each stage of the pipeline produced (the IR) on stderr")
 
     parser = argparse.ArgumentParser(
         prog="symdiff", formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -216,11 +217,20 @@ def positive_int(text):
 
 def run_show(args):
     fn = load_function(args)  # with --import, the module's prints go to stderr
-    text = api.source(fn, wrt=parse_wrt(args.wrt), optimize=not args.raw)
+    debug = print_stage if args.debug else None
+    text = api.source(fn, wrt=parse_wrt(args.wrt), optimize=not args.raw, debug=debug)
     if use_color(sys.stdout):
         text = highlight(text)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return 0
+
+
+def print_stage(stage, value):
+    """``show --debug``: what a stage produced, on stderr (the IR as its printer writes it)."""
+    from symdiff.ir.printer import stage_text
+
+    text = stage_text(value)
+    sys.stderr.write(f"# --- after {stage} ---\n{text}{'' if text.endswith(chr(10)) else chr(10)}")
 
 
 def run_check(args):

@@ -277,3 +277,12 @@ def walk(expr):
 def names(expr):
     """The names ``expr`` reads, once each, in the order it first reads them."""
     return list(dict.fromkeys(n.id for n in walk(expr) if isinstance(n, Name)))
+
+
+def of_operand(operand):
+    """The IR expression reading an operand of a statement (an ``ir.nodes`` ``Var`` or
+    ``Const``)."""
+    name = getattr(operand, "name", None)
+    if name is not None:
+        return Name(name)
+    return Const(operand.value, operand.text)

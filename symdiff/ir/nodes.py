@@ -5,11 +5,19 @@ primitive from the rules table to operands.  Control flow stays structured
 (``If``, ``For``, ``While``) and, after ``normalize``, no ``return``, ``break``
 or ``continue`` is left inside a block: they become flags and guards, and a loop
 is only ever left through a ``BreakIf`` as the last statement of its body.
+
+Every statement has an id, ``sid``, unique within its ``Program``: given once the
+program is lowered (``number_statements``) and kept by every pass that keeps the
+statement (``dataclasses.replace`` keeps it), so analyses key their facts by it.
+
+Expressions a statement holds (``Compute.expr``, a loop's test, a check's parts) are
+IR expressions (``symdiff.ir.expr``), never Python syntax trees.
 """
 
 import ast
 from dataclasses import dataclass, field
 
+from symdiff.ir import expr as ex
 from symdiff.primitives.rules import rule_of
 
 
@@ -47,7 +55,7 @@ class Assign:
     call: str = None  # the function as the user's code calls it (``np.tanh``), if not math's
     family: str = None  # whose names the user called it by: "math", "numpy", None (Python's)
     module: str = None  # for numpy's, the name generated code calls numpy by
-    sid: int = None  # the statement's id, stable across passes (``pipeline.lower``)
+    sid: int = None  # the statement's id, unique within its Program
 
 
 @dataclass
@@ -55,10 +63,10 @@ class Compute:
     """``target = expr``: a value with no derivative (a test, a bound, a flag)."""
 
     target: str
-    expr: ast.expr
+    expr: object  # an IR expression
     origin: Origin
     reads: tuple = ()  # the local names ``expr`` reads
-    sid: int = None  # the statement's id, stable across passes (``pipeline.lower``)
+    sid: int = None  # the statement's id, unique within its Program
 
 
 @dataclass
@@ -67,7 +75,7 @@ class If:
     body: list
     orelse: list
     origin: Origin
-    sid: int = None  # the statement's id, stable across passes (``pipeline.lower``)
+    sid: int = None  # the statement's id, unique within its Program
 
 
 @dataclass
@@ -82,7 +90,7 @@ class For:
     body: list
     origin: Origin
     reverse: bool = False
-    sid: int = None  # the statement's id, stable across passes (``pipeline.lower``)
+    sid: int = None  # the statement's id, unique within its Program
 
 
 @dataclass
@@ -92,7 +100,7 @@ class Push:
     stack: str
     value: object
     origin: Origin
-    sid: int = None  # the statement's id, stable across passes (``pipeline.lower``)
+    sid: int = None  # the statement's id, unique within its Program
 
 
 @dataclass
@@ -102,7 +110,7 @@ class Pop:
     stack: str
     target: str
     origin: Origin
-    sid: int = None  # the statement's id, stable across passes (``pipeline.lower``)
+    sid: int = None  # the statement's id, unique within its Program
 
 
 @dataclass
@@ -110,33 +118,45 @@ class While:
     """``while test``; ``pre`` computes what ``test`` reads, before every check."""
 
     pre: list
-    test: ast.expr
+    test: object  # an IR expression
     reads: tuple
     body: list
     origin: Origin
-    sid: int = None  # the statement's id, stable across passes (``pipeline.lower``)
+    sid: int = None  # the statement's id, unique within its Program
 
 
 @dataclass
 class BreakIf:
     """``if test: break`` — only ever the last statement of a loop body."""
 
-    test: ast.expr
+    test: object  # an IR expression
     reads: tuple
     origin: Origin
-    sid: int = None  # the statement's id, stable across passes (``pipeline.lower``)
+    sid: int = None  # the statement's id, unique within its Program
 
 
 @dataclass
 class Check:
-    """An input check, run where the function runs it and never differentiated: an
-    ``ast.Raise`` or ``ast.Assert`` whose names are the generated ones (``raise
-    ValueError(f"p = {p_1} must be positive")``)."""
+    """An input check, run where the function runs it and never differentiated:
+    ``raise value from cause`` or ``assert value, message``, its parts IR expressions
+    whose names are the generated ones (``raise ValueError(f"p = {p_1} must be
+    positive")``)."""
 
-    stmt: ast.stmt
+    kind: str  # "raise" or "assert"
+    value: object  # the exception raised, or the condition asserted
+    message: object  # an assert's message, or None
+    cause: object  # a raise's ``from`` cause, or None
     reads: tuple
     origin: Origin
-    sid: int = None  # the statement's id, stable across passes (``pipeline.lower``)
+    sid: int = None  # the statement's id, unique within its Program
+
+    def to_ast(self):
+        """The Python statement of the check (a fresh tree, locations left unset)."""
+        extra = self.cause if self.kind == "raise" else self.message
+        extra = None if extra is None else ex.to_ast(extra)
+        if self.kind == "raise":
+            return ast.Raise(exc=ex.to_ast(self.value), cause=extra)
+        return ast.Assert(test=ex.to_ast(self.value), msg=extra)
 
 
 @dataclass
@@ -158,6 +178,7 @@ class Program:
     tables: dict = field(default_factory=dict)  # parameter read as a table -> error if in wrt
     optional: tuple = ()  # parameters whose default is None (never differentiated by default)
     kwargs: str = None  # the name of the ``**kwargs`` parameter, read with constant keys
+    types: dict = field(default_factory=dict)  # variable -> its type (``symdiff.ir.types``)
 
     def rule(self, op):
         """The derivative rule of ``op``: the table's, or a user function's own."""
@@ -218,3 +239,14 @@ def reads(stmt):
     if isinstance(stmt, Pop):
         return [stmt.stack]
     return []
+
+
+def number_statements(program):
+    """``program`` with an id given to each of its statements that has none, after the
+    largest already given (lowering gives them in source order, from 0)."""
+    statements = list(walk(program.body))
+    given = max((s.sid for s in statements if s.sid is not None), default=-1) + 1
+    for stmt in statements:
+        if stmt.sid is None:
+            stmt.sid, given = given, given + 1
+    return program

@@ -1,8 +1,8 @@
 """Checks: the ``raise`` and ``assert`` statements of the user's code, as ``ir.Check``.
 
 Expects a ``Frame`` (the function body being normalized) and a statement that passed
-``fence``.  Guarantees an ``ir.Check`` holding the user's statement as generated code
-runs it, where the function runs it, with every name replaced by what it means at that
+``fence``.  Guarantees an ``ir.Check`` holding the parts of the user's statement (as IR
+expressions) as generated code runs them, where the function runs it, with every name replaced by what it means at that
 point: a local by the generated name (or constant) holding its value, a module by the
 name generated code imports it by, a module-level class, function or constant by the
 name generated code binds it to; a builtin (``ValueError``, ``repr``) stays.  Nothing in
@@ -21,6 +21,7 @@ import copy
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.resolve import lookup
+from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.lower.expressions import operand_ast
 
@@ -35,9 +36,12 @@ def check_statement(frame, node):
     else:
         parts = [node.test, node.msg]
     rewrite = _Rewrite(frame)
-    exc, extra = (None if part is None else rewrite.visit(copy.deepcopy(part)) for part in parts)
-    stmt = ast.Raise(exc, extra) if isinstance(node, ast.Raise) else ast.Assert(exc, extra)
-    return ir.Check(stmt, tuple(dict.fromkeys(rewrite.reads)), frame.origin)
+    value, extra = (None if part is None else ex.from_ast(rewrite.visit(copy.deepcopy(part)))
+                    for part in parts)
+    reads = tuple(dict.fromkeys(rewrite.reads))
+    if isinstance(node, ast.Raise):
+        return ir.Check("raise", value, None, extra, reads, frame.origin)
+    return ir.Check("assert", value, extra, None, reads, frame.origin)
 
 
 class _Rewrite(ast.NodeTransformer):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.parse import ParsedFunction, lambda_as_def
 from symdiff.frontend.resolve import local_names
+from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.lower.checks import check_statement
 from symdiff.lower.exits import always_exits, assigned_user_names, contains, direct_exits, own_nodes
@@ -494,7 +495,7 @@ class Frame(ExpressionRules):
             pre, test = self.capture(lambda: self.condition(node.test))
             with self.loop(node) as loop:
                 body = self.loop_body(node, loop)
-        test_expr, reads = operand_ast(test), _reads(test)
+        test_expr, reads = ex.of_operand(test), _reads(test)
         if len(pre) == 1 and isinstance(pre[0], ir.Compute) and reads == (pre[0].target,):
             test_expr, reads, pre = pre[0].expr, pre[0].reads, []  # `while x > 1:` as written
         self.emit(ir.While(pre, test_expr, reads, body, origin))
@@ -552,7 +553,7 @@ class Frame(ExpressionRules):
             if exits:
                 self.flag_reads.update(exits)
                 self.set_origin(node)
-                self.out.append(ir.BreakIf(_any_of(exits), tuple(exits), self.origin))
+                self.out.append(ir.BreakIf(ex.from_ast(_any_of(exits)), tuple(exits), self.origin))
             return self.out
         finally:
             self.out = saved
@@ -652,11 +653,11 @@ class Frame(ExpressionRules):
         self.out.append(stmt)
 
     def compute(self, target, expr, reads):
-        self.emit(ir.Compute(target, expr, self.origin, tuple(reads)))
+        self.emit(ir.Compute(target, ex.from_ast(expr), self.origin, tuple(reads)))
         return target
 
     def flag_set(self, name, value):
-        return ir.Compute(name, ast.Constant(value), self.origin, ())
+        return ir.Compute(name, ex.Const(value), self.origin, ())
 
     def returned_flag(self):
         if self.returned is None:

@@ -1,0 +1,270 @@
+"""Type inference: the type of every variable of a lowered ``Program``.
+
+Expects a ``Program`` from ``lower`` (or a pass that keeps its shape).  Guarantees
+``infer_types(program)``: a dict from every name the program defines — parameters,
+targets, loop variables, stacks — to its ``symdiff.ir.types`` type, in the order the
+names are first defined; ``annotate`` stores it as ``program.types``.
+
+- A parameter is a float, unless the code reads it as a table (``Table``), as an
+  integer (a ``range`` bound, an integer argument of a primitive, an index), or it
+  defaults to None (``Optional``), a string or a bool (the type of its default).
+- An ``Assign`` gets its primitive's result type (``result_type``): integer-valued
+  primitives (``floor``, ``factorial``, ``round`` of one number) give ``Int``, the
+  tests (``isnan``) ``Bool``, arithmetic the wider type of its operands, everything
+  else ``Float``.  Computed by numpy (``family == "numpy"``) every number is a float.
+- A ``Compute`` gets the type of its expression (``expression_type``): comparisons and
+  ``not`` give ``Bool``, ``len`` an ``Int``, an entry of a table a number, ``[]`` a stack.
+- A name assigned in several places holds the join of its values' types (an ``Int``
+  counter later given floats is a ``Float``), found by iterating to a fixed point.
+"""
+
+import math
+
+from symdiff.errors import InternalError
+from symdiff.frontend.resolve import is_table, table_values
+from symdiff.ir import expr as ex
+from symdiff.ir import nodes as ir
+from symdiff.ir import types as t
+
+INT_RESULT = frozenset(("floor", "ceil", "trunc", "round", "int", "factorial", "comb", "perm",
+                        "frexp_exponent"))
+BOOL_RESULT = frozenset(("isnan", "isinf", "isfinite", "isclose"))
+WIDEST = frozenset(("add", "sub", "mul", "floordiv", "mod", "neg", "pos", "abs", "prod",
+                    "sumprod"))  # the wider type of the operands (a bool counts as an int)
+SAME = frozenset(("copy", "stop_gradient", "max", "min"))  # one of the operands, as it is
+
+_INT_CALLS = frozenset(("len", "int", "round", "floor", "ceil", "trunc", "factorial", "comb",
+                        "perm", "isqrt", "gcd", "lcm"))
+_BOOL_CALLS = frozenset(("bool", "isinstance", "callable", "isnan", "isinf", "isfinite",
+                         "isclose", "hasattr"))
+_SAME_CALLS = frozenset(("min", "max", "abs"))
+
+
+def _base(op):
+    name, _, count = op.rpartition("_")
+    return name if count.isdigit() and name else op
+
+
+def result_type(stmt, arg_types):
+    """The type of ``stmt.op(*args)`` for arguments of ``arg_types`` (the type rule of
+    the ``Assign`` ``stmt``'s primitive)."""
+    op, numpy = _base(stmt.op), stmt.family == "numpy"
+    if op in BOOL_RESULT:
+        return t.BOOL
+    if numpy:
+        return t.FLOAT
+    if op in INT_RESULT and not (op == "round" and len(arg_types) > 1):
+        return t.INT
+    if op in SAME:
+        return _widest(arg_types, keep_bool=True)
+    if op in WIDEST:
+        return _widest(arg_types)
+    if op == "pow" and arg_types and all(a in (t.INT, t.BOOL) for a in arg_types):
+        exponent = stmt.args[1]
+        if isinstance(exponent, ir.Const) and exponent.value >= 0:
+            return t.INT
+    return t.FLOAT
+
+
+def _widest(types, keep_bool=False):
+    found = None
+    for each in types:
+        if each is None:
+            continue  # not known yet (a name defined later in a loop)
+        if not t.is_number(each):
+            return t.FLOAT  # an optional number, known to be one where it is computed with
+        found = t.join(found, each)
+    if found == t.BOOL and not keep_bool:
+        return t.INT
+    return found
+
+
+class _Inference:
+    def __init__(self, program):
+        self.program = program
+        self.types = {}
+        self.ints = set()  # parameters read as integers
+        for stmt in ir.walk(program.body):
+            self.note_int_uses(stmt)
+        self.spread_ints()
+        for name in program.params:
+            self.types[name] = self.parameter_type(name)
+        if program.kwargs:
+            self.types[program.kwargs] = t.Table()
+
+    def parameter_type(self, name):
+        program = self.program
+        if name in program.tables:
+            return t.Table()
+        if name in program.optional:
+            return t.Optional(t.INT if name in self.ints else t.FLOAT)
+        if name in self.ints:
+            return t.INT
+        defaults = dict(zip(program.params[len(program.params) - len(program.defaults):],
+                            program.defaults))
+        value = defaults.get(name)
+        if isinstance(value, (str, bool)):
+            return t.of_value(value)
+        return t.FLOAT
+
+    def note_int_uses(self, stmt):
+        if isinstance(stmt, ir.For):
+            self.ints.update(b.name for b in stmt.bounds if isinstance(b, ir.Var))
+        elif isinstance(stmt, ir.Assign) and stmt.op in self.program.custom:
+            return
+        elif isinstance(stmt, ir.Assign):
+            rule = self.program.rule(stmt.op)
+            positions = [rule.params.index(p) for p in rule.ints if p in rule.params]
+            self.ints.update(stmt.args[i].name for i in positions
+                             if i < len(stmt.args) and isinstance(stmt.args[i], ir.Var))
+        elif isinstance(stmt, ir.Compute):
+            for node in ex.walk(stmt.expr):
+                if isinstance(node, ex.Subscript) and isinstance(node.index, ex.Name):
+                    self.ints.add(node.index.id)
+
+    def spread_ints(self):
+        """A name read as an integer computed from others by integer-keeping arithmetic
+        (``range(n + 1)``) makes them integers too."""
+        sources = {}
+        for stmt in ir.walk(self.program.body):
+            if isinstance(stmt, ir.Assign) and (_base(stmt.op) in WIDEST | SAME) and (
+                    stmt.family != "numpy"):
+                sources.setdefault(stmt.target, []).extend(
+                    a.name for a in stmt.args if isinstance(a, ir.Var))
+            elif isinstance(stmt, ir.Compute) and _keeps_ints(stmt.expr):
+                sources.setdefault(stmt.target, []).extend(stmt.reads)
+        pending = list(self.ints)
+        while pending:
+            for name in sources.get(pending.pop(), ()):
+                if name not in self.ints:
+                    self.ints.add(name)
+                    pending.append(name)
+
+    def run(self):
+        for _ in range(len(self.types) + 64):
+            before = dict(self.types)
+            for stmt in ir.walk(self.program.body):
+                self.statement(stmt)
+            if self.types == before:
+                return self.types
+        raise InternalError("types", "type inference did not settle")
+
+    def define(self, name, kind):
+        self.types[name] = t.join(self.types.get(name), kind)
+
+    def statement(self, stmt):
+        if isinstance(stmt, ir.Assign):
+            self.define(stmt.target, result_type(stmt, [self.operand(a) for a in stmt.args]))
+        elif isinstance(stmt, ir.Compute):
+            self.define(stmt.target, expression_type(stmt.expr, self.name_type))
+        elif isinstance(stmt, ir.For):
+            self.define(stmt.target, t.INT)
+        elif isinstance(stmt, ir.Push):
+            self.define(stmt.stack, t.Stack(self.operand(stmt.value)))
+        elif isinstance(stmt, ir.Pop):
+            stack = self.types.get(stmt.stack)
+            if isinstance(stack, t.Stack):
+                self.define(stmt.target, stack.elem)
+
+    def operand(self, operand):
+        if isinstance(operand, ir.Var):
+            return self.name_type(operand.name)
+        return t.of_value(operand.value)  # ``math.pi``, ``STEPS`` (spelled by name) too
+
+    def name_type(self, name):
+        """The type of ``name``: a variable's as known so far, or a global's value's."""
+        return name_type(self.program, self.types, name)
+
+
+def name_type(program, types, name):
+    """The type of ``name`` in ``program``: a variable's (in ``types``), a global's value's,
+    or None (a module, a function, or a name not typed yet)."""
+    if name in types:
+        return types[name]
+    if name in program.namespace:
+        value = program.namespace[name]
+        if is_table(value):  # known now: its entries' kind too
+            values = table_values(value)
+            return t.Table(t.INT if values and all(isinstance(v, int) for v in values)
+                           else t.FLOAT)
+        if value is None or isinstance(value, (bool, int, float, str)):
+            return t.of_value(value)
+    return None
+
+
+def _keeps_ints(expr):
+    """Whether ``expr`` is an integer when the names it reads are (no ``/``, no calls but
+    ``min``, ``max`` and ``abs``)."""
+    for node in ex.walk(expr):
+        if isinstance(node, ex.BinOp) and node.op == "/":
+            return False
+        if isinstance(node, ex.Call) and getattr(node.func, "id", None) not in _SAME_CALLS:
+            return False
+        if isinstance(node, (ex.Compare, ex.Subscript, ex.Attribute)):
+            return False
+    return True
+
+
+def expression_type(expr, name_type):
+    """The type of the IR expression ``expr``; ``name_type(name)`` gives a name's."""
+    if isinstance(expr, ex.Const):
+        return t.of_value(expr.value)
+    if isinstance(expr, ex.Name):
+        return name_type(expr.id)
+    if isinstance(expr, (ex.Compare, ex.FString)):
+        return t.BOOL if isinstance(expr, ex.Compare) else t.STR
+    if isinstance(expr, ex.UnaryOp):
+        if expr.op == "not":
+            return t.BOOL
+        return _widest([expression_type(expr.operand, name_type)])
+    if isinstance(expr, ex.BoolOp) or isinstance(expr, ex.IfExp):
+        parts = expr.values if isinstance(expr, ex.BoolOp) else (expr.body, expr.orelse)
+        found = None
+        for part in parts:
+            found = t.join(found, expression_type(part, name_type))
+        return found
+    if isinstance(expr, ex.BinOp):
+        if expr.op == "/":
+            return t.FLOAT
+        return _widest([expression_type(expr.left, name_type),
+                        expression_type(expr.right, name_type)])
+    if isinstance(expr, ex.Subscript):
+        container = expression_type(expr.value, name_type)
+        if isinstance(container, t.Table):
+            return container.elem
+        raise InternalError("types", f"an index into a {container}")
+    if isinstance(expr, ex.List) and not expr.elts:
+        return t.Stack()
+    if isinstance(expr, ex.Attribute) and isinstance(expr.value, ex.Name):
+        value = getattr(math, expr.attr, None) if expr.value.id == "math" else None
+        if isinstance(value, float):
+            return t.FLOAT
+    if isinstance(expr, ex.Call):
+        return _call_type(expr, name_type)
+    raise InternalError("types", f"no type for the expression {expr!r}")
+
+
+def _call_type(expr, name_type):
+    func = expr.func
+    name = func.id if isinstance(func, ex.Name) else getattr(func, "attr", None)
+    if name in _BOOL_CALLS:
+        return t.BOOL
+    if name in _INT_CALLS and not (name == "round" and len(expr.args) > 1):
+        return t.INT
+    if name in _SAME_CALLS:
+        return _widest([expression_type(a, name_type) for a in expr.args],
+                       keep_bool=name != "abs")
+    if name == "float":
+        return t.FLOAT
+    raise InternalError("types", f"no type for a call of {name}")
+
+
+def infer_types(program):
+    """Every variable of ``program`` with its type (see the module's docstring)."""
+    return _Inference(program).run()
+
+
+def annotate(program):
+    """``program`` with ``program.types`` set to ``infer_types(program)``."""
+    program.types = infer_types(program)
+    return program

@@ -1,0 +1,139 @@
+"""The IR printer: a ``Program`` as readable text, one statement per line.
+
+Expects a ``Program`` (or one statement of it); guarantees text that shows every
+statement with its id and the types of the names it defines, nested blocks indented,
+expressions as Python writes them.  Tests compare programs by it, ``symdiff show
+--debug`` prints it after each stage, and ``InternalError`` messages about a statement
+quote its line.
+
+    def f(x: float, n: int):
+      #0 total: float = copy(0.0)
+      #1 for i: int in range(n):
+      #2   mul_total: float = mul(x, i)
+      #3   total: float = add(total, mul_total)
+      return total
+"""
+
+import ast
+import copy
+
+from symdiff.ir import expr as ex
+from symdiff.ir import nodes as ir
+from symdiff.ir import sweeps as sw
+
+INDENT = "  "
+
+
+def program_text(program):
+    """The text of ``program``: its signature, its body, and what it returns."""
+    types = program.types
+    params = [_typed(p, types) for p in program.params]
+    if program.kwargs:
+        params.append("**" + _typed(program.kwargs, types))
+    lines = [f"def {program.name}({', '.join(params)}):"]
+    width = len(str(max((s.sid for s in ir.walk(program.body) if s.sid is not None),
+                        default=0)))
+    lines.extend(_block(program.body, program, 1, width))
+    results = program.result if isinstance(program.result, tuple) else (program.result,)
+    lines.append(f"{INDENT}return {', '.join(operand_text(r) for r in results)}")
+    return "\n".join(lines) + "\n"
+
+
+def statement_text(stmt, program=None):
+    """One line for ``stmt`` (a compound statement's header only), with its id."""
+    return f"#{stmt.sid} {_line(stmt, getattr(program, 'types', {}))}"
+
+
+def stage_text(value):
+    """What ``symdiff show --debug`` prints for a stage's value: a program's text, a
+    Python tree's code, or the text itself."""
+    if isinstance(value, ir.Program):
+        return program_text(value)
+    if isinstance(value, ast.AST):  # the sweeps, before the back end prints them
+        return ast.unparse(ast.fix_missing_locations(copy.deepcopy(value))) + "\n"
+    if isinstance(value, sw.Function):  # the sweeps as IR: as the Python they stand for
+        from symdiff.backend.to_python import function  # (the back end reads the IR, not
+        return stage_text(function(value))             # the other way round)
+    if isinstance(value, str):
+        return value
+    tree = getattr(value, "tree", None)  # the parsed function
+    if isinstance(tree, ast.AST):
+        return stage_text(tree)
+    return f"{type(value).__name__}\n"
+
+
+def _block(block, program, depth, width):
+    lines = []
+    for stmt in block:
+        sid = "" if stmt.sid is None else str(stmt.sid)
+        lines.append(f"{INDENT}#{sid:<{width}} {INDENT * (depth - 1)}"
+                     f"{_line(stmt, program.types)}")
+        if isinstance(stmt, ir.While) and stmt.pre:
+            lines.extend(_block(stmt.pre, program, depth + 1, width))
+            lines.append(f"{INDENT}{' ' * (width + 1)} {INDENT * (depth - 1)}do:")
+        for index, nested in enumerate(_bodies(stmt)):
+            if index == 1 and isinstance(stmt, ir.If):
+                if not nested:
+                    continue
+                lines.append(f"{INDENT}{' ' * (width + 1)} {INDENT * (depth - 1)}else:")
+            lines.extend(_block(nested, program, depth + 1, width))
+    return lines
+
+
+def _bodies(stmt):
+    if isinstance(stmt, ir.If):
+        return [stmt.body, stmt.orelse]
+    if isinstance(stmt, (ir.For, ir.While)):
+        return [stmt.body]
+    return []
+
+
+def _line(stmt, types):
+    if isinstance(stmt, ir.Assign):
+        args = ", ".join(operand_text(a) for a in stmt.args)
+        called = f"  [{stmt.call}]" if stmt.call else (
+            f"  [{stmt.family}]" if stmt.family else "")
+        return f"{_typed(stmt.target, types)} = {stmt.op}({args}){called}"
+    if isinstance(stmt, ir.Compute):
+        return f"{_typed(stmt.target, types)} = {expression_text(stmt.expr)}"
+    if isinstance(stmt, ir.If):
+        return f"if {stmt.test}:"
+    if isinstance(stmt, ir.For):
+        bounds = ", ".join(operand_text(b) for b in stmt.bounds)
+        steps = f"reversed(range({bounds}))" if stmt.reverse else f"range({bounds})"
+        return f"for {_typed(stmt.target, types)} in {steps}:"
+    if isinstance(stmt, ir.While):
+        return f"while {expression_text(stmt.test)}{', after:' if stmt.pre else ':'}"
+    if isinstance(stmt, ir.BreakIf):
+        return f"break if {expression_text(stmt.test)}"
+    if isinstance(stmt, ir.Push):
+        return f"{stmt.stack}.append({operand_text(stmt.value)})"
+    if isinstance(stmt, ir.Pop):
+        return f"{_typed(stmt.target, types)} = {stmt.stack}.pop()"
+    if isinstance(stmt, ir.Check):
+        extra = stmt.cause if stmt.kind == "raise" else stmt.message
+        joint = " from " if stmt.kind == "raise" else ", "
+        return f"{stmt.kind} {expression_text(stmt.value)}" + (
+            "" if extra is None else joint + expression_text(extra))
+    return repr(stmt)
+
+
+def _typed(name, types):
+    kind = types.get(name)
+    return name if kind is None else f"{name}: {kind}"
+
+
+def operand_text(operand):
+    if isinstance(operand, ir.Var):
+        return operand.name
+    if isinstance(operand, ir.Const):
+        return operand.text or repr(operand.value)
+    return repr(operand)
+
+
+def expression_text(expr):
+    """An IR expression as Python writes it (a malformed one as its data)."""
+    try:
+        return ast.unparse(ex.to_ast(expr))
+    except Exception:  # the printer serves error messages: it must not fail itself
+        return repr(expr)

@@ -1,0 +1,136 @@
+"""``check_program``: a well-formed program passes; each broken invariant is an
+``InternalError`` naming the pass; the pipeline runs it after every pass in the tests."""
+
+import ast
+import dataclasses
+import math
+import os
+
+import pytest
+
+import symdiff.pipeline
+from symdiff.errors import InternalError
+from symdiff.frontend.parse import parse_function
+from symdiff.ir import expr as ex
+from symdiff.ir import nodes as ir
+from symdiff.ir import types as t
+from symdiff.ir.check import check_program
+from symdiff.pipeline import lower
+
+
+def f(x, n):
+    total = 0.0
+    for i in range(n):
+        total = total + math.sin(x * i)
+        if total > 5.0:
+            break
+    assert total < 100.0, f"{total} is too large"
+    return total
+
+
+def program():
+    return lower(parse_function(f))
+
+
+def first(program, kind):
+    return next(s for s in ir.walk(program.body) if isinstance(s, kind))
+
+
+def broken(edit):
+    p = program()
+    edit(p)
+    with pytest.raises(InternalError) as caught:
+        check_program(p, "a-pass")
+    assert caught.value.pass_name == "a-pass"
+    return caught.value
+
+
+def test_the_suite_checks_the_ir():
+    assert os.environ.get("SYMDIFF_CHECK_IR") == "1"
+
+
+def test_a_lowered_program_is_well_formed():
+    check_program(program(), "lower")
+
+
+def test_ids_must_be_unique_and_present():
+    def twice(p):
+        statements = list(ir.walk(p.body))
+        statements[1].sid = statements[0].sid
+    broken(twice)
+    broken(lambda p: setattr(p.body[0], "sid", None))
+
+
+def test_no_syntax_tree():
+    broken(lambda p: setattr(first(p, ir.Compute), "expr", ast.Constant(1.0)))
+    broken(lambda p: setattr(first(p, ir.Check), "value", ast.Name("total_1", ast.Load())))
+
+
+def test_a_break_only_ends_a_loop_body():
+    def moved(p):
+        loop = first(p, ir.For)
+        loop.body.insert(0, loop.body.pop())
+    broken(moved)
+
+
+def test_an_assign_applies_a_primitive_to_its_operands():
+    broken(lambda p: setattr(first(p, ir.Assign), "op", "no_such_primitive"))
+    sine = next(s for s in ir.walk(program().body) if isinstance(s, ir.Assign) and s.op == "sin")
+
+    def arity(p):
+        stmt = next(s for s in ir.walk(p.body) if isinstance(s, ir.Assign) and s.sid == sine.sid)
+        stmt.args = stmt.args + stmt.args
+    broken(arity)
+
+
+def test_reads_come_after_a_definition():
+    def early(p):
+        loop = first(p, ir.For)
+        late = next(s for s in loop.body if isinstance(s, ir.Assign) and s.op == "add")
+        loop.body.remove(late)
+        p.body.insert(0, late)  # reads the loop's values before the loop
+    broken(early)
+
+    def branch_read_first(p):  # a name a branch assigns, read before the branch
+        stmt = first(p, ir.If)
+        assign = ir.Assign("later", "copy", (ir.Var("x"),), stmt.origin, sid=10_000)
+        stmt.orelse.append(assign)
+        before = ir.Assign("reader", "copy", (ir.Var("later"),), stmt.origin, sid=10_001)
+        p.body.insert(0, before)
+        p.types.update(later=t.FLOAT, reader=t.FLOAT)
+    broken(branch_read_first)
+
+
+def test_types_agree_with_the_rules():
+    def mistyped(p):
+        loop = first(p, ir.For)
+        p.types[loop.target] = t.STR
+    broken(mistyped)
+
+    def untyped(p):
+        del p.types[first(p, ir.Assign).target]
+    broken(untyped)
+
+    def string_operand(p):
+        stmt = next(s for s in ir.walk(p.body) if isinstance(s, ir.Assign) and s.op == "sin")
+        stmt.args = (ir.Const("text"),)
+    broken(string_operand)
+
+    def not_a_bool(p):
+        stmt = first(p, ir.BreakIf)
+        stmt.test, stmt.reads = ex.Name("x"), ("x",)
+    broken(not_a_bool)
+
+
+def test_the_pipeline_names_the_pass_that_broke_the_ir(monkeypatch):
+    real = symdiff.pipeline.hoist_invariants
+
+    def bad_hoist(p):
+        out = real(p)
+        stmt = first(out, ir.Compute)
+        return dataclasses.replace(out, body=[dataclasses.replace(stmt, expr=ast.Constant(0.0))]
+                                   + out.body)
+    monkeypatch.setattr(symdiff.pipeline, "hoist_invariants", bad_hoist)
+    with pytest.raises(InternalError) as caught:
+        lower(parse_function(f))
+    assert caught.value.pass_name == "hoist"

@@ -1,0 +1,119 @@
+"""Type inference (``symdiff.analysis.types``) on small programs, and the type values
+themselves (``symdiff.ir.types``)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from symdiff.errors import InternalError
+from symdiff.frontend.parse import parse_function
+from symdiff.ir import nodes as ir
+from symdiff.ir import types as t
+from symdiff.pipeline import lower
+
+TABLE = (1.0, 2.0, 3.0)
+
+
+def types_of(fn):
+    return lower(parse_function(fn)).types
+
+
+def test_parameters_are_floats_unless_read_otherwise():
+    def f(x, n, table, scale=None, mode="fast", clip=True):
+        total = 0.0
+        for i in range(n):
+            total = total + x * table[i]
+        if scale is not None:
+            total = total * scale
+        if mode == "fast" and clip:
+            total = total + 1.0
+        return total
+
+    types = types_of(f)
+    assert types["x"] == t.FLOAT
+    assert types["n"] == t.INT
+    assert types["table"] == t.Table()
+    assert types["scale"] == t.Optional(t.FLOAT)
+    assert types["mode"] == t.STR
+    assert types["clip"] == t.BOOL
+
+
+def test_assignments_take_their_primitive_result_type():
+    def f(x):
+        k = math.floor(x)
+        j = k * 2
+        r = round(x)
+        r2 = round(x, 2)
+        big = math.factorial(3)
+        test = math.isnan(x)
+        s = math.sin(x)
+        q = k / 2
+        return s + j + r + r2 + big + q + test
+
+    types = types_of(f)
+    assert [types[n] for n in ("k", "j", "r", "r2", "big", "test", "s", "q")] == [
+        t.INT, t.INT, t.INT, t.FLOAT, t.INT, t.BOOL, t.FLOAT, t.FLOAT]
+
+
+def test_numpy_computes_floats():
+    def f(x):
+        k = np.floor(x)
+        return k * x
+
+    assert types_of(f)["k"] == t.FLOAT
+
+
+def test_a_counter_given_floats_is_a_float_and_decisions_are_bools():
+    def f(x, n):
+        s = 0
+        count = 0
+        for i in range(n):
+            s = s + x
+            count = count + 1
+            if s > 10.0:
+                break
+        return s * count
+
+    types = types_of(f)
+    assert types["s"] == t.FLOAT
+    assert types["count"] == t.INT
+    assert types["i"] == t.INT
+    flags = [kind for name, kind in types.items() if name.startswith(("stop", "cond"))]
+    assert flags and all(kind == t.BOOL for kind in flags)
+
+
+def test_every_variable_gets_a_type():
+    def f(x, y):
+        stack = []
+        for i in range(3):
+            stack.append(x * i)
+        z = 0.0
+        for i in range(3):
+            z = z + stack.pop() * y
+        return z
+
+    program = lower(parse_function(f))
+    assert set(ir.assigned_names(program.body)) <= set(program.types)
+    assert program.types["stack"] == t.Stack(t.FLOAT)
+
+
+def test_join():
+    assert t.join(t.INT, t.FLOAT) == t.FLOAT
+    assert t.join(t.BOOL, t.INT) == t.INT
+    assert t.join(t.NONE, t.FLOAT) == t.Optional(t.FLOAT)
+    assert t.join(t.Optional(t.INT), t.FLOAT) == t.Optional(t.FLOAT)
+    with pytest.raises(InternalError):
+        t.join(t.STR, t.FLOAT)
+
+
+def test_container_and_array_types_are_data():
+    pair = t.Tuple((t.FLOAT, t.INT))
+    layers = t.List(t.Tuple((t.FLOAT, t.FLOAT)), None)
+    params = t.Dict((("w", t.FLOAT), ("b", t.List(t.FLOAT, 3))))
+    image = t.Array("float64", 2, (0,))
+    assert pair == t.Tuple((t.FLOAT, t.INT)) and hash(pair) == hash(t.Tuple((t.FLOAT, t.INT)))
+    assert {layers: 1}[t.List(t.Tuple((t.FLOAT, t.FLOAT)))] == 1
+    assert str(params) == "dict['w': float, 'b': list[float, 3]]"
+    assert str(image) == "array[float64, 2, (0,)]"
+    assert t.accepts(t.FLOAT, t.INT) and not t.accepts(t.INT, t.FLOAT)
