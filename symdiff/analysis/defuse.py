@@ -1,9 +1,9 @@
 """Def-use: where each name of a lowered program is defined, read, and live.
 
 Expects a lowered ``Program`` (``symdiff.ir.nodes``) whose statements carry distinct
-statement ids (``sid``; ``pipeline.lower`` numbers them, and a pass that rebuilds a
-statement keeps its id).  Guarantees one index of the program, built in one walk and
-then only read, that answers, by statement id:
+statement ids (``sid``: ``ir.nodes.number_statements``, run by ``pipeline.lower``; a
+pass that rebuilds a statement keeps its id).  Guarantees one index of the program,
+built in one walk and then only read, that answers, by statement id:
 
 * the statements in source order, each statement's ``position`` in that order, the
   ``block`` it stands in and its index there, the statement that block belongs to
