@@ -1111,6 +1111,8 @@ def _resolve_wrt(label, signature, wrt):
         else:
             raise SymdiffError(f"{label} has no parameter {item!r} to differentiate by",
                                hint=f"its positional parameters are {positional}")
+    if not names:
+        raise SymdiffError("wrt=(): nothing to differentiate by", hint="name a parameter")
     return names, single
 
 

@@ -147,7 +147,7 @@ def _env():
 
 @pytest.mark.parametrize("c", checks.CASES, ids=lambda c: c.label)
 def test_the_divergence_locator_runs_the_checks(c):
-    from symdiff.checking.compare import locate
+    from symdiff.checking.locate import locate
     from symdiff.pipeline import lower
     from symdiff.frontend.parse import parse_function
 

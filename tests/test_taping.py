@@ -14,7 +14,7 @@ by hand.
 Then the numbers: a table of loop functions that stress the restore path, against the
 tape engine and central finite differences at seeded points, the unoptimized gradient
 (bit for bit), ``value_and_grad``'s value, the per-statement contributions of
-``symdiff.checking.compare.locate``, and ``hessian`` (forward over reverse) against finite
+``symdiff.checking.locate.locate``, and ``hessian`` (forward over reverse) against finite
 differences of the gradient.  No expected number is typed in by hand.
 """
 
@@ -32,7 +32,7 @@ import pytest
 import symdiff
 import symdiff.tape
 from symdiff.ir import nodes as ir
-from symdiff.checking.compare import locate
+from symdiff.checking.locate import locate
 from symdiff.backend.compile import compile_module
 from symdiff.ad.reverse import Sweeps, differentiate
 from symdiff.backend.emit import emit
@@ -1162,7 +1162,7 @@ def test_value_and_grad_returns_the_functions_value(c):
     "rnn_tanh", "exp_temporary", "both_branches", "break_loop", "user_stack", "lagged_value",
     "nested_inner_assigns", "while_data_dependent", "index_restored", "gated_cell"}))
 def test_every_contribution_matches_the_tape(c):
-    """``symdiff.checking.compare.locate``: each statement's chain-rule terms, recorded in the reverse
+    """``symdiff.checking.locate.locate``: each statement's chain-rule terms, recorded in the reverse
     sweep (where restored values are read before their pop), against the tape's."""
     program = program_of(c.fn)
     for point in sample(c, 3):

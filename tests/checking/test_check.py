@@ -17,7 +17,7 @@ import pytest
 import symdiff
 
 HERE = Path(__file__)
-ROOT = HERE.parent.parent
+ROOT = HERE.parent.parent.parent
 COLUMNS = ("point", "wrt", "generated", "tape", "sympy", "finite diff", "status")
 
 
