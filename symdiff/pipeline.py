@@ -1,6 +1,7 @@
 """The pipeline: every pass symdiff runs, once, in order.
 
-    source ─► parse ─► fence ─► lower ─► hoist ─► differentiate ─► to_python ─► optimize ─► emit ─► compile
+    source ─► parse ─► fence ─► desugar ─► lower ─► hoist ─► differentiate ─► to_python
+           ─► optimize ─► emit ─► compile
 
 Each stage is a plain function from one value to the next; this module is the only
 place that calls them in sequence.  ``lower`` is the front half (a user's function to
@@ -16,7 +17,7 @@ and its value, so a pass can be looked at alone (``symdiff show --debug``):
     >>> stages = []
     >>> _ = generate(parse_function(f), debug=lambda stage, value: stages.append(stage))
     >>> stages
-    ['parse', 'fence', 'lower', 'hoist', 'differentiate', 'to_python', 'optimize', 'emit']
+    ['parse', 'fence', 'desugar', 'lower', 'hoist', 'differentiate', 'to_python', 'optimize', 'emit']
 
 A failure that is not the user's (``SymdiffError``) is our bug: it is raised as
 ``InternalError`` naming the stage it happened in.
@@ -34,14 +35,15 @@ from symdiff.backend.to_python import to_python
 from symdiff.errors import InternalError, SymdiffError
 from symdiff.frontend.fence import fence
 from symdiff.frontend.parse import deepest_statement, parse_function
+from symdiff.lower.desugar import desugar
 from symdiff.ir.check import check_program
 from symdiff.ir.nodes import number_statements
 from symdiff.lower.hoist import hoist_invariants
 from symdiff.lower.normalize import normalize
 from symdiff.optimize.driver import optimize_function
 
-STAGES = ("parse", "fence", "lower", "hoist", "differentiate", "to_python", "optimize", "emit",
-          "compile")
+STAGES = ("parse", "fence", "desugar", "lower", "hoist", "differentiate", "to_python", "optimize",
+          "emit", "compile")
 
 
 @dataclass
@@ -55,15 +57,18 @@ class Generated:
 
 
 def lower(parsed, *, forward=False, debug=None):
-    """The ``Program`` of a parsed function: fenced, lowered and hoisted.
+    """The ``Program`` of a parsed function: fenced, desugared, lowered and hoisted.
 
     With ``forward``, the function may return a tuple of numbers (forward mode).
     """
     show = debug or _quiet
     with stage("fence", parsed):
         show("fence", fence(parsed))
+    with stage("desugar", parsed):
+        desugared = desugar(parsed)
+    show("desugar", desugared)
     with stage("lower", parsed):
-        program = annotate(number_statements(normalize(parsed, allow_tuple=forward)))
+        program = annotate(number_statements(normalize(desugared, allow_tuple=forward)))
     verify(program, "lower")
     show("lower", program)
     with stage("hoist", parsed):

@@ -31,7 +31,7 @@ import symdiff.tape
 from symdiff.backend import printer
 from symdiff.frontend import static
 from symdiff.ad.reverse import Generated
-from symdiff.backend.emit import emit, shape, without_comments
+from symdiff.backend.emit import emit, same_tree, shape, without_comments
 from symdiff.errors import InternalError
 from symdiff.backend.syntax import Comment, comment, function_def
 
@@ -291,6 +291,23 @@ def test_a_tree_is_printed_faithfully_or_refused(body):
         except InternalError:
             continue
         _assert_carried(function, text)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(_statements(), min_size=1, max_size=4),
+       st.lists(_statements(), min_size=1, max_size=4))
+def test_the_side_by_side_check_agrees_with_comparing_shapes(body, other):
+    """``same_tree`` (the proof ``emit`` runs) says what comparing the two ``shape``s says,
+    on a tree against its own text and against another tree's text."""
+    function, another = _function(body, []), _function(other, [])
+    for printed in (function, another):
+        try:
+            parsed = ast.parse(emit(Generated(printed, "math", {}), "unparse")).body[-1]
+        except InternalError:
+            continue
+        for built in (function, another):
+            want = shape(parsed) == shape(without_comments(built))
+            assert same_tree(parsed, built) == want
 
 
 # --- both printers, one text ------------------------------------------------------------------

@@ -6,6 +6,7 @@ A bug is planted by making one pass (or one entry of check's bridge to the tape)
 the way a bug would, with ``monkeypatch``; everything else runs as users run it.
 """
 
+import dataclasses
 import math
 
 import pytest
@@ -15,6 +16,7 @@ import symdiff.pipeline as pipeline
 from symdiff.checking import compare, rules, tape_bridge
 from symdiff.cli import main as cli
 from symdiff.cli.errors import INTERNAL_ERROR, USER_ERROR
+from symdiff.primitives import registry
 
 MODEL = """\
 import math
@@ -98,8 +100,10 @@ def test_a_rule_meeting_our_bug_is_not_a_wrong_rule():
 def test_an_operation_missing_from_checks_bridge_is_an_internal_error(monkeypatch):
     """The tape bridge names the operation it lacks; the divergence locator, which notes
     a failure of its own run of the statements, does not take that for one."""
-    monkeypatch.delitem(tape_bridge.TAPE_OPS, "mul")
+    mul = registry.rule_of("mul")
+    monkeypatch.setitem(registry._RECORDS, "mul", dataclasses.replace(mul, bridge="tape.mul(x, y)"))
     monkeypatch.setattr(symdiff.tape, "mul", None, raising=False)
+    monkeypatch.setattr(tape_bridge, "_BRIDGES", {})
     program = symdiff.api.build(through_square).program
     with pytest.raises(symdiff.InternalError) as raised:
         tape_bridge.tape_op(program, "mul")

@@ -18,7 +18,7 @@ from symdiff.ir import nodes as ir
 from symdiff.ir.expr import to_ast
 from symdiff.pipeline import lower
 from symdiff.frontend.parse import parse_function
-from symdiff.primitives.rules import RULES
+from symdiff.primitives.registry import RECORDS as RULES
 
 SCALE = 2.0
 DEBUG = False

@@ -1,6 +1,6 @@
 """Every primitive of the derivative table, under every name a user can call it by.
 
-For each entry of ``symdiff.primitives.rules.RULES`` and each spelling that reaches it
+For each record of ``symdiff.primitives.registry`` and each spelling that reaches it
 (``math.<name>``, ``np.<name>``, ``special.<name>``, ``norm.<method>`` by position and by
 keyword, a builtin, an operator), and for the math functions of numbers written out
 (``math.fsum([x, y, z])``, ``math.hypot(x, y, z)``...), a one-line function is written
@@ -21,16 +21,15 @@ import pytest
 import symdiff
 from symdiff.errors import SymdiffError
 from symdiff.frontend.resolve import MATH_CONSTANTS
-from symdiff.primitives.rules import (BUILTIN_FUNCTIONS, MATH_FUNCTIONS, MATH_REFUSED, NORM_METHODS,
-                           NUMPY_FUNCTIONS, PAIRS, RULES, SCIPY_RULES, SCIPY_SPECIAL_FUNCTIONS, VARIADIC,
-                           rule_of, template)
+from symdiff.primitives import registry, scipy
+from symdiff.primitives.registry import RECORDS as RULES
+from symdiff.primitives.registry import VARIADIC, names, pairs, rule_of
+from symdiff.primitives.texts import template
 
 np = pytest.importorskip("numpy")
 HAVE_SCIPY = importlib.util.find_spec("scipy") is not None
 
-OPERATORS = {"add": "x + y", "sub": "x - y", "mul": "x * y", "div": "x / y", "pow": "x ** y",
-             "floordiv": "x // y", "mod": "x % y", "neg": "-x", "pos": "+x"}
-INTERNAL = ("copy", "stop_gradient")  # not called by a name of their own
+OPERATORS = {op: record.forward for op, record in RULES.items() if record.operator}  # "x + y"
 PARAMS = ("x", "y", "z", "u")
 # the functions of numbers written out, at the counts checked
 WRITTEN_OUT = {"hypot": ("math.hypot(x, y, z)", 3), "fsum": ("math.fsum([x, y, z])", 3),
@@ -57,20 +56,22 @@ def spellings():
         args = _arguments(rule)
         if op in OPERATORS:
             found.append((f"operator-{op}", op, OPERATORS[op]))
-        if op == "logb":
-            found.append(("math.log-base", op, "math.log(x, y)"))
-        if op == "roundn":
-            found.append(("round-digits", op, "round(x, int(y))"))
-        for table, prefix in ((MATH_FUNCTIONS, "math."), (NUMPY_FUNCTIONS, "np."),
-                              (BUILTIN_FUNCTIONS, ""), (SCIPY_SPECIAL_FUNCTIONS, "special.")):
-            for name, target in table.items():
+        for count, other in rule.variants:  # math.log(x, b) is logb, math.perm(n) factorial
+            for family, prefix in (("math", "math."), ("builtin", "")):
+                for name in (n for n, target in names(family).items() if target == op):
+                    written = ", ".join(f"int({a})" if p in rule_of(other).ints else a for p, a in
+                                        zip(rule_of(other).params, PARAMS))  # sympy: floats
+                    found.append((f"{prefix}{name}-{count}", other, f"{prefix}{name}({written})"))
+        for family, prefix in (("math", "math."), ("numpy", "np."), ("builtin", ""),
+                               ("scipy", "special.")):
+            for name, target in names(family).items():
                 if target == op and (prefix != "special." or HAVE_SCIPY):
                     found.append((f"{prefix}{name}", op, f"{prefix}{name}({args})"))
-        for method in (m for m, target in NORM_METHODS.items() if target == op and HAVE_SCIPY):
+        for method in (m for m, target in names("method").items() if target == op and HAVE_SCIPY):
             found.append((f"norm.{method}", op, f"norm.{method}(x, y, z)"))
             found.append((f"norm.{method}-keywords", op,
                           f"st.norm.{method}({rule.params[0]}=x, scale=z, loc=y)"))
-    for name, halves in PAIRS.items():  # unpacked into two names
+    for name, halves in pairs().items():  # unpacked into two names
         for i, half in enumerate(halves):
             found.append((f"math.{name}-{i}", half, f"a, b = math.{name}(x); {'ab'[i]}"))
     for name in VARIADIC:
@@ -85,15 +86,17 @@ SPELLINGS = spellings()
 
 def test_every_primitive_can_be_called():
     reached = {op for _, op, _ in SPELLINGS}
-    unreachable = set(INTERNAL) | (set() if HAVE_SCIPY else set(SCIPY_RULES))
+    internal = {op for op, record in RULES.items() if record.internal}
+    assert internal == {"copy", "stop_gradient"}  # not called by a name of their own
+    unreachable = internal | (set() if HAVE_SCIPY else set(scipy.RECORDS))
     assert set(RULES) - reached == unreachable
 
 
 def test_every_math_name_is_reached_or_refused():
     """No public name of ``math`` on this Python is left unclassified."""
     for name in (n for n in dir(math) if not n.startswith("_")):
-        assert (name in MATH_FUNCTIONS) + (name in MATH_CONSTANTS) + (name in MATH_REFUSED) == 1, \
-            name
+        assert (name in names("math")) + (name in MATH_CONSTANTS) + (
+            registry.refused(name) is not None) == 1, name
 
 
 def _load(tmp_path, name, text):
@@ -105,7 +108,7 @@ def _load(tmp_path, name, text):
     return loaded
 
 
-@pytest.mark.parametrize("name", sorted(MATH_REFUSED))
+@pytest.mark.parametrize("name", sorted(registry.refused_names()))
 def test_refused_math_function_is_a_located_error(tmp_path, name):
     """``math.gcd(n, 4)`` (or ``from math import gcd``) is refused at the call, naming it."""
     text = (f"import math\nfrom math import {name} as imported\n\n\n"

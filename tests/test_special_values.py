@@ -29,7 +29,7 @@ import pytest
 
 import symdiff
 import symdiff.tape
-from symdiff.primitives.rules import rule_of
+from symdiff.primitives.registry import rule_of
 
 try:
     import test_rules
@@ -553,6 +553,24 @@ def length3(x, y, z):
 
 def product3(a, b, c):
     return math.prod((a, b, c))
+
+
+def signed(x, y):
+    return math.copysign(x, y)
+
+
+def scaled(x, i):
+    return math.ldexp(x, i)
+
+
+def split(x):
+    m, e = math.frexp(x)
+    f, i = math.modf(x)
+    return 3.0 * m + e + 5.0 * f + i
+
+
+def sinc(x):
+    return np.sinc(x)
 """
 
 
@@ -576,6 +594,29 @@ def _check_integer_functions(m):
 
 def _check_nextafter(m):
     assert _grad(m.step_after, 1.0, 2.0) == (1.0, 0.0)
+
+
+def _check_copysign(m):
+    for (x, y), expected in (((2.0, 1.0), 1.0), ((2.0, -1.0), -1.0), ((-2.0, 1.0), -1.0),
+                             ((-2.0, -1.0), 1.0), ((0.0, 1.0), 1.0), ((0.0, -1.0), -1.0)):
+        assert _grad(m.signed, x, y) == (expected, 0.0)
+        assert symdiff.tape.grad(m.signed)(x, y) == (expected, 0.0)
+
+
+def _check_ldexp(m):
+    for x, i in ((1.5, 3), (-0.25, -2), (0.0, 5)):
+        assert symdiff.grad(m.scaled, wrt="x")(x, i) == 2.0 ** i
+
+
+def _check_frexp_modf(m):
+    for x in (0.0, 1.5, -6.25, 1e-300):
+        mantissa = math.frexp(x)[0] / x if x else 1.0
+        assert _grad(m.split, x) == 3.0 * mantissa + 5.0
+
+
+def _check_sinc(m):
+    assert _grad(m.sinc, 0.0) == 0.0
+    assert same(_grad(m.sinc, 1e-3), symdiff.tape.grad(m.sinc)(1e-3))
 
 
 def _check_rounded_remainder(m):
@@ -644,6 +685,10 @@ ROW_CHECKS = {
     "`factorial`, `comb`, `perm`, `ulp`, `isnan`, `isinf`, `isfinite`, `isclose`":
         _check_integer_functions,
     "`nextafter(x, y)`": _check_nextafter,
+    "`copysign(x, y)`": _check_copysign,
+    "`ldexp(x, i)`": _check_ldexp,
+    "`m, e = frexp(x)`; `f, i = modf(x)`": _check_frexp_modf,
+    "`np.sinc(x)` at 0": _check_sinc,
     "`remainder(x, y)`": _check_rounded_remainder,
     "`hypot(x, y, z, ...)`, `dist(p, q)` at zero length": _check_zero_length,
     "`prod((a, b, c))`": _check_product,

@@ -2,7 +2,7 @@
 
 Expects a ``Program`` from ``normalize`` and its ``DefUse``.  Guarantees a function
 that runs the user's computation once (the forward sweep) and then the chain
-rule backwards (the reverse sweep), with the derivatives taken from ``rules``
+rule backwards (the reverse sweep), with the derivatives taken from ``registry``
 and nowhere else.  Only active names (``activity``) get adjoints.
 
 Straight-line values are never overwritten (``normalize`` renames them), so the

@@ -39,9 +39,8 @@ from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 from symdiff.ir.expr import to_ast
-from symdiff.primitives.rules import template
-
-CHEAP = ("add", "sub", "mul", "neg", "pos", "copy")  # recomputed rather than saved
+from symdiff.primitives.registry import cheap
+from symdiff.primitives.texts import template
 
 
 @dataclass(frozen=True)
@@ -185,7 +184,7 @@ class Taping:
         """An expression recomputing ``name`` as ``reader`` read it, from values the
         reverse of ``stmt`` holds; None if there is none as cheap as a push and a pop.
 
-        ``name`` must be computed by one cheap operation (``CHEAP``, or reading an entry
+        ``name`` must be computed by one cheap operation (``registry.cheap``, or reading an entry
         of a table of numbers) earlier in the block of ``reader``, and each operand of it
         must be unchanged since: not
         assigned in between, and at the reverse of ``stmt`` either stable (never
@@ -199,8 +198,8 @@ class Taping:
         source = sources[0]
         if isinstance(source, ir.Compute) and self.reads_table(source.expr):
             args, expression = [ir.Var(read) for read in source.reads], to_ast(source.expr)
-        elif isinstance(source, ir.Assign) and source.op in CHEAP and source.call is None and (
-                source.op not in self.program.custom):
+        elif isinstance(source, ir.Assign) and source.op not in self.program.custom and (
+                source.call is None and cheap(source.op)):
             args, expression = source.args, None
         else:
             return None

@@ -17,7 +17,7 @@ from symdiff.ir import sweeps as sw
 from symdiff.ir import expr as ex
 from symdiff.ir.expr import from_ast
 from symdiff.ir.names import BUILTINS, Namer
-from symdiff.primitives.rules import NUMPY, template
+from symdiff.primitives.texts import NUMPY, template
 from symdiff.primitives.special import HELPERS
 
 

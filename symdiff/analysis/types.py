@@ -8,10 +8,12 @@ names are first defined; ``annotate`` stores it as ``program.types``.
 - A parameter is a float, unless the code reads it as a table (``Table``), as an
   integer (a ``range`` bound, an integer argument of a primitive, an index), or it
   defaults to None (``Optional``), a string or a bool (the type of its default).
-- An ``Assign`` gets its primitive's result type (``result_type``): integer-valued
-  primitives (``floor``, ``factorial``, ``round`` of one number) give ``Int``, the
-  tests (``isnan``) ``Bool``, arithmetic the wider type of its operands, everything
-  else ``Float``.  Computed by numpy (``family == "numpy"``) every number is a float.
+- An ``Assign`` gets its primitive's result type (``result_type``), by the type rule of
+  its record in the registry (``record.KINDS``): integer-valued primitives (``floor``,
+  ``factorial``, ``round`` of one number) give ``Int``, the tests (``isnan``) ``Bool``,
+  arithmetic ("like") the wider type of its operands, ``max``/``min`` ("pick") the
+  operands' own, everything else ``Float``.  Computed by numpy (``family == "numpy"``)
+  every number but a test's is a float.
 - A ``Compute`` gets the type of its expression (``expression_type``): comparisons and
   ``not`` give ``Bool``, ``len`` an ``Int``, an entry of a table a number, ``[]`` a stack.
 - A name assigned in several places holds the join of its values' types (an ``Int``
@@ -25,44 +27,47 @@ from symdiff.frontend.resolve import is_table, table_values
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import types as t
+from symdiff.primitives import registry
 
-INT_RESULT = frozenset(("floor", "ceil", "trunc", "round", "int", "factorial", "comb", "perm",
-                        "frexp_exponent"))
-BOOL_RESULT = frozenset(("isnan", "isinf", "isfinite", "isclose"))
-WIDEST = frozenset(("add", "sub", "mul", "floordiv", "mod", "neg", "pos", "abs", "prod",
-                    "sumprod"))  # the wider type of the operands (a bool counts as an int)
-SAME = frozenset(("copy", "stop_gradient", "max", "min"))  # one of the operands, as it is
-
-_INT_CALLS = frozenset(("len", "int", "round", "floor", "ceil", "trunc", "factorial", "comb",
-                        "perm", "isqrt", "gcd", "lcm"))
-_BOOL_CALLS = frozenset(("bool", "isinstance", "callable", "isnan", "isinf", "isfinite",
-                         "isclose", "hasattr"))
-_SAME_CALLS = frozenset(("min", "max", "abs"))
+# calls in expressions of what is no primitive: the builtins and math functions symdiff
+# reads as values, never differentiates
+_NOT_PRIMITIVES = {"len": t.INT, "isqrt": t.INT, "gcd": t.INT, "lcm": t.INT, "bool": t.BOOL,
+                   "isinstance": t.BOOL, "callable": t.BOOL, "hasattr": t.BOOL}
 
 
-def _base(op):
-    name, _, count = op.rpartition("_")
-    return name if count.isdigit() and name else op
+def _result_rule(op, family):
+    """The type rule of ``op`` (a key of ``record.KINDS``) as ``family`` computes it; None
+    for a function with its own rule (or no op)."""
+    if op is None:
+        return None
+    try:
+        return registry.rule_of(op).spelled(family).result
+    except KeyError:
+        return None
 
 
 def result_type(stmt, arg_types):
     """The type of ``stmt.op(*args)`` for arguments of ``arg_types`` (the type rule of
     the ``Assign`` ``stmt``'s primitive)."""
-    op, numpy = _base(stmt.op), stmt.family == "numpy"
-    if op in BOOL_RESULT:
-        return t.BOOL
-    if numpy:
+    rule = _result_rule(stmt.op, stmt.family)
+    if stmt.family == "numpy" and rule != "bool":
         return t.FLOAT
-    if op in INT_RESULT and not (op == "round" and len(arg_types) > 1):
-        return t.INT
-    if op in SAME:
-        return _widest(arg_types, keep_bool=True)
-    if op in WIDEST:
-        return _widest(arg_types)
-    if op == "pow" and arg_types and all(a in (t.INT, t.BOOL) for a in arg_types):
+    if rule == "power" and arg_types and all(a in (t.INT, t.BOOL) for a in arg_types):
         exponent = stmt.args[1]
         if isinstance(exponent, ir.Const) and exponent.value >= 0:
             return t.INT
+    return _of_rule(rule, arg_types)
+
+
+def _of_rule(rule, arg_types):
+    if rule == "bool":
+        return t.BOOL
+    if rule == "int":
+        return t.INT
+    if rule == "pick":  # one of the operands, as it is
+        return _widest(arg_types, keep_bool=True)
+    if rule == "like":  # the wider type of the operands (a bool counts as an int)
+        return _widest(arg_types)
     return t.FLOAT
 
 
@@ -127,8 +132,8 @@ class _Inference:
         (``range(n + 1)``) makes them integers too."""
         sources = {}
         for stmt in ir.walk(self.program.body):
-            if isinstance(stmt, ir.Assign) and (_base(stmt.op) in WIDEST | SAME) and (
-                    stmt.family != "numpy"):
+            if isinstance(stmt, ir.Assign) and _result_rule(stmt.op, stmt.family) in (
+                    "like", "pick") and stmt.family != "numpy":
                 sources.setdefault(stmt.target, []).extend(
                     a.name for a in stmt.args if isinstance(a, ir.Var))
             elif isinstance(stmt, ir.Compute) and _keeps_ints(stmt.expr):
@@ -198,7 +203,8 @@ def _keeps_ints(expr):
     for node in ex.walk(expr):
         if isinstance(node, ex.BinOp) and node.op == "/":
             return False
-        if isinstance(node, ex.Call) and getattr(node.func, "id", None) not in _SAME_CALLS:
+        if isinstance(node, ex.Call) and not (isinstance(node.func, ex.Name) and _result_rule(
+                registry.names("builtin").get(node.func.id), None) in ("like", "pick")):
             return False
         if isinstance(node, (ex.Compare, ex.Subscript, ex.Attribute)):
             return False
@@ -245,18 +251,17 @@ def expression_type(expr, name_type):
 
 
 def _call_type(expr, name_type):
+    """A builtin's call by its name, a module's (``math.floor``) by its attribute."""
     func = expr.func
     name = func.id if isinstance(func, ex.Name) else getattr(func, "attr", None)
-    if name in _BOOL_CALLS:
-        return t.BOOL
-    if name in _INT_CALLS and not (name == "round" and len(expr.args) > 1):
-        return t.INT
-    if name in _SAME_CALLS:
-        return _widest([expression_type(a, name_type) for a in expr.args],
-                       keep_bool=name != "abs")
-    if name == "float":
-        return t.FLOAT
-    raise InternalError("types", f"no type for a call of {name}")
+    if name in _NOT_PRIMITIVES:
+        return _NOT_PRIMITIVES[name]
+    op = registry.names("builtin" if isinstance(func, ex.Name) else "math").get(name)
+    if op is None:
+        raise InternalError("types", f"no type for a call of {name}")
+    op = registry.variant(op, len(expr.args))
+    family = None if isinstance(func, ex.Name) else "math"
+    return _of_rule(_result_rule(op, family), [expression_type(a, name_type) for a in expr.args])
 
 
 def infer_types(program):

@@ -17,7 +17,6 @@ that is bound to something else here, a construct the printer does not write) is
 in a comment saying it has to be bound before the text runs.  Never silently missing.
 """
 
-import ast
 import builtins
 import dis
 import math
@@ -26,7 +25,7 @@ import sys
 import types
 
 from symdiff.backend.printer import UnprintableStatement, one_line, print_function
-from symdiff.backend.syntax import clone
+from symdiff.backend.syntax import clone, name_nodes
 from symdiff.errors import SymdiffError
 
 _MISSING = object()
@@ -38,16 +37,14 @@ def header(generated, printer, helpers=()):
     function = generated.function
     lines = []
     taken = {function.name: function, **{helper.name: helper for helper in helpers}}
-    trees = [function, *helpers]
-    if any(isinstance(n, ast.Name) and n.id == generated.math_name
-           for tree in trees for n in ast.walk(tree)):
+    read = {n.id for tree in (function, *helpers) for n in name_nodes(tree)}
+    if generated.math_name in read:
         alias = "" if generated.math_name == "math" else f" as {generated.math_name}"
         lines.append(f"import math{alias}")
         taken[generated.math_name] = math
     for alias, builtin in generated.builtins.items():
         lines.append(f"from builtins import {builtin} as {alias}")
         taken[alias] = getattr(builtins, builtin)
-    read = {n.id for tree in trees for n in ast.walk(tree) if isinstance(n, ast.Name)}
     wanted = {name: value for name, value in generated.namespace.items()
               if name in read and name != generated.math_name}
     imports, constants, unbound = _bind(wanted, taken)

@@ -55,10 +55,11 @@ def _check_round_trip(text, function, definitions):
         raise InternalError("emit", f"the emitted text does not parse: {exc}") from None
     defined = [stmt for stmt in body[:-1] if isinstance(stmt, ast.FunctionDef)]
     if (not body or not all(_is_binding(s) or s in defined for s in body[:-1])
-            or [shape(d) for d in defined] != [shape(without_comments(d)) for d in definitions]):
+            or len(defined) != len(definitions)
+            or not all(same_tree(d, built) for d, built in zip(defined, definitions))):
         raise InternalError("emit", "the emitted header is not imports, constants and the "
                             "definitions it was meant to hold")
-    if shape(body[-1]) != shape(without_comments(function)):
+    if not same_tree(body[-1], function):
         raise InternalError("emit", f"the emitted text of {function.name} does not parse "
                             "back to its syntax tree")
 
@@ -82,6 +83,96 @@ def _is_literal(node):
             and node.func.id == "float" and not node.keywords and len(node.args) == 1
             and isinstance(node.args[0], ast.Constant)
             and node.args[0].value in ("inf", "-inf", "nan"))
+
+
+def same_tree(parsed, built):
+    """Whether ``shape(parsed) == shape(without_comments(built))``, found in one walk of
+    both trees side by side that builds nothing (the emitted text of a large function
+    is a large tree, and this check runs on every one)."""
+    pairs = [(parsed, built)]
+    pop, push = pairs.pop, pairs.append
+    while pairs:
+        a, b = pop()
+        kind = a.__class__
+        if kind is not b.__class__ or _is_special(kind):
+            known_a, known_b = _constant(a), _constant(b)
+            if known_a is not None or known_b is not None:
+                if known_a != known_b:
+                    return False
+                continue
+            if kind is not b.__class__ or not isinstance(a, ast.AST):
+                if not _same_other(a, b):
+                    return False
+                continue
+        plan = _PLANS.get(kind)
+        if plan is None:
+            plan = _plan(kind)
+        for name in plan:
+            x, y = getattr(a, name, None), getattr(b, name, None)
+            if name == "type_params":
+                x, y = x or None, y or None
+            if x is y and x.__class__ is not list and not (isinstance(x, ast.AST) and x._fields):
+                continue  # one operator singleton, one name, or None
+            if x.__class__ is list or y.__class__ is list:
+                if not (x.__class__ is list and y.__class__ is list):
+                    return False
+                if name in ("body", "orelse") and y and all(isinstance(s, ast.stmt) for s in y):
+                    y = [s for s in y if not isinstance(s, Comment)] or [_PASS]
+                if len(x) != len(y):
+                    return False
+                pairs.extend(zip(x, y))
+            elif isinstance(x, ast.AST) or isinstance(y, ast.AST):
+                push((x, y))
+            elif x != y:
+                return False
+    return True
+
+
+def _same_other(a, b):
+    """``same_tree`` for two values of different classes, neither a constant: equal plain
+    values, or nodes of classes of one name compared as ``shape`` does."""
+    if not isinstance(a, ast.AST) or not isinstance(b, ast.AST):
+        return not isinstance(a, ast.AST) and not isinstance(b, ast.AST) and a == b
+    return type(a).__name__ == type(b).__name__ and shape(a) == shape(without_comments(b))
+
+
+_PLANS = {}  # class -> the fields ``shape`` compares
+
+
+def _plan(kind):
+    plan = _PLANS[kind] = tuple(name for name in kind._fields
+                                if name not in _UNSHAPED or name == "type_params")
+    return plan
+
+
+_UNSHAPED = ("ctx", "type_comment", "kind", "type_params")  # what ``shape`` leaves out
+_PASS = ast.Pass()
+
+
+def _is_special(kind):
+    """Whether a value of class ``kind`` may be a constant to ``shape``, or is no node
+    (cached by class)."""
+    answer = _SPECIAL_CLASSES.get(kind)
+    if answer is None:
+        answer = _SPECIAL_CLASSES[kind] = not issubclass(kind, ast.AST) or issubclass(
+            kind, (ast.Constant, ast.UnaryOp))
+    return answer
+
+
+_SPECIAL_CLASSES = {}
+
+
+def _constant(node):
+    """A constant as ``shape`` sees it, (type name, repr), ``-2.0`` written as a negation
+    included; None for anything else."""
+    if isinstance(node, ast.UnaryOp):
+        if (isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant)
+                and _is_real(node.operand.value)):
+            value = -node.operand.value
+            return (type(value).__name__, repr(value))
+    elif isinstance(node, ast.Constant):
+        return (type(node.value).__name__, repr(node.value))
+    return None
 
 
 def without_comments(function):

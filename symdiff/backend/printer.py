@@ -25,6 +25,7 @@ Expects a function tree from ``differentiate`` (possibly optimized), its comment
 """
 
 import ast
+import copy
 import io
 import keyword
 import os
@@ -138,7 +139,7 @@ class _Printer:
     def header(self, stmt):
         """``def f(x):``, ``for i in range(n):``, ``if a < b:``: the statement printed with
         ``pass`` for its body, first line."""
-        bare = clone(stmt)
+        bare = copy.copy(stmt)  # a new node sharing the fields: printing changes nothing
         bare.body = [ast.Pass()]
         if hasattr(bare, "orelse"):
             bare.orelse = []
@@ -181,10 +182,12 @@ def minimal_parentheses(text):
     tree, they are the same for both.  Each pair goes only if the statement parses to
     the same tree without it.
     """
+    if not _may_group(text):
+        return text
     tokens = _tokens(text)
     if tokens is None:
         return text
-    meaning = _meaning(text)
+    meaning = None  # the tree the text means: parsed once a pair may go
     start = 0
     while True:
         inside = _in_fstrings(tokens)
@@ -194,6 +197,8 @@ def minimal_parentheses(text):
             close = _matching(tokens, i)
             shorter = _without(text, tokens[i], tokens[close])
             fewer = _tokens(shorter)
+            if meaning is None:
+                meaning = _meaning(text)
             if (fewer is not None and [t.string for t in fewer]
                     == [t.string for j, t in enumerate(tokens) if j not in (i, close)]
                     and _meaning(shorter) == meaning):
@@ -201,6 +206,32 @@ def minimal_parentheses(text):
                 break
         else:
             return text
+
+
+def _may_group(text):
+    """False when no parenthesis of ``text`` can be a grouping one, seen from its
+    characters alone: each follows a ``)``, a ``]`` or a name that is not a keyword (a
+    call), and no quote hides one in a string.  Most printed statements are such, and
+    ``minimal_parentheses`` then has nothing to tokenize."""
+    if "'" in text or '"' in text:
+        return True
+    i = text.find("(")
+    while i != -1:
+        end = i
+        while end and text[end - 1] == " ":
+            end -= 1
+        if not end:
+            return True
+        if text[end - 1] not in ")]":
+            start = end
+            while start and (text[start - 1].isalnum() or text[start - 1] == "_"):
+                start -= 1
+            word = text[start:end]
+            if not word or word[0].isdigit() or (keyword.iskeyword(word) and word not in (
+                    "True", "False", "None")):
+                return True
+        i = text.find("(", i + 1)
+    return False
 
 
 def _in_fstrings(tokens):

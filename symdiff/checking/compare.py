@@ -30,7 +30,7 @@ from symdiff.checking.locate import locate_safely
 from symdiff.checking.report import CheckReport, Raised, Row
 from symdiff.checking.rules import check_rules
 from symdiff.checking.statuses import finite_difference, status, with_remark
-from symdiff.deadline import TimedOut, within
+from symdiff.witnesses.deadline import TimedOut, within
 from symdiff.errors import InternalError, SymdiffError
 from symdiff.ir import nodes as ir
 
@@ -162,7 +162,7 @@ class _SympyWitness:
 
     def at(self, point):
         """(the derivatives, or Nones; "ok", "not used" or "timed out")."""
-        from symdiff.symbolic import evaluate_grad
+        from symdiff.witnesses.symbolic import evaluate_grad
 
         nothing = (None,) * len(self.names)
         if self.timed_out:

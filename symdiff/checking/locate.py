@@ -89,7 +89,10 @@ def _local_partials(program, stmt, args):
     """The tape's own partials of one operation at these arguments: of a function with a
     user rule, those of its code (so a wrong rule shows), or the rule where the tape cannot
     run that code."""
-    fresh = [tape.Value(raw(a)) if isinstance(a, (tape.Value, int, float)) else a for a in args]
+    rule = program.rule(stmt.op)  # an argument taken as an integer stays a number
+    fresh = [tape.Value(raw(a)) if isinstance(a, (tape.Value, int, float)) and (
+        i >= len(rule.params) or rule.params[i] not in rule.ints) else raw(a)
+        for i, a in enumerate(args)]
     try:
         out = tape_op(program, stmt.op, own_code=True)(*fresh)
     except SymdiffError:

@@ -5,13 +5,14 @@ the function itself for finite differences.  Guarantees a status string: ``"ok"`
 ``"ok (...)"`` that says why a witness may differ without the gradient being wrong
 (finite differences undefined, ill-conditioned or seeing through ``stop_gradient``;
 sympy's convention at a kink), or the list of what disagrees.  Nothing here runs
-symdiff's own code: the closeness test and the central differences are plain arithmetic.
+symdiff's own code: the closeness test is plain arithmetic, the central differences
+(``finite_difference``) are the witness ``symdiff.witnesses.finite``.
 """
 
 import math
-import numbers
 
 from symdiff.checking.report import Raised
+from symdiff.witnesses.finite import central_difference as finite_difference  # noqa: F401
 
 
 def status(gen, tap, sym, fd, rtol, atol, rule_wrong=False):
@@ -57,28 +58,3 @@ def close(a, b, rtol, atol):
     if math.isinf(a) or math.isinf(b):
         return a == b
     return abs(a - b) <= atol + rtol * max(abs(a), abs(b))
-
-
-def finite_difference(fn, point, index, step=1e-6):
-    """(central difference, "steady" / "unsteady" / "undefined"): whether quartering the step
-    leaves it steady, or "undefined" (the estimate nan) where a step leaves the function's
-    domain or the real numbers (a complex value, as ``(-2.0) ** 3.01`` gives)."""
-    def at(h):
-        scale = h * max(1.0, abs(point[index]))
-        plus, minus = list(point), list(point)
-        plus[index] += scale
-        minus[index] -= scale
-        try:
-            up, down = fn(*plus), fn(*minus)
-        except (ValueError, ZeroDivisionError, OverflowError):
-            return math.nan
-        if not (isinstance(up, numbers.Real) and isinstance(down, numbers.Real)):
-            return math.nan
-        try:
-            return float((up - down) / (2 * scale))
-        except (ZeroDivisionError, OverflowError):
-            return math.nan
-    first, second = at(step), at(step / 4)
-    if math.isnan(first) or math.isnan(second):
-        return math.nan, "undefined"
-    return first, "steady" if close(first, second, 1e-4, 1e-7) else "unsteady"

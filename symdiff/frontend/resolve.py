@@ -22,13 +22,7 @@ from dataclasses import dataclass
 from symdiff.frontend.wrappers import transparent
 from symdiff.lower.exits import own_nodes
 from symdiff.markers import CUSTOM_RULES, stop_gradient
-from symdiff.primitives.rules import (
-    BUILTIN_FUNCTIONS,
-    MATH_FUNCTIONS,
-    NORM_METHODS,
-    NUMPY_FUNCTIONS,
-    SCIPY_SPECIAL_FUNCTIONS,
-)
+from symdiff.primitives.registry import names
 
 MATH_CONSTANTS = ("pi", "e", "tau", "inf", "nan")
 
@@ -128,13 +122,13 @@ def module_attribute(module, attr):
             return None
         return classify(getattr(module, attr))
     if module == "math":
-        if attr in MATH_FUNCTIONS:
-            return Meaning("primitive", MATH_FUNCTIONS[attr])
+        if attr in names("math"):
+            return Meaning("primitive", names("math")[attr])
         if attr in MATH_CONSTANTS:
             return Meaning("constant", getattr(math, attr))
         return None
-    if attr in NUMPY_FUNCTIONS:
-        return Meaning("primitive", NUMPY_FUNCTIONS[attr])
+    if attr in names("numpy"):
+        return Meaning("primitive", names("numpy")[attr])
     if attr in ("pi", "e", "inf", "nan"):
         return Meaning("constant", getattr(math, attr))
     return None
@@ -152,24 +146,24 @@ def lookup(name, closure, globals_):
 
 
 def _primitive_of(obj):
-    for name, primitive in MATH_FUNCTIONS.items():
+    for name, primitive in names("math").items():
         if obj is getattr(math, name):
             return primitive
-    for name, primitive in BUILTIN_FUNCTIONS.items():
+    for name, primitive in names("builtin").items():
         if obj is getattr(builtins, name):
             return primitive
     numpy = _numpy()
     if numpy is not None:
-        for name, primitive in NUMPY_FUNCTIONS.items():
+        for name, primitive in names("numpy").items():
             if obj is getattr(numpy, name, None):
                 return primitive
     special = sys.modules.get("scipy.special")  # imported already if the user's code uses it
     if special is not None:
-        for name, primitive in SCIPY_SPECIAL_FUNCTIONS.items():
+        for name, primitive in names("scipy").items():
             if obj is getattr(special, name, None):
                 return primitive
     if _is_norm(getattr(obj, "__self__", None)):
-        return NORM_METHODS.get(getattr(obj, "__name__", None))
+        return names("method").get(getattr(obj, "__name__", None))
     return None
 
 

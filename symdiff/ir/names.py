@@ -8,9 +8,11 @@ collides with a user's, whatever the user called things (``dx``, ``t1``,
 import keyword
 
 from symdiff.errors import InternalError
+from symdiff.primitives.registry import builtins_called
 
-BUILTINS = ("range", "reversed", "abs", "min", "max", "float", "int", "round")  # what generated
-# code calls (``round`` in the rules of rint, remainder and the helpers of ``special``)
+# the builtins generated code calls: its loops' and those the registry's texts call (``round``
+# in the rules of rint, remainder and the helpers of ``special``)
+BUILTINS = ("range", "reversed") + builtins_called()
 
 
 class Namer:

@@ -1,7 +1,7 @@
 """The normalized program: small plain data classes passed between the passes.
 
 Operands are names or constants; every differentiable statement applies one
-primitive from the rules table to operands.  Control flow stays structured
+primitive of the registry to operands.  Control flow stays structured
 (``If``, ``For``, ``While``) and, after ``normalize``, no ``return``, ``break``
 or ``continue`` is left inside a block: they become flags and guards, and a loop
 is only ever left through a ``BreakIf`` as the last statement of its body.
@@ -18,7 +18,7 @@ import ast
 from dataclasses import dataclass, field
 
 from symdiff.ir import expr as ex
-from symdiff.primitives.rules import rule_of
+from symdiff.primitives.registry import rule_of
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ class Origin:
 
 @dataclass
 class Assign:
-    """``target = op(*args)`` for a primitive ``op`` of the rules table."""
+    """``target = op(*args)`` for a primitive ``op`` of the registry."""
 
     target: str
     op: str

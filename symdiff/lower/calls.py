@@ -1,8 +1,9 @@
-"""Calls of the table's primitives in ``normalize``: the user's arguments bound to a rule.
+"""Calls: a call in the user's code, to a primitive, a stack's ``pop``, a function with
+its own rule, or a helper (inlined through ``Frame.call_user``).
 
-Mixed into ``Frame`` (through ``ExpressionRules``).  ``primitive_call`` takes a call
-whose callee resolved to a primitive of ``rules`` and emits one ``Assign`` of that
-primitive, its arguments evaluated in the order Python evaluates them:
+Expects a ``Frame``.  ``call`` resolves the callee; ``primitive_call`` binds the
+user's arguments to a primitive of ``rules`` and emits one ``Assign`` of it, spelled as
+the user called it, its arguments evaluated in the order Python evaluates them:
 
     math.isclose(a, b, rel_tol=1e-6)       ->  isclose(a, b, 1e-06, 0.0)     (defaults filled)
     norm.cdf(x, scale=s)                   ->  norm_cdf(x, 0.0, s)           (called as norm.cdf)
@@ -16,136 +17,229 @@ or a ``math`` function symdiff refuses (with the reason: ``math.gcd`` works on i
 """
 
 import ast
-import math
+import sys
 
 from symdiff.errors import UnknownFunctionError, UnsupportedSyntaxError
+from symdiff.frontend.resolve import lookup
 from symdiff.ir import nodes as ir
-from symdiff.primitives.rules import (
-    MATH_REFUSED,
-    MATH_REFUSED_HINTS,
-    PAIRS,
-    RULES,
-    VARIADIC,
-    template,
-)
+from symdiff.lower import names, operands, tables
+from symdiff.primitives.registry import VARIADIC, chains, pairs, rule_of, variant, written_out
+from symdiff.primitives.texts import template
 
 
-class PrimitiveCalls:
-    def primitive_call(self, op, node, shown, target):
-        """Emit the call ``node`` of primitive ``op``; its result operand."""
-        if op in PAIRS:
-            raise self.error(UnsupportedSyntaxError, node,
-                             f"{shown} returns a pair, not a number",
-                             f"unpack it: `first, second = {shown}(...)`")
-        if op in VARIADIC and not (op == "hypot" and len(node.args) == 2 and not node.keywords):
-            return self.variadic_call(op, node, shown, target)
-        if op == "perm" and len(node.args) == 1 and not node.keywords:
-            op = "factorial"  # math.perm(n) is n!
-        if op in ("max", "min") and len(node.args) >= 2 and not node.keywords:
-            args = [self.value(arg) for arg in node.args]
-            result = args[0]
-            for i, arg in enumerate(args[1:]):
-                last = i == len(args) - 2
-                result = self.emit_op(op, (result, arg), target if last else None)
-                self.spell(self.out[-1], node.func)
-            return result
-        if op == "log" and len(node.args) == 2:
-            op = "logb"
-        if op == "round" and len(node.args) == 2:
-            op = "roundn"
-        args = self.bind_primitive(RULES[op], node, shown)
-        result = self.emit_op(op, args, target)
-        if op != "stop_gradient":
-            self.spell(self.out[-1], node.func)
+def call(frame, node, target):
+    method = names.stack_method(frame, node.func)
+    if method is not None:
+        if method[1] != "pop" or node.args or node.keywords:
+            raise frame.error(UnsupportedSyntaxError, node, "a stack's append returns nothing",
+                              "call it as a statement")
+        name = target or frame.namer.fresh(f"{method[0]}_top")
+        frame.emit(ir.Pop(method[0], name, frame.origin))
+        return ir.Var(name)
+    if isinstance(node.func, ast.Name):
+        callee = names.meaning_of(frame, node.func.id, node.func)
+        shown = node.func.id
+    elif isinstance(node.func, ast.Attribute) and names.is_kwargs(frame, node.func.value):
+        if node.func.attr != "get" or node.keywords or len(node.args) not in (1, 2):
+            raise frame.error(UnsupportedSyntaxError, node, "this use of keyword arguments "
+                              "is not supported", 'read them as kwargs["k"] or '
+                              'kwargs.get("k", default)')
+        default = node.args[1] if len(node.args) == 2 else ast.Constant(None)
+        return tables.kwargs_entry(frame, node, node.args[0], default, target)
+    elif isinstance(node.func, ast.Attribute):
+        callee, shown = names.module_member(frame, node.func), ast.unparse(node.func)
+    else:
+        raise frame.error(UnsupportedSyntaxError, node, "this kind of call is not supported",
+                          "call a math function or one of your def functions by name")
+    if callee.kind in ("function", "nested"):
+        return frame.call_user(callee.value, node, target)
+    if callee.kind == "custom":
+        return call_custom(frame, callee.value, node, target)
+    if callee.value is len and len(node.args) == 1 and not node.keywords:
+        return tables.table_length(frame, node.args[0], target)
+    if callee.kind not in ("primitive", "stop_gradient"):
+        if callee.kind == "range":
+            raise frame.error(UnsupportedSyntaxError, node, "range(...) outside a for loop",
+                              "use it as `for i in range(...)`")
+        refused = names.refused_math(frame, node, shown, obj=callee.value)
+        if refused is not None:
+            raise refused
+        raise frame.error(UnknownFunctionError, node,
+                          f"{shown} is not a function symdiff can differentiate",
+                          "use math functions, abs/min/max/pow, or your own def functions")
+    return primitive_call(frame, callee.value if callee.kind == "primitive" else
+                                 "stop_gradient", node, shown, target)
+
+
+def numpy_spelling(frame, func):
+    """How generated code names a numpy or scipy function the user called (``np.tanh``,
+    ``norm.cdf``, ``st.norm.cdf``, ``gammaln``); None for math's and the builtins."""
+    root = func
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    found = lookup(root.id, frame.parsed.closure, frame.parsed.globals)
+    if isinstance(func, ast.Attribute):
+        base = names.meaning_of(frame, root.id, root)
+        if base.value != "numpy" and not _is_scipy(found):
+            return None
+        path = ast.unparse(func).split(".", 1)[1]
+        return f"{frame.unit.global_name(root.id, found)}.{path}"
+    if type(found).__module__ == "numpy" and type(found).__name__ == "ufunc":
+        return frame.unit.global_name(func.id, found)
+    return None
+
+
+def spelled(frame, func):
+    """The family of names ``func`` calls a primitive by, and the text that computes it
+    where numpy or scipy does, as the user's code calls it: ``emit_op``'s spelling."""
+    family, call, module = spelling(frame, func)
+    return {"family": family, "call": numpy_spelling(frame, func) or call, "module": module}
+
+
+def spelling(frame, func):
+    """``(family, call, module)`` of a primitive the user called: "numpy" with the
+    text generated code calls it by and the name it calls numpy by (computed by
+    numpy as the user's code does, to the last bit); "math" for math's; else None."""
+    if isinstance(func, ast.Attribute):
+        if not isinstance(func.value, ast.Name):
+            return None, None, None  # scipy.stats.norm.cdf: computed as scipy does
+        base = names.meaning_of(frame, func.value.id, func.value)
+        if base.value == "math":
+            return "math", None, None
+        if base.value != "numpy":
+            return None, None, None
+        module = lookup(func.value.id, frame.parsed.closure, frame.parsed.globals)
+        name = frame.unit.global_name(func.value.id, module)
+        return "numpy", f"{name}.{func.attr}", name
+    found = lookup(func.id, frame.parsed.closure, frame.parsed.globals)
+    if getattr(found, "__module__", None) == "math":
+        return "math", None, None
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and (isinstance(found, numpy.ufunc) or str(
+            getattr(found, "__module__", "")).startswith("numpy")):
+        return "numpy", frame.unit.global_name(func.id, found), frame.unit.global_name(
+            "np", numpy)
+    return None, None, None
+
+
+def call_custom(frame, fn, node, target):
+    """A user function with its own rule: called as it is, differentiated by the rule."""
+    op = frame.unit.custom_op(fn)
+    parsed_arity = len(frame.unit.program_rules[op].partials)
+    if node.keywords or len(node.args) != parsed_arity:
+        raise frame.error(UnsupportedSyntaxError, node,
+                          f"{fn.__name__} has its own derivative rule: call it with its "
+                          f"{parsed_arity} arguments by position", "pass every argument")
+    args = [frame.value(arg) for arg in node.args]
+    return operands.emit_op(frame, op, args, target)
+
+
+def primitive_call(frame, op, node, shown, target):
+    """Emit the call ``node`` of primitive ``op``; its result operand."""
+    if op in pairs():
+        raise frame.error(UnsupportedSyntaxError, node,
+                          f"{shown} returns a pair, not a number",
+                          f"unpack it: `first, second = {shown}(...)`")
+    if op in VARIADIC and not (op == "hypot" and len(node.args) == 2 and not node.keywords):
+        return variadic_call(frame, op, node, shown, target)
+    if not node.keywords:
+        op = variant(op, len(node.args))  # math.perm(n) is n!, math.log(x, b) is logb
+    if chains(op) and len(node.args) >= 2 and not node.keywords:
+        args = [frame.value(arg) for arg in node.args]
+        result = args[0]
+        for i, arg in enumerate(args[1:]):
+            last = i == len(args) - 2
+            result = operands.emit_op(frame, op, (result, arg), target if last else None,
+                                      **spelled(frame, node.func))
         return result
+    args = bind_primitive(frame, rule_of(op), node, shown)
+    spelling_of = {} if op == "stop_gradient" else spelled(frame, node.func)
+    return operands.emit_op(frame, op, args, target, **spelling_of)
 
-    def bind_primitive(self, rule, node, shown):
-        """The operands of ``node``'s arguments in the rule's parameter order, evaluated in
-        source order, the parameters left out given their defaults."""
-        params = rule.params[:len(rule.partials)]
-        forward = template(rule.forward)
-        keyword_only = {k.arg for k in forward.keywords} if isinstance(forward, ast.Call) else set()
-        positional = [p for p in params if p not in keyword_only]
-        required = len(params) - len(rule.defaults)
-        if len(node.args) > len(positional):
-            count = len(positional)
-            raise self.error(UnsupportedSyntaxError, node,
-                             f"{shown} takes {count} argument{'s' * (count != 1)} by position "
-                             f"here, not {len(node.args)}",
-                             "pass numbers by position" if not keyword_only else
-                             f"pass {', '.join(sorted(keyword_only))} by keyword")
-        named = dict(zip(positional, node.args))
-        for keyword in node.keywords:  # a function with defaults takes its parameters by name
-            if not rule.defaults or keyword.arg not in params or keyword.arg in named:
-                raise self.error(UnsupportedSyntaxError, keyword,
-                                 f"{shown} takes no keyword argument {keyword.arg!r} here",
-                                 "pass numbers by position" if not rule.defaults else
-                                 f"its parameters are {', '.join(params)}")
-            named[keyword.arg] = keyword.value
-        missing = [p for p in params[:required] if p not in named]
-        if missing:
-            raise self.error(UnsupportedSyntaxError, node,
-                             f"{shown} takes {required} argument{'s' * (required != 1)} here, "
-                             f"not {len([p for p in params[:required] if p in named])}",
-                             "pass numbers by position")
-        written = list(node.args) + [k.value for k in node.keywords]
-        values = {id(arg): self.value(arg) for arg in written}  # in source order
-        defaults = dict(zip(params[required:], rule.defaults))
-        return [values[id(named[p])] if p in named else ir.Const(defaults[p]) for p in params]
 
-    def pair_call(self, callee, node, count):
-        """``m, e = math.frexp(x)``, ``f, i = math.modf(x)``: one primitive per half, of the
-        argument evaluated once; None when ``callee`` returns no pair."""
-        halves = PAIRS.get(callee.value)
-        if halves is None:
-            return None
-        shown = ast.unparse(node.func)
-        if count != 2:
-            raise self.error(UnsupportedSyntaxError, node, f"{shown} returns 2 values, "
-                             f"not {count}", "unpack it into two names")
-        args = self.bind_primitive(RULES[halves[0]], node, shown)
-        return tuple(self.emit_op(half, args, None) for half in halves)
+def bind_primitive(frame, rule, node, shown):
+    """The operands of ``node``'s arguments in the rule's parameter order, evaluated in
+    source order, the parameters left out given their defaults."""
+    params = rule.params[:len(rule.partials)]
+    forward = template(rule.forward)
+    keyword_only = {k.arg for k in forward.keywords} if isinstance(forward, ast.Call) else set()
+    positional = [p for p in params if p not in keyword_only]
+    required = len(params) - len(rule.defaults)
+    if len(node.args) > len(positional):
+        count = len(positional)
+        raise frame.error(UnsupportedSyntaxError, node,
+                          f"{shown} takes {count} argument{'s' * (count != 1)} by position "
+                          f"here, not {len(node.args)}",
+                          "pass numbers by position" if not keyword_only else
+                          f"pass {', '.join(sorted(keyword_only))} by keyword")
+    named = dict(zip(positional, node.args))
+    for keyword in node.keywords:  # a function with defaults takes its parameters by name
+        if not rule.defaults or keyword.arg not in params or keyword.arg in named:
+            raise frame.error(UnsupportedSyntaxError, keyword,
+                              f"{shown} takes no keyword argument {keyword.arg!r} here",
+                              "pass numbers by position" if not rule.defaults else
+                              f"its parameters are {', '.join(params)}")
+        named[keyword.arg] = keyword.value
+    missing = [p for p in params[:required] if p not in named]
+    if missing:
+        raise frame.error(UnsupportedSyntaxError, node,
+                          f"{shown} takes {required} argument{'s' * (required != 1)} here, "
+                          f"not {len([p for p in params[:required] if p in named])}",
+                          "pass numbers by position")
+    written = list(node.args) + [k.value for k in node.keywords]
+    values = {id(arg): frame.value(arg) for arg in written}  # in source order
+    defaults = dict(zip(params[required:], rule.defaults))
+    return [values[id(named[p])] if p in named else ir.Const(defaults[p]) for p in params]
 
-    def variadic_call(self, name, node, shown, target):
-        """``hypot`` of several numbers, ``fsum``/``prod`` of a list written out,
-        ``dist``/``sumprod`` of two points written out: one primitive per count."""
-        if node.keywords:
-            raise self.error(UnsupportedSyntaxError, node.keywords[0],
-                             f"keyword arguments to {shown} are not supported",
-                             "multiply by the start value instead" if name == "prod" else
-                             "pass numbers by position")
-        if name == "hypot":
-            elements = list(node.args)
-        else:
-            count = 1 if name in ("fsum", "prod") else 2
-            if len(node.args) != count or not all(
-                    isinstance(arg, (ast.List, ast.Tuple)) for arg in node.args):
-                what = "a list" if count == 1 else "two points"
-                raise self.error(UnsupportedSyntaxError, node,
-                                 f"{shown} takes {what} of numbers written out here",
-                                 f"write them out: {shown}([a, b, c])" if count == 1 else
-                                 f"write them out: {shown}((x0, y0), (x1, y1))")
-            if count == 2 and len(node.args[0].elts) != len(node.args[1].elts):
-                raise self.error(UnsupportedSyntaxError, node,
-                                 f"{shown} of points of {len(node.args[0].elts)} and "
-                                 f"{len(node.args[1].elts)} coordinates",
-                                 "give both points the same number of coordinates")
-            elements = [e for arg in node.args for e in arg.elts]
-        if not elements:
-            raise self.error(UnsupportedSyntaxError, node, f"{shown} of no numbers",
-                             "write the value itself")
-        args = [self.value(element) for element in elements]
-        return self.emit_op(f"{name}_{len(args)}", args, target)
 
-    def refused_math(self, node, shown, obj=None, attr=None):
-        """The error for a ``math`` function symdiff does not take, with its reason; None
-        when ``obj`` (or ``math.<attr>``) is not one."""
-        if attr is None:
-            attr = next((n for n in MATH_REFUSED if getattr(math, n, None) is obj), None)
-        if attr not in MATH_REFUSED:
-            return None
-        if shown != f"math.{attr}":
-            shown = f"{shown} (math.{attr})"
-        return self.error(UnknownFunctionError, node,
-                          f"{shown} is not supported: {MATH_REFUSED[attr]}",
-                          MATH_REFUSED_HINTS.get(attr))
+def pair_call(frame, callee, node, count):
+    """``m, e = math.frexp(x)``, ``f, i = math.modf(x)``: one primitive per half, of the
+    argument evaluated once; None when ``callee`` returns no pair."""
+    halves = pairs().get(callee.value)
+    if halves is None:
+        return None
+    shown = ast.unparse(node.func)
+    if count != 2:
+        raise frame.error(UnsupportedSyntaxError, node, f"{shown} returns 2 values, "
+                          f"not {count}", "unpack it into two names")
+    args = bind_primitive(frame, rule_of(halves[0]), node, shown)
+    return tuple(operands.emit_op(frame, half, args, None) for half in halves)
+
+
+def variadic_call(frame, name, node, shown, target):
+    """``hypot`` of several numbers, ``fsum``/``prod`` of a list written out,
+    ``dist``/``sumprod`` of two points written out: one primitive per count."""
+    if node.keywords:
+        raise frame.error(UnsupportedSyntaxError, node.keywords[0],
+                          f"keyword arguments to {shown} are not supported",
+                          "multiply by the start value instead" if name == "prod" else
+                          "pass numbers by position")
+    count = written_out(name)
+    if not count:
+        elements = list(node.args)
+    else:
+        if len(node.args) != count or not all(
+                isinstance(arg, (ast.List, ast.Tuple)) for arg in node.args):
+            what = "a list" if count == 1 else "two points"
+            raise frame.error(UnsupportedSyntaxError, node,
+                              f"{shown} takes {what} of numbers written out here",
+                              f"write them out: {shown}([a, b, c])" if count == 1 else
+                              f"write them out: {shown}((x0, y0), (x1, y1))")
+        if count == 2 and len(node.args[0].elts) != len(node.args[1].elts):
+            raise frame.error(UnsupportedSyntaxError, node,
+                              f"{shown} of points of {len(node.args[0].elts)} and "
+                              f"{len(node.args[1].elts)} coordinates",
+                              "give both points the same number of coordinates")
+        elements = [e for arg in node.args for e in arg.elts]
+    if not elements:
+        raise frame.error(UnsupportedSyntaxError, node, f"{shown} of no numbers",
+                          "write the value itself")
+    args = [frame.value(element) for element in elements]
+    return operands.emit_op(frame, f"{name}_{len(args)}", args, target)
+
+
+def _is_scipy(obj):
+    """SciPy, one of its modules, or an object of one (``scipy.stats.norm``)."""
+    module = getattr(obj, "__name__", "") if isinstance(obj, type(ast)) else (
+        type(obj).__module__)
+    return module.partition(".")[0] == "scipy"

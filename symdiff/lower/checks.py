@@ -1,9 +1,9 @@
 """Checks: the ``raise`` and ``assert`` statements of the user's code, as ``ir.Check``.
 
-Expects a ``Frame`` (the function body being normalized) and a statement that passed
+Expects a ``Frame`` (the function body being lowered) and a statement that passed
 ``fence``.  Guarantees an ``ir.Check`` holding the parts of the user's statement (as IR
-expressions) as generated code runs them, where the function runs it, with every name replaced by what it means at that
-point: a local by the generated name (or constant) holding its value, a module by the
+expressions) as generated code runs them, where the function runs it, with every name
+replaced by what it means at that point: a local by the generated name (or constant) holding its value, a module by the
 name generated code imports it by, a module-level class, function or constant by the
 name generated code binds it to; a builtin (``ValueError``, ``repr``) stays.  Nothing in
 a check is differentiated: its values (f-string messages included) are read in the
@@ -23,7 +23,8 @@ from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.resolve import lookup
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
-from symdiff.lower.expressions import operand_ast
+from symdiff.lower import names
+from symdiff.lower.operands import operand_ast
 
 
 def check_statement(frame, node):
@@ -53,13 +54,13 @@ class _Rewrite(ast.NodeTransformer):
 
     def visit_Name(self, node):
         frame, unit = self.frame, self.frame.unit
-        if frame.is_kwargs(node):  # `f"options {kwargs}"`: the dict, as it is
+        if names.is_kwargs(frame, node):  # `f"options {kwargs}"`: the dict, as it is
             name = frame.mapping[node.id].name
             self.reads.append(name)
             return _located(ast.Name(name, ast.Load()), node)
-        meaning = frame.meaning(node.id, node)
+        meaning = names.meaning_of(frame, node.id, node)
         if meaning.kind == "local":
-            operand = frame.name_operand(node)
+            operand = names.name_operand(frame, node)
             if isinstance(operand, ir.Var):
                 self.reads.append(operand.name)
             return _located(operand_ast(operand), node)

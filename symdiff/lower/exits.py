@@ -1,7 +1,7 @@
-"""Static questions about a user's statements, asked by ``normalize``: where can
-control leave a block (``return``, ``break``, ``continue``), and which names does
-a statement assign.  Pure functions over the syntax tree; no recursion into
-nested loops where a ``break`` would belong to them.
+"""Static questions about a user's statements, asked by ``desugar`` and the lowering
+units: where can control leave a block (``return``, ``break``, ``continue``), and which
+names does a statement assign (a list, for a stack).  Pure functions over the syntax
+tree; no recursion into nested loops where a ``break`` would belong to them.
 """
 
 import ast
@@ -70,3 +70,10 @@ def assigned_user_names(node):
         if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
             names.append(sub.id)
     return list(dict.fromkeys(names))
+
+
+def list_names(tree):
+    """The names a function body (not a function nested in it) assigns a list to."""
+    return {target.id for node in own_nodes(tree) if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.List) for target in node.targets
+            if isinstance(target, ast.Name)}

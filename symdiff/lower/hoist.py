@@ -2,8 +2,8 @@
 
 Expects a normalized ``Program``; returns a new one (the input is not changed)
 computing the same values.  An operation moves out of a loop that surely runs
-(a ``for`` over a constant, non-empty range) when it is one of ``SAFE`` (it
-cannot raise), its operands are bound before the loop on every path and not
+(a ``for`` over a constant, non-empty range) when it is cheap and cannot raise
+(``registry.cheap`` and ``registry.total``), its operands are bound before the loop on every path and not
 assigned in it, and its result is assigned nowhere else and read only further
 down the same iteration.  (Out of a loop that may run no iteration, the moved
 operation's chain rule would still run, once, on a zero adjoint: ``0.0 * inf``
@@ -25,8 +25,7 @@ from dataclasses import replace
 
 from symdiff.analysis.defuse import DefUse
 from symdiff.ir import nodes as ir
-
-SAFE = ("add", "sub", "mul", "neg", "pos", "copy")
+from symdiff.primitives.registry import cheap, total
 
 
 def hoist_invariants(program, defuse=None):
@@ -78,8 +77,8 @@ class _Context:
     def movable(self, stmt, index, loop, assigned, inside, moved):
         """Whether ``stmt`` (``loop.body[index]``) can run once, before ``loop``; ``moved``:
         the names of what already moved before it."""
-        if not (isinstance(stmt, ir.Assign) and stmt.op in SAFE and stmt.call is None
-                and stmt.op not in self.program.custom):
+        if not (isinstance(stmt, ir.Assign) and stmt.call is None
+                and stmt.op not in self.program.custom and cheap(stmt.op) and total(stmt.op)):
             return False
         for arg in stmt.args:
             if isinstance(arg, ir.Var) and (assigned.get(arg.name) or not (

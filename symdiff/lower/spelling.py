@@ -17,21 +17,34 @@ so a loop's later iterations count; ``float``, ``int``, ``round`` and math's fun
 return Python numbers.
 """
 
-from symdiff.ir import nodes as ir
+from dataclasses import replace
 
-OPERATORS = frozenset(("add", "sub", "mul", "div", "pow", "floordiv", "mod", "neg", "pos",
-                       "copy"))  # whose partials' arithmetic numpy computes for numpy scalars
-KEEPS_NUMPY = OPERATORS | {"abs", "max", "min"}  # builtins comparing, so keeping the type
+from symdiff.ir import nodes as ir
+from symdiff.primitives.registry import arithmetic, keeps_operand_type
 
 
 def mark_numpy_operations(body, numpy_name):
-    """Mark the operators of ``body`` that may meet a numpy scalar as numpy's; ``numpy_name``
-    is a function giving the name generated code calls numpy by (asked only if needed)."""
-    numpy_values = _numpy_values(body)
-    for stmt in ir.walk(body):
-        if (isinstance(stmt, ir.Assign) and stmt.family is None and stmt.op in OPERATORS
+    """``body`` with the operators that may meet a numpy scalar marked as numpy's (new
+    statements where they change; ``body`` itself is left as it was).  ``numpy_name`` is
+    a function giving the name generated code calls numpy by, asked only if needed."""
+    return _marked(body, _numpy_values(body), numpy_name)
+
+
+def _marked(block, numpy_values, numpy_name):
+    marked = []
+    for stmt in block:
+        if (isinstance(stmt, ir.Assign) and stmt.family is None and arithmetic(stmt.op)
                 and any(isinstance(a, ir.Var) and a.name in numpy_values for a in stmt.args)):
-            stmt.family, stmt.module = "numpy", numpy_name()
+            stmt = replace(stmt, family="numpy", module=numpy_name())
+        elif isinstance(stmt, (ir.If, ir.For, ir.While)):
+            blocks = {name: _marked(getattr(stmt, name), numpy_values, numpy_name)
+                      for name in _BLOCKS[type(stmt)]}
+            stmt = replace(stmt, **blocks)
+        marked.append(stmt)
+    return marked
+
+
+_BLOCKS = {ir.If: ("body", "orelse"), ir.For: ("body",), ir.While: ("pre", "body")}
 
 
 def _numpy_values(body):
@@ -43,7 +56,7 @@ def _numpy_values(body):
         for stmt in ir.walk(body):
             if isinstance(stmt, ir.Assign):
                 numpy = stmt.family == "numpy" or stmt.call is not None or (  # scipy's too
-                    stmt.op in KEEPS_NUMPY and any(
+                    keeps_operand_type(stmt.op) and any(
                     isinstance(a, ir.Var) and a.name in found for a in stmt.args))
                 name = stmt.target
             elif isinstance(stmt, ir.Push):

@@ -5,7 +5,9 @@ bit for bit, for every input — nan, inf and -0.0 included — and the same
 exceptions: a pass never drops a statement that could raise, and never uses an
 algebraic shortcut that is wrong for some float (``0 * x`` stays, ``x + 0.0``
 stays because ``-0.0 + 0.0`` is ``0.0``).  Each pass returns whether it changed
-anything; the passes repeat until none does, at most ``MAX_ROUNDS`` times.
+anything; the passes repeat until none does, at most ``MAX_ROUNDS`` times (the
+round ends as soon as every pass has seen the same tree and left it alone: a pass is a
+function of the tree, so running it again would change nothing).
 Numbers are taken to be what a float can hold: an int of 2**1024 or more meeting a
 float raises ``OverflowError``, and a statement dropped as dead no longer does.
 
@@ -17,9 +19,10 @@ float raises ``OverflowError``, and a statement dropped as dead no longer does.
 
 import ast
 import copy
+import itertools
 import math
 
-from symdiff.backend.syntax import clone, walk
+from symdiff.backend.syntax import Transformer, clone, name_nodes, statements, walk
 from symdiff.optimize.fuse import fuse_single_uses
 from symdiff.optimize.prune import (
     assigned_name,
@@ -32,6 +35,7 @@ from symdiff.optimize.prune import (
     largest_consistent,
 )
 from symdiff.primitives.effects import Calls, calls_of
+from symdiff.primitives.registry import float_math, foldable_math
 
 MAX_ROUNDS = 12
 MAX_TERMS = 6  # a merged sum of adjoint contributions stays one readable line
@@ -43,12 +47,14 @@ def optimize_function(generated):
     function = clone(generated.function)
     floats = _float_names(function, generated)
     calls = Calls.of(generated)
-    for _ in range(MAX_ROUNDS):
-        changed = False
-        for run in PASSES:
-            changed |= run(function, generated.math_name, floats, calls)
-        if not changed:
-            break
+    unchanged = 0  # passes run in a row that changed nothing
+    for run in itertools.islice(itertools.cycle(PASSES), MAX_ROUNDS * len(PASSES)):
+        if run(function, generated.math_name, floats, calls):
+            unchanged = 0
+        else:
+            unchanged += 1
+            if unchanged == len(PASSES):  # each saw this very tree and left it
+                break
     result.function = function
     return result
 
@@ -69,7 +75,7 @@ def _float_names(function, generated):
     names = list(values) + [a for a in generated.adjoints.values() if a not in values]
     helpers = frozenset(getattr(generated, "helpers", {}).values())
     found = largest_consistent(names, values, lambda value, floats: _is_popped(
-        value, pops) or _is_float(value, math_name, floats | helpers))
+        value, pops) or _is_float(value, math_name, floats), given=helpers)
     return frozenset(found) | helpers  # a helper generated code defines returns a float
 
 
@@ -86,7 +92,7 @@ def fold_constants(function, math_name, floats=frozenset(), calls=None):
     return folder.changed
 
 
-class _Folder(ast.NodeTransformer):
+class _Folder(Transformer):
     def __init__(self, math_name, floats):
         self.math_name = math_name
         self.floats = floats
@@ -193,7 +199,7 @@ class _Folder(ast.NodeTransformer):
         if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
                 and func.value.id == self.math_name and not node.keywords):
             args = [_number(a) for a in node.args]
-            if args and None not in args and func.attr in _FOLDABLE_MATH:
+            if args and None not in args and foldable_math(func.attr):
                 try:
                     value = getattr(math, func.attr)(*args)
                 except (ValueError, OverflowError, ZeroDivisionError):
@@ -209,11 +215,6 @@ def _times_one(node):
         _is_exactly(_number(node.left), 1) or _is_exactly(_number(node.right), 1))
 
 
-_FOLDABLE_MATH = ("log", "log2", "log10", "sqrt", "exp", "sin", "cos")
-_INT_MATH = ("floor", "ceil", "trunc", "factorial", "comb", "perm", "prod", "sumprod",
-             "isnan", "isinf", "isfinite", "isclose")  # ints and bools (prod of ints too)
-
-
 def _is_float(node, math_name, floats):
     """Whether ``node`` certainly evaluates to a float (so ``1.0 * node`` is ``node``)."""
     if isinstance(node, ast.Constant):
@@ -227,7 +228,7 @@ def _is_float(node, math_name, floats):
         if isinstance(func, ast.Name):  # a helper generated code defines (``digamma``)
             return func.id in floats
         return (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
-                and func.value.id == math_name and func.attr not in _INT_MATH)
+                and func.value.id == math_name and float_math(func.attr))
     if isinstance(node, ast.UnaryOp):  # not ``not``: that gives a bool
         return isinstance(node.op, (ast.USub, ast.UAdd)) and _is_float(node.operand, math_name,
                                                                        floats)
@@ -324,7 +325,7 @@ def propagate_copies(function, math_name, floats=frozenset(), calls=None):
     counts = _assignment_counts(function)
     last_write = {}  # name -> index of the last top-level statement assigning it
     for index, stmt in enumerate(function.body):
-        for node in walk(stmt):
+        for node in statements(stmt):
             for target in _targets(node):
                 last_write[target] = index
     replacements = {}
@@ -351,12 +352,12 @@ def propagate_local_copies(function, math_name, floats=frozenset(), calls=None):
     """Inside a block (a loop body, say): ``a = b`` where ``a`` is assigned nowhere else
     and read only further down the block, and ``b`` does not change before those reads."""
     sites = {}
-    for node in walk(function):
+    for node in statements(function):
         for target in _targets(node):
             sites[target] = sites.get(target, 0) + 1
     readers = {}
-    for node in walk(function):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+    for node in name_nodes(function):
+        if isinstance(node.ctx, ast.Load):
             readers[node.id] = readers.get(node.id, 0) + 1
     changed = False
     for block in blocks(function):
@@ -370,8 +371,8 @@ def propagate_local_copies(function, math_name, floats=frozenset(), calls=None):
                 i += 1
                 continue
             rest = block[i + 1:]
-            seen = sum(1 for s in rest for n in walk(s)
-                       if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load))
+            seen = sum(1 for s in rest for n in name_nodes(s)
+                       if n.id == name and isinstance(n.ctx, ast.Load))
             last = max((j for j, s in enumerate(rest) if _reads(s, name)), default=-1)
             source = value.id if isinstance(value, ast.Name) else None
             if seen != readers.get(name, 0) or (source is not None and any(
@@ -389,13 +390,18 @@ def propagate_local_copies(function, math_name, floats=frozenset(), calls=None):
 def _targets(node):
     """Names a statement assigns directly."""
     if isinstance(node, ast.Assign):
-        return [n.id for t in node.targets for n in walk(t) if isinstance(n, ast.Name)]
+        targets = node.targets
+        if len(targets) == 1 and targets[0].__class__ is ast.Name:
+            return [targets[0].id]
+        return [n.id for t in targets for n in walk(t) if isinstance(n, ast.Name)]
     if isinstance(node, (ast.AugAssign, ast.For)):
+        if node.target.__class__ is ast.Name:
+            return [node.target.id]
         return [n.id for n in walk(node.target) if isinstance(n, ast.Name)]
     return []
 
 
-class _Rename(ast.NodeTransformer):
+class _Rename(Transformer):
     def __init__(self, replacements):
         self.replacements = replacements
 
@@ -418,9 +424,8 @@ def _assignment_counts(function):
             targets = [node.target]
         repeated = in_loop or not isinstance(node, ast.Assign)
         for target in targets:
-            for sub in walk(target):
-                if isinstance(sub, ast.Name):
-                    counts[sub.id] = counts.get(sub.id, 0) + 1 + repeated
+            for sub in name_nodes(target):
+                counts[sub.id] = counts.get(sub.id, 0) + 1 + repeated
         inner = in_loop or isinstance(node, (ast.For, ast.While))
         for field in ("body", "orelse"):
             for child in getattr(node, field, None) or []:
@@ -451,8 +456,8 @@ def reuse_values(function, math_name, floats=frozenset(), calls=None):
         if (isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name)
                 and counts.get(stmt.targets[0].id) == 1
                 and not isinstance(stmt.value, (ast.Name, ast.Constant))
-                and all(counts.get(n.id, 0) <= 1 for n in walk(stmt.value)
-                        if isinstance(n, ast.Name) and n.id != math_name)
+                and all(counts.get(n.id, 0) <= 1 for n in name_nodes(stmt.value)
+                        if n.id != math_name)
                 and not any(isinstance(n, ast.Call) and not isinstance(n.func, ast.Attribute)
                             for n in walk(stmt.value))):
             key = _key(stmt.value, calls)
@@ -483,7 +488,7 @@ def _key(node, calls):
     return None
 
 
-class _Reuse(ast.NodeTransformer):
+class _Reuse(Transformer):
     def __init__(self, known, calls):
         self.known = known
         self.calls = calls
@@ -535,7 +540,7 @@ def _spine(node):
 
 
 def _reads(node, name):
-    return any(isinstance(n, ast.Name) and n.id == name for n in walk(node))
+    return any(n.id == name for n in name_nodes(node))
 
 
 # Every pass, in the order each round runs them.

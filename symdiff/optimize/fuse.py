@@ -21,7 +21,7 @@ stack's ``pop``, a user function) stays where it is.
 
 import ast
 
-from symdiff.backend.syntax import walk
+from symdiff.backend.syntax import Transformer, name_nodes, statements, walk
 from symdiff.optimize.prune import blocks, cannot_raise, is_comment
 from symdiff.primitives.effects import calls_of
 
@@ -58,7 +58,7 @@ def _fuse(block, i, sites, reads, quiet, calls):
         return False
     if any(isinstance(n, ast.Call) and not calls.is_pure(n) for n in walk(value)):
         return False  # a pop stays where it is: moving it would take values out of order
-    operands = {n.id for n in walk(value) if isinstance(n, ast.Name)}
+    operands = {n.id for n in name_nodes(value)}
     raises = not cannot_raise(value)
     for j in range(i + 1, min(len(block), i + 1 + REACH)):
         later = block[j]
@@ -66,7 +66,7 @@ def _fuse(block, i, sites, reads, quiet, calls):
             continue
         if is_comment(later, True) or not isinstance(later, _SIMPLE):
             return False  # the reverse sweep's heading, a branch, a loop, the return
-        if any(isinstance(n, ast.Name) and n.id == name for n in walk(later.value)):
+        if any(n.id == name for n in name_nodes(later.value)):
             return _place(block, i, j, name, value, raises, reads)
         if operands & set(_targets(later)) or (raises and not _is_quiet(later, quiet)):
             return False
@@ -91,11 +91,11 @@ def _counts(function):
     """How many places assign each name (parameters count), and how many read it."""
     sites = {a.arg: 1 for a in function.args.args}
     reads = {}
-    for node in walk(function):
-        if isinstance(node, ast.Name):
-            table = reads if isinstance(node.ctx, ast.Load) else sites
-            table[node.id] = table.get(node.id, 0) + 1
-        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+    for node in name_nodes(function):
+        table = reads if isinstance(node.ctx, ast.Load) else sites
+        table[node.id] = table.get(node.id, 0) + 1
+    for node in statements(function):
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
             reads[node.target.id] = reads.get(node.target.id, 0) + 1  # ``d += e`` reads d
     return sites, reads
 
@@ -125,7 +125,7 @@ def _is_quiet(stmt, quiet):
 
 def _targets(stmt):
     if isinstance(stmt, ast.Assign):
-        return [n.id for t in stmt.targets for n in walk(t) if isinstance(n, ast.Name)]
+        return [n.id for t in stmt.targets for n in name_nodes(t)]
     if isinstance(stmt, ast.AugAssign):
         return [stmt.target.id]
     return []
@@ -185,10 +185,10 @@ def _evaluation_order(node):
 
 
 def _mentions(node, name):
-    return any(isinstance(n, ast.Name) and n.id == name for n in walk(node))
+    return any(n.id == name for n in name_nodes(node))
 
 
-class _Replace(ast.NodeTransformer):
+class _Replace(Transformer):
     def __init__(self, name, value):
         self.name, self.value = name, value
 

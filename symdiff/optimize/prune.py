@@ -15,7 +15,8 @@ import ast
 import math
 
 from symdiff.ad.reverse import SECTION
-from symdiff.backend.syntax import Comment, comment_text, walk
+from symdiff.backend.syntax import Comment, comment_text, name_nodes, statements
+from symdiff.primitives.registry import names, rule_of, total, total_math
 
 
 def blocks(function):
@@ -87,14 +88,13 @@ def _reaching_reads(function, reads):
                     uncovered.add(name)
             if isinstance(stmt, ast.Assign):
                 for target in stmt.targets:
-                    for node in walk(target):
-                        if isinstance(node, ast.Name):
-                            last[node.id] = stmt
+                    for node in name_nodes(target):
+                        last[node.id] = stmt
             elif isinstance(stmt, ast.AugAssign):
                 last[stmt.target.id] = stmt
             elif isinstance(stmt, (ast.If, ast.For, ast.While)):
-                for node in walk(stmt):  # what a branch or loop may assign
-                    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                for node in name_nodes(stmt):  # what a branch or loop may assign
+                    if isinstance(node.ctx, ast.Store):
                         last.pop(node.id, None)
                 if isinstance(stmt, ast.While):  # its test runs after each iteration too
                     uncovered.update(reads[id(stmt)])
@@ -103,15 +103,23 @@ def _reaching_reads(function, reads):
 
 def _own_reads(stmt):
     """The names ``stmt`` reads itself, not in the statements nested in it."""
-    parts = []
-    for field, value in ast.iter_fields(stmt):
-        if field in ("body", "orelse"):
-            continue
-        parts.extend(value if isinstance(value, list) else [value])
+    if isinstance(stmt, _SIMPLE):  # nothing nested: every name in it
+        found = [n.id for n in name_nodes(stmt) if isinstance(n.ctx, ast.Load)]
+    else:
+        found = [n.id for field in stmt._fields if field not in ("body", "orelse")
+                 for value in _items(getattr(stmt, field, None))
+                 if isinstance(value, ast.AST) for n in name_nodes(value)
+                 if isinstance(n.ctx, ast.Load)]
     if isinstance(stmt, ast.AugAssign):
-        parts.append(ast.Name(stmt.target.id, ast.Load()))
-    return [n.id for p in parts if isinstance(p, ast.AST) for n in walk(p)
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+        found.append(stmt.target.id)
+    return found
+
+
+_SIMPLE = (ast.Assign, ast.AugAssign, ast.Expr, ast.Return)
+
+
+def _items(value):
+    return value if isinstance(value, list) else [value]
 
 
 def drop_empty_statements(function, math_name, floats=frozenset(), calls=None):
@@ -133,8 +141,8 @@ def drop_empty_statements(function, math_name, floats=frozenset(), calls=None):
                 elif isinstance(stmt, ast.For) and _is_counting(
                         stmt.iter, ints := ints if ints is not None else _int_names(function)
                 ) and not any(
-                        isinstance(n, ast.Name) and n.id in (read := read or _loads(function))
-                        for n in walk(stmt.target)):
+                        n.id in (read := read or _loads(function))
+                        for n in name_nodes(stmt.target)):
                     changed = True
                     continue
                 else:
@@ -146,8 +154,7 @@ def drop_empty_statements(function, math_name, floats=frozenset(), calls=None):
 
 
 def _loads(function):
-    return {n.id for n in walk(function) if isinstance(n, ast.Name)
-            and isinstance(n.ctx, ast.Load)}
+    return {n.id for n in name_nodes(function) if isinstance(n.ctx, ast.Load)}
 
 
 def _is_counting(node, ints):
@@ -175,10 +182,10 @@ def assigned_values(function):
         if values.get(name, []) is not None:
             values[name] = values.get(name, []) + [value]
 
-    for node in walk(function):
+    for node in statements(function):
         if isinstance(node, ast.Assign):
             for target in node.targets:
-                for name in (n.id for n in walk(target) if isinstance(n, ast.Name)):
+                for name in (n.id for n in name_nodes(target)):
                     if isinstance(target, ast.Name):
                         add(name, node.value)
                     else:
@@ -193,23 +200,41 @@ def assigned_values(function):
             if counting:
                 add(node.target.id, ast.Constant(0))
             else:
-                for sub in walk(node.target):
-                    if isinstance(sub, ast.Name):
-                        values[sub.id] = None
+                for sub in name_nodes(node.target):
+                    values[sub.id] = None
     return values
 
 
-def largest_consistent(names, values, holds):
-    """The largest set S of ``names`` such that ``holds(value, S)`` for every value assigned
-    to a name of S (names with no known values drop out)."""
+def largest_consistent(names, values, holds, given=frozenset()):
+    """The largest set S of ``names`` such that ``holds(value, S | given)`` for every value
+    assigned to a name of S (names with no known values drop out).
+
+    ``holds`` must depend only on which of the names the value reads are in the set, and
+    only positively (a name more never makes it fail), as ``_is_int`` does: then the
+    largest set is unique, and a name is looked at again only when a name its values read
+    has dropped out (linear in the size of the values, not quadratic).
+    """
     found = {n for n in names if values.get(n, ()) is not None}
-    shrank = True
-    while shrank:
-        shrank = False
-        for name in sorted(found):
-            if not all(holds(v, found) for v in values.get(name, ())):
-                found.discard(name)
-                shrank = True
+    seen = set(given) | found
+    readers = {}  # name -> the names of ``found`` with a value that reads it
+    for name in found:
+        for value in values.get(name, ()):
+            for node in name_nodes(value):
+                if node.id in found:
+                    readers.setdefault(node.id, set()).add(name)
+    work = sorted(found, reverse=True)  # popped in sorted order
+    queued = set(work)
+    while work:
+        name = work.pop()
+        queued.discard(name)
+        if name in found and not all(holds(v, seen) for v in values.get(name, ())):
+            found.discard(name)
+            if name not in given:
+                seen.discard(name)
+            for reader in sorted(readers.get(name, ()), reverse=True):
+                if reader in found and reader not in queued:
+                    work.append(reader)
+                    queued.add(reader)
     return found
 
 
@@ -237,34 +262,67 @@ def assigned_name(stmt):
     return None
 
 
-# math functions defined on every float, inf and nan included: they never raise
-TOTAL_MATH = frozenset(("fabs", "tanh", "atan", "atan2", "erf", "erfc", "copysign", "hypot",
-                        "isnan", "isinf", "isfinite", "ulp", "nextafter"))
-
-
 def cannot_raise(node, math_name=None):
     """Names, numbers, bools and + - * of them, division by a nonzero number, comparisons,
-    ``abs`` (and, given the name ``math`` goes by, its ``TOTAL_MATH`` functions): nothing
-    there raises on floats."""
-    for sub in walk(node):
-        if isinstance(sub, (ast.Name, ast.Constant, ast.Load, ast.UnaryOp, ast.USub, ast.UAdd,
-                            ast.Not, ast.Compare, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq,
-                            ast.NotEq, ast.BoolOp, ast.And, ast.Or, ast.Add, ast.Sub,
-                            ast.Mult, ast.IfExp)):
+    ``abs`` (and, given the name ``math`` goes by, its functions ``registry.total_math``): nothing
+    there raises on floats.  (Each operator is judged where it stands, with its operands.)"""
+    stack = [node]
+    pop, push = stack.pop, stack.append
+    while stack:
+        sub = pop()
+        if isinstance(sub, ast.Name):
+            if not _reads(sub):
+                return False
+        elif isinstance(sub, ast.Constant):
             continue
-        if isinstance(sub, ast.BinOp) and isinstance(sub.op, (ast.Add, ast.Sub, ast.Mult)):
-            continue
-        if isinstance(sub, ast.Div):
-            continue  # the operator: its BinOp is judged on the line below
-        if isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Div) and _nonzero(sub.right):
-            continue  # x / 4.0 raises nothing
-        if isinstance(sub, ast.Call) and _is_total(sub, math_name):
-            continue
-        if (isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name)
-                and sub.value.id == math_name and sub.attr in TOTAL_MATH):
-            continue
-        return False
+        elif isinstance(sub, ast.BinOp):
+            op = sub.op
+            if not (isinstance(op, (ast.Add, ast.Sub, ast.Mult))
+                    or isinstance(op, ast.Div) and _nonzero(sub.right)):
+                return False  # x / 4.0 raises nothing
+            push(sub.right)
+            push(sub.left)
+        elif isinstance(sub, ast.Call):
+            if not _is_total(sub, math_name):
+                return False
+            stack.extend(reversed(sub.args))
+            push(sub.func)
+        elif isinstance(sub, ast.Attribute):
+            if not (isinstance(sub.value, ast.Name) and sub.value.id == math_name
+                    and total_math(sub.attr) and _reads(sub)):
+                return False
+            push(sub.value)
+        elif isinstance(sub, ast.UnaryOp):
+            if not isinstance(sub.op, (ast.USub, ast.UAdd, ast.Not)):
+                return False
+            push(sub.operand)
+        elif isinstance(sub, ast.Compare):
+            if not all(isinstance(op, _QUIET_COMPARISONS) for op in sub.ops):
+                return False
+            stack.extend(reversed(sub.comparators))
+            push(sub.left)
+        elif isinstance(sub, ast.BoolOp):
+            if not isinstance(sub.op, (ast.And, ast.Or)):
+                return False
+            stack.extend(reversed(sub.values))
+        elif isinstance(sub, ast.IfExp):
+            push(sub.orelse)
+            push(sub.body)
+            push(sub.test)
+        elif not isinstance(sub, _QUIET_LEAVES):
+            return False
     return True
+
+
+_QUIET_COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
+_QUIET_LEAVES = (ast.Load, ast.USub, ast.UAdd, ast.Not, ast.And, ast.Or, ast.Add, ast.Sub,
+                 ast.Mult, ast.Div) + _QUIET_COMPARISONS
+
+
+def _reads(node):
+    """A name or attribute read (not assigned or deleted)."""
+    ctx = getattr(node, "ctx", None)
+    return ctx is None or isinstance(ctx, ast.Load)
 
 
 def _nonzero(node):
@@ -281,9 +339,10 @@ def _is_total(call, math_name):
     if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
         return False
     if isinstance(func, ast.Name):
-        return func.id == "abs" and len(call.args) == 1
+        op = names("builtin").get(func.id)
+        return op is not None and total(op) and len(call.args) == rule_of(op).arity
     return (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
-            and func.value.id == math_name and func.attr in TOTAL_MATH)
+            and func.value.id == math_name and total_math(func.attr))
 
 
 def drop_orphan_comments(function, math_name, floats=frozenset(), calls=None):

@@ -1,3 +1,5 @@
-"""What symdiff knows about each primitive: its derivative rules, whether it is
-pure, and the helper functions generated code defines for some of them.
+"""What symdiff knows about each primitive: one record each (``record``; the scalar ones in
+``scalar``, SciPy's in ``scipy``), the questions the passes ask of them (``registry``), the
+texts' helpers (``texts``), which calls are pure (``effects``) and the functions generated
+code defines for some of them (``special``).
 """

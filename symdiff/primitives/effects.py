@@ -3,9 +3,9 @@
 Expects the syntax tree of a call in generated code and the names the generated module
 binds (``Calls.of(generated)``).  Guarantees that a call it calls pure computes its value
 from its arguments alone and changes nothing: a function of ``math`` (under the name
-generated code calls ``math`` by), one of numpy's elementwise functions of the rules
-table (under the user's alias), or a builtin of ``PURE_BUILTINS`` no name of the module
-shadows.  Every other call may have effects: a list's ``append`` or ``pop`` (the user's
+generated code calls ``math`` by), one of numpy's elementwise functions of the registry
+(under the user's alias), or a builtin of ``PURE_BUILTINS`` (those the registry's texts call,
+and ``len``, ``range``, ``reversed``) no name of the module shadows.  Every other call may have effects: a list's ``append`` or ``pop`` (the user's
 stack, its adjoint stack, the generated ``push`` and ``pop``), a function with its own
 derivative rule, ``record``.  The optimizer never merges two such calls into one, never
 duplicates, drops or reorders them.
@@ -18,10 +18,9 @@ import ast
 import math
 from dataclasses import dataclass
 
-from symdiff.primitives.rules import NUMPY_FUNCTIONS
+from symdiff.primitives.registry import builtins_called, names
 
-PURE_BUILTINS = frozenset(("abs", "float", "int", "round", "min", "max", "len", "range",
-                           "reversed"))
+PURE_BUILTINS = frozenset(builtins_called()) | {"len", "range", "reversed"}
 
 
 @dataclass(frozen=True)
@@ -58,7 +57,7 @@ class Calls:
         module = func.value.id
         if module == self.math_name:
             return callable(getattr(math, func.attr, None))
-        return module in self.numpy_names and func.attr in NUMPY_FUNCTIONS
+        return module in self.numpy_names and func.attr in names("numpy")
 
 
 def calls_of(math_name, calls):

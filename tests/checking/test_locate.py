@@ -2,12 +2,13 @@
 its id: hoisting moves statements out of loops, so their place in the program is not
 their id."""
 
+import dataclasses
 import inspect
 
 from symdiff.api import build
 from symdiff.checking.locate import locate
 from symdiff.ir import nodes as ir
-from symdiff.primitives import rules
+from symdiff.primitives import registry
 
 
 def shifted(x, y):
@@ -19,9 +20,8 @@ def shifted(x, y):
 
 
 def test_a_wrong_rule_of_a_hoisted_statement_is_located_at_its_line(monkeypatch):
-    right = rules.RULES["sub"]
-    monkeypatch.setitem(rules.RULES, "sub", rules.Rule(right.forward, ("1.0", "1.0"),
-                                                       right.domain))
+    right = registry.rule_of("sub")
+    monkeypatch.setitem(registry._RECORDS, "sub", dataclasses.replace(right, partials=("1.0", "1.0")))
     program = build(shifted).program
     order = [s.sid for s in ir.walk(program.body)]
     assert order != sorted(order)  # the hoisted statement stands before the loop

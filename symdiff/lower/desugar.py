@@ -1,0 +1,155 @@
+"""Desugar: a fenced function's syntax tree -> a smaller language with the same meaning.
+
+Expects a ``ParsedFunction`` that passed ``fence``; returns a new one whose tree says
+the same in fewer kinds of statement (the input is left as it was; the subtrees that
+do not change are shared).  Guarantees, in the function and in the functions defined
+inside it:
+
+- ``x += v`` is ``x = x + v``; ``x: float = v`` is ``x = v``, and ``x: float`` alone,
+  which binds nothing, is ``pass``;
+- ``a, b = x, y`` of plain names and constants, and ``a = b = x``, are assignments one
+  name at a time, where no value is a name assigned before it in the statement (``a, b =
+  b, a`` needs the old ``a`` kept, which ``lower`` does);
+- ``g = lambda t: e`` is ``def g(t): return e``;
+- an ``if`` one of whose branches always leaves the block (``return``, ``break``,
+  ``continue``, ``raise``) takes the rest of the block into its other branch, so control
+  never leaves a branch to run on after the ``if``; the statements after one that
+  always leaves the block, which never run, are gone.
+
+What needs the meaning of a name (a loop over a table, a stack's methods, a call to
+inline) or Python's order of evaluation (``and``, ``or``, chained comparisons) stays
+for ``lower``.
+
+    >>> import ast
+    >>> tree = ast.parse('''
+    ... def f(x, n):
+    ...     x += 1.0
+    ...     a, b = x, n
+    ...     if b > 0:
+    ...         return a
+    ...     y: float = a * b
+    ...     return y
+    ... ''').body[0]
+    >>> print(ast.unparse(desugar_function(tree)))
+    def f(x, n):
+        x = x + 1.0
+        a = x
+        b = n
+        if b > 0:
+            return a
+        else:
+            y = a * b
+            return y
+"""
+
+import ast
+import copy
+import dataclasses
+
+from symdiff.frontend.parse import lambda_as_def
+from symdiff.lower.exits import always_exits, contains
+
+_EXITS = (ast.Return, ast.Break, ast.Continue)
+
+
+def desugar(parsed):
+    """The ``ParsedFunction`` ``parsed`` with its tree desugared."""
+    return dataclasses.replace(parsed, tree=desugar_function(parsed.tree))
+
+
+def desugar_function(tree):
+    """A ``def``'s tree, desugared: a new node, ``tree`` untouched."""
+    return _with_blocks(tree, body=_block(tree.body))
+
+
+def _block(stmts):
+    out = []
+    for i, stmt in enumerate(stmts):
+        rest = stmts[i + 1:]
+        if isinstance(stmt, ast.If) and rest and contains([stmt], *_EXITS):
+            stmt, rest = _absorb(stmt, rest)
+        out.extend(_statement(stmt))
+        if always_exits([stmt]) or not rest:
+            break
+    return out
+
+
+def _absorb(stmt, rest):
+    """``if`` ``stmt`` followed by ``rest``: when a branch always leaves the block, the
+    rest runs only in the other branch, so it moves there; (the ``if``, what is left)."""
+    if always_exits(stmt.body) and always_exits(stmt.orelse):
+        return stmt, []  # the rest never runs
+    if always_exits(stmt.body):
+        return _with_blocks(stmt, orelse=stmt.orelse + rest), []
+    if always_exits(stmt.orelse):
+        return _with_blocks(stmt, body=stmt.body + rest), []
+    return stmt, rest
+
+
+def _statement(stmt):
+    """The statements ``stmt`` desugars to."""
+    if isinstance(stmt, ast.AugAssign):
+        load = _at(ast.Name(stmt.target.id, ast.Load()), stmt)
+        return [_at(ast.Assign([stmt.target], _at(ast.BinOp(load, stmt.op, stmt.value), stmt)),
+                    stmt)]
+    if isinstance(stmt, ast.AnnAssign):
+        if stmt.value is None:
+            return [_at(ast.Pass(), stmt)]
+        return [_at(ast.Assign([stmt.target], stmt.value), stmt)]
+    if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Lambda):
+        return [desugar_function(lambda_as_def(stmt.value, stmt.targets[0].id))]
+    if isinstance(stmt, ast.Assign):
+        return _one_at_a_time(stmt) or [stmt]
+    if isinstance(stmt, ast.FunctionDef):
+        return [desugar_function(stmt)]
+    if isinstance(stmt, (ast.If, ast.For, ast.While)):
+        return [_with_blocks(stmt, body=_block(stmt.body), orelse=_block(stmt.orelse))]
+    return [stmt]
+
+
+def _one_at_a_time(stmt):
+    """``a, b = x, y`` or ``a = b = x`` as one assignment per name, in order; None when
+    the statement is one plain assignment, or unpacks something else, or a value is a
+    name the statement assigns before it (or at it: ``a, b = a, c``)."""
+    if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+        return None
+    pairs = []
+    for target in stmt.targets:
+        found = _pairs(target, stmt.value)
+        if found is None:
+            return None
+        pairs.extend(found)
+    assigned = set()
+    for name, value in pairs:
+        assigned.add(name.id)
+        if isinstance(value, ast.Name) and value.id in assigned:
+            return None
+    return [_at(ast.Assign([name], value), stmt) for name, value in pairs]
+
+
+def _pairs(target, value):
+    """``[(name, value)]`` of one target: a name, or a tuple of names given a tuple of as
+    many names and constants; None otherwise."""
+    if not isinstance(value, (ast.Name, ast.Constant, ast.Tuple)):
+        return None
+    if isinstance(target, ast.Name) and not isinstance(value, ast.Tuple):
+        return [(target, value)]
+    if not (isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple)
+            and len(target.elts) == len(value.elts)):
+        return None
+    if not all(isinstance(t, ast.Name) for t in target.elts) or not all(
+            isinstance(v, (ast.Name, ast.Constant)) for v in value.elts):
+        return None
+    return list(zip(target.elts, value.elts))
+
+
+def _with_blocks(stmt, **blocks):
+    """A shallow copy of the compound statement ``stmt`` with new blocks."""
+    new = copy.copy(stmt)
+    for name, block in blocks.items():
+        setattr(new, name, block)
+    return new
+
+
+def _at(new, old):
+    return ast.copy_location(new, old)

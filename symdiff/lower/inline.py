@@ -1,0 +1,205 @@
+"""Function bodies and inlining: the differentiated function's body, and each call of
+a helper written out where it is called.
+
+Expects a ``Frame``.  ``run_function_body`` lowers a body and gives its result operand
+(one, or for a helper whose call unpacks its values, a tuple); a ``return`` inside a
+branch or loop writes the result name and sets ``returned``.  ``call_user`` binds a
+helper's parameters to the caller's operands (a copy where the helper reassigns one),
+and lowers its body in a new ``Frame`` with fresh names, into the caller's block.
+
+    def sq(t):                          y = h(x)   ──►   t = x          (t reassigned)
+        t = t * t                                        t_1 = t * t
+        return t                                         y = t_1
+"""
+
+import ast
+
+from symdiff.errors import RecursionCycleError, UnsupportedSyntaxError
+from symdiff.frontend.resolve import classify, table_values
+from symdiff.ir import nodes as ir
+from symdiff.lower import calls, names, tables
+from symdiff.lower.exits import assigned_user_names, contains, own_nodes
+from symdiff.lower.tables import Table, table_uses
+
+
+def run_function_body(frame, stmts, result_target=None):
+    """Lower a function body into ``frame.out``; return (block, result operand).
+
+    The body's ``returned`` flag, when something reads it, starts out False before it.
+    """
+    body, operand = frame.capture(lambda: _body(frame, stmts, result_target))
+    if frame.returned in frame.flag_reads:
+        frame.emit(frame.flag_set(frame.returned, False))
+    frame.out.extend(body)
+    return frame.out, operand
+
+
+def _body(frame, stmts, result_target):
+    """Lower ``stmts`` into the current block; the result operand."""
+    frame.result = result_target
+    final = stmts[-1] if stmts else None
+    if frame.checks_only:  # `validate(p, t)`: it runs its checks and gives nothing back
+        frame.block(stmts)
+        operand = None
+    elif isinstance(final, ast.Return) and not contains(stmts[:-1], ast.Return):
+        frame.block(stmts[:-1])
+        frame.set_origin(final)
+        if final.value is None:
+            raise frame.error(UnsupportedSyntaxError, final, "return without a value",
+                              "return the number to differentiate")
+        if returns_tuple(frame, final.value):
+            operand = tuple_result(frame, final.value)
+        else:
+            simple = isinstance(final.value, (ast.Name, ast.Constant))
+            target = result_target if simple else (result_target or frame.result_name())
+            frame.hint = target or "result"
+            operand = frame.value(final.value, target)
+    else:
+        if not contains(stmts, ast.Return):
+            raise frame.error(UnsupportedSyntaxError, frame.parsed.tree,
+                              f"{frame.parsed.name} never returns a value",
+                              "end it with `return <number>`")
+        frame.block(stmts)
+        if frame.result_tuple is not None:
+            operand = tuple(ir.Var(name) for name in frame.result_tuple)
+        else:
+            operand = ir.Var(frame.result_name())
+    return operand
+
+
+def returns_tuple(frame, node):
+    """Whether this ``return`` gives several values: a helper whose call unpacks them,
+    or (forward mode) the differentiated function returning a tuple written out."""
+    if frame.unpacked is not None:
+        if not isinstance(node, (ast.Tuple, ast.Call)):
+            raise one_value_returned(frame, node)
+        return True
+    return frame.top and frame.unit.allow_tuple and isinstance(node, ast.Tuple)
+
+
+def tuple_result(frame, node):
+    """``return a, b``: each element into its own result name.
+
+    In a helper whose call unpacks its values, ``return g(x)`` may hand on the values
+    of another such helper.
+    """
+    if frame.result_tuple is None:
+        base = "result" if frame.top else f"{frame.parsed.name}_result"
+        count = frame.unpacked if frame.unpacked is not None else len(node.elts)
+        frame.result_tuple = [frame.namer.fresh(f"{base}{i}") for i in range(count)]
+    if isinstance(node, ast.Call):
+        values = unpacked_call(frame, node, len(frame.result_tuple))
+        if values is None:
+            raise one_value_returned(frame, node)
+        for value, name in zip(values, frame.result_tuple):
+            frame.emit(ir.Assign(name, "copy", (value,), frame.origin))
+        return tuple(ir.Var(name) for name in frame.result_tuple)
+    if len(node.elts) != len(frame.result_tuple):
+        message = (f"returns {len(node.elts)} values here but {len(frame.result_tuple)} "
+                   "elsewhere" if frame.unpacked is None else
+                   f"{frame.parsed.name} returns {len(node.elts)} values here, but its "
+                   f"call unpacks {frame.unpacked}")
+        raise frame.error(UnsupportedSyntaxError, node, message, "return the same number")
+    for element, name in zip(node.elts, frame.result_tuple):
+        frame.hint = name
+        frame.value(element, name)
+    return tuple(ir.Var(name) for name in frame.result_tuple)
+
+
+def one_value_returned(frame, node):
+    return frame.error(UnsupportedSyntaxError, node,
+                       f"{frame.parsed.name} returns one value here, but its call unpacks "
+                       f"{frame.unpacked}", "return the values written out: `return a, b`")
+
+
+def unpacked_call(frame, node, count):
+    """``a, b = f(x)`` with ``f`` a user function: its ``count`` values as operands;
+    None when ``node`` is not a call of a user function."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        callee = names.module_member(frame, node.func)  # `m, e = math.frexp(x)`
+        return calls.pair_call(frame, callee, node, count) if callee.kind == "primitive" else None
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+        return None
+    callee = names.meaning_of(frame, node.func.id, node.func)
+    if callee.kind == "primitive":
+        return calls.pair_call(frame, callee, node, count)
+    if callee.kind not in ("function", "nested"):
+        return None
+    return frame.call_user(callee.value, node, None, unpacked=count)
+
+
+def call_user(frame, fn, node, target, unpacked=None, discard=False):
+    """Inline a call of user function ``fn``; its result's operand.  With ``discard`` (a
+    call standing as a statement) a helper that returns nothing gives None."""
+    if fn in frame.stack:
+        chain = " -> ".join(f.__name__ for f in frame.stack + (fn,))
+        raise frame.error(RecursionCycleError, node, f"recursive call: {chain}",
+                          "rewrite the recursion as a loop")
+    nested = getattr(fn, "definer", None) is not None
+    parsed = fn.parsed if nested else frame.unit.parse_helper(fn, frame, node)
+    if parsed.tree.args.kwarg is not None:
+        raise frame.error(UnsupportedSyntaxError, node,
+                          f"{fn.__name__} takes **{parsed.tree.args.kwarg.arg}",
+                          "only the differentiated function may take **kwargs; pass "
+                          "its values as named parameters")
+    bound = bind_arguments(frame, fn, parsed, node)
+    helper = frame.helper(parsed, fn)
+    helper.unpacked = unpacked
+    helper.checks_only = discard and not any(
+        isinstance(n, ast.Return) and n.value is not None for n in own_nodes(parsed.tree))
+    helper.definer = fn.definer if nested else None
+    assigned = set(assigned_user_names(parsed.tree))
+    for param, operand in bound.items():
+        if isinstance(operand, Table):
+            helper.tables[param] = (operand.name, operand.values)
+        elif param in assigned:
+            copy = frame.namer.fresh(param)
+            frame.emit(ir.Assign(copy, "copy", (operand,), frame.origin))
+            helper.mapping[param] = ir.Var(copy)
+        else:
+            helper.mapping[param] = operand
+    _, result = run_function_body(helper, parsed.tree.body, result_target=target)
+    return result
+
+
+def bind_arguments(frame, fn, parsed, node):
+    args = parsed.tree.args
+    params = [a.arg for a in args.posonlyargs + args.args]
+    defaults = dict(zip(params[len(params) - len(fn.__defaults__ or ()):],
+                        fn.__defaults__ or ()))
+    if len(node.args) > len(params):
+        raise frame.error(UnsupportedSyntaxError, node,
+                          f"{fn.__name__} takes {len(params)} arguments, "
+                          f"{len(node.args)} given", "check the call")
+    tables = table_uses(parsed.tree)
+    bound = {p: argument(frame, a, p in tables) for p, a in zip(params, node.args)}
+    for keyword in node.keywords:
+        if keyword.arg not in params or keyword.arg in bound:
+            raise frame.error(UnsupportedSyntaxError, keyword,
+                              f"unexpected keyword argument {keyword.arg!r} for {fn.__name__}",
+                              "check the call")
+        bound[keyword.arg] = argument(frame, keyword.value, keyword.arg in tables)
+    for param in params:
+        if param not in bound:
+            kind = classify(defaults.get(param)).kind if param in defaults else None
+            if kind == "table" and param in tables:
+                value = defaults[param]
+                bound[param] = Table(frame.unit.global_name(param, value), table_values(value))
+                continue
+            label = param in defaults and (defaults[param] is None
+                                           or isinstance(defaults[param], str))
+            if kind != "constant" and not label:  # a label or an optional argument
+                raise frame.error(UnsupportedSyntaxError, node,
+                                  f"{fn.__name__}() is missing a number for {param}",
+                                  "pass every parameter")
+            bound[param] = ir.Const(defaults[param])
+    return {p: bound[p] for p in params}
+
+
+def argument(frame, node, as_table):
+    """What a helper's parameter is bound to: a number's operand, or for a parameter
+    the helper uses as a table, ``Table(name, values)``."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return ir.Const(node.value)  # a label or a flag: `require(x, "pressure")`
+    return Table(*tables.table(frame, node)) if as_table else frame.value(node)
+

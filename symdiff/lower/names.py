@@ -1,0 +1,227 @@
+"""Names: what a name of the user's code means where it is read, and its operand.
+
+Expects a ``Frame``.  ``meaning_of`` resolves a name as Python would at that point (a
+local of this body or of the body defining a nested function, a global, a closure
+variable, a builtin) and records each global read in ``Unit.reads``; ``name_operand``
+and ``attribute_operand`` give the operand a number is read by, and a located
+``SymdiffError`` in the user's terms for a name that is no number (a module, a table,
+a stack, ``**kwargs``, a name used before it is assigned).
+
+    x           ->  Var("x_1")            (its current version)
+    SCALE       ->  Const(2.5, "SCALE")   (a module-level number)
+    math.pi     ->  Const(3.14..., "math.pi")
+"""
+
+import ast
+import math
+
+from symdiff.errors import UndefinedNameError, UnknownFunctionError, UnsupportedSyntaxError
+from symdiff.frontend.resolve import Meaning, classify, lookup, module_attribute, table_values
+from symdiff.ir import nodes as ir
+from symdiff.primitives.registry import refused, refused_names
+
+_USES = {"module": "use one of its functions or constants, such as math.pi",
+         "table": "index it (T[i]) or loop over it (for c in T)",
+         "range": "use it in a for loop: for i in range(n)",
+         "reversed": "use it in a for loop: for c in reversed(T)"}  # by kind: what to do
+KINDS = {"module": "a module", "function": "a function", "range": "the builtin range",
+         "reversed": "the builtin reversed",
+         "custom": "a function", "nested": "a function", "table": "a table of numbers",
+         "stop_gradient": "a function", "primitive": "a function", "other": "not a number"}
+
+
+def describe(value):
+    """What ``value`` is, in a user's words: ``a tuple of tuples``, ``a str``."""
+    kind = type(value).__name__
+    if isinstance(value, (tuple, list)) and value:
+        inner = {type(v).__name__ for v in value}
+        if len(inner) == 1:
+            return f"a {kind} of {inner.pop()}s"
+        return f"a {kind} of mixed values ({', '.join(sorted(inner))})"
+    article = "an" if kind[:1] in "aeiou" else "a"
+    return f"{article} {kind}"
+
+
+def is_nested_table(value):
+    return isinstance(value, (tuple, list)) and any(isinstance(v, (tuple, list)) for v in value)
+
+
+def stack_method(frame, func):
+    """``(stack, "append" | "pop")`` when ``func`` is a stack's method, else None."""
+    if isinstance(func, ast.Name):
+        return frame.stack_methods.get(func.id)
+    if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+            and func.value.id in frame.stacks and func.attr in ("append", "pop")):
+        return frame.stacks[func.value.id], func.attr
+    return None
+
+
+def meaning_of(frame, name, node):
+    scope = scope_of(frame, name)
+    if scope is not None:
+        if name in scope.functions:
+            return Meaning("nested", scope.functions[name])
+        return Meaning("local")
+    try:
+        found = lookup(name, frame.parsed.closure, frame.parsed.globals)
+    except KeyError:
+        raise frame.error(UndefinedNameError, node, f"the name {name} is not defined",
+                          "define it at module level before the gradient is first used"
+                          ) from None
+    meant = classify(found)
+    if name not in frame.parsed.closure:
+        current = frame.parsed.globals.get(name)  # None for a builtin
+        contents = table_values(found) if meant.kind == "table" and (
+            not isinstance(found, tuple)) else None  # a list or an array may change
+        frame.unit.reads.append((frame.parsed.globals, name, current, contents))
+    return meant
+
+
+def scope_of(frame, name):
+    """The frame whose own variable or function ``name`` is: this one, or for a
+    nested function the frame defining it (and so on out); None for a global."""
+    scope = frame
+    while scope is not None:
+        if name in scope.locals or name in scope.functions:
+            return scope
+        scope = scope.definer
+    return None
+
+
+def name_operand(frame, node):
+    meant = meaning_of(frame, node.id, node)
+    scope = scope_of(frame, node.id)
+    if meant.kind == "local" and node.id in scope.lists:
+        raise frame.error(UnsupportedSyntaxError, node,
+                          f"{node.id} is a stack (a list used through append and pop): "
+                          "it cannot be indexed, measured or read as a value",
+                          f"take values back with {node.id}.pop(), or keep the ones you "
+                          "read again in variables of their own")
+    if meant.kind == "local" and scope is not frame:
+        operand = name_operand(scope, node)  # its value now, at the call
+        if isinstance(operand, ir.Var) and not frame.compound:
+            frame.unit.read.add(operand.name)
+        return operand
+    if meant.kind == "local" and is_kwargs(frame, node):
+        raise frame.error(UnsupportedSyntaxError, node,
+                          f"{node.id} (the **{node.id} parameter) is used as a value",
+                          f'read one entry with a constant key: {node.id}["k"] or '
+                          f'{node.id}.get("k", 1.0)')
+    if meant.kind == "local":
+        operand = frame.mapping.get(node.id)
+        if operand is None:
+            if not frame.loops:
+                raise frame.error(UndefinedNameError, node,
+                                  f"{node.id} is used before it is assigned",
+                                  "assign it first")
+            operand = ir.Var(frame.target_name(node.id))  # set by an earlier iteration
+            frame.mapping[node.id] = operand
+        if isinstance(operand, ir.Var) and not frame.compound:
+            frame.unit.read.add(operand.name)  # a straight-line read: see enter_compound
+        return operand
+    if meant.kind == "constant":
+        return ir.Const(meant.value, frame.unit.global_name(node.id, meant.value))
+    if meant.kind == "other":
+        raise frame.error(UnsupportedSyntaxError, node,
+                          f"{node.id} is {describe(meant.value)}, where a number is needed",
+                          "only numbers, and tables of numbers where a table is read, can "
+                          "be used; a table of tables is not supported: flatten it into "
+                          "one table and index it as T[i * width + j]"
+                          if is_nested_table(meant.value) else
+                          "only numbers can be differentiated")
+    raise frame.error(UnsupportedSyntaxError, node,
+                      f"{node.id} is {KINDS[meant.kind]}, not a number",
+                      _USES.get(meant.kind, "call it: a function is only called"))
+
+
+def tuple_not_a_number(frame, node):
+    """The error for a tuple where a number is needed, in the terms of where it is."""
+    where = getattr(frame, "statement_node", None)
+    count = len(node.elts)
+    if isinstance(where, ast.Return) and where.value is node:
+        if frame.top:
+            return frame.error(UnsupportedSyntaxError, node,
+                               f"{frame.parsed.name} returns {count} values: a gradient is "
+                               "taken of a function returning one number",
+                               "return one number, or use symdiff.jacobian or symdiff.jvp "
+                               "for a function of several outputs")
+        return frame.error(UnsupportedSyntaxError, node,
+                           f"{frame.parsed.name} returns {count} values, but its caller "
+                           "uses the call as one number",
+                           f"unpack the call: `a, b = {frame.parsed.name}(...)`")
+    if isinstance(where, ast.Assign) and where.value is node:
+        return frame.error(UnsupportedSyntaxError, node,
+                           f"a tuple of {count} values cannot be kept in one name: "
+                           "variables hold numbers",
+                           "unpack it where it is made (`a, b = x, y`), or keep each "
+                           "number in a name of its own")
+    return frame.error(UnsupportedSyntaxError, node,
+                       f"a tuple of {count} values stands where one number is needed",
+                       "write the numbers out one by one")
+
+
+def attribute_operand(frame, node):
+    member = module_member(frame, node)
+    if member is None or member.kind != "constant":
+        raise frame.error(UnsupportedSyntaxError, node, f"{ast.unparse(node)} is not a number",
+                          "call it, or use a number")
+    if meaning_of(frame, node.value.id, node.value).value in ("math", "numpy"):
+        return ir.Const(member.value, f"{frame.unit.math_name}.{node.attr}")
+    return ir.Const(member.value, frame.unit.global_name(node.attr, member.value))
+
+
+def module_member(frame, node):
+    if isinstance(node.value, ast.Attribute):  # scipy.special.erf, st.norm.cdf
+        base = module_member(frame, node.value)
+    elif not isinstance(node.value, ast.Name):
+        raise frame.error(UnsupportedSyntaxError, node, "attribute access is not supported",
+                          "only math.* and numpy.* functions and constants can be used")
+    else:
+        base = meaning_of(frame, node.value.id, node.value)
+    if base.kind != "module":
+        raise frame.error(UnsupportedSyntaxError, node,
+                          f"{ast.unparse(node)}: attribute access on {node.value.id} is not "
+                          "supported", "only attributes of modules can be used")
+    found = module_attribute(base.value, node.attr)
+    if found is None and base.value == "math":
+        refused = refused_math(frame, node, ast.unparse(node), attr=node.attr)
+        if refused is not None:
+            raise refused
+    if found is None:
+        raise frame.error(UnknownFunctionError, node,
+                          f"{ast.unparse(node)} is not something symdiff can differentiate",
+                          "use a supported math function, or write it as a def function")
+    return found
+
+
+def is_kwargs(frame, node):
+    """Whether ``node`` names the differentiated function's ``**kwargs`` parameter."""
+    kwarg = frame.parsed.tree.args.kwarg
+    return (frame.top and kwarg is not None and isinstance(node, ast.Name)
+            and node.id == kwarg.arg)
+
+
+def comparand(frame, node):
+    """A side of a comparison: a number, or a string constant (a flag such as
+    ``MODE == "tanh"``, decided when the gradient is built if both sides are known)."""
+    if isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, str)):
+        return ir.Const(node.value)
+    if isinstance(node, ast.Name) and scope_of(frame, node.id) is None:
+        meant = meaning_of(frame, node.id, node)
+        if meant.kind == "other" and isinstance(meant.value, str):
+            return ir.Const(meant.value)
+    return frame.value(node)
+
+
+def refused_math(frame, node, shown, obj=None, attr=None):
+    """The error for a ``math`` function symdiff does not take, with its reason; None
+    when ``obj`` (or ``math.<attr>``) is not one."""
+    if attr is None:
+        attr = next((n for n in refused_names() if getattr(math, n, None) is obj), None)
+    reason = refused(attr)
+    if reason is None:
+        return None
+    if shown != f"math.{attr}":
+        shown = f"{shown} (math.{attr})"
+    return frame.error(UnknownFunctionError, node,
+                       f"{shown} is not supported: {reason[0]}", reason[1])

@@ -1,0 +1,255 @@
+"""Statements: a desugared block, one statement after another.
+
+Expects a ``Frame`` and a block ``desugar`` left (no augmented or annotated assignment,
+no statement after one that always leaves the block).  ``block`` lowers each statement
+into the frame's block: an assignment through ``expressions``, ``raise``/``assert``
+through ``checks``, a stack's ``append`` as ``Push``, a nested ``def`` recorded to be
+inlined where it is called, a loop through ``loops``; ``return``, ``break`` and
+``continue`` set flags (``control`` guards what follows).  Outside loops and branches
+each assignment writes a fresh version of its name.
+
+    a, b = b, a            ──►    a_old = a          (in a loop: a is overwritten first)
+                                  a = b
+                                  b = a_old
+"""
+
+import ast
+
+from symdiff.errors import UnsupportedSyntaxError
+from symdiff.ir import nodes as ir
+from symdiff.lower import control, expressions, inline, loops, names
+from symdiff.lower.checks import check_statement
+from symdiff.lower.scope import Nested
+
+_MAY_EXIT = (ast.If, ast.For, ast.While, ast.Return, ast.Break, ast.Continue, ast.Raise)
+
+
+def block(frame, stmts):
+    """Lower ``stmts``, a block ``desugar`` left with no statement after one that always
+    leaves it; after one that may leave it, the rest runs guarded by the exit flags."""
+    for i, stmt in enumerate(stmts):
+        rest = stmts[i + 1:]
+        with frame.followed_by(rest):
+            statement(frame, stmt)
+        if not isinstance(stmt, _MAY_EXIT) or not rest:
+            continue
+        flags = control.exit_flags(frame, stmt)
+        if flags:
+            control.guarded(frame, flags, rest, stmt)
+            return
+
+
+def statement(frame, node):
+    frame.set_origin(node)
+    lower = _STATEMENTS.get(type(node))
+    if lower is None:
+        raise frame.error(UnsupportedSyntaxError, node,
+                          f"{type(node).__name__} statement is not supported")
+    lower(frame, node)
+
+
+def stmt_Pass(frame, node):
+    pass
+
+
+def stmt_FunctionDef(frame, node):
+    frame.functions[node.name] = Nested(node, frame)
+
+
+def stmt_Raise(frame, node):
+    """``raise`` and ``assert``: run in the forward sweep where the function runs them."""
+    frame.emit(check_statement(frame, node))
+
+
+def stmt_Import(frame, node):
+    """An import in the body binds its names as a module-level one would (``parse``)."""
+
+
+def stmt_Expr(frame, node):
+    if isinstance(node.value, ast.Constant):  # a docstring
+        return
+    func = node.value.func
+    if isinstance(func, ast.Name) and names.meaning_of(frame, func.id, func).kind in (
+            "function", "nested"):  # `validate(p, t)`: its checks run here
+        helper = names.meaning_of(frame, func.id, func).value
+        frame.call_user(helper, node.value, None, discard=True)
+        return
+    method = names.stack_method(frame, node.value.func)
+    if method is None or method[1] != "append" or len(node.value.args) != 1:
+        raise frame.error(UnsupportedSyntaxError, node, "an expression statement is not "
+                          "supported: its value is discarded",
+                          "assign the value to a name or remove the line")
+    frame.hint = method[0]
+    frame.emit(ir.Push(method[0], frame.value(node.value.args[0]), frame.origin))
+
+
+def stack_statement(frame, node):
+    """``s = []`` or ``push, pop = s.append, s.pop``; True when ``node`` was one."""
+    target, value = node.targets[0], node.value
+    if len(node.targets) != 1:
+        return False
+    if isinstance(target, ast.Name) and isinstance(value, ast.List):
+        name = frame.target_name(target.id)
+        frame.stacks[target.id] = name
+        frame.compute(name, ast.List([], ast.Load()), ())
+        return True
+    pairs = [(target, value)]
+    if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple):
+        pairs = list(zip(target.elts, value.elts))
+    methods = [names.stack_method(frame, v) if isinstance(t, ast.Name) else None for t, v in pairs]
+    if not all(methods):
+        return False
+    for (alias, _), method in zip(pairs, methods):
+        frame.stack_methods[alias.id] = method
+    return True
+
+
+def stmt_Assign(frame, node):
+    if stack_statement(frame, node):
+        return
+    if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        assign(frame, node.targets[0].id, node.value)
+        return
+    if isinstance(node.targets[0], ast.Tuple) or len(node.targets) > 1:
+        frame.hint = "value"
+        first = protect(frame, node.targets, unpack_value(frame, node.targets[0], node.value))
+        for target in node.targets:
+            bind(frame, target, first)
+        return
+
+
+def protect(frame, targets, operands):
+    """Copy aside each value an earlier name of the assignment overwrites first.
+
+    ``a, b = b, a`` needs the old ``a`` kept; ``x0, x1 = x1, x2`` needs nothing.
+    """
+    written = []  # the names the assignments write, in order
+    for target in targets:
+        for sub in ast.walk(target):
+            if isinstance(sub, ast.Name):
+                current = frame.mapping.get(sub.id)
+                if frame.compound and isinstance(current, ir.Var):
+                    written.append(current.name)
+
+    def walk(operand, position):
+        if isinstance(operand, tuple):
+            parts = []
+            for part in operand:
+                done, position = walk(part, position)
+                parts.append(done)
+            return tuple(parts), position
+        if isinstance(operand, ir.Var) and operand.name in written[:position]:
+            snapshot = frame.namer.fresh(f"{operand.name}_old")
+            frame.emit(ir.Assign(snapshot, "copy", (operand,), frame.origin))
+            operand = ir.Var(snapshot)
+        return operand, position + 1
+
+    return walk(operands, 0)[0]
+
+
+def stmt_Return(frame, node):
+    if node.value is None and frame.checks_only:
+        if frame.compound:
+            set_returned(frame)
+        for loop in frame.loops:
+            loop.may_return = True
+        return
+    if node.value is None:
+        raise frame.error(UnsupportedSyntaxError, node, "return without a value",
+                          "return the number to differentiate")
+    if inline.returns_tuple(frame, node.value):
+        inline.tuple_result(frame, node.value)
+    else:
+        frame.hint = frame.result_name()
+        frame.value(node.value, frame.result_name())
+    if frame.compound:
+        set_returned(frame)
+    for loop in frame.loops:  # every enclosing loop must stop, not just the innermost
+        loop.may_return = True
+
+
+def set_returned(frame):
+    """``returned = True``, written where something reads it: the ``BreakIf`` of an
+    enclosing loop, the guard after an enclosing statement that more statements follow,
+    or a guard or loop already written.  (Any read written later is one of the first
+    two: the statement that holds it comes after one that holds this ``return``.)"""
+    flag = frame.returned_flag()
+    if frame.loops or frame.followed or flag in frame.flag_reads:
+        frame.emit(frame.flag_set(flag, True))
+
+
+def stmt_Break(frame, node):
+    frame.emit(frame.flag_set(frame.loops[-1].stop, True))
+
+
+def stmt_Continue(frame, node):
+    frame.emit(frame.flag_set(frame.loops[-1].skip, True))
+
+
+def stmt_If(frame, node):
+    frame.hint = "cond"
+    test = expressions.condition(frame, node.test)
+    if isinstance(test, ir.Const):  # decided now: `if DEBUG:`
+        frame.block(node.body if test.value else node.orelse)
+        return
+    control.enter_compound(frame, node)
+    origin = frame.origin
+    with frame.nested():
+        body = frame.sub_block(node.body)
+        orelse = frame.sub_block(node.orelse)
+    frame.emit(ir.If(test.name, body, orelse, origin))
+
+
+def assign(frame, name, value_node):
+    frame.hint = name
+    target = frame.target_name(name)
+    frame.value(value_node, target)
+    frame.mapping[name] = ir.Var(target)
+
+
+def unpack_value(frame, target, value_node):
+    """Evaluate the right side of a tuple assignment into operands (a nested tuple)."""
+    if isinstance(value_node, ast.Tuple):
+        if isinstance(target, ast.Tuple) and len(target.elts) != len(value_node.elts):
+            raise frame.error(UnsupportedSyntaxError, value_node,
+                              f"{len(value_node.elts)} values assigned to "
+                              f"{len(target.elts)} names", "match the counts")
+        subtargets = target.elts if isinstance(target, ast.Tuple) else [None] * len(
+            value_node.elts)
+        return tuple(unpack_value(frame, t, v) for t, v in zip(subtargets, value_node.elts))
+    if isinstance(target, ast.Tuple):
+        values = inline.unpacked_call(frame, value_node, len(target.elts))
+        if values is not None:
+            return values
+        raise frame.error(UnsupportedSyntaxError, value_node,
+                          "unpacking a value that is not a tuple written out is not supported",
+                          "write the values out: `a, b = x, y`, or call a def function "
+                          "that returns them: `return x, y`")
+    return frame.value(value_node)
+
+
+def bind(frame, target, operand):
+    if isinstance(target, ast.Name):
+        name = frame.target_name(target.id)
+        frame.emit(ir.Assign(name, "copy", (_flat(operand, frame, target),), frame.origin))
+        frame.mapping[target.id] = ir.Var(name)
+        return
+    if not isinstance(operand, tuple) or len(operand) != len(target.elts):
+        raise frame.error(UnsupportedSyntaxError, target, "these names cannot be unpacked "
+                          "from the value", "write the values out: `a, b = x, y`")
+    for sub_target, sub_operand in zip(target.elts, operand):
+        bind(frame, sub_target, sub_operand)
+
+
+_STATEMENTS = {ast.Pass: stmt_Pass, ast.FunctionDef: stmt_FunctionDef, ast.Raise: stmt_Raise,
+               ast.Assert: stmt_Raise, ast.Import: stmt_Import, ast.ImportFrom: stmt_Import,
+               ast.Expr: stmt_Expr, ast.Assign: stmt_Assign, ast.Return: stmt_Return,
+               ast.Break: stmt_Break, ast.Continue: stmt_Continue, ast.If: stmt_If,
+               ast.For: loops.stmt_For, ast.While: loops.stmt_While}
+
+
+def _flat(operand, frame, node):
+    if isinstance(operand, tuple):
+        raise frame.error(UnsupportedSyntaxError, node, "a tuple cannot be assigned to one name",
+                          "unpack it into several names")
+    return operand

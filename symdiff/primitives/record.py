@@ -1,0 +1,124 @@
+"""The record of one primitive: everything symdiff states about it, in one place.
+
+Expects nothing.  Guarantees a frozen ``Primitive`` per primitive, built by the
+constructors below from the tables of ``scalar`` and ``scipy``; ``registry`` answers
+every question the passes ask of them.  A record holds:
+
+- how it computes (``forward``, a Python expression over ``params`` and, in partials,
+  the primal output ``out``) and its derivative: one elementwise partial per argument
+  (``None``: it does not depend on that argument), or, for a primitive that is not
+  elementwise (``sum``, ``getitem``, ``matmul``, ``where``), ``vjp`` and ``jvp``
+  templates in their place;
+- the names a user reaches it by (``math``, ``numpy``, ``builtin``, ``scipy`` names,
+  a ``method`` of SciPy's ``norm``, or the Python ``operator`` its forward is), what it
+  computes differently under one family's names (``overrides``, see ``Spelling``), and
+  the calls that pick another primitive by their argument count (``variants``);
+- its type rule (``result``: the kind of the value from the kinds of the operands, see
+  ``KINDS``) and its properties: ``total`` (symdiff relies on it never raising on
+  floats), ``cheap`` (one arithmetic step: recomputed rather than saved, hoisted out of
+  loops), ``foldable`` (the optimizer computes it on constants);
+- the ``domain`` its tests sample, its convention ``note`` at the points where the
+  derivative is not defined, and its ``bridge``: the expression over ``params`` that
+  computes it on the tape engine's ``Value``s (names ``tape``, ``math`` and ``Value``).
+
+    sin = unary("sin", "math.sin(x)", "math.cos(x)", math=("sin",), numpy=("sin",))
+"""
+
+from dataclasses import dataclass, replace
+
+from symdiff.primitives.texts import numpy_text
+
+# A result rule names the kind (Float, Int or Bool) of a primitive's value:
+KINDS = {
+    "float": "always a float",
+    "int": "always an int",
+    "bool": "always a bool",
+    "like": "as Python's arithmetic gives: a float if an operand is one, else an int",
+    "power": "a float if an operand is one, else an int or a float (2 ** -1 is 0.5)",
+    "pick": "one of the operands, so the kind they share",
+}
+
+
+@dataclass(frozen=True)
+class Spelling:
+    """What a primitive computes differently under one family's names (None: as the rule)."""
+
+    forward: str = None
+    partials: tuple = None
+    result: str = None  # the kind of its value there, where it differs (``math.pow``: "float")
+
+
+@dataclass(frozen=True)
+class Primitive:
+    name: str
+    forward: str
+    partials: tuple
+    domain: tuple = ((-3.0, 3.0),)
+    note: str = ""
+    params: tuple = ("x", "y")  # the names standing for the arguments in the texts
+    defaults: tuple = ()  # values of the last parameters when a call leaves them out
+    ints: tuple = ()  # the parameters that take integers (never differentiated)
+    overrides: tuple = ()  # (family, Spelling): "math" or "numpy", where it differs
+    vjp: str = None  # for a primitive that is not elementwise: the vector-Jacobian product
+    jvp: str = None  # ... and the Jacobian-vector product, in place of ``partials``
+    math: tuple = ()  # ``math.<name>`` for each name
+    numpy: tuple = ()  # ``numpy.<name>``
+    builtin: tuple = ()  # a builtin's name
+    scipy: tuple = ()  # ``scipy.special.<name>``
+    method: tuple = ()  # ``scipy.stats.norm.<name>``
+    operator: str = None  # the operator its forward is (``+``)
+    variants: tuple = ()  # (argument count, primitive): ``math.log(x, b)`` is ``logb``
+    chain: bool = False  # more arguments than params: a left fold (``max(a, b, c)``)
+    pair: tuple = None  # (function, index): one half of a function returning two numbers
+    result: str = "float"  # a key of KINDS
+    total: bool = False
+    cheap: bool = False
+    foldable: bool = False
+    bridge: str = None  # how the tape computes it, on Values
+    arithmetic: bool = False  # computed by its operands' own operators (numpy's, on numpy's)
+    internal: bool = False  # no name of its own: lowering makes it (``copy``)
+
+    @property
+    def arity(self):
+        return len(self.params)
+
+    def spelled(self, family):
+        """The primitive as the family ``family`` computes it: "math", "numpy", or None for
+        Python's operators and builtins."""
+        if family is None:
+            return self
+        override = dict(self.overrides).get(family, Spelling())
+        rule = replace(self, forward=override.forward or self.forward,
+                       partials=override.partials or self.partials,
+                       result=override.result or self.result, overrides=())
+        if family == "numpy":
+            rule = replace(rule, partials=tuple(None if p is None else numpy_text(p)
+                                                for p in rule.partials))
+        return rule
+
+
+def primitive(name, forward, partials, domain=None, note="", params=("x", "y"), **facts):
+    """A record; its domain defaults to (-3, 3) per argument and its bridge to the tape's
+    function of the same name."""
+    params = params[:len(partials)]
+    if domain is None:
+        domain = ((-3.0, 3.0),) * len(params)
+    facts.setdefault("bridge", f"tape.{name}({', '.join(params)})")
+    return Primitive(name, forward, tuple(partials), tuple(domain), note, tuple(params),
+                     **facts)
+
+
+def unary(name, forward, partial, domain=(-3.0, 3.0), note="", **facts):
+    return primitive(name, forward, (partial,), (domain,), note, params=("x",), **facts)
+
+
+def table(*records):
+    """The records by name, in order (a name given twice is a mistake)."""
+    found = {}
+    for record in records:
+        if record.name in found:
+            raise ValueError(f"primitive {record.name!r} is stated twice")
+        found[record.name] = record
+    return found
+
+

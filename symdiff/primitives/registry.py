@@ -1,0 +1,250 @@
+"""The primitive registry: every question about a primitive, answered from its record.
+
+Expects the records of ``scalar`` and ``scipy`` (``record.Primitive``).  Guarantees the
+only answers the rest of symdiff uses: the record of an operation (``rule_of``), the
+names a user reaches it by (``names``, ``operators``, ``pairs``, ``variant``), its type
+rule (``result_kind``), its properties (``total``, ``cheap``, ``arithmetic``,
+``keeps_operand_type``, and the same for a ``math`` function by its
+name: ``total_math``, ``foldable_math``, ``float_math``), the builtins generated code
+calls, and the records of user functions with their own rule (``custom_rule``).  No
+fact is stated here: each is read from the records, so a new primitive is one record.
+
+    rule_of("sin").partials          ("math.cos(x)",)
+    names("numpy")["arcsin"]         "asin"
+    variant("log", 2)                "logb"      (math.log(x, base))
+    total("mul"), cheap("exp")       True, False
+    total_math("tanh")               True        (math.tanh never raises on a float)
+"""
+
+import ast
+import builtins
+import math
+from types import MappingProxyType
+
+from symdiff.primitives import scalar, scipy
+from symdiff.primitives.record import KINDS, primitive
+from symdiff.primitives.special import HELPERS
+from symdiff.primitives.texts import names_read, template
+
+_RECORDS = {**scalar.RECORDS, **scipy.RECORDS}
+RECORDS = MappingProxyType(_RECORDS)  # read only: a test may patch _RECORDS
+VARIADIC = tuple(scalar.VARIADIC)
+_MADE = {}  # "fsum_3" -> its record, made once
+
+
+def rule_of(op):
+    """The record of ``op``: the registry's, or a math function of ``count`` numbers
+    written out (``fsum_3``); ``KeyError`` for an op no record has."""
+    found = RECORDS.get(op) or _MADE.get(op)
+    if found is None:
+        name, _, count = op.rpartition("_")
+        if name not in scalar.VARIADIC or not count.isdigit():
+            raise KeyError(op)
+        found = _MADE[op] = scalar.variadic(name, int(count))
+    return found
+
+
+def written_out(name):
+    """How many lists a call of the function of numbers written out ``name`` writes its
+    numbers in: 0 (``math.hypot(x, y, z)``), 1 (``math.fsum([a, b])``) or 2 (two points,
+    ``math.dist((x0, y0), (x1, y1))``)."""
+    return scalar.VARIADIC[name][0]
+
+
+def records():
+    """Every record, with one of each function of numbers written out (three numbers, or
+    two points of two): what the parity tests walk."""
+    made = [rule_of(f"{name}_{4 if written_out(name) == 2 else 3}") for name in VARIADIC]
+    return list(RECORDS.values()) + made
+
+
+# --- names ---------------------------------------------------------------------------------
+
+def _names(family):
+    found = {}
+    for record in RECORDS.values():
+        for name in getattr(record, family):
+            if name in found:
+                raise ValueError(f"{family} name {name!r} is given to {found[name]} and "
+                                 f"{record.name}")
+            if family != "math" or hasattr(math, name):
+                found[name] = record.name
+    if family == "math":
+        found.update({name: name for name in (*_pairs(), *VARIADIC) if hasattr(math, name)})
+    return MappingProxyType(found)
+
+
+def _pairs():
+    halves = {}
+    for record in RECORDS.values():
+        if record.pair is not None:
+            function, index = record.pair
+            halves.setdefault(function, {})[index] = record.name
+    return {function: tuple(by[i] for i in sorted(by)) for function, by in halves.items()}
+
+
+_FAMILIES = ("math", "numpy", "builtin", "scipy", "method")
+_BY_FAMILY = {family: _names(family) for family in _FAMILIES}
+_PAIRS = MappingProxyType(_pairs())
+
+
+def names(family):
+    """``{name a user calls: op}`` for ``math.<name>``, ``numpy.<name>``, a builtin,
+    ``scipy.special.<name>`` or a ``method`` of ``scipy.stats.norm``.  A math function
+    returning two numbers (``frexp``) or taking numbers written out (``fsum``) maps to
+    its own name (see ``pairs``, ``VARIADIC``)."""
+    return _BY_FAMILY[family]
+
+
+def pairs():
+    """``{function: (op of the first half, op of the second)}`` for ``m, e = math.frexp(x)``."""
+    return _PAIRS
+
+
+def variant(op, count):
+    """The op a call of ``op`` with ``count`` arguments computes: ``logb`` for
+    ``math.log(x, b)``, ``factorial`` for ``math.perm(n)``; ``op`` itself otherwise."""
+    return dict(RECORDS[op].variants).get(count, op) if op in RECORDS else op
+
+
+def chains(op):
+    """Whether a call of ``op`` with more arguments is a left fold of it (``max(a, b, c)``)."""
+    return op in RECORDS and RECORDS[op].chain
+
+
+def refused(name):
+    """``(reason, hint)`` for a ``math`` function symdiff does not take, else None."""
+    return scalar.REFUSED.get(name)
+
+
+def refused_names():
+    return tuple(scalar.REFUSED)
+
+
+def operators(arity):
+    """``{ast operator class: op}`` of the primitives Python's operators spell, with
+    ``arity`` operands: read from their forward texts (``x + y`` is ``ast.Add``)."""
+    found = {}
+    for record in RECORDS.values():
+        if record.operator is not None and record.arity == arity:
+            found[type(template(record.forward).op)] = record.name
+    return found
+
+
+# --- types and properties ------------------------------------------------------------------
+
+def result_kind(op, kinds, family=None):
+    """The kind ("float", "int" or "bool") of ``op``'s value from its operands' kinds, as
+    the family ``family`` computes it; None where the kinds do not decide it."""
+    rule = rule_of(op).spelled(family).result
+    if rule in ("float", "int", "bool"):
+        return rule
+    numbers = ["int" if kind == "bool" else kind for kind in kinds]
+    if None in numbers:
+        return None
+    if rule == "like":
+        return "float" if "float" in numbers else "int"
+    if rule == "power":
+        return "float" if "float" in numbers else None
+    if rule == "pick":
+        return kinds[0] if len(set(kinds)) == 1 else None
+    raise KeyError(f"{op}: result rule {rule!r} is none of {', '.join(KINDS)}")
+
+
+# The properties of an op no record has (a user function with its own rule) are all False.
+
+def _record(op):
+    try:
+        return rule_of(op)
+    except KeyError:
+        return None
+
+
+def total(op):
+    """Whether ``op`` never raises on floats (so moving or dropping it changes nothing)."""
+    record = _record(op)
+    return record is not None and record.total
+
+
+def cheap(op):
+    """Whether ``op`` is one arithmetic step: recomputed rather than saved."""
+    record = _record(op)
+    return record is not None and record.cheap
+
+
+def arithmetic(op):
+    """Whether ``op`` is computed by its operands' own operators, so numpy's on numpy
+    scalars (``a / b`` gives inf where Python's raises), its partials too."""
+    record = _record(op)
+    return record is not None and record.arithmetic
+
+
+def keeps_operand_type(op):
+    """Whether ``op`` (by an operator or a builtin) returns its operands' own type of number,
+    so a numpy scalar stays one: its arithmetic, or a builtin whose result is like or one
+    of its operands (``abs``, ``max``, ``min``; not ``float``, ``int``, ``round``)."""
+    record = _record(op)
+    return record is not None and (record.arithmetic or bool(record.builtin) and (
+        record.result in ("like", "pick")))
+
+
+def _by_math_name(name):
+    """The records ``math.<name>`` computes, by any count of arguments."""
+    found = [RECORDS[op] for op in (_BY_FAMILY["math"].get(name),) if op in RECORDS]
+    found += [RECORDS[variant] for record in found for _, variant in record.variants]
+    if name in VARIADIC:
+        found.append(rule_of(f"{name}_4"))
+    found += [RECORDS[half] for half in _PAIRS.get(name, ())]
+    return [record.spelled("math") for record in found]
+
+
+def _of_math(name, holds):
+    found = _MATH_FACTS.get((name, holds))
+    if found is None:
+        records = _by_math_name(name)
+        found = _MATH_FACTS[(name, holds)] = bool(records) and all(map(holds, records))
+    return found
+
+
+_MATH_FACTS = {}
+
+
+def total_math(name):
+    """Whether ``math.<name>`` never raises on floats, whatever the count of arguments."""
+    return _of_math(name, lambda record: record.total)
+
+
+def foldable_math(name):
+    """Whether the optimizer computes ``math.<name>`` of constants."""
+    return _of_math(name, lambda record: record.foldable)
+
+
+def float_math(name):
+    """Whether ``math.<name>`` returns a float whatever its arguments (not ``floor``, an
+    int; ``isnan``, a bool; ``prod``, an int of ints)."""
+    return _of_math(name, lambda record: record.result == "float")
+
+
+def builtins_called():
+    """The builtins the records' texts (and the helpers of ``special``) call: what
+    generated code may call, in the order the records first call them."""
+    texts = [text for record in records() for text in (record.forward, *record.partials)
+             + tuple(t for _, s in record.overrides for t in (s.forward, *(s.partials or ())))
+             if text is not None]
+    found = [name for text in texts for name in sorted(names_read(text))]
+    for helper in HELPERS.values():
+        found += sorted({n.id for n in ast.walk(ast.parse(helper)) if isinstance(n, ast.Name)})
+    return tuple(dict.fromkeys(name for name in found if hasattr(builtins, name)))
+
+
+def custom_rule(function_name, partial_names):
+    """The record of a user function with its own partials (``symdiff.defgrad``).
+
+    Its texts call the function and its partial functions by the names the
+    generated code knows them under; arguments stand as ``__arg0``, ``__arg1``...
+    """
+    params = tuple(f"__arg{i}" for i in range(len(partial_names)))
+    args = ", ".join(params)
+    partials = tuple(None if name is None else f"{name}({args}, out)" for name in partial_names)
+    return primitive(function_name, f"{function_name}({args})", partials,
+                     note="the user's own rule", params=params, bridge=None)
