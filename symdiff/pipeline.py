@@ -1,7 +1,7 @@
 """The pipeline: every pass symdiff runs, once, in order.
 
-    source ─► parse ─► fence ─► desugar ─► lower ─► hoist ─► differentiate ─► optimize
-           ─► emit ─► compile
+    source ─► parse ─► fence ─► desugar ─► lower ─► hoist ─► differentiate ─► to_python
+           ─► optimize ─► emit ─► compile
 
 Each stage is a plain function from one value to the next; this module is the only
 place that calls them in sequence.  ``lower`` is the front half (a user's function to
@@ -17,7 +17,7 @@ and its value, so a pass can be looked at alone (``symdiff show --debug``):
     >>> stages = []
     >>> _ = generate(parse_function(f), debug=lambda stage, value: stages.append(stage))
     >>> stages
-    ['parse', 'fence', 'desugar', 'lower', 'hoist', 'differentiate', 'optimize', 'emit']
+    ['parse', 'fence', 'desugar', 'lower', 'hoist', 'differentiate', 'to_python', 'optimize', 'emit']
 
 A failure that is not the user's (``SymdiffError``) is our bug: it is raised as
 ``InternalError`` naming the stage it happened in.
@@ -28,8 +28,10 @@ from dataclasses import dataclass
 
 from symdiff.ad.forward import differentiate_forward
 from symdiff.ad.reverse import differentiate
+from symdiff.analysis.defuse import DefUse
 from symdiff.analysis.types import annotate
 from symdiff.backend.emit import emit
+from symdiff.backend.to_python import to_python
 from symdiff.errors import InternalError, SymdiffError
 from symdiff.frontend.fence import fence
 from symdiff.frontend.parse import deepest_statement, parse_function
@@ -40,7 +42,8 @@ from symdiff.lower.hoist import hoist_invariants
 from symdiff.lower.normalize import normalize
 from symdiff.optimize.driver import optimize_function
 
-STAGES = ("parse", "fence", "desugar", "lower", "hoist", "differentiate", "optimize", "emit", "compile")
+STAGES = ("parse", "fence", "desugar", "lower", "hoist", "differentiate", "to_python", "optimize",
+          "emit", "compile")
 
 
 @dataclass
@@ -69,7 +72,7 @@ def lower(parsed, *, forward=False, debug=None):
     verify(program, "lower")
     show("lower", program)
     with stage("hoist", parsed):
-        program = hoist_invariants(program)
+        program = hoist_invariants(program, defuse=DefUse(program))
     verify(program, "hoist")
     show("hoist", program)
     return program
@@ -91,11 +94,16 @@ def generate(parsed, wrt=None, *, with_value=False, optimize=True, forward=False
         wrt = list(program.params)
         single = len(wrt) == 1
     with stage("differentiate", parsed):
+        defuse = DefUse(program)
         if forward:
-            generated = differentiate_forward(program, wrt)
+            generated = differentiate_forward(program, wrt, defuse=defuse)
         else:
-            generated = differentiate(program, wrt, with_value=with_value, as_tuple=not single)
+            generated = differentiate(program, wrt, with_value=with_value, as_tuple=not single,
+                                      defuse=defuse)
     show("differentiate", generated.function)
+    with stage("to_python", parsed):
+        generated = to_python(generated)
+    show("to_python", generated.function)
     if optimize:
         with stage("optimize", parsed):
             generated = optimize_function(generated)

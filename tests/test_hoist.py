@@ -61,7 +61,7 @@ def hoisted(fn):
 
 def unhoisted(fn):
     """``fn`` normalized by every step but the hoisting."""
-    with mock.patch.object(symdiff.pipeline, "hoist_invariants", lambda program: program):
+    with mock.patch.object(symdiff.pipeline, "hoist_invariants", lambda program, **_: program):
         return symdiff.pipeline.lower(parse_function(fn))
 
 

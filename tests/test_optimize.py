@@ -26,6 +26,7 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
 import symdiff
 from symdiff.optimize import driver as optimize
 from symdiff.ad.reverse import differentiate
+from symdiff.backend.to_python import to_python
 from symdiff.backend.emit import emit
 from symdiff.pipeline import lower
 from symdiff.frontend.parse import parse_function
@@ -184,7 +185,7 @@ def _points(fn):
 def _generated(fn):
     """Never mutated by the tests: every rewrite works on a copy."""
     program = lower(parse_function(fn))
-    return differentiate(program, list(program.params), with_value=True)
+    return to_python(differentiate(program, list(program.params), with_value=True))
 
 
 def _compile(generated):

@@ -36,6 +36,7 @@ from symdiff.checking.locate import locate
 from symdiff.backend.compile import compile_module
 from symdiff.ad.reverse import Sweeps, differentiate
 from symdiff.backend.emit import emit
+from symdiff.backend.to_python import to_python
 from symdiff.pipeline import lower
 from symdiff.frontend.parse import parse_function
 from symdiff.ad.taping import Scope
@@ -458,7 +459,7 @@ def chosen(program):
 
 
 def compiled(program):
-    generated = differentiate(program, list(program.params))
+    generated = to_python(differentiate(program, list(program.params)))
     text = emit(generated)
     return compile_module(text, generated.function.name, program.namespace, "edited.py")
 

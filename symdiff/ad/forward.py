@@ -1,4 +1,4 @@
-"""Forward: a normalized ``Program`` -> the syntax tree of ``jvp_f`` (forward mode).
+"""Forward: a normalized ``Program`` -> ``jvp_f`` (forward mode), as IR (``ir.sweeps``).
 
 Expects a ``Program`` from ``normalize`` (which may return a tuple of numbers).
 Guarantees a function ``jvp_f(x, y, dx, dy)`` returning ``(value, tangent)``: the
@@ -16,35 +16,27 @@ table as reverse mode; control flow is kept as written and needs no stack.
 
 import ast
 
-from symdiff.ad.reverse import Generated, _arguments, branch_statement, none_guards
-from symdiff.ad.writer import Writer
+from symdiff.ad.control import branch_statement
+from symdiff.ad.reverse import Generated, function_of, none_guards
+from symdiff.ad.writer import Writer, expression, let
 from symdiff.analysis.activity import active_names
-from symdiff.backend.syntax import (
-    assign,
-    call,
-    call_method,
-    function_def,
-    is_minus_one,
-    is_one,
-    load,
-    operand_node,
-    times,
-)
+from symdiff.backend.syntax import is_minus_one, is_one, load, operand_node, times
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
-from symdiff.ir.expr import to_ast
+from symdiff.ir import sweeps as sw
 
 
-def differentiate_forward(program, wrt):
-    """The syntax tree of the forward-mode function of ``program`` along ``wrt``'s tangents."""
-    return Tangents(program, wrt).build()
+def differentiate_forward(program, wrt, defuse=None):
+    """The forward-mode function of ``program`` along ``wrt``'s tangents, as IR;
+    ``defuse`` is the program's ``DefUse``, built here when not given."""
+    return Tangents(program, wrt, defuse).build()
 
 
 class Tangents(Writer):
-    def __init__(self, program, wrt):
-        super().__init__(program)
+    def __init__(self, program, wrt, defuse=None):
+        super().__init__(program, defuse)
         self.wrt = list(wrt)
-        self.active = active_names(program, self.wrt)
+        self.active = active_names(program, self.wrt, self.defuse)
         self.tangents = {}
         for param in self.wrt:
             self.tangent(param)
@@ -65,13 +57,10 @@ class Tangents(Writer):
             value, tangent = ast.Tuple(values, ast.Load()), ast.Tuple(tangents, ast.Load())
         else:
             value, tangent = values[0], tangents[0]
-        body.append(ast.Return(ast.Tuple([value, tangent], ast.Load())))
+        body.append(sw.Return(expression(ast.Tuple([value, tangent], ast.Load()))))
         body[:0] = none_guards(program, self.wrt)
-        arguments = _arguments(program)
-        arguments.args += [ast.arg(self.tangents[p], None) for p in self.wrt]
-        arguments.defaults = []
         name = self.namer.fresh(f"jvp_{program.name}")
-        function = function_def(name, arguments, body)
+        function = function_of(name, program, body, extra=[self.tangents[p] for p in self.wrt])
         return Generated(function, program.math_name, program.namespace, dict(self.tangents),
                          None, {alias: b for b, alias in self.builtins.items()},
                          dict(self.helpers))
@@ -83,11 +72,12 @@ class Tangents(Writer):
         if isinstance(stmt, ir.Assign):
             return self.operation(stmt)
         if isinstance(stmt, ir.Compute):
-            made = [assign(stmt.target, to_ast(stmt.expr))]
-            if stmt.target in self.active and not isinstance(stmt.expr, ex.List):
-                made.append(assign(self.tangent(stmt.target), ast.Constant(0.0)))
-            if isinstance(stmt.expr, ex.List) and stmt.target in self.active:  # a new stack
-                made.append(assign(self.tangent(stmt.target), ast.List([], ast.Load())))
+            value = expression(stmt.expr)
+            made = [sw.Let(stmt.target, value)]
+            if stmt.target in self.active and not isinstance(value, ex.List):
+                made.append(sw.Let(self.tangent(stmt.target), sw.ZERO))
+            if isinstance(value, ex.List) and stmt.target in self.active:  # a new stack
+                made.append(sw.Let(self.tangent(stmt.target), ex.List(())))
             return made
         if isinstance(stmt, (ir.Push, ir.Pop)):
             return self.stack_operation(stmt)
@@ -95,48 +85,45 @@ class Tangents(Writer):
             return [branch_statement(stmt.test, self.flatten(self.block(stmt.body), stmt.origin),
                                      self.flatten(self.block(stmt.orelse), stmt.origin))]
         if isinstance(stmt, ir.For):
-            steps = call(self.builtin("range"),
-                         *[operand_node(b, self.program) for b in stmt.bounds])
-            if stmt.reverse:
-                steps = call(self.builtin("reversed"), steps)
-            body = self.flatten(self.block(stmt.body), stmt.origin) or [ast.Pass()]
+            bounds = tuple(expression(operand_node(b, self.program)) for b in stmt.bounds)
+            body = self.flatten(self.block(stmt.body), stmt.origin) or [sw.Pass()]
             if stmt.target in self.active:  # each iteration starts a new, constant loop variable
-                body.insert(0, assign(self.tangent(stmt.target), ast.Constant(0.0)))
-            return [ast.For(ast.Name(stmt.target, ast.Store()), steps, body, [], None)]
+                body.insert(0, sw.Let(self.tangent(stmt.target), sw.ZERO))
+            return [sw.For(stmt.target, bounds, body, stmt.reverse)]
         if isinstance(stmt, ir.While):
-            body = self.flatten(self.block(stmt.body), stmt.origin) or [ast.Pass()]
+            body = self.flatten(self.block(stmt.body), stmt.origin) or [sw.Pass()]
+            test = expression(stmt.test)
             if stmt.pre:
-                body = self.flatten(self.block(stmt.pre), stmt.origin) + [ast.If(
-                    ast.UnaryOp(ast.Not(), to_ast(stmt.test)), [ast.Break()], [])] + body
-                return [ast.While(ast.Constant(True), body, [])]
-            return [ast.While(to_ast(stmt.test), body, [])]
+                body = self.flatten(self.block(stmt.pre), stmt.origin) + [
+                    sw.If(ex.UnaryOp("not", test), [sw.Break()])] + body
+                return [sw.While(ex.Const(True), body)]
+            return [sw.While(test, body)]
         if isinstance(stmt, ir.BreakIf):
-            return [ast.If(to_ast(stmt.test), [ast.Break()], [])]
+            return [sw.If(expression(stmt.test), [sw.Break()])]
         if isinstance(stmt, ir.Check):  # runs where the function runs it; no tangent
-            return [stmt.to_ast()]
+            return [sw.Check(stmt)]
         raise TypeError(stmt)
 
     def stack_operation(self, stmt):
         """A stack's tangents travel on a stack of their own, in step with the values."""
         if isinstance(stmt, ir.Push):
-            made = [ast.Expr(call_method(stmt.stack, "append",
-                                         operand_node(stmt.value, self.program)))]
+            made = [sw.Push(stmt.stack, expression(operand_node(stmt.value, self.program)),
+                            method=True)]
             if stmt.stack in self.active:
                 value = stmt.value
-                tangent = load(self.tangent(value.name)) if isinstance(value, ir.Var) and (
-                    value.name in self.active) else ast.Constant(0.0)
-                made.append(ast.Expr(call_method(self.tangent(stmt.stack), "append", tangent)))
+                tangent = ex.Name(self.tangent(value.name)) if isinstance(value, ir.Var) and (
+                    value.name in self.active) else sw.ZERO
+                made.append(sw.Push(self.tangent(stmt.stack), tangent, method=True))
             return made
-        made = [assign(stmt.target, call_method(stmt.stack, "pop"))]
+        made = [sw.Pop(stmt.target, stmt.stack, method=True)]
         if stmt.stack in self.active:
-            popped = call_method(self.tangent(stmt.stack), "pop")
-            made.append(assign(self.tangent(stmt.target), popped) if stmt.target in self.active
-                        else ast.Expr(popped))
+            made.append(sw.Pop(self.tangent(stmt.target) if stmt.target in self.active
+                               else None, self.tangent(stmt.stack), method=True))
         return made
 
     def operation(self, stmt):
         rule = self.program.rule_of(stmt)
-        forward = assign(stmt.target, self.forward_expression(stmt))
+        forward = let(stmt.target, self.forward_expression(stmt))
         if stmt.target not in self.active:
             return [forward]
         total = None
@@ -156,7 +143,7 @@ class Tangents(Writer):
             else:
                 total = ast.BinOp(total, op, term)
         total = total if total is not None else ast.Constant(0.0)
-        tangent = assign(self.tangent(stmt.target), total)
+        tangent = let(self.tangent(stmt.target), total)
         if stmt.target in [a.name for a in stmt.args if isinstance(a, ir.Var)]:
             # ``s = s + t``: the tangent reads the old ``s``'s tangent, so it comes first,
             # and the partials here (of add and sub) read no value

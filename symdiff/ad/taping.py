@@ -34,10 +34,10 @@ import ast
 import copy
 from dataclasses import dataclass
 
-from symdiff.backend.syntax import assign, call, call_stmt
 from symdiff.frontend.resolve import is_table
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
+from symdiff.ir import sweeps as sw
 from symdiff.ir.expr import to_ast
 from symdiff.primitives.registry import cheap
 from symdiff.primitives.texts import template
@@ -53,13 +53,13 @@ class Scope:
     next iteration will).
     """
 
-    later: dict = None  # name -> [(position, branch path)] of every assignment to it
+    later: object = None  # the program's ``DefUse``: where every assignment to a name stands
     loop_assigned: frozenset = None  # names the outermost loop assigns
     exempt: frozenset = frozenset()  # loop variables the reverse loop regenerates
     in_place: tuple = ()  # names the outermost loop restores in place, in a fixed order
 
-    def enter(self, stmt, assignments, exempt=(), in_place=None):
-        later = self.later if self.later is not None else assignments
+    def enter(self, stmt, defuse, exempt=(), in_place=None):
+        later = self.later if self.later is not None else defuse
         loop = self.loop_assigned
         if loop is None and isinstance(stmt, (ir.For, ir.While)):
             loop = frozenset(ir.assigned_names([stmt]))
@@ -71,42 +71,21 @@ class Scope:
         return self.loop_assigned is not None
 
     def taped(self, name, place):
-        """Whether the reverse sweep must save ``name`` as read at ``place``."""
+        """Whether the reverse sweep must save ``name`` as read at ``place`` (a
+        ``DefUse.place``)."""
         if name in self.exempt or self.later is None:
             return False
         if self.in_loop and name in self.loop_assigned:
             return True
         position, path = place
         return any(later > position and not _exclusive(path, other)
-                   for later, other in self.later.get(name, ()))
+                   for later, other in self.later.definition_places(name))
 
 
 def _exclusive(path, other):
     """Whether two statements sit in different branches of one ``if``."""
     branches = dict(path)
     return any(branch != branches.get(node, branch) for node, branch in other)
-
-
-def places(block):
-    """Each statement's (position in walk order, branches it sits in), by statement id."""
-    found, position = {}, 0
-    stack = [(iter(block), ())]
-    while stack:
-        items, path = stack[-1]
-        for stmt in items:
-            found[stmt.sid] = (position, path)
-            position += 1
-            if isinstance(stmt, ir.If):
-                stack.append((iter(stmt.orelse), path + ((stmt.sid, False),)))
-                stack.append((iter(stmt.body), path + ((stmt.sid, True),)))
-                break
-            if isinstance(stmt, (ir.For, ir.While)):
-                stack.append((iter(stmt.pre + stmt.body if isinstance(stmt, ir.While)
-                                   else stmt.body), path))
-                break
-        else:
-            stack.pop()
-    return found
 
 
 def value_reads(stmt, program, active):
@@ -132,7 +111,7 @@ def value_reads(stmt, program, active):
     return list(dict.fromkeys(before)), list(dict.fromkeys(after))
 
 
-def choose_restored(loop, program, active, places_by_id, definitions, set_before_read):
+def choose_restored(loop, program, active, defuse, set_before_read):
     """The names the outermost ``loop`` restores in place, in first-read order.
 
     A name qualifies when restoring pushes strictly less than saving at the
@@ -149,8 +128,7 @@ def choose_restored(loop, program, active, places_by_id, definitions, set_before
       the first overwrite pushes and nothing ever reads.
     """
     inside = list(ir.walk(loop.body + (loop.pre if isinstance(loop, ir.While) else [])))
-    loop_position = places_by_id[loop.sid][0]
-    positions = {places_by_id[s.sid][0] for s in inside}
+    loop_position = defuse.position(loop)
     assigned = frozenset(ir.assigned_names([loop]))
     reads, sites, unsafe = {}, {}, set()
     if isinstance(loop, ir.For):
@@ -177,47 +155,30 @@ def choose_restored(loop, program, active, places_by_id, definitions, set_before
     if isinstance(loop, ir.While):
         unsafe.update(loop.reads)
         unsafe.update(ir.assigned_names(loop.pre))
-    top = {s.sid for s in program.body if not isinstance(s, (ir.For, ir.While))}
     chosen = []
     for name, count in reads.items():
         if name in unsafe or sites.get(name, 0) >= count:
             continue
-        outside = [s for s in definitions.get(name, ())
-                   if places_by_id[s.sid][0] not in positions]
+        outside = [s for s in defuse.definitions(name) if not defuse.encloses(loop, s)]
         if outside or name in program.params:
-            if all(places_by_id[s.sid][0] < loop_position and s.sid in top for s in outside):
+            if all(defuse.position(s) < loop_position and defuse.parent(s) is None
+                   and not isinstance(s, (ir.For, ir.While)) for s in outside):
                 chosen.append(name)
         elif set_before_read(name):
             chosen.append(name)
     return chosen
 
 
-def unset_on_entry(names, loop, program, definitions):
+def unset_on_entry(names, loop, program, defuse):
     """Those of ``names`` with no value when ``loop`` starts: assigned only inside it."""
-    inside = {s.sid for s in ir.walk([loop])}
     return [n for n in names if n not in program.params
-            and all(s.sid in inside for s in definitions.get(n, ()))]
+            and all(s.sid == loop.sid or defuse.encloses(loop, s) for s in defuse.definitions(n))]
 
 
 class Taping:
-    """How ``differentiate.Sweeps`` gets values back: the statement indexes it needs,
-    restoring in place, and recomputing.  Expects ``program``, ``active``, ``places``,
-    ``readers``, ``stack_names`` and ``forward_expression`` from ``Sweeps``."""
-
-    def index_statements(self, program):
-        self.definitions = {}  # name -> the statements assigning it
-        for stmt in ir.walk(program.body):
-            if isinstance(stmt, (ir.Assign, ir.Compute, ir.For, ir.Pop)):
-                self.definitions.setdefault(stmt.target, []).append(stmt)
-        self.where = {}  # statement id -> (its block, its index there)
-        self.parent = {}  # statement id -> the statement its block belongs to
-        blocks = [(program.body, None)]
-        while blocks:
-            block, owner = blocks.pop()
-            for index, stmt in enumerate(block):
-                self.where[stmt.sid] = (block, index)
-                self.parent[stmt.sid] = owner
-                blocks.extend((child, stmt) for child in ir.children(stmt))
+    """How ``differentiate.Sweeps`` gets values back: restoring in place, and
+    recomputing.  Expects ``program``, ``defuse`` (its ``DefUse``), ``active``,
+    ``stack_names`` and ``forward_expression`` from ``Sweeps``."""
 
     def recomputed(self, name, reader, stmt, scope, popped, depth=2):
         """An expression recomputing ``name`` as ``reader`` read it, from values the
@@ -230,7 +191,8 @@ class Taping:
         saved), restored in place, among the ``popped`` values, or itself recomputed
         (up to ``depth`` operations deep).
         """
-        sources = self.definitions.get(name, ())
+        du = self.defuse
+        sources = du.definitions(name)
         if len(sources) != 1:
             return None
         source = sources[0]
@@ -241,9 +203,9 @@ class Taping:
             args, expression = source.args, None
         else:
             return None
-        block, index = self.where[source.sid]
-        reader_block, reader_index = self.where[reader.sid]
-        _, end = self.where[stmt.sid]
+        block, index = du.block(source)
+        reader_block, reader_index = du.block(reader)
+        _, end = du.block(stmt)
         if block is not reader_block or index >= reader_index:
             return None
         changed = set(ir.assigned_names(block[index + 1:end]))  # before ``stmt`` runs
@@ -254,7 +216,7 @@ class Taping:
                 continue
             name = arg.name
             held = (name in scope.in_place and name not in after) or (name not in changed and (
-                name in popped or not scope.taped(name, self.places[stmt.sid])))
+                name in popped or not scope.taped(name, du.place(stmt))))
             if held:
                 continue
             inner = None if depth == 0 or name in changed else self.recomputed(
@@ -279,8 +241,8 @@ class Taping:
         if isinstance(stmt, ir.Push) or stmt.target not in scope.in_place:
             return forward, reverse
         push, pop = self.stack_names()
-        return [call_stmt(push, stmt.target)] + forward, reverse + [assign(stmt.target,
-                                                                           call(pop))]
+        return [sw.Push(push, ex.Name(stmt.target))] + forward, reverse + [sw.Pop(stmt.target,
+                                                                                  pop)]
 
     # --- control flow --------------------------------------------------------------------
 
@@ -288,21 +250,21 @@ class Taping:
         """The names the outermost loop restores in place; none for an inner loop."""
         if scope.in_loop:
             return None
-        return choose_restored(loop, self.program, self.active, self.places,
-                               self.definitions, self.set_before_read)
+        return choose_restored(loop, self.program, self.active, self.defuse,
+                               self.set_before_read)
 
     def set_before_read(self, name):
         """Whether ``name`` has one assignment and every read of it comes after that
         assignment, in its block (directly, or inside a later statement there)."""
-        sources = self.definitions.get(name, ())
-        if len(sources) != 1:
+        du = self.defuse
+        sources = du.definitions(name)
+        if len(sources) != 1 or name in du.results:
             return False
-        block, index = self.where[sources[0].sid]
-        for reader in self.readers.get(name, ()):
-            stmt = None if reader is self.program else reader
-            while stmt is not None and self.where[stmt.sid][0] is not block:
-                stmt = self.parent[stmt.sid]
-            if stmt is None or self.where[stmt.sid][1] <= index:
+        block, index = du.block(sources[0])
+        for stmt in du.readers(name):
+            while stmt is not None and du.block(stmt)[0] is not block:
+                stmt = du.parent(stmt)
+            if stmt is None or du.block(stmt)[1] <= index:
                 return False
         return True
 
@@ -312,8 +274,8 @@ class Taping:
         number, not ``None``: the gradient of a gradient reads this code too.)"""
         if scope.in_loop:
             return []
-        names = unset_on_entry(inner.in_place, loop, self.program, self.definitions)
-        return [assign(n, ast.Constant(0.0)) for n in names]
+        names = unset_on_entry(inner.in_place, loop, self.program, self.defuse)
+        return [sw.Let(n, sw.ZERO) for n in names]
 
 
 class _Replace(ast.NodeTransformer):

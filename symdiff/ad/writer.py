@@ -3,24 +3,30 @@
 ``differentiate`` (reverse mode) and ``forward`` (forward mode) are both a
 ``Writer`` over a normalized ``Program``: one name generator reserving every
 user name, the builtins generated code calls (aliased where a user name shadows
-one), the rules' texts instantiated for a statement, and comment lines pointing
-back at the user's source.
+one), the rules' texts instantiated for a statement (as Python expressions, which
+``expression`` turns into IR ones), and ``Comment`` statements pointing back at the
+user's source.  Both write the statements of ``ir.sweeps``.
 """
 
 import ast
 
-from symdiff.backend.syntax import Substitute, assign, clone, comment, load, negate, operand_node
+from symdiff.analysis.defuse import DefUse
+from symdiff.backend.syntax import Substitute, clone, load, operand_node
 from symdiff.ir import nodes as ir
+from symdiff.ir import sweeps as sw
+from symdiff.ir import expr as ex
+from symdiff.ir.expr import from_ast
 from symdiff.ir.names import BUILTINS, Namer
 from symdiff.primitives.special import HELPERS
 from symdiff.primitives.texts import NUMPY, template
 
 
 class Writer:
-    def __init__(self, program):
+    def __init__(self, program, defuse=None):
         self.program = program
+        self.defuse = defuse if defuse is not None else DefUse(program)
         self.namer = Namer(program.reserved)
-        used = set(program.params) | set(ir.assigned_names(program.body)) | set(program.namespace)
+        used = set(program.params) | set(self.defuse.assigned()) | set(program.namespace)
         self.builtins = {}  # builtin -> the name generated code calls it by
         for builtin in BUILTINS:
             if builtin in used:
@@ -91,7 +97,7 @@ class Writer:
                     where += f" (in {origin.function})"
                 if origin.hoisted:
                     where += ", hoisted out of its loop"
-                out.append(comment(f"{where}: {origin.text}"))
+                out.append(sw.Comment(f"{where}: {origin.text}"))
                 last = key
             out += stmts
         return _fuse_resets(out)
@@ -106,6 +112,17 @@ def _at_default(rule, args):
                  and a.value == d for a, d in zip(tail, rule.defaults))
 
 
+def expression(node):
+    """The IR expression of a Python expression tree (a lowered statement's own
+    expression may already be one)."""
+    return from_ast(node) if isinstance(node, ast.AST) else node
+
+
+def let(target, node):
+    """``target = node``, ``node`` a Python expression tree."""
+    return sw.Let(target, from_ast(node))
+
+
 def _fuse_resets(stmts):
     """``d = 0.0`` and, next to touch ``d`` in the same block, ``d += e``: written ``d = e``.
 
@@ -115,14 +132,14 @@ def _fuse_resets(stmts):
     i = 0
     while i < len(out):
         name = _zeroed(out[i])
-        following = next((j for j in range(i + 1, len(out)) if _mentions(out[j], name)),
+        following = next((j for j in range(i + 1, len(out)) if sw.mentions(out[j], name)),
                          None) if name else None
         if following is not None:
             stmt = out[following]
-            if (isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, (ast.Add, ast.Sub))
-                    and stmt.target.id == name and not _mentions(stmt.value, name)):
-                value = stmt.value if isinstance(stmt.op, ast.Add) else negate(stmt.value)
-                out[following] = assign(name, value)
+            if (isinstance(stmt, sw.AddTo) and stmt.target == name
+                    and name not in ex.names(stmt.value)):
+                value = sw.negated(stmt.value) if stmt.negate else stmt.value
+                out[following] = sw.Let(name, value)
                 del out[i]
                 continue
         i += 1
@@ -131,12 +148,7 @@ def _fuse_resets(stmts):
 
 def _zeroed(stmt):
     """The name ``stmt`` sets to ``0.0``, if that is all it does."""
-    if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
-            and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Constant)
+    if (isinstance(stmt, sw.Let) and isinstance(stmt.value, ex.Const)
             and stmt.value.value == 0.0 and not isinstance(stmt.value.value, bool)):
-        return stmt.targets[0].id
+        return stmt.target
     return None
-
-
-def _mentions(node, name):
-    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))

@@ -9,18 +9,21 @@ iterated to a fixed point without recursion.
     def f(x, y):  z = x * 2; w = y + 1; return z      wrt x:  active = [x, z]
 """
 
+from symdiff.analysis.defuse import DefUse
 from symdiff.ir import nodes as ir
 
 
-def active_names(program, wrt):
+def active_names(program, wrt, defuse=None):
     """The active names of ``program`` when differentiating with respect to ``wrt``.
 
-    Two breadth-first searches over def-use lists: forward from ``wrt`` (varied),
-    backward from the result (useful).  Linear in the number of statements.
+    Two breadth-first searches over the flows of derivatives between names: forward
+    from ``wrt`` (varied), backward from the result (useful).  Linear in the number of
+    statements.  ``defuse`` is the program's ``DefUse``, built here when not given.
     """
+    defuse = defuse if defuse is not None else DefUse(program)
     users = {}  # name -> targets of statements with a differentiable use of it
     sources = {}  # target -> names it differentiably uses
-    for stmt in ir.walk(program.body):
+    for stmt in defuse.statements:
         flows = []  # (from, to): a derivative can flow from one name to the other
         if isinstance(stmt, ir.Assign):
             flows = [(name, stmt.target) for name in differentiable_args(program, stmt)]

@@ -16,6 +16,7 @@ from one iteration to the next gives a *carried* edge, which the order ignores
 import heapq
 from dataclasses import dataclass, field
 
+from symdiff.analysis.defuse import DefUse
 from symdiff.ir import nodes as ir
 
 
@@ -71,62 +72,77 @@ class Graph:
         printer.text(self.to_dot(self.active))
 
 
-def build_graph(program):
+def build_graph(program, defuse=None):
+    """The graph of ``program``; ``defuse`` is its ``DefUse``, built here when not given."""
+    defuse = defuse if defuse is not None else DefUse(program)
     nodes, edges = [], []
     writers = {}  # name -> index of the node that last wrote it
     for name in program.params:
         writers[name] = _add(nodes, "param", name, (), program.origin, (), text=name)
-    _visit(program.body, (), nodes, edges, writers, program)
+    _visit(program.body, nodes, edges, writers, defuse)
     result = program.result.name if isinstance(program.result, ir.Var) else None
     graph = Graph(_topological(nodes, edges), edges, result)
     graph.by_index = {node.index: node for node in nodes}
     return graph
 
 
-def _visit(block, region, nodes, edges, writers, program):
+def region(stmt, defuse):
+    """The labels of the control statements around ``stmt``, outermost first: ``if t
+    (line 3)`` followed by ``then`` or ``else``, ``for i (line 4)``, ``while (line 5)``."""
+    sides = dict(defuse.branches(stmt))
+    labels = []
+    for outer in defuse.enclosing(stmt):
+        labels.append(_label(outer))
+        if isinstance(outer, ir.If):
+            labels.append("then" if sides[outer.sid] else "else")
+    return tuple(labels)
+
+
+def _label(stmt):
+    if isinstance(stmt, ir.If):
+        return f"if {stmt.test} (line {stmt.origin.lineno})"
+    if isinstance(stmt, ir.For):
+        return f"for {stmt.target} (line {stmt.origin.lineno})"
+    return f"while (line {stmt.origin.lineno})"
+
+
+def _visit(block, nodes, edges, writers, defuse):
     for stmt in block:
-        if isinstance(stmt, (ir.Assign, ir.Compute)):
-            inputs = (tuple(a.name for a in stmt.args if isinstance(a, ir.Var))
-                      if isinstance(stmt, ir.Assign) else stmt.reads)
-            op = stmt.op if isinstance(stmt, ir.Assign) else "compute"
-            index = _add(nodes, op, stmt.target, inputs, stmt.origin, region)
-            _link(edges, writers, inputs, index)
-            writers[stmt.target] = index
-        elif isinstance(stmt, (ir.Push, ir.Pop)):
-            name = stmt.stack if isinstance(stmt, ir.Push) else stmt.target
-            inputs = (stmt.value.name,) if isinstance(stmt, ir.Push) and isinstance(
-                stmt.value, ir.Var) else ((stmt.stack,) if isinstance(stmt, ir.Pop) else ())
-            index = _add(nodes, "push" if isinstance(stmt, ir.Push) else "pop", name, inputs,
-                         stmt.origin, region)
+        if isinstance(stmt, (ir.Assign, ir.Compute, ir.Push, ir.Pop)):
+            if isinstance(stmt, ir.Assign):
+                op, name = stmt.op, stmt.target
+            elif isinstance(stmt, ir.Compute):
+                op, name = "compute", stmt.target
+            else:
+                op = "push" if isinstance(stmt, ir.Push) else "pop"
+                name = stmt.stack if isinstance(stmt, ir.Push) else stmt.target
+            inputs = [n for n in ir.reads(stmt) if not isinstance(stmt, ir.Push) or n != stmt.stack]
+            index = _add(nodes, op, name, inputs, stmt.origin, region(stmt, defuse))
             _link(edges, writers, inputs, index)
             writers[name] = index
         elif isinstance(stmt, ir.If):
-            inner = region + (f"if {stmt.test} (line {stmt.origin.lineno})",)
             before = dict(writers)
-            _visit(stmt.body, inner + ("then",), nodes, edges, writers, program)
+            _visit(stmt.body, nodes, edges, writers, defuse)
             after_body = dict(writers)
             writers.clear()
             writers.update(before)
-            _visit(stmt.orelse, inner + ("else",), nodes, edges, writers, program)
+            _visit(stmt.orelse, nodes, edges, writers, defuse)
             for name, index in after_body.items():
                 writers.setdefault(name, index)
         elif isinstance(stmt, (ir.For, ir.While)):
-            _loop(stmt, region, nodes, edges, writers, program)
+            _loop(stmt, nodes, edges, writers, defuse)
 
 
-def _loop(stmt, region, nodes, edges, writers, program):
+def _loop(stmt, nodes, edges, writers, defuse):
     if isinstance(stmt, ir.For):
-        label = f"for {stmt.target} (line {stmt.origin.lineno})"
-        bounds = tuple(b.name for b in stmt.bounds if isinstance(b, ir.Var))
-        index = _add(nodes, "range", stmt.target, bounds, stmt.origin, region + (label,))
+        bounds = ir.reads(stmt)
+        index = _add(nodes, "range", stmt.target, bounds, stmt.origin,
+                     region(stmt, defuse) + (_label(stmt),))
         _link(edges, writers, bounds, index)
         writers[stmt.target] = index
-    else:
-        label = f"while (line {stmt.origin.lineno})"
-    inner = region + (label,)
     start = len(nodes)
     entry = dict(writers)
-    _visit(getattr(stmt, "pre", []) + stmt.body, inner, nodes, edges, writers, program)
+    _visit(getattr(stmt, "pre", []) + stmt.body, nodes, edges, writers, defuse)
     # a value read in the body before the body writes it comes from the previous iteration
     for node in nodes[start:]:
         for name in node.inputs:

@@ -13,6 +13,7 @@ from symdiff import tape
 from symdiff.ad.reverse import differentiate
 from symdiff.backend.compile import compile_module
 from symdiff.backend.emit import emit
+from symdiff.backend.to_python import to_python
 from symdiff.checking.interpret import Interpreter, keywords
 from symdiff.checking.report import Divergence
 from symdiff.checking.statuses import close
@@ -56,7 +57,7 @@ def locate(program, names, point, rtol=1e-7, atol=1e-9, kwargs=None):
 
 def _recorded_contributions(program, names, point, kwargs):
     records = []
-    generated = differentiate(program, list(names), record=True, as_tuple=True)
+    generated = to_python(differentiate(program, list(names), record=True, as_tuple=True))
     text = emit(generated)
     namespace = dict(program.namespace)
     namespace[generated.record_name] = lambda sid, arg, value: records.append((sid, arg, value))

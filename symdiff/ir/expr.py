@@ -124,7 +124,7 @@ UNARY = {ast.USub: "-", ast.UAdd: "+", ast.Not: "not", ast.Invert: "~"}
 COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">",
            ast.GtE: ">=", ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in"}
 BOOL = {ast.And: "and", ast.Or: "or"}
-_AST = {text: kind for table in (BINARY, UNARY, COMPARE, BOOL) for kind, text in table.items()}
+_AST = {text: kind for table in (BINARY, COMPARE, BOOL) for kind, text in table.items()}
 _UNARY_AST = {text: kind for kind, text in UNARY.items()}
 
 

@@ -19,6 +19,7 @@ import copy
 
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
+from symdiff.ir import sweeps as sw
 
 INDENT = "  "
 
@@ -50,6 +51,9 @@ def stage_text(value):
         return program_text(value)
     if isinstance(value, ast.AST):  # the sweeps, before the back end prints them
         return ast.unparse(ast.fix_missing_locations(copy.deepcopy(value))) + "\n"
+    if isinstance(value, sw.Function):  # the sweeps as IR: as the Python they stand for
+        from symdiff.backend.to_python import function  # (the back end reads the IR, not
+        return stage_text(function(value))             # the other way round)
     if isinstance(value, str):
         return value
     tree = getattr(value, "tree", None)  # the parsed function

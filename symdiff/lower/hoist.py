@@ -23,57 +23,37 @@ out of several loops at once.
 
 from dataclasses import replace
 
+from symdiff.analysis.defuse import DefUse
 from symdiff.ir import nodes as ir
 from symdiff.primitives.registry import cheap, total
 
 
-def hoist_invariants(program):
-    """``program`` with the invariant operations of its loops moved before them."""
-    order = {s.sid: i for i, s in enumerate(ir.walk(program.body))}
-    where = {}  # statement id -> (its block, its index there, the enclosing statement)
-    blocks = [(program.body, None)]
-    while blocks:
-        block, owner = blocks.pop()
-        for index, stmt in enumerate(block):
-            where[stmt.sid] = (block, index, owner)
-            blocks.extend((child, stmt) for child in ir.children(stmt))
-    definitions, readers = {}, {}
-    for stmt in ir.walk(program.body):
-        if isinstance(stmt, (ir.Assign, ir.Compute, ir.For, ir.Pop)):
-            definitions.setdefault(stmt.target, []).append(stmt)
-        for name in ir.reads(stmt):
-            readers.setdefault(name, []).append(stmt)
-    results = program.result if isinstance(program.result, tuple) else (program.result,)
-    for result in results:
-        if isinstance(result, ir.Var):
-            readers.setdefault(result.name, []).append(program)  # read after every statement
-    context = _Context(program, order, where, definitions, readers)
+def hoist_invariants(program, defuse=None):
+    """``program`` with the invariant operations of its loops moved before them.
+
+    ``defuse`` is the def-use index of ``program`` (``analysis.defuse``), built here when
+    not given; every statement rebuilt keeps its id, so the index of the input answers
+    for the statements of the output.
+    """
+    context = _Context(program, defuse if defuse is not None else DefUse(program))
     return replace(program, body=context.block(program.body))
 
 
 class _Context:
-    def __init__(self, program, order, where, definitions, readers):
+    def __init__(self, program, defuse):
         self.program = program
-        self.order = order
-        self.where = where
-        self.definitions = definitions
-        self.readers = readers
-
-    def rebuilt(self, stmt, **fields):
-        return replace(stmt, **fields)  # the same statement (its id), rebuilt
+        self.defuse = defuse
 
     def block(self, block):
         out = []
         for stmt in block:
             if isinstance(stmt, ir.If):
-                stmt = self.rebuilt(stmt, body=self.block(stmt.body),
-                                    orelse=self.block(stmt.orelse))
+                stmt = replace(stmt, body=self.block(stmt.body), orelse=self.block(stmt.orelse))
             elif isinstance(stmt, (ir.For, ir.While)):
-                stmt = self.rebuilt(stmt, body=self.block(stmt.body))
+                stmt = replace(stmt, body=self.block(stmt.body))
                 moved, kept = self.invariants(stmt) if _surely_runs(stmt) else ([], stmt.body)
-                out.extend(self.rebuilt(s, origin=replace(s.origin, hoisted=True))
-                           for s in moved)
-                stmt = self.rebuilt(stmt, body=kept)
+                out.extend(replace(s, origin=replace(s.origin, hoisted=True)) for s in moved)
+                stmt = replace(stmt, body=kept)
             out.append(stmt)
         return out
 
@@ -104,11 +84,14 @@ class _Context:
             if isinstance(arg, ir.Var) and (assigned.get(arg.name) or not (
                     arg.name in moved or self.bound_before(arg.name, loop))):
                 return False
-        readers = self.readers.get(stmt.target, ())
-        if len(self.definitions.get(stmt.target, ())) != 1 or not readers:
+        du = self.defuse
+        readers = du.readers(stmt.target)
+        if len(du.definitions(stmt.target)) != 1 or not readers:
             return False  # (never the last statement: something later reads it)
+        if stmt.target in du.results:
+            return False  # read after the loop
         for reader in readers:
-            if not any(getattr(reader, "sid", None) in ids for ids in inside[index + 1:]):
+            if not any(reader.sid in sids for sids in inside[index + 1:]):
                 return False  # read before it in the iteration, or after the loop
         return True
 
@@ -117,26 +100,22 @@ class _Context:
         plain statement earlier in a block that holds the loop (not in a branch or an
         earlier loop, which may not run), or as the variable of a loop holding it; and
         never assigned after the loop (the reverse sweep reads it there unsaved)."""
-        position = self.order[loop.sid]
-        if any(self.order[s.sid] > position for s in self.definitions.get(name, ())):
+        du = self.defuse
+        position = du.position(loop)
+        definitions = du.definitions(name)
+        if any(du.position(s) > position for s in definitions):
             return False  # assigned again later: where the value moves, no one would save it
         if name in self.program.params:
             return True
-        earlier = set()  # (id of a block, index) of the loop and every statement holding it
-        holding = set()  # ids of the statements holding the loop
-        stmt = loop
-        while stmt is not None:
-            block, index, stmt = self.where[stmt.sid]
-            earlier.add((id(block), index))
-            if stmt is not None:
-                holding.add(stmt.sid)
-        for definition in self.definitions.get(name, ()):
-            if definition.sid in holding:
+        holding = du.enclosing(loop)  # the statements holding the loop, outermost first
+        earlier = {du.block_key(s): du.block(s)[1] for s in holding + [loop]}
+        for definition in definitions:
+            if any(definition.sid == s.sid for s in holding):
                 return True  # the variable of a loop the loop runs in
             if isinstance(definition, (ir.For, ir.While, ir.If)):
                 continue
-            block, index, _ = self.where[definition.sid]
-            if any(b == id(block) and index < i for b, i in earlier):
+            key = du.block_key(definition)
+            if key in earlier and du.block(definition)[1] < earlier[key]:
                 return True
         return False
 

@@ -1,0 +1,116 @@
+"""To Python: the generated function as IR (``ir.sweeps``) -> a Python syntax tree.
+
+Expects a ``Generated`` whose ``function`` is an ``ir.sweeps.Function`` (what
+``differentiate`` and ``forward`` give).  Guarantees the same ``Generated`` with the
+``function`` a plain ``ast.FunctionDef``, the tree the optimizer and ``emit`` read:
+each statement becomes the Python statement ``ir.sweeps`` says it stands for, each
+expression is written by ``ir.expr.to_ast``, a ``Comment`` becomes a
+``syntax.Comment``, and ``range``/``reversed`` are called by the names the generated
+code has for them (an alias where the user's code shadows one).  Nothing is added,
+dropped or reordered.
+"""
+
+import ast
+from dataclasses import replace
+
+from symdiff.backend.syntax import (
+    attr,
+    call,
+    call_method,
+    comment,
+    function_def,
+    store,
+)
+from symdiff.errors import InternalError
+from symdiff.ir import sweeps as sw
+from symdiff.ir.expr import to_ast
+
+
+def to_python(generated):
+    """``generated`` with its function written as a Python syntax tree."""
+    names = {b: alias for alias, b in generated.builtins.items()}
+    return replace(generated, function=function(generated.function, names))
+
+
+def function(fn, builtins=None):
+    """The ``ast.FunctionDef`` of an ``ir.sweeps.Function``."""
+    kwarg = ast.arg(fn.kwarg, None) if fn.kwarg else None
+    arguments = ast.arguments(posonlyargs=[], args=[ast.arg(p, None) for p in fn.params],
+                              vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=kwarg,
+                              defaults=[to_ast(d) for d in fn.defaults])
+    return function_def(fn.name, arguments, statements(fn.body, builtins or {}))
+
+
+def statements(block, builtins=None):
+    """The Python statements of an IR block."""
+    builtins = builtins or {}
+    out = []
+    for stmt in block:
+        out += _WRITERS.get(type(stmt), _unknown)(stmt, builtins)
+    return out
+
+
+def _assign(target, value):
+    return ast.Assign([store(target)], value, None)
+
+
+def _steps(stmt, builtins):
+    steps = call(builtins.get("range", "range"), *[to_ast(b) for b in stmt.bounds])
+    return call(builtins.get("reversed", "reversed"), steps) if stmt.reverse else steps
+
+
+def _add_to(stmt, builtins):
+    op = ast.Sub() if stmt.negate else ast.Add()
+    return [ast.AugAssign(store(stmt.target), op, to_ast(stmt.value))]
+
+
+def _push(stmt, builtins):
+    value = to_ast(stmt.value)
+    made = call_method(stmt.stack, "append", value) if stmt.method else call(stmt.stack, value)
+    return [ast.Expr(made)]
+
+
+def _pop(stmt, builtins):
+    made = call_method(stmt.stack, "pop") if stmt.method else call(stmt.stack)
+    return [ast.Expr(made) if stmt.target is None else _assign(stmt.target, made)]
+
+
+def _new_stack(stmt, builtins):
+    return [_assign(stmt.stack, ast.List([], ast.Load())),
+            ast.Assign([ast.Tuple([store(stmt.push), store(stmt.pop)], ast.Store())],
+                       ast.Tuple([attr(stmt.stack, "append"), attr(stmt.stack, "pop")],
+                                 ast.Load()))]
+
+
+def _unknown(stmt, builtins):
+    raise InternalError("to_python", f"not a statement of generated code: {stmt!r}")
+
+
+_WRITERS = {
+    sw.Let: lambda s, b: [_assign(s.target, to_ast(s.value))],
+    sw.AddTo: _add_to,
+    sw.Do: lambda s, b: [ast.Expr(to_ast(s.value))],
+    sw.NewStack: _new_stack,
+    sw.Push: _push,
+    sw.Pop: _pop,
+    sw.If: lambda s, b: [ast.If(to_ast(s.test), statements(s.body, b),
+                                statements(s.orelse, b))],
+    sw.For: lambda s, b: [ast.For(store(s.target), _steps(s, b), statements(s.body, b), [],
+                                  None)],
+    sw.While: lambda s, b: [ast.While(to_ast(s.test), statements(s.body, b), [])],
+    sw.Break: lambda s, b: [ast.Break()],
+    sw.Pass: lambda s, b: [ast.Pass()],
+    sw.Check: lambda s, b: [s.check.to_ast()],
+    sw.Comment: lambda s, b: [comment(s.text)],
+    sw.Raise: lambda s, b: [ast.Raise(to_ast(s.value), None)],
+    sw.Return: lambda s, b: [ast.Return(to_ast(s.value))],
+}
+
+
+def python_names(stmt, builtins=None):
+    """The names in the Python statement ``stmt`` stands for, in ``ast.walk``'s order."""
+    return [n.id for s in _WRITERS.get(type(stmt), _unknown)(stmt, builtins or {})
+            for n in ast.walk(s) if isinstance(n, ast.Name)]
+
+
+__all__ = ["function", "python_names", "statements", "to_python"]

@@ -1,0 +1,195 @@
+"""The statements of generated code: what ``differentiate`` and ``forward`` write.
+
+Expects expressions from ``symdiff.ir.expr`` (frozen data, no Python syntax trees).
+Guarantees plain statement classes for the forward and reverse sweeps, which
+``backend.to_python`` lowers to the Python tree the optimizer and ``emit`` read:
+
+    Let(t, e)                 t = e
+    AddTo(d, e)               d += e        (in place for numbers; ``negate``: d -= e)
+    Do(e)                     e             (a call run for its effect)
+    NewStack(s, push, pop)    s = []; push, pop = s.append, s.pop
+    Push(push, e)             push(e)       (``method``: push.append(e), a list by name)
+    Pop(t, pop)               t = pop()     (``method``: t = pop.pop(); t None: the value
+                                             is dropped)
+    If(test, body, orelse)    if test: ... else: ...
+    For(t, bounds, body)      for t in range(*bounds)   (``reverse``: reversed(range(...)))
+    While(test, body)         while test: ...
+    Break(), Pass()
+    Check(check)              an input check of the program (``ir.nodes.Check``), as written
+    Comment(text)             # text        (ties the statements after it to a user line)
+    Raise(e)                  raise e
+    Return(e)                 return e
+    Function(name, params, defaults, kwarg, body)
+
+``AddTo`` is the one way an adjoint accumulates: a pass can tell a contribution from
+a definition without reading the shape of an expression.  ``For`` names ``range`` and
+``reversed`` as builtins; ``to_python`` writes them as the generated code calls them.
+"""
+
+from dataclasses import dataclass, field
+
+from symdiff.ir import expr as ex
+
+
+@dataclass
+class Let:
+    target: str
+    value: object
+
+
+@dataclass
+class AddTo:
+    target: str
+    value: object
+    negate: bool = False  # ``target -= value``
+
+
+@dataclass
+class Do:
+    value: object
+
+
+@dataclass
+class NewStack:
+    stack: str
+    push: str
+    pop: str
+
+
+@dataclass
+class Push:
+    stack: str  # the name called: a save stack's ``push``, or a list (``method``)
+    value: object
+    method: bool = False
+
+
+@dataclass
+class Pop:
+    target: str  # None: the value popped is dropped
+    stack: str  # the name called: a save stack's ``pop``, or a list (``method``)
+    method: bool = False
+
+
+@dataclass
+class If:
+    test: object
+    body: list
+    orelse: list = field(default_factory=list)
+
+
+@dataclass
+class For:
+    target: str
+    bounds: tuple  # the arguments of ``range``
+    body: list
+    reverse: bool = False
+
+
+@dataclass
+class While:
+    test: object
+    body: list
+
+
+@dataclass
+class Break:
+    pass
+
+
+@dataclass
+class Pass:
+    pass
+
+
+@dataclass
+class Check:
+    check: object  # an ``ir.nodes.Check``
+
+
+@dataclass
+class Comment:
+    text: str
+
+
+@dataclass
+class Raise:
+    value: object
+
+
+@dataclass
+class Return:
+    value: object
+
+
+@dataclass
+class Function:
+    name: str
+    params: tuple
+    defaults: tuple  # expressions, for the last parameters
+    kwarg: str
+    body: list
+
+
+def blocks(stmt):
+    """The blocks nested directly in ``stmt``."""
+    if isinstance(stmt, If):
+        return [stmt.body, stmt.orelse]
+    if isinstance(stmt, (For, While, Function)):
+        return [stmt.body]
+    return []
+
+
+def expressions(stmt):
+    """The expressions ``stmt`` itself holds."""
+    if isinstance(stmt, (Let, AddTo, Do, Push, Raise, Return)):
+        return [stmt.value]
+    if isinstance(stmt, (If, While)):
+        return [stmt.test]
+    if isinstance(stmt, For):
+        return list(stmt.bounds)
+    return []
+
+
+def own_names(stmt):
+    """The names ``stmt`` itself writes or reads (not those of nested statements)."""
+    names = []
+    if isinstance(stmt, (Let, AddTo, For)):
+        names.append(stmt.target)
+    elif isinstance(stmt, NewStack):
+        names += [stmt.stack, stmt.push, stmt.pop]
+    elif isinstance(stmt, Push):
+        names.append(stmt.stack)
+    elif isinstance(stmt, Pop):
+        names += ([stmt.target] if stmt.target else []) + [stmt.stack]
+    elif isinstance(stmt, Check):
+        names += list(stmt.check.reads)
+    for value in expressions(stmt):
+        names += ex.names(value)
+    return names
+
+
+def mentions(stmt, name):
+    """Whether ``stmt``, or a statement nested in it, writes or reads ``name``."""
+    stack = [stmt]
+    while stack:
+        current = stack.pop()
+        if name in own_names(current):
+            return True
+        for block in blocks(current):
+            stack.extend(block)
+    return False
+
+
+def negated(value):
+    """``-value``, without a double negation."""
+    if isinstance(value, ex.UnaryOp) and value.op == "-":
+        return value.operand
+    return ex.UnaryOp("-", value)
+
+
+def is_zero(value):
+    return isinstance(value, ex.Const) and value.text is None and value.value == 0 and (
+        not isinstance(value.value, bool))
+
+
+ZERO = ex.Const(0.0)
