@@ -1,7 +1,7 @@
 """``normalize`` on small inputs: the shape of the IR, and that it still means the same.
 
-Shape is checked on the IR itself (``symdiff.ir``); meaning with a small interpreter
-written here, which runs a ``Program`` with Python's own operators and ``math``
+Shape is checked on the IR itself (``symdiff.ir``); meaning with the IR evaluator
+(``symdiff.ir.evaluate``) given Python's own operators and ``math`` for the primitives
 (never the rules table), so the IR must compute what the user's function computes.
 Gradients of the trickier functions are checked against finite differences.
 """
@@ -14,6 +14,7 @@ from math import sin
 import pytest
 
 import symdiff
+from symdiff.ir import evaluate
 from symdiff.ir import nodes as ir
 from symdiff.ir.expr import to_ast
 from symdiff.pipeline import lower
@@ -40,58 +41,10 @@ _OPS = {
 }
 
 
-def _operand(operand, env):
-    return env[operand.name] if isinstance(operand, ir.Var) else operand.value
-
-
-class _Break(Exception):
-    pass
-
-
 def run_program(program, *args):
-    """What ``program`` computes for ``args``, statement by statement."""
-    env = dict(program.namespace)
-    env[program.math_name] = math
-    env.update(zip(program.params, args))
-    _run_block(program.body, env)
-    return _operand(program.result, env)
-
-
-def _run_block(block, env):
-    for stmt in block:
-        if isinstance(stmt, ir.Assign):
-            op = _OPS.get(stmt.op) or getattr(math, stmt.op)
-            env[stmt.target] = op(*[_operand(a, env) for a in stmt.args])
-        elif isinstance(stmt, ir.Compute):
-            env[stmt.target] = _evaluate(stmt.expr, env)
-        elif isinstance(stmt, ir.If):
-            _run_block(stmt.body if env[stmt.test] else stmt.orelse, env)
-        elif isinstance(stmt, ir.For):
-            for value in range(*[_operand(b, env) for b in stmt.bounds]):
-                env[stmt.target] = value
-                try:
-                    _run_block(stmt.body, env)
-                except _Break:
-                    break
-        elif isinstance(stmt, ir.While):
-            while True:
-                _run_block(stmt.pre, env)
-                if not _evaluate(stmt.test, env):
-                    break
-                try:
-                    _run_block(stmt.body, env)
-                except _Break:
-                    break
-        elif isinstance(stmt, ir.BreakIf):
-            if _evaluate(stmt.test, env):
-                raise _Break
-        else:
-            raise AssertionError(f"unexpected IR statement {stmt!r}")
-
-
-def _evaluate(expr, env):
-    code = compile(ast.fix_missing_locations(ast.Expression(to_ast(expr))), "<ir>", "eval")
-    return eval(code, {"__builtins__": {}}, env)
+    """What ``program`` computes for ``args``: the IR evaluator, with each primitive
+    computed by Python's own operators and ``math`` (never the rules table)."""
+    return evaluate.run(program, args, lambda stmt: _OPS.get(stmt.op) or getattr(math, stmt.op))
 
 
 # --- helpers for the checks ---------------------------------------------------------------

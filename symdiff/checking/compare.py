@@ -17,7 +17,6 @@ has a time budget (``sympy_timeout`` seconds for the whole check, 5 by default);
 its column says ``timed out``, which is not a failure of the gradient.
 """
 
-import ast
 import functools
 import inspect
 import math
@@ -36,7 +35,7 @@ from symdiff.deadline import TimedOut, within
 from symdiff.errors import SymdiffError
 from symdiff.frontend.parse import parse_function
 from symdiff.ir import nodes as ir
-from symdiff.ir.expr import to_ast
+from symdiff.ir.evaluate import Evaluator
 from symdiff.pipeline import lower
 from symdiff.markers import rule_parameters
 
@@ -438,7 +437,7 @@ def _tape_contributions(program, names, point, kwargs):
     env = {p: (tape.Value(v) if p in names else v) for p, v in zip(program.params, point)}
     env.update(_keywords(program, kwargs))
     runs = []
-    _Interpreter(program, env, runs).block(program.body)
+    _run_on_tape(program, env, runs)
     result = _operand(program.result, env, program)
     if isinstance(result, tape.Value):
         result.backward()
@@ -469,56 +468,12 @@ def _local_partials(program, stmt, args):
     return [v.grad if isinstance(v, tape.Value) else None for v in fresh]
 
 
-class _Interpreter:
-    """Runs normalized statements on tape ``Value``s, noting each operation's output."""
-
-    def __init__(self, program, env, runs):
-        self.program, self.env, self.runs = program, env, runs
-        self.globals = dict(program.namespace, **{program.math_name: math})
-
-    def block(self, block):
-        for stmt in block:
-            if self.statement(stmt):
-                return True
-        return False
-
-    def statement(self, stmt):
-        """Run ``stmt``; True when it is a ``BreakIf`` that breaks."""
-        if isinstance(stmt, ir.Assign):
-            args = [_operand(a, self.env, self.program) for a in stmt.args]
-            out = _tape_op(self.program, stmt.op)(*args)
-            self.env[stmt.target] = out
-            self.runs.append((stmt, stmt.sid, out, args))
-        elif isinstance(stmt, ir.Compute):
-            self.env[stmt.target] = self.evaluate(stmt.expr)
-        elif isinstance(stmt, ir.If):
-            self.block(stmt.body if self.env[stmt.test] else stmt.orelse)
-        elif isinstance(stmt, ir.For):
-            bounds = [_raw(_operand(b, self.env, self.program)) for b in stmt.bounds]
-            steps = range(*bounds)
-            for i in reversed(steps) if stmt.reverse else steps:
-                self.env[stmt.target] = i
-                if self.block(stmt.body):
-                    break
-        elif isinstance(stmt, ir.While):
-            while True:
-                self.block(stmt.pre)
-                if not self.evaluate(stmt.test) or self.block(stmt.body):
-                    break
-        elif isinstance(stmt, ir.BreakIf):
-            return bool(self.evaluate(stmt.test))
-        elif isinstance(stmt, ir.Push):
-            self.env[stmt.stack].append(_operand(stmt.value, self.env, self.program))
-        elif isinstance(stmt, ir.Pop):
-            self.env[stmt.target] = self.env[stmt.stack].pop()
-        elif isinstance(stmt, ir.Check):
-            module = ast.fix_missing_locations(ast.Module([stmt.to_ast()], type_ignores=[]))
-            exec(compile(module, "<check>", "exec"), self.globals, dict(self.env))
-        return False
-
-    def evaluate(self, expr):
-        code = compile(ast.fix_missing_locations(ast.Expression(to_ast(expr))), "<check>", "eval")
-        return eval(code, self.globals, dict(self.env))
+def _run_on_tape(program, env, runs):
+    """Run ``program`` (its parameters bound in ``env``, which it fills) on tape
+    ``Value``s, noting each operation's output in ``runs``."""
+    Evaluator(program, lambda stmt: _tape_op(program, stmt.op), env=env, index=_raw,
+              observe=lambda stmt, out, args: runs.append((stmt, stmt.sid, out, args))
+              ).block(program.body)
 
 
 _TAPE_OPS = {
@@ -580,7 +535,7 @@ def check_rules(program, point, rtol=1e-5, kwargs=None):
     env = {p: v for p, v in zip(program.params, point)}
     env.update(_keywords(program, kwargs or {}))
     runs = []
-    _Interpreter(program, env, runs).block(program.body)
+    _run_on_tape(program, env, runs)
     problems, seen = [], set()
     for stmt, _, out, args in runs:
         if stmt.op not in program.custom_functions or stmt.op in seen:

@@ -29,7 +29,7 @@ import ast
 import builtins
 from dataclasses import fields
 
-from symdiff.analysis.types import expression_type, name_type, result_type
+from symdiff.analysis.types import expression_type, name_type, result_type, returned_names
 from symdiff.errors import InternalError
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
@@ -51,6 +51,7 @@ class _Checker:
     def __init__(self, program, stage):
         self.program, self.stage = program, stage
         self.globals = set(program.namespace) | {program.math_name} | _BUILTINS
+        self.returned = returned_names(program)
         self.params = set(program.params) | ({program.kwargs} if program.kwargs else set())
 
     def fail(self, stmt, message):
@@ -182,7 +183,8 @@ class _Checker:
             if not isinstance(stack, t.Stack):
                 self.fail(stmt, f"{stmt.stack} is a {stack}, not a stack")
             if isinstance(stmt, ir.Pop):
-                self.holds(stmt, stmt.target, stack.elem)
+                if (stmt.stack, stmt.target) not in self.returned:
+                    self.holds(stmt, stmt.target, stack.elem)
             elif not t.accepts(stack.elem, self.operand(stmt, stmt.value)):
                 self.fail(stmt, f"a value pushed on a {stack}")
         elif isinstance(stmt, ir.BreakIf):
