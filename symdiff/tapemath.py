@@ -3,7 +3,7 @@
 Expects floats; guarantees ``digamma(x)`` (d/dx lgamma) and ``trigamma(x)`` (its
 derivative) to within a few ulps away from their zeros, ``nan`` at the poles
 (0, -1, -2, ...) and at ``-inf``.  Written apart from the generator's helpers
-(``symdiff.special``), by another route — shifted only up to 8, with the Bernoulli
+(``symdiff.primitives.special``), by another route — shifted only up to 8, with the Bernoulli
 series carried further, and reflected through ``cos / sin`` — so the two check each
 other; ``tests/test_special.py`` checks both against mpmath.
 """

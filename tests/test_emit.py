@@ -297,21 +297,21 @@ def test_a_tree_is_printed_faithfully_or_refused(body):
 
 def _generated(fn, **options):
     """The ``Generated`` tree ``symdiff.source`` emits for ``fn``."""
-    from symdiff import api
+    from symdiff import api, pipeline
 
     captured = []
-    real = api.emit
+    real = pipeline.emit
 
     def capture(generated, printer=None):
         captured.append(generated)
         return real(generated, printer)
 
-    api.emit = capture
+    pipeline.emit = capture
     try:
         api.Gradient(fn, options.get("wrt"), False, options.get("optimize", True),
                      options.get("mode", "reverse"))
     finally:
-        api.emit = real
+        pipeline.emit = real
     return captured[-1]
 
 

@@ -1,6 +1,6 @@
 """The optimizer is exact: with and without it, gradients agree bit for bit.
 
-Every pass of ``symdiff.optimize`` is run alone (to its own fixed point) and all
+Every pass of ``symdiff.optimize.driver`` is run alone (to its own fixed point) and all
 together, on the generated gradients of the functions below, at points made of
 nan, ±inf, ±0.0 and ordinary numbers.  Results are compared with ``repr`` (which
 tells -0.0 from 0.0 and int from float), nan matching nan; an exception must be

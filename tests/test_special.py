@@ -1,6 +1,6 @@
 """The gamma family and the other new primitives at the points where things go wrong.
 
-- ``digamma`` and ``trigamma`` as generated code defines them (``symdiff.special``) and as
+- ``digamma`` and ``trigamma`` as generated code defines them (``symdiff.primitives.special``) and as
   the tape computes them (``symdiff.tapemath``), against mpmath at thousands of points:
   within a few ulps of the value, or of 1 near the function's zeros (where no float
   formula has relative accuracy), and ``nan`` at the poles.

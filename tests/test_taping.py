@@ -1,4 +1,4 @@
-"""Taping: values restored in place for the reverse sweep (``symdiff.taping``).
+"""Taping: values restored in place for the reverse sweep (``symdiff.ad.taping``).
 
 Two parts.  First the choice: which names the outermost loop restores in place, read
 off the generated text (``grad(f, optimize=False).source``, whose statements map one

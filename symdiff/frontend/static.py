@@ -18,7 +18,7 @@ and nothing its top-level code would have to run to produce:
 
 The file's derivative rules (``symdiff.defgrad(f, ...)``, ``@symdiff.custom_grad(...)``)
 are read too, when written with lambdas, ``None`` and names of functions
-(``symdiff.static_rules``); a function whose rule cannot be read so is left out, with
+(``symdiff.frontend.static_rules``); a function whose rule cannot be read so is left out, with
 ``--import`` as the way to get it, and a rule for an unknown function is in
 ``unreadable_rules``.
 
