@@ -36,6 +36,7 @@ import operator
 from symdiff.errors import InternalError
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
+from symdiff.ir.printer import statement_text
 
 BINARY = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
           "//": operator.floordiv, "%": operator.mod, "**": operator.pow,
@@ -129,7 +130,7 @@ class Evaluator:
         elif isinstance(stmt, ir.Check):
             self.check(stmt)
         else:
-            raise InternalError("evaluate", f"no way to run {stmt!r}")
+            raise InternalError("evaluate", f"no way to run {statement_text(stmt)}")
         return False
 
     def check(self, stmt):
