@@ -60,7 +60,7 @@ def result_type(stmt, arg_types):
     if op in INT_RESULT and not (op == "round" and len(arg_types) > 1):
         return t.INT
     if op in SAME:
-        return _widest(arg_types, keep_bool=True)
+        return arg_types[0] if len(arg_types) == 1 else _widest(arg_types, keep_bool=True)
     if op in WIDEST:
         return _widest(arg_types)
     if op == "pow" and arg_types and all(a in (t.INT, t.BOOL) for a in arg_types):
