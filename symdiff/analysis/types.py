@@ -17,7 +17,8 @@ names are first defined; ``annotate`` stores it as ``program.types``.
 - An expression it cannot type leaves its variable without a type (never an error
   here: ``check_program``, which the tests run, reports it).
 - ``name = stack.pop()`` gives ``name`` the type of what the stack holds, unless
-  ``name`` itself is pushed on that stack (``returned_names``).
+  ``name`` itself is pushed on that stack (``returned_names``) and has a type from its
+  other assignments.
 - A name assigned in several places holds the join of its values' types (an ``Int``
   counter later given floats is a ``Float``), found by iterating to a fixed point.
 """
@@ -89,6 +90,7 @@ class _Inference:
         self.types = {}
         self.ints = set()  # parameters read as integers
         self.returned = returned_names(program)
+        self.fallback = set()  # popped back, typed by their stacks all the same
         for stmt in ir.walk(program.body):
             self.note_int_uses(stmt)
         self.spread_ints()
@@ -146,12 +148,20 @@ class _Inference:
                     pending.append(name)
 
     def run(self):
-        for _ in range(len(self.types) + 64):
+        self.settle()
+        self.fallback = {name for _, name in self.returned if name not in self.types}
+        if self.fallback:  # a name only ever popped back (``a = t.pop(); t.append(a)``)
+            self.settle()
+        return self.types
+
+    def settle(self):
+        statements = list(ir.walk(self.program.body))
+        for _ in range(len(statements) + 64):
             before = dict(self.types)
-            for stmt in ir.walk(self.program.body):
+            for stmt in statements:
                 self.statement(stmt)
             if self.types == before:
-                return self.types
+                return
         raise InternalError("types", "type inference did not settle")
 
     def define(self, name, kind):
@@ -166,7 +176,8 @@ class _Inference:
             self.define(stmt.target, t.INT)
         elif isinstance(stmt, ir.Push):
             self.define(stmt.stack, t.Stack(self.operand(stmt.value)))
-        elif isinstance(stmt, ir.Pop) and (stmt.stack, stmt.target) not in self.returned:
+        elif isinstance(stmt, ir.Pop) and ((stmt.stack, stmt.target) not in self.returned
+                                           or stmt.target in self.fallback):
             stack = self.types.get(stmt.stack)
             if isinstance(stack, t.Stack):
                 self.define(stmt.target, stack.elem)
