@@ -43,7 +43,7 @@ for _path in (str(HERE.parent), str(HERE)):  # this checkout's symdiff, then wor
 import symdiff
 import symdiff.api
 import sympy
-from symdiff.symbolic import symbolic
+from symdiff.witnesses.symbolic import symbolic
 
 import workloads
 

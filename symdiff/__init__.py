@@ -38,12 +38,12 @@ __version__ = "0.1.0"
 
 
 def symbolic(fn, at=None):
-    """``fn`` as a sympy expression in its parameters (see ``symdiff.symbolic``)."""
-    from symdiff.symbolic import symbolic as build_expression  # sympy loads only when asked for
+    """``fn`` as a sympy expression in its parameters (see ``symdiff.witnesses.symbolic``)."""
+    from symdiff.witnesses.symbolic import symbolic as build_expression  # sympy loads here
     return build_expression(fn, at)
 
 
 def symbolic_grad(fn, wrt=None, at=None):
-    """The sympy derivatives of ``fn`` (see ``symdiff.symbolic``)."""
-    from symdiff.symbolic import symbolic_grad as build_derivatives
+    """The sympy derivatives of ``fn`` (see ``symdiff.witnesses.symbolic``)."""
+    from symdiff.witnesses.symbolic import symbolic_grad as build_derivatives
     return build_derivatives(fn, wrt, at)

@@ -22,13 +22,15 @@ The cache keeps the ``CACHE_SIZE`` gradients used last.
 
 import functools
 
+from symdiff.analysis.activity import active_names
 from symdiff.analysis.graph import build_graph
 from symdiff.backend.compile import compile_module
 from symdiff.backend.travel import Travels, carried, wrap
-from symdiff.errors import SymdiffError, UndefinedNameError
+from symdiff.errors import UndefinedNameError
 from symdiff.frontend.parse import parse_function
 from symdiff.frontend.resolve import table_values
 from symdiff.frontend.wrappers import transparent
+from symdiff.frontend.wrt import resolve
 from symdiff.pipeline import generate, stage
 
 CACHE_SIZE = 512
@@ -38,13 +40,13 @@ _CACHE = {}  # in order of use, the least recently used first
 class Gradient:
     """Everything built for one function: the generated text, function and graph."""
 
-    def __init__(self, fn, wrt, with_value, optimize, mode="reverse", debug=None):
+    def __init__(self, fn, wrt, with_value, optimize, mode="reverse", prefer=None,
+                 debug=None):
         parsed = parse_function(fn)
 
         def resolve_wrt(program):
-            self.wrt_names, self.single = _wrt_names(program.params, wrt, parsed,
-                                                     program.optional)
-            _refuse_tables(program, self.wrt_names)
+            choice = resolve(wrt, program, parsed, _active if prefer == "active" else None)
+            self.wrt_names, self.single = list(choice.names), choice.single
             return self.wrt_names, self.single
 
         built = generate(parsed, with_value=with_value, optimize=optimize,
@@ -55,8 +57,9 @@ class Gradient:
         self.program = program
         self.name = built.function.name
         names = ", ".join(self.wrt_names) + ("," if len(self.wrt_names) == 1 else "")
-        variant = [] if wrt is None else [f"wrt {self.wrt_names[0]}" if self.single
-                                          else f"wrt ({names})"]
+        named = wrt is not None or prefer is not None
+        variant = [] if not named else [f"wrt {self.wrt_names[0]}" if self.single
+                                        else f"wrt ({names})"]
         variant += ["value"] * with_value + ["unoptimized"] * (not optimize)
         self.function = compile_module(self.source, self.name, program.namespace,
                                        parsed.filename, "; ".join(variant))
@@ -67,18 +70,25 @@ class Gradient:
                    for scope, name, obj, contents in self.reads)
 
 
-def build(fn, wrt=None, *, with_value=False, optimize=True, mode="reverse"):
-    """The cached ``Gradient`` of ``fn`` (``mode="forward"``: its forward-mode function)."""
+def build(fn, wrt=None, *, with_value=False, optimize=True, mode="reverse", prefer=None,
+          debug=None):
+    """The cached ``Gradient`` of ``fn`` (``mode="forward"``: its forward-mode function).
+
+    ``prefer="active"``: with ``wrt=None``, only the parameters a derivative can flow
+    from (``check``'s default; see ``symdiff.frontend.wrt``).  ``debug``: called after
+    each pipeline stage (``symdiff.pipeline.generate``); the gradient is then built
+    afresh (and cached as any other).
+    """
     items = wrt if isinstance(wrt, (list, tuple)) else (wrt,)
     wrt_key = (isinstance(wrt, (list, tuple)),) + tuple((type(w), w) for w in items)
     # by identity: equal code objects in two modules, or two generated functions, differ
     code, scope = getattr(fn, "__code__", fn), getattr(fn, "__globals__", None)
-    key = (id(code), id(scope), _closure_key(fn), wrt_key, with_value, optimize, mode)
+    key = (id(code), id(scope), _closure_key(fn), wrt_key, with_value, optimize, mode, prefer)
     cached = _CACHE.get(key)
-    if cached is not None and cached.is_current():
+    if cached is not None and cached.is_current() and debug is None:
         _CACHE[key] = _CACHE.pop(key)  # now the most recently used
         return cached
-    gradient = Gradient(fn, wrt, with_value, optimize, mode)
+    gradient = Gradient(fn, wrt, with_value, optimize, mode, prefer, debug)
     cells = tuple(getattr(fn, "__closure__", None) or ())
     gradient.owners = (code, scope, cells)  # held, so the ids in the key stay theirs
     _CACHE.pop(key, None)
@@ -103,11 +113,9 @@ def value_and_grad(fn=None, *, wrt=None, optimize=True):
 
 
 def source(fn, *, wrt=None, optimize=True, debug=None):
-    """The generated module text of ``fn``'s gradient.  With ``debug``, built afresh (not
-    cached), calling ``debug(stage, value)`` after every stage (``pipeline.generate``)."""
-    if debug is not None:
-        return Gradient(_unwrap(fn), wrt, False, optimize, debug=debug).source
-    return build(_unwrap(fn), wrt, optimize=optimize).source
+    """The generated module text of ``fn``'s gradient.  With ``debug``, built afresh,
+    calling ``debug(stage, value)`` after every stage (``pipeline.generate``)."""
+    return build(_unwrap(fn), wrt, optimize=optimize, debug=debug).source
 
 
 class GradFunction(Travels):
@@ -168,51 +176,10 @@ def _unwrap(fn):
     return fn._gradient().function if isinstance(fn, GradFunction) else transparent(fn)
 
 
-def _wrt_names(params, wrt, parsed, optional=()):
-    """The parameter names to differentiate by, and whether one float is returned.  By
-    default every parameter but those defaulting to None (optional arguments).
-
-    A wrong ``wrt`` is reported at the function's parameters, which it must name.
-    """
-    if wrt is None:
-        chosen = [p for p in params if p not in optional] or list(params)
-        return chosen, len(chosen) == 1
-    single = not isinstance(wrt, (list, tuple))
-    items = [wrt] if single else list(wrt)
-    names = []
-    where = parsed.tree.args.args[0] if parsed.tree.args.args else parsed.tree
-
-    def error(message, hint=None):
-        return parsed.error(SymdiffError, where, message, hint)
-
-    for item in items:
-        if isinstance(item, bool) or not isinstance(item, (int, str)):
-            raise error(f"wrt={item!r}: name a parameter by its name or index",
-                        f"{parsed.name} has parameters {', '.join(params)}")
-        if isinstance(item, int):
-            if not -len(params) <= item < len(params):
-                raise error(f"wrt={item}: {parsed.name} has {len(params)} parameters")
-            item = params[item]
-        if item not in params:
-            raise error(f"wrt={item!r}: {parsed.name} has no parameter of that name",
-                        f"its parameters are {', '.join(params)}")
-        names.append(item)
-    if not names:
-        raise error("wrt=(): nothing to differentiate by", "name a parameter")
-    return names, single
-
-
-def _refuse_tables(program, wrt_names):
-    """A parameter read as a table (indexed by a constant, iterated) cannot be in ``wrt``."""
-    tables = [name for name in wrt_names if name in program.tables]
-    if tables:
-        error = program.tables[tables[0]]
-        numbers = tuple(p for p in program.params if p not in program.tables)
-        hint = (f"name the parameters to differentiate by: wrt={numbers!r}" if numbers
-                else "the function has no number parameter to differentiate by")
-        raise type(error)(error.message, filename=error.filename, lineno=error.lineno,
-                          col_offset=error.col_offset, source_line=error.source_line,
-                          hint=hint)
+def _active(program, names):
+    """The parameters among ``names`` a derivative can flow from (to the result)."""
+    active = active_names(program, names)
+    return [name for name in names if name in active]
 
 
 def _closure_key(fn):

@@ -54,12 +54,12 @@ from pathlib import Path
 import symdiff
 import symdiff.tape
 from symdiff.errors import SymdiffError
-from symdiff.symbolic import evaluate_grad
+from symdiff.witnesses.symbolic import evaluate_grad
 
 try:
-    import witnesses
+    import oracles
 except ImportError:  # run with the repository root, not tests/, on sys.path
-    from tests import witnesses
+    from tests import oracles
 
 PARAMS = ("x", "y", "z")
 LOCALS = ("a", "b", "c", "d", "g", "h", "p", "q", "r", "s", "u", "w")
@@ -953,7 +953,7 @@ def compare_gradients(program, point, special, use_sympy=True):
     if not use_sympy or special:
         return found, True, False
     try:
-        with witnesses.time_limit(SYMPY_SECONDS, _Slow):
+        with oracles.time_limit(SYMPY_SECONDS, _Slow):
             symbolic = evaluate_grad(program.fn, point, wrt=wrt)
     except (SymdiffError, _Slow):  # too large or slow for sympy, or not real there
         return found, True, False
@@ -976,7 +976,7 @@ def _ill_conditioned(program, point, symbolic, wrt):
     gradient, still has to agree with it."""
     nearby = tuple(v + CONDITION_STEP * max(1.0, abs(v)) for v in point)
     try:
-        with witnesses.time_limit(SYMPY_SECONDS, _Slow):
+        with oracles.time_limit(SYMPY_SECONDS, _Slow):
             moved = evaluate_grad(program.fn, nearby, wrt=wrt)
     except Exception:  # no answer nearby: the mismatch stands
         return False

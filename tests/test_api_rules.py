@@ -13,7 +13,7 @@ import pytest
 import symdiff
 import symdiff.api
 import symdiff.tape
-from witnesses import finite_difference
+from oracles import finite_difference
 
 FACTOR = 3.0
 

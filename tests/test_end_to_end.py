@@ -2,7 +2,7 @@
 
 The witnesses: central finite differences (with one Richardson step), the tape engine
 (``symdiff.tape.grad``, which runs the unchanged function on ``Value``s) and sympy
-(``symdiff.symbolic.evaluate_grad``).  Then the properties the API promises: the
+(``symdiff.witnesses.symbolic.evaluate_grad``).  Then the properties the API promises: the
 optimizer changes no bit, ``value_and_grad`` returns the function's value, ``wrt``
 selects, integer inputs give float gradients, edge numerics follow the documented
 conventions, the generated code does not grow with the iteration count, and the
@@ -37,9 +37,9 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests.corpus import checks, control, lambdas, nested, special, straight
 
 try:
-    import witnesses
+    import oracles
 except ImportError:  # run with the repository root, not tests/, on sys.path
-    from tests import witnesses
+    from tests import oracles
 
 
 def _witness(module, function):
@@ -52,7 +52,7 @@ def _witness(module, function):
 
 
 tape_grad = _witness("symdiff.tape", "grad")
-sympy_grad = _witness("symdiff.symbolic", "evaluate_grad")
+sympy_grad = _witness("symdiff.witnesses.symbolic", "evaluate_grad")
 
 CASES = [(f"{module.__name__.rpartition('.')[2]}.{c.label}", c)
          for module in (straight, control, lambdas, nested, checks, special)
@@ -233,7 +233,7 @@ def test_tape(case_id, case):
 @pytest.mark.parametrize("case_id, case", cases("test_sympy", only=lambda c: c.symbolic))
 def test_sympy(case_id, case):
     if sympy_grad is None:
-        pytest.skip("symdiff.symbolic is not importable")
+        pytest.skip("symdiff.witnesses.symbolic is not importable")
     gradient = symdiff.grad(case.fn)
     n = len(case.domain)
     failures = []
@@ -261,11 +261,11 @@ def test_unoptimized_is_identical(case_id, case):
     compared = 0
     for point in points(case_id) + edge_points(case):
         try:
-            with witnesses.time_limit(0.2, Timeout):
+            with oracles.time_limit(0.2, Timeout):
                 outcome(case.fn, point)
         except Timeout:
             continue  # a loop that does not end at this point: nothing to compare
-        with witnesses.time_limit(10.0, Timeout):
+        with oracles.time_limit(10.0, Timeout):
             want, got = outcome(optimized, point), outcome(plain, point)
         assert got == want, f"at {point}: optimized {want}, unoptimized {got}"
         compared += 1

@@ -44,13 +44,13 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests.corpus import case
 
 try:
-    import witnesses
+    import oracles
 except ImportError:  # run with the repository root, not tests/, on sys.path
-    from tests import witnesses
+    from tests import oracles
 
-against_finite_differences = witnesses.against_finite_differences
-against_tape = witnesses.against_tape
-as_tuple, bits, finite_difference = witnesses.as_tuple, witnesses.bits, witnesses.finite_difference
+against_finite_differences = oracles.against_finite_differences
+against_tape = oracles.against_tape
+as_tuple, bits, finite_difference = oracles.as_tuple, oracles.bits, oracles.finite_difference
 
 
 # --- reading the IR ----------------------------------------------------------------------
@@ -993,7 +993,7 @@ def table(only=lambda c: True):
 
 
 def sample(c, count=POINTS, domain=None):
-    return witnesses.sample(c, count, "hoist", domain)
+    return oracles.sample(c, count, "hoist", domain)
 
 
 

@@ -16,7 +16,7 @@ import symdiff
 import symdiff.tape
 from symdiff.errors import SymdiffError, UnsupportedSyntaxError
 from test_fence import assert_points_at
-from witnesses import finite_difference
+from oracles import finite_difference
 
 _MARKER = re.compile(r"#\s*AT\s+(\w+)(?:\s+at\s+(.+?))?\s*$")
 

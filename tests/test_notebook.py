@@ -18,7 +18,7 @@ import pytest
 
 import symdiff
 from symdiff.backend import display
-from symdiff.checking.compare import CheckReport, Row
+from symdiff.checking.report import CheckReport, Row
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TOUR = ROOT / "examples" / "tour.ipynb"

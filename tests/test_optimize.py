@@ -19,9 +19,9 @@ import math
 import pytest
 
 try:
-    import witnesses
+    import oracles
 except ImportError:  # run with the repository root, not tests/, on sys.path
-    from tests import witnesses
+    from tests import oracles
 
 import symdiff
 from symdiff.optimize import driver as optimize
@@ -228,7 +228,7 @@ def _copy(generated):
     return result
 
 
-outcome, same, _mismatches = witnesses.outcome, witnesses.same, witnesses.mismatches
+outcome, same, _mismatches = oracles.outcome, oracles.same, oracles.mismatches
 
 
 def test_same_tells_signed_zeros_and_nans_apart():

@@ -28,9 +28,9 @@ import types
 import pytest
 
 try:
-    import witnesses
+    import oracles
 except ImportError:  # run with the repository root, not tests/, on sys.path
-    from tests import witnesses
+    from tests import oracles
 
 import symdiff
 import symdiff.tape
@@ -107,7 +107,7 @@ def _compile(function):
     return scope[function.name]
 
 
-outcome, same, _mismatches = witnesses.outcome, witnesses.same, witnesses.mismatches
+outcome, same, _mismatches = oracles.outcome, oracles.same, oracles.mismatches
 
 
 def _points(function, values=VALUES):

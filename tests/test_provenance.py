@@ -20,7 +20,7 @@ import symdiff.tape
 from symdiff.errors import (DecoratorError, SourceChangedError, SourceUnavailableError,
                             SymdiffError)
 from symdiff.frontend.parse import parse_function
-from witnesses import finite_difference
+from oracles import finite_difference
 
 
 def doubled(fn):

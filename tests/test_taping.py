@@ -14,7 +14,7 @@ by hand.
 Then the numbers: a table of loop functions that stress the restore path, against the
 tape engine and central finite differences at seeded points, the unoptimized gradient
 (bit for bit), ``value_and_grad``'s value, the per-statement contributions of
-``symdiff.checking.compare.locate``, and ``hessian`` (forward over reverse) against finite
+``symdiff.checking.locate.locate``, and ``hessian`` (forward over reverse) against finite
 differences of the gradient.  No expected number is typed in by hand.
 """
 
@@ -32,7 +32,7 @@ import pytest
 import symdiff
 import symdiff.tape
 from symdiff.ir import nodes as ir
-from symdiff.checking.compare import locate
+from symdiff.checking.locate import locate
 from symdiff.backend.compile import compile_module
 from symdiff.ad.reverse import Sweeps, differentiate
 from symdiff.backend.emit import emit
@@ -41,13 +41,13 @@ from symdiff.frontend.parse import parse_function
 from symdiff.ad.taping import Scope
 
 try:
-    import witnesses
+    import oracles
 except ImportError:  # run with the repository root, not tests/, on sys.path
-    from tests import witnesses
+    from tests import oracles
 
-against_finite_differences = witnesses.against_finite_differences
-against_tape = witnesses.against_tape
-as_tuple, bits, finite_difference = witnesses.as_tuple, witnesses.bits, witnesses.finite_difference
+against_finite_differences = oracles.against_finite_differences
+against_tape = oracles.against_tape
+as_tuple, bits, finite_difference = oracles.as_tuple, oracles.bits, oracles.finite_difference
 
 try:
     from corpus import case
@@ -1113,7 +1113,7 @@ def table(only=lambda c: True):
 
 
 def sample(c, count=POINTS):
-    return witnesses.sample(c, count, "taping")
+    return oracles.sample(c, count, "taping")
 
 
 
@@ -1161,7 +1161,7 @@ def test_value_and_grad_returns_the_functions_value(c):
     "rnn_tanh", "exp_temporary", "both_branches", "break_loop", "user_stack", "lagged_value",
     "nested_inner_assigns", "while_data_dependent", "index_restored", "gated_cell"}))
 def test_every_contribution_matches_the_tape(c):
-    """``symdiff.checking.compare.locate``: each statement's chain-rule terms, recorded in the reverse
+    """``symdiff.checking.locate.locate``: each statement's chain-rule terms, recorded in the reverse
     sweep (where restored values are read before their pop), against the tape's."""
     program = program_of(c.fn)
     for point in sample(c, 3):

@@ -23,9 +23,9 @@ import symdiff
 from symdiff.backend import travel
 
 try:
-    from witnesses import finite_difference
+    from oracles import finite_difference
 except ImportError:  # run with the repository root, not tests/, on sys.path
-    from tests.witnesses import finite_difference
+    from tests.oracles import finite_difference
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 POINTS = [(0.3, 1.7), (-1.2, 0.4), (2.5, -0.8)]

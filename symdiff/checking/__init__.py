@@ -1,3 +1,8 @@
 """symdiff.check: the generated gradient against the tape, sympy and finite
 differences, and the divergence locator.
+
+``compare`` (the four-way comparison, ``check``), ``report`` (``CheckReport`` and its
+table), ``statuses`` (agreement and finite differences), ``locate`` (the divergence
+locator), ``interpret`` (lowered statements run on tape values), ``tape_bridge`` (each
+operation as the tape computes it) and ``rules`` (user rules against finite differences).
 """

@@ -1,10 +1,10 @@
-"""symdiff.deadline: a call given up on past its budget, its worker stopped."""
+"""symdiff.witnesses.deadline: a call given up on past its budget, its worker stopped."""
 
 import threading
 
 import pytest
 
-from symdiff.deadline import TimedOut, within
+from symdiff.witnesses.deadline import TimedOut, within
 
 
 def spin():

@@ -23,11 +23,12 @@ from pathlib import Path
 
 import pytest
 
+from symdiff.cli import arguments, terminal
 from symdiff.cli import main as cli
 from symdiff.frontend import static
 from symdiff.errors import SymdiffError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 MODEL = (ROOT / "examples" / "model.py").read_text()
 def line_of(text, source=MODEL):
     """The line number of the line of ``source`` that contains ``text``."""
@@ -331,9 +332,9 @@ def test_negative_numbers_after_at_and_wrt(invoke):
                  "-0.5,2", "--wrt", "-2")
     assert run.returncode == 0, run.stderr
     assert "(-2, 3)" in run.stdout and "(-0.5, 2)" in run.stdout
-    assert cli.attach_values(["--at", "-2,3", "--wrt", "-1", "--at", "1"]) == [
+    assert arguments.attach_values(["--at", "-2,3", "--wrt", "-1", "--at", "1"]) == [
         "--at=-2,3", "--wrt=-1", "--at", "1"]
-    assert cli.attach_values(["--at", "-inf,nan"]) == ["--at=-inf,nan"]
+    assert arguments.attach_values(["--at", "-inf,nan"]) == ["--at=-inf,nan"]
 
 
 DEFAULTS = """\
@@ -518,10 +519,10 @@ def test_a_terminal_gets_colours(tmp_path):
 
 
 def test_highlight_only_adds_colour_codes():
-    text = inspect.getsource(cli)
-    coloured = cli.highlight(text)
+    text = inspect.getsource(terminal)
+    coloured = terminal.highlight(text)
     assert coloured != text and ANSI.sub("", coloured) == text
-    assert cli.COLORS["keyword"] + "def" + cli.RESET in cli.highlight("def f(x):\n    return x\n")
+    assert terminal.COLORS["keyword"] + "def" + terminal.RESET in terminal.highlight("def f(x):\n    return x\n")
 
 
 class FakeTerminal(io.StringIO):
@@ -532,10 +533,10 @@ class FakeTerminal(io.StringIO):
 def test_no_color_and_pipes_turn_colour_off(monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.delenv("TERM", raising=False)
-    assert cli.use_color(FakeTerminal())
-    assert not cli.use_color(io.StringIO())
+    assert terminal.use_color(FakeTerminal())
+    assert not terminal.use_color(io.StringIO())
     monkeypatch.setenv("NO_COLOR", "1")
-    assert not cli.use_color(FakeTerminal())
+    assert not terminal.use_color(FakeTerminal())
 
 
 # --- help and arguments, in-process ------------------------------------------------------
@@ -571,9 +572,9 @@ def test_a_bad_wrt_is_an_error(tmp_path, capsys, monkeypatch):
 
 
 def test_points_and_wrt_parse():
-    assert cli.point("1.5,3,-2") == (1.5, 3, -2)
-    assert isinstance(cli.point("3")[0], int) and isinstance(cli.point("3.0")[0], float)
-    assert cli.parse_wrt("x") == "x" and cli.parse_wrt("x, 1") == ("x", 1)
+    assert arguments.point("1.5,3,-2") == (1.5, 3, -2)
+    assert isinstance(arguments.point("3")[0], int) and isinstance(arguments.point("3.0")[0], float)
+    assert arguments.parse_wrt("x") == "x" and arguments.parse_wrt("x, 1") == ("x", 1)
 
 
 # --- the static loader -------------------------------------------------------------------

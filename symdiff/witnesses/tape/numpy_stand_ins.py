@@ -6,7 +6,7 @@ Expects numpy.  Guarantees ``numpy_stand_ins(numpy)``: name -> the tape's stand-
 NumPy and ``math`` part at the edges: ``np.log(0.0)`` is ``-inf`` where ``math.log(0.0)``
 raises, ``np.sin(inf)`` and ``np.power(-1.0, 0.5)`` are nan, ``np.divide(1.0, 0.0)`` is
 ``inf``.  A stand-in computes its value with numpy's own function, and its local
-derivatives with the hand-written formulas of ``symdiff.tape`` (``PARTIALS``) evaluated in
+derivatives with the hand-written formulas of the tape (``PARTIALS``) evaluated in
 numpy's arithmetic: the operands are numpy float64s and ``math`` inside a formula reads as
 numpy's functions, with numpy's warnings silenced.  So a pole gives ±inf and a point
 outside the domain nan, as numpy's own arithmetic would, and nothing raises where numpy
@@ -25,7 +25,9 @@ the same stand-in, through ``Value.__array_ufunc__``.
 import math
 import types
 
-from symdiff import tape
+# the function families note their partials in PARTIALS as they define them
+from symdiff.witnesses.tape import math_functions, numpy_functions  # noqa: F401
+from symdiff.witnesses.tape.value import PARTIALS, Value, _data, _saturated, on_numbers
 
 _SPELLINGS = {"asin": "arcsin", "acos": "arccos", "atan": "arctan", "atan2": "arctan2",
               "asinh": "arcsinh", "acosh": "arccosh", "atanh": "arctanh", "pow": "power",
@@ -52,13 +54,13 @@ _TESTS = ("isnan", "isinf", "isfinite", "less", "less_equal", "greater", "greate
 def numpy_stand_ins(numpy):
     """numpy's name -> its stand-in on the tape, for every function the tape knows."""
     namespace = _NumpyMath(numpy)
-    table = {name: _smooth(numpy, getattr(numpy, name), tape.PARTIALS[ours], namespace)
+    table = {name: _smooth(numpy, getattr(numpy, name), PARTIALS[ours], namespace)
              for name, ours in _SMOOTH.items() if hasattr(numpy, name)}
     table["hypot"] = _smooth(numpy, numpy.hypot, _hypot_partials, namespace)
     table["negative"] = _smooth(numpy, numpy.negative, lambda x, y: -1.0, namespace)
     table["positive"] = _smooth(numpy, numpy.positive, lambda x, y: 1.0, namespace)
     table.update({name: _flat(numpy, getattr(numpy, name)) for name in _FLAT})
-    table.update({name: tape.on_numbers(getattr(numpy, name)) for name in _TESTS})
+    table.update({name: on_numbers(getattr(numpy, name)) for name in _TESTS})
     for name, choose in (("maximum", _maximum), ("minimum", _minimum), ("fmax", _fmax),
                          ("fmin", _fmin), ("clip", _clip)):
         table[name] = _selection(numpy, getattr(numpy, name), choose)
@@ -66,7 +68,7 @@ def numpy_stand_ins(numpy):
 
 
 def _hypot_partials(x, y, h):
-    return tape.PARTIALS["hypot"](x, h), tape.PARTIALS["hypot"](y, h)
+    return PARTIALS["hypot"](x, h), PARTIALS["hypot"](y, h)
 
 
 class _NumpyMath:
@@ -94,18 +96,18 @@ def _smooth(numpy, function, partials, namespace):
     float64 = numpy.float64
 
     def stand_in(*args):
-        if not any(isinstance(a, tape.Value) for a in args):
+        if not any(isinstance(a, Value) for a in args):
             return function(*args)
-        data = [tape._data(a) for a in args]
+        data = [_data(a) for a in args]
         with numpy.errstate(all="ignore"):
             out = function(*data)
-            local = formula(*[float64(tape._saturated(d)) for d in data], out)
+            local = formula(*[float64(_saturated(d)) for d in data], out)
         local = local if isinstance(local, tuple) else (local,)
         edges = ()
         for arg, derivative in zip(args, local):
-            if isinstance(arg, tape.Value):
+            if isinstance(arg, Value):
                 edges += (arg, float(derivative))
-        return tape.Value(float(out), edges)
+        return Value(float(out), edges)
 
     stand_in.__name__ = stand_in.__qualname__ = function.__name__
     stand_in.__doc__ = f"``numpy.{function.__name__}`` on Values or numbers."
@@ -115,10 +117,10 @@ def _smooth(numpy, function, partials, namespace):
 def _flat(numpy, function):
     """A piecewise-constant function: numpy's value as a plain float (derivative 0)."""
     def stand_in(*args):
-        if not any(isinstance(a, tape.Value) for a in args):
+        if not any(isinstance(a, Value) for a in args):
             return function(*args)
         with numpy.errstate(all="ignore"):
-            return float(function(*map(tape._data, args)))
+            return float(function(*map(_data, args)))
 
     stand_in.__name__ = stand_in.__qualname__ = function.__name__
     return stand_in
@@ -131,40 +133,40 @@ def _flat(numpy, function):
 def _selection(numpy, function, choose):
     """numpy's ``function``, its gradient to the argument ``choose`` picks."""
     def stand_in(*args):
-        if not any(isinstance(a, tape.Value) for a in args):
+        if not any(isinstance(a, Value) for a in args):
             return function(*args)
         picked = choose(*args)
         with numpy.errstate(all="ignore"):
-            out = float(function(*map(tape._data, args)))
-        return tape.Value(out, (picked, 1.0)) if isinstance(picked, tape.Value) else out
+            out = float(function(*map(_data, args)))
+        return Value(out, (picked, 1.0)) if isinstance(picked, Value) else out
 
     stand_in.__name__ = stand_in.__qualname__ = function.__name__
     return stand_in
 
 
 def _isnan(x):
-    x = tape._data(x)
+    x = _data(x)
     return x != x
 
 
 def _maximum(a, b):
     """``numpy.maximum``: a nan argument wins (the first of two)."""
-    return a if _isnan(a) or not _isnan(b) and tape._data(a) >= tape._data(b) else b
+    return a if _isnan(a) or not _isnan(b) and _data(a) >= _data(b) else b
 
 
 def _minimum(a, b):
     """``numpy.minimum``: a nan argument wins (the first of two)."""
-    return a if _isnan(a) or not _isnan(b) and tape._data(a) <= tape._data(b) else b
+    return a if _isnan(a) or not _isnan(b) and _data(a) <= _data(b) else b
 
 
 def _fmax(a, b):
     """``numpy.fmax``: a nan argument loses."""
-    return a if _isnan(b) or tape._data(a) >= tape._data(b) else b
+    return a if _isnan(b) or _data(a) >= _data(b) else b
 
 
 def _fmin(a, b):
     """``numpy.fmin``: a nan argument loses."""
-    return a if _isnan(b) or tape._data(a) <= tape._data(b) else b
+    return a if _isnan(b) or _data(a) <= _data(b) else b
 
 
 def _clip(x, lo, hi):

@@ -1,4 +1,4 @@
-"""Witness checks tests share: the tape, finite differences, bit equality, same outcome.
+"""Oracle checks tests share: the tape, finite differences, bit equality, same outcome.
 
 A case has ``fn``, ``label``, ``params``, ``domain`` (one ``(lo, hi)`` per parameter)
 and ``kinky`` (a branch or trip count may change between nearby points).  Points are
@@ -15,6 +15,7 @@ import threading
 
 import symdiff
 import symdiff.tape
+from symdiff.witnesses.finite import richardson_difference
 
 FD_STEP = 2e-4  # relative; the Richardson step uses 2 * FD_STEP
 
@@ -35,16 +36,7 @@ def bits(values):
 
 def finite_difference(fn, point, i):
     """(Richardson estimate of d fn / d point[i], disagreement of the steps h and 2h)."""
-    h = FD_STEP * max(1.0, abs(point[i]))
-
-    def central(step):
-        up, down = list(point), list(point)
-        up[i] += step
-        down[i] -= step
-        return (fn(*up) - fn(*down)) / (up[i] - down[i])
-
-    d1, d2 = central(h), central(2 * h)
-    return (4.0 * d1 - d2) / 3.0, abs(d1 - d2)
+    return richardson_difference(fn, point, i, FD_STEP)
 
 
 def against_tape(c, points):

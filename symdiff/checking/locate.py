@@ -1,0 +1,101 @@
+"""Locate: the statement of the user's source where the generated gradient and the tape part.
+
+Expects the lowered ``Program`` the gradient was built from, the parameters differentiated
+by and one point.  Guarantees the first statement, walking back from the result as the
+reverse sweep does, whose chain-rule contribution differs between the two: the generated
+code runs instrumented (``differentiate(record=True)``, one record per statement, argument
+and execution) and the same statements run on the tape (``checking.interpret``), which
+gives the same contributions from its own derivatives.  ``None`` when every contribution
+agrees.  The program is read, never changed.
+"""
+
+from symdiff import tape
+from symdiff.ad.reverse import differentiate
+from symdiff.backend.compile import compile_module
+from symdiff.backend.emit import emit
+from symdiff.checking.interpret import Interpreter, keywords
+from symdiff.checking.report import Divergence
+from symdiff.checking.statuses import close
+from symdiff.checking.tape_bridge import operand, raw, tape_op
+from symdiff.errors import SymdiffError
+from symdiff.ir import nodes as ir
+
+
+def locate_safely(report, program, names, point, rtol, atol, kwargs):
+    """``locate``, or None with a note where the locator's own run of the statements fails
+    (it runs them by the operations' math spellings)."""
+    try:
+        return locate(program, names, point, rtol, atol, kwargs)
+    except (ArithmeticError, ValueError, SymdiffError) as exc:
+        report.note(f"the differing statement was not located at {point}: "
+                    f"{type(exc).__name__}: {exc}")
+        return None
+
+
+def locate(program, names, point, rtol=1e-7, atol=1e-9, kwargs=None):
+    """The first statement, walking back from the result, whose contribution differs."""
+    generated = _recorded_contributions(program, names, point, kwargs or {})
+    taped = _tape_contributions(program, names, point, kwargs or {})
+    seen = {}
+    for sid, arg, value in generated:
+        k = seen.get((sid, arg), 0)
+        seen[(sid, arg)] = k + 1
+        runs = taped.get((sid, arg), [])
+        if k >= len(runs):
+            continue
+        expected = runs[len(runs) - 1 - k]
+        if not close(value, expected, rtol, atol):
+            stmt = next(s for s in ir.walk(program.body) if s.sid == sid)
+            argument = stmt.args[arg]
+            label = argument.name if isinstance(argument, ir.Var) else repr(argument.value)
+            return Divergence(stmt.origin.filename, stmt.origin.lineno, stmt.origin.text,
+                              stmt.origin.function if stmt.origin.function != program.name
+                              else "", label, value, expected, point)
+    return None
+
+
+def _recorded_contributions(program, names, point, kwargs):
+    records = []
+    generated = differentiate(program, list(names), record=True, as_tuple=True)
+    text = emit(generated)
+    namespace = dict(program.namespace)
+    namespace[generated.record_name] = lambda sid, arg, value: records.append((sid, arg, value))
+    function = compile_module(text, generated.function.name, namespace, program.origin.filename)
+    function(*point, **kwargs)
+    return records
+
+
+def _tape_contributions(program, names, point, kwargs):
+    """Contributions per (statement, argument), in execution order, by the tape."""
+    env = {p: (tape.Value(v) if p in names else v) for p, v in zip(program.params, point)}
+    env.update(keywords(program, kwargs))
+    runs = []
+    Interpreter(program, env, runs).block(program.body)
+    result = operand(program.result, env)
+    if isinstance(result, tape.Value):
+        result.backward()
+    contributions = {}
+    for stmt, sid, out, args in runs:
+        if not isinstance(out, tape.Value):
+            continue
+        for i, local in enumerate(_local_partials(program, stmt, args)):
+            if local is not None:
+                contributions.setdefault((sid, i), []).append(out.grad * local)
+    return contributions
+
+
+def _local_partials(program, stmt, args):
+    """The tape's own partials of one operation at these arguments: of a function with a
+    user rule, those of its code (so a wrong rule shows), or the rule where the tape cannot
+    run that code."""
+    fresh = [tape.Value(raw(a)) if isinstance(a, (tape.Value, int, float)) else a for a in args]
+    try:
+        out = tape_op(program, stmt.op, own_code=True)(*fresh)
+    except SymdiffError:
+        if stmt.op not in program.custom_functions:
+            raise
+        out = tape_op(program, stmt.op)(*fresh)
+    if not isinstance(out, tape.Value):
+        return [None] * len(args)
+    out.backward()
+    return [v.grad if isinstance(v, tape.Value) else None for v in fresh]

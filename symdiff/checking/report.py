@@ -1,0 +1,137 @@
+"""Report: what ``check`` found, as data and as a table.
+
+Expects the rows, divergences, wrong rules and notes ``symdiff.checking.compare`` builds.
+Guarantees a ``CheckReport`` whose ``ok`` says whether every row agrees and every rule
+given is right, whose ``str`` is the table (``check f: ok``, one row per point and
+parameter, then the divergences, wrong rules and notes), and whose ``_repr_html_`` is
+the same table for Jupyter, failing rows marked.  Numbers are printed with ten
+significant digits; a table argument of a point by its size.
+"""
+
+import numbers
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Row:
+    point: tuple
+    param: str
+    generated: float
+    tape: float
+    sympy: object  # float, or None when sympy could not be used
+    finite_difference: float
+    status: str  # "ok", or what disagrees
+    sympy_status: str = "ok"  # or "not used", "timed out"
+
+
+@dataclass
+class Divergence:
+    filename: str
+    lineno: int
+    text: str
+    function: str
+    argument: str
+    generated: float
+    tape: float
+    point: tuple
+
+    def __str__(self):
+        where = f"{self.filename}:{self.lineno}"
+        inside = "" if not self.function else f" (in {self.function})"
+        return (f"{where}{inside}: `{self.text}` — the derivative through {self.argument} "
+                f"differs: generated {self.generated!r}, tape {self.tape!r} at {self.point}")
+
+
+@dataclass
+class RuleProblem:
+    function: str
+    argument: str
+    rule: float
+    finite_difference: float
+    point: tuple
+
+    def __str__(self):
+        return (f"the rule given for {self.function} is wrong by {self.argument} at "
+                f"{self.point}: rule {self.rule!r}, finite differences {self.finite_difference!r}")
+
+
+class Raised:
+    """What a witness gave where it raised: shown as ``raises ValueError``."""
+
+    def __init__(self, kind):
+        self.kind = kind
+
+    def __str__(self):
+        return f"raises {self.kind.__name__}"
+
+    def __repr__(self):
+        return f"Raised({self.kind.__name__})"
+
+
+@dataclass
+class CheckReport:
+    function: str
+    params: list
+    rows: list = field(default_factory=list)
+    divergences: list = field(default_factory=list)
+    rule_problems: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+
+    @property
+    def ok(self):
+        return all(row.status.startswith("ok") for row in self.rows) and not self.rule_problems
+
+    def __bool__(self):
+        return self.ok
+
+    def __str__(self):
+        head = ("point", "wrt", "generated", "tape", "sympy", "finite diff", "status")
+        body = [row_cells(r) for r in self.rows]
+        widths = [max(len(str(line[i])) for line in [head] + body) for i in range(len(head))]
+        lines = [f"check {self.function}: {'ok' if self.ok else 'FAILED'}",
+                 "  ".join(h.ljust(w) for h, w in zip(head, widths)),
+                 "  ".join("-" * w for w in widths)]
+        lines += ["  ".join(str(c).ljust(w) for c, w in zip(line, widths)) for line in body]
+        lines += [f"diverges: {d}" for d in self.divergences]
+        lines += [f"wrong rule: {p}" for p in self.rule_problems]
+        lines += [f"note: {n}" for n in self.notes]
+        return "\n".join(lines)
+
+    def note(self, text):
+        """Add ``text`` to the notes, once."""
+        if text not in self.notes:
+            self.notes.append(text)
+
+    def _repr_html_(self):
+        """Jupyter's view: the table in HTML, failing rows marked."""
+        from symdiff.backend.display import report_html
+        return report_html(self, row_cells)
+
+    def _repr_pretty_(self, printer, cycle):
+        """IPython's plain-text view: the printed table."""
+        printer.text(str(self))
+
+
+def row_cells(r):
+    """The cells of one row of the table, as printed."""
+    return (_fmt_point(r.point), r.param, _fmt(r.generated), _fmt(r.tape),
+            r.sympy_status if r.sympy_status == "timed out" else _fmt(r.sympy),
+            _fmt(r.finite_difference), r.status)
+
+
+def _fmt(value):
+    if value is None:
+        return "n/a"
+    return f"{value:.10g}" if isinstance(value, float) else str(value)
+
+
+def _fmt_point(point):
+    return "(" + ", ".join(_fmt_argument(v) for v in point) + ")"
+
+
+def _fmt_argument(value):
+    if isinstance(value, numbers.Real):
+        return f"{value:.4g}"
+    if isinstance(value, (tuple, list)) or getattr(value, "ndim", None) == 1:
+        return f"[{len(value)} numbers]"  # a table: its size says enough in a table row
+    return repr(value)

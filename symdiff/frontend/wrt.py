@@ -1,0 +1,87 @@
+"""Wrt: which parameters a derivative is taken by, decided once for every entry point.
+
+Expects the ``wrt`` a caller gave (``grad``, ``value_and_grad``, ``jvp``, ``jacobian``,
+``hessian``, ``hvp``, ``check``, ``symdiff show --wrt``), the lowered ``Program`` and the
+``ParsedFunction`` it came from.  Guarantees a ``Choice``: the parameter names, in the
+order asked for, and whether the caller gets one bare value (``single``) or a tuple.
+
+- ``None``: every parameter but those whose default is None (optional arguments,
+  never differentiated unless named); all of them when that leaves none.  ``prefer``
+  may narrow that default further (``check`` keeps the parameters a derivative can
+  flow from); it is never applied to a ``wrt`` the caller wrote.
+- a name or an index (negative indices count from the end): that parameter, and the
+  result is bare, as ``grad(f, wrt="x")`` is a float;
+- a tuple or list of names and indices: those parameters, in that order, and the
+  result is a tuple, even of one (``wrt=("x",)``).
+
+Anything else (an unknown name, an index out of range, a bool, a float, an empty
+tuple) is a ``SymdiffError`` located at the function's parameters, which a ``wrt``
+must name.  A parameter the function reads as a table (indexed by a constant,
+looped over) cannot be chosen: the error is the one lowering recorded where the
+table is read, with a hint naming the number parameters to pass instead.
+"""
+
+from dataclasses import dataclass
+
+from symdiff.errors import SymdiffError
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The parameters to differentiate by, and whether one bare value is returned."""
+
+    names: tuple
+    single: bool
+
+
+def resolve(wrt, program, parsed, prefer=None):
+    """The ``Choice`` ``wrt`` makes among ``program``'s parameters (see the module)."""
+    params = list(program.params)
+    if wrt is None:
+        chosen = [p for p in params if p not in program.optional] or params
+        if prefer is not None:
+            chosen = list(prefer(program, chosen)) or chosen
+        choice = Choice(tuple(chosen), len(chosen) == 1)
+    else:
+        choice = _named(wrt, params, parsed)
+    refuse_tables(program, choice.names)
+    return choice
+
+
+def _named(wrt, params, parsed):
+    single = not isinstance(wrt, (list, tuple))
+    items = [wrt] if single else list(wrt)
+    where = parsed.tree.args.args[0] if parsed.tree.args.args else parsed.tree
+
+    def error(message, hint=None):
+        return parsed.error(SymdiffError, where, message, hint)
+
+    names = []
+    for item in items:
+        if isinstance(item, bool) or not isinstance(item, (int, str)):
+            raise error(f"wrt={item!r}: name a parameter by its name or index",
+                        f"{parsed.name} has parameters {', '.join(params)}")
+        if isinstance(item, int):
+            if not -len(params) <= item < len(params):
+                raise error(f"wrt={item}: {parsed.name} has {len(params)} parameters")
+            item = params[item]
+        if item not in params:
+            raise error(f"wrt={item!r}: {parsed.name} has no parameter of that name",
+                        f"its parameters are {', '.join(params)}")
+        names.append(item)
+    if not names:
+        raise error("wrt=(): nothing to differentiate by", "name a parameter")
+    return Choice(tuple(names), single)
+
+
+def refuse_tables(program, names):
+    """A parameter read as a table (indexed by a constant, iterated) cannot be in ``wrt``."""
+    tables = [name for name in names if name in program.tables]
+    if not tables:
+        return
+    error = program.tables[tables[0]]
+    numbers = tuple(p for p in program.params if p not in program.tables)
+    hint = (f"name the parameters to differentiate by: wrt={numbers!r}" if numbers
+            else "the function has no number parameter to differentiate by")
+    raise type(error)(error.message, filename=error.filename, lineno=error.lineno,
+                      col_offset=error.col_offset, source_line=error.source_line, hint=hint)

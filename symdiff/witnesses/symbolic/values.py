@@ -1,0 +1,36 @@
+"""Python's values as the sympy witness sees them, and how its errors name them.
+
+Expects a global, closure variable, default or constant of the user's code.  Guarantees
+``_outside_value(obj)``: a sympy number for a Python number (``math.pi`` is ``pi``,
+``math.inf`` is ``oo``, ints exact), anything else (a module, a function, a string flag)
+as it is; and ``_describe(value)``, the words for a value in an error.
+
+    _outside_value(math.pi)  -> pi        _outside_value(3) -> 3 (a sympy Integer)
+"""
+
+import math
+import numbers
+
+import sympy
+
+_CONSTANTS = ((math.pi, sympy.pi), (math.e, sympy.E), (math.tau, 2 * sympy.pi),
+              (math.inf, sympy.oo))
+
+
+def _outside_value(obj):
+    """A global, closure variable or default value as the interpreter sees it."""
+    if isinstance(obj, sympy.Basic):
+        return obj
+    for constant, exact in _CONSTANTS:
+        if obj is constant:
+            return exact
+    if isinstance(obj, numbers.Integral):
+        return sympy.Integer(int(obj))
+    return sympy.Float(float(obj)) if isinstance(obj, numbers.Real) else obj
+
+
+def _describe(value):
+    if isinstance(value, tuple):
+        return "a tuple"
+    return "None" if value is None else getattr(value, "__name__", f"a {type(value).__name__}")
+
