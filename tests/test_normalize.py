@@ -1,7 +1,7 @@
 """``normalize`` on small inputs: the shape of the IR, and that it still means the same.
 
-Shape is checked on the IR itself (``symdiff.ir``); meaning with a small interpreter
-written here, which runs a ``Program`` with Python's own operators and ``math``
+Shape is checked on the IR itself (``symdiff.ir``); meaning with the IR evaluator
+(``symdiff.ir.evaluate``) given Python's own operators and ``math`` for the primitives
 (never the rules table), so the IR must compute what the user's function computes.
 Gradients of the trickier functions are checked against finite differences.
 """
@@ -14,8 +14,9 @@ from math import sin
 import pytest
 
 import symdiff
+from symdiff.ir import evaluate
+from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
-from symdiff.ir.expr import to_ast
 from symdiff.pipeline import lower
 from symdiff.frontend.parse import parse_function
 from symdiff.primitives.registry import RECORDS as RULES
@@ -40,58 +41,10 @@ _OPS = {
 }
 
 
-def _operand(operand, env):
-    return env[operand.name] if isinstance(operand, ir.Var) else operand.value
-
-
-class _Break(Exception):
-    pass
-
-
 def run_program(program, *args):
-    """What ``program`` computes for ``args``, statement by statement."""
-    env = dict(program.namespace)
-    env[program.math_name] = math
-    env.update(zip(program.params, args))
-    _run_block(program.body, env)
-    return _operand(program.result, env)
-
-
-def _run_block(block, env):
-    for stmt in block:
-        if isinstance(stmt, ir.Assign):
-            op = _OPS.get(stmt.op) or getattr(math, stmt.op)
-            env[stmt.target] = op(*[_operand(a, env) for a in stmt.args])
-        elif isinstance(stmt, ir.Compute):
-            env[stmt.target] = _evaluate(stmt.expr, env)
-        elif isinstance(stmt, ir.If):
-            _run_block(stmt.body if env[stmt.test] else stmt.orelse, env)
-        elif isinstance(stmt, ir.For):
-            for value in range(*[_operand(b, env) for b in stmt.bounds]):
-                env[stmt.target] = value
-                try:
-                    _run_block(stmt.body, env)
-                except _Break:
-                    break
-        elif isinstance(stmt, ir.While):
-            while True:
-                _run_block(stmt.pre, env)
-                if not _evaluate(stmt.test, env):
-                    break
-                try:
-                    _run_block(stmt.body, env)
-                except _Break:
-                    break
-        elif isinstance(stmt, ir.BreakIf):
-            if _evaluate(stmt.test, env):
-                raise _Break
-        else:
-            raise AssertionError(f"unexpected IR statement {stmt!r}")
-
-
-def _evaluate(expr, env):
-    code = compile(ast.fix_missing_locations(ast.Expression(to_ast(expr))), "<ir>", "eval")
-    return eval(code, {"__builtins__": {}}, env)
+    """What ``program`` computes for ``args``: the IR evaluator, with each primitive
+    computed by Python's own operators and ``math`` (never the rules table)."""
+    return evaluate.run(program, args, lambda stmt: _OPS.get(stmt.op) or getattr(math, stmt.op))
 
 
 # --- helpers for the checks ---------------------------------------------------------------
@@ -128,8 +81,7 @@ def assert_same_value(fn, *args):
 
 
 _STATEMENTS = (ir.Assign, ir.Compute, ir.If, ir.For, ir.While, ir.BreakIf)
-_TEST_NODES = (ast.Compare, ast.BoolOp, ast.UnaryOp, ast.Name, ast.Constant, ast.Attribute,
-               ast.Load, ast.cmpop, ast.boolop, ast.Not)
+_TEST_NODES = (ex.Compare, ex.BoolOp, ex.UnaryOp, ex.Name, ex.Const, ex.Attribute)
 
 
 # --- functions under test -------------------------------------------------------------------
@@ -325,8 +277,9 @@ def test_every_assign_applies_one_primitive_to_operands(fn):
         elif isinstance(stmt, (ir.While, ir.BreakIf)):
             tests.append(stmt.test)
         for expr in tests:  # decisions only: no arithmetic, no calls hide in them
-            for node in ast.walk(to_ast(expr)):
+            for node in ex.walk(expr):
                 assert isinstance(node, _TEST_NODES), expr
+                assert not isinstance(node, ex.UnaryOp) or node.op == "not", expr
         if isinstance(stmt, ir.For):
             assert all(isinstance(b, (ir.Var, ir.Const)) for b in stmt.bounds)
 

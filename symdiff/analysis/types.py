@@ -16,6 +16,11 @@ names are first defined; ``annotate`` stores it as ``program.types``.
   every number but a test's is a float.
 - A ``Compute`` gets the type of its expression (``expression_type``): comparisons and
   ``not`` give ``Bool``, ``len`` an ``Int``, an entry of a table a number, ``[]`` a stack.
+- An expression it cannot type leaves its variable without a type (never an error
+  here: ``check_program``, which the tests run, reports it).
+- ``name = stack.pop()`` gives ``name`` the type of what the stack holds, unless
+  ``name`` itself is pushed on that stack (``returned_names``) and has a type from its
+  other assignments.
 - A name assigned in several places holds the join of its values' types (an ``Int``
   counter later given floats is a ``Float``), found by iterating to a fixed point.
 """
@@ -64,8 +69,8 @@ def _of_rule(rule, arg_types):
         return t.BOOL
     if rule == "int":
         return t.INT
-    if rule == "pick":  # one of the operands, as it is
-        return _widest(arg_types, keep_bool=True)
+    if rule == "pick":  # one of the operands, as it is (a copy of a str is a str)
+        return arg_types[0] if len(arg_types) == 1 else _widest(arg_types, keep_bool=True)
     if rule == "like":  # the wider type of the operands (a bool counts as an int)
         return _widest(arg_types)
     return t.FLOAT
@@ -89,6 +94,8 @@ class _Inference:
         self.program = program
         self.types = {}
         self.ints = set()  # parameters read as integers
+        self.returned = returned_names(program)
+        self.fallback = set()  # popped back, typed by their stacks all the same
         for stmt in ir.walk(program.body):
             self.note_int_uses(stmt)
         self.spread_ints()
@@ -146,12 +153,20 @@ class _Inference:
                     pending.append(name)
 
     def run(self):
-        for _ in range(len(self.types) + 64):
+        self.settle()
+        self.fallback = {name for _, name in self.returned if name not in self.types}
+        if self.fallback:  # a name only ever popped back (``a = t.pop(); t.append(a)``)
+            self.settle()
+        return self.types
+
+    def settle(self):
+        statements = list(ir.walk(self.program.body))
+        for _ in range(len(statements) + 64):
             before = dict(self.types)
-            for stmt in ir.walk(self.program.body):
+            for stmt in statements:
                 self.statement(stmt)
             if self.types == before:
-                return self.types
+                return
         raise InternalError("types", "type inference did not settle")
 
     def define(self, name, kind):
@@ -166,7 +181,8 @@ class _Inference:
             self.define(stmt.target, t.INT)
         elif isinstance(stmt, ir.Push):
             self.define(stmt.stack, t.Stack(self.operand(stmt.value)))
-        elif isinstance(stmt, ir.Pop):
+        elif isinstance(stmt, ir.Pop) and ((stmt.stack, stmt.target) not in self.returned
+                                           or stmt.target in self.fallback):
             stack = self.types.get(stmt.stack)
             if isinstance(stack, t.Stack):
                 self.define(stmt.target, stack.elem)
@@ -179,6 +195,14 @@ class _Inference:
     def name_type(self, name):
         """The type of ``name``: a variable's as known so far, or a global's value's."""
         return name_type(self.program, self.types, name)
+
+
+def returned_names(program):
+    """(stack, name) for each name pushed on a stack: popping that stack into the same
+    name gives the name its own value back (how generated code saves values, several
+    kinds on one stack), so the pop tells nothing new of its type."""
+    return {(s.stack, s.value.name) for s in ir.walk(program.body)
+            if isinstance(s, ir.Push) and isinstance(s.value, ir.Var)}
 
 
 def name_type(program, types, name):
@@ -238,7 +262,7 @@ def expression_type(expr, name_type):
         container = expression_type(expr.value, name_type)
         if isinstance(container, t.Table):
             return container.elem
-        raise InternalError("types", f"an index into a {container}")
+        return None
     if isinstance(expr, ex.List) and not expr.elts:
         return t.Stack()
     if isinstance(expr, ex.Attribute) and isinstance(expr.value, ex.Name):
@@ -247,7 +271,7 @@ def expression_type(expr, name_type):
             return t.FLOAT
     if isinstance(expr, ex.Call):
         return _call_type(expr, name_type)
-    raise InternalError("types", f"no type for the expression {expr!r}")
+    return None  # unknown: ``check_program`` reports a variable left without a type
 
 
 def _call_type(expr, name_type):
@@ -257,8 +281,13 @@ def _call_type(expr, name_type):
     if name in _NOT_PRIMITIVES:
         return _NOT_PRIMITIVES[name]
     op = registry.names("builtin" if isinstance(func, ex.Name) else "math").get(name)
+    if name == "get" and isinstance(func, ex.Attribute):  # ``kwargs.get("k", default)``
+        table = expression_type(func.value, name_type)
+        if isinstance(table, t.Table):
+            default = expr.args[1] if len(expr.args) > 1 else ex.Const(None)
+            return t.join(table.elem, expression_type(default, name_type))
     if op is None:
-        raise InternalError("types", f"no type for a call of {name}")
+        return None  # untyped: check_program, which the tests run, reports it
     op = registry.variant(op, len(expr.args))
     family = None if isinstance(func, ex.Name) else "math"
     return _of_rule(_result_rule(op, family), [expression_type(a, name_type) for a in expr.args])

@@ -14,12 +14,14 @@ what is wrong.  It checks
   it, in a branch before it, or anywhere in a loop it is in (the previous iteration's
   value).  Not "on every path": a user's code may read a name its branches assign only
   where a correlated test holds (``if c: y = ...`` then ``if c: use(y)``), as gradients
-  read the forward sweep's values, and that is correct Python;
+  read the forward sweep's values, and that is correct Python.  A local the user's code
+  reads and never assigns stays as read: it raises when run, as it does in Python;
 - **types**: every variable has a type, and each statement agrees with its rule: an
-  ``Assign``'s operands are numbers (integers where the rule takes integers) and its
-  target holds its primitive's result type (``analysis.types.result_type``), a
-  ``Compute``'s target its expression's type, loop bounds and loop variables are
-  integers, ``push`` and ``pop`` use stacks, a ``BreakIf`` tests a bool.
+  ``Assign``'s operands are numbers and its target holds its primitive's result type
+  (``analysis.types.result_type``; a float given where a rule takes an integer is the
+  user's ``TypeError`` when it runs, not a broken IR), a ``Compute``'s target its
+  expression's type, loop bounds and loop variables are integers, ``push`` and ``pop``
+  use stacks, a ``BreakIf`` tests a bool.
 
 Tests run it after every pass (``SYMDIFF_CHECK_IR=1``, set by ``tests/conftest.py``,
 makes ``pipeline`` call it).
@@ -29,7 +31,7 @@ import ast
 import builtins
 from dataclasses import fields
 
-from symdiff.analysis.types import expression_type, name_type, result_type
+from symdiff.analysis.types import expression_type, name_type, result_type, returned_names
 from symdiff.errors import InternalError
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
@@ -51,7 +53,11 @@ class _Checker:
     def __init__(self, program, stage):
         self.program, self.stage = program, stage
         self.globals = set(program.namespace) | {program.math_name} | _BUILTINS
+        self.returned = returned_names(program)
         self.params = set(program.params) | ({program.kwargs} if program.kwargs else set())
+        assigned = set(ir.assigned_names(program.body)) | self.params
+        self.unbound = {n for s in ir.walk(program.body) for n in ir.reads(s)
+                        if n not in assigned and n not in self.globals}
 
     def fail(self, stmt, message):
         where = "" if stmt is None else (
@@ -142,7 +148,7 @@ class _Checker:
 
     def reads(self, stmt, defined):
         for name in ir.reads(stmt):
-            if name not in defined and name not in self.globals:
+            if name not in defined and name not in self.globals and name not in self.unbound:
                 self.fail(stmt, f"it reads {name}, assigned on no path to it")
 
     # --- types ----------------------------------------------------------------------
@@ -152,7 +158,7 @@ class _Checker:
 
     def type_of(self, stmt, name):
         found = self.name_type(name)
-        if found is None and name not in self.program.namespace:
+        if found is None and name not in self.program.namespace and name not in self.unbound:
             self.fail(stmt, f"{name} has no type")
         return found
 
@@ -168,7 +174,6 @@ class _Checker:
                 for arg, kind in zip(stmt.args, args):
                     if kind is not None and not _numeric(kind):
                         self.fail(stmt, f"an operand of {stmt.op} is a {kind}")
-                self.integers(stmt, args)
             self.holds(stmt, stmt.target, result_type(stmt, args))
         elif isinstance(stmt, ir.Compute):
             self.holds(stmt, stmt.target, expression_type(stmt.expr, self.name_type))
@@ -182,21 +187,13 @@ class _Checker:
             if not isinstance(stack, t.Stack):
                 self.fail(stmt, f"{stmt.stack} is a {stack}, not a stack")
             if isinstance(stmt, ir.Pop):
-                self.holds(stmt, stmt.target, stack.elem)
+                if (stmt.stack, stmt.target) not in self.returned:
+                    self.holds(stmt, stmt.target, stack.elem)
             elif not t.accepts(stack.elem, self.operand(stmt, stmt.value)):
                 self.fail(stmt, f"a value pushed on a {stack}")
         elif isinstance(stmt, ir.BreakIf):
             if expression_type(stmt.test, self.name_type) != t.BOOL:
                 self.fail(stmt, "a BreakIf that does not test a bool")
-
-    def integers(self, stmt, args):
-        if stmt.op in self.program.custom:
-            return
-        rule = self.program.rule(stmt.op)
-        for param in rule.ints:
-            kind = args[rule.params.index(param)]
-            if kind is not None and not t.accepts(t.INT, kind):
-                self.fail(stmt, f"{stmt.op} takes an integer {param}, not a {kind}")
 
     def holds(self, stmt, name, kind):
         held = self.type_of(stmt, name)

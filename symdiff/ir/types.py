@@ -72,12 +72,13 @@ class Optional(Type):
 
 @dataclass(frozen=True)
 class Stack(Type):
-    """A list used as a stack: ``append`` and ``pop`` of values of type ``elem``."""
+    """A list used as a stack: ``append`` and ``pop`` of values of type ``elem`` (None
+    while nothing is known to be pushed: ``[]``)."""
 
-    elem: Type = Float()
+    elem: Type = None
 
     def __str__(self):
-        return f"stack[{self.elem}]"
+        return f"stack[{'' if self.elem is None else self.elem}]"
 
 
 @dataclass(frozen=True)

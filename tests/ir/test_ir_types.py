@@ -117,3 +117,16 @@ def test_container_and_array_types_are_data():
     assert str(params) == "dict['w': float, 'b': list[float, 3]]"
     assert str(image) == "array[float64, 2, (0,)]"
     assert t.accepts(t.FLOAT, t.INT) and not t.accepts(t.INT, t.FLOAT)
+
+
+def test_a_copy_keeps_any_type():
+    def f(x, mode="fast"):
+        chosen = mode
+        for _ in range(2):
+            chosen = mode
+        if chosen == "fast":
+            return x * 2.0
+        return x
+
+    types = types_of(f)
+    assert all(kind == t.STR for name, kind in types.items() if name.startswith("chosen"))

@@ -1,0 +1,198 @@
+"""The IR evaluator: runs a ``Program`` statement by statement.
+
+Expects a ``Program`` (lowered, hoisted, any pass's) and ``ops(stmt)``, the function
+that computes an ``Assign``'s primitive on its operands' values: the caller's choice,
+so the same evaluator runs the program on floats (``math`` and Python's operators),
+on the tape's ``Value``s (``check``'s divergence locator) or on anything else with the
+operations the program uses.  The evaluator itself imports no witness and no rule.
+
+Guarantees Python's semantics for everything else: an ``if`` takes its branch on the
+truth of its test, ``for`` runs over ``range`` of its bounds (``index(value)`` turns a
+bound into a Python int; the identity by default), a ``while`` runs its ``pre`` before
+every test, a ``BreakIf`` leaves the innermost loop, stacks are Python lists, a check
+raises (or asserts, unless Python runs with ``-O``) as the user's statement does, and
+an IR expression is computed as Python computes the expression it stands for, names
+looked up in the program's variables, then its globals (its namespace, with ``math``
+under the name generated code reads it by), then the builtins.
+
+    >>> import math, operator
+    >>> from symdiff.frontend.parse import parse_function
+    >>> from symdiff.pipeline import lower
+    >>> def f(x, n):
+    ...     s = 0.0
+    ...     for i in range(n):
+    ...         s = s + math.sin(x * i)
+    ...     return s
+    >>> floats = {"add": operator.add, "mul": operator.mul, "copy": lambda v: v}
+    >>> run(lower(parse_function(f)), (0.5, 3), lambda stmt: floats.get(stmt.op)
+    ...     or getattr(math, stmt.op)) == f(0.5, 3)
+    True
+"""
+
+import builtins
+import math
+import operator
+
+from symdiff.errors import InternalError
+from symdiff.ir import expr as ex
+from symdiff.ir import nodes as ir
+from symdiff.ir.printer import statement_text
+
+BINARY = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+          "//": operator.floordiv, "%": operator.mod, "**": operator.pow,
+          "@": operator.matmul, "<<": operator.lshift, ">>": operator.rshift,
+          "|": operator.or_, "^": operator.xor, "&": operator.and_}
+UNARY = {"-": operator.neg, "+": operator.pos, "not": operator.not_, "~": operator.invert}
+COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+           ">": operator.gt, ">=": operator.ge, "is": operator.is_, "is not": operator.is_not,
+           "in": lambda a, b: a in b, "not in": lambda a, b: a not in b}
+_CONVERSIONS = {ord("r"): repr, ord("s"): str, ord("a"): ascii}
+
+
+def run(program, args, ops, *, env=None, observe=None, index=None):
+    """The result of ``program`` on the parameters' values ``args`` (and ``env``: more
+    bindings, the ``**kwargs`` dict).  ``observe(stmt, out, args)``, if given, is called
+    after every ``Assign`` with its output and operands' values."""
+    bindings = dict(zip(program.params, args), **(env or {}))
+    evaluator = Evaluator(program, ops, env=bindings, observe=observe, index=index)
+    evaluator.block(program.body)
+    return evaluator.result()
+
+
+class Evaluator:
+    """The state of one run: ``env``, the variables (the dict given, changed in place);
+    ``block`` runs statements."""
+
+    def __init__(self, program, ops, *, env=None, observe=None, index=None):
+        self.program, self.ops, self.observe = program, ops, observe
+        self.index = index or (lambda value: value)
+        self.env = {} if env is None else env
+        self.variables = set(program.params) | set(ir.assigned_names(program.body))
+        self.globals = dict(program.namespace, **{program.math_name: math})
+
+    def result(self):
+        result = self.program.result
+        if isinstance(result, tuple):
+            return tuple(self.operand(r) for r in result)
+        return self.operand(result)
+
+    def operand(self, operand):
+        if isinstance(operand, ir.Var):
+            return self.lookup(operand.name)
+        return operand.value
+
+    def lookup(self, name):
+        for scope in (self.env, self.globals):
+            if name in scope:
+                return scope[name]
+        if name in self.variables:  # a loop that never ran, as Python says it
+            raise UnboundLocalError(f"cannot access local variable {name!r} where it is "
+                                    "not associated with a value")
+        if hasattr(builtins, name):
+            return getattr(builtins, name)
+        raise InternalError("evaluate", f"{name} is read but holds no value")
+
+    def block(self, block):
+        """Run ``block``; True when a ``BreakIf`` in it left the loop."""
+        for stmt in block:
+            if self.statement(stmt):
+                return True
+        return False
+
+    def statement(self, stmt):
+        env = self.env
+        if isinstance(stmt, ir.Assign):
+            args = [self.operand(a) for a in stmt.args]
+            out = env[stmt.target] = self.ops(stmt)(*args)
+            if self.observe is not None:
+                self.observe(stmt, out, args)
+        elif isinstance(stmt, ir.Compute):
+            env[stmt.target] = self.expression(stmt.expr)
+        elif isinstance(stmt, ir.If):
+            self.block(stmt.body if self.lookup(stmt.test) else stmt.orelse)
+        elif isinstance(stmt, ir.For):
+            steps = range(*[self.index(self.operand(b)) for b in stmt.bounds])
+            for value in reversed(steps) if stmt.reverse else steps:
+                env[stmt.target] = value
+                if self.block(stmt.body):
+                    break
+        elif isinstance(stmt, ir.While):
+            while True:
+                self.block(stmt.pre)
+                if not self.expression(stmt.test) or self.block(stmt.body):
+                    break
+        elif isinstance(stmt, ir.BreakIf):
+            return bool(self.expression(stmt.test))
+        elif isinstance(stmt, ir.Push):
+            self.lookup(stmt.stack).append(self.operand(stmt.value))
+        elif isinstance(stmt, ir.Pop):
+            env[stmt.target] = self.lookup(stmt.stack).pop()
+        elif isinstance(stmt, ir.Check):
+            self.check(stmt)
+        else:
+            raise InternalError("evaluate", f"no way to run {statement_text(stmt)}")
+        return False
+
+    def check(self, stmt):
+        value = self.expression(stmt.value)
+        if stmt.kind == "raise":
+            cause = None if stmt.cause is None else self.expression(stmt.cause)
+            raise value from cause
+        if __debug__ and not value:  # dropped under -O, as Python drops the assert
+            if stmt.message is None:
+                raise AssertionError
+            raise AssertionError(self.expression(stmt.message))
+
+    def expression(self, expr):
+        """The value of the IR expression ``expr``, as Python computes it."""
+        kind = type(expr)
+        if kind is ex.Name:
+            return self.lookup(expr.id)
+        if kind is ex.Const:
+            return expr.value
+        if kind is ex.Attribute:
+            return getattr(self.expression(expr.value), expr.attr)
+        if kind is ex.BinOp:
+            return BINARY[expr.op](self.expression(expr.left), self.expression(expr.right))
+        if kind is ex.UnaryOp:
+            return UNARY[expr.op](self.expression(expr.operand))
+        if kind is ex.BoolOp:
+            for value in expr.values:  # the first deciding operand, as ``and``/``or`` give
+                result = self.expression(value)
+                if bool(result) == (expr.op == "or"):
+                    return result
+            return result
+        if kind is ex.Compare:
+            left = self.expression(expr.left)
+            for op, comparator in zip(expr.ops, expr.comparators):
+                right = self.expression(comparator)
+                result = COMPARE[op](left, right)
+                if not result:
+                    return result
+                left = right
+            return result
+        if kind is ex.Call:
+            return self.expression(expr.func)(*[self.expression(a) for a in expr.args],
+                                              **{k: self.expression(v) for k, v in expr.keywords})
+        if kind is ex.Subscript:
+            return self.expression(expr.value)[self.expression(expr.index)]
+        if kind is ex.Slice:
+            return slice(*(None if p is None else self.expression(p)
+                           for p in (expr.lower, expr.upper, expr.step)))
+        if kind is ex.IfExp:
+            chosen = expr.body if self.expression(expr.test) else expr.orelse
+            return self.expression(chosen)
+        if kind is ex.Tuple:
+            return tuple(self.expression(e) for e in expr.elts)
+        if kind is ex.List:
+            return [self.expression(e) for e in expr.elts]
+        if kind is ex.FString:
+            return "".join(p if isinstance(p, str) else self.formatted(p) for p in expr.parts)
+        raise InternalError("evaluate", f"no way to compute {expr!r}")
+
+    def formatted(self, part):
+        value = self.expression(part.value)
+        if part.conversion != -1:
+            value = _CONVERSIONS[part.conversion](value)
+        spec = "" if part.spec is None else self.expression(part.spec)
+        return format(value, spec)
