@@ -1,3 +1,5 @@
-"""The back end: syntax helpers, the printer, emit (the text), compile (a live
-function), and the function's travelling and display.
+"""The back end: ``to_python`` (the sweeps' IR as a Python tree), ``syntax`` (tree
+helpers), ``printer`` with ``tokens``, ``parentheses`` and ``linebreaks`` (the text),
+``bindings`` (what the text imports and binds), ``emit``, ``compile`` (a live function),
+``travel`` (pickling) and ``display`` (notebooks).
 """

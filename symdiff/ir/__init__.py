@@ -1,3 +1,8 @@
-"""The intermediate representation: the program passed between the passes, and the
-names it uses.
+"""The intermediate representation passed between the passes, as plain data.
+
+``nodes`` (the lowered program's statements, each with a stable id), ``expr`` (IR
+expressions: the IR holds no Python syntax tree), ``types`` (the types of variables),
+``sweeps`` (the statements ``differentiate`` writes, ``AddTo`` among them),
+``check`` (``check_program``), ``printer`` (one text of a program) and ``evaluate`` (one
+interpreter), with ``names`` (fresh, hygienic names).
 """
