@@ -23,6 +23,8 @@ A failure that is not the user's (``SymdiffError``) is our bug: it is raised as
 ``InternalError`` naming the stage it happened in.
 """
 
+import contextlib
+import gc
 import os
 from dataclasses import dataclass
 
@@ -85,6 +87,12 @@ def generate(parsed, wrt=None, *, with_value=False, optimize=True, forward=False
     ``wrt`` names the parameters to differentiate by; or ``resolve_wrt(program)`` gives
     them once the program is lowered, with ``single`` (one result, not a tuple).
     """
+    with _collector_paused():
+        return _generate(parsed, wrt, with_value, optimize, forward, single, resolve_wrt,
+                         debug)
+
+
+def _generate(parsed, wrt, with_value, optimize, forward, single, resolve_wrt, debug):
     show = debug or _quiet
     show("parse", parsed)
     program = lower(parsed, forward=forward, debug=debug)
@@ -116,6 +124,24 @@ def generate(parsed, wrt=None, *, with_value=False, optimize=True, forward=False
 
 def _quiet(stage, value):
     pass
+
+
+@contextlib.contextmanager
+def _collector_paused():
+    """Python's cyclic garbage collector off while a gradient is built, as it was after.
+
+    A build makes hundreds of thousands of small tree nodes that stay alive until it
+    ends; each full pass of the collector would scan all of them again, and finds little
+    to free (a quarter of the build time at 1,000 statements).  What the build leaves
+    unreachable is collected as usual once it is over.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def verify(program, stage_name):
