@@ -155,3 +155,29 @@ def test_a_user_error_keeps_its_status(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     assert cli.main(["show", "model.py:f"]) == USER_ERROR
     assert capsys.readouterr().err.startswith("model.py:")
+
+
+def _helper(y):
+    return y * y
+
+
+def test_a_bug_reading_a_helper_is_not_taken_for_an_unreadable_helper(monkeypatch):
+    """Reading a helper's source is the user's problem when the source cannot be read;
+    our own failure there stays ours, not an ``UnknownFunctionError``."""
+    import symdiff.lower.scope as scope
+
+    real = scope.parse_function
+
+    def parse(fn):
+        if fn is _helper:
+            raise symdiff.InternalError("parse", "a planted bug")
+        return real(fn)
+
+    monkeypatch.setattr(scope, "parse_function", parse)
+
+    def uses_helper(x):
+        return _helper(x) + x
+
+    with pytest.raises(symdiff.InternalError) as raised:
+        symdiff.grad(uses_helper)(1.0)
+    assert not isinstance(raised.value, symdiff.SymdiffError)

@@ -10,7 +10,13 @@ where it is called; ``Loop`` the flags of the loop being lowered.
 import ast
 from dataclasses import dataclass
 
-from symdiff.errors import DecoratorError, SourceChangedError, SymdiffError, UnknownFunctionError
+from symdiff.errors import (
+    DecoratorError,
+    InternalError,
+    SourceChangedError,
+    SymdiffError,
+    UnknownFunctionError,
+)
 from symdiff.frontend.fence import fence
 from symdiff.frontend.parse import ParsedFunction, parse_function
 from symdiff.lower.desugar import desugar
@@ -66,8 +72,8 @@ class Unit:
         if fn not in self._parsed:
             try:
                 parsed = parse_function(fn)
-            except (SourceChangedError, DecoratorError):
-                raise  # located at the helper's own def or decorator, where the fix is
+            except (SourceChangedError, DecoratorError, InternalError):
+                raise  # located at the helper's own def or decorator (or our bug)
             except Exception as exc:
                 reason = exc.message if isinstance(exc, SymdiffError) else str(exc)
                 raise frame.error(UnknownFunctionError, node,
