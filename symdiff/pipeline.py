@@ -58,10 +58,12 @@ class Generated:
     source: str
 
 
-def lower(parsed, *, forward=False, debug=None):
+def lower(parsed, *, forward=False, debug=None, kinds=None):
     """The ``Program`` of a parsed function: fenced, desugared, lowered and hoisted.
 
     With ``forward``, the function may return a tuple of numbers (forward mode).
+    ``kinds`` maps each container parameter to its type (``frontend.kinds``): the
+    program is specialized to them.
     """
     show = debug or _quiet
     with stage("fence", parsed):
@@ -70,7 +72,8 @@ def lower(parsed, *, forward=False, debug=None):
         desugared = desugar(parsed)
     show("desugar", desugared)
     with stage("lower", parsed):
-        program = annotate(number_statements(normalize(desugared, allow_tuple=forward)))
+        program = annotate(number_statements(normalize(desugared, allow_tuple=forward,
+                                                       kinds=kinds)))
     verify(program, "lower")
     show("lower", program)
     with stage("hoist", parsed):
@@ -81,21 +84,22 @@ def lower(parsed, *, forward=False, debug=None):
 
 
 def generate(parsed, wrt=None, *, with_value=False, optimize=True, forward=False,
-             single=False, resolve_wrt=None, debug=None):
+             single=False, resolve_wrt=None, debug=None, kinds=None):
     """The generated gradient (``forward``: the tangent function) of a parsed function.
 
     ``wrt`` names the parameters to differentiate by; or ``resolve_wrt(program)`` gives
     them once the program is lowered, with ``single`` (one result, not a tuple).
+    ``kinds``: the container parameters' types, as ``lower`` takes them.
     """
     with _collector_paused():
         return _generate(parsed, wrt, with_value, optimize, forward, single, resolve_wrt,
-                         debug)
+                         debug, kinds)
 
 
-def _generate(parsed, wrt, with_value, optimize, forward, single, resolve_wrt, debug):
+def _generate(parsed, wrt, with_value, optimize, forward, single, resolve_wrt, debug, kinds):
     show = debug or _quiet
     show("parse", parsed)
-    program = lower(parsed, forward=forward, debug=debug)
+    program = lower(parsed, forward=forward, debug=debug, kinds=kinds)
     if resolve_wrt is not None:
         wrt, single = resolve_wrt(program)
     elif wrt is None:

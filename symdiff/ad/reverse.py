@@ -30,6 +30,7 @@ import ast
 from dataclasses import dataclass, field
 
 from symdiff.ad.adjoints import accumulate, initialize_adjoints, merge_terms
+from symdiff.ad.containers import Containers, structured, zeros
 from symdiff.ad.control import Control
 from symdiff.ad.taping import Scope, Taping
 from symdiff.ad.writer import Writer, expression, let
@@ -38,6 +39,7 @@ from symdiff.backend.syntax import call, is_one, load, operand_node, times
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
+from symdiff.ir.expr import to_ast
 
 SECTION = "reverse sweep"  # the heading comment of the second half
 
@@ -70,7 +72,7 @@ def differentiate(program, wrt, *, with_value=False, as_tuple=None, record=False
     return Sweeps(program, wrt, record, defuse).build(with_value, as_tuple)
 
 
-class Sweeps(Control, Taping, Writer):
+class Sweeps(Control, Taping, Containers, Writer):
     def __init__(self, program, wrt, record=False, defuse=None):
         super().__init__(program, defuse)
         self.local_adjoints = set()  # adjoints that live one iteration of a reverse loop
@@ -115,11 +117,12 @@ class Sweeps(Control, Taping, Writer):
         reverse = []
         if isinstance(result, ir.Var) and result.name in self.active:
             reverse.append(sw.Let(self.adjoint(result.name), ex.Const(1.0)))
+            reverse += self.container_adjoints()
             reverse += self.flatten(rev)
         initialized = initialize_adjoints(reverse, set(self.adjoints.values()),
                                           self.local_adjoints)
-        grads = [load(self.adjoints[p]) if self.adjoints.get(p) in initialized
-                 else ast.Constant(0.0) for p in self.wrt]
+        grads = [to_ast(self.gradient_of(p)) if self.adjoints.get(p) in initialized
+                 else self.no_gradient(p) for p in self.wrt]
         if calls:
             grads = [self.as_float(g) for g in grads]  # numpy's scalars become plain floats
         grad = ast.Tuple(grads, ast.Load()) if as_tuple else grads[0]
@@ -172,9 +175,37 @@ class Sweeps(Control, Taping, Writer):
             return [sw.If(expression(stmt.test), [sw.Break()])], []
         if isinstance(stmt, ir.Check):  # runs where the function runs it; no derivative
             return [sw.Check(stmt)], []
+        if isinstance(stmt, ir.Push) and stmt.stack in self.program.containers:
+            return self.append_to_list(stmt, scope)
         if isinstance(stmt, (ir.Push, ir.Pop)):
             return self.stack_operation(stmt, scope)
+        if isinstance(stmt, (ir.Item, ir.Build, ir.SetItem, ir.Reduce)):
+            return self.container_statement(stmt, scope)
         raise TypeError(stmt)
+
+    def saved_for_reverse(self, stmt, scope, names, forward, reverse):
+        """``forward`` and ``reverse`` with the values of ``names`` the reverse reads
+        brought back where the loop around may overwrite them: recomputed, or pushed
+        before ``forward`` and popped before ``reverse``."""
+        place = self.defuse.place(stmt)
+        taped = [n for n in dict.fromkeys(names) if scope.taped(n, place)
+                 and n not in scope.in_place]
+        saved = [n for n in taped if self.recomputed(n, stmt, stmt, scope, ()) is None]
+        before = []
+        if saved:
+            push, pop = self.stack_names()
+            forward = [sw.Push(push, ex.Name(n)) for n in saved] + forward
+            before = [sw.Pop(n, pop) for n in reversed(saved)]
+        before += [let(n, self.recomputed(n, stmt, stmt, scope, saved))
+                   for n in taped if n not in saved]
+        return forward, before + reverse
+
+    def no_gradient(self, name):
+        """The gradient of a parameter no derivative reaches: zeros of its structure."""
+        kind = self.program.containers.get(name)
+        if kind is None:
+            return ast.Constant(0.0)
+        return to_ast(structured(kind, zeros(kind, ex.Name(name))))
 
     def stack_operation(self, stmt, scope):
         """A user stack moves values; its adjoint stack moves their adjoints back.

@@ -209,7 +209,8 @@ class Taping:
         if block is not reader_block or index >= reader_index:
             return None
         changed = set(ir.assigned_names(block[index + 1:end]))  # before ``stmt`` runs
-        after = changed | {stmt.target}  # what a name restored in place holds at its reverse
+        after = changed | {getattr(stmt, "target", None)}  # what a name restored in place
+        # holds at its reverse
         operands = {}
         for arg in args:
             if not isinstance(arg, ir.Var) or arg.name in operands:
@@ -238,7 +239,7 @@ class Taping:
     def restoring(self, stmt, scope, forward, reverse):
         """An assignment to a name restored in place (``taping``) pushes the value it
         overwrites; its reverse, once done, pops that value back."""
-        if isinstance(stmt, ir.Push) or stmt.target not in scope.in_place:
+        if isinstance(stmt, (ir.Push, ir.SetItem)) or stmt.target not in scope.in_place:
             return forward, reverse
         push, pop = self.stack_names()
         return [sw.Push(push, ex.Name(stmt.target))] + forward, reverse + [sw.Pop(stmt.target,

@@ -31,6 +31,15 @@ def active_names(program, wrt, defuse=None):
             flows = [(stmt.value.name, stmt.stack)]  # a stack is as active as what it holds
         elif isinstance(stmt, ir.Pop):
             flows = [(stmt.stack, stmt.target)]
+        elif isinstance(stmt, ir.Build):  # a container is as active as what it holds
+            flows = [(name, stmt.target) for name in ir.operand_names(stmt.items)]
+        elif isinstance(stmt, ir.Item):
+            flows = [(stmt.container, stmt.target)]
+        elif isinstance(stmt, ir.SetItem):
+            flows = [(name, stmt.container) for name in ir.operand_names((stmt.value,))]
+        elif isinstance(stmt, ir.Reduce):
+            flows = [(stmt.container, stmt.target)] + [
+                (name, stmt.target) for name in ir.operand_names((stmt.start,))]
         for source, target in flows:
             users.setdefault(source, []).append(target)
             sources.setdefault(target, []).append(source)

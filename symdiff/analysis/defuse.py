@@ -35,7 +35,8 @@ index; none keeps its own keyed by ``id(stmt)``.
 from symdiff.errors import InternalError
 from symdiff.ir import nodes as ir
 
-DEFINING = (ir.Assign, ir.Compute, ir.For, ir.Pop)  # the statements with a ``target``
+DEFINING = (ir.Assign, ir.Compute, ir.For, ir.Pop, ir.Build, ir.Item,
+            ir.Reduce)  # the statements with a ``target``
 LOOPS = (ir.For, ir.While)
 
 
@@ -180,7 +181,7 @@ class DefUse:
         """The names live before ``stmt``, given those live after it; ``exit`` those live
         after the innermost loop (where a ``BreakIf`` goes)."""
         reads = frozenset(ir.reads(stmt))
-        if isinstance(stmt, (ir.Assign, ir.Compute, ir.Pop)):
+        if isinstance(stmt, (ir.Assign, ir.Compute, ir.Pop, ir.Build, ir.Item, ir.Reduce)):
             return (live - {stmt.target}) | reads
         if isinstance(stmt, ir.If):
             return (self._before(stmt.body, live, exit) | self._before(stmt.orelse, live, exit)

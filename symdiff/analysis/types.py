@@ -106,6 +106,8 @@ class _Inference:
 
     def parameter_type(self, name):
         program = self.program
+        if name in program.containers:
+            return program.containers[name]
         if name in program.tables:
             return t.Table()
         if name in program.optional:
@@ -133,6 +135,8 @@ class _Inference:
             for node in ex.walk(stmt.expr):
                 if isinstance(node, ex.Subscript) and isinstance(node.index, ex.Name):
                     self.ints.add(node.index.id)
+        elif isinstance(stmt, (ir.Item, ir.SetItem)):  # an index is an int (a key a str)
+            self.ints.update(i.name for i in stmt.path if isinstance(i, ir.Var))
 
     def spread_ints(self):
         """A name read as an integer computed from others by integer-keeping arithmetic
@@ -179,6 +183,12 @@ class _Inference:
             self.define(stmt.target, expression_type(stmt.expr, self.name_type))
         elif isinstance(stmt, ir.For):
             self.define(stmt.target, t.INT)
+        elif isinstance(stmt, ir.Build):
+            self.define(stmt.target, self.program.containers[stmt.target])
+        elif isinstance(stmt, (ir.Item, ir.Reduce)):
+            self.define(stmt.target, t.FLOAT)
+        elif isinstance(stmt, ir.Push) and stmt.stack in self.program.containers:
+            pass  # a list's ``append``: the list keeps its type
         elif isinstance(stmt, ir.Push):
             self.define(stmt.stack, t.Stack(self.operand(stmt.value)))
         elif isinstance(stmt, ir.Pop) and ((stmt.stack, stmt.target) not in self.returned

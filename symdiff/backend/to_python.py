@@ -51,7 +51,16 @@ def statements(block, builtins=None):
 
 
 def _assign(target, value):
-    return ast.Assign([store(target)], value, None)
+    return ast.Assign([_place(target)], value, None)
+
+
+def _place(target):
+    """A name, or an element of a container (an IR ``Subscript``), written to."""
+    if isinstance(target, str):
+        return store(target)
+    place = to_ast(target)
+    place.ctx = ast.Store()
+    return place
 
 
 def _steps(stmt, builtins):
@@ -61,7 +70,7 @@ def _steps(stmt, builtins):
 
 def _add_to(stmt, builtins):
     op = ast.Sub() if stmt.negate else ast.Add()
-    return [ast.AugAssign(store(stmt.target), op, to_ast(stmt.value))]
+    return [ast.AugAssign(_place(stmt.target), op, to_ast(stmt.value))]
 
 
 def _push(stmt, builtins):

@@ -142,7 +142,8 @@ class _Checker:
                 defined = self.block(stmt.body, defined)
             else:
                 self.reads(stmt, defined)
-                if isinstance(stmt, (ir.Assign, ir.Compute, ir.Pop)):
+                if isinstance(stmt, (ir.Assign, ir.Compute, ir.Pop, ir.Build, ir.Item,
+                                     ir.Reduce)):
                     defined.add(stmt.target)
         return defined
 
@@ -182,6 +183,9 @@ class _Checker:
                 if not t.accepts(t.INT, self.operand(stmt, bound)):
                     self.fail(stmt, "a loop bound that is not an integer")
             self.holds(stmt, stmt.target, t.INT)
+        elif isinstance(stmt, (ir.Build, ir.Item, ir.SetItem, ir.Reduce, ir.Push)) and (
+                self.container(stmt) is not None):
+            self.container_typed(stmt)
         elif isinstance(stmt, (ir.Push, ir.Pop)):
             stack = self.type_of(stmt, stmt.stack)
             if not isinstance(stack, t.Stack):
@@ -194,6 +198,30 @@ class _Checker:
         elif isinstance(stmt, ir.BreakIf):
             if expression_type(stmt.test, self.name_type) != t.BOOL:
                 self.fail(stmt, "a BreakIf that does not test a bool")
+
+    def container(self, stmt):
+        name = stmt.target if isinstance(stmt, ir.Build) else getattr(
+            stmt, "container", getattr(stmt, "stack", None))
+        return self.program.containers.get(name)
+
+    def container_typed(self, stmt):
+        """A container statement: its container typed as one, its numbers numbers, its
+        indices ints (or a dict's keys)."""
+        kind = self.container(stmt)
+        if self.name_type(getattr(stmt, "container", None) or getattr(
+                stmt, "stack", None) or stmt.target) != kind:
+            self.fail(stmt, f"the container is typed {kind} by lowering, but not by inference")
+        numbers = {ir.Build: "items", ir.SetItem: "value", ir.Reduce: "start", ir.Push: "value"}
+        values = getattr(stmt, numbers.get(type(stmt), ""), ())
+        for value in values if isinstance(values, tuple) else (values,):
+            if value is not None and not _numeric(self.operand(stmt, value)):
+                self.fail(stmt, f"a container holds a {self.operand(stmt, value)}")
+        for index in getattr(stmt, "path", ()):
+            found = self.operand(stmt, index)
+            if found not in (t.INT, t.BOOL, t.STR):
+                self.fail(stmt, f"an index that is a {found}")
+        if isinstance(stmt, (ir.Item, ir.Reduce)):
+            self.holds(stmt, stmt.target, t.FLOAT)
 
     def holds(self, stmt, name, kind):
         held = self.type_of(stmt, name)

@@ -104,6 +104,22 @@ class List:
 
 
 @dataclass(frozen=True)
+class Dict:
+    keys: tuple  # expressions (constants)
+    values: tuple
+
+
+@dataclass(frozen=True)
+class ListComp:
+    """``[elt for target in iter]``: one loop, no filter (what zeros of a nested
+    container are written with)."""
+
+    elt: object
+    target: str
+    iter: object
+
+
+@dataclass(frozen=True)
 class FString:
     """An f-string: its parts are ``str`` pieces and ``Formatted`` values, in order."""
 
@@ -176,9 +192,18 @@ _READERS = {
     ast.IfExp: lambda n: IfExp(from_ast(n.test), from_ast(n.body), from_ast(n.orelse)),
     ast.Tuple: lambda n: Tuple(_each(n.elts)),
     ast.List: lambda n: List(_each(n.elts)),
+    ast.Dict: lambda n: Dict(_each(n.keys), _each(n.values)),
+    ast.ListComp: lambda n: _listcomp(n),
     ast.JoinedStr: _fstring,
     ast.FormattedValue: lambda n: FString((_formatted(n),)),
 }
+
+
+def _listcomp(node):
+    loop = node.generators[0]
+    if len(node.generators) != 1 or loop.ifs or not isinstance(loop.target, ast.Name):
+        raise InternalError("ir", "no IR expression for a comprehension of several loops")
+    return ListComp(from_ast(node.elt), loop.target.id, from_ast(loop.iter))
 
 
 def to_ast(expr):
@@ -229,6 +254,11 @@ _WRITERS = {
                                orelse=to_ast(e.orelse)),
     Tuple: lambda e: ast.Tuple(elts=[to_ast(x) for x in e.elts], ctx=ast.Load()),
     List: lambda e: ast.List(elts=[to_ast(x) for x in e.elts], ctx=ast.Load()),
+    Dict: lambda e: ast.Dict(keys=[to_ast(k) for k in e.keys],
+                             values=[to_ast(v) for v in e.values]),
+    ListComp: lambda e: ast.ListComp(elt=to_ast(e.elt), generators=[ast.comprehension(
+        target=ast.Name(id=e.target, ctx=ast.Store()), iter=to_ast(e.iter), ifs=[],
+        is_async=0)]),
     FString: lambda e: ast.JoinedStr(values=[ast.Constant(value=p) if isinstance(p, str)
                                              else _write_formatted(p) for p in e.parts]),
 }
@@ -258,6 +288,10 @@ def children(expr):
         return (expr.test, expr.body, expr.orelse)
     if isinstance(expr, (Tuple, List)):
         return expr.elts
+    if isinstance(expr, Dict):
+        return tuple(x for pair in zip(expr.keys, expr.values) for x in pair)
+    if isinstance(expr, ListComp):
+        return (expr.iter, expr.elt)
     if isinstance(expr, FString):
         return tuple(p for p in expr.parts if not isinstance(p, str))
     if isinstance(expr, Formatted):

@@ -159,6 +159,70 @@ class Check:
         return ast.Assert(test=ex.to_ast(self.value), msg=extra)
 
 
+@dataclass(frozen=True)
+class Ref:
+    """A container, or a container inside one, bound to a user name without a copy: the
+    generated ``container`` name and the ``path`` of index operands into it
+    (``layer = layers[i]`` binds ``layer`` to ``Ref("layers", (Var("i"),))``).  Only
+    lowering holds one; no statement reads it."""
+
+    container: str
+    path: tuple = ()
+
+
+@dataclass
+class Build:
+    """``target = [a, b]``, ``(a, b)`` or ``{"w": a, "b": b}`` (``kind`` "list", "tuple"
+    or "dict"), or ``[a] * n`` (``repeat`` the operand ``n``): a container of operands."""
+
+    target: str
+    kind: str
+    items: tuple  # operands (numbers), in order
+    origin: Origin
+    keys: tuple = ()  # a dict's constant keys, one per item
+    repeat: object = None  # ``[a] * n``: the operand n
+    sid: int = None  # the statement's id, unique within its Program
+
+
+@dataclass
+class Item:
+    """``target = container[i][j]``: one number read out of a container; ``path`` holds
+    the index operands (ints, or a dict's constant keys)."""
+
+    target: str
+    container: str
+    path: tuple
+    origin: Origin
+    sid: int = None  # the statement's id, unique within its Program
+
+
+@dataclass
+class SetItem:
+    """``container[i] = value``: one number of a list replaced in place."""
+
+    container: str
+    path: tuple
+    value: object
+    origin: Origin
+    sid: int = None  # the statement's id, unique within its Program
+
+
+REDUCTIONS = ("sum", "fsum", "prod", "min", "max")  # ``Reduce.op``: Python's or math's
+
+
+@dataclass
+class Reduce:
+    """``target = sum(container)`` (``start``: ``sum(container, start)``), or ``fsum``,
+    ``prod``, ``min``, ``max`` of the numbers of a list or tuple."""
+
+    target: str
+    op: str
+    container: str
+    origin: Origin
+    start: object = None
+    sid: int = None  # the statement's id, unique within its Program
+
+
 @dataclass
 class Program:
     """A normalized function: parameters, body, and the name holding its result."""
@@ -179,6 +243,7 @@ class Program:
     optional: tuple = ()  # parameters whose default is None (never differentiated by default)
     kwargs: str = None  # the name of the ``**kwargs`` parameter, read with constant keys
     types: dict = field(default_factory=dict)  # variable -> its type (``symdiff.ir.types``)
+    containers: dict = field(default_factory=dict)  # name -> the container type it holds
 
     def rule(self, op):
         """The derivative rule of ``op``: the table's, or a user function's own."""
@@ -219,7 +284,7 @@ def assigned_names(block):
     """Names written anywhere in ``block``: targets and loop variables."""
     names = []
     for stmt in walk(block):
-        if isinstance(stmt, (Assign, Compute, Pop, For)):
+        if isinstance(stmt, (Assign, Compute, Pop, For, Build, Item, Reduce)):
             names.append(stmt.target)
     return list(dict.fromkeys(names))
 
@@ -238,7 +303,20 @@ def reads(stmt):
         return [stmt.stack] + ([stmt.value.name] if isinstance(stmt.value, Var) else [])
     if isinstance(stmt, Pop):
         return [stmt.stack]
+    if isinstance(stmt, Build):
+        return operand_names(stmt.items + (stmt.repeat,))
+    if isinstance(stmt, Item):
+        return [stmt.container] + operand_names(stmt.path)
+    if isinstance(stmt, SetItem):
+        return [stmt.container] + operand_names(stmt.path + (stmt.value,))
+    if isinstance(stmt, Reduce):
+        return [stmt.container] + operand_names((stmt.start,))
     return []
+
+
+def operand_names(operands):
+    """The names among ``operands`` (None and constants skipped), in order."""
+    return [o.name for o in operands if isinstance(o, Var)]
 
 
 def number_statements(program):

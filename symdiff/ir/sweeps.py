@@ -33,13 +33,13 @@ from symdiff.ir import expr as ex
 
 @dataclass
 class Let:
-    target: str
+    target: object  # a name, or a place: an ``ex.Subscript`` of a name (``xs[i] = e``)
     value: object
 
 
 @dataclass
 class AddTo:
-    target: str
+    target: object  # a name, or a place: an ``ex.Subscript`` of a name (``dxs[i] += e``)
     value: object
     negate: bool = False  # ``target -= value``
 
@@ -153,7 +153,9 @@ def expressions(stmt):
 def own_names(stmt):
     """The names ``stmt`` itself writes or reads (not those of nested statements)."""
     names = []
-    if isinstance(stmt, (Let, AddTo, For)):
+    if isinstance(stmt, (Let, AddTo)) and not isinstance(stmt.target, str):
+        names += ex.names(stmt.target)  # an element of a container: it reads the container
+    elif isinstance(stmt, (Let, AddTo, For)):
         names.append(stmt.target)
     elif isinstance(stmt, NewStack):
         names += [stmt.stack, stmt.push, stmt.pop]

@@ -22,7 +22,7 @@ import sys
 from symdiff.errors import UnknownFunctionError, UnsupportedSyntaxError
 from symdiff.frontend.resolve import lookup
 from symdiff.ir import nodes as ir
-from symdiff.lower import names, operands, tables
+from symdiff.lower import containers, names, operands, tables
 from symdiff.primitives.registry import VARIADIC, chains, pairs, rule_of, variant, written_out
 from symdiff.primitives.texts import template
 
@@ -56,7 +56,12 @@ def call(frame, node, target):
     if callee.kind == "custom":
         return call_custom(frame, callee.value, node, target)
     if callee.value is len and len(node.args) == 1 and not node.keywords:
-        return tables.table_length(frame, node.args[0], target)
+        measured = containers.length(frame, node.args[0], target)
+        return measured if measured is not None else tables.table_length(frame, node.args[0],
+                                                                         target)
+    reduced = _reduction(frame, callee, node, target)
+    if reduced is not None:
+        return reduced
     if callee.kind not in ("primitive", "stop_gradient"):
         if callee.kind == "range":
             raise frame.error(UnsupportedSyntaxError, node, "range(...) outside a for loop",
@@ -69,6 +74,28 @@ def call(frame, node, target):
                           "use math functions, abs/min/max/pow, or your own def functions")
     return primitive_call(frame, callee.value if callee.kind == "primitive" else
                                  "stop_gradient", node, shown, target)
+
+
+def _reduction(frame, callee, node, target):
+    """``sum(xs)``, ``sum(xs, start)``, ``min(xs)``, ``max(xs)``, ``math.fsum(xs)``,
+    ``math.prod(xs)`` of a container (``containers.reduction``); None otherwise."""
+    import builtins
+    if callee.kind == "primitive" and callee.value in ("min", "max", "fsum", "prod"):
+        op = callee.value
+    else:
+        op = "sum" if callee.kind == "other" and callee.value is builtins.sum else None
+    if op is None or not node.args or containers.container_of(frame, node.args[0]) is None:
+        return None
+    start = node.args[1] if len(node.args) == 2 else None
+    keywords = {k.arg: k.value for k in node.keywords}
+    if op in ("sum", "prod") and set(keywords) <= {"start"} and start is None:
+        start = keywords.pop("start", None)
+    if len(node.args) > (2 if op == "sum" else 1) or keywords or (
+            start is not None and op not in ("sum", "prod")):
+        raise frame.error(UnsupportedSyntaxError, node, f"this call of {op}() on a container "
+                          "is not supported", f"call {op}(xs)" + (
+                              " or sum(xs, start)" if op == "sum" else ""))
+    return containers.reduction(frame, op, node.args[0], start, target)
 
 
 def numpy_spelling(frame, func):

@@ -73,7 +73,10 @@ def assigned_user_names(node):
 
 
 def list_names(tree):
-    """The names a function body (not a function nested in it) assigns a list to."""
+    """The names a function body (not a function nested in it) uses as stacks: assigns
+    a list to and takes values back from with ``pop``."""
+    popped = {node.value.id for node in own_nodes(tree) if isinstance(node, ast.Attribute)
+              and node.attr == "pop" and isinstance(node.value, ast.Name)}
     return {target.id for node in own_nodes(tree) if isinstance(node, ast.Assign)
             and isinstance(node.value, ast.List) for target in node.targets
-            if isinstance(target, ast.Name)}
+            if isinstance(target, ast.Name) and target.id in popped}

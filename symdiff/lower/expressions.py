@@ -17,7 +17,7 @@ import operator
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
-from symdiff.lower import calls, names, operands, tables
+from symdiff.lower import calls, containers, names, operands, tables
 from symdiff.lower.operands import operand_ast, reads_of
 from symdiff.primitives.registry import operators
 
@@ -35,7 +35,8 @@ def value(frame, node, target=None):
         frame.emit(ir.Assign(target_later, "copy", (operand,), frame.origin))
         return ir.Var(target_later)
     operand = value_inner(frame, node, target)
-    if target is not None and operand != ir.Var(target):
+    if target is not None and operand != ir.Var(target) and not (
+            containers.is_container_operand(frame, operand)):  # a container is aliased
         frame.emit(ir.Assign(target, "copy", (operand,), frame.origin))
         return ir.Var(target)
     return operand
@@ -55,7 +56,8 @@ def value_inner(frame, node, target):
     if isinstance(node, ast.Attribute):
         return names.attribute_operand(frame, node)
     if isinstance(node, ast.BinOp):
-        return binary_chain(frame, node, target)
+        built = containers.repeated(frame, node, target)
+        return built if built is not None else binary_chain(frame, node, target)
     if isinstance(node, ast.UnaryOp):
         if isinstance(node.op, ast.Not):
             operand = value(frame, node.operand)
@@ -71,13 +73,16 @@ def value_inner(frame, node, target):
     if isinstance(node, ast.Call):
         return calls.call(frame, node, target)
     if isinstance(node, ast.Subscript):
-        return tables.table_element(frame, node, target)
+        element = containers.read(frame, node, target)
+        return element if element is not None else tables.table_element(frame, node, target)
     if isinstance(node, ast.IfExp):
         return if_expression(frame, node, target)
     if isinstance(node, ast.Compare):
         return compare(frame, node, target)
     if isinstance(node, ast.BoolOp):
         return bool_operation(frame, node, target)
+    if isinstance(node, (ast.List, ast.Tuple, ast.Dict)) and _kept(frame, node):
+        return containers.literal(frame, node, target)
     if isinstance(node, ast.List):
         raise frame.error(UnsupportedSyntaxError, node, "a list is not a number",
                           "an empty list may only be assigned, to serve as a stack")
@@ -85,6 +90,14 @@ def value_inner(frame, node, target):
         raise names.tuple_not_a_number(frame, node)
     raise frame.error(UnsupportedSyntaxError, node,
                       f"{type(node).__name__} is not supported in an expression")
+
+
+def _kept(frame, node):
+    """Whether the literal ``node`` is a container the code keeps: the value of an
+    assignment to one name, or an argument of a call."""
+    where = frame.statement_node
+    return (isinstance(where, ast.Assign) and where.value is node and len(where.targets) == 1
+            and isinstance(where.targets[0], ast.Name))
 
 
 def reads_name(frame, node, name):

@@ -17,7 +17,7 @@ import ast
 from symdiff.errors import RecursionCycleError, UnsupportedSyntaxError
 from symdiff.frontend.resolve import classify, table_values
 from symdiff.ir import nodes as ir
-from symdiff.lower import calls, names, tables
+from symdiff.lower import calls, containers, names, tables
 from symdiff.lower.exits import assigned_user_names, contains, own_nodes
 from symdiff.lower.tables import Table, table_uses
 
@@ -152,6 +152,9 @@ def call_user(frame, fn, node, target, unpacked=None, discard=False):
     for param, operand in bound.items():
         if isinstance(operand, Table):
             helper.tables[param] = (operand.name, operand.values)
+        elif isinstance(operand, ir.Ref) or (
+                isinstance(operand, ir.Var) and operand.name in frame.unit.containers):
+            helper.mapping[param] = operand
         elif param in assigned:
             copy = frame.namer.fresh(param)
             frame.emit(ir.Assign(copy, "copy", (operand,), frame.origin))
@@ -201,5 +204,8 @@ def argument(frame, node, as_table):
     the helper uses as a table, ``Table(name, values)``."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return ir.Const(node.value)  # a label or a flag: `require(x, "pressure")`
+    found = containers.container_of(frame, node)
+    if found is not None:  # the helper reads the caller's container, as Python passes it
+        return ir.Ref(*found) if found[1] else ir.Var(found[0])
     return Table(*tables.table(frame, node)) if as_table else frame.value(node)
 

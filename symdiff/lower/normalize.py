@@ -35,11 +35,12 @@ from symdiff.lower.scope import Unit
 from symdiff.lower.spelling import mark_numpy_operations
 
 
-def normalize(parsed, allow_tuple=False):
+def normalize(parsed, allow_tuple=False, kinds=None):
     """The ``Program`` of a parsed function that passed ``fence``.
 
     With ``allow_tuple`` (forward mode), the function may return a tuple of
-    numbers; ``Program.result`` is then a tuple of operands.
+    numbers; ``Program.result`` is then a tuple of operands.  ``kinds`` maps a
+    parameter to the container type the call passes it (``frontend.kinds``).
     """
     namer = Namer(all_identifiers(parsed.tree) + list(BUILTINS))
     math_name = _math_alias(parsed, namer)
@@ -51,6 +52,8 @@ def normalize(parsed, allow_tuple=False):
     for name in local_names(parsed.tree)[:_param_count(parsed.tree)]:
         params.append(namer.claim(name))
         frame.mapping[name] = ir.Var(name)
+        if (kinds or {}).get(name) is not None:
+            unit.containers[name] = kinds[name]
     kwargs = parsed.tree.args.kwarg.arg if parsed.tree.args.kwarg is not None else None
     if kwargs is not None:
         frame.mapping[kwargs] = ir.Var(namer.claim(kwargs))
@@ -62,7 +65,8 @@ def normalize(parsed, allow_tuple=False):
                       reads=unit.reads, custom=unit.program_rules,
                       custom_functions=unit.custom_functions,
                       tables={p: unit.table_names[p] for p in params if p in unit.table_names},
-                      optional=_optional(parsed, params), kwargs=kwargs)
+                      optional=_optional(parsed, params), kwargs=kwargs,
+                      containers=dict(unit.containers))
 
 
 def _math_alias(parsed, namer):

@@ -11,6 +11,7 @@ a ``Compute`` holds and back.
 
 import ast
 
+from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
 from symdiff.primitives.registry import rule_of
 from symdiff.primitives.texts import uses_output
@@ -21,6 +22,11 @@ IN_PLACE_OPS = ("add", "sub")  # ops whose result may overwrite one of their own
 def emit_op(frame, op, args, target, family=None, call=None, module=None):
     """Emit ``target = op(*args)`` (a fresh name when ``target`` is None, or when an
     op that cannot write in place reads it); the operand of the result."""
+    if any(isinstance(a, ir.Ref) or (isinstance(a, ir.Var) and a.name in frame.unit.containers)
+           for a in args):
+        raise frame.error(UnsupportedSyntaxError, frame.statement_node,
+                          "a container stands where a number is needed",
+                          "read one of its numbers (xs[i]), or reduce it: sum(xs)")
     if target is None or (ir.Var(target) in args and op not in IN_PLACE_OPS):
         base, _, count = op.rpartition("_")
         target = frame.namer.fresh(f"{base if count.isdigit() else op}_{frame.hint}")

@@ -38,6 +38,7 @@ class Unit:
         self.allow_tuple = False
         self.program_rules = {}  # op -> Rule, for functions with their own rule
         self.custom_functions = {}  # op -> (function, partials)
+        self.containers = {}  # generated name -> the container type it holds
 
     def custom_op(self, fn):
         """The op name of a function with its own rule, registering the rule once."""

@@ -17,7 +17,7 @@ import ast
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
-from symdiff.lower import control, expressions, inline, loops, names
+from symdiff.lower import containers, control, expressions, inline, loops, names
 from symdiff.lower.checks import check_statement
 from symdiff.lower.scope import Nested
 
@@ -74,6 +74,10 @@ def stmt_Expr(frame, node):
         helper = names.meaning_of(frame, func.id, func).value
         frame.call_user(helper, node.value, None, discard=True)
         return
+    if _appends_to_list(frame, node.value):
+        containers.append(frame, containers.container_of(frame, func.value)[0],
+                          node.value.args[0])
+        return
     method = names.stack_method(frame, node.value.func)
     if method is None or method[1] != "append" or len(node.value.args) != 1:
         raise frame.error(UnsupportedSyntaxError, node, "an expression statement is not "
@@ -83,12 +87,26 @@ def stmt_Expr(frame, node):
     frame.emit(ir.Push(method[0], frame.value(node.value.args[0]), frame.origin))
 
 
+def _appends_to_list(frame, call):
+    func = call.func
+    if not (isinstance(call, ast.Call) and isinstance(func, ast.Attribute)
+            and func.attr == "append" and len(call.args) == 1 and not call.keywords):
+        return False
+    found = containers.container_of(frame, func.value)
+    return found is not None and not found[1]
+
+
 def stack_statement(frame, node):
     """``s = []`` or ``push, pop = s.append, s.pop``; True when ``node`` was one."""
     target, value = node.targets[0], node.value
     if len(node.targets) != 1:
         return False
-    if isinstance(target, ast.Name) and isinstance(value, ast.List):
+    if isinstance(target, ast.Name) and isinstance(value, ast.List) and not value.elts and (
+            target.id not in frame.lists):  # a list filled and read, not a stack
+        name = frame.target_name(target.id)
+        frame.mapping[target.id] = containers.empty_list(frame, name)
+        return True
+    if isinstance(target, ast.Name) and isinstance(value, ast.List) and not value.elts:
         name = frame.target_name(target.id)
         frame.stacks[target.id] = name
         frame.compute(name, ast.List([], ast.Load()), ())
@@ -109,6 +127,9 @@ def stmt_Assign(frame, node):
         return
     if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
         assign(frame, node.targets[0].id, node.value)
+        return
+    if len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript) and (
+            containers.assign_element(frame, node.targets[0], node.value)):
         return
     if isinstance(node.targets[0], ast.Tuple) or len(node.targets) > 1:
         frame.hint = "value"
@@ -203,8 +224,9 @@ def stmt_If(frame, node):
 def assign(frame, name, value_node):
     frame.hint = name
     target = frame.target_name(name)
-    frame.value(value_node, target)
-    frame.mapping[name] = ir.Var(target)
+    operand = frame.value(value_node, target)
+    aliased = operand != ir.Var(target) and containers.is_container_operand(frame, operand)
+    frame.mapping[name] = operand if aliased else ir.Var(target)
 
 
 def unpack_value(frame, target, value_node):

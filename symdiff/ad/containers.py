@@ -1,0 +1,228 @@
+"""Containers in the sweeps: element reads and writes, literals, appends and reductions.
+
+Used by ``differentiate``.  The adjoint of a container is a list of the same shape
+(a dict for a dict), made of zeros when the reverse sweep starts, when the container
+holds its last value: ``dxs = [0.0] * len(xs)``.  Each reverse step then adds into one
+element or takes one out, so loops stay loops:
+
+    y = xs[i]                     dxs[i] += dy
+    ys = [a, b]                   da += dys[0]; db += dys[1]
+    ys.append(v)                  ys.pop(); dv += dys.pop()
+    xs[k] = v                     push(xs[k]) before; then dv += dxs[k]; dxs[k] = 0.0;
+                                  xs[k] = pop()
+    s = sum(xs)                   for i in range(len(xs)): dxs[i] += ds
+    m = max(xs)                   i = max(range(len(xs)), key=xs.__getitem__); dxs[i] += dm
+
+Every change the forward sweep makes to a container is undone by its reverse, so at
+each reverse step the container holds what it held at the matching forward step: a
+reduction's reverse reads the elements it reduced.  The gradient of a container
+parameter is returned in its structure (a tuple for a tuple: ``tuple(dparams)``).
+"""
+
+from symdiff.ir import expr as ex
+from symdiff.ir import nodes as ir
+from symdiff.ir import sweeps as sw
+from symdiff.ir import types as t
+
+
+def place(name, path):
+    """``name[i][j]``: the IR expression of an element."""
+    node = ex.Name(name)
+    for index in path:
+        node = ex.Subscript(node, ex.of_operand(index))
+    return node
+
+
+def zeros(kind, value):
+    """The expression of a container of zeros shaped as ``value`` (of type ``kind``)."""
+    if isinstance(kind, t.Dict):
+        return ex.Dict(tuple(ex.Const(k) for k, _ in kind.items), tuple(
+            _zero(v, ex.Subscript(value, ex.Const(k))) for k, v in kind.items))
+    if isinstance(kind, t.List) and not _nested(kind.elem):
+        return ex.BinOp("*", ex.List((sw.ZERO,)), ex.Call(ex.Name("len"), (value,)))
+    if isinstance(kind, t.List):
+        return ex.ListComp(_zero(kind.elem, ex.Name("item")), "item", value)
+    if all(not _nested(e) for e in kind.elts):
+        return ex.List((sw.ZERO,) * len(kind.elts))
+    return ex.List(tuple(_zero(e, ex.Subscript(value, ex.Const(i)))
+                         for i, e in enumerate(kind.elts)))
+
+
+def _zero(kind, value):
+    return zeros(kind, value) if _nested(kind) else sw.ZERO
+
+
+def _nested(kind):
+    return isinstance(kind, (t.List, t.Tuple, t.Dict))
+
+
+def structured(kind, value):
+    """The gradient ``value`` (lists of floats) as the parameter's structure: a tuple
+    for a tuple, nested alike."""
+    if not _converts(kind):
+        return value
+    if isinstance(kind, t.List):
+        return ex.ListComp(structured(kind.elem, ex.Name("item")), "item", value)
+    if isinstance(kind, t.Dict):
+        return ex.Dict(tuple(ex.Const(k) for k, _ in kind.items), tuple(
+            structured(v, ex.Subscript(value, ex.Const(k))) for k, v in kind.items))
+    if not any(_converts(e) for e in kind.elts):
+        return ex.Call(ex.Name("tuple"), (value,))
+    return ex.Tuple(tuple(structured(e, ex.Subscript(value, ex.Const(i)))
+                          for i, e in enumerate(kind.elts)))
+
+
+def _converts(kind):
+    if isinstance(kind, t.Tuple):
+        return True
+    if isinstance(kind, t.List):
+        return _converts(kind.elem)
+    if isinstance(kind, t.Dict):
+        return any(_converts(v) for _, v in kind.items)
+    return False
+
+
+class Containers:
+    """The container statements of ``differentiate.Sweeps``.  Expects ``program``,
+    ``active``, ``adjoint``, ``builtin``, ``defined``, ``stack_names`` and
+    ``saved_for_reverse`` from ``Sweeps``."""
+
+    def container_statement(self, stmt, scope):
+        if isinstance(stmt, ir.Item):
+            return self.item(stmt, scope)
+        if isinstance(stmt, ir.Build):
+            return self.build_container(stmt, scope)
+        if isinstance(stmt, ir.SetItem):
+            return self.set_item(stmt, scope)
+        return self.reduce(stmt, scope)
+
+    def container_adjoints(self):
+        """``dxs = [0.0] * len(xs)`` for every active container, as the reverse starts."""
+        return [sw.Let(self.adjoint(name), zeros(kind, ex.Name(name)))
+                for name, kind in self.program.containers.items() if name in self.active]
+
+    def gradient_of(self, name):
+        kind = self.program.containers.get(name)
+        value = ex.Name(self.adjoint(name))
+        return value if kind is None else structured(kind, value)
+
+    def _defines(self, stmt, scope):
+        overwrites = scope.in_loop or stmt.target in self.defined
+        self.defined.add(stmt.target)
+        return overwrites
+
+    def item(self, stmt, scope):
+        overwrites = self._defines(stmt, scope)
+        forward = [sw.Let(stmt.target, place(stmt.container, stmt.path))]
+        if stmt.target not in self.active:
+            return self.restoring(stmt, scope, forward, [])
+        g = self.adjoint(stmt.target)
+        reverse = [sw.AddTo(place(self.adjoint(stmt.container), stmt.path), ex.Name(g))]
+        if overwrites:
+            reverse.append(sw.Let(g, sw.ZERO))
+        forward, reverse = self.saved_for_reverse(stmt, scope, ir.operand_names(stmt.path),
+                                                  forward, reverse)
+        return self.restoring(stmt, scope, forward, reverse)
+
+    def build_container(self, stmt, scope):
+        self.defined.add(stmt.target)
+        if stmt.repeat is not None:
+            value = ex.BinOp("*", ex.List((ex.of_operand(stmt.items[0]),)),
+                             ex.of_operand(stmt.repeat))
+        elif stmt.kind == "dict":
+            value = ex.Dict(tuple(ex.Const(k) for k in stmt.keys),
+                            tuple(ex.of_operand(i) for i in stmt.items))
+        else:
+            value = (ex.List if stmt.kind == "list" else ex.Tuple)(
+                tuple(ex.of_operand(i) for i in stmt.items))
+        forward = [sw.Let(stmt.target, value)]
+        if stmt.target not in self.active:
+            return forward, []
+        d = ex.Name(self.adjoint(stmt.target))
+        reverse = []
+        for position, item in enumerate(stmt.items):
+            if not (isinstance(item, ir.Var) and item.name in self.active):
+                continue
+            if stmt.repeat is not None:
+                share = ex.Call(ex.Name(self.builtin("sum")), (d,))
+            else:
+                key = stmt.keys[position] if stmt.kind == "dict" else position
+                share = ex.Subscript(d, ex.Const(key))
+            reverse.append(sw.AddTo(self.adjoint(item.name), share))
+        return forward, reverse
+
+    def set_item(self, stmt, scope):
+        element = place(stmt.container, stmt.path)
+        push, pop = self.stack_names()
+        forward = [sw.Push(push, element), sw.Let(element, ex.of_operand(stmt.value))]
+        reverse = []
+        if stmt.container in self.active:
+            d = place(self.adjoint(stmt.container), stmt.path)
+            value = stmt.value
+            if isinstance(value, ir.Var) and value.name in self.active:
+                reverse.append(sw.AddTo(self.adjoint(value.name), d))
+            reverse.append(sw.Let(d, sw.ZERO))
+        reverse.append(sw.Let(element, ex.Call(ex.Name(pop))))
+        return self.saved_for_reverse(stmt, scope, ir.operand_names(stmt.path), forward,
+                                      reverse)
+
+    def append_to_list(self, stmt, scope):
+        """``ys.append(v)`` on a list: its reverse takes the element back out of both."""
+        forward = [sw.Push(stmt.stack, ex.of_operand(stmt.value), method=True)]
+        reverse = [sw.Pop(None, stmt.stack, method=True)]
+        if stmt.stack in self.active:
+            d = self.adjoint(stmt.stack)
+            value = stmt.value
+            if isinstance(value, ir.Var) and value.name in self.active:
+                reverse.append(sw.AddTo(self.adjoint(value.name),
+                                        ex.Call(ex.Attribute(ex.Name(d), "pop"))))
+            else:
+                reverse.append(sw.Pop(None, d, method=True))
+        return forward, reverse
+
+    def reduce(self, stmt, scope):
+        overwrites = self._defines(stmt, scope)
+        container = ex.Name(stmt.container)
+        if stmt.op in ("fsum", "prod"):
+            func = ex.Attribute(ex.Name(self.program.math_name), stmt.op)
+        else:
+            func = ex.Name(self.builtin(stmt.op))
+        args = (container,) if stmt.start is None else (container, ex.of_operand(stmt.start))
+        keywords = ()
+        if stmt.op == "prod" and stmt.start is not None:
+            args, keywords = (container,), (("start", ex.of_operand(stmt.start)),)
+        forward = [sw.Let(stmt.target, ex.Call(func, args, keywords))]
+        if stmt.target not in self.active:
+            return self.restoring(stmt, scope, forward, [])
+        g = ex.Name(self.adjoint(stmt.target))
+        reverse = []
+        if stmt.container in self.active:
+            reverse += self._spread(stmt, g)
+        start = stmt.start
+        if isinstance(start, ir.Var) and start.name in self.active:
+            share = g if stmt.op == "sum" else ex.BinOp("*", g, ex.Call(func, (container,)))
+            reverse.append(sw.AddTo(self.adjoint(start.name), share))
+        if overwrites:
+            reverse.append(sw.Let(g.id, sw.ZERO))
+        return self.restoring(stmt, scope, forward, reverse)
+
+    def _spread(self, stmt, g):
+        """The reverse of a reduction into the container's adjoint."""
+        container, d = ex.Name(stmt.container), ex.Name(self.adjoint(stmt.container))
+        index = self.namer.fresh("i")
+        length = ex.Call(ex.Name(self.builtin("len")), (container,))
+        indices = ex.Call(ex.Name(self.builtin("range")), (length,))
+        if stmt.op in ("min", "max"):  # the element returned: the first one, on a tie
+            chosen = ex.Call(ex.Name(self.builtin(stmt.op)), (indices,), (
+                ("key", ex.Attribute(container, "__getitem__")),))
+            return [sw.Let(index, chosen), sw.AddTo(ex.Subscript(d, ex.Name(index)), g)]
+        share = g
+        if stmt.op == "prod":  # the product of the others, exact where an element is 0
+            prod = ex.Attribute(ex.Name(self.program.math_name), "prod")
+            before = ex.Call(prod, (ex.Subscript(container, ex.Slice(None, ex.Name(index))),))
+            after = ex.Call(prod, (ex.Subscript(container, ex.Slice(
+                ex.BinOp("+", ex.Name(index), ex.Const(1)), None)),))
+            share = ex.BinOp("*", ex.BinOp("*", g, before), after)
+            if stmt.start is not None:
+                share = ex.BinOp("*", share, ex.of_operand(stmt.start))
+        return [sw.For(index, (length,), [sw.AddTo(ex.Subscript(d, ex.Name(index)), share)])]

@@ -1,0 +1,130 @@
+"""Kinds: what a call's arguments are, as the types generation is specialized on.
+
+Expects the arguments of one call of a user function.  Guarantees, for each argument,
+its kind as an IR type (``symdiff.ir.types``): a number is ``float`` (an int or a bool
+is read as the number it is), a tuple ``Tuple`` of its elements' kinds, a list ``List``
+of one element kind and its length, a dict ``Dict`` of its keys and their values'
+kinds; anything else (a string, None, a table of data the function only reads) is
+``None``, which leaves the parameter to be read as it is today.  Two calls whose
+arguments have equal kinds share one generated gradient.
+
+    >>> kind_of([1.0, 2.0, 3.0])
+    List(elem=Float(), length=3)
+    >>> str(kind_of({"w": [0.5, 1.5], "b": 2.0}))
+    "dict['w': list[float, 2], 'b': float]"
+    >>> kind_of("tanh") is None
+    True
+"""
+
+import ast
+import numbers
+
+from symdiff.ir import types as t
+
+
+def kind_of(value):
+    """The kind of ``value`` (see the module's docstring), or None."""
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return t.FLOAT
+    if isinstance(value, tuple) and not hasattr(value, "_fields"):
+        elts = tuple(kind_of(v) for v in value)
+        return t.Tuple(elts) if all(_is_leafy(e) for e in elts) else None
+    if isinstance(value, list):
+        elts = [kind_of(v) for v in value]
+        if not all(_is_leafy(e) for e in elts):
+            return None
+        elem = elts[0] if elts else t.FLOAT
+        for kind in elts[1:]:
+            elem = _unify(elem, kind)
+            if elem is None:  # a list of unlike things
+                return None
+        return t.List(elem, len(value))
+    if isinstance(value, dict) and value and all(isinstance(k, str) for k in value):
+        items = tuple((k, kind_of(v)) for k, v in value.items())
+        return t.Dict(items) if all(_is_leafy(k) for _, k in items) else None
+    return None
+
+
+def _unify(a, b):
+    """One kind for the elements of a list that holds values of kinds ``a`` and ``b``:
+    lists of different lengths are lists of unknown length; None when none fits."""
+    if a == b:
+        return a
+    if isinstance(a, t.List) and isinstance(b, t.List):
+        elem = _unify(a.elem, b.elem)
+        return None if elem is None else t.List(elem, None)
+    if isinstance(a, t.Tuple) and isinstance(b, t.Tuple) and len(a.elts) == len(b.elts):
+        elts = tuple(_unify(x, y) for x, y in zip(a.elts, b.elts))
+        return None if None in elts else t.Tuple(elts)
+    if isinstance(a, t.Dict) and isinstance(b, t.Dict) and [k for k, _ in a.items] == [
+            k for k, _ in b.items]:
+        values = [_unify(x, y) for (_, x), (_, y) in zip(a.items, b.items)]
+        return None if None in values else t.Dict(tuple(
+            (k, v) for (k, _), v in zip(a.items, values)))
+    return None
+
+
+def _is_leafy(kind):
+    return kind is not None
+
+
+def signature(args):
+    """The kinds of a call's positional arguments, a hashable key."""
+    return tuple(kind_of(a) for a in args)
+
+
+def is_container(kind):
+    return isinstance(kind, (t.Tuple, t.List, t.Dict))
+
+
+def element(kind, index):
+    """The kind of ``kind[index]`` for a constant ``index`` (an int or a key), or of any
+    element for ``index`` None (an index known when the gradient runs); None when the
+    index cannot stand there."""
+    if isinstance(kind, t.List):
+        return kind.elem
+    if isinstance(kind, t.Tuple):
+        if index is None:
+            elts = set(kind.elts)
+            return kind.elts[0] if len(elts) == 1 else None
+        if isinstance(index, int) and -len(kind.elts) <= index < len(kind.elts):
+            return kind.elts[index]
+        return None
+    if isinstance(kind, t.Dict):
+        return dict(kind.items).get(index)
+    return None
+
+
+def length(kind):
+    """The number of elements of ``kind`` when it is part of the kind, else None."""
+    if isinstance(kind, t.Tuple):
+        return len(kind.elts)
+    if isinstance(kind, t.Dict):
+        return len(kind.items)
+    return kind.length if isinstance(kind, t.List) else None
+
+
+def uses_containers(tree, params):
+    """Whether the function ``tree`` reads any of ``params`` as a container: indexes,
+    measures, unpacks, loops over or reduces it.  Such a function is generated on its
+    first call, for the kinds of its arguments."""
+    params = set(params)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and _is_param(node.value, params):
+            return True
+        if isinstance(node, ast.Call) and any(_is_param(a, params) for a in node.args) and (
+                isinstance(node.func, (ast.Name, ast.Attribute))):
+            name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
+            if name in ("len", "sum", "min", "max", "fsum", "prod", "enumerate", "zip",
+                        "reversed", "sorted", "list", "tuple", "iter"):
+                return True
+        if isinstance(node, (ast.For, ast.comprehension)) and _is_param(node.iter, params):
+            return True
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], (ast.Tuple, ast.List)) \
+                and _is_param(node.value, params):
+            return True
+    return False
+
+
+def _is_param(node, params):
+    return isinstance(node, ast.Name) and node.id in params

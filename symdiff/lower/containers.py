@@ -1,0 +1,267 @@
+"""Containers: tuples, lists and dicts of numbers, read, built and changed.
+
+Expects a ``Frame`` whose unit knows the kinds of the containers in scope
+(``Unit.containers``: generated name -> ``ir.types`` type; a parameter's comes from the
+call's arguments, ``frontend.kinds``).  A container stays a container in generated
+code: an element read is one ``Item``, a literal one ``Build``, an element assignment
+one ``SetItem``, a reduction one ``Reduce``; a name bound to a container, or to a
+container inside one, is an alias (``ir.Ref``), never a copy, as in Python.
+
+    w, b = layers[i]           ->   w = layers[i][0]; b = layers[i][1]   (desugar, then Item)
+    ys = [a, b, a * b]         ->   mul_ys = a * b; ys = [a, b, mul_ys]  (Build)
+    xs[k + 1] = v              ->   add_xs = k + 1; xs[add_xs] = v       (SetItem)
+    total = sum(ys, 1.0)       ->   total = sum(ys, 1.0)                 (Reduce)
+
+Guarantees a located ``SymdiffError`` for what it does not read: an index that is not
+a whole number or a constant key, a tuple indexed by a changing index when its elements
+differ in kind, a container where a number is needed, a container built in a loop or a
+branch (its saved copies are not written yet).
+"""
+
+import ast
+
+from symdiff.errors import UnsupportedSyntaxError
+from symdiff.frontend.kinds import element, is_container
+from symdiff.ir import nodes as ir
+from symdiff.ir import types as t
+from symdiff.lower.operands import operand_ast, reads_of
+
+_KINDS = {ast.List: "list", ast.Tuple: "tuple", ast.Dict: "dict"}
+
+
+def kind_of_operand(frame, operand):
+    """The container type ``operand`` holds, or None for a number."""
+    if isinstance(operand, ir.Ref):
+        kind = frame.unit.containers.get(operand.container)
+        for index in operand.path:
+            kind = element(kind, index.value if isinstance(index, ir.Const) else None)
+        return kind
+    if isinstance(operand, ir.Var):
+        return frame.unit.containers.get(operand.name)
+    return None
+
+
+def is_container_operand(frame, operand):
+    return isinstance(operand, ir.Ref) or is_container(kind_of_operand(frame, operand))
+
+
+def container_of(frame, node):
+    """``(container name, path)`` when ``node`` names a container (or a container inside
+    one) this lowering knows; else None."""
+    if not isinstance(node, (ast.Name, ast.Subscript)):
+        return None
+    if isinstance(node, ast.Subscript):
+        outer = container_of(frame, node.value)
+        if outer is None:
+            return None
+        name, path = outer
+        return name, path + (index_operand(frame, node, name, path),)
+    from symdiff.lower import names
+    if names.scope_of(frame, node.id) is None:
+        return None
+    operand = frame.mapping.get(node.id)
+    if operand is None:
+        scope = names.scope_of(frame, node.id)
+        operand = scope.mapping.get(node.id)
+    if isinstance(operand, ir.Ref):
+        return operand.container, operand.path
+    if isinstance(operand, ir.Var) and operand.name in frame.unit.containers:
+        return operand.name, ()
+    return None
+
+
+def index_operand(frame, node, name, path):
+    """The operand of ``node.slice``: an int (a constant, or a name holding one), or a
+    dict's constant key."""
+    kind = kind_of_operand(frame, ir.Ref(name, path))
+    index = node.slice
+    if isinstance(index, ast.Slice):
+        raise frame.error(UnsupportedSyntaxError, index, "a slice of a container is not "
+                          "read yet", "loop over the indices: for i in range(1, len(xs))")
+    if isinstance(kind, t.Dict):
+        if not (isinstance(index, ast.Constant) and isinstance(index.value, str)):
+            raise frame.error(UnsupportedSyntaxError, index, "a dict is read with a key that "
+                              "is not a string constant", 'write the key out: p["w"]')
+        if element(kind, index.value) is None:
+            raise frame.error(UnsupportedSyntaxError, index, f"the dict has no key "
+                              f"{index.value!r}", "read one of its keys: " + ", ".join(
+                                  repr(k) for k, _ in kind.items))
+        return ir.Const(index.value)
+    operand = frame.value(index)
+    if isinstance(operand, ir.Const) and not (isinstance(operand.value, int)
+                                              and not isinstance(operand.value, bool)):
+        raise frame.error(UnsupportedSyntaxError, index, f"the index {operand.value!r} is not "
+                          "a whole number", "index with an int: xs[i]")
+    if isinstance(operand, ir.Const) and element(kind, operand.value) is None:
+        raise frame.error(UnsupportedSyntaxError, index, f"the index {operand.value} is out "
+                          f"of range for a {kind}", "index inside the container")
+    if isinstance(operand, ir.Var) and element(kind, None) is None:
+        raise frame.error(UnsupportedSyntaxError, index, f"a {kind} is indexed by a value "
+                          "known only when the gradient runs, and its elements differ in kind",
+                          "index it with constants, or make its elements alike")
+    if is_container_operand(frame, operand):
+        raise frame.error(UnsupportedSyntaxError, index, "a container is used as an index",
+                          "index with an int")
+    return operand
+
+
+def read(frame, node, target):
+    """``xs[i]``, ``layers[i][0]``, ``p["w"]``: an ``Item`` for a number, an alias for a
+    container; None when ``node`` does not index a known container."""
+    found = container_of(frame, node)
+    if found is None:
+        return None
+    name, path = found
+    if is_container(kind_of_operand(frame, ir.Ref(name, path))):
+        return ir.Ref(name, path)
+    target = target or frame.namer.fresh(f"{_base_name(node)}_item")
+    frame.emit(ir.Item(target, name, path, frame.origin))
+    return ir.Var(target)
+
+
+def _base_name(node):
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else "element"
+
+
+def literal(frame, node, target):
+    """``[a, b]``, ``(a, b)``, ``{"w": a}``: a ``Build`` of the numbers' operands."""
+    _built_once(frame, node)
+    kind = _KINDS[type(node)]
+    keys = ()
+    if kind == "dict":
+        if not all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys):
+            raise frame.error(UnsupportedSyntaxError, node, "a dict whose keys are not all "
+                              "string constants", 'write the keys out: {"w": w, "b": b}')
+        keys = tuple(k.value for k in node.keys)
+        elements = node.values
+    else:
+        elements = node.elts
+    items = tuple(number(frame, e) for e in elements)
+    target = target or frame.namer.fresh(frame.hint if kind != "tuple" else f"{frame.hint}_tuple")
+    if kind == "list":
+        frame.unit.containers[target] = t.List(t.FLOAT, len(items))
+    elif kind == "tuple":
+        frame.unit.containers[target] = t.Tuple((t.FLOAT,) * len(items))
+    else:
+        frame.unit.containers[target] = t.Dict(tuple((k, t.FLOAT) for k in keys))
+    frame.emit(ir.Build(target, kind, items, frame.origin, keys=keys))
+    return ir.Var(target)
+
+
+def repeated(frame, node, target):
+    """``[0.0] * n`` (or ``n * [0.0]``): a list of ``n`` copies of one number; None when
+    ``node`` is not one."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)):
+        return None
+    lists = [side for side in (node.left, node.right) if isinstance(side, ast.List)]
+    if len(lists) != 1 or len(lists[0].elts) != 1:
+        return None
+    _built_once(frame, node)
+    other = node.right if lists[0] is node.left else node.left
+    item = number(frame, lists[0].elts[0])
+    count = frame.value(other)
+    target = target or frame.namer.fresh(frame.hint)
+    frame.unit.containers[target] = t.List(t.FLOAT, None)
+    frame.emit(ir.Build(target, "list", (item,), frame.origin, repeat=count))
+    return ir.Var(target)
+
+
+def number(frame, node):
+    """The operand of ``node``, which must be a number, not a container."""
+    operand = frame.value(node)
+    if is_container_operand(frame, operand):
+        raise frame.error(UnsupportedSyntaxError, node, "a container stands where a number "
+                          "is needed", "containers of containers are read from arguments; "
+                          "build them of numbers here")
+    return operand
+
+
+def _built_once(frame, node):
+    if frame.compound or frame.loops:
+        raise frame.error(UnsupportedSyntaxError, node, "a container built inside a loop or "
+                          "a branch is not supported yet",
+                          "build it once before the loop and change its elements in the loop")
+
+
+def empty_list(frame, name):
+    """``name = []`` for a list that is filled by ``append`` and read (not a stack)."""
+    node = frame.statement_node
+    _built_once(frame, node)
+    frame.unit.containers[name] = t.List(t.FLOAT, None)
+    frame.emit(ir.Build(name, "list", (), frame.origin))
+    return ir.Var(name)
+
+
+def assign_element(frame, target, value_node):
+    """``xs[i] = v``: a ``SetItem``; False when ``target`` is not an element of a known
+    list."""
+    found = container_of(frame, target.value)
+    if found is None:
+        return False
+    name, path = found
+    kind = kind_of_operand(frame, ir.Ref(name, path))
+    if not isinstance(kind, t.List):
+        raise frame.error(UnsupportedSyntaxError, target, f"an element of a {kind} is "
+                          "assigned: only a list's elements change", "build a list instead")
+    index = index_operand(frame, target, name, path)
+    if is_container(element(kind, None)):
+        raise frame.error(UnsupportedSyntaxError, target, "a container inside a list is "
+                          "replaced", "change its numbers one by one")
+    frame.hint = name
+    value = number(frame, value_node)
+    frame.emit(ir.SetItem(name, path + (index,), value, frame.origin))
+    return True
+
+
+def append(frame, name, value_node):
+    """``xs.append(v)`` on a list (not a stack): a ``Push`` of the number."""
+    frame.hint = name
+    frame.emit(ir.Push(name, number(frame, value_node), frame.origin))
+
+
+def length(frame, node, target):
+    """``len(xs)``: known now for a tuple or a dict, when the gradient runs for a list;
+    None when ``node`` is not a known container."""
+    found = container_of(frame, node)
+    if found is None:
+        return None
+    name, path = found
+    kind = kind_of_operand(frame, ir.Ref(name, path))
+    if isinstance(kind, (t.Tuple, t.Dict)):
+        return ir.Const(len(kind.elts) if isinstance(kind, t.Tuple) else len(kind.items))
+    if not isinstance(kind, t.List):
+        raise frame.error(UnsupportedSyntaxError, node, "len() of a number",
+                          "measure a list, tuple or dict")
+    expr = ast.Call(ast.Name("len", ast.Load()), [path_ast(name, path)], [])
+    target = target or frame.namer.fresh(f"{name}_length")
+    return ir.Var(frame.compute(target, expr, (name,) + reads_of(*path)))
+
+
+def path_ast(name, path):
+    node = ast.Name(name, ast.Load())
+    for index in path:
+        node = ast.Subscript(node, operand_ast(index), ast.Load())
+    return node
+
+
+def reduction(frame, op, node, start, target):
+    """``sum(xs)``, ``sum(xs, start)``, ``min(xs)``, ``max(xs)``, ``math.fsum(xs)``,
+    ``math.prod(xs)`` of a list or tuple of numbers; None when ``node`` is not a known
+    container."""
+    found = container_of(frame, node)
+    if found is None:
+        return None
+    name, path = found
+    kind = kind_of_operand(frame, ir.Ref(name, path))
+    if path:  # a container inside another: read through a name of its own
+        raise frame.error(UnsupportedSyntaxError, node, f"{op}() of a container inside "
+                          "another is not read yet", f"bind it first: row = {ast.unparse(node)}")
+    if not isinstance(kind, (t.List, t.Tuple)) or is_container(element(kind, None)):
+        raise frame.error(UnsupportedSyntaxError, node, f"{op}() of a {kind}",
+                          f"{op}() reads a list or tuple of numbers")
+    start = None if start is None else number(frame, start)
+    target = target or frame.namer.fresh(f"{op}_{frame.hint}")
+    frame.emit(ir.Reduce(target, op, name, frame.origin, start=start))
+    return ir.Var(target)
