@@ -21,17 +21,20 @@ The cache keeps the ``CACHE_SIZE`` gradients used last.
 """
 
 import functools
+import types
 
 from symdiff.analysis.activity import active_names
 from symdiff.analysis.graph import build_graph
 from symdiff.backend.compile import compile_module
 from symdiff.backend.travel import Travels, carried, wrap
-from symdiff.errors import UndefinedNameError
+from symdiff.errors import SymdiffError, UndefinedNameError
+from symdiff.frontend.kinds import uses_containers
 from symdiff.frontend.parse import parse_function
 from symdiff.frontend.resolve import table_values
 from symdiff.frontend.wrappers import transparent
 from symdiff.frontend.wrt import resolve
 from symdiff.pipeline import generate, stage
+from symdiff.specialized import Specialized, container_kinds
 
 CACHE_SIZE = 512
 _CACHE = {}  # in order of use, the least recently used first
@@ -41,7 +44,7 @@ class Gradient:
     """Everything built for one function: the generated text, function and graph."""
 
     def __init__(self, fn, wrt, with_value, optimize, mode="reverse", prefer=None,
-                 debug=None):
+                 debug=None, kinds=None):
         parsed = parse_function(fn)
 
         def resolve_wrt(program):
@@ -50,7 +53,8 @@ class Gradient:
             return self.wrt_names, self.single
 
         built = generate(parsed, with_value=with_value, optimize=optimize,
-                         forward=mode == "forward", resolve_wrt=resolve_wrt, debug=debug)
+                         forward=mode == "forward", resolve_wrt=resolve_wrt, debug=debug,
+                         kinds=kinds)
         program, self.source = built.program, built.source
         with stage("graph", parsed):
             self.graph = build_graph(program)
@@ -71,24 +75,26 @@ class Gradient:
 
 
 def build(fn, wrt=None, *, with_value=False, optimize=True, mode="reverse", prefer=None,
-          debug=None):
+          debug=None, kinds=None):
     """The cached ``Gradient`` of ``fn`` (``mode="forward"``: its forward-mode function).
 
     ``prefer="active"``: with ``wrt=None``, only the parameters a derivative can flow
     from (``check``'s default; see ``symdiff.frontend.wrt``).  ``debug``: called after
     each pipeline stage (``symdiff.pipeline.generate``); the gradient is then built
-    afresh (and cached as any other).
+    afresh (and cached as any other).  ``kinds``: the container parameters' types
+    (``specialized.container_kinds``), part of the key.
     """
     items = wrt if isinstance(wrt, (list, tuple)) else (wrt,)
     wrt_key = (isinstance(wrt, (list, tuple)),) + tuple((type(w), w) for w in items)
     # by identity: equal code objects in two modules, or two generated functions, differ
     code, scope = getattr(fn, "__code__", fn), getattr(fn, "__globals__", None)
-    key = (id(code), id(scope), _closure_key(fn), wrt_key, with_value, optimize, mode, prefer)
+    key = (id(code), id(scope), _closure_key(fn), wrt_key, with_value, optimize, mode, prefer,
+           tuple(sorted((kinds or {}).items())))
     cached = _CACHE.get(key)
     if cached is not None and cached.is_current() and debug is None:
         _CACHE[key] = _CACHE.pop(key)  # now the most recently used
         return cached
-    gradient = Gradient(fn, wrt, with_value, optimize, mode, prefer, debug)
+    gradient = Gradient(fn, wrt, with_value, optimize, mode, prefer, debug, kinds)
     cells = tuple(getattr(fn, "__closure__", None) or ())
     gradient.owners = (code, scope, cells)  # held, so the ids in the key stay theirs
     _CACHE.pop(key, None)
@@ -112,10 +118,14 @@ def value_and_grad(fn=None, *, wrt=None, optimize=True):
     return _wrap(fn, wrt, with_value=True, optimize=optimize)
 
 
-def source(fn, *, wrt=None, optimize=True, debug=None):
-    """The generated module text of ``fn``'s gradient.  With ``debug``, built afresh,
-    calling ``debug(stage, value)`` after every stage (``pipeline.generate``)."""
-    return build(_unwrap(fn), wrt, optimize=optimize, debug=debug).source
+def source(fn, *example_args, wrt=None, optimize=True, debug=None):
+    """The generated module text of ``fn``'s gradient; with ``example_args``, the text
+    generated for arguments of their kinds (a function with container parameters is
+    specialized to them).  With ``debug``, built afresh, calling ``debug(stage, value)``
+    after every stage (``pipeline.generate``)."""
+    fn = _unwrap(fn)
+    return build(fn, wrt, optimize=optimize, debug=debug,
+                 kinds=container_kinds(fn, example_args)).source
 
 
 class GradFunction(Travels):
@@ -162,6 +172,8 @@ class GradFunction(Travels):
 
 def _wrap(fn, wrt, with_value, optimize):
     subject, fn = fn, _unwrap(fn)
+    if reads_containers(fn):
+        return Specialized(fn, wrt, with_value, optimize)
     try:
         gradient = build(fn, wrt, with_value=with_value, optimize=optimize)
     except UndefinedNameError:
@@ -174,6 +186,33 @@ def _unwrap(fn):
     """A gradient built on first use stands for its generated function (``grad(grad(f))``);
     a wrapper that changes no value (``functools.lru_cache``) for what it wraps."""
     return fn._gradient().function if isinstance(fn, GradFunction) else transparent(fn)
+
+
+def reads_containers(fn):
+    """Whether ``fn`` reads one of its parameters as a container (``frontend.kinds``): its
+    gradient is then generated per kind of the arguments of each call."""
+    reading = _reader(fn, depth=4)
+    if reading is None:
+        return False  # the build says what is wrong, as for any function
+    tree, params, helper = reading
+    return uses_containers(tree, params, helper)
+
+
+def _reader(fn, depth):
+    """``(tree, parameter names, helper)`` of a function, for ``uses_containers``; None
+    when its source cannot be read (the build then says why)."""
+    try:
+        parsed = parse_function(fn)
+    except SymdiffError:
+        return None
+    params = [a.arg for a in parsed.tree.args.posonlyargs + parsed.tree.args.args]
+
+    def helper(name):
+        found = parsed.closure.get(name, parsed.globals.get(name))
+        if depth == 0 or not isinstance(found, types.FunctionType) or found is fn:
+            return None
+        return _reader(found, depth - 1)
+    return parsed.tree, params, helper
 
 
 def _active(program, names):

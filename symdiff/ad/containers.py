@@ -7,15 +7,17 @@ element or takes one out, so loops stay loops:
 
     y = xs[i]                     dxs[i] += dy
     ys = [a, b]                   da += dys[0]; db += dys[1]
-    ys.append(v)                  ys.pop(); dv += dys.pop()
-    xs[k] = v                     push(xs[k]) before; then dv += dxs[k]; dxs[k] = 0.0;
-                                  xs[k] = pop()
+    ys.append(v)                  dv += dys.pop()     (and ys.pop(), if reduced)
+    xs[k] = v                     dv += dxs[k]; dxs[k] = 0.0
+                                  (if reduced: push(xs[k]) before, xs[k] = pop() after)
     s = sum(xs)                   for i in range(len(xs)): dxs[i] += ds
     m = max(xs)                   i = max(range(len(xs)), key=xs.__getitem__); dxs[i] += dm
 
-Every change the forward sweep makes to a container is undone by its reverse, so at
-each reverse step the container holds what it held at the matching forward step: a
-reduction's reverse reads the elements it reduced.  The gradient of a container
+Only a reduction's reverse reads a container (its length, and for ``min``, ``max`` and
+``prod`` its elements), so a container some reduction reads has every change the
+forward sweep made to it undone by that change's reverse: at each reverse step it holds
+what it held at the matching forward step.  Other containers are left as the forward
+sweep leaves them (an element read saves the number it read, where a loop needs it).  The gradient of a container
 parameter is returned in its structure (a tuple for a tuple: ``tuple(dparams)``).
 """
 
@@ -87,6 +89,14 @@ class Containers:
     ``active``, ``adjoint``, ``builtin``, ``defined``, ``stack_names`` and
     ``saved_for_reverse`` from ``Sweeps``."""
 
+    def restores(self, container):
+        """Whether the reverse sweep must see ``container`` as the forward sweep did: some
+        reduction reads it."""
+        if not hasattr(self, "_reduced"):
+            self._reduced = {s.container for s in self.defuse.statements
+                             if isinstance(s, ir.Reduce)}
+        return container in self._reduced
+
     def container_statement(self, stmt, scope):
         if isinstance(stmt, ir.Item):
             return self.item(stmt, scope)
@@ -153,8 +163,7 @@ class Containers:
 
     def set_item(self, stmt, scope):
         element = place(stmt.container, stmt.path)
-        push, pop = self.stack_names()
-        forward = [sw.Push(push, element), sw.Let(element, ex.of_operand(stmt.value))]
+        forward = [sw.Let(element, ex.of_operand(stmt.value))]
         reverse = []
         if stmt.container in self.active:
             d = place(self.adjoint(stmt.container), stmt.path)
@@ -162,14 +171,17 @@ class Containers:
             if isinstance(value, ir.Var) and value.name in self.active:
                 reverse.append(sw.AddTo(self.adjoint(value.name), d))
             reverse.append(sw.Let(d, sw.ZERO))
-        reverse.append(sw.Let(element, ex.Call(ex.Name(pop))))
+        if self.restores(stmt.container):
+            push, pop = self.stack_names()
+            forward.insert(0, sw.Push(push, element))
+            reverse.append(sw.Let(element, ex.Call(ex.Name(pop))))
         return self.saved_for_reverse(stmt, scope, ir.operand_names(stmt.path), forward,
                                       reverse)
 
     def append_to_list(self, stmt, scope):
         """``ys.append(v)`` on a list: its reverse takes the element back out of both."""
         forward = [sw.Push(stmt.stack, ex.of_operand(stmt.value), method=True)]
-        reverse = [sw.Pop(None, stmt.stack, method=True)]
+        reverse = [sw.Pop(None, stmt.stack, method=True)] if self.restores(stmt.stack) else []
         if stmt.stack in self.active:
             d = self.adjoint(stmt.stack)
             value = stmt.value

@@ -21,6 +21,7 @@ from symdiff.ad.reverse import Generated, function_of, none_guards
 from symdiff.ad.writer import Writer, expression, let
 from symdiff.analysis.activity import active_names
 from symdiff.backend.syntax import is_minus_one, is_one, load, operand_node, times
+from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
@@ -102,6 +103,12 @@ class Tangents(Writer):
             return [sw.If(expression(stmt.test), [sw.Break()])]
         if isinstance(stmt, ir.Check):  # runs where the function runs it; no tangent
             return [sw.Check(stmt)]
+        if isinstance(stmt, (ir.Build, ir.Item, ir.SetItem, ir.Reduce)):
+            origin = stmt.origin
+            raise UnsupportedSyntaxError(
+                "forward mode does not read containers yet", filename=origin.filename,
+                lineno=origin.lineno, col_offset=origin.col_offset, source_line=origin.text,
+                hint="take the gradient with symdiff.grad, which reads them")
         raise TypeError(stmt)
 
     def stack_operation(self, stmt):

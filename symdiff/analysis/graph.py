@@ -108,11 +108,17 @@ def _label(stmt):
 
 def _visit(block, nodes, edges, writers, defuse):
     for stmt in block:
-        if isinstance(stmt, (ir.Assign, ir.Compute, ir.Push, ir.Pop)):
+        if isinstance(stmt, (ir.Assign, ir.Compute, ir.Push, ir.Pop, ir.Build, ir.Item,
+                             ir.SetItem, ir.Reduce)):
             if isinstance(stmt, ir.Assign):
                 op, name = stmt.op, stmt.target
             elif isinstance(stmt, ir.Compute):
                 op, name = "compute", stmt.target
+            elif isinstance(stmt, (ir.Build, ir.Item, ir.Reduce)):
+                op = stmt.op if isinstance(stmt, ir.Reduce) else type(stmt).__name__.lower()
+                name = stmt.target
+            elif isinstance(stmt, ir.SetItem):
+                op, name = "setitem", stmt.container
             else:
                 op = "push" if isinstance(stmt, ir.Push) else "pop"
                 name = stmt.stack if isinstance(stmt, ir.Push) else stmt.target

@@ -26,7 +26,7 @@ ACCEPTED = {
     "Raise", "Assert", "JoinedStr", "FormattedValue", "Import", "ImportFrom", "alias",
     # expressions
     "BinOp", "UnaryOp", "BoolOp", "Compare", "Call", "Name", "Constant", "Attribute",
-    "Tuple", "keyword", "List", "Subscript",
+    "Tuple", "keyword", "List", "Dict", "Subscript",
     # contexts and operators
     "Load", "Store", "Add", "Sub", "Mult", "Div", "Pow", "FloorDiv", "Mod", "USub", "UAdd",
     "Not", "And", "Or", "Eq", "NotEq", "Lt", "LtE", "Gt", "GtE", "Is", "IsNot",
@@ -53,7 +53,6 @@ REFUSED = {
     "Match": ("a match statement", "use if/elif/else"),
     "NamedExpr": ("an assignment expression (:=)", "assign on its own line"),
     "Lambda": ("a lambda", "define a def function at module level and call it"),
-    "Dict": ("a dict", "use separate variables"),
     "Set": ("a set", "use separate variables"),
     "ListComp": ("a list comprehension", "write a for loop over range(...)"),
     "SetComp": ("a set comprehension", "write a for loop over range(...)"),
@@ -117,7 +116,6 @@ def fence(parsed, tree=None):
     tree = tree if tree is not None else parsed.tree
     _check_signature(parsed, tree, kwargs=True)
     nested = _check_nested(parsed, tree)
-    tables = _written_tables(tree)
     for node, where in _nodes(tree):
         name = type(node).__name__
         if isinstance(node, (ast.FunctionDef, ast.Lambda)) and node is not tree:
@@ -128,9 +126,6 @@ def fence(parsed, tree=None):
                                    "define functions at the top of a function's body "
                                    "(`def g(t): ...` or `g = lambda t: ...`), or at module level")
             continue
-        if isinstance(node, ast.List) and node.elts and id(node) not in tables:
-            raise parsed.error(UnsupportedSyntaxError, node, "a list is not supported",
-                               "use separate variables (an empty list may serve as a stack)")
         if name in ACCEPTED:
             _check_accepted(parsed, node)
             continue
@@ -210,24 +205,6 @@ def _check_nested(parsed, tree):
                                f"{arg.arg} is a parameter and a nested function",
                                "give the function its own name")
     return accepted
-
-
-def _written_tables(tree):
-    """Ids of the lists written out as tables: looped over (``for c in [...]``, also in
-    ``enumerate``), indexed (``[...][i]``) or passed to a call (``math.fsum([a, b])``,
-    which ``normalize`` takes for the functions of numbers written out); any other
-    non-empty list is refused."""
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.For):
-            found.add(id(node.iter))
-            if isinstance(node.iter, ast.Call):
-                found.update(id(arg) for arg in node.iter.args)
-        elif isinstance(node, ast.Subscript):
-            found.add(id(node.value))
-        elif isinstance(node, ast.Call):
-            found.update(id(arg) for arg in node.args if isinstance(arg, ast.List))
-    return found
 
 
 def _is_none(node):
@@ -324,7 +301,8 @@ def _check_accepted(parsed, node):
     elif isinstance(node, ast.Raise) and node.exc is None:
         raise parsed.error(UnsupportedSyntaxError, node, "a bare raise is not supported",
                            "raise an exception: `raise ValueError(...)`")
-    elif isinstance(node, ast.Subscript) and not isinstance(node.value, _TABLES):
+    elif isinstance(node, ast.Subscript) and not isinstance(node.value, _TABLES + (
+            ast.Subscript,)):
         raise parsed.error(UnsupportedSyntaxError, node, "indexing this is not supported",
                            "index a tuple or list of numbers defined at module level")
 
@@ -350,6 +328,8 @@ def _check_target(parsed, target):
         for element in target.elts:
             _check_target(parsed, element)
         return
+    if isinstance(target, ast.Subscript) and isinstance(target.value, (ast.Name, ast.Subscript)):
+        return  # an element of a list: lowering reads what it is
     what = {"Attribute": "an attribute", "Subscript": "an element", "Starred": "a starred name",
             "List": "a list of names"}.get(type(target).__name__, "this target")
     raise parsed.error(UnsupportedSyntaxError, target, f"assigning to {what} is not supported",

@@ -104,12 +104,22 @@ def length(kind):
     return kind.length if isinstance(kind, t.List) else None
 
 
-def uses_containers(tree, params):
+def uses_containers(tree, params, helper=None):
     """Whether the function ``tree`` reads any of ``params`` as a container: indexes,
-    measures, unpacks, loops over or reduces it.  Such a function is generated on its
-    first call, for the kinds of its arguments."""
+    measures, unpacks, loops over or reduces it, or passes it to a function that does.
+    Such a function is generated on its first call, for the kinds of its arguments.
+    ``helper(name)`` gives ``(tree, parameter names, helper)`` of a function ``tree``
+    calls by ``name``, or None."""
     params = set(params)
     for node in ast.walk(tree):
+        if helper is not None and isinstance(node, ast.Call) and isinstance(
+                node.func, ast.Name) and any(_is_param(a, params) for a in node.args):
+            found = helper(node.func.id)
+            if found is not None:
+                inner, names, inner_helper = found
+                passed = [n for n, a in zip(names, node.args) if _is_param(a, params)]
+                if uses_containers(inner, passed, inner_helper):
+                    return True
         if isinstance(node, ast.Subscript) and _is_param(node.value, params):
             return True
         if isinstance(node, ast.Call) and any(_is_param(a, params) for a in node.args) and (

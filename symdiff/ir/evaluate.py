@@ -129,9 +129,41 @@ class Evaluator:
             env[stmt.target] = self.lookup(stmt.stack).pop()
         elif isinstance(stmt, ir.Check):
             self.check(stmt)
+        elif isinstance(stmt, (ir.Build, ir.Item, ir.SetItem, ir.Reduce)):
+            self.container(stmt)
         else:
             raise InternalError("evaluate", f"no way to run {statement_text(stmt)}")
         return False
+
+    def container(self, stmt):
+        env = self.env
+        if isinstance(stmt, ir.Build):
+            items = [self.operand(i) for i in stmt.items]
+            if stmt.repeat is not None:
+                env[stmt.target] = items * self.index(self.operand(stmt.repeat))
+            elif stmt.kind == "dict":
+                env[stmt.target] = dict(zip(stmt.keys, items))
+            else:
+                env[stmt.target] = (list if stmt.kind == "list" else tuple)(items)
+            return
+        if isinstance(stmt, ir.Reduce):
+            values = self.lookup(stmt.container)
+            start = None if stmt.start is None else self.operand(stmt.start)
+            if stmt.op in ("sum", "prod") and start is not None:
+                env[stmt.target] = sum(values, start) if stmt.op == "sum" else math.prod(
+                    values, start=start)
+            else:
+                env[stmt.target] = {"sum": sum, "fsum": math.fsum, "prod": math.prod,
+                                    "min": min, "max": max}[stmt.op](values)
+            return
+        value = self.lookup(stmt.container)
+        path = [self.operand(i) for i in stmt.path]
+        for index in path[:-1] if isinstance(stmt, ir.SetItem) else path:
+            value = value[index]
+        if isinstance(stmt, ir.SetItem):
+            value[path[-1]] = self.operand(stmt.value)
+        else:
+            env[stmt.target] = value
 
     def check(self, stmt):
         value = self.expression(stmt.value)

@@ -110,6 +110,24 @@ def _line(stmt, types):
         return f"{stmt.stack}.append({operand_text(stmt.value)})"
     if isinstance(stmt, ir.Pop):
         return f"{_typed(stmt.target, types)} = {stmt.stack}.pop()"
+    if isinstance(stmt, ir.Build):
+        items = [operand_text(i) for i in stmt.items]
+        if stmt.repeat is not None:
+            return f"{_typed(stmt.target, types)} = [{items[0]}] * {operand_text(stmt.repeat)}"
+        if stmt.kind == "dict":
+            inner = ", ".join(f"{k!r}: {i}" for k, i in zip(stmt.keys, items))
+            return f"{_typed(stmt.target, types)} = {{{inner}}}"
+        inner = ", ".join(items) + ("," if stmt.kind == "tuple" and len(items) == 1 else "")
+        brackets = "[]" if stmt.kind == "list" else "()"
+        return f"{_typed(stmt.target, types)} = {brackets[0]}{inner}{brackets[1]}"
+    if isinstance(stmt, (ir.Item, ir.SetItem)):
+        element = stmt.container + "".join(f"[{operand_text(i)}]" for i in stmt.path)
+        if isinstance(stmt, ir.SetItem):
+            return f"{element} = {operand_text(stmt.value)}"
+        return f"{_typed(stmt.target, types)} = {element}"
+    if isinstance(stmt, ir.Reduce):
+        start = "" if stmt.start is None else f", {operand_text(stmt.start)}"
+        return f"{_typed(stmt.target, types)} = {stmt.op}({stmt.container}{start})"
     if isinstance(stmt, ir.Check):
         extra = stmt.cause if stmt.kind == "raise" else stmt.message
         joint = " from " if stmt.kind == "raise" else ", "

@@ -1,0 +1,261 @@
+"""The containers core: lowering, sweeps, specialization and refusals.
+
+Each gradient is checked leaf by leaf against central differences at several points,
+optimized and not, and its structure exactly (a tuple is a tuple, a dict keeps its
+keys).  The corpus (``tests/test_containers.py``) checks many more functions against
+every witness; these tests pin the mechanisms one at a time.
+"""
+
+import math
+import random
+
+import pytest
+
+import symdiff
+from symdiff import SymdiffError
+from symdiff.errors import UnsupportedSyntaxError
+from symdiff.specialized import container_kinds
+
+
+def leaves(value, path=()):
+    if isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            yield from leaves(item, path + (i,))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from leaves(item, path + (key,))
+    else:
+        yield path, value
+
+
+def replaced(value, path, new):
+    if not path:
+        return new
+    head, rest = path[0], path[1:]
+    if isinstance(value, tuple):
+        return tuple(replaced(v, rest, new) if i == head else v for i, v in enumerate(value))
+    if isinstance(value, list):
+        return [replaced(v, rest, new) if i == head else v for i, v in enumerate(value)]
+    return {k: replaced(v, rest, new) if k == head else v for k, v in value.items()}
+
+
+def shape(value):
+    """The structure of ``value`` with every number replaced by ``float``."""
+    if isinstance(value, (list, tuple)):
+        return type(value)(shape(v) for v in value)
+    if isinstance(value, dict):
+        return {k: shape(v) for k, v in value.items()}
+    return float
+
+
+def assert_gradient(fn, args, wrt=None, h=1e-6, rtol=1e-5):
+    names = list(fn.__code__.co_varnames[:fn.__code__.co_argcount])
+    chosen = list(range(len(names))) if wrt is None else [names.index(w) for w in (
+        wrt if isinstance(wrt, (list, tuple)) else [wrt])]
+    for optimize in (False,):
+        got = symdiff.grad(fn, wrt=wrt, optimize=optimize)(*args)
+        got = (got,) if len(chosen) == 1 else got
+        assert isinstance(got, tuple) and len(got) == len(chosen)
+        for position, gradient in zip(chosen, got):
+            assert shape(gradient) == shape(args[position]), (fn.__name__, optimize)
+            found = dict(leaves(gradient))
+            for path, x in leaves(args[position]):
+                def at(step):
+                    moved = list(args)
+                    moved[position] = replaced(args[position], path, x + step)
+                    return fn(*moved)
+                expected = (at(h) - at(-h)) / (2 * h)
+                assert found[path] == pytest.approx(expected, rel=rtol, abs=1e-6), (
+                    fn.__name__, optimize, names[position], path)
+
+
+def points(make, count=3, seed=0):
+    rng = random.Random(seed)
+    return [make(rng) for _ in range(count)]
+
+
+def read_list(xs, y):
+    a = xs[0] * y
+    b = xs[-1] + math.sin(xs[1])
+    return a * b
+
+
+def rosenbrock(x):
+    total = 0.0
+    for i in range(len(x) - 1):
+        total = total + 100 * (x[i + 1] - x[i] ** 2) ** 2 + (1 - x[i]) ** 2
+    return total
+
+
+def dict_params(p, x):
+    ys = [p["w"] * x, p["b"], x]
+    t = sum(ys)
+    return t * max(ys) + math.prod(ys)
+
+
+def euler(x0, c):
+    xs = [0.0] * 4
+    xs[0] = x0
+    for i in range(3):
+        xs[i + 1] = xs[i] - c * math.sin(xs[i])
+    return xs[3] * xs[2]
+
+
+def network(layers, x):
+    for i in range(len(layers)):
+        w = layers[i][0]
+        b = layers[i][1]
+        x = math.tanh(w * x + b)
+    return x
+
+
+def aliased(layers, x):
+    first = layers[0]
+    return first[0] * x + first[1] * layers[1][0]
+
+
+def tuple_params(params, x):
+    w = params[0]
+    b = params[1]
+    return (w * x + b) ** 2
+
+
+def appended(xs):
+    ys = []
+    for i in range(len(xs)):
+        ys.append(xs[i] * xs[i])
+    return math.fsum(ys) + min(ys)
+
+
+def nested_dict(p, x):
+    h = p["w"][0] * x + p["w"][1] * x * x
+    return h * p["b"]
+
+
+def reductions(xs, s):
+    return sum(xs, s) * max(xs) - min(xs) + math.prod(xs, start=s)
+
+
+def helper_sum(values):
+    return sum(values)
+
+
+def calls_helper(xs, y):
+    return helper_sum(xs) * y
+
+
+def computed_index(xs):
+    total = 0.0
+    for i in range(len(xs) // 2):
+        j = 2 * i + 1
+        total = total + xs[j] * xs[j - 1]
+    return total
+
+
+def built_then_indexed(a, b):
+    ws = (a, b, a * b)
+    total = 0.0
+    for i in range(3):
+        total = total + ws[i] * ws[i]
+    return total
+
+
+def overwritten_in_loop(x0, n_steps):
+    xs = [x0, 0.0]
+    for _ in range(3):
+        xs[1] = xs[0] * xs[0]
+        xs[0] = math.sin(xs[1])
+    return xs[0] + max(xs)
+
+
+CASES = [
+    (read_list, lambda r: ([r.uniform(0.5, 2) for _ in range(3)], r.uniform(0.5, 2)), None),
+    (rosenbrock, lambda r: ([r.uniform(-1, 2) for _ in range(5)],), None),
+    (dict_params, lambda r: ({"w": r.uniform(0.2, 1), "b": r.uniform(0.2, 1)},
+                             r.uniform(0.2, 1)), None),
+    (euler, lambda r: (r.uniform(0.2, 1), r.uniform(0.1, 0.5)), None),
+    (network, lambda r: ([(r.uniform(-1, 1), r.uniform(-1, 1)) for _ in range(3)],
+                         r.uniform(-1, 1)), None),
+    (aliased, lambda r: ([(r.uniform(-1, 1), r.uniform(-1, 1)) for _ in range(2)],
+                         r.uniform(-1, 1)), None),
+    (tuple_params, lambda r: ((r.uniform(-1, 1), r.uniform(-1, 1)), r.uniform(-1, 1)), None),
+    (appended, lambda r: ([r.uniform(-2, 2) for _ in range(4)],), None),
+    (nested_dict, lambda r: ({"w": [r.uniform(-1, 1), r.uniform(-1, 1)], "b": 0.5},
+                             r.uniform(-1, 1)), None),
+    (reductions, lambda r: ([r.uniform(0.5, 2) for _ in range(4)], r.uniform(0.5, 2)), None),
+    (calls_helper, lambda r: ([r.uniform(0.5, 2) for _ in range(3)], r.uniform(0.5, 2)), None),
+    (computed_index, lambda r: ([r.uniform(-1, 1) for _ in range(6)],), None),
+    (built_then_indexed, lambda r: (r.uniform(0.5, 2), r.uniform(0.5, 2)), None),
+    (overwritten_in_loop, lambda r: (r.uniform(0.2, 1), 3), "x0"),
+]
+
+
+@pytest.mark.parametrize("fn, make, wrt", CASES, ids=[c[0].__name__ for c in CASES])
+def test_gradient_against_finite_differences(fn, make, wrt):
+    for args in points(make):
+        assert_gradient(fn, args, wrt)
+
+
+def test_a_tuple_parameter_gets_a_tuple_and_a_dict_its_keys():
+    grads = symdiff.grad(nested_dict)({"w": [0.5, 1.5], "b": 2.0}, 0.3)
+    assert isinstance(grads[0], dict) and list(grads[0]) == ["w", "b"]
+    assert isinstance(grads[0]["w"], list)
+    dparams, _ = symdiff.grad(tuple_params)((0.5, 1.5), 2.0)
+    assert isinstance(dparams, tuple)
+
+
+def test_one_build_per_kind_of_arguments():
+    gradient = symdiff.grad(rosenbrock)
+    with pytest.raises(SymdiffError, match="call it once"):
+        gradient.source
+    gradient([1.0, 2.0, 3.0])
+    first = gradient.source
+    built = symdiff.api.build(rosenbrock, kinds=container_kinds(rosenbrock, ([1.0],)))
+    gradient([1.0, 2.0, 3.0, 4.0])  # another length: the same kind, the same build
+    assert gradient._last is built
+    assert "len(x)" in first and "for " in first  # a loop, not unrolled by length
+    assert symdiff.source(rosenbrock, [1.0, 2.0]) == first
+
+
+def test_source_for_example_arguments_keeps_loops_and_lists():
+    text = symdiff.source(rosenbrock, [1.0, 2.0, 3.0])
+    assert "dx = [0.0] * len(x)" in text
+    assert "dx[i] +=" in text or "dx[i]" in text
+    assert "x_1" not in text.split("def ")[1].split("\n")[0]  # the parameter list is x
+
+
+def test_an_integer_leaf_gets_a_float_gradient():
+    dxs, _ = symdiff.grad(read_list)([1, 2, 3], 0.5)
+    assert all(isinstance(v, float) for v in dxs)
+
+
+@pytest.mark.parametrize("source, line", [
+    ("def f(xs):\n    return xs[0.5]\n", 2),
+    ("def f(p):\n    return p['missing']\n", 2),
+    ("def f(xs):\n    return xs[0] * xs\n", 2),
+    ("def f(xs):\n    return xs[5]\n", 2),  # a tuple's length is part of its kind
+])
+def test_refusals_are_located(tmp_path, source, line):
+    import importlib.util
+    path = tmp_path / "user_module.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location("user_module", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    argument = {"w": 1.0} if "'missing'" in source else (1.0, 2.0)
+    with pytest.raises(UnsupportedSyntaxError) as caught:
+        symdiff.grad(module.f)(argument)
+    assert caught.value.lineno == line and caught.value.filename == str(path)
+
+
+def test_a_container_built_in_a_loop_is_refused_where_it_is_built(tmp_path):
+    import importlib.util
+    path = tmp_path / "loop_module.py"
+    path.write_text("def f(x):\n    t = 0.0\n    for i in range(3):\n"
+                    "        ys = [x, x * x]\n        t = t + ys[1]\n    return t\n")
+    spec = importlib.util.spec_from_file_location("loop_module", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with pytest.raises(UnsupportedSyntaxError) as caught:
+        symdiff.grad(module.f)(1.0)
+    assert caught.value.lineno == 4
