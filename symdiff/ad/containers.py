@@ -93,8 +93,17 @@ class Containers:
         """Whether the reverse sweep must see ``container`` as the forward sweep did: some
         reduction reads it."""
         if not hasattr(self, "_reduced"):
-            self._reduced = {s.container for s in self.defuse.statements
-                             if isinstance(s, ir.Reduce)}
+            reduced = {s.container for s in self.defuse.statements if isinstance(s, ir.Reduce)}
+            shares = [(s.target, s.container) for s in self.defuse.statements
+                      if isinstance(s, ir.Share)]
+            grown = True
+            while grown:  # names bound to one object share its history
+                grown = False
+                for a, b in shares:
+                    if (a in reduced) != (b in reduced):
+                        reduced |= {a, b}
+                        grown = True
+            self._reduced = reduced
         return container in self._reduced
 
     def container_statement(self, stmt, scope):
@@ -104,7 +113,30 @@ class Containers:
             return self.build_container(stmt, scope)
         if isinstance(stmt, ir.SetItem):
             return self.set_item(stmt, scope)
+        if isinstance(stmt, ir.Share):
+            return self.share(stmt, scope)
         return self.reduce(stmt, scope)
+
+    def share(self, stmt, scope):
+        """``x = h``, a loop-carried name bound to another list: its adjoint is added
+        into the other's, element by element, and the old list comes back."""
+        self.defined.add(stmt.target)
+        forward = [sw.Let(stmt.target, place(stmt.container, stmt.path))]
+        if stmt.target not in self.active:
+            return forward, []
+        d = self.adjoint(stmt.target)
+        index = self.namer.fresh("i")
+        length = ex.Call(ex.Name(self.builtin("len")), (ex.Name(d),))
+        into = ex.Subscript(place(self.adjoint(stmt.container), stmt.path), ex.Name(index))
+        reverse = [sw.For(index, (length,), [sw.AddTo(into, ex.Subscript(ex.Name(d),
+                                                                          ex.Name(index)))])]
+        if scope.in_loop:
+            push, pop = self.stack_names()
+            forward.insert(0, sw.Push(push, ex.Name(stmt.target)))
+            kind = self.program.containers[stmt.target]
+            reverse += [sw.Pop(stmt.target, pop), sw.Let(d, zeros(kind, ex.Name(stmt.target)))]
+        return self.saved_for_reverse(stmt, scope, ir.operand_names(stmt.path), forward,
+                                      reverse)
 
     def container_adjoints(self):
         """``dxs = [0.0] * len(xs)`` for every active container, as the reverse starts."""
@@ -150,6 +182,13 @@ class Containers:
             return forward, []
         d = ex.Name(self.adjoint(stmt.target))
         reverse = []
+        if scope.in_loop:  # a new container each iteration: the last one comes back after
+            push, pop = self.stack_names()
+            forward.insert(0, sw.Push(push, ex.Name(stmt.target)))
+            kind = self.program.containers[stmt.target]
+            after = [sw.Pop(stmt.target, pop), sw.Let(d.id, zeros(kind, ex.Name(stmt.target)))]
+        else:
+            after = []
         for position, item in enumerate(stmt.items):
             if not (isinstance(item, ir.Var) and item.name in self.active):
                 continue
@@ -159,7 +198,7 @@ class Containers:
                 key = stmt.keys[position] if stmt.kind == "dict" else position
                 share = ex.Subscript(d, ex.Const(key))
             reverse.append(sw.AddTo(self.adjoint(item.name), share))
-        return forward, reverse
+        return forward, reverse + after
 
     def set_item(self, stmt, scope):
         element = place(stmt.container, stmt.path)

@@ -129,7 +129,7 @@ class Evaluator:
             env[stmt.target] = self.lookup(stmt.stack).pop()
         elif isinstance(stmt, ir.Check):
             self.check(stmt)
-        elif isinstance(stmt, (ir.Build, ir.Item, ir.SetItem, ir.Reduce)):
+        elif isinstance(stmt, (ir.Build, ir.Item, ir.SetItem, ir.Reduce, ir.Share)):
             self.container(stmt)
         else:
             raise InternalError("evaluate", f"no way to run {statement_text(stmt)}")

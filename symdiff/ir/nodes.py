@@ -207,6 +207,18 @@ class SetItem:
     sid: int = None  # the statement's id, unique within its Program
 
 
+@dataclass
+class Share:
+    """``target = container[i]...``: a name a loop carries bound again to a container of
+    numbers (the same object, as Python binds it: ``x = h`` at the end of a layer)."""
+
+    target: str
+    container: str
+    path: tuple
+    origin: Origin
+    sid: int = None  # the statement's id, unique within its Program
+
+
 REDUCTIONS = ("sum", "fsum", "prod", "min", "max")  # ``Reduce.op``: Python's or math's
 
 
@@ -284,7 +296,7 @@ def assigned_names(block):
     """Names written anywhere in ``block``: targets and loop variables."""
     names = []
     for stmt in walk(block):
-        if isinstance(stmt, (Assign, Compute, Pop, For, Build, Item, Reduce)):
+        if isinstance(stmt, (Assign, Compute, Pop, For, Build, Item, Reduce, Share)):
             names.append(stmt.target)
     return list(dict.fromkeys(names))
 
@@ -305,7 +317,7 @@ def reads(stmt):
         return [stmt.stack]
     if isinstance(stmt, Build):
         return operand_names(stmt.items + (stmt.repeat,))
-    if isinstance(stmt, Item):
+    if isinstance(stmt, (Item, Share)):
         return [stmt.container] + operand_names(stmt.path)
     if isinstance(stmt, SetItem):
         return [stmt.container] + operand_names(stmt.path + (stmt.value,))

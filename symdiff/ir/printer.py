@@ -120,7 +120,7 @@ def _line(stmt, types):
         inner = ", ".join(items) + ("," if stmt.kind == "tuple" and len(items) == 1 else "")
         brackets = "[]" if stmt.kind == "list" else "()"
         return f"{_typed(stmt.target, types)} = {brackets[0]}{inner}{brackets[1]}"
-    if isinstance(stmt, (ir.Item, ir.SetItem)):
+    if isinstance(stmt, (ir.Item, ir.SetItem, ir.Share)):
         element = stmt.container + "".join(f"[{operand_text(i)}]" for i in stmt.path)
         if isinstance(stmt, ir.SetItem):
             return f"{element} = {operand_text(stmt.value)}"

@@ -14,8 +14,8 @@ container inside one, is an alias (``ir.Ref``), never a copy, as in Python.
 
 Guarantees a located ``SymdiffError`` for what it does not read: an index that is not
 a whole number or a constant key, a tuple indexed by a changing index when its elements
-differ in kind, a container where a number is needed, a container built in a loop or a
-branch (its saved copies are not written yet).
+differ in kind, a container where a number is needed, a container built in one branch
+of an ``if``.
 """
 
 import ast
@@ -114,15 +114,26 @@ def read(frame, node, target):
     name, path = found
     if is_container(kind_of_operand(frame, ir.Ref(name, path))):
         return ir.Ref(name, path)
-    target = target or frame.namer.fresh(f"{_base_name(node)}_item")
+    target = target or frame.namer.fresh(element_name(node, path))
     frame.emit(ir.Item(target, name, path, frame.origin))
     return ir.Var(target)
 
 
-def _base_name(node):
+def element_name(node, path):
+    """A name for the element ``node`` reads: ``xs[0]`` -> ``xs_0``, ``xs[-1]`` ->
+    ``xs_last``, ``layers[i][1]`` -> ``layers_i_1``, ``p["w"]`` -> ``p_w``."""
     while isinstance(node, ast.Subscript):
         node = node.value
-    return node.id if isinstance(node, ast.Name) else "element"
+    parts = [node.id if isinstance(node, ast.Name) else "element"]
+    for index in path:
+        value = index.name if isinstance(index, ir.Var) else index.value
+        if value == -1:
+            value = "last"
+        elif isinstance(value, int) and value < 0:
+            value = f"last{-value}"
+        value = str(value)
+        parts.append(value if value.isidentifier() or value.isdigit() else "item")
+    return "_".join(parts)
 
 
 def literal(frame, node, target):
@@ -140,12 +151,15 @@ def literal(frame, node, target):
         elements = node.elts
     items = tuple(number(frame, e) for e in elements)
     target = target or frame.namer.fresh(frame.hint if kind != "tuple" else f"{frame.hint}_tuple")
-    if kind == "list":
-        frame.unit.containers[target] = t.List(t.FLOAT, len(items))
+    if kind == "list":  # a list's length is read when the gradient runs
+        _typed(frame, node, target, t.List(t.FLOAT, None))
     elif kind == "tuple":
-        frame.unit.containers[target] = t.Tuple((t.FLOAT,) * len(items))
+        _typed(frame, node, target, t.Tuple((t.FLOAT,) * len(items)))
     else:
-        frame.unit.containers[target] = t.Dict(tuple((k, t.FLOAT) for k in keys))
+        if frame.loops:
+            raise frame.error(UnsupportedSyntaxError, node, "a dict built inside a loop is "
+                              "not supported", "build it once, before the loop")
+        _typed(frame, node, target, t.Dict(tuple((k, t.FLOAT) for k in keys)))
     frame.emit(ir.Build(target, kind, items, frame.origin, keys=keys))
     return ir.Var(target)
 
@@ -163,7 +177,7 @@ def repeated(frame, node, target):
     item = number(frame, lists[0].elts[0])
     count = frame.value(other)
     target = target or frame.namer.fresh(frame.hint)
-    frame.unit.containers[target] = t.List(t.FLOAT, None)
+    _typed(frame, node, target, t.List(t.FLOAT, None))
     frame.emit(ir.Build(target, "list", (item,), frame.origin, repeat=count))
     return ir.Var(target)
 
@@ -179,17 +193,57 @@ def number(frame, node):
 
 
 def _built_once(frame, node):
-    if frame.compound or frame.loops:
-        raise frame.error(UnsupportedSyntaxError, node, "a container built inside a loop or "
-                          "a branch is not supported yet",
-                          "build it once before the loop and change its elements in the loop")
+    """A container is built on every path that reaches the reverse sweep: not in one
+    branch of an ``if`` (a loop's body builds a new one each iteration)."""
+    parents = getattr(frame, "_parents", None)
+    if parents is None:
+        parents = frame._parents = {id(child): parent for parent in ast.walk(frame.parsed.tree)
+                                    for child in ast.iter_child_nodes(parent)}
+    current = parents.get(id(node))
+    while current is not None:
+        if isinstance(current, (ast.If, ast.IfExp, ast.BoolOp)):
+            raise frame.error(UnsupportedSyntaxError, node, "a container built in one branch "
+                              "of an if is not supported", "build it before the if, and "
+                              "change its elements in the branches")
+        current = parents.get(id(current))
+
+
+def bind(frame, name, operand):
+    """What the user name ``name`` stands for once assigned the container ``operand``:
+    an alias; or, where a loop carries ``name`` (it holds a container already, read
+    before this assignment in the next iteration), a ``Share`` into its variable."""
+    previous = frame.mapping.get(name)
+    if not (frame.compound and isinstance(previous, ir.Var)
+            and previous.name in frame.unit.containers) or operand == previous:
+        return operand
+    node = frame.statement_node
+    kind = kind_of_operand(frame, operand)
+    if not isinstance(kind, (t.List, t.Tuple)) or is_container(element(kind, None)):
+        raise frame.error(UnsupportedSyntaxError, node, f"{name} is bound again in a loop "
+                          f"to a {kind}", "only a list or tuple of numbers can be carried "
+                          "from one iteration to the next")
+    _typed(frame, node, previous.name, kind)
+    source, path = (operand.container, operand.path) if isinstance(operand, ir.Ref) else (
+        operand.name, ())
+    frame.emit(ir.Share(previous.name, source, path, frame.origin))
+    return previous
+
+
+def _typed(frame, node, name, kind):
+    """``name`` holds containers of type ``kind``: the same type at every assignment (a
+    parameter's list rebuilt in a loop stays a list of numbers)."""
+    known = frame.unit.containers.get(name)
+    if known is not None and known != kind:
+        raise frame.error(UnsupportedSyntaxError, node, f"{name} held a {known} and is "
+                          f"given a {kind}", "give the new value a name of its own")
+    frame.unit.containers[name] = kind
 
 
 def empty_list(frame, name):
     """``name = []`` for a list that is filled by ``append`` and read (not a stack)."""
     node = frame.statement_node
     _built_once(frame, node)
-    frame.unit.containers[name] = t.List(t.FLOAT, None)
+    _typed(frame, node, name, t.List(t.FLOAT, None))
     frame.emit(ir.Build(name, "list", (), frame.origin))
     return ir.Var(name)
 

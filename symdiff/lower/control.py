@@ -62,7 +62,9 @@ def enter_compound(frame, node):
         return
     for name in assigned_user_names(node):
         current = frame.mapping.get(name)
-        if isinstance(current, ir.Var) and current.name in frame.unit.read:
+        if isinstance(current, ir.Var) and current.name in frame.unit.read and (
+                current.name not in frame.unit.containers):  # a container's reverse reads
+            # no element of it: the sweeps save a container a loop builds anew themselves
             fresh = frame.namer.fresh(name)
             frame.emit(ir.Assign(fresh, "copy", (current,), frame.origin))
             frame.mapping[name] = ir.Var(fresh)

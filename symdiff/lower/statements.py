@@ -226,6 +226,8 @@ def assign(frame, name, value_node):
     target = frame.target_name(name)
     operand = frame.value(value_node, target)
     aliased = operand != ir.Var(target) and containers.is_container_operand(frame, operand)
+    if aliased:
+        operand = containers.bind(frame, name, operand)
     frame.mapping[name] = operand if aliased else ir.Var(target)
 
 
