@@ -210,10 +210,20 @@ def rebuilt_sum(xs):
     return total
 
 
+def slices(xs, ys):
+    tail = xs[1:]
+    total = sum(xs[:-1]) * ys[0]
+    for i in range(len(tail)):
+        total = total + tail[i] * xs[::2][i % 2]
+    return total + sum(ys[-2:]) * max(xs[1:3])
+
+
 CASES += [
     (mlp, lambda r: ([[r.uniform(-1, 1) for _ in range(3)] for _ in range(2)],
                      [r.uniform(-1, 1) for _ in range(3)]), None),
     (rebuilt_sum, lambda r: ([r.uniform(0.5, 2) for _ in range(3)],), None),
+    (slices, lambda r: ([r.uniform(0.5, 2) for _ in range(5)],
+                        tuple(r.uniform(0.5, 2) for _ in range(3))), None),
 ]
 
 
@@ -286,4 +296,5 @@ def test_a_container_built_in_one_branch_is_refused_where_it_is_built(tmp_path):
     with pytest.raises(UnsupportedSyntaxError) as caught:
         symdiff.grad(module.f)(1.0)
     assert caught.value.lineno == 4
+
 

@@ -115,7 +115,35 @@ class Containers:
             return self.set_item(stmt, scope)
         if isinstance(stmt, ir.Share):
             return self.share(stmt, scope)
+        if isinstance(stmt, ir.Take):
+            return self.take(stmt, scope)
         return self.reduce(stmt, scope)
+
+    def take(self, stmt, scope):
+        """``tail = xs[1:]``: the reverse adds the slice's adjoint back at the positions
+        it was taken from (``range(len(xs))[1:]`` names them, whatever the bounds)."""
+        self.defined.add(stmt.target)
+        source = place(stmt.container, stmt.path)
+        cut = ex.Slice(*[None if b is None else ex.of_operand(b) for b in stmt.bounds])
+        forward = [sw.Let(stmt.target, ex.Subscript(source, cut))]
+        if stmt.target not in self.active:
+            return forward, []
+        positions, index = self.namer.fresh(f"{stmt.target}_positions"), self.namer.fresh("i")
+        length = ex.Call(ex.Name(self.builtin("len")), (source,))
+        every = ex.Call(ex.Name(self.builtin("range")), (length,))
+        d = ex.Name(self.adjoint(stmt.target))
+        into = ex.Subscript(place(self.adjoint(stmt.container), stmt.path),
+                            ex.Subscript(ex.Name(positions), ex.Name(index)))
+        reverse = [sw.Let(positions, ex.Subscript(every, cut)),
+                   sw.For(index, (ex.Call(ex.Name(self.builtin("len")), (ex.Name(positions),)),),
+                          [sw.AddTo(into, ex.Subscript(d, ex.Name(index)))])]
+        if scope.in_loop:
+            push, pop = self.stack_names()
+            forward.insert(0, sw.Push(push, ex.Name(stmt.target)))
+            kind = self.program.containers[stmt.target]
+            reverse += [sw.Pop(stmt.target, pop), sw.Let(d.id, zeros(kind, ex.Name(stmt.target)))]
+        names = ir.operand_names(stmt.path + tuple(b for b in stmt.bounds if b is not None))
+        return self.saved_for_reverse(stmt, scope, names, forward, reverse)
 
     def share(self, stmt, scope):
         """``x = h``, a loop-carried name bound to another list: its adjoint is added

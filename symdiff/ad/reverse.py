@@ -179,7 +179,7 @@ class Sweeps(Control, Taping, Containers, Writer):
             return self.append_to_list(stmt, scope)
         if isinstance(stmt, (ir.Push, ir.Pop)):
             return self.stack_operation(stmt, scope)
-        if isinstance(stmt, (ir.Item, ir.Build, ir.SetItem, ir.Reduce, ir.Share)):
+        if isinstance(stmt, (ir.Item, ir.Build, ir.SetItem, ir.Reduce, ir.Share, ir.Take)):
             return self.container_statement(stmt, scope)
         raise TypeError(stmt)
 

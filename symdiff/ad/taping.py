@@ -277,7 +277,7 @@ class Taping:
             return []
         names = unset_on_entry(inner.in_place, loop, self.program, self.defuse)
         built = [s.target for s in ir.walk(loop.body + getattr(loop, "pre", []))
-                 if isinstance(s, ir.Build) and s.target in self.active]
+                 if isinstance(s, (ir.Build, ir.Take)) and s.target in self.active]
         lists = unset_on_entry(list(dict.fromkeys(built)), loop, self.program, self.defuse)
         return [sw.Let(n, sw.ZERO) for n in names] + [sw.Let(n, ex.List(())) for n in lists]
 

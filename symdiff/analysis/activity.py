@@ -33,7 +33,7 @@ def active_names(program, wrt, defuse=None):
             flows = [(stmt.stack, stmt.target)]
         elif isinstance(stmt, ir.Build):  # a container is as active as what it holds
             flows = [(name, stmt.target) for name in ir.operand_names(stmt.items)]
-        elif isinstance(stmt, (ir.Item, ir.Share)):
+        elif isinstance(stmt, (ir.Item, ir.Share, ir.Take)):
             flows = [(stmt.container, stmt.target)]
         elif isinstance(stmt, ir.SetItem):
             flows = [(name, stmt.container) for name in ir.operand_names((stmt.value,))]

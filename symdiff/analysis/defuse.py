@@ -36,7 +36,7 @@ from symdiff.errors import InternalError
 from symdiff.ir import nodes as ir
 
 DEFINING = (ir.Assign, ir.Compute, ir.For, ir.Pop, ir.Build, ir.Item,
-            ir.Reduce, ir.Share)  # the statements with a ``target``
+            ir.Reduce, ir.Share, ir.Take)  # the statements with a ``target``
 LOOPS = (ir.For, ir.While)
 
 
@@ -182,7 +182,7 @@ class DefUse:
         after the innermost loop (where a ``BreakIf`` goes)."""
         reads = frozenset(ir.reads(stmt))
         if isinstance(stmt, (ir.Assign, ir.Compute, ir.Pop, ir.Build, ir.Item, ir.Reduce,
-                             ir.Share)):
+                             ir.Share, ir.Take)):
             return (live - {stmt.target}) | reads
         if isinstance(stmt, ir.If):
             return (self._before(stmt.body, live, exit) | self._before(stmt.orelse, live, exit)

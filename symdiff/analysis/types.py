@@ -135,7 +135,7 @@ class _Inference:
             for node in ex.walk(stmt.expr):
                 if isinstance(node, ex.Subscript) and isinstance(node.index, ex.Name):
                     self.ints.add(node.index.id)
-        elif isinstance(stmt, (ir.Item, ir.SetItem, ir.Share)):  # an index is an int
+        elif isinstance(stmt, (ir.Item, ir.SetItem, ir.Share, ir.Take)):  # indices: ints
             self.ints.update(i.name for i in stmt.path if isinstance(i, ir.Var))
 
     def spread_ints(self):
@@ -183,7 +183,7 @@ class _Inference:
             self.define(stmt.target, expression_type(stmt.expr, self.name_type))
         elif isinstance(stmt, ir.For):
             self.define(stmt.target, t.INT)
-        elif isinstance(stmt, (ir.Build, ir.Share)):
+        elif isinstance(stmt, (ir.Build, ir.Share, ir.Take)):
             self.define(stmt.target, self.program.containers[stmt.target])
         elif isinstance(stmt, (ir.Item, ir.Reduce)):
             self.define(stmt.target, t.FLOAT)

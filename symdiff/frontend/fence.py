@@ -26,7 +26,7 @@ ACCEPTED = {
     "Raise", "Assert", "JoinedStr", "FormattedValue", "Import", "ImportFrom", "alias",
     # expressions
     "BinOp", "UnaryOp", "BoolOp", "Compare", "Call", "Name", "Constant", "Attribute",
-    "Tuple", "keyword", "List", "Dict", "Subscript",
+    "Tuple", "keyword", "List", "Dict", "Subscript", "Slice",
     # contexts and operators
     "Load", "Store", "Add", "Sub", "Mult", "Div", "Pow", "FloorDiv", "Mod", "USub", "UAdd",
     "Not", "And", "Or", "Eq", "NotEq", "Lt", "LtE", "Gt", "GtE", "Is", "IsNot",
@@ -65,7 +65,6 @@ REFUSED = {
     "YieldFrom": ("yield from, which makes the function a generator,",
                   "differentiate a function that returns one number"),
     "Starred": ("a starred expression", "name each value"),
-    "Slice": ("a slice", "pass the elements as separate parameters"),
     "comprehension": ("a comprehension", "write a for loop over range(...)"),
     "ExceptHandler": ("an except clause", "move the try outside the function"),
     "withitem": ("a with statement", "move it outside the function"),

@@ -143,7 +143,7 @@ class _Checker:
             else:
                 self.reads(stmt, defined)
                 if isinstance(stmt, (ir.Assign, ir.Compute, ir.Pop, ir.Build, ir.Item,
-                                     ir.Reduce, ir.Share)):
+                                     ir.Reduce, ir.Share, ir.Take)):
                     defined.add(stmt.target)
         return defined
 
@@ -184,7 +184,7 @@ class _Checker:
                     self.fail(stmt, "a loop bound that is not an integer")
             self.holds(stmt, stmt.target, t.INT)
         elif isinstance(stmt, (ir.Build, ir.Item, ir.SetItem, ir.Reduce, ir.Push,
-                               ir.Share)) and (
+                               ir.Share, ir.Take)) and (
                 self.container(stmt) is not None):
             self.container_typed(stmt)
         elif isinstance(stmt, (ir.Push, ir.Pop)):
@@ -201,7 +201,7 @@ class _Checker:
                 self.fail(stmt, "a BreakIf that does not test a bool")
 
     def container(self, stmt):
-        name = stmt.target if isinstance(stmt, (ir.Build, ir.Share)) else getattr(
+        name = stmt.target if isinstance(stmt, (ir.Build, ir.Share, ir.Take)) else getattr(
             stmt, "container", getattr(stmt, "stack", None))
         return self.program.containers.get(name)
 
@@ -209,7 +209,7 @@ class _Checker:
         """A container statement: its container typed as one, its numbers numbers, its
         indices ints (or a dict's keys)."""
         kind = self.container(stmt)
-        named = stmt.target if isinstance(stmt, (ir.Build, ir.Share)) else getattr(
+        named = stmt.target if isinstance(stmt, (ir.Build, ir.Share, ir.Take)) else getattr(
             stmt, "container", None) or stmt.stack
         if self.name_type(named) != kind:
             self.fail(stmt, f"the container is typed {kind} by lowering, but not by inference")

@@ -129,7 +129,7 @@ class Evaluator:
             env[stmt.target] = self.lookup(stmt.stack).pop()
         elif isinstance(stmt, ir.Check):
             self.check(stmt)
-        elif isinstance(stmt, (ir.Build, ir.Item, ir.SetItem, ir.Reduce, ir.Share)):
+        elif isinstance(stmt, (ir.Build, ir.Item, ir.SetItem, ir.Reduce, ir.Share, ir.Take)):
             self.container(stmt)
         else:
             raise InternalError("evaluate", f"no way to run {statement_text(stmt)}")
@@ -158,6 +158,12 @@ class Evaluator:
             return
         value = self.lookup(stmt.container)
         path = [self.operand(i) for i in stmt.path]
+        if isinstance(stmt, ir.Take):
+            for index in path:
+                value = value[index]
+            env[stmt.target] = value[slice(*[None if b is None else self.operand(b)
+                                             for b in stmt.bounds])]
+            return
         for index in path[:-1] if isinstance(stmt, ir.SetItem) else path:
             value = value[index]
         if isinstance(stmt, ir.SetItem):

@@ -219,6 +219,19 @@ class Share:
     sid: int = None  # the statement's id, unique within its Program
 
 
+@dataclass
+class Take:
+    """``target = container[lower:upper:step]``: a new list (or tuple) of some numbers of
+    a list or tuple, as Python's slice makes one; a bound None is left out."""
+
+    target: str
+    container: str
+    path: tuple
+    bounds: tuple  # (lower, upper, step): operands or None
+    origin: Origin
+    sid: int = None  # the statement's id, unique within its Program
+
+
 REDUCTIONS = ("sum", "fsum", "prod", "min", "max")  # ``Reduce.op``: Python's or math's
 
 
@@ -296,7 +309,7 @@ def assigned_names(block):
     """Names written anywhere in ``block``: targets and loop variables."""
     names = []
     for stmt in walk(block):
-        if isinstance(stmt, (Assign, Compute, Pop, For, Build, Item, Reduce, Share)):
+        if isinstance(stmt, (Assign, Compute, Pop, For, Build, Item, Reduce, Share, Take)):
             names.append(stmt.target)
     return list(dict.fromkeys(names))
 
@@ -319,6 +332,8 @@ def reads(stmt):
         return operand_names(stmt.items + (stmt.repeat,))
     if isinstance(stmt, (Item, Share)):
         return [stmt.container] + operand_names(stmt.path)
+    if isinstance(stmt, Take):
+        return [stmt.container] + operand_names(stmt.path + stmt.bounds)
     if isinstance(stmt, SetItem):
         return [stmt.container] + operand_names(stmt.path + (stmt.value,))
     if isinstance(stmt, Reduce):

@@ -125,6 +125,10 @@ def _line(stmt, types):
         if isinstance(stmt, ir.SetItem):
             return f"{element} = {operand_text(stmt.value)}"
         return f"{_typed(stmt.target, types)} = {element}"
+    if isinstance(stmt, ir.Take):
+        element = stmt.container + "".join(f"[{operand_text(i)}]" for i in stmt.path)
+        bounds = ":".join("" if b is None else operand_text(b) for b in stmt.bounds)
+        return f"{_typed(stmt.target, types)} = {element}[{bounds}]"
     if isinstance(stmt, ir.Reduce):
         start = "" if stmt.start is None else f", {operand_text(stmt.start)}"
         return f"{_typed(stmt.target, types)} = {stmt.op}({stmt.container}{start})"

@@ -55,6 +55,8 @@ def container_of(frame, node):
         if outer is None:
             return None
         name, path = outer
+        if isinstance(node.slice, ast.Slice):
+            return taken(frame, node, name, path), ()
         return name, path + (index_operand(frame, node, name, path),)
     from symdiff.lower import names
     if names.scope_of(frame, node.id) is None:
@@ -75,9 +77,6 @@ def index_operand(frame, node, name, path):
     dict's constant key."""
     kind = kind_of_operand(frame, ir.Ref(name, path))
     index = node.slice
-    if isinstance(index, ast.Slice):
-        raise frame.error(UnsupportedSyntaxError, index, "a slice of a container is not "
-                          "read yet", "loop over the indices: for i in range(1, len(xs))")
     if isinstance(kind, t.Dict):
         if not (isinstance(index, ast.Constant) and isinstance(index.value, str)):
             raise frame.error(UnsupportedSyntaxError, index, "a dict is read with a key that "
@@ -103,6 +102,35 @@ def index_operand(frame, node, name, path):
         raise frame.error(UnsupportedSyntaxError, index, "a container is used as an index",
                           "index with an int")
     return operand
+
+
+def taken(frame, node, name, path):
+    """``xs[1:]``, ``xs[:-1]``, ``xs[::2]``: a ``Take`` into a new list (a tuple's slice
+    is read as a list of its numbers); the name holding it.  Written once per slice in
+    the source, however often lowering asks."""
+    made = frame.unit.taken.get(id(node))
+    if made is not None:
+        return made
+    kind = kind_of_operand(frame, ir.Ref(name, path))
+    elem = element(kind, None) if isinstance(kind, (t.List, t.Tuple)) else None
+    if elem is None:
+        raise frame.error(UnsupportedSyntaxError, node, f"a slice of a {kind}",
+                          "slice a list or tuple whose elements are alike")
+    _built_once(frame, node)
+    bounds = []
+    for part in (node.slice.lower, node.slice.upper, node.slice.step):
+        operand = None if part is None else frame.value(part)
+        if operand is not None and (is_container_operand(frame, operand) or (
+                isinstance(operand, ir.Const) and type(operand.value) is not int)):
+            raise frame.error(UnsupportedSyntaxError, part, "a slice bound that is not a "
+                              "whole number", "slice with ints: xs[1:], xs[i:j]")
+        bounds.append(operand)
+    target = frame.namer.fresh(f"{element_name(node.value, path)}_slice"
+                               if path else f"{name}_slice")
+    _typed(frame, node, target, t.List(elem, None))
+    frame.emit(ir.Take(target, name, path, tuple(bounds), frame.origin))
+    frame.unit.taken[id(node)] = target
+    return target
 
 
 def read(frame, node, target):
