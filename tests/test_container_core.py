@@ -218,10 +218,33 @@ def slices(xs, ys):
     return total + sum(ys[-2:]) * max(xs[1:3])
 
 
+def sorted_copies(xs, y):
+    ordered = sorted(xs)
+    top = sorted(xs, reverse=True)
+    copy = list(xs)
+    frozen = tuple(xs)
+    return ordered[0] * y + top[0] * ordered[-1] + copy[1] * frozen[2] * y
+
+
+def helper_returns_list(xs, y):
+    scaled = scale(xs, y)
+    return scaled[0] + scaled[1] * scaled[2]
+
+
+def scale(values, factor):
+    out = []
+    for i in range(len(values)):
+        out.append(values[i] * factor)
+    return out
+
+
 CASES += [
     (mlp, lambda r: ([[r.uniform(-1, 1) for _ in range(3)] for _ in range(2)],
                      [r.uniform(-1, 1) for _ in range(3)]), None),
     (rebuilt_sum, lambda r: ([r.uniform(0.5, 2) for _ in range(3)],), None),
+    (sorted_copies, lambda r: ([r.uniform(-2, 2) for _ in range(4)], r.uniform(0.5, 2)), None),
+    (helper_returns_list, lambda r: ([r.uniform(-2, 2) for _ in range(3)], r.uniform(0.5, 2)),
+     None),
     (slices, lambda r: ([r.uniform(0.5, 2) for _ in range(5)],
                         tuple(r.uniform(0.5, 2) for _ in range(3))), None),
 ]

@@ -93,7 +93,8 @@ class Containers:
         """Whether the reverse sweep must see ``container`` as the forward sweep did: some
         reduction reads it."""
         if not hasattr(self, "_reduced"):
-            reduced = {s.container for s in self.defuse.statements if isinstance(s, ir.Reduce)}
+            reduced = {s.container for s in self.defuse.statements if isinstance(s, ir.Reduce)
+                       or (isinstance(s, ir.Take) and s.copy == "sorted")}
             shares = [(s.target, s.container) for s in self.defuse.statements
                       if isinstance(s, ir.Share)]
             grown = True
@@ -125,16 +126,24 @@ class Containers:
         self.defined.add(stmt.target)
         source = place(stmt.container, stmt.path)
         cut = ex.Slice(*[None if b is None else ex.of_operand(b) for b in stmt.bounds])
-        forward = [sw.Let(stmt.target, ex.Subscript(source, cut))]
+        descending = (("reverse", ex.Const(True)),) if stmt.descending else ()
+        if stmt.copy is None:
+            value = ex.Subscript(source, cut)
+        else:
+            value = ex.Call(ex.Name(self.builtin(stmt.copy)), (source,), descending)
+        forward = [sw.Let(stmt.target, value)]
         if stmt.target not in self.active:
             return forward, []
         positions, index = self.namer.fresh(f"{stmt.target}_positions"), self.namer.fresh("i")
         length = ex.Call(ex.Name(self.builtin("len")), (source,))
         every = ex.Call(ex.Name(self.builtin("range")), (length,))
+        if stmt.copy == "sorted":  # where each number came from: a stable sort of positions
+            every = ex.Call(ex.Name(self.builtin("sorted")), (every,), (
+                ("key", ex.Attribute(source, "__getitem__")),) + descending)
         d = ex.Name(self.adjoint(stmt.target))
         into = ex.Subscript(place(self.adjoint(stmt.container), stmt.path),
                             ex.Subscript(ex.Name(positions), ex.Name(index)))
-        reverse = [sw.Let(positions, ex.Subscript(every, cut)),
+        reverse = [sw.Let(positions, every if stmt.copy else ex.Subscript(every, cut)),
                    sw.For(index, (ex.Call(ex.Name(self.builtin("len")), (ex.Name(positions),)),),
                           [sw.AddTo(into, ex.Subscript(d, ex.Name(index)))])]
         if scope.in_loop:

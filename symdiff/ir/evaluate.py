@@ -161,8 +161,10 @@ class Evaluator:
         if isinstance(stmt, ir.Take):
             for index in path:
                 value = value[index]
-            env[stmt.target] = value[slice(*[None if b is None else self.operand(b)
-                                             for b in stmt.bounds])]
+            calls = {"list": list, "tuple": tuple, None: lambda v: v,
+                     "sorted": lambda v: sorted(v, reverse=stmt.descending)}
+            env[stmt.target] = calls[stmt.copy](value[slice(*[
+                None if b is None else self.operand(b) for b in stmt.bounds])])
             return
         for index in path[:-1] if isinstance(stmt, ir.SetItem) else path:
             value = value[index]

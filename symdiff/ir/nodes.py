@@ -222,13 +222,17 @@ class Share:
 @dataclass
 class Take:
     """``target = container[lower:upper:step]``: a new list (or tuple) of some numbers of
-    a list or tuple, as Python's slice makes one; a bound None is left out."""
+    a list or tuple, as Python's slice makes one; a bound None is left out.  With
+    ``copy``, the whole container copied by ``list``, ``tuple`` or ``sorted``
+    (``descending``: ``sorted(..., reverse=True)``)."""
 
     target: str
     container: str
     path: tuple
     bounds: tuple  # (lower, upper, step): operands or None
     origin: Origin
+    copy: str = None  # "list", "tuple" or "sorted"
+    descending: bool = False
     sid: int = None  # the statement's id, unique within its Program
 
 

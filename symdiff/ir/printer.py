@@ -128,6 +128,9 @@ def _line(stmt, types):
     if isinstance(stmt, ir.Take):
         element = stmt.container + "".join(f"[{operand_text(i)}]" for i in stmt.path)
         bounds = ":".join("" if b is None else operand_text(b) for b in stmt.bounds)
+        if stmt.copy is not None:
+            extra = ", reverse=True" if stmt.descending else ""
+            return f"{_typed(stmt.target, types)} = {stmt.copy}({element}{extra})"
         return f"{_typed(stmt.target, types)} = {element}[{bounds}]"
     if isinstance(stmt, ir.Reduce):
         start = "" if stmt.start is None else f", {operand_text(stmt.start)}"

@@ -62,6 +62,9 @@ def call(frame, node, target):
     reduced = _reduction(frame, callee, node, target)
     if reduced is not None:
         return reduced
+    copied = _copy(frame, callee, node, target)
+    if copied is not None:
+        return copied
     if callee.kind not in ("primitive", "stop_gradient"):
         if callee.kind == "range":
             raise frame.error(UnsupportedSyntaxError, node, "range(...) outside a for loop",
@@ -96,6 +99,26 @@ def _reduction(frame, callee, node, target):
                           "is not supported", f"call {op}(xs)" + (
                               " or sum(xs, start)" if op == "sum" else ""))
     return containers.reduction(frame, op, node.args[0], start, target)
+
+
+def _copy(frame, callee, node, target):
+    """``list(xs)``, ``tuple(xs)``, ``sorted(xs)`` (``reverse=True`` too) of a container
+    of numbers (``containers.copied``); None otherwise."""
+    import builtins
+    names = {builtins.list: "list", builtins.tuple: "tuple", builtins.sorted: "sorted"}
+    call = names.get(callee.value) if callee.kind == "other" else None
+    if call is None or len(node.args) != 1 or containers.container_of(
+            frame, node.args[0]) is None:
+        return None
+    keywords = {k.arg: k.value for k in node.keywords}
+    descending = keywords.pop("reverse", None) if call == "sorted" else None
+    if keywords or not (descending is None or (isinstance(descending, ast.Constant)
+                                               and isinstance(descending.value, bool))):
+        raise frame.error(UnsupportedSyntaxError, node, f"this call of {call}() on a "
+                          "container is not supported", f"call {call}(xs)" + (
+                              " or sorted(xs, reverse=True)" if call == "sorted" else ""))
+    return containers.copied(frame, call, node.args[0], bool(descending and descending.value),
+                             target)
 
 
 def numpy_spelling(frame, func):

@@ -133,6 +133,24 @@ def taken(frame, node, name, path):
     return target
 
 
+def copied(frame, call, node, descending, target):
+    """``list(xs)``, ``tuple(xs)``, ``sorted(xs)``: a ``Take`` of the whole container."""
+    name, path = container_of(frame, node)
+    kind = kind_of_operand(frame, ir.Ref(name, path))
+    elem = element(kind, None) if isinstance(kind, (t.List, t.Tuple)) else None
+    if elem is None or is_container(elem):
+        raise frame.error(UnsupportedSyntaxError, node, f"{call}() of a {kind}",
+                          f"{call}() reads a list or tuple of numbers")
+    _built_once(frame, node)
+    target = target or frame.namer.fresh(f"{call}_{frame.hint}")
+    length = len(kind.elts) if isinstance(kind, t.Tuple) else None
+    _typed(frame, node, target, t.Tuple((elem,) * length) if call == "tuple" and length
+           is not None else t.List(elem, None))
+    frame.emit(ir.Take(target, name, path, (None, None, None), frame.origin, copy=call,
+                       descending=descending))
+    return ir.Var(target)
+
+
 def read(frame, node, target):
     """``xs[i]``, ``layers[i][0]``, ``p["w"]``: an ``Item`` for a number, an alias for a
     container; None when ``node`` does not index a known container."""
