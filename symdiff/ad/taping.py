@@ -34,6 +34,7 @@ import ast
 import copy
 from dataclasses import dataclass
 
+from symdiff.backend.syntax import operand_node
 from symdiff.frontend.resolve import is_table
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
@@ -143,8 +144,11 @@ def choose_restored(loop, program, active, defuse, set_before_read):
             unsafe.update(stmt.reads)
         if isinstance(stmt, ir.While):
             unsafe.update(ir.assigned_names(stmt.pre))
-        if isinstance(stmt, (ir.Assign, ir.Compute, ir.Pop)):
+        if isinstance(stmt, (ir.Assign, ir.Compute, ir.Pop, ir.Build, ir.Item, ir.Reduce,
+                             ir.Share, ir.Take)):
             sites[stmt.target] = sites.get(stmt.target, 0) + 1
+        if isinstance(stmt, ir.Item) and read_only(program, defuse, stmt.container):
+            unsafe.add(stmt.target)  # read again from its container where it is needed
         if isinstance(stmt, ir.Assign):
             before, after = value_reads(stmt, program, active)
             if stmt.target in before:
@@ -167,6 +171,17 @@ def choose_restored(loop, program, active, defuse, set_before_read):
         elif set_before_read(name):
             chosen.append(name)
     return chosen
+
+
+def read_only(program, defuse, container):
+    """Whether ``container`` is bound once outside every loop (or is a parameter) and no
+    statement changes it: its elements can be read again in the reverse sweep."""
+    definitions = defuse.definitions(container)
+    if len(definitions) > 1 or any(defuse.loops(s) for s in definitions):
+        return False
+    return not any(getattr(s, "container", None) == container and isinstance(s, ir.SetItem)
+                   or isinstance(s, ir.Push) and s.stack == container
+                   for s in defuse.readers(container))
 
 
 def unset_on_entry(names, loop, program, defuse):
@@ -201,6 +216,12 @@ class Taping:
         elif isinstance(source, ir.Assign) and source.op not in self.program.custom and (
                 source.call is None and cheap(source.op)):
             args, expression = source.args, None
+        elif isinstance(source, ir.Item) and read_only(self.program, du, source.container):
+            args = [ir.Var(source.container)] + [p for p in source.path if isinstance(p, ir.Var)]
+            expression = ast.Name(source.container, ast.Load())
+            for index in source.path:
+                expression = ast.Subscript(expression, operand_node(index, self.program),
+                                           ast.Load())
         else:
             return None
         block, index = du.block(source)

@@ -160,9 +160,33 @@ def read(frame, node, target):
     name, path = found
     if is_container(kind_of_operand(frame, ir.Ref(name, path))):
         return ir.Ref(name, path)
+    earlier = read_before(frame, name, path)
+    if earlier is not None and target is None:
+        return earlier
     target = target or frame.namer.fresh(element_name(node, path))
     frame.emit(ir.Item(target, name, path, frame.origin))
     return ir.Var(target)
+
+
+_LOOKBACK = 64  # statements of the block searched for an earlier read of one element
+
+
+def read_before(frame, name, path):
+    """The operand an earlier statement of this very block read ``name[path]`` into,
+    when nothing since can have changed it (no loop or branch in between, no change to
+    the container, to an index or to that operand): ``x[i] ** 2 + (1 - x[i])`` reads
+    ``x[i]`` once.  None otherwise."""
+    indices = set(ir.operand_names(path))
+    for stmt in reversed(frame.out[-_LOOKBACK:]):
+        if isinstance(stmt, ir.Item) and stmt.container == name and stmt.path == path:
+            return ir.Var(stmt.target)
+        if isinstance(stmt, (ir.If, ir.For, ir.While)) or getattr(stmt, "container", None) == (
+                name) or getattr(stmt, "stack", None) == name:
+            return None
+        written = set(ir.assigned_names([stmt]))
+        if name in written or written & indices:
+            return None
+    return None
 
 
 def element_name(node, path):
