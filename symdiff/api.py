@@ -27,7 +27,7 @@ from symdiff.analysis.activity import active_names
 from symdiff.analysis.graph import build_graph
 from symdiff.backend.compile import compile_module
 from symdiff.backend.travel import Travels, carried, wrap
-from symdiff.errors import SymdiffError, UndefinedNameError
+from symdiff.errors import SymdiffError, UndefinedNameError, UnsupportedSyntaxError
 from symdiff.frontend.kinds import uses_containers
 from symdiff.frontend.parse import parse_function
 from symdiff.frontend.resolve import table_values
@@ -84,6 +84,8 @@ def build(fn, wrt=None, *, with_value=False, optimize=True, mode="reverse", pref
     afresh (and cached as any other).  ``kinds``: the container parameters' types
     (``specialized.container_kinds``), part of the key.
     """
+    if isinstance(fn, Specialized):
+        _unwrap(fn)  # says why it cannot be read as a function
     items = wrt if isinstance(wrt, (list, tuple)) else (wrt,)
     wrt_key = (isinstance(wrt, (list, tuple)),) + tuple((type(w), w) for w in items)
     # by identity: equal code objects in two modules, or two generated functions, differ
@@ -172,12 +174,14 @@ class GradFunction(Travels):
 
 def _wrap(fn, wrt, with_value, optimize):
     subject, fn = fn, _unwrap(fn)
-    if reads_containers(fn):
-        return Specialized(fn, wrt, with_value, optimize)
     try:
         gradient = build(fn, wrt, with_value=with_value, optimize=optimize)
     except UndefinedNameError:
         return GradFunction(fn, wrt, with_value, optimize)
+    except SymdiffError:  # built as tables, a container it reads cannot be: per kind then
+        if reads_containers(fn):
+            return Specialized(fn, wrt, with_value, optimize, build)
+        raise
     return wrap(gradient, "value_and_grad" if with_value else "grad", subject,
                 {"wrt": wrt, "optimize": optimize}, fn=fn)
 
@@ -185,6 +189,13 @@ def _wrap(fn, wrt, with_value, optimize):
 def _unwrap(fn):
     """A gradient built on first use stands for its generated function (``grad(grad(f))``);
     a wrapper that changes no value (``functools.lru_cache``) for what it wraps."""
+    if isinstance(fn, Specialized):
+        code = fn.fn.__code__
+        raise UnsupportedSyntaxError(
+            f"the gradient of {fn.fn.__name__} is generated per kind of its container "
+            "arguments, and a gradient of it is not taken yet", filename=code.co_filename,
+            lineno=code.co_firstlineno, col_offset=0,
+            hint="differentiate a function of numbers, or take a jvp of the gradient by hand")
     return fn._gradient().function if isinstance(fn, GradFunction) else transparent(fn)
 
 

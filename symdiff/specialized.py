@@ -2,7 +2,9 @@
 
 A function that reads a parameter as a container (indexes it, measures it, unpacks,
 loops over or reduces it) cannot be generated before the containers' kinds are known:
-a list of three numbers and a dict of two lists read differently.  ``Specialized``
+a list of three numbers and a dict of two lists read differently.  (One that reads them
+only as tables of data, none of them in ``wrt``, is built at once, as any function.)
+``Specialized``
 builds the gradient on each call for the kinds of that call's arguments
 (``frontend.kinds``: number; tuple or list of a length and element kinds; dict of keys
 and value kinds) through ``api.build``, whose cache serves every later call of the same
@@ -53,8 +55,9 @@ def without_lengths(kind):
 
 
 class Specialized(Travels):
-    def __init__(self, fn, wrt, with_value, optimize):
+    def __init__(self, fn, wrt, with_value, optimize, build):
         self.fn = fn
+        self._build = build  # ``api.build``
         self._options = (wrt, with_value, optimize)
         self._last = None
         self.__name__ = self.__qualname__ = f"grad_{fn.__name__}"
@@ -62,9 +65,8 @@ class Specialized(Travels):
                        "arguments."
 
     def _gradient(self, args=(), kwargs=None):
-        from symdiff.api import build
         wrt, with_value, optimize = self._options
-        self._last = build(self.fn, wrt, with_value=with_value, optimize=optimize,
+        self._last = self._build(self.fn, wrt, with_value=with_value, optimize=optimize,
                            kinds=container_kinds(self.fn, args, kwargs))
         return self._last
 

@@ -25,6 +25,7 @@ from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 from symdiff.ir import types as t
+from symdiff.primitives.reductions import in_math
 
 
 def place(name, path):
@@ -271,7 +272,7 @@ class Containers:
     def reduce(self, stmt, scope):
         overwrites = self._defines(stmt, scope)
         container = ex.Name(stmt.container)
-        if stmt.op in ("fsum", "prod"):
+        if in_math(stmt.op):
             func = ex.Attribute(ex.Name(self.program.math_name), stmt.op)
         else:
             func = ex.Name(self.builtin(stmt.op))

@@ -20,6 +20,7 @@ import ast
 import numbers
 
 from symdiff.ir import types as t
+from symdiff.primitives.reductions import REDUCTIONS
 
 
 def kind_of(value):
@@ -122,17 +123,29 @@ def uses_containers(tree, params, helper=None):
                     return True
         if isinstance(node, ast.Subscript) and _is_param(node.value, params):
             return True
-        if isinstance(node, ast.Call) and any(_is_param(a, params) for a in node.args) and (
-                isinstance(node.func, (ast.Name, ast.Attribute))):
-            name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
-            if name in ("len", "sum", "min", "max", "fsum", "prod", "enumerate", "zip",
-                        "reversed", "sorted", "list", "tuple", "iter"):
-                return True
+        if isinstance(node, ast.Call) and _reads_whole(node, params):
+            return True
         if isinstance(node, (ast.For, ast.comprehension)) and _is_param(node.iter, params):
             return True
         if isinstance(node, ast.Assign) and isinstance(node.targets[0], (ast.Tuple, ast.List)) \
                 and _is_param(node.value, params):
             return True
+    return False
+
+
+_WHOLE = ("len", "enumerate", "zip", "reversed", "sorted", "list", "tuple", "iter")
+_ONE = REDUCTIONS  # of one iterable (``min(a, b)`` is of numbers)
+
+
+def _reads_whole(call, params):
+    """Whether ``call`` takes one of ``params`` whole: ``len(xs)``, ``zip(xs, ys)``,
+    ``sum(xs)``, ``max(xs)`` (not ``max(x, y)``)."""
+    func = call.func
+    name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+    if name in _WHOLE:
+        return any(_is_param(a, params) for a in call.args)
+    if name in _ONE and call.args and _is_param(call.args[0], params):
+        return name == "sum" or len(call.args) == 1
     return False
 
 

@@ -37,6 +37,7 @@ from symdiff.errors import InternalError
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir.printer import statement_text
+from symdiff.primitives.reductions import function
 
 BINARY = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
           "//": operator.floordiv, "%": operator.mod, "**": operator.pow,
@@ -149,12 +150,12 @@ class Evaluator:
         if isinstance(stmt, ir.Reduce):
             values = self.lookup(stmt.container)
             start = None if stmt.start is None else self.operand(stmt.start)
-            if stmt.op in ("sum", "prod") and start is not None:
-                env[stmt.target] = sum(values, start) if stmt.op == "sum" else math.prod(
-                    values, start=start)
+            reduce = function(stmt.op)
+            if start is None:
+                env[stmt.target] = reduce(values)
             else:
-                env[stmt.target] = {"sum": sum, "fsum": math.fsum, "prod": math.prod,
-                                    "min": min, "max": max}[stmt.op](values)
+                env[stmt.target] = reduce(values, start) if stmt.op == "sum" else reduce(
+                    values, start=start)
             return
         value = self.lookup(stmt.container)
         path = [self.operand(i) for i in stmt.path]

@@ -236,13 +236,11 @@ class Take:
     sid: int = None  # the statement's id, unique within its Program
 
 
-REDUCTIONS = ("sum", "fsum", "prod", "min", "max")  # ``Reduce.op``: Python's or math's
-
-
 @dataclass
 class Reduce:
     """``target = sum(container)`` (``start``: ``sum(container, start)``), or ``fsum``,
-    ``prod``, ``min``, ``max`` of the numbers of a list or tuple."""
+    ``prod``, ``min``, ``max`` of the numbers of a list or tuple
+    (``primitives.reductions``)."""
 
     target: str
     op: str

@@ -23,6 +23,7 @@ from symdiff.errors import UnknownFunctionError, UnsupportedSyntaxError
 from symdiff.frontend.resolve import lookup
 from symdiff.ir import nodes as ir
 from symdiff.lower import containers, names, operands, tables
+from symdiff.primitives.reductions import REDUCTIONS, WITH_START, function
 from symdiff.primitives.registry import VARIADIC, chains, pairs, rule_of, variant, written_out
 from symdiff.primitives.texts import template
 
@@ -82,19 +83,18 @@ def call(frame, node, target):
 def _reduction(frame, callee, node, target):
     """``sum(xs)``, ``sum(xs, start)``, ``min(xs)``, ``max(xs)``, ``math.fsum(xs)``,
     ``math.prod(xs)`` of a container (``containers.reduction``); None otherwise."""
-    import builtins
-    if callee.kind == "primitive" and callee.value in ("min", "max", "fsum", "prod"):
+    if callee.kind == "primitive" and callee.value in REDUCTIONS:
         op = callee.value
     else:
-        op = "sum" if callee.kind == "other" and callee.value is builtins.sum else None
+        op = "sum" if callee.kind == "other" and callee.value is function("sum") else None
     if op is None or not node.args or containers.container_of(frame, node.args[0]) is None:
         return None
     start = node.args[1] if len(node.args) == 2 else None
     keywords = {k.arg: k.value for k in node.keywords}
-    if op in ("sum", "prod") and set(keywords) <= {"start"} and start is None:
+    if op in WITH_START and set(keywords) <= {"start"} and start is None:
         start = keywords.pop("start", None)
     if len(node.args) > (2 if op == "sum" else 1) or keywords or (
-            start is not None and op not in ("sum", "prod")):
+            start is not None and op not in WITH_START):
         raise frame.error(UnsupportedSyntaxError, node, f"this call of {op}() on a container "
                           "is not supported", f"call {op}(xs)" + (
                               " or sum(xs, start)" if op == "sum" else ""))

@@ -151,6 +151,15 @@ def copied(frame, call, node, descending, target):
     return ir.Var(target)
 
 
+def element_at(frame, name, path, target):
+    """``name[path]`` bound to ``target``: an ``Item`` for a number, an alias for a
+    container (a loop over a list of pairs reads each pair in place)."""
+    if is_container(kind_of_operand(frame, ir.Ref(name, path))):
+        return ir.Ref(name, path)
+    frame.emit(ir.Item(target, name, path, frame.origin))
+    return ir.Var(target)
+
+
 def read(frame, node, target):
     """``xs[i]``, ``layers[i][0]``, ``p["w"]``: an ``Item`` for a number, an alias for a
     container; None when ``node`` does not index a known container."""
@@ -345,7 +354,7 @@ def append(frame, name, value_node):
     frame.emit(ir.Push(name, number(frame, value_node), frame.origin))
 
 
-def length(frame, node, target):
+def length(frame, node, target=None):
     """``len(xs)``: known now for a tuple or a dict, when the gradient runs for a list;
     None when ``node`` is not a known container."""
     found = container_of(frame, node)

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
-from symdiff.lower import control, expressions, names, tables
+from symdiff.lower import containers, control, expressions, names, tables
 from symdiff.lower.exits import contains
 from symdiff.lower.operands import any_of, operand_ast, reads_of
 from symdiff.lower.scope import Loop
@@ -84,7 +84,7 @@ def table_loop(frame, node, reverse=False):
             elements = node.target.elts
         iterables = node.iter.args
     frame.hint = elements[0].id
-    read = [tables.table(frame, iterable) for iterable in iterables]
+    read = [_iterated(frame, iterable) for iterable in iterables]
     length = loop_length(frame, iterables, read)
     control.enter_compound(frame, node)
     origin = frame.origin
@@ -97,6 +97,11 @@ def table_loop(frame, node, reverse=False):
         def read_elements():  # each iteration reads its elements first, at the loop's line
             frame.set_origin(node)
             for element, (name, values) in zip(elements, read):
+                if isinstance(values, Iterated):  # a container's element: a number or an alias
+                    path = values.path + (ir.Var(index),)
+                    frame.mapping[element.id] = containers.element_at(
+                        frame, name, path, frame.target_name(element.id))
+                    continue
                 frame.mapping[element.id] = tables.table_entry(
                     frame, name, values, ir.Var(index), frame.target_name(element.id))
         body = loop_body(frame, node, loop, read_elements)
@@ -104,8 +109,31 @@ def table_loop(frame, node, reverse=False):
     loop_else(frame, node, loop)
 
 
+class Iterated:
+    """A container a loop runs over: read by ``containers``, not as a table."""
+
+    def __init__(self, path, node):
+        self.path, self.node = path, node
+
+
+def _iterated(frame, iterable):
+    found = containers.container_of(frame, iterable)
+    if found is None:
+        return tables.table(frame, iterable)
+    return found[0], Iterated(found[1], iterable)
+
+
 def loop_length(frame, iterables, read):
     """How many times a loop over ``iterables`` runs: the shortest one's length."""
+    if any(isinstance(values, Iterated) for _, values in read):
+        lengths = [containers.length(frame, values.node) if isinstance(values, Iterated)
+                   else tables.table_length(frame, iterable)
+                   for iterable, (_, values) in zip(iterables, read)]
+        if len(lengths) == 1:
+            return lengths[0]
+        shortest = ast.Call(ast.Name("min", ast.Load()), [operand_ast(n) for n in lengths], [])
+        return ir.Var(frame.compute(frame.namer.fresh("length"), shortest, tuple(
+            n.name for n in lengths if isinstance(n, ir.Var))))
     if all(values is not None for _, values in read):
         return ir.Const(min(len(values) for _, values in read))
     lengths = [tables.table_length(frame, iterable) for iterable in iterables]

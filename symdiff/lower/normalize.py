@@ -51,6 +51,7 @@ def normalize(parsed, allow_tuple=False, kinds=None):
     params = []
     for name in local_names(parsed.tree)[:_param_count(parsed.tree)]:
         params.append(namer.claim(name))
+        unit.params.add(name)
         frame.mapping[name] = ir.Var(name)
         if (kinds or {}).get(name) is not None:
             unit.containers[name] = kinds[name]

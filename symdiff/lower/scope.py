@@ -39,6 +39,7 @@ class Unit:
         self.program_rules = {}  # op -> Rule, for functions with their own rule
         self.custom_functions = {}  # op -> (function, partials)
         self.containers = {}  # generated name -> the container type it holds
+        self.params = set()  # the differentiated function's parameters
         self.taken = {}  # id of a slice in the source -> the list ``containers.taken`` made
 
     def custom_op(self, fn):

@@ -52,6 +52,11 @@ def table(frame, node):
         return frame.tables[node.id]  # a helper's parameter, bound to a table
     if isinstance(node, ast.Name) and names.meaning_of(frame, node.id, node).kind == "local":
         operand = names.name_operand(frame, node)
+        if isinstance(operand, ir.Var) and operand.name not in frame.unit.params:
+            raise frame.error(UnsupportedSyntaxError, node, f"{node.id} holds a number here, "
+                              "and is read as a table of numbers",
+                              "index a parameter, a list or tuple you built, or a table "
+                              "defined at module level")
         if isinstance(operand, ir.Var):
             frame.unit.table_names.setdefault(operand.name, frame.error(
                 UnsupportedSyntaxError, node, f"{node.id} is read as a table of numbers "

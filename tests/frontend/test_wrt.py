@@ -171,10 +171,11 @@ def test_a_table_is_refused_where_it_is_read_with_the_number_parameters_named(
     weighted = module.weighted
     lineno = next(i for i, line in enumerate(SUBJECT.splitlines(), 1) if "coeffs[0]" in line)
     point = (0.5, (2.0, 3.0))
+    # grad and value_and_grad differentiate a container parameter (issue: containers);
+    # the forward-mode transforms read one as a table of data still
+    assert symdiff.grad(weighted)(*point) == (2.0, (0.5, 1.0))
+    assert symdiff.value_and_grad(weighted, wrt=(0, -1))(*point) == (4.0, (2.0, (0.5, 1.0)))
     attempts = {
-        "grad": lambda: symdiff.grad(weighted)(*point),
-        "value_and_grad": lambda: symdiff.value_and_grad(weighted)(*point),
-        "by index": lambda: symdiff.grad(weighted, wrt=(0, -1))(*point),
         "jvp": lambda: symdiff.jvp(weighted),
         "jacobian": lambda: symdiff.jacobian(weighted, wrt="coeffs"),
         "hessian": lambda: symdiff.hessian(weighted),
