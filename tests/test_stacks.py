@@ -232,7 +232,7 @@ def _line(error):
         return file.read().splitlines()[error.lineno - 1]
 
 
-# --- reading a stack any other way is refused ------------------------------------------
+# --- a list filled by append is read like any list: by index, len, a loop ---------------
 
 READS = '''
 def indexed(x):
@@ -321,7 +321,8 @@ def returned(x):
     return s
 '''
 READING = ("indexed", "indexed_in_for", "last_in_for", "length", "length_in_while",
-           "index_in_while", "nested_loops", "read_before_made", "looped_over", "returned")
+           "nested_loops", "looped_over")
+REFUSED = ("read_before_made", "returned")  # a list read before it is made, or returned
 
 
 @pytest.fixture(scope="module")
@@ -330,7 +331,25 @@ def reads(tmp_path_factory):
 
 
 @pytest.mark.parametrize("name", READING)
-def test_a_stack_read_by_index_is_refused_where_it_is_read(reads, name):
+def test_a_list_filled_by_append_is_read_by_index_length_and_loops(reads, name):
+    fn = getattr(reads, name)
+    for x in (0.3, 0.7, 1.9):
+        for optimize in (True, False):
+            got = symdiff.grad(fn, optimize=optimize)(x)
+            assert got == pytest.approx(symdiff.tape.grad(fn)(x), rel=1e-12, abs=1e-12)
+            h = 1e-6
+            assert got == pytest.approx((fn(x + h) - fn(x - h)) / (2 * h), rel=1e-6, abs=1e-8)
+
+
+def test_a_list_read_past_its_end_raises_what_the_function_raises(reads):
+    with pytest.raises(IndexError):
+        reads.index_in_while(0.7)
+    with pytest.raises(IndexError):
+        symdiff.grad(reads.index_in_while)(0.7)
+
+
+@pytest.mark.parametrize("name", REFUSED)
+def test_a_list_read_before_it_is_made_or_returned_is_refused_where_it_is_read(reads, name):
     fn = getattr(reads, name)
     with pytest.raises(UnsupportedSyntaxError) as caught:
         symdiff.grad(fn)

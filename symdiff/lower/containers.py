@@ -308,6 +308,18 @@ def bind(frame, name, operand):
     return previous
 
 
+def returned(frame, node):
+    """The error for a container returned by the differentiated function, or by a helper
+    from inside a branch or a loop."""
+    if frame.top:
+        return frame.error(UnsupportedSyntaxError, node, "a container is returned: a "
+                           "gradient is taken of a function returning one number",
+                           "return one number (sum(xs), xs[-1]), or use symdiff.jacobian "
+                           "for several outputs")
+    return frame.error(UnsupportedSyntaxError, node, "a container is returned from inside a "
+                       "branch or a loop", "return it once, after the branch or loop")
+
+
 def _typed(frame, node, name, kind):
     """``name`` holds containers of type ``kind``: the same type at every assignment (a
     parameter's list rebuilt in a loop stays a list of numbers)."""

@@ -54,6 +54,8 @@ def _body(frame, stmts, result_target):
             target = result_target if simple else (result_target or frame.result_name())
             frame.hint = target or "result"
             operand = frame.value(final.value, target)
+            if frame.top and containers.is_container_operand(frame, operand):
+                raise containers.returned(frame, final.value)
     else:
         if not contains(stmts, ast.Return):
             raise frame.error(UnsupportedSyntaxError, frame.parsed.tree,

@@ -182,7 +182,9 @@ def stmt_Return(frame, node):
         inline.tuple_result(frame, node.value)
     else:
         frame.hint = frame.result_name()
-        frame.value(node.value, frame.result_name())
+        result = frame.value(node.value, frame.result_name())
+        if containers.is_container_operand(frame, result) and (frame.top or frame.compound):
+            raise containers.returned(frame, node.value)
     if frame.compound:
         set_returned(frame)
     for loop in frame.loops:  # every enclosing loop must stop, not just the innermost

@@ -53,10 +53,10 @@ def table(frame, node):
     if isinstance(node, ast.Name) and names.meaning_of(frame, node.id, node).kind == "local":
         operand = names.name_operand(frame, node)
         if isinstance(operand, ir.Var) and operand.name not in frame.unit.params:
-            raise frame.error(UnsupportedSyntaxError, node, f"{node.id} holds a number here, "
-                              "and is read as a table of numbers",
-                              "index a parameter, a list or tuple you built, or a table "
-                              "defined at module level")
+            raise frame.error(UnsupportedSyntaxError, node, f"{node.id} is indexed here, "
+                              "but holds no list or tuple at this point",
+                              "build the list before it is read (before the loop), or index "
+                              "a parameter or a table defined at module level")
         if isinstance(operand, ir.Var):
             frame.unit.table_names.setdefault(operand.name, frame.error(
                 UnsupportedSyntaxError, node, f"{node.id} is read as a table of numbers "
