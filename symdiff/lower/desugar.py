@@ -14,11 +14,20 @@ inside it:
 - an ``if`` one of whose branches always leaves the block (``return``, ``break``,
   ``continue``, ``raise``) takes the rest of the block into its other branch, so control
   never leaves a branch to run on after the ``if``; the statements after one that
-  always leaves the block, which never run, are gone.
+  always leaves the block, which never run, are gone;
+- container syntax is in the forms the containers core reads: a list comprehension,
+  or a generator expression given to a reduction, is a fresh list filled by ``append``
+  in loops written before the statement (``comprehensions``); a loop over a container
+  is a loop over ``range(...)`` that reads its elements first, and ``w, b = params``
+  is ``w = params[0]``, ``b = params[1]`` (``iteration``).  Fresh names are taken from
+  no identifier of the function (``hygiene``); each statement written carries the
+  location of the user's code it stands for.
 
-What needs the meaning of a name (a loop over a table, a stack's methods, a call to
-inline) or Python's order of evaluation (``and``, ``or``, chained comparisons) stays
-for ``lower``.
+What needs the meaning of a name other than a builtin's (a stack's methods, a call to
+inline, a table's values) or Python's order of evaluation (``and``, ``or``, chained
+comparisons) stays for ``lower``.  A comprehension in a ``while`` test is refused (its
+hint says to compute it before the loop and at the end of the body) rather than
+recomputed, since a ``continue`` would skip a recomputation at the end.
 
     >>> import ast
     >>> tree = ast.parse('''
@@ -40,6 +49,22 @@ for ``lower``.
         else:
             y = a * b
             return y
+    >>> tree = ast.parse('''
+    ... def loss(params, xs, ys):
+    ...     w, b = params
+    ...     return sum((w * x + b - y) ** 2 for x, y in zip(xs, ys))
+    ... ''').body[0]
+    >>> print(ast.unparse(desugar_function(tree)))
+    def loss(params, xs, ys):
+        w = params[0]
+        b = params[1]
+        terms = []
+        length = min(len(xs), len(ys))
+        for x_index in range(length):
+            x = xs[x_index]
+            y = ys[x_index]
+            terms.append((w * x + b - y) ** 2)
+        return sum(terms)
 """
 
 import ast
