@@ -202,6 +202,23 @@ def test_a_comprehension_in_a_branch_test_or_a_loop_over_it_comes_just_before():
     """)
 
 
+def test_a_comprehension_in_a_lambda_is_built_in_its_def():
+    _same("""
+        def f(xs, y):
+            total = lambda t: sum(x * t for x in xs)
+            return total(y)
+    """, """
+        def f(xs, y):
+            def total(t):
+                terms = []
+                for x_index in range(len(xs)):
+                    x = xs[x_index]
+                    terms.append(x * t)
+                return sum(terms)
+            return total(y)
+    """)
+
+
 # --- iteration ----------------------------------------------------------------------------
 
 def test_loops_over_containers_are_index_loops():
@@ -537,6 +554,12 @@ def a_comprehension_of_a_shadowed_len(x, xs):
     return x * len + sum(c for c in xs)  # REFUSED at xs)
 
 
+def starred_loop_target(x, xs):
+    for a, *rest in xs:  # REFUSED at *rest
+        x = x * a
+    return x
+
+
 def helper(xs):
     return xs
 
@@ -546,7 +569,7 @@ REFUSED = [comprehension_in_a_while_test, comprehension_in_an_arm, comprehension
            min_with_a_key, set_comprehension, dict_comprehension, enumerate_of_reversed,
            zip_of_reversed, reversed_call, loop_that_grows_its_list,
            comprehension_beside_a_pop, pairs_from_a_range, zip_into_too_many_names,
-           a_comprehension_of_a_shadowed_len]
+           a_comprehension_of_a_shadowed_len, starred_loop_target]
 
 
 @pytest.mark.parametrize("fn", REFUSED, ids=lambda fn: fn.__name__)
