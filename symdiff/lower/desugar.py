@@ -78,6 +78,7 @@ from symdiff.lower.hygiene import Hygiene
 from symdiff.lower.iteration import index_loop, unpacked_assignment
 
 _EXITS = (ast.Return, ast.Break, ast.Continue)
+_COMPREHENSIONS = (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
 
 
 def desugar(parsed):
@@ -91,7 +92,10 @@ def desugar_function(tree, globals_=None, closure=None, error=None):
     ``closure`` say what the names it does not bind mean (builtins only, when not given);
     ``error(cls, node, message, hint)`` makes its located errors."""
     scope = Hygiene(tree, globals_, closure, error)
-    return _function(rename_targets(tree, scope), scope)
+    scope.comprehensions = any(isinstance(node, _COMPREHENSIONS) for node in ast.walk(tree))
+    if scope.comprehensions:
+        tree = rename_targets(tree, scope)
+    return _function(tree, scope)
 
 
 def _function(tree, scope):
@@ -136,7 +140,7 @@ def _statement(stmt, scope):
         return [_function(lambda_as_def(stmt.value, stmt.targets[0].id), scope)]
     if isinstance(stmt, ast.FunctionDef):
         return [_function(stmt, scope)]
-    before, stmt = hoist(stmt, scope)
+    before, stmt = hoist(stmt, scope) if scope.comprehensions else ([], stmt)
     out = [new for made in before for new in _statement(made, scope)]
     if stmt is None:  # a list comprehension filled its target in place
         return out

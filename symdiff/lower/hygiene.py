@@ -12,7 +12,9 @@ of the user's function, when known).  Guarantees:
   the body is all that binds it (then it is what that import binds, from a module
   already imported); any other name is looked up in the closure, the globals, the
   builtins, never run;
-- ``error(node, message, hint)`` is a located ``UnsupportedSyntaxError``.
+- ``error(node, message, hint)`` is a located ``UnsupportedSyntaxError``;
+- nothing is read from the tree until a question needs it (a function with no
+  container syntax asks none).
 
     >>> import ast, math
     >>> tree = ast.parse("def f(terms, i):\\n    from math import fsum\\n    return i").body[0]
@@ -26,6 +28,7 @@ of the user's function, when known).  Guarantees:
 """
 
 import ast
+import functools
 import keyword
 import sys
 import types
@@ -38,26 +41,40 @@ _AFTER_I = ("j", "k", "index")
 
 class Hygiene:
     def __init__(self, tree, globals_=None, closure=None, error=None):
-        self.taken = set(all_identifiers(tree))
+        self.tree = tree
         self.globals = globals_ if globals_ is not None else {}
         self.closure = closure or {}
         self._error = error
-        self.bound = set()  # names the function binds otherwise than by an import
-        self.imported = {}  # name -> what an import in the body binds it to (None: unknown)
-        for node in ast.walk(tree):
+
+    @functools.cached_property
+    def taken(self):
+        """Every identifier of the function, and every name ``fresh`` gave."""
+        return set(all_identifiers(self.tree))
+
+    @functools.cached_property
+    def _bindings(self):
+        """(names the function binds otherwise than by an import, name -> what an import
+        in the body binds it to (None: unknown))."""
+        bound, imported = set(), {}
+        for node in ast.walk(self.tree):
             if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-                self.bound.add(node.id)
+                bound.add(node.id)
             elif isinstance(node, ast.arg):
-                self.bound.add(node.arg)
-            elif isinstance(node, (ast.FunctionDef, ast.Lambda)) and node is not tree:
-                self.bound.add(getattr(node, "name", None))
+                bound.add(node.arg)
+            elif isinstance(node, ast.FunctionDef) and node is not self.tree:
+                bound.add(node.name)
             elif isinstance(node, (ast.Import, ast.ImportFrom)):
                 for alias in node.names:
                     name = alias.asname or alias.name.partition(".")[0]
                     found = _imported(node, alias)
-                    if name in self.imported and self.imported[name] is not found:
+                    if name in imported and imported[name] is not found:
                         found = None  # bound to two things
-                    self.imported[name] = found
+                    imported[name] = found
+        return bound, imported
+
+    @property
+    def bound(self):
+        return self._bindings[0]
 
     def fresh(self, base):
         """A new name, ``base`` when no identifier of the function is spelled so."""
@@ -77,8 +94,9 @@ class Hygiene:
         if isinstance(func, ast.Name):
             if func.id in self.bound:
                 return None
-            if func.id in self.imported:
-                return self.imported[func.id]
+            imported = self._bindings[1]
+            if func.id in imported:
+                return imported[func.id]
             try:
                 return lookup(func.id, self.closure, self.globals)
             except KeyError:
@@ -92,7 +110,7 @@ class Hygiene:
     def shadows(self, name):
         """Whether the function binds ``name`` itself (so code written with it would not
         read the builtin)."""
-        return name in self.bound or name in self.imported
+        return name in self.bound or name in self._bindings[1]
 
     def error(self, node, message, hint):
         if self._error is not None:
