@@ -560,6 +560,21 @@ def starred_loop_target(x, xs):
     return x
 
 
+SETTINGS = {"w": 0.5, "b": 1.5}
+
+
+def loop_over_items(x, p):
+    for k, v in p.items():  # REFUSED at p.items()
+        x = x * v
+    return x
+
+
+def loop_over_a_module_dict(x):
+    for k in SETTINGS:  # REFUSED at SETTINGS
+        x = x * SETTINGS[k]
+    return x
+
+
 def helper(xs):
     return xs
 
@@ -569,7 +584,8 @@ REFUSED = [comprehension_in_a_while_test, comprehension_in_an_arm, comprehension
            min_with_a_key, set_comprehension, dict_comprehension, enumerate_of_reversed,
            zip_of_reversed, reversed_call, loop_that_grows_its_list,
            comprehension_beside_a_pop, pairs_from_a_range, zip_into_too_many_names,
-           a_comprehension_of_a_shadowed_len, starred_loop_target]
+           a_comprehension_of_a_shadowed_len, starred_loop_target, loop_over_items,
+           loop_over_a_module_dict]
 
 
 @pytest.mark.parametrize("fn", REFUSED, ids=lambda fn: fn.__name__)

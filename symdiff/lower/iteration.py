@@ -17,7 +17,8 @@ the user's code it stands for (an element read: the loop's target).
   tuple or list of number constants written out (a table, as lowering reads it, whose
   length is written as a number);
   anything else is first bound to a fresh name, once, before the loop, as Python
-  evaluates it once;
+  evaluates it once; a loop over a dict's ``items()``, ``keys()`` or ``values()``, or
+  over a module's dict, is refused (its entries are read by key);
 - a loop over ``range(...)``, ``reversed(range(...))`` (or over a call of a name the
   function binds as ``range``/``reversed``, which lowering refuses in the user's terms)
   stays as it is;
@@ -188,6 +189,11 @@ def _sequence(node, call, stmt, scope, before):
                               "(...) is not supported", "loop over the positions, "
                               "`for i in range(len(xs)):`, and index the sequences "
                               "(`xs[len(xs) - 1 - i]` reads xs backwards)")
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args
+            and node.func.attr in ("items", "keys", "values")) or isinstance(
+            scope.meaning(node) if isinstance(node, _SEQUENCES) else None, dict):
+        raise scope.error(node, "a for loop over a dict is not supported",
+                          'read its entries by their keys: p["w"], p["b"]')
     if isinstance(node, ast.Name):
         body = [stmt.target] + stmt.body
         stored = {n.id for s in body for n in ast.walk(s)
