@@ -6,7 +6,11 @@
 Each stage is a plain function from one value to the next; this module is the only
 place that calls them in sequence.  ``lower`` is the front half (a user's function to
 a ``Program`` of single-operation statements, what ``check``, ``graph`` and the tests
-read); ``generate`` the whole, to the emitted text.
+read); ``generate`` the whole, to the emitted text.  ``differentiate`` writes the sweeps
+as IR (``ir.sweeps``), ``optimize`` rewrites that IR, and ``to_python`` lowers what is
+left to the Python tree ``emit`` prints.  With ``SYMDIFF_CHECK_IR=1`` (the tests set it)
+``check_program`` runs after ``lower`` and ``hoist``, ``check_sweeps`` after
+``differentiate`` and ``optimize``.
 
 A ``debug`` callable, when given, is called after every stage with the stage's name
 and its value, so a pass can be looked at alone (``symdiff show --debug``):

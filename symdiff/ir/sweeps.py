@@ -2,7 +2,8 @@
 
 Expects expressions from ``symdiff.ir.expr`` (frozen data, no Python syntax trees).
 Guarantees plain statement classes for the forward and reverse sweeps, which
-``backend.to_python`` lowers to the Python tree the optimizer and ``emit`` read:
+the optimizer rewrites, and ``backend.to_python`` lowers to the Python tree ``emit``
+prints:
 
     Let(t, e)                 t = e         (t a name, or a place: ``xs[k] = e``)
     AddTo(d, e)               d += e        (in place for numbers; ``negate``: d -= e;

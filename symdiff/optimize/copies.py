@@ -15,6 +15,7 @@ from symdiff.optimize.walk import (
     all_reads,
     blocks,
     every_statement,
+    is_compound,
     plain_target,
     reads,
     renamed,
@@ -33,7 +34,7 @@ def propagate_copies(function, math_name, floats=frozenset(), calls=None):
     counts = assignment_counts(function)
     last_write = {}  # name -> index of the last top-level statement assigning it
     for index, stmt in enumerate(function.body):
-        for node in statements([stmt]):
+        for node in statements([stmt]) if is_compound(stmt) else (stmt,):
             for target in writes(node):
                 last_write[target] = index
     replacements = {}

@@ -32,7 +32,7 @@ from symdiff.optimize.prune import (
     drop_orphan_comments,
 )
 from symdiff.optimize.reuse import merge_accumulations, reuse_values
-from symdiff.optimize.walk import clone_function
+from symdiff.optimize.walk import clone_function, forget
 from symdiff.primitives.effects import Calls
 
 MAX_ROUNDS = 12
@@ -45,13 +45,16 @@ def optimize_function(generated):
     floats = _float_names(function, generated)
     calls = Calls.of(generated)
     unchanged = 0  # passes run in a row that changed nothing
-    for run in itertools.islice(itertools.cycle(PASSES), MAX_ROUNDS * len(PASSES)):
-        if run(function, generated.math_name, floats, calls):
-            unchanged = 0
-        else:
-            unchanged += 1
-            if unchanged == len(PASSES):  # each saw this very tree and left it
-                break
+    try:
+        for run in itertools.islice(itertools.cycle(PASSES), MAX_ROUNDS * len(PASSES)):
+            if run(function, generated.math_name, floats, calls):
+                unchanged = 0
+            else:
+                unchanged += 1
+                if unchanged == len(PASSES):  # each saw this very tree and left it
+                    break
+    finally:
+        forget()
     result.function = function
     return result
 

@@ -17,7 +17,7 @@ import math
 
 from symdiff.ir import expr as ex
 from symdiff.ir import sweeps as sw
-from symdiff.optimize.walk import every_statement
+from symdiff.optimize.walk import MEMOS, every_statement, remembered
 from symdiff.primitives.registry import float_math, names, rule_of, total, total_math
 
 _QUIET_COMPARISONS = frozenset(("<", "<=", ">", ">=", "==", "!="))
@@ -28,9 +28,20 @@ def dotted(const):
     return None if const.text is None else const.text.split(".")
 
 
+_QUIET = {}  # math_name -> the ``remembered`` table of ``cannot_raise``
+
+
 def cannot_raise(expr, math_name=None):
     """Whether evaluating ``expr`` certainly raises nothing on floats (each operator is
     judged where it stands, with its operands)."""
+    table = _QUIET.get(math_name)
+    if table is None:
+        table = _QUIET[math_name] = {}
+        MEMOS.append(table)
+    return remembered(table, expr, lambda e: _cannot_raise(e, math_name))
+
+
+def _cannot_raise(expr, math_name):
     stack = [expr]
     pop, push = stack.pop, stack.append
     while stack:

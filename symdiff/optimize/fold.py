@@ -11,7 +11,7 @@ import math
 from symdiff.ir import expr as ex
 from symdiff.ir import sweeps as sw
 from symdiff.optimize.facts import cannot_raise, is_float, known_number
-from symdiff.optimize.walk import every_statement, rewrite, transform
+from symdiff.optimize.walk import MEMOS, every_statement, rewrite, transform
 from symdiff.primitives.registry import foldable_math
 
 _COMPARE = {"<": float.__lt__, "<=": float.__le__, ">": float.__gt__, ">=": float.__ge__,
@@ -28,16 +28,34 @@ def fold_constants(function, math_name, floats=frozenset(), calls=None):
     return folder.changed
 
 
+_STABLE = {}  # (math_name, floats) -> expressions folding leaves as they are (``MEMOS``)
+
+
 class _Folder:
     def __init__(self, math_name, floats):
         self.math_name = math_name
         self.floats = floats
         self.changed = False
+        key = (math_name, floats)
+        if key not in _STABLE:
+            _STABLE[key] = {}
+            MEMOS.append(_STABLE[key])
+        self.stable = _STABLE[key]
         self.visitors = {ex.BinOp: self.binop, ex.UnaryOp: self.unaryop,
                          ex.Compare: self.compare, ex.IfExp: self.ifexp, ex.Call: self.call}
 
     def fold(self, expr):
-        return transform(expr, self.visit)
+        """``expr`` folded; one that folding left unchanged before is not walked again
+        (folding is a function of the expression, ``math_name`` and ``floats`` alone)."""
+        hit = self.stable.get(id(expr))
+        if hit is not None and hit[0] is expr:
+            return expr
+        before, self.changed = self.changed, False
+        folded = transform(expr, self.visit)
+        if not self.changed:
+            self.stable[id(expr)] = (expr, True)
+        self.changed |= before
+        return folded
 
     def visit(self, node):
         visitor = self.visitors.get(type(node))

@@ -32,6 +32,7 @@ from symdiff.optimize.walk import (
     name_reads,
     plain_target,
     renamed,
+    walk,
     writes,
 )
 from symdiff.primitives.effects import calls_of
@@ -67,7 +68,7 @@ def _fuse(block, i, sites, reads, calls):
     value = stmt.value
     if sites.get(name) != 1 or reads.get(name) != 1 or not isinstance(value, _OPERATIONS):
         return False
-    if any(isinstance(n, ex.Call) and not calls.is_pure(n) for n in ex.walk(value)):
+    if any(isinstance(n, ex.Call) and not calls.is_pure(n) for n in walk(value)):
         return False  # a pop stays where it is: moving it would take values out of order
     operands = set(ex.names(value))
     raises = not cannot_raise(value)

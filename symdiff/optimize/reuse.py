@@ -11,7 +11,16 @@ a row become one sum of at most MAX_TERMS terms.
 from symdiff.ir import expr as ex
 from symdiff.ir import sweeps as sw
 from symdiff.optimize.copies import assignment_counts
-from symdiff.optimize.walk import blocks, plain_target, rewrite, statements, with_children
+from symdiff.optimize.walk import (
+    blocks,
+    children,
+    is_compound,
+    plain_target,
+    rewrite,
+    statements,
+    walk,
+    with_children,
+)
 from symdiff.primitives.effects import calls_of
 
 MAX_TERMS = 6  # a merged sum of adjoint contributions stays one readable line
@@ -33,7 +42,7 @@ def reuse_values(function, math_name, floats=frozenset(), calls=None):
     reuse = _Reuse(known, calls)
     for stmt in function.body:
         if known:
-            for inner in statements([stmt]):
+            for inner in statements([stmt]) if is_compound(stmt) else (stmt,):
                 if isinstance(inner, sw.Let) and sw.is_place(inner.target):
                     inner.value = reuse.replace(inner.value)  # never the place itself
                 else:
@@ -45,7 +54,7 @@ def reuse_values(function, math_name, floats=frozenset(), calls=None):
                 and all(counts.get(n, 0) <= 1 for n in ex.names(stmt.value)
                         if n != math_name)
                 and not any(isinstance(n, ex.Call) and not isinstance(n.func, ex.Attribute)
-                            for n in ex.walk(stmt.value))):
+                            for n in walk(stmt.value))):
             key = _key(stmt.value, calls)
             if key is not None:
                 known.setdefault(key, name)
@@ -96,11 +105,11 @@ class _Reuse:
             if name is not None:
                 self.changed = True
                 return ex.Name(name)
-        children = ex.children(node)
-        if not children:
+        inner = children(node)
+        if not inner:
             return node
-        new = [self.replace(c) for c in children]
-        if all(a is b for a, b in zip(new, children)):
+        new = [self.replace(c) for c in inner]
+        if all(a is b for a, b in zip(new, inner)):
             return node
         return with_children(node, new)
 

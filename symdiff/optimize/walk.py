@@ -32,19 +32,32 @@ def blocks(function):
         block = stack.pop()
         yield block
         for stmt in block:
-            for sub in sw.blocks(stmt):
-                if sub:
-                    stack.append(sub)
+            kind = type(stmt)
+            if kind is sw.If:
+                if stmt.body:
+                    stack.append(stmt.body)
+                if stmt.orelse:
+                    stack.append(stmt.orelse)
+            elif (kind is sw.For or kind is sw.While) and stmt.body:
+                stack.append(stmt.body)
 
 
 def statements(block):
     """Every statement of ``block`` and those nested in it, depth first in source order."""
-    stack = list(reversed(block))
-    while stack:
-        stmt = stack.pop()
+    for stmt in block:
         yield stmt
-        for sub in reversed(sw.blocks(stmt)):
-            stack.extend(reversed(sub))
+        kind = type(stmt)
+        if kind is sw.If:
+            yield from statements(stmt.body)
+            yield from statements(stmt.orelse)
+        elif kind is sw.For or kind is sw.While:
+            yield from statements(stmt.body)
+
+
+def is_compound(stmt):
+    """Whether ``stmt`` holds blocks of statements (a branch or a loop)."""
+    kind = type(stmt)
+    return kind is sw.If or kind is sw.For or kind is sw.While
 
 
 def every_statement(function):
@@ -64,16 +77,75 @@ def expressions(stmt):
     return sw.expressions(stmt)
 
 
+_CHILDREN = {
+    ex.Name: None, ex.Const: None,
+    ex.BinOp: lambda e: (e.left, e.right),
+    ex.UnaryOp: lambda e: (e.operand,),
+    ex.Attribute: lambda e: (e.value,),
+    ex.Subscript: lambda e: (e.value, e.index),
+    ex.Tuple: lambda e: e.elts, ex.List: lambda e: e.elts,
+}
+
+
+def children(expr):
+    """``ir.expr.children``, faster for the kinds most expressions are made of."""
+    kind = type(expr)
+    if kind in _CHILDREN:
+        get = _CHILDREN[kind]
+        return () if get is None else get(expr)
+    return ex.children(expr)
+
+
+def walk(expr):
+    """``expr`` and every expression inside it, parents first, in evaluation order."""
+    stack = [expr]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        node = pop()
+        yield node
+        inner = children(node)
+        if inner:
+            push(reversed(inner))
+
+
 def name_reads(expr):
-    """Every name ``expr`` reads, once per occurrence, in evaluation order."""
-    return [n.id for n in ex.walk(expr) if isinstance(n, ex.Name)]
+    """Every name ``expr`` reads, once per occurrence, in evaluation order (a tuple)."""
+    hit = _NAME_READS.get(id(expr))
+    if hit is not None and hit[0] is expr:
+        return hit[1]
+    found = tuple(n.id for n in walk(expr) if type(n) is ex.Name)
+    _NAME_READS[id(expr)] = (expr, found)
+    return found
+
+
+# Facts about an expression are functions of it alone, and expressions are frozen: each is
+# computed once per expression object, kept with the object (so its id is not reused
+# while the entry stands) until ``forget`` (the driver's, at the end of a run).
+_NAME_READS = {}  # id -> (expression, its names)
+MEMOS = [_NAME_READS]
+
+
+def remembered(table, expr, compute):
+    """``compute(expr)``, once per expression object in ``table`` (a dict in ``MEMOS``)."""
+    hit = table.get(id(expr))
+    if hit is not None and hit[0] is expr:
+        return hit[1]
+    value = compute(expr)
+    table[id(expr)] = (expr, value)
+    return value
+
+
+def forget():
+    """Drop every remembered fact (the expressions they were kept with may go)."""
+    for table in MEMOS:
+        table.clear()
 
 
 def reads(stmt):
     """Every name ``stmt`` reads itself (not nested statements), once per occurrence."""
     found = []
     for expr in expressions(stmt):
-        found += name_reads(expr)
+        found.extend(name_reads(expr))
     if isinstance(stmt, sw.AddTo) and not sw.is_place(stmt.target):
         found.append(stmt.target)
     elif isinstance(stmt, (sw.Push, sw.Pop)):
@@ -175,16 +247,19 @@ def with_children(expr, children):
 
 def transform(expr, visit):
     """``expr`` rebuilt bottom up: each node's children first, then ``visit(node)``."""
-    children = ex.children(expr)
-    if children:
-        new = [transform(c, visit) for c in children]
-        if any(a is not b for a, b in zip(new, children)):
+    inner = children(expr)
+    if inner:
+        new = [transform(c, visit) for c in inner]
+        if any(a is not b for a, b in zip(new, inner)):
             expr = with_children(expr, new)
     return visit(expr)
 
 
 def renamed(expr, replacements):
     """``expr`` with each name of ``replacements`` read replaced by its expression."""
+    if not any(n in replacements for n in name_reads(expr)):
+        return expr
+
     def visit(node):
         if type(node) is ex.Name and node.id in replacements:
             return replacements[node.id]
@@ -193,7 +268,7 @@ def renamed(expr, replacements):
 
 
 def count_operations(expr):
-    return sum(isinstance(n, OPERATIONS) for n in ex.walk(expr))
+    return sum(isinstance(n, OPERATIONS) for n in walk(expr))
 
 
 OPERATIONS = (ex.BinOp, ex.UnaryOp, ex.Call, ex.Compare, ex.IfExp, ex.BoolOp)
