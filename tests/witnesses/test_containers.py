@@ -346,3 +346,72 @@ def test_math_prod_on_the_tape_has_its_own_derivative():
     assert symdiff.tape.prod is not math.prod
     assert symdiff.tape.grad(products)([0.0, 3.0, 2.0]) == [18.0, 0.0, 0.0]
     assert symdiff.tape.grad(lambda xs: math.prod(xs, start=2.0))([0.0, 0.0]) == [0.0, 0.0]
+
+
+def test_value_and_grad_on_the_tape_keeps_the_structure():
+    value, gradient = symdiff.tape.value_and_grad(dict_params)({"w": 2.0, "b": 1.0}, 0.5)
+    assert value == pytest.approx(dict_params({"w": 2.0, "b": 1.0}, 0.5))
+    assert list(gradient[0]) == ["w", "b"] and gradient[0]["w"] == pytest.approx(0.25)
+
+
+def membership(p, xs):
+    total = p["a"] if "a" in p else 0.0
+    if "z" not in p:
+        total += 2.0 * p["b"]
+    return total * (3.0 if 2.0 in xs else 1.0) + xs[0]
+
+
+def test_membership_is_read_at_the_point():
+    for point in (({"a": 1.0, "b": 2.0}, [1.0, 2.0]), ({"b": 2.0}, (5.0, 3.0))):
+        assert evaluate_grad(membership, point) == symdiff.tape.grad(membership)(*point)
+
+
+def out_of_range(xs):
+    return xs[len(xs)]
+
+
+def assigns_into_a_tuple(xs):
+    ys = tuple(xs)
+    ys[0] = 1.0
+    return ys[0]
+
+
+def missing_key(p):
+    return p["w"] * p["missing"]
+
+
+def sorted_by_key(xs):
+    return sorted(xs, key=abs)[0]
+
+
+def unpack_too_many(xs):
+    a, b = xs
+    return a * b
+
+
+@pytest.mark.parametrize("fn, cls, line", [
+    (out_of_range, SymdiffError, 1),
+    (assigns_into_a_tuple, SymdiffError, 2),
+    (missing_key, SymdiffError, 1),
+    (sorted_by_key, SymdiffError, 1),
+    (unpack_too_many, SymdiffError, 1),
+], ids=lambda v: getattr(v, "__name__", str(v)))
+def test_what_the_sympy_witness_refuses_is_located(fn, cls, line):
+    point = ({"w": 1.0},) if fn is missing_key else ([1.0, 2.0, 3.0],)
+    with pytest.raises(cls) as info:
+        evaluate_grad(fn, point)
+    assert info.value.lineno == fn.__code__.co_firstlineno + line
+    assert info.value.filename == __file__
+
+
+def test_a_long_comprehension_is_bounded(monkeypatch):
+    from symdiff.witnesses.symbolic import expressions
+    monkeypatch.setattr(expressions, "MAX_ITERATIONS", 80)  # 30 + 30 per x
+
+    def long(xs):
+        return sum(x * i for i in range(30) for x in xs)
+
+    assert evaluate_grad(long, ([1.0],)) == [435.0]
+
+    with pytest.raises(SymdiffError, match="iterations"):
+        evaluate_grad(long, ([1.0, 2.0],))

@@ -106,6 +106,19 @@ class ContainerReader:
                             hint="index with a whole number inside the table")
         return _outside_value(base[index])
 
+    def contains(self, container, item, node):
+        """``item in container``: a dict's keys, or the items of a tuple or list, compared
+        as Python compares them (numbers by their values at the point)."""
+        if isinstance(container, dict):
+            return self.key(item, node) in container
+        if not isinstance(container, _SEQUENCES):
+            raise self.unsupported(node, f"`in` {_describe(container)}")
+        if isinstance(item, str):
+            return item in container
+        wanted = self.number(item, node, "condition")
+        return any(not isinstance(x, str) and self.number(x, node, "condition") == wanted
+                   for x in self.iterate(container, node))
+
     def sequence_operation(self, op, left, right, node):
         """``a + b`` of two lists or two tuples, ``xs * n`` and ``n * xs``; or
         ``NotImplemented`` where neither side is a sequence."""

@@ -161,6 +161,9 @@ class ExpressionReader(ContainerReader):
         if any(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops):  # `scale is None`
             left, right = self.eval(node.left), self.eval(node.comparators[0])
             return sympy.Integer((left is right) == isinstance(node.ops[0], ast.Is))
+        if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):  # k in p
+            found = self.contains(self.eval(node.comparators[0]), self.eval(node.left), node)
+            return sympy.Integer(found == isinstance(node.ops[0], ast.In))
         left = self.comparand(node.left, node)
         for op, comparator in zip(node.ops, node.comparators):
             test = _COMPARISONS.get(type(op))
