@@ -100,6 +100,58 @@ def same_structure(a, b, name="gradient"):
                        for v in (x, y)), f"{where}: {x!r} and {y!r} are not both numbers"
 
 
+def _wrt_indices(fn, wrt):
+    import inspect
+    names = [p.name for p in inspect.signature(fn).parameters.values()
+             if p.kind <= p.POSITIONAL_OR_KEYWORD]
+    if wrt is None:
+        return list(range(len(names))), len(names) == 1
+    single = not isinstance(wrt, (tuple, list))
+    return [w if isinstance(w, int) else names.index(w) for w in ([wrt] if single else wrt)], (
+        single)
+
+
+def container_failures(fn, points, wrt=None, kinky=False, gradient=None, seed="vjp"):
+    """Where a gradient of ``fn`` taking containers fails, at each point: its structure
+    against the parameter's (``same_structure``), each number against the tape and the
+    sympy witness (rounding) and against finite differences (skipped near a kink when
+    ``kinky``), and autograd's directional check (``vjp_mismatch``).  ``gradient`` is
+    ``symdiff.grad(fn, wrt=wrt)`` unless given."""
+    from symdiff.witnesses.symbolic import evaluate_grad
+
+    indices, single = _wrt_indices(fn, wrt)
+    gradient = gradient or symdiff.grad(fn, wrt=wrt)
+    taped = symdiff.tape.grad(fn, wrt=wrt)
+    rng = random.Random(f"{seed}:{getattr(fn, '__name__', fn)}")
+    failures = []
+    for point in points:
+        got, tape, sym = gradient(*point), taped(*point), evaluate_grad(fn, point, wrt=wrt)
+        got, tape, sym = ([g] if single else list(g) for g in (got, tape, sym))
+        for i, g, t, s in zip(indices, got, tape, sym):
+            try:
+                same_structure(g, point[i], f"d{i}")
+            except AssertionError as exc:
+                failures.append(f"at {point}: {exc}")
+                continue
+            for (path, gv), (_, tv), (_, sv) in zip(leaves(g), leaves(t), leaves(s)):
+                where = (i, *path) if path else i
+                scale = 1e-13 * max([1.0] + [abs(v) for _, v in leaves(t)])
+                for other, value in (("tape", tv), ("sympy", sv)):
+                    if not abs(gv - value) <= 1e-9 * abs(value) + scale:
+                        failures.append(f"at {point} d/d{where}: {gv!r}, {other} {value!r}")
+                estimate, spread = finite_difference(fn, point, where)
+                if kinky and spread > 1e-5 * (1.0 + abs(estimate)):
+                    continue
+                if not abs(gv - estimate) <= 1e-6 * max(abs(gv), abs(estimate)) + 1e-8:
+                    failures.append(f"at {point} d/d{where}: {gv!r}, "
+                                    f"finite differences {estimate!r}")
+        if not failures:
+            found = vjp_mismatch(fn, got, point, indices, rng)
+            if found is not None:
+                failures.append(found)
+    return failures
+
+
 def against_tape(c, points):
     """Where ``symdiff.grad`` and the tape engine disagree beyond rounding."""
     gradient, witness = symdiff.grad(c.fn), symdiff.tape.grad(c.fn)

@@ -19,7 +19,7 @@ import symdiff.tape
 from symdiff.checking.leaves import leaves, rebuild
 from symdiff.errors import SymdiffError
 from symdiff.witnesses.symbolic import evaluate, evaluate_grad, symbolic_grad
-from tests.oracles import leaf_gradient, same_structure, vjp_mismatch
+from tests.oracles import container_failures, leaf_gradient, same_structure, vjp_mismatch
 
 # --- the functions --------------------------------------------------------------------------
 
@@ -291,6 +291,37 @@ def test_tape_sympy_and_finite_differences_agree_per_leaf(case):
                 assert close(tv, sv, 1e-9), (point, i, path, tv, sv)
                 assert close(tv, fv, 1e-6, 1e-8), (point, i, path, tv, fv)
         assert vjp_mismatch(case.fn, taped, point, indices, rng) is None
+
+
+@pytest.mark.parametrize("case", CASES[:8], ids=lambda c: f"{c.fn.__name__}-{c.wrt}")
+def test_the_corpus_helper_passes_a_right_gradient_and_catches_wrong_ones(case):
+    """``container_failures`` (what the corpus runs on ``symdiff.grad``), here on the tape's
+    gradient, and on wrong ones: one number off, and a list given as a tuple."""
+    right = symdiff.tape.grad(case.fn, wrt=case.wrt)
+    assert container_failures(case.fn, points(case), case.wrt, case.kinky, right) == []
+
+    def off(*point):  # the first number of the gradient one more
+        gradient = right(*point)
+        numbers = [v for _, v in leaves(gradient)]
+        return rebuild(gradient, [numbers[0] + 1.0] + numbers[1:])
+
+    assert container_failures(case.fn, points(case), case.wrt, case.kinky, off)
+
+    def first(gradient):
+        return gradient if len(wrt_indices(case)) == 1 else gradient[0]
+
+    def retyped(*point):
+        gradient = right(*point)
+        flip = {list: tuple, tuple: list}
+        g = first(gradient)
+        if type(g) not in flip:
+            return None
+        g = flip[type(g)](g)
+        return g if len(wrt_indices(case)) == 1 else (g,) + tuple(gradient[1:])
+
+    if retyped(*case.example) is not None:
+        assert any("tuple" in f or "list" in f for f in container_failures(
+            case.fn, points(case), case.wrt, case.kinky, retyped))
 
 
 def test_symbols_are_named_by_path():
