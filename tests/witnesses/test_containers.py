@@ -446,3 +446,13 @@ def test_a_long_comprehension_is_bounded(monkeypatch):
 
     with pytest.raises(SymdiffError, match="iterations"):
         evaluate_grad(long, ([1.0, 2.0],))
+
+
+def test_a_data_container_the_function_assigns_into_stays_the_callers():
+    def f(xs, x):
+        xs[0] = xs[0] * x
+        return xs[0] + x
+
+    data = [2.0, 3.0]
+    assert evaluate_grad(f, (data, 1.5), wrt="x") == pytest.approx(3.0)
+    assert data == [2.0, 3.0] and all(type(v) is float for v in data)

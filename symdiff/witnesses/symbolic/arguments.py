@@ -11,8 +11,8 @@ parameter's symbols in its structure:
   ``p_w`` for ``p["w"]``, ``layers_1_0`` for ``layers[1][0]`` (a name already taken gets a
   ``_`` more, so no two leaves share a symbol); a bool or str inside one is refused with a
   ``SymdiffError`` naming its path;
-- anything else (a string flag, a table of data, a container not named) goes in as it is
-  (its symbol, which the expression does not hold, has derivative 0).
+- anything else (a string flag, a table of data, a container not named) goes in as it is,
+  a container as a copy (its symbol, which the expression does not hold, has derivative 0).
 
     arguments(("xs", "k"), ([1.0, 2.0], 3.0), {"xs"})
       -> [[xs_0, xs_1], k], {xs_0: 1.0, xs_1: 2.0, k: 3.0}, {"xs": [xs_0, xs_1], "k": k}
@@ -43,8 +43,9 @@ def arguments(names, values, containers):
             structure = _symbols(name, (), value, taken, point)
             passed.append(structure)
             symbols[name] = structure
-        else:  # a string flag or a table goes in as it is (its derivative is 0)
-            passed.append(value)
+        else:  # a string flag or a table goes in as it is (its derivative is 0); a
+            # container copied, so what the function assigns into it stays in the witness
+            passed.append(_copy(value))
             symbols[name] = sympy.Symbol(name, real=True)
     return passed, point, symbols
 
@@ -75,6 +76,15 @@ def _symbols(name, path, value, taken, point):
     symbol = sympy.Symbol(text, real=True)
     point[symbol] = sympy.Float(float(value))
     return symbol
+
+
+def _copy(value):
+    """``value`` with every tuple, list and dict in it new (the numbers shared)."""
+    if type(value) is dict:
+        return {key: _copy(item) for key, item in value.items()}
+    if type(value) in (tuple, list):
+        return type(value)(_copy(item) for item in value)
+    return value
 
 
 def _part(key):
