@@ -456,3 +456,11 @@ def test_a_data_container_the_function_assigns_into_stays_the_callers():
     data = [2.0, 3.0]
     assert evaluate_grad(f, (data, 1.5), wrt="x") == pytest.approx(3.0)
     assert data == [2.0, 3.0] and all(type(v) is float for v in data)
+
+
+def test_without_a_point_a_container_parameter_asks_for_one():
+    from symdiff.witnesses.symbolic import symbolic
+    for fn, line in ((rosenbrock, 1), (negative_index, 1), (append_in_loop, 2)):
+        with pytest.raises(SymdiffError) as info:
+            symbolic(fn)
+        assert "at=" in info.value.hint and info.value.lineno == fn.__code__.co_firstlineno + line

@@ -371,7 +371,7 @@ def bad_try(x):
 
 
 def bad_for(x):
-    for t in x:  # a number is not iterable
+    for t in 2.0 * x:  # a number is not iterable
         x = x + t
     return x
 
@@ -391,7 +391,7 @@ def needs_point(x):
 
 
 def unknown_call(x):
-    return len(x)
+    return hash(x)
 
 
 def undefined_name(x):

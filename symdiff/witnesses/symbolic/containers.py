@@ -42,7 +42,16 @@ class ContainerReader:
             return [_outside_value(key) for key in value]
         if isinstance(value, str):  # zip("abc", xs): its characters
             return list(value)
-        raise self.unsupported(node, f"iterating over {_describe(value)}")
+        raise self.not_a_container(value, node, "iterating over")
+
+    def not_a_container(self, value, node, what):
+        """The error for a number used as a container: without a point, a parameter is a
+        symbol, and only a point tells its structure."""
+        if self.point is None and isinstance(value, sympy.Symbol):
+            return self.fail(SymdiffError, node, f"{value} is used as a container, and "
+                             "without a point it is a number", hint="pass at= (a point) "
+                             "with its tuple, list or dict, to give its structure")
+        return self.unsupported(node, f"{what} {_describe(value)}")
 
     def index(self, value, node):
         """A position: a whole number at the point."""
@@ -93,7 +102,7 @@ class ContainerReader:
                                 f"`{ast.unparse(node.value)}`", hint="read a key it has")
             return _outside_value(base[key])
         if not isinstance(base, _SEQUENCES):
-            raise self.unsupported(node, f"indexing `{ast.unparse(node.value)}`")
+            raise self.not_a_container(base, node, f"indexing `{ast.unparse(node.value)}`,")
         if isinstance(node.slice, ast.Slice):
             bounds = [None if part is None else self.index(self.eval(part), part)
                       for part in (node.slice.lower, node.slice.upper, node.slice.step)]
@@ -192,7 +201,9 @@ class ContainerReader:
 
     def container_builtin(self, func, args, kwargs, node):
         """The value of a builtin over containers, or ``NotImplemented`` for any other call."""
-        if func is len and len(args) == 1 and isinstance(args[0], dict):
+        if func is len and len(args) == 1:
+            if not isinstance(args[0], dict):
+                raise self.not_a_container(args[0], node, "len() of")
             return sympy.Integer(len(args[0]))
         if func is range and not kwargs:
             return [sympy.Integer(i) for i in self.range_of(node)]
