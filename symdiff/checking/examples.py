@@ -20,15 +20,19 @@ an example point.  Guarantees:
 """
 
 import ast
+import builtins
 import math
 import random
 
 from symdiff.checking.leaves import is_container, leaves, number_leaf, rebuild
 from symdiff.errors import InternalError, SymdiffError
 
-# builtins (and math's functions) whose argument is read as a container
-_READERS = {"len", "sum", "min", "max", "zip", "enumerate", "sorted", "reversed", "list",
-            "tuple", "dict", "fsum", "prod", "iter"}
+# the functions that read their argument as a container (compared by identity)
+_READERS = (len, sum, min, max, zip, enumerate, sorted, reversed, list, tuple, dict, iter,
+            math.fsum, math.prod)
+# the methods that do
+_METHODS = ("append", "extend", "pop", "items", "keys", "values", "get", "copy", "insert",
+            "index", "count")
 
 
 def container_use(fn):
@@ -43,7 +47,7 @@ def container_use(fn):
     params = {arg.arg for arg in spec.posonlyargs + spec.args}
     found = []
     for node in ast.walk(parsed.tree):
-        for name, where in _uses(node):
+        for name, where in _uses(node, parsed):
             if name in params:
                 found.append((where.lineno, where.col_offset, name, where))
     if not found:
@@ -52,7 +56,20 @@ def container_use(fn):
     return name, where, parsed
 
 
-def _uses(node):
+def _callee(func, parsed):
+    """What a call's ``func`` names in the function's scope (a name or a module's
+    attribute), or None."""
+    scopes = (parsed.closure, parsed.globals, vars(builtins))
+    if isinstance(func, ast.Name):
+        return next((scope[func.id] for scope in scopes if func.id in scope), None)
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        module = next((scope[func.value.id] for scope in scopes if func.value.id in scope),
+                      None)
+        return getattr(module, func.attr, None) if module is not None else None
+    return None
+
+
+def _uses(node, parsed):
     """(name, node) for each name ``node`` reads as a container."""
     def named(expr):  # located at the name itself
         return [(expr.id, expr)] if isinstance(expr, ast.Name) else []
@@ -66,15 +83,11 @@ def _uses(node):
                                             for t in node.targets):
         return named(node.value)
     if isinstance(node, ast.Call):
-        func = node.func
-        called = func.id if isinstance(func, ast.Name) else (
-            func.attr if isinstance(func, ast.Attribute) else None)
-        if called in _READERS:
+        called = _callee(node.func, parsed)
+        if any(called is reader for reader in _READERS):
             return [use for arg in node.args for use in named(arg)]
-        if isinstance(func, ast.Attribute):  # xs.append(v), p.items()
-            return named(func.value) if func.attr in (
-                "append", "extend", "pop", "items", "keys", "values", "get", "copy",
-                "insert", "index", "count") else []
+        if isinstance(node.func, ast.Attribute) and node.func.attr in _METHODS:
+            return named(node.func.value)  # xs.append(v), p.items()
     return []
 
 
