@@ -177,6 +177,12 @@ def starred(xs):
     return first * sum(rest)
 
 
+def starred_middle(xs):
+    a, *middle, b = xs
+    *init, last = xs
+    return a * b + sum(middle) * last + len(init)
+
+
 def dict_comprehension(p):
     scaled = {k: 2.0 * v for k, v in p.items()}
     return scaled["a"] * scaled["b"] + len(scaled)
@@ -235,6 +241,7 @@ CASES = [
     Case(tuple_and_list, ((1.0, 2.0), [0.5, 1.5])),
     Case(nested_pairs, ([(1.0, 2.0), (0.5, -1.0)],)),
     Case(starred, ([2.0, 0.5, 1.5],)),
+    Case(starred_middle, ((2.0, 0.5, 1.5, 0.7),)),
     Case(dict_comprehension, ({"a": 1.0, "b": 2.0},)),
     Case(stack_pop, ([1.0, 2.0, 3.0],)),
     Case(mixed_model, ({"w": [0.5, -0.2], "b": 0.1}, [(1.0, 0.4), (2.0, 1.1), (0.5, 0.2)]),

@@ -135,20 +135,18 @@ class Interpreter(ExpressionReader):
         if isinstance(target, ast.Name):
             self.env[target.id] = value
         elif isinstance(target, (ast.Tuple, ast.List)):
-            items = self.iterate(value, target) if isinstance(value, (tuple, list, dict)) else (
-                value)
-            starred = [i for i, elt in enumerate(target.elts) if isinstance(elt, ast.Starred)]
-            after = len(target.elts) - 1 - (starred[0] if starred else 0)
-            if not isinstance(items, list) or len(starred) > 1 or (
-                    len(items) != len(target.elts) if not starred
-                    else len(items) < len(target.elts) - 1):
+            names = target.elts
+            starred = [i for i, elt in enumerate(names) if isinstance(elt, ast.Starred)]
+            items = self.iterate(value, target) if isinstance(value, (tuple, list, dict)) else None
+            fits = items is not None and len(starred) <= 1 and (
+                len(items) >= len(names) - 1 if starred else len(items) == len(names))
+            if not fits:
                 raise self.fail(SymdiffError, target, f"cannot unpack {_describe(value)} "
-                                f"into {len(target.elts)} names")
-            if starred:  # a, *rest = xs: the starred name gets a list
-                first = starred[0]
-                items = items[:first] + [items[first:len(items) - after]] + items[
-                    len(items) - after:]
-            for elt, item in zip(target.elts, items):
+                                f"into {len(names)} names")
+            if starred:  # a, *rest = xs: the starred name gets a list of what is left
+                first, last = starred[0], len(items) - (len(names) - 1 - starred[0])
+                items = items[:first] + [items[first:last]] + items[last:]
+            for elt, item in zip(names, items):
                 self.assign(elt.value if isinstance(elt, ast.Starred) else elt, item)
         elif isinstance(target, ast.Subscript):
             self.assign_item(target, value)
