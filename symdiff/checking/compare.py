@@ -11,6 +11,10 @@ function with its own rule (``symdiff.defgrad``) runs by that rule in the genera
 and on the tape alike; sympy reads its code, and the rule is checked against finite
 differences of it (``symdiff.checking.rules``).
 
+A tuple, list or dict argument differentiated by gives a row per number it holds, named
+by its path (``symdiff.checking.leaf_rows``); random points for it are drawn from an
+``example=`` (``symdiff.checking.examples``).
+
 ``wrt`` is resolved as ``grad`` resolves it (``symdiff.frontend.wrt``); left out, it is
 the parameters a derivative can flow from, and the report notes the others.  A point may
 leave out parameters that have defaults.  Finite differences that leave the real numbers
