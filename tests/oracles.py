@@ -4,6 +4,12 @@ A case has ``fn``, ``label``, ``params``, ``domain`` (one ``(lo, hi)`` per param
 and ``kinky`` (a branch or trip count may change between nearby points).  Points are
 drawn from the domain with a generator seeded by the table's name and the case's label,
 so every run checks the same points.
+
+For container arguments (tuples, lists and dicts of numbers, nested): ``leaf_gradient``
+(the gradient of one parameter by finite differences, one number at a time, in the
+parameter's structure), ``vjp_mismatch`` (a gradient against a directional derivative
+along a random direction over every number, as autograd's ``check_vjp`` does) and
+``same_structure`` (types, lengths and keys alike: a tuple is not a list).
 """
 
 import contextlib
@@ -15,7 +21,8 @@ import threading
 
 import symdiff
 import symdiff.tape
-from symdiff.witnesses.finite import richardson_difference
+from symdiff.checking.leaves import is_container, leaves, path_text, rebuild
+from symdiff.witnesses.finite import moved, richardson_difference
 
 FD_STEP = 2e-4  # relative; the Richardson step uses 2 * FD_STEP
 
@@ -37,6 +44,112 @@ def bits(values):
 def finite_difference(fn, point, i):
     """(Richardson estimate of d fn / d point[i], disagreement of the steps h and 2h)."""
     return richardson_difference(fn, point, i, FD_STEP)
+
+
+def leaf_gradient(fn, point, i):
+    """The gradient of ``fn`` by its parameter ``i`` at ``point``, one Richardson estimate
+    per number, in the structure of ``point[i]`` (a float for a number)."""
+    places = leaves(point[i])
+    estimates = [finite_difference(fn, point, (i, *path) if path else i)[0]
+                 for path, _ in places]
+    return rebuild(point[i], estimates) if is_container(point[i]) else estimates[0]
+
+
+def vjp_mismatch(fn, gradient, point, wrt, rng, rtol=1e-6, atol=1e-8):
+    """Where ``gradient`` (one structure per index of ``wrt``, in order) fails the check
+    autograd's ``check_vjp`` makes: along a random direction ``v`` over every number of
+    the parameters ``wrt``, ``<gradient, v>`` against the central difference of
+    ``fn(point + h v)``.  None when they agree, else a message."""
+    direction = [[rng.uniform(-1.0, 1.0) for _ in leaves(point[i])] for i in wrt]
+    inner = sum(g * v for i, g_i, v_i in zip(wrt, gradient, direction)
+                for (_, g), v in zip(leaves(g_i), v_i))
+    scale = max([1.0] + [abs(x) for i in wrt for _, x in leaves(point[i])])
+    h = FD_STEP * scale
+
+    def along(t):
+        arguments = list(point)
+        for i, v_i in zip(wrt, direction):
+            for (path, _), v in zip(leaves(point[i]), v_i):
+                arguments = moved(arguments, (i, *path) if path else i, t * v)
+        return fn(*arguments)
+    near, far = (along(h) - along(-h)) / (2 * h), (along(2 * h) - along(-2 * h)) / (4 * h)
+    estimate = (4.0 * near - far) / 3.0
+    if abs(inner - estimate) <= atol * (1.0 + abs(fn(*point))) + rtol * max(abs(inner),
+                                                                        abs(estimate)):
+        return None
+    return f"at {point}: <gradient, v> {inner!r}, directional difference {estimate!r}"
+
+
+def same_structure(a, b, name="gradient"):
+    """Assert ``a`` and ``b`` have one structure: the same container types (a tuple is not
+    a list), lengths, keys in the same order, and numbers (not bools) as leaves."""
+    stack = [((), a, b)]
+    while stack:
+        path, x, y = stack.pop()
+        where = path_text(name, path)
+        assert type(x) is type(y) or not (is_container(x) or is_container(y)), (
+            f"{where}: a {type(x).__name__} and a {type(y).__name__}")
+        if type(x) is dict:
+            assert list(x) == list(y), f"{where}: keys {list(x)} and {list(y)}"
+            stack += [(path + (k,), x[k], y[k]) for k in x]
+        elif type(x) in (tuple, list):
+            assert len(x) == len(y), f"{where}: lengths {len(x)} and {len(y)}"
+            stack += [(path + (k,), u, v) for k, (u, v) in enumerate(zip(x, y))]
+        else:
+            assert all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                       for v in (x, y)), f"{where}: {x!r} and {y!r} are not both numbers"
+
+
+def _wrt_indices(fn, wrt):
+    import inspect
+    names = [p.name for p in inspect.signature(fn).parameters.values()
+             if p.kind <= p.POSITIONAL_OR_KEYWORD]
+    if wrt is None:
+        return list(range(len(names))), len(names) == 1
+    single = not isinstance(wrt, (tuple, list))
+    return [w if isinstance(w, int) else names.index(w) for w in ([wrt] if single else wrt)], (
+        single)
+
+
+def container_failures(fn, points, wrt=None, kinky=False, gradient=None, seed="vjp"):
+    """Where a gradient of ``fn`` taking containers fails, at each point: its structure
+    against the parameter's (``same_structure``), each number against the tape and the
+    sympy witness (rounding) and against finite differences (skipped near a kink when
+    ``kinky``), and autograd's directional check (``vjp_mismatch``).  ``gradient`` is
+    ``symdiff.grad(fn, wrt=wrt)`` unless given."""
+    from symdiff.witnesses.symbolic import evaluate_grad
+
+    indices, single = _wrt_indices(fn, wrt)
+    gradient = gradient or symdiff.grad(fn, wrt=wrt)
+    taped = symdiff.tape.grad(fn, wrt=wrt)
+    rng = random.Random(f"{seed}:{getattr(fn, '__name__', fn)}")
+    failures = []
+    for point in points:
+        got, tape, sym = gradient(*point), taped(*point), evaluate_grad(fn, point, wrt=wrt)
+        got, tape, sym = ([g] if single else list(g) for g in (got, tape, sym))
+        for i, g, t, s in zip(indices, got, tape, sym):
+            try:
+                same_structure(g, point[i], f"d{i}")
+            except AssertionError as exc:
+                failures.append(f"at {point}: {exc}")
+                continue
+            for (path, gv), (_, tv), (_, sv) in zip(leaves(g), leaves(t), leaves(s)):
+                where = (i, *path) if path else i
+                scale = 1e-13 * max([1.0] + [abs(v) for _, v in leaves(t)])
+                for other, value in (("tape", tv), ("sympy", sv)):
+                    if not abs(gv - value) <= 1e-9 * abs(value) + scale:
+                        failures.append(f"at {point} d/d{where}: {gv!r}, {other} {value!r}")
+                estimate, spread = finite_difference(fn, point, where)
+                if kinky and spread > 1e-5 * (1.0 + abs(estimate)):
+                    continue
+                if not abs(gv - estimate) <= 1e-6 * max(abs(gv), abs(estimate)) + 1e-8:
+                    failures.append(f"at {point} d/d{where}: {gv!r}, "
+                                    f"finite differences {estimate!r}")
+        if not failures:
+            found = vjp_mismatch(fn, got, point, indices, rng)
+            if found is not None:
+                failures.append(found)
+    return failures
 
 
 def against_tape(c, points):

@@ -13,7 +13,7 @@ import pytest
 
 import symdiff
 import symdiff.pipeline as pipeline
-from symdiff.checking import compare, rules, tape_bridge
+from symdiff.checking import compare, examples, rules, tape_bridge
 from symdiff.cli import main as cli
 from symdiff.cli.errors import INTERNAL_ERROR, USER_ERROR
 from symdiff.primitives import registry
@@ -71,7 +71,7 @@ def test_check_does_not_swallow_an_internal_error_where_it_reports_exceptions():
     with pytest.raises(symdiff.InternalError):
         compare._raises(lambda *args: bug(), (1.0,))
     with pytest.raises(symdiff.InternalError):
-        compare._random_points(lambda *args: bug(), [False], 3, (0.1, 2.0), 0)
+        examples.random_points(lambda *args: bug(), ["x"], ["x"], set(), 3, (0.1, 2.0), 0)
     assert isinstance(compare._attempt(lambda *args: math.log(0.0), (1.0,), ["x"], {})[0],
                       compare.Raised)
 

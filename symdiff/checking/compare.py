@@ -11,6 +11,10 @@ function with its own rule (``symdiff.defgrad``) runs by that rule in the genera
 and on the tape alike; sympy reads its code, and the rule is checked against finite
 differences of it (``symdiff.checking.rules``).
 
+A tuple, list or dict argument differentiated by gives a row per number it holds, named
+by its path (``symdiff.checking.leaf_rows``); random points for it are drawn from an
+``example=`` (``symdiff.checking.examples``).
+
 ``wrt`` is resolved as ``grad`` resolves it (``symdiff.frontend.wrt``); left out, it is
 the parameters a derivative can flow from, and the report notes the others.  A point may
 leave out parameters that have defaults.  Finite differences that leave the real numbers
@@ -22,14 +26,15 @@ says ``timed out``, which is not a failure of the gradient.
 import functools
 import inspect
 import math
-import random
 import time
 
 from symdiff import tape
+from symdiff.checking.examples import needs_example, random_points
+from symdiff.checking.leaf_rows import cells, finite_differences, places
 from symdiff.checking.locate import locate_safely
 from symdiff.checking.report import CheckReport, Raised, Row
 from symdiff.checking.rules import check_rules
-from symdiff.checking.statuses import finite_difference, status, with_remark
+from symdiff.checking.statuses import status, with_remark
 from symdiff.errors import InternalError, SymdiffError
 from symdiff.ir import nodes as ir
 from symdiff.witnesses.deadline import TimedOut, within
@@ -38,10 +43,14 @@ SYMPY_TIMEOUT = 5.0  # seconds for the sympy witness, over all the points of one
 
 
 def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2.0), seed=0,
-          kwargs=None, sympy_timeout=SYMPY_TIMEOUT):
+          kwargs=None, sympy_timeout=SYMPY_TIMEOUT, example=None):
     """Evaluate ``fn``'s gradient four ways at each point and report where they disagree.
 
     A point gives the positional parameters in order; those left out take their defaults.
+    An argument may be a tuple, list or dict of numbers (nested): each number it holds is
+    a row, named by its path (``xs[2]``, ``p["w"]``).  Without points, ``samples`` random
+    ones are drawn; a parameter used as a container needs ``example=`` (a point whose
+    structure they keep: its numbers are drawn from ``domain``).
     ``kwargs``: the keyword arguments every call gets (what ``**kwargs`` receives).
     ``sympy_timeout`` bounds the sympy witness's time over all the points (None: no bound).
     """
@@ -49,6 +58,10 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
 
     kwargs = dict(kwargs or {})
     user = functools.partial(fn, **kwargs) if kwargs else fn
+    if not points and example is None:
+        missing = needs_example(fn)
+        if missing is not None:
+            raise missing
 
     gradient = build(fn, wrt, prefer="active")
     program, names = gradient.program, list(gradient.wrt_names)
@@ -63,34 +76,38 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
         report.note("not checked (optional, None by default; name them in wrt): " + ", ".join(
             p for p in left if p in program.optional))
     if not points:
-        counts = [None if p in program.optional and p not in names else p not in names
-                  for p in program.params]
-        points = _random_points(user, counts, samples, domain, seed)
+        if example is not None:
+            example = complete_point(fn, program.params, example)
+        points = random_points(user, program.params, names, set(program.optional), samples,
+                               domain, seed, example)
     sympy = _SympyWitness(fn, names, kwargs, sympy_timeout, report)
     stops = any(isinstance(s, ir.Assign) and s.op == "stop_gradient"
                 for s in ir.walk(program.body))
+    indices = [program.params.index(n) for n in names]
     for point in points:
         point = complete_point(fn, program.params, point)
         gen = _attempt(generated, point, names, kwargs)
         tap = _attempt(by_tape, point, names, kwargs)
         expected = _raises(user, point)
         if expected is not None:
-            _rows_where_the_function_raises(report, point, names, gen, tap, expected)
+            _rows_where_the_function_raises(report, point, names, indices, gen, tap, expected)
             continue
         sym, sympy_status = sympy.at(point)
-        fds = [finite_difference(user, point, program.params.index(n)) for n in names]
+        where = places(point, names, indices)
+        fds = finite_differences(user, point, where)
         problems = check_rules(program, point, rtol=1e-5, kwargs=kwargs)
         report.rule_problems += [p for p in problems if all(
             (q.function, q.argument) != (p.function, p.argument) for q in report.rule_problems)]
         diverged = bool(problems)
-        for i, name in enumerate(names):
-            said = status(gen[i], tap[i], sym[i], fds[i], rtol, atol, bool(problems))
+        for c in cells(point, names, indices, gen, tap, sym, fds):
+            said = c.problem or status(c.generated, c.tape, c.sympy, c.finite, rtol, atol,
+                                       bool(problems))
             if stops and said == "ok (fd differs)":
                 said = "ok (finite differences see through stop_gradient)"
             if sympy_status == "timed out":
                 said = with_remark(said, "sympy: timed out")
-            report.rows.append(Row(point, name, gen[i], tap[i], sym[i], fds[i][0], said,
-                                   sympy_status))
+            report.rows.append(Row(point, c.label, c.generated, c.tape, c.sympy, c.finite[0],
+                                   said, sympy_status))
             diverged |= not said.startswith("ok")
         if diverged and not any(isinstance(v, Raised) for v in gen + tap):
             found = locate_safely(report, program, names, point, rtol, atol, kwargs)
@@ -126,15 +143,17 @@ def _raises(fn, point):
     return None
 
 
-def _rows_where_the_function_raises(report, point, names, gen, tap, expected):
+def _rows_where_the_function_raises(report, point, names, indices, gen, tap, expected):
     """Where ``fn`` raises, the gradient must raise the same (nothing else to compare)."""
-    for i, name in enumerate(names):
-        if isinstance(gen[i], Raised) and gen[i].kind is expected:
+    nothing = [(math.nan, "undefined")] * len(places(point, names, indices))
+    for c in cells(point, names, indices, gen, tap, (None,) * len(names), nothing):
+        if isinstance(c.generated, Raised) and c.generated.kind is expected:
             said = f"ok (the function raises {expected.__name__} here, and so does the gradient)"
         else:
-            said = f"generated {'gives a number' if not isinstance(gen[i], Raised) else gen[i]} " \
-                   f"where the function raises {expected.__name__}"
-        report.rows.append(Row(point, name, gen[i], tap[i], None, math.nan, said, "not used"))
+            gave = c.generated if isinstance(c.generated, Raised) else "gives a number"
+            said = f"generated {gave} where the function raises {expected.__name__}"
+        report.rows.append(Row(point, c.label, c.generated, c.tape, None, math.nan, said,
+                               "not used"))
 
 
 def complete_point(fn, params, point):
@@ -179,25 +198,3 @@ class _SympyWitness:
         except SymdiffError as exc:
             self.report.note(f"sympy not used: {exc.message}")
             return nothing, "not used"
-
-
-def _random_points(fn, counts, samples, domain, seed):
-    """Random points where ``fn`` returns a finite number; small whole numbers for the
-    parameters no derivative flows from (they are often counts), None for the optional
-    ones (``counts`` None there) left out of ``wrt``."""
-    rng = random.Random(seed)
-    points = []
-    for _ in range(samples * 50):
-        point = tuple(None if count is None else rng.randint(1, 5) if count
-                      else rng.uniform(*domain) for count in counts)
-        try:
-            value = fn(*point)
-        except InternalError:
-            raise
-        except Exception:  # noqa: BLE001 - outside the domain, or failing its input checks
-            continue
-        if isinstance(value, (int, float)) and math.isfinite(value):
-            points.append(point)
-        if len(points) == samples:
-            break
-    return points

@@ -15,6 +15,7 @@ from symdiff.backend.compile import compile_module
 from symdiff.backend.emit import emit
 from symdiff.backend.to_python import to_python
 from symdiff.checking.interpret import Interpreter, keywords
+from symdiff.checking.leaves import is_container, leaves, rebuild
 from symdiff.checking.report import Divergence
 from symdiff.checking.statuses import close
 from symdiff.checking.tape_bridge import operand, raw, tape_op
@@ -68,7 +69,7 @@ def _recorded_contributions(program, names, point, kwargs):
 
 def _tape_contributions(program, names, point, kwargs):
     """Contributions per (statement, argument), in execution order, by the tape."""
-    env = {p: (tape.Value(v) if p in names else v) for p, v in zip(program.params, point)}
+    env = {p: (_on_tape(v) if p in names else v) for p, v in zip(program.params, point)}
     env.update(keywords(program, kwargs))
     runs = []
     Interpreter(program, env, runs).block(program.body)
@@ -83,6 +84,13 @@ def _tape_contributions(program, names, point, kwargs):
             if local is not None:
                 contributions.setdefault((sid, i), []).append(out.grad * local)
     return contributions
+
+
+def _on_tape(value):
+    """A number as a tape ``Value``; a container with a ``Value`` for each of its numbers."""
+    if not is_container(value):
+        return tape.Value(value)
+    return rebuild(value, [tape.Value(leaf) for _, leaf in leaves(value)])
 
 
 def _local_partials(program, stmt, args):

@@ -5,11 +5,15 @@ Guarantees a ``CheckReport`` whose ``ok`` says whether every row agrees and ever
 given is right, whose ``str`` is the table (``check f: ok``, one row per point and
 parameter, then the divergences, wrong rules and notes), and whose ``_repr_html_`` is
 the same table for Jupyter, failing rows marked.  Numbers are printed with ten
-significant digits; a table argument of a point by its size.
+significant digits; a container or table argument of a point by how many numbers it
+holds (``[3 numbers]``, ``{2 numbers}`` for a dict); a row's ``param`` is the path of
+the number it checks (``x``, ``xs[2]``, ``p["w"]``).
 """
 
 import numbers
 from dataclasses import dataclass, field
+
+from symdiff.checking.leaves import leaves
 
 
 @dataclass
@@ -132,6 +136,10 @@ def _fmt_point(point):
 def _fmt_argument(value):
     if isinstance(value, numbers.Real):
         return f"{value:.4g}"
-    if isinstance(value, (tuple, list)) or getattr(value, "ndim", None) == 1:
-        return f"[{len(value)} numbers]"  # a table: its size says enough in a table row
+    if isinstance(value, (tuple, list, dict)):  # its size says enough in a table row
+        count = len(leaves(value))
+        words = f"{count} number{'s' * (count != 1)}"
+        return f"{{{words}}}" if isinstance(value, dict) else f"[{words}]"
+    if getattr(value, "ndim", None) == 1:
+        return f"[{len(value)} numbers]"
     return repr(value)

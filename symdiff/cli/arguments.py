@@ -4,7 +4,8 @@ Expects ``sys.argv[1:]``.  Guarantees a parser whose subcommands are ``show``, `
 ``graph`` (``args.command``), each with the common options (the target ``FILE.py:FUNC``,
 ``--wrt``, ``--import``, ``--debug``), and the converters of option values: ``--at``'s
 points, ``--sympy-timeout``'s seconds, ``--points``' count and ``--wrt``'s names and
-indices (given to ``symdiff.frontend.wrt`` as a ``wrt`` written in Python would be).  A
+indices (given to ``symdiff.frontend.wrt`` as a ``wrt`` written in Python would be);
+``--at`` reads Python literals (``symdiff.cli.points``).  A
 value that cannot be read is argparse's usage error (exit status 2).
 """
 
@@ -13,6 +14,7 @@ import re
 
 from symdiff import __version__
 from symdiff.checking.compare import SYMPY_TIMEOUT
+from symdiff.cli import points
 
 EXAMPLES = """\
 examples:
@@ -41,8 +43,12 @@ examples:
   symdiff check examples/model.py:neuron                   five random points
   symdiff check examples/model.py:neuron --points 20       twenty random points
   symdiff check examples/model.py:power --at 1.5,3 --at 0.5,2 --wrt x
+  symdiff check model.py:loss --at '[1.0, 2.0, 3.0], 0.5'  a list, then a number
+  symdiff check model.py:loss --at 'xs=[1.0, 2.0], p={"w": 0.5}'   by name
 
-Each point gives every parameter a value, in order.  The exit status is 0 when the
+Each point gives every parameter a value, in order or by name: numbers, or Python
+literals (tuples, lists, dicts of numbers) for containers; each number of a container
+is a row of the table, named by its path (xs[2], p["w"]).  The exit status is 0 when the
 generated gradient agrees with the tape engine, sympy and finite differences, 1 when
 it does not, and 2 on an error.
 """
@@ -81,13 +87,15 @@ def attach_values(argv):
 
 
 def point(text):
-    """``"1.5,3"`` -> ``(1.5, 3)``: whole numbers stay ints, for ``range``."""
+    """``"1.5,3"`` -> ``(1.5, 3)``: whole numbers stay ints, for ``range``; Python literals
+    for containers, positional or named (``"[1.0, 2.0], 3"``, ``"xs=[1.0, 2.0], y=3"``;
+    see ``symdiff.cli.points``)."""
     try:
-        return tuple(int(part) if re.fullmatch(r"\s*[-+]?\d+\s*", part) else float(part)
-                     for part in text.split(","))
-    except ValueError:
+        return points.read(text)
+    except ValueError as exc:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a point: give numbers separated by commas, like 1.0,2.5") from None
+            f"{text!r} is not a point ({exc}): give Python literals separated by commas, "
+            "like 1.0,2.5 or '[1.0, 2.0], 3' or 'xs=[1.0, 2.0], y=3'") from None
 
 
 def seconds(text):
@@ -146,7 +154,9 @@ def build_parser():
         description="Check a function's gradient four ways and print the table.")
     where = check_parser.add_mutually_exclusive_group()
     where.add_argument("--at", metavar="X,Y,...", action="append", type=point,
-                       help="a point to check at, one number per parameter (repeatable)")
+                       help="a point to check at, one value per parameter (repeatable): "
+                            "numbers, or Python literals for containers, in order or "
+                            "named ('xs=[1.0, 2.0], y=3')")
     where.add_argument("--points", metavar="N", type=positive_int, default=5,
                        help="how many random points to check at (default 5)")
     check_parser.add_argument("--sympy-timeout", metavar="SECONDS", type=seconds,

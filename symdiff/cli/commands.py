@@ -20,6 +20,7 @@ from symdiff.checking.compare import check
 from symdiff.cli.arguments import CommandError, parse_wrt
 from symdiff.cli.debug import stage_printer
 from symdiff.cli.loading import load_function
+from symdiff.cli.points import Named
 from symdiff.cli.terminal import highlight, output_to_stderr, use_color
 
 DOT_MISSING = ("--format {fmt} needs Graphviz's `dot` program, which is not on PATH: "
@@ -40,15 +41,14 @@ def run_show(args):
 def run_check(args):
     fn = load_function(args)
     wrt = parse_wrt(args.wrt)
-    for values in args.at or ():
-        check_point_length(fn, values)
+    at = [bound_point(fn, values) for values in args.at or ()]
     if args.debug:  # built here with its stages shown; check then finds it built
         api.build(fn, wrt, prefer="active", debug=stage_printer(args))
     try:
         with output_to_stderr():  # the function's own prints stay out of the table
             budget = args.sympy_timeout or None
-            if args.at:
-                report = check(fn, *args.at, wrt=wrt, sympy_timeout=budget)
+            if at:
+                report = check(fn, *at, wrt=wrt, sympy_timeout=budget)
             else:
                 report = check(fn, wrt=wrt, samples=args.points, sympy_timeout=budget)
     except TypeError as exc:
@@ -64,6 +64,17 @@ def run_check(args):
     return 0 if report.ok else 1
 
 
+def bound_point(fn, values):
+    """One ``--at`` as positional values: a named one bound to ``fn``'s parameters."""
+    if isinstance(values, Named):
+        try:
+            return values.bind(fn)
+        except ValueError as exc:
+            raise CommandError(f"--at: {exc}") from None
+    check_point_length(fn, values)
+    return values
+
+
 def check_point_length(fn, values):
     """A point gives every positional parameter without a default, and at most all of them."""
     params = [p for p in inspect.signature(fn).parameters.values()
@@ -76,7 +87,7 @@ def check_point_length(fn, values):
     takes = (f"{len(params)}" if required == len(params)
              else f"{required} to {len(params)}")
     raise CommandError(
-        f"--at {','.join(map(repr, values))} has {len(values)} number"
+        f"--at {', '.join(map(repr, values))} has {len(values)} value"
         f"{'s' * (len(values) != 1)}, but {fn.__name__} takes {takes} parameter"
         f"{'s' * (len(params) != 1)} ({names})")
 

@@ -10,7 +10,9 @@ no rule with it, and none with each other:
   when it is used;
 - ``finite``: central differences of the function itself.
 
-``deadline`` runs the sympy witness within a time budget.  What these modules may import
+Each reads tuples, lists and dicts of numbers with its own few lines of traversal (none
+imports ``symdiff.checking.leaves``), and gives a container parameter's gradient in its
+structure.  ``deadline`` runs the sympy witness within a time budget.  What these modules may import
 from the rest of symdiff is listed, with a reason each, in
 ``tests/witnesses/test_independence.py``.
 """

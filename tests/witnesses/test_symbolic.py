@@ -358,8 +358,8 @@ def test_piecewise_constant_operations_are_flat():
 
 # --- errors -------------------------------------------------------------------------------
 
-def bad_list(x):
-    v = [x, x]
+def bad_set(x):
+    v = {x, 2 * x}
     return v
 
 
@@ -371,7 +371,7 @@ def bad_try(x):
 
 
 def bad_for(x):
-    for t in (x, 2.0 * x):
+    for t in 2.0 * x:  # a number is not iterable
         x = x + t
     return x
 
@@ -391,7 +391,7 @@ def needs_point(x):
 
 
 def unknown_call(x):
-    return len(x)
+    return hash(x)
 
 
 def undefined_name(x):
@@ -415,7 +415,7 @@ def returns_tuple(x):
 
 
 @pytest.mark.parametrize("fn, cls, line", [
-    (bad_list, UnsupportedSyntaxError, 1),
+    (bad_set, UnsupportedSyntaxError, 1),
     (bad_try, UnsupportedSyntaxError, 1),
     (bad_for, UnsupportedSyntaxError, 1),
     (ping, RecursionCycleError, 4),

@@ -23,12 +23,16 @@ Loops are unrolled and calls inlined: a tree over ``MAX_NODES`` nodes, or over
 a point come from ``point``, which visits each shared subexpression once (``evalf``
 walks the whole, exponentially larger, tree).
 
+Tuples, lists and dicts are read as Python reads them (``containers``); a container
+argument at the point gets one real symbol per number, named by its path (``xs_2``,
+``p_w``), and its derivatives come in its structure (``arguments``).
+
 Importing this package imports sympy; ``symdiff`` imports it only when a witness is
 asked for (``symdiff.symbolic``, ``symdiff.symbolic_grad``, ``symdiff.check``).  Modules:
 ``values`` and ``functions`` (Python's values and functions as sympy ones),
 ``primitives`` (the names the witness knows), ``point`` (numbers at a point),
-``expressions`` and ``interpreter`` (reading a function body), ``build`` (these entry
-points).
+``expressions``, ``containers`` and ``interpreter`` (reading a function body),
+``arguments`` (the symbols of the parameters), ``build`` (these entry points).
 """
 
 

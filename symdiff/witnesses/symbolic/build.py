@@ -4,7 +4,9 @@ derivatives of it, and both as floats at a point.
 Expects a function in the language symdiff supports.  Guarantees ``symbolic``,
 ``symbolic_grad``, ``evaluate`` and ``evaluate_grad`` (see the package): the function is
 read by ``interpreter.Interpreter`` in real symbols named after its positional
-parameters; the derivatives are sympy's ``diff``.  An expression so deep that sympy's own
+parameters (one per number of a container parameter, named by its path: ``xs_2``,
+``p_w``; see ``arguments``); the derivatives are sympy's ``diff``, in the structure of
+the parameter.  An expression so deep that sympy's own
 recursion gives up is refused with a ``SymdiffError``, not crashed on.
 
     def f(x, y):                 symbolic(f)                  ->  x*y + sin(x)
@@ -18,18 +20,22 @@ import sympy
 
 from symdiff.errors import SymdiffError
 from symdiff.frontend.parse import parse_function
+from symdiff.witnesses.symbolic.arguments import arguments, structure_map
 from symdiff.witnesses.symbolic.interpreter import Interpreter, _parameters
 from symdiff.witnesses.symbolic.point import _evaluate, _NoNumber
 from symdiff.witnesses.symbolic.values import _describe
 
 
-def _build(fn, at, kwargs=None):
-    """(expression, parameter symbols, point as {Symbol: Float} or None); ``kwargs`` are
-    the keyword arguments a ``**kwargs`` parameter receives (data: no symbols)."""
+def _build(fn, at, kwargs=None, wrt=None, containers="wrt"):
+    """(expression, {name: the parameter's symbols}, the names ``wrt`` selects, whether one
+    value is asked for, the point as {Symbol: Float} or None).  ``kwargs`` are the keyword
+    arguments a ``**kwargs`` parameter receives (data: no symbols); ``containers`` names
+    the container parameters that get a symbol per number: "wrt" (those selected), "all"
+    or "none" (the others go in as data)."""
     parsed = parse_function(fn)
     names = _parameters(parsed)
-    symbols = tuple(sympy.Symbol(name, real=True) for name in names)
-    point = None
+    chosen, single = _select(wrt, names, fn)
+    values = None
     if at is not None:
         if isinstance(at, dict) and sorted(at) != sorted(names):
             raise ValueError(f"at= must give exactly the parameters {names}, not {list(at)}")
@@ -41,22 +47,18 @@ def _build(fn, at, kwargs=None):
             values += list(defaults[len(defaults) - missing:])
         if len(values) != len(names):
             raise ValueError(f"at= gives {len(values)} values for {len(names)} parameters")
-        point = {symbol: sympy.Float(float(v)) for symbol, v in zip(symbols, values)
-                 if isinstance(v, numbers.Real)}  # a string flag or a table goes in as it is
-        arguments = [s if isinstance(v, numbers.Real) else v for s, v in zip(symbols, values)]
-    else:
-        arguments = symbols
-    value = Interpreter(parsed, point).call(parsed.fn, arguments, kwargs or {}, parsed.tree)
+    symbolized = {"wrt": set(chosen), "all": set(names), "none": set()}[containers]
+    passed, point, symbols = arguments(names, values, symbolized)
+    value = Interpreter(parsed, point).call(parsed.fn, passed, kwargs or {}, parsed.tree)
     if not isinstance(value, sympy.Expr):
         raise parsed.error(SymdiffError, parsed.tree, f"{parsed.name} returns "
                            f"{_describe(value)}, not a number", hint="return one float")
-    return value, symbols, point
+    return value, symbols, chosen, single, point
 
 
-def _select(wrt, symbols, fn=None):
-    """(the symbols ``wrt`` names, whether the caller gets one value, not a tuple).  By
+def _select(wrt, names, fn=None):
+    """(the names ``wrt`` selects, whether the caller gets one value, not a tuple).  By
     default every parameter of ``fn`` but those defaulting to None (optional ones)."""
-    names = [symbol.name for symbol in symbols]
     if wrt is None:
         defaults = getattr(fn, "__defaults__", None) or ()
         optional = {n for n, d in zip(names[len(names) - len(defaults):], defaults) if d is None}
@@ -71,7 +73,7 @@ def _select(wrt, symbols, fn=None):
         if isinstance(index, bool) or not isinstance(index, numbers.Integral) or not (
                 0 <= index < len(names)):
             raise ValueError(f"wrt={key!r} is not a parameter of the function {names}")
-        chosen.append(symbols[index])
+        chosen.append(names[index])
     return chosen, single
 
 
@@ -104,7 +106,7 @@ def symbolic(fn, at=None, kwargs=None):
     branches and loop counts that depend on the inputs; it is needed only then.
     ``kwargs``: what a ``**kwargs`` parameter receives.
     """
-    return _build(fn, at, kwargs)[0]
+    return _build(fn, at, kwargs, containers="all")[0]
 
 
 @_bounded
@@ -115,16 +117,15 @@ def symbolic_grad(fn, wrt=None, at=None, kwargs=None):
     one-parameter function, else a tuple); a name or an index gives one
     expression; a tuple of them gives a tuple, in that order.
     """
-    value, symbols, _ = _build(fn, at, kwargs)
-    chosen, single = _select(wrt, symbols, fn)
-    grads = tuple(value.diff(symbol) for symbol in chosen)
+    value, symbols, chosen, single, _ = _build(fn, at, kwargs, wrt)
+    grads = tuple(structure_map(value.diff, symbols[name]) for name in chosen)
     return grads[0] if single else grads
 
 
 @_bounded
 def evaluate(fn, point, kwargs=None):
     """``fn``'s value at ``point`` as a float, computed from its sympy expression."""
-    value, _, values = _build(fn, point, kwargs)
+    value, _, _, _, values = _build(fn, point, kwargs, containers="none")
     return _to_float(value, values, {}, "value")
 
 
@@ -132,12 +133,15 @@ def evaluate(fn, point, kwargs=None):
 def evaluate_grad(fn, point, wrt=None, kwargs=None):
     """The gradient at ``point`` as floats, from the expression valid around it.
 
-    Same shapes as ``symbolic_grad``: a float for one parameter, else a tuple.
+    Same shapes as ``symbolic_grad``: a float for one number parameter, the parameter's
+    structure of floats for a container (a list for a list, a dict with its keys), one
+    parameter alone, else a tuple of them.
     """
-    value, symbols, values = _build(fn, point, kwargs)
-    chosen, single = _select(wrt, symbols, fn)
+    value, symbols, chosen, single, values = _build(fn, point, kwargs, wrt)
     memo = {}
-    grads = tuple(_to_float(value.diff(symbol), values, memo, f"derivative by {symbol}")
-                  for symbol in chosen)
+
+    def derivative(symbol):
+        return _to_float(value.diff(symbol), values, memo, f"derivative by {symbol}")
+    grads = tuple(structure_map(derivative, symbols[name]) for name in chosen)
     return grads[0] if single else grads
 

@@ -2,10 +2,10 @@
 evaluator, which ``interpreter.Interpreter`` extends with statements and calls.
 
 Expects the ``ParsedFunction`` of the function running and the point (``{Symbol: Float}``,
-or None).  Guarantees ``ExpressionReader.eval(node)``: a sympy expression (or a tuple, a
-string flag, a module, a function) for an expression the witness reads, and a located
-``SymdiffError`` for one it does not.  A condition that depends on the inputs is decided
-at the point; an expression growing past ``MAX_NODES`` nodes, or loops past
+or None).  Guarantees ``ExpressionReader.eval(node)``: a sympy expression (or a tuple, list
+or dict of them, a string flag, a module, a function) for an expression the witness reads,
+and a located ``SymdiffError`` for one it does not.  A condition that depends on the inputs
+is decided at the point; an expression growing past ``MAX_NODES`` nodes, or loops past
 ``MAX_ITERATIONS`` iterations, are refused.
 
     x * y + math.sin(x)      ──eval──►   x*y + sin(x)
@@ -19,6 +19,7 @@ import types
 import sympy
 
 from symdiff.errors import SymdiffError, UndefinedNameError, UnsupportedSyntaxError
+from symdiff.witnesses.symbolic.containers import ContainerReader
 from symdiff.witnesses.symbolic.point import _evaluate, _fold, _NoNumber
 from symdiff.witnesses.symbolic.primitives import _COMPARISONS, _OPERATORS, _is_norm
 from symdiff.witnesses.symbolic.values import _describe, _outside_value
@@ -27,8 +28,9 @@ MAX_NODES = 20_000
 MAX_ITERATIONS = 10_000
 
 
-class ExpressionReader:
-    """Reads the expressions of user functions over sympy values.
+class ExpressionReader(ContainerReader):
+    """Reads the expressions of user functions over sympy values (containers: see
+    ``containers.ContainerReader``).
 
     ``parsed`` and ``env`` belong to the function running now and are swapped by
     ``Interpreter.call``; the point, the caches, the loop budget and the call stack are
@@ -60,8 +62,9 @@ class ExpressionReader:
 
     def checked(self, value, node):
         """``value``, once its expressions are known to be small enough for sympy."""
-        for item in value if isinstance(value, tuple) else (value,):
-            if isinstance(item, tuple):
+        items = value.values() if isinstance(value, dict) else value
+        for item in items if isinstance(value, (tuple, list, dict)) else (value,):
+            if isinstance(item, (tuple, list, dict)):
                 self.checked(item, node)
             elif isinstance(item, sympy.Basic) and _fold(
                     item, self.sizes, lambda leaf: 1, lambda node, sizes: 1 + sum(sizes)
@@ -88,7 +91,7 @@ class ExpressionReader:
                             "the point", hint="choose a point inside the domain") from None
 
     def truthy(self, value, node):
-        if isinstance(value, tuple):
+        if isinstance(value, (tuple, list, dict)):
             return bool(value)
         return self.number(value, node, "condition") != 0
 
@@ -130,33 +133,6 @@ class ExpressionReader:
                             f"attribute {node.attr!r}")
         return _outside_value(getattr(base, node.attr))
 
-    def _eval_Tuple(self, node):
-        return tuple(self.eval(elt) for elt in node.elts)
-
-    def table(self, node):
-        """What a loop runs over or an index reads: a list written out is read as a tuple
-        (a list anywhere else is refused, as symdiff refuses it)."""
-        table = tuple(self.eval(e) for e in node.elts) if isinstance(node, ast.List) else (
-            self.eval(node))
-        if getattr(table, "ndim", None) == 1:
-            table = tuple(table.tolist())  # a one-dimensional numpy array
-        if isinstance(table, (tuple, list)) and any(
-                getattr(_outside_value(item), "free_symbols", None) for item in table):
-            raise self.unsupported(node, "a table of values that are not all constants")
-        return table
-
-    def _eval_Subscript(self, node):
-        if isinstance(self.eval(node.value), dict):  # kwargs["dose"]
-            return self.eval(node.value)[self.eval(node.slice)]
-        table = self.table(node.value)
-        if not isinstance(table, (tuple, list)) or isinstance(node.slice, ast.Slice):
-            raise self.unsupported(node, f"indexing `{ast.unparse(node.value)}`")
-        index = self.number(self.eval(node.slice), node.slice, "index")
-        if index != int(index) or not -len(table) <= index < len(table):
-            raise self.fail(SymdiffError, node, f"index {index} is outside the table",
-                            hint="index with a whole number inside the table")
-        return _outside_value(table[int(index)])
-
     def operate(self, op, node, *operands):
         rule = _OPERATORS.get(type(op))
         if rule is None:
@@ -164,7 +140,9 @@ class ExpressionReader:
         return rule(*(self.expr(operand, node) for operand in operands))
 
     def _eval_BinOp(self, node):
-        return self.operate(node.op, node, self.eval(node.left), self.eval(node.right))
+        left, right = self.eval(node.left), self.eval(node.right)
+        found = self.sequence_operation(node.op, left, right, node)
+        return self.operate(node.op, node, left, right) if found is NotImplemented else found
 
     def _eval_UnaryOp(self, node):
         if isinstance(node.op, ast.Not):
@@ -183,6 +161,9 @@ class ExpressionReader:
         if any(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops):  # `scale is None`
             left, right = self.eval(node.left), self.eval(node.comparators[0])
             return sympy.Integer((left is right) == isinstance(node.ops[0], ast.Is))
+        if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):  # k in p
+            found = self.contains(self.eval(node.comparators[0]), self.eval(node.left), node)
+            return sympy.Integer(found == isinstance(node.ops[0], ast.In))
         left = self.comparand(node.left, node)
         for op, comparator in zip(node.ops, node.comparators):
             test = _COMPARISONS.get(type(op))

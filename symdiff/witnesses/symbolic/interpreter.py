@@ -84,9 +84,9 @@ class Interpreter(ExpressionReader):
             raise self.fail(SymdiffError, node, f"cannot call {parsed.name}: {exc}",
                             hint="give every parameter without a default") from None
         bound.apply_defaults()
-        env = {name: _outside_value(v) if not isinstance(v, dict) else {
-            key: _outside_value(item) for key, item in v.items()}  # **kwargs
-            for name, v in bound.arguments.items()}
+        # a container is passed as it is (a helper's append is its caller's); what is
+        # read from it becomes a sympy number then
+        env = {name: _outside_value(v) for name, v in bound.arguments.items()}
         return self.run_function(fn, parsed, parsed.tree, env, ())
 
     def run_function(self, fn, parsed, tree, env, scopes):
@@ -135,11 +135,21 @@ class Interpreter(ExpressionReader):
         if isinstance(target, ast.Name):
             self.env[target.id] = value
         elif isinstance(target, (ast.Tuple, ast.List)):
-            if not isinstance(value, tuple) or len(value) != len(target.elts):
+            names = target.elts
+            starred = [i for i, elt in enumerate(names) if isinstance(elt, ast.Starred)]
+            items = self.iterate(value, target) if isinstance(value, (tuple, list, dict)) else None
+            fits = items is not None and len(starred) <= 1 and (
+                len(items) >= len(names) - 1 if starred else len(items) == len(names))
+            if not fits:
                 raise self.fail(SymdiffError, target, f"cannot unpack {_describe(value)} "
-                                f"into {len(target.elts)} names")
-            for elt, item in zip(target.elts, value):
-                self.assign(elt, item)
+                                f"into {len(names)} names")
+            if starred:  # a, *rest = xs: the starred name gets a list of what is left
+                first, last = starred[0], len(items) - (len(names) - 1 - starred[0])
+                items = items[:first] + [items[first:last]] + items[last:]
+            for elt, item in zip(names, items):
+                self.assign(elt.value if isinstance(elt, ast.Starred) else elt, item)
+        elif isinstance(target, ast.Subscript):
+            self.assign_item(target, value)
         else:
             raise self.unsupported(target, f"assigning to `{ast.unparse(target)}`")
 
@@ -163,7 +173,13 @@ class Interpreter(ExpressionReader):
         return _Closure(tree, defaults, (self.env,) + self.scopes, self.parsed)
 
     def _exec_AugAssign(self, node):
-        value = self.operate(node.op, node, self.eval(node.target), self.eval(node.value))
+        left, right = self.eval(node.target), self.eval(node.value)
+        if isinstance(left, list) and isinstance(node.op, ast.Add):  # xs += ys: in place
+            left.extend(self.iterate(right, node))
+            return
+        value = self.sequence_operation(node.op, left, right, node)
+        if value is NotImplemented:
+            value = self.operate(node.op, node, left, right)
         self.assign(node.target, self.checked(value, node))
 
     def _exec_Expr(self, node):
@@ -203,9 +219,9 @@ class Interpreter(ExpressionReader):
         return eval(code, scope)
 
     def concrete_value(self, value, node):
-        if isinstance(value, tuple):
-            return tuple(self.concrete_value(item, node) for item in value)
-        if isinstance(value, dict):  # **kwargs
+        if isinstance(value, (tuple, list)):
+            return type(value)(self.concrete_value(item, node) for item in value)
+        if isinstance(value, dict):
             return {key: self.concrete_value(item, node) for key, item in value.items()}
         if isinstance(value, sympy.Integer):
             return int(value)
@@ -224,31 +240,15 @@ class Interpreter(ExpressionReader):
         self.loop(node, iter(lambda: self.truth(node.test), False))  # until the test fails
 
     def _exec_For(self, node):
-        call = node.iter
-        if isinstance(call, ast.Call) and self.eval(call.func) is range:
-            items = [sympy.Integer(i) for i in self.range_of(call)]
-        else:
-            items = self.items_of(call)
+        items = self.items_of(node.iter)
         self.loop(node, (self.assign(node.target, item) for item in items))
 
     def items_of(self, node):
-        """The values a ``for`` over a table (or ``enumerate`` of one, or ``reversed`` of
-        one or of a range) runs through."""
-        if isinstance(node, ast.Call) and self.eval(node.func) is reversed and len(
-                node.args) == 1 and not node.keywords:
-            inner = node.args[0]
-            if isinstance(inner, ast.Call) and self.eval(inner.func) is range:
-                return [sympy.Integer(i) for i in reversed(self.range_of(inner))]
-            return list(reversed(self.items_of(inner)))
-        if isinstance(node, ast.Call) and self.eval(node.func) is enumerate and len(
-                node.args) == 1 and not node.keywords:
-            return [(sympy.Integer(i), item) for i, item in enumerate(self.items_of(node.args[0]))]
-        if isinstance(node, ast.Call) and self.eval(node.func) is zip and not node.keywords:
-            return list(zip(*(self.items_of(arg) for arg in node.args)))
-        table = self.table(node)
-        if not isinstance(table, (tuple, list)):
-            raise self.unsupported(node, "a for loop over anything but range(...) or a table")
-        return [_outside_value(item) for item in table]
+        """The values a ``for`` runs through: a range's numbers, a container's items (see
+        ``containers``: ``zip``, ``enumerate``, ``reversed`` and ``sorted`` of them too)."""
+        if isinstance(node, ast.Call) and self.eval(node.func) is range:
+            return [sympy.Integer(i) for i in self.range_of(node)]
+        return self.iterate(self.eval(node), node)
 
     def loop(self, node, iterations):
         """Run the loop body once per step of ``iterations``, until a ``break``; then the
@@ -278,18 +278,29 @@ class Interpreter(ExpressionReader):
     # calls: of the user's functions (inlined), of primitives, and min/max at the point
 
     def _eval_Call(self, node):
-        if isinstance(node.func, ast.Attribute) and node.func.attr == "get" and isinstance(
-                self.eval(node.func.value), dict):  # kwargs.get("k", default)
-            return self.eval(node.func.value).get(*(self.eval(arg) for arg in node.args))
-        func, callee = self.eval(node.func), ast.unparse(node.func)
-        args = [tuple(self.eval(e) for e in arg.elts) if isinstance(arg, ast.List)  # fsum([..])
-                else self.eval(arg) for arg in node.args]
+        args = [item for arg in node.args for item in self.element(arg)]  # f(*xs) too
+        if any(keyword.arg is None for keyword in node.keywords):
+            raise self.unsupported(node, "a call with **keywords")
         kwargs = {keyword.arg: self.eval(keyword.value) for keyword in node.keywords}
+        if isinstance(node.func, ast.Attribute):  # xs.append(v), kwargs.get("k", default)
+            base = self.eval(node.func.value)
+            if isinstance(base, (tuple, list, dict)):
+                if kwargs:
+                    raise self.unsupported(node, f"keyword arguments to .{node.func.attr}()")
+                found = self.container_method(base, node.func.attr, args, node)
+                if found is NotImplemented:
+                    raise self.unsupported(node, f"the method .{node.func.attr}() of "
+                                           f"{_describe(base)}")
+                return found
+        func, callee = self.eval(node.func), ast.unparse(node.func)
         if isinstance(func, _Closure):
             return self.call_nested(func, args, kwargs, node)
         if func is len and len(args) == 1 and (
                 isinstance(args[0], (tuple, list)) or getattr(args[0], "ndim", None) == 1):
             return sympy.Integer(len(args[0]))  # a table's length
+        found = self.container_builtin(func, args, kwargs, node)
+        if found is not NotImplemented:
+            return found
         name = _primitive_name(func)
         if name is None and inspect.isfunction(transparent(func)):
             return self.call(transparent(func), args, kwargs, node)  # what a call runs
@@ -303,8 +314,8 @@ class Interpreter(ExpressionReader):
         if name == "clip" and len(args) == 3:
             return self.pick("min", (self.pick("max", args[:2], node), args[2]), node)
         if name in _OF_POINTS:
-            exprs = [tuple(self.expr(a, node) for a in arg) if isinstance(arg, tuple) else
-                     self.expr(arg, node) for arg in args]
+            exprs = [tuple(self.expr(a, node) for a in self.iterate(arg, node))
+                     if isinstance(arg, (tuple, list)) else self.expr(arg, node) for arg in args]
         else:
             exprs = [self.expr(arg, node) for arg in args]
         kwargs = {key: self.expr(value, node) for key, value in kwargs.items()}
@@ -317,7 +328,8 @@ class Interpreter(ExpressionReader):
     def pick(self, name, args, node):
         """The argument Python's min/max returns at the point (on a tie, the first)."""
         exprs = [self.expr(arg, node) for arg in (
-            args[0] if len(args) == 1 and isinstance(args[0], tuple) else args)]
+            self.iterate(args[0], node) if len(args) == 1 and isinstance(args[0], (tuple, list))
+            else args)]
         if not exprs:
             raise self.fail(SymdiffError, node, f"{name}() of no arguments")
         if self.point is None and any(e.free_symbols for e in exprs):

@@ -73,7 +73,7 @@ _PRIMITIVES = {
     "fma": lambda x, y, z: x * y + z, "fsum": lambda xs: sympy.Add(*xs),
     "frexp": lambda x: (x * 2 ** -_Exponent(x), _Exponent(x)),
     "modf": lambda x: (x - Trunc(x), Trunc(x)),
-    "prod": lambda xs: sympy.Mul(*xs),
+    "prod": lambda xs, start=sympy.S.One: sympy.Mul(start, *xs),
     "dist": lambda p, q: sympy.sqrt(sympy.Add(*[(a - b) ** 2 for a, b in zip(p, q)])),
     "sumprod": lambda p, q: sympy.Add(*[a * b for a, b in zip(p, q)]),
     # scipy.special (its ufuncs by their own names) and scipy.stats.norm
@@ -85,7 +85,7 @@ _PRIMITIVES = {
     **{f"norm_{method}": _normal(method)
        for method in ("cdf", "sf", "pdf", "logpdf", "logcdf", "ppf")},
 }
-_KEYWORDS = ("isclose",) + tuple(f"norm_{m}" for m in ("cdf", "sf", "pdf", "logpdf", "logcdf",
+_KEYWORDS = ("isclose", "prod") + tuple(f"norm_{m}" for m in ("cdf", "sf", "pdf", "logpdf", "logcdf",
                                                           "ppf"))
 _OF_POINTS = ("fsum", "prod", "dist", "sumprod")  # functions of numbers written out
 _BY_OBJECT = {getattr(math, name): name for name in _PRIMITIVES if hasattr(math, name)}

@@ -30,7 +30,7 @@ def _outside_value(obj):
 
 
 def _describe(value):
-    if isinstance(value, tuple):
-        return "a tuple"
+    if isinstance(value, (tuple, list, dict)):
+        return f"a {type(value).__name__}"
     return "None" if value is None else getattr(value, "__name__", f"a {type(value).__name__}")
 

@@ -1,13 +1,21 @@
 """The tape's gradients of a user function: ``grad`` and ``value_and_grad``.
 
 Expects a user function returning one number, and which of its parameters to
-differentiate by.  Guarantees a function that runs the unchanged ``fn`` on ``Value``s
-(through ``running.on_values``), walks the tape back from the result, and returns the
-gradient as floats, shaped as ``symdiff.grad`` shapes it: one float for one parameter,
-else a tuple in the order asked.
+differentiate by; an argument may be a number or a tuple, list or dict of numbers, nested.
+Guarantees a function that runs the unchanged ``fn`` on ``Value``s (through
+``running.on_values``; each number inside a container argument becomes a ``Value``, in a
+structure of the same types), walks the tape back from the result, and returns the
+gradient as floats, shaped as ``symdiff.grad`` shapes it: one float per number parameter,
+the parameter's structure for a container (a list for a list, a tuple for a tuple, a dict
+with the same keys in the same order); one parameter alone, else a tuple in the order
+asked.  A bool or str inside a differentiated container is refused with a
+``SymdiffError`` naming its path.
 
     def f(x, y):                 grad(f)(2.0, 3.0)           -> (3.0, 2.0)
         return x * y             value_and_grad(f)(2.0, 3.0) -> (6.0, (3.0, 2.0))
+
+    def g(p):                    grad(g)({"w": [1.0, 2.0], "b": 3.0})
+        return p["w"][1] * p["b"]      -> {"w": [0.0, 3.0], "b": 2.0}
 """
 
 import inspect
@@ -49,6 +57,32 @@ def _resolve_wrt(label, signature, wrt):
     return names, single
 
 
+def _on_values(label, name, path, arg):
+    """``arg`` with a fresh ``Value`` for each number, in a structure of the same types."""
+    if type(arg) is dict:
+        return {key: _on_values(label, name, path + (key,), item) for key, item in arg.items()}
+    if type(arg) in (tuple, list):
+        return type(arg)(_on_values(label, name, path + (i,), item) for i, item in enumerate(arg))
+    if isinstance(arg, (Value, numbers.Real)) and not (path and isinstance(arg, bool)):
+        return Value(arg)
+    where = name + "".join(f'["{key}"]' if isinstance(key, str) else f"[{key!r}]"
+                           for key in path)
+    inside = f": {where} is" if path else ": it is"
+    raise SymdiffError(f"cannot differentiate {label} by {name!r}{inside} a "
+                       f"{type(arg).__name__}, not a number",
+                       hint="a bool or a str carries no derivative; leave the parameter "
+                            "out of wrt= (name the others)")
+
+
+def _gradients(inputs):
+    """The ``.grad`` of each Value of ``inputs``, in its structure."""
+    if type(inputs) is dict:
+        return {key: _gradients(item) for key, item in inputs.items()}
+    if type(inputs) in (tuple, list):
+        return type(inputs)(_gradients(item) for item in inputs)
+    return float(inputs.grad)
+
+
 def _differentiate(fn, wrt, with_value):
     label, signature = getattr(fn, "__name__", repr(fn)), inspect.signature(fn)
     names, single = _resolve_wrt(label, signature, wrt)
@@ -58,18 +92,15 @@ def _differentiate(fn, wrt, with_value):
         bound.apply_defaults()
         inputs = {}
         for name in names:
-            arg = bound.arguments[name]
-            if not isinstance(arg, (Value, numbers.Real)):
-                raise SymdiffError(f"cannot differentiate {label} by {name!r}: "
-                                   f"it is a {type(arg).__name__}, not a number")
-            inputs[name] = bound.arguments[name] = Value(arg)
+            inputs[name] = bound.arguments[name] = _on_values(label, name, (),
+                                                              bound.arguments[name])
         out = on_values(fn)(*bound.args, **bound.kwargs)
         if isinstance(out, Value):
             out.backward()
         elif not isinstance(out, numbers.Real):
             raise SymdiffError(f"{label} returned a {type(out).__name__}",
                                hint="the tape differentiates functions returning one number")
-        grads = tuple(inputs[name].grad for name in names)
+        grads = tuple(_gradients(inputs[name]) for name in names)
         result = grads[0] if single else grads
         return (_saturated_value(_data(out)), result) if with_value else result
 

@@ -31,7 +31,7 @@ __all__ = [
     "asinh", "acosh", "atanh", "exp", "expm1", "log", "log1p", "log2", "log10", "sqrt",
     "pow", "hypot", "fabs", "erf", "erfc", "floor", "ceil", "fmod", "copysign",
     "degrees", "radians", "cbrt", "exp2", "lgamma", "gamma", "ldexp", "remainder", "nextafter",
-    "fsum", "dist", "sumprod", "fma", "frexp", "modf",
+    "fsum", "prod", "dist", "sumprod", "fma", "frexp", "modf",
 ]
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
@@ -213,6 +213,22 @@ def fsum(values):
     """``math.fsum`` of Values and numbers: every partial is 1."""
     values = list(values)
     return _record(math.fsum([_data(v) for v in values]), values, lambda: [1.0] * len(values))
+
+
+def prod(values, *, start=1):
+    """``math.prod`` of Values and numbers: the partial by each factor (``start`` among them)
+    is the product of the others, from products before and after it (exact at zeros)."""
+    factors = [start] + list(values)
+    numbers = [_data(v) for v in factors]
+
+    def partials():
+        before, after = [1] * (len(numbers) + 1), [1] * (len(numbers) + 1)
+        for i, n in enumerate(numbers):
+            before[i + 1] = before[i] * n
+        for i in range(len(numbers) - 1, -1, -1):
+            after[i] = after[i + 1] * numbers[i]
+        return [before[i] * after[i + 1] for i in range(len(numbers))]
+    return _record(math.prod(numbers[1:], start=numbers[0]), factors, partials)
 
 
 def dist(p, q):

@@ -25,7 +25,7 @@ from symdiff.witnesses.tape.value import Value, on_numbers
 
 _TAPE = {name: getattr(math_functions, name) for name in math_functions.__all__
          if hasattr(math, name)}
-_MATH_PASS_THROUGH = ("trunc", "prod")  # Values pass through them (__trunc__, *)
+_MATH_PASS_THROUGH = ("trunc",)  # Values pass through it (__trunc__)
 _ON_NUMBERS = ("isnan", "isinf", "isfinite", "isclose", "factorial", "comb", "perm",
                "ulp")  # no derivative: they read the number, as math computes them
 _STAND_INS = {}         # id(math, numpy or one of their functions) -> (it, tape stand-in)

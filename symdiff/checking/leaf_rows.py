@@ -1,0 +1,108 @@
+"""Leaf rows: one row of ``check``'s report per number a differentiated parameter holds.
+
+Expects a point, the differentiated parameters (names and indices) and the four
+witnesses' gradients at it: one entry per parameter, a float for a number parameter and
+the parameter's structure of floats for a tuple, list or dict (or a ``Raised`` where a
+witness raised, None where sympy was not used).  Guarantees:
+
+- ``places(point, names, indices)``: ``(name, index, path)`` per number, in order, a
+  number parameter with the empty path;
+- ``pick(gradient, path)``: the number at ``path`` of one parameter's gradient (a
+  ``Raised`` or None as it is);
+- ``structure_problem(gradient, like)``: what is wrong with a gradient's structure
+  against the parameter's own (a list where a tuple is, a missing key, a length), or
+  None: a gradient must have exactly its parameter's structure;
+- ``finite_differences(fn, point, places)``: the central difference by each number;
+- ``cells(...)``: per place, its row's text (``xs[2]``, ``p["w"]``) and the four values,
+  the generated one nan where its gradient's structure is wrong, with that problem.
+
+    places(([1.0, 2.0], 3.0), ["xs", "y"], [0, 1])
+      -> [("xs", 0, (0,)), ("xs", 0, (1,)), ("y", 1, ())]
+"""
+
+import math
+from dataclasses import dataclass
+
+from symdiff.checking.leaves import is_container, leaves, path_text
+from symdiff.checking.report import Raised
+from symdiff.checking.statuses import finite_difference
+
+
+def places(point, names, indices):
+    """``(name, index, path)`` for each number of the parameters differentiated."""
+    found = []
+    for name, index in zip(names, indices):
+        value = point[index]
+        paths = [path for path, _ in leaves(value)] if is_container(value) else [()]
+        found += [(name, index, path) for path in paths]
+    return found
+
+
+def pick(gradient, path):
+    """The number at ``path`` of one parameter's gradient (a Raised or None as it is)."""
+    if gradient is None or isinstance(gradient, Raised):
+        return gradient
+    for key in path:
+        gradient = gradient[key]
+    return gradient
+
+
+def structure_problem(gradient, like, name):
+    """What differs between a gradient's structure and its parameter's, or None."""
+    if isinstance(gradient, Raised) or gradient is None:
+        return None
+    stack = [((), gradient, like)]
+    while stack:
+        path, got, want = stack.pop()
+        where = path_text(name, path)
+        if not is_container(want):
+            if is_container(got) or isinstance(got, bool) or not isinstance(
+                    got, (int, float)):
+                return f"the gradient by {where} is a {type(got).__name__}, not a number"
+            continue
+        if type(got) is not type(want):
+            return (f"the gradient by {where} is a {type(got).__name__}, "
+                    f"where {where} is a {type(want).__name__}")
+        if type(want) is dict:
+            if list(got) != list(want):
+                return f"the gradient by {where} has the keys {list(got)}, not {list(want)}"
+            stack += [(path + (key,), got[key], want[key]) for key in reversed(list(want))]
+        else:
+            if len(got) != len(want):
+                return f"the gradient by {where} has {len(got)} items, not {len(want)}"
+            stack += [(path + (i,), got[i], want[i]) for i in reversed(range(len(want)))]
+    return None
+
+
+def finite_differences(fn, point, where):
+    """``(estimate, steadiness)`` by each place (``places``) of ``point``."""
+    return [finite_difference(fn, point, (index, *path) if path else index)
+            for _, index, path in where]
+
+
+@dataclass
+class Cells:
+    """One place's row before its status: what it is called and what each witness says."""
+
+    label: str
+    generated: object
+    tape: object
+    sympy: object
+    finite: tuple  # (estimate, steadiness)
+    problem: str = None  # the generated gradient's structure is wrong
+
+
+def cells(point, names, indices, gen, tap, sym, fds):
+    """The ``Cells`` of each place, in order; ``gen``, ``tap`` and ``sym`` hold one
+    gradient per parameter differentiated, ``fds`` one estimate per place."""
+    where = places(point, names, indices)
+    wrong = {name: structure_problem(g, point[index], name)
+             for name, index, g in zip(names, indices, gen)}
+    found = []
+    for (name, index, path), fd in zip(where, fds):
+        i = names.index(name)
+        problem = wrong[name]
+        generated = math.nan if problem else pick(gen[i], path)
+        found.append(Cells(path_text(name, path), generated, pick(tap[i], path),
+                           pick(sym[i], path), fd, problem))
+    return found
