@@ -334,8 +334,8 @@ def reads(tmp_path_factory):
 def test_a_list_filled_by_append_is_read_by_index_length_and_loops(reads, name):
     fn = getattr(reads, name)
     for x in (0.3, 0.7, 1.9):
-        for optimize in (True, False):
-            got = symdiff.grad(fn, optimize=optimize)(x)
+        for optimized in (True, False):
+            got = symdiff.grad(fn, optimize=optimized)(x)
             assert got == pytest.approx(symdiff.tape.grad(fn)(x), rel=1e-12, abs=1e-12)
             h = 1e-6
             assert got == pytest.approx((fn(x + h) - fn(x - h)) / (2 * h), rel=1e-6, abs=1e-8)
