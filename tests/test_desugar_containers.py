@@ -847,6 +847,5 @@ def test_a_zip_of_a_reversed_table_is_refused_until_it_is_bound_to_a_name():
         symdiff.grad(zipped_three_ways)
 
 
-@pytest.mark.xfail(strict=True, reason="sum over a list is read by the containers core")
 def test_a_generator_over_a_table_in_a_sum():
     _check_gradient(polynomial_over_a_table, [(0.3,), (-0.8,), (1.2,)])

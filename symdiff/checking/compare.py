@@ -55,6 +55,7 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
     ``sympy_timeout`` bounds the sympy witness's time over all the points (None: no bound).
     """
     from symdiff.api import build
+    from symdiff.specialized import container_kinds
 
     kwargs = dict(kwargs or {})
     user = functools.partial(fn, **kwargs) if kwargs else fn
@@ -63,7 +64,9 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
         if missing is not None:
             raise missing
 
-    gradient = build(fn, wrt, prefer="active")
+    sample = points[0] if points else example  # its containers' kinds: the build's
+    kinds = container_kinds(fn, tuple(sample)) if sample is not None else None
+    gradient = build(fn, wrt, prefer="active", kinds=kinds)
     program, names = gradient.program, list(gradient.wrt_names)
     generated = _as_tuple(gradient.function) if gradient.single else gradient.function
     by_tape = tape.grad(fn, wrt=tuple(names))

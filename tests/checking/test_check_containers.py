@@ -2,8 +2,7 @@
 
 Every row is one number of a container parameter, named by its path, and the four
 witnesses agree on it.  ``symdiff.grad`` refuses container parameters until the
-containers core lands; these tests fail until then (strictly: the day they pass, the
-marker goes).
+containers core lands.
 """
 
 import math
@@ -13,9 +12,6 @@ import pytest
 import symdiff
 from symdiff.cli import main as cli
 from tests.oracles import same_structure
-
-pytestmark = pytest.mark.xfail(
-    strict=True, reason="generated gradients of containers land with the containers core")
 
 
 def rosenbrock(x):
