@@ -10,10 +10,11 @@ For every function, at every one of its points:
   order, nested alike, a float at every leaf, an int argument's too), and agrees leaf by
   leaf with the tape (``symdiff.tape.grad``), with sympy
   (``symdiff.witnesses.symbolic.evaluate_grad``) and with central finite differences
-  (one Richardson step per leaf, skipped near a kink of a ``kinky`` function);
-- a vector-Jacobian check, as autograd's ``check_vjp``: for a random direction ``v`` over
-  all differentiated leaves, ``<gradient, v>`` against the numerical derivative of
-  ``t -> f(x + t v)`` at 0;
+  (``oracles.finite_difference``: one Richardson step per leaf, skipped near a kink of a
+  ``kinky`` function);
+- a vector-Jacobian check (``oracles.vjp_mismatch``, as autograd's ``check_vjp``): for a
+  random direction ``v`` over all differentiated leaves, ``<gradient, v>`` against the
+  numerical derivative of ``t -> f(x + t v)`` at 0;
 - the witnesses alone: the tape, sympy and finite differences agree among themselves,
   with the same structure, whatever symdiff generates.
 
@@ -52,7 +53,6 @@ def _optional(module, name):
 
 leaves = _optional("symdiff.checking.leaves", "leaves")
 path_text = _optional("symdiff.checking.leaves", "path_text")
-rebuild = _optional("symdiff.checking.leaves", "rebuild")
 evaluate_grad = _optional("symdiff.witnesses.symbolic", "evaluate_grad")
 
 CASES = {f"{module.__name__.rpartition('.')[2]}.{c.label}": c
@@ -119,7 +119,7 @@ PENDING = {
 WITNESSES_PENDING = set(PENDING)
 
 FD_TOLERANCE = 1e-7      # relative, against the Richardson estimate
-EXACT_TOLERANCE = 1e-10  # relative, symdiff against the tape and sympy
+EXACT_TOLERANCE = 1e-10  # relative, symdiff against the tape (sympy: 100 times that)
 
 
 def ids(pending):
@@ -160,45 +160,24 @@ def per_parameter(case, gradient):
     return list(zip(names, gradient))
 
 
-def assert_shaped(gradient, like, name, path=()):
-    """``gradient`` has the structure of the argument ``like``, exactly, floats as leaves."""
-    where = path_text(name, path)
-    if type(like) in (tuple, list, dict):
-        assert type(gradient) is type(like), (
-            f"{where}: a {type(like).__name__} expected, got {gradient!r}")
-        assert len(gradient) == len(like), f"{where}: {len(like)} items expected, got {gradient!r}"
-        if type(like) is dict:
-            assert list(gradient) == list(like), (
-                f"{where}: keys {list(like)} expected in this order, got {list(gradient)}")
-        for key in like if type(like) is dict else range(len(like)):
-            assert_shaped(gradient[key], like[key], name, path + (key,))
-    else:
-        assert type(gradient) is float, f"{where}: a float expected, got {gradient!r}"
+def assert_shaped(gradient, like, name):
+    """``gradient`` has the structure of the argument ``like`` exactly (``same_structure``),
+    and a float at every leaf, an int argument's leaf too."""
+    oracles.same_structure(gradient, like, name)
+    for path, leaf in leaves(gradient):
+        assert type(leaf) is float, f"{path_text(name, path)}: a float expected, got {leaf!r}"
 
 
 def flat_leaves(case, point, gradient):
-    """``[(path text, leaf)]`` of a gradient at ``point``, after checking its structure."""
+    """``[(path text, where, leaf)]`` of a gradient at ``point``, its structure checked;
+    ``where`` is ``(index, *path)`` as ``oracles.finite_difference`` takes it."""
     found = []
     for name, g in per_parameter(case, gradient):
-        assert_shaped(g, point[case.params.index(name)], name)
-        found += [(path_text(name, path), leaf) for path, leaf in leaves(g)]
+        i = case.params.index(name)
+        assert_shaped(g, point[i], name)
+        found += [(path_text(name, path), (i, *path) if path else i, leaf)
+                  for path, leaf in leaves(g)]
     return found
-
-
-def flattened(case, point):
-    """(the differentiated leaves of ``point`` in order, ``fn`` as a function of them)."""
-    names, _ = chosen(case)
-    slots = [case.params.index(name) for name in names]
-    counts = [len(leaves(point[i])) for i in slots]
-    values = [leaf for i in slots for _, leaf in leaves(point[i])]
-
-    def at(*moved):
-        args, start = list(point), 0
-        for i, count in zip(slots, counts):
-            args[i] = rebuild(point[i], moved[start:start + count])
-            start += count
-        return case.fn(*args)
-    return values, at
 
 
 # --- the witnesses, once per point ------------------------------------------------------
@@ -216,19 +195,18 @@ def sympy_gradient(case_id, k):
 
 
 @lru_cache(maxsize=None)
-def finite_differences(case_id, k):
-    """``[(estimate, spread)]`` per differentiated leaf, in the order of ``flattened``."""
+def finite_difference(case_id, k, where):
+    """(Richardson estimate, spread of its two steps) of the derivative by one number."""
     case = CASES[case_id]
-    values, at = flattened(case, case.points[k])
-    return [oracles.finite_difference(at, values, i) for i in range(len(values))]
+    return oracles.finite_difference(case.fn, case.points[k], where)
 
 
 def disagreements(case, point, got, want, label, tolerance):
     """Leaves where two structured gradients differ beyond ``tolerance`` (relative)."""
     got, want = flat_leaves(case, point, got), flat_leaves(case, point, want)
-    scale = max([1.0] + [abs(w) for _, w in want])
+    scale = max([1.0] + [abs(w) for _, _, w in want])
     return [f"at {point!r} d/d{path}: {g!r}, {label} {w!r}"
-            for (path, g), (_, w) in zip(got, want)
+            for (path, _, g), (_, _, w) in zip(got, want)
             if not abs(g - w) <= tolerance * abs(w) + 1e-3 * tolerance * scale]
 
 
@@ -238,8 +216,8 @@ def against_finite_differences(case_id, k, got):
     point = case.points[k]
     value = case.fn(*point)
     failures = []
-    for (path, g), (estimate, spread) in zip(flat_leaves(case, point, got),
-                                             finite_differences(case_id, k)):
+    for path, where, g in flat_leaves(case, point, got):
+        estimate, spread = finite_difference(case_id, k, where)
         if case.kinky and spread > 1e-5 * (1.0 + abs(estimate)):
             continue  # a branch changes within two steps
         tolerance = FD_TOLERANCE * max(abs(estimate), abs(g)) + 1e-9 * (1.0 + abs(value))
@@ -249,23 +227,13 @@ def against_finite_differences(case_id, k, got):
 
 
 def vjp_mismatch(case_id, k, got):
-    """Where ``<got, v>`` differs from d/dt f(x + t v) at 0, for a seeded random ``v``."""
+    """``oracles.vjp_mismatch`` along a direction seeded by the case and the point."""
     case = CASES[case_id]
     point = case.points[k]
-    values, at = flattened(case, point)
-    rng = random.Random(f"{case_id}:{k}")
-    v = [rng.gauss(0.0, 1.0) for _ in values]
-    grads = [leaf for _, leaf in flat_leaves(case, point, got)]
-    product = math.fsum(g * d for g, d in zip(grads, v))
-    estimate, spread = oracles.finite_difference(
-        lambda t: at(*[x + t * d for x, d in zip(values, v)]), (0.0,), 0)
-    if case.kinky and spread > 1e-5 * (1.0 + abs(estimate)):
-        return None
-    size = math.fsum(abs(g * d) for g, d in zip(grads, v))
-    tolerance = FD_TOLERANCE * max(abs(estimate), size) + 1e-9 * (1.0 + abs(at(*values)))
-    if abs(product - estimate) <= tolerance:
-        return None
-    return f"at {point!r} along {v}: <gradient, v> = {product!r}, finite differences {estimate!r}"
+    flat_leaves(case, point, got)  # the structure first
+    wrt = [case.params.index(name) for name, _ in per_parameter(case, got)]
+    return oracles.vjp_mismatch(case.fn, [g for _, g in per_parameter(case, got)], point, wrt,
+                                random.Random(f"{case_id}:{k}"))
 
 
 # --- plain Python -----------------------------------------------------------------------
