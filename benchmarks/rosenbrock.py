@@ -198,7 +198,8 @@ def report(results):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
-    parser.add_argument("--json", default=str(HERE / "rosenbrock.json"), metavar="PATH",
+    parser.add_argument("--json", default=str(HERE / "results-rosenbrock.json"),
+                        metavar="PATH",
                         help="where to write the raw results (default: %(default)s)")
     options = parser.parse_args(argv)
     settings = run.QUICK if options.quick else run.FULL
