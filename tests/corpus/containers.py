@@ -333,7 +333,7 @@ def _decay(y):
 
 
 def explicit_euler(y0, dt):
-    n = 5
+    n = 4
     ys = [0.0] * (n + 1)
     ys[0] = y0
     for i in range(n):
@@ -342,7 +342,7 @@ def explicit_euler(y0, dt):
 
 
 def euler_trajectory_loss(y0, dt):
-    n = 6
+    n = 4
     ys = [0.0] * (n + 1)
     ys[0] = y0
     for i in range(n):
