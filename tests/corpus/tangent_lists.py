@@ -49,8 +49,12 @@ def list_and_subscript(a):  # test_list_and_subscript
     return x[0] * x[1]
 
 
-def sum_of_list(x):  # sum_, numpy_sum, cast_sum_
+def sum_of_list(x):  # sum_, numpy_sum
     return sum(x)
+
+
+def sum_of_a_copy(x):  # cast_sum_
+    return sum(list(x))
 
 
 def overwrite_with_sum(x):  # overwrite_call
@@ -129,6 +133,10 @@ def sum_of_tail(x):  # slicing
     return sum(x[1:])
 
 
+def sum_of_every_other(x):  # extended_slice
+    return sum(x[::2])
+
+
 def recurrent_sum(inputs, w):  # rnn
     h = [[0.0] * 3 for _ in range(4)]
     for t in range(3):
@@ -144,6 +152,24 @@ def bilinear_tanh(x, h, u, w, b):  # bilinear
         y = y + sum(h[i] * u[i][j] for i in range(len(h)))
         total += math.tanh(y + b[j])
     return total
+
+
+def pushed_and_popped(a):  # stack_pushing, its stack a list
+    stack = []
+    y = a * a
+    stack.append(a)
+    aa = stack.pop()
+    z = y * aa
+    z = z * aa
+    return z
+
+
+def pushed_and_dropped(a):  # useless_stack_ops, its stack a list
+    stack = []
+    b = a * a
+    stack.append(b)
+    b = stack.pop()
+    return a
 
 
 def nested_dict(p):  # nested_dict
@@ -168,6 +194,7 @@ CASES = [
     at(subscript_of_squares, ([0.5, -1.2, 0.8],), (numbers(5, "tsq"),)),
     at(list_and_subscript, (0.7,), (-1.3,)),
     at(sum_of_list, ([0.7],), ([0.5, -1.2],), (numbers(5, "tsl"),)),
+    at(sum_of_a_copy, ([0.7],), ([0.5, -1.2],), (numbers(5, "tsac"),)),
     at(overwrite_with_sum, ([0.7],), ([0.5, -1.2],), (numbers(5, "tows"),)),
     at(mean_of_list, ([0.7],), ([0.5, -1.2],), (numbers(5, "tmol"),)),
     at(two_values_returned, (0.7,), (-1.3,)),
@@ -182,11 +209,14 @@ CASES = [
     at(copied_by_subscript, ([0.7],), ([0.5, -1.2],), (numbers(5, "tcs"),)),
     at(rows_from_elements, ([0.7],), ([0.5, -1.2],), (numbers(5, "trfe"),)),
     at(sum_of_tail, ([0.7],), ([0.5, -1.2],), (numbers(5, "tst"),)),
+    at(sum_of_every_other, ([0.7],), ([0.5, -1.2],), (numbers(5, "tseo"),)),
     at(recurrent_sum, (matrix(3, 2, "trnn.in"), matrix(2, 3, "trnn.w")),
        (matrix(3, 1, "trnn.in1"), matrix(1, 3, "trnn.w1"))),
     at(bilinear_tanh, (numbers(2, "tb.x"), numbers(3, "tb.h"), matrix(3, 2, "tb.u"),
                        matrix(2, 2, "tb.w"), numbers(2, "tb.b")),
        ([0.4], [0.3], [[0.5]], [[-0.7]], [0.1])),
+    at(pushed_and_popped, (0.7,), (-1.3,)),
+    at(pushed_and_dropped, (0.7,), (-1.3,)),
     at(nested_dict, ({"i": {"j": 0.5, "k": -1.5}},), ({"i": {"k": 2.0, "j": 0.3}},)),
     at(logistic_regression, (numbers(3, "tlr.x"), [1, 0], matrix(3, 2, "tlr.w"),
                              numbers(2, "tlr.b")),
