@@ -36,6 +36,15 @@ def place(name, path):
     return node
 
 
+def written_out(literal):
+    """The IR expression of a container written out (``ir.Literal``), nested ones too."""
+    items = tuple(written_out(i) if isinstance(i, ir.Literal) else ex.of_operand(i)
+                  for i in literal.items)
+    if literal.kind == "dict":
+        return ex.Dict(tuple(ex.Const(k) for k in literal.keys), items)
+    return (ex.List if literal.kind == "list" else ex.Tuple)(items)
+
+
 def zeros(kind, value):
     """The expression of a container of zeros shaped as ``value`` (of type ``kind``)."""
     if isinstance(kind, t.Dict):
@@ -209,12 +218,8 @@ class Containers:
         if stmt.repeat is not None:
             value = ex.BinOp("*", ex.List((ex.of_operand(stmt.items[0]),)),
                              ex.of_operand(stmt.repeat))
-        elif stmt.kind == "dict":
-            value = ex.Dict(tuple(ex.Const(k) for k in stmt.keys),
-                            tuple(ex.of_operand(i) for i in stmt.items))
         else:
-            value = (ex.List if stmt.kind == "list" else ex.Tuple)(
-                tuple(ex.of_operand(i) for i in stmt.items))
+            value = written_out(ir.Literal(stmt.kind, stmt.items, stmt.keys))
         forward = [sw.Let(stmt.target, value)]
         if stmt.target not in self.active:
             return forward, []
@@ -227,14 +232,13 @@ class Containers:
             after = [sw.Pop(stmt.target, pop), sw.Let(d.id, zeros(kind, ex.Name(stmt.target)))]
         else:
             after = []
-        for position, item in enumerate(stmt.items):
+        for path, item in ir.literal_leaves(stmt.items, stmt.keys):
             if not (isinstance(item, ir.Var) and item.name in self.active):
                 continue
             if stmt.repeat is not None:
                 share = ex.Call(ex.Name(self.builtin("sum")), (d,))
             else:
-                key = stmt.keys[position] if stmt.kind == "dict" else position
-                share = ex.Subscript(d, ex.Const(key))
+                share = place(d.id, tuple(ir.Const(step) for step in path))
             reverse.append(sw.AddTo(self.adjoint(item.name), share))
         return forward, reverse + after
 

@@ -185,7 +185,9 @@ class _Inference:
             self.define(stmt.target, t.INT)
         elif isinstance(stmt, (ir.Build, ir.Share, ir.Take)):
             self.define(stmt.target, self.program.containers[stmt.target])
-        elif isinstance(stmt, (ir.Item, ir.Reduce)):
+        elif isinstance(stmt, ir.Item):
+            self.define(stmt.target, element_type(self.program, stmt))
+        elif isinstance(stmt, ir.Reduce):
             self.define(stmt.target, t.FLOAT)
         elif isinstance(stmt, ir.Push) and stmt.stack in self.program.containers:
             pass  # a list's ``append``: the list keeps its type
@@ -205,6 +207,22 @@ class _Inference:
     def name_type(self, name):
         """The type of ``name``: a variable's as known so far, or a global's value's."""
         return name_type(self.program, self.types, name)
+
+
+def element_type(program, stmt):
+    """The type of the number an ``Item`` reads: its container's element's (an int of a
+    list of ints, a float otherwise)."""
+    kind = program.containers.get(stmt.container)
+    for index in stmt.path:
+        if isinstance(kind, t.List):
+            kind = kind.elem
+        elif isinstance(kind, t.Tuple):
+            kind = kind.elts[index.value] if isinstance(index, ir.Const) else kind.elts[0]
+        elif isinstance(kind, t.Dict):
+            found = dict(kind.items)
+            kind = found.get(index.value) if isinstance(index, ir.Const) else (
+                next(iter(found.values())))
+    return kind if kind in (t.INT, t.FLOAT) else t.FLOAT
 
 
 def returned_names(program):

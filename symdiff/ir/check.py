@@ -31,7 +31,13 @@ import ast
 import builtins
 from dataclasses import fields
 
-from symdiff.analysis.types import expression_type, name_type, result_type, returned_names
+from symdiff.analysis.types import (
+    element_type,
+    expression_type,
+    name_type,
+    result_type,
+    returned_names,
+)
 from symdiff.errors import InternalError
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
@@ -215,6 +221,8 @@ class _Checker:
             self.fail(stmt, f"the container is typed {kind} by lowering, but not by inference")
         numbers = {ir.Build: "items", ir.SetItem: "value", ir.Reduce: "start", ir.Push: "value"}
         values = getattr(stmt, numbers.get(type(stmt), ""), ())
+        if isinstance(stmt, ir.Build):
+            values = tuple(item for _, item in ir.literal_leaves(stmt.items, stmt.keys))
         for value in values if isinstance(values, tuple) else (values,):
             if value is not None and not _numeric(self.operand(stmt, value)):
                 self.fail(stmt, f"a container holds a {self.operand(stmt, value)}")
@@ -222,7 +230,9 @@ class _Checker:
             found = self.operand(stmt, index)
             if found not in (t.INT, t.BOOL, t.STR):
                 self.fail(stmt, f"an index that is a {found}")
-        if isinstance(stmt, (ir.Item, ir.Reduce)):
+        if isinstance(stmt, ir.Item):
+            self.holds(stmt, stmt.target, element_type(self.program, stmt))
+        elif isinstance(stmt, ir.Reduce):
             self.holds(stmt, stmt.target, t.FLOAT)
 
     def holds(self, stmt, name, kind):

@@ -139,13 +139,11 @@ class Evaluator:
     def container(self, stmt):
         env = self.env
         if isinstance(stmt, ir.Build):
-            items = [self.operand(i) for i in stmt.items]
             if stmt.repeat is not None:
-                env[stmt.target] = items * self.index(self.operand(stmt.repeat))
-            elif stmt.kind == "dict":
-                env[stmt.target] = dict(zip(stmt.keys, items))
+                env[stmt.target] = [self.operand(stmt.items[0])] * self.index(
+                    self.operand(stmt.repeat))
             else:
-                env[stmt.target] = (list if stmt.kind == "list" else tuple)(items)
+                env[stmt.target] = self.literal(ir.Literal(stmt.kind, stmt.items, stmt.keys))
             return
         if isinstance(stmt, ir.Reduce):
             values = self.lookup(stmt.container)
@@ -173,6 +171,13 @@ class Evaluator:
             value[path[-1]] = self.operand(stmt.value)
         else:
             env[stmt.target] = value
+
+    def literal(self, literal):
+        items = [self.literal(i) if isinstance(i, ir.Literal) else self.operand(i)
+                 for i in literal.items]
+        if literal.kind == "dict":
+            return dict(zip(literal.keys, items))
+        return (list if literal.kind == "list" else tuple)(items)
 
     def check(self, stmt):
         value = self.expression(stmt.value)

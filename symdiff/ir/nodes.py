@@ -170,6 +170,17 @@ class Ref:
     path: tuple = ()
 
 
+@dataclass(frozen=True)
+class Literal:
+    """A container written out inside another one (``[(a, b), (c, d)]``): its kind,
+    its items (operands, or literals again) and a dict's keys.  Only a ``Build``'s items
+    hold one."""
+
+    kind: str
+    items: tuple
+    keys: tuple = ()
+
+
 @dataclass
 class Build:
     """``target = [a, b]``, ``(a, b)`` or ``{"w": a, "b": b}`` (``kind`` "list", "tuple"
@@ -177,7 +188,7 @@ class Build:
 
     target: str
     kind: str
-    items: tuple  # operands (numbers), in order
+    items: tuple  # operands (numbers) or ``Literal``s (containers written out), in order
     origin: Origin
     keys: tuple = ()  # a dict's constant keys, one per item
     repeat: object = None  # ``[a] * n``: the operand n
@@ -344,8 +355,25 @@ def reads(stmt):
 
 
 def operand_names(operands):
-    """The names among ``operands`` (None and constants skipped), in order."""
-    return [o.name for o in operands if isinstance(o, Var)]
+    """The names among ``operands`` (None and constants skipped, literals read through),
+    in order."""
+    names = []
+    for o in operands:
+        if isinstance(o, Var):
+            names.append(o.name)
+        elif isinstance(o, Literal):
+            names += operand_names(o.items)
+    return names
+
+
+def literal_leaves(items, keys=(), path=()):
+    """``(path, operand)`` of every number a ``Build``'s items hold, nested ones too."""
+    for position, item in enumerate(items):
+        step = path + (keys[position] if keys else position,)
+        if isinstance(item, Literal):
+            yield from literal_leaves(item.items, item.keys, step)
+        else:
+            yield step, item
 
 
 def number_statements(program):

@@ -111,15 +111,10 @@ def _line(stmt, types):
     if isinstance(stmt, ir.Pop):
         return f"{_typed(stmt.target, types)} = {stmt.stack}.pop()"
     if isinstance(stmt, ir.Build):
-        items = [operand_text(i) for i in stmt.items]
         if stmt.repeat is not None:
-            return f"{_typed(stmt.target, types)} = [{items[0]}] * {operand_text(stmt.repeat)}"
-        if stmt.kind == "dict":
-            inner = ", ".join(f"{k!r}: {i}" for k, i in zip(stmt.keys, items))
-            return f"{_typed(stmt.target, types)} = {{{inner}}}"
-        inner = ", ".join(items) + ("," if stmt.kind == "tuple" and len(items) == 1 else "")
-        brackets = "[]" if stmt.kind == "list" else "()"
-        return f"{_typed(stmt.target, types)} = {brackets[0]}{inner}{brackets[1]}"
+            return (f"{_typed(stmt.target, types)} = [{operand_text(stmt.items[0])}] * "
+                    f"{operand_text(stmt.repeat)}")
+        return f"{_typed(stmt.target, types)} = {_literal_text(ir.Literal(stmt.kind, stmt.items, stmt.keys))}"
     if isinstance(stmt, (ir.Item, ir.SetItem, ir.Share)):
         element = stmt.container + "".join(f"[{operand_text(i)}]" for i in stmt.path)
         if isinstance(stmt, ir.SetItem):
@@ -141,6 +136,15 @@ def _line(stmt, types):
         return f"{stmt.kind} {expression_text(stmt.value)}" + (
             "" if extra is None else joint + expression_text(extra))
     return repr(stmt)
+
+
+def _literal_text(literal):
+    items = [_literal_text(i) if isinstance(i, ir.Literal) else operand_text(i)
+             for i in literal.items]
+    if literal.kind == "dict":
+        return "{" + ", ".join(f"{k!r}: {i}" for k, i in zip(literal.keys, items)) + "}"
+    inner = ", ".join(items) + ("," if literal.kind == "tuple" and len(items) == 1 else "")
+    return f"[{inner}]" if literal.kind == "list" else f"({inner})"
 
 
 def _typed(name, types):

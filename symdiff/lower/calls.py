@@ -22,7 +22,7 @@ import sys
 from symdiff.errors import UnknownFunctionError, UnsupportedSyntaxError
 from symdiff.frontend.resolve import lookup
 from symdiff.ir import nodes as ir
-from symdiff.lower import containers, names, operands, tables
+from symdiff.lower import changes, containers, names, operands, tables
 from symdiff.primitives.reductions import REDUCTIONS, WITH_START, function
 from symdiff.primitives.registry import VARIADIC, chains, pairs, rule_of, variant, written_out
 from symdiff.primitives.texts import template
@@ -82,7 +82,7 @@ def call(frame, node, target):
 
 def _reduction(frame, callee, node, target):
     """``sum(xs)``, ``sum(xs, start)``, ``min(xs)``, ``max(xs)``, ``math.fsum(xs)``,
-    ``math.prod(xs)`` of a container (``containers.reduction``); None otherwise."""
+    ``math.prod(xs)`` of a container (``changes.reduction``); None otherwise."""
     if callee.kind == "primitive" and callee.value in REDUCTIONS:
         op = callee.value
     else:
@@ -98,12 +98,12 @@ def _reduction(frame, callee, node, target):
         raise frame.error(UnsupportedSyntaxError, node, f"this call of {op}() on a container "
                           "is not supported", f"call {op}(xs)" + (
                               " or sum(xs, start)" if op == "sum" else ""))
-    return containers.reduction(frame, op, node.args[0], start, target)
+    return changes.reduction(frame, op, node.args[0], start, target)
 
 
 def _copy(frame, callee, node, target):
     """``list(xs)``, ``tuple(xs)``, ``sorted(xs)`` (``reverse=True`` too) of a container
-    of numbers (``containers.copied``); None otherwise."""
+    of numbers (``changes.copied``); None otherwise."""
     import builtins
     names = {builtins.list: "list", builtins.tuple: "tuple", builtins.sorted: "sorted"}
     call = names.get(callee.value) if callee.kind == "other" else None
@@ -117,7 +117,7 @@ def _copy(frame, callee, node, target):
         raise frame.error(UnsupportedSyntaxError, node, f"this call of {call}() on a "
                           "container is not supported", f"call {call}(xs)" + (
                               " or sorted(xs, reverse=True)" if call == "sorted" else ""))
-    return containers.copied(frame, call, node.args[0], bool(descending and descending.value),
+    return changes.copied(frame, call, node.args[0], bool(descending and descending.value),
                              target)
 
 

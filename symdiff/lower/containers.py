@@ -19,14 +19,42 @@ of an ``if``.
 """
 
 import ast
+import builtins
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.kinds import element, is_container
 from symdiff.ir import nodes as ir
 from symdiff.ir import types as t
+from symdiff.lower import names
 from symdiff.lower.operands import operand_ast, reads_of
 
 _KINDS = {ast.List: "list", ast.Tuple: "tuple", ast.Dict: "dict"}
+_LITERALS = tuple(_KINDS)
+
+
+def evaluated(frame, node):
+    """The operand of ``node`` evaluated ahead of its use, once (``expressions.value``
+    takes it from ``Unit.ahead`` when it reaches ``node``): for a call that may make a
+    container, or a container written out; None for any other node."""
+    if id(node) in frame.unit.ahead:
+        return frame.unit.ahead[id(node)]
+    if isinstance(node, ast.Call) and not _makes_container(frame, node):
+        return None
+    if isinstance(node, _LITERALS):
+        operand = literal(frame, node, None)
+    else:
+        operand = frame.value(node)
+    frame.unit.ahead[id(node)] = operand
+    return operand
+
+
+def _makes_container(frame, call):
+    if not isinstance(call.func, ast.Name):
+        return False
+    meant = names.meaning_of(frame, call.func.id, call.func)
+    return meant.kind in ("function", "nested") or (
+        meant.kind == "other" and meant.value in (builtins.list, builtins.tuple,
+                                                  builtins.sorted))
 
 
 def kind_of_operand(frame, operand):
@@ -45,20 +73,26 @@ def is_container_operand(frame, operand):
     return isinstance(operand, ir.Ref) or is_container(kind_of_operand(frame, operand))
 
 
-def container_of(frame, node):
+def container_of(frame, node, written=False):
     """``(container name, path)`` when ``node`` names a container (or a container inside
-    one) this lowering knows; else None."""
+    one) this lowering knows, or is a call that makes one (a helper's, ``list``,
+    ``tuple``, ``sorted``), or with ``written`` a container written out; else None."""
+    if isinstance(node, ast.Call) or (written and isinstance(node, _LITERALS)):
+        operand = evaluated(frame, node)
+        if operand is None or not is_container_operand(frame, operand):
+            return None
+        return (operand.container, operand.path) if isinstance(operand, ir.Ref) else (
+            operand.name, ())
     if not isinstance(node, (ast.Name, ast.Subscript)):
         return None
     if isinstance(node, ast.Subscript):
-        outer = container_of(frame, node.value)
+        outer = container_of(frame, node.value, written=True)
         if outer is None:
             return None
         name, path = outer
         if isinstance(node.slice, ast.Slice):
             return taken(frame, node, name, path), ()
         return name, path + (index_operand(frame, node, name, path),)
-    from symdiff.lower import names
     if names.scope_of(frame, node.id) is None:
         return None
     operand = frame.mapping.get(node.id)
@@ -133,24 +167,6 @@ def taken(frame, node, name, path):
     return target
 
 
-def copied(frame, call, node, descending, target):
-    """``list(xs)``, ``tuple(xs)``, ``sorted(xs)``: a ``Take`` of the whole container."""
-    name, path = container_of(frame, node)
-    kind = kind_of_operand(frame, ir.Ref(name, path))
-    elem = element(kind, None) if isinstance(kind, (t.List, t.Tuple)) else None
-    if elem is None or is_container(elem):
-        raise frame.error(UnsupportedSyntaxError, node, f"{call}() of a {kind}",
-                          f"{call}() reads a list or tuple of numbers")
-    _built_once(frame, node)
-    target = target or frame.namer.fresh(f"{call}_{frame.hint}")
-    length = len(kind.elts) if isinstance(kind, t.Tuple) else None
-    _typed(frame, node, target, t.Tuple((elem,) * length) if call == "tuple" and length
-           is not None else t.List(elem, None))
-    frame.emit(ir.Take(target, name, path, (None, None, None), frame.origin, copy=call,
-                       descending=descending))
-    return ir.Var(target)
-
-
 def element_at(frame, name, path, target):
     """``name[path]`` bound to ``target``: an ``Item`` for a number, an alias for a
     container (a loop over a list of pairs reads each pair in place)."""
@@ -216,8 +232,23 @@ def element_name(node, path):
 
 
 def literal(frame, node, target):
-    """``[a, b]``, ``(a, b)``, ``{"w": a}``: a ``Build`` of the numbers' operands."""
+    """``[a, b]``, ``(a, b)``, ``{"w": a}``, nested (``[(a, b), (c, d)]``): one
+    ``Build`` of the numbers' operands."""
     _built_once(frame, node)
+    made, kind = _literal(frame, node)
+    if isinstance(kind, t.Dict) and frame.loops:
+        raise frame.error(UnsupportedSyntaxError, node, "a dict built inside a loop is "
+                          "not supported", "build it once, before the loop")
+    target = target or frame.namer.fresh(frame.hint if made.kind != "tuple"
+                                         else f"{frame.hint}_tuple")
+    _typed(frame, node, target, kind)
+    frame.emit(ir.Build(target, made.kind, made.items, frame.origin, keys=made.keys))
+    return ir.Var(target)
+
+
+def _literal(frame, node):
+    """``(Literal, its type)`` of a container written out: a list's length is read when
+    the gradient runs; its elements must be alike."""
     kind = _KINDS[type(node)]
     keys = ()
     if kind == "dict":
@@ -228,37 +259,46 @@ def literal(frame, node, target):
         elements = node.values
     else:
         elements = node.elts
-    items = tuple(number(frame, e) for e in elements)
-    target = target or frame.namer.fresh(frame.hint if kind != "tuple" else f"{frame.hint}_tuple")
-    if kind == "list":  # a list's length is read when the gradient runs
-        _typed(frame, node, target, t.List(t.FLOAT, None))
-    elif kind == "tuple":
-        _typed(frame, node, target, t.Tuple((t.FLOAT,) * len(items)))
+    items, kinds = [], []
+    for element_node in elements:
+        if isinstance(element_node, (ast.List, ast.Tuple, ast.Dict)):
+            inner, inner_kind = _literal(frame, element_node)
+            items.append(inner)
+            kinds.append(inner_kind)
+        else:
+            operand = number(frame, element_node)
+            items.append(operand)
+            kinds.append(t.INT if isinstance(operand, ir.Const) and type(operand.value) is int
+                         else t.FLOAT)
+    if kind == "tuple":
+        made_kind = t.Tuple(tuple(kinds))
+    elif kind == "dict":
+        made_kind = t.Dict(tuple(zip(keys, kinds)))
     else:
-        if frame.loops:
-            raise frame.error(UnsupportedSyntaxError, node, "a dict built inside a loop is "
-                              "not supported", "build it once, before the loop")
-        _typed(frame, node, target, t.Dict(tuple((k, t.FLOAT) for k in keys)))
-    frame.emit(ir.Build(target, kind, items, frame.origin, keys=keys))
-    return ir.Var(target)
+        elem = kinds[0] if kinds else t.FLOAT
+        for other in kinds[1:]:
+            elem = _joined(elem, other)
+            if elem is None:
+                raise frame.error(UnsupportedSyntaxError, node, "a list of unlike elements",
+                                  "make its elements alike, or write a tuple")
+        made_kind = t.List(elem, None)
+    return ir.Literal(kind, tuple(items), keys), made_kind
 
 
-def repeated(frame, node, target):
-    """``[0.0] * n`` (or ``n * [0.0]``): a list of ``n`` copies of one number; None when
-    ``node`` is not one."""
-    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)):
-        return None
-    lists = [side for side in (node.left, node.right) if isinstance(side, ast.List)]
-    if len(lists) != 1 or len(lists[0].elts) != 1:
-        return None
-    _built_once(frame, node)
-    other = node.right if lists[0] is node.left else node.left
-    item = number(frame, lists[0].elts[0])
-    count = frame.value(other)
-    target = target or frame.namer.fresh(frame.hint)
-    _typed(frame, node, target, t.List(t.FLOAT, None))
-    frame.emit(ir.Build(target, "list", (item,), frame.origin, repeat=count))
-    return ir.Var(target)
+def _joined(a, b):
+    """One type for two elements of a list: ints and floats are floats; containers of
+    the same shape join element by element; None when they differ in shape."""
+    if a == b:
+        return a
+    if {a, b} <= {t.INT, t.FLOAT}:
+        return t.FLOAT
+    if isinstance(a, t.Tuple) and isinstance(b, t.Tuple) and len(a.elts) == len(b.elts):
+        elts = tuple(_joined(x, y) for x, y in zip(a.elts, b.elts))
+        return None if None in elts else t.Tuple(elts)
+    if isinstance(a, t.List) and isinstance(b, t.List):
+        elem = _joined(a.elem, b.elem)
+        return None if elem is None else t.List(elem, None)
+    return None
 
 
 def number(frame, node):
@@ -287,39 +327,6 @@ def _built_once(frame, node):
         current = parents.get(id(current))
 
 
-def bind(frame, name, operand):
-    """What the user name ``name`` stands for once assigned the container ``operand``:
-    an alias; or, where a loop carries ``name`` (it holds a container already, read
-    before this assignment in the next iteration), a ``Share`` into its variable."""
-    previous = frame.mapping.get(name)
-    if not (frame.compound and isinstance(previous, ir.Var)
-            and previous.name in frame.unit.containers) or operand == previous:
-        return operand
-    node = frame.statement_node
-    kind = kind_of_operand(frame, operand)
-    if not isinstance(kind, (t.List, t.Tuple)) or is_container(element(kind, None)):
-        raise frame.error(UnsupportedSyntaxError, node, f"{name} is bound again in a loop "
-                          f"to a {kind}", "only a list or tuple of numbers can be carried "
-                          "from one iteration to the next")
-    _typed(frame, node, previous.name, kind)
-    source, path = (operand.container, operand.path) if isinstance(operand, ir.Ref) else (
-        operand.name, ())
-    frame.emit(ir.Share(previous.name, source, path, frame.origin))
-    return previous
-
-
-def returned(frame, node):
-    """The error for a container returned by the differentiated function, or by a helper
-    from inside a branch or a loop."""
-    if frame.top:
-        return frame.error(UnsupportedSyntaxError, node, "a container is returned: a "
-                           "gradient is taken of a function returning one number",
-                           "return one number (sum(xs), xs[-1]), or use symdiff.jacobian "
-                           "for several outputs")
-    return frame.error(UnsupportedSyntaxError, node, "a container is returned from inside a "
-                       "branch or a loop", "return it once, after the branch or loop")
-
-
 def _typed(frame, node, name, kind):
     """``name`` holds containers of type ``kind``: the same type at every assignment (a
     parameter's list rebuilt in a loop stays a list of numbers)."""
@@ -328,42 +335,6 @@ def _typed(frame, node, name, kind):
         raise frame.error(UnsupportedSyntaxError, node, f"{name} held a {known} and is "
                           f"given a {kind}", "give the new value a name of its own")
     frame.unit.containers[name] = kind
-
-
-def empty_list(frame, name):
-    """``name = []`` for a list that is filled by ``append`` and read (not a stack)."""
-    node = frame.statement_node
-    _built_once(frame, node)
-    _typed(frame, node, name, t.List(t.FLOAT, None))
-    frame.emit(ir.Build(name, "list", (), frame.origin))
-    return ir.Var(name)
-
-
-def assign_element(frame, target, value_node):
-    """``xs[i] = v``: a ``SetItem``; False when ``target`` is not an element of a known
-    list."""
-    found = container_of(frame, target.value)
-    if found is None:
-        return False
-    name, path = found
-    kind = kind_of_operand(frame, ir.Ref(name, path))
-    if not isinstance(kind, t.List):
-        raise frame.error(UnsupportedSyntaxError, target, f"an element of a {kind} is "
-                          "assigned: only a list's elements change", "build a list instead")
-    index = index_operand(frame, target, name, path)
-    if is_container(element(kind, None)):
-        raise frame.error(UnsupportedSyntaxError, target, "a container inside a list is "
-                          "replaced", "change its numbers one by one")
-    frame.hint = name
-    value = number(frame, value_node)
-    frame.emit(ir.SetItem(name, path + (index,), value, frame.origin))
-    return True
-
-
-def append(frame, name, value_node):
-    """``xs.append(v)`` on a list (not a stack): a ``Push`` of the number."""
-    frame.hint = name
-    frame.emit(ir.Push(name, number(frame, value_node), frame.origin))
 
 
 def length(frame, node, target=None):
@@ -391,22 +362,3 @@ def path_ast(name, path):
     return node
 
 
-def reduction(frame, op, node, start, target):
-    """``sum(xs)``, ``sum(xs, start)``, ``min(xs)``, ``max(xs)``, ``math.fsum(xs)``,
-    ``math.prod(xs)`` of a list or tuple of numbers; None when ``node`` is not a known
-    container."""
-    found = container_of(frame, node)
-    if found is None:
-        return None
-    name, path = found
-    kind = kind_of_operand(frame, ir.Ref(name, path))
-    if path:  # a container inside another: read through a name of its own
-        raise frame.error(UnsupportedSyntaxError, node, f"{op}() of a container inside "
-                          "another is not read yet", f"bind it first: row = {ast.unparse(node)}")
-    if not isinstance(kind, (t.List, t.Tuple)) or is_container(element(kind, None)):
-        raise frame.error(UnsupportedSyntaxError, node, f"{op}() of a {kind}",
-                          f"{op}() reads a list or tuple of numbers")
-    start = None if start is None else number(frame, start)
-    target = target or frame.namer.fresh(f"{op}_{frame.hint}")
-    frame.emit(ir.Reduce(target, op, name, frame.origin, start=start))
-    return ir.Var(target)

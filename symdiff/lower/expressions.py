@@ -17,7 +17,7 @@ import operator
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
-from symdiff.lower import calls, containers, names, operands, tables
+from symdiff.lower import calls, changes, containers, names, operands, tables
 from symdiff.lower.operands import operand_ast, reads_of
 from symdiff.primitives.registry import operators
 
@@ -28,6 +28,13 @@ _COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt,
 
 
 def value(frame, node, target=None):
+    ahead = frame.unit.ahead.get(id(node))
+    if ahead is not None:  # evaluated already, where a container was looked for
+        if target is not None and ahead != ir.Var(target) and not (
+                containers.is_container_operand(frame, ahead)):
+            frame.emit(ir.Assign(target, "copy", (ahead,), frame.origin))
+            return ir.Var(target)
+        return ahead
     if target is not None and isinstance(node, (ast.BoolOp, ast.IfExp, ast.Compare)) and (
             reads_name(frame, node, target)):
         target_later, target = target, None  # `x = (c and a) or x`: x is read after a
@@ -56,7 +63,7 @@ def value_inner(frame, node, target):
     if isinstance(node, ast.Attribute):
         return names.attribute_operand(frame, node)
     if isinstance(node, ast.BinOp):
-        built = containers.repeated(frame, node, target)
+        built = changes.repeated(frame, node, target)
         return built if built is not None else binary_chain(frame, node, target)
     if isinstance(node, ast.UnaryOp):
         if isinstance(node.op, ast.Not):

@@ -17,7 +17,7 @@ import ast
 from symdiff.errors import RecursionCycleError, UnsupportedSyntaxError
 from symdiff.frontend.resolve import classify, table_values
 from symdiff.ir import nodes as ir
-from symdiff.lower import calls, containers, names, tables
+from symdiff.lower import calls, changes, containers, names, tables
 from symdiff.lower.exits import assigned_user_names, contains, own_nodes
 from symdiff.lower.tables import Table, table_uses
 
@@ -55,7 +55,7 @@ def _body(frame, stmts, result_target):
             frame.hint = target or "result"
             operand = frame.value(final.value, target)
             if frame.top and containers.is_container_operand(frame, operand):
-                raise containers.returned(frame, final.value)
+                raise changes.returned(frame, final.value)
     else:
         if not contains(stmts, ast.Return):
             raise frame.error(UnsupportedSyntaxError, frame.parsed.tree,
@@ -206,7 +206,7 @@ def argument(frame, node, as_table):
     the helper uses as a table, ``Table(name, values)``."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return ir.Const(node.value)  # a label or a flag: `require(x, "pressure")`
-    found = containers.container_of(frame, node)
+    found = containers.container_of(frame, node, written=True)
     if found is not None:  # the helper reads the caller's container, as Python passes it
         return ir.Ref(*found) if found[1] else ir.Var(found[0])
     return Table(*tables.table(frame, node)) if as_table else frame.value(node)

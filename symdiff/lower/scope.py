@@ -41,6 +41,7 @@ class Unit:
         self.containers = {}  # generated name -> the container type it holds
         self.params = set()  # the differentiated function's parameters
         self.taken = {}  # id of a slice in the source -> the list ``containers.taken`` made
+        self.ahead = {}  # id of an expression evaluated ahead of its use -> its operand
 
     def custom_op(self, fn):
         """The op name of a function with its own rule, registering the rule once."""

@@ -17,7 +17,7 @@ import ast
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
-from symdiff.lower import containers, control, expressions, inline, loops, names
+from symdiff.lower import changes, containers, control, expressions, inline, loops, names
 from symdiff.lower.checks import check_statement
 from symdiff.lower.scope import Nested
 
@@ -75,7 +75,7 @@ def stmt_Expr(frame, node):
         frame.call_user(helper, node.value, None, discard=True)
         return
     if _appends_to_list(frame, node.value):
-        containers.append(frame, containers.container_of(frame, func.value)[0],
+        changes.append(frame, containers.container_of(frame, func.value)[0],
                           node.value.args[0])
         return
     method = names.stack_method(frame, node.value.func)
@@ -104,7 +104,7 @@ def stack_statement(frame, node):
     if isinstance(target, ast.Name) and isinstance(value, ast.List) and not value.elts and (
             target.id not in frame.lists):  # a list filled and read, not a stack
         name = frame.target_name(target.id)
-        frame.mapping[target.id] = containers.empty_list(frame, name)
+        frame.mapping[target.id] = changes.empty_list(frame, name)
         return True
     if isinstance(target, ast.Name) and isinstance(value, ast.List) and not value.elts:
         name = frame.target_name(target.id)
@@ -129,7 +129,7 @@ def stmt_Assign(frame, node):
         assign(frame, node.targets[0].id, node.value)
         return
     if len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript) and (
-            containers.assign_element(frame, node.targets[0], node.value)):
+            changes.assign_element(frame, node.targets[0], node.value)):
         return
     if isinstance(node.targets[0], ast.Tuple) or len(node.targets) > 1:
         frame.hint = "value"
@@ -184,7 +184,7 @@ def stmt_Return(frame, node):
         frame.hint = frame.result_name()
         result = frame.value(node.value, frame.result_name())
         if containers.is_container_operand(frame, result) and (frame.top or frame.compound):
-            raise containers.returned(frame, node.value)
+            raise changes.returned(frame, node.value)
     if frame.compound:
         set_returned(frame)
     for loop in frame.loops:  # every enclosing loop must stop, not just the innermost
@@ -229,7 +229,7 @@ def assign(frame, name, value_node):
     operand = frame.value(value_node, target)
     aliased = operand != ir.Var(target) and containers.is_container_operand(frame, operand)
     if aliased:
-        operand = containers.bind(frame, name, operand)
+        operand = changes.bind(frame, name, operand)
     frame.mapping[name] = operand if aliased else ir.Var(target)
 
 

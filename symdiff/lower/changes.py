@@ -1,0 +1,153 @@
+"""Changes: containers built and changed, and the whole-container calls.
+
+Expects a ``Frame`` and the reading half, ``containers`` (kinds, element reads,
+literals).  ``[0.0] * n`` and ``[]`` build lists; ``xs[i] = v`` is a ``SetItem``,
+``xs.append(v)`` a ``Push``; ``sum``/``min``/``max``/``math.fsum``/``math.prod`` of a
+container a ``Reduce``, and ``list``/``tuple``/``sorted`` of one a ``Take``; a name a
+loop carries, bound again to a list, a ``Share``.
+
+    xs = [0.0] * n          ->   xs = [0.0] * n                    (Build, repeat n)
+    xs[k + 1] = v           ->   add_xs = k + 1; xs[add_xs] = v     (SetItem)
+    total = sum(ys, 1.0)    ->   total = sum(ys, 1.0)              (Reduce)
+"""
+
+import ast
+
+from symdiff.errors import UnsupportedSyntaxError
+from symdiff.frontend.kinds import element, is_container
+from symdiff.ir import nodes as ir
+from symdiff.ir import types as t
+from symdiff.lower.containers import (
+    _built_once,
+    _typed,
+    container_of,
+    index_operand,
+    kind_of_operand,
+    number,
+)
+
+
+def copied(frame, call, node, descending, target):
+    """``list(xs)``, ``tuple(xs)``, ``sorted(xs)``: a ``Take`` of the whole container."""
+    name, path = container_of(frame, node)
+    kind = kind_of_operand(frame, ir.Ref(name, path))
+    elem = element(kind, None) if isinstance(kind, (t.List, t.Tuple)) else None
+    if elem is None or is_container(elem):
+        raise frame.error(UnsupportedSyntaxError, node, f"{call}() of a {kind}",
+                          f"{call}() reads a list or tuple of numbers")
+    _built_once(frame, node)
+    target = target or frame.namer.fresh(f"{call}_{frame.hint}")
+    length = len(kind.elts) if isinstance(kind, t.Tuple) else None
+    _typed(frame, node, target, t.Tuple((elem,) * length) if call == "tuple" and length
+           is not None else t.List(elem, None))
+    frame.emit(ir.Take(target, name, path, (None, None, None), frame.origin, copy=call,
+                       descending=descending))
+    return ir.Var(target)
+
+
+def repeated(frame, node, target):
+    """``[0.0] * n`` (or ``n * [0.0]``): a list of ``n`` copies of one number; None when
+    ``node`` is not one."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)):
+        return None
+    lists = [side for side in (node.left, node.right) if isinstance(side, ast.List)]
+    if len(lists) != 1 or len(lists[0].elts) != 1:
+        return None
+    _built_once(frame, node)
+    other = node.right if lists[0] is node.left else node.left
+    item = number(frame, lists[0].elts[0])
+    count = frame.value(other)
+    target = target or frame.namer.fresh(frame.hint)
+    _typed(frame, node, target, t.List(t.FLOAT, None))
+    frame.emit(ir.Build(target, "list", (item,), frame.origin, repeat=count))
+    return ir.Var(target)
+
+
+def bind(frame, name, operand):
+    """What the user name ``name`` stands for once assigned the container ``operand``:
+    an alias; or, where a loop carries ``name`` (it holds a container already, read
+    before this assignment in the next iteration), a ``Share`` into its variable."""
+    previous = frame.mapping.get(name)
+    if not (frame.compound and isinstance(previous, ir.Var)
+            and previous.name in frame.unit.containers) or operand == previous:
+        return operand
+    node = frame.statement_node
+    kind = kind_of_operand(frame, operand)
+    if not isinstance(kind, (t.List, t.Tuple)) or is_container(element(kind, None)):
+        raise frame.error(UnsupportedSyntaxError, node, f"{name} is bound again in a loop "
+                          f"to a {kind}", "only a list or tuple of numbers can be carried "
+                          "from one iteration to the next")
+    _typed(frame, node, previous.name, kind)
+    source, path = (operand.container, operand.path) if isinstance(operand, ir.Ref) else (
+        operand.name, ())
+    frame.emit(ir.Share(previous.name, source, path, frame.origin))
+    return previous
+
+
+def returned(frame, node):
+    """The error for a container returned by the differentiated function, or by a helper
+    from inside a branch or a loop."""
+    if frame.top:
+        return frame.error(UnsupportedSyntaxError, node, "a container is returned: a "
+                           "gradient is taken of a function returning one number",
+                           "return one number (sum(xs), xs[-1]), or use symdiff.jacobian "
+                           "for several outputs")
+    return frame.error(UnsupportedSyntaxError, node, "a container is returned from inside a "
+                       "branch or a loop", "return it once, after the branch or loop")
+
+
+def empty_list(frame, name):
+    """``name = []`` for a list that is filled by ``append`` and read (not a stack)."""
+    node = frame.statement_node
+    _built_once(frame, node)
+    _typed(frame, node, name, t.List(t.FLOAT, None))
+    frame.emit(ir.Build(name, "list", (), frame.origin))
+    return ir.Var(name)
+
+
+def assign_element(frame, target, value_node):
+    """``xs[i] = v``: a ``SetItem``; False when ``target`` is not an element of a known
+    list."""
+    found = container_of(frame, target.value)
+    if found is None:
+        return False
+    name, path = found
+    kind = kind_of_operand(frame, ir.Ref(name, path))
+    if not isinstance(kind, t.List):
+        raise frame.error(UnsupportedSyntaxError, target, f"an element of a {kind} is "
+                          "assigned: only a list's elements change", "build a list instead")
+    index = index_operand(frame, target, name, path)
+    if is_container(element(kind, None)):
+        raise frame.error(UnsupportedSyntaxError, target, "a container inside a list is "
+                          "replaced", "change its numbers one by one")
+    frame.hint = name
+    value = number(frame, value_node)
+    frame.emit(ir.SetItem(name, path + (index,), value, frame.origin))
+    return True
+
+
+def append(frame, name, value_node):
+    """``xs.append(v)`` on a list (not a stack): a ``Push`` of the number."""
+    frame.hint = name
+    frame.emit(ir.Push(name, number(frame, value_node), frame.origin))
+
+
+def reduction(frame, op, node, start, target):
+    """``sum(xs)``, ``sum(xs, start)``, ``min(xs)``, ``max(xs)``, ``math.fsum(xs)``,
+    ``math.prod(xs)`` of a list or tuple of numbers; None when ``node`` is not a known
+    container."""
+    found = container_of(frame, node)
+    if found is None:
+        return None
+    name, path = found
+    kind = kind_of_operand(frame, ir.Ref(name, path))
+    if path:  # a container inside another: read through a name of its own
+        raise frame.error(UnsupportedSyntaxError, node, f"{op}() of a container inside "
+                          "another is not read yet", f"bind it first: row = {ast.unparse(node)}")
+    if not isinstance(kind, (t.List, t.Tuple)) or is_container(element(kind, None)):
+        raise frame.error(UnsupportedSyntaxError, node, f"{op}() of a {kind}",
+                          f"{op}() reads a list or tuple of numbers")
+    start = None if start is None else number(frame, start)
+    target = target or frame.namer.fresh(f"{op}_{frame.hint}")
+    frame.emit(ir.Reduce(target, op, name, frame.origin, start=start))
+    return ir.Var(target)
