@@ -143,13 +143,13 @@ def uses_starred_call(x):
 
 
 def uses_list_literal(x):
-    ys = [x, x]  # FENCE list_literal at [x
-    return ys
+    ys = [x, x]
+    return ys  # FENCE list_literal at ys
 
 
 def uses_dict_literal(x):
-    ys = {"x": x}  # FENCE dict_literal at {
-    return ys
+    ys = {"x": x}
+    return ys  # FENCE dict_literal at ys
 
 
 def uses_fstring(x):
@@ -218,28 +218,9 @@ def uses_matmul(x):
     return x @ x  # FENCE matmul at x @
 
 
-def uses_for_tuple(x):
-    y = x
-    for t in (x, 2.0):  # FENCE for_tuple at (x, 2.0
-        y = y * t
-    return y
-
-
 def loops_over_a_number(x):
     for c in SCALE:  # FENCE for_number at SCALE
         x = x * c
-    return x
-
-
-def enumerates_into_one_name(x):
-    for pair in enumerate(TABLE):  # FENCE enumerate_one_name at pair
-        x = x * 2.0
-    return x
-
-
-def zips_into_too_few_names(x):
-    for pair in zip(TABLE, TABLE):  # FENCE zip_one_name at pair
-        x = x * 2.0
     return x
 
 

@@ -13,8 +13,8 @@ range_limit = 3
 
 
 def keeps_a_tuple(x, y):
-    pair = (x, y)  # AT local_tuple at (x, y)
-    return pair
+    pair = (x, y)
+    return pair  # AT local_tuple at pair
 
 
 def returns_a_pair(x, y):

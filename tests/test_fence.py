@@ -121,7 +121,6 @@ CASES = {
     "shift_right": (cases.uses_shift_right, UnsupportedSyntaxError),
     "invert": (cases.uses_invert, UnsupportedSyntaxError),
     "matmul": (cases.uses_matmul, UnsupportedSyntaxError),
-    "for_tuple": (cases.uses_for_tuple, UnsupportedSyntaxError),
     "for_list_call": (cases.uses_for_list_call, UnknownFunctionError),  # read by desugar
     "for_unpacking": (cases.uses_for_unpacking, UnsupportedSyntaxError),
     "for_else": (cases.uses_for_else, UnsupportedSyntaxError),
@@ -134,8 +133,6 @@ CASES = {
     "keyword_only": (cases.uses_keyword_only, UnsupportedSyntaxError),
     "nested_def": (cases.uses_nested_def_as_value, UnsupportedSyntaxError),
     "for_number": (cases.loops_over_a_number, UnsupportedSyntaxError),
-    "enumerate_one_name": (cases.enumerates_into_one_name, UnsupportedSyntaxError),
-    "zip_one_name": (cases.zips_into_too_few_names, UnsupportedSyntaxError),
     "table_float_index": (cases.indexes_a_table_with_a_float, UnsupportedSyntaxError),
     "nested_decorator": (cases.uses_decorated_nested_def, UnsupportedSyntaxError),
     "nested_default": (cases.uses_nested_default_not_a_number, UnsupportedSyntaxError),

@@ -153,9 +153,11 @@ class Containers:
         d = ex.Name(self.adjoint(stmt.target))
         into = ex.Subscript(place(self.adjoint(stmt.container), stmt.path),
                             ex.Subscript(ex.Name(positions), ex.Name(index)))
+        kind = self.program.containers[stmt.target]
         reverse = [sw.Let(positions, every if stmt.copy else ex.Subscript(every, cut)),
                    sw.For(index, (ex.Call(ex.Name(self.builtin("len")), (ex.Name(positions),)),),
-                          [sw.AddTo(into, ex.Subscript(d, ex.Name(index)))])]
+                          self.added_into(into, ex.Subscript(d, ex.Name(index)), kind.elem if
+                                          isinstance(kind, t.List) else kind.elts[0]))]
         if scope.in_loop:
             push, pop = self.stack_names()
             forward.insert(0, sw.Push(push, ex.Name(stmt.target)))
@@ -245,6 +247,8 @@ class Containers:
     def set_item(self, stmt, scope):
         element = place(stmt.container, stmt.path)
         forward = [sw.Let(element, ex.of_operand(stmt.value))]
+        if isinstance(stmt.value, ir.Var) and stmt.value.name in self.program.containers:
+            return self.set_row(stmt, scope, element, forward)
         reverse = []
         if stmt.container in self.active:
             d = place(self.adjoint(stmt.container), stmt.path)
@@ -259,6 +263,39 @@ class Containers:
         return self.saved_for_reverse(stmt, scope, ir.operand_names(stmt.path), forward,
                                       reverse)
 
+    def added_into(self, into, value, kind):
+        """``into += value`` for a number; for a list or tuple of numbers, number by
+        number (``for i in range(len(value)): into[i] += value[i]``)."""
+        if not _nested(kind):
+            return [sw.AddTo(into, value)]
+        index = self.namer.fresh("i")
+        length = ex.Call(ex.Name(self.builtin("len")), (value,))
+        return [sw.For(index, (length,), self.added_into(
+            ex.Subscript(into, ex.Name(index)), ex.Subscript(value, ex.Name(index)),
+            kind.elem if isinstance(kind, t.List) else kind.elts[0]))]
+
+    def set_row(self, stmt, scope, element, forward):
+        """``h[t] = row``: the new row's adjoint takes the element's, number by number;
+        the old row comes back, with zeros for its adjoint."""
+        push, pop = self.stack_names()
+        forward.insert(0, sw.Push(push, element))
+        reverse = []
+        if stmt.container in self.active:
+            d = place(self.adjoint(stmt.container), stmt.path)
+            if stmt.value.name in self.active:
+                index = self.namer.fresh("i")
+                into = ex.Subscript(ex.Name(self.adjoint(stmt.value.name)), ex.Name(index))
+                reverse.append(sw.For(index, (ex.Call(ex.Name(self.builtin("len")), (d,)),),
+                                      [sw.AddTo(into, ex.Subscript(d, ex.Name(index)))]))
+            kind = self.program.containers[stmt.container]
+            for _ in stmt.path:
+                kind = kind.elem if isinstance(kind, t.List) else kind.elts[0]
+            reverse += [sw.Let(element, ex.Call(ex.Name(pop))), sw.Let(d, zeros(kind, element))]
+        else:
+            reverse.append(sw.Let(element, ex.Call(ex.Name(pop))))
+        return self.saved_for_reverse(stmt, scope, ir.operand_names(stmt.path), forward,
+                                      reverse)
+
     def append_to_list(self, stmt, scope):
         """``ys.append(v)`` on a list: its reverse takes the element back out of both."""
         forward = [sw.Push(stmt.stack, ex.of_operand(stmt.value), method=True)]
@@ -266,16 +303,23 @@ class Containers:
         if stmt.stack in self.active:
             d = self.adjoint(stmt.stack)
             value = stmt.value
-            if isinstance(value, ir.Var) and value.name in self.active:
-                reverse.append(sw.AddTo(self.adjoint(value.name),
-                                        ex.Call(ex.Attribute(ex.Name(d), "pop"))))
+            popped = ex.Call(ex.Attribute(ex.Name(d), "pop"))
+            if isinstance(value, ir.Var) and value.name in self.active and (
+                    value.name in self.program.containers):  # a row: added in, number by number
+                row, index = self.namer.fresh(f"d{value.name}_appended"), self.namer.fresh("i")
+                into = ex.Subscript(ex.Name(self.adjoint(value.name)), ex.Name(index))
+                reverse += [sw.Let(row, popped), sw.For(index, (ex.Call(ex.Name(
+                    self.builtin("len")), (ex.Name(row),)),), [sw.AddTo(into, ex.Subscript(
+                        ex.Name(row), ex.Name(index)))])]
+            elif isinstance(value, ir.Var) and value.name in self.active:
+                reverse.append(sw.AddTo(self.adjoint(value.name), popped))
             else:
                 reverse.append(sw.Pop(None, d, method=True))
         return forward, reverse
 
     def reduce(self, stmt, scope):
         overwrites = self._defines(stmt, scope)
-        container = ex.Name(stmt.container)
+        container = place(stmt.container, stmt.path)
         if in_math(stmt.op):
             func = ex.Attribute(ex.Name(self.program.math_name), stmt.op)
         else:
@@ -291,6 +335,8 @@ class Containers:
         reverse = []
         if stmt.container in self.active:
             reverse += self._spread(stmt, g)
+            forward, reverse = self.saved_for_reverse(stmt, scope, ir.operand_names(stmt.path),
+                                                      forward, reverse)
         start = stmt.start
         if isinstance(start, ir.Var) and start.name in self.active:
             share = g if stmt.op == "sum" else ex.BinOp("*", g, ex.Call(func, (container,)))
@@ -301,7 +347,8 @@ class Containers:
 
     def _spread(self, stmt, g):
         """The reverse of a reduction into the container's adjoint."""
-        container, d = ex.Name(stmt.container), ex.Name(self.adjoint(stmt.container))
+        container = place(stmt.container, stmt.path)
+        d = place(self.adjoint(stmt.container), stmt.path)
         index = self.namer.fresh("i")
         length = ex.Call(ex.Name(self.builtin("len")), (container,))
         indices = ex.Call(ex.Name(self.builtin("range")), (length,))

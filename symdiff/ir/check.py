@@ -221,6 +221,9 @@ class _Checker:
             self.fail(stmt, f"the container is typed {kind} by lowering, but not by inference")
         numbers = {ir.Build: "items", ir.SetItem: "value", ir.Reduce: "start", ir.Push: "value"}
         values = getattr(stmt, numbers.get(type(stmt), ""), ())
+        if isinstance(stmt, (ir.Push, ir.SetItem)) and isinstance(values, ir.Var) and (
+                values.name in self.program.containers):  # a row into a list of rows
+            values = ()
         if isinstance(stmt, ir.Build):
             values = tuple(item for _, item in ir.literal_leaves(stmt.items, stmt.keys))
         for value in values if isinstance(values, tuple) else (values,):

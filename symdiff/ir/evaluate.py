@@ -147,6 +147,8 @@ class Evaluator:
             return
         if isinstance(stmt, ir.Reduce):
             values = self.lookup(stmt.container)
+            for index in stmt.path:
+                values = values[self.operand(index)]
             start = None if stmt.start is None else self.operand(stmt.start)
             reduce = function(stmt.op)
             if start is None:

@@ -258,6 +258,7 @@ class Reduce:
     container: str
     origin: Origin
     start: object = None
+    path: tuple = ()  # of a container inside ``container``: its index operands
     sid: int = None  # the statement's id, unique within its Program
 
 
@@ -350,7 +351,7 @@ def reads(stmt):
     if isinstance(stmt, SetItem):
         return [stmt.container] + operand_names(stmt.path + (stmt.value,))
     if isinstance(stmt, Reduce):
-        return [stmt.container] + operand_names((stmt.start,))
+        return [stmt.container] + operand_names(stmt.path + (stmt.start,))
     return []
 
 

@@ -129,7 +129,8 @@ def _line(stmt, types):
         return f"{_typed(stmt.target, types)} = {element}[{bounds}]"
     if isinstance(stmt, ir.Reduce):
         start = "" if stmt.start is None else f", {operand_text(stmt.start)}"
-        return f"{_typed(stmt.target, types)} = {stmt.op}({stmt.container}{start})"
+        element = stmt.container + "".join(f"[{operand_text(i)}]" for i in stmt.path)
+        return f"{_typed(stmt.target, types)} = {stmt.op}({element}{start})"
     if isinstance(stmt, ir.Check):
         extra = stmt.cause if stmt.kind == "raise" else stmt.message
         joint = " from " if stmt.kind == "raise" else ", "

@@ -100,7 +100,9 @@ def empty_list(frame, name):
     """``name = []`` for a list that is filled by ``append`` and read (not a stack)."""
     node = frame.statement_node
     _built_once(frame, node)
-    _typed(frame, node, name, t.List(t.FLOAT, None))
+    if name not in frame.unit.containers:  # its kind is what is appended first
+        frame.unit.empty.add(name)
+        frame.unit.containers[name] = t.List(t.FLOAT, None)
     frame.emit(ir.Build(name, "list", (), frame.origin))
     return ir.Var(name)
 
@@ -117,19 +119,45 @@ def assign_element(frame, target, value_node):
         raise frame.error(UnsupportedSyntaxError, target, f"an element of a {kind} is "
                           "assigned: only a list's elements change", "build a list instead")
     index = index_operand(frame, target, name, path)
-    if is_container(element(kind, None)):
-        raise frame.error(UnsupportedSyntaxError, target, "a container inside a list is "
-                          "replaced", "change its numbers one by one")
     frame.hint = name
-    value = number(frame, value_node)
+    row = element(kind, None)
+    if is_container(row):  # a row replaced by a list of numbers built here
+        value = frame.value(value_node)
+        if not isinstance(value, ir.Var) or kind_of_operand(frame, value) != row:
+            raise frame.error(UnsupportedSyntaxError, value_node, f"a {row} inside a list is "
+                              "replaced by something else", "replace it by a list built "
+                              "here, of the same kind, or change its numbers one by one")
+        frame.unit.given.add(value.name)
+    else:
+        value = number(frame, value_node)
     frame.emit(ir.SetItem(name, path + (index,), value, frame.origin))
     return True
 
 
 def append(frame, name, value_node):
-    """``xs.append(v)`` on a list (not a stack): a ``Push`` of the number."""
+    """``xs.append(v)`` on a list (not a stack): a ``Push`` of the number, or of a list
+    of numbers built here (``[[a * b for b in xs] for a in xs]``: a list of rows).  A list
+    made empty (``[]``) takes the kind of what is first appended to it."""
     frame.hint = name
-    frame.emit(ir.Push(name, number(frame, value_node), frame.origin))
+    value = frame.value(value_node)
+    kind = kind_of_operand(frame, value)
+    if is_container(kind):
+        if not isinstance(value, ir.Var) or not isinstance(kind, (t.List, t.Tuple)) or (
+                is_container(element(kind, None))):
+            raise frame.error(UnsupportedSyntaxError, value_node, "only a list or tuple of "
+                              "numbers built in this function can be appended to a list",
+                              "append its numbers, or build the row first: row = [...]")
+        frame.unit.given.add(value.name)
+    undecided = name in frame.unit.empty
+    frame.unit.empty.discard(name)
+    elem = kind if is_container(kind) else t.FLOAT
+    if undecided:
+        frame.unit.containers[name] = t.List(elem, None)
+    elif element(frame.unit.containers[name], None) != elem and not (
+            elem == t.FLOAT and element(frame.unit.containers[name], None) == t.INT):
+        raise frame.error(UnsupportedSyntaxError, value_node, f"a {elem} is appended to a "
+                          f"{frame.unit.containers[name]}", "append values of one kind")
+    frame.emit(ir.Push(name, value, frame.origin))
 
 
 def reduction(frame, op, node, start, target):
@@ -141,13 +169,10 @@ def reduction(frame, op, node, start, target):
         return None
     name, path = found
     kind = kind_of_operand(frame, ir.Ref(name, path))
-    if path:  # a container inside another: read through a name of its own
-        raise frame.error(UnsupportedSyntaxError, node, f"{op}() of a container inside "
-                          "another is not read yet", f"bind it first: row = {ast.unparse(node)}")
     if not isinstance(kind, (t.List, t.Tuple)) or is_container(element(kind, None)):
         raise frame.error(UnsupportedSyntaxError, node, f"{op}() of a {kind}",
                           f"{op}() reads a list or tuple of numbers")
     start = None if start is None else number(frame, start)
     target = target or frame.namer.fresh(f"{op}_{frame.hint}")
-    frame.emit(ir.Reduce(target, op, name, frame.origin, start=start))
+    frame.emit(ir.Reduce(target, op, name, frame.origin, start=start, path=path))
     return ir.Var(target)

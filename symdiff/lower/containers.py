@@ -101,6 +101,10 @@ def container_of(frame, node, written=False):
         operand = scope.mapping.get(node.id)
     if isinstance(operand, ir.Ref):
         return operand.container, operand.path
+    if isinstance(operand, ir.Var) and operand.name in frame.unit.given:
+        raise frame.error(UnsupportedSyntaxError, node, f"{node.id} was appended to another "
+                          "list, and is read again", "read it through that list, or append "
+                          "a copy: list(...)")
     if isinstance(operand, ir.Var) and operand.name in frame.unit.containers:
         return operand.name, ()
     return None

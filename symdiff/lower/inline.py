@@ -206,7 +206,10 @@ def argument(frame, node, as_table):
     the helper uses as a table, ``Table(name, values)``."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return ir.Const(node.value)  # a label or a flag: `require(x, "pressure")`
-    found = containers.container_of(frame, node, written=True)
+    found = None if isinstance(node, ast.Subscript) else containers.container_of(
+        frame, node, written=True)
+    if isinstance(node, ast.Subscript) and containers.container_of(frame, node.value) is not None:
+        return frame.value(node)  # an element: a number, or a container inside the container
     if found is not None:  # the helper reads the caller's container, as Python passes it
         return ir.Ref(*found) if found[1] else ir.Var(found[0])
     return Table(*tables.table(frame, node)) if as_table else frame.value(node)

@@ -42,6 +42,8 @@ class Unit:
         self.params = set()  # the differentiated function's parameters
         self.taken = {}  # id of a slice in the source -> the list ``containers.taken`` made
         self.ahead = {}  # id of an expression evaluated ahead of its use -> its operand
+        self.empty = set()  # lists made empty whose kind the first append decides
+        self.given = set()  # lists appended to another list: read through it from then on
 
     def custom_op(self, fn):
         """The op name of a function with its own rule, registering the rule once."""

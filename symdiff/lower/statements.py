@@ -128,8 +128,11 @@ def stmt_Assign(frame, node):
     if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
         assign(frame, node.targets[0].id, node.value)
         return
-    if len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript) and (
-            changes.assign_element(frame, node.targets[0], node.value)):
+    if len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript):
+        if not changes.assign_element(frame, node.targets[0], node.value):
+            raise frame.error(UnsupportedSyntaxError, node.targets[0], "an element is "
+                              "assigned of something that is not a list", "assign elements "
+                              "of a list built here or passed in: xs[i] = v")
         return
     if isinstance(node.targets[0], ast.Tuple) or len(node.targets) > 1:
         frame.hint = "value"

@@ -7,7 +7,6 @@ containers core lands.
 
 import math
 
-import pytest
 
 import symdiff
 from symdiff.cli import main as cli
