@@ -238,12 +238,21 @@ def scale(values, factor):
     return out
 
 
+def dict_of_lists_and_pairs(params, data):
+    w, b = params["w"], params["b"]
+    return sum((w[0] * x + w[1] * x * x + b - y) ** 2 for x, y in data) / len(data)
+
+
 CASES += [
     (mlp, lambda r: ([[r.uniform(-1, 1) for _ in range(3)] for _ in range(2)],
                      [r.uniform(-1, 1) for _ in range(3)]), None),
     (rebuilt_sum, lambda r: ([r.uniform(0.5, 2) for _ in range(3)],), None),
     (sorted_copies, lambda r: ([r.uniform(-2, 2) for _ in range(4)], r.uniform(0.5, 2)), None),
     (helper_returns_list, lambda r: ([r.uniform(-2, 2) for _ in range(3)], r.uniform(0.5, 2)),
+     None),
+    (dict_of_lists_and_pairs, lambda r: ({"w": [r.uniform(-1, 1), r.uniform(-1, 1)],
+                                          "b": r.uniform(-1, 1)},
+                                         [(r.uniform(-2, 2), r.uniform(-2, 2)) for _ in range(3)]),
      None),
     (slices, lambda r: ([r.uniform(0.5, 2) for _ in range(5)],
                         tuple(r.uniform(0.5, 2) for _ in range(3))), None),

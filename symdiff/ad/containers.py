@@ -99,23 +99,33 @@ class Containers:
     ``active``, ``adjoint``, ``builtin``, ``defined``, ``stack_names`` and
     ``saved_for_reverse`` from ``Sweeps``."""
 
-    def restores(self, container):
-        """Whether the reverse sweep must see ``container`` as the forward sweep did: some
-        reduction reads it."""
-        if not hasattr(self, "_reduced"):
-            reduced = {s.container for s in self.defuse.statements if isinstance(s, ir.Reduce)
-                       or (isinstance(s, ir.Take) and s.copy == "sorted")}
+    def restores(self, container, change):
+        """Whether the reverse of ``change`` (a statement changing ``container``) must
+        undo it: a reduction or a slice of the container (or of a name bound to the same
+        object) reads it in the reverse sweep after that reverse — it comes before
+        ``change`` in the forward sweep, or in the same loop."""
+        if not hasattr(self, "_readers"):
+            readers = {}
+            for s in self.defuse.statements:
+                if isinstance(s, (ir.Reduce, ir.Take)):
+                    readers.setdefault(s.container, []).append(s)
             shares = [(s.target, s.container) for s in self.defuse.statements
                       if isinstance(s, ir.Share)]
             grown = True
             while grown:  # names bound to one object share its history
                 grown = False
                 for a, b in shares:
-                    if (a in reduced) != (b in reduced):
-                        reduced |= {a, b}
+                    joined = list({id(r): r for r in readers.get(a, []) + readers.get(
+                        b, [])}.values())
+                    if len(joined) != len(readers.get(a, [])) or len(joined) != len(
+                            readers.get(b, [])):
+                        readers[a] = readers[b] = joined
                         grown = True
-            self._reduced = reduced
-        return container in self._reduced
+            self._readers = readers
+        du = self.defuse
+        at, loops = du.position(change), set(s.sid for s in du.loops(change))
+        return any(du.position(r) < at or loops & {s.sid for s in du.loops(r)}
+                   for r in self._readers.get(container, ()))
 
     def container_statement(self, stmt, scope):
         if isinstance(stmt, ir.Item):
@@ -256,7 +266,7 @@ class Containers:
             if isinstance(value, ir.Var) and value.name in self.active:
                 reverse.append(sw.AddTo(self.adjoint(value.name), d))
             reverse.append(sw.Let(d, sw.ZERO))
-        if self.restores(stmt.container):
+        if self.restores(stmt.container, stmt):
             push, pop = self.stack_names()
             forward.insert(0, sw.Push(push, element))
             reverse.append(sw.Let(element, ex.Call(ex.Name(pop))))
@@ -299,7 +309,8 @@ class Containers:
     def append_to_list(self, stmt, scope):
         """``ys.append(v)`` on a list: its reverse takes the element back out of both."""
         forward = [sw.Push(stmt.stack, ex.of_operand(stmt.value), method=True)]
-        reverse = [sw.Pop(None, stmt.stack, method=True)] if self.restores(stmt.stack) else []
+        reverse = [sw.Pop(None, stmt.stack, method=True)] if self.restores(
+            stmt.stack, stmt) else []
         if stmt.stack in self.active:
             d = self.adjoint(stmt.stack)
             value = stmt.value

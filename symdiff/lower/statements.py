@@ -258,6 +258,9 @@ def unpack_value(frame, target, value_node):
 
 
 def bind(frame, target, operand):
+    if isinstance(target, ast.Name) and containers.is_container_operand(frame, operand):
+        frame.mapping[target.id] = changes.bind(frame, target.id, operand)  # an alias
+        return
     if isinstance(target, ast.Name):
         name = frame.target_name(target.id)
         frame.emit(ir.Assign(name, "copy", (_flat(operand, frame, target),), frame.origin))
