@@ -34,6 +34,7 @@ examples:
   symdiff show examples/model.py:neuron
   symdiff show examples/model.py:neuron --wrt x --raw
   symdiff show examples/model.py:neuron > grad_neuron.py
+  symdiff show model.py:rosenbrock --at '[1.0, 2.0, 3.0]'   for a list argument
 
 Colours are used when the output is a terminal and NO_COLOR is not set.
 """
@@ -146,6 +147,9 @@ def build_parser():
         description="Print the generated gradient module of a function.")
     show.add_argument("--raw", action="store_true",
                       help="the code as generated, before the optimizer")
+    show.add_argument("--at", metavar="X,Y,...", type=point,
+                      help="example arguments, for a function that reads containers: the "
+                           "text generated for their kinds ('[1.0, 2.0, 3.0], 0.5')")
 
     check_parser = commands.add_parser(
         "check", parents=[common], formatter_class=argparse.RawDescriptionHelpFormatter,

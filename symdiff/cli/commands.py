@@ -22,6 +22,7 @@ from symdiff.cli.debug import stage_printer
 from symdiff.cli.loading import load_function
 from symdiff.cli.points import Named
 from symdiff.cli.terminal import highlight, output_to_stderr, use_color
+from symdiff.specialized import container_kinds
 
 DOT_MISSING = ("--format {fmt} needs Graphviz's `dot` program, which is not on PATH: "
                "install Graphviz (apt-get install graphviz, brew install graphviz, or "
@@ -30,8 +31,9 @@ DOT_MISSING = ("--format {fmt} needs Graphviz's `dot` program, which is not on P
 
 def run_show(args):
     fn = load_function(args)  # with --import, the module's prints go to stderr
+    kinds = container_kinds(fn, bound_point(fn, args.at)) if args.at is not None else None
     text = api.build(fn, parse_wrt(args.wrt), optimize=not args.raw,
-                     debug=stage_printer(args)).source
+                     debug=stage_printer(args), kinds=kinds).source
     if use_color(sys.stdout):
         text = highlight(text)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")

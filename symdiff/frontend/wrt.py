@@ -82,6 +82,7 @@ def refuse_tables(program, names):
     error = program.tables[tables[0]]
     numbers = tuple(p for p in program.params if p not in program.tables)
     hint = (f"name the parameters to differentiate by: wrt={numbers!r}" if numbers
-            else "the function has no number parameter to differentiate by")
+            else f"give example arguments, so {tables[0]} is read as the container it is: "
+                 "call the gradient, or symdiff.source(f, *args), or symdiff show --at")
     raise type(error)(error.message, filename=error.filename, lineno=error.lineno,
                       col_offset=error.col_offset, source_line=error.source_line, hint=hint)
