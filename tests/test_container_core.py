@@ -330,3 +330,15 @@ def test_a_container_built_in_one_branch_is_refused_where_it_is_built(tmp_path):
     assert caught.value.lineno == 4
 
 
+
+
+def test_show_at_example_arguments_prints_the_text_for_their_kinds(tmp_path, capsys):
+    from symdiff.cli.main import main
+    path = tmp_path / "rosen.py"
+    path.write_text("def rosenbrock(x):\n    return sum(100 * (x[i + 1] - x[i] ** 2) ** 2"
+                    " + (1 - x[i]) ** 2 for i in range(len(x) - 1))\n")
+    assert main(["show", f"{path}:rosenbrock", "--at", "[1.0, 2.0, 3.0]"]) == 0
+    shown = capsys.readouterr().out
+    assert "def grad_rosenbrock(x):" in shown and "dx = [0.0] * len(x)" in shown
+    assert main(["show", f"{path}:rosenbrock"]) == 2  # no example: said where x is read
+    assert "--at" in capsys.readouterr().err
