@@ -48,6 +48,15 @@ def evaluated(frame, node):
     return operand
 
 
+def _constants(node):
+    """Whether ``node`` is a tuple or list written out of number constants: a table, read
+    as tables are (``tables``), not a container the function builds."""
+    return isinstance(node, (ast.Tuple, ast.List)) and all(
+        isinstance(e, ast.Constant) and isinstance(e.value, (int, float)) or (
+            isinstance(e, ast.UnaryOp) and isinstance(e.operand, ast.Constant))
+        for e in node.elts)
+
+
 def _makes_container(frame, call):
     if not isinstance(call.func, ast.Name):
         return False
@@ -77,7 +86,8 @@ def container_of(frame, node, written=False):
     """``(container name, path)`` when ``node`` names a container (or a container inside
     one) this lowering knows, or is a call that makes one (a helper's, ``list``,
     ``tuple``, ``sorted``), or with ``written`` a container written out; else None."""
-    if isinstance(node, ast.Call) or (written and isinstance(node, _LITERALS)):
+    if isinstance(node, ast.Call) or (written and isinstance(node, _LITERALS)
+                                      and not _constants(node)):
         operand = evaluated(frame, node)
         if operand is None or not is_container_operand(frame, operand):
             return None
