@@ -251,6 +251,10 @@ class Containers:
                 share = ex.Call(ex.Name(self.builtin("sum")), (d,))
             else:
                 share = place(d.id, tuple(ir.Const(step) for step in path))
+            held = self.program.containers.get(item.name)
+            if held is not None:  # a list held by name: its adjoint takes the element's
+                reverse += self.added_into(ex.Name(self.adjoint(item.name)), share, held)
+                continue
             reverse.append(sw.AddTo(self.adjoint(item.name), share))
         return forward, reverse + after
 

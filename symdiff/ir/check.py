@@ -225,7 +225,9 @@ class _Checker:
                 values.name in self.program.containers):  # a row into a list of rows
             values = ()
         if isinstance(stmt, ir.Build):
-            values = tuple(item for _, item in ir.literal_leaves(stmt.items, stmt.keys))
+            values = tuple(item for _, item in ir.literal_leaves(stmt.items, stmt.keys)
+                           if not (isinstance(item, ir.Var)
+                                   and item.name in self.program.containers))
         for value in values if isinstance(values, tuple) else (values,):
             if value is not None and not _numeric(self.operand(stmt, value)):
                 self.fail(stmt, f"a container holds a {self.operand(stmt, value)}")

@@ -118,6 +118,7 @@ def assign_element(frame, target, value_node):
     if not isinstance(kind, t.List):
         raise frame.error(UnsupportedSyntaxError, target, f"an element of a {kind} is "
                           "assigned: only a list's elements change", "build a list instead")
+    _not_held(frame, target, name)
     index = index_operand(frame, target, name, path)
     frame.hint = name
     row = element(kind, None)
@@ -134,11 +135,18 @@ def assign_element(frame, target, value_node):
     return True
 
 
+def _not_held(frame, node, name):
+    if name in frame.unit.holding:
+        raise frame.error(UnsupportedSyntaxError, node, f"{name} is held by name inside "
+                          "another container, and is changed", "change a copy: list(...)")
+
+
 def append(frame, name, value_node):
     """``xs.append(v)`` on a list (not a stack): a ``Push`` of the number, or of a list
     of numbers built here (``[[a * b for b in xs] for a in xs]``: a list of rows).  A list
     made empty (``[]``) takes the kind of what is first appended to it."""
     frame.hint = name
+    _not_held(frame, value_node, name)
     value = frame.value(value_node)
     kind = kind_of_operand(frame, value)
     if is_container(kind):

@@ -127,8 +127,11 @@ def index_operand(frame, node, name, path):
     index = node.slice
     if isinstance(kind, t.Dict):
         if not (isinstance(index, ast.Constant) and isinstance(index.value, str)):
-            raise frame.error(UnsupportedSyntaxError, index, "a dict is read with a key that "
-                              "is not a string constant", 'write the key out: p["w"]')
+            raise frame.error(UnsupportedSyntaxError, index, "a dict is read by position or "
+                              "by a key known only when the gradient runs (a loop over a dict "
+                              "reads it so)", "read each entry by its key written out: " + (
+                                  ", ".join(f"{ast.unparse(node.value)}[{k!r}]"
+                                            for k, _ in kind.items)))
         if element(kind, index.value) is None:
             raise frame.error(UnsupportedSyntaxError, index, f"the dict has no key "
                               f"{index.value!r}", "read one of its keys: " + ", ".join(
@@ -280,7 +283,17 @@ def _literal(frame, node):
             items.append(inner)
             kinds.append(inner_kind)
         else:
-            operand = number(frame, element_node)
+            operand = frame.value(element_node)
+            inner_kind = kind_of_operand(frame, operand)
+            if is_container(inner_kind):  # a list of numbers by name: held, not copied
+                if not isinstance(operand, ir.Var) or is_container(element(inner_kind, None)):
+                    raise frame.error(UnsupportedSyntaxError, element_node, "a container "
+                                      "inside another is held here by name", "hold a list "
+                                      "or tuple of numbers of this function, or write it out")
+                frame.unit.holding.add(operand.name)
+                items.append(operand)
+                kinds.append(inner_kind)
+                continue
             items.append(operand)
             kinds.append(t.INT if isinstance(operand, ir.Const) and type(operand.value) is int
                          else t.FLOAT)
