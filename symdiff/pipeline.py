@@ -1,12 +1,16 @@
 """The pipeline: every pass symdiff runs, once, in order.
 
-    source ─► parse ─► fence ─► desugar ─► lower ─► hoist ─► differentiate ─► to_python
-           ─► optimize ─► emit ─► compile
+    source ─► parse ─► fence ─► desugar ─► lower ─► hoist ─► differentiate ─► optimize
+           ─► to_python ─► emit ─► compile
 
 Each stage is a plain function from one value to the next; this module is the only
 place that calls them in sequence.  ``lower`` is the front half (a user's function to
 a ``Program`` of single-operation statements, what ``check``, ``graph`` and the tests
-read); ``generate`` the whole, to the emitted text.
+read); ``generate`` the whole, to the emitted text.  ``differentiate`` writes the sweeps
+as IR (``ir.sweeps``), ``optimize`` rewrites that IR, and ``to_python`` lowers what is
+left to the Python tree ``emit`` prints.  With ``SYMDIFF_CHECK_IR=1`` (the tests set it)
+``check_program`` runs after ``lower`` and ``hoist``, ``check_sweeps`` after
+``differentiate`` and ``optimize``.
 
 A ``debug`` callable, when given, is called after every stage with the stage's name
 and its value, so a pass can be looked at alone (``symdiff show --debug``):
@@ -17,7 +21,7 @@ and its value, so a pass can be looked at alone (``symdiff show --debug``):
     >>> stages = []
     >>> _ = generate(parse_function(f), debug=lambda stage, value: stages.append(stage))
     >>> stages
-    ['parse', 'fence', 'desugar', 'lower', 'hoist', 'differentiate', 'to_python', 'optimize', 'emit']
+    ['parse', 'fence', 'desugar', 'lower', 'hoist', 'differentiate', 'optimize', 'to_python', 'emit']
 
 A failure that is not the user's (``SymdiffError``) is our bug: it is raised as
 ``InternalError`` naming the stage it happened in.
@@ -38,13 +42,14 @@ from symdiff.errors import InternalError, SymdiffError
 from symdiff.frontend.fence import fence
 from symdiff.frontend.parse import deepest_statement, parse_function
 from symdiff.ir.check import check_program
+from symdiff.ir.check_sweeps import check_sweeps
 from symdiff.ir.nodes import number_statements
 from symdiff.lower.desugar import desugar
 from symdiff.lower.hoist import hoist_invariants
 from symdiff.lower.normalize import normalize
 from symdiff.optimize.driver import optimize_function
 
-STAGES = ("parse", "fence", "desugar", "lower", "hoist", "differentiate", "to_python", "optimize",
+STAGES = ("parse", "fence", "desugar", "lower", "hoist", "differentiate", "optimize", "to_python",
           "emit", "compile")
 
 
@@ -108,14 +113,16 @@ def _generate(parsed, wrt, with_value, optimize, forward, single, resolve_wrt, d
         else:
             generated = differentiate(program, wrt, with_value=with_value, as_tuple=not single,
                                       defuse=defuse)
+    verify_sweeps(program, generated, "differentiate")
     show("differentiate", generated.function)
-    with stage("to_python", parsed):
-        generated = to_python(generated)
-    show("to_python", generated.function)
     if optimize:
         with stage("optimize", parsed):
             generated = optimize_function(generated)
+        verify_sweeps(program, generated, "optimize")
         show("optimize", generated.function)
+    with stage("to_python", parsed):
+        generated = to_python(generated)
+    show("to_python", generated.function)
     with stage("emit", parsed):
         source = emit(generated)
     show("emit", source)
@@ -150,6 +157,12 @@ def verify(program, stage_name):
     naming that stage."""
     if os.environ.get("SYMDIFF_CHECK_IR") == "1":
         check_program(program, stage_name)
+
+
+def verify_sweeps(program, generated, stage_name):
+    """``check_sweeps`` on the generated function as IR, as ``verify`` does on a program."""
+    if os.environ.get("SYMDIFF_CHECK_IR") == "1":
+        check_sweeps(program, generated, stage_name)
 
 
 class stage:

@@ -69,11 +69,6 @@ def uses_lambda(x):
     return (lambda t: t * t)(x)  # FENCE lambda at lambda
 
 
-def uses_list_comp(x):
-    ys = [x * k for k in range(3)]  # FENCE list_comp at [x
-    return ys
-
-
 def uses_dict_comp(x):
     ys = {k: x for k in range(3)}  # FENCE dict_comp at {k
     return ys
@@ -82,11 +77,6 @@ def uses_dict_comp(x):
 def uses_set_comp(x):
     ys = {x * k for k in range(3)}  # FENCE set_comp at {x
     return ys
-
-
-def uses_generator(x):
-    total = sum(x * k for k in range(3))  # FENCE generator at (x * k
-    return total
 
 
 def uses_yield(x):

@@ -16,13 +16,11 @@ The one limit the passes assume (numbers a float can hold) is a strict xfail, na
 """
 
 import ast
-import copy
 import inspect
 import itertools
 import math
 import random
 import sys
-import textwrap
 import types
 
 import pytest
@@ -38,12 +36,16 @@ from symdiff.optimize import fuse
 from symdiff.optimize import driver as optimize
 from symdiff.optimize import prune
 from symdiff.ad.reverse import SECTION
-from symdiff.backend.syntax import COMMENT, Comment
+from symdiff.backend.syntax import COMMENT
+from symdiff.ir import sweeps as sw
+from symdiff.optimize.walk import statements
 
 try:
     import fuzzing
+    from sweeps_text import function_of, python_of, text_of
 except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests import fuzzing
+    from tests.sweeps_text import function_of, python_of, text_of
 
 HEADING = f"{COMMENT}({SECTION + ': adjoints, from the result back'!r})"
 LINE = f"{COMMENT}('line 3: b = a + 1.0')"
@@ -56,28 +58,13 @@ VALUES = (math.nan, math.inf, -math.inf, -0.0, 0.0, 1.0, -2.5, 0.5, 1e308, -1e30
 # --- helpers -----------------------------------------------------------------------------
 
 def _function(text):
-    """The ``def`` in ``text`` as a syntax tree (comments written as marker calls)."""
-    return _Comments().visit(ast.parse(textwrap.dedent(text)).body[0])
+    """The ``def`` in ``text`` as sweeps IR (comments written as marker calls)."""
+    return function_of(text)
 
 
 def _unparse(function):
     """The text of ``function``, its comments written as marker calls."""
-    class Markers(ast.NodeTransformer):
-        def visit_Comment(self, node):
-            return ast.Expr(node.value)
-
-    return ast.unparse(Markers().visit(copy.deepcopy(function)))
-
-
-class _Comments(ast.NodeTransformer):
-    """Marker calls ``__symdiff_comment__('...')`` standing alone -> ``Comment`` statements."""
-
-    def visit_Expr(self, node):
-        call = node.value
-        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
-                and call.func.id == COMMENT):
-            return Comment(call)
-        return node
+    return text_of(function)
 
 
 def _run(function, *passes):
@@ -90,9 +77,9 @@ def _run(function, *passes):
             changed |= run(function, "math", frozenset())
         if not changed:
             break
-    for node in ast.walk(function):
-        if isinstance(node, (ast.If, ast.For, ast.While)) and not node.body:
-            node.body = [ast.Pass()]
+    for node in statements(function.body):
+        if isinstance(node, (sw.If, sw.For, sw.While)) and not node.body:
+            node.body = [sw.Pass()]
     return function
 
 
@@ -101,7 +88,7 @@ def _same_text(function, text):
 
 
 def _compile(function):
-    module = ast.fix_missing_locations(ast.Module([function], []))
+    module = ast.fix_missing_locations(ast.Module([python_of(function)], []))
     scope = {"math": math, COMMENT: lambda text: None}
     exec(compile(module, "<test_passes>", "exec"), scope)
     return scope[function.name]
@@ -111,7 +98,7 @@ outcome, same, _mismatches = oracles.outcome, oracles.same, oracles.mismatches
 
 
 def _points(function, values=VALUES):
-    return list(itertools.product(values, repeat=len(function.args.args)))
+    return list(itertools.product(values, repeat=len(function.params)))
 
 
 def _assert_equivalent(original, rewritten, points=None):
@@ -328,7 +315,9 @@ FUSE_CASES = {
     "operands swapped in between": ("""
         def f(x, y):
             a = x - y
-            x, y = y, x
+            t = x
+            x = y
+            y = t
             b = a + x
             return b
         """, None),
@@ -453,7 +442,8 @@ def test_fuse_never_builds_more_than_max_operations():
             return b
         """
     fused = _run(_function(text), fuse.fuse_single_uses)
-    most = max(sum(isinstance(n, fuse._OPERATIONS) for n in ast.walk(s)) for s in fused.body)
+    most = max(sum(isinstance(n, fuse._OPERATIONS) for n in ast.walk(s))
+               for s in python_of(fused).body)
     assert most <= fuse.MAX_OPERATIONS, _unparse(fused)
 
 
@@ -714,7 +704,7 @@ def test_prune(name):
     pruned = _run(original, *PRUNE)
     assert _same_text(pruned, expected or text), _unparse(pruned)
     points = _points(original)
-    if original.args.args[-1].arg == "n":  # a loop count: ints, and a float that raises
+    if original.params[-1] == "n":  # a loop count: ints, and a float that raises
         points = list(itertools.product(VALUES, (0, 1, 3, 2.5, -1)))
     _assert_equivalent(original, pruned, points)
 
@@ -940,7 +930,8 @@ FLOAT_NAMES_TEXT = """
         for j in range(3):
             h = pop()
             k = pop()
-        a, b = h, h
+        a = [h]
+        a[0] = h
         x = 0.5
         s = 0.0
         u = 0.0
@@ -979,7 +970,7 @@ def test_float_names_finds_names_assigned_only_floats(name):
     "w",  # one branch an int
     "cmp",  # a comparison
     "i", "j",  # loop variables
-    "a", "b",  # tuple targets
+    "a",  # a container written element by element
     "s2", "u2",  # a cycle through a loop that starts from an int
     "z",  # popped, but pushed from a parameter's value
     "stack", "push", "pop",
@@ -1260,7 +1251,7 @@ class _RawProgram:
                     self.block(names, indent + 1, rng.randint(1, 3), loops)
             elif kind == "break":
                 self.lines.append(f"{pad}if {rng.choice(names)} < {rng.choice(names)}:")
-                self.lines.append(f"{pad}    {rng.choice(('break', 'continue'))}")
+                self.lines.append(f"{pad}    break")  # the sweeps have no ``continue``
             elif kind == "comment":
                 self.lines.append(f"{pad}{LINE}")
             elif kind == "heading" and not self.heading:

@@ -22,11 +22,14 @@ from symdiff.optimize import fuse
 from symdiff.optimize import driver as optimize
 from symdiff.primitives.effects import Calls
 from symdiff.errors import UnsupportedSyntaxError
+from symdiff.ir.expr import from_ast
 
 try:
     import stack_programs
+    from sweeps_text import function_of, text_of
 except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests import stack_programs
+    from tests.sweeps_text import function_of, text_of
 
 POINTS = ((2.0, 3.0), (-0.5, 1.25), (0.0, -0.0))
 
@@ -149,7 +152,7 @@ def test_the_optimizer_keeps_every_pop(pops, name):
 # --- the passes alone ------------------------------------------------------------------
 
 def _function(text):
-    return ast.parse(textwrap.dedent(text)).body[0]
+    return function_of(text)
 
 
 def _optimized(text, *passes, calls=None):
@@ -157,7 +160,7 @@ def _optimized(text, *passes, calls=None):
     for _ in range(optimize.MAX_ROUNDS):
         if not any([run(function, "math", frozenset(), calls) for run in passes]):
             break
-    return ast.unparse(function)
+    return text_of(function)
 
 
 def test_reuse_never_merges_calls_with_effects():
@@ -171,7 +174,7 @@ def test_reuse_never_merges_calls_with_effects():
         g = t.append(x)
         return a, b, c, d, e, g
     """
-    assert _optimized(text, optimize.reuse_values) == ast.unparse(_function(text))
+    assert _optimized(text, optimize.reuse_values) == text_of(_function(text))
 
 
 def test_reuse_still_merges_pure_calls():
@@ -220,7 +223,7 @@ def test_pow_zero_keeps_a_base_that_may_raise():
 ])
 def test_which_calls_are_pure(call, pure):
     calls = Calls("math", frozenset({"np"}), frozenset({"abs", "float", "abs_1"}))
-    assert calls.is_pure(ast.parse(call, mode="eval").body) is pure
+    assert calls.is_pure(from_ast(ast.parse(call, mode="eval").body)) is pure
 
 
 def _line(error):

@@ -85,6 +85,7 @@ class Control:
             back = sw.For(stmt.target, bounds, self.reverse_body(rb, stmt), not stmt.reverse)
             return self.unset(stmt, scope, inner) + forward + saved, restored + [back]
         counter = self.namer.fresh(f"{stmt.target}_trips")
+        self.counters.append(counter)
         loop = sw.For(stmt.target, bounds, [sw.AddTo(counter, ex.Const(1))] + body,
                       stmt.reverse)
         forward, reverse = self.counted(counter, loop, rb, scope, stmt)
@@ -100,6 +101,7 @@ class Control:
         body = self.flatten(fb, stmt.origin) or [sw.Pass()]
         counter = self.namer.fresh("trips") if rb else None
         if counter:
+            self.counters.append(counter)
             body.insert(0, sw.AddTo(counter, ex.Const(1)))
         test = expression(stmt.test)
         if stmt.pre:

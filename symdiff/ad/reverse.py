@@ -51,6 +51,7 @@ class Generated:
     record_name: str = None
     builtins: dict = field(default_factory=dict)  # alias -> builtin, where a user name shadows it
     helpers: dict = field(default_factory=dict)  # helper (``special``) -> the name it is defined by
+    counters: tuple = ()  # the trip counters of loops the reverse sweep runs back (int names)
 
 
 def differentiate(program, wrt, *, with_value=False, as_tuple=None, record=False,
@@ -137,7 +138,8 @@ class Sweeps(Control, Taping, Writer):
         name = self.namer.fresh(f"grad_{program.name}")
         return Generated(function_of(name, program, statements), program.math_name,
                          program.namespace, dict(self.adjoints), self.record,
-                         {alias: b for b, alias in self.builtins.items()}, dict(self.helpers))
+                         {alias: b for b, alias in self.builtins.items()}, dict(self.helpers),
+                         tuple(self.counters))
 
     # --- blocks -------------------------------------------------------------------------
 

@@ -32,6 +32,7 @@ class Writer:
             if builtin in used:
                 self.builtins[builtin] = self.namer.fresh(builtin)
         self.helpers = {}  # helper (``special``) -> the name generated code defines it by
+        self.counters = []  # the trip counters of the loops written (each an int)
 
     def builtin(self, name):
         """The name of a builtin in generated code: an alias where the user's code shadows it."""

@@ -33,8 +33,7 @@ def walk(node):
     """Every node of the tree under ``node`` (itself first), depth first in source order.
 
     ``ast.walk`` visits the same nodes breadth first, through two generators per node;
-    this plain stack is nearly twice as fast, and the optimizer walks the whole tree in
-    every pass of every round.
+    this plain stack is nearly twice as fast.
     """
     stack = [node]
     pop, push = stack.pop, stack.append

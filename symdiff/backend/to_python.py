@@ -2,9 +2,10 @@
 
 Expects a ``Generated`` whose ``function`` is an ``ir.sweeps.Function`` (what
 ``differentiate`` and ``forward`` give).  Guarantees the same ``Generated`` with the
-``function`` a plain ``ast.FunctionDef``, the tree the optimizer and ``emit`` read:
+``function`` a plain ``ast.FunctionDef``, the tree ``emit`` prints:
 each statement becomes the Python statement ``ir.sweeps`` says it stands for, each
-expression is written by ``ir.expr.to_ast``, a ``Comment`` becomes a
+expression is written by ``ir.expr.to_ast``, a target that is a place
+(``xs[k]``) as a subscript, a ``Comment`` becomes a
 ``syntax.Comment``, and ``range``/``reversed`` are called by the names the generated
 code has for them (an alias where the user's code shadows one).  Nothing is added,
 dropped or reordered.
@@ -51,7 +52,15 @@ def statements(block, builtins=None):
 
 
 def _assign(target, value):
-    return ast.Assign([store(target)], value, None)
+    return ast.Assign([_store(target)], value, None)
+
+
+def _store(target):
+    """A target written: a name, or a place (``xs[k]``: its container and index read)."""
+    if isinstance(target, str):
+        return store(target)
+    return ast.Subscript(value=to_ast(target.value), slice=to_ast(target.index),
+                         ctx=ast.Store())
 
 
 def _steps(stmt, builtins):
@@ -61,7 +70,7 @@ def _steps(stmt, builtins):
 
 def _add_to(stmt, builtins):
     op = ast.Sub() if stmt.negate else ast.Add()
-    return [ast.AugAssign(store(stmt.target), op, to_ast(stmt.value))]
+    return [ast.AugAssign(_store(stmt.target), op, to_ast(stmt.value))]
 
 
 def _push(stmt, builtins):

@@ -27,6 +27,8 @@ ACCEPTED = {
     # expressions
     "BinOp", "UnaryOp", "BoolOp", "Compare", "Call", "Name", "Constant", "Attribute",
     "Tuple", "keyword", "List", "Subscript",
+    # list comprehensions and generator expressions (``desugar`` writes them as loops)
+    "ListComp", "GeneratorExp", "comprehension",
     # contexts and operators
     "Load", "Store", "Add", "Sub", "Mult", "Div", "Pow", "FloorDiv", "Mod", "USub", "UAdd",
     "Not", "And", "Or", "Eq", "NotEq", "Lt", "LtE", "Gt", "GtE", "Is", "IsNot",
@@ -55,10 +57,8 @@ REFUSED = {
     "Lambda": ("a lambda", "define a def function at module level and call it"),
     "Dict": ("a dict", "use separate variables"),
     "Set": ("a set", "use separate variables"),
-    "ListComp": ("a list comprehension", "write a for loop over range(...)"),
-    "SetComp": ("a set comprehension", "write a for loop over range(...)"),
-    "DictComp": ("a dict comprehension", "write a for loop over range(...)"),
-    "GeneratorExp": ("a generator expression", "write a for loop over range(...)"),
+    "SetComp": ("a set comprehension", "build a list: [e for x in xs]"),
+    "DictComp": ("a dict comprehension", "write the dict out, or build a list: [e for x in xs]"),
     "Await": ("await (a coroutine)", "write a plain def function that returns a number"),
     "Yield": ("yield, which makes the function a generator,",
               "differentiate a function that returns one number (a loop can add up the "
@@ -67,7 +67,6 @@ REFUSED = {
                   "differentiate a function that returns one number"),
     "Starred": ("a starred expression", "name each value"),
     "Slice": ("a slice", "pass the elements as separate parameters"),
-    "comprehension": ("a comprehension", "write a for loop over range(...)"),
     "ExceptHandler": ("an except clause", "move the try outside the function"),
     "withitem": ("a with statement", "move it outside the function"),
     "match_case": ("a match statement", "use if/elif/else"),
@@ -219,7 +218,7 @@ def _written_tables(tree):
     non-empty list is refused."""
     found = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.For):
+        if isinstance(node, (ast.For, ast.comprehension)):
             found.add(id(node.iter))
             if isinstance(node.iter, ast.Call):
                 found.update(id(arg) for arg in node.iter.args)
@@ -256,39 +255,10 @@ def _check_signature(parsed, tree, kwargs=False):
 
 def _check_accepted(parsed, node):
     if isinstance(node, ast.For):
-        call = node.iter
-        if (_is_name_call(call, 1) and call.func.id not in ("enumerate", "zip")
-                and _is_name_call(call.args[0], 3)):
-            call = call.args[0]  # reversed(range(...)), as generated gradients write
-        enumerates = (_is_name_call(call, 1) and call.func.id == "enumerate"
-                      and isinstance(call.args[0], _TABLES))
-        zips = (isinstance(call, ast.Call) and getattr(call.func, "id", None) == "zip"
-                and not call.keywords and call.args
-                and all(isinstance(a, _TABLES) for a in call.args))
-        if not (enumerates or zips) and isinstance(call, ast.Call) and getattr(
-                call.func, "id", None) in ("enumerate", "zip"):
-            raise parsed.error(UnsupportedSyntaxError, node.iter,
-                               f"a for loop over {ast.unparse(call)} is not supported: "
-                               f"{call.func.id} takes tables of numbers, by name or written out",
-                               "loop over the positions, `for i in range(len(T)):`, and index "
-                               "the tables (`T[len(T) - 1 - i]` reads T backwards)")
-        if not (_is_name_call(call, 3) or isinstance(call, _TABLES) or enumerates or zips):
-            raise parsed.error(UnsupportedSyntaxError, node.iter,
-                               f"a for loop over {ast.unparse(node.iter)} is not supported",
-                               _LOOPS)
-        names = len(node.target.elts) if isinstance(node.target, ast.Tuple) and all(
-            isinstance(e, ast.Name) for e in node.target.elts) else 0
-        if enumerates and names != 2:
-            raise parsed.error(UnsupportedSyntaxError, node.target,
-                               "a loop over enumerate(...) must assign two plain names",
-                               "write `for i, c in enumerate(TABLE):`")
-        if zips and names != len(call.args):
-            raise parsed.error(UnsupportedSyntaxError, node.target,
-                               f"a loop over zip(...) of {len(call.args)} tables must assign "
-                               f"{len(call.args)} plain names", "write `for a, b in zip(A, B):`")
-        if not (enumerates or zips) and not isinstance(node.target, ast.Name):
+        if _is_range(node.iter) and not isinstance(node.target, ast.Name):
             raise parsed.error(UnsupportedSyntaxError, node.target,
                                "a for loop must assign one plain name", "write `for i in range(n):`")
+        _check_target(parsed, node.target)  # what it loops over, desugar reads or refuses
         _check_loop_else(parsed, node)
     elif isinstance(node, ast.While):
         _check_loop_else(parsed, node)
@@ -336,6 +306,13 @@ def _check_loop_else(parsed, loop):
             raise parsed.error(UnsupportedSyntaxError, stmt,
                                "break or continue in a loop's else clause is not supported",
                                "set a flag there and test it after the loop")
+
+
+def _is_range(node):
+    """``range(...)`` or ``reversed(range(...))``, as spelled."""
+    if _is_name_call(node, 1) and node.func.id == "reversed":
+        node = node.args[0]
+    return _is_name_call(node, 3) and node.func.id == "range"
 
 
 def _is_name_call(node, most):

@@ -2,10 +2,12 @@
 
 Expects expressions from ``symdiff.ir.expr`` (frozen data, no Python syntax trees).
 Guarantees plain statement classes for the forward and reverse sweeps, which
-``backend.to_python`` lowers to the Python tree the optimizer and ``emit`` read:
+the optimizer rewrites, and ``backend.to_python`` lowers to the Python tree ``emit``
+prints:
 
-    Let(t, e)                 t = e
-    AddTo(d, e)               d += e        (in place for numbers; ``negate``: d -= e)
+    Let(t, e)                 t = e         (t a name, or a place: ``xs[k] = e``)
+    AddTo(d, e)               d += e        (in place for numbers; ``negate``: d -= e;
+                                             d an adjoint's name, or a place: ``dxs[i] += e``)
     Do(e)                     e             (a call run for its effect)
     NewStack(s, push, pop)    s = []; push, pop = s.append, s.pop
     Push(push, e)             push(e)       (``method``: push.append(e), a list by name)
@@ -21,6 +23,11 @@ Guarantees plain statement classes for the forward and reverse sweeps, which
     Return(e)                 return e
     Function(name, params, defaults, kwarg, body)
 
+A target is a name (a ``str``) or a *place*: an ``ir.expr.Subscript`` of a name
+(``Subscript(Name("xs"), Name("k"))``).  Writing a place reads and partly writes its
+container: it is never a copy, it defines nothing a later read of the container could
+skip, and it stays as long as the container is needed (``target_name``, ``place_reads``).
+
 ``AddTo`` is the one way an adjoint accumulates: a pass can tell a contribution from
 a definition without reading the shape of an expression.  ``For`` names ``range`` and
 ``reversed`` as builtins; ``to_python`` writes them as the generated code calls them.
@@ -33,13 +40,13 @@ from symdiff.ir import expr as ex
 
 @dataclass
 class Let:
-    target: str
+    target: object  # a name, or a place (``ir.expr.Subscript`` of a name)
     value: object
 
 
 @dataclass
 class AddTo:
-    target: str
+    target: object  # a name, or a place (``ir.expr.Subscript`` of a name)
     value: object
     negate: bool = False  # ``target -= value``
 
@@ -150,10 +157,35 @@ def expressions(stmt):
     return []
 
 
+def is_place(target):
+    """Whether a ``Let``/``AddTo`` target is a place (an element of a container)."""
+    return not isinstance(target, str)
+
+
+def target_name(target):
+    """The name a target writes: itself, or a place's container."""
+    while not isinstance(target, str):
+        if isinstance(target, ex.Name):
+            return target.id
+        if not isinstance(target, ex.Subscript):
+            raise ValueError(f"not a target: {target!r}")
+        target = target.value
+    return target
+
+
+def place_reads(target):
+    """The names writing a place reads: its container, then its indices ([] for a name)."""
+    if isinstance(target, str):
+        return []
+    return ex.names(target)
+
+
 def own_names(stmt):
     """The names ``stmt`` itself writes or reads (not those of nested statements)."""
     names = []
-    if isinstance(stmt, (Let, AddTo, For)):
+    if isinstance(stmt, (Let, AddTo)):
+        names += place_reads(stmt.target) or [stmt.target]
+    elif isinstance(stmt, For):
         names.append(stmt.target)
     elif isinstance(stmt, NewStack):
         names += [stmt.stack, stmt.push, stmt.pop]

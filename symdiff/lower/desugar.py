@@ -14,11 +14,20 @@ inside it:
 - an ``if`` one of whose branches always leaves the block (``return``, ``break``,
   ``continue``, ``raise``) takes the rest of the block into its other branch, so control
   never leaves a branch to run on after the ``if``; the statements after one that
-  always leaves the block, which never run, are gone.
+  always leaves the block, which never run, are gone;
+- container syntax is in the forms the containers core reads: a list comprehension,
+  or a generator expression given to a reduction, is a fresh list filled by ``append``
+  in loops written before the statement (``comprehensions``); a loop over a container
+  is a loop over ``range(...)`` that reads its elements first, and ``w, b = params``
+  is ``w = params[0]``, ``b = params[1]`` (``iteration``).  Fresh names are taken from
+  no identifier of the function (``hygiene``); each statement written carries the
+  location of the user's code it stands for.
 
-What needs the meaning of a name (a loop over a table, a stack's methods, a call to
-inline) or Python's order of evaluation (``and``, ``or``, chained comparisons) stays
-for ``lower``.
+What needs the meaning of a name other than a builtin's (a stack's methods, a call to
+inline, a table's values) or Python's order of evaluation (``and``, ``or``, chained
+comparisons) stays for ``lower``.  A comprehension in a ``while`` test is refused (its
+hint says to compute it before the loop and at the end of the body) rather than
+recomputed, since a ``continue`` would skip a recomputation at the end.
 
     >>> import ast
     >>> tree = ast.parse('''
@@ -40,6 +49,22 @@ for ``lower``.
         else:
             y = a * b
             return y
+    >>> tree = ast.parse('''
+    ... def loss(params, xs, ys):
+    ...     w, b = params
+    ...     return sum((w * x + b - y) ** 2 for x, y in zip(xs, ys))
+    ... ''').body[0]
+    >>> print(ast.unparse(desugar_function(tree)))
+    def loss(params, xs, ys):
+        w = params[0]
+        b = params[1]
+        terms = []
+        length = min(len(xs), len(ys))
+        for x_index in range(length):
+            x = xs[x_index]
+            y = ys[x_index]
+            terms.append((w * x + b - y) ** 2)
+        return sum(terms)
 """
 
 import ast
@@ -47,28 +72,43 @@ import copy
 import dataclasses
 
 from symdiff.frontend.parse import lambda_as_def
+from symdiff.lower.comprehensions import hoist, rename_targets
 from symdiff.lower.exits import always_exits, contains
+from symdiff.lower.hygiene import Hygiene
+from symdiff.lower.iteration import index_loop, unpacked_assignment
 
 _EXITS = (ast.Return, ast.Break, ast.Continue)
+_COMPREHENSIONS = (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
 
 
 def desugar(parsed):
     """The ``ParsedFunction`` ``parsed`` with its tree desugared."""
-    return dataclasses.replace(parsed, tree=desugar_function(parsed.tree))
+    return dataclasses.replace(parsed, tree=desugar_function(
+        parsed.tree, parsed.globals, parsed.closure, parsed.error))
 
 
-def desugar_function(tree):
-    """A ``def``'s tree, desugared: a new node, ``tree`` untouched."""
-    return _with_blocks(tree, body=_block(tree.body))
+def desugar_function(tree, globals_=None, closure=None, error=None):
+    """A ``def``'s tree, desugared: a new node, ``tree`` untouched.  ``globals_`` and
+    ``closure`` say what the names it does not bind mean (builtins only, when not given);
+    ``error(cls, node, message, hint)`` makes its located errors."""
+    scope = Hygiene(tree, globals_, closure, error)
+    scope.comprehensions = any(isinstance(node, _COMPREHENSIONS) for node in ast.walk(tree))
+    if scope.comprehensions:
+        tree = rename_targets(tree, scope)
+    return _function(tree, scope)
 
 
-def _block(stmts):
+def _function(tree, scope):
+    return _with_blocks(tree, body=_block(tree.body, scope))
+
+
+def _block(stmts, scope):
     out = []
     for i, stmt in enumerate(stmts):
         rest = stmts[i + 1:]
         if isinstance(stmt, ast.If) and rest and contains([stmt], *_EXITS):
             stmt, rest = _absorb(stmt, rest)
-        out.extend(_statement(stmt))
+        out.extend(_statement(stmt, scope))
         if always_exits([stmt]) or not rest:
             break
     return out
@@ -86,25 +126,33 @@ def _absorb(stmt, rest):
     return stmt, rest
 
 
-def _statement(stmt):
+def _statement(stmt, scope):
     """The statements ``stmt`` desugars to."""
     if isinstance(stmt, ast.AugAssign):
         load = _at(ast.Name(stmt.target.id, ast.Load()), stmt)
-        return [_at(ast.Assign([stmt.target], _at(ast.BinOp(load, stmt.op, stmt.value), stmt)),
-                    stmt)]
+        stmt = _at(ast.Assign([stmt.target], _at(ast.BinOp(load, stmt.op, stmt.value), stmt)),
+                   stmt)
     if isinstance(stmt, ast.AnnAssign):
         if stmt.value is None:
             return [_at(ast.Pass(), stmt)]
-        return [_at(ast.Assign([stmt.target], stmt.value), stmt)]
+        stmt = _at(ast.Assign([stmt.target], stmt.value), stmt)
     if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Lambda):
-        return [desugar_function(lambda_as_def(stmt.value, stmt.targets[0].id))]
-    if isinstance(stmt, ast.Assign):
-        return _one_at_a_time(stmt) or [stmt]
+        return [_function(lambda_as_def(stmt.value, stmt.targets[0].id), scope)]
     if isinstance(stmt, ast.FunctionDef):
-        return [desugar_function(stmt)]
+        return [_function(stmt, scope)]
+    before, stmt = hoist(stmt, scope) if scope.comprehensions else ([], stmt)
+    out = [new for made in before for new in _statement(made, scope)]
+    if stmt is None:  # a list comprehension filled its target in place
+        return out
+    if isinstance(stmt, ast.Assign):
+        return out + (unpacked_assignment(stmt, scope) or _one_at_a_time(stmt) or [stmt])
+    if isinstance(stmt, ast.For):
+        *bound, stmt = index_loop(stmt, scope) or [stmt]
+        out.extend(bound)
     if isinstance(stmt, (ast.If, ast.For, ast.While)):
-        return [_with_blocks(stmt, body=_block(stmt.body), orelse=_block(stmt.orelse))]
-    return [stmt]
+        stmt = _with_blocks(stmt, body=_block(stmt.body, scope),
+                            orelse=_block(stmt.orelse, scope))
+    return out + [stmt]
 
 
 def _one_at_a_time(stmt):

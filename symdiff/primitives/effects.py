@@ -1,6 +1,6 @@
 """Effects: which calls of a generated function symdiff can prove pure.
 
-Expects the syntax tree of a call in generated code and the names the generated module
+Expects a call in generated code as an IR expression (``ir.expr.Call``) and the names the generated module
 binds (``Calls.of(generated)``).  Guarantees that a call it calls pure computes its value
 from its arguments alone and changes nothing: a function of ``math`` (under the name
 generated code calls ``math`` by), one of numpy's elementwise functions of the registry
@@ -14,10 +14,10 @@ duplicates, drops or reorders them.
     s.pop()           has effects: two of them are two values
 """
 
-import ast
 import math
 from dataclasses import dataclass
 
+from symdiff.ir import expr as ex
 from symdiff.primitives.registry import builtins_called, names
 
 PURE_BUILTINS = frozenset(builtins_called()) | {"len", "range", "reversed"}
@@ -43,16 +43,16 @@ class Calls:
         return cls(generated.math_name, numpy_names, frozenset(builtins))
 
     def is_pure(self, call):
-        """Whether the call ``call`` (an ``ast.Call``) certainly has no effect."""
+        """Whether the call ``call`` (an ``ir.expr.Call``) certainly has no effect."""
         func = call.func
         if call.keywords and not self._is_module_function(func):
             return False
-        if isinstance(func, ast.Name):
+        if isinstance(func, ex.Name):
             return func.id in self.builtins
         return self._is_module_function(func)
 
     def _is_module_function(self, func):
-        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+        if not (isinstance(func, ex.Attribute) and isinstance(func.value, ex.Name)):
             return False
         module = func.value.id
         if module == self.math_name:

@@ -1,0 +1,296 @@
+"""Walking and rewriting the sweeps: the statements of ``ir.sweeps`` and the expressions
+of ``ir.expr`` they hold, as every pass of the optimizer reads and writes them.
+
+Expects an ``ir.sweeps.Function``.  Guarantees one reading of what each statement reads
+and writes, the same for every pass:
+
+- ``writes(stmt)``: the names a statement (not those nested in it) assigns: a ``Let``'s
+  or ``AddTo``'s target (a place's container), a loop variable, a stack and its ``push``
+  and ``pop``, a popped value's name;
+- ``reads(stmt)``: every name it reads, once per occurrence: its expressions, an
+  accumulation's own target, a place's container and indices, the stack a ``Push`` or
+  ``Pop`` calls, a check's expressions;
+- ``rewrite(stmt, change)``: ``change`` applied to each expression the statement holds
+  (expressions are frozen: a pass builds new ones and puts them in place).
+
+A comment is a ``Comment`` statement; a section heading is one whose text starts with
+``ad.reverse.SECTION``.
+"""
+
+from dataclasses import replace
+
+from symdiff.ad.reverse import SECTION
+from symdiff.ir import expr as ex
+from symdiff.ir import sweeps as sw
+
+
+def blocks(function):
+    """Every statement list of ``function``: its body, then the non-empty bodies nested in
+    it (the last statement's first)."""
+    stack = [function.body]
+    while stack:
+        block = stack.pop()
+        yield block
+        for stmt in block:
+            kind = type(stmt)
+            if kind is sw.If:
+                if stmt.body:
+                    stack.append(stmt.body)
+                if stmt.orelse:
+                    stack.append(stmt.orelse)
+            elif (kind is sw.For or kind is sw.While) and stmt.body:
+                stack.append(stmt.body)
+
+
+def statements(block):
+    """Every statement of ``block`` and those nested in it, depth first in source order."""
+    for stmt in block:
+        yield stmt
+        kind = type(stmt)
+        if kind is sw.If:
+            yield from statements(stmt.body)
+            yield from statements(stmt.orelse)
+        elif kind is sw.For or kind is sw.While:
+            yield from statements(stmt.body)
+
+
+def is_compound(stmt):
+    """Whether ``stmt`` holds blocks of statements (a branch or a loop)."""
+    kind = type(stmt)
+    return kind is sw.If or kind is sw.For or kind is sw.While
+
+
+def every_statement(function):
+    return statements(function.body)
+
+
+def expressions(stmt):
+    """The expressions ``stmt`` holds itself, in the order Python evaluates them (a
+    place's index after the value it is given)."""
+    if isinstance(stmt, (sw.Let, sw.AddTo)):
+        if sw.is_place(stmt.target):
+            return [stmt.value, stmt.target]
+        return [stmt.value]
+    if isinstance(stmt, sw.Check):
+        check = stmt.check
+        return [e for e in (check.value, check.message, check.cause) if e is not None]
+    return sw.expressions(stmt)
+
+
+_CHILDREN = {
+    ex.Name: None, ex.Const: None,
+    ex.BinOp: lambda e: (e.left, e.right),
+    ex.UnaryOp: lambda e: (e.operand,),
+    ex.Attribute: lambda e: (e.value,),
+    ex.Subscript: lambda e: (e.value, e.index),
+    ex.Tuple: lambda e: e.elts, ex.List: lambda e: e.elts,
+}
+
+
+def children(expr):
+    """``ir.expr.children``, faster for the kinds most expressions are made of."""
+    kind = type(expr)
+    if kind in _CHILDREN:
+        get = _CHILDREN[kind]
+        return () if get is None else get(expr)
+    return ex.children(expr)
+
+
+def walk(expr):
+    """``expr`` and every expression inside it, parents first, in evaluation order."""
+    stack = [expr]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        node = pop()
+        yield node
+        inner = children(node)
+        if inner:
+            push(reversed(inner))
+
+
+def name_reads(expr):
+    """Every name ``expr`` reads, once per occurrence, in evaluation order (a tuple)."""
+    hit = _NAME_READS.get(id(expr))
+    if hit is not None and hit[0] is expr:
+        return hit[1]
+    found = tuple(n.id for n in walk(expr) if type(n) is ex.Name)
+    _NAME_READS[id(expr)] = (expr, found)
+    return found
+
+
+# Facts about an expression are functions of it alone, and expressions are frozen: each is
+# computed once per expression object, kept with the object (so its id is not reused
+# while the entry stands) until ``forget`` (the driver's, at the end of a run).
+_NAME_READS = {}  # id -> (expression, its names)
+MEMOS = [_NAME_READS]
+
+
+def remembered(table, expr, compute):
+    """``compute(expr)``, once per expression object in ``table`` (a dict in ``MEMOS``)."""
+    hit = table.get(id(expr))
+    if hit is not None and hit[0] is expr:
+        return hit[1]
+    value = compute(expr)
+    table[id(expr)] = (expr, value)
+    return value
+
+
+def forget():
+    """Drop every remembered fact (the expressions they were kept with may go)."""
+    for table in MEMOS:
+        table.clear()
+
+
+def reads(stmt):
+    """Every name ``stmt`` reads itself (not nested statements), once per occurrence."""
+    found = []
+    for expr in expressions(stmt):
+        found.extend(name_reads(expr))
+    if isinstance(stmt, sw.AddTo) and not sw.is_place(stmt.target):
+        found.append(stmt.target)
+    elif isinstance(stmt, (sw.Push, sw.Pop)):
+        found.append(stmt.stack)
+    elif isinstance(stmt, sw.NewStack):
+        found += [stmt.stack, stmt.stack]
+    return found
+
+
+def writes(stmt):
+    """The names ``stmt`` itself assigns (a place: its container)."""
+    if isinstance(stmt, (sw.Let, sw.AddTo)):
+        return [sw.target_name(stmt.target)]
+    if isinstance(stmt, sw.For):
+        return [stmt.target]
+    if isinstance(stmt, sw.NewStack):
+        return [stmt.stack, stmt.push, stmt.pop]
+    if isinstance(stmt, sw.Pop):
+        return [] if stmt.target is None else [stmt.target]
+    return []
+
+
+def plain_target(stmt):
+    """The name a ``Let`` assigns whole (None for a place or another statement)."""
+    if isinstance(stmt, sw.Let) and isinstance(stmt.target, str):
+        return stmt.target
+    return None
+
+
+def all_reads(function):
+    """How often each name is read anywhere in ``function``."""
+    counts = {}
+    for stmt in every_statement(function):
+        for name in reads(stmt):
+            counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def rewrite(stmt, change):
+    """Put ``change(e)`` in place of each expression ``e`` that ``stmt`` holds itself."""
+    if isinstance(stmt, (sw.Let, sw.AddTo, sw.Do, sw.Push, sw.Raise, sw.Return)):
+        stmt.value = change(stmt.value)
+        if isinstance(stmt, (sw.Let, sw.AddTo)) and sw.is_place(stmt.target):
+            stmt.target = change(stmt.target)
+    elif isinstance(stmt, (sw.If, sw.While)):
+        stmt.test = change(stmt.test)
+    elif isinstance(stmt, sw.For):
+        stmt.bounds = tuple(change(b) for b in stmt.bounds)
+    elif isinstance(stmt, sw.Check):
+        check = stmt.check
+        stmt.check = replace(check, value=change(check.value),
+                             message=None if check.message is None else change(check.message),
+                             cause=None if check.cause is None else change(check.cause))
+
+
+def rewrite_all(block, change):
+    """``rewrite`` on every statement of ``block`` and those nested in it."""
+    for stmt in statements(block):
+        rewrite(stmt, change)
+
+
+def with_children(expr, children):
+    """``expr`` with its children (``ex.children``' order) replaced by ``children``."""
+    kind = type(expr)
+    if kind is ex.Attribute:
+        return ex.Attribute(children[0], expr.attr)
+    if kind is ex.BinOp:
+        return ex.BinOp(expr.op, children[0], children[1])
+    if kind is ex.UnaryOp:
+        return ex.UnaryOp(expr.op, children[0])
+    if kind is ex.BoolOp:
+        return ex.BoolOp(expr.op, tuple(children))
+    if kind is ex.Compare:
+        return ex.Compare(children[0], expr.ops, tuple(children[1:]))
+    if kind is ex.Call:
+        args = len(expr.args)
+        keywords = tuple((k, v) for (k, _), v in zip(expr.keywords, children[1 + args:]))
+        return ex.Call(children[0], tuple(children[1:1 + args]), keywords)
+    if kind is ex.Subscript:
+        return ex.Subscript(children[0], children[1])
+    if kind is ex.Slice:
+        parts = iter(children)
+        return ex.Slice(*(None if p is None else next(parts)
+                          for p in (expr.lower, expr.upper, expr.step)))
+    if kind is ex.IfExp:
+        return ex.IfExp(*children)
+    if kind is ex.Tuple:
+        return ex.Tuple(tuple(children))
+    if kind is ex.List:
+        return ex.List(tuple(children))
+    if kind is ex.FString:
+        parts = iter(children)
+        return ex.FString(tuple(p if isinstance(p, str) else next(parts) for p in expr.parts))
+    if kind is ex.Formatted:
+        return ex.Formatted(children[0], expr.conversion,
+                            None if expr.spec is None else children[1])
+    return expr
+
+
+def transform(expr, visit):
+    """``expr`` rebuilt bottom up: each node's children first, then ``visit(node)``."""
+    inner = children(expr)
+    if inner:
+        new = [transform(c, visit) for c in inner]
+        if any(a is not b for a, b in zip(new, inner)):
+            expr = with_children(expr, new)
+    return visit(expr)
+
+
+def renamed(expr, replacements):
+    """``expr`` with each name of ``replacements`` read replaced by its expression."""
+    if not any(n in replacements for n in name_reads(expr)):
+        return expr
+
+    def visit(node):
+        if type(node) is ex.Name and node.id in replacements:
+            return replacements[node.id]
+        return node
+    return transform(expr, visit)
+
+
+def count_operations(expr):
+    return sum(isinstance(n, OPERATIONS) for n in walk(expr))
+
+
+OPERATIONS = (ex.BinOp, ex.UnaryOp, ex.Call, ex.Compare, ex.IfExp, ex.BoolOp)
+
+
+def is_comment(stmt, or_heading=False):
+    """A comment on a source line (or, with ``or_heading``, a section heading too)."""
+    return isinstance(stmt, sw.Comment) and (or_heading or not stmt.text.startswith(SECTION))
+
+
+def clone_block(block):
+    """A copy of the statements of ``block`` (expressions, being frozen, are shared)."""
+    out = []
+    for stmt in block:
+        copied = replace(stmt)
+        if isinstance(stmt, sw.If):
+            copied.body, copied.orelse = clone_block(stmt.body), clone_block(stmt.orelse)
+        elif isinstance(stmt, (sw.For, sw.While, sw.Function)):
+            copied.body = clone_block(stmt.body)
+        out.append(copied)
+    return out
+
+
+def clone_function(function):
+    return replace(function, body=clone_block(function.body))
