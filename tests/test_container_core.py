@@ -342,3 +342,20 @@ def test_show_at_example_arguments_prints_the_text_for_their_kinds(tmp_path, cap
     assert "def grad_rosenbrock(x):" in shown and "dx = [0.0] * len(x)" in shown
     assert main(["show", f"{path}:rosenbrock"]) == 2  # no example: said where x is read
     assert "--at" in capsys.readouterr().err
+
+
+def test_the_divergence_locator_names_a_line_inside_a_comprehension(tmp_path):
+    import importlib.util
+    path = tmp_path / "wrong_rule.py"
+    path.write_text(
+        "import math\nimport symdiff\n\n\ndef soft(x):\n    return math.log(1.0 + math.exp(x))"
+        "\n\n\nsymdiff.defgrad(soft, lambda x, out: 1.0 / (1.0 + math.exp(x)))  # wrong sign\n"
+        "\n\ndef loss(xs):\n    total = sum(\n        soft(x) * x\n        for x in xs)\n"
+        "    return total\n")
+    spec = importlib.util.spec_from_file_location("wrong_rule", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    report = symdiff.check(module.loss, ([0.5, 1.0, -0.3],))
+    assert not report.ok
+    text = str(report)
+    assert f"{path}:14: `soft(x) * x`" in text  # the element's line, not the sum's
