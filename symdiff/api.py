@@ -26,7 +26,7 @@ import types
 from symdiff.analysis.activity import active_names
 from symdiff.analysis.graph import build_graph
 from symdiff.backend.compile import compile_module
-from symdiff.backend.travel import Travels, carried, wrap
+from symdiff.backend.travel import wrap
 from symdiff.errors import SymdiffError, UndefinedNameError, UnsupportedSyntaxError
 from symdiff.frontend.kinds import uses_containers
 from symdiff.frontend.parse import parse_function
@@ -34,7 +34,7 @@ from symdiff.frontend.resolve import table_values
 from symdiff.frontend.wrappers import transparent
 from symdiff.frontend.wrt import resolve
 from symdiff.pipeline import generate, stage
-from symdiff.specialized import Specialized, container_kinds
+from symdiff.specialized import BuiltLater, Specialized, container_kinds
 
 CACHE_SIZE = 512
 _CACHE = {}  # in order of use, the least recently used first
@@ -130,7 +130,7 @@ def source(fn, *example_args, wrt=None, optimize=True, debug=None):
                  kinds=container_kinds(fn, example_args)).source
 
 
-class GradFunction(Travels):
+class GradFunction(BuiltLater):
     """A gradient built on first use (its function reads names defined later), and from
     then on a snapshot like any other."""
 
@@ -150,26 +150,10 @@ class GradFunction(Travels):
     def __call__(self, *args, **kwargs):
         return self._gradient().function(*args, **kwargs)
 
-    @property
-    def source(self):
-        return self._gradient().source
-
-    @property
-    def graph(self):
-        return self._gradient().graph
+    _built_gradient = _gradient
 
     def __repr__(self):
         return f"<symdiff gradient of {self.fn.__qualname__}>"
-
-    def _recipe(self):
-        wrt, with_value, optimize = self._options
-        return ("value_and_grad" if with_value else "grad", self.fn,
-                {"wrt": wrt, "optimize": optimize})
-
-    def _carried(self):
-        gradient = self._gradient()
-        return carried(gradient.function, gradient.source, self._recipe()[0], self.__name__,
-                       self.fn.__qualname__)
 
 
 def _wrap(fn, wrt, with_value, optimize):

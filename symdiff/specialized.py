@@ -54,7 +54,31 @@ def without_lengths(kind):
     return kind
 
 
-class Specialized(Travels):
+class BuiltLater(Travels):
+    """A gradient built after ``grad`` returns: ``source``, ``graph``, pickling and display
+    read the ``Gradient`` that ``_built_gradient()`` gives (``fn`` and ``_options``, the
+    ``(wrt, with_value, optimize)`` it is built with, are the subclass's)."""
+
+    @property
+    def source(self):
+        return self._built_gradient().source
+
+    @property
+    def graph(self):
+        return self._built_gradient().graph
+
+    def _recipe(self):
+        wrt, with_value, optimize = self._options
+        return ("value_and_grad" if with_value else "grad", self.fn,
+                {"wrt": wrt, "optimize": optimize})
+
+    def _carried(self):
+        gradient = self._built_gradient()
+        return carried(gradient.function, gradient.source, self._recipe()[0], self.__name__,
+                       self.fn.__qualname__)
+
+
+class Specialized(BuiltLater):
     def __init__(self, fn, wrt, with_value, optimize, build):
         self.fn = fn
         self._build = build  # ``api.build``
@@ -73,7 +97,7 @@ class Specialized(Travels):
     def __call__(self, *args, **kwargs):
         return self._gradient(args, kwargs).function(*args, **kwargs)
 
-    def _built(self):
+    def _built_gradient(self):
         if self._last is None:
             raise SymdiffError(
                 f"the gradient of {self.fn.__name__} is generated for the kinds of its "
@@ -82,23 +106,5 @@ class Specialized(Travels):
                 f"{self.fn.__name__}, *example_args) to see the text for given arguments")
         return self._last
 
-    @property
-    def source(self):
-        return self._built().source
-
-    @property
-    def graph(self):
-        return self._built().graph
-
     def __repr__(self):
         return f"<symdiff gradient of {self.fn.__qualname__}, per kind of arguments>"
-
-    def _recipe(self):
-        wrt, with_value, optimize = self._options
-        return ("value_and_grad" if with_value else "grad", self.fn,
-                {"wrt": wrt, "optimize": optimize})
-
-    def _carried(self):
-        gradient = self._built()
-        return carried(gradient.function, gradient.source, self._recipe()[0], self.__name__,
-                       self.fn.__qualname__)

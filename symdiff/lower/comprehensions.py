@@ -149,12 +149,7 @@ class _Lift:
                 continue
             if new is not value:
                 changed[field] = new
-        if not changed:
-            return node
-        new_node = copy.copy(node)
-        for field, value in changed.items():
-            setattr(new_node, field, value)
-        return new_node
+        return _with_fields(node, changed)
 
     def _item(self, value, conditional):
         if isinstance(value, ast.keyword):
@@ -309,12 +304,7 @@ class _Renamer:
                 continue
             if new is not value:
                 changed[field] = new
-        if not changed:
-            return node
-        new_node = copy.copy(node)
-        for field, value in changed.items():
-            setattr(new_node, field, value)
-        return new_node
+        return _with_fields(node, changed)
 
     def _comprehension(self, node, mapping, enclosing):
         inner, bound_here, generators = dict(mapping), set(), []
@@ -336,3 +326,13 @@ class _Renamer:
             setattr(new_node, field, self.rename(getattr(node, field), inner,
                                                  enclosing | bound_here))
         return new_node
+
+
+def _with_fields(node, changed):
+    """``node`` itself when ``changed`` is empty, else a shallow copy with those fields."""
+    if not changed:
+        return node
+    new_node = copy.copy(node)
+    for field, value in changed.items():
+        setattr(new_node, field, value)
+    return new_node
