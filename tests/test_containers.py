@@ -25,7 +25,6 @@ For every function, at every one of its points:
 
 import contextlib
 import copy
-import importlib
 import math
 import numbers
 import random
@@ -35,6 +34,8 @@ import pytest
 
 import symdiff
 import symdiff.tape
+from symdiff.checking.leaves import leaves, path_text
+from symdiff.witnesses.symbolic import evaluate_grad
 
 try:
     import oracles
@@ -44,17 +45,6 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests.corpus import containers, tangent_lists
 
 
-def _optional(module, name):
-    """``module.name``, or None while it is not importable (a test needing it fails)."""
-    try:
-        return getattr(importlib.import_module(module), name, None)
-    except ImportError:
-        return None
-
-
-leaves = _optional("symdiff.checking.leaves", "leaves")
-path_text = _optional("symdiff.checking.leaves", "path_text")
-evaluate_grad = _optional("symdiff.witnesses.symbolic", "evaluate_grad")
 
 CASES = {f"{module.__name__.rpartition('.')[2]}.{c.label}": c
          for module in (containers, tangent_lists) for c in module.CASES}
