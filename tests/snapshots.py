@@ -50,32 +50,40 @@ def _corpus_functions():
                      and value.__code__.co_filename == str(path)
                      and value.__code__.co_argcount]  # a script's main() is not differentiated
     groups.append(("examples", examples))
+    from corpus import containers, tangent_lists  # built for the kinds of their first point
+    groups.append(("containers", [(f"{module.__name__.rpartition('.')[2]}.{c.label}", c.fn,
+                                   c.points[0]) for module in (containers, tangent_lists)
+                                  for c in module.CASES]))
     return groups
 
 
-def _variant(fn, variant):
+def _variant(fn, variant, example=()):
     import symdiff
     from symdiff.api import build
 
+    from symdiff.specialized import container_kinds
+
+    kinds = container_kinds(fn, example) if example else None
     if variant == "grad":
-        return build(fn).source
+        return build(fn, kinds=kinds).source
     if variant == "raw":
-        return build(fn, optimize=False).source
+        return build(fn, optimize=False, kinds=kinds).source
     if variant == "value":
-        return build(fn, with_value=True).source
+        return build(fn, with_value=True, kinds=kinds).source
     if variant == "forward":
-        return build(fn, mode="forward").source
+        return build(fn, mode="forward", kinds=kinds).source
     first = fn.__code__.co_varnames[0]
     inner = symdiff.grad(fn, wrt=first)
     return build(inner, first).source
 
 
-def text_of(fn, variant):
-    """The generated text of ``fn``'s ``variant``, or ``error: <class>`` where refused."""
+def text_of(fn, variant, example=()):
+    """The generated text of ``fn``'s ``variant`` (for the kinds of ``example``'s
+    arguments), or ``error: <class>`` where refused."""
     from symdiff import SymdiffError
 
     try:
-        return _variant(fn, variant)
+        return _variant(fn, variant, example)
     except SymdiffError as error:
         return f"error: {type(error).__name__}\n"
 
@@ -83,9 +91,9 @@ def text_of(fn, variant):
 def render(functions):
     """The snapshot file text for one group of ``(name, function)``."""
     sections = []
-    for name, fn in functions:
+    for name, fn, *example in functions:
         for variant in VARIANTS:
-            sections.append(f"### {name} {variant}\n{text_of(fn, variant)}")
+            sections.append(f"### {name} {variant}\n{text_of(fn, variant, *example)}")
     return "\n".join(sections)
 
 

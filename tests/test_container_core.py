@@ -243,6 +243,14 @@ def dict_of_lists_and_pairs(params, data):
     return sum((w[0] * x + w[1] * x * x + b - y) ** 2 for x, y in data) / len(data)
 
 
+def accumulated_in_place(xs, c):
+    ys = [0.0] * len(xs)
+    for i in range(len(xs)):
+        ys[i] += c * xs[i]
+        ys[i] *= xs[i]
+    return sum(ys)
+
+
 CASES += [
     (mlp, lambda r: ([[r.uniform(-1, 1) for _ in range(3)] for _ in range(2)],
                      [r.uniform(-1, 1) for _ in range(3)]), None),
@@ -253,6 +261,8 @@ CASES += [
     (dict_of_lists_and_pairs, lambda r: ({"w": [r.uniform(-1, 1), r.uniform(-1, 1)],
                                           "b": r.uniform(-1, 1)},
                                          [(r.uniform(-2, 2), r.uniform(-2, 2)) for _ in range(3)]),
+     None),
+    (accumulated_in_place, lambda r: ([r.uniform(-2, 2) for _ in range(3)], r.uniform(0.5, 2)),
      None),
     (slices, lambda r: ([r.uniform(0.5, 2) for _ in range(5)],
                         tuple(r.uniform(0.5, 2) for _ in range(3))), None),

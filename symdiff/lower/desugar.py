@@ -126,10 +126,21 @@ def _absorb(stmt, rest):
     return stmt, rest
 
 
+def _read_again(target):
+    """The value an augmented assignment's target holds, read: ``x`` for ``x += v``,
+    ``xs[i]`` for ``xs[i] += v`` (Python reads the container and the index once; what
+    lowering takes there has no effect, so reading them twice reads the same)."""
+    load = copy.deepcopy(target)
+    for node in ast.walk(load):
+        if hasattr(node, "ctx"):
+            node.ctx = ast.Load()
+    return load
+
+
 def _statement(stmt, scope):
     """The statements ``stmt`` desugars to."""
     if isinstance(stmt, ast.AugAssign):
-        load = _at(ast.Name(stmt.target.id, ast.Load()), stmt)
+        load = _read_again(stmt.target)
         stmt = _at(ast.Assign([stmt.target], _at(ast.BinOp(load, stmt.op, stmt.value), stmt)),
                    stmt)
     if isinstance(stmt, ast.AnnAssign):
