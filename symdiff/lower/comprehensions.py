@@ -37,7 +37,7 @@ the whole function; ``hoist`` then takes one statement at a time.  Guarantees:
     >>> scope = Hygiene(tree)
     >>> tree = rename_targets(tree, scope)
     >>> before, stmt = hoist(tree.body[0], scope)
-    >>> print(ast.unparse(before + [stmt]))
+    >>> print(ast.unparse(before + [stmt]).replace("for (i, c)", "for i, c"))  # 3.10's
     terms = []
     for i, c in enumerate(coeffs):
         if c > 0:
