@@ -21,6 +21,7 @@ sweep leaves them (an element read saves the number it read, where a loop needs 
 parameter is returned in its structure (a tuple for a tuple: ``tuple(dparams)``).
 """
 
+from symdiff.ad.taping import read_only
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
@@ -198,9 +199,12 @@ class Containers:
                                       reverse)
 
     def container_adjoints(self):
-        """``dxs = [0.0] * len(xs)`` for every active container, as the reverse starts."""
+        """``dxs = [0.0] * len(xs)`` for every active container, as the reverse starts (but
+        for one whose adjoint a sum starts: ``_spread``)."""
+        started = getattr(self, "_started", set())
         return [sw.Let(self.adjoint(name), zeros(kind, ex.Name(name)))
-                for name, kind in self.program.containers.items() if name in self.active]
+                for name, kind in self.program.containers.items()
+                if name in self.active and name not in started]
 
     def gradient_of(self, name):
         kind = self.program.containers.get(name)
@@ -212,10 +216,63 @@ class Containers:
         self.defined.add(stmt.target)
         return overwrites
 
+    def forwarded(self):
+        """``{name: element}`` for the numbers read out of a container whose adjoint is its
+        container's adjoint's element itself: ``x_i = x[i]`` has ``dx[i]`` as adjoint, so
+        ``dx[i] += g * 2 * x_i`` is written where ``dx_i += ...`` then ``dx[i] += dx_i``
+        would be.  Taken where that element is the same one at every contribution: the
+        read is the name's one definition, of a container nothing changes, by constants and
+        the variables of the loops around it, and every reader of the name stands after it
+        inside those loops (nor is the name the result)."""
+        if getattr(self, "_forwarded", None) is None:
+            self._forwarded = {}
+            du = self.defuse
+            for stmt in du.statements:
+                if isinstance(stmt, ir.Item) and self._forwards(stmt, du):
+                    element = ex.Name(self.adjoint(stmt.container))
+                    for index in stmt.path:
+                        element = ex.Subscript(element, self._index_of(index, stmt, du))
+                    self._forwarded[stmt.target] = element
+        return self._forwarded
+
+    def _index_of(self, index, stmt, du):
+        """An index as the reverse sweep can read it wherever: a constant, a loop's
+        counter, or the one addition or subtraction of those that computed it
+        (``x[i + 1]``); None for any other."""
+        if isinstance(index, ir.Const):
+            return ex.Const(index.value)
+        loops = du.loops(stmt)
+        counters = {loop.target for loop in loops if isinstance(loop, ir.For)}
+        if index.name in counters:
+            return ex.Name(index.name)
+        sources = du.definitions(index.name)
+        source = sources[0] if len(sources) == 1 else None
+        if not (isinstance(source, ir.Assign) and source.op in ("add", "sub")
+                and source.call is None and du.loops(source) == loops
+                and all(isinstance(a, ir.Const) and type(a.value) is int
+                        or isinstance(a, ir.Var) and a.name in counters for a in source.args)):
+            return None
+        left, right = (ex.Const(a.value) if isinstance(a, ir.Const) else ex.Name(a.name)
+                       for a in source.args)
+        return ex.BinOp("+" if source.op == "add" else "-", left, right)
+
+    def _forwards(self, stmt, du):
+        if stmt.target not in self.active or stmt.container not in self.active or (
+                stmt.target in du.results) or len(du.definitions(stmt.target)) != 1:
+            return False
+        if not read_only(self.program, du, stmt.container):
+            return False
+        if any(self._index_of(i, stmt, du) is None for i in stmt.path):
+            return False
+        inside = {loop.sid for loop in du.loops(stmt)}
+        at = du.position(stmt)
+        return all(du.position(r) > at and inside <= {s.sid for s in du.loops(r)}
+                   for r in du.readers(stmt.target))
+
     def item(self, stmt, scope):
         overwrites = self._defines(stmt, scope)
         forward = [sw.Let(stmt.target, place(stmt.container, stmt.path))]
-        if stmt.target not in self.active:
+        if stmt.target not in self.active or stmt.target in self.forwarded():
             return self.restoring(stmt, scope, forward, [])
         g = self.adjoint(stmt.target)
         reverse = [sw.AddTo(place(self.adjoint(stmt.container), stmt.path), ex.Name(g))]
@@ -360,6 +417,15 @@ class Containers:
             reverse.append(sw.Let(g.id, sw.ZERO))
         return self.restoring(stmt, scope, forward, reverse)
 
+    def _starts_adjoint(self, stmt):
+        """Whether the sum ``stmt`` is the first reverse step to reach its container's
+        adjoint: it stands outside every loop and nothing reads or changes the container
+        after it."""
+        du = self.defuse
+        at = du.position(stmt)
+        return not stmt.path and not du.loops(stmt) and stmt.container not in du.results and all(
+            du.position(r) <= at for r in du.readers(stmt.container))
+
     def _spread(self, stmt, g):
         """The reverse of a reduction into the container's adjoint."""
         container = place(stmt.container, stmt.path)
@@ -367,6 +433,11 @@ class Containers:
         index = self.namer.fresh("i")
         length = ex.Call(ex.Name(self.builtin("len")), (container,))
         indices = ex.Call(ex.Name(self.builtin("range")), (length,))
+        if stmt.op in ("sum", "fsum") and self._starts_adjoint(stmt):
+            if not hasattr(self, "_started"):
+                self._started = set()
+            self._started.add(stmt.container)  # ``dterms = [g] * len(terms)``, no zeros first
+            return [sw.Let(d.id, ex.BinOp("*", ex.List((g,)), length))]
         if stmt.op in ("min", "max"):  # the element returned: the first one, on a tie
             chosen = ex.Call(ex.Name(self.builtin(stmt.op)), (indices,), (
                 ("key", ex.Attribute(container, "__getitem__")),))

@@ -89,6 +89,11 @@ class Sweeps(Control, Taping, Containers, Writer):
     # --- names --------------------------------------------------------------------------
 
     def adjoint(self, name):
+        """The adjoint of ``name``: a name of its own, or the element of its container's
+        adjoint it is added into directly (``Containers.forwarded``)."""
+        element = self.forwarded().get(name)
+        if element is not None:
+            return element
         if name not in self.adjoints:
             self.adjoints[name] = self.namer.fresh(f"d{name}")
         return self.adjoints[name]
