@@ -30,6 +30,7 @@ import ast
 from dataclasses import dataclass, field
 
 from symdiff.ad.adjoints import accumulate, initialize_adjoints, merge_terms
+from symdiff.ad.changes import ContainerChanges
 from symdiff.ad.containers import Containers, structured, zeros
 from symdiff.ad.control import Control
 from symdiff.ad.taping import Scope, Taping
@@ -73,7 +74,7 @@ def differentiate(program, wrt, *, with_value=False, as_tuple=None, record=False
     return Sweeps(program, wrt, record, defuse).build(with_value, as_tuple)
 
 
-class Sweeps(Control, Taping, Containers, Writer):
+class Sweeps(Control, Taping, Containers, ContainerChanges, Writer):
     def __init__(self, program, wrt, record=False, defuse=None):
         super().__init__(program, defuse)
         self.local_adjoints = set()  # adjoints that live one iteration of a reverse loop

@@ -1,0 +1,159 @@
+"""Container changes in the sweeps: element assignment, appends and reductions.
+
+Used by ``differentiate`` beside ``containers`` (element reads, literals, slices and the
+shapes of adjoints).  ``xs[k] = v`` gives ``dv += dxs[k]; dxs[k] = 0.0`` (a row replaced
+gives its adjoint number by number); ``ys.append(v)`` gives ``dv += dys.pop()``; a
+reduction spreads its adjoint over the container's (``sum``: every element; ``min`` and
+``max``: the element returned; ``prod``: the product of the others).  A change is undone
+by its reverse where a later reverse step reads the container (``Containers.restores``).
+"""
+
+from symdiff.ad.containers import _nested, place, zeros
+from symdiff.ir import expr as ex
+from symdiff.ir import nodes as ir
+from symdiff.ir import sweeps as sw
+from symdiff.ir import types as t
+from symdiff.primitives.reductions import in_math
+
+
+class ContainerChanges:
+    """The container changes of ``differentiate.Sweeps``.  Expects what ``Containers``
+    expects, and ``Containers.restores``."""
+
+    def set_item(self, stmt, scope):
+        element = place(stmt.container, stmt.path)
+        forward = [sw.Let(element, ex.of_operand(stmt.value))]
+        if isinstance(stmt.value, ir.Var) and stmt.value.name in self.program.containers:
+            return self.set_row(stmt, scope, element, forward)
+        reverse = []
+        if stmt.container in self.active:
+            d = place(self.adjoint(stmt.container), stmt.path)
+            value = stmt.value
+            if isinstance(value, ir.Var) and value.name in self.active:
+                reverse.append(sw.AddTo(self.adjoint(value.name), d))
+            reverse.append(sw.Let(d, sw.ZERO))
+        if self.restores(stmt.container, stmt):
+            push, pop = self.stack_names()
+            forward.insert(0, sw.Push(push, element))
+            reverse.append(sw.Let(element, ex.Call(ex.Name(pop))))
+        return self.saved_for_reverse(stmt, scope, ir.operand_names(stmt.path), forward,
+                                      reverse)
+
+    def added_into(self, into, value, kind):
+        """``into += value`` for a number; for a list or tuple of numbers, number by
+        number (``for i in range(len(value)): into[i] += value[i]``)."""
+        if not _nested(kind):
+            return [sw.AddTo(into, value)]
+        index = self.namer.fresh("i")
+        length = ex.Call(ex.Name(self.builtin("len")), (value,))
+        return [sw.For(index, (length,), self.added_into(
+            ex.Subscript(into, ex.Name(index)), ex.Subscript(value, ex.Name(index)),
+            kind.elem if isinstance(kind, t.List) else kind.elts[0]))]
+
+    def set_row(self, stmt, scope, element, forward):
+        """``h[t] = row``: the new row's adjoint takes the element's, number by number;
+        the old row comes back, with zeros for its adjoint."""
+        push, pop = self.stack_names()
+        forward.insert(0, sw.Push(push, element))
+        reverse = []
+        if stmt.container in self.active:
+            d = place(self.adjoint(stmt.container), stmt.path)
+            if stmt.value.name in self.active:
+                index = self.namer.fresh("i")
+                into = ex.Subscript(ex.Name(self.adjoint(stmt.value.name)), ex.Name(index))
+                reverse.append(sw.For(index, (ex.Call(ex.Name(self.builtin("len")), (d,)),),
+                                      [sw.AddTo(into, ex.Subscript(d, ex.Name(index)))]))
+            kind = self.program.containers[stmt.container]
+            for _ in stmt.path:
+                kind = kind.elem if isinstance(kind, t.List) else kind.elts[0]
+            reverse += [sw.Let(element, ex.Call(ex.Name(pop))), sw.Let(d, zeros(kind, element))]
+        else:
+            reverse.append(sw.Let(element, ex.Call(ex.Name(pop))))
+        return self.saved_for_reverse(stmt, scope, ir.operand_names(stmt.path), forward,
+                                      reverse)
+
+    def append_to_list(self, stmt, scope):
+        """``ys.append(v)`` on a list: its reverse takes the element back out of both."""
+        forward = [sw.Push(stmt.stack, ex.of_operand(stmt.value), method=True)]
+        reverse = [sw.Pop(None, stmt.stack, method=True)] if self.restores(
+            stmt.stack, stmt) else []
+        if stmt.stack in self.active:
+            d = self.adjoint(stmt.stack)
+            value = stmt.value
+            popped = ex.Call(ex.Attribute(ex.Name(d), "pop"))
+            if isinstance(value, ir.Var) and value.name in self.active and (
+                    value.name in self.program.containers):  # a row: added in, number by number
+                row, index = self.namer.fresh(f"d{value.name}_appended"), self.namer.fresh("i")
+                into = ex.Subscript(ex.Name(self.adjoint(value.name)), ex.Name(index))
+                reverse += [sw.Let(row, popped), sw.For(index, (ex.Call(ex.Name(
+                    self.builtin("len")), (ex.Name(row),)),), [sw.AddTo(into, ex.Subscript(
+                        ex.Name(row), ex.Name(index)))])]
+            elif isinstance(value, ir.Var) and value.name in self.active:
+                reverse.append(sw.AddTo(self.adjoint(value.name), popped))
+            else:
+                reverse.append(sw.Pop(None, d, method=True))
+        return forward, reverse
+
+    def reduce(self, stmt, scope):
+        overwrites = self._defines(stmt, scope)
+        container = place(stmt.container, stmt.path)
+        if in_math(stmt.op):
+            func = ex.Attribute(ex.Name(self.program.math_name), stmt.op)
+        else:
+            func = ex.Name(self.builtin(stmt.op))
+        args = (container,) if stmt.start is None else (container, ex.of_operand(stmt.start))
+        keywords = ()
+        if stmt.op == "prod" and stmt.start is not None:
+            args, keywords = (container,), (("start", ex.of_operand(stmt.start)),)
+        forward = [sw.Let(stmt.target, ex.Call(func, args, keywords))]
+        if stmt.target not in self.active:
+            return self.restoring(stmt, scope, forward, [])
+        g = ex.Name(self.adjoint(stmt.target))
+        reverse = []
+        if stmt.container in self.active:
+            reverse += self._spread(stmt, g)
+            forward, reverse = self.saved_for_reverse(stmt, scope, ir.operand_names(stmt.path),
+                                                      forward, reverse)
+        start = stmt.start
+        if isinstance(start, ir.Var) and start.name in self.active:
+            share = g if stmt.op == "sum" else ex.BinOp("*", g, ex.Call(func, (container,)))
+            reverse.append(sw.AddTo(self.adjoint(start.name), share))
+        if overwrites:
+            reverse.append(sw.Let(g.id, sw.ZERO))
+        return self.restoring(stmt, scope, forward, reverse)
+
+    def _starts_adjoint(self, stmt):
+        """Whether the sum ``stmt`` is the first reverse step to reach its container's
+        adjoint: it stands outside every loop and nothing reads or changes the container
+        after it."""
+        du = self.defuse
+        at = du.position(stmt)
+        return not stmt.path and not du.loops(stmt) and stmt.container not in du.results and all(
+            du.position(r) <= at for r in du.readers(stmt.container))
+
+    def _spread(self, stmt, g):
+        """The reverse of a reduction into the container's adjoint."""
+        container = place(stmt.container, stmt.path)
+        d = place(self.adjoint(stmt.container), stmt.path)
+        index = self.namer.fresh("i")
+        length = ex.Call(ex.Name(self.builtin("len")), (container,))
+        indices = ex.Call(ex.Name(self.builtin("range")), (length,))
+        if stmt.op in ("sum", "fsum") and self._starts_adjoint(stmt):
+            if not hasattr(self, "_started"):
+                self._started = set()
+            self._started.add(stmt.container)  # ``dterms = [g] * len(terms)``, no zeros first
+            return [sw.Let(d.id, ex.BinOp("*", ex.List((g,)), length))]
+        if stmt.op in ("min", "max"):  # the element returned: the first one, on a tie
+            chosen = ex.Call(ex.Name(self.builtin(stmt.op)), (indices,), (
+                ("key", ex.Attribute(container, "__getitem__")),))
+            return [sw.Let(index, chosen), sw.AddTo(ex.Subscript(d, ex.Name(index)), g)]
+        share = g
+        if stmt.op == "prod":  # the product of the others, exact where an element is 0
+            prod = ex.Attribute(ex.Name(self.program.math_name), "prod")
+            before = ex.Call(prod, (ex.Subscript(container, ex.Slice(None, ex.Name(index))),))
+            after = ex.Call(prod, (ex.Subscript(container, ex.Slice(
+                ex.BinOp("+", ex.Name(index), ex.Const(1)), None)),))
+            share = ex.BinOp("*", ex.BinOp("*", g, before), after)
+            if stmt.start is not None:
+                share = ex.BinOp("*", share, ex.of_operand(stmt.start))
+        return [sw.For(index, (length,), [sw.AddTo(ex.Subscript(d, ex.Name(index)), share)])]
