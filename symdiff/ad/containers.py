@@ -1,24 +1,20 @@
-"""Containers in the sweeps: element reads and writes, literals, appends and reductions.
+"""Containers in the sweeps: element reads, literals, slices, and adjoints' shapes.
 
-Used by ``differentiate``.  The adjoint of a container is a list of the same shape
-(a dict for a dict), made of zeros when the reverse sweep starts, when the container
-holds its last value: ``dxs = [0.0] * len(xs)``.  Each reverse step then adds into one
-element or takes one out, so loops stay loops:
+Used by ``differentiate`` (the changes, ``xs[k] = v``, ``append`` and the reductions,
+are ``ad.changes``).  The adjoint of a container is a list of the same shape (a dict
+for a dict), zeros when the reverse sweep starts, when the container holds its last
+value: ``dxs = [0.0] * len(xs)``.  Each reverse step adds into one element or takes one
+out, so loops stay loops:
 
-    y = xs[i]                     dxs[i] += dy
+    y = xs[i]                     dxs[i] += dy       (dy is dxs[i] itself where xs never
+                                                      changes: ``forwarded``)
     ys = [a, b]                   da += dys[0]; db += dys[1]
-    ys.append(v)                  dv += dys.pop()     (and ys.pop(), if reduced)
-    xs[k] = v                     dv += dxs[k]; dxs[k] = 0.0
-                                  (if reduced: push(xs[k]) before, xs[k] = pop() after)
-    s = sum(xs)                   for i in range(len(xs)): dxs[i] += ds
-    m = max(xs)                   i = max(range(len(xs)), key=xs.__getitem__); dxs[i] += dm
+    tail = xs[1:]                 dxs[1 + k] += dtail[k], for each k
 
-Only a reduction's reverse reads a container (its length, and for ``min``, ``max`` and
-``prod`` its elements), so a container some reduction reads has every change the
-forward sweep made to it undone by that change's reverse: at each reverse step it holds
-what it held at the matching forward step.  Other containers are left as the forward
-sweep leaves them (an element read saves the number it read, where a loop needs it).  The gradient of a container
-parameter is returned in its structure (a tuple for a tuple: ``tuple(dparams)``).
+A change the forward sweep makes to a container is undone by its reverse only where a
+later reverse step reads the container, a reduction's or a slice's (``restores``); a
+list a loop builds anew is saved by reference.  The gradient of a container parameter
+is returned in its structure (a tuple for a tuple: ``tuple(dparams)``).
 """
 
 from symdiff.ad.taping import read_only
