@@ -225,6 +225,19 @@ def test_gradient(case_id):
 
 
 @pytest.mark.parametrize("case_id", ids(PENDING))
+def test_unoptimized_gradient_is_the_same(case_id):
+    """The code as generated, before the optimizer, gives the optimized gradient's numbers
+    (the optimizer's rewrites are exact) and its structure."""
+    case = CASES[case_id]
+    for k, point in enumerate(case.points):
+        with refusal_fails("symdiff, unoptimized"):
+            raw = symdiff.grad(case.fn, wrt=case.wrt, optimize=False)(*point)
+        failures = disagreements(case, point, raw, generated_gradient(case_id, k),
+                                 "the optimized gradient", EXACT_TOLERANCE)
+        assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("case_id", ids(PENDING))
 def test_vector_jacobian_product(case_id):
     failures = [vjp_mismatch(case_id, k, generated_gradient(case_id, k))
                 for k in range(len(CASES[case_id].points))]
