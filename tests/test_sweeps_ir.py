@@ -102,6 +102,7 @@ def test_each_statement_lowers_to_the_python_it_stands_for():
     ]
     python = statements(block, {"range": "range_1"})
     lines = [ast.unparse(ast.fix_missing_locations(ast.Module([s], []))) for s in python[1:]]
+    lines = [line.replace("(push, pop) =", "push, pop =") for line in lines]  # 3.10's unparse
     assert lines == [
         "stack = []", "push, pop = (stack.append, stack.pop)", "y = x * x", "dx += dy * x",
         "dx -= dy", "push(x)", "x = pop()", "values.append(dx)", "values.pop()",
