@@ -9,6 +9,7 @@ by its reverse where a later reverse step reads the container (``Containers.rest
 """
 
 from symdiff.ad.containers import _nested, place, zeros
+from symdiff.frontend.kinds import element as element_kind
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
@@ -45,7 +46,7 @@ class ContainerChanges:
         if not _nested(kind):
             return [sw.AddTo(into, value)]
         index = self.namer.fresh("i")
-        length = ex.Call(ex.Name(self.builtin("len")), (value,))
+        length = self.length_of(value)
         return [sw.For(index, (length,), self.added_into(
             ex.Subscript(into, ex.Name(index)), ex.Subscript(value, ex.Name(index)),
             kind.elem if isinstance(kind, t.List) else kind.elts[0]))]
@@ -61,11 +62,11 @@ class ContainerChanges:
             if stmt.value.name in self.active:
                 index = self.namer.fresh("i")
                 into = ex.Subscript(ex.Name(self.adjoint(stmt.value.name)), ex.Name(index))
-                reverse.append(sw.For(index, (ex.Call(ex.Name(self.builtin("len")), (d,)),),
+                reverse.append(sw.For(index, (self.length_of(d),),
                                       [sw.AddTo(into, ex.Subscript(d, ex.Name(index)))]))
             kind = self.program.containers[stmt.container]
-            for _ in stmt.path:
-                kind = kind.elem if isinstance(kind, t.List) else kind.elts[0]
+            for index in stmt.path:
+                kind = element_kind(kind, index.value if isinstance(index, ir.Const) else None)
             reverse += [sw.Let(element, ex.Call(ex.Name(pop))), sw.Let(d, zeros(kind, element))]
         else:
             reverse.append(sw.Let(element, ex.Call(ex.Name(pop))))
@@ -85,9 +86,8 @@ class ContainerChanges:
                     value.name in self.program.containers):  # a row: added in, number by number
                 row, index = self.namer.fresh(f"d{value.name}_appended"), self.namer.fresh("i")
                 into = ex.Subscript(ex.Name(self.adjoint(value.name)), ex.Name(index))
-                reverse += [sw.Let(row, popped), sw.For(index, (ex.Call(ex.Name(
-                    self.builtin("len")), (ex.Name(row),)),), [sw.AddTo(into, ex.Subscript(
-                        ex.Name(row), ex.Name(index)))])]
+                reverse += [sw.Let(row, popped), sw.For(index, (self.length_of(ex.Name(row)),), [
+                    sw.AddTo(into, ex.Subscript(ex.Name(row), ex.Name(index)))])]
             elif isinstance(value, ir.Var) and value.name in self.active:
                 reverse.append(sw.AddTo(self.adjoint(value.name), popped))
             else:
@@ -136,7 +136,7 @@ class ContainerChanges:
         container = place(stmt.container, stmt.path)
         d = place(self.adjoint(stmt.container), stmt.path)
         index = self.namer.fresh("i")
-        length = ex.Call(ex.Name(self.builtin("len")), (container,))
+        length = self.length_of(container)
         indices = ex.Call(ex.Name(self.builtin("range")), (length,))
         if stmt.op in ("sum", "fsum") and self._starts_adjoint(stmt):
             if not hasattr(self, "_started"):

@@ -123,6 +123,10 @@ class Containers:
         return any(du.position(r) < at or loops & {s.sid for s in du.loops(r)}
                    for r in self._readers.get(container, ()))
 
+    def length_of(self, value):
+        """``len(value)``, as generated code calls ``len``."""
+        return ex.Call(ex.Name(self.builtin("len")), (value,))
+
     def container_statement(self, stmt, scope):
         if isinstance(stmt, ir.Item):
             return self.item(stmt, scope)
@@ -151,7 +155,7 @@ class Containers:
         if stmt.target not in self.active:
             return forward, []
         positions, index = self.namer.fresh(f"{stmt.target}_positions"), self.namer.fresh("i")
-        length = ex.Call(ex.Name(self.builtin("len")), (source,))
+        length = self.length_of(source)
         every = ex.Call(ex.Name(self.builtin("range")), (length,))
         if stmt.copy == "sorted":  # where each number came from: a stable sort of positions
             every = ex.Call(ex.Name(self.builtin("sorted")), (every,), (
@@ -161,7 +165,7 @@ class Containers:
                             ex.Subscript(ex.Name(positions), ex.Name(index)))
         kind = self.program.containers[stmt.target]
         reverse = [sw.Let(positions, every if stmt.copy else ex.Subscript(every, cut)),
-                   sw.For(index, (ex.Call(ex.Name(self.builtin("len")), (ex.Name(positions),)),),
+                   sw.For(index, (self.length_of(ex.Name(positions)),),
                           self.added_into(into, ex.Subscript(d, ex.Name(index)), kind.elem if
                                           isinstance(kind, t.List) else kind.elts[0]))]
         if scope.in_loop:
@@ -181,7 +185,7 @@ class Containers:
             return forward, []
         d = self.adjoint(stmt.target)
         index = self.namer.fresh("i")
-        length = ex.Call(ex.Name(self.builtin("len")), (ex.Name(d),))
+        length = self.length_of(ex.Name(d))
         into = ex.Subscript(place(self.adjoint(stmt.container), stmt.path), ex.Name(index))
         reverse = [sw.For(index, (length,), [sw.AddTo(into, ex.Subscript(ex.Name(d),
                                                                           ex.Name(index)))])]

@@ -28,6 +28,7 @@ names are first defined; ``annotate`` stores it as ``program.types``.
 import math
 
 from symdiff.errors import InternalError
+from symdiff.frontend.kinds import element
 from symdiff.frontend.resolve import is_table, table_values
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
@@ -214,14 +215,7 @@ def element_type(program, stmt):
     list of ints, a float otherwise)."""
     kind = program.containers.get(stmt.container)
     for index in stmt.path:
-        if isinstance(kind, t.List):
-            kind = kind.elem
-        elif isinstance(kind, t.Tuple):
-            kind = kind.elts[index.value] if isinstance(index, ir.Const) else kind.elts[0]
-        elif isinstance(kind, t.Dict):
-            found = dict(kind.items)
-            kind = found.get(index.value) if isinstance(index, ir.Const) else (
-                next(iter(found.values())))
+        kind = element(kind, index.value if isinstance(index, ir.Const) else None)
     return kind if kind in (t.INT, t.FLOAT) else t.FLOAT
 
 

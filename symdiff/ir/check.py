@@ -207,17 +207,13 @@ class _Checker:
                 self.fail(stmt, "a BreakIf that does not test a bool")
 
     def container(self, stmt):
-        name = stmt.target if isinstance(stmt, (ir.Build, ir.Share, ir.Take)) else getattr(
-            stmt, "container", getattr(stmt, "stack", None))
-        return self.program.containers.get(name)
+        return self.program.containers.get(_container_name(stmt))
 
     def container_typed(self, stmt):
         """A container statement: its container typed as one, its numbers numbers, its
         indices ints (or a dict's keys)."""
         kind = self.container(stmt)
-        named = stmt.target if isinstance(stmt, (ir.Build, ir.Share, ir.Take)) else getattr(
-            stmt, "container", None) or stmt.stack
-        if self.name_type(named) != kind:
+        if self.name_type(_container_name(stmt)) != kind:
             self.fail(stmt, f"the container is typed {kind} by lowering, but not by inference")
         numbers = {ir.Build: "items", ir.SetItem: "value", ir.Reduce: "start", ir.Push: "value"}
         values = getattr(stmt, numbers.get(type(stmt), ""), ())
@@ -244,6 +240,13 @@ class _Checker:
         held = self.type_of(stmt, name)
         if kind is not None and not t.accepts(held, kind):
             self.fail(stmt, f"{name} is a {held} but is given a {kind}")
+
+
+def _container_name(stmt):
+    """The container a container statement makes or changes (a ``Push``'s list)."""
+    if isinstance(stmt, (ir.Build, ir.Share, ir.Take)):
+        return stmt.target
+    return getattr(stmt, "container", getattr(stmt, "stack", None))
 
 
 def _numeric(kind):

@@ -116,12 +116,12 @@ def _line(stmt, types):
                     f"{operand_text(stmt.repeat)}")
         return f"{_typed(stmt.target, types)} = {_literal_text(ir.Literal(stmt.kind, stmt.items, stmt.keys))}"
     if isinstance(stmt, (ir.Item, ir.SetItem, ir.Share)):
-        element = stmt.container + "".join(f"[{operand_text(i)}]" for i in stmt.path)
+        element = _element_text(stmt.container, stmt.path)
         if isinstance(stmt, ir.SetItem):
             return f"{element} = {operand_text(stmt.value)}"
         return f"{_typed(stmt.target, types)} = {element}"
     if isinstance(stmt, ir.Take):
-        element = stmt.container + "".join(f"[{operand_text(i)}]" for i in stmt.path)
+        element = _element_text(stmt.container, stmt.path)
         bounds = ":".join("" if b is None else operand_text(b) for b in stmt.bounds)
         if stmt.copy is not None:
             extra = ", reverse=True" if stmt.descending else ""
@@ -129,7 +129,7 @@ def _line(stmt, types):
         return f"{_typed(stmt.target, types)} = {element}[{bounds}]"
     if isinstance(stmt, ir.Reduce):
         start = "" if stmt.start is None else f", {operand_text(stmt.start)}"
-        element = stmt.container + "".join(f"[{operand_text(i)}]" for i in stmt.path)
+        element = _element_text(stmt.container, stmt.path)
         return f"{_typed(stmt.target, types)} = {stmt.op}({element}{start})"
     if isinstance(stmt, ir.Check):
         extra = stmt.cause if stmt.kind == "raise" else stmt.message
@@ -137,6 +137,10 @@ def _line(stmt, types):
         return f"{stmt.kind} {expression_text(stmt.value)}" + (
             "" if extra is None else joint + expression_text(extra))
     return repr(stmt)
+
+
+def _element_text(container, path):
+    return container + "".join(f"[{operand_text(i)}]" for i in path)
 
 
 def _literal_text(literal):
