@@ -52,7 +52,7 @@ def assert_gradient(fn, args, wrt=None, h=1e-6, rtol=1e-5):
     names = list(fn.__code__.co_varnames[:fn.__code__.co_argcount])
     chosen = list(range(len(names))) if wrt is None else [names.index(w) for w in (
         wrt if isinstance(wrt, (list, tuple)) else [wrt])]
-    for optimize in (False,):
+    for optimize in (True, False):
         got = symdiff.grad(fn, wrt=wrt, optimize=optimize)(*args)
         got = (got,) if len(chosen) == 1 else got
         assert isinstance(got, tuple) and len(got) == len(chosen)
@@ -301,6 +301,30 @@ def test_source_for_example_arguments_keeps_loops_and_lists():
     assert "dx = [0.0] * len(x)" in text
     assert "dx[i] +=" in text or "dx[i]" in text
     assert "x_1" not in text.split("def ")[1].split("\n")[0]  # the parameter list is x
+
+
+def summed_terms(xs, w):
+    return sum((w * x - 1.0) ** 2 for x in xs)
+
+
+def summed_and_indexed(xs, w):
+    terms = [w * x for x in xs]
+    return sum(terms) * terms[0]
+
+
+def test_a_list_only_summed_gives_each_term_the_sum_s_adjoint():
+    """Each term of a list read by nothing but its sum takes the sum's adjoint: no list
+    of adjoints is built and popped.  A list also read by index keeps its adjoints."""
+    text = symdiff.source(summed_terms, [0.5, 1.5], 2.0)
+    assert "dterms" not in text and ".pop()" not in text, text
+    assert "sum(terms)" not in text  # the value is not returned, and its sum cannot raise
+    indexed = symdiff.source(summed_and_indexed, [0.5, 1.5], 2.0)
+    assert "dterms" in indexed
+    for fn in (summed_terms, summed_and_indexed):
+        for args in points(lambda r: ([r.uniform(-2, 2) for _ in range(4)], r.uniform(0.5, 2))):
+            assert_gradient(fn, args, None)
+    value, _ = symdiff.value_and_grad(summed_terms)([0.5, 1.5], 2.0)
+    assert value == summed_terms([0.5, 1.5], 2.0)
 
 
 def test_an_integer_leaf_gets_a_float_gradient():
