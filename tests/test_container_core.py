@@ -351,6 +351,26 @@ def test_refusals_are_located(tmp_path, source, line):
     assert caught.value.lineno == line and caught.value.filename == str(path)
 
 
+@pytest.mark.parametrize("source, column", [
+    ("def f(xs):\n    return sum(xs + (1.0,))\n", 20),  # a list and a tuple
+    ("def f(xs):\n    y = xs[0]\n    return sum(xs + y)\n", 20),  # a list and a number
+    ("def f(m):\n    z = m + m\n    return sum(z[0])\n", 8),  # of lists of lists
+])
+def test_a_join_python_refuses_or_of_containers_is_located(tmp_path, source, column):
+    import importlib.util
+    path = tmp_path / "join_module.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location("join_module", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with pytest.raises(UnsupportedSyntaxError) as caught:
+        symdiff.grad(module.f)([[1.0, 2.0]] if "(m)" in source else (1.0, 2.0) if (
+            "(1.0,)" not in source) else [1.0, 2.0])
+    assert caught.value.filename == str(path)
+    line = 2 if "z = m + m" in source else source.count("\n")
+    assert (caught.value.lineno, caught.value.col_offset) == (line, column)
+
+
 def test_a_container_built_in_one_branch_is_refused_where_it_is_built(tmp_path):
     import importlib.util
     path = tmp_path / "loop_module.py"

@@ -1,5 +1,5 @@
-"""Gradients of functions over tuples, lists and dicts: ``corpus/containers.py`` and
-``corpus/tangent_lists.py`` against three witnesses, leaf by leaf.
+"""Gradients of functions over tuples, lists and dicts: ``corpus/containers.py``,
+``corpus/tangent_lists.py`` and ``corpus/joins.py`` against three witnesses, leaf by leaf.
 
 For every function, at every one of its points:
 
@@ -39,15 +39,15 @@ from symdiff.witnesses.symbolic import evaluate_grad
 
 try:
     import oracles
-    from corpus import containers, tangent_lists
+    from corpus import containers, joins, tangent_lists
 except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests import oracles
-    from tests.corpus import containers, tangent_lists
+    from tests.corpus import containers, joins, tangent_lists
 
 
 
 CASES = {f"{module.__name__.rpartition('.')[2]}.{c.label}": c
-         for module in (containers, tangent_lists) for c in module.CASES}
+         for module in (containers, tangent_lists, joins) for c in module.CASES}
 
 # Functions whose generated gradient does not pass yet: a loop over a dict (refused where
 # the dict is read, with its keys named).

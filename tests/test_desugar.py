@@ -47,6 +47,22 @@ def test_augmented_and_annotated_assignments():
     """)
 
 
+def test_extend_is_a_loop_of_appends():
+    _same("""
+        def f(xs, ys):
+            zs = list(xs)
+            zs.extend(ys)
+            return sum(zs)
+    """, """
+        def f(xs, ys):
+            zs = list(xs)
+            for item_index in range(len(ys)):
+                item = ys[item_index]
+                zs.append(item)
+            return sum(zs)
+    """)
+
+
 def test_unpacking_of_names_and_constants_one_name_at_a_time():
     _same("""
         def f(x, y):

@@ -103,7 +103,8 @@ class Tangents(Writer):
             return [sw.If(expression(stmt.test), [sw.Break()])]
         if isinstance(stmt, ir.Check):  # runs where the function runs it; no tangent
             return [sw.Check(stmt)]
-        if isinstance(stmt, (ir.Build, ir.Item, ir.SetItem, ir.Reduce, ir.Share, ir.Take)):
+        if isinstance(stmt, (ir.Build, ir.Item, ir.SetItem, ir.Reduce, ir.Share, ir.Take,
+                             ir.Join)):
             origin = stmt.origin
             raise UnsupportedSyntaxError(
                 "forward mode does not read containers yet", filename=origin.filename,

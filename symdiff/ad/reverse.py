@@ -188,7 +188,8 @@ class Sweeps(Control, Taping, Containers, ContainerChanges, Writer):
             return self.append_to_list(stmt, scope)
         if isinstance(stmt, (ir.Push, ir.Pop)):
             return self.stack_operation(stmt, scope)
-        if isinstance(stmt, (ir.Item, ir.Build, ir.SetItem, ir.Reduce, ir.Share, ir.Take)):
+        if isinstance(stmt, (ir.Item, ir.Build, ir.SetItem, ir.Reduce, ir.Share, ir.Take,
+                             ir.Join)):
             return self.container_statement(stmt, scope)
         raise TypeError(stmt)
 

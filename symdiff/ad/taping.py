@@ -145,7 +145,7 @@ def choose_restored(loop, program, active, defuse, set_before_read):
         if isinstance(stmt, ir.While):
             unsafe.update(ir.assigned_names(stmt.pre))
         if isinstance(stmt, (ir.Assign, ir.Compute, ir.Pop, ir.Build, ir.Item, ir.Reduce,
-                             ir.Share, ir.Take)):
+                             ir.Share, ir.Take, ir.Join)):
             sites[stmt.target] = sites.get(stmt.target, 0) + 1
         if isinstance(stmt, ir.Item) and read_only(program, defuse, stmt.container):
             unsafe.add(stmt.target)  # read again from its container where it is needed
@@ -298,7 +298,7 @@ class Taping:
             return []
         names = unset_on_entry(inner.in_place, loop, self.program, self.defuse)
         built = [s.target for s in ir.walk(loop.body + getattr(loop, "pre", []))
-                 if isinstance(s, (ir.Build, ir.Take)) and s.target in self.active]
+                 if isinstance(s, (ir.Build, ir.Take, ir.Join)) and s.target in self.active]
         lists = unset_on_entry(list(dict.fromkeys(built)), loop, self.program, self.defuse)
         return [sw.Let(n, sw.ZERO) for n in names] + [sw.Let(n, ex.List(())) for n in lists]
 

@@ -35,6 +35,8 @@ def active_names(program, wrt, defuse=None):
             flows = [(name, stmt.target) for name in ir.operand_names(stmt.items)]
         elif isinstance(stmt, (ir.Item, ir.Share, ir.Take)):
             flows = [(stmt.container, stmt.target)]
+        elif isinstance(stmt, ir.Join):  # as active as its parts
+            flows = [(name, stmt.target) for name in ir.reads(stmt)]
         elif isinstance(stmt, ir.SetItem):
             flows = [(name, stmt.container) for name in ir.operand_names((stmt.value,))]
         elif isinstance(stmt, ir.Reduce):

@@ -36,7 +36,7 @@ from symdiff.errors import InternalError
 from symdiff.ir import nodes as ir
 
 DEFINING = (ir.Assign, ir.Compute, ir.For, ir.Pop, ir.Build, ir.Item,
-            ir.Reduce, ir.Share, ir.Take)  # the statements with a ``target``
+            ir.Reduce, ir.Share, ir.Take, ir.Join)  # the statements with a ``target``
 LOOPS = (ir.For, ir.While)
 
 
@@ -181,8 +181,7 @@ class DefUse:
         """The names live before ``stmt``, given those live after it; ``exit`` those live
         after the innermost loop (where a ``BreakIf`` goes)."""
         reads = frozenset(ir.reads(stmt))
-        if isinstance(stmt, (ir.Assign, ir.Compute, ir.Pop, ir.Build, ir.Item, ir.Reduce,
-                             ir.Share, ir.Take)):
+        if isinstance(stmt, DEFINING) and not isinstance(stmt, LOOPS):
             return (live - {stmt.target}) | reads
         if isinstance(stmt, ir.If):
             return (self._before(stmt.body, live, exit) | self._before(stmt.orelse, live, exit)

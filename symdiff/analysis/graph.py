@@ -109,12 +109,12 @@ def _label(stmt):
 def _visit(block, nodes, edges, writers, defuse):
     for stmt in block:
         if isinstance(stmt, (ir.Assign, ir.Compute, ir.Push, ir.Pop, ir.Build, ir.Item,
-                             ir.SetItem, ir.Reduce, ir.Share, ir.Take)):
+                             ir.SetItem, ir.Reduce, ir.Share, ir.Take, ir.Join)):
             if isinstance(stmt, ir.Assign):
                 op, name = stmt.op, stmt.target
             elif isinstance(stmt, ir.Compute):
                 op, name = "compute", stmt.target
-            elif isinstance(stmt, (ir.Build, ir.Item, ir.Reduce, ir.Share, ir.Take)):
+            elif isinstance(stmt, (ir.Build, ir.Item, ir.Reduce, ir.Share, ir.Take, ir.Join)):
                 op = stmt.op if isinstance(stmt, ir.Reduce) else type(stmt).__name__.lower()
                 name = stmt.target
             elif isinstance(stmt, ir.SetItem):

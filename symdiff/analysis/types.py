@@ -138,6 +138,9 @@ class _Inference:
                     self.ints.add(node.index.id)
         elif isinstance(stmt, (ir.Item, ir.SetItem, ir.Share, ir.Take)):  # indices: ints
             self.ints.update(i.name for i in stmt.path if isinstance(i, ir.Var))
+        elif isinstance(stmt, ir.Join):
+            self.ints.update(i.name for part in stmt.parts if isinstance(part, ir.Ref)
+                             for i in part.path if isinstance(i, ir.Var))
 
     def spread_ints(self):
         """A name read as an integer computed from others by integer-keeping arithmetic
@@ -184,7 +187,7 @@ class _Inference:
             self.define(stmt.target, expression_type(stmt.expr, self.name_type))
         elif isinstance(stmt, ir.For):
             self.define(stmt.target, t.INT)
-        elif isinstance(stmt, (ir.Build, ir.Share, ir.Take)):
+        elif isinstance(stmt, (ir.Build, ir.Share, ir.Take, ir.Join)):
             self.define(stmt.target, self.program.containers[stmt.target])
         elif isinstance(stmt, ir.Item):
             self.define(stmt.target, element_type(self.program, stmt))

@@ -271,7 +271,8 @@ def _check_accepted(parsed, node):
         raise parsed.error(UnsupportedSyntaxError, node, "a bare raise is not supported",
                            "raise an exception: `raise ValueError(...)`")
     elif isinstance(node, ast.Subscript) and not isinstance(node.value, _TABLES + (
-            ast.Subscript, ast.Call, ast.Dict)):
+            ast.Subscript, ast.Call, ast.Dict)) and not (
+                isinstance(node.value, ast.BinOp) and isinstance(node.value.op, ast.Add)):
         raise parsed.error(UnsupportedSyntaxError, node, "indexing this is not supported",
                            "index a tuple or list of numbers defined at module level")
 

@@ -118,7 +118,9 @@ def uses_containers(tree, params, helper=None):
     Such a function is generated on its first call, for the kinds of its arguments.
     ``helper(name)`` gives ``(tree, parameter names, helper)`` of a function ``tree``
     calls by ``name``, or None."""
-    params = set(params)
+    params = _joined_names(tree, set(params))
+    lists = {node.targets[0].id for node in ast.walk(tree) if isinstance(node, ast.Assign)
+             and isinstance(node.targets[0], ast.Name) and isinstance(node.value, _DISPLAYS)}
     for node in ast.walk(tree):
         if helper is not None and isinstance(node, ast.Call) and isinstance(
                 node.func, ast.Name) and any(_is_param(a, params) for a in node.args):
@@ -137,7 +139,43 @@ def uses_containers(tree, params, helper=None):
         if isinstance(node, ast.Assign) and isinstance(node.targets[0], (ast.Tuple, ast.List)) \
                 and _is_param(node.value, params):
             return True
+        if _joins_param(node, params, lists):
+            return True
     return False
+
+
+def _joined_names(tree, params):
+    """``params`` and the names assigned a sum with one of them as a term (``zs = xs +
+    ys``), to a fixed point: each is read as its terms are."""
+    found = set(params)
+    assignments = [(node.targets[0].id, node.value) for node in ast.walk(tree)
+                   if isinstance(node, ast.Assign) and len(node.targets) == 1
+                   and isinstance(node.targets[0], ast.Name)
+                   and isinstance(node.value, ast.BinOp) and isinstance(node.value.op, ast.Add)]
+    grown = True
+    while grown:
+        grown = False
+        for name, value in assignments:
+            if name not in found and _is_param(value, found):
+                found.add(name)
+                grown = True
+    return found
+
+
+_DISPLAYS = (ast.List, ast.Tuple, ast.ListComp)
+
+
+def _joins_param(node, params, lists):
+    """Whether ``node`` is ``xs + [y]``, ``(a,) + t`` or ``ys += xs``: one of ``params``
+    joined with a list or tuple written out, or with a name (in ``lists``) assigned one."""
+    if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add):
+        sides = (node.target, node.value)
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        sides = (node.left, node.right)
+    else:
+        return False
+    return any(isinstance(s, _DISPLAYS) or isinstance(s, ast.Name) and s.id in lists
+               for s in sides) and any(_is_param(s, params) for s in sides)
 
 
 _WHOLE = ("len", "enumerate", "zip", "reversed", "sorted", "list", "tuple", "iter")
@@ -157,4 +195,10 @@ def _reads_whole(call, params):
 
 
 def _is_param(node, params):
+    """Whether ``node`` is one of ``params``, or a sum with one as a term (``xs + ys``
+    read whole is a join of containers)."""
+    while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        if _is_param(node.right, params):
+            return True
+        node = node.left
     return isinstance(node, ast.Name) and node.id in params

@@ -149,7 +149,7 @@ class _Checker:
             else:
                 self.reads(stmt, defined)
                 if isinstance(stmt, (ir.Assign, ir.Compute, ir.Pop, ir.Build, ir.Item,
-                                     ir.Reduce, ir.Share, ir.Take)):
+                                     ir.Reduce, ir.Share, ir.Take, ir.Join)):
                     defined.add(stmt.target)
         return defined
 
@@ -190,7 +190,7 @@ class _Checker:
                     self.fail(stmt, "a loop bound that is not an integer")
             self.holds(stmt, stmt.target, t.INT)
         elif isinstance(stmt, (ir.Build, ir.Item, ir.SetItem, ir.Reduce, ir.Push,
-                               ir.Share, ir.Take)) and (
+                               ir.Share, ir.Take, ir.Join)) and (
                 self.container(stmt) is not None):
             self.container_typed(stmt)
         elif isinstance(stmt, (ir.Push, ir.Pop)):
@@ -220,6 +220,12 @@ class _Checker:
         if isinstance(stmt, (ir.Push, ir.SetItem)) and isinstance(values, ir.Var) and (
                 values.name in self.program.containers):  # a row into a list of rows
             values = ()
+        if isinstance(stmt, ir.Join):
+            values = tuple(item for part in stmt.parts if isinstance(part, ir.Literal)
+                           for _, item in ir.literal_leaves(part.items))
+            for part in stmt.parts:
+                if isinstance(part, ir.Ref) and part.container not in self.program.containers:
+                    self.fail(stmt, f"a part, {part.container}, is no container")
         if isinstance(stmt, ir.Build):
             values = tuple(item for _, item in ir.literal_leaves(stmt.items, stmt.keys)
                            if not (isinstance(item, ir.Var)
@@ -244,7 +250,7 @@ class _Checker:
 
 def _container_name(stmt):
     """The container a container statement makes or changes (a ``Push``'s list)."""
-    if isinstance(stmt, (ir.Build, ir.Share, ir.Take)):
+    if isinstance(stmt, (ir.Build, ir.Share, ir.Take, ir.Join)):
         return stmt.target
     return getattr(stmt, "container", getattr(stmt, "stack", None))
 

@@ -130,7 +130,8 @@ class Evaluator:
             env[stmt.target] = self.lookup(stmt.stack).pop()
         elif isinstance(stmt, ir.Check):
             self.check(stmt)
-        elif isinstance(stmt, (ir.Build, ir.Item, ir.SetItem, ir.Reduce, ir.Share, ir.Take)):
+        elif isinstance(stmt, (ir.Build, ir.Item, ir.SetItem, ir.Reduce, ir.Share, ir.Take,
+                               ir.Join)):
             self.container(stmt)
         else:
             raise InternalError("evaluate", f"no way to run {statement_text(stmt)}")
@@ -144,6 +145,18 @@ class Evaluator:
                     self.operand(stmt.repeat))
             else:
                 env[stmt.target] = self.literal(ir.Literal(stmt.kind, stmt.items, stmt.keys))
+            return
+        if isinstance(stmt, ir.Join):
+            joined = [] if stmt.kind == "list" else ()
+            for part in stmt.parts:
+                if isinstance(part, ir.Literal):
+                    joined = joined + self.literal(part)
+                    continue
+                value = self.lookup(part.container)
+                for index in part.path:
+                    value = value[self.operand(index)]
+                joined = joined + value
+            env[stmt.target] = joined
             return
         if isinstance(stmt, ir.Reduce):
             values = self.lookup(stmt.container)

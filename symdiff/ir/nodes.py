@@ -18,30 +18,14 @@ import ast
 from dataclasses import dataclass, field
 
 from symdiff.ir import expr as ex
+from symdiff.ir.container_nodes import Build, Item, Join, Literal, Reduce, Ref, SetItem, Share, Take
+from symdiff.ir.operands import Const, Origin, Var
 from symdiff.primitives.registry import rule_of
 
-
-@dataclass(frozen=True)
-class Var:
-    name: str
-
-
-@dataclass(frozen=True)
-class Const:
-    value: object
-    text: str = None  # how the user wrote it, when that reads better (``math.pi``)
-
-
-@dataclass(frozen=True)
-class Origin:
-    """Where in the user's source a statement comes from."""
-
-    filename: str
-    lineno: int
-    col_offset: int
-    text: str  # the user's source line, stripped
-    function: str  # the user function (the differentiated one or a helper)
-    hoisted: bool = False  # moved out of the loops it stands in (``hoist``)
+__all__ = ["Assign", "Build", "BreakIf", "Check", "Compute", "Const", "For", "If", "Item",
+           "Join", "Literal", "Origin", "Pop", "Program", "Push", "Reduce", "Ref", "SetItem",
+           "Share", "Take", "Var", "While", "assigned_names", "children", "literal_leaves",
+           "number_statements", "operand_names", "reads", "walk"]
 
 
 @dataclass
@@ -159,109 +143,6 @@ class Check:
         return ast.Assert(test=ex.to_ast(self.value), msg=extra)
 
 
-@dataclass(frozen=True)
-class Ref:
-    """A container, or a container inside one, bound to a user name without a copy: the
-    generated ``container`` name and the ``path`` of index operands into it
-    (``layer = layers[i]`` binds ``layer`` to ``Ref("layers", (Var("i"),))``).  Only
-    lowering holds one; no statement reads it."""
-
-    container: str
-    path: tuple = ()
-
-
-@dataclass(frozen=True)
-class Literal:
-    """A container written out inside another one (``[(a, b), (c, d)]``): its kind,
-    its items (operands, or literals again) and a dict's keys.  Only a ``Build``'s items
-    hold one."""
-
-    kind: str
-    items: tuple
-    keys: tuple = ()
-
-
-@dataclass
-class Build:
-    """``target = [a, b]``, ``(a, b)`` or ``{"w": a, "b": b}`` (``kind`` "list", "tuple"
-    or "dict"), or ``[a] * n`` (``repeat`` the operand ``n``): a container of operands."""
-
-    target: str
-    kind: str
-    items: tuple  # operands (numbers) or ``Literal``s (containers written out), in order
-    origin: Origin
-    keys: tuple = ()  # a dict's constant keys, one per item
-    repeat: object = None  # ``[a] * n``: the operand n
-    sid: int = None  # the statement's id, unique within its Program
-
-
-@dataclass
-class Item:
-    """``target = container[i][j]``: one number read out of a container; ``path`` holds
-    the index operands (ints, or a dict's constant keys)."""
-
-    target: str
-    container: str
-    path: tuple
-    origin: Origin
-    sid: int = None  # the statement's id, unique within its Program
-
-
-@dataclass
-class SetItem:
-    """``container[i] = value``: one number of a list replaced in place."""
-
-    container: str
-    path: tuple
-    value: object
-    origin: Origin
-    sid: int = None  # the statement's id, unique within its Program
-
-
-@dataclass
-class Share:
-    """``target = container[i]...``: a name a loop carries bound again to a container of
-    numbers (the same object, as Python binds it: ``x = h`` at the end of a layer)."""
-
-    target: str
-    container: str
-    path: tuple
-    origin: Origin
-    sid: int = None  # the statement's id, unique within its Program
-
-
-@dataclass
-class Take:
-    """``target = container[lower:upper:step]``: a new list (or tuple) of some numbers of
-    a list or tuple, as Python's slice makes one; a bound None is left out.  With
-    ``copy``, the whole container copied by ``list``, ``tuple`` or ``sorted``
-    (``descending``: ``sorted(..., reverse=True)``)."""
-
-    target: str
-    container: str
-    path: tuple
-    bounds: tuple  # (lower, upper, step): operands or None
-    origin: Origin
-    copy: str = None  # "list", "tuple" or "sorted"
-    descending: bool = False
-    sid: int = None  # the statement's id, unique within its Program
-
-
-@dataclass
-class Reduce:
-    """``target = sum(container)`` (``start``: ``sum(container, start)``), or ``fsum``,
-    ``prod``, ``min``, ``max`` of the numbers of a list or tuple
-    (``primitives.reductions``)."""
-
-    target: str
-    op: str
-    container: str
-    origin: Origin
-    start: object = None
-    path: tuple = ()  # of a container inside ``container``: its index operands
-    sid: int = None  # the statement's id, unique within its Program
-
-
 @dataclass
 class Program:
     """A normalized function: parameters, body, and the name holding its result."""
@@ -323,7 +204,8 @@ def assigned_names(block):
     """Names written anywhere in ``block``: targets and loop variables."""
     names = []
     for stmt in walk(block):
-        if isinstance(stmt, (Assign, Compute, Pop, For, Build, Item, Reduce, Share, Take)):
+        if isinstance(stmt, (Assign, Compute, Pop, For, Build, Item, Reduce, Share, Take,
+                             Join)):
             names.append(stmt.target)
     return list(dict.fromkeys(names))
 
@@ -352,6 +234,12 @@ def reads(stmt):
         return [stmt.container] + operand_names(stmt.path + (stmt.value,))
     if isinstance(stmt, Reduce):
         return [stmt.container] + operand_names(stmt.path + (stmt.start,))
+    if isinstance(stmt, Join):
+        names = []
+        for part in stmt.parts:
+            names += [part.container] + operand_names(part.path) if isinstance(
+                part, Ref) else operand_names(part.items)
+        return names
     return []
 
 

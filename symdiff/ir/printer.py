@@ -127,6 +127,10 @@ def _line(stmt, types):
             extra = ", reverse=True" if stmt.descending else ""
             return f"{_typed(stmt.target, types)} = {stmt.copy}({element}{extra})"
         return f"{_typed(stmt.target, types)} = {element}[{bounds}]"
+    if isinstance(stmt, ir.Join):
+        parts = " + ".join(_literal_text(p) if isinstance(p, ir.Literal) else _element_text(
+            p.container, p.path) for p in stmt.parts)
+        return f"{_typed(stmt.target, types)} = {parts}"
     if isinstance(stmt, ir.Reduce):
         start = "" if stmt.start is None else f", {operand_text(stmt.start)}"
         element = _element_text(stmt.container, stmt.path)

@@ -34,18 +34,23 @@ _LITERALS = tuple(_KINDS)
 
 def evaluated(frame, node):
     """The operand of ``node`` evaluated ahead of its use, once (``expressions.value``
-    takes it from ``Unit.ahead`` when it reaches ``node``): for a call that may make a
-    container, or a container written out; None for any other node."""
-    if id(node) in frame.unit.ahead:
-        return frame.unit.ahead[id(node)]
+    takes it from ``Frame.ahead`` when it reaches ``node``): for a call that may make a
+    container, a sum (a join, if its first term is a container), or a container written
+    out; None for any other node."""
+    if id(node) in frame.ahead:
+        return frame.ahead[id(node)]
     if isinstance(node, ast.Call) and not _makes_container(frame, node):
         return None
     if isinstance(node, _LITERALS):
         operand = literal(frame, node, None)
     else:
         operand = frame.value(node)
-    frame.unit.ahead[id(node)] = operand
+    frame.ahead[id(node)] = operand
     return operand
+
+
+def _adds(node):
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)
 
 
 def _constants(node):
@@ -85,9 +90,10 @@ def is_container_operand(frame, operand):
 def container_of(frame, node, written=False):
     """``(container name, path)`` when ``node`` names a container (or a container inside
     one) this lowering knows, or is a call that makes one (a helper's, ``list``,
-    ``tuple``, ``sorted``), or with ``written`` a container written out; else None."""
-    if isinstance(node, ast.Call) or (written and isinstance(node, _LITERALS)
-                                      and not _constants(node)):
+    ``tuple``, ``sorted``) or a join (``xs + ys``), or with ``written`` a container
+    written out; else None."""
+    if isinstance(node, ast.Call) or _adds(node) or (
+            written and isinstance(node, _LITERALS) and not _constants(node)):
         operand = evaluated(frame, node)
         if operand is None or not is_container_operand(frame, operand):
             return None
@@ -159,7 +165,7 @@ def taken(frame, node, name, path):
     """``xs[1:]``, ``xs[:-1]``, ``xs[::2]``: a ``Take`` into a new list (a tuple's slice
     is read as a list of its numbers); the name holding it.  Written once per slice in
     the source, however often lowering asks."""
-    made = frame.unit.taken.get(id(node))
+    made = frame.taken.get(id(node))
     if made is not None:
         return made
     kind = kind_of_operand(frame, ir.Ref(name, path))
@@ -180,7 +186,7 @@ def taken(frame, node, name, path):
                                if path else f"{name}_slice")
     _typed(frame, node, target, t.List(elem, None))
     frame.emit(ir.Take(target, name, path, tuple(bounds), frame.origin))
-    frame.unit.taken[id(node)] = target
+    frame.taken[id(node)] = target
     return target
 
 

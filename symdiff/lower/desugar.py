@@ -11,6 +11,7 @@ inside it:
   name at a time, where no value is a name assigned before it in the statement (``a, b =
   b, a`` needs the old ``a`` kept, which ``lower`` does);
 - ``g = lambda t: e`` is ``def g(t): return e``;
+- ``xs.extend(it)`` is ``for item in it: xs.append(item)``;
 - an ``if`` one of whose branches always leaves the block (``return``, ``break``,
   ``continue``, ``raise``) takes the rest of the block into its other branch, so control
   never leaves a branch to run on after the ``if``; the statements after one that
@@ -74,7 +75,7 @@ import dataclasses
 from symdiff.frontend.parse import lambda_as_def
 from symdiff.lower.comprehensions import hoist, rename_targets
 from symdiff.lower.exits import always_exits, contains
-from symdiff.lower.hygiene import Hygiene
+from symdiff.lower.hygiene import Hygiene, name
 from symdiff.lower.iteration import index_loop, unpacked_assignment
 
 _EXITS = (ast.Return, ast.Break, ast.Continue)
@@ -151,6 +152,9 @@ def _statement(stmt, scope):
         return [_function(lambda_as_def(stmt.value, stmt.targets[0].id), scope)]
     if isinstance(stmt, ast.FunctionDef):
         return [_function(stmt, scope)]
+    extended = _extend_loop(stmt, scope)
+    if extended is not None:
+        return _statement(extended, scope)
     before, stmt = hoist(stmt, scope) if scope.comprehensions else ([], stmt)
     out = [new for made in before for new in _statement(made, scope)]
     if stmt is None:  # a list comprehension filled its target in place
@@ -164,6 +168,20 @@ def _statement(stmt, scope):
         stmt = _with_blocks(stmt, body=_block(stmt.body, scope),
                             orelse=_block(stmt.orelse, scope))
     return out + [stmt]
+
+
+def _extend_loop(stmt, scope):
+    """``xs.extend(it)`` as ``for item in it: xs.append(item)``, which changes the list
+    in place as ``extend`` does; None for any other statement."""
+    call = stmt.value if isinstance(stmt, ast.Expr) else None
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+            and call.func.attr == "extend" and isinstance(call.func.value, ast.Name)
+            and len(call.args) == 1 and not call.keywords):
+        return None
+    item = scope.fresh("item")
+    append = _at(ast.Attribute(copy.copy(call.func.value), "append", ast.Load()), call)
+    body = [_at(ast.Expr(_at(ast.Call(append, [name(item, call)], []), call)), stmt)]
+    return _at(ast.For(name(item, call, store=True), call.args[0], body, []), stmt)
 
 
 def _one_at_a_time(stmt):

@@ -17,7 +17,7 @@ import operator
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
-from symdiff.lower import calls, changes, containers, names, operands, tables
+from symdiff.lower import calls, changes, containers, joins, names, operands, tables
 from symdiff.lower.operands import operand_ast, reads_of
 from symdiff.primitives.registry import operators
 
@@ -28,7 +28,7 @@ _COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt,
 
 
 def value(frame, node, target=None):
-    ahead = frame.unit.ahead.get(id(node))
+    ahead = frame.ahead.get(id(node))
     if ahead is not None:  # evaluated already, where a container was looked for
         if target is not None and ahead != ir.Var(target) and not (
                 containers.is_container_operand(frame, ahead)):
@@ -64,6 +64,8 @@ def value_inner(frame, node, target):
         return names.attribute_operand(frame, node)
     if isinstance(node, ast.BinOp):
         built = changes.repeated(frame, node, target)
+        if built is None:
+            built = joins.joined(frame, node, target)
         return built if built is not None else binary_chain(frame, node, target)
     if isinstance(node, ast.UnaryOp):
         if isinstance(node.op, ast.Not):
@@ -101,8 +103,10 @@ def value_inner(frame, node, target):
 
 def _kept(frame, node):
     """Whether the literal ``node`` is a container the code keeps: the value of an
-    assignment to one name, or an argument of a call."""
+    assignment to one name, or what a helper returns."""
     where = frame.statement_node
+    if isinstance(where, ast.Return) and where.value is node:
+        return not frame.top and isinstance(node, ast.List)  # a tuple: values unpacked
     return (isinstance(where, ast.Assign) and where.value is node and len(where.targets) == 1
             and isinstance(where.targets[0], ast.Name))
 

@@ -45,6 +45,9 @@ class Frame:
         self.stacks = {}  # user name of a list used as a stack -> its generated name
         self.stack_methods = {}  # user name bound to a stack's append or pop -> (stack, method)
         self.lists = list_names(parsed.tree)  # names this body assigns ``[]``: its stacks
+        # Per frame, not per unit: a helper inlined twice lowers the same nodes twice.
+        self.ahead = {}  # id of an expression evaluated ahead of its use -> its operand
+        self.taken = {}  # id of a slice in the source -> the list ``containers.taken`` made
 
     # --- the entry points the units call one another through ------------------------
 

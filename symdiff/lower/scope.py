@@ -40,8 +40,6 @@ class Unit:
         self.custom_functions = {}  # op -> (function, partials)
         self.containers = {}  # generated name -> the container type it holds
         self.params = set()  # the differentiated function's parameters
-        self.taken = {}  # id of a slice in the source -> the list ``containers.taken`` made
-        self.ahead = {}  # id of an expression evaluated ahead of its use -> its operand
         self.empty = set()  # lists made empty whose kind the first append decides
         self.given = set()  # lists appended to another list: read through it from then on
         self.holding = set()  # lists held by name inside a literal: never changed in place
