@@ -75,7 +75,8 @@ import dataclasses
 from symdiff.frontend.parse import lambda_as_def
 from symdiff.lower.comprehensions import hoist, rename_targets
 from symdiff.lower.exits import always_exits, contains
-from symdiff.lower.hygiene import Hygiene, name
+from symdiff.lower.hygiene import Hygiene
+from symdiff.lower.hygiene import name as name_node
 from symdiff.lower.iteration import index_loop, unpacked_assignment
 
 _EXITS = (ast.Return, ast.Break, ast.Continue)
@@ -180,8 +181,8 @@ def _extend_loop(stmt, scope):
         return None
     item = scope.fresh("item")
     append = _at(ast.Attribute(copy.copy(call.func.value), "append", ast.Load()), call)
-    body = [_at(ast.Expr(_at(ast.Call(append, [name(item, call)], []), call)), stmt)]
-    return _at(ast.For(name(item, call, store=True), call.args[0], body, []), stmt)
+    body = [_at(ast.Expr(_at(ast.Call(append, [name_node(item, call)], []), call)), stmt)]
+    return _at(ast.For(name_node(item, call, store=True), call.args[0], body, []), stmt)
 
 
 def _one_at_a_time(stmt):
