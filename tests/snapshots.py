@@ -50,9 +50,9 @@ def _corpus_functions():
                      and value.__code__.co_filename == str(path)
                      and value.__code__.co_argcount]  # a script's main() is not differentiated
     groups.append(("examples", examples))
-    from corpus import containers, joins, tangent_lists  # built for the kinds of their first point
+    from corpus import branch_local, containers, joins, tangent_lists  # built for the kinds of their first point
     groups.append(("containers", [(f"{module.__name__.rpartition('.')[2]}.{c.label}", c.fn,
-                                   c.points[0]) for module in (containers, tangent_lists, joins)
+                                   c.points[0]) for module in (containers, tangent_lists, joins, branch_local)
                                   for c in module.CASES]))
     return groups
 

@@ -371,19 +371,37 @@ def test_a_join_python_refuses_or_of_containers_is_located(tmp_path, source, col
     assert (caught.value.lineno, caught.value.col_offset) == (line, column)
 
 
-def test_a_container_built_in_one_branch_is_refused_where_it_is_built(tmp_path):
+def _module(tmp_path, name, source):
     import importlib.util
-    path = tmp_path / "loop_module.py"
-    path.write_text("def f(x):\n    t = 0.0\n    if x > 0:\n"
-                    "        ys = [x, x * x]\n        t = t + ys[1]\n    return t\n")
-    spec = importlib.util.spec_from_file_location("loop_module", path)
+    path = tmp_path / f"{name}.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    return module, path
+
+
+def test_a_container_built_in_one_branch_and_read_there_is_differentiated(tmp_path):
+    module, _ = _module(tmp_path, "branch_module", (
+        "def f(x):\n    t = 0.0\n    if x > 0:\n"
+        "        ys = [x, x * x]\n        t = t + ys[1]\n    return t\n"))
+    for x in (1.5, -0.5):
+        assert_gradient(module.f, (x,))
+
+
+@pytest.mark.parametrize("body, line", [
+    # bound to a name read after the if: refused where it is built
+    ("    ys = [x]\n    if x > 0:\n        ys = [x, x * x]\n    return ys[0]\n", 4),
+    # a comprehension bound again to a parameter: refused where it is read outside the if
+    ("    if x[0] > 0:\n        x = [v * 2.0 for v in x]\n    return x[0] * x[1]\n", 2),
+    # in one arm of a conditional expression
+    ("    ys = [x] if x > 0 else [x, x]\n    return ys[0]\n", 2),
+])
+def test_a_container_built_in_one_branch_and_read_after_it_is_refused(tmp_path, body, line):
+    module, path = _module(tmp_path, "after_module", "def f(x):\n" + body)
     with pytest.raises(UnsupportedSyntaxError) as caught:
-        symdiff.grad(module.f)(1.0)
-    assert caught.value.lineno == 4
-
-
+        symdiff.grad(module.f)([1.0, 2.0] if "x[0]" in body else 1.0)
+    assert (caught.value.filename, caught.value.lineno) == (str(path), line)
 
 
 def test_show_at_example_arguments_prints_the_text_for_their_kinds(tmp_path, capsys):

@@ -162,11 +162,14 @@ class ContainerChanges:
 
     def _starts_adjoint(self, stmt):
         """Whether the sum ``stmt`` is the first reverse step to reach its container's
-        adjoint: it stands outside every loop and nothing reads or changes the container
-        after it."""
+        adjoint: it stands outside every loop, in the branch its container is made in (a
+        parameter: in none), and nothing reads or changes the container after it."""
         du = self.defuse
         at = du.position(stmt)
-        return not stmt.path and not du.loops(stmt) and stmt.container not in du.results and all(
+        made = du.definitions(stmt.container)
+        where = du.branches(made[0]) if len(made) == 1 else () if not made else None
+        return not stmt.path and not du.loops(stmt) and stmt.container not in du.results and (
+            du.branches(stmt) == where) and all(
             du.position(r) <= at for r in du.readers(stmt.container))
 
     def _spread(self, stmt, g):

@@ -18,6 +18,7 @@ is returned in its structure (a tuple for a tuple: ``tuple(dparams)``).
 """
 
 from symdiff.ad.taping import read_only
+from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
@@ -250,13 +251,44 @@ class Containers:
         return self.saved_for_reverse(stmt, scope, ir.operand_names(stmt.path), forward,
                                       reverse)
 
-    def container_adjoints(self):
+    def container_adjoints(self, side=None):
         """``dxs = [0.0] * len(xs)`` for every active container, as the reverse starts (but
-        for one whose adjoint a sum starts: ``_spread``)."""
+        for one whose adjoint a sum starts: ``_spread``).  A container built only inside
+        branches of ``if`` statements (read only there: lowering sees to it) may not exist
+        when the reverse starts: its adjoint starts with the reverse of the branch that
+        builds it, ``side`` (``(sid of the if, True for its body)``)."""
         started = getattr(self, "_started", set())
         return [sw.Let(self.adjoint(name), zeros(kind, ex.Name(name)))
                 for name, kind in self.program.containers.items()
-                if name in self.active and name not in started]
+                if name in self.active and name not in started
+                and side in self._built_in(name)]
+
+    def branch_local_adjoints(self):
+        """The adjoints of the active containers built only inside branches: each is set
+        in the reverse of its branch before it is read, and needs no zero before."""
+        return {self.adjoint(name) for name in self.program.containers
+                if name in self.active and None not in self._built_in(name)}
+
+    def _built_in(self, name):
+        """The innermost branches (``DefUse.branches``) the definitions of the container
+        ``name`` stand in; ``{None}`` when one stands in none."""
+        du = self.defuse
+        sides = set()
+        for stmt in du.definitions(name):
+            around = du.branches(stmt)
+            if not around:
+                return {None}
+            sides.add(around[-1])
+        for reader in du.readers(name):
+            if sides and not sides & set(du.branches(reader)):
+                origin = reader.origin
+                raise UnsupportedSyntaxError(
+                    "a container built in one branch of an if is read outside that branch",
+                    filename=origin.filename, lineno=origin.lineno,
+                    col_offset=origin.col_offset, source_line=origin.text,
+                    hint="build it before the if (the branches may then change it), or "
+                         "read it only inside the branch")
+        return sides or {None}
 
     def gradient_of(self, name):
         kind = self.program.containers.get(name)

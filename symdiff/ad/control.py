@@ -44,12 +44,12 @@ class Control:
             return forward, []
         saved, restored = (self.decision(stmt.test, scope)
                            if scope.taped(stmt.test, self.defuse.place(stmt)) else ([], []))
-        if rb:
-            back = sw.If(ex.Name(stmt.test), self.flatten(rb, stmt.origin),
-                         self.flatten(re, stmt.origin))
+        body = self.container_adjoints((stmt.sid, True)) + self.flatten(rb, stmt.origin)
+        orelse = self.container_adjoints((stmt.sid, False)) + self.flatten(re, stmt.origin)
+        if body:
+            back = sw.If(ex.Name(stmt.test), body, orelse)
         else:
-            back = sw.If(ex.UnaryOp("not", ex.Name(stmt.test)), self.flatten(re, stmt.origin),
-                         [])
+            back = sw.If(ex.UnaryOp("not", ex.Name(stmt.test)), orelse, [])
         return forward + saved, restored + [back]
 
     def for_loop(self, stmt, scope):

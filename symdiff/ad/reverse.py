@@ -128,7 +128,7 @@ class Sweeps(Control, Taping, Containers, ContainerChanges, Writer):
             reverse += self.container_adjoints()
             reverse += self.flatten(rev)
         initialized = initialize_adjoints(reverse, set(self.adjoints.values()),
-                                          self.local_adjoints)
+                                          self.local_adjoints | self.branch_local_adjoints())
         grads = [to_ast(self.gradient_of(p)) if self.adjoints.get(p) in initialized
                  else self.no_gradient(p) for p in self.wrt]
         if calls:

@@ -17,8 +17,8 @@ from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.kinds import element, is_container
 from symdiff.ir import nodes as ir
 from symdiff.ir import types as t
+from symdiff.lower.placement import built_once
 from symdiff.lower.containers import (
-    _built_once,
     _typed,
     container_of,
     index_operand,
@@ -35,7 +35,7 @@ def copied(frame, call, node, descending, target):
     if elem is None or is_container(elem):
         raise frame.error(UnsupportedSyntaxError, node, f"{call}() of a {kind}",
                           f"{call}() reads a list or tuple of numbers")
-    _built_once(frame, node)
+    built_once(frame, node)
     target = target or frame.namer.fresh(f"{call}_{frame.hint}")
     length = len(kind.elts) if isinstance(kind, t.Tuple) else None
     _typed(frame, node, target, t.Tuple((elem,) * length) if call == "tuple" and length
@@ -53,7 +53,7 @@ def repeated(frame, node, target):
     lists = [side for side in (node.left, node.right) if isinstance(side, ast.List)]
     if len(lists) != 1 or len(lists[0].elts) != 1:
         return None
-    _built_once(frame, node)
+    built_once(frame, node)
     other = node.right if lists[0] is node.left else node.left
     item = number(frame, lists[0].elts[0])
     count = frame.value(other)
@@ -99,7 +99,7 @@ def returned(frame, node):
 def empty_list(frame, name):
     """``name = []`` for a list that is filled by ``append`` and read (not a stack)."""
     node = frame.statement_node
-    _built_once(frame, node)
+    built_once(frame, node)
     if name not in frame.unit.containers:  # its kind is what is appended first
         frame.unit.empty.add(name)
         frame.unit.containers[name] = t.List(t.FLOAT, None)

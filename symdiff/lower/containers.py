@@ -26,6 +26,7 @@ from symdiff.frontend.kinds import element, is_container
 from symdiff.ir import nodes as ir
 from symdiff.ir import types as t
 from symdiff.lower import names
+from symdiff.lower.placement import built_once
 from symdiff.lower.operands import operand_ast, reads_of
 
 _KINDS = {ast.List: "list", ast.Tuple: "tuple", ast.Dict: "dict"}
@@ -173,7 +174,7 @@ def taken(frame, node, name, path):
     if elem is None:
         raise frame.error(UnsupportedSyntaxError, node, f"a slice of a {kind}",
                           "slice a list or tuple whose elements are alike")
-    _built_once(frame, node)
+    built_once(frame, node)
     bounds = []
     for part in (node.slice.lower, node.slice.upper, node.slice.step):
         operand = None if part is None else frame.value(part)
@@ -257,7 +258,7 @@ def element_name(node, path):
 def literal(frame, node, target):
     """``[a, b]``, ``(a, b)``, ``{"w": a}``, nested (``[(a, b), (c, d)]``): one
     ``Build`` of the numbers' operands."""
-    _built_once(frame, node)
+    built_once(frame, node)
     made, kind = _literal(frame, node)
     if isinstance(kind, t.Dict) and frame.loops:
         raise frame.error(UnsupportedSyntaxError, node, "a dict built inside a loop is "
@@ -342,22 +343,6 @@ def number(frame, node):
                           "is needed", "containers of containers are read from arguments; "
                           "build them of numbers here")
     return operand
-
-
-def _built_once(frame, node):
-    """A container is built on every path that reaches the reverse sweep: not in one
-    branch of an ``if`` (a loop's body builds a new one each iteration)."""
-    parents = getattr(frame, "_parents", None)
-    if parents is None:
-        parents = frame._parents = {id(child): parent for parent in ast.walk(frame.parsed.tree)
-                                    for child in ast.iter_child_nodes(parent)}
-    current = parents.get(id(node))
-    while current is not None:
-        if isinstance(current, (ast.If, ast.IfExp, ast.BoolOp)):
-            raise frame.error(UnsupportedSyntaxError, node, "a container built in one branch "
-                              "of an if is not supported", "build it before the if, and "
-                              "change its elements in the branches")
-        current = parents.get(id(current))
 
 
 def _typed(frame, node, name, kind):

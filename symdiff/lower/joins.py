@@ -21,8 +21,8 @@ from symdiff.frontend.kinds import element, is_container
 from symdiff.ir import nodes as ir
 from symdiff.ir import types as t
 from symdiff.lower import names
+from symdiff.lower.placement import built_once
 from symdiff.lower.containers import (
-    _built_once,
     _joined,
     _literal,
     _makes_container,
@@ -48,7 +48,7 @@ def joined(frame, node, target):
     kind = _sequence(frame, terms[0])
     if kind is None:
         return None
-    _built_once(frame, whole)
+    built_once(frame, whole)
     parts, kinds = [], []
     for term in terms:
         part, term_kind = _part(frame, term, kind)
