@@ -50,10 +50,11 @@ def _corpus_functions():
                      and value.__code__.co_filename == str(path)
                      and value.__code__.co_argcount]  # a script's main() is not differentiated
     groups.append(("examples", examples))
-    from corpus import branch_local, containers, joins, tangent_lists  # built for the kinds of their first point
+    # built for the kinds of their first point
+    from corpus import branch_local, containers, control_lists, joins, tangent_lists
+    corpora = (containers, tangent_lists, joins, branch_local, control_lists)
     groups.append(("containers", [(f"{module.__name__.rpartition('.')[2]}.{c.label}", c.fn,
-                                   c.points[0]) for module in (containers, tangent_lists, joins, branch_local)
-                                  for c in module.CASES]))
+                                   c.points[0]) for module in corpora for c in module.CASES]))
     return groups
 
 

@@ -1,6 +1,6 @@
 """Gradients of functions over tuples, lists and dicts: ``corpus/containers.py``,
-``corpus/tangent_lists.py``, ``corpus/joins.py`` and ``corpus/branch_local.py`` against
-three witnesses, leaf by leaf.
+``corpus/tangent_lists.py``, ``corpus/joins.py``, ``corpus/branch_local.py`` and
+``corpus/control_lists.py`` against three witnesses, leaf by leaf.
 
 For every function, at every one of its points:
 
@@ -40,15 +40,16 @@ from symdiff.witnesses.symbolic import evaluate_grad
 
 try:
     import oracles
-    from corpus import branch_local, containers, joins, tangent_lists
+    from corpus import branch_local, containers, control_lists, joins, tangent_lists
 except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests import oracles
-    from tests.corpus import branch_local, containers, joins, tangent_lists
+    from tests.corpus import branch_local, containers, control_lists, joins, tangent_lists
 
 
 
 CASES = {f"{module.__name__.rpartition('.')[2]}.{c.label}": c
-         for module in (containers, tangent_lists, joins, branch_local) for c in module.CASES}
+         for module in (containers, tangent_lists, joins, branch_local, control_lists)
+         for c in module.CASES}
 
 # Functions whose generated gradient does not pass yet: a loop over a dict (refused where
 # the dict is read, with its keys named).

@@ -17,6 +17,7 @@ list a loop builds anew is saved by reference.  The gradient of a container para
 is returned in its structure (a tuple for a tuple: ``tuple(dparams)``).
 """
 
+from symdiff.ad.control import regenerated
 from symdiff.ad.taping import read_only
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import expr as ex
@@ -326,7 +327,8 @@ class Containers:
         if isinstance(index, ir.Const):
             return ex.Const(index.value)
         loops = du.loops(stmt)
-        counters = {loop.target for loop in loops if isinstance(loop, ir.For)}
+        counters = {loop.target for loop in loops if isinstance(loop, ir.For)
+                    and regenerated(loop)}  # a loop left by break runs back by count
         if index.name in counters:
             return ex.Name(index.name)
         sources = du.definitions(index.name)

@@ -27,6 +27,14 @@ def branch_statement(test, body, orelse):
     return sw.If(ex.Name(test), body or [sw.Pass()], orelse)
 
 
+def regenerated(loop):
+    """Whether the reverse of the ``for`` loop ``loop`` runs over ``reversed(range(...))``
+    with its loop variable, which then holds in each reverse iteration what it held in the
+    forward one: the loop has no ``break`` and its body never writes the variable."""
+    breaks = bool(loop.body) and isinstance(loop.body[-1], ir.BreakIf)
+    return not breaks and loop.target not in ir.assigned_names(loop.body)
+
+
 class Control:
     """Expects ``block``, ``decision``, ``flatten``, ``restorable``, ``unset``,
     ``defuse``, ``active``, ``adjoint(s)``, ``defined`` and ``namer`` from ``Sweeps``."""
@@ -53,9 +61,7 @@ class Control:
         return forward + saved, restored + [back]
 
     def for_loop(self, stmt, scope):
-        breaks = bool(stmt.body) and isinstance(stmt.body[-1], ir.BreakIf)
-        rewritten = stmt.target in ir.assigned_names(stmt.body)
-        regenerate = not breaks and not rewritten
+        regenerate = regenerated(stmt)
         inner = scope.enter(stmt, self.defuse,
                             exempt=[stmt.target] if regenerate else [],
                             in_place=self.restorable(stmt, scope))

@@ -87,8 +87,9 @@ def _reduction(frame, callee, node, target):
         op = callee.value
     else:
         op = "sum" if callee.kind == "other" and callee.value is function("sum") else None
-    if op is None or not node.args or containers.container_of(frame, node.args[0]) is None:
-        return None
+    if op is None or not node.args or (op in ("min", "max") and len(node.args) > 1) or (
+            containers.container_of(frame, node.args[0]) is None):
+        return None  # ``max(a, b)`` compares its arguments, whatever they hold
     start = node.args[1] if len(node.args) == 2 else None
     keywords = {k.arg: k.value for k in node.keywords}
     if op in WITH_START and set(keywords) <= {"start"} and start is None:
