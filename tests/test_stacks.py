@@ -1,13 +1,13 @@
-"""User stacks (lists used through ``append`` and ``pop``) under the optimizer.
+"""Lists used as stacks (``append`` and ``pop``) under the optimizer: one case of lists.
 
 - A call with effects is never merged, duplicated, dropped or reordered: two ``s.pop()``
   are two values (the reproducer ``s.pop() * s.pop()`` and its relatives), against the
   tape and ``optimize=False``; ``effects.Calls`` on hand-written calls; the passes alone.
-- A stack read any other way (``s[0]``, ``s[-1]``, ``len(s)``, ``for v in s``, the list
-  itself) is refused with a located error, in straight-line code and in loops of every
-  kind — never generated code that fails when it runs.
+- A list that is popped is read every other way too (``s[0]``, ``s[-1]``, ``len(s)``,
+  ``for v in s``); one read before it is made, or returned, is refused where it is read;
+  ``pop(i)`` of another element is refused at the call.
 - Fuzzing: random stack programs (``tests/stack_programs.py``), optimized against
-  unoptimized against the tape; with indexing, each refused at a line that reads a stack.
+  unoptimized against the tape, with and without reads by index and length.
 """
 
 import ast
@@ -381,20 +381,16 @@ def test_fuzz_optimized_equals_unoptimized_and_tape(directory, seed):
     assert not found, f"{len(found)} mismatches; the first:\n{found[0]}"
 
 
-def test_fuzz_stacks_read_by_index_are_refused_or_right(directory):
+def test_fuzz_stacks_read_by_index_and_length_are_right(directory):
     programs = [stack_programs.generate(3, i, indexing=True) for i in range(PROGRAMS // 2)]
     stack_programs.load(programs, directory, "stacks_indexed")
-    refused = 0
+    found = []
     for program in programs:
-        try:
-            symdiff.grad(program.fn)
-        except UnsupportedSyntaxError as error:
-            line = _line(error)
-            assert "[" in line or "len(" in line, (line, program.source)
-            refused += 1
-            continue
-        assert not stack_programs.compare(program, (0.3, -0.7)), program.source
-    assert refused, "the indexing programs should read stacks by index"
+        for point in ((0.3, -0.7), (1.1, 0.4)):
+            found += stack_programs.compare(program, point)
+    assert not found, f"{len(found)} mismatches; the first:\n{found[0]}"
+    read = [p for p in programs if "[" in p.source.replace("= []", "") or "len(" in p.source]
+    assert len(read) >= len(programs) // 6, "the indexing programs should read stacks by index"
 
 
 def test_stack_programs_pop_nothing_empty(directory):

@@ -2,7 +2,8 @@
 
 Used by ``differentiate`` beside ``containers`` (element reads, literals, slices and the
 shapes of adjoints).  ``xs[k] = v`` gives ``dv += dxs[k]; dxs[k] = 0.0`` (a row replaced
-gives its adjoint number by number); ``ys.append(v)`` gives ``dv += dys.pop()``; a
+gives its adjoint number by number); ``ys.append(v)`` gives ``dv += dys.pop()`` and
+``v = ys.pop()`` gives ``dys.append(dv)``; a
 reduction spreads its adjoint over the container's (``sum``: every element; ``min`` and
 ``max``: the element returned; ``prod``: the product of the others).  A change is undone
 by its reverse where a later reverse step reads the container (``Containers.restores``).
@@ -93,6 +94,29 @@ class ContainerChanges:
             else:
                 reverse.append(sw.Pop(None, d, method=True))
         return forward, reverse
+
+    def pop_from_list(self, stmt, scope):
+        """``v = ys.pop()``: its reverse puts ``v``'s adjoint back on the list's adjoint
+        (which has the list's shape at every point), and ``v`` back on the list where a
+        later reverse step reads the list."""
+        overwrites = self._defines(stmt, scope)
+        forward = [sw.Pop(stmt.target, stmt.stack, method=True)]
+        reverse = []
+        if stmt.stack in self.active:
+            active = stmt.target in self.active
+            value = ex.Name(self.adjoint(stmt.target)) if active else sw.ZERO
+            reverse.append(sw.Push(self.adjoint(stmt.stack), value, method=True))
+            if active and overwrites:
+                reverse.append(sw.Let(self.adjoint(stmt.target), sw.ZERO))
+        if self.restores(stmt.stack, stmt):
+            popped = ex.Name(stmt.target)
+            if scope.taped(stmt.target, self.defuse.place(stmt)) and (
+                    stmt.target not in scope.in_place):  # overwritten before the reverse
+                push, pop = self.stack_names()
+                forward.append(sw.Push(push, popped))
+                popped = ex.Call(ex.Name(pop))
+            reverse.append(sw.Push(stmt.stack, popped, method=True))
+        return self.restoring(stmt, scope, forward, reverse)
 
     def reduce(self, stmt, scope):
         overwrites = self._defines(stmt, scope)
