@@ -400,3 +400,93 @@ def test_stack_programs_pop_nothing_empty(directory):
         value = program.fn(0.3, -0.7)
         assert isinstance(value, float) and not math.isnan(value), program.source
         assert program.source.count(".pop()") >= 1 or ".append(" not in program.source
+
+
+# --- higher order: the lists of a gradient read again, and forward mode over lists -------
+
+try:
+    from corpus import containers as container_corpus, tangent_lists
+except ImportError:  # run with the repository root, not tests/, on sys.path
+    from tests.corpus import containers as container_corpus, tangent_lists
+
+NUMBER_CASES = [c for module in (container_corpus, tangent_lists) for c in module.CASES
+                if all(isinstance(v, (int, float)) for v in c.points[0])]
+# the ones whose second derivative and forward mode are built (lists built, appended to,
+# popped and indexed in the function, and those the gradient itself keeps)
+SECOND = {"list_literal", "tuple_indexed_in_loop", "powers_appended", "explicit_euler",
+          "euler_trajectory_loss", "peek_and_measure", "stack_of_running_products",
+          "anf_list", "list_and_subscript", "two_values_returned", "pick_from_packed",
+          "polar_radius_times_angle", "pushed_and_popped", "pushed_and_dropped"}
+FORWARD = {"list_literal", "powers_appended", "peek_and_measure", "anf_list",
+           "list_and_subscript", "two_values_returned", "polar_radius_times_angle",
+           "pushed_and_popped", "pushed_and_dropped"}
+
+
+def _derivative(fn, point, i, h=1e-4):
+    """d fn / d point[i], central differences with one Richardson step."""
+    def at(step):
+        moved = list(point)
+        moved[i] += step
+        return fn(*moved)
+    coarse = (at(h) - at(-h)) / (2 * h)
+    fine = (at(h / 2) - at(-h / 2)) / h
+    return (4 * fine - coarse) / 3
+
+
+def _built(make):
+    try:
+        return make()
+    except symdiff.SymdiffError:
+        return None
+
+
+@pytest.mark.parametrize("case", NUMBER_CASES, ids=lambda c: c.label)
+def test_second_derivatives_read_the_gradient_s_lists(case):
+    first = case.params[0]
+    inner = symdiff.grad(case.fn, wrt=first)
+    second = _built(lambda: symdiff.grad(inner, wrt=first))
+    if case.label in SECOND:
+        assert second is not None, f"{case.label}: grad of grad is refused"
+    if second is None:
+        return
+    for point in case.points:
+        point = tuple(float(v) if i == 0 else v for i, v in enumerate(point))
+        expected = _derivative(inner, point, 0)
+        assert second(*point) == pytest.approx(expected, rel=1e-6, abs=1e-8), point
+        hessian = _built(lambda: symdiff.hessian(case.fn, wrt=first))
+        if hessian is not None:
+            assert hessian(*point) == pytest.approx(second(*point), rel=1e-10, abs=1e-12)
+
+
+@pytest.mark.parametrize("case", NUMBER_CASES, ids=lambda c: c.label)
+def test_forward_mode_over_lists_gives_the_gradient(case):
+    if not all(isinstance(v, float) for point in case.points for v in point):
+        return  # an int parameter (an index) has no tangent
+    jvp = _built(lambda: symdiff.jvp(case.fn))
+    if case.label in FORWARD:
+        assert jvp is not None, f"{case.label}: forward mode is refused"
+    if jvp is None:
+        return
+    gradient = symdiff.grad(case.fn)
+    n = len(case.params)
+    for point in case.points:
+        g = gradient(*point)
+        g = g if isinstance(g, tuple) else (g,)
+        for i in range(n):
+            value, tangent = jvp(*point, *[1.0 if j == i else 0.0 for j in range(n)])
+            assert value == pytest.approx(case.fn(*point), rel=1e-12)
+            assert tangent == pytest.approx(g[i], rel=1e-10, abs=1e-12), (point, i)
+            assert tangent == pytest.approx(_derivative(case.fn, point, i), rel=1e-6,
+                                            abs=1e-8)
+
+
+@pytest.mark.parametrize("name", POPPING)
+def test_user_stacks_have_second_derivatives(pops, name):
+    fn = getattr(pops, name)
+    inner = symdiff.grad(fn, wrt="a")
+    second = symdiff.grad(inner, wrt="a")
+    for point in POINTS[:2]:
+        assert second(*point) == pytest.approx(_derivative(inner, point, 0), rel=1e-6,
+                                               abs=1e-8), point
+        value, tangent = symdiff.jvp(fn)(*point, 1.0, 0.0)
+        assert tangent == pytest.approx(symdiff.grad(fn)(*point)[0], rel=1e-10, abs=1e-12)

@@ -81,7 +81,9 @@ class Tangents(Writer):
             if stmt.target in self.active:
                 made.append(sw.Let(self.tangent(stmt.target), sw.ZERO))
             return made
-        if isinstance(stmt, (ir.Build, ir.Push, ir.Pop, ir.Item)) and self.built_here(stmt):
+        if isinstance(stmt, (ir.Build, ir.Push, ir.Pop, ir.Item)) and self.built_here(stmt) or (
+                isinstance(stmt, ir.Reduce) and stmt.op in ("sum", "fsum") and not stmt.path
+                and self.built_here(stmt)):
             return self.list_statement(stmt)
         if isinstance(stmt, ir.If):
             return [branch_statement(stmt.test, self.flatten(self.block(stmt.body), stmt.origin),
@@ -109,15 +111,15 @@ class Tangents(Writer):
             origin = stmt.origin
             raise UnsupportedSyntaxError(
                 "forward mode reads lists of numbers built in the function (literals, "
-                "append, pop, indexing) and no other container use yet",
+                "append, pop, indexing, sum) and no other container use yet",
                 filename=origin.filename, lineno=origin.lineno, col_offset=origin.col_offset,
                 source_line=origin.text, hint="take the gradient with symdiff.grad, which "
                 "reads them")
         raise TypeError(stmt)
 
     def built_here(self, stmt):
-        """Whether ``stmt`` builds, appends to, pops or reads a number of a flat list of
-        numbers the function builds itself (not a parameter)."""
+        """Whether ``stmt`` builds, appends to, pops, sums or reads a number of a flat list
+        of numbers the function builds itself (not a parameter)."""
         name = stmt.target if isinstance(stmt, ir.Build) else getattr(
             stmt, "container", getattr(stmt, "stack", None))
         kind = self.program.containers.get(name)
@@ -129,7 +131,8 @@ class Tangents(Writer):
     def list_statement(self, stmt):
         """A list's tangent is a list in step with it: ``dys = [da, 0.0]`` beside
         ``ys = [a, 2.0]``, ``dys.append(dv)`` beside ``ys.append(v)``, ``dv = dys.pop()``
-        beside ``v = ys.pop()``, ``dy = dys[i]`` beside ``y = ys[i]``."""
+        beside ``v = ys.pop()``, ``dy = dys[i]`` beside ``y = ys[i]``, ``dt = sum(dys)``
+        beside ``t = sum(ys)``."""
         if isinstance(stmt, ir.Build):
             value = ex.BinOp("*", ex.List((ex.of_operand(stmt.items[0]),)), ex.of_operand(
                 stmt.repeat)) if stmt.repeat is not None else ex.List(tuple(
@@ -140,6 +143,17 @@ class Tangents(Writer):
                 made.append(sw.Let(self.tangent(stmt.target), ex.BinOp(
                     "*", ex.List(items), ex.of_operand(stmt.repeat)) if stmt.repeat is not None
                     else ex.List(items)))
+            return made
+        if isinstance(stmt, ir.Reduce):  # a sum's tangent is the sum of the tangents
+            func = ex.Name(self.builtin("sum")) if stmt.op == "sum" else ex.Attribute(
+                ex.Name(self.program.math_name), "fsum")
+            start = () if stmt.start is None else (ex.of_operand(stmt.start),)
+            made = [sw.Let(stmt.target, ex.Call(func, (ex.Name(stmt.container),) + start))]
+            if stmt.target in self.active:
+                tangent = ex.Call(func, (ex.Name(self.tangent(stmt.container)),))
+                if stmt.start is not None and self.tangent_of(stmt.start) != sw.ZERO:
+                    tangent = ex.BinOp("+", tangent, self.tangent_of(stmt.start))
+                made.append(sw.Let(self.tangent(stmt.target), tangent))
             return made
         if isinstance(stmt, ir.Item):
             made = [sw.Let(stmt.target, place(stmt.container, stmt.path))]
