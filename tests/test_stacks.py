@@ -490,3 +490,33 @@ def test_user_stacks_have_second_derivatives(pops, name):
                                                abs=1e-8), point
         value, tangent = symdiff.jvp(fn)(*point, 1.0, 0.0)
         assert tangent == pytest.approx(symdiff.grad(fn)(*point)[0], rel=1e-10, abs=1e-12)
+
+
+POP_REFUSED = '''
+def pop_first(x):
+    s = [x, x * x]
+    return s.pop(0)
+
+
+def pop_by_name(x, i):
+    s = [x, x * x]
+    return s.pop(i)
+
+
+def pop_a_row(x):
+    rows = []
+    row = [x, x * x]
+    rows.append(row)
+    last = rows.pop()
+    return last[0]
+'''
+
+
+@pytest.mark.parametrize("name", ("pop_first", "pop_by_name", "pop_a_row"))
+def test_a_pop_symdiff_does_not_read_is_refused_at_the_call(tmp_path, name):
+    fn = getattr(_module(tmp_path, "stack_pops_refused", POP_REFUSED), name)
+    with pytest.raises(UnsupportedSyntaxError) as caught:
+        symdiff.grad(fn, wrt="x")
+    error = caught.value
+    assert error.filename.endswith("stack_pops_refused.py")
+    assert _line(error)[error.col_offset:].startswith(("s.pop(", "rows.pop(")), _line(error)

@@ -96,7 +96,7 @@ class _Inference:
         self.types = {}
         self.ints = set()  # parameters read as integers
         self.returned = returned_names(program)
-        self.fallback = set()  # popped back, typed by their stacks all the same
+        self.fallback = set()  # popped back, typed by their lists all the same
         for stmt in ir.walk(program.body):
             self.note_int_uses(stmt)
         self.spread_ints()
