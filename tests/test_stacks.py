@@ -490,6 +490,23 @@ def test_user_stacks_have_second_derivatives(pops, name):
                                                abs=1e-8), point
         value, tangent = symdiff.jvp(fn)(*point, 1.0, 0.0)
         assert tangent == pytest.approx(symdiff.grad(fn)(*point)[0], rel=1e-10, abs=1e-12)
+        assert symdiff.hessian(fn, wrt="a")(*point) == pytest.approx(second(*point),
+                                                                      rel=1e-10, abs=1e-12)
+
+
+def test_fuzz_second_derivatives_of_stack_programs(directory):
+    programs = [stack_programs.generate(5, i, indexing=True) for i in range(30)]
+    stack_programs.load(programs, directory, "stacks_second")
+    for program in programs:
+        inner = symdiff.grad(program.fn, wrt="x")
+        second = symdiff.grad(inner, wrt="x")
+        hessian = symdiff.hessian(program.fn, wrt="x")
+        for point in ((0.3, -0.7), (1.1, 0.4)):
+            expected = _derivative(inner, point, 0)
+            assert second(*point) == pytest.approx(expected, rel=1e-5, abs=1e-7), (
+                program.source, point)
+            assert hessian(*point) == pytest.approx(second(*point), rel=1e-9, abs=1e-11), (
+                program.source, point)
 
 
 POP_REFUSED = '''

@@ -81,7 +81,8 @@ class Tangents(Writer):
             if stmt.target in self.active:
                 made.append(sw.Let(self.tangent(stmt.target), sw.ZERO))
             return made
-        if isinstance(stmt, (ir.Build, ir.Push, ir.Pop, ir.Item)) and self.built_here(stmt) or (
+        if isinstance(stmt, (ir.Build, ir.Push, ir.Pop, ir.Item, ir.SetItem)) and (
+                self.built_here(stmt)) or (
                 isinstance(stmt, ir.Reduce) and stmt.op in ("sum", "fsum") and not stmt.path
                 and self.built_here(stmt)):
             return self.list_statement(stmt)
@@ -111,15 +112,16 @@ class Tangents(Writer):
             origin = stmt.origin
             raise UnsupportedSyntaxError(
                 "forward mode reads lists of numbers built in the function (literals, "
-                "append, pop, indexing, sum) and no other container use yet",
+                "append, pop, indexing, element assignment, sum) and no other container "
+                "use yet",
                 filename=origin.filename, lineno=origin.lineno, col_offset=origin.col_offset,
                 source_line=origin.text, hint="take the gradient with symdiff.grad, which "
                 "reads them")
         raise TypeError(stmt)
 
     def built_here(self, stmt):
-        """Whether ``stmt`` builds, appends to, pops, sums or reads a number of a flat list
-        of numbers the function builds itself (not a parameter)."""
+        """Whether ``stmt`` builds, appends to, pops, sums, reads or assigns a number of a
+        flat list of numbers the function builds itself (not a parameter)."""
         name = stmt.target if isinstance(stmt, ir.Build) else getattr(
             stmt, "container", getattr(stmt, "stack", None))
         kind = self.program.containers.get(name)
@@ -131,8 +133,8 @@ class Tangents(Writer):
     def list_statement(self, stmt):
         """A list's tangent is a list in step with it: ``dys = [da, 0.0]`` beside
         ``ys = [a, 2.0]``, ``dys.append(dv)`` beside ``ys.append(v)``, ``dv = dys.pop()``
-        beside ``v = ys.pop()``, ``dy = dys[i]`` beside ``y = ys[i]``, ``dt = sum(dys)``
-        beside ``t = sum(ys)``."""
+        beside ``v = ys.pop()``, ``dy = dys[i]`` beside ``y = ys[i]``, ``dys[i] = dv``
+        beside ``ys[i] = v``, ``dt = sum(dys)`` beside ``t = sum(ys)``."""
         if isinstance(stmt, ir.Build):
             value = ex.BinOp("*", ex.List((ex.of_operand(stmt.items[0]),)), ex.of_operand(
                 stmt.repeat)) if stmt.repeat is not None else ex.List(tuple(
@@ -150,16 +152,24 @@ class Tangents(Writer):
             start = () if stmt.start is None else (ex.of_operand(stmt.start),)
             made = [sw.Let(stmt.target, ex.Call(func, (ex.Name(stmt.container),) + start))]
             if stmt.target in self.active:
-                tangent = ex.Call(func, (ex.Name(self.tangent(stmt.container)),))
+                tangent = ex.Call(func, (ex.Name(self.tangent(stmt.container)),)) if (
+                    stmt.container in self.active) else sw.ZERO
                 if stmt.start is not None and self.tangent_of(stmt.start) != sw.ZERO:
                     tangent = ex.BinOp("+", tangent, self.tangent_of(stmt.start))
                 made.append(sw.Let(self.tangent(stmt.target), tangent))
+            return made
+        if isinstance(stmt, ir.SetItem):
+            made = [sw.Let(place(stmt.container, stmt.path), ex.of_operand(stmt.value))]
+            if stmt.container in self.active:
+                made.append(sw.Let(place(self.tangent(stmt.container), stmt.path),
+                                   self.tangent_of(stmt.value)))
             return made
         if isinstance(stmt, ir.Item):
             made = [sw.Let(stmt.target, place(stmt.container, stmt.path))]
             if stmt.target in self.active:
                 made.append(sw.Let(self.tangent(stmt.target), place(
-                    self.tangent(stmt.container), stmt.path)))
+                    self.tangent(stmt.container), stmt.path) if stmt.container in self.active
+                    else sw.ZERO))
             return made
         if isinstance(stmt, ir.Push):
             made = [sw.Push(stmt.stack, ex.of_operand(stmt.value), method=True)]
@@ -171,6 +181,8 @@ class Tangents(Writer):
         if stmt.stack in self.active:
             made.append(sw.Pop(self.tangent(stmt.target) if stmt.target in self.active
                                else None, self.tangent(stmt.stack), method=True))
+        elif stmt.target in self.active:  # active where it is assigned again: zero here
+            made.append(sw.Let(self.tangent(stmt.target), sw.ZERO))
         return made
 
     def tangent_of(self, operand):
