@@ -417,9 +417,10 @@ SECOND = {"list_literal", "tuple_indexed_in_loop", "powers_appended", "explicit_
           "euler_trajectory_loss", "peek_and_measure", "stack_of_running_products",
           "anf_list", "list_and_subscript", "two_values_returned", "pick_from_packed",
           "polar_radius_times_angle", "pushed_and_popped", "pushed_and_dropped"}
-FORWARD = {"list_literal", "powers_appended", "peek_and_measure", "anf_list",
-           "list_and_subscript", "two_values_returned", "polar_radius_times_angle",
-           "pushed_and_popped", "pushed_and_dropped"}
+FORWARD = {"list_literal", "powers_appended", "explicit_euler", "euler_trajectory_loss",
+           "peek_and_measure", "stack_of_running_products", "anf_list", "list_and_subscript",
+           "two_values_returned", "polar_radius_times_angle", "pushed_and_popped",
+           "pushed_and_dropped"}
 
 
 def _derivative(fn, point, i, h=1e-4):
