@@ -96,16 +96,21 @@ class ContainerChanges:
         return forward, reverse
 
     def pop_from_list(self, stmt, scope):
-        """``v = ys.pop()``: its reverse puts ``v``'s adjoint back on the list's adjoint
-        (which has the list's shape at every point), and ``v`` back on the list where a
-        later reverse step reads the list."""
+        """``v = ys.pop()`` (or ``ys.pop(i)``): its reverse puts ``v``'s adjoint back on the
+        list's adjoint (which has the list's shape at every point), at the end (or where
+        it was taken out), and ``v`` back on the list where a later reverse step reads the
+        list."""
         overwrites = self._defines(stmt, scope)
-        forward = [sw.Pop(stmt.target, stmt.stack, method=True)]
+        if stmt.index is None:
+            forward = [sw.Pop(stmt.target, stmt.stack, method=True)]
+        else:
+            forward = [sw.Let(stmt.target, ex.Call(ex.Attribute(ex.Name(stmt.stack), "pop"),
+                                                   (ex.of_operand(stmt.index),)))]
         reverse = []
         if stmt.stack in self.active:
             active = stmt.target in self.active
             value = ex.Name(self.adjoint(stmt.target)) if active else sw.ZERO
-            reverse.append(sw.Push(self.adjoint(stmt.stack), value, method=True))
+            reverse.append(self.put_back(stmt, self.adjoint(stmt.stack), value))
             if active and overwrites:
                 reverse.append(sw.Let(self.adjoint(stmt.target), sw.ZERO))
         if self.restores(stmt.stack, stmt):
@@ -115,8 +120,29 @@ class ContainerChanges:
                 push, pop = self.stack_names()
                 forward.append(sw.Push(push, popped))
                 popped = ex.Call(ex.Name(pop))
-            reverse.append(sw.Push(stmt.stack, popped, method=True))
+            reverse.append(self.put_back(stmt, stmt.stack, popped))
+        forward, reverse = self.saved_for_reverse(stmt, scope, ir.operand_names(
+            (stmt.index,)), forward, reverse)
         return self.restoring(stmt, scope, forward, reverse)
+
+    def put_back(self, stmt, into, value):
+        """``into.append(value)`` for a pop of the last element; for ``pop(i)``,
+        ``into.insert(p, value)`` at the position ``p`` it was taken from, read from the
+        list's length where ``i`` may be negative (``i if i >= 0 else len(into) + 1 + i``;
+        ``len(into) - 1`` for ``pop(-2)``)."""
+        if stmt.index is None:
+            return sw.Push(into, value, method=True)
+        index = ex.of_operand(stmt.index)
+        after = ex.BinOp("+", self.length_of(ex.Name(into)), ex.Const(1))
+        if isinstance(stmt.index, ir.Const) and stmt.index.value >= 0:
+            position = index
+        elif isinstance(stmt.index, ir.Const):
+            position = ex.BinOp("-", self.length_of(ex.Name(into)), ex.Const(
+                -stmt.index.value - 1))
+        else:
+            position = ex.IfExp(ex.Compare(index, (">=",), (ex.Const(0),)), index,
+                                ex.BinOp("+", after, index))
+        return sw.Do(ex.Call(ex.Attribute(ex.Name(into), "insert"), (position, value)))
 
     def reduce(self, stmt, scope):
         overwrites = self._defines(stmt, scope)

@@ -177,11 +177,21 @@ class Tangents(Writer):
                 made.append(sw.Push(self.tangent(stmt.stack), self.tangent_of(stmt.value),
                                     method=True))
             return made
-        made = [sw.Pop(stmt.target, stmt.stack, method=True)]
-        if stmt.stack in self.active:
+        if stmt.index is not None:  # ``ys.pop(i)`` beside ``dys.pop(i)``
+            index = (ex.of_operand(stmt.index),)
+            made = [sw.Let(stmt.target, ex.Call(ex.Attribute(ex.Name(stmt.stack), "pop"),
+                                                index))]
+            if stmt.stack in self.active:
+                popped = ex.Call(ex.Attribute(ex.Name(self.tangent(stmt.stack)), "pop"), index)
+                made.append(sw.Let(self.tangent(stmt.target), popped) if stmt.target in
+                            self.active else sw.Do(popped))
+        else:
+            made = [sw.Pop(stmt.target, stmt.stack, method=True)]
+        if stmt.index is None and stmt.stack in self.active:
             made.append(sw.Pop(self.tangent(stmt.target) if stmt.target in self.active
                                else None, self.tangent(stmt.stack), method=True))
-        elif stmt.target in self.active:  # active where it is assigned again: zero here
+        elif stmt.stack not in self.active and stmt.target in self.active:
+            # active where it is assigned again: zero here
             made.append(sw.Let(self.tangent(stmt.target), sw.ZERO))
         return made
 

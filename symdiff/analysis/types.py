@@ -138,6 +138,8 @@ class _Inference:
                     self.ints.add(node.index.id)
         elif isinstance(stmt, (ir.Item, ir.SetItem, ir.Share, ir.Take)):  # indices: ints
             self.ints.update(i.name for i in stmt.path if isinstance(i, ir.Var))
+        elif isinstance(stmt, ir.Pop) and isinstance(stmt.index, ir.Var):
+            self.ints.add(stmt.index.name)
 
     def spread_ints(self):
         """A name read as an integer computed from others by integer-keeping arithmetic

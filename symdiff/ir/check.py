@@ -199,6 +199,8 @@ class _Checker:
                 self.fail(stmt, f"{stmt.stack} is a {kind}, not a list of numbers")
             elif (stmt.stack, stmt.target) not in self.returned:
                 self.holds(stmt, stmt.target, element_type(self.program, stmt))
+            if stmt.index is not None and not t.accepts(t.INT, self.operand(stmt, stmt.index)):
+                self.fail(stmt, "a pop at a position that is not an integer")
         elif isinstance(stmt, ir.Push):
             self.fail(stmt, f"{stmt.stack}, appended to, is not a container")
         elif isinstance(stmt, ir.BreakIf):

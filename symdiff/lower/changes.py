@@ -25,6 +25,7 @@ from symdiff.lower.containers import (
     _typed,
     container_of,
     index_operand,
+    is_container_operand,
     kind_of_operand,
     number,
 )
@@ -206,21 +207,27 @@ def bind_methods(frame, node):
 
 
 def pop(frame, name, call, target):
-    """``xs.pop()`` or ``xs.pop(-1)`` of a list of numbers: a ``Pop`` of its last element
-    into ``target`` (a fresh name when None), the list one shorter."""
-    index = frame.value(call.args[0]) if len(call.args) == 1 else None
-    if call.keywords or len(call.args) > 1 or call.args and not (
-            isinstance(index, ir.Const) and type(index.value) is int and index.value == -1):
-        raise frame.error(UnsupportedSyntaxError, call, "pop() of an element other than the "
-                          "last is not supported", "pop the last element, xs.pop(); read "
-                          "another one by its index, xs[i]")
+    """``xs.pop()``, ``xs.pop(i)`` of a list of numbers: a ``Pop`` of its last element (or
+    of the one at ``i``, an int) into ``target`` (a fresh name when None), the list one
+    shorter."""
+    if call.keywords or len(call.args) > 1:
+        raise frame.error(UnsupportedSyntaxError, call, "this call of pop() is not "
+                          "supported", "pop the last element, xs.pop(), or one by its "
+                          "position, xs.pop(i)")
+    index = frame.value(call.args[0]) if call.args else None
+    if isinstance(index, ir.Const) and type(index.value) is not int or (
+            is_container_operand(frame, index)):
+        raise frame.error(UnsupportedSyntaxError, call.args[0], "a pop at a position that "
+                          "is not a whole number", "pop by an int: xs.pop(i)")
+    if index == ir.Const(-1):
+        index = None
     kind = frame.unit.containers[name]
     if not isinstance(kind, t.List) or is_container(element(kind, None)):
         raise frame.error(UnsupportedSyntaxError, call, f"pop() of a {kind}", "pop from a "
                           "list of numbers; read a row of a list of rows by its index")
     _not_held(frame, call, name)
-    target = target or frame.namer.fresh(f"{name}_top")
-    frame.emit(ir.Pop(name, target, frame.origin))
+    target = target or frame.namer.fresh(f"{name}_top" if index is None else f"{name}_popped")
+    frame.emit(ir.Pop(name, target, frame.origin, index=index))
     return ir.Var(target)
 
 

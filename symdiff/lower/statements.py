@@ -82,6 +82,11 @@ def stmt_Expr(frame, node):
     if method is not None and method[1] == "pop":  # the element taken off is dropped
         changes.pop(frame, method[0], node.value, None)
         return
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and (
+            containers.container_of(frame, func.value) is not None):
+        raise frame.error(UnsupportedSyntaxError, node, f"{func.value.id}.{func.attr}() is not "
+                          "supported", "change a list by append, pop and element "
+                          "assignment: xs.append(v), xs.pop(), xs[i] = v")
     raise frame.error(UnsupportedSyntaxError, node, "an expression statement is not "
                       "supported: its value is discarded",
                       "assign the value to a name or remove the line")

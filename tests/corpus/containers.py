@@ -780,6 +780,30 @@ def largest_after_pops(xs):
     return max(ys) * ys.pop()
 
 
+def pop_by_position(xs, i):
+    ys = [x * x for x in xs]
+    total = sum(ys)
+    taken = ys.pop(i)
+    return taken * total + sum(ys) * ys[-1]
+
+
+def pop_from_the_front(x, y):
+    queue = [x, x * y, y, math.sin(x)]
+    total = 0.0
+    while len(queue) > 1:
+        first = queue.pop(0)
+        total = total * 0.5 + first * queue[0] + sum(queue)
+    return total + queue.pop(0)
+
+
+def pop_second_to_last(xs):
+    ys = list(xs)
+    total = 0.0
+    for _ in range(len(xs) - 1):
+        total = total * 0.5 + ys.pop(-2) * sum(ys)
+    return total + ys[0]
+
+
 def stack_of_running_products(x, y):
     s = []
     p = 1.0
@@ -962,4 +986,8 @@ CASES = [
     at(largest_after_pops, ([0.8, 0.3],), ([0.4, -0.9, 1.1],), (numbers(6, "lap"),),
        kinky=True),
     at(stack_of_running_products, (0.7, -1.2), (1.5, 0.4), (-0.3, 0.9)),
+    at(pop_by_position, ([0.8, 0.3], 0), ([0.4, -0.9, 1.1], 1), (numbers(5, "pbp"), -2),
+       (numbers(4, "pbp"), -4), wrt="xs"),
+    at(pop_from_the_front, (0.7, -1.2), (1.5, 0.4), (-0.3, 0.9)),
+    at(pop_second_to_last, ([0.8, 0.3],), ([0.4, -0.9, 1.1],), (numbers(6, "pstl"),)),
 ]
