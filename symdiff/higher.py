@@ -4,7 +4,8 @@
   ``(value, directional derivative)``; ``f`` may return a tuple of numbers.
 - ``jacobian(f)`` evaluates it once per input direction: rows are outputs.
 - ``hessian(f)`` is forward over reverse: the forward mode of the generated
-  ``grad_f`` (which stays inside the language symdiff reads, stacks and all),
+  ``grad_f`` (which stays inside the language symdiff reads: its save stack is a list
+  like any other),
   one direction per parameter.  ``hvp(f)`` is one such direction, given.
 
 Every entry point takes ``f``'s arguments as ``grad`` does: a parameter with a default

@@ -78,6 +78,8 @@ def describe(stmt):
         return f"push({stmt.stack}, {_operand(stmt.value)})"
     if isinstance(stmt, ir.Pop):
         return f"pop({stmt.stack})"
+    if isinstance(stmt, ir.Build):
+        return f"build({stmt.target})"
     if isinstance(stmt, ir.BreakIf):
         return "break-if"
     return f"compute({ast.unparse(to_ast(stmt.expr))})"

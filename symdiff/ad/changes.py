@@ -2,7 +2,8 @@
 
 Used by ``differentiate`` beside ``containers`` (element reads, literals, slices and the
 shapes of adjoints).  ``xs[k] = v`` gives ``dv += dxs[k]; dxs[k] = 0.0`` (a row replaced
-gives its adjoint number by number); ``ys.append(v)`` gives ``dv += dys.pop()``; a
+gives its adjoint number by number); ``ys.append(v)`` gives ``dv += dys.pop()`` and
+``v = ys.pop()`` gives ``dys.append(dv)``; a
 reduction spreads its adjoint over the container's (``sum``: every element; ``min`` and
 ``max``: the element returned; ``prod``: the product of the others).  A change is undone
 by its reverse where a later reverse step reads the container (``Containers.restores``).
@@ -95,6 +96,55 @@ class ContainerChanges:
             elif self.summed_only(stmt.stack) is None:
                 reverse.append(sw.Pop(None, d, method=True))
         return forward, reverse
+
+    def pop_from_list(self, stmt, scope):
+        """``v = ys.pop()`` (or ``ys.pop(i)``): its reverse puts ``v``'s adjoint back on the
+        list's adjoint (which has the list's shape at every point), at the end (or where
+        it was taken out), and ``v`` back on the list where a later reverse step reads the
+        list."""
+        overwrites = self._defines(stmt, scope)
+        if stmt.index is None:
+            forward = [sw.Pop(stmt.target, stmt.stack, method=True)]
+        else:
+            forward = [sw.Let(stmt.target, ex.Call(ex.Attribute(ex.Name(stmt.stack), "pop"),
+                                                   (ex.of_operand(stmt.index),)))]
+        reverse = []
+        if stmt.stack in self.active:
+            active = stmt.target in self.active
+            value = ex.Name(self.adjoint(stmt.target)) if active else sw.ZERO
+            reverse.append(self.put_back(stmt, self.adjoint(stmt.stack), value))
+            if active and overwrites:
+                reverse.append(sw.Let(self.adjoint(stmt.target), sw.ZERO))
+        if self.restores(stmt.stack, stmt):
+            popped = ex.Name(stmt.target)
+            if scope.taped(stmt.target, self.defuse.place(stmt)) and (
+                    stmt.target not in scope.in_place):  # overwritten before the reverse
+                push, pop = self.stack_names()
+                forward.append(sw.Push(push, popped))
+                popped = ex.Call(ex.Name(pop))
+            reverse.append(self.put_back(stmt, stmt.stack, popped))
+        forward, reverse = self.saved_for_reverse(stmt, scope, ir.operand_names(
+            (stmt.index,)), forward, reverse)
+        return self.restoring(stmt, scope, forward, reverse)
+
+    def put_back(self, stmt, into, value):
+        """``into.append(value)`` for a pop of the last element; for ``pop(i)``,
+        ``into.insert(p, value)`` at the position ``p`` it was taken from, read from the
+        list's length where ``i`` may be negative (``i if i >= 0 else len(into) + 1 + i``;
+        ``len(into) - 1`` for ``pop(-2)``)."""
+        if stmt.index is None:
+            return sw.Push(into, value, method=True)
+        index = ex.of_operand(stmt.index)
+        after = ex.BinOp("+", self.length_of(ex.Name(into)), ex.Const(1))
+        if isinstance(stmt.index, ir.Const) and stmt.index.value >= 0:
+            position = index
+        elif isinstance(stmt.index, ir.Const):
+            position = ex.BinOp("-", self.length_of(ex.Name(into)), ex.Const(
+                -stmt.index.value - 1))
+        else:
+            position = ex.IfExp(ex.Compare(index, (">=",), (ex.Const(0),)), index,
+                                ex.BinOp("+", after, index))
+        return sw.Do(ex.Call(ex.Attribute(ex.Name(into), "insert"), (position, value)))
 
     def summed_only(self, name):
         """The sum whose adjoint is every element's of the list ``name``, or None.

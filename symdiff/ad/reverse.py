@@ -82,7 +82,6 @@ class Sweeps(Control, Taping, Containers, ContainerChanges, Writer):
         self.wrt = list(wrt)
         self.active = active_names(program, self.wrt, self.defuse)
         self.adjoints = {}
-        self.adjoint_stacks = {}  # a user stack -> the stack of its values' adjoints
         self.defined = set(program.params)  # names assigned on the path generated so far
         self.stack_used = False
         self.push = self.pop = None
@@ -139,8 +138,6 @@ class Sweeps(Control, Taping, Containers, ContainerChanges, Writer):
         prologue = []
         if self.stack_used:
             prologue = [sw.NewStack(self.stack_name, self.push, self.pop)]
-        for stack in self.adjoint_stacks.values():
-            reverse.insert(1, sw.Let(stack, ex.List(())))
         if reverse:
             reverse.insert(0, sw.Comment(f"{SECTION}: adjoints, from the result back"))
         statements = none_guards(program, self.wrt) + prologue + body + reverse + [
@@ -184,10 +181,10 @@ class Sweeps(Control, Taping, Containers, ContainerChanges, Writer):
             return [sw.If(expression(stmt.test), [sw.Break()])], []
         if isinstance(stmt, ir.Check):  # runs where the function runs it; no derivative
             return [sw.Check(stmt)], []
-        if isinstance(stmt, ir.Push) and stmt.stack in self.program.containers:
+        if isinstance(stmt, ir.Push):
             return self.append_to_list(stmt, scope)
-        if isinstance(stmt, (ir.Push, ir.Pop)):
-            return self.stack_operation(stmt, scope)
+        if isinstance(stmt, ir.Pop):
+            return self.pop_from_list(stmt, scope)
         if isinstance(stmt, (ir.Item, ir.Build, ir.SetItem, ir.Reduce, ir.Share, ir.Take,
                              ir.Join)):
             return self.container_statement(stmt, scope)
@@ -216,40 +213,6 @@ class Sweeps(Control, Taping, Containers, ContainerChanges, Writer):
         if kind is None:
             return ast.Constant(0.0)
         return to_ast(structured(kind, zeros(kind, ex.Name(name))))
-
-    def stack_operation(self, stmt, scope):
-        """A user stack moves values; its adjoint stack moves their adjoints back.
-
-        Every push and pop of an active stack has its mirror on the adjoint stack,
-        zeros included, so the two stay in step.
-        """
-        if isinstance(stmt, ir.Push):
-            forward = [sw.Push(stmt.stack, expression(operand_node(stmt.value, self.program)),
-                               method=True)]
-        else:
-            overwrites = scope.in_loop or stmt.target in self.defined
-            self.defined.add(stmt.target)
-            forward = [sw.Pop(stmt.target, stmt.stack, method=True)]
-        if stmt.stack not in self.active:
-            return self.restoring(stmt, scope, forward, [])
-        adjoints = self.adjoint_stack(stmt.stack)
-        if isinstance(stmt, ir.Pop):
-            value = ex.Name(self.adjoint(stmt.target)) if stmt.target in self.active else (
-                sw.ZERO)
-            reverse = [sw.Push(adjoints, value, method=True)]
-            if stmt.target in self.active and overwrites:
-                reverse.append(sw.Let(self.adjoint(stmt.target), sw.ZERO))
-            return self.restoring(stmt, scope, forward, reverse)
-        value = stmt.value
-        if isinstance(value, ir.Var) and value.name in self.active:
-            popped = ex.Call(ex.Attribute(ex.Name(adjoints), "pop"))
-            return forward, [sw.AddTo(self.adjoint(value.name), popped)]
-        return forward, [sw.Pop(None, adjoints, method=True)]
-
-    def adjoint_stack(self, stack):
-        if stack not in self.adjoint_stacks:
-            self.adjoint_stacks[stack] = self.namer.fresh(f"d{stack}")
-        return self.adjoint_stacks[stack]
 
     # --- one operation -------------------------------------------------------------------
 

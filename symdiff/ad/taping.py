@@ -180,7 +180,7 @@ def read_only(program, defuse, container):
     if len(definitions) > 1 or any(defuse.loops(s) for s in definitions):
         return False
     return not any(getattr(s, "container", None) == container and isinstance(s, ir.SetItem)
-                   or isinstance(s, ir.Push) and s.stack == container
+                   or isinstance(s, (ir.Push, ir.Pop)) and s.stack == container
                    for s in defuse.readers(container))
 
 

@@ -28,7 +28,7 @@ def active_names(program, wrt, defuse=None):
         if isinstance(stmt, ir.Assign):
             flows = [(name, stmt.target) for name in differentiable_args(program, stmt)]
         elif isinstance(stmt, ir.Push) and isinstance(stmt.value, ir.Var):
-            flows = [(stmt.value.name, stmt.stack)]  # a stack is as active as what it holds
+            flows = [(stmt.value.name, stmt.stack)]  # a list is as active as what it holds
         elif isinstance(stmt, ir.Pop):
             flows = [(stmt.stack, stmt.target)]
         elif isinstance(stmt, ir.Build):  # a container is as active as what it holds

@@ -2,7 +2,7 @@
 
 Expects a ``Program`` from ``lower`` (or a pass that keeps its shape).  Guarantees
 ``infer_types(program)``: a dict from every name the program defines — parameters,
-targets, loop variables, stacks — to its ``symdiff.ir.types`` type, in the order the
+targets, loop variables, containers — to its ``symdiff.ir.types`` type, in the order the
 names are first defined; ``annotate`` stores it as ``program.types``.
 
 - A parameter is a float, unless the code reads it as a table (``Table``), as an
@@ -15,12 +15,12 @@ names are first defined; ``annotate`` stores it as ``program.types``.
   operands' own, everything else ``Float``.  Computed by numpy (``family == "numpy"``)
   every number but a test's is a float.
 - A ``Compute`` gets the type of its expression (``expression_type``): comparisons and
-  ``not`` give ``Bool``, ``len`` an ``Int``, an entry of a table a number, ``[]`` a stack.
+  ``not`` give ``Bool``, ``len`` an ``Int``, an entry of a table a number.
 - An expression it cannot type leaves its variable without a type (never an error
   here: ``check_program``, which the tests run, reports it).
-- ``name = stack.pop()`` gives ``name`` the type of what the stack holds, unless
-  ``name`` itself is pushed on that stack (``returned_names``) and has a type from its
-  other assignments.
+- ``name = xs.pop()`` gives ``name`` the type of the list's elements, unless ``name``
+  itself is appended to that list (``returned_names``) and has a type from its other
+  assignments.
 - A name assigned in several places holds the join of its values' types (an ``Int``
   counter later given floats is a ``Float``), found by iterating to a fixed point.
 """
@@ -96,7 +96,7 @@ class _Inference:
         self.types = {}
         self.ints = set()  # parameters read as integers
         self.returned = returned_names(program)
-        self.fallback = set()  # popped back, typed by their stacks all the same
+        self.fallback = set()  # popped back, typed by their lists all the same
         for stmt in ir.walk(program.body):
             self.note_int_uses(stmt)
         self.spread_ints()
@@ -141,6 +141,8 @@ class _Inference:
         elif isinstance(stmt, ir.Join):
             self.ints.update(i.name for part in stmt.parts if isinstance(part, ir.Ref)
                              for i in part.path if isinstance(i, ir.Var))
+        elif isinstance(stmt, ir.Pop) and isinstance(stmt.index, ir.Var):
+            self.ints.add(stmt.index.name)
 
     def spread_ints(self):
         """A name read as an integer computed from others by integer-keeping arithmetic
@@ -193,15 +195,9 @@ class _Inference:
             self.define(stmt.target, element_type(self.program, stmt))
         elif isinstance(stmt, ir.Reduce):
             self.define(stmt.target, t.FLOAT)
-        elif isinstance(stmt, ir.Push) and stmt.stack in self.program.containers:
-            pass  # a list's ``append``: the list keeps its type
-        elif isinstance(stmt, ir.Push):
-            self.define(stmt.stack, t.Stack(self.operand(stmt.value)))
         elif isinstance(stmt, ir.Pop) and ((stmt.stack, stmt.target) not in self.returned
                                            or stmt.target in self.fallback):
-            stack = self.types.get(stmt.stack)
-            if isinstance(stack, t.Stack):
-                self.define(stmt.target, stack.elem)
+            self.define(stmt.target, element_type(self.program, stmt))
 
     def operand(self, operand):
         if isinstance(operand, ir.Var):
@@ -214,8 +210,11 @@ class _Inference:
 
 
 def element_type(program, stmt):
-    """The type of the number an ``Item`` reads: its container's element's (an int of a
-    list of ints, a float otherwise)."""
+    """The type of the number an ``Item`` reads or a ``Pop`` takes off: its container's
+    element's (an int of a list of ints, a float otherwise)."""
+    if isinstance(stmt, ir.Pop):
+        kind = element(program.containers.get(stmt.stack), None)
+        return kind if kind in (t.INT, t.FLOAT) else t.FLOAT
     kind = program.containers.get(stmt.container)
     for index in stmt.path:
         kind = element(kind, index.value if isinstance(index, ir.Const) else None)
@@ -223,9 +222,9 @@ def element_type(program, stmt):
 
 
 def returned_names(program):
-    """(stack, name) for each name pushed on a stack: popping that stack into the same
+    """(list, name) for each name appended to a list: popping that list into the same
     name gives the name its own value back (how generated code saves values, several
-    kinds on one stack), so the pop tells nothing new of its type."""
+    kinds of number on one list), so the pop tells nothing new of its type."""
     return {(s.stack, s.value.name) for s in ir.walk(program.body)
             if isinstance(s, ir.Push) and isinstance(s.value, ir.Var)}
 
@@ -288,8 +287,6 @@ def expression_type(expr, name_type):
         if isinstance(container, t.Table):
             return container.elem
         return None
-    if isinstance(expr, ex.List) and not expr.elts:
-        return t.Stack()
     if isinstance(expr, ex.Attribute) and isinstance(expr.value, ex.Name):
         value = getattr(math, expr.attr, None) if expr.value.id == "math" else None
         if isinstance(value, float):

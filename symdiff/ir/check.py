@@ -20,8 +20,8 @@ what is wrong.  It checks
   ``Assign``'s operands are numbers and its target holds its primitive's result type
   (``analysis.types.result_type``; a float given where a rule takes an integer is the
   user's ``TypeError`` when it runs, not a broken IR), a ``Compute``'s target its
-  expression's type, loop bounds and loop variables are integers, ``push`` and ``pop``
-  use stacks, a ``BreakIf`` tests a bool.
+  expression's type, loop bounds and loop variables are integers, a ``Pop`` takes a
+  number off a list, a ``BreakIf`` tests a bool.
 
 Tests run it after every pass (``SYMDIFF_CHECK_IR=1``, set by ``tests/conftest.py``,
 makes ``pipeline`` call it).
@@ -193,15 +193,16 @@ class _Checker:
                                ir.Share, ir.Take, ir.Join)) and (
                 self.container(stmt) is not None):
             self.container_typed(stmt)
-        elif isinstance(stmt, (ir.Push, ir.Pop)):
-            stack = self.type_of(stmt, stmt.stack)
-            if not isinstance(stack, t.Stack):
-                self.fail(stmt, f"{stmt.stack} is a {stack}, not a stack")
-            if isinstance(stmt, ir.Pop):
-                if (stmt.stack, stmt.target) not in self.returned:
-                    self.holds(stmt, stmt.target, stack.elem)
-            elif not t.accepts(stack.elem, self.operand(stmt, stmt.value)):
-                self.fail(stmt, f"a value pushed on a {stack}")
+        elif isinstance(stmt, ir.Pop):
+            kind = self.type_of(stmt, stmt.stack)
+            if not isinstance(kind, t.List) or not t.is_number(kind.elem):
+                self.fail(stmt, f"{stmt.stack} is a {kind}, not a list of numbers")
+            elif (stmt.stack, stmt.target) not in self.returned:
+                self.holds(stmt, stmt.target, element_type(self.program, stmt))
+            if stmt.index is not None and not t.accepts(t.INT, self.operand(stmt, stmt.index)):
+                self.fail(stmt, "a pop at a position that is not an integer")
+        elif isinstance(stmt, ir.Push):
+            self.fail(stmt, f"{stmt.stack}, appended to, is not a container")
         elif isinstance(stmt, ir.BreakIf):
             if expression_type(stmt.test, self.name_type) != t.BOOL:
                 self.fail(stmt, "a BreakIf that does not test a bool")

@@ -127,7 +127,8 @@ class Evaluator:
         elif isinstance(stmt, ir.Push):
             self.lookup(stmt.stack).append(self.operand(stmt.value))
         elif isinstance(stmt, ir.Pop):
-            env[stmt.target] = self.lookup(stmt.stack).pop()
+            env[stmt.target] = self.lookup(stmt.stack).pop(*(
+                () if stmt.index is None else (self.operand(stmt.index),)))
         elif isinstance(stmt, ir.Check):
             self.check(stmt)
         elif isinstance(stmt, (ir.Build, ir.Item, ir.SetItem, ir.Reduce, ir.Share, ir.Take,

@@ -89,12 +89,13 @@ class Push:
 
 @dataclass
 class Pop:
-    """``target = stack.pop()``."""
+    """``target = stack.pop()``, or ``stack.pop(index)``."""
 
     stack: str
     target: str
     origin: Origin
     sid: int = None  # the statement's id, unique within its Program
+    index: object = None  # the position taken out, an int operand; None for the last
 
 
 @dataclass
@@ -223,7 +224,7 @@ def reads(stmt):
     if isinstance(stmt, Push):
         return [stmt.stack] + ([stmt.value.name] if isinstance(stmt.value, Var) else [])
     if isinstance(stmt, Pop):
-        return [stmt.stack]
+        return [stmt.stack] + operand_names((stmt.index,))
     if isinstance(stmt, Build):
         return operand_names(stmt.items + (stmt.repeat,))
     if isinstance(stmt, (Item, Share)):

@@ -109,7 +109,8 @@ def _line(stmt, types):
     if isinstance(stmt, ir.Push):
         return f"{stmt.stack}.append({operand_text(stmt.value)})"
     if isinstance(stmt, ir.Pop):
-        return f"{_typed(stmt.target, types)} = {stmt.stack}.pop()"
+        index = "" if stmt.index is None else operand_text(stmt.index)
+        return f"{_typed(stmt.target, types)} = {stmt.stack}.pop({index})"
     if isinstance(stmt, ir.Build):
         if stmt.repeat is not None:
             return (f"{_typed(stmt.target, types)} = [{operand_text(stmt.items[0])}] * "

@@ -6,13 +6,13 @@ and a ``join`` giving the type of a variable assigned values of two types.
 
 Today a program holds numbers (``Float``, ``Int``, ``Bool``), strings (``Str``),
 ``None`` (``NoneType``, and ``Optional`` for a parameter that defaults to it), the
-stacks generated code and user code push to (``Stack``), and the tables of numbers a
-function reads by index (``Table``: a tuple, list, dict or array known only when the
+tables of numbers a function reads by index (``Table``: a tuple, list, dict or array known only when the
 gradient runs).  The containers and arrays read next are defined here already, so
 their passes extend one type system instead of adding another:
 
 - ``Tuple(elts)``: a tuple of the given element types, in order;
-- ``List(elem, length)``: a list of one element type, its length known or None;
+- ``List(elem, length)``: a list of one element type, its length known or None (a
+  list used as a stack, ``append`` and ``pop``, is one too);
 - ``Dict(items)``: a dict with the given constant keys, ``((key, type), ...)``;
 - ``Array(dtype, ndim, unit_axes)``: a NumPy array of a dtype (``"float64"``), a
   number of axes, and the axes known to have size one (what broadcasting depends on);
@@ -68,17 +68,6 @@ class Optional(Type):
 
     def __str__(self):
         return f"{self.of} | None"
-
-
-@dataclass(frozen=True)
-class Stack(Type):
-    """A list used as a stack: ``append`` and ``pop`` of values of type ``elem`` (None
-    while nothing is known to be pushed: ``[]``)."""
-
-    elem: Type = None
-
-    def __str__(self):
-        return f"stack[{'' if self.elem is None else self.elem}]"
 
 
 @dataclass(frozen=True)
@@ -149,8 +138,6 @@ def join(a, b):
         return other if isinstance(other, Optional) else Optional(other)
     if isinstance(a, Optional) or isinstance(b, Optional):
         return Optional(join(getattr(a, "of", a), getattr(b, "of", b)))
-    if isinstance(a, Stack) and isinstance(b, Stack):
-        return Stack(join(a.elem, b.elem))
     raise InternalError("types", f"a variable holds both a {a} and a {b}")
 
 

@@ -1,4 +1,4 @@
-"""Calls: a call in the user's code, to a primitive, a stack's ``pop``, a function with
+"""Calls: a call in the user's code, to a primitive, a list's ``pop``, a function with
 its own rule, or a helper (inlined through ``Frame.call_user``).
 
 Expects a ``Frame``.  ``call`` resolves the callee; ``primitive_call`` binds the
@@ -29,14 +29,12 @@ from symdiff.primitives.texts import template
 
 
 def call(frame, node, target):
-    method = names.stack_method(frame, node.func)
+    method = changes.list_method(frame, node.func)
     if method is not None:
-        if method[1] != "pop" or node.args or node.keywords:
-            raise frame.error(UnsupportedSyntaxError, node, "a stack's append returns nothing",
+        if method[1] != "pop":
+            raise frame.error(UnsupportedSyntaxError, node, "a list's append returns nothing",
                               "call it as a statement")
-        name = target or frame.namer.fresh(f"{method[0]}_top")
-        frame.emit(ir.Pop(method[0], name, frame.origin))
-        return ir.Var(name)
+        return changes.pop(frame, method[0], node, target)
     if isinstance(node.func, ast.Name):
         callee = names.meaning_of(frame, node.func.id, node.func)
         shown = node.func.id

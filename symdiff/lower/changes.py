@@ -2,12 +2,15 @@
 
 Expects a ``Frame`` and the reading half, ``containers`` (kinds, element reads,
 literals).  ``[0.0] * n`` and ``[]`` build lists; ``xs[i] = v`` is a ``SetItem``,
-``xs.append(v)`` a ``Push``; ``sum``/``min``/``max``/``math.fsum``/``math.prod`` of a
+``xs.append(v)`` a ``Push`` and ``xs.pop()`` a ``Pop`` (a list used as a stack is a
+list like any other, its methods bound to names too: ``push, pop = s.append, s.pop``);
+``sum``/``min``/``max``/``math.fsum``/``math.prod`` of a
 container a ``Reduce``, and ``list``/``tuple``/``sorted`` of one a ``Take``; a name a
 loop carries, bound again to a list, a ``Share``.
 
     xs = [0.0] * n          ->   xs = [0.0] * n                    (Build, repeat n)
     xs[k + 1] = v           ->   add_xs = k + 1; xs[add_xs] = v     (SetItem)
+    top = xs.pop()          ->   top = xs.pop()                    (Pop)
     total = sum(ys, 1.0)    ->   total = sum(ys, 1.0)              (Reduce)
 """
 
@@ -22,6 +25,7 @@ from symdiff.lower.containers import (
     _typed,
     container_of,
     index_operand,
+    is_container_operand,
     kind_of_operand,
     number,
 )
@@ -97,7 +101,7 @@ def returned(frame, node):
 
 
 def empty_list(frame, name):
-    """``name = []`` for a list that is filled by ``append`` and read (not a stack)."""
+    """``name = []``: a list filled by ``append``, its kind what is appended first."""
     node = frame.statement_node
     built_once(frame, node)
     if name not in frame.unit.containers:  # its kind is what is appended first
@@ -142,7 +146,7 @@ def _not_held(frame, node, name):
 
 
 def append(frame, name, value_node):
-    """``xs.append(v)`` on a list (not a stack): a ``Push`` of the number, or of a list
+    """``xs.append(v)`` on a list: a ``Push`` of the number, or of a list
     of numbers built here (``[[a * b for b in xs] for a in xs]``: a list of rows).  A list
     made empty (``[]``) takes the kind of what is first appended to it."""
     frame.hint = name
@@ -166,6 +170,65 @@ def append(frame, name, value_node):
         raise frame.error(UnsupportedSyntaxError, value_node, f"a {elem} is appended to a "
                           f"{frame.unit.containers[name]}", "append values of one kind")
     frame.emit(ir.Push(name, value, frame.origin))
+
+
+def list_method(frame, func):
+    """``(list, "append" | "pop")`` when the callee ``func`` is a method of a list this
+    lowering knows, as an attribute (``xs.pop``) or bound to a name (``pop`` after
+    ``push, pop = stack.append, stack.pop``); else None."""
+    if isinstance(func, ast.Name):
+        return frame.methods.get(func.id)
+    if not (isinstance(func, ast.Attribute) and func.attr in ("append", "pop")
+            and isinstance(func.value, ast.Name)):
+        return None
+    found = container_of(frame, func.value)
+    if found is None or found[1]:
+        return None
+    return found[0], func.attr
+
+
+def bind_methods(frame, node):
+    """``push, pop = stack.append, stack.pop`` (or one such name): the names stand for
+    the methods of that list from here on; False when ``node`` binds no list method."""
+    target, value = node.targets[0], node.value
+    pairs = [(target, value)]
+    if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(
+            target.elts) == len(value.elts):
+        pairs = list(zip(target.elts, value.elts))
+    if len(node.targets) != 1 or not all(isinstance(alias, ast.Name) and isinstance(
+            method, ast.Attribute) for alias, method in pairs):
+        return False
+    methods = [list_method(frame, v) for _, v in pairs]
+    if not all(methods):
+        return False
+    for (alias, _), method in zip(pairs, methods):
+        frame.methods[alias.id] = method
+    return True
+
+
+def pop(frame, name, call, target):
+    """``xs.pop()``, ``xs.pop(i)`` of a list of numbers: a ``Pop`` of its last element (or
+    of the one at ``i``, an int) into ``target`` (a fresh name when None), the list one
+    shorter."""
+    if call.keywords or len(call.args) > 1:
+        raise frame.error(UnsupportedSyntaxError, call, "this call of pop() is not "
+                          "supported", "pop the last element, xs.pop(), or one by its "
+                          "position, xs.pop(i)")
+    index = frame.value(call.args[0]) if call.args else None
+    if isinstance(index, ir.Const) and type(index.value) is not int or (
+            is_container_operand(frame, index)):
+        raise frame.error(UnsupportedSyntaxError, call.args[0], "a pop at a position that "
+                          "is not a whole number", "pop by an int: xs.pop(i)")
+    if index == ir.Const(-1):
+        index = None
+    kind = frame.unit.containers[name]
+    if not isinstance(kind, t.List) or is_container(element(kind, None)):
+        raise frame.error(UnsupportedSyntaxError, call, f"pop() of a {kind}", "pop from a "
+                          "list of numbers; read a row of a list of rows by its index")
+    _not_held(frame, call, name)
+    target = target or frame.namer.fresh(f"{name}_top" if index is None else f"{name}_popped")
+    frame.emit(ir.Pop(name, target, frame.origin, index=index))
+    return ir.Var(target)
 
 
 def reduction(frame, op, node, start, target):

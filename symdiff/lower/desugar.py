@@ -24,7 +24,7 @@ inside it:
   no identifier of the function (``hygiene``); each statement written carries the
   location of the user's code it stands for.
 
-What needs the meaning of a name other than a builtin's (a stack's methods, a call to
+What needs the meaning of a name other than a builtin's (a list's methods, a call to
 inline, a table's values) or Python's order of evaluation (``and``, ``or``, chained
 comparisons) stays for ``lower``.  A comprehension in a ``while`` test is refused (its
 hint says to compute it before the loop and at the end of the body) rather than

@@ -1,6 +1,6 @@
 """Static questions about a user's statements, asked by ``desugar`` and the lowering
 units: where can control leave a block (``return``, ``break``, ``continue``), and which
-names does a statement assign (a list, for a stack).  Pure functions over the syntax
+names does a statement assign.  Pure functions over the syntax
 tree; no recursion into nested loops where a ``break`` would belong to them.
 """
 
@@ -71,12 +71,3 @@ def assigned_user_names(node):
             names.append(sub.id)
     return list(dict.fromkeys(names))
 
-
-def list_names(tree):
-    """The names a function body (not a function nested in it) uses as stacks: assigns
-    a list to and takes values back from with ``pop``."""
-    popped = {node.value.id for node in own_nodes(tree) if isinstance(node, ast.Attribute)
-              and node.attr == "pop" and isinstance(node.value, ast.Name)}
-    return {target.id for node in own_nodes(tree) if isinstance(node, ast.Assign)
-            and isinstance(node.value, ast.List) for target in node.targets
-            if isinstance(target, ast.Name) and target.id in popped}

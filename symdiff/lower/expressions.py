@@ -94,7 +94,7 @@ def value_inner(frame, node, target):
         return containers.literal(frame, node, target)
     if isinstance(node, ast.List):
         raise frame.error(UnsupportedSyntaxError, node, "a list is not a number",
-                          "an empty list may only be assigned, to serve as a stack")
+                          "assign the list to a name of its own: xs = [...]")
     if isinstance(node, ast.Tuple):
         raise names.tuple_not_a_number(frame, node)
     raise frame.error(UnsupportedSyntaxError, node,

@@ -16,7 +16,6 @@ from symdiff.frontend.resolve import local_names
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.lower import expressions, inline, statements
-from symdiff.lower.exits import list_names
 
 
 class Frame:
@@ -42,9 +41,7 @@ class Frame:
         self.definer = None  # for a nested function, the Frame of the one defining it
         self.functions = {}  # user name -> Nested, for the functions this body defines
         self.tables = {}  # parameter -> (name, values): a table a caller passed
-        self.stacks = {}  # user name of a list used as a stack -> its generated name
-        self.stack_methods = {}  # user name bound to a stack's append or pop -> (stack, method)
-        self.lists = list_names(parsed.tree)  # names this body assigns ``[]``: its stacks
+        self.methods = {}  # user name bound to a list's append or pop -> (list, method)
         # Per frame, not per unit: a helper inlined twice lowers the same nodes twice.
         self.ahead = {}  # id of an expression evaluated ahead of its use -> its operand
         self.taken = {}  # id of a slice in the source -> the list ``containers.taken`` made

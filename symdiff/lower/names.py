@@ -5,7 +5,7 @@ local of this body or of the body defining a nested function, a global, a closur
 variable, a builtin) and records each global read in ``Unit.reads``; ``name_operand``
 and ``attribute_operand`` give the operand a number is read by, and a located
 ``SymdiffError`` in the user's terms for a name that is no number (a module, a table,
-a stack, ``**kwargs``, a name used before it is assigned).
+``**kwargs``, a name used before it is assigned).
 
     x           ->  Var("x_1")            (its current version)
     SCALE       ->  Const(2.5, "SCALE")   (a module-level number)
@@ -46,16 +46,6 @@ def is_nested_table(value):
     return isinstance(value, (tuple, list)) and any(isinstance(v, (tuple, list)) for v in value)
 
 
-def stack_method(frame, func):
-    """``(stack, "append" | "pop")`` when ``func`` is a stack's method, else None."""
-    if isinstance(func, ast.Name):
-        return frame.stack_methods.get(func.id)
-    if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
-            and func.value.id in frame.stacks and func.attr in ("append", "pop")):
-        return frame.stacks[func.value.id], func.attr
-    return None
-
-
 def meaning_of(frame, name, node):
     scope = scope_of(frame, name)
     if scope is not None:
@@ -91,12 +81,6 @@ def scope_of(frame, name):
 def name_operand(frame, node):
     meant = meaning_of(frame, node.id, node)
     scope = scope_of(frame, node.id)
-    if meant.kind == "local" and node.id in scope.lists:
-        raise frame.error(UnsupportedSyntaxError, node,
-                          f"{node.id} is a stack (a list used through append and pop): "
-                          "it cannot be indexed, measured or read as a value",
-                          f"take values back with {node.id}.pop(), or keep the ones you "
-                          "read again in variables of their own")
     if meant.kind == "local" and scope is not frame:
         operand = name_operand(scope, node)  # its value now, at the call
         if isinstance(operand, ir.Var) and not frame.compound:

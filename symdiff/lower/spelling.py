@@ -12,7 +12,7 @@ forward stays the user's operator, which computes as the function does).
     r = math.cos(q)            math: math's functions return floats
 
 A value is a numpy scalar when a numpy (or SciPy) call computed it, or an operator, ``abs``,
-``max`` or ``min`` of one (through copies and user stacks too), found to a fixed point
+``max`` or ``min`` of one (through copies and lists too), found to a fixed point
 so a loop's later iterations count; ``float``, ``int``, ``round`` and math's functions
 return Python numbers.
 """
@@ -48,7 +48,7 @@ _BLOCKS = {ir.If: ("body", "orelse"), ir.For: ("body",), ir.While: ("pre", "body
 
 
 def _numpy_values(body):
-    """The names (and user stacks) that may hold a numpy scalar somewhere in ``body``."""
+    """The names (and lists) that may hold a numpy scalar somewhere in ``body``."""
     found = set()
     changed = True
     while changed:

@@ -3,7 +3,7 @@
 Expects a ``Frame`` and a block ``desugar`` left (no augmented or annotated assignment,
 no statement after one that always leaves the block).  ``block`` lowers each statement
 into the frame's block: an assignment through ``expressions``, ``raise``/``assert``
-through ``checks``, a stack's ``append`` as ``Push``, a nested ``def`` recorded to be
+through ``checks``, a list's ``append`` and ``pop`` as ``Push`` and ``Pop``, a nested ``def`` recorded to be
 inlined where it is called, a loop through ``loops``; ``return``, ``break`` and
 ``continue`` set flags (``control`` guards what follows).  Outside loops and branches
 each assignment writes a fresh version of its name.
@@ -74,56 +74,38 @@ def stmt_Expr(frame, node):
         helper = names.meaning_of(frame, func.id, func).value
         frame.call_user(helper, node.value, None, discard=True)
         return
-    if _appends_to_list(frame, node.value):
-        changes.append(frame, containers.container_of(frame, func.value)[0],
-                          node.value.args[0])
+    method = changes.list_method(frame, func)
+    if method is not None and method[1] == "append" and len(node.value.args) == 1 and (
+            not node.value.keywords):
+        changes.append(frame, method[0], node.value.args[0])
         return
-    method = names.stack_method(frame, node.value.func)
-    if method is None or method[1] != "append" or len(node.value.args) != 1:
-        raise frame.error(UnsupportedSyntaxError, node, "an expression statement is not "
-                          "supported: its value is discarded",
-                          "assign the value to a name or remove the line")
-    frame.hint = method[0]
-    frame.emit(ir.Push(method[0], frame.value(node.value.args[0]), frame.origin))
+    if method is not None and method[1] == "pop":  # the element taken off is dropped
+        changes.pop(frame, method[0], node.value, None)
+        return
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and (
+            containers.container_of(frame, func.value) is not None):
+        raise frame.error(UnsupportedSyntaxError, node, f"{func.value.id}.{func.attr}() is not "
+                          "supported", "change a list by append, pop and element "
+                          "assignment: xs.append(v), xs.pop(), xs[i] = v")
+    raise frame.error(UnsupportedSyntaxError, node, "an expression statement is not "
+                      "supported: its value is discarded",
+                      "assign the value to a name or remove the line")
 
 
-def _appends_to_list(frame, call):
-    func = call.func
-    if not (isinstance(call, ast.Call) and isinstance(func, ast.Attribute)
-            and func.attr == "append" and len(call.args) == 1 and not call.keywords):
-        return False
-    found = containers.container_of(frame, func.value)
-    return found is not None and not found[1]
-
-
-def stack_statement(frame, node):
-    """``s = []`` or ``push, pop = s.append, s.pop``; True when ``node`` was one."""
+def list_statement(frame, node):
+    """``s = []`` (a list, filled by ``append``) or ``push, pop = s.append, s.pop``; True
+    when ``node`` was one."""
     target, value = node.targets[0], node.value
-    if len(node.targets) != 1:
-        return False
-    if isinstance(target, ast.Name) and isinstance(value, ast.List) and not value.elts and (
-            target.id not in frame.lists):  # a list filled and read, not a stack
+    if len(node.targets) == 1 and isinstance(target, ast.Name) and isinstance(
+            value, ast.List) and not value.elts:
         name = frame.target_name(target.id)
         frame.mapping[target.id] = changes.empty_list(frame, name)
         return True
-    if isinstance(target, ast.Name) and isinstance(value, ast.List) and not value.elts:
-        name = frame.target_name(target.id)
-        frame.stacks[target.id] = name
-        frame.compute(name, ast.List([], ast.Load()), ())
-        return True
-    pairs = [(target, value)]
-    if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple):
-        pairs = list(zip(target.elts, value.elts))
-    methods = [names.stack_method(frame, v) if isinstance(t, ast.Name) else None for t, v in pairs]
-    if not all(methods):
-        return False
-    for (alias, _), method in zip(pairs, methods):
-        frame.stack_methods[alias.id] = method
-    return True
+    return changes.bind_methods(frame, node)
 
 
 def stmt_Assign(frame, node):
-    if stack_statement(frame, node):
+    if list_statement(frame, node):
         return
     if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
         assign(frame, node.targets[0].id, node.value)

@@ -687,6 +687,135 @@ def moving_average(xs):
     return sum(a * a for a in averages)
 
 
+# --- lists used as stacks: append and pop, mixed with indexing, len and sum -------------
+
+RPN = (0, 1, -1, 2, -2, 0, 2, -2, -3, 1, 1, -2, -1)  # x0 x1 + x2 * x0 x2 * - x1 x1 * +
+
+
+def pushdown_evaluation(xs):
+    stack = []
+    for code in RPN:
+        if code >= 0:
+            stack.append(xs[code])
+        else:
+            right = stack.pop()
+            left = stack.pop()
+            if code == -1:
+                stack.append(left + right)
+            elif code == -2:
+                stack.append(left * right)
+            else:
+                stack.append(left - right)
+    return stack.pop() + len(stack)
+
+
+def window_from_the_end(xs):
+    window = list(xs)
+    total = 0.0
+    while len(window) > 1:
+        last = window.pop()
+        total += last * window[-1] + sum(window) / len(window)
+    return total + window[0]
+
+
+def built_then_unwound(xs, r):
+    partial = []
+    acc = 0.0
+    for x in xs:
+        acc = acc * r + x
+        partial.append(acc)
+    total = 0.0
+    for _ in range(len(xs)):
+        total = total * r + partial.pop() ** 2
+    return total
+
+
+def peek_and_measure(x, y):
+    s = [x]
+    for k in range(4):
+        s.append(s[-1] * y + math.sin(s[0]) / len(s))
+    top = s.pop()
+    return top * s[-1] + sum(s) - s.pop()
+
+
+def bound_methods(xs):
+    stack = []
+    push, pop = stack.append, stack.pop
+    for x in xs:
+        push(x * x)
+    total = 0.0
+    for _ in range(len(xs)):
+        total = total * 0.5 + pop()
+    return total
+
+
+def drop_the_last(xs, c):
+    ys = [x * c for x in xs]
+    ys.pop()
+    last = ys.pop(-1)
+    return last * sum(ys) + len(ys) * c
+
+
+def _mean_of(values):
+    return sum(values) / len(values)
+
+
+def popped_then_passed(xs):
+    ys = list(xs)
+    first_out = ys.pop()
+    return first_out * _mean_of(ys) + ys[-1]
+
+
+def shrinking_sums(xs):
+    ys = list(xs)
+    total = 0.0
+    for _ in range(len(xs) - 1):
+        total += sum(ys) * ys.pop()
+    return total + math.prod(ys)
+
+
+def largest_after_pops(xs):
+    ys = [math.tanh(x) for x in xs]
+    ys.pop()
+    return max(ys) * ys.pop()
+
+
+def pop_by_position(xs, i):
+    ys = [x * x for x in xs]
+    total = sum(ys)
+    taken = ys.pop(i)
+    return taken * total + sum(ys) * ys[-1]
+
+
+def pop_from_the_front(x, y):
+    queue = [x, x * y, y, math.sin(x)]
+    total = 0.0
+    while len(queue) > 1:
+        first = queue.pop(0)
+        total = total * 0.5 + first * queue[0] + sum(queue)
+    return total + queue.pop(0)
+
+
+def pop_second_to_last(xs):
+    ys = list(xs)
+    total = 0.0
+    for _ in range(len(xs) - 1):
+        total = total * 0.5 + ys.pop(-2) * sum(ys)
+    return total + ys[0]
+
+
+def stack_of_running_products(x, y):
+    s = []
+    p = 1.0
+    for k in range(3):
+        p = p * (x + k * y)
+        s.append(p)
+    while len(s) > 1:
+        top = s.pop()
+        s[-1] = s[-1] + top * y
+    return s[0]
+
+
 def _data(n, seed):
     """``n`` (x, y) pairs of data."""
     return [(x, y) for x, y in zip(numbers(n, seed + ".x", -2, 2), numbers(n, seed + ".y"))]
@@ -845,4 +974,20 @@ CASES = [
     at(trapezoid_rule, ([0.8, 0.3], 0.5), ([0.4, -0.9, 1.1], 0.25),
        (numbers(6, "tr"), 0.1)),
     at(moving_average, ([0.8, 0.3],), ([0.4, -0.9, 1.1],), (numbers(6, "ma"),)),
+    # lists used as stacks
+    at(pushdown_evaluation, ([0.5, -1.2, 0.8],), (numbers(3, "pde"),), ([1.5, 0.3, -0.7],)),
+    at(window_from_the_end, ([0.8],), ([0.4, -0.9],), (numbers(5, "wfe"),)),
+    at(built_then_unwound, ([0.8], 0.5), ([0.4, -0.9], 1.3), (numbers(5, "btu"), -0.7)),
+    at(peek_and_measure, (0.7, -1.2), (1.5, 0.4), (-0.3, 0.9)),
+    at(bound_methods, ([0.8],), ([0.4, -0.9],), (numbers(5, "bm"),), symbolic=False),
+    at(drop_the_last, ([0.8, 0.3], 1.5), ([0.4, -0.9, 1.1], -0.5), (numbers(6, "dtl"), 0.7)),
+    at(popped_then_passed, ([0.8, 0.3],), ([0.4, -0.9, 1.1],), (numbers(6, "ptp"),)),
+    at(shrinking_sums, ([0.8],), ([0.4, -0.9],), (numbers(5, "ss"),)),
+    at(largest_after_pops, ([0.8, 0.3],), ([0.4, -0.9, 1.1],), (numbers(6, "lap"),),
+       kinky=True),
+    at(stack_of_running_products, (0.7, -1.2), (1.5, 0.4), (-0.3, 0.9)),
+    at(pop_by_position, ([0.8, 0.3], 0), ([0.4, -0.9, 1.1], 1), (numbers(5, "pbp"), -2),
+       (numbers(4, "pbp"), -4), wrt="xs"),
+    at(pop_from_the_front, (0.7, -1.2), (1.5, 0.4), (-0.3, 0.9)),
+    at(pop_second_to_last, ([0.8, 0.3],), ([0.4, -0.9, 1.1],), (numbers(6, "pstl"),)),
 ]

@@ -95,7 +95,7 @@ def test_every_variable_gets_a_type():
 
     program = lower(parse_function(f))
     assert set(ir.assigned_names(program.body)) <= set(program.types)
-    assert program.types["stack"] == t.Stack(t.FLOAT)
+    assert program.types["stack"] == t.List(t.FLOAT, None)
 
 
 def test_join():
