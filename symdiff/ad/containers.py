@@ -56,6 +56,15 @@ def zeros(kind, value):
                          for i, e in enumerate(kind.elts)))
 
 
+def _runs_back(loop):
+    """Whether the reverse of ``loop`` runs back over its own variable (a ``for`` with no
+    ``break`` that never writes it: ``Control.for_loop``), so the variable holds there
+    what it held in the iteration."""
+    return isinstance(loop, ir.For) and not (
+        loop.body and isinstance(loop.body[-1], ir.BreakIf)) and (
+        loop.target not in ir.assigned_names(loop.body))
+
+
 def _zero(kind, value):
     return zeros(kind, value) if _nested(kind) else sw.ZERO
 
@@ -241,7 +250,7 @@ class Containers:
         if isinstance(index, ir.Const):
             return ex.Const(index.value)
         loops = du.loops(stmt)
-        counters = {loop.target for loop in loops if isinstance(loop, ir.For)}
+        counters = {loop.target for loop in loops if _runs_back(loop)}
         if index.name in counters:
             return ex.Name(index.name)
         sources = du.definitions(index.name)

@@ -82,7 +82,9 @@ class If:
 class For:
     """``for target in range(*bounds)``; the bounds are evaluated once, on entry.
 
-    With ``reverse``, ``for target in reversed(range(*bounds))``.
+    With ``reverse``, ``for target in reversed(range(*bounds))``.  With ``over`` (a
+    ``Ref`` to a dict, bounds empty), ``for target in container[path]``: the loop runs
+    over the dict's keys, in their order (``reversed``: the other way).
     """
 
     target: str
@@ -91,6 +93,7 @@ class For:
     origin: Origin
     reverse: bool = False
     sid: int = None  # the statement's id, unique within its Program
+    over: object = None  # a ``Ref`` to the dict whose keys the loop runs over
 
 
 @dataclass
@@ -164,7 +167,7 @@ class Ref:
     """A container, or a container inside one, bound to a user name without a copy: the
     generated ``container`` name and the ``path`` of index operands into it
     (``layer = layers[i]`` binds ``layer`` to ``Ref("layers", (Var("i"),))``).  Only
-    lowering holds one; no statement reads it."""
+    lowering holds one, and a loop over a dict's keys (``For.over``)."""
 
     container: str
     path: tuple = ()
@@ -337,7 +340,9 @@ def reads(stmt):
     if isinstance(stmt, If):
         return [stmt.test]
     if isinstance(stmt, For):
-        return [b.name for b in stmt.bounds if isinstance(b, Var)]
+        over = [] if stmt.over is None else [stmt.over.container] + operand_names(
+            stmt.over.path)
+        return over + [b.name for b in stmt.bounds if isinstance(b, Var)]
     if isinstance(stmt, Push):
         return [stmt.stack] + ([stmt.value.name] if isinstance(stmt.value, Var) else [])
     if isinstance(stmt, Pop):

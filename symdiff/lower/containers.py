@@ -13,9 +13,9 @@ container inside one, is an alias (``ir.Ref``), never a copy, as in Python.
     total = sum(ys, 1.0)       ->   total = sum(ys, 1.0)                 (Reduce)
 
 Guarantees a located ``SymdiffError`` for what it does not read: an index that is not
-a whole number or a constant key, a tuple indexed by a changing index when its elements
-differ in kind, a container where a number is needed, a container built in one branch
-of an ``if``.
+a whole number or a dict's key (``keys``), a tuple indexed by a changing index when its
+elements differ in kind, a container where a number is needed, a container built in
+one branch of an ``if``.
 """
 
 import ast
@@ -26,6 +26,7 @@ from symdiff.frontend.kinds import element, is_container
 from symdiff.ir import nodes as ir
 from symdiff.ir import types as t
 from symdiff.lower import names
+from symdiff.lower.keys import dict_key
 from symdiff.lower.operands import operand_ast, reads_of
 
 _KINDS = {ast.List: "list", ast.Tuple: "tuple", ast.Dict: "dict"}
@@ -122,21 +123,11 @@ def container_of(frame, node, written=False):
 
 def index_operand(frame, node, name, path):
     """The operand of ``node.slice``: an int (a constant, or a name holding one), or a
-    dict's constant key."""
+    dict's key (``keys.dict_key``)."""
     kind = kind_of_operand(frame, ir.Ref(name, path))
     index = node.slice
     if isinstance(kind, t.Dict):
-        if not (isinstance(index, ast.Constant) and isinstance(index.value, str)):
-            raise frame.error(UnsupportedSyntaxError, index, "a dict is read by position or "
-                              "by a key known only when the gradient runs (a loop over a dict "
-                              "reads it so)", "read each entry by its key written out: " + (
-                                  ", ".join(f"{ast.unparse(node.value)}[{k!r}]"
-                                            for k, _ in kind.items)))
-        if element(kind, index.value) is None:
-            raise frame.error(UnsupportedSyntaxError, index, f"the dict has no key "
-                              f"{index.value!r}", "read one of its keys: " + ", ".join(
-                                  repr(k) for k, _ in kind.items))
-        return ir.Const(index.value)
+        return dict_key(frame, node, kind)
     operand = frame.value(index)
     if isinstance(operand, ir.Const) and not (isinstance(operand.value, int)
                                               and not isinstance(operand.value, bool)):

@@ -58,6 +58,7 @@ import copy
 import numbers
 
 from symdiff.frontend.resolve import is_table
+from symdiff.lower.dict_loops import key_loop
 from symdiff.lower.hygiene import located, name
 
 _SEQUENCES = (ast.Name, ast.Attribute)  # read where they are
@@ -72,6 +73,9 @@ def index_loop(stmt, scope):
             raise scope.error(stmt.target, "a for loop over a range must assign one plain "
                               "name", "write `for i in range(n):`")
         return None
+    keyed = key_loop(stmt, scope, unpack)
+    if keyed is not None:  # a dict's keys, values or items: a loop over its keys
+        return [keyed]
     for builtin in ("len", "range") + (("min",) if _is_call_of(iterable, zip, scope) else ()):
         if scope.shadows(builtin):
             raise scope.error(stmt.iter, f"a loop over {ast.unparse(iterable)} is read as a "

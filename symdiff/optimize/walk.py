@@ -194,6 +194,8 @@ def rewrite(stmt, change):
         stmt.test = change(stmt.test)
     elif isinstance(stmt, sw.For):
         stmt.bounds = tuple(change(b) for b in stmt.bounds)
+        if stmt.over is not None:
+            stmt.over = change(stmt.over)
     elif isinstance(stmt, sw.Check):
         check = stmt.check
         stmt.check = replace(check, value=change(check.value),
