@@ -17,6 +17,7 @@ from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.kinds import element, is_container
 from symdiff.ir import nodes as ir
 from symdiff.ir import types as t
+from symdiff.lower.filling import filled_kind
 from symdiff.lower.containers import (
     _built_once,
     _typed,
@@ -110,11 +111,13 @@ def empty_list(frame, name):
 def assign_element(frame, target, value_node):
     """``xs[i] = v`` or ``d[k] = v`` (a number under a key the dict has): a ``SetItem``;
     False when ``target`` is not an element of a known list or dict."""
-    found = container_of(frame, target.value)
+    found = container_of(frame, target.value, filling=True)
     if found is None:
         return False
     name, path = found
     kind = kind_of_operand(frame, ir.Ref(name, path))
+    if name in frame.unit.unfilled and not path:  # ``out[k] = v`` fills ``out = {}``
+        kind = filled_kind(frame, target, name)
     if not isinstance(kind, (t.List, t.Dict)):
         raise frame.error(UnsupportedSyntaxError, target, f"an element of a {kind} is "
                           "assigned: only a list's elements and a dict's entries change",

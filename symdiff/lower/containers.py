@@ -26,6 +26,7 @@ from symdiff.frontend.kinds import element, is_container
 from symdiff.ir import nodes as ir
 from symdiff.ir import types as t
 from symdiff.lower import names
+from symdiff.lower.filling import unfilled
 from symdiff.lower.keys import dict_key
 from symdiff.lower.operands import operand_ast, reads_of
 
@@ -83,10 +84,11 @@ def is_container_operand(frame, operand):
     return isinstance(operand, ir.Ref) or is_container(kind_of_operand(frame, operand))
 
 
-def container_of(frame, node, written=False):
+def container_of(frame, node, written=False, filling=False):
     """``(container name, path)`` when ``node`` names a container (or a container inside
     one) this lowering knows, or is a call that makes one (a helper's, ``list``,
-    ``tuple``, ``sorted``), or with ``written`` a container written out; else None."""
+    ``tuple``, ``sorted``), or with ``written`` a container written out; else None.
+    An empty dict is read only once a loop fills it (``filling``: the read that does)."""
     if isinstance(node, ast.Call) or (written and isinstance(node, _LITERALS)
                                       and not _constants(node)):
         operand = evaluated(frame, node)
@@ -116,6 +118,8 @@ def container_of(frame, node, written=False):
         raise frame.error(UnsupportedSyntaxError, node, f"{node.id} was appended to another "
                           "list, and is read again", "read it through that list, or append "
                           "a copy: list(...)")
+    if isinstance(operand, ir.Var) and operand.name in frame.unit.unfilled and not filling:
+        raise unfilled(frame, node)
     if isinstance(operand, ir.Var) and operand.name in frame.unit.containers:
         return operand.name, ()
     return None
@@ -250,6 +254,8 @@ def literal(frame, node, target):
     target = target or frame.namer.fresh(frame.hint if made.kind != "tuple"
                                          else f"{frame.hint}_tuple")
     _typed(frame, node, target, kind)
+    if kind == t.Dict(()):  # ``{}``: its kind is what a loop fills it with (``filling``)
+        frame.unit.unfilled.add(target)
     frame.emit(ir.Build(target, made.kind, made.items, frame.origin, keys=made.keys))
     return ir.Var(target)
 

@@ -74,6 +74,7 @@ import dataclasses
 
 from symdiff.frontend.parse import lambda_as_def
 from symdiff.lower.comprehensions import hoist, rename_targets
+from symdiff.lower.dict_loops import view_of
 from symdiff.lower.exits import always_exits, contains
 from symdiff.lower.hygiene import Hygiene
 from symdiff.lower.iteration import index_loop, unpacked_assignment
@@ -96,7 +97,8 @@ def desugar_function(tree, globals_=None, closure=None, error=None, kinds=None):
     parameters are dicts (a loop over one is a loop over its keys)."""
     scope = Hygiene(tree, globals_, closure, error)
     scope.kinds = kinds or {}
-    scope.comprehensions = any(isinstance(node, _COMPREHENSIONS) for node in ast.walk(tree))
+    scope.comprehensions = any(isinstance(node, _COMPREHENSIONS) or view_of(node) == "values"
+                               for node in ast.walk(tree))
     if scope.comprehensions:
         tree = rename_targets(tree, scope)
     return _function(tree, scope)

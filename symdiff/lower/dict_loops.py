@@ -51,7 +51,7 @@ def key_loop(stmt, scope, unpack=None):
     iterable, reverse = stmt.iter, False
     if _calls(iterable, reversed, scope):
         iterable, reverse = iterable.args[0], True
-    view = _view(iterable)
+    view = view_of(iterable)
     if view is None and not isinstance(dict_kind(iterable, scope), t.Dict):
         return None
     if view is not None:
@@ -89,6 +89,8 @@ def dict_kind(node, scope, seen=()):
     """The kind of the container ``node`` reads, as far as the syntax and the
     parameters' kinds tell (a dict written out: its keys, values of no kind); None
     when they do not."""
+    if isinstance(node, ast.DictComp):  # filled by a loop: its keys are lowering's to tell
+        return t.Dict(())
     if isinstance(node, ast.Dict):
         if all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys):
             return t.Dict(tuple((k.value, None) for k in node.keys))
@@ -135,7 +137,7 @@ def _bound_names(node):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
 
 
-def _view(node):
+def view_of(node):
     """``"keys"``, ``"values"`` or ``"items"`` for ``d.keys()``... ; None otherwise."""
     if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
             and node.func.attr in _VIEWS and not node.args and not node.keywords):
