@@ -124,12 +124,16 @@ class _Lift:
                                    "write a list comprehension [...] instead")
         if isinstance(node, ast.ListComp):
             return self.build(node, node, _noun(node.elt), conditional)
-        if isinstance(node, ast.Call) and node.args and view_of(node.args[0]) == "values" \
-                and self._reduction(node, of_values=True) is not None:
-            return self.expr(values_generator(node, self.scope), conditional)
+        values = None
+        if isinstance(node, ast.Call) and node.args and view_of(node.args[0]) == "values":
+            values = node.args[0].func.value  # ``max(d.values())``: the list ``d_values``
+            node = values_generator(node, self.scope) if self._reduction(
+                node, of_values=True) is not None else node
         if isinstance(node, ast.Call) and node.args and isinstance(node.args[0],
                                                                    ast.GeneratorExp):
             reduction = self._reduction(node)
+            if values is not None and reduction == _noun(node.args[0].elt):
+                reduction = f"{values.id}_values" if isinstance(values, ast.Name) else reduction
             if reduction is not None:
                 new = copy.copy(node)
                 new.func = self.expr(node.func, conditional)

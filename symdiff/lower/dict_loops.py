@@ -7,8 +7,9 @@ reversed(d):``) whose body starts by reading the entry by its key, located at th
 loop's target, the user's body after; ``lower`` reads it as a loop over the dict's
 keys (``key_loops``).  What is a dict is known from the syntax alone for ``d.keys()``,
 ``d.values()`` and ``d.items()``, and otherwise from the kinds: a parameter the
-function never assigns, an entry of one read by constants (``p["layer"]``), or a name
-the function assigns once to such a path or to a dict written out.
+function never assigns, an entry of one read by constants (``p["layer"]``), a name
+the function assigns once to such a path or to a dict written out, or a loop's name
+over a list of dicts.
 
     for k in p:               ->   for k in p:
     for v in p.values():      ->   for key in p:  v = p[key]
@@ -105,18 +106,24 @@ def dict_kind(node, scope, seen=()):
         return kinds[node.id] if not assigned else None
     if len(assigned) == 1 and isinstance(assigned[0], ast.Assign):
         return dict_kind(assigned[0].value, scope, seen + (node.id,))
+    if len(assigned) == 1 and isinstance(assigned[0], ast.For):  # an element of a list
+        kind = dict_kind(assigned[0].iter, scope, seen + (node.id,))
+        return element(kind, None) if isinstance(kind, t.List) else None
     return None
 
 
 def _assignments(scope):
-    """``{name: [the statements (or targets) binding it]}`` of the function, once."""
+    """``{name: [the statements (or targets) binding it]}`` of the function, once: an
+    assignment or a ``for`` binding the name alone, or the target naming it."""
     found = getattr(scope, "_dict_assignments", None)
     if found is None:
         found = {}
         for node in ast.walk(scope.tree):
-            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(
-                    node.targets[0], ast.Name):
-                found.setdefault(node.targets[0].id, []).append(node)
+            if isinstance(node, (ast.Assign, ast.For)) and isinstance(
+                    node.targets[0] if isinstance(node, ast.Assign) else node.target,
+                    ast.Name) and len(getattr(node, "targets", ())) <= 1:
+                target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+                found.setdefault(target.id, []).append(node)
                 continue
             for target in _bound_names(node):
                 found.setdefault(target.id, []).append(target)

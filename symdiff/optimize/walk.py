@@ -238,6 +238,8 @@ def with_children(expr, children):
         return ex.Tuple(tuple(children))
     if kind is ex.List:
         return ex.List(tuple(children))
+    if kind is ex.Dict:  # keys and values, interleaved
+        return ex.Dict(tuple(children[0::2]), tuple(children[1::2]))
     if kind is ex.FString:
         parts = iter(children)
         return ex.FString(tuple(p if isinstance(p, str) else next(parts) for p in expr.parts))
