@@ -12,15 +12,19 @@ the whole function; ``hoist`` then takes one statement at a time.  Guarantees:
   desugared as loops (``iteration``), and a comprehension inside ``e`` or ``c`` is
   lifted the same way, inside the loop;
 - a generator expression (or a dict's ``values()``) given to ``sum`` (with ``start``),
-  ``min``, ``max``, ``math.fsum``, ``math.prod``, ``list`` or ``tuple`` (by any name that means them:
-  ``from math import fsum``, ``import math as m``; a builtin only where the function
-  does not bind its name) is the same list, and the call is on the list's name;
+  ``min``, ``max``, ``math.fsum``, ``math.prod``, ``list`` or ``tuple`` (by any name
+  that means them: ``from math import fsum``, ``import math as m``; a builtin only where
+  the function does not bind its name) is the same list, and the call is on the list's
+  name (``d_values`` for ``max(d.values())``);
+- ``out = {k: e for k, v in d.items()}`` (or ``for k in d``), one ``for`` and no ``if``,
+  is ``out = {}`` and the loop ``for k, v in d.items(): out[k] = e``;
 - a comprehension where it would not be computed exactly once when the statement runs
   (a ``while`` test, one arm of a conditional expression or a later operand of
   ``and``/``or``, a later comparison of a chain, an assert's message) or beside a
   stack's ``pop`` in the same statement (whose order it would change), a generator
-  expression given to anything else, and a set or dict comprehension, are refused with
-  a located ``UnsupportedSyntaxError`` whose hint says what to write instead;
+  expression given to anything else, a set comprehension and any other dict
+  comprehension, are refused with a located ``UnsupportedSyntaxError`` whose hint says
+  what to write instead;
 - ``name = [...]`` fills ``name`` itself when the comprehension cannot see it (reads it
   nowhere, calls no function of the user's); any other list is named for what it holds
   (``squares``, ``products``, ``xs``) or, in a sum or a product, ``terms`` or ``factors``; every statement written carries the location
