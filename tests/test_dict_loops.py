@@ -40,6 +40,19 @@ def loops_over_views(p, x):
     return s
 
 
+def over_sorted_keys(p, x):
+    s = 0.0
+    for name in reversed(sorted(p.keys())):
+        s = s * x + p[name]
+    return s
+
+
+def test_a_loop_over_sorted_keys_runs_back_over_them_sorted():
+    text = symdiff.source(over_sorted_keys, {"b": 0.5, "a": 1.5}, 2.0)
+    assert "for name in reversed(sorted(p)):" in text
+    assert "for name in sorted(p):" in text
+
+
 def test_a_loop_over_a_dict_is_a_loop_over_its_keys_that_reads_its_entries_first():
     text = _desugared(loops_over_views, {"a": (0.5, 1.0), "b": (1.5, 2.0)}, 2.0)
     assert text.splitlines()[2:] == [

@@ -64,7 +64,7 @@ class Control:
         if rb and stmt.target in self.active:  # each iteration starts a new loop variable
             rb.append((stmt.origin, [sw.Let(self.adjoint(stmt.target), sw.ZERO)]))
         bounds = tuple(self.operand(b) for b in stmt.bounds)
-        over = None if stmt.over is None else self.keys_of(stmt.over)
+        over = None if stmt.over is None else self.keys_of(stmt.over, stmt.sort)
         body = self.flatten(fb, stmt.origin) or [sw.Pass()]
         if not rb:
             return [sw.For(stmt.target, bounds, body, stmt.reverse, over)], []
@@ -94,13 +94,14 @@ class Control:
         forward, reverse = self.counted(counter, loop, rb, scope, stmt)
         return self.unset(stmt, scope, inner) + forward, reverse
 
-    def keys_of(self, ref):
-        """The dict a loop over keys runs over (its path: constant keys, which the
-        reverse loop reads alike; the dict's keys never change)."""
+    def keys_of(self, ref, sort):
+        """The dict a loop over keys runs over, ``sorted`` with ``sort`` (its path:
+        constant keys, which the reverse loop reads alike; the dict's keys never
+        change)."""
         node = ex.Name(ref.container)
         for index in ref.path:
             node = ex.Subscript(node, ex.of_operand(index))
-        return node
+        return ex.Call(ex.Name(self.builtin("sorted")), (node,)) if sort else node
 
     def operand(self, operand):
         return expression(operand_node(operand, self.program))

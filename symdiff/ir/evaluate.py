@@ -115,7 +115,8 @@ class Evaluator:
             keys = self.lookup(stmt.over.container)
             for index in stmt.over.path:
                 keys = keys[self.operand(index)]
-            for value in reversed(keys) if stmt.reverse else list(keys):
+            keys = sorted(keys) if stmt.sort else list(keys)
+            for value in reversed(keys) if stmt.reverse else keys:
                 env[stmt.target] = value
                 if self.block(stmt.body):
                     break

@@ -84,7 +84,7 @@ class For:
 
     With ``reverse``, ``for target in reversed(range(*bounds))``.  With ``over`` (a
     ``Ref`` to a dict, bounds empty), ``for target in container[path]``: the loop runs
-    over the dict's keys, in their order (``reversed``: the other way).
+    over the dict's keys, in their order (``sort``: sorted; ``reverse``: the other way).
     """
 
     target: str
@@ -94,6 +94,7 @@ class For:
     reverse: bool = False
     sid: int = None  # the statement's id, unique within its Program
     over: object = None  # a ``Ref`` to the dict whose keys the loop runs over
+    sort: bool = False  # over the keys sorted: ``for target in sorted(container)``
 
 
 @dataclass

@@ -2,10 +2,10 @@
 
 Expects a ``for`` statement of a fenced function and its ``Hygiene`` (whose ``kinds``
 are the container parameters' types, ``frontend.kinds``, when the gradient is generated
-for them).  Guarantees, for a loop over a dict, one ``for key in d:`` (or ``for key in
-reversed(d):``) whose body starts by reading the entry by its key, located at the
-loop's target, the user's body after; ``lower`` reads it as a loop over the dict's
-keys (``key_loops``).  What is a dict is known from the syntax alone for ``d.keys()``,
+for them).  Guarantees, for a loop over a dict, one ``for key in d:`` (or over
+``reversed(d)``, ``sorted(d)``) whose body starts by reading the entry by its key,
+located at the loop's target, the user's body after; ``lower`` reads it as a loop over
+the dict's keys (``loops.key_loop``).  What is a dict is known from the syntax alone for ``d.keys()``,
 ``d.values()`` and ``d.items()``, and otherwise from the kinds: a parameter the
 function never assigns, an entry of one read by constants (``p["layer"]``), a name
 the function assigns once to such a path or to a dict written out, or a loop's name
@@ -49,11 +49,14 @@ def key_loop(stmt, scope, unpack=None):
     """The ``for key in d:`` that ``stmt`` is when it loops over a dict, or None.
     ``unpack(target, value, scope)`` gives the assignments of an entry to a target
     (``iteration.unpack``: nested targets are read by position)."""
-    iterable, reverse = stmt.iter, False
+    iterable, reverse, sort = stmt.iter, False, False
     if _calls(iterable, reversed, scope):
         iterable, reverse = iterable.args[0], True
+    if _calls(iterable, sorted, scope):
+        iterable, sort = iterable.args[0], True
     view = view_of(iterable)
-    if view is None and not isinstance(dict_kind(iterable, scope), t.Dict):
+    if view is None and not isinstance(dict_kind(iterable, scope), t.Dict) or (
+            sort and view not in ("keys", None)):
         return None
     if view is not None:
         iterable = iterable.func.value
@@ -79,6 +82,8 @@ def key_loop(stmt, scope, unpack=None):
                                       ast.Load()), value)
         reads = (unpack or _assigned)(value, entry, scope)
     keys = copy.deepcopy(iterable)
+    if sort:
+        keys = located(ast.Call(name("sorted", stmt.iter), [keys], []), stmt.iter)
     if reverse:
         keys = located(ast.Call(name("reversed", stmt.iter), [keys], []), stmt.iter)
     loop = copy.copy(stmt)

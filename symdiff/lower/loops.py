@@ -13,6 +13,7 @@ its keys (``for k in d:``).
 """
 
 import ast
+import builtins
 from contextlib import contextmanager
 
 from symdiff.errors import UnsupportedSyntaxError
@@ -56,13 +57,14 @@ def stmt_For(frame, node):
 
 
 def over_keys(frame, node):
-    """``(dict, reverse)`` when ``node`` loops over a dict's keys (``for k in d``, ``for k
-    in reversed(d)``, as desugar writes every loop over a dict); else None."""
-    iterable, reverse = node.iter, False
-    if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and len(
-            iterable.args) == 1 and names.meaning_of(
-            frame, iterable.func.id, iterable.func).kind == "reversed":
+    """``(dict, reverse, sort)`` when ``node`` loops over a dict's keys (``for k in d``,
+    ``for k in reversed(d)``, ``for k in sorted(d)``, as desugar writes every loop over a
+    dict); else None."""
+    iterable, reverse, sort = node.iter, False, False
+    if _calls(frame, iterable, "reversed"):
         iterable, reverse = iterable.args[0], True
+    if _calls(frame, iterable, "sorted"):
+        iterable, sort = iterable.args[0], True
     if not isinstance(iterable, (ast.Name, ast.Subscript)):
         return None
     found = containers.container_of(frame, iterable)
@@ -71,14 +73,26 @@ def over_keys(frame, node):
         raise frame.error(UnsupportedSyntaxError, iterable, f"a loop over the keys of a "
                           f"{kind}: it has no keys", "loop over its elements, `for x in "
                           "xs:`, or its positions, `for i in range(len(xs)):`")
-    return (iterable, reverse) if isinstance(kind, t.Dict) else None
+    if sort and not isinstance(kind, t.Dict):
+        return None  # sorted numbers: a copy (``changes.copied``)
+    return (iterable, reverse, sort) if isinstance(kind, t.Dict) else None
+
+
+def _calls(frame, node, builtin):
+    """Whether ``node`` is ``reversed(x)`` or ``sorted(x)`` (``builtin``), one argument."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and len(node.args) == 1 and not node.keywords):
+        return False
+    meant = names.meaning_of(frame, node.func.id, node.func)
+    return meant.kind == builtin or meant.kind == "other" and meant.value is getattr(
+        builtins, builtin)
 
 
 def key_loop(frame, node):
     """``for k in d:`` over a dict's keys, in their order (``reversed(d)``: the other
     way): the loop variable holds each key, and ``d[k]`` (or ``e[k]`` of a dict with
     the same keys) reads an entry by it (``containers.index_operand``)."""
-    iterable, reverse = over_keys(frame, node)
+    iterable, reverse, sort = over_keys(frame, node)
     name, path = containers.container_of(frame, iterable)
     if not all(isinstance(index, ir.Const) for index in path):
         raise frame.error(UnsupportedSyntaxError, iterable, "a loop over the keys of a dict "
@@ -96,7 +110,7 @@ def key_loop(frame, node):
     frame.unit.keys[target] = tuple(k for k, _ in kind.items)
     with open_loop(frame, node) as loop:
         body = loop_body(frame, node, loop)
-    frame.emit(ir.For(target, (), body, origin, reverse, over=ir.Ref(name, path)))
+    frame.emit(ir.For(target, (), body, origin, reverse, over=ir.Ref(name, path), sort=sort))
     loop_else(frame, node, loop)
 
 

@@ -792,6 +792,13 @@ def first_keys_until_large(p):
     return s
 
 
+def horner_over_sorted_keys(coeffs, x):
+    s = 0.0
+    for name in sorted(coeffs):
+        s = s * x + coeffs[name]
+    return s
+
+
 def _data(n, seed):
     """``n`` (x, y) pairs of data."""
     return [(x, y) for x, y in zip(numbers(n, seed + ".x", -2, 2), numbers(n, seed + ".y"))]
@@ -892,6 +899,8 @@ CASES = [
        wrt="weights"),
     at(first_keys_until_large, ({"a": 0.5},), ({"a": 0.5, "b": -1.5, "c": 2.0},),
        ({"z": 0.1, "y": 0.2, "x": -0.3},), kinky=True),
+    at(horner_over_sorted_keys, ({"c0": 0.5}, 0.3), ({"c1": -1.2, "c0": 0.5}, 0.8),
+       ({"c2": 0.4, "c0": 1.1, "c1": -0.6}, -0.5), symbolic=False),  # sympy sorts numbers
     # literals of active values
     at(list_literal, (0.7, -1.2), (1.5, 0.4)),
     at(tuple_indexed_in_loop, (0.7, -1.2, 0.3), (1.5, 0.4, -0.8)),
