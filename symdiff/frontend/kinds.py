@@ -119,7 +119,8 @@ def length(kind):
 
 def uses_containers(tree, params, helper=None):
     """Whether the function ``tree`` reads any of ``params`` as a container: indexes,
-    measures, unpacks, loops over or reduces it, or passes it to a function that does.
+    measures, unpacks, loops over or reduces it (a dict's ``keys()``, ``values()`` or
+    ``items()`` too), or passes it to a function that does.
     Such a function is generated on its first call, for the kinds of its arguments.
     ``helper(name)`` gives ``(tree, parameter names, helper)`` of a function ``tree``
     calls by ``name``, or None."""
