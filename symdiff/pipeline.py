@@ -74,7 +74,7 @@ def lower(parsed, *, forward=False, debug=None, kinds=None):
     with stage("fence", parsed):
         show("fence", fence(parsed))
     with stage("desugar", parsed):
-        desugared = desugar(parsed)
+        desugared = desugar(parsed, kinds)
     show("desugar", desugared)
     with stage("lower", parsed):
         program = annotate(number_statements(normalize(desugared, allow_tuple=forward,

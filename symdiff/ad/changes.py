@@ -1,15 +1,15 @@
-"""Container changes in the sweeps: element assignment, appends and reductions.
+"""Container changes in the sweeps: element assignment, appends, pops, joins and reductions.
 
 Used by ``differentiate`` beside ``containers`` (element reads, literals, slices and the
 shapes of adjoints).  ``xs[k] = v`` gives ``dv += dxs[k]; dxs[k] = 0.0`` (a row replaced
 gives its adjoint number by number); ``ys.append(v)`` gives ``dv += dys.pop()`` and
-``v = ys.pop()`` gives ``dys.append(dv)``; a
-reduction spreads its adjoint over the container's (``sum``: every element; ``min`` and
+``v = ys.pop()`` gives ``dys.append(dv)``; ``zs = xs + [y]`` hands each part its stretch
+of ``dzs``; a reduction spreads its adjoint over the container's (``sum``: every element; ``min`` and
 ``max``: the element returned; ``prod``: the product of the others).  A change is undone
 by its reverse where a later reverse step reads the container (``Containers.restores``).
 """
 
-from symdiff.ad.containers import _nested, place, zeros
+from symdiff.ad.containers import _nested, place, written_out, zeros
 from symdiff.frontend.kinds import element as element_kind
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
@@ -253,3 +253,50 @@ class ContainerChanges:
             if stmt.start is not None:
                 share = ex.BinOp("*", share, ex.of_operand(stmt.start))
         return [sw.For(index, (length,), [sw.AddTo(ex.Subscript(d, ex.Name(index)), share)])]
+
+    def join(self, stmt, scope):
+        """``zs = xs + [y]``: the reverse hands each part its stretch of the adjoint,
+        ``dxs[i] += dzs[i]`` for each ``i``, then ``dy += dzs[len(xs)]``."""
+        self.defined.add(stmt.target)
+        value = None
+        for part in stmt.parts:
+            node = written_out(part) if isinstance(part, ir.Literal) else place(
+                part.container, part.path)
+            value = node if value is None else ex.BinOp("+", value, node)
+        forward = [sw.Let(stmt.target, value)]
+        if stmt.target not in self.active:
+            return forward, []
+        d = ex.Name(self.adjoint(stmt.target))
+        reverse, offset = [], None  # offset: where the part starts (None: at 0)
+        for part in stmt.parts:
+            if isinstance(part, ir.Literal):
+                for (position,), item in ir.literal_leaves(part.items):
+                    if isinstance(item, ir.Var) and item.name in self.active:
+                        at = _after(offset, ex.Const(position))
+                        reverse.append(sw.AddTo(self.adjoint(item.name), ex.Subscript(d, at)))
+                length = ex.Const(len(part.items))
+            else:
+                source = place(part.container, part.path)
+                length = self.length_of(source)
+                if part.container in self.active:
+                    index = self.namer.fresh("i")
+                    into = ex.Subscript(place(self.adjoint(part.container), part.path),
+                                        ex.Name(index))
+                    reverse.append(sw.For(index, (length,), [sw.AddTo(into, ex.Subscript(
+                        d, _after(offset, ex.Name(index))))]))
+            offset = length if offset is None else ex.BinOp("+", offset, length)
+        if scope.in_loop:  # a new container each iteration: the last one comes back after
+            push, pop = self.stack_names()
+            forward.insert(0, sw.Push(push, ex.Name(stmt.target)))
+            kind = self.program.containers[stmt.target]
+            reverse += [sw.Pop(stmt.target, pop), sw.Let(d.id, zeros(kind, ex.Name(stmt.target)))]
+        names = ir.operand_names(tuple(i for part in stmt.parts if isinstance(part, ir.Ref)
+                                       for i in part.path))
+        return self.saved_for_reverse(stmt, scope, names, forward, reverse)
+
+
+def _after(offset, position):
+    """``offset + position``, without a zero on either side (``offset`` None is zero)."""
+    if offset is None:
+        return position
+    return offset if position == ex.Const(0) else ex.BinOp("+", offset, position)

@@ -62,13 +62,6 @@ def _zero(kind, value):
     return zeros(kind, value) if _nested(kind) else sw.ZERO
 
 
-def _after(offset, position):
-    """``offset + position``, without a zero on either side (``offset`` None is zero)."""
-    if offset is None:
-        return position
-    return offset if position == ex.Const(0) else ex.BinOp("+", offset, position)
-
-
 def _nested(kind):
     return isinstance(kind, (t.List, t.Tuple, t.Dict))
 
@@ -191,46 +184,6 @@ class Containers:
         names = ir.operand_names(stmt.path + tuple(b for b in stmt.bounds if b is not None))
         return self.saved_for_reverse(stmt, scope, names, forward, reverse)
 
-    def join(self, stmt, scope):
-        """``zs = xs + [y]``: the reverse hands each part its stretch of the adjoint,
-        ``dxs[i] += dzs[i]`` for each ``i``, then ``dy += dzs[len(xs)]``."""
-        self.defined.add(stmt.target)
-        value = None
-        for part in stmt.parts:
-            node = written_out(part) if isinstance(part, ir.Literal) else place(
-                part.container, part.path)
-            value = node if value is None else ex.BinOp("+", value, node)
-        forward = [sw.Let(stmt.target, value)]
-        if stmt.target not in self.active:
-            return forward, []
-        d = ex.Name(self.adjoint(stmt.target))
-        reverse, offset = [], None  # offset: where the part starts (None: at 0)
-        for part in stmt.parts:
-            if isinstance(part, ir.Literal):
-                for (position,), item in ir.literal_leaves(part.items):
-                    if isinstance(item, ir.Var) and item.name in self.active:
-                        at = _after(offset, ex.Const(position))
-                        reverse.append(sw.AddTo(self.adjoint(item.name), ex.Subscript(d, at)))
-                length = ex.Const(len(part.items))
-            else:
-                source = place(part.container, part.path)
-                length = self.length_of(source)
-                if part.container in self.active:
-                    index = self.namer.fresh("i")
-                    into = ex.Subscript(place(self.adjoint(part.container), part.path),
-                                        ex.Name(index))
-                    reverse.append(sw.For(index, (length,), [sw.AddTo(into, ex.Subscript(
-                        d, _after(offset, ex.Name(index))))]))
-            offset = length if offset is None else ex.BinOp("+", offset, length)
-        if scope.in_loop:  # a new container each iteration: the last one comes back after
-            push, pop = self.stack_names()
-            forward.insert(0, sw.Push(push, ex.Name(stmt.target)))
-            kind = self.program.containers[stmt.target]
-            reverse += [sw.Pop(stmt.target, pop), sw.Let(d.id, zeros(kind, ex.Name(stmt.target)))]
-        names = ir.operand_names(tuple(i for part in stmt.parts if isinstance(part, ir.Ref)
-                                       for i in part.path))
-        return self.saved_for_reverse(stmt, scope, names, forward, reverse)
-
     def share(self, stmt, scope):
         """``x = h``, a loop-carried name bound to another list: its adjoint is added
         into the other's, element by element, and the old list comes back."""
@@ -327,8 +280,8 @@ class Containers:
         if isinstance(index, ir.Const):
             return ex.Const(index.value)
         loops = du.loops(stmt)
-        counters = {loop.target for loop in loops if isinstance(loop, ir.For)
-                    and regenerated(loop)}  # a loop left by break runs back by count
+        counters = {loop.target for loop in loops  # a loop left by break runs back by count
+                    if isinstance(loop, ir.For) and regenerated(loop)}
         if index.name in counters:
             return ex.Name(index.name)
         sources = du.definitions(index.name)

@@ -4,9 +4,10 @@ Used by ``differentiate`` (``Sweeps`` is a ``Control``).  A branch runs forward 
 written and, when either side has a reverse, runs back on the same decision (pushed,
 when the loop around it overwrites the decision).  A loop's reverse is a loop: a
 ``for`` with a loop variable the body never writes and no ``break`` runs back over
-``reversed(range(...))`` (its bounds kept when they may change); any other loop counts
-its trips forward and runs that many times back.  The reverse of one iteration starts
-the adjoints of values that live one iteration from their first contribution.
+``reversed(range(...))`` (its bounds kept when they may change), one over a dict's
+keys over ``reversed(d)`` (a dict's keys never change); any other loop counts its trips
+forward and runs that many times back.  The reverse of one iteration starts the
+adjoints of values that live one iteration from their first contribution.
 """
 
 from symdiff.ad.writer import expression
@@ -69,9 +70,10 @@ class Control:
         if rb and stmt.target in self.active:  # each iteration starts a new loop variable
             rb.append((stmt.origin, [sw.Let(self.adjoint(stmt.target), sw.ZERO)]))
         bounds = tuple(self.operand(b) for b in stmt.bounds)
+        over = None if stmt.over is None else self.keys_of(stmt.over, stmt.sort)
         body = self.flatten(fb, stmt.origin) or [sw.Pass()]
         if not rb:
-            return [sw.For(stmt.target, bounds, body, stmt.reverse)], []
+            return [sw.For(stmt.target, bounds, body, stmt.reverse, over)], []
         if regenerate:
             stable = not scope.in_loop and not any(
                 isinstance(b, ir.Var) and b.name in inner.loop_assigned for b in stmt.bounds)
@@ -87,15 +89,25 @@ class Control:
                         bound = ir.Var(name)
                     kept.append(self.operand(bound))
                 bounds = tuple(kept)
-            forward.append(sw.For(stmt.target, bounds, body, stmt.reverse))
-            back = sw.For(stmt.target, bounds, self.reverse_body(rb, stmt), not stmt.reverse)
+            forward.append(sw.For(stmt.target, bounds, body, stmt.reverse, over))
+            back = sw.For(stmt.target, bounds, self.reverse_body(rb, stmt), not stmt.reverse,
+                          over)
             return self.unset(stmt, scope, inner) + forward + saved, restored + [back]
         counter = self.namer.fresh(f"{stmt.target}_trips")
         self.counters.append(counter)
         loop = sw.For(stmt.target, bounds, [sw.AddTo(counter, ex.Const(1))] + body,
-                      stmt.reverse)
+                      stmt.reverse, over)
         forward, reverse = self.counted(counter, loop, rb, scope, stmt)
         return self.unset(stmt, scope, inner) + forward, reverse
+
+    def keys_of(self, ref, sort):
+        """The dict a loop over keys runs over, ``sorted`` with ``sort`` (its path:
+        constant keys, which the reverse loop reads alike; the dict's keys never
+        change)."""
+        node = ex.Name(ref.container)
+        for index in ref.path:
+            node = ex.Subscript(node, ex.of_operand(index))
+        return ex.Call(ex.Name(self.builtin("sorted")), (node,)) if sort else node
 
     def operand(self, operand):
         return expression(operand_node(operand, self.program))

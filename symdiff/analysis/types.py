@@ -97,6 +97,8 @@ class _Inference:
         self.ints = set()  # parameters read as integers
         self.returned = returned_names(program)
         self.fallback = set()  # popped back, typed by their lists all the same
+        self.keys = {s.target for s in ir.walk(program.body)  # loops over a dict's keys
+                     if isinstance(s, ir.For) and s.over is not None}
         for stmt in ir.walk(program.body):
             self.note_int_uses(stmt)
         self.spread_ints()
@@ -137,7 +139,8 @@ class _Inference:
                 if isinstance(node, ex.Subscript) and isinstance(node.index, ex.Name):
                     self.ints.add(node.index.id)
         elif isinstance(stmt, (ir.Item, ir.SetItem, ir.Share, ir.Take)):  # indices: ints
-            self.ints.update(i.name for i in stmt.path if isinstance(i, ir.Var))
+            self.ints.update(i.name for i in stmt.path if isinstance(i, ir.Var)
+                             and i.name not in self.keys)  # (a dict's keys: strings)
         elif isinstance(stmt, ir.Join):
             self.ints.update(i.name for part in stmt.parts if isinstance(part, ir.Ref)
                              for i in part.path if isinstance(i, ir.Var))
@@ -188,7 +191,7 @@ class _Inference:
         elif isinstance(stmt, ir.Compute):
             self.define(stmt.target, expression_type(stmt.expr, self.name_type))
         elif isinstance(stmt, ir.For):
-            self.define(stmt.target, t.INT)
+            self.define(stmt.target, t.INT if stmt.over is None else t.STR)
         elif isinstance(stmt, (ir.Build, ir.Share, ir.Take, ir.Join)):
             self.define(stmt.target, self.program.containers[stmt.target])
         elif isinstance(stmt, ir.Item):

@@ -64,6 +64,9 @@ def _store(target):
 
 
 def _steps(stmt, builtins):
+    if stmt.over is not None:
+        keys = to_ast(stmt.over)
+        return call(builtins.get("reversed", "reversed"), keys) if stmt.reverse else keys
     steps = call(builtins.get("range", "range"), *[to_ast(b) for b in stmt.bounds])
     return call(builtins.get("reversed", "reversed"), steps) if stmt.reverse else steps
 

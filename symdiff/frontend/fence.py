@@ -27,8 +27,9 @@ ACCEPTED = {
     # expressions
     "BinOp", "UnaryOp", "BoolOp", "Compare", "Call", "Name", "Constant", "Attribute",
     "Tuple", "keyword", "List", "Dict", "Subscript", "Slice",
-    # list comprehensions and generator expressions (``desugar`` writes them as loops)
-    "ListComp", "GeneratorExp", "comprehension",
+    # list and dict comprehensions and generator expressions (``desugar`` writes them as
+    # loops)
+    "ListComp", "GeneratorExp", "DictComp", "comprehension",
     # contexts and operators
     "Load", "Store", "Add", "Sub", "Mult", "Div", "Pow", "FloorDiv", "Mod", "USub", "UAdd",
     "Not", "And", "Or", "Eq", "NotEq", "Lt", "LtE", "Gt", "GtE", "Is", "IsNot",
@@ -57,7 +58,6 @@ REFUSED = {
     "Lambda": ("a lambda", "define a def function at module level and call it"),
     "Set": ("a set", "use separate variables"),
     "SetComp": ("a set comprehension", "build a list: [e for x in xs]"),
-    "DictComp": ("a dict comprehension", "write the dict out, or build a list: [e for x in xs]"),
     "Await": ("await (a coroutine)", "write a plain def function that returns a number"),
     "Yield": ("yield, which makes the function a generator,",
               "differentiate a function that returns one number (a loop can add up the "

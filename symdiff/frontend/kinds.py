@@ -87,8 +87,8 @@ def is_container(kind):
 
 def element(kind, index):
     """The kind of ``kind[index]`` for a constant ``index`` (an int or a key), or of any
-    element for ``index`` None (an index known when the gradient runs); None when the
-    index cannot stand there."""
+    element for ``index`` None (an index or a key known when the gradient runs: the kind
+    every element has); None when the index cannot stand there."""
     if isinstance(kind, t.List):
         return kind.elem
     if isinstance(kind, t.Tuple):
@@ -98,6 +98,11 @@ def element(kind, index):
         if isinstance(index, int) and -len(kind.elts) <= index < len(kind.elts):
             return kind.elts[index]
         return None
+    if isinstance(kind, t.Dict) and index is None:  # a key known when the gradient runs
+        values = {v for _, v in kind.items}
+        if values <= {t.INT, t.FLOAT} and len(values) == 2:
+            return t.FLOAT
+        return kind.items[0][1] if len(values) == 1 else None
     if isinstance(kind, t.Dict):
         return dict(kind.items).get(index)
     return None
@@ -114,7 +119,8 @@ def length(kind):
 
 def uses_containers(tree, params, helper=None):
     """Whether the function ``tree`` reads any of ``params`` as a container: indexes,
-    measures, unpacks, loops over or reduces it, or passes it to a function that does.
+    measures, unpacks, loops over or reduces it (a dict's ``keys()``, ``values()`` or
+    ``items()`` too), or passes it to a function that does.
     Such a function is generated on its first call, for the kinds of its arguments.
     ``helper(name)`` gives ``(tree, parameter names, helper)`` of a function ``tree``
     calls by ``name``, or None."""
@@ -131,6 +137,10 @@ def uses_containers(tree, params, helper=None):
                 if uses_containers(inner, passed, inner_helper):
                     return True
         if isinstance(node, ast.Subscript) and _is_param(node.value, params):
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+                node.func.attr in ("keys", "values", "items")) and _is_param(
+                node.func.value, params):  # a dict's entries
             return True
         if isinstance(node, ast.Call) and _reads_whole(node, params):
             return True

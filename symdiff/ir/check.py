@@ -39,6 +39,7 @@ from symdiff.analysis.types import (
     returned_names,
 )
 from symdiff.errors import InternalError
+from symdiff.frontend.kinds import element
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import types as t
@@ -184,6 +185,13 @@ class _Checker:
             self.holds(stmt, stmt.target, result_type(stmt, args))
         elif isinstance(stmt, ir.Compute):
             self.holds(stmt, stmt.target, expression_type(stmt.expr, self.name_type))
+        elif isinstance(stmt, ir.For) and stmt.over is not None:
+            over = self.type_of(stmt, stmt.over.container)
+            for index in stmt.over.path:
+                over = element(over, index.value if isinstance(index, ir.Const) else None)
+            if not isinstance(over, t.Dict) or stmt.bounds:
+                self.fail(stmt, f"a loop over the keys of a {over}")
+            self.holds(stmt, stmt.target, t.STR)
         elif isinstance(stmt, ir.For):
             for bound in stmt.bounds:
                 if not t.accepts(t.INT, self.operand(stmt, bound)):

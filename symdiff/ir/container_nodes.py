@@ -14,7 +14,7 @@ class Ref:
     """A container, or a container inside one, bound to a user name without a copy: the
     generated ``container`` name and the ``path`` of index operands into it
     (``layer = layers[i]`` binds ``layer`` to ``Ref("layers", (Var("i"),))``).  Lowering
-    holds them, and a ``Join``'s parts."""
+    holds them, and so do a ``Join``'s parts and a loop over a dict's keys (``For.over``)."""
 
     container: str
     path: tuple = ()

@@ -111,6 +111,15 @@ class Evaluator:
             env[stmt.target] = self.expression(stmt.expr)
         elif isinstance(stmt, ir.If):
             self.block(stmt.body if self.lookup(stmt.test) else stmt.orelse)
+        elif isinstance(stmt, ir.For) and stmt.over is not None:  # a dict's keys
+            keys = self.lookup(stmt.over.container)
+            for index in stmt.over.path:
+                keys = keys[self.operand(index)]
+            keys = sorted(keys) if stmt.sort else list(keys)
+            for value in reversed(keys) if stmt.reverse else keys:
+                env[stmt.target] = value
+                if self.block(stmt.body):
+                    break
         elif isinstance(stmt, ir.For):
             steps = range(*[self.index(self.operand(b)) for b in stmt.bounds])
             for value in reversed(steps) if stmt.reverse else steps:

@@ -66,7 +66,9 @@ class If:
 class For:
     """``for target in range(*bounds)``; the bounds are evaluated once, on entry.
 
-    With ``reverse``, ``for target in reversed(range(*bounds))``.
+    With ``reverse``, ``for target in reversed(range(*bounds))``.  With ``over`` (a
+    ``Ref`` to a dict, bounds empty), ``for target in container[path]``: the loop runs
+    over the dict's keys, in their order (``sort``: sorted; ``reverse``: the other way).
     """
 
     target: str
@@ -75,6 +77,8 @@ class For:
     origin: Origin
     reverse: bool = False
     sid: int = None  # the statement's id, unique within its Program
+    over: object = None  # a ``Ref`` to the dict whose keys the loop runs over
+    sort: bool = False  # over the keys sorted: ``for target in sorted(container)``
 
 
 @dataclass
@@ -220,7 +224,9 @@ def reads(stmt):
     if isinstance(stmt, If):
         return [stmt.test]
     if isinstance(stmt, For):
-        return [b.name for b in stmt.bounds if isinstance(b, Var)]
+        over = [] if stmt.over is None else [stmt.over.container] + operand_names(
+            stmt.over.path)
+        return over + [b.name for b in stmt.bounds if isinstance(b, Var)]
     if isinstance(stmt, Push):
         return [stmt.stack] + ([stmt.value.name] if isinstance(stmt.value, Var) else [])
     if isinstance(stmt, Pop):

@@ -98,6 +98,11 @@ def _line(stmt, types):
         return f"{_typed(stmt.target, types)} = {expression_text(stmt.expr)}"
     if isinstance(stmt, ir.If):
         return f"if {stmt.test}:"
+    if isinstance(stmt, ir.For) and stmt.over is not None:
+        keys = stmt.over.container + "".join(f"[{operand_text(i)}]" for i in stmt.over.path)
+        keys = f"sorted({keys})" if stmt.sort else keys
+        steps = f"reversed({keys})" if stmt.reverse else keys
+        return f"for {_typed(stmt.target, types)} in {steps}:"
     if isinstance(stmt, ir.For):
         bounds = ", ".join(operand_text(b) for b in stmt.bounds)
         steps = f"reversed(range({bounds}))" if stmt.reverse else f"range({bounds})"

@@ -15,6 +15,7 @@ prints:
                                              is dropped)
     If(test, body, orelse)    if test: ... else: ...
     For(t, bounds, body)      for t in range(*bounds)   (``reverse``: reversed(range(...)))
+                              (``over``, bounds empty: for t in over, a dict's keys)
     While(test, body)         while test: ...
     Break(), Pass()
     Check(check)              an input check of the program (``ir.nodes.Check``), as written
@@ -90,6 +91,7 @@ class For:
     bounds: tuple  # the arguments of ``range``
     body: list
     reverse: bool = False
+    over: object = None  # an expression of a dict: the loop runs over its keys
 
 
 @dataclass
@@ -153,7 +155,7 @@ def expressions(stmt):
     if isinstance(stmt, (If, While)):
         return [stmt.test]
     if isinstance(stmt, For):
-        return list(stmt.bounds)
+        return list(stmt.bounds) + ([] if stmt.over is None else [stmt.over])
     return []
 
 

@@ -21,6 +21,7 @@ from symdiff.frontend.kinds import element, is_container
 from symdiff.ir import nodes as ir
 from symdiff.ir import types as t
 from symdiff.lower.placement import built_once
+from symdiff.lower.filling import filled_kind
 from symdiff.lower.containers import (
     _typed,
     container_of,
@@ -112,20 +113,27 @@ def empty_list(frame, name):
 
 
 def assign_element(frame, target, value_node):
-    """``xs[i] = v``: a ``SetItem``; False when ``target`` is not an element of a known
-    list."""
-    found = container_of(frame, target.value)
+    """``xs[i] = v`` or ``d[k] = v`` (a number under a key the dict has): a ``SetItem``;
+    False when ``target`` is not an element of a known list or dict."""
+    found = container_of(frame, target.value, filling=True)
     if found is None:
         return False
     name, path = found
     kind = kind_of_operand(frame, ir.Ref(name, path))
-    if not isinstance(kind, t.List):
+    if name in frame.unit.unfilled and not path:  # ``out[k] = v`` fills ``out = {}``
+        kind = filled_kind(frame, target, name)
+    if not isinstance(kind, (t.List, t.Dict)):
         raise frame.error(UnsupportedSyntaxError, target, f"an element of a {kind} is "
-                          "assigned: only a list's elements change", "build a list instead")
+                          "assigned: only a list's elements and a dict's entries change",
+                          "build a list instead")
     _not_held(frame, target, name)
     index = index_operand(frame, target, name, path)
     frame.hint = name
-    row = element(kind, None)
+    row = element(kind, index.value if isinstance(kind, t.Dict) and isinstance(
+        index, ir.Const) else None)
+    if isinstance(kind, t.Dict) and is_container(row):
+        raise frame.error(UnsupportedSyntaxError, target, f"an entry of a {kind} that holds "
+                          f"a {row} is replaced", "change its numbers one by one")
     if is_container(row):  # a row replaced by a list of numbers built here
         value = frame.value(value_node)
         if not isinstance(value, ir.Var) or kind_of_operand(frame, value) != row:

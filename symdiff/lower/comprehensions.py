@@ -11,16 +11,20 @@ the whole function; ``hoist`` then takes one statement at a time.  Guarantees:
   before the statement, which reads the list's name in its place; the loops are then
   desugared as loops (``iteration``), and a comprehension inside ``e`` or ``c`` is
   lifted the same way, inside the loop;
-- a generator expression given to ``sum`` (with ``start``), ``min``, ``max``,
-  ``math.fsum``, ``math.prod``, ``list`` or ``tuple`` (by any name that means them:
-  ``from math import fsum``, ``import math as m``; a builtin only where the function
-  does not bind its name) is the same list, and the call is on the list's name;
+- a generator expression (or a dict's ``values()``) given to ``sum`` (with ``start``),
+  ``min``, ``max``, ``math.fsum``, ``math.prod``, ``list`` or ``tuple`` (by any name
+  that means them: ``from math import fsum``, ``import math as m``; a builtin only where
+  the function does not bind its name) is the same list, and the call is on the list's
+  name (``d_values`` for ``max(d.values())``);
+- ``out = {k: e for k, v in d.items()}`` (or ``for k in d``), one ``for`` and no ``if``,
+  is ``out = {}`` and the loop ``for k, v in d.items(): out[k] = e``;
 - a comprehension where it would not be computed exactly once when the statement runs
   (a ``while`` test, one arm of a conditional expression or a later operand of
   ``and``/``or``, a later comparison of a chain, an assert's message) or beside a
   stack's ``pop`` in the same statement (whose order it would change), a generator
-  expression given to anything else, and a set or dict comprehension, are refused with
-  a located ``UnsupportedSyntaxError`` whose hint says what to write instead;
+  expression given to anything else, a set comprehension and any other dict
+  comprehension, are refused with a located ``UnsupportedSyntaxError`` whose hint says
+  what to write instead;
 - ``name = [...]`` fills ``name`` itself when the comprehension cannot see it (reads it
   nowhere, calls no function of the user's); any other list is named for what it holds
   (``squares``, ``products``, ``xs``) or, in a sum or a product, ``terms`` or ``factors``; every statement written carries the location
@@ -51,6 +55,8 @@ import copy
 import math
 import re
 
+from symdiff.ir import types as t
+from symdiff.lower.dict_loops import dict_kind, view_of
 from symdiff.lower.hygiene import located, name
 
 _COMPREHENSIONS = (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
@@ -77,6 +83,9 @@ def hoist(stmt, scope):
         return [], stmt
     before = []
     lift = _Lift(scope, before)
+    if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.DictComp) and len(
+            stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+        return filled_by_keys(stmt, scope), None
     if _builds_its_target(stmt, scope):  # `squares = [...]`: filled in place
         lift.build(stmt.value, stmt, None, False, held=stmt.targets[0].id)
         return before, None
@@ -105,9 +114,12 @@ class _Lift:
         self.scope, self.before, self.first = scope, before, None
 
     def expr(self, node, conditional):
-        if isinstance(node, (ast.SetComp, ast.DictComp)):
-            kind = "set" if isinstance(node, ast.SetComp) else "dict"
-            raise self.scope.error(node, f"a {kind} comprehension is not supported",
+        if isinstance(node, ast.DictComp):
+            raise self.scope.error(node, "a dict comprehension is read only where it is "
+                                   "assigned to a name", "name it on its own line first: "
+                                   "`scaled = {k: ... for k, v in d.items()}`")
+        if isinstance(node, ast.SetComp):
+            raise self.scope.error(node, "a set comprehension is not supported",
                                    "build a list with a list comprehension, or a "
                                    "for loop over range(...)")
         if isinstance(node, ast.GeneratorExp):
@@ -116,9 +128,16 @@ class _Lift:
                                    "write a list comprehension [...] instead")
         if isinstance(node, ast.ListComp):
             return self.build(node, node, _noun(node.elt), conditional)
+        values = None
+        if isinstance(node, ast.Call) and node.args and view_of(node.args[0]) == "values":
+            values = node.args[0].func.value  # ``max(d.values())``: the list ``d_values``
+            node = values_generator(node, self.scope) if self._reduction(
+                node, of_values=True) is not None else node
         if isinstance(node, ast.Call) and node.args and isinstance(node.args[0],
                                                                    ast.GeneratorExp):
             reduction = self._reduction(node)
+            if values is not None and reduction == _noun(node.args[0].elt):
+                reduction = f"{values.id}_values" if isinstance(values, ast.Name) else reduction
             if reduction is not None:
                 new = copy.copy(node)
                 new.func = self.expr(node.func, conditional)
@@ -164,9 +183,10 @@ class _Lift:
         new.value = value
         return new
 
-    def _reduction(self, call):
+    def _reduction(self, call, of_values=False):
         """The list's name for a reduction's generator (None: named for its element);
-        no reduction for a call given anything but the generator (and sum's start)."""
+        no reduction for a call given anything but the generator (and sum's start).
+        ``of_values``: whether ``call`` is a reduction at all (of a dict's values)."""
         key = id(self.scope.meaning(call.func))
         if key not in _REDUCTIONS:
             return None
@@ -174,6 +194,8 @@ class _Lift:
         keywords = ("start",) if key == id(builtins.sum) else ()
         if len(call.args) > most or any(k.arg not in keywords for k in call.keywords):
             return None
+        if of_values:
+            return key
         return _REDUCTIONS[key] or _noun(call.args[0].elt)
 
     def build(self, comprehension, where, noun, conditional, held=None):
@@ -204,6 +226,42 @@ class _Lift:
                                               located(ast.List([], ast.Load()), start)), start))
         self.before.append(inner)
         return name(held, where)
+
+
+def values_generator(call, scope):
+    """``sum(d.values())`` as ``sum(value for value in d.values())``, a new call."""
+    values = call.args[0]
+    held = scope.fresh("value")
+    generator = located(ast.GeneratorExp(name(held, values), [ast.comprehension(
+        name(held, values, store=True), values, [], 0)]), values)
+    new = copy.copy(call)
+    new.args = [generator] + call.args[1:]
+    return new
+
+
+def filled_by_keys(stmt, scope):
+    """``out = {k: e for k, v in d.items()}`` (or ``for k in d``) as ``out = {}`` and a loop
+    filling it, ``for k, v in d.items(): out[k] = e``, which ``dict_loops`` makes a loop
+    over ``d``'s keys and ``lower`` reads as filling ``out`` with them (``filling``)."""
+    made, held = stmt.value, stmt.targets[0].id
+    generator = made.generators[0]
+    target = generator.target
+    key = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else target
+    over = generator.iter
+    over = over.func.value if view_of(over) in ("keys", "items") else over
+    if len(made.generators) > 1 or generator.ifs or generator.is_async or not (
+            isinstance(key, ast.Name) and isinstance(made.key, ast.Name)
+            and made.key.id == key.id) or not isinstance(dict_kind(over, scope), t.Dict) and (
+            view_of(generator.iter) is None):
+        raise scope.error(made, "a dict comprehension whose keys are not those of the one "
+                          "dict it loops over, each once", "loop over a dict's keys or items "
+                          "with no if: {k: ... for k, v in d.items()}")
+    entry = located(ast.Subscript(name(held, made.value), name(key.id, made.key), ast.Store()),
+                    made.value)
+    fill = located(ast.Assign([entry], made.value), made.value)
+    return [located(ast.Assign([name(held, made, store=True)],
+                               located(ast.Dict([], []), made)), made),
+            located(ast.For(target, generator.iter, [fill], []), target)]
 
 
 def _builds_its_target(stmt, scope):

@@ -13,9 +13,9 @@ container inside one, is an alias (``ir.Ref``), never a copy, as in Python.
     total = sum(ys, 1.0)       ->   total = sum(ys, 1.0)                 (Reduce)
 
 Guarantees a located ``SymdiffError`` for what it does not read: an index that is not
-a whole number or a constant key, a tuple indexed by a changing index when its elements
-differ in kind, a container where a number is needed, a container built in one branch
-of an ``if``.
+a whole number or a dict's key (``keys``), a tuple indexed by a changing index when its
+elements differ in kind, a container where a number is needed, a container built in
+one branch of an ``if``.
 """
 
 import ast
@@ -27,6 +27,8 @@ from symdiff.ir import nodes as ir
 from symdiff.ir import types as t
 from symdiff.lower import names
 from symdiff.lower.placement import built_once
+from symdiff.lower.filling import unfilled
+from symdiff.lower.keys import dict_key
 from symdiff.lower.operands import operand_ast, reads_of
 
 _KINDS = {ast.List: "list", ast.Tuple: "tuple", ast.Dict: "dict"}
@@ -88,11 +90,12 @@ def is_container_operand(frame, operand):
     return isinstance(operand, ir.Ref) or is_container(kind_of_operand(frame, operand))
 
 
-def container_of(frame, node, written=False):
+def container_of(frame, node, written=False, filling=False):
     """``(container name, path)`` when ``node`` names a container (or a container inside
     one) this lowering knows, or is a call that makes one (a helper's, ``list``,
     ``tuple``, ``sorted``) or a join (``xs + ys``), or with ``written`` a container
-    written out; else None."""
+    written out; else None.  An empty dict is read only once a loop fills it
+    (``filling``: the read that does)."""
     if isinstance(node, ast.Call) or _adds(node) or (
             written and isinstance(node, _LITERALS) and not _constants(node)):
         operand = evaluated(frame, node)
@@ -122,6 +125,8 @@ def container_of(frame, node, written=False):
         raise frame.error(UnsupportedSyntaxError, node, f"{node.id} was appended to another "
                           "list, and is read again", "read it through that list, or append "
                           "a copy: list(...)")
+    if isinstance(operand, ir.Var) and operand.name in frame.unit.unfilled and not filling:
+        raise unfilled(frame, node)
     if isinstance(operand, ir.Var) and operand.name in frame.unit.containers:
         return operand.name, ()
     return None
@@ -129,21 +134,11 @@ def container_of(frame, node, written=False):
 
 def index_operand(frame, node, name, path):
     """The operand of ``node.slice``: an int (a constant, or a name holding one), or a
-    dict's constant key."""
+    dict's key (``keys.dict_key``)."""
     kind = kind_of_operand(frame, ir.Ref(name, path))
     index = node.slice
     if isinstance(kind, t.Dict):
-        if not (isinstance(index, ast.Constant) and isinstance(index.value, str)):
-            raise frame.error(UnsupportedSyntaxError, index, "a dict is read by position or "
-                              "by a key known only when the gradient runs (a loop over a dict "
-                              "reads it so)", "read each entry by its key written out: " + (
-                                  ", ".join(f"{ast.unparse(node.value)}[{k!r}]"
-                                            for k, _ in kind.items)))
-        if element(kind, index.value) is None:
-            raise frame.error(UnsupportedSyntaxError, index, f"the dict has no key "
-                              f"{index.value!r}", "read one of its keys: " + ", ".join(
-                                  repr(k) for k, _ in kind.items))
-        return ir.Const(index.value)
+        return dict_key(frame, node, kind)
     operand = frame.value(index)
     if isinstance(operand, ir.Const) and not (isinstance(operand.value, int)
                                               and not isinstance(operand.value, bool)):
@@ -266,6 +261,8 @@ def literal(frame, node, target):
     target = target or frame.namer.fresh(frame.hint if made.kind != "tuple"
                                          else f"{frame.hint}_tuple")
     _typed(frame, node, target, kind)
+    if kind == t.Dict(()):  # ``{}``: its kind is what a loop fills it with (``filling``)
+        frame.unit.unfilled.add(target)
     frame.emit(ir.Build(target, made.kind, made.items, frame.origin, keys=made.keys))
     return ir.Var(target)
 

@@ -19,7 +19,8 @@ inside it:
 - container syntax is in the forms the containers core reads: a list comprehension,
   or a generator expression given to a reduction, is a fresh list filled by ``append``
   in loops written before the statement (``comprehensions``); a loop over a container
-  is a loop over ``range(...)`` that reads its elements first, and ``w, b = params``
+  is a loop over ``range(...)`` that reads its elements first, a loop over a dict a
+  loop over its keys that reads its entries first (``dict_loops``), and ``w, b = params``
   is ``w = params[0]``, ``b = params[1]`` (``iteration``).  Fresh names are taken from
   no identifier of the function (``hygiene``); each statement written carries the
   location of the user's code it stands for.
@@ -74,6 +75,7 @@ import dataclasses
 
 from symdiff.frontend.parse import lambda_as_def
 from symdiff.lower.comprehensions import hoist, rename_targets
+from symdiff.lower.dict_loops import view_of
 from symdiff.lower.exits import always_exits, contains
 from symdiff.lower.hygiene import Hygiene
 from symdiff.lower.hygiene import name as name_node
@@ -83,18 +85,22 @@ _EXITS = (ast.Return, ast.Break, ast.Continue)
 _COMPREHENSIONS = (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
 
 
-def desugar(parsed):
-    """The ``ParsedFunction`` ``parsed`` with its tree desugared."""
+def desugar(parsed, kinds=None):
+    """The ``ParsedFunction`` ``parsed`` with its tree desugared (``kinds``: its container
+    parameters' types, when the gradient is generated for them)."""
     return dataclasses.replace(parsed, tree=desugar_function(
-        parsed.tree, parsed.globals, parsed.closure, parsed.error))
+        parsed.tree, parsed.globals, parsed.closure, parsed.error, kinds))
 
 
-def desugar_function(tree, globals_=None, closure=None, error=None):
+def desugar_function(tree, globals_=None, closure=None, error=None, kinds=None):
     """A ``def``'s tree, desugared: a new node, ``tree`` untouched.  ``globals_`` and
     ``closure`` say what the names it does not bind mean (builtins only, when not given);
-    ``error(cls, node, message, hint)`` makes its located errors."""
+    ``error(cls, node, message, hint)`` makes its located errors; ``kinds`` tells which
+    parameters are dicts (a loop over one is a loop over its keys)."""
     scope = Hygiene(tree, globals_, closure, error)
-    scope.comprehensions = any(isinstance(node, _COMPREHENSIONS) for node in ast.walk(tree))
+    scope.kinds = kinds or {}
+    scope.comprehensions = any(isinstance(node, _COMPREHENSIONS) or view_of(node) == "values"
+                               for node in ast.walk(tree))
     if scope.comprehensions:
         tree = rename_targets(tree, scope)
     return _function(tree, scope)

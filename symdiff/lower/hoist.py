@@ -122,7 +122,8 @@ class _Context:
 
 def _surely_runs(loop):
     """A ``for`` over a constant range with at least one step."""
-    if not isinstance(loop, ir.For) or not all(isinstance(b, ir.Const) for b in loop.bounds):
+    if not isinstance(loop, ir.For) or loop.over is not None or not all(
+            isinstance(b, ir.Const) for b in loop.bounds):
         return False
     values = [b.value for b in loop.bounds]
     return all(type(v) is int for v in values) and len(range(*values)) > 0

@@ -58,6 +58,8 @@ import copy
 import numbers
 
 from symdiff.frontend.resolve import is_table
+from symdiff.ir import types as t
+from symdiff.lower.dict_loops import dict_kind, key_loop, view_of
 from symdiff.lower.hygiene import located, name
 
 _SEQUENCES = (ast.Name, ast.Attribute)  # read where they are
@@ -72,6 +74,9 @@ def index_loop(stmt, scope):
             raise scope.error(stmt.target, "a for loop over a range must assign one plain "
                               "name", "write `for i in range(n):`")
         return None
+    keyed = key_loop(stmt, scope, unpack)
+    if keyed is not None:  # a dict's keys, values or items: a loop over its keys
+        return [keyed]
     for builtin in ("len", "range") + (("min",) if _is_call_of(iterable, zip, scope) else ()):
         if scope.shadows(builtin):
             raise scope.error(stmt.iter, f"a loop over {ast.unparse(iterable)} is read as a "
@@ -189,11 +194,14 @@ def _sequence(node, call, stmt, scope, before):
                               "(...) is not supported", "loop over the positions, "
                               "`for i in range(len(xs)):`, and index the sequences "
                               "(`xs[len(xs) - 1 - i]` reads xs backwards)")
-    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args
-            and node.func.attr in ("items", "keys", "values")) or isinstance(
-            scope.meaning(node) if isinstance(node, _SEQUENCES) else None, dict):
-        raise scope.error(node, "a for loop over a dict is not supported",
+    if isinstance(scope.meaning(node) if isinstance(node, _SEQUENCES) else None, dict):
+        raise scope.error(node, "a for loop over a module's dict is not supported",
                           'read its entries by their keys: p["w"], p["b"]')
+    if view_of(node) is not None or isinstance(dict_kind(node, scope), t.Dict):
+        inside = "a loop" if call is None else f"{ast.unparse(call.func)}(...)"
+        raise scope.error(node, f"a dict inside {inside} is not supported", "loop over its "
+                          "keys, `for k in d:`, and read d[k] (and e[k] of a dict with the "
+                          "same keys)")
     if isinstance(node, ast.Name):
         body = [stmt.target] + stmt.body
         stored = {n.id for s in body for n in ast.walk(s)

@@ -4,7 +4,8 @@ Expects a ``Frame``.  A loop is left only through a ``BreakIf`` at the end of it
 testing the flags its ``break`` (``stop``) and any ``return`` inside it set; a
 ``continue`` sets ``skip``, which guards the rest of the iteration.  A loop over a table
 (``for c in T``, ``reversed(T)``, ``enumerate(T)``, ``zip(A, B)``) is a loop over the
-table's positions whose body reads the elements first.
+table's positions whose body reads the elements first.  A loop over a dict runs over
+its keys (``for k in d:``).
 
     for c in T:              ──►    for c_index in range(3):
         s = s + c                       c = T[c_index]
@@ -12,11 +13,13 @@ table's positions whose body reads the elements first.
 """
 
 import ast
+import builtins
 from contextlib import contextmanager
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
+from symdiff.ir import types as t
 from symdiff.lower import containers, control, expressions, names, tables
 from symdiff.lower.exits import contains
 from symdiff.lower.operands import any_of, operand_ast, reads_of
@@ -25,6 +28,9 @@ from symdiff.lower.scope import Loop
 
 def stmt_For(frame, node):
     call = node.iter
+    if over_keys(frame, node) is not None:
+        key_loop(frame, node)
+        return
     if not isinstance(call, ast.Call) or names.meaning_of(
             frame, call.func.id, call.func).value in (enumerate, zip):
         table_loop(frame, node)
@@ -47,6 +53,64 @@ def stmt_For(frame, node):
     with open_loop(frame, node) as loop:
         body = loop_body(frame, node, loop)
     frame.emit(ir.For(target, bounds, body, origin, reverse))
+    loop_else(frame, node, loop)
+
+
+def over_keys(frame, node):
+    """``(dict, reverse, sort)`` when ``node`` loops over a dict's keys (``for k in d``,
+    ``for k in reversed(d)``, ``for k in sorted(d)``, as desugar writes every loop over a
+    dict); else None."""
+    iterable, reverse, sort = node.iter, False, False
+    if _calls(frame, iterable, "reversed"):
+        iterable, reverse = iterable.args[0], True
+    if _calls(frame, iterable, "sorted"):
+        iterable, sort = iterable.args[0], True
+    if not isinstance(iterable, (ast.Name, ast.Subscript)):
+        return None
+    found = containers.container_of(frame, iterable)
+    kind = None if found is None else containers.kind_of_operand(frame, ir.Ref(*found))
+    if isinstance(kind, (t.List, t.Tuple)):  # desugar loops over one by its positions
+        raise frame.error(UnsupportedSyntaxError, iterable, f"a loop over the keys of a "
+                          f"{kind}: it has no keys", "loop over its elements, `for x in "
+                          "xs:`, or its positions, `for i in range(len(xs)):`")
+    if sort and not isinstance(kind, t.Dict):
+        return None  # sorted numbers: a copy (``changes.copied``)
+    return (iterable, reverse, sort) if isinstance(kind, t.Dict) else None
+
+
+def _calls(frame, node, builtin):
+    """Whether ``node`` is ``reversed(x)`` or ``sorted(x)`` (``builtin``), one argument."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and len(node.args) == 1 and not node.keywords):
+        return False
+    meant = names.meaning_of(frame, node.func.id, node.func)
+    return meant.kind == builtin or meant.kind == "other" and meant.value is getattr(
+        builtins, builtin)
+
+
+def key_loop(frame, node):
+    """``for k in d:`` over a dict's keys, in their order (``reversed(d)``: the other
+    way): the loop variable holds each key, and ``d[k]`` (or ``e[k]`` of a dict with
+    the same keys) reads an entry by it (``containers.index_operand``)."""
+    iterable, reverse, sort = over_keys(frame, node)
+    name, path = containers.container_of(frame, iterable)
+    if not all(isinstance(index, ir.Const) for index in path):
+        raise frame.error(UnsupportedSyntaxError, iterable, "a loop over the keys of a dict "
+                          "read by a changing index", "loop over the keys of a dict read "
+                          "by constants, or of a dict parameter")
+    if not isinstance(node.target, ast.Name):
+        raise frame.error(UnsupportedSyntaxError, node.target, "a loop over a dict's keys "
+                          "must assign one plain name", "write `for key in d:`")
+    frame.hint = node.target.id
+    control.enter_compound(frame, node)
+    origin = frame.origin
+    target = frame.target_name(node.target.id)
+    frame.mapping[node.target.id] = ir.Var(target)
+    kind = containers.kind_of_operand(frame, ir.Ref(name, path))
+    frame.unit.keys[target] = tuple(k for k, _ in kind.items)
+    with open_loop(frame, node) as loop:
+        body = loop_body(frame, node, loop)
+    frame.emit(ir.For(target, (), body, origin, reverse, over=ir.Ref(name, path), sort=sort))
     loop_else(frame, node, loop)
 
 

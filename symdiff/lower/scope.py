@@ -43,6 +43,8 @@ class Unit:
         self.empty = set()  # lists made empty whose kind the first append decides
         self.given = set()  # lists appended to another list: read through it from then on
         self.holding = set()  # lists held by name inside a literal: never changed in place
+        self.keys = {}  # a loop's variable over a dict's keys -> those keys
+        self.unfilled = set()  # dicts made empty (``{}``), their keys those a loop fills
 
     def custom_op(self, fn):
         """The op name of a function with its own rule, registering the rule once."""

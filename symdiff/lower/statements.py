@@ -210,6 +210,10 @@ def stmt_If(frame, node):
 
 def assign(frame, name, value_node):
     frame.hint = name
+    if isinstance(value_node, ast.Constant) and isinstance(value_node.value, str) and (
+            not frame.compound):  # a dict's key, named: read as the constant it is
+        frame.mapping[name] = ir.Const(value_node.value)
+        return
     target = frame.target_name(name)
     operand = frame.value(value_node, target)
     aliased = operand != ir.Var(target) and containers.is_container_operand(frame, operand)

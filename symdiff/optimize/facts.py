@@ -171,8 +171,9 @@ POPPED = object()  # the value of ``t = pop()`` from a save stack: what ``push``
 
 def assigned_values(function):
     """Each name's assigned values (``d += e`` counts as ``d + e``, a loop variable as
-    ``0``, a value popped from a save stack as ``POPPED``); None for a name bound some
-    other way (a parameter, a stack, a container written element by element)."""
+    ``0``, a dict's key as ``""``, a value popped from a save stack as ``POPPED``); None
+    for a name bound some other way (a parameter, a stack, a container written element
+    by element)."""
     values = {param: None for param in function.params}
 
     def add(name, value):
@@ -189,8 +190,8 @@ def assigned_values(function):
                 add(target, stmt.value)
             else:
                 add(target, ex.BinOp("-" if stmt.negate else "+", ex.Name(target), stmt.value))
-        elif kind is sw.For:
-            add(stmt.target, ex.Const(0))
+        elif kind is sw.For:  # a count, or a dict's key (a string)
+            add(stmt.target, ex.Const(0) if stmt.over is None else ex.Const(""))
         elif kind is sw.NewStack:
             add(stmt.stack, ex.List(()))
             values[stmt.push] = values[stmt.pop] = None

@@ -194,6 +194,8 @@ def rewrite(stmt, change):
         stmt.test = change(stmt.test)
     elif isinstance(stmt, sw.For):
         stmt.bounds = tuple(change(b) for b in stmt.bounds)
+        if stmt.over is not None:
+            stmt.over = change(stmt.over)
     elif isinstance(stmt, sw.Check):
         check = stmt.check
         stmt.check = replace(check, value=change(check.value),
@@ -236,6 +238,8 @@ def with_children(expr, children):
         return ex.Tuple(tuple(children))
     if kind is ex.List:
         return ex.List(tuple(children))
+    if kind is ex.Dict:  # keys and values, interleaved
+        return ex.Dict(tuple(children[0::2]), tuple(children[1::2]))
     if kind is ex.FString:
         parts = iter(children)
         return ex.FString(tuple(p if isinstance(p, str) else next(parts) for p in expr.parts))

@@ -816,6 +816,118 @@ def stack_of_running_products(x, y):
     return s[0]
 
 
+# --- loops over dicts ----------------------------------------------------------------------
+
+def weighted_sum_over_keys(weights, values):
+    total = 0.0
+    for name in weights:
+        total += weights[name] * values[name]
+    return total
+
+
+def l2_penalty(params):
+    return 0.5 * sum(v ** 2 for v in params.values())
+
+
+def mean_of_values(p):
+    return sum(p.values()) / len(p)
+
+
+def polynomial_over_items(coeffs, x):
+    s = 0.0
+    for name, c in coeffs.items():
+        s += c * tanh(x)
+        x = x * c
+    return s
+
+
+def horner_over_reversed_keys(coeffs, x):
+    s = 0.0
+    for k in reversed(coeffs):
+        s = s * x + coeffs[k]
+    return s
+
+
+def sgd_step_loss(params, grads, lr):
+    updated = {k: params[k] - lr * grads[k] for k in params}
+    return sum((v - 1.0) ** 2 for v in updated.values())
+
+
+def momentum_steps(x0, v0, lr):
+    state = {"position": x0, "velocity": v0}
+    rates = {"position": lr, "velocity": 0.5 * lr}
+    for step in range(3):
+        for key in state:
+            state[key] = state[key] - rates[key] * state[key] ** 3
+    return state["position"] * state["velocity"]
+
+
+def dict_of_lists_over_items(p, x):
+    s = 0.0
+    for name, weights in p.items():
+        for i in range(len(weights)):
+            s += weights[i] * x ** i
+    return tanh(s)
+
+
+def pairs_over_items(p, x):
+    s = 0.0
+    for name, (w, b) in p.items():
+        s += tanh(w * x + b)
+    return s
+
+
+def scaled_by_comprehension(p, scale):
+    scaled = {k: v * scale for k, v in p.items()}
+    return sum(scaled[k] * p[k] for k in p)
+
+
+def filled_by_key(p, w):
+    out = {}
+    for k in p:
+        out[k] = tanh(p[k] * w)
+    total = 0.0
+    for k in out:
+        total += out[k] ** 2
+    return total
+
+
+def logsumexp_over_values(logits):
+    m = max(logits.values())
+    return m + log(sum(exp(v - m) for v in logits.values()))
+
+
+def named_key(p, x):
+    key = "slope"
+    return p[key] * x + p["offset"]
+
+
+def feature_dicts(weights, rows):
+    loss = 0.0
+    for row, target in rows:
+        prediction = 0.0
+        for name in weights:
+            prediction += weights[name] * row[name]
+        loss += (prediction - target) ** 2
+    return loss / len(rows)
+
+
+def first_keys_until_large(p):
+    s = 0.0
+    for k in p:
+        s += p[k] ** 2
+        if s > 1.0:
+            break
+    return s
+
+
+def horner_over_sorted_keys(coeffs, x):
+    s = 0.0
+    for name in sorted(coeffs):
+        s = s * x + coeffs[name]
+    return s
+
+
 def _data(n, seed):
     """``n`` (x, y) pairs of data."""
     return [(x, y) for x, y in zip(numbers(n, seed + ".x", -2, 2), numbers(n, seed + ".y"))]
@@ -880,6 +992,44 @@ CASES = [
        ({"offset": 0.3, "layer": {"shift": -0.9, "scale": 0.6}},)),
     at(dict_of_pairs, ({"first": (0.5, 0.1), "second": (1.5, -0.2)}, 0.8),
        ({"second": [0.7, 0.3], "first": [-1.2, 0.4]}, -0.3)),
+    # loops over dicts
+    at(weighted_sum_over_keys, ({"a": 0.5}, {"a": -1.2}),
+       ({"w": 0.7, "b": -0.2}, {"b": 1.5, "w": 0.3}),
+       ({"x": 0.1, "y": 1.2, "z": -0.7}, {"x": 2, "y": -0.4, "z": 0.9})),
+    at(l2_penalty, ({"w": 0.7},), ({"w": 0.7, "b": -0.2},), ({"c": 3, "a": -1.1, "b": 0.4},)),
+    at(mean_of_values, ({"w": 0.7},), ({"w": 0.7, "b": -0.2},), ({"c": 3, "a": -1.1, "b": 0.4},)),
+    at(polynomial_over_items, ({"c0": 0.5}, 0.3), ({"c0": 0.5, "c1": -1.2}, 0.8),
+       ({"c2": 0.4, "c0": 1.1, "c1": -0.6}, -0.5)),
+    at(horner_over_reversed_keys, ({"c0": 0.5}, 0.3), ({"c0": 0.5, "c1": -1.2}, 0.8),
+       ({"c0": 1.1, "c1": -0.6, "c2": 0.4}, -0.5)),
+    at(sgd_step_loss, ({"w": 0.7}, {"w": 0.2}, 0.1),
+       ({"w": 0.7, "b": -0.2}, {"w": 0.3, "b": -1.1}, 0.05),
+       ({"b": 1.5, "w": -0.4, "c": 0.9}, {"c": 0.2, "b": 0.1, "w": 0.6}, 0.5)),
+    at(momentum_steps, (0.8, 0.3, 0.1), (-0.6, 0.9, 0.2), (1.1, -0.4, 0.05)),
+    at(dict_of_lists_over_items, ({"first": [0.5]}, 0.7),
+       ({"first": [0.5, -0.3], "second": [0.2]}, 0.9),
+       ({"b": numbers(3, "dloi.b"), "a": numbers(2, "dloi.a")}, -0.6), wrt="p"),
+    at(pairs_over_items, ({"first": (0.5, 0.1)}, 0.8),
+       ({"first": (0.5, 0.1), "second": (1.5, -0.2)}, 0.8),
+       ({"c": [0.7, 0.3], "a": [-1.2, 0.4], "b": [0.2, -0.9]}, -0.3)),
+    at(scaled_by_comprehension, ({"w": 0.7}, 1.5), ({"w": 0.7, "b": -0.2}, -0.5),
+       ({"c": 3, "a": -1.1, "b": 0.4}, 0.25)),
+    at(filled_by_key, ({"w": 0.7}, 1.5), ({"w": 0.7, "b": -0.2}, -0.5),
+       ({"c": 1, "a": -1.1, "b": 0.4}, 0.25)),
+    at(logsumexp_over_values, ({"cat": 0.7},), ({"cat": 0.7, "dog": -0.2},),
+       ({"a": 1.3, "b": -1.1, "c": 0.4},)),
+    at(named_key, ({"slope": 0.7, "offset": -0.2}, 1.3), ({"offset": 0.4, "slope": 2}, -0.5)),
+    at(feature_dicts, ({"x": 0.5}, [({"x": 1.2}, 0.3)]),
+       ({"x": 0.5, "bias": -0.1}, [({"bias": 1.0, "x": 0.4}, 0.7),
+                                   ({"bias": 1.0, "x": -1.3}, -0.2)]),
+       ({"u": 0.3, "v": -0.8, "bias": 0.2},
+        [({"u": u, "v": v, "bias": 1.0}, t) for (u, v), t in zip(matrix(4, 2, "fd"),
+                                                                  numbers(4, "fd.t"))]),
+       wrt="weights"),
+    at(first_keys_until_large, ({"a": 0.5},), ({"a": 0.5, "b": -1.5, "c": 2.0},),
+       ({"z": 0.1, "y": 0.2, "x": -0.3},), kinky=True),
+    at(horner_over_sorted_keys, ({"c0": 0.5}, 0.3), ({"c1": -1.2, "c0": 0.5}, 0.8),
+       ({"c2": 0.4, "c0": 1.1, "c1": -0.6}, -0.5), symbolic=False),  # sympy sorts numbers
     # literals of active values
     at(list_literal, (0.7, -1.2), (1.5, 0.4)),
     at(tuple_indexed_in_loop, (0.7, -1.2, 0.3), (1.5, 0.4, -0.8)),

@@ -246,7 +246,9 @@ class Interpreter(ExpressionReader):
     def items_of(self, node):
         """The values a ``for`` runs through: a range's numbers, a container's items (see
         ``containers``: ``zip``, ``enumerate``, ``reversed`` and ``sorted`` of them too)."""
-        if isinstance(node, ast.Call) and self.eval(node.func) is range:
+        if isinstance(node, ast.Call) and not (  # d.items(): a method, not a function
+                isinstance(node.func, ast.Attribute) and node.func.attr in (
+                    "items", "keys", "values")) and self.eval(node.func) is range:
             return [sympy.Integer(i) for i in self.range_of(node)]
         return self.iterate(self.eval(node), node)
 

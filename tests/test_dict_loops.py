@@ -1,0 +1,207 @@
+"""Loops over dicts, reads by a loop's key, and dicts filled by key.
+
+The gradients themselves are checked against the witnesses in ``test_containers.py``
+(the corpus's loops over dicts); here: what desugar writes for a loop over a dict, that
+the generated code keeps such a loop a loop whatever the number of keys, and what is
+refused (class and place).
+"""
+
+import ast
+import doctest
+import inspect
+import textwrap
+
+import pytest
+
+import symdiff
+import symdiff.lower.dict_loops
+from symdiff.errors import UnsupportedSyntaxError
+from symdiff.lower.desugar import desugar_function
+from symdiff.specialized import container_kinds
+
+
+def test_the_module_examples_run():
+    assert doctest.testmod(symdiff.lower.dict_loops).failed == 0
+
+
+def _desugared(fn, *args):
+    tree = ast.parse(textwrap.dedent(inspect.getsource(fn))).body[0]
+    return ast.unparse(desugar_function(tree, kinds=container_kinds(fn, args)))
+
+
+def loops_over_views(p, x):
+    s = 0.0
+    for k in p:
+        s += p[k] * x
+    for v in p.values():
+        s += v
+    for name, (w, b) in p.items():
+        s += w * b
+    return s
+
+
+def over_sorted_keys(p, x):
+    s = 0.0
+    for name in reversed(sorted(p.keys())):
+        s = s * x + p[name]
+    return s
+
+
+def test_a_loop_over_sorted_keys_runs_back_over_them_sorted():
+    text = symdiff.source(over_sorted_keys, {"b": 0.5, "a": 1.5}, 2.0)
+    assert "for name in reversed(sorted(p)):" in text
+    assert "for name in sorted(p):" in text
+
+
+def test_a_loop_over_a_dict_is_a_loop_over_its_keys_that_reads_its_entries_first():
+    text = _desugared(loops_over_views, {"a": (0.5, 1.0), "b": (1.5, 2.0)}, 2.0)
+    assert text.splitlines()[2:] == [
+        "    for k in p:",
+        "        s = s + p[k] * x",
+        "    for key in p:",
+        "        v = p[key]",
+        "        s = s + v",
+        "    for name in p:",
+        "        w = p[name][0]",
+        "        b = p[name][1]",
+        "        s = s + w * b",
+        "    return s"]
+
+
+def step_over_keys(params, grads, lr):
+    for k in params:
+        params[k] = params[k] - lr * grads[k]
+    return sum(v * v for v in params.values())
+
+
+@pytest.mark.parametrize("keys", [("a",), ("a", "b", "c", "d", "e", "f")])
+def test_the_generated_code_keeps_the_loops_whatever_the_number_of_keys(keys):
+    params, grads = dict.fromkeys(keys, 0.5), dict.fromkeys(keys, 0.25)
+    text = symdiff.source(step_over_keys, params, grads, 0.1)
+    two = symdiff.source(step_over_keys, {"a": 0.5, "b": 0.5}, {"a": 0.1, "b": 0.1}, 0.1)
+    assert len(text.splitlines()) == len(two.splitlines())
+    assert "for k in params:" in text and "for k in reversed(params):" in text
+    assert all(f"params_{k}" not in text for k in keys)  # no variable per key
+
+
+# --- refused, where it stands --------------------------------------------------------------
+
+def enumerate_items(p):
+    s = 0.0
+    for i, (k, v) in enumerate(p.items()):  # REFUSED at p.items()
+        s += i * v
+    return s
+
+
+def zip_of_dicts(p, q):
+    s = 0.0
+    for a, b in zip(p, q):  # REFUSED at p, q
+        s += p[a] * q[b]
+    return s
+
+
+def key_into_unlike_values(p):
+    s = 0.0
+    for k in p:
+        s += p[k] * 2.0  # REFUSED at k]
+    return s
+
+
+def key_of_another_dict(p, q):
+    s = 0.0
+    for k in p:
+        s += q[k]  # REFUSED at k]
+    return s
+
+
+def read_by_position(p):
+    return p[0]  # REFUSED at 0
+
+
+def filled_in_a_branch(p):
+    out = {}
+    for k in p:
+        if p[k] > 0.0:
+            out[k] = p[k]  # REFUSED at out[k]
+    return out["a"]
+
+
+def filled_by_a_loop_that_breaks(p):
+    out = {}
+    for k in p:  # REFUSED at for
+        out[k] = p[k]
+        if p[k] > 1.0:
+            break
+    return out["a"]
+
+
+def read_before_filled(p):
+    out = {}
+    n = len(out)  # REFUSED at out
+    for k in p:
+        out[k] = p[k] * n
+    return out["a"]
+
+
+def comprehension_with_a_filter(p):
+    big = {k: v for k, v in p.items() if v > 0}  # REFUSED at {k
+    return big["a"]
+
+
+def comprehension_over_a_range(p):
+    squares = {k: p["a"] * k for k in range(3)}  # REFUSED at {k
+    return squares[0]
+
+
+def comprehension_not_named(p):
+    return sum({k: v for k, v in p.items()}.values())  # REFUSED at {k
+
+
+def keys_of_a_list(xs):
+    s = 0.0
+    for k, v in xs.items():  # REFUSED at xs
+        s += v
+    return s
+
+
+def keys_of_a_dict_in_a_list(layers):
+    s = 0.0
+    for layer in layers:
+        for k in layer:  # REFUSED at layer:
+            s += layer[k]
+    return s
+
+
+REFUSED = [
+    (enumerate_items, ({"a": 0.5, "b": 1.5},)),
+    (zip_of_dicts, ({"a": 0.5}, {"a": 1.5})),
+    (key_into_unlike_values, ({"a": 0.5, "b": [1.5, 2.0]},)),
+    (key_of_another_dict, ({"a": 0.5, "b": 1.5}, {"a": 1.0})),
+    (read_by_position, ({"a": 0.5},)),
+    (filled_in_a_branch, ({"a": 0.5},)),
+    (filled_by_a_loop_that_breaks, ({"a": 0.5},)),
+    (read_before_filled, ({"a": 0.5},)),
+    (comprehension_with_a_filter, ({"a": 0.5},)),
+    (comprehension_over_a_range, ({"a": 0.5},)),
+    (comprehension_not_named, ({"a": 0.5},)),
+    (keys_of_a_list, ([0.5, 1.5],)),
+    (keys_of_a_dict_in_a_list, ([{"a": 0.5}, {"a": 1.5}],)),
+]
+
+
+def _marked(fn):
+    """(line, column) of the text after ``# REFUSED at`` on a line of ``fn``."""
+    lines, start = inspect.getsourcelines(fn)
+    for offset, line in enumerate(lines):
+        if "# REFUSED at " in line:
+            code, anchor = line.split("# REFUSED at ")
+            return start + offset, code.index(anchor.strip())
+    raise AssertionError(f"{fn.__name__} has no marker")
+
+
+@pytest.mark.parametrize("fn, args", REFUSED, ids=[fn.__name__ for fn, _ in REFUSED])
+def test_refused_with_its_class_at_its_place(fn, args):
+    with pytest.raises(UnsupportedSyntaxError) as raised:
+        symdiff.grad(fn)(*args)
+    assert (raised.value.lineno, raised.value.col_offset) == _marked(fn), raised.value
+    assert raised.value.hint
