@@ -133,11 +133,6 @@ def uses_subscript_assign(x):
     return x
 
 
-def uses_starred_assign(x):
-    a, *rest = x, x, x  # FENCE starred_assign at *rest
-    return a + rest
-
-
 def uses_starred_call(x):
     return max(*x)  # FENCE starred_call at *x
 

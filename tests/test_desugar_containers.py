@@ -555,7 +555,7 @@ def a_comprehension_of_a_shadowed_len(x, xs):
 
 
 def starred_loop_target(x, xs):
-    for a, *rest in xs:  # REFUSED at *rest
+    for a, *rest in xs:  # REFUSED at a, *rest
         x = x * a
     return x
 

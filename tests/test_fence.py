@@ -103,7 +103,6 @@ CASES = {
     "attribute_read": (cases.uses_attribute_read, UnsupportedSyntaxError),
     "attribute_assign": (cases.uses_attribute_assign, UnsupportedSyntaxError),
     "subscript_assign": (cases.uses_subscript_assign, UnsupportedSyntaxError),
-    "starred_assign": (cases.uses_starred_assign, UnsupportedSyntaxError),
     "starred_call": (cases.uses_starred_call, UnsupportedSyntaxError),
     "list_literal": (cases.uses_list_literal, UnsupportedSyntaxError),
     "dict_literal": (cases.uses_dict_literal, UnsupportedSyntaxError),

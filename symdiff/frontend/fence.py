@@ -19,6 +19,7 @@ from symdiff.lower.exits import contains
 
 ACCEPTED = {
     # structure
+    "Starred",  # as one target of an unpacking only (``first, *rest = xs``): checked
     "FunctionDef", "arguments", "arg", "Return", "Assign", "AugAssign", "AnnAssign", "Expr",
     "Pass",
     "If", "For", "While", "Break", "Continue", "IfExp",
@@ -64,7 +65,6 @@ REFUSED = {
               "values it would yield)"),
     "YieldFrom": ("yield from, which makes the function a generator,",
                   "differentiate a function that returns one number"),
-    "Starred": ("a starred expression", "name each value"),
     "ExceptHandler": ("an except clause", "move the try outside the function"),
     "withitem": ("a with statement", "move it outside the function"),
     "match_case": ("a match statement", "use if/elif/else"),
@@ -230,6 +230,9 @@ def _check_signature(parsed, tree, kwargs=False):
 
 
 def _check_accepted(parsed, node):
+    if isinstance(node, ast.Starred) and not isinstance(node.ctx, ast.Store):
+        raise parsed.error(UnsupportedSyntaxError, node, "a starred expression is not "
+                           "supported", "name each value")
     if isinstance(node, ast.For):
         if _is_range(node.iter) and not isinstance(node.target, ast.Name):
             raise parsed.error(UnsupportedSyntaxError, node.target,
@@ -302,8 +305,10 @@ def _check_target(parsed, target):
     if isinstance(target, ast.Name):
         return
     if isinstance(target, ast.Tuple):
-        for element in target.elts:
-            _check_target(parsed, element)
+        starred = [e for e in target.elts if isinstance(e, ast.Starred)]
+        for element in target.elts:  # one starred name, ``first, *rest = xs``: a slice
+            _check_target(parsed, element.value if (
+                isinstance(element, ast.Starred) and len(starred) == 1) else element)
         return
     if isinstance(target, ast.Subscript) and isinstance(target.value, (ast.Name, ast.Subscript)):
         return  # an element of a list: lowering reads what it is

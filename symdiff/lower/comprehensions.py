@@ -58,6 +58,7 @@ import re
 from symdiff.ir import types as t
 from symdiff.lower.dict_loops import dict_kind, view_of
 from symdiff.lower.hygiene import located, name
+from symdiff.lower.quantifiers import quantified
 
 _COMPREHENSIONS = (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
 _REDUCTIONS = {id(builtins.sum): "terms", id(math.fsum): "terms", id(math.prod): "factors",
@@ -102,7 +103,7 @@ def hoist(stmt, scope):
     if before and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
                       and n.func.attr == "pop" for f in fields
                       for n in ast.walk(getattr(new, f) or ast.Pass())):
-        raise scope.error(lift.first, "a comprehension in a statement that also pops a "
+        raise scope.error(lift.first or stmt, "a comprehension in a statement that pops a "
                           "stack is not supported", "pop into a name on its own line first")
     return before, (new if before else stmt)
 
@@ -124,8 +125,11 @@ class _Lift:
                                    "for loop over range(...)")
         if isinstance(node, ast.GeneratorExp):
             raise self.scope.error(node, "a generator expression is only read inside sum, "
-                                   "min, max, math.fsum, math.prod, list or tuple",
+                                   "min, max, fsum, prod, list, tuple, all or any",
                                    "write a list comprehension [...] instead")
+        flag = None if conditional else quantified(node, self.scope, self.before)
+        if flag is not None:  # ``all(...)``, ``any(...)``: a flag its loops set
+            return flag
         if isinstance(node, ast.ListComp):
             return self.build(node, node, _noun(node.elt), conditional)
         values = None

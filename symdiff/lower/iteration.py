@@ -119,8 +119,9 @@ def index_loop(stmt, scope):
 def unpacked_assignment(stmt, scope):
     """``w, b = params`` as one assignment per name, or None when no target is a tuple or
     the value is a tuple or list written out (left as it was)."""
+    starred = any(isinstance(n, ast.Starred) for t in stmt.targets for n in ast.walk(t))
     if not any(isinstance(t, ast.Tuple) for t in stmt.targets) or isinstance(
-            stmt.value, (ast.Tuple, ast.List, ast.Call)):
+            stmt.value, (ast.Tuple, ast.List, ast.Call)) and not starred:
         return None
     assigned = {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
     out, value = [], stmt.value
@@ -141,15 +142,40 @@ def unpack(target, value, scope):
     if not isinstance(target, (ast.Tuple, ast.List)):
         raise scope.error(target, "assigning to this target is not supported",
                           "assign to plain names")
-    if isinstance(value, ast.Tuple):
-        if len(value.elts) != len(target.elts):
+    starred = [k for k, t in enumerate(target.elts) if isinstance(t, ast.Starred)]
+    if isinstance(value, (ast.Tuple, ast.List)):  # written out: one value to each name
+        if len(value.elts) < len(target.elts) - len(starred) or (
+                not starred and len(value.elts) != len(target.elts)):
             raise scope.error(target, f"{len(target.elts)} names are given "
                               f"{len(value.elts)} values", "give as many names as values")
-        pairs = zip(target.elts, value.elts)
+        pairs = list(zip(target.elts, value.elts))
+        if starred:  # the starred name takes a list of the values between
+            k, after = starred[0], len(target.elts) - starred[0] - 1
+            middle = located(ast.List(value.elts[k:len(value.elts) - after], ast.Load()),
+                             target.elts[k])
+            pairs = pairs[:k] + [(target.elts[k], middle)] + list(zip(
+                target.elts[k + 1:], value.elts[len(value.elts) - after:]))
     else:
-        pairs = ((t, located(ast.Subscript(copy.deepcopy(value), ast.Constant(k), ast.Load()),
-                             t)) for k, t in enumerate(target.elts))
-    return [stmt for t, v in pairs for stmt in unpack(t, v, scope)]
+        pairs = [(t, _position(value, k, t, starred, len(target.elts)))
+                 for k, t in enumerate(target.elts)]
+    return [stmt for t, v in pairs for stmt in unpack(
+        t.value if isinstance(t, ast.Starred) else t, v, scope)]
+
+
+def _position(value, k, target, starred, count):
+    """``value[k]`` for the ``k``-th of ``count`` targets; around a starred one (at
+    ``starred[0]``), those after it count from the end, and it takes the slice between:
+    ``first, *rest = xs`` is ``first = xs[0]``, ``rest = xs[1:]``."""
+    if starred and k == starred[0]:
+        after = count - k - 1
+        index = ast.Slice(ast.Constant(k) if k else None,
+                          ast.Constant(-after) if after else None, None)
+    elif starred and k > starred[0]:
+        index = ast.Constant(k - count)
+    else:
+        index = ast.Constant(k)
+    return located(ast.Subscript(copy.deepcopy(value), located(index, target), ast.Load()),
+                   target)
 
 
 def _stays(iterable, scope):

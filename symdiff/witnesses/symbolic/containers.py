@@ -211,6 +211,9 @@ class ContainerReader:
             start = args[1] if len(args) == 2 else kwargs.get("start", sympy.S.Zero)
             items = [self.expr(item, node) for item in self.iterate(args[0], node)]
             return sympy.Add(self.expr(start, node), *items)
+        if func in (all, any) and len(args) == 1 and not kwargs:  # a check: no derivative
+            truths = (self.truthy(item, node) for item in self.iterate(args[0], node))
+            return sympy.Integer(1 if func(truths) else 0)
         if func in (list, tuple) and len(args) <= 1 and not kwargs:
             return func(self.iterate(args[0], node) if args else ())
         if func is zip and not set(kwargs) - {"strict"}:
