@@ -380,6 +380,24 @@ def test_the_callers_containers_are_not_changed():
         assert xs == [1.0, 2.0, 3.0] and point == ([1.0, 2.0, 3.0],)
 
 
+def decayed_in_place(params, lr):
+    for k in params:
+        params[k] = params[k] - lr * params[k] ** 2
+    for k in params:
+        params[k] = params[k] * 2.0
+    return sum(v * v for v in params.values())
+
+
+def test_the_tape_reads_the_leaves_a_function_changes_in_place():
+    """A function that assigns its dict's entries still gets the derivative by each
+    entry as it was passed (the tape's leaves are not the entries written later)."""
+    for point in ({"a": 0.5, "b": -1.5}, {"a": 1.2, "b": 0.3}):
+        got = symdiff.tape.grad(decayed_in_place, wrt="params")(dict(point), 0.1)
+        for key in point:
+            want = leaf_gradient(lambda p: decayed_in_place(dict(p), 0.1), (point,), 0)
+            assert got[key] == pytest.approx(want[key], rel=1e-6)
+
+
 def test_math_prod_on_the_tape_has_its_own_derivative():
     assert symdiff.tape.prod is not math.prod
     assert symdiff.tape.grad(products)([0.0, 3.0, 2.0]) == [18.0, 0.0, 0.0]

@@ -74,6 +74,15 @@ def _on_values(label, name, path, arg):
                             "out of wrt= (name the others)")
 
 
+def _restructured(inputs):
+    """The same ``Value``s in new containers of the same types."""
+    if type(inputs) is dict:
+        return {key: _restructured(item) for key, item in inputs.items()}
+    if type(inputs) in (tuple, list):
+        return type(inputs)(_restructured(item) for item in inputs)
+    return inputs
+
+
 def _gradients(inputs):
     """The ``.grad`` of each Value of ``inputs``, in its structure."""
     if type(inputs) is dict:
@@ -91,9 +100,10 @@ def _differentiate(fn, wrt, with_value):
         bound = signature.bind(*args, **kwargs)
         bound.apply_defaults()
         inputs = {}
-        for name in names:
-            inputs[name] = bound.arguments[name] = _on_values(label, name, (),
-                                                              bound.arguments[name])
+        for name in names:  # the function gets containers of its own: one that changes an
+            # entry in place (``params[k] = ...``) leaves the leaves read below as they were
+            inputs[name] = _on_values(label, name, (), bound.arguments[name])
+            bound.arguments[name] = _restructured(inputs[name])
         out = on_values(fn)(*bound.args, **bound.kwargs)
         if isinstance(out, Value):
             out.backward()
