@@ -24,9 +24,10 @@ from symdiff.errors import InternalError
 from symdiff.primitives.special import definition
 
 
-def emit(generated, printer=None):
+def emit(generated, printer=None, direct_first=True):
     """The module text defining the generated function (``printer``: ``"astor"`` or
-    ``"unparse"``; by default astor where it imports cleanly)."""
+    ``"unparse"``; by default astor where it imports cleanly; ``direct_first``: the
+    statements ``backend.direct`` writes are written by it, with the same text)."""
     printer = printer or default_printer()
     function = generated.function
     aliases = {b: alias for alias, b in generated.builtins.items()}
@@ -35,8 +36,8 @@ def emit(generated, printer=None):
     header, definitions = bindings.header(generated, printer, helpers)
     lines = []
     for helper in helpers:  # digamma and the like, which the partials call
-        lines += print_function(helper, printer) + ["", ""]
-    lines += print_function(function, printer)
+        lines += print_function(helper, printer, direct_first) + ["", ""]
+    lines += print_function(function, printer, direct_first)
     text = "\n".join(header + lines) + "\n"
     _check_round_trip(text, function, definitions + helpers)
     return text
