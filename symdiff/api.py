@@ -57,7 +57,7 @@ class Gradient:
                          kinds=kinds)
         program, self.source = built.program, built.source
         with stage("graph", parsed):
-            self.graph = build_graph(program)
+            self.graph = build_graph(program, built.defuse)
         self.program = program
         self.name = built.function.name
         names = ", ".join(self.wrt_names) + ("," if len(self.wrt_names) == 1 else "")

@@ -56,11 +56,13 @@ STAGES = ("parse", "fence", "desugar", "lower", "hoist", "differentiate", "optim
 @dataclass
 class Generated:
     """What ``generate`` built: the lowered program, the generated function's tree (before
-    printing) and its text."""
+    printing) and its text; ``defuse``, the program's ``DefUse`` (the display graph
+    reads it too)."""
 
     program: object
     function: object
     source: str
+    defuse: object = None
 
 
 def lower(parsed, *, forward=False, debug=None, kinds=None):
@@ -130,7 +132,7 @@ def _generate(parsed, wrt, with_value, optimize, forward, single, resolve_wrt, d
     with stage("emit", parsed):
         source = emit(generated)
     show("emit", source)
-    return Generated(program, generated.function, source)
+    return Generated(program, generated.function, source, defuse)
 
 
 def _quiet(stage, value):

@@ -12,11 +12,9 @@ here, so no unit imports another that imports it back.
 
 from contextlib import contextmanager
 
-from symdiff.frontend.resolve import local_names
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.lower import expressions, inline, statements
-from symdiff.lower.exits import list_names
 
 
 class Frame:
@@ -25,7 +23,8 @@ class Frame:
         self.mapping = mapping
         self.stack = stack
         self.top = top
-        self.locals = set(local_names(parsed.tree))
+        local, lists = unit.tree_facts(parsed.tree)
+        self.locals = frozenset(local)
         self.compound = compound
         self.loops = []
         self.out = out if out is not None else []
@@ -44,7 +43,7 @@ class Frame:
         self.tables = {}  # parameter -> (name, values): a table a caller passed
         self.stacks = {}  # user name of a list used as a stack -> its generated name
         self.stack_methods = {}  # user name bound to a stack's append or pop -> (stack, method)
-        self.lists = list_names(parsed.tree)  # names this body assigns ``[]``: its stacks
+        self.lists = lists  # names this body assigns ``[]``: its stacks
 
     # --- the entry points the units call one another through ------------------------
 

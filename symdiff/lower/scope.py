@@ -19,7 +19,9 @@ from symdiff.errors import (
 )
 from symdiff.frontend.fence import fence
 from symdiff.frontend.parse import ParsedFunction, parse_function
+from symdiff.frontend.resolve import local_names
 from symdiff.lower.desugar import desugar
+from symdiff.lower.exits import list_names
 
 
 class Unit:
@@ -45,6 +47,16 @@ class Unit:
         self.empty = set()  # lists made empty whose kind the first append decides
         self.given = set()  # lists appended to another list: read through it from then on
         self.holding = set()  # lists held by name inside a literal: never changed in place
+        self._trees = {}  # id of a function's tree -> (tree, its local names, its stacks)
+
+    def tree_facts(self, tree):
+        """``(local names, stack names)`` of a function's tree (``resolve.local_names``,
+        ``exits.list_names``), found once per tree however many frames lower it."""
+        hit = self._trees.get(id(tree))
+        if hit is None or hit[0] is not tree:
+            hit = self._trees[id(tree)] = (tree, tuple(local_names(tree)),
+                                           frozenset(list_names(tree)))
+        return hit[1], hit[2]
 
     def custom_op(self, fn):
         """The op name of a function with its own rule, registering the rule once."""
