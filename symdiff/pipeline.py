@@ -98,7 +98,7 @@ def generate(parsed, wrt=None, *, with_value=False, optimize=True, forward=False
     them once the program is lowered, with ``single`` (one result, not a tuple).
     ``kinds``: the container parameters' types, as ``lower`` takes them.
     """
-    with _collector_paused():
+    with collector_paused():
         return _generate(parsed, wrt, with_value, optimize, forward, single, resolve_wrt,
                          debug, kinds)
 
@@ -140,8 +140,9 @@ def _quiet(stage, value):
 
 
 @contextlib.contextmanager
-def _collector_paused():
-    """Python's cyclic garbage collector off while a gradient is built, as it was after.
+def collector_paused():
+    """Python's cyclic garbage collector off while a gradient is built, as it was after
+    (pauses nest: the innermost leaves it as the outer one found it).
 
     A build makes hundreds of thousands of small tree nodes that stay alive until it
     ends; each full pass of the collector would scan all of them again, and finds little
@@ -195,4 +196,5 @@ class stage:
         return False
 
 
-__all__ = ["STAGES", "Generated", "generate", "lower", "parse_function", "stage"]
+__all__ = ["STAGES", "Generated", "collector_paused", "generate", "lower", "parse_function",
+           "stage"]
