@@ -14,7 +14,7 @@ import pytest
 import symdiff
 from symdiff import SymdiffError
 from symdiff.errors import UnsupportedSyntaxError
-from symdiff.specialized import container_kinds
+from symdiff.specialized import container_kinds, quick_key
 
 
 def leaves(value, path=()):
@@ -52,7 +52,7 @@ def assert_gradient(fn, args, wrt=None, h=1e-6, rtol=1e-5):
     names = list(fn.__code__.co_varnames[:fn.__code__.co_argcount])
     chosen = list(range(len(names))) if wrt is None else [names.index(w) for w in (
         wrt if isinstance(wrt, (list, tuple)) else [wrt])]
-    for optimize in (False,):
+    for optimize in (True, False):
         got = symdiff.grad(fn, wrt=wrt, optimize=optimize)(*args)
         got = (got,) if len(chosen) == 1 else got
         assert isinstance(got, tuple) and len(got) == len(chosen)
@@ -296,11 +296,63 @@ def test_one_build_per_kind_of_arguments():
     assert symdiff.source(rosenbrock, [1.0, 2.0]) == first
 
 
+def test_arguments_of_one_quick_key_have_one_kind_signature():
+    """The dispatch's cheap key never puts two kind signatures under one key."""
+    def three(a, b, c):
+        return a
+
+    values = [0.5, 2, True, "s", None, [], [1.0], [1, 2.5, 3], (1.0,), (1.0, 2), [True],
+              [[1.0]], ([1.0], 2.0), {"w": 1.0}, (0.5, [1.0]), [1.0, "s"]]
+    seen = {}
+    rng = random.Random(3)
+    for _ in range(400):
+        args = tuple(rng.choice(values) for _ in range(3))
+        key = quick_key(args)
+        kinds = tuple(sorted(container_kinds(three, args).items()))
+        if key is not None:
+            assert seen.setdefault(key, kinds) == kinds, (args, key)
+    assert quick_key(([1.0, 2.0],)) == quick_key(([3, 4, 5],))  # a list's length is not in it
+    assert quick_key(((1.0, 2.0),)) != quick_key(((1.0, 2.0, 3.0),))
+
+
+def test_a_second_call_of_a_known_kind_reuses_the_build():
+    gradient = symdiff.grad(rosenbrock)
+    gradient([1.0, 2.0, 3.0])
+    first = gradient._last
+    gradient([1.0, -2.0])
+    assert gradient._last is first
+    assert gradient._gradient(([0.5, 1.5],), {}) is first
+
+
 def test_source_for_example_arguments_keeps_loops_and_lists():
     text = symdiff.source(rosenbrock, [1.0, 2.0, 3.0])
     assert "dx = [0.0] * len(x)" in text
     assert "dx[i] +=" in text or "dx[i]" in text
     assert "x_1" not in text.split("def ")[1].split("\n")[0]  # the parameter list is x
+
+
+def summed_terms(xs, w):
+    return sum((w * x - 1.0) ** 2 for x in xs)
+
+
+def summed_and_indexed(xs, w):
+    terms = [w * x for x in xs]
+    return sum(terms) * terms[0]
+
+
+def test_a_list_only_summed_gives_each_term_the_sum_s_adjoint():
+    """Each term of a list read by nothing but its sum takes the sum's adjoint: no list
+    of adjoints is built and popped.  A list also read by index keeps its adjoints."""
+    text = symdiff.source(summed_terms, [0.5, 1.5], 2.0)
+    assert "dterms" not in text and ".pop()" not in text, text
+    assert "sum(terms)" not in text  # the value is not returned, and its sum cannot raise
+    indexed = symdiff.source(summed_and_indexed, [0.5, 1.5], 2.0)
+    assert "dterms" in indexed
+    for fn in (summed_terms, summed_and_indexed):
+        for args in points(lambda r: ([r.uniform(-2, 2) for _ in range(4)], r.uniform(0.5, 2))):
+            assert_gradient(fn, args, None)
+    value, _ = symdiff.value_and_grad(summed_terms)([0.5, 1.5], 2.0)
+    assert value == summed_terms([0.5, 1.5], 2.0)
 
 
 def test_an_integer_leaf_gets_a_float_gradient():

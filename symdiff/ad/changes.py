@@ -89,10 +89,48 @@ class ContainerChanges:
                 reverse += [sw.Let(row, popped), sw.For(index, (self.length_of(ex.Name(row)),), [
                     sw.AddTo(into, ex.Subscript(ex.Name(row), ex.Name(index)))])]
             elif isinstance(value, ir.Var) and value.name in self.active:
-                reverse.append(sw.AddTo(self.adjoint(value.name), popped))
-            else:
+                summed = self.summed_only(stmt.stack)
+                share = popped if summed is None else ex.Name(self.adjoint(summed.target))
+                reverse.append(sw.AddTo(self.adjoint(value.name), share))
+            elif self.summed_only(stmt.stack) is None:
                 reverse.append(sw.Pop(None, d, method=True))
         return forward, reverse
+
+    def summed_only(self, name):
+        """The sum whose adjoint is every element's of the list ``name``, or None.
+
+        That is so where ``name`` is made empty once, outside every loop, filled by
+        appends of numbers only, and read by nothing else than one sum that starts its
+        adjoint (``_starts_adjoint``) and defines its target once, outside every loop:
+        each append's reverse then adds the sum's adjoint, and the list of adjoints,
+        ``[g] * len(terms)`` popped one by one, is never made.
+        """
+        if not hasattr(self, "_summed_only"):
+            self._summed_only = {}
+        if name not in self._summed_only:
+            self._summed_only[name] = self._find_summed_only(name)
+        return self._summed_only[name]
+
+    def _find_summed_only(self, name):
+        du = self.defuse
+        made = du.definitions(name)
+        if name in du.params or name in du.results or len(made) != 1 or du.loops(made[0]) or (
+                not isinstance(made[0], ir.Build)) or made[0].items or (
+                made[0].repeat is not None) or _nested(
+                    getattr(self.program.containers.get(name), "elem", None)):
+            return None
+        sums = [s for s in du.readers(name) if not (isinstance(s, ir.Push) and s.stack == name)]
+        if len(sums) != 1:
+            return None
+        total = sums[0]
+        if not (isinstance(total, ir.Reduce) and total.op in ("sum", "fsum") and (
+                total.container == name) and self._starts_adjoint(total)) or len(
+                du.definitions(total.target)) != 1:
+            return None
+        if any(isinstance(s.value, ir.Var) and s.value.name in self.program.containers
+               for s in du.readers(name) if isinstance(s, ir.Push)):
+            return None
+        return total
 
     def reduce(self, stmt, scope):
         overwrites = self._defines(stmt, scope)
@@ -138,6 +176,11 @@ class ContainerChanges:
         index = self.namer.fresh("i")
         length = self.length_of(container)
         indices = ex.Call(ex.Name(self.builtin("range")), (length,))
+        if self.summed_only(stmt.container) is stmt:
+            if not hasattr(self, "_started"):
+                self._started = set()
+            self._started.add(stmt.container)  # no list of adjoints: ``summed_only``
+            return []
         if stmt.op in ("sum", "fsum") and self._starts_adjoint(stmt):
             if not hasattr(self, "_started"):
                 self._started = set()

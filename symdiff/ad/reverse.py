@@ -55,6 +55,7 @@ class Generated:
     builtins: dict = field(default_factory=dict)  # alias -> builtin, where a user name shadows it
     helpers: dict = field(default_factory=dict)  # helper (``special``) -> the name it is defined by
     counters: tuple = ()  # the trip counters of loops the reverse sweep runs back (int names)
+    containers: dict = field(default_factory=dict)  # the program's containers: name -> kind
 
 
 def differentiate(program, wrt, *, with_value=False, as_tuple=None, record=False,
@@ -148,7 +149,7 @@ class Sweeps(Control, Taping, Containers, ContainerChanges, Writer):
         return Generated(function_of(name, program, statements), program.math_name,
                          program.namespace, dict(self.adjoints), self.record,
                          {alias: b for b, alias in self.builtins.items()}, dict(self.helpers),
-                         tuple(self.counters))
+                         tuple(self.counters), dict(program.containers))
 
     # --- blocks -------------------------------------------------------------------------
 

@@ -23,14 +23,14 @@ from symdiff.ir import types as t
 from symdiff.primitives.reductions import REDUCTIONS
 
 
-_PLAIN = frozenset({float, int})  # the types of a list's numbers, checked in one pass
+PLAIN = frozenset({float, int})  # the types of a list's numbers, checked in one pass
 
 
 def kind_of(value):
     """The kind of ``value`` (see the module's docstring), or None."""
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
         return t.FLOAT
-    if type(value) in (list, tuple) and set(map(type, value)) <= _PLAIN:  # plain numbers
+    if type(value) in (list, tuple) and set(map(type, value)) <= PLAIN:  # plain numbers
         if type(value) is list:
             return t.List(t.FLOAT, len(value))
         return t.Tuple((t.FLOAT,) * len(value))

@@ -23,7 +23,7 @@ import copy
 import itertools
 
 from symdiff.optimize.copies import propagate_copies, propagate_local_copies
-from symdiff.optimize.facts import float_names
+from symdiff.optimize.facts import Floats, float_names
 from symdiff.optimize.fold import fold_constants
 from symdiff.optimize.fuse import fuse_single_uses
 from symdiff.optimize.prune import (
@@ -34,6 +34,8 @@ from symdiff.optimize.prune import (
 from symdiff.optimize.reuse import merge_accumulations, reuse_values
 from symdiff.optimize.walk import clone_function, forget
 from symdiff.primitives.effects import Calls
+
+__all__ = ["Floats", "MAX_ROUNDS", "PASSES", "optimize_function"]
 
 MAX_ROUNDS = 12
 
@@ -62,8 +64,10 @@ def optimize_function(generated):
 def _float_names(function, generated):
     """Names that certainly hold floats (``facts.float_names``): adjoints, the helpers
     generated code defines, and names every assignment of which gives a float."""
-    return float_names(function, generated.math_name, generated.adjoints.values(),
-                       getattr(generated, "helpers", {}).values())
+    floats = float_names(function, generated.math_name, generated.adjoints.values(),
+                         getattr(generated, "helpers", {}).values())
+    floats.containers = getattr(generated, "containers", {})  # for ``prune``
+    return floats
 
 
 # Every pass, in the order each round runs them.

@@ -241,6 +241,13 @@ def int_names(function):
     return largest_consistent(values, values, lambda v, ints: v is not POPPED and is_int(v, ints))
 
 
+class Floats(frozenset):
+    """The names that certainly hold floats, with ``containers``: the kinds of the
+    function's containers (``ir.types``; a number in them is an int or a float)."""
+
+    containers = {}
+
+
 def float_names(function, math_name, adjoints=(), helpers=frozenset()):
     """Names that certainly hold floats: adjoints, the helpers generated code defines (each
     returns a float), and names every assignment of which gives a float when those names
@@ -251,4 +258,4 @@ def float_names(function, math_name, adjoints=(), helpers=frozenset()):
     helpers = frozenset(helpers)
     found = largest_consistent(candidates, values, lambda value, floats: value is POPPED or (
         is_float(value, math_name, floats)), given=helpers)
-    return frozenset(found) | helpers
+    return Floats(frozenset(found) | helpers)

@@ -15,7 +15,9 @@ itself raises nothing.
         pass
 """
 
+from symdiff.ir import expr as ex
 from symdiff.ir import sweeps as sw
+from symdiff.ir import types as t
 from symdiff.optimize.facts import cannot_raise, int_names, is_int
 from symdiff.optimize.walk import all_reads, blocks, is_comment, reads, statements, writes
 
@@ -35,12 +37,18 @@ def drop_dead_statements(function, math_name, floats=frozenset(), calls=None):
     own = {id(stmt): reads(stmt) for stmt in every}
     removable = {}  # id of a statement that goes unless its target is needed -> target
     places = set()  # ids of the removable writes to a place
+    numbers = getattr(floats, "containers", {})
     for stmt in every:
         if isinstance(stmt, (sw.Let, sw.AddTo)) and all(
-                cannot_raise(e, math_name) for e in _values(stmt)):
+                cannot_raise(e, math_name) or _sums_numbers(e, numbers, math_name)
+                for e in _values(stmt)):
             removable[id(stmt)] = sw.target_name(stmt.target)
             if sw.is_place(stmt.target):
                 places.add(id(stmt))
+        elif isinstance(stmt, sw.Push) and stmt.method and stmt.stack in numbers and (
+                cannot_raise(stmt.value, math_name)):  # an append: a write to the list
+            removable[id(stmt)] = stmt.stack
+            places.add(id(stmt))
     needed = set()
     pending = {}  # name -> the names the removable statements assigning it read
     for stmt in every:
@@ -64,6 +72,22 @@ def drop_dead_statements(function, math_name, floats=frozenset(), calls=None):
             block[:] = keep
             changed = True
     return changed
+
+
+def _sums_numbers(expr, containers, math_name):
+    """Whether ``expr`` is ``sum(xs)`` or ``math.fsum(xs)`` of a flat list or tuple of
+    numbers (``containers``: the kinds of the function's containers), which raises
+    nothing."""
+    if type(expr) is not ex.Call or len(expr.args) != 1 or expr.keywords or (
+            type(expr.args[0]) is not ex.Name):
+        return False
+    func = expr.func
+    summing = type(func) is ex.Name and func.id == "sum" or (
+        type(func) is ex.Attribute and func.attr == "fsum" and type(func.value) is ex.Name
+        and func.value.id == math_name)
+    kind = containers.get(expr.args[0].id)
+    return summing and isinstance(kind, (t.List, t.Tuple)) and all(
+        e in t.NUMBERS for e in ((kind.elem,) if isinstance(kind, t.List) else kind.elts))
 
 
 def _values(stmt):

@@ -17,6 +17,7 @@ from symdiff.ad.reverse import Generated
 from symdiff.errors import InternalError
 from symdiff.ir import expr as ex
 from symdiff.ir import sweeps as sw
+from symdiff.ir import types as t
 from symdiff.ir.check_sweeps import check_sweeps
 from symdiff.optimize import driver as optimize
 from symdiff.optimize.copies import propagate_copies, propagate_local_copies
@@ -239,6 +240,52 @@ def test_prune_keeps_writes_to_a_needed_container_and_what_they_read():
             return (dxs[0], dxs[1])
         """
     _same(text, _run(text, drop_dead_statements, drop_empty_statements), text)
+
+
+def _with_containers(containers):
+    floats = optimize.Floats()
+    floats.containers = containers
+    return floats
+
+
+def test_prune_drops_appends_to_a_dead_list_and_its_sum():
+    """An append to a list nothing needs goes when its value raises nothing, and so
+    does the sum of a list of numbers; an append whose value may raise stays (and the
+    list it appends to)."""
+    text = """
+        def f(x, g):
+            terms = []
+            terms.append(x * g)
+            terms.append(x - g)
+            total = sum(terms)
+            squares = []
+            squares.append(x ** 2)
+            return (g * 2.0,)
+        """
+    numbers = _with_containers({"terms": t.List(t.FLOAT, None),
+                                "squares": t.List(t.FLOAT, None)})
+    _same(text, _run(text, drop_dead_statements, drop_empty_statements, floats=numbers), """
+        def f(x, g):
+            terms = []
+            squares = []
+            squares.append(x ** 2)
+            return (g * 2.0,)
+        """)
+
+
+def test_prune_keeps_a_sum_it_cannot_prove_quiet():
+    """Without the list's kind, or of a list of lists, ``sum`` may raise: it stays."""
+    text = """
+        def f(x, g):
+            terms = []
+            terms.append(x * g)
+            total = sum(terms)
+            return (g * 2.0,)
+        """
+    for containers in ({}, {"terms": t.List(t.List(t.FLOAT, None), None)}):
+        pruned = _run(text, drop_dead_statements, drop_empty_statements,
+                      floats=_with_containers(containers))
+        assert "sum(terms)" in text_of(pruned)
 
 
 def _generated(text):
