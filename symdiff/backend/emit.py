@@ -3,9 +3,10 @@
 Expects a ``Generated`` from ``differentiate`` (possibly optimized).  Guarantees
 text that parses back to the same tree, comments aside, and that is checked here
 (a mismatch is an ``InternalError``, never compiled).  ``printer`` writes the
-statements and blocks itself and a ``syntax.Comment`` as a comment line; astor, or
-the standard library's ``ast.unparse`` where astor does not import cleanly, prints
-the simple statements and expressions, with the same text either way:
+statements and blocks itself and a ``syntax.Comment`` as a comment line;
+``backend.direct`` writes the simple statements and expressions it reads, and astor,
+or the standard library's ``ast.unparse`` where astor does not import cleanly, the
+others, with the same text every way:
 
     Comment('line 3: z = x * y')    ──emit──►    # line 3: z = x * y
 
@@ -95,6 +96,17 @@ def same_tree(parsed, built):
     while pairs:
         a, b = pop()
         kind = a.__class__
+        if kind is b.__class__:  # the kinds most nodes are, compared field by field here
+            if kind is ast.Name:
+                if a.id != b.id:
+                    return False
+                continue
+            if kind is ast.BinOp:
+                if a.op.__class__ is not b.op.__class__:
+                    return False
+                push((a.right, b.right))
+                push((a.left, b.left))
+                continue
         if kind is not b.__class__ or _is_special(kind):
             known_a, known_b = _constant(a), _constant(b)
             if known_a is not None or known_b is not None:

@@ -1,5 +1,6 @@
 """Print a generated function as lines of text: statements and blocks by this module,
-simple statements and expressions by astor or by the standard library's ``ast.unparse``.
+simple statements and expressions by ``backend.direct`` (straight from the tree), and
+those it does not read by astor or by the standard library's ``ast.unparse``.
 
 Expects a function tree from ``differentiate`` (possibly optimized), its comments
 ``syntax.Comment`` statements.  Guarantees:
