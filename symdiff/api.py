@@ -33,7 +33,7 @@ from symdiff.frontend.parse import parse_function
 from symdiff.frontend.resolve import table_values
 from symdiff.frontend.wrappers import transparent
 from symdiff.frontend.wrt import resolve
-from symdiff.pipeline import generate, stage
+from symdiff.pipeline import collector_paused, generate, stage
 from symdiff.specialized import BuiltLater, Specialized, container_kinds
 
 CACHE_SIZE = 512
@@ -45,6 +45,10 @@ class Gradient:
 
     def __init__(self, fn, wrt, with_value, optimize, mode="reverse", prefer=None,
                  debug=None, kinds=None):
+        with collector_paused():  # the graph and the compiled function too (``pipeline``)
+            self._build(fn, wrt, with_value, optimize, mode, prefer, debug, kinds)
+
+    def _build(self, fn, wrt, with_value, optimize, mode, prefer, debug, kinds):
         parsed = parse_function(fn)
 
         def resolve_wrt(program):
@@ -57,7 +61,7 @@ class Gradient:
                          kinds=kinds)
         program, self.source = built.program, built.source
         with stage("graph", parsed):
-            self.graph = build_graph(program)
+            self.graph = build_graph(program, built.defuse)
         self.program = program
         self.name = built.function.name
         names = ", ".join(self.wrt_names) + ("," if len(self.wrt_names) == 1 else "")

@@ -56,11 +56,13 @@ STAGES = ("parse", "fence", "desugar", "lower", "hoist", "differentiate", "optim
 @dataclass
 class Generated:
     """What ``generate`` built: the lowered program, the generated function's tree (before
-    printing) and its text."""
+    printing) and its text; ``defuse``, the program's ``DefUse`` (the display graph
+    reads it too)."""
 
     program: object
     function: object
     source: str
+    defuse: object = None
 
 
 def lower(parsed, *, forward=False, debug=None, kinds=None):
@@ -96,7 +98,7 @@ def generate(parsed, wrt=None, *, with_value=False, optimize=True, forward=False
     them once the program is lowered, with ``single`` (one result, not a tuple).
     ``kinds``: the container parameters' types, as ``lower`` takes them.
     """
-    with _collector_paused():
+    with collector_paused():
         return _generate(parsed, wrt, with_value, optimize, forward, single, resolve_wrt,
                          debug, kinds)
 
@@ -130,7 +132,7 @@ def _generate(parsed, wrt, with_value, optimize, forward, single, resolve_wrt, d
     with stage("emit", parsed):
         source = emit(generated)
     show("emit", source)
-    return Generated(program, generated.function, source)
+    return Generated(program, generated.function, source, defuse)
 
 
 def _quiet(stage, value):
@@ -138,8 +140,9 @@ def _quiet(stage, value):
 
 
 @contextlib.contextmanager
-def _collector_paused():
-    """Python's cyclic garbage collector off while a gradient is built, as it was after.
+def collector_paused():
+    """Python's cyclic garbage collector off while a gradient is built, as it was after
+    (pauses nest: the innermost leaves it as the outer one found it).
 
     A build makes hundreds of thousands of small tree nodes that stay alive until it
     ends; each full pass of the collector would scan all of them again, and finds little
@@ -193,4 +196,5 @@ class stage:
         return False
 
 
-__all__ = ["STAGES", "Generated", "generate", "lower", "parse_function", "stage"]
+__all__ = ["STAGES", "Generated", "collector_paused", "generate", "lower", "parse_function",
+           "stage"]

@@ -273,10 +273,10 @@ def _assert_carried(function, text):
        st.lists(st.one_of(CONSTANTS, st.text()), max_size=2))
 def test_random_trees_print_to_text_that_parses_back_to_them(body, defaults):
     function = _function(body, defaults)
-    texts = {name: emit(Generated(function, "math", {}), name)
-             for name in (printer.PRINTERS if ASTOR else ("unparse",))}
+    texts = {(name, direct): emit(Generated(function, "math", {}), name, direct)
+             for name in (printer.PRINTERS if ASTOR else ("unparse",)) for direct in (False, True)}
     assert len(set(texts.values())) == 1, texts
-    _assert_carried(function, texts["unparse"])
+    _assert_carried(function, texts["unparse", False])
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
@@ -354,7 +354,9 @@ def test_astor_and_unparse_give_the_same_text_for_every_known_function(variant):
         except symdiff.SymdiffError as exc:
             assert not isinstance(exc, InternalError), exc
             continue  # refused by design (a table parameter, a tuple result...)
-        assert emit(generated, "astor") == emit(generated, "unparse"), fn.__name__
+        text = emit(generated, "astor", direct_first=False)
+        assert text == emit(generated, "unparse", direct_first=False), fn.__name__
+        assert text == emit(generated), fn.__name__  # backend.direct's statements too
         compared += 1
     assert compared > 150
 

@@ -3,9 +3,10 @@
 Expects a ``Generated`` from ``differentiate`` (possibly optimized).  Guarantees
 text that parses back to the same tree, comments aside, and that is checked here
 (a mismatch is an ``InternalError``, never compiled).  ``printer`` writes the
-statements and blocks itself and a ``syntax.Comment`` as a comment line; astor, or
-the standard library's ``ast.unparse`` where astor does not import cleanly, prints
-the simple statements and expressions, with the same text either way:
+statements and blocks itself and a ``syntax.Comment`` as a comment line;
+``backend.direct`` writes the simple statements and expressions it reads, and astor,
+or the standard library's ``ast.unparse`` where astor does not import cleanly, the
+others, with the same text every way:
 
     Comment('line 3: z = x * y')    ──emit──►    # line 3: z = x * y
 
@@ -24,9 +25,10 @@ from symdiff.errors import InternalError
 from symdiff.primitives.special import definition
 
 
-def emit(generated, printer=None):
+def emit(generated, printer=None, direct_first=True):
     """The module text defining the generated function (``printer``: ``"astor"`` or
-    ``"unparse"``; by default astor where it imports cleanly)."""
+    ``"unparse"``; by default astor where it imports cleanly; ``direct_first``: the
+    statements ``backend.direct`` writes are written by it, with the same text)."""
     printer = printer or default_printer()
     function = generated.function
     aliases = {b: alias for alias, b in generated.builtins.items()}
@@ -35,8 +37,8 @@ def emit(generated, printer=None):
     header, definitions = bindings.header(generated, printer, helpers)
     lines = []
     for helper in helpers:  # digamma and the like, which the partials call
-        lines += print_function(helper, printer) + ["", ""]
-    lines += print_function(function, printer)
+        lines += print_function(helper, printer, direct_first) + ["", ""]
+    lines += print_function(function, printer, direct_first)
     text = "\n".join(header + lines) + "\n"
     _check_round_trip(text, function, definitions + helpers)
     return text
@@ -94,6 +96,17 @@ def same_tree(parsed, built):
     while pairs:
         a, b = pop()
         kind = a.__class__
+        if kind is b.__class__:  # the kinds most nodes are, compared field by field here
+            if kind is ast.Name:
+                if a.id != b.id:
+                    return False
+                continue
+            if kind is ast.BinOp:
+                if a.op.__class__ is not b.op.__class__:
+                    return False
+                push((a.right, b.right))
+                push((a.left, b.left))
+                continue
         if kind is not b.__class__ or _is_special(kind):
             known_a, known_b = _constant(a), _constant(b)
             if known_a is not None or known_b is not None:

@@ -1,5 +1,6 @@
 """Print a generated function as lines of text: statements and blocks by this module,
-simple statements and expressions by astor or by the standard library's ``ast.unparse``.
+simple statements and expressions by ``backend.direct`` (straight from the tree), and
+those it does not read by astor or by the standard library's ``ast.unparse``.
 
 Expects a function tree from ``differentiate`` (possibly optimized), its comments
 ``syntax.Comment`` statements.  Guarantees:
@@ -30,6 +31,7 @@ import os
 import unicodedata
 import warnings
 
+from symdiff.backend import direct
 from symdiff.backend.linebreaks import after_last_top_level, wrap
 from symdiff.backend.parentheses import minimal_parentheses
 from symdiff.backend.syntax import Comment, clone, comment_text
@@ -74,12 +76,14 @@ def astor_module():
     return _ASTOR[0]
 
 
-def print_function(function, printer):
-    """The lines (without newlines) of the ``def`` ``function``, printed with ``printer``."""
+def print_function(function, printer, direct_first=True):
+    """The lines (without newlines) of the ``def`` ``function``, printed with ``printer``;
+    with ``direct_first``, each statement ``backend.direct`` writes is written by it (the
+    same text, without printing and re-parsing), the others by ``printer``."""
     if printer == "astor" and astor_module() is None:
         raise InternalError("emit", "astor does not import cleanly on this Python")
     lines = []
-    _Printer(printer, lines).statement(function, 0)
+    _Printer(printer, lines, direct_first).statement(function, 0)
     return lines
 
 
@@ -90,9 +94,10 @@ def one_line(text):
 
 
 class _Printer:
-    def __init__(self, printer, lines):
+    def __init__(self, printer, lines, direct_first=True):
         self.printer = printer
         self.lines = lines
+        self.direct_first = direct_first
 
     # --- statements and blocks -----------------------------------------------------------
 
@@ -137,6 +142,10 @@ class _Printer:
     def header(self, stmt):
         """``def f(x):``, ``for i in range(n):``, ``if a < b:``: the statement printed with
         ``pass`` for its body, first line."""
+        if self.direct_first:
+            text = direct.header_text(stmt)
+            if text is not None:
+                return text
         bare = copy.copy(stmt)  # a new node sharing the fields: printing changes nothing
         bare.body = [ast.Pass()]
         if hasattr(bare, "orelse"):
@@ -149,6 +158,10 @@ class _Printer:
         return minimal_parentheses(lines[0] + " pass")[:-len(" pass")]
 
     def simple(self, stmt):
+        if self.direct_first:
+            text = direct.statement_text(stmt)
+            if text is not None:
+                return text
         text = self.print(stmt)
         if "\n" in text.strip("\n"):
             raise InternalError("emit", f"a {type(stmt).__name__} printed on several lines")

@@ -12,7 +12,6 @@ here, so no unit imports another that imports it back.
 
 from contextlib import contextmanager
 
-from symdiff.frontend.resolve import local_names
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.lower import expressions, inline, statements
@@ -24,7 +23,8 @@ class Frame:
         self.mapping = mapping
         self.stack = stack
         self.top = top
-        self.locals = set(local_names(parsed.tree))
+        local = unit.tree_facts(parsed.tree)
+        self.locals = frozenset(local)
         self.compound = compound
         self.loops = []
         self.out = out if out is not None else []

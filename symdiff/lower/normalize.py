@@ -26,7 +26,7 @@ itself).  Guarantees:
 
 import sys
 
-from symdiff.frontend.resolve import all_identifiers, local_names
+from symdiff.frontend.resolve import all_identifiers
 from symdiff.ir import nodes as ir
 from symdiff.ir.names import BUILTINS, Namer
 from symdiff.lower.frame import Frame
@@ -43,13 +43,14 @@ def normalize(parsed, allow_tuple=False, kinds=None):
     parameter to the container type the call passes it (``frontend.kinds``).
     """
     namer = Namer(all_identifiers(parsed.tree) + list(BUILTINS))
-    math_name = _math_alias(parsed, namer)
+    unit = Unit(parsed, namer, None)
+    local = unit.tree_facts(parsed.tree)
+    math_name = unit.math_name = _math_alias(parsed, namer, local)
     program_origin = _origin(parsed, parsed.tree)
-    unit = Unit(parsed, namer, math_name)
     unit.allow_tuple = allow_tuple
     frame = Frame(unit, parsed, mapping={}, stack=(parsed.fn,), top=True)
     params = []
-    for name in local_names(parsed.tree)[:_param_count(parsed.tree)]:
+    for name in local[:_param_count(parsed.tree)]:
         params.append(namer.claim(name))
         unit.params.add(name)
         frame.mapping[name] = ir.Var(name)
@@ -70,11 +71,11 @@ def normalize(parsed, allow_tuple=False, kinds=None):
                       containers=dict(unit.containers))
 
 
-def _math_alias(parsed, namer):
+def _math_alias(parsed, namer, local):
     import math
     is_math = parsed.globals.get("math", math) is math and parsed.closure.get(
         "math", math) is math  # `import math` in the body binds it like a global
-    if "math" in local_names(parsed.tree) or not is_math:
+    if "math" in local or not is_math:
         return namer.fresh("math")
     return namer.claim("math")
 

@@ -19,6 +19,7 @@ from symdiff.errors import (
 )
 from symdiff.frontend.fence import fence
 from symdiff.frontend.parse import ParsedFunction, parse_function
+from symdiff.frontend.resolve import local_names
 from symdiff.lower.desugar import desugar
 
 
@@ -45,6 +46,15 @@ class Unit:
         self.holding = set()  # lists held by name inside a literal: never changed in place
         self.keys = {}  # a loop's variable over a dict's keys -> those keys
         self.unfilled = set()  # dicts made empty (``{}``), their keys those a loop fills
+        self._trees = {}  # id of a function's tree -> (tree, its local names)
+
+    def tree_facts(self, tree):
+        """The local names of a function's tree (``resolve.local_names``), found once per
+        tree however many frames lower it."""
+        hit = self._trees.get(id(tree))
+        if hit is None or hit[0] is not tree:
+            hit = self._trees[id(tree)] = (tree, tuple(local_names(tree)))
+        return hit[1]
 
     def custom_op(self, fn):
         """The op name of a function with its own rule, registering the rule once."""

@@ -105,16 +105,27 @@ def assignment_counts(function):
     parameter counts once; an accumulation, a loop variable, a write to a place of a
     container, or anything in a loop counts twice)."""
     counts = {p: 1 for p in function.params}
-    stack = [(stmt, False) for stmt in function.body]
+    get = counts.get
+    stack = [(function.body, False)]
     while stack:
-        node, in_loop = stack.pop()
-        once = isinstance(node, (sw.Let, sw.NewStack, sw.Pop)) and not (
-            isinstance(node, sw.Let) and sw.is_place(node.target))
-        repeated = in_loop or not once
-        for target in writes(node):
-            counts[target] = counts.get(target, 0) + 1 + repeated
-        inner = in_loop or isinstance(node, (sw.For, sw.While))
-        for block in sw.blocks(node):
-            for child in block:
-                stack.append((child, inner))
+        block, in_loop = stack.pop()
+        for node in block:
+            kind = type(node)
+            if kind is sw.Comment:
+                continue
+            if kind is sw.Let or kind is sw.AddTo:  # most statements: one target each
+                target = node.target
+                if type(target) is str:
+                    counts[target] = get(target, 0) + 1 + (in_loop or kind is sw.AddTo)
+                else:
+                    name = sw.target_name(target)
+                    counts[name] = get(name, 0) + 2
+                continue
+            once = kind is sw.NewStack or kind is sw.Pop
+            repeated = in_loop or not once
+            for target in writes(node):
+                counts[target] = get(target, 0) + 1 + repeated
+            inner = in_loop or kind is sw.For or kind is sw.While
+            for nested in sw.blocks(node):
+                stack.append((nested, inner))
     return counts

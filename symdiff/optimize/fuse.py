@@ -23,6 +23,7 @@ from symdiff.ir import expr as ex
 from symdiff.ir import sweeps as sw
 from symdiff.optimize.facts import cannot_raise
 from symdiff.optimize.walk import (
+    MEMOS,
     OPERATIONS,
     all_reads,
     blocks,
@@ -31,7 +32,9 @@ from symdiff.optimize.walk import (
     is_comment,
     name_reads,
     plain_target,
+    remembered,
     renamed,
+    table_for,
     walk,
     writes,
 )
@@ -68,9 +71,9 @@ def _fuse(block, i, sites, reads, calls):
     value = stmt.value
     if sites.get(name) != 1 or reads.get(name) != 1 or not isinstance(value, _OPERATIONS):
         return False
-    if any(isinstance(n, ex.Call) and not calls.is_pure(n) for n in walk(value)):
+    if _has_effects(value, calls):
         return False  # a pop stays where it is: moving it would take values out of order
-    operands = set(ex.names(value))
+    operands = set(name_reads(value))
     raises = not cannot_raise(value)
     for j in range(i + 1, min(len(block), i + 1 + REACH)):
         later = block[j]
@@ -84,6 +87,16 @@ def _fuse(block, i, sites, reads, calls):
         if operands & set(writes(later)) or (raises and not _is_quiet(later)):
             return False
     return False
+
+
+_EFFECTS = {}  # id of a Calls -> it and the ``remembered`` table of ``_has_effects``
+MEMOS.append(_EFFECTS)
+
+
+def _has_effects(value, calls):
+    """Whether ``value`` makes a call ``calls`` does not prove pure (kept per expression)."""
+    return remembered(table_for(_EFFECTS, calls), value, lambda e: any(
+        isinstance(n, ex.Call) and not calls.is_pure(n) for n in walk(e)))
 
 
 def _evaluated(stmt):

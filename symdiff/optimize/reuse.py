@@ -12,12 +12,16 @@ from symdiff.ir import expr as ex
 from symdiff.ir import sweeps as sw
 from symdiff.optimize.copies import assignment_counts
 from symdiff.optimize.walk import (
+    MEMOS,
     blocks,
     children,
     is_compound,
+    name_reads,
     plain_target,
+    remembered,
     rewrite,
     statements,
+    table_for,
     walk,
     with_children,
 )
@@ -38,54 +42,108 @@ def reuse_values(function, math_name, floats=frozenset(), calls=None):
     """
     calls = calls_of(math_name, calls)
     counts = assignment_counts(function)
-    known = {}  # key of an expression -> the name holding its value
+    known = {}  # value number of an expression -> the name holding its value
     reuse = _Reuse(known, calls)
     for stmt in function.body:
+        kind = type(stmt)
+        if kind is sw.Comment:
+            continue
         if known:
-            for inner in statements([stmt]) if is_compound(stmt) else (stmt,):
-                if isinstance(inner, sw.Let) and sw.is_place(inner.target):
-                    inner.value = reuse.replace(inner.value)  # never the place itself
-                else:
-                    rewrite(inner, reuse.replace)
+            if kind is sw.Let and type(stmt.target) is str:  # most statements
+                value = stmt.value
+                new = reuse.replace(value)
+                if new is not value:
+                    stmt.value = new
+            else:
+                for inner in statements([stmt]) if is_compound(stmt) else (stmt,):
+                    if isinstance(inner, sw.Let) and sw.is_place(inner.target):
+                        inner.value = reuse.replace(inner.value)  # never the place itself
+                    else:
+                        rewrite(inner, reuse.replace)
         name = plain_target(stmt)
-        if (name is not None and counts.get(name) == 1
-                and not isinstance(stmt.value, ex.Name)
-                and not (isinstance(stmt.value, ex.Const) and stmt.value.text is None)
-                and all(counts.get(n, 0) <= 1 for n in ex.names(stmt.value)
-                        if n != math_name)
-                and not any(isinstance(n, ex.Call) and not isinstance(n.func, ex.Attribute)
-                            for n in walk(stmt.value))):
-            key = _key(stmt.value, calls)
-            if key is not None:
-                known.setdefault(key, name)
+        if (name is not None and counts.get(name) == 1 and _may_hold(stmt.value)
+                and all(counts.get(n, 0) <= 1 for n in name_reads(stmt.value)
+                        if n != math_name)):
+            number = value_number(stmt.value, calls)[0]
+            if number is not None:
+                known.setdefault(number, name)
     return reuse.changed
 
 
-def _key(node, calls):
-    """A hashable form of a pure expression (names, numbers, arithmetic, calls ``calls``
-    proves pure); None for anything else."""
+def _may_hold(value):
+    """Whether a name assigned ``value`` may stand for it: not a name or a number, and no
+    call of a function by a bare name (kept per expression)."""
+    return remembered(_HOLDABLE, value, lambda v: not isinstance(v, ex.Name) and not (
+        isinstance(v, ex.Const) and v.text is None) and not any(
+        isinstance(n, ex.Call) and not isinstance(n.func, ex.Attribute) for n in walk(v)))
+
+
+_HOLDABLE = {}
+MEMOS.append(_HOLDABLE)
+
+
+_NUMBERS = {}  # id of a Calls -> it and the ``remembered`` table of ``value_number``
+MEMOS.append(_NUMBERS)
+_INTERNED = {}  # the key of an expression, its operands by number -> its number
+MEMOS.append(_INTERNED)
+
+
+def value_number(node, calls):
+    """``(number, numbers inside)``: one number for every pure expression of one value
+    (names, numbers, arithmetic, calls ``calls`` proves pure; None for anything else),
+    and the numbers of the expressions that could be reused within ``node``, itself
+    included.  Kept per expression object: expressions are frozen."""
+    table = table_for(_NUMBERS, calls)
+    hit = table.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    found = _number(node, calls)
+    table[id(node)] = (node, found)
+    return found
+
+
+_NOTHING = frozenset()
+
+
+def _number(node, calls):
     kind = type(node)
+    key = None
+    inside = _NOTHING
     if kind is ex.Name:
-        return node.id
-    if kind is ex.Const:
+        key = node.id
+    elif kind is ex.Const:
         if node.text is None:
-            return ("const", type(node.value), node.value)
-        parts = node.text.split(".")
-        if len(parts) == 1:
-            return parts[0]
-        return ("attribute", parts[0], parts[1]) if len(parts) == 2 else None
-    if kind is ex.BinOp:
-        left, right = _key(node.left, calls), _key(node.right, calls)
-        return None if left is None or right is None else ("binary", node.op, left, right)
-    if kind is ex.UnaryOp:
-        inner = _key(node.operand, calls)
-        return None if inner is None else ("unary", node.op, inner)
-    if kind is ex.Attribute and isinstance(node.value, ex.Name):
-        return ("attribute", node.value.id, node.attr)
-    if kind is ex.Call and not node.keywords and calls.is_pure(node):
-        parts = [_key(node.func, calls)] + [_key(a, calls) for a in node.args]
-        return None if None in parts else ("call", tuple(parts))
-    return None
+            key = ("const", type(node.value), node.value)
+        else:
+            parts = node.text.split(".")
+            if len(parts) == 1:
+                key = parts[0]
+            elif len(parts) == 2:
+                key = ("attribute", parts[0], parts[1])
+    elif kind is ex.Attribute and isinstance(node.value, ex.Name):
+        key = ("attribute", node.value.id, node.attr)
+    else:
+        parts = [value_number(c, calls) for c in children(node)]
+        insides = [p[1] for p in parts if p[1]]
+        if insides:
+            inside = insides[0] if len(insides) == 1 else _NOTHING.union(*insides)
+        numbers = tuple(p[0] for p in parts)
+        if None in numbers:
+            pass
+        elif kind is ex.BinOp:
+            key = ("binary", node.op, numbers[0], numbers[1])
+        elif kind is ex.UnaryOp:
+            key = ("unary", node.op, numbers[0])
+        elif kind is ex.Call and not node.keywords and calls.is_pure(node):
+            key = ("call", numbers)
+    if key is None:
+        return None, inside
+    number = _INTERNED.get(key)
+    if number is None:
+        number = _INTERNED[key] = len(_INTERNED)
+    if kind in _REUSABLE:
+        inside = inside | {number}  # a new set: ``inside`` may be a child's
+    return number, inside
 
 
 _REUSABLE = (ex.BinOp, ex.UnaryOp, ex.Call)
@@ -99,15 +157,13 @@ class _Reuse:
 
     def replace(self, node):
         """``node`` with its outermost subexpressions already held by a name read instead."""
-        if isinstance(node, _REUSABLE):
-            key = _key(node, self.calls)
-            name = self.known.get(key) if key is not None else None
-            if name is not None:
-                self.changed = True
-                return ex.Name(name)
-        inner = children(node)
-        if not inner:
+        number, inside = value_number(node, self.calls)
+        if self.known.keys().isdisjoint(inside):
             return node
+        if number in self.known and type(node) in _REUSABLE:
+            self.changed = True
+            return ex.Name(self.known[number])
+        inner = children(node)
         new = [self.replace(c) for c in inner]
         if all(a is b for a, b in zip(new, inner)):
             return node

@@ -135,6 +135,16 @@ def remembered(table, expr, compute):
     return value
 
 
+def table_for(tables, owner):
+    """The ``remembered`` table of ``tables`` (a dict in ``MEMOS``: ``forget`` drops them
+    all) kept for ``owner`` (a ``Calls``), found by identity: hashing the owner on every
+    question costs more than the question."""
+    hit = tables.get(id(owner))
+    if hit is None or hit[0] is not owner:
+        hit = tables[id(owner)] = (owner, {})
+    return hit[1]
+
+
 def forget():
     """Drop every remembered fact (the expressions they were kept with may go)."""
     for table in MEMOS:
@@ -142,7 +152,30 @@ def forget():
 
 
 def reads(stmt):
-    """Every name ``stmt`` reads itself (not nested statements), once per occurrence."""
+    """Every name ``stmt`` reads itself (not nested statements), once per occurrence (a
+    tuple).  An assignment's is kept with it while it holds the same value and target
+    (expressions are frozen: the same objects read the same names)."""
+    kind = type(stmt)
+    if kind is sw.Let or kind is sw.AddTo:
+        value, target = stmt.value, stmt.target
+        hit = _STATEMENT_READS.get(id(stmt))
+        if hit is not None and hit[0] is stmt and hit[1] is value and hit[2] is target:
+            return hit[3]
+        found = name_reads(value)
+        if type(target) is not str:
+            found += name_reads(target)
+        elif kind is sw.AddTo:
+            found += (target,)
+        _STATEMENT_READS[id(stmt)] = (stmt, value, target, found)
+        return found
+    return tuple(_reads(stmt))
+
+
+_STATEMENT_READS = {}  # id -> (statement, its value, its target, the names it reads)
+MEMOS.append(_STATEMENT_READS)
+
+
+def _reads(stmt):
     found = []
     for expr in expressions(stmt):
         found.extend(name_reads(expr))
@@ -272,7 +305,13 @@ def renamed(expr, replacements):
 
 
 def count_operations(expr):
-    return sum(isinstance(n, OPERATIONS) for n in walk(expr))
+    """How many operations ``expr`` holds (kept per expression object)."""
+    return remembered(_OPERATION_COUNTS, expr,
+                      lambda e: sum(isinstance(n, OPERATIONS) for n in walk(e)))
+
+
+_OPERATION_COUNTS = {}
+MEMOS.append(_OPERATION_COUNTS)
 
 
 OPERATIONS = (ex.BinOp, ex.UnaryOp, ex.Call, ex.Compare, ex.IfExp, ex.BoolOp)

@@ -211,18 +211,31 @@ _MATH_FACTS = {}
 
 def total_math(name):
     """Whether ``math.<name>`` never raises on floats, whatever the count of arguments."""
-    return _of_math(name, lambda record: record.total)
+    return _of_math(name, _is_total)
 
 
 def foldable_math(name):
     """Whether the optimizer computes ``math.<name>`` of constants."""
-    return _of_math(name, lambda record: record.foldable)
+    return _of_math(name, _is_foldable)
 
 
 def float_math(name):
     """Whether ``math.<name>`` returns a float whatever its arguments (not ``floor``, an
     int; ``isnan``, a bool; ``prod``, an int of ints)."""
-    return _of_math(name, lambda record: record.result == "float")
+    return _of_math(name, _gives_float)
+
+
+# The facts ``_of_math`` keeps, each one function (its key in ``_MATH_FACTS``).
+def _is_total(record):
+    return record.total
+
+
+def _is_foldable(record):
+    return record.foldable
+
+
+def _gives_float(record):
+    return record.result == "float"
 
 
 def builtins_called():

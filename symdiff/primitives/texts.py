@@ -27,8 +27,16 @@ _TEMPLATES = {}
 
 
 def names_read(text):
-    """The names ``text`` reads (``math``, ``x``, ``out``, ``digamma``...)."""
-    return {n.id for n in ast.walk(template(text)) if isinstance(n, ast.Name)}
+    """The names ``text`` reads (``math``, ``x``, ``out``, ``digamma``...), found once
+    per text."""
+    found = _NAMES_READ.get(text)
+    if found is None:
+        found = _NAMES_READ[text] = frozenset(n.id for n in ast.walk(template(text))
+                                              if isinstance(n, ast.Name))
+    return found
+
+
+_NAMES_READ = {}
 
 
 def uses_output(rule):
