@@ -594,12 +594,19 @@ PRUNE_CASES = {
         def f(x, y):
             s = 0.0
             for i in range(3):
-                pass
-            for i in range(3):
                 u = x * i
                 s = s + math.cos(u)
             return s
         """),
+    "an empty loop whose variable a later loop binds first": ("""
+        def f(x, n):
+            for i in range(n):
+                pass
+            t = 0.0
+            for i in range(n):
+                t = t + x * i
+            return t + i
+        """, None),
     "read in a nested block": ("""
         def f(x, y):
             a = x * 2.0

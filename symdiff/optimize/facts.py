@@ -21,6 +21,7 @@ from symdiff.optimize.walk import MEMOS, every_statement, remembered
 from symdiff.primitives.registry import float_math, names, rule_of, total, total_math
 
 _QUIET_COMPARISONS = frozenset(("<", "<=", ">", ">=", "==", "!="))
+_DISPLAYS = (ex.List, ex.Tuple)
 
 
 def dotted(const):
@@ -57,8 +58,12 @@ def _cannot_raise(expr, math_name):
         elif kind is ex.BinOp:
             if not (sub.op in ("+", "-", "*") or sub.op == "/" and _nonzero(sub.right)):
                 return False  # x / 4.0 raises nothing
+            if type(sub.left) in _DISPLAYS or type(sub.right) in _DISPLAYS:
+                return False  # ``[a] * n``, ``[a] + b``: raise unless n is an int, b a list
             push(sub.right)
             push(sub.left)
+        elif kind in _DISPLAYS:  # a list or tuple written out raises nothing itself
+            stack.extend(reversed(sub.elts))
         elif kind is ex.Call:
             if not _is_total(sub, math_name):
                 return False

@@ -19,7 +19,7 @@ from symdiff.ir import expr as ex
 from symdiff.ir import sweeps as sw
 from symdiff.ir import types as t
 from symdiff.optimize.facts import cannot_raise, int_names, is_int
-from symdiff.optimize.walk import all_reads, blocks, is_comment, reads, statements, writes
+from symdiff.optimize.walk import blocks, is_comment, reads, statements, writes
 
 
 def drop_dead_statements(function, math_name, floats=frozenset(), calls=None):
@@ -38,10 +38,11 @@ def drop_dead_statements(function, math_name, floats=frozenset(), calls=None):
     removable = {}  # id of a statement that goes unless its target is needed -> target
     places = set()  # ids of the removable writes to a place
     numbers = getattr(floats, "containers", {})
+    in_range = in_range_reads(function)
     for stmt in every:
-        if isinstance(stmt, (sw.Let, sw.AddTo)) and all(
+        if isinstance(stmt, (sw.Let, sw.AddTo)) and (id(stmt) in in_range or all(
                 cannot_raise(e, math_name) or _sums_numbers(e, numbers, math_name)
-                for e in _values(stmt)):
+                for e in _values(stmt))):
             removable[id(stmt)] = sw.target_name(stmt.target)
             if sw.is_place(stmt.target):
                 places.add(id(stmt))
@@ -72,6 +73,56 @@ def drop_dead_statements(function, math_name, floats=frozenset(), calls=None):
             block[:] = keep
             changed = True
     return changed
+
+
+def in_range_reads(function):
+    """Ids of the assignments ``x = xs[i]`` inside ``for i in range(len(xs))`` (or of a
+    name assigned ``len(xs)`` once) of a list bound once and never changed (no element
+    written, nothing appended or popped), the loop assigning neither ``i`` nor ``xs``:
+    the index is in range, and the read raises nothing."""
+    lengths, written = {}, set()  # name -> its whole values; lists changed or rebound
+    for stmt in statements(function.body):
+        if isinstance(stmt, (sw.Let, sw.AddTo)) and sw.is_place(stmt.target):
+            written.add(sw.target_name(stmt.target))
+        elif isinstance(stmt, (sw.Push, sw.Pop)):
+            written.add(stmt.stack)
+        elif isinstance(stmt, sw.Let):
+            lengths.setdefault(stmt.target, []).append(stmt.value)
+        elif writes(stmt):
+            written.update(writes(stmt))
+    written.update(n for n, values in lengths.items() if len(values) > 1)
+    found = set()
+
+    def measured(bound):
+        if type(bound) is ex.Name and len(lengths.get(bound.id, ())) == 1:
+            bound = lengths[bound.id][0]
+        return bound.args[0].id if (
+            type(bound) is ex.Call and type(bound.func) is ex.Name and bound.func.id == "len"
+            and len(bound.args) == 1 and type(bound.args[0]) is ex.Name) else None
+
+    def visit(block, counters):
+        for stmt in block:
+            if isinstance(stmt, sw.For) and stmt.over is None and len(stmt.bounds) == 1:
+                listed = measured(stmt.bounds[0])
+                inner = {k: v for k, v in counters.items() if k != stmt.target}
+                inside = {n for s in statements(stmt.body) for n in writes(s)}
+                if listed is not None and listed not in written and not (
+                        {listed, stmt.target} & inside):
+                    inner[stmt.target] = listed
+                visit(stmt.body, inner)
+            elif isinstance(stmt, (sw.If, sw.While, sw.For)):
+                for nested in (stmt.body, getattr(stmt, "orelse", [])):
+                    visit(nested, {k: v for k, v in counters.items()
+                                   if k not in {n for s in statements(nested)
+                                                for n in writes(s)}})
+            elif isinstance(stmt, sw.Let) and isinstance(stmt.target, str):
+                value = stmt.value
+                if type(value) is ex.Subscript and type(value.value) is ex.Name and type(
+                        value.index) is ex.Name and counters.get(value.index.id) == value.value.id:
+                    found.add(id(stmt))
+
+    visit(function.body, {})
+    return found
 
 
 def _sums_numbers(expr, containers, math_name):
@@ -145,7 +196,7 @@ def drop_empty_statements(function, math_name, floats=frozenset(), calls=None):
                 elif isinstance(stmt, sw.For) and all(is_int(b, ints := (
                         ints if ints is not None else int_names(function)))
                         for b in stmt.bounds) and stmt.target not in (
-                        read := read or all_reads(function)):
+                        read := read if read is not None else _read_unbound(function)):
                     changed = True
                     continue
                 else:
@@ -154,6 +205,31 @@ def drop_empty_statements(function, math_name, floats=frozenset(), calls=None):
         if len(keep) != len(block):
             block[:] = keep
     return changed
+
+
+def _read_unbound(function):
+    """The names read somewhere other than inside a ``for`` loop that binds them (where
+    the loop's own assignment comes first, so an empty loop before, which would leave
+    the name its last value, changes nothing such a read sees)."""
+    found = set()
+
+    def visit(block, bound):
+        for stmt in block:
+            if isinstance(stmt, sw.For):
+                found.update(n for n in reads(stmt) if n not in bound)  # its bounds
+                visit(stmt.body, bound | {stmt.target})
+            elif isinstance(stmt, sw.If):
+                found.update(n for n in reads(stmt) if n not in bound)
+                visit(stmt.body, bound)
+                visit(stmt.orelse, bound)
+            elif isinstance(stmt, sw.While):
+                found.update(n for n in reads(stmt) if n not in bound)
+                visit(stmt.body, bound)
+            else:
+                found.update(n for n in reads(stmt) if n not in bound)
+
+    visit(function.body, frozenset())
+    return found
 
 
 def drop_orphan_comments(function, math_name, floats=frozenset(), calls=None):

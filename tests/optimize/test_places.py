@@ -214,17 +214,19 @@ def test_merge_leaves_places_alone():
 
 
 def test_prune_drops_writes_to_a_dead_container():
-    """The element write goes (its index is one the sweeps write, in range); building the
-    list stays (a list display is not among the values ``cannot_raise`` proves quiet)."""
+    """The element write goes (its index is one the sweeps write, in range), and so does
+    building the list (a list written out of values that raise nothing raises nothing);
+    a list repeated by a number may raise (``[0.0] * 2.5``), and stays."""
     text = """
         def f(x, g, i):
             dxs = [0.0, 0.0]
             dxs[i] += g * 2.0
+            dys = [0.0] * i
             return (x,)
         """
     _same(text, _run(text, drop_dead_statements, drop_empty_statements), """
         def f(x, g, i):
-            dxs = [0.0, 0.0]
+            dys = [0.0] * i
             return (x,)
         """, [(x, g, i) for x in VALUES for g in VALUES for i in (0, 1, -1)])
 
@@ -266,7 +268,6 @@ def test_prune_drops_appends_to_a_dead_list_and_its_sum():
                                 "squares": t.List(t.FLOAT, None)})
     _same(text, _run(text, drop_dead_statements, drop_empty_statements, floats=numbers), """
         def f(x, g):
-            terms = []
             squares = []
             squares.append(x ** 2)
             return (g * 2.0,)
@@ -320,7 +321,6 @@ def test_optimize_function_on_places():
             t = g * 1.0
             dxs[i] += t * 2.0
             dxs[i - 1] += t
-            unused = [x]
             dx = dxs[0] + dxs[1]
             return dx
         """))
