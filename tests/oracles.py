@@ -208,6 +208,18 @@ def same(a, b):
     return repr(a) == repr(b)
 
 
+def marked_place(fn):
+    """(line, column) of the text after ``# REFUSED at`` on a line of ``fn``'s source:
+    where a test expects the refusal of ``fn`` to point."""
+    import inspect
+    lines, start = inspect.getsourcelines(fn)
+    for offset, line in enumerate(lines):
+        if "# REFUSED at " in line:
+            code, anchor = line.split("# REFUSED at ")
+            return start + offset, code.index(anchor.strip())
+    raise AssertionError(f"{fn.__name__} has no marker")
+
+
 def mismatches(reference, candidate, points):
     """The points where two functions differ in value or in exception class."""
     bad = []

@@ -360,6 +360,16 @@ def test_an_integer_leaf_gets_a_float_gradient():
     assert all(isinstance(v, float) for v in dxs)
 
 
+def _module(tmp_path, name, source):
+    import importlib.util
+    path = tmp_path / f"{name}.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module, path
+
+
 @pytest.mark.parametrize("source, line", [
     ("def f(xs):\n    return xs[0.5]\n", 2),
     ("def f(p):\n    return p['missing']\n", 2),
@@ -367,12 +377,7 @@ def test_an_integer_leaf_gets_a_float_gradient():
     ("def f(xs):\n    return xs[5]\n", 2),  # a tuple's length is part of its kind
 ])
 def test_refusals_are_located(tmp_path, source, line):
-    import importlib.util
-    path = tmp_path / "user_module.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location("user_module", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module, path = _module(tmp_path, "user_module", source)
     argument = {"w": 1.0} if "'missing'" in source else (1.0, 2.0)
     with pytest.raises(UnsupportedSyntaxError) as caught:
         symdiff.grad(module.f)(argument)
@@ -385,28 +390,13 @@ def test_refusals_are_located(tmp_path, source, line):
     ("def f(m):\n    z = m + m\n    return sum(z[0])\n", 8),  # of lists of lists
 ])
 def test_a_join_python_refuses_or_of_containers_is_located(tmp_path, source, column):
-    import importlib.util
-    path = tmp_path / "join_module.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location("join_module", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module, path = _module(tmp_path, "join_module", source)
     with pytest.raises(UnsupportedSyntaxError) as caught:
         symdiff.grad(module.f)([[1.0, 2.0]] if "(m)" in source else (1.0, 2.0) if (
             "(1.0,)" not in source) else [1.0, 2.0])
     assert caught.value.filename == str(path)
     line = 2 if "z = m + m" in source else source.count("\n")
     assert (caught.value.lineno, caught.value.col_offset) == (line, column)
-
-
-def _module(tmp_path, name, source):
-    import importlib.util
-    path = tmp_path / f"{name}.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module, path
 
 
 def test_a_container_built_in_one_branch_and_read_there_is_differentiated(tmp_path):
@@ -445,16 +435,11 @@ def test_show_at_example_arguments_prints_the_text_for_their_kinds(tmp_path, cap
 
 
 def test_the_divergence_locator_names_a_line_inside_a_comprehension(tmp_path):
-    import importlib.util
-    path = tmp_path / "wrong_rule.py"
-    path.write_text(
+    module, path = _module(tmp_path, "wrong_rule", (
         "import math\nimport symdiff\n\n\ndef soft(x):\n    return math.log(1.0 + math.exp(x))"
         "\n\n\nsymdiff.defgrad(soft, lambda x, out: 1.0 / (1.0 + math.exp(x)))  # wrong sign\n"
         "\n\ndef loss(xs):\n    total = sum(\n        soft(x) * x\n        for x in xs)\n"
-        "    return total\n")
-    spec = importlib.util.spec_from_file_location("wrong_rule", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+        "    return total\n"))
     report = symdiff.check(module.loss, ([0.5, 1.0, -0.3],))
     assert not report.ok
     text = str(report)

@@ -25,7 +25,7 @@ import symdiff.tape
 from symdiff.errors import SymdiffError, UnsupportedSyntaxError
 from symdiff.frontend.parse import parse_function
 from symdiff.lower.desugar import desugar, desugar_function
-from oracles import finite_difference, mismatches
+from oracles import finite_difference, marked_place, mismatches
 
 
 def _desugared(source, globals_=None):
@@ -456,15 +456,6 @@ def test_the_input_is_untouched():
 
 # --- refusals: class and place ------------------------------------------------------------
 
-def _marked(fn):
-    """(line, column) of the text after ``# REFUSED at`` on a line of ``fn``."""
-    import inspect
-    lines, start = inspect.getsourcelines(fn)
-    for offset, line in enumerate(lines):
-        if "# REFUSED at " in line:
-            code, anchor = line.split("# REFUSED at ")
-            return start + offset, code.index(anchor.strip())
-    raise AssertionError(f"{fn.__name__} has no marker")
 
 
 def comprehension_in_a_while_test(xs):
@@ -594,7 +585,7 @@ def test_refused_with_its_class_at_its_place(fn):
         symdiff.grad(fn)(1.0, [1.0, 2.0]) if fn.__code__.co_argcount == 2 else symdiff.grad(
             fn)(1.0)
     assert type(raised.value) is UnsupportedSyntaxError, raised.value
-    assert (raised.value.lineno, raised.value.col_offset) == _marked(fn), raised.value
+    assert (raised.value.lineno, raised.value.col_offset) == marked_place(fn), raised.value
     assert raised.value.hint
 
 

@@ -18,6 +18,7 @@ import symdiff.lower.dict_loops
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.lower.desugar import desugar_function
 from symdiff.specialized import container_kinds
+from oracles import marked_place
 
 
 def test_the_module_examples_run():
@@ -189,19 +190,11 @@ REFUSED = [
 ]
 
 
-def _marked(fn):
-    """(line, column) of the text after ``# REFUSED at`` on a line of ``fn``."""
-    lines, start = inspect.getsourcelines(fn)
-    for offset, line in enumerate(lines):
-        if "# REFUSED at " in line:
-            code, anchor = line.split("# REFUSED at ")
-            return start + offset, code.index(anchor.strip())
-    raise AssertionError(f"{fn.__name__} has no marker")
 
 
 @pytest.mark.parametrize("fn, args", REFUSED, ids=[fn.__name__ for fn, _ in REFUSED])
 def test_refused_with_its_class_at_its_place(fn, args):
     with pytest.raises(UnsupportedSyntaxError) as raised:
         symdiff.grad(fn)(*args)
-    assert (raised.value.lineno, raised.value.col_offset) == _marked(fn), raised.value
+    assert (raised.value.lineno, raised.value.col_offset) == marked_place(fn), raised.value
     assert raised.value.hint
