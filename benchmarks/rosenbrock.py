@@ -9,13 +9,16 @@ The function is written as people write it, one generator expression over the li
     sum(100 * (x[i+1] - x[i]**2)**2 + (1 - x[i])**2 for i in range(len(x) - 1))
 
 For a list of 10 and one of 1,000 numbers it times one gradient by each tool: symdiff
-(``symdiff.grad(rosenbrock)(x)``, built on its first call for the list's kind), a gradient
-written by hand with plain Python loops over the list, autograd (``autograd.grad``, on the
-same list and on a numpy array) and ``jax.jit(jax.grad(rosenbrock))`` on a float64 ``jnp``
-array.  Each time is
-also given as a ratio to the hand-written gradient's (on the list), timed in alternate
-batches with it (``run.measure``), so both saw the same machine load.  A tool that is not installed, or
-that refuses the function, is reported as such, not raised.  Every gradient is checked
+(``symdiff.grad(rosenbrock)(x)``, built on its first call for the list's kind; and the
+function it generated, called directly, without finding the build for the argument's
+kind), a gradient written by hand with plain Python loops over the list (and the same that
+also raises wherever ``rosenbrock`` raises, as symdiff's gradient must: it evaluates each
+term's powers, whose ``OverflowError`` the function raises), autograd (``autograd.grad``,
+on the same list and on a numpy array) and ``jax.jit(jax.grad(rosenbrock))`` on a float64
+``jnp`` array.  Each time is also given as a ratio to the hand-written gradient's (on the
+list), timed in alternate batches with it (``run.measure``), so both saw the same machine
+load.  A tool that is not installed, or that refuses the function, is reported as such,
+not raised.  Every gradient is checked
 against the hand-written one (``rtol = 1e-9``).  Progress goes to stderr, the markdown
 report to stdout, the raw numbers to JSON.
 """
@@ -36,9 +39,12 @@ import symdiff
 import run
 
 SIZES = (10, 1000)
-TOOLS = ["hand", "symdiff", "autograd", "autograd_array", "jax"]
-TITLES = {"hand": "hand-written", "symdiff": "symdiff", "autograd": "autograd (list)",
-          "autograd_array": "autograd (numpy array)", "jax": "jax.jit(jax.grad)"}
+TOOLS = ["hand", "hand_raising", "symdiff", "symdiff_built", "autograd", "autograd_array",
+         "jax"]
+TITLES = {"hand": "hand-written", "hand_raising": "hand-written, raising where f raises",
+          "symdiff": "symdiff", "symdiff_built": "symdiff's generated function",
+          "autograd": "autograd (list)", "autograd_array": "autograd (numpy array)",
+          "jax": "jax.jit(jax.grad)"}
 
 
 def rosenbrock(x):
@@ -56,6 +62,19 @@ def rosenbrock_gradient(x):
     return grad
 
 
+def rosenbrock_gradient_raising(x):
+    """The gradient by hand that also raises wherever ``rosenbrock`` raises, as symdiff's
+    must (an ``OverflowError`` of ``**``): each term's powers are evaluated."""
+    n = len(x)
+    grad = [0.0] * n
+    for i in range(n - 1):
+        d = x[i + 1] - x[i] ** 2
+        100 * d ** 2 + (1 - x[i]) ** 2  # noqa: B018 - evaluated for its exceptions
+        grad[i] += -400.0 * x[i] * d - 2.0 * (1.0 - x[i])
+        grad[i + 1] += 200.0 * d
+    return grad
+
+
 def point(n):
     """A list of ``n`` numbers in (-1.5, 1.5), the same in every run."""
     return [1.5 * ((37 * k) % 101 / 50.5 - 1.0) + 0.01 for k in range(n)]
@@ -65,6 +84,16 @@ def point(n):
 
 def tool_hand(x):
     return rosenbrock_gradient, x, {}
+
+
+def tool_hand_raising(x):
+    return rosenbrock_gradient_raising, x, {}
+
+
+def tool_symdiff_built(x):
+    gradient = symdiff.grad(rosenbrock)
+    gradient(x)  # builds it; then the generated function is called directly, no dispatch
+    return gradient._last.function, x, {}
 
 
 def tool_symdiff(x):
@@ -109,7 +138,8 @@ def tool_jax(x):
     return gradient, array, {"setup_s": time.perf_counter() - start}
 
 
-BUILDERS = {"hand": tool_hand, "symdiff": tool_symdiff, "autograd": tool_autograd,
+BUILDERS = {"hand": tool_hand, "hand_raising": tool_hand_raising, "symdiff": tool_symdiff,
+            "symdiff_built": tool_symdiff_built, "autograd": tool_autograd,
             "autograd_array": tool_autograd_array, "jax": tool_jax}
 
 
