@@ -67,6 +67,8 @@ def _float_names(function, generated):
     floats = float_names(function, generated.math_name, generated.adjoints.values(),
                          getattr(generated, "helpers", {}).values())
     floats.containers = getattr(generated, "containers", {})  # for ``prune``
+    floats.of_adjoints = frozenset(  # the adjoints of containers: floats at every place
+        generated.adjoints[name] for name in floats.containers if name in generated.adjoints)
     return floats
 
 

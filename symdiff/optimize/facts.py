@@ -249,9 +249,11 @@ def int_names(function):
 
 class Floats(frozenset):
     """The names that certainly hold floats, with ``containers``: the kinds of the
-    function's containers (``ir.types``; a number in them is an int or a float)."""
+    function's containers (``ir.types``; a number in them is an int or a float), and
+    ``of_adjoints``: the adjoints of containers, which hold a float at every place."""
 
     containers = {}
+    of_adjoints = frozenset()
 
 
 def float_names(function, math_name, adjoints=(), helpers=frozenset()):

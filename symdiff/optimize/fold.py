@@ -117,9 +117,14 @@ class _Folder:
         return node
 
     def accumulation(self, stmt):
-        """``d += 1.0 * e`` is ``d += e`` when ``d`` holds a float: the sum is a float anyway."""
+        """``d += 1.0 * e`` is ``d += e`` when ``d`` holds a float: the sum is a float anyway
+        (``dxs[i] += 1.0 * e`` too, at a place of a container's adjoint)."""
         value = stmt.value
-        if stmt.target in self.floats and isinstance(value, ex.BinOp) and value.op == "*":
+        target = stmt.target
+        floats = self.floats if isinstance(target, str) else getattr(
+            self.floats, "of_adjoints", ())
+        if sw.target_name(target) in floats and isinstance(value, ex.BinOp) and (
+                value.op == "*"):
             for one, other in ((value.left, value.right), (value.right, value.left)):
                 if _is_exactly(known_number(one), 1):
                     stmt.value = other

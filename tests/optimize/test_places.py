@@ -274,6 +274,29 @@ def test_prune_drops_appends_to_a_dead_list_and_its_sum():
         """)
 
 
+def test_fold_drops_one_times_at_a_place_of_a_containers_adjoint():
+    """``dxs[i] += 1.0 * e`` is ``dxs[i] += e``: every place of a container's adjoint
+    holds a float, so the sum is one either way; another list's place keeps the 1.0."""
+    text = """
+        def f(x, i):
+            dxs = [0.0, 0.0]
+            dxs[i] += 1.0 * x
+            ys = [0, 0]
+            ys[i] += 1.0 * x
+            return (dxs[0] + dxs[1], ys[0] + ys[1])
+        """
+    floats = optimize.Floats()
+    floats.of_adjoints = frozenset({"dxs"})
+    _same(text, _run(text, fold_constants, floats=floats), """
+        def f(x, i):
+            dxs = [0.0, 0.0]
+            dxs[i] += x
+            ys = [0, 0]
+            ys[i] += 1.0 * x
+            return (dxs[0] + dxs[1], ys[0] + ys[1])
+        """, [(x, i) for x in VALUES for i in (0, 1, -1)])
+
+
 def test_prune_keeps_a_sum_it_cannot_prove_quiet():
     """Without the list's kind, or of a list of lists, ``sum`` may raise: it stays."""
     text = """
