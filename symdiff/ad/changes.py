@@ -229,16 +229,13 @@ class ContainerChanges:
         index = self.namer.fresh("i")
         length = self.length_of(container)
         indices = ex.Call(ex.Name(self.builtin("range")), (length,))
-        if self.summed_only(stmt.container) is stmt:
-            if not hasattr(self, "_started"):
+        summed_only = self.summed_only(stmt.container) is stmt  # no list of adjoints
+        if summed_only or stmt.op in ("sum", "fsum") and self._starts_adjoint(stmt):
+            if not hasattr(self, "_started"):  # no zeros when the reverse starts
                 self._started = set()
-            self._started.add(stmt.container)  # no list of adjoints: ``summed_only``
-            return []
-        if stmt.op in ("sum", "fsum") and self._starts_adjoint(stmt):
-            if not hasattr(self, "_started"):
-                self._started = set()
-            self._started.add(stmt.container)  # ``dterms = [g] * len(terms)``, no zeros first
-            return [sw.Let(d.id, ex.BinOp("*", ex.List((g,)), length))]
+            self._started.add(stmt.container)
+            return [] if summed_only else [  # ``dterms = [g] * len(terms)``
+                sw.Let(d.id, ex.BinOp("*", ex.List((g,)), length))]
         if stmt.op in ("min", "max"):  # the element returned: the first one, on a tie
             chosen = ex.Call(ex.Name(self.builtin(stmt.op)), (indices,), (
                 ("key", ex.Attribute(container, "__getitem__")),))

@@ -225,7 +225,15 @@ class Containers:
 
     def _built_in(self, name):
         """The innermost branches (``DefUse.branches``) the definitions of the container
-        ``name`` stand in; ``{None}`` when one stands in none."""
+        ``name`` stand in; ``{None}`` when one stands in none.  Found once per name: the
+        reverse of every branch asks of every container."""
+        if not hasattr(self, "_built_sides"):
+            self._built_sides = {}
+        if name not in self._built_sides:
+            self._built_sides[name] = self._find_built_in(name)
+        return self._built_sides[name]
+
+    def _find_built_in(self, name):
         du = self.defuse
         sides = set()
         for stmt in du.definitions(name):

@@ -113,12 +113,7 @@ def container_of(frame, node, written=False, filling=False):
         if isinstance(node.slice, ast.Slice):
             return taken(frame, node, name, path), ()
         return name, path + (index_operand(frame, node, name, path),)
-    if names.scope_of(frame, node.id) is None:
-        return None
-    operand = frame.mapping.get(node.id)
-    if operand is None:
-        scope = names.scope_of(frame, node.id)
-        operand = scope.mapping.get(node.id)
+    operand = bound_operand(frame, node.id)
     if isinstance(operand, ir.Ref):
         return operand.container, operand.path
     if isinstance(operand, ir.Var) and operand.name in frame.unit.given:
@@ -130,6 +125,16 @@ def container_of(frame, node, written=False, filling=False):
     if isinstance(operand, ir.Var) and operand.name in frame.unit.containers:
         return operand.name, ()
     return None
+
+
+def bound_operand(frame, name):
+    """The operand the user name ``name`` is bound to where lowering stands (in this body
+    or a body around it), or None when it names nothing this function assigns."""
+    scope = names.scope_of(frame, name)
+    if scope is None:
+        return None
+    operand = frame.mapping.get(name)
+    return scope.mapping.get(name) if operand is None else operand
 
 
 def index_operand(frame, node, name, path):

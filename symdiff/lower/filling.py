@@ -67,10 +67,6 @@ def unfilled(frame, node):
 
 def _loop_of(frame, stmt):
     """The statement whose body holds ``stmt`` directly (None at the function's top)."""
-    parents = getattr(frame, "_parents", None)
-    if parents is None:
-        parents = frame._parents = {id(child): parent for parent in ast.walk(frame.parsed.tree)
-                                    for child in ast.iter_child_nodes(parent)}
-    parent = parents.get(id(stmt))
+    parent = frame.parent(stmt)
     return parent if isinstance(parent, ast.For) and any(s is stmt for s in parent.body) \
         else None

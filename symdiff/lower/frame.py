@@ -10,6 +10,7 @@ frame; they reach one another only through ``value``, ``block`` and ``call_user`
 here, so no unit imports another that imports it back.
 """
 
+import ast
 from contextlib import contextmanager
 
 from symdiff.ir import expr as ex
@@ -45,6 +46,7 @@ class Frame:
         # Per frame, not per unit: a helper inlined twice lowers the same nodes twice.
         self.ahead = {}  # id of an expression evaluated ahead of its use -> its operand
         self.taken = {}  # id of a slice in the source -> the list ``containers.taken`` made
+        self._parents = None  # id of a node of this body's tree -> the node holding it
 
     # --- the entry points the units call one another through ------------------------
 
@@ -66,6 +68,13 @@ class Frame:
                      compound=self.compound, out=self.out)
 
     # --- state ------------------------------------------------------------------------
+
+    def parent(self, node):
+        """The syntax node that holds ``node`` in this body's tree (None for the root)."""
+        if self._parents is None:
+            self._parents = {id(child): parent for parent in ast.walk(self.parsed.tree)
+                             for child in ast.iter_child_nodes(parent)}
+        return self._parents.get(id(node))
 
     def error(self, cls, node, message, hint=None):
         return self.parsed.error(cls, node, message, hint)

@@ -20,13 +20,13 @@ from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.kinds import element, is_container
 from symdiff.ir import nodes as ir
 from symdiff.ir import types as t
-from symdiff.lower import names
 from symdiff.lower.placement import built_once
 from symdiff.lower.containers import (
     _joined,
     _literal,
     _makes_container,
     _typed,
+    bound_operand,
     container_of,
     kind_of_operand,
 )
@@ -88,12 +88,7 @@ def _static_kind(frame, node):
     """The container type of a name, an element or a slice of one, or a call making one;
     None for anything else, or a number."""
     if isinstance(node, ast.Name):
-        if names.scope_of(frame, node.id) is None:
-            return None
-        operand = frame.mapping.get(node.id)
-        if operand is None:
-            operand = names.scope_of(frame, node.id).mapping.get(node.id)
-        return kind_of_operand(frame, operand)
+        return kind_of_operand(frame, bound_operand(frame, node.id))
     if isinstance(node, ast.Subscript):
         outer = _static_kind(frame, node.value)
         if not isinstance(outer, (t.List, t.Tuple, t.Dict)):

@@ -17,21 +17,17 @@ def built_once(frame, node):
     """A container built in one branch of an ``if`` is read only inside that branch: the
     name it is bound to appears nowhere else (the sweeps start its adjoint in the
     branch).  None is built in one arm of a conditional expression, ``and`` or ``or``."""
-    parents = getattr(frame, "_parents", None)
-    if parents is None:
-        parents = frame._parents = {id(child): parent for parent in ast.walk(frame.parsed.tree)
-                                    for child in ast.iter_child_nodes(parent)}
-    child, current = node, parents.get(id(node))
+    child, current = node, frame.parent(node)
     while current is not None:
         if isinstance(current, (ast.IfExp, ast.BoolOp)) or (
-                isinstance(current, ast.If) and not _kept_in(frame, node, parents, current, child)):
+                isinstance(current, ast.If) and not _kept_in(frame, node, current, child)):
             raise frame.error(UnsupportedSyntaxError, node, "a container built in one branch "
                               "of an if is read after it", "build it before the if, and "
                               "change its elements in the branches")
-        child, current = current, parents.get(id(current))
+        child, current = current, frame.parent(current)
 
 
-def _kept_in(frame, node, parents, branch, child):
+def _kept_in(frame, node, branch, child):
     """Whether the container ``node`` builds, inside the block of ``branch`` that holds
     ``child``, is bound to no name used outside that block."""
     block = branch.body if child in branch.body else branch.orelse if (
@@ -40,7 +36,7 @@ def _kept_in(frame, node, parents, branch, child):
         return False
     statement = node
     while not isinstance(statement, ast.stmt):
-        statement = parents[id(statement)]
+        statement = frame.parent(statement)
     if not (isinstance(statement, ast.Assign) and statement.value is node):
         return True  # a value the statement itself uses up
     inside = {id(n) for stmt in block for n in ast.walk(stmt)}
