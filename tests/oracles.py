@@ -208,6 +208,18 @@ def same(a, b):
     return repr(a) == repr(b)
 
 
+def module_from_text(tmp_path, name, text):
+    """The module ``name`` made of ``text``, written to a file under ``tmp_path`` and
+    imported from it (so symdiff reads the functions' source as a user's file)."""
+    import importlib.util
+    path = tmp_path / f"{name}.py"
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def marked_place(fn):
     """(line, column) of the text after ``# REFUSED at`` on a line of ``fn``'s source:
     where a test expects the refusal of ``fn`` to point."""

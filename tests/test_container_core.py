@@ -16,6 +16,8 @@ from symdiff import SymdiffError
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.specialized import container_kinds, quick_key
 
+import oracles
+
 
 def leaves(value, path=()):
     if isinstance(value, (list, tuple)):
@@ -361,13 +363,8 @@ def test_an_integer_leaf_gets_a_float_gradient():
 
 
 def _module(tmp_path, name, source):
-    import importlib.util
-    path = tmp_path / f"{name}.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module, path
+    """The module made of ``source`` (``oracles.module_from_text``), and its file."""
+    return oracles.module_from_text(tmp_path, name, source), tmp_path / f"{name}.py"
 
 
 @pytest.mark.parametrize("source, line", [

@@ -26,6 +26,8 @@ from symdiff.primitives.registry import RECORDS as RULES
 from symdiff.primitives.registry import VARIADIC, names, pairs, rule_of
 from symdiff.primitives.texts import template
 
+from oracles import module_from_text
+
 np = pytest.importorskip("numpy")
 HAVE_SCIPY = importlib.util.find_spec("scipy") is not None
 
@@ -99,14 +101,6 @@ def test_every_math_name_is_reached_or_refused():
             registry.refused(name) is not None) == 1, name
 
 
-def _load(tmp_path, name, text):
-    path = tmp_path / f"{name}.py"
-    path.write_text(text)
-    spec = importlib.util.spec_from_file_location(name, path)
-    loaded = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(loaded)
-    return loaded
-
 
 @pytest.mark.parametrize("name", sorted(registry.refused_names()))
 def test_refused_math_function_is_a_located_error(tmp_path, name):
@@ -114,7 +108,7 @@ def test_refused_math_function_is_a_located_error(tmp_path, name):
     text = (f"import math\nfrom math import {name} as imported\n\n\n"
             f"def attribute(x, n):\n    return x * math.{name}(n)\n\n\n"
             f"def imported_name(x, n):\n    return x * imported(n)\n")
-    module = _load(tmp_path, f"refused_{name}", text)
+    module = module_from_text(tmp_path, f"refused_{name}", text)
     for fn, line, column in ((module.attribute, 6, 15), (module.imported_name, 10, 15)):
         with pytest.raises(SymdiffError) as caught:
             symdiff.grad(fn)
@@ -124,7 +118,7 @@ def test_refused_math_function_is_a_located_error(tmp_path, name):
 
 @pytest.mark.parametrize("name", MATH_CONSTANTS)
 def test_math_constants_are_values(tmp_path, name):
-    module = _load(tmp_path, f"constant_{name}",
+    module = module_from_text(tmp_path, f"constant_{name}",
                    f"import math\n\n\ndef f(x):\n    return x * 2.0 + math.{name}\n")
     assert symdiff.grad(module.f)(1.5) == 2.0
 
