@@ -25,10 +25,6 @@ OVER_LIMIT = {}  # module -> the lines it has and may not grow past: none left
 DEFERRED = {  # (importer, imported) -> why the import is inside a function
     ("symdiff.backend.travel", "symdiff"):
         "rebuild() calls the public transforms of the package, which imports travel",
-    ("symdiff.witnesses.tape.value", "symdiff.witnesses.tape"):
-        "a Value's methods (v.tanh()) are the tape's functions, built on Value",
-    ("symdiff.witnesses.tape.value", "symdiff.witnesses.tape.stand_ins"):
-        "numpy's stand-ins for a ufunc of a Value are built on Value, when numpy calls one",
 }
 
 

@@ -46,11 +46,13 @@ def _dotted(path):
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _imported(path):
-    """(line, module) for every import in the file; ``from symdiff import markers`` names
-    ``symdiff.markers``, and a relative import is resolved against the file's package."""
+def _imported(path, name=None):
+    """(line, module) for every import in the file (the module ``name``, by default the
+    one at ``path``); ``from symdiff import markers`` names ``symdiff.markers``, and a
+    relative import is resolved against the file's package."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    package = _dotted(path) if path.name == "__init__.py" else _dotted(path).rpartition(".")[0]
+    name = name or _dotted(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -99,9 +101,11 @@ def test_every_allowed_module_exists_and_is_used():
 
 def test_the_checker_sees_what_it_must_refuse(tmp_path):
     """The parse above finds imports inside functions and relative ones."""
-    probe = PACKAGE / "tape" / "value.py"
-    assert ("symdiff.witnesses.tape.stand_ins" in
-            {module for _, module in _imported(probe)})  # a function-level import
+    probe = tmp_path / "probe.py"
+    probe.write_text("def f():\n    from symdiff.frontend import fence\n"
+                     "    from .stand_ins import stand_in\n")
+    assert _imported(probe, "symdiff.witnesses.tape.probe") == [
+        (2, "symdiff.frontend"), (3, "symdiff.witnesses.tape.stand_ins")]
     assert not _allowed("symdiff.rules", "symdiff.witnesses.tape.value")
     assert not _allowed("symdiff.frontend.parse", "symdiff.witnesses.tape.running")
     assert _allowed("symdiff.frontend.parse", "symdiff.witnesses.symbolic.build")

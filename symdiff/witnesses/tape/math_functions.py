@@ -18,6 +18,7 @@ from symdiff.witnesses.tape.value import (
     _binary,
     _data,
     _div,
+    _offer,
     _partials,
     _partials_of,
     _power_partials,
@@ -254,3 +255,5 @@ def fma(x, y, z):
     a, b, c = (_data(v) for v in args)
     return _record(math.fma(a, b, c), args, lambda: (b, a, 1.0))
 
+
+_offer(tanh=tanh, exp=exp, log=log, sin=sin, cos=cos, sqrt=sqrt)  # a Value's methods

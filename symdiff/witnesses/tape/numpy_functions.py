@@ -13,7 +13,7 @@ the piecewise-constant ``sign`` and ``rint`` return plain floats (derivative 0).
 
 import math
 
-from symdiff.witnesses.tape.value import Value, _binary, _data, _partials, _unary
+from symdiff.witnesses.tape.value import Value, _binary, _data, _offer, _partials, _unary
 
 __all__ = ["relu", "sigmoid", "square", "sinc", "reciprocal", "sign", "rint", "fmax", "fmin",
            "clip", "logaddexp", "logaddexp2"]
@@ -117,3 +117,5 @@ def sigmoid(x):
         return z / (1.0 + z)
     return _unary(x, forward, lambda x, y: y * (1.0 - y))
 
+
+_offer(relu=relu, sigmoid=sigmoid)  # a Value's methods

@@ -21,7 +21,7 @@ from symdiff.errors import SymdiffError
 from symdiff.witnesses.tape import math_functions
 from symdiff.witnesses.tape.numpy_stand_ins import numpy_stand_ins
 from symdiff.witnesses.tape.scipy_functions import norm, special_stand_ins
-from symdiff.witnesses.tape.value import Value, on_numbers
+from symdiff.witnesses.tape.value import Value, _offer, on_numbers
 
 _TAPE = {name: getattr(math_functions, name) for name in math_functions.__all__
          if hasattr(math, name)}
@@ -73,6 +73,9 @@ def stand_in(value):
     _register_scipy()
     found = _STAND_INS.get(id(value))
     return found[1] if found is not None and found[0] is value else None
+
+
+_offer(stand_in=stand_in)  # numpy's function of a Value reaches its stand-in (__array_ufunc__)
 
 
 def _register_scipy():

@@ -13,8 +13,9 @@ operators are written out here and nowhere else in symdiff.
     5.5
 
 The named methods (``v.tanh()``...) call the tape's functions of those names, and
-numpy's functions of a Value reach the tape's stand-ins for them; both are looked up
-when called, as those modules build on this one.
+numpy's functions of a Value reach the tape's stand-ins for them.  Those modules build on
+this one, which imports none of them: each notes in ``OFFERED`` what it gives Values
+(``_offer``), and a method reads it there when called.
 """
 
 import math
@@ -148,6 +149,15 @@ def _power_partials(x, p, y):
 
 
 PARTIALS = {}  # name -> its local derivatives: (x, y) -> dy/dx, or (a, b, y) -> (dy/da, dy/db)
+OFFERED = {}  # name -> what a module built on this one gives Values (``_offer``): the
+#               functions of the named methods (``v.tanh()``), and ``stand_in``, the
+#               lookup of the tape's stand-in for a numpy function (``__array_ufunc__``)
+
+
+def _offer(**functions):
+    """Note ``functions`` in ``OFFERED``: the module defining them calls this once, so a
+    Value reaches them without this module importing the ones built on it."""
+    OFFERED.update(functions)
 
 
 def _partials(name, function):
@@ -260,28 +270,28 @@ class Value:
 
     # the methods micrograd and PyTorch users reach for: `v.tanh()`, `v.relu()`, ...
     def relu(self):
-        return _tape().relu(self)
+        return OFFERED["relu"](self)
 
     def sigmoid(self):
-        return _tape().sigmoid(self)
+        return OFFERED["sigmoid"](self)
 
     def tanh(self):
-        return _tape().tanh(self)
+        return OFFERED["tanh"](self)
 
     def exp(self):
-        return _tape().exp(self)
+        return OFFERED["exp"](self)
 
     def log(self):
-        return _tape().log(self)
+        return OFFERED["log"](self)
 
     def sin(self):
-        return _tape().sin(self)
+        return OFFERED["sin"](self)
 
     def cos(self):
-        return _tape().cos(self)
+        return OFFERED["cos"](self)
 
     def sqrt(self):
-        return _tape().sqrt(self)
+        return OFFERED["sqrt"](self)
 
     def abs(self):
         return abs(self)
@@ -293,8 +303,7 @@ class Value:
         """numpy's function of a Value (``np.tanh(v)``, ``np.float64(2) * v``): the tape's
         stand-in for it, with numpy's semantics, so the derivative is kept; one the tape
         has no derivative for raises, rather than computing on the bare number."""
-        from symdiff.witnesses.tape.stand_ins import stand_in  # builds on this module
-        function = stand_in(ufunc) if method == "__call__" and not kwargs else None
+        function = OFFERED["stand_in"](ufunc) if method == "__call__" and not kwargs else None
         if function is None:
             raise TypeError(f"numpy.{ufunc.__name__} ({method}) of a Value has no derivative "
                             "on the tape: use a function the tape knows (the numpy functions "
@@ -333,13 +342,6 @@ _DETACHING = ("a Value cannot be {what}: its derivative would be lost (a functio
               "does that to its argument). Use the method (v.tanh()), the tape's function "
               "(symdiff.tape.tanh(v)), or run your function through symdiff.tape.grad, "
               "which gives it math functions that keep the derivative; v.data is the number")
-
-
-def _tape():
-    """The tape's functions, which Values offer as methods: the package builds on this
-    module, so it is read when a method is called."""
-    import symdiff.witnesses.tape as tape
-    return tape
 
 
 def on_numbers(function):
