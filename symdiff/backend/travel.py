@@ -44,8 +44,10 @@ import weakref
 from symdiff.analysis.activity import active_names
 from symdiff.backend import display
 from symdiff.backend.compile import run_text
+from symdiff.frontend.wrappers import StandsFor
 
 TRANSFORMS = ("grad", "value_and_grad", "jvp", "jacobian", "hessian", "hvp")
+_PUBLIC = {}  # transform name -> the public function ``rebuild`` applies (``serve``)
 _MADE = weakref.WeakKeyDictionary()  # Gradient -> [GeneratedFunctions made of it]
 _ARRIVED = {}  # what from_source compiled, by its text and what it ran as
 
@@ -78,7 +80,7 @@ class Travels:
         return display.source_markdown(self.__name__, self._describe(), self.source)
 
 
-class GeneratedFunction(Travels, functools.partial):
+class GeneratedFunction(Travels, StandsFor, functools.partial):
     """A function symdiff generated, with its ``source``, ``graph`` and ``fn``.
 
     A ``functools.partial`` so that calling it costs one C-level call more than
@@ -90,6 +92,11 @@ class GeneratedFunction(Travels, functools.partial):
 
     def _recipe(self):
         return self._made
+
+    def _stands_for(self):
+        """The generated function, when nothing is bound (``frontend.wrappers.transparent``
+        sees through to it)."""
+        return self._core if self._evaluate is None else None
 
     def _carried(self):
         if self._state is None:  # once: a pool pickles the function with every task
@@ -152,12 +159,6 @@ def wrap(gradient, transform, subject, options, *, fn, evaluate=None, bound=(), 
     return made[-1]
 
 
-def generated_function(fn):
-    """The generated function a ``GeneratedFunction`` of nothing bound stands for, else ``fn``."""
-    if isinstance(fn, GeneratedFunction) and fn._evaluate is None:
-        return fn._core
-    return fn
-
 
 # --- the three ways back -------------------------------------------------------------------
 
@@ -166,12 +167,19 @@ def lookup(module, qualname):
     return _attribute(importlib.import_module(module), qualname)
 
 
+def serve(public):
+    """Give ``rebuild`` the public transforms (``public``: ``{name: function}``, each name
+    of ``TRANSFORMS``).  The package does, as it is imported: the transforms are defined
+    above the back end, so travel is handed them rather than importing them, and a
+    pickle is only ever loaded once the package (imported before any module of it) is."""
+    _PUBLIC.update((name, public[name]) for name in TRANSFORMS)
+
+
 def rebuild(transform, fn, options):
     """``symdiff.<transform>(fn, **options)`` in this process."""
     if transform not in TRANSFORMS:
         raise ValueError(f"{transform!r} is not one of symdiff's transforms")
-    import symdiff
-    return getattr(symdiff, transform)(fn, **options)
+    return _PUBLIC[transform](fn, **options)
 
 
 def carried(core, text, transform, name, of, evaluate=None, bound=()):

@@ -16,9 +16,18 @@ import functools
 import inspect
 import linecache
 
-from symdiff.backend.travel import generated_function
 from symdiff.errors import DecoratorError, SourceChangedError, SourceUnavailableError
 from symdiff.frontend.provenance import DEFS, def_starts, module_tree
+
+
+class StandsFor:
+    """A base of the callables symdiff returns (``backend.travel``'s): ``_stands_for()`` is
+    the function whose code a call runs, or None when the call runs it through another
+    function (an evaluator of rows).  Here, so the front end sees through them without
+    importing the back end that makes them."""
+
+    def _stands_for(self):
+        return None
 
 
 def transparent(fn):
@@ -27,8 +36,8 @@ def transparent(fn):
     symdiff returned runs the code it generated."""
     cached = getattr(functools, "_lru_cache_wrapper", None)
     while True:
-        if generated_function(fn) is not fn:
-            fn = generated_function(fn)
+        if isinstance(fn, StandsFor) and fn._stands_for() is not None:
+            fn = fn._stands_for()
         elif isinstance(fn, staticmethod):
             fn = fn.__func__
         elif cached is not None and isinstance(fn, cached):
