@@ -37,13 +37,13 @@ from symdiff.ad.reverse import differentiate
 from symdiff.analysis.defuse import DefUse
 from symdiff.analysis.types import annotate
 from symdiff.backend.emit import emit
-from symdiff.backend.to_python import to_python
 from symdiff.errors import InternalError, SymdiffError
 from symdiff.frontend.fence import fence
 from symdiff.frontend.parse import deepest_statement, parse_function
 from symdiff.ir.check import check_program
 from symdiff.ir.check_sweeps import check_sweeps
 from symdiff.ir.nodes import number_statements
+from symdiff.ir.to_python import to_python
 from symdiff.lower.desugar import desugar
 from symdiff.lower.hoist import hoist_invariants
 from symdiff.lower.normalize import normalize

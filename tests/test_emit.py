@@ -33,7 +33,7 @@ from symdiff.frontend import static
 from symdiff.ad.reverse import Generated
 from symdiff.backend.emit import emit, same_tree, shape, without_comments
 from symdiff.errors import InternalError
-from symdiff.backend.syntax import Comment, comment, function_def
+from symdiff.ir.syntax import Comment, comment, function_def
 
 try:
     import golden_cases

@@ -17,6 +17,7 @@ import sys
 import pytest
 
 import symdiff
+from symdiff.analysis import graph as graph_module
 from symdiff.backend import display
 from symdiff.checking.report import CheckReport, Row
 
@@ -43,7 +44,7 @@ def without_pygments(monkeypatch):
 
 @pytest.fixture
 def without_graphviz(monkeypatch):
-    monkeypatch.setattr(display.shutil, "which", lambda name: None)
+    monkeypatch.setattr(graph_module.shutil, "which", lambda name: None)
 
 
 def assert_escaped(text):
@@ -192,7 +193,7 @@ def test_without_graphviz_the_graph_is_its_dot_text(without_graphviz):
 
 
 def test_dot_text_is_escaped(without_graphviz):
-    page = display.graph_html(f'digraph g {{ a [label="{SCRIPT}"]; }}')
+    page = graph_module.graph_html(f'digraph g {{ a [label="{SCRIPT}"]; }}')
     assert_escaped(page)
 
 
@@ -207,7 +208,7 @@ def test_with_graphviz_the_graph_is_inline_svg():
 
 @pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
 def test_graphviz_escapes_labels():
-    page = display.graph_html(f'digraph g {{ a [label="{SCRIPT}"]; }}')
+    page = graph_module.graph_html(f'digraph g {{ a [label="{SCRIPT}"]; }}')
     assert page.startswith("<svg")
     assert_escaped(page)
 

@@ -36,7 +36,7 @@ from symdiff.optimize import fuse
 from symdiff.optimize import driver as optimize
 from symdiff.optimize import prune
 from symdiff.ad.reverse import SECTION
-from symdiff.backend.syntax import COMMENT
+from symdiff.ir.syntax import COMMENT
 from symdiff.ir import sweeps as sw
 from symdiff.optimize.walk import statements
 

@@ -20,7 +20,7 @@ import symdiff
 import symdiff.tape
 from symdiff.optimize import fuse
 from symdiff.optimize import driver as optimize
-from symdiff.primitives.effects import Calls
+from symdiff.optimize.effects import Calls
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir.expr import from_ast
 

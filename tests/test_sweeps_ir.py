@@ -1,4 +1,4 @@
-"""The sweeps as IR (``symdiff.ir.sweeps``) and their lowering (``backend.to_python``).
+"""The sweeps as IR (``symdiff.ir.sweeps``) and their lowering (``ir.to_python``).
 
 ``differentiate`` and ``forward`` write IR statements holding IR expressions, with every
 contribution to an adjoint an ``AddTo``; ``to_python`` writes the Python tree the
@@ -17,7 +17,7 @@ import pytest
 
 from symdiff.ad.forward import differentiate_forward
 from symdiff.ad.reverse import differentiate
-from symdiff.backend.to_python import python_names, statements, to_python
+from symdiff.ir.to_python import python_names, statements, to_python
 from symdiff.errors import InternalError
 from symdiff.frontend.parse import parse_function
 from symdiff.ir import expr as ex
@@ -109,7 +109,7 @@ def test_each_statement_lowers_to_the_python_it_stands_for():
         "t = values.pop()", "record(0)", "for i in reversed(range_1(n)):\n    pass",
         "for i in range_1(1, n):\n    break", "while True:\n    if not x:\n        break",
         "if x:\n    raise TypeError('no')\nelse:\n    pass", "return (x, dx)"]
-    from symdiff.backend.syntax import Comment, comment_text
+    from symdiff.ir.syntax import Comment, comment_text
     assert isinstance(python[0], Comment) and comment_text(python[0]) == "line 3: y = x * x"
 
 

@@ -10,9 +10,9 @@ loop or branch the adjoints it accumulates into, so no adjoint is read unset.
 import ast
 
 from symdiff.ad.writer import expression
-from symdiff.backend.syntax import is_minus_one, is_one, load, times
-from symdiff.backend.to_python import python_names
 from symdiff.ir import sweeps as sw
+from symdiff.ir.syntax import is_minus_one, is_one, load, times
+from symdiff.ir.to_python import python_names
 
 
 def merge_terms(terms):

@@ -10,11 +10,11 @@ by its reverse where a later reverse step reads the container (``Containers.rest
 """
 
 from symdiff.ad.containers import _nested, place, written_out, zeros
-from symdiff.frontend.kinds import element as element_kind
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 from symdiff.ir import types as t
+from symdiff.ir.types import element as element_kind
 from symdiff.primitives.reductions import in_math
 
 

@@ -11,11 +11,11 @@ adjoints of values that live one iteration from their first contribution.
 """
 
 from symdiff.ad.writer import expression
-from symdiff.backend.syntax import operand_node
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 from symdiff.ir.expr import names as expression_names
+from symdiff.ir.syntax import operand_node
 
 _BOUND_NAMES = {1: ("stop",), 2: ("start", "stop"), 3: ("start", "stop", "step")}
 

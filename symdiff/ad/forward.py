@@ -22,12 +22,12 @@ from symdiff.ad.control import branch_statement
 from symdiff.ad.reverse import Generated, function_of, none_guards
 from symdiff.ad.writer import Writer, expression, let
 from symdiff.analysis.activity import active_names
-from symdiff.backend.syntax import is_minus_one, is_one, load, operand_node, times
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 from symdiff.ir import types as t
+from symdiff.ir.syntax import is_minus_one, is_one, load, operand_node, times
 
 
 def differentiate_forward(program, wrt, defuse=None):

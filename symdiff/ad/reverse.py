@@ -14,7 +14,7 @@ value it overwrites, and its reverse pops it back); or, for one cheap operation
 on values still at hand, recomputed.  Each ``if`` inside a loop pushes its
 decision, and each loop its trip count.  The reverse of a loop is a loop (``control``).
 Every contribution to an adjoint is an ``AddTo``; the first to reach an adjoint
-becomes its definition (``adjoints``).  ``backend.to_python`` writes the Python tree.
+becomes its definition (``adjoints``).  ``ir.to_python`` writes the Python tree.
 
     def f(x):                 def grad_f(x):
         y = math.sin(x)           y = math.sin(x)
@@ -36,11 +36,11 @@ from symdiff.ad.control import Control
 from symdiff.ad.taping import Scope, Taping
 from symdiff.ad.writer import Writer, expression, let
 from symdiff.analysis.activity import active_names
-from symdiff.backend.syntax import call, is_one, load, operand_node, times
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 from symdiff.ir.expr import to_ast
+from symdiff.ir.syntax import call, is_one, load, operand_node, times
 
 SECTION = "reverse sweep"  # the heading comment of the second half
 

@@ -34,12 +34,12 @@ import ast
 import copy
 from dataclasses import dataclass
 
-from symdiff.backend.syntax import operand_node
-from symdiff.frontend.resolve import is_table
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 from symdiff.ir.expr import to_ast
+from symdiff.ir.syntax import operand_node
+from symdiff.ir.types import is_table
 from symdiff.primitives.registry import cheap
 from symdiff.primitives.texts import template
 

@@ -11,12 +11,12 @@ user's source.  Both write the statements of ``ir.sweeps``.
 import ast
 
 from symdiff.analysis.defuse import DefUse
-from symdiff.backend.syntax import Substitute, clone, load, operand_node
+from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
-from symdiff.ir import expr as ex
 from symdiff.ir.expr import from_ast
 from symdiff.ir.names import BUILTINS, Namer
+from symdiff.ir.syntax import Substitute, clone, load, operand_node
 from symdiff.primitives.special import HELPERS
 from symdiff.primitives.texts import NUMPY, template
 

@@ -7,13 +7,18 @@ broken by source position, no recursion.  An edge runs from the statement that
 last wrote a name to each statement reading it; inside a loop, a value carried
 from one iteration to the next gives a *carried* edge, which the order ignores
 (it points backwards in time), so the rest is a true DAG.  Statements inside
-``if``/``for``/``while`` carry the region they belong to.
+``if``/``for``/``while`` carry the region they belong to.  The graph is drawn as DOT text
+(``to_dot``), and in a notebook as inline SVG when Graphviz's ``dot`` runs, else as its
+DOT text, escaped (``graph_html``; Graphviz is used when present, never required).
 
     z = x * y          nodes: x (param), y (param), z = mul(x, y), r = add(z, x)
     r = z + x          edges: x->z, y->z, z->r, x->r
 """
 
 import heapq
+import html
+import shutil
+import subprocess
 from dataclasses import dataclass, field
 
 from symdiff.analysis.defuse import DefUse
@@ -64,7 +69,6 @@ class Graph:
 
     def _repr_html_(self):
         """Jupyter's picture: inline SVG when Graphviz's ``dot`` runs, else the DOT text."""
-        from symdiff.backend.display import graph_html
         return graph_html(self.to_dot(self.active))
 
     def _repr_pretty_(self, printer, cycle):
@@ -249,3 +253,29 @@ def _adjoint_lines(graph, active):
 
 def _quote(text):
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def graph_html(dot_text):
+    """Inline SVG drawn by Graphviz's ``dot``, or the DOT text when it is not there."""
+    svg = svg_of(dot_text)
+    if svg is not None:
+        return svg
+    return ("<p>the dependency graph in DOT (install Graphviz to see it drawn)</p>\n"
+            f"<pre>{html.escape(dot_text)}</pre>")
+
+
+def svg_of(dot_text):
+    """The SVG element ``dot -Tsvg`` draws for ``dot_text``; None without Graphviz."""
+    dot = shutil.which("dot")
+    if dot is None:
+        return None
+    try:
+        done = subprocess.run([dot, "-Tsvg"], input=dot_text.encode(), capture_output=True,
+                              timeout=60, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    text = done.stdout.decode("utf-8", errors="replace")
+    start = text.find("<svg")
+    if done.returncode != 0 or start < 0:
+        return None
+    return text[start:]  # the XML prolog and doctype have no place inside HTML

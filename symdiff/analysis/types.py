@@ -28,11 +28,10 @@ names are first defined; ``annotate`` stores it as ``program.types``.
 import math
 
 from symdiff.errors import InternalError
-from symdiff.frontend.kinds import element
-from symdiff.frontend.resolve import is_table, table_values
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import types as t
+from symdiff.ir.types import element, is_table, table_values
 from symdiff.primitives import registry
 
 # calls in expressions of what is no primitive: the builtins and math functions symdiff

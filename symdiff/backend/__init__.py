@@ -1,5 +1,5 @@
-"""The back end: ``to_python`` (the sweeps' IR as a Python tree), ``syntax`` (tree
-helpers), ``printer`` with ``tokens``, ``parentheses`` and ``linebreaks`` (the text),
-``bindings`` (what the text imports and binds), ``emit``, ``compile`` (a live function),
-``travel`` (pickling) and ``display`` (notebooks).
+"""The back end, from the Python tree ``ir.to_python`` writes of the sweeps: ``printer``
+with ``tokens``, ``parentheses`` and ``linebreaks`` (the text), ``bindings`` (what the text
+imports and binds), ``emit``, ``compile`` (a live function), ``travel`` (pickling) and
+``display`` (notebooks).
 """

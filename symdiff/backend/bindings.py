@@ -25,8 +25,8 @@ import sys
 import types
 
 from symdiff.backend.printer import UnprintableStatement, one_line, print_function
-from symdiff.backend.syntax import clone, name_nodes
 from symdiff.errors import SymdiffError
+from symdiff.ir.syntax import clone, name_nodes
 
 _MISSING = object()
 

@@ -1,12 +1,11 @@
-"""Display: HTML and Markdown for notebooks, of generated code, check reports and graphs.
+"""Display: HTML and Markdown for notebooks, of generated code and check reports.
 
-Expects plain values (a name, a text, a ``CheckReport``, DOT text) and needs no
+Expects plain values (a name, a text, a ``CheckReport``) and needs no
 notebook: Jupyter calls ``_repr_html_`` / ``_repr_markdown_`` on the objects symdiff
 returns, and those call these.  Guarantees HTML in which every piece of text from the
 user's program (names, source lines, strings, numbers) is escaped; code highlighted
-by pygments when it can be imported, else an escaped ``<pre>``; the graph as inline
-SVG when Graphviz's ``dot`` runs, else its DOT text in a ``<pre>``.  pygments and
-Graphviz are used when present, never required.
+by pygments when it can be imported, else an escaped ``<pre>``; pygments is used when
+present, never required.  (The dependency graph draws itself: ``analysis.graph``.)
 
     source_html("grad_f", "grad of f", text)    <p><code>grad_f</code>: grad of ...</p>
                                                 <div class="highlight"><pre>...</pre></div>
@@ -14,8 +13,6 @@ Graphviz are used when present, never required.
 
 import html
 import re
-import shutil
-import subprocess
 
 FAILED_STYLE = "background-color:#fde2e1"
 CELL_STYLE = "padding:2px 8px;text-align:left;font-family:monospace"
@@ -79,29 +76,3 @@ def report_html(report, columns):
                                       "</li>" for kind, text in notes) + "</ul>")
     parts.append("</div>")
     return "\n".join(parts)
-
-
-def graph_html(dot_text):
-    """Inline SVG drawn by Graphviz's ``dot``, or the DOT text when it is not there."""
-    svg = svg_of(dot_text)
-    if svg is not None:
-        return svg
-    return ("<p>the dependency graph in DOT (install Graphviz to see it drawn)</p>\n"
-            f"<pre>{html.escape(dot_text)}</pre>")
-
-
-def svg_of(dot_text):
-    """The SVG element ``dot -Tsvg`` draws for ``dot_text``; None without Graphviz."""
-    dot = shutil.which("dot")
-    if dot is None:
-        return None
-    try:
-        done = subprocess.run([dot, "-Tsvg"], input=dot_text.encode(), capture_output=True,
-                              timeout=60, check=False)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    text = done.stdout.decode("utf-8", errors="replace")
-    start = text.find("<svg")
-    if done.returncode != 0 or start < 0:
-        return None
-    return text[start:]  # the XML prolog and doctype have no place inside HTML

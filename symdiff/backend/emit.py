@@ -3,7 +3,7 @@
 Expects a ``Generated`` from ``differentiate`` (possibly optimized).  Guarantees
 text that parses back to the same tree, comments aside, and that is checked here
 (a mismatch is an ``InternalError``, never compiled).  ``printer`` writes the
-statements and blocks itself and a ``syntax.Comment`` as a comment line;
+statements and blocks itself and an ``ir.syntax.Comment`` as a comment line;
 ``backend.direct`` writes the simple statements and expressions it reads, and astor,
 or the standard library's ``ast.unparse`` where astor does not import cleanly, the
 others, with the same text every way:
@@ -20,8 +20,8 @@ import ast
 
 from symdiff.backend import bindings
 from symdiff.backend.printer import default_printer, print_function
-from symdiff.backend.syntax import Comment, clone
 from symdiff.errors import InternalError
+from symdiff.ir.syntax import Comment, clone
 from symdiff.primitives.special import definition
 
 

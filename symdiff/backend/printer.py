@@ -3,7 +3,7 @@ simple statements and expressions by ``backend.direct`` (straight from the tree)
 those it does not read by astor or by the standard library's ``ast.unparse``.
 
 Expects a function tree from ``differentiate`` (possibly optimized), its comments
-``syntax.Comment`` statements.  Guarantees:
+``ir.syntax.Comment`` statements.  Guarantees:
 
 - A comment is written as one ``# ...`` line straight from its text, with every line
   break, control and format character escaped (``\\n``, ``\\u2028``): no text of the
@@ -34,8 +34,8 @@ import warnings
 from symdiff.backend import direct
 from symdiff.backend.linebreaks import after_last_top_level, wrap
 from symdiff.backend.parentheses import minimal_parentheses
-from symdiff.backend.syntax import Comment, clone, comment_text
 from symdiff.errors import InternalError
+from symdiff.ir.syntax import Comment, clone, comment_text
 
 
 class UnprintableStatement(InternalError):

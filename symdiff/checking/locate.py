@@ -13,7 +13,6 @@ from symdiff import tape
 from symdiff.ad.reverse import differentiate
 from symdiff.backend.compile import compile_module
 from symdiff.backend.emit import emit
-from symdiff.backend.to_python import to_python
 from symdiff.checking.interpret import Interpreter, keywords
 from symdiff.checking.leaves import is_container, leaves, rebuild
 from symdiff.checking.report import Divergence
@@ -21,6 +20,7 @@ from symdiff.checking.statuses import close
 from symdiff.checking.tape_bridge import operand, raw, tape_op
 from symdiff.errors import SymdiffError
 from symdiff.ir import nodes as ir
+from symdiff.ir.to_python import to_python
 
 
 def locate_safely(report, program, names, point, rtol, atol, kwargs):

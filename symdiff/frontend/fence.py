@@ -14,8 +14,8 @@ is refused until someone decides otherwise.
 import ast
 
 from symdiff.errors import UnsupportedSyntaxError
+from symdiff.frontend.exits import contains
 from symdiff.frontend.parse import lambda_name
-from symdiff.lower.exits import contains
 
 ACCEPTED = {
     # structure

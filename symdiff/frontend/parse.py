@@ -21,7 +21,6 @@ import textwrap
 import types
 from dataclasses import dataclass, field, replace
 
-from symdiff.backend.syntax import function_def
 from symdiff.errors import SourceUnavailableError, UndefinedNameError
 from symdiff.frontend.provenance import (
     DEFS,
@@ -39,6 +38,7 @@ from symdiff.frontend.wrappers import (
     reloaded,
     transparent,
 )
+from symdiff.ir.syntax import function_def
 
 
 @dataclass(frozen=True)

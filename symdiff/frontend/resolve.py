@@ -19,8 +19,9 @@ import sys
 import types
 from dataclasses import dataclass
 
+from symdiff.frontend.exits import own_nodes
 from symdiff.frontend.wrappers import transparent
-from symdiff.lower.exits import own_nodes
+from symdiff.ir.types import is_table
 from symdiff.markers import CUSTOM_RULES, stop_gradient
 from symdiff.primitives.registry import names
 
@@ -94,21 +95,6 @@ def classify(obj):
     if isinstance(obj, types.FunctionType):
         return Meaning("function", obj)
     return Meaning("other", obj)
-
-
-def is_table(obj):
-    """A tuple or list of real numbers, or a one-dimensional numpy array of them: a table
-    a loop can run over and code can index."""
-    numpy = _numpy()
-    if numpy is not None and isinstance(obj, numpy.ndarray):
-        return obj.ndim == 1 and obj.dtype.kind in "biuf"
-    return isinstance(obj, (tuple, list)) and all(
-        isinstance(v, numbers.Real) and not isinstance(v, type) for v in obj)
-
-
-def table_values(obj):
-    """The numbers of a table as a tuple of Python ints and floats."""
-    return tuple(obj.tolist()) if hasattr(obj, "tolist") else tuple(obj)
 
 
 def module_attribute(module, attr):

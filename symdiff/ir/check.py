@@ -39,11 +39,11 @@ from symdiff.analysis.types import (
     returned_names,
 )
 from symdiff.errors import InternalError
-from symdiff.frontend.kinds import element
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import types as t
 from symdiff.ir.printer import statement_text
+from symdiff.ir.types import element
 
 _BUILTINS = frozenset(dir(builtins))
 _EXPRESSIONS = {ir.Compute: ("expr",), ir.While: ("test",), ir.BreakIf: ("test",),

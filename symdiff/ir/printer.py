@@ -3,8 +3,8 @@
 Expects a ``Program`` (or one statement of it); guarantees text that shows every
 statement with its id and the types of the names it defines, nested blocks indented,
 expressions as Python writes them.  Tests compare programs by it, ``symdiff show
---debug`` prints it after each stage, and ``InternalError`` messages about a statement
-quote its line.
+--debug`` prints it after the stages that make a program, and ``InternalError`` messages
+about a statement quote its line.
 
     def f(x: float, n: int):
       #0 total: float = copy(0.0)
@@ -15,11 +15,9 @@ quote its line.
 """
 
 import ast
-import copy
 
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
-from symdiff.ir import sweeps as sw
 
 INDENT = "  "
 
@@ -42,24 +40,6 @@ def program_text(program):
 def statement_text(stmt, program=None):
     """One line for ``stmt`` (a compound statement's header only), with its id."""
     return f"#{stmt.sid} {_line(stmt, getattr(program, 'types', {}))}"
-
-
-def stage_text(value):
-    """What ``symdiff show --debug`` prints for a stage's value: a program's text, a
-    Python tree's code, or the text itself."""
-    if isinstance(value, ir.Program):
-        return program_text(value)
-    if isinstance(value, ast.AST):  # the sweeps, before the back end prints them
-        return ast.unparse(ast.fix_missing_locations(copy.deepcopy(value))) + "\n"
-    if isinstance(value, sw.Function):  # the sweeps as IR: as the Python they stand for
-        from symdiff.backend.to_python import function  # (the back end reads the IR, not
-        return stage_text(function(value))             # the other way round)
-    if isinstance(value, str):
-        return value
-    tree = getattr(value, "tree", None)  # the parsed function
-    if isinstance(tree, ast.AST):
-        return stage_text(tree)
-    return f"{type(value).__name__}\n"
 
 
 def _block(block, program, depth, width):

@@ -2,7 +2,7 @@
 
 Expects expressions from ``symdiff.ir.expr`` (frozen data, no Python syntax trees).
 Guarantees plain statement classes for the forward and reverse sweeps, which
-the optimizer rewrites, and ``backend.to_python`` lowers to the Python tree ``emit``
+the optimizer rewrites, and ``ir.to_python`` lowers to the Python tree ``emit``
 prints:
 
     Let(t, e)                 t = e         (t a name, or a place: ``xs[k] = e``)

@@ -2,7 +2,9 @@
 
 Expects nothing; guarantees immutable, hashable, comparable values with a short
 readable text (``str(t)``: ``float``, ``list[float, 3]``, ``array[float64, 2, (1,)]``)
-and a ``join`` giving the type of a variable assigned values of two types.
+and a ``join`` giving the type of a variable assigned values of two types; the type of a
+constant (``of_value``), whether a value is a table of numbers (``is_table``), and what a
+container type's element is (``element``, ``length``).
 
 Today a program holds numbers (``Float``, ``Int``, ``Bool``), strings (``Str``),
 ``None`` (``NoneType``, and ``Optional`` for a parameter that defaults to it), the
@@ -19,6 +21,8 @@ their passes extend one type system instead of adding another:
   the sizes of the other axes are not part of the type.
 """
 
+import numbers
+import sys
 from dataclasses import dataclass
 
 from symdiff.errors import InternalError
@@ -154,6 +158,57 @@ def of_value(value):
     if isinstance(value, str):
         return STR
     raise InternalError("types", f"no type for the constant {value!r}")
+
+
+def is_table(obj):
+    """A tuple or list of real numbers, or a one-dimensional numpy array of them: a table
+    a loop can run over and code can index."""
+    numpy = sys.modules.get("numpy")  # imported by the user's code, never here
+    if numpy is not None and isinstance(obj, numpy.ndarray):
+        return obj.ndim == 1 and obj.dtype.kind in "biuf"
+    return isinstance(obj, (tuple, list)) and all(
+        isinstance(v, numbers.Real) and not isinstance(v, type) for v in obj)
+
+
+def table_values(obj):
+    """The numbers of a table as a tuple of Python ints and floats."""
+    return tuple(obj.tolist()) if hasattr(obj, "tolist") else tuple(obj)
+
+
+def is_container(kind):
+    return isinstance(kind, (Tuple, List, Dict))
+
+
+def element(kind, index):
+    """The kind of ``kind[index]`` for a constant ``index`` (an int or a key), or of any
+    element for ``index`` None (an index or a key known when the gradient runs: the kind
+    every element has); None when the index cannot stand there."""
+    if isinstance(kind, List):
+        return kind.elem
+    if isinstance(kind, Tuple):
+        if index is None:
+            elts = set(kind.elts)
+            return kind.elts[0] if len(elts) == 1 else None
+        if isinstance(index, int) and -len(kind.elts) <= index < len(kind.elts):
+            return kind.elts[index]
+        return None
+    if isinstance(kind, Dict) and index is None:  # a key known when the gradient runs
+        values = {v for _, v in kind.items}
+        if values <= {INT, FLOAT} and len(values) == 2:
+            return FLOAT
+        return kind.items[0][1] if len(values) == 1 else None
+    if isinstance(kind, Dict):
+        return dict(kind.items).get(index)
+    return None
+
+
+def length(kind):
+    """The number of elements of ``kind`` when it is part of the kind, else None."""
+    if isinstance(kind, Tuple):
+        return len(kind.elts)
+    if isinstance(kind, Dict):
+        return len(kind.items)
+    return kind.length if isinstance(kind, List) else None
 
 
 def accepts(expected, actual):

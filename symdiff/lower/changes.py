@@ -17,11 +17,9 @@ loop carries, bound again to a list, a ``Share``.
 import ast
 
 from symdiff.errors import UnsupportedSyntaxError
-from symdiff.frontend.kinds import element, is_container
 from symdiff.ir import nodes as ir
 from symdiff.ir import types as t
-from symdiff.lower.placement import built_once
-from symdiff.lower.filling import filled_kind
+from symdiff.ir.types import element, is_container
 from symdiff.lower.containers import (
     _typed,
     container_of,
@@ -30,6 +28,8 @@ from symdiff.lower.containers import (
     kind_of_operand,
     number,
 )
+from symdiff.lower.filling import filled_kind
+from symdiff.lower.placement import built_once
 
 
 def copied(frame, call, node, descending, target):

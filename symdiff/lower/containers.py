@@ -22,14 +22,14 @@ import ast
 import builtins
 
 from symdiff.errors import UnsupportedSyntaxError
-from symdiff.frontend.kinds import element, is_container
 from symdiff.ir import nodes as ir
 from symdiff.ir import types as t
+from symdiff.ir.types import element, is_container
 from symdiff.lower import names
-from symdiff.lower.placement import built_once
 from symdiff.lower.filling import unfilled
 from symdiff.lower.keys import dict_key
 from symdiff.lower.operands import operand_ast, reads_of
+from symdiff.lower.placement import built_once
 
 _KINDS = {ast.List: "list", ast.Tuple: "tuple", ast.Dict: "dict"}
 _LITERALS = tuple(_KINDS)

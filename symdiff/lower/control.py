@@ -20,8 +20,8 @@ the earlier code saw.
 
 import ast
 
+from symdiff.frontend.exits import assigned_user_names, direct_exits
 from symdiff.ir import nodes as ir
-from symdiff.lower.exits import assigned_user_names, direct_exits
 from symdiff.lower.operands import any_of
 
 

@@ -73,10 +73,10 @@ import ast
 import copy
 import dataclasses
 
+from symdiff.frontend.exits import always_exits, contains
 from symdiff.frontend.parse import lambda_as_def
 from symdiff.lower.comprehensions import hoist, rename_targets
 from symdiff.lower.dict_loops import view_of
-from symdiff.lower.exits import always_exits, contains
 from symdiff.lower.hygiene import Hygiene
 from symdiff.lower.hygiene import name as name_node
 from symdiff.lower.iteration import index_loop, unpacked_assignment

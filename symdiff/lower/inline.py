@@ -15,10 +15,11 @@ and lowers its body in a new ``Frame`` with fresh names, into the caller's block
 import ast
 
 from symdiff.errors import RecursionCycleError, UnsupportedSyntaxError
-from symdiff.frontend.resolve import classify, table_values
+from symdiff.frontend.exits import assigned_user_names, contains, own_nodes
+from symdiff.frontend.resolve import classify
 from symdiff.ir import nodes as ir
+from symdiff.ir.types import table_values
 from symdiff.lower import calls, changes, containers, names, tables
-from symdiff.lower.exits import assigned_user_names, contains, own_nodes
 from symdiff.lower.tables import Table, table_uses
 
 

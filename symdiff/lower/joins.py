@@ -17,10 +17,9 @@ than numbers.  A sum whose first term is a number is no join (``binary_chain``).
 import ast
 
 from symdiff.errors import UnsupportedSyntaxError
-from symdiff.frontend.kinds import element, is_container
 from symdiff.ir import nodes as ir
 from symdiff.ir import types as t
-from symdiff.lower.placement import built_once
+from symdiff.ir.types import element, is_container
 from symdiff.lower.containers import (
     _joined,
     _literal,
@@ -30,6 +29,7 @@ from symdiff.lower.containers import (
     container_of,
     kind_of_operand,
 )
+from symdiff.lower.placement import built_once
 
 _DISPLAYS = {ast.List: "list", ast.Tuple: "tuple"}
 

@@ -14,8 +14,8 @@ differ in kind (a number under one key, a list under another), read each by its 
 import ast
 
 from symdiff.errors import UnsupportedSyntaxError
-from symdiff.frontend.kinds import element
 from symdiff.ir import nodes as ir
+from symdiff.ir.types import element
 
 
 def dict_key(frame, node, kind):

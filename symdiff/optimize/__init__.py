@@ -2,5 +2,6 @@
 (constants), ``copies`` (copy propagation), ``reuse`` (common values and accumulations),
 ``fuse`` (values read once, into their reader) and ``prune`` (dead statements), on the
 sweeps as IR; ``walk`` (what each statement reads and writes, rewriting expressions) and
-``facts`` (what may raise, what holds a float or an int) are what they share.
+``facts`` (what may raise, what holds a float or an int) and ``effects`` (which calls are
+pure) are what they share.
 """

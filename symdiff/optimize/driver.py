@@ -23,6 +23,7 @@ import copy
 import itertools
 
 from symdiff.optimize.copies import propagate_copies, propagate_local_copies
+from symdiff.optimize.effects import Calls
 from symdiff.optimize.facts import Floats, float_names
 from symdiff.optimize.fold import fold_constants
 from symdiff.optimize.fuse import fuse_single_uses
@@ -33,7 +34,6 @@ from symdiff.optimize.prune import (
 )
 from symdiff.optimize.reuse import merge_accumulations, reuse_values
 from symdiff.optimize.walk import clone_function, forget
-from symdiff.primitives.effects import Calls
 
 __all__ = ["Floats", "MAX_ROUNDS", "PASSES", "optimize_function"]
 

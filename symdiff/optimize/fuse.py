@@ -21,6 +21,7 @@ stack's ``pop``, a user function) stays where it is.
 
 from symdiff.ir import expr as ex
 from symdiff.ir import sweeps as sw
+from symdiff.optimize.effects import calls_of
 from symdiff.optimize.facts import cannot_raise
 from symdiff.optimize.walk import (
     MEMOS,
@@ -38,7 +39,6 @@ from symdiff.optimize.walk import (
     walk,
     writes,
 )
-from symdiff.primitives.effects import calls_of
 
 MAX_OPERATIONS = 6  # operations in a statement built by fusing
 REACH = 40  # statements searched below a value for its reader (keeps the pass linear)

@@ -11,6 +11,7 @@ a row become one sum of at most MAX_TERMS terms.
 from symdiff.ir import expr as ex
 from symdiff.ir import sweeps as sw
 from symdiff.optimize.copies import assignment_counts
+from symdiff.optimize.effects import calls_of
 from symdiff.optimize.walk import (
     MEMOS,
     blocks,
@@ -25,7 +26,6 @@ from symdiff.optimize.walk import (
     walk,
     with_children,
 )
-from symdiff.primitives.effects import calls_of
 
 MAX_TERMS = 6  # a merged sum of adjoint contributions stays one readable line
 

@@ -28,7 +28,7 @@ def test_no_pass_imports_python_syntax(path):
     imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
                 for alias in node.names}
     imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-    assert "ast" not in imported and "symdiff.backend.syntax" not in imported, imported
+    assert "ast" not in imported and "symdiff.ir.syntax" not in imported, imported
 
 
 def test_optimize_runs_on_the_ir_before_to_python():

@@ -5,8 +5,8 @@ Expects a ``Generated`` whose ``function`` is an ``ir.sweeps.Function`` (what
 ``function`` a plain ``ast.FunctionDef``, the tree ``emit`` prints:
 each statement becomes the Python statement ``ir.sweeps`` says it stands for, each
 expression is written by ``ir.expr.to_ast``, a target that is a place
-(``xs[k]``) as a subscript, a ``Comment`` becomes a
-``syntax.Comment``, and ``range``/``reversed`` are called by the names the generated
+(``xs[k]``) as a subscript, a ``Comment`` becomes an
+``ir.syntax.Comment``, and ``range``/``reversed`` are called by the names the generated
 code has for them (an alias where the user's code shadows one).  Nothing is added,
 dropped or reordered.
 """
@@ -14,7 +14,10 @@ dropped or reordered.
 import ast
 from dataclasses import replace
 
-from symdiff.backend.syntax import (
+from symdiff.errors import InternalError
+from symdiff.ir import sweeps as sw
+from symdiff.ir.expr import to_ast
+from symdiff.ir.syntax import (
     attr,
     call,
     call_method,
@@ -22,9 +25,6 @@ from symdiff.backend.syntax import (
     function_def,
     store,
 )
-from symdiff.errors import InternalError
-from symdiff.ir import sweeps as sw
-from symdiff.ir.expr import to_ast
 
 
 def to_python(generated):

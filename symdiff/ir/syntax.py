@@ -1,8 +1,20 @@
-"""Small helpers over Python syntax trees shared by the passes that write code."""
+"""Small helpers over Python syntax trees shared by the passes that write code.
+
+Expects Python syntax trees (and, for ``operand_node``, an operand of the IR).  Guarantees
+nodes built as parsing their text would build them (``function_def``), a ``Comment``
+statement that ``emit`` writes as a comment line, traversals faster than ``ast.walk``
+(``walk``, ``name_nodes``), copies (``clone``) and the few arithmetic shapes the
+derivative passes write (``times``, ``negate``).  Here, below every stage, because the
+front end (a lambda read as a ``def``), the derivative passes and the back end all build
+trees with them.
+
+    >>> ast.unparse(times(load("g"), call("cos", load("x"))))
+    'g * cos(x)'
+"""
 
 import ast
 
-from symdiff.ir import nodes as ir
+from symdiff.ir.operands import Var
 
 COMMENT = "__symdiff_comment__"  # the name a comment's call reads, for ``ast.dump`` to show
 
@@ -267,7 +279,7 @@ def increment(name):
 
 
 def operand_node(operand, program):
-    if isinstance(operand, ir.Var):
+    if isinstance(operand, Var):
         return load(operand.name)
     if operand.text:
         return ast.parse(operand.text, mode="eval").body

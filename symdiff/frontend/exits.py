@@ -1,7 +1,7 @@
-"""Static questions about a user's statements, asked by ``desugar`` and the lowering
-units: where can control leave a block (``return``, ``break``, ``continue``), and which
-names does a statement assign.  Pure functions over the syntax
-tree; no recursion into nested loops where a ``break`` would belong to them.
+"""Static questions about a user's statements, asked by the fence, ``resolve``,
+``desugar`` and the lowering units: where can control leave a block (``return``,
+``break``, ``continue``), and which names does a statement assign.  Pure functions over
+the syntax tree; no recursion into nested loops where a ``break`` would belong to them.
 """
 
 import ast
