@@ -28,12 +28,12 @@ names are first defined; ``annotate`` stores it as ``program.types``.
 import math
 
 from symdiff.errors import InternalError
-from symdiff.frontend.kinds import element
 from symdiff.frontend.resolve import is_table, table_values
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import types as t
 from symdiff.primitives import registry
+from symdiff.primitives.type_rules import like
 
 # calls in expressions of what is no primitive: the builtins and math functions symdiff
 # reads as values, never differentiates
@@ -41,53 +41,30 @@ _NOT_PRIMITIVES = {"len": t.INT, "isqrt": t.INT, "gcd": t.INT, "lcm": t.INT, "bo
                    "isinstance": t.BOOL, "callable": t.BOOL, "hasattr": t.BOOL}
 
 
-def _result_rule(op, family):
-    """The type rule of ``op`` (a key of ``record.KINDS``) as ``family`` computes it; None
-    for a function with its own rule (or no op)."""
-    if op is None:
-        return None
+def result_type(program, stmt, arg_types):
+    """The type of ``stmt.op(*args)`` for arguments of ``arg_types``: the type rule of
+    the ``Assign`` ``stmt``'s record, with the constants it is given, as the names the
+    user called it by compute it."""
     try:
-        return registry.rule_of(op).spelled(family).result
+        rule = program.rule(stmt.op)
+    except KeyError:
+        return t.FLOAT  # no primitive: ``check_program`` reports it
+    consts = tuple(a.value if isinstance(a, ir.Const) else None for a in stmt.args)
+    return rule.typed(arg_types, consts, stmt.family).result
+
+
+def keeps_numbers(rule, by=None):
+    """Whether ``rule`` gives integers of integers and floats of floats (``+``, ``abs``,
+    ``max``; not ``/``, ``floor``, nor anything numpy computes); False for no rule."""
+    return rule is not None and all(rule.typed((kind,) * rule.arity, by=by).result == kind
+                                    for kind in (t.INT, t.FLOAT))
+
+
+def _rule(program, op):
+    try:
+        return program.rule(op)
     except KeyError:
         return None
-
-
-def result_type(stmt, arg_types):
-    """The type of ``stmt.op(*args)`` for arguments of ``arg_types`` (the type rule of
-    the ``Assign`` ``stmt``'s primitive)."""
-    rule = _result_rule(stmt.op, stmt.family)
-    if stmt.family == "numpy" and rule != "bool":
-        return t.FLOAT
-    if rule == "power" and arg_types and all(a in (t.INT, t.BOOL) for a in arg_types):
-        exponent = stmt.args[1]
-        if isinstance(exponent, ir.Const) and exponent.value >= 0:
-            return t.INT
-    return _of_rule(rule, arg_types)
-
-
-def _of_rule(rule, arg_types):
-    if rule == "bool":
-        return t.BOOL
-    if rule == "int":
-        return t.INT
-    if rule == "pick":  # one of the operands, as it is (a copy of a str is a str)
-        return arg_types[0] if len(arg_types) == 1 else _widest(arg_types, keep_bool=True)
-    if rule == "like":  # the wider type of the operands (a bool counts as an int)
-        return _widest(arg_types)
-    return t.FLOAT
-
-
-def _widest(types, keep_bool=False):
-    found = None
-    for each in types:
-        if each is None:
-            continue  # not known yet (a name defined later in a loop)
-        if not t.is_number(each):
-            return t.FLOAT  # an optional number, known to be one where it is computed with
-        found = t.join(found, each)
-    if found == t.BOOL and not keep_bool:
-        return t.INT
-    return found
 
 
 class _Inference:
@@ -152,8 +129,8 @@ class _Inference:
         (``range(n + 1)``) makes them integers too."""
         sources = {}
         for stmt in ir.walk(self.program.body):
-            if isinstance(stmt, ir.Assign) and _result_rule(stmt.op, stmt.family) in (
-                    "like", "pick") and stmt.family != "numpy":
+            if isinstance(stmt, ir.Assign) and stmt.op not in self.program.custom and (
+                    keeps_numbers(_rule(self.program, stmt.op), stmt.family)):
                 sources.setdefault(stmt.target, []).extend(
                     a.name for a in stmt.args if isinstance(a, ir.Var))
             elif isinstance(stmt, ir.Compute) and _keeps_ints(stmt.expr):
@@ -187,7 +164,8 @@ class _Inference:
 
     def statement(self, stmt):
         if isinstance(stmt, ir.Assign):
-            self.define(stmt.target, result_type(stmt, [self.operand(a) for a in stmt.args]))
+            self.define(stmt.target, result_type(self.program, stmt,
+                                                 [self.operand(a) for a in stmt.args]))
         elif isinstance(stmt, ir.Compute):
             self.define(stmt.target, expression_type(stmt.expr, self.name_type))
         elif isinstance(stmt, ir.For):
@@ -195,12 +173,22 @@ class _Inference:
         elif isinstance(stmt, (ir.Build, ir.Share, ir.Take, ir.Join)):
             self.define(stmt.target, self.program.containers[stmt.target])
         elif isinstance(stmt, ir.Item):
-            self.define(stmt.target, element_type(self.program, stmt))
+            self.define(stmt.target, element_type(self.program, stmt, self.types))
         elif isinstance(stmt, ir.Reduce):
             self.define(stmt.target, t.FLOAT)
+        elif isinstance(stmt, ir.Push):
+            self.pushed(stmt)
         elif isinstance(stmt, ir.Pop) and ((stmt.stack, stmt.target) not in self.returned
                                            or stmt.target in self.fallback):
-            self.define(stmt.target, element_type(self.program, stmt))
+            self.define(stmt.target, element_type(self.program, stmt, self.types))
+
+    def pushed(self, stmt):
+        """A number appended to a list: the list's elements hold its type too (a NumPy
+        scalar appended is one when popped)."""
+        stack = self.types.get(stmt.stack, self.program.containers.get(stmt.stack))
+        value = self.operand(stmt.value)
+        if isinstance(stack, t.List) and t.is_number(value):
+            self.define(stmt.stack, t.List(t.join(stack.elem, value), stack.length))
 
     def operand(self, operand):
         if isinstance(operand, ir.Var):
@@ -212,16 +200,20 @@ class _Inference:
         return name_type(self.program, self.types, name)
 
 
-def element_type(program, stmt):
+def element_type(program, stmt, types):
     """The type of the number an ``Item`` reads or a ``Pop`` takes off: its container's
-    element's (an int of a list of ints, a float otherwise)."""
+    element's as ``types`` holds the container (or lowering made it): an int of a list of
+    ints, a NumPy scalar of a list they were appended to, a float otherwise."""
     if isinstance(stmt, ir.Pop):
-        kind = element(program.containers.get(stmt.stack), None)
-        return kind if kind in (t.INT, t.FLOAT) else t.FLOAT
-    kind = program.containers.get(stmt.container)
+        kind = t.element(types.get(stmt.stack, program.containers.get(stmt.stack)), None)
+        return kind if kind in _ELEMENTS else t.FLOAT
+    kind = types.get(stmt.container, program.containers.get(stmt.container))
     for index in stmt.path:
-        kind = element(kind, index.value if isinstance(index, ir.Const) else None)
-    return kind if kind in (t.INT, t.FLOAT) else t.FLOAT
+        kind = t.element(kind, index.value if isinstance(index, ir.Const) else None)
+    return kind if kind in _ELEMENTS else t.FLOAT
+
+
+_ELEMENTS = (t.INT, t.FLOAT, t.NUMPY_FLOAT)  # the numbers a container holds (a bool: an int)
 
 
 def returned_names(program):
@@ -248,14 +240,19 @@ def name_type(program, types, name):
     return None
 
 
+def _builtin_rule(name):
+    op = registry.names("builtin").get(name)
+    return None if op is None else registry.rule_of(op)
+
+
 def _keeps_ints(expr):
     """Whether ``expr`` is an integer when the names it reads are (no ``/``, no calls but
     ``min``, ``max`` and ``abs``)."""
     for node in ex.walk(expr):
         if isinstance(node, ex.BinOp) and node.op == "/":
             return False
-        if isinstance(node, ex.Call) and not (isinstance(node.func, ex.Name) and _result_rule(
-                registry.names("builtin").get(node.func.id), None) in ("like", "pick")):
+        if isinstance(node, ex.Call) and not (isinstance(node.func, ex.Name) and keeps_numbers(
+                _builtin_rule(node.func.id))):
             return False
         if isinstance(node, (ex.Compare, ex.Subscript, ex.Attribute)):
             return False
@@ -273,7 +270,7 @@ def expression_type(expr, name_type):
     if isinstance(expr, ex.UnaryOp):
         if expr.op == "not":
             return t.BOOL
-        return _widest([expression_type(expr.operand, name_type)])
+        return _operator_type(expr, (expr.operand,), name_type)
     if isinstance(expr, ex.BoolOp) or isinstance(expr, ex.IfExp):
         parts = expr.values if isinstance(expr, ex.BoolOp) else (expr.body, expr.orelse)
         found = None
@@ -281,10 +278,7 @@ def expression_type(expr, name_type):
             found = t.join(found, expression_type(part, name_type))
         return found
     if isinstance(expr, ex.BinOp):
-        if expr.op == "/":
-            return t.FLOAT
-        return _widest([expression_type(expr.left, name_type),
-                        expression_type(expr.right, name_type)])
+        return _operator_type(expr, (expr.left, expr.right), name_type)
     if isinstance(expr, ex.Subscript):
         container = expression_type(expr.value, name_type)
         if isinstance(container, t.Table):
@@ -297,6 +291,16 @@ def expression_type(expr, name_type):
     if isinstance(expr, ex.Call):
         return _call_type(expr, name_type)
     return None  # unknown: ``check_program`` reports a variable left without a type
+
+
+def _operator_type(expr, operands, name_type):
+    """An operator's value: the type rule of the record its forward is (``/`` is ``div``'s)."""
+    args = [expression_type(a, name_type) for a in operands]
+    op = registry.operator_ops(len(operands)).get(expr.op)
+    if op is None:  # ``~``: an int's
+        return like(args)
+    consts = [a.value if isinstance(a, ex.Const) else None for a in operands]
+    return registry.typed(op, args, consts).result
 
 
 def _call_type(expr, name_type):
@@ -315,7 +319,9 @@ def _call_type(expr, name_type):
         return None  # untyped: check_program, which the tests run, reports it
     op = registry.variant(op, len(expr.args))
     family = None if isinstance(func, ex.Name) else "math"
-    return _of_rule(_result_rule(op, family), [expression_type(a, name_type) for a in expr.args])
+    args = [expression_type(a, name_type) for a in expr.args]
+    consts = [a.value if isinstance(a, ex.Const) else None for a in expr.args]
+    return registry.typed(op, args, consts, family).result
 
 
 def infer_types(program):

@@ -20,6 +20,7 @@ import ast
 import numbers
 
 from symdiff.ir import types as t
+from symdiff.ir.types import element  # noqa: F401 (one statement, in the type system)
 from symdiff.primitives.reductions import REDUCTIONS
 
 
@@ -83,29 +84,6 @@ def signature(args):
 
 def is_container(kind):
     return isinstance(kind, (t.Tuple, t.List, t.Dict))
-
-
-def element(kind, index):
-    """The kind of ``kind[index]`` for a constant ``index`` (an int or a key), or of any
-    element for ``index`` None (an index or a key known when the gradient runs: the kind
-    every element has); None when the index cannot stand there."""
-    if isinstance(kind, t.List):
-        return kind.elem
-    if isinstance(kind, t.Tuple):
-        if index is None:
-            elts = set(kind.elts)
-            return kind.elts[0] if len(elts) == 1 else None
-        if isinstance(index, int) and -len(kind.elts) <= index < len(kind.elts):
-            return kind.elts[index]
-        return None
-    if isinstance(kind, t.Dict) and index is None:  # a key known when the gradient runs
-        values = {v for _, v in kind.items}
-        if values <= {t.INT, t.FLOAT} and len(values) == 2:
-            return t.FLOAT
-        return kind.items[0][1] if len(values) == 1 else None
-    if isinstance(kind, t.Dict):
-        return dict(kind.items).get(index)
-    return None
 
 
 def length(kind):

@@ -4,7 +4,8 @@ Expects nothing; guarantees immutable, hashable, comparable values with a short
 readable text (``str(t)``: ``float``, ``list[float, 3]``, ``array[float64, 2, (1,)]``)
 and a ``join`` giving the type of a variable assigned values of two types.
 
-Today a program holds numbers (``Float``, ``Int``, ``Bool``), strings (``Str``),
+Today a program holds numbers (``Float``, ``Int``, ``Bool``; a NumPy scalar is a
+``Float`` computed by numpy, ``NUMPY_FLOAT``), strings (``Str``),
 ``None`` (``NoneType``, and ``Optional`` for a parameter that defaults to it), the
 tables of numbers a function reads by index (``Table``: a tuple, list, dict or array known only when the
 gradient runs).  The containers and arrays read next are defined here already, so
@@ -32,8 +33,16 @@ class Type:
 
 @dataclass(frozen=True)
 class Float(Type):
+    """A float; with ``numpy``, a NumPy scalar (``np.float64``, a subclass of float whose
+    operators give inf or nan where Python's raise, so what meets it computes as numpy)."""
+
+    numpy: bool = False
+
     def __str__(self):
-        return "float"
+        return "np.float64" if self.numpy else "float"
+
+    def __repr__(self):
+        return "Float(numpy=True)" if self.numpy else "Float()"
 
 
 @dataclass(frozen=True)
@@ -118,21 +127,39 @@ class Array(Type):
 
 
 FLOAT, INT, BOOL, STR, NONE = Float(), Int(), Bool(), Str(), NoneType()
-NUMBERS = (BOOL, INT, FLOAT)  # each converts to the next: True + 1 is 2, 2 * 0.5 is 1.0
+NUMPY_FLOAT = Float(numpy=True)
+# each converts to the next: True + 1 is 2, 2 * 0.5 is 1.0, np.float64(2.0) * 0.5 is numpy's
+NUMBERS = (BOOL, INT, FLOAT, NUMPY_FLOAT)
 
 
 def is_number(t):
     return t in NUMBERS
 
 
+def is_numpy(t):
+    """Whether a value of type ``t`` may be a NumPy scalar."""
+    return t == NUMPY_FLOAT or (isinstance(t, Optional) and t.of == NUMPY_FLOAT)
+
+
 def join(a, b):
-    """The type of a variable that holds a value of type ``a`` or of type ``b``."""
+    """The type of a variable that holds a value of type ``a`` or of type ``b`` (None: no
+    value known yet).  Containers of one shape join element by element, a list's length
+    kept where both agree: ``join(list[int, 2], list[float, 3])`` is ``list[float]``."""
     if a is None or a == b:
         return b
     if b is None:
         return a
     if is_number(a) and is_number(b):
         return max(a, b, key=NUMBERS.index)
+    if isinstance(a, List) and isinstance(b, List):
+        return List(join(a.elem, b.elem), a.length if a.length == b.length else None)
+    if isinstance(a, Tuple) and isinstance(b, Tuple) and len(a.elts) == len(b.elts):
+        return Tuple(tuple(join(x, y) for x, y in zip(a.elts, b.elts)))
+    if isinstance(a, Dict) and isinstance(b, Dict) and [k for k, _ in a.items] == [
+            k for k, _ in b.items]:
+        return Dict(tuple((k, join(x, y)) for (k, x), (_, y) in zip(a.items, b.items)))
+    if isinstance(a, Table) and isinstance(b, Table):
+        return Table(join(a.elem, b.elem))
     if a == NONE or b == NONE:
         other = b if a == NONE else a
         return other if isinstance(other, Optional) else Optional(other)
@@ -154,6 +181,29 @@ def of_value(value):
     if isinstance(value, str):
         return STR
     raise InternalError("types", f"no type for the constant {value!r}")
+
+
+def element(kind, index):
+    """The type of ``kind[index]`` for a constant ``index`` (an int or a key), or of any
+    element for ``index`` None (an index or a key known when the gradient runs: the type
+    every element has); None when the index cannot stand there."""
+    if isinstance(kind, List):
+        return kind.elem
+    if isinstance(kind, Tuple):
+        if index is None:
+            elts = set(kind.elts)
+            return kind.elts[0] if len(elts) == 1 else None
+        if isinstance(index, int) and -len(kind.elts) <= index < len(kind.elts):
+            return kind.elts[index]
+        return None
+    if isinstance(kind, Dict) and index is None:  # a key known when the gradient runs
+        values = {v for _, v in kind.items}
+        if values <= {INT, FLOAT} and len(values) == 2:
+            return FLOAT
+        return kind.items[0][1] if len(values) == 1 else None
+    if isinstance(kind, Dict):
+        return dict(kind.items).get(index)
+    return None
 
 
 def accepts(expected, actual):

@@ -8,6 +8,11 @@ import os
 
 import pytest
 
+try:
+    import numpy as np
+except ImportError:  # pragma: no cover
+    np = None
+
 import symdiff.pipeline
 from symdiff.errors import InternalError
 from symdiff.frontend.parse import parse_function
@@ -134,3 +139,73 @@ def test_the_pipeline_names_the_pass_that_broke_the_ir(monkeypatch):
     with pytest.raises(InternalError) as caught:
         lower(parse_function(f))
     assert caught.value.pass_name == "hoist"
+
+
+# --- planted inference bugs: the check is apart from the inference, so it catches them ---
+
+def numpy_and_lists(x, y):
+    s = np.sin(x)
+    stack = []
+    stack.append(s / y)
+    return stack.pop() * math.cos(x)
+
+
+def assign_of(p, op):
+    return next(s for s in ir.walk(p.body) if isinstance(s, ir.Assign) and s.op == op)
+
+
+def test_a_wrong_type_stored_on_a_variable_is_caught_at_its_statement():
+    def wrong(p):
+        p.types[assign_of(p, "sin").target] = t.INT  # math.sin gives a float
+    error = broken(wrong)
+    sine = assign_of(program(), "sin")
+    assert f"#{sine.sid} " in str(error) and "= sin(" in str(error)
+    assert "is a int but is given a float" in str(error)
+
+
+def test_a_wrong_result_type_of_the_inference_is_caught(monkeypatch):
+    """The inference's own rule, broken, types the program wrong; the check reads the
+    record's rule, not the inference's, and names the statement."""
+    from symdiff.analysis import types as inference
+    real = inference.result_type
+
+    def floor_of_everything(program, stmt, arg_types):
+        return t.INT if stmt.op == "sin" else real(program, stmt, arg_types)
+    monkeypatch.setattr(inference, "result_type", floor_of_everything)
+    with pytest.raises(InternalError) as caught:
+        lower(parse_function(f))
+    assert caught.value.pass_name == "lower"
+    assert "= sin(" in str(caught.value) and "given a float" in str(caught.value)
+
+
+def test_a_numpy_scalar_typed_as_a_float_is_caught():
+    np_ = pytest.importorskip("numpy")
+    assert np_ is np
+
+    def forgot_numpy(p):  # np.sin gives a NumPy scalar: its partials are numpy's
+        p.types[assign_of(p, "sin").target] = t.FLOAT
+    p = lower(parse_function(numpy_and_lists))
+    check_program(p, "lower")
+    forgot_numpy(p)
+    with pytest.raises(InternalError) as caught:
+        check_program(p, "a-pass")
+    assert "= sin(" in str(caught.value) and "given a np.float64" in str(caught.value)
+
+
+def test_a_list_not_refined_by_what_is_appended_is_caught():
+    pytest.importorskip("numpy")
+    p = lower(parse_function(numpy_and_lists))
+    assert p.types["stack"] == t.List(t.NUMPY_FLOAT, None)
+    p.types["stack"] = t.List(t.FLOAT, None)  # the inference forgot the append
+    with pytest.raises(InternalError) as caught:
+        check_program(p, "a-pass")
+    assert "appended to a list[float]" in str(caught.value)
+    assert ".append(" in str(caught.value)  # the statement named
+
+
+def test_a_wrong_type_of_a_test_is_caught():
+    def wrong(p):
+        test = first(p, ir.Compute)
+        p.types[test.target] = t.STR
+    error = broken(wrong)
+    assert "given a bool" in str(error)

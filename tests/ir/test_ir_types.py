@@ -56,12 +56,39 @@ def test_assignments_take_their_primitive_result_type():
         t.INT, t.INT, t.INT, t.FLOAT, t.INT, t.BOOL, t.FLOAT, t.FLOAT]
 
 
-def test_numpy_computes_floats():
+def test_numpy_computes_numpy_scalars():
     def f(x):
         k = np.floor(x)
         return k * x
 
-    assert types_of(f)["k"] == t.FLOAT
+    types = types_of(f)
+    assert types["k"] == t.NUMPY_FLOAT
+    assert [kind for name, kind in types.items() if name != "k" and name != "x"] == [
+        t.NUMPY_FLOAT]  # the product of a NumPy scalar and a float
+
+
+def test_numpy_scalars_flow_through_operators_copies_and_lists():
+    def f(x, y):
+        s = np.sin(x)
+        q = s / y           # numpy's: s is a NumPy scalar
+        a = abs(q)          # abs keeps it
+        r = math.cos(a)     # math gives a float back
+        f = float(q)
+        stack = []
+        stack.append(q)
+        p = stack.pop()     # popped back, still numpy's
+        return r + f + p * 2.0
+
+    program = lower(parse_function(f))
+    types = program.types
+    assert [types[n] for n in ("s", "q", "a", "r", "f", "p")] == [
+        t.NUMPY_FLOAT, t.NUMPY_FLOAT, t.NUMPY_FLOAT, t.FLOAT, t.FLOAT, t.NUMPY_FLOAT]
+    assert types["stack"] == t.List(t.NUMPY_FLOAT, None)
+    assert program.containers["stack"] == t.List(t.FLOAT, None)  # lowering's, refined
+    by = {s.target: program.computed_by(s) for s in ir.walk(program.body)
+          if isinstance(s, ir.Assign)}
+    assert by["s"] == "numpy" and by["q"] == "numpy" and by["r"] == "math"
+    assert by["a"] is None  # abs is no operator: Python's partials, on a NumPy scalar too
 
 
 def test_a_counter_given_floats_is_a_float_and_decisions_are_bools():
@@ -103,8 +130,16 @@ def test_join():
     assert t.join(t.BOOL, t.INT) == t.INT
     assert t.join(t.NONE, t.FLOAT) == t.Optional(t.FLOAT)
     assert t.join(t.Optional(t.INT), t.FLOAT) == t.Optional(t.FLOAT)
+    assert t.join(t.FLOAT, t.NUMPY_FLOAT) == t.NUMPY_FLOAT
+    assert t.join(t.INT, t.NUMPY_FLOAT) == t.NUMPY_FLOAT
+    assert t.join(t.List(t.INT, 2), t.List(t.FLOAT, 3)) == t.List(t.FLOAT, None)
+    assert t.join(t.List(t.INT, 2), t.List(t.INT, 2)) == t.List(t.INT, 2)
+    assert t.join(t.Tuple((t.INT, t.FLOAT)), t.Tuple((t.FLOAT, t.NUMPY_FLOAT))) == t.Tuple(
+        (t.FLOAT, t.NUMPY_FLOAT))
     with pytest.raises(InternalError):
         t.join(t.STR, t.FLOAT)
+    with pytest.raises(InternalError):
+        t.join(t.List(t.FLOAT), t.Tuple((t.FLOAT,)))
 
 
 def test_container_and_array_types_are_data():
