@@ -8,14 +8,19 @@ names are first defined; ``annotate`` stores it as ``program.types``.
 - A parameter is a float, unless the code reads it as a table (``Table``), as an
   integer (a ``range`` bound, an integer argument of a primitive, an index), or it
   defaults to None (``Optional``), a string or a bool (the type of its default).
-- An ``Assign`` gets its primitive's result type (``result_type``), by the type rule of
-  its record in the registry (``record.KINDS``): integer-valued primitives (``floor``,
-  ``factorial``, ``round`` of one number) give ``Int``, the tests (``isnan``) ``Bool``,
-  arithmetic ("like") the wider type of its operands, ``max``/``min`` ("pick") the
-  operands' own, everything else ``Float``.  Computed by numpy (``family == "numpy"``)
-  every number but a test's is a float.
+- An ``Assign`` gets its record's type rule's result (``result_type``, the one
+  statement of the rule: ``Primitive.typed``) for its operands' types and the constants
+  it is given: integer-valued primitives (``floor``, ``factorial``, ``round`` of one
+  number) give ``Int``, the tests (``isnan``) ``Bool``, arithmetic the wider type of its
+  operands, ``max``/``min`` the operands' own, everything else ``Float``.  Called by
+  numpy's name, or by SciPy, a number is a NumPy scalar (``NUMPY_FLOAT``), and so is what
+  an operator, ``abs``, ``max`` or a copy makes of one, through lists appended to and
+  popped from too; ``Program.computed_by`` reads the operators numpy computes off these.
 - A ``Compute`` gets the type of its expression (``expression_type``): comparisons and
-  ``not`` give ``Bool``, ``len`` an ``Int``, an entry of a table a number.
+  ``not`` give ``Bool``, ``len`` an ``Int``, an entry of a table a number, an operator
+  its record's rule's type.
+- A container gets the type lowering gave it (from the arguments' kinds and what the code
+  builds), its elements joined with the numbers appended to it.
 - An expression it cannot type leaves its variable without a type (never an error
   here: ``check_program``, which the tests run, reports it).
 - ``name = xs.pop()`` gives ``name`` the type of the list's elements, unless ``name``
@@ -23,6 +28,10 @@ names are first defined; ``annotate`` stores it as ``program.types``.
   assignments.
 - A name assigned in several places holds the join of its values' types (an ``Int``
   counter later given floats is a ``Float``), found by iterating to a fixed point.
+
+    s = np.sin(x)        s: np.float64
+    q = s / y            q: np.float64   (computed by numpy: its partials are numpy's)
+    k = math.floor(q)    k: int
 """
 
 import math

@@ -168,6 +168,29 @@ def join(a, b):
     raise InternalError("types", f"a variable holds both a {a} and a {b}")
 
 
+def element_join(a, b):
+    """One type for two elements of one list (what lowering and the argument kinds give a
+    list's elements): numbers join (an int and a float are floats), containers of one
+    shape join element by element, a list among them of unknown length; None when
+    none fits (a list of unlike elements)."""
+    if a == b:
+        return a
+    if is_number(a) and is_number(b):
+        return join(a, b)
+    if isinstance(a, List) and isinstance(b, List):
+        elem = element_join(a.elem, b.elem)
+        return None if elem is None else List(elem, None)
+    if isinstance(a, Tuple) and isinstance(b, Tuple) and len(a.elts) == len(b.elts):
+        elts = tuple(element_join(x, y) for x, y in zip(a.elts, b.elts))
+        return None if None in elts else Tuple(elts)
+    if isinstance(a, Dict) and isinstance(b, Dict) and [k for k, _ in a.items] == [
+            k for k, _ in b.items]:
+        values = [element_join(x, y) for (_, x), (_, y) in zip(a.items, b.items)]
+        return None if None in values else Dict(tuple(
+            (k, v) for (k, _), v in zip(a.items, values)))
+    return None
+
+
 def of_value(value):
     """The type of a constant (a number, string or None written in the code)."""
     if value is None:

@@ -165,3 +165,29 @@ def test_a_copy_keeps_any_type():
 
     types = types_of(f)
     assert all(kind == t.STR for name, kind in types.items() if name.startswith("chosen"))
+
+
+def test_one_join_for_the_elements_of_a_list():
+    """Lowering's list literals and the arguments' kinds share one join of elements."""
+    from symdiff.frontend.kinds import kind_of
+
+    assert t.element_join(t.INT, t.FLOAT) == t.FLOAT
+    assert t.element_join(t.List(t.FLOAT, 2), t.List(t.FLOAT, 3)) == t.List(t.FLOAT, None)
+    assert t.element_join(t.List(t.FLOAT, 2), t.List(t.FLOAT, 2)) == t.List(t.FLOAT, 2)
+    assert t.element_join(t.Dict((("a", t.INT),)), t.Dict((("a", t.FLOAT),))) == t.Dict(
+        (("a", t.FLOAT),))
+    assert t.element_join(t.Dict((("a", t.INT),)), t.Dict((("b", t.INT),))) is None
+    assert t.element_join(t.List(t.FLOAT), t.FLOAT) is None
+    assert kind_of([[1.0, 2.0], [3.0]]) == t.List(t.List(t.FLOAT, None), 2)
+    assert kind_of([{"w": 1.0}, {"w": [2.0]}]) is None
+
+
+def test_a_list_of_dicts_with_like_keys_is_one_type():
+    def f(x):
+        rows = [{"a": x}, {"a": 1}]
+        return rows[0]["a"] * rows[1]["a"] + x
+
+    program = lower(parse_function(f))
+    assert program.containers["rows"] == t.List(t.Dict((("a", t.FLOAT),)), None)
+    import symdiff
+    assert symdiff.grad(f)(2.0) == 2.0  # d/dx (x * 1 + x)
