@@ -179,17 +179,46 @@ class _Inference:
             self.define(stmt.target, expression_type(stmt.expr, self.name_type))
         elif isinstance(stmt, ir.For):
             self.define(stmt.target, t.INT if stmt.over is None else t.STR)
-        elif isinstance(stmt, (ir.Build, ir.Share, ir.Take, ir.Join)):
+        elif isinstance(stmt, ir.Build):
+            self.built(stmt)
+        elif isinstance(stmt, (ir.Share, ir.Take, ir.Join)):
             self.define(stmt.target, self.program.containers[stmt.target])
         elif isinstance(stmt, ir.Item):
             self.define(stmt.target, element_type(self.program, stmt, self.types))
+        elif isinstance(stmt, ir.SetItem):
+            self.store(stmt.container, [_index(i) for i in stmt.path], stmt.value)
         elif isinstance(stmt, ir.Reduce):
-            self.define(stmt.target, t.FLOAT)
+            self.define(stmt.target, self.reduced(stmt))
         elif isinstance(stmt, ir.Push):
             self.pushed(stmt)
         elif isinstance(stmt, ir.Pop) and ((stmt.stack, stmt.target) not in self.returned
                                            or stmt.target in self.fallback):
             self.define(stmt.target, element_type(self.program, stmt, self.types))
+
+    def built(self, stmt):
+        """A container written out: lowering's type, each element joined with the number
+        it is built of (a list of NumPy scalars holds NumPy scalars)."""
+        self.define(stmt.target, self.program.containers[stmt.target])
+        for path, item in ir.literal_leaves(stmt.items, stmt.keys):
+            if stmt.repeat is None:
+                self.store(stmt.target, path, item)
+            else:  # ``[a] * n``: every element
+                self.store(stmt.target, (None,) * len(path), item)
+
+    def store(self, name, path, value):
+        kind = self.types.get(name, self.program.containers.get(name))
+        found = self.operand(value)
+        if kind is not None and t.is_number(found):
+            self.define(name, t.stored(kind, tuple(path), found))
+
+    def reduced(self, stmt):
+        """``sum``, ``min``, ``max``, ``prod`` of NumPy scalars are one; of other numbers
+        (and ``math.fsum`` of any), a float."""
+        kind = self.types.get(stmt.container, self.program.containers.get(stmt.container))
+        for index in stmt.path:
+            kind = t.element(kind, _index(index))
+        numbers = t.element(kind, None)
+        return t.NUMPY_FLOAT if numbers == t.NUMPY_FLOAT and stmt.op != "fsum" else t.FLOAT
 
     def pushed(self, stmt):
         """A number appended to a list: the list's elements hold its type too (a NumPy
@@ -207,6 +236,10 @@ class _Inference:
     def name_type(self, name):
         """The type of ``name``: a variable's as known so far, or a global's value's."""
         return name_type(self.program, self.types, name)
+
+
+def _index(operand):
+    return operand.value if isinstance(operand, ir.Const) else None
 
 
 def element_type(program, stmt, types):

@@ -140,12 +140,25 @@ class TypeChecker:
             found = self.operand(stmt, index)
             if found not in (t.INT, t.BOOL, t.STR):
                 self.fail(stmt, f"an index that is a {found}")
+        for path, value in self.placed(stmt):
+            found, there = self.operand(stmt, value), _at(kind, path)
+            if t.is_number(there) and t.is_number(found) and not t.accepts(there, found):
+                self.fail(stmt, f"a {found} stored where its {kind} holds a {there}")
         if isinstance(stmt, ir.Item):
-            for index in stmt.path:
-                kind = t.element(kind, index.value if isinstance(index, ir.Const) else None)
-            self.holds(stmt, stmt.target, _number_read(kind))
+            self.holds(stmt, stmt.target, _number_read(_at(kind, stmt.path)))
         elif isinstance(stmt, ir.Reduce):
-            self.holds(stmt, stmt.target, t.FLOAT)
+            numbers = t.element(_at(kind, stmt.path), None)
+            self.holds(stmt, stmt.target, t.NUMPY_FLOAT if numbers == t.NUMPY_FLOAT
+                       and stmt.op != "fsum" else t.FLOAT)
+
+    def placed(self, stmt):
+        """``(path, operand)`` of each number a ``Build`` or ``SetItem`` stores."""
+        if isinstance(stmt, ir.SetItem):
+            return [(stmt.path, stmt.value)]
+        if isinstance(stmt, ir.Build):
+            return [(path if stmt.repeat is None else (None,) * len(path), item)
+                    for path, item in ir.literal_leaves(stmt.items, stmt.keys)]
+        return []
 
     def numbers(self, stmt):
         """The operands ``stmt`` puts into its container as numbers (not rows)."""
@@ -231,6 +244,15 @@ def _global_type(value):
         return t.Table(t.INT if values and all(isinstance(v, int) for v in values)
                        else t.FLOAT)
     return None
+
+
+def _at(kind, path):
+    """The type at ``path`` (operands, or constants) inside a container of type ``kind``."""
+    for index in path:
+        if isinstance(index, ir.Const):
+            index = index.value
+        kind = t.element(kind, None if isinstance(index, ir.Var) else index)
+    return kind
 
 
 def _number_read(kind):

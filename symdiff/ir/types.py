@@ -229,6 +229,28 @@ def element(kind, index):
     return None
 
 
+def stored(kind, path, value):
+    """The type of a container of type ``kind`` once a number of type ``value`` is stored
+    at ``path`` (constant indices or keys; None: one known when the code runs, so any
+    element): the element there joined with ``value``.
+
+    >>> stored(List(FLOAT, 2), (None,), NUMPY_FLOAT)
+    List(elem=Float(numpy=True), length=2)
+    """
+    if not path:
+        return join(kind, value) if is_number(kind) and is_number(value) else kind
+    head, rest = path[0], path[1:]
+    if isinstance(kind, List):
+        return List(stored(kind.elem, rest, value), kind.length)
+    if isinstance(kind, Tuple):
+        return Tuple(tuple(stored(e, rest, value) if head is None or head % len(kind.elts) == i
+                           else e for i, e in enumerate(kind.elts)))
+    if isinstance(kind, Dict):
+        return Dict(tuple((k, stored(v, rest, value) if head is None or head == k else v)
+                          for k, v in kind.items))
+    return kind
+
+
 def accepts(expected, actual):
     """Whether a value of type ``actual`` may stand where ``expected`` is required (a
     bool where an int is, an int where a float is)."""

@@ -209,3 +209,18 @@ def test_a_wrong_type_of_a_test_is_caught():
         p.types[test.target] = t.STR
     error = broken(wrong)
     assert "given a bool" in str(error)
+
+
+def test_a_list_not_refined_by_what_it_is_built_of_is_caught():
+    pytest.importorskip("numpy")
+
+    def g(x, y):
+        xs = [np.sin(x), y]
+        return sum(xs) * y
+
+    p = lower(parse_function(g))
+    p.types["xs"] = t.List(t.FLOAT, None)  # the inference forgot np.sin's NumPy scalar
+    with pytest.raises(InternalError) as caught:
+        check_program(p, "a-pass")
+    assert "xs: list[float] = [sin_xs, y]" in str(caught.value)  # the statement
+    assert "a np.float64 stored where its list[float] holds a float" in str(caught.value)

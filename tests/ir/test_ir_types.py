@@ -191,3 +191,26 @@ def test_a_list_of_dicts_with_like_keys_is_one_type():
     assert program.containers["rows"] == t.List(t.Dict((("a", t.FLOAT),)), None)
     import symdiff
     assert symdiff.grad(f)(2.0) == 2.0  # d/dx (x * 1 + x)
+
+
+def test_numpy_scalars_stored_in_containers_stay_numpy_scalars():
+    """A NumPy scalar written into a list is one when read back, and so is a sum of them:
+    the division by it is numpy's, partials too, so the gradient gives inf where the
+    function does instead of raising ZeroDivisionError."""
+    import warnings
+
+    import symdiff
+
+    def f(x, y):
+        xs = [np.sin(x), y]
+        return xs[0] / y + sum(xs) / y
+
+    program = lower(parse_function(f))
+    assert program.types["xs"] == t.List(t.NUMPY_FLOAT, None)
+    divisions = [s for s in ir.walk(program.body) if isinstance(s, ir.Assign) and s.op == "div"]
+    assert [program.types[s.target] for s in divisions] == [t.NUMPY_FLOAT] * 2
+    assert all(program.computed_by(s) == "numpy" for s in divisions)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        dx, dy = symdiff.grad(f)(1.0, 0.0)
+    assert dx == math.inf
