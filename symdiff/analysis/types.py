@@ -34,20 +34,17 @@ names are first defined; ``annotate`` stores it as ``program.types``.
     k = math.floor(q)    k: int
 """
 
-import math
 
+from symdiff.analysis.expression_types import (
+    expression_type,
+    keeps_ints,
+    keeps_numbers,
+    name_type,
+)
 from symdiff.errors import InternalError
-from symdiff.frontend.resolve import is_table, table_values
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import types as t
-from symdiff.primitives import registry
-from symdiff.primitives.type_rules import like
-
-# calls in expressions of what is no primitive: the builtins and math functions symdiff
-# reads as values, never differentiates
-_NOT_PRIMITIVES = {"len": t.INT, "isqrt": t.INT, "gcd": t.INT, "lcm": t.INT, "bool": t.BOOL,
-                   "isinstance": t.BOOL, "callable": t.BOOL, "hasattr": t.BOOL}
 
 
 def result_type(program, stmt, arg_types):
@@ -60,13 +57,6 @@ def result_type(program, stmt, arg_types):
         return t.FLOAT  # no primitive: ``check_program`` reports it
     consts = tuple(a.value if isinstance(a, ir.Const) else None for a in stmt.args)
     return rule.typed(arg_types, consts, stmt.family).result
-
-
-def keeps_numbers(rule, by=None):
-    """Whether ``rule`` gives integers of integers and floats of floats (``+``, ``abs``,
-    ``max``; not ``/``, ``floor``, nor anything numpy computes); False for no rule."""
-    return rule is not None and all(rule.typed((kind,) * rule.arity, by=by).result == kind
-                                    for kind in (t.INT, t.FLOAT))
 
 
 def _rule(program, op):
@@ -142,7 +132,7 @@ class _Inference:
                     keeps_numbers(_rule(self.program, stmt.op), stmt.family)):
                 sources.setdefault(stmt.target, []).extend(
                     a.name for a in stmt.args if isinstance(a, ir.Var))
-            elif isinstance(stmt, ir.Compute) and _keeps_ints(stmt.expr):
+            elif isinstance(stmt, ir.Compute) and keeps_ints(stmt.expr):
                 sources.setdefault(stmt.target, []).extend(stmt.reads)
         pending = list(self.ints)
         while pending:
@@ -182,7 +172,7 @@ class _Inference:
         elif isinstance(stmt, ir.Build):
             self.built(stmt)
         elif isinstance(stmt, (ir.Share, ir.Take, ir.Join)):
-            self.define(stmt.target, self.program.containers[stmt.target])
+            self.copied(stmt)
         elif isinstance(stmt, ir.Item):
             self.define(stmt.target, element_type(self.program, stmt, self.types))
         elif isinstance(stmt, ir.SetItem):
@@ -204,6 +194,32 @@ class _Inference:
                 self.store(stmt.target, path, item)
             else:  # ``[a] * n``: every element
                 self.store(stmt.target, (None,) * len(path), item)
+
+    def copied(self, stmt):
+        """A container bound again (``Share``), sliced or copied (``Take``) or joined
+        (``Join``): lowering's type, its numbers joined with those of its sources (the
+        same kind of number in every element: the sources' positions are not followed)."""
+        self.define(stmt.target, self.program.containers[stmt.target])
+        sources = [part for part in stmt.parts if isinstance(part, ir.Ref)] if isinstance(
+            stmt, ir.Join) else [ir.Ref(stmt.container, stmt.path)]
+        numbers = [self.number_in(part.container, part.path) for part in sources]
+        if isinstance(stmt, ir.Join):
+            numbers += [self.operand(item) for part in stmt.parts
+                        if isinstance(part, ir.Literal)
+                        for _, item in ir.literal_leaves(part.items)]
+        for number in numbers:
+            if t.is_number(number):
+                kind = self.types[stmt.target]
+                self.define(stmt.target, t.stored(kind, (None,) * _depth(kind), number))
+
+    def number_in(self, name, path):
+        """The kind of number every element of ``name[path]`` holds (None: not one)."""
+        kind = self.types.get(name, self.program.containers.get(name))
+        for index in path:
+            kind = t.element(kind, _index(index))
+        while kind is not None and not t.is_number(kind):
+            kind = t.element(kind, None)
+        return kind
 
     def store(self, name, path, value):
         kind = self.types.get(name, self.program.containers.get(name))
@@ -238,6 +254,14 @@ class _Inference:
         return name_type(self.program, self.types, name)
 
 
+def _depth(kind):
+    """How many indices reach a number in a container of type ``kind``."""
+    depth = 0
+    while kind is not None and not t.is_number(kind):
+        kind, depth = t.element(kind, None), depth + 1
+    return depth
+
+
 def _index(operand):
     return operand.value if isinstance(operand, ir.Const) else None
 
@@ -264,106 +288,6 @@ def returned_names(program):
     kinds of number on one list), so the pop tells nothing new of its type."""
     return {(s.stack, s.value.name) for s in ir.walk(program.body)
             if isinstance(s, ir.Push) and isinstance(s.value, ir.Var)}
-
-
-def name_type(program, types, name):
-    """The type of ``name`` in ``program``: a variable's (in ``types``), a global's value's,
-    or None (a module, a function, or a name not typed yet)."""
-    if name in types:
-        return types[name]
-    if name in program.namespace:
-        value = program.namespace[name]
-        if is_table(value):  # known now: its entries' kind too
-            values = table_values(value)
-            return t.Table(t.INT if values and all(isinstance(v, int) for v in values)
-                           else t.FLOAT)
-        if value is None or isinstance(value, (bool, int, float, str)):
-            return t.of_value(value)
-    return None
-
-
-def _builtin_rule(name):
-    op = registry.names("builtin").get(name)
-    return None if op is None else registry.rule_of(op)
-
-
-def _keeps_ints(expr):
-    """Whether ``expr`` is an integer when the names it reads are (no ``/``, no calls but
-    ``min``, ``max`` and ``abs``)."""
-    for node in ex.walk(expr):
-        if isinstance(node, ex.BinOp) and node.op == "/":
-            return False
-        if isinstance(node, ex.Call) and not (isinstance(node.func, ex.Name) and keeps_numbers(
-                _builtin_rule(node.func.id))):
-            return False
-        if isinstance(node, (ex.Compare, ex.Subscript, ex.Attribute)):
-            return False
-    return True
-
-
-def expression_type(expr, name_type):
-    """The type of the IR expression ``expr``; ``name_type(name)`` gives a name's."""
-    if isinstance(expr, ex.Const):
-        return t.of_value(expr.value)
-    if isinstance(expr, ex.Name):
-        return name_type(expr.id)
-    if isinstance(expr, (ex.Compare, ex.FString)):
-        return t.BOOL if isinstance(expr, ex.Compare) else t.STR
-    if isinstance(expr, ex.UnaryOp):
-        if expr.op == "not":
-            return t.BOOL
-        return _operator_type(expr, (expr.operand,), name_type)
-    if isinstance(expr, ex.BoolOp) or isinstance(expr, ex.IfExp):
-        parts = expr.values if isinstance(expr, ex.BoolOp) else (expr.body, expr.orelse)
-        found = None
-        for part in parts:
-            found = t.join(found, expression_type(part, name_type))
-        return found
-    if isinstance(expr, ex.BinOp):
-        return _operator_type(expr, (expr.left, expr.right), name_type)
-    if isinstance(expr, ex.Subscript):
-        container = expression_type(expr.value, name_type)
-        if isinstance(container, t.Table):
-            return container.elem
-        return None
-    if isinstance(expr, ex.Attribute) and isinstance(expr.value, ex.Name):
-        value = getattr(math, expr.attr, None) if expr.value.id == "math" else None
-        if isinstance(value, float):
-            return t.FLOAT
-    if isinstance(expr, ex.Call):
-        return _call_type(expr, name_type)
-    return None  # unknown: ``check_program`` reports a variable left without a type
-
-
-def _operator_type(expr, operands, name_type):
-    """An operator's value: the type rule of the record its forward is (``/`` is ``div``'s)."""
-    args = [expression_type(a, name_type) for a in operands]
-    op = registry.operator_ops(len(operands)).get(expr.op)
-    if op is None:  # ``~``: an int's
-        return like(args)
-    consts = [a.value if isinstance(a, ex.Const) else None for a in operands]
-    return registry.typed(op, args, consts).result
-
-
-def _call_type(expr, name_type):
-    """A builtin's call by its name, a module's (``math.floor``) by its attribute."""
-    func = expr.func
-    name = func.id if isinstance(func, ex.Name) else getattr(func, "attr", None)
-    if name in _NOT_PRIMITIVES:
-        return _NOT_PRIMITIVES[name]
-    op = registry.names("builtin" if isinstance(func, ex.Name) else "math").get(name)
-    if name == "get" and isinstance(func, ex.Attribute):  # ``kwargs.get("k", default)``
-        table = expression_type(func.value, name_type)
-        if isinstance(table, t.Table):
-            default = expr.args[1] if len(expr.args) > 1 else ex.Const(None)
-            return t.join(table.elem, expression_type(default, name_type))
-    if op is None:
-        return None  # untyped: check_program, which the tests run, reports it
-    op = registry.variant(op, len(expr.args))
-    family = None if isinstance(func, ex.Name) else "math"
-    args = [expression_type(a, name_type) for a in expr.args]
-    consts = [a.value if isinstance(a, ex.Const) else None for a in expr.args]
-    return registry.typed(op, args, consts, family).result
 
 
 def infer_types(program):

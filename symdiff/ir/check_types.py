@@ -144,12 +144,28 @@ class TypeChecker:
             found, there = self.operand(stmt, value), _at(kind, path)
             if t.is_number(there) and t.is_number(found) and not t.accepts(there, found):
                 self.fail(stmt, f"a {found} stored where its {kind} holds a {there}")
+        for number in self.copied(stmt):
+            inner = _innermost(kind)
+            if t.is_number(inner) and t.is_number(number) and not t.accepts(inner, number):
+                self.fail(stmt, f"a {number} of its sources copied into a {kind}")
         if isinstance(stmt, ir.Item):
             self.holds(stmt, stmt.target, _number_read(_at(kind, stmt.path)))
         elif isinstance(stmt, ir.Reduce):
             numbers = t.element(_at(kind, stmt.path), None)
             self.holds(stmt, stmt.target, t.NUMPY_FLOAT if numbers == t.NUMPY_FLOAT
                        and stmt.op != "fsum" else t.FLOAT)
+
+    def copied(self, stmt):
+        """The kinds of number the sources of a ``Share``, ``Take`` or ``Join`` hold."""
+        if isinstance(stmt, (ir.Share, ir.Take)):
+            return [_innermost(_at(self.name_type(stmt.container), stmt.path))]
+        if isinstance(stmt, ir.Join):
+            return [_innermost(_at(self.name_type(part.container), part.path))
+                    if isinstance(part, ir.Ref) else self.operand(stmt, item)
+                    for part in stmt.parts
+                    for item in ((None,) if isinstance(part, ir.Ref) else
+                                 [i for _, i in ir.literal_leaves(part.items)])]
+        return []
 
     def placed(self, stmt):
         """``(path, operand)`` of each number a ``Build`` or ``SetItem`` stores."""
@@ -252,6 +268,13 @@ def _at(kind, path):
         if isinstance(index, ir.Const):
             index = index.value
         kind = t.element(kind, None if isinstance(index, ir.Var) else index)
+    return kind
+
+
+def _innermost(kind):
+    """The number every element of a container of type ``kind`` is (None: no one)."""
+    while kind is not None and not t.is_number(kind):
+        kind = t.element(kind, None)
     return kind
 
 

@@ -224,3 +224,18 @@ def test_a_list_not_refined_by_what_it_is_built_of_is_caught():
         check_program(p, "a-pass")
     assert "xs: list[float] = [sin_xs, y]" in str(caught.value)  # the statement
     assert "a np.float64 stored where its list[float] holds a float" in str(caught.value)
+
+
+def test_a_join_not_refined_by_its_parts_is_caught():
+    pytest.importorskip("numpy")
+
+    def g(x, y):
+        xs = [y, y]
+        ys = xs + [np.cos(x)]
+        return ys[2] * y
+
+    p = lower(parse_function(g))
+    p.types["ys"] = t.List(t.FLOAT, None)  # the inference forgot the part np.cos made
+    with pytest.raises(InternalError) as caught:
+        check_program(p, "a-pass")
+    assert "ys: list[float] = xs + [cos_ys]" in str(caught.value)

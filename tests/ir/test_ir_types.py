@@ -214,3 +214,19 @@ def test_numpy_scalars_stored_in_containers_stay_numpy_scalars():
         warnings.simplefilter("ignore")
         dx, dy = symdiff.grad(f)(1.0, 0.0)
     assert dx == math.inf
+
+
+def test_numpy_scalars_flow_through_joins_and_slices():
+    def f(x, y):
+        xs = [y, y]
+        ys = xs + [np.cos(x)]
+        zs = ys[1:]
+        return zs[1] / y
+
+    program = lower(parse_function(f))
+    kinds = {name: program.types[name] for name in ("xs", "ys", "ys_slice")}
+    assert kinds == {"xs": t.List(t.FLOAT, None), "ys": t.List(t.NUMPY_FLOAT, None),
+                     "ys_slice": t.List(t.NUMPY_FLOAT, None)}
+    division = next(s for s in ir.walk(program.body) if isinstance(s, ir.Assign)
+                    and s.op == "div")
+    assert program.computed_by(division) == "numpy"
