@@ -18,6 +18,7 @@ import importlib.util
 import math
 import pathlib
 import random
+import warnings
 import re
 
 import pytest
@@ -270,6 +271,10 @@ def test_may_raise_is_total_on_numbers():
     assert registry.typed("div", (t.FLOAT, t.FLOAT)).may_raise
     assert registry.typed("add", (t.STR, t.FLOAT)).may_raise
     assert registry.total("tanh") and not registry.total("log")
+    assert not registry.typed("div", (t.NUMPY_FLOAT, t.FLOAT)).may_raise  # inf, a warning
+    assert not registry.typed("log", (t.FLOAT,), by="numpy").may_raise  # np.log(-1.0): nan
+    assert registry.typed("log", (t.NUMPY_FLOAT,), by="math").may_raise  # math.log raises
+    assert registry.typed("div", (t.NUMPY_FLOAT, t.STR)).may_raise
 
 
 @pytest.mark.parametrize("record", [r for r in RECORDS if r.total], ids=lambda r: r.name)
@@ -401,3 +406,18 @@ def test_readme_states_each_convention(record):
     spans = re.findall(r"`([^`]*)`", _readme_conventions())
     cited = set(spans) | {word for span in spans for word in re.findall(r"[A-Za-z_][\w.]*\*?", span)}
     assert _spelled_as(record) & cited, f"README's conventions table does not name {record.name}"
+
+
+@pytest.mark.parametrize("record", [r for r in RECORDS if r.numpy], ids=lambda r: r.name)
+def test_what_numpy_computes_never_raises_on_numbers(record):
+    """The type rule says a call numpy computes never raises on numbers: under numpy's
+    default errstate it gives inf or nan and a warning."""
+    np = pytest.importorskip("numpy")
+    assert not record.typed([t.FLOAT] * record.arity, by="numpy").may_raise
+    specials = (0.0, -0.0, -1.0, math.inf, -math.inf, math.nan, 5e-324, 1e308, 2.5)
+    rng = random.Random(record.name)
+    function = getattr(np, record.numpy[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for _ in range(40):
+            function(*[rng.choice(specials) for _ in record.params])

@@ -3,6 +3,7 @@
 ``nodes`` (the lowered program's statements, each with a stable id), ``expr`` (IR
 expressions: the IR holds no Python syntax tree), ``types`` (the types of variables),
 ``sweeps`` (the statements ``differentiate`` writes, ``AddTo`` among them),
-``check`` (``check_program``), ``printer`` (one text of a program) and ``evaluate`` (one
+``check`` (``check_program``, its types checked by ``check_types`` against each
+record's type rule), ``printer`` (one text of a program) and ``evaluate`` (one
 interpreter), with ``names`` (fresh, hygienic names).
 """

@@ -18,7 +18,9 @@ call may raise, as the family of names the user called it by computes it.
 - ``pick``: one of the operands, as it is (``max``; a copy of a string is a string).
 
 Called by numpy's name (``np.sin``), a number's value is a NumPy scalar (a test's stays a
-bool).  A call may raise unless its record is ``total`` and its operands are numbers.
+bool).  A call may raise unless its operands are numbers and its record is ``total`` or
+numpy computes it (under numpy's default ``errstate`` a division by zero, a log of a
+negative number, an overflow give inf or nan and a warning: ``np.float64(1.0) / 0.0``).
 
     >>> from symdiff.ir import types as t
     >>> like((t.INT, t.FLOAT)), power((t.INT, t.INT), (None, 2)), pick((t.STR,))
@@ -105,7 +107,8 @@ def typed(record, args, consts=(), by=None):
     if by == "numpy" and result is not None and result != t.BOOL:
         result = t.NUMPY_FLOAT
     numbers = all(a is None or _is_numeric(a) for a in args)
-    return Typed(result, not (record.total and numbers))
+    by_numpy = by == "numpy" or record.arithmetic and any(t.is_numpy(a) for a in args)
+    return Typed(result, not (numbers and (record.total or by_numpy)))
 
 
 def _is_numeric(kind):
