@@ -71,6 +71,7 @@ class _Checker:
             seen[stmt.sid] = stmt
             self.structure(stmt)
             self.types.check(stmt)
+        self.types.exact(self.params)
         self.breaks(self.program.body, loop=False)
         self.block(self.program.body, set(self.params))
         for result in self.program.result if isinstance(self.program.result, tuple) else (

@@ -16,7 +16,9 @@ shows here as a statement whose target does not hold what its rule gives.
 - a container is typed as lowering made it, or as a refinement of it (a list of floats a
   NumPy scalar is appended to holds NumPy scalars); its numbers are numbers, its indices
   ints or keys; a read element, a popped number and an appended one have its element's type;
-- a ``BreakIf`` tests a bool.
+- a ``BreakIf`` tests a bool;
+- a variable's stored type is exactly the join of what its statements give it (not
+  wider: a float stored as a NumPy scalar would spell its operators numpy's).
 
     y = sin(x)   with  types {x: float, y: int}   ->  "y is a int but is given a float"
 """
@@ -40,6 +42,7 @@ class TypeChecker:
         self.types = program.types
         self.returned = {(s.stack, s.value.name) for s in ir.walk(program.body)
                          if isinstance(s, ir.Push) and isinstance(s.value, ir.Var)}
+        self.given, self.unknown = {}, set()  # name -> (a statement, the join it is given)
 
     # --- the types of names and operands ---------------------------------------------
 
@@ -65,6 +68,19 @@ class TypeChecker:
         held = self.type_of(stmt, name)
         if kind is not None and not t.accepts(held, kind):
             self.fail(stmt, f"{name} is a {held} but is given a {kind}")
+        if kind is None:
+            self.unknown.add(name)
+        elif name not in self.unknown:
+            self.given[name] = (stmt, t.join(self.given.get(name, (None, None))[1], kind))
+
+    def exact(self, params):
+        """Each variable's stored type is no wider than what its statements give it: the
+        join of their rules' results (a float stored where only ints are given would make
+        a wrong spelling as surely as a narrower one), parameters apart."""
+        for name, (stmt, kind) in self.given.items():
+            if name not in params and name not in self.unknown and self.types[name] != kind:
+                self.fail(stmt, f"{name} is a {self.types[name]}, but its statements give "
+                                f"it a {kind}")
 
     # --- statements --------------------------------------------------------------------
 

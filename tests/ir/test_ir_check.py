@@ -239,3 +239,64 @@ def test_a_join_not_refined_by_its_parts_is_caught():
     with pytest.raises(InternalError) as caught:
         check_program(p, "a-pass")
     assert "ys: list[float] = xs + [cos_ys]" in str(caught.value)
+
+
+def test_the_check_imports_no_inference():
+    """``check_program`` shares nothing with what it checks but the records' rules."""
+    import pathlib
+
+    here = pathlib.Path(symdiff.pipeline.__file__).parent / "ir"
+    for module in ("check.py", "check_types.py"):
+        tree = ast.parse((here / module).read_text())
+        imported = [node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
+        imported += [a.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                     for a in node.names]
+        assert not [m for m in imported if m.startswith(("symdiff.analysis",
+                                                         "symdiff.frontend"))], module
+
+
+def mixed(x, n, scale=None):
+    s = np.sin(x)
+    total = 0
+    parts = [x, 2.0]
+    for i in range(n):
+        total = total + s * parts[i % 2]
+        if total > 3.0:
+            break
+    if scale is not None:
+        total = total * scale
+    k = math.floor(x)
+    return total + k + len(parts)
+
+
+@pytest.mark.parametrize("fn", [f, numpy_and_lists, mixed], ids=lambda fn: fn.__name__)
+def test_every_wrong_type_stored_on_a_target_is_caught(fn):
+    """A mutation test of the check: each target's stored type replaced by a wrong one
+    (a string for a number, a float for anything else) fails at the statement."""
+    if np is None and fn is not f:
+        pytest.skip("numpy is not installed")
+    base = lower(parse_function(fn))
+    check_program(base, "lower")
+    targets = [s for s in ir.walk(base.body) if isinstance(
+        s, (ir.Assign, ir.Compute, ir.Item, ir.For)) or isinstance(s, ir.Pop)]
+    assert len(targets) > 4
+    for stmt in targets:
+        p = dataclasses.replace(base, types=dict(base.types))
+        name = stmt.target
+        p.types[name] = t.FLOAT if p.types[name] == t.STR else t.STR
+        with pytest.raises(InternalError) as caught:
+            check_program(p, "a-pass")
+        assert "the IR is not well formed at `#" in str(caught.value), name
+
+
+def test_a_type_wider_than_its_statements_give_is_caught():
+    """A type wider than the statements give (an int stored as a float, a float as a
+    NumPy scalar, which would spell its operators numpy's) is caught too: the stored type
+    must be the join of what the variable's statements give it."""
+    p = lower(parse_function(mixed))
+    floor = assign_of(p, "floor")
+    p.types[floor.target] = t.FLOAT  # math.floor gives an int
+    with pytest.raises(InternalError) as caught:
+        check_program(p, "a-pass")
+    assert f"#{floor.sid} " in str(caught.value) and "= floor(" in str(caught.value)
+    assert "its statements give it a int" in str(caught.value)
