@@ -126,7 +126,9 @@ def test_a_primitive_is_spelled_as_the_user_called_it():
     spelled = {s.op: (s.family, s.call) for s in program.body if isinstance(s, ir.Assign)}
     assert spelled["tanh"] == ("numpy", "np.tanh")
     assert spelled["sin"][0] == "math"
-    assert spelled["mul"][0] == "numpy"  # a numpy scalar times a float: numpy's product
+    assert spelled["mul"][0] is None  # the user's operator, ...
+    product = next(s for s in program.body if isinstance(s, ir.Assign) and s.op == "mul")
+    assert program.computed_by(product) == "numpy"  # ... computed by numpy: read off types
 
 
 def helper(t, k):

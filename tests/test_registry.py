@@ -18,6 +18,7 @@ import importlib.util
 import math
 import pathlib
 import random
+import warnings
 import re
 
 import pytest
@@ -32,7 +33,8 @@ from symdiff.ir import nodes as ir
 from symdiff.ir.names import BUILTINS
 from symdiff.pipeline import lower
 from symdiff.primitives import registry
-from symdiff.primitives.record import KINDS
+from symdiff.ir import types as t
+from symdiff.primitives import type_rules
 from symdiff.primitives.texts import names_read, template
 
 RECORDS = registry.records()
@@ -80,7 +82,7 @@ def test_record_is_whole(record):
     assert len(record.partials) == record.arity or (record.vjp and record.jvp)
     assert set(record.ints) <= set(record.params)
     assert len(record.defaults) <= record.arity
-    assert record.result in KINDS
+    assert record.result in type_rules.RESULTS
     assert record.bridge, "no bridge to the tape"
     branched = [p for p in record.partials if p is not None
                 and any(isinstance(n, ast.IfExp) for n in ast.walk(template(p)))]
@@ -181,38 +183,98 @@ def test_stop_gradient_is_translated_by_sympy():
 
 # --- types and properties -----------------------------------------------------------------
 
-def _kind(value):
-    return {bool: "bool", int: "int", float: "float"}.get(type(value))
+_FIXED = (type_rules.floats, type_rules.ints, type_rules.bools)
 
 
 @pytest.mark.parametrize("record", [r for r in RECORDS if not r.numpy or r.math or r.builtin
                                     or r.operator], ids=lambda r: r.name)
 def test_type_rule_is_python_s(record):
-    """The kind the type rule gives is the kind Python's own computation returns."""
+    """The type the type rule gives holds the value Python's own computation returns (is
+    its type, for a rule of one type)."""
     if not _computable(record.forward, record):
         pytest.skip("computed by SciPy")
     for family in (None, "math"):
         spelled = record.spelled(family)
         for point in points(record, "types"):
-            kinds = ["int" if p in record.ints else "float" for p in record.params]
+            args = [t.INT if p in record.ints else t.FLOAT for p in record.params]
             try:
                 value = _run(spelled.forward, record, point)
             except (ValueError, OverflowError, ZeroDivisionError):
                 continue
-            expected = registry.result_kind(record.name, kinds, family)
-            assert expected in (None, _kind(value)), (family, point, value)
-            if record.result in ("float", "int", "bool"):
-                assert expected == _kind(value)
+            typed = record.typed(args, point, family)
+            assert t.accepts(typed.result, t.of_value(value)), (family, point, value)
+            if spelled.result in _FIXED:
+                assert typed.result == t.of_value(value)
 
 
 def test_type_rules_of_python_arithmetic():
-    assert registry.result_kind("add", ["int", "int"]) == "int"
-    assert registry.result_kind("add", ["int", "float"]) == "float"
-    assert registry.result_kind("div", ["int", "int"]) == "float"
-    assert registry.result_kind("pow", ["int", "int"]) is None  # 2 ** -1 is 0.5
-    assert registry.result_kind("pow", ["int", "int"], "math") == "float"
-    assert registry.result_kind("max", ["int", "float"]) is None
-    assert registry.result_kind("isnan", ["float"]) == "bool"
+    def result(op, *args, consts=(), by=None):
+        return registry.typed(op, args, consts, by).result
+
+    assert result("add", t.INT, t.INT) == t.INT
+    assert result("add", t.BOOL, t.BOOL) == t.INT
+    assert result("add", t.INT, t.FLOAT) == t.FLOAT
+    assert result("div", t.INT, t.INT) == t.FLOAT
+    assert result("pow", t.INT, t.INT) == t.FLOAT  # 2 ** -1 is 0.5: an int or a float
+    assert result("pow", t.INT, t.INT, consts=(None, 2)) == t.INT
+    assert result("pow", t.INT, t.INT, consts=(None, 2), by="math") == t.FLOAT
+    assert result("max", t.INT, t.FLOAT) == t.FLOAT  # either: a float variable holds both
+    assert result("max", t.BOOL, t.BOOL) == t.BOOL
+    assert result("copy", t.STR) == t.STR
+    assert result("isnan", t.FLOAT) == t.BOOL
+    assert result("floor", t.FLOAT) == t.INT
+    assert result("add", None, t.FLOAT) == t.FLOAT  # an operand not typed yet
+    assert result("sin", t.FLOAT, by="math") == t.FLOAT
+
+
+def test_numpy_scalars_are_a_type():
+    """What numpy computes is a NumPy scalar, and so is an operator that meets one; a test
+    stays a bool; ``float()`` and math's functions give Python floats back."""
+    def result(op, *args, by=None):
+        return registry.typed(op, args, (), by).result
+
+    npf = t.NUMPY_FLOAT
+    assert result("sin", t.FLOAT, by="numpy") == npf
+    assert result("floor", t.FLOAT, by="numpy") == npf  # np.floor gives a float
+    assert result("mul", npf, t.FLOAT) == npf
+    assert result("div", t.INT, npf) == npf
+    assert result("pow", npf, t.INT) == npf
+    assert result("abs", npf) == npf and result("max", t.FLOAT, npf) == npf
+    assert result("float", npf) == t.FLOAT and result("sin", npf, by="math") == t.FLOAT
+    assert result("round", npf) == t.INT
+    assert result("isnan", npf, by="math") == t.BOOL
+    assert t.join(t.FLOAT, npf) == npf and t.accepts(npf, t.FLOAT)
+    assert not t.accepts(t.FLOAT, npf)
+
+
+@pytest.mark.parametrize("record", [r for r in RECORDS if r.numpy], ids=lambda r: r.name)
+def test_type_rule_is_numpy_s(record):
+    """Called by numpy's name, the value is the NumPy scalar the rule says (a bool stays
+    a bool); an operator on a NumPy scalar gives one too."""
+    np = pytest.importorskip("numpy")
+    function = getattr(np, record.numpy[0])
+    for point in points(record, "numpy"):
+        with np.errstate(all="ignore"):
+            value = function(*point)
+        assert isinstance(value, np.floating), (point, value)
+        args = [t.INT if p in record.ints else t.FLOAT for p in record.params]
+        assert record.typed(args, point, "numpy").result == t.NUMPY_FLOAT
+        if record.operator is not None:
+            with np.errstate(all="ignore"):
+                mixed = _run(record.forward, record, (np.float64(point[0]),) + point[1:])
+            assert isinstance(mixed, np.floating)
+            assert record.typed([t.NUMPY_FLOAT] + args[1:], point).result == t.NUMPY_FLOAT
+
+
+def test_may_raise_is_total_on_numbers():
+    assert not registry.typed("add", (t.FLOAT, t.FLOAT)).may_raise
+    assert registry.typed("div", (t.FLOAT, t.FLOAT)).may_raise
+    assert registry.typed("add", (t.STR, t.FLOAT)).may_raise
+    assert registry.total("tanh") and not registry.total("log")
+    assert not registry.typed("div", (t.NUMPY_FLOAT, t.FLOAT)).may_raise  # inf, a warning
+    assert not registry.typed("log", (t.FLOAT,), by="numpy").may_raise  # np.log(-1.0): nan
+    assert registry.typed("log", (t.NUMPY_FLOAT,), by="math").may_raise  # math.log raises
+    assert registry.typed("div", (t.NUMPY_FLOAT, t.STR)).may_raise
 
 
 @pytest.mark.parametrize("record", [r for r in RECORDS if r.total], ids=lambda r: r.name)
@@ -344,3 +406,18 @@ def test_readme_states_each_convention(record):
     spans = re.findall(r"`([^`]*)`", _readme_conventions())
     cited = set(spans) | {word for span in spans for word in re.findall(r"[A-Za-z_][\w.]*\*?", span)}
     assert _spelled_as(record) & cited, f"README's conventions table does not name {record.name}"
+
+
+@pytest.mark.parametrize("record", [r for r in RECORDS if r.numpy], ids=lambda r: r.name)
+def test_what_numpy_computes_never_raises_on_numbers(record):
+    """The type rule says a call numpy computes never raises on numbers: under numpy's
+    default errstate it gives inf or nan and a warning."""
+    np = pytest.importorskip("numpy")
+    assert not record.typed([t.FLOAT] * record.arity, by="numpy").may_raise
+    specials = (0.0, -0.0, -1.0, math.inf, -math.inf, math.nan, 5e-324, 1e308, 2.5)
+    rng = random.Random(record.name)
+    function = getattr(np, record.numpy[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for _ in range(40):
+            function(*[rng.choice(specials) for _ in record.params])

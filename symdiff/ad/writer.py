@@ -65,8 +65,9 @@ class Writer:
 
     def substitute(self, text, stmt):
         names = {"out": load(stmt.target), "math": load(self.program.math_name)}
-        if getattr(stmt, "module", None) is not None:
-            names[NUMPY] = load(stmt.module)
+        module = getattr(stmt, "module", None) or self.program.numpy_name
+        if module is not None:  # the user's numpy call's, or where an operator meets numpy's
+            names[NUMPY] = load(module)
         for builtin, alias in self.builtins.items():
             names[builtin] = load(alias)
         for key in HELPERS:

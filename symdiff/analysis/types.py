@@ -8,14 +8,19 @@ names are first defined; ``annotate`` stores it as ``program.types``.
 - A parameter is a float, unless the code reads it as a table (``Table``), as an
   integer (a ``range`` bound, an integer argument of a primitive, an index), or it
   defaults to None (``Optional``), a string or a bool (the type of its default).
-- An ``Assign`` gets its primitive's result type (``result_type``), by the type rule of
-  its record in the registry (``record.KINDS``): integer-valued primitives (``floor``,
-  ``factorial``, ``round`` of one number) give ``Int``, the tests (``isnan``) ``Bool``,
-  arithmetic ("like") the wider type of its operands, ``max``/``min`` ("pick") the
-  operands' own, everything else ``Float``.  Computed by numpy (``family == "numpy"``)
-  every number but a test's is a float.
+- An ``Assign`` gets its record's type rule's result (``result_type``, the one
+  statement of the rule: ``Primitive.typed``) for its operands' types and the constants
+  it is given: integer-valued primitives (``floor``, ``factorial``, ``round`` of one
+  number) give ``Int``, the tests (``isnan``) ``Bool``, arithmetic the wider type of its
+  operands, ``max``/``min`` the operands' own, everything else ``Float``.  Called by
+  numpy's name, or by SciPy, a number is a NumPy scalar (``NUMPY_FLOAT``), and so is what
+  an operator, ``abs``, ``max`` or a copy makes of one, through lists appended to and
+  popped from too; ``Program.computed_by`` reads the operators numpy computes off these.
 - A ``Compute`` gets the type of its expression (``expression_type``): comparisons and
-  ``not`` give ``Bool``, ``len`` an ``Int``, an entry of a table a number.
+  ``not`` give ``Bool``, ``len`` an ``Int``, an entry of a table a number, an operator
+  its record's rule's type.
+- A container gets the type lowering gave it (from the arguments' kinds and what the code
+  builds), its elements joined with the numbers appended to it.
 - An expression it cannot type leaves its variable without a type (never an error
   here: ``check_program``, which the tests run, reports it).
 - ``name = xs.pop()`` gives ``name`` the type of the list's elements, unless ``name``
@@ -23,70 +28,42 @@ names are first defined; ``annotate`` stores it as ``program.types``.
   assignments.
 - A name assigned in several places holds the join of its values' types (an ``Int``
   counter later given floats is a ``Float``), found by iterating to a fixed point.
+
+    s = np.sin(x)        s: np.float64
+    q = s / y            q: np.float64   (computed by numpy: its partials are numpy's)
+    k = math.floor(q)    k: int
 """
 
-import math
 
+from symdiff.analysis.expression_types import (
+    expression_type,
+    keeps_ints,
+    keeps_numbers,
+    name_type,
+)
 from symdiff.errors import InternalError
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import types as t
-from symdiff.ir.types import element, is_table, table_values
-from symdiff.primitives import registry
-
-# calls in expressions of what is no primitive: the builtins and math functions symdiff
-# reads as values, never differentiates
-_NOT_PRIMITIVES = {"len": t.INT, "isqrt": t.INT, "gcd": t.INT, "lcm": t.INT, "bool": t.BOOL,
-                   "isinstance": t.BOOL, "callable": t.BOOL, "hasattr": t.BOOL}
 
 
-def _result_rule(op, family):
-    """The type rule of ``op`` (a key of ``record.KINDS``) as ``family`` computes it; None
-    for a function with its own rule (or no op)."""
-    if op is None:
-        return None
+def result_type(program, stmt, arg_types):
+    """The type of ``stmt.op(*args)`` for arguments of ``arg_types``: the type rule of
+    the ``Assign`` ``stmt``'s record, with the constants it is given, as the names the
+    user called it by compute it."""
     try:
-        return registry.rule_of(op).spelled(family).result
+        rule = program.rule(stmt.op)
+    except KeyError:
+        return t.FLOAT  # no primitive: ``check_program`` reports it
+    consts = tuple(a.value if isinstance(a, ir.Const) else None for a in stmt.args)
+    return rule.typed(arg_types, consts, stmt.family).result
+
+
+def _rule(program, op):
+    try:
+        return program.rule(op)
     except KeyError:
         return None
-
-
-def result_type(stmt, arg_types):
-    """The type of ``stmt.op(*args)`` for arguments of ``arg_types`` (the type rule of
-    the ``Assign`` ``stmt``'s primitive)."""
-    rule = _result_rule(stmt.op, stmt.family)
-    if stmt.family == "numpy" and rule != "bool":
-        return t.FLOAT
-    if rule == "power" and arg_types and all(a in (t.INT, t.BOOL) for a in arg_types):
-        exponent = stmt.args[1]
-        if isinstance(exponent, ir.Const) and exponent.value >= 0:
-            return t.INT
-    return _of_rule(rule, arg_types)
-
-
-def _of_rule(rule, arg_types):
-    if rule == "bool":
-        return t.BOOL
-    if rule == "int":
-        return t.INT
-    if rule == "pick":  # one of the operands, as it is (a copy of a str is a str)
-        return arg_types[0] if len(arg_types) == 1 else _widest(arg_types, keep_bool=True)
-    if rule == "like":  # the wider type of the operands (a bool counts as an int)
-        return _widest(arg_types)
-    return t.FLOAT
-
-
-def _widest(types, keep_bool=False):
-    found = None
-    for each in types:
-        if each is None:
-            continue  # not known yet (a name defined later in a loop)
-        if not t.is_number(each):
-            return t.FLOAT  # an optional number, known to be one where it is computed with
-        found = t.join(found, each)
-    if found == t.BOOL and not keep_bool:
-        return t.INT
-    return found
 
 
 class _Inference:
@@ -151,11 +128,11 @@ class _Inference:
         (``range(n + 1)``) makes them integers too."""
         sources = {}
         for stmt in ir.walk(self.program.body):
-            if isinstance(stmt, ir.Assign) and _result_rule(stmt.op, stmt.family) in (
-                    "like", "pick") and stmt.family != "numpy":
+            if isinstance(stmt, ir.Assign) and stmt.op not in self.program.custom and (
+                    keeps_numbers(_rule(self.program, stmt.op), stmt.family)):
                 sources.setdefault(stmt.target, []).extend(
                     a.name for a in stmt.args if isinstance(a, ir.Var))
-            elif isinstance(stmt, ir.Compute) and _keeps_ints(stmt.expr):
+            elif isinstance(stmt, ir.Compute) and keeps_ints(stmt.expr):
                 sources.setdefault(stmt.target, []).extend(stmt.reads)
         pending = list(self.ints)
         while pending:
@@ -186,20 +163,86 @@ class _Inference:
 
     def statement(self, stmt):
         if isinstance(stmt, ir.Assign):
-            self.define(stmt.target, result_type(stmt, [self.operand(a) for a in stmt.args]))
+            self.define(stmt.target, result_type(self.program, stmt,
+                                                 [self.operand(a) for a in stmt.args]))
         elif isinstance(stmt, ir.Compute):
             self.define(stmt.target, expression_type(stmt.expr, self.name_type))
         elif isinstance(stmt, ir.For):
             self.define(stmt.target, t.INT if stmt.over is None else t.STR)
-        elif isinstance(stmt, (ir.Build, ir.Share, ir.Take, ir.Join)):
-            self.define(stmt.target, self.program.containers[stmt.target])
+        elif isinstance(stmt, ir.Build):
+            self.built(stmt)
+        elif isinstance(stmt, (ir.Share, ir.Take, ir.Join)):
+            self.copied(stmt)
         elif isinstance(stmt, ir.Item):
-            self.define(stmt.target, element_type(self.program, stmt))
+            self.define(stmt.target, element_type(self.program, stmt, self.types))
+        elif isinstance(stmt, ir.SetItem):
+            self.store(stmt.container, [_index(i) for i in stmt.path], stmt.value)
         elif isinstance(stmt, ir.Reduce):
-            self.define(stmt.target, t.FLOAT)
+            self.define(stmt.target, self.reduced(stmt))
+        elif isinstance(stmt, ir.Push):
+            self.pushed(stmt)
         elif isinstance(stmt, ir.Pop) and ((stmt.stack, stmt.target) not in self.returned
                                            or stmt.target in self.fallback):
-            self.define(stmt.target, element_type(self.program, stmt))
+            self.define(stmt.target, element_type(self.program, stmt, self.types))
+
+    def built(self, stmt):
+        """A container written out: lowering's type, each element joined with the number
+        it is built of (a list of NumPy scalars holds NumPy scalars)."""
+        self.define(stmt.target, self.program.containers[stmt.target])
+        for path, item in ir.literal_leaves(stmt.items, stmt.keys):
+            if stmt.repeat is None:
+                self.store(stmt.target, path, item)
+            else:  # ``[a] * n``: every element
+                self.store(stmt.target, (None,) * len(path), item)
+
+    def copied(self, stmt):
+        """A container bound again (``Share``), sliced or copied (``Take``) or joined
+        (``Join``): lowering's type, its numbers joined with those of its sources (the
+        same kind of number in every element: the sources' positions are not followed)."""
+        self.define(stmt.target, self.program.containers[stmt.target])
+        sources = [part for part in stmt.parts if isinstance(part, ir.Ref)] if isinstance(
+            stmt, ir.Join) else [ir.Ref(stmt.container, stmt.path)]
+        numbers = [self.number_in(part.container, part.path) for part in sources]
+        if isinstance(stmt, ir.Join):
+            numbers += [self.operand(item) for part in stmt.parts
+                        if isinstance(part, ir.Literal)
+                        for _, item in ir.literal_leaves(part.items)]
+        for number in numbers:
+            if t.is_number(number):
+                kind = self.types[stmt.target]
+                self.define(stmt.target, t.stored(kind, (None,) * _depth(kind), number))
+
+    def number_in(self, name, path):
+        """The kind of number every element of ``name[path]`` holds (None: not one)."""
+        kind = self.types.get(name, self.program.containers.get(name))
+        for index in path:
+            kind = t.element(kind, _index(index))
+        while kind is not None and not t.is_number(kind):
+            kind = t.element(kind, None)
+        return kind
+
+    def store(self, name, path, value):
+        kind = self.types.get(name, self.program.containers.get(name))
+        found = self.operand(value)
+        if kind is not None and t.is_number(found):
+            self.define(name, t.stored(kind, tuple(path), found))
+
+    def reduced(self, stmt):
+        """``sum``, ``min``, ``max``, ``prod`` of NumPy scalars are one; of other numbers
+        (and ``math.fsum`` of any), a float."""
+        kind = self.types.get(stmt.container, self.program.containers.get(stmt.container))
+        for index in stmt.path:
+            kind = t.element(kind, _index(index))
+        numbers = t.element(kind, None)
+        return t.NUMPY_FLOAT if numbers == t.NUMPY_FLOAT and stmt.op != "fsum" else t.FLOAT
+
+    def pushed(self, stmt):
+        """A number appended to a list: the list's elements hold its type too (a NumPy
+        scalar appended is one when popped)."""
+        stack = self.types.get(stmt.stack, self.program.containers.get(stmt.stack))
+        value = self.operand(stmt.value)
+        if isinstance(stack, t.List) and t.is_number(value):
+            self.define(stmt.stack, t.List(t.join(stack.elem, value), stack.length))
 
     def operand(self, operand):
         if isinstance(operand, ir.Var):
@@ -211,16 +254,32 @@ class _Inference:
         return name_type(self.program, self.types, name)
 
 
-def element_type(program, stmt):
+def _depth(kind):
+    """How many indices reach a number in a container of type ``kind``."""
+    depth = 0
+    while kind is not None and not t.is_number(kind):
+        kind, depth = t.element(kind, None), depth + 1
+    return depth
+
+
+def _index(operand):
+    return operand.value if isinstance(operand, ir.Const) else None
+
+
+def element_type(program, stmt, types):
     """The type of the number an ``Item`` reads or a ``Pop`` takes off: its container's
-    element's (an int of a list of ints, a float otherwise)."""
+    element's as ``types`` holds the container (or lowering made it): an int of a list of
+    ints, a NumPy scalar of a list they were appended to, a float otherwise."""
     if isinstance(stmt, ir.Pop):
-        kind = element(program.containers.get(stmt.stack), None)
-        return kind if kind in (t.INT, t.FLOAT) else t.FLOAT
-    kind = program.containers.get(stmt.container)
+        kind = t.element(types.get(stmt.stack, program.containers.get(stmt.stack)), None)
+        return kind if kind in _ELEMENTS else t.FLOAT
+    kind = types.get(stmt.container, program.containers.get(stmt.container))
     for index in stmt.path:
-        kind = element(kind, index.value if isinstance(index, ir.Const) else None)
-    return kind if kind in (t.INT, t.FLOAT) else t.FLOAT
+        kind = t.element(kind, index.value if isinstance(index, ir.Const) else None)
+    return kind if kind in _ELEMENTS else t.FLOAT
+
+
+_ELEMENTS = (t.INT, t.FLOAT, t.NUMPY_FLOAT)  # the numbers a container holds (a bool: an int)
 
 
 def returned_names(program):
@@ -229,92 +288,6 @@ def returned_names(program):
     kinds of number on one list), so the pop tells nothing new of its type."""
     return {(s.stack, s.value.name) for s in ir.walk(program.body)
             if isinstance(s, ir.Push) and isinstance(s.value, ir.Var)}
-
-
-def name_type(program, types, name):
-    """The type of ``name`` in ``program``: a variable's (in ``types``), a global's value's,
-    or None (a module, a function, or a name not typed yet)."""
-    if name in types:
-        return types[name]
-    if name in program.namespace:
-        value = program.namespace[name]
-        if is_table(value):  # known now: its entries' kind too
-            values = table_values(value)
-            return t.Table(t.INT if values and all(isinstance(v, int) for v in values)
-                           else t.FLOAT)
-        if value is None or isinstance(value, (bool, int, float, str)):
-            return t.of_value(value)
-    return None
-
-
-def _keeps_ints(expr):
-    """Whether ``expr`` is an integer when the names it reads are (no ``/``, no calls but
-    ``min``, ``max`` and ``abs``)."""
-    for node in ex.walk(expr):
-        if isinstance(node, ex.BinOp) and node.op == "/":
-            return False
-        if isinstance(node, ex.Call) and not (isinstance(node.func, ex.Name) and _result_rule(
-                registry.names("builtin").get(node.func.id), None) in ("like", "pick")):
-            return False
-        if isinstance(node, (ex.Compare, ex.Subscript, ex.Attribute)):
-            return False
-    return True
-
-
-def expression_type(expr, name_type):
-    """The type of the IR expression ``expr``; ``name_type(name)`` gives a name's."""
-    if isinstance(expr, ex.Const):
-        return t.of_value(expr.value)
-    if isinstance(expr, ex.Name):
-        return name_type(expr.id)
-    if isinstance(expr, (ex.Compare, ex.FString)):
-        return t.BOOL if isinstance(expr, ex.Compare) else t.STR
-    if isinstance(expr, ex.UnaryOp):
-        if expr.op == "not":
-            return t.BOOL
-        return _widest([expression_type(expr.operand, name_type)])
-    if isinstance(expr, ex.BoolOp) or isinstance(expr, ex.IfExp):
-        parts = expr.values if isinstance(expr, ex.BoolOp) else (expr.body, expr.orelse)
-        found = None
-        for part in parts:
-            found = t.join(found, expression_type(part, name_type))
-        return found
-    if isinstance(expr, ex.BinOp):
-        if expr.op == "/":
-            return t.FLOAT
-        return _widest([expression_type(expr.left, name_type),
-                        expression_type(expr.right, name_type)])
-    if isinstance(expr, ex.Subscript):
-        container = expression_type(expr.value, name_type)
-        if isinstance(container, t.Table):
-            return container.elem
-        return None
-    if isinstance(expr, ex.Attribute) and isinstance(expr.value, ex.Name):
-        value = getattr(math, expr.attr, None) if expr.value.id == "math" else None
-        if isinstance(value, float):
-            return t.FLOAT
-    if isinstance(expr, ex.Call):
-        return _call_type(expr, name_type)
-    return None  # unknown: ``check_program`` reports a variable left without a type
-
-
-def _call_type(expr, name_type):
-    """A builtin's call by its name, a module's (``math.floor``) by its attribute."""
-    func = expr.func
-    name = func.id if isinstance(func, ex.Name) else getattr(func, "attr", None)
-    if name in _NOT_PRIMITIVES:
-        return _NOT_PRIMITIVES[name]
-    op = registry.names("builtin" if isinstance(func, ex.Name) else "math").get(name)
-    if name == "get" and isinstance(func, ex.Attribute):  # ``kwargs.get("k", default)``
-        table = expression_type(func.value, name_type)
-        if isinstance(table, t.Table):
-            default = expr.args[1] if len(expr.args) > 1 else ex.Const(None)
-            return t.join(table.elem, expression_type(default, name_type))
-    if op is None:
-        return None  # untyped: check_program, which the tests run, reports it
-    op = registry.variant(op, len(expr.args))
-    family = None if isinstance(func, ex.Name) else "math"
-    return _of_rule(_result_rule(op, family), [expression_type(a, name_type) for a in expr.args])
 
 
 def infer_types(program):

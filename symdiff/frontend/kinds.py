@@ -20,6 +20,7 @@ import ast
 import numbers
 
 from symdiff.ir import types as t
+from symdiff.ir.types import element  # noqa: F401 (one statement, in the type system)
 from symdiff.primitives.reductions import REDUCTIONS
 
 
@@ -43,32 +44,13 @@ def kind_of(value):
             return None
         elem = elts[0] if elts else t.FLOAT
         for kind in elts[1:]:
-            elem = _unify(elem, kind)
+            elem = t.element_join(elem, kind)
             if elem is None:  # a list of unlike things
                 return None
         return t.List(elem, len(value))
     if isinstance(value, dict) and value and all(isinstance(k, str) for k in value):
         items = tuple((k, kind_of(v)) for k, v in value.items())
         return t.Dict(items) if all(_is_leafy(k) for _, k in items) else None
-    return None
-
-
-def _unify(a, b):
-    """One kind for the elements of a list that holds values of kinds ``a`` and ``b``:
-    lists of different lengths are lists of unknown length; None when none fits."""
-    if a == b:
-        return a
-    if isinstance(a, t.List) and isinstance(b, t.List):
-        elem = _unify(a.elem, b.elem)
-        return None if elem is None else t.List(elem, None)
-    if isinstance(a, t.Tuple) and isinstance(b, t.Tuple) and len(a.elts) == len(b.elts):
-        elts = tuple(_unify(x, y) for x, y in zip(a.elts, b.elts))
-        return None if None in elts else t.Tuple(elts)
-    if isinstance(a, t.Dict) and isinstance(b, t.Dict) and [k for k, _ in a.items] == [
-            k for k, _ in b.items]:
-        values = [_unify(x, y) for (_, x), (_, y) in zip(a.items, b.items)]
-        return None if None in values else t.Dict(tuple(
-            (k, v) for (k, _), v in zip(a.items, values)))
     return None
 
 

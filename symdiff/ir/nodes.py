@@ -20,11 +20,13 @@ from dataclasses import dataclass, field
 from symdiff.ir import expr as ex
 from symdiff.ir.container_nodes import Build, Item, Join, Literal, Reduce, Ref, SetItem, Share, Take
 from symdiff.ir.operands import Const, Origin, Var
-from symdiff.primitives.registry import rule_of
+from symdiff.ir.types import is_numpy
+from symdiff.primitives.registry import arithmetic, rule_of
 
 __all__ = ["Assign", "Build", "BreakIf", "Check", "Compute", "Const", "For", "If", "Item",
            "Join", "Literal", "Origin", "Pop", "Program", "Push", "Reduce", "Ref", "SetItem",
-           "Share", "Take", "Var", "While", "assigned_names", "children", "literal_leaves",
+           "Share", "Take", "Var", "While", "assigned_names", "children", "computed_by",
+           "literal_leaves",
            "number_statements", "operand_names", "reads", "walk"]
 
 
@@ -169,15 +171,33 @@ class Program:
     kwargs: str = None  # the name of the ``**kwargs`` parameter, read with constant keys
     types: dict = field(default_factory=dict)  # variable -> its type (``symdiff.ir.types``)
     containers: dict = field(default_factory=dict)  # name -> the container type it holds
+    numpy_name: str = None  # the name generated code calls numpy by, where it may need it
 
     def rule(self, op):
         """The derivative rule of ``op``: the table's, or a user function's own."""
         return self.custom[op] if op in self.custom else rule_of(op)
 
+    def computed_by(self, stmt):
+        """The family of names that computes the ``Assign`` ``stmt``: the one the user
+        called it by ("math", "numpy"), else numpy's for an operator that meets a NumPy
+        scalar, read off its operands' types (Python's ``/`` on ``np.float64`` gives inf
+        where on floats it raises, so its partials are numpy's too), else None."""
+        return computed_by(stmt, self.types)
+
     def rule_of(self, stmt):
-        """The rule of the ``Assign`` ``stmt`` as the family of names it was called by
-        computes it (``Rule.spelled``)."""
-        return self.rule(stmt.op).spelled(stmt.family)
+        """The rule of the ``Assign`` ``stmt`` as the family that computes it computes it
+        (``computed_by``, ``Rule.spelled``)."""
+        return self.rule(stmt.op).spelled(self.computed_by(stmt))
+
+
+def computed_by(stmt, types):
+    """``Program.computed_by`` with the variables' types ``types``."""
+    if stmt.family is not None:
+        return stmt.family
+    if arithmetic(stmt.op) and any(isinstance(a, Var) and is_numpy(types.get(a.name))
+                                   for a in stmt.args):
+        return "numpy"
+    return None
 
 
 def children(stmt):

@@ -71,8 +71,8 @@ def _bodies(stmt):
 def _line(stmt, types):
     if isinstance(stmt, ir.Assign):
         args = ", ".join(operand_text(a) for a in stmt.args)
-        called = f"  [{stmt.call}]" if stmt.call else (
-            f"  [{stmt.family}]" if stmt.family else "")
+        family = ir.computed_by(stmt, types)
+        called = f"  [{stmt.call}]" if stmt.call else (f"  [{family}]" if family else "")
         return f"{_typed(stmt.target, types)} = {stmt.op}({args}){called}"
     if isinstance(stmt, ir.Compute):
         return f"{_typed(stmt.target, types)} = {expression_text(stmt.expr)}"

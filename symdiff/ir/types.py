@@ -6,7 +6,8 @@ and a ``join`` giving the type of a variable assigned values of two types; the t
 constant (``of_value``), whether a value is a table of numbers (``is_table``), and what a
 container type's element is (``element``, ``length``).
 
-Today a program holds numbers (``Float``, ``Int``, ``Bool``), strings (``Str``),
+Today a program holds numbers (``Float``, ``Int``, ``Bool``; a NumPy scalar is a
+``Float`` computed by numpy, ``NUMPY_FLOAT``), strings (``Str``),
 ``None`` (``NoneType``, and ``Optional`` for a parameter that defaults to it), the
 tables of numbers a function reads by index (``Table``: a tuple, list, dict or array known only when the
 gradient runs).  The containers and arrays read next are defined here already, so
@@ -36,8 +37,16 @@ class Type:
 
 @dataclass(frozen=True)
 class Float(Type):
+    """A float; with ``numpy``, a NumPy scalar (``np.float64``, a subclass of float whose
+    operators give inf or nan where Python's raise, so what meets it computes as numpy)."""
+
+    numpy: bool = False
+
     def __str__(self):
-        return "float"
+        return "np.float64" if self.numpy else "float"
+
+    def __repr__(self):
+        return "Float(numpy=True)" if self.numpy else "Float()"
 
 
 @dataclass(frozen=True)
@@ -122,27 +131,68 @@ class Array(Type):
 
 
 FLOAT, INT, BOOL, STR, NONE = Float(), Int(), Bool(), Str(), NoneType()
-NUMBERS = (BOOL, INT, FLOAT)  # each converts to the next: True + 1 is 2, 2 * 0.5 is 1.0
+NUMPY_FLOAT = Float(numpy=True)
+# each converts to the next: True + 1 is 2, 2 * 0.5 is 1.0, np.float64(2.0) * 0.5 is numpy's
+NUMBERS = (BOOL, INT, FLOAT, NUMPY_FLOAT)
 
 
 def is_number(t):
     return t in NUMBERS
 
 
+def is_numpy(t):
+    """Whether a value of type ``t`` may be a NumPy scalar."""
+    return t == NUMPY_FLOAT or (isinstance(t, Optional) and t.of == NUMPY_FLOAT)
+
+
 def join(a, b):
-    """The type of a variable that holds a value of type ``a`` or of type ``b``."""
+    """The type of a variable that holds a value of type ``a`` or of type ``b`` (None: no
+    value known yet).  Containers of one shape join element by element, a list's length
+    kept where both agree: ``join(list[int, 2], list[float, 3])`` is ``list[float]``."""
     if a is None or a == b:
         return b
     if b is None:
         return a
     if is_number(a) and is_number(b):
         return max(a, b, key=NUMBERS.index)
+    if isinstance(a, List) and isinstance(b, List):
+        return List(join(a.elem, b.elem), a.length if a.length == b.length else None)
+    if isinstance(a, Tuple) and isinstance(b, Tuple) and len(a.elts) == len(b.elts):
+        return Tuple(tuple(join(x, y) for x, y in zip(a.elts, b.elts)))
+    if isinstance(a, Dict) and isinstance(b, Dict) and [k for k, _ in a.items] == [
+            k for k, _ in b.items]:
+        return Dict(tuple((k, join(x, y)) for (k, x), (_, y) in zip(a.items, b.items)))
+    if isinstance(a, Table) and isinstance(b, Table):
+        return Table(join(a.elem, b.elem))
     if a == NONE or b == NONE:
         other = b if a == NONE else a
         return other if isinstance(other, Optional) else Optional(other)
     if isinstance(a, Optional) or isinstance(b, Optional):
         return Optional(join(getattr(a, "of", a), getattr(b, "of", b)))
     raise InternalError("types", f"a variable holds both a {a} and a {b}")
+
+
+def element_join(a, b):
+    """One type for two elements of one list (what lowering and the argument kinds give a
+    list's elements): numbers join (an int and a float are floats), containers of one
+    shape join element by element, a list among them of unknown length; None when
+    none fits (a list of unlike elements)."""
+    if a == b:
+        return a
+    if is_number(a) and is_number(b):
+        return join(a, b)
+    if isinstance(a, List) and isinstance(b, List):
+        elem = element_join(a.elem, b.elem)
+        return None if elem is None else List(elem, None)
+    if isinstance(a, Tuple) and isinstance(b, Tuple) and len(a.elts) == len(b.elts):
+        elts = tuple(element_join(x, y) for x, y in zip(a.elts, b.elts))
+        return None if None in elts else Tuple(elts)
+    if isinstance(a, Dict) and isinstance(b, Dict) and [k for k, _ in a.items] == [
+            k for k, _ in b.items]:
+        values = [element_join(x, y) for (_, x), (_, y) in zip(a.items, b.items)]
+        return None if None in values else Dict(tuple(
+            (k, v) for (k, _), v in zip(a.items, values)))
+    return None
 
 
 def of_value(value):
@@ -180,8 +230,8 @@ def is_container(kind):
 
 
 def element(kind, index):
-    """The kind of ``kind[index]`` for a constant ``index`` (an int or a key), or of any
-    element for ``index`` None (an index or a key known when the gradient runs: the kind
+    """The type of ``kind[index]`` for a constant ``index`` (an int or a key), or of any
+    element for ``index`` None (an index or a key known when the gradient runs: the type
     every element has); None when the index cannot stand there."""
     if isinstance(kind, List):
         return kind.elem
@@ -209,6 +259,28 @@ def length(kind):
     if isinstance(kind, Dict):
         return len(kind.items)
     return kind.length if isinstance(kind, List) else None
+
+
+def stored(kind, path, value):
+    """The type of a container of type ``kind`` once a number of type ``value`` is stored
+    at ``path`` (constant indices or keys; None: one known when the code runs, so any
+    element): the element there joined with ``value``.
+
+    >>> stored(List(FLOAT, 2), (None,), NUMPY_FLOAT)
+    List(elem=Float(numpy=True), length=2)
+    """
+    if not path:
+        return join(kind, value) if is_number(kind) and is_number(value) else kind
+    head, rest = path[0], path[1:]
+    if isinstance(kind, List):
+        return List(stored(kind.elem, rest, value), kind.length)
+    if isinstance(kind, Tuple):
+        return Tuple(tuple(stored(e, rest, value) if head is None or head % len(kind.elts) == i
+                           else e for i, e in enumerate(kind.elts)))
+    if isinstance(kind, Dict):
+        return Dict(tuple((k, stored(v, rest, value) if head is None or head == k else v)
+                          for k, v in kind.items))
+    return kind
 
 
 def accepts(expected, actual):

@@ -322,19 +322,10 @@ def _literal(frame, node):
 
 
 def _joined(a, b):
-    """One type for two elements of a list: ints and floats are floats; containers of
-    the same shape join element by element; None when they differ in shape."""
-    if a == b:
-        return a
-    if {a, b} <= {t.INT, t.FLOAT}:
-        return t.FLOAT
-    if isinstance(a, t.Tuple) and isinstance(b, t.Tuple) and len(a.elts) == len(b.elts):
-        elts = tuple(_joined(x, y) for x, y in zip(a.elts, b.elts))
-        return None if None in elts else t.Tuple(elts)
-    if isinstance(a, t.List) and isinstance(b, t.List):
-        elem = _joined(a.elem, b.elem)
-        return None if elem is None else t.List(elem, None)
-    return None
+    """One type for two elements of a list (``types.element_join``, which the argument
+    kinds use too): ints and floats are floats; containers of the same shape join element
+    by element; None when they differ in shape."""
+    return t.element_join(a, b)
 
 
 def number(frame, node):

@@ -16,8 +16,8 @@ itself).  Guarantees:
 - calls to the user's own functions are inlined, with fresh names;
 - each statement remembers the user's line it came from;
 - a statement is written once, as it stays: nothing placed in the program is changed or
-  removed afterwards (a flag is set only where something reads it; ``spelling`` gives
-  a new body with numpy's operators marked).
+  removed afterwards (a flag is set only where something reads it); which operators
+  compute as numpy does is read off the types the inference gives (``Program.computed_by``).
 
     z = math.sin(x * y) + 1      ──►    mul_z = x * y
                                         sin_z = math.sin(mul_z)
@@ -32,7 +32,6 @@ from symdiff.ir.names import BUILTINS, Namer
 from symdiff.lower.frame import Frame
 from symdiff.lower.inline import run_function_body
 from symdiff.lower.scope import Unit
-from symdiff.lower.spelling import mark_numpy_operations
 
 
 def normalize(parsed, allow_tuple=False, kinds=None):
@@ -60,7 +59,6 @@ def normalize(parsed, allow_tuple=False, kinds=None):
     if kwargs is not None:
         frame.mapping[kwargs] = ir.Var(namer.claim(kwargs))
     body, result = run_function_body(frame, parsed.tree.body)
-    body = mark_numpy_operations(body, lambda: unit.global_name("np", sys.modules["numpy"]))
     return ir.Program(name=parsed.name, params=params, body=body, result=result,
                       origin=program_origin, namespace=unit.namespace, math_name=math_name,
                       reserved=namer.taken, defaults=_defaults(parsed),
@@ -68,7 +66,17 @@ def normalize(parsed, allow_tuple=False, kinds=None):
                       custom_functions=unit.custom_functions,
                       tables={p: unit.table_names[p] for p in params if p in unit.table_names},
                       optional=_optional(parsed, params), kwargs=kwargs,
-                      containers=dict(unit.containers))
+                      containers=dict(unit.containers), numpy_name=_numpy_name(unit, body))
+
+
+def _numpy_name(unit, body):
+    """The name generated code calls numpy by where an operator meets a NumPy scalar (its
+    partials are numpy's: ``Program.computed_by``); None when no call of the program
+    computes one (numpy's, SciPy's)."""
+    if any(isinstance(s, ir.Assign) and (s.family == "numpy" or s.call is not None)
+           for s in ir.walk(body)):
+        return unit.global_name("np", sys.modules["numpy"])
+    return None
 
 
 def _math_alias(parsed, namer, local):

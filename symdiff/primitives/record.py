@@ -13,9 +13,9 @@ every question the passes ask of them.  A record holds:
   a ``method`` of SciPy's ``norm``, or the Python ``operator`` its forward is), what it
   computes differently under one family's names (``overrides``, see ``Spelling``), and
   the calls that pick another primitive by their argument count (``variants``);
-- its type rule (``result``: the kind of the value from the kinds of the operands, see
-  ``KINDS``) and its properties: ``total`` (symdiff relies on it never raising on
-  floats), ``cheap`` (one arithmetic step: recomputed rather than saved, hoisted out of
+- its type rule (``typed``: the result type and whether the call may raise, from the
+  arguments' types; the record states ``result``, a rule of ``type_rules``, and ``total``,
+  that it never raises on numbers) and its properties: ``cheap`` (one arithmetic step: recomputed rather than saved, hoisted out of
   loops), ``foldable`` (the optimizer computes it on constants);
 - the ``domain`` its tests sample, its convention ``note`` at the points where the
   derivative is not defined, and its ``bridge``: the expression over ``params`` that
@@ -26,18 +26,8 @@ every question the passes ask of them.  A record holds:
 
 from dataclasses import dataclass, replace
 
+from symdiff.primitives import type_rules
 from symdiff.primitives.texts import numpy_text
-
-# A result rule names the kind (Float, Int or Bool) of a primitive's value:
-KINDS = {
-    "float": "always a float",
-    "int": "always an int",
-    "bool": "always a bool",
-    "like": "as Python's arithmetic gives: a float if an operand is one, else an int",
-    "power": "a float if an operand is one, else an int or a float (2 ** -1 is 0.5)",
-    "pick": "one of the operands, so the kind they share",
-}
-
 
 @dataclass(frozen=True)
 class Spelling:
@@ -45,7 +35,7 @@ class Spelling:
 
     forward: str = None
     partials: tuple = None
-    result: str = None  # the kind of its value there, where it differs (``math.pow``: "float")
+    result: object = None  # its result rule there, where it differs (``math.pow``: floats)
 
 
 @dataclass(frozen=True)
@@ -70,8 +60,8 @@ class Primitive:
     variants: tuple = ()  # (argument count, primitive): ``math.log(x, b)`` is ``logb``
     chain: bool = False  # more arguments than params: a left fold (``max(a, b, c)``)
     pair: tuple = None  # (function, index): one half of a function returning two numbers
-    result: str = "float"  # a key of KINDS
-    total: bool = False
+    result: object = type_rules.floats  # the result rule (``type_rules``): argument types -> type
+    total: bool = False  # never raises on numbers
     cheap: bool = False
     foldable: bool = False
     bridge: str = None  # how the tape computes it, on Values
@@ -81,6 +71,12 @@ class Primitive:
     @property
     def arity(self):
         return len(self.params)
+
+    def typed(self, args, consts=(), by=None):
+        """The type rule: a ``type_rules.Typed`` (the result type, whether the call may
+        raise) for arguments of types ``args``, ``consts`` the constants among them, called
+        by the names of ``by`` ("math", "numpy", or None)."""
+        return type_rules.typed(self, args, consts, by)
 
     def spelled(self, family):
         """The primitive as the family ``family`` computes it: "math", "numpy", or None for

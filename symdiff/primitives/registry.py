@@ -3,8 +3,8 @@
 Expects the records of ``scalar`` and ``scipy`` (``record.Primitive``).  Guarantees the
 only answers the rest of symdiff uses: the record of an operation (``rule_of``), the
 names a user reaches it by (``names``, ``operators``, ``pairs``, ``variant``), its type
-rule (``result_kind``), its properties (``total``, ``cheap``, ``arithmetic``,
-``keeps_operand_type``, and the same for a ``math`` function by its
+rule (``typed``), its properties (``total``, ``cheap``, ``arithmetic``, and the same
+for a ``math`` function by its
 name: ``total_math``, ``foldable_math``, ``float_math``), the builtins generated code
 calls, and the records of user functions with their own rule (``custom_rule``).  No
 fact is stated here: each is read from the records, so a new primitive is one record.
@@ -22,7 +22,8 @@ import math
 from types import MappingProxyType
 
 from symdiff.primitives import scalar, scipy
-from symdiff.primitives.record import KINDS, primitive
+from symdiff.ir.types import FLOAT, INT
+from symdiff.primitives.record import primitive
 from symdiff.primitives.special import HELPERS
 from symdiff.primitives.texts import names_read, template
 
@@ -131,24 +132,24 @@ def operators(arity):
     return found
 
 
+def operator_ops(arity):
+    """``{operator's text: op}`` of the primitives Python's operators spell, with ``arity``
+    operands (``"/"`` is ``div``, ``"-"`` of one operand ``neg``)."""
+    return _OPERATOR_OPS[arity]
+
+
+_OPERATOR_OPS = {arity: MappingProxyType({record.operator: record.name
+                                          for record in RECORDS.values()
+                                          if record.operator is not None
+                                          and record.arity == arity}) for arity in (1, 2)}
+
+
 # --- types and properties ------------------------------------------------------------------
 
-def result_kind(op, kinds, family=None):
-    """The kind ("float", "int" or "bool") of ``op``'s value from its operands' kinds, as
-    the family ``family`` computes it; None where the kinds do not decide it."""
-    rule = rule_of(op).spelled(family).result
-    if rule in ("float", "int", "bool"):
-        return rule
-    numbers = ["int" if kind == "bool" else kind for kind in kinds]
-    if None in numbers:
-        return None
-    if rule == "like":
-        return "float" if "float" in numbers else "int"
-    if rule == "power":
-        return "float" if "float" in numbers else None
-    if rule == "pick":
-        return kinds[0] if len(set(kinds)) == 1 else None
-    raise KeyError(f"{op}: result rule {rule!r} is none of {', '.join(KINDS)}")
+def typed(op, args, consts=(), by=None):
+    """The type rule of ``op`` (``record.Primitive.typed``): the type of its value and
+    whether it may raise, for arguments of types ``args``."""
+    return rule_of(op).typed(args, consts, by)
 
 
 # The properties of an op no record has (a user function with its own rule) are all False.
@@ -161,9 +162,10 @@ def _record(op):
 
 
 def total(op):
-    """Whether ``op`` never raises on floats (so moving or dropping it changes nothing)."""
+    """Whether ``op`` never raises on floats (so moving or dropping it changes nothing):
+    its type rule's answer for float arguments."""
     record = _record(op)
-    return record is not None and record.total
+    return record is not None and _is_total(record)
 
 
 def cheap(op):
@@ -177,15 +179,6 @@ def arithmetic(op):
     scalars (``a / b`` gives inf where Python's raises), its partials too."""
     record = _record(op)
     return record is not None and record.arithmetic
-
-
-def keeps_operand_type(op):
-    """Whether ``op`` (by an operator or a builtin) returns its operands' own type of number,
-    so a numpy scalar stays one: its arithmetic, or a builtin whose result is like or one
-    of its operands (``abs``, ``max``, ``min``; not ``float``, ``int``, ``round``)."""
-    record = _record(op)
-    return record is not None and (record.arithmetic or bool(record.builtin) and (
-        record.result in ("like", "pick")))
 
 
 def _by_math_name(name):
@@ -227,7 +220,7 @@ def float_math(name):
 
 # The facts ``_of_math`` keeps, each one function (its key in ``_MATH_FACTS``).
 def _is_total(record):
-    return record.total
+    return not record.typed((FLOAT,) * record.arity).may_raise
 
 
 def _is_foldable(record):
@@ -235,7 +228,7 @@ def _is_foldable(record):
 
 
 def _gives_float(record):
-    return record.result == "float"
+    return all(record.typed((kind,) * record.arity).result == FLOAT for kind in (INT, FLOAT))
 
 
 def builtins_called():

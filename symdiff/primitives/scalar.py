@@ -15,8 +15,9 @@ only numpy computes is called as the user's code calls it; its ``forward`` is th
 import math
 
 from symdiff.primitives.record import Spelling, primitive, table, unary
+from symdiff.primitives.type_rules import bools, floats, ints, like, pick, power, quotient
 
-_ARITHMETIC = dict(arithmetic=True, total=True, cheap=True, result="like")
+_ARITHMETIC = dict(arithmetic=True, total=True, cheap=True, result=like)
 _STEP = "piecewise constant: derivative 0"
 _NONE = "an integer function: no derivative"
 _TEST = "a test: no derivative"
@@ -35,7 +36,8 @@ _OPERATORS = (
     primitive("mul", "x * y", ("y", "x"), ((-3, 3), (-3, 3)), operator="*",
               numpy=("multiply",), bridge="x * y", **_ARITHMETIC),
     primitive("div", "x / y", ("1.0 / y", "-out / y"), ((-3, 3), (0.5, 3)), operator="/",
-              numpy=("divide", "true_divide"), bridge="x / y", arithmetic=True),
+              numpy=("divide", "true_divide"), bridge="x / y", arithmetic=True,
+              result=quotient),
     primitive("pow", "x ** y",
               ("y * x ** (y - 1) if abs(x) >= 1.0 or y >= 1 else "
                "((y * (x ** y / x) if y or abs(x ** y / x) < math.inf else 0.0) if x else "
@@ -48,25 +50,25 @@ _OPERATORS = (
               "would raise (and reads x and y only, so a loop need not save the output); the "
               "branch taken at y = 0 is the formula wherever it is finite, "
               "so second derivatives there hold",
-              overrides=(("math", Spelling(forward="math.pow(x, y)", result="float")),),
+              overrides=(("math", Spelling(forward="math.pow(x, y)", result=floats)),),
               operator="**", math=("pow",), numpy=("power", "float_power"), builtin=("pow",),
-              bridge="x ** y", arithmetic=True, result="power"),
+              bridge="x ** y", arithmetic=True, result=power),
     primitive("floordiv", "x // y", (None, None), ((-3, 3), (0.5, 3)),
               "piecewise constant: derivative 0, also at the jumps", operator="//",
-              numpy=("floor_divide",), bridge="x // y", arithmetic=True, result="like"),
+              numpy=("floor_divide",), bridge="x // y", arithmetic=True, result=like),
     primitive("mod", "x % y", ("1.0", "-(x // y)"), ((-3, 3), (0.5, 3)),
               "x % y = x - y * (x // y); at the jumps the right-hand derivative", operator="%",
-              numpy=("remainder", "mod"), bridge="x % y", arithmetic=True, result="like"),
+              numpy=("remainder", "mod"), bridge="x % y", arithmetic=True, result=like),
     unary("neg", "-x", "-1.0", operator="-", numpy=("negative",), bridge="-x", **_ARITHMETIC),
     unary("pos", "+x", "1.0", operator="+", numpy=("positive",), bridge="+x", **_ARITHMETIC),
     unary("copy", "x", "1.0", internal=True, bridge="x * 1.0 if isinstance(x, Value) else x",
-          **dict(_ARITHMETIC, result="pick")),
+          **dict(_ARITHMETIC, result=pick)),
 )
 
 _BUILTINS = (
     unary("abs", "abs(x)", "1.0 if x > 0 else (-1.0 if x < 0 else 0.0)", note="abs'(0) = 0",
           builtin=("abs",), numpy=("abs", "absolute"), bridge="abs(x)", total=True,
-          result="like"),
+          result=like),
     primitive("max", "max(x, y)", ("0.0 if y > x else 1.0", "1.0 if y > x else 0.0"),
               ((-3, 3), (-3, 3)), "the gradient goes to the argument max returns (the first "
               "on a tie); np.maximum returns a nan argument (the first of two)",
@@ -74,7 +76,7 @@ _BUILTINS = (
                   "0.0 if y > x or y != y and x == x else 1.0",
                   "1.0 if y > x or y != y and x == x else 0.0"))),),
               builtin=("max",), numpy=("maximum",), chain=True, bridge="max(x, y)",
-              result="pick"),
+              result=pick),
     primitive("min", "min(x, y)", ("0.0 if y < x else 1.0", "1.0 if y < x else 0.0"),
               ((-3, 3), (-3, 3)), "the gradient goes to the argument min returns (the first "
               "on a tie); np.minimum returns a nan argument (the first of two)",
@@ -82,16 +84,16 @@ _BUILTINS = (
                   "0.0 if y < x or y != y and x == x else 1.0",
                   "1.0 if y < x or y != y and x == x else 0.0"))),),
               builtin=("min",), numpy=("minimum",), chain=True, bridge="min(x, y)",
-              result="pick"),
+              result=pick),
     unary("float", "float(x)", "1.0", builtin=("float",),
           bridge="x * 1.0 if isinstance(x, Value) else float(x)"),
-    unary("int", "int(x)", None, note=_STEP, builtin=("int",), bridge="int(x)", result="int"),
+    unary("int", "int(x)", None, note=_STEP, builtin=("int",), bridge="int(x)", result=ints),
     unary("round", "round(x)", None, note=_STEP, builtin=("round",), variants=((2, "roundn"),),
-          bridge="round(x)", result="int"),
+          bridge="round(x)", result=ints),
     primitive("roundn", "round(x, y)", (None, None), ((-3, 3), (0, 3)), _STEP, ints=("y",),
-              bridge="round(x, y)", result="like"),
+              bridge="round(x, y)", result=like),
     unary("stop_gradient", "x", None, note="identity with derivative 0, by definition",
-          internal=True, bridge="x.detach() if isinstance(x, Value) else x", result="pick"),
+          internal=True, bridge="x.detach() if isinstance(x, Value) else x", result=pick),
 )
 
 
@@ -149,9 +151,9 @@ _MATH = (
           scipy=("erf",), total=True),
     _math("erfc", "math.erfc(x)", "-1.1283791670955126 * math.exp(-x * x)", numpy=(),
           scipy=("erfc",), total=True),
-    _math("floor", "math.floor(x)", None, note=_STEP, result="int"),
-    _math("ceil", "math.ceil(x)", None, note=_STEP, result="int"),
-    _math("trunc", "math.trunc(x)", None, note=_STEP, bridge="math.trunc(x)", result="int"),
+    _math("floor", "math.floor(x)", None, note=_STEP, result=ints),
+    _math("ceil", "math.ceil(x)", None, note=_STEP, result=ints),
+    _math("trunc", "math.trunc(x)", None, note=_STEP, bridge="math.trunc(x)", result=ints),
     _math2("fmod", "math.fmod(x, y)",
            ("1.0", "-(math.trunc(x / y) if abs(x / y) < 4503599627370496.0 else x / y) "
             "if y else math.nan"),
@@ -170,23 +172,23 @@ _MATH = (
 )
 
 _NUMPY = (  # numpy's elementwise functions with no math twin (generated code calls numpy's)
-    unary("square", "x * x", "2.0 * x", numpy=("square",), result="like"),
+    unary("square", "x * x", "2.0 * x", numpy=("square",), result=like),
     unary("sinc", "math.sin(math.pi * x) / (math.pi * x) if x else 1.0",
           "(math.cos(math.pi * x) - out) / x if x else 0.0",
           note="sin(pi x) / (pi x), 1 at 0 with derivative 0 there", numpy=("sinc",)),
     unary("reciprocal", "1.0 / x", "-(out * out)", (0.2, 3.0), numpy=("reciprocal",),
-          result="like"),
+          result=like),
     unary("sign", "1.0 if x > 0 else (-1.0 if x < 0 else x)", None, note=_STEP,
-          numpy=("sign",), result="like"),
+          numpy=("sign",), result=like),
     unary("rint", "float(round(x))", None, note=_STEP, numpy=("rint",)),
     primitive("fmax", "x if x >= y or y != y else y",
               ("1.0 if x >= y or y != y else 0.0", "0.0 if x >= y or y != y else 1.0"),
               ((-3, 3), (-3, 3)), "like max, but a nan argument loses; the first on a tie",
-              numpy=("fmax",), result="pick"),
+              numpy=("fmax",), result=pick),
     primitive("fmin", "x if x <= y or y != y else y",
               ("1.0 if x <= y or y != y else 0.0", "0.0 if x <= y or y != y else 1.0"),
               ((-3, 3), (-3, 3)), "like min, but a nan argument loses; the first on a tie",
-              numpy=("fmin",), result="pick"),
+              numpy=("fmin",), result=pick),
     primitive("logaddexp", "max(x, y) + math.log1p(math.exp(-abs(x - y)))",
               ("math.exp(x - out)", "math.exp(y - out)"), ((-3, 3), (-3, 3)),
               numpy=("logaddexp",)),
@@ -201,23 +203,23 @@ _FUNCTIONS = (  # the gamma family (digamma, trigamma: see special.py), integers
     _math("gamma", "math.gamma(x)", "out * digamma(x)", (0.2, 5.0),
           "raises at the poles 0, -1, -2, ... as gamma does", numpy=()),
     primitive("factorial", "math.factorial(x)", (None,), ((0, 8),), _NONE, params=("x",),
-              ints=("x",), math=("factorial",), bridge=_on_numbers("factorial"), result="int"),
+              ints=("x",), math=("factorial",), bridge=_on_numbers("factorial"), result=ints),
     primitive("comb", "math.comb(x, y)", (None, None), ((5, 9), (0, 5)), _NONE,
-              ints=("x", "y"), math=("comb",), bridge=_on_numbers("comb", "x, y"), result="int"),
+              ints=("x", "y"), math=("comb",), bridge=_on_numbers("comb", "x, y"), result=ints),
     primitive("perm", "math.perm(x, y)", (None, None), ((5, 9), (0, 5)), _NONE,
               ints=("x", "y"), math=("perm",), variants=((1, "factorial"),),
-              bridge=_on_numbers("perm", "x, y"), result="int"),
+              bridge=_on_numbers("perm", "x, y"), result=ints),
     _math("isnan", "math.isnan(x)", None, note=_TEST, numpy=(), total=True,
-          bridge=_on_numbers("isnan"), result="bool"),
+          bridge=_on_numbers("isnan"), result=bools),
     _math("isinf", "math.isinf(x)", None, note=_TEST, numpy=(), total=True,
-          bridge=_on_numbers("isinf"), result="bool"),
+          bridge=_on_numbers("isinf"), result=bools),
     _math("isfinite", "math.isfinite(x)", None, note=_TEST, numpy=(), total=True,
-          bridge=_on_numbers("isfinite"), result="bool"),
+          bridge=_on_numbers("isfinite"), result=bools),
     primitive("isclose", "math.isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol)", (None,) * 4,
               ((-3, 3), (-3, 3), (1e-9, 1e-3), (0.0, 1e-3)), _TEST,
               params=("a", "b", "rel_tol", "abs_tol"), defaults=(1e-09, 0.0), math=("isclose",),
               bridge=_on_numbers("isclose", "a, b, rel_tol=rel_tol, abs_tol=abs_tol"),
-              result="bool"),
+              result=bools),
     _math("ulp", "math.ulp(x)", None, note=_STEP, numpy=(), total=True,
           bridge=_on_numbers("ulp")),
     _math2("nextafter", "math.nextafter(x, y)", ("1.0", None), ((-3, 3), (-3, 3)),
@@ -229,7 +231,7 @@ _FUNCTIONS = (  # the gamma family (digamma, trigamma: see special.py), integers
           note="2 ** -e (exactly m / x): x scaled by a power of two; 1 at 0",
           pair=("frexp", 0), bridge="tape.frexp(x)[0]"),
     unary("frexp_exponent", "math.frexp(x)[1]", None, note="an integer: no derivative",
-          pair=("frexp", 1), bridge="tape.frexp(x)[1]", result="int"),
+          pair=("frexp", 1), bridge="tape.frexp(x)[1]", result=ints),
     unary("modf_fraction", "math.modf(x)[0]", "1.0", note="x - trunc(x): derivative 1",
           pair=("modf", 0), bridge="tape.modf(x)[0]"),
     unary("modf_integer", "math.modf(x)[1]", None, note=_STEP, pair=("modf", 1),
@@ -247,7 +249,7 @@ _FUNCTIONS = (  # the gamma family (digamma, trigamma: see special.py), integers
               ((-3, 3), (-2, -0.5), (0.5, 2)),
               "the gradient goes to the argument returned; x's on the bounds themselves; "
               "a nan argument is the one returned (x, then lo, then hi)",
-              params=("x", "lo", "hi"), numpy=("clip",), result="pick"),
+              params=("x", "lo", "hi"), numpy=("clip",), result=pick),
 )
 
 _LATER = tuple(  # Python 3.13
@@ -262,8 +264,8 @@ RECORDS = table(*_OPERATORS, *_BUILTINS, *_MATH, *_NUMPY, *_FUNCTIONS, *_LATER)
 # two is the table's own entry; ``dist`` and ``sumprod`` take two points of ``count / 2``
 # coordinates.  Each: the lists a call writes its numbers in (0: as arguments), its facts.
 VARIADIC = {name: (lists, facts) for name, lists, facts in (
-    ("hypot", 0, dict(total=True)), ("fsum", 1, {}), ("prod", 1, dict(result="like")),
-    ("dist", 2, {}), ("sumprod", 2, dict(result="like"))) if hasattr(math, name)}  # sumprod: 3.12
+    ("hypot", 0, dict(total=True)), ("fsum", 1, {}), ("prod", 1, dict(result=like)),
+    ("dist", 2, {}), ("sumprod", 2, dict(result=like))) if hasattr(math, name)}  # sumprod: 3.12
 
 
 def variadic(name, count):

@@ -4,10 +4,14 @@ Expects nothing; guarantees one ``Primitive`` each (``RECORDS``).  They are comp
 SciPy as the user's code calls them (``forward`` is only the formula); their partials are
 plain ``math``, so generated code needs SciPy only where the user's code does.  ``NORM``
 in a partial is the normal distribution as the user's call names it (``norm``,
-``st.norm``).  SciPy gives ``nan`` for a scale <= 0, and so do the partials.
+``st.norm``).  SciPy gives ``nan`` for a scale <= 0, and so do the partials.  Their type rule is one
+statement for all (``_scipy``): SciPy returns a NumPy scalar (``np.float64``).
 """
 
+from dataclasses import replace
+
 from symdiff.primitives.record import primitive, table, unary
+from symdiff.primitives.type_rules import numpy_floats
 
 _PHI = "0.3989422804014327"  # 1 / sqrt(2 pi)
 _SQRT_2PI = "2.5066282746310002"
@@ -30,7 +34,12 @@ def _scale_guarded(text):
 _CDF_DX = "NORM.pdf(x, loc, scale)"
 _LOGCDF_DX = f"math.exp(-0.5 * {_Z} * {_Z} - out) * {_PHI} / scale"  # never overflows
 
-RECORDS = table(
+def _scipy(*records):
+    """The records by name, each computing a NumPy scalar, as SciPy does."""
+    return table(*(replace(record, result=numpy_floats) for record in records))
+
+
+RECORDS = _scipy(
     unary("expit", "1.0 / (1.0 + math.exp(-x))", "out * (1.0 - out)", scipy=("expit",)),
     unary("logit", "math.log(x / (1.0 - x))",
           "1.0 / (x * (1.0 - x)) if 0.0 < x < 1.0 else math.nan", (0.05, 0.95),
