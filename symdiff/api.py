@@ -32,7 +32,7 @@ from symdiff.frontend.kinds import uses_containers
 from symdiff.frontend.parse import parse_function
 from symdiff.frontend.wrappers import transparent
 from symdiff.frontend.wrt import resolve
-from symdiff.ir.types import table_values
+from symdiff.types import table_values
 from symdiff.pipeline import collector_paused, generate, stage
 from symdiff.specialized import BuiltLater, Specialized, container_kinds
 

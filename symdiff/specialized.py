@@ -24,8 +24,8 @@ import inspect
 from symdiff.backend.travel import Travels, carried
 from symdiff.errors import SymdiffError
 from symdiff.frontend.kinds import PLAIN, kind_of
-from symdiff.ir import types as t
-from symdiff.ir.types import is_container
+from symdiff import types as t
+from symdiff.types import is_container
 
 
 def container_kinds(fn, args, kwargs=None, signature=None):

@@ -13,8 +13,8 @@ from symdiff.ad.containers import _nested, place, written_out, zeros
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
-from symdiff.ir import types as t
-from symdiff.ir.types import element as element_kind
+from symdiff import types as t
+from symdiff.types import element as element_kind
 from symdiff.primitives.reductions import in_math
 
 

@@ -26,7 +26,7 @@ from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
-from symdiff.ir import types as t
+from symdiff import types as t
 from symdiff.ir.syntax import is_minus_one, is_one, load, operand_node, times
 
 

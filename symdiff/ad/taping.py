@@ -39,7 +39,7 @@ from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 from symdiff.ir.expr import to_ast
 from symdiff.ir.syntax import operand_node
-from symdiff.ir.types import is_table
+from symdiff.types import is_table
 from symdiff.primitives.registry import cheap
 from symdiff.primitives.texts import template
 

@@ -14,9 +14,9 @@ floats of floats), which ``analysis.types`` reads.
 
 import math
 
-from symdiff.ir.types import is_table, table_values
+from symdiff.types import is_table, table_values
 from symdiff.ir import expr as ex
-from symdiff.ir import types as t
+from symdiff import types as t
 from symdiff.primitives import registry
 from symdiff.primitives.type_rules import like
 

@@ -2,7 +2,7 @@
 
 Expects a ``Program`` from ``lower`` (or a pass that keeps its shape).  Guarantees
 ``infer_types(program)``: a dict from every name the program defines — parameters,
-targets, loop variables, containers — to its ``symdiff.ir.types`` type, in the order the
+targets, loop variables, containers — to its ``symdiff.types`` type, in the order the
 names are first defined; ``annotate`` stores it as ``program.types``.
 
 - A parameter is a float, unless the code reads it as a table (``Table``), as an
@@ -44,7 +44,7 @@ from symdiff.analysis.expression_types import (
 from symdiff.errors import InternalError
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
-from symdiff.ir import types as t
+from symdiff import types as t
 
 
 def result_type(program, stmt, arg_types):

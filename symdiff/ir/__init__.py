@@ -1,7 +1,8 @@
 """The intermediate representation passed between the passes, as plain data.
 
 ``nodes`` (the lowered program's statements, each with a stable id), ``expr`` (IR
-expressions: the IR holds no Python syntax tree), ``types`` (the types of variables),
+expressions: the IR holds no Python syntax tree; the types of its variables are
+``symdiff.types``, below both the IR and the registry, whose type rules give them),
 ``sweeps`` (the statements ``differentiate`` writes, ``AddTo`` among them),
 ``check`` (``check_program``, its types checked by ``check_types`` against each
 record's type rule), ``printer`` (one text of a program) and ``evaluate`` (one

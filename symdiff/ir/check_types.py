@@ -27,7 +27,7 @@ import numbers
 
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
-from symdiff.ir import types as t
+from symdiff import types as t
 from symdiff.primitives import registry
 
 _ANY = frozenset(("copy", "stop_gradient"))  # take a value of any type, as it is

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from symdiff.ir import expr as ex
 from symdiff.ir.container_nodes import Build, Item, Join, Literal, Reduce, Ref, SetItem, Share, Take
 from symdiff.ir.operands import Const, Origin, Var
-from symdiff.ir.types import is_numpy
+from symdiff.types import is_numpy
 from symdiff.primitives.registry import arithmetic, rule_of
 
 __all__ = ["Assign", "Build", "BreakIf", "Check", "Compute", "Const", "For", "If", "Item",
@@ -169,7 +169,7 @@ class Program:
     tables: dict = field(default_factory=dict)  # parameter read as a table -> error if in wrt
     optional: tuple = ()  # parameters whose default is None (never differentiated by default)
     kwargs: str = None  # the name of the ``**kwargs`` parameter, read with constant keys
-    types: dict = field(default_factory=dict)  # variable -> its type (``symdiff.ir.types``)
+    types: dict = field(default_factory=dict)  # variable -> its type (``symdiff.types``)
     containers: dict = field(default_factory=dict)  # name -> the container type it holds
     numpy_name: str = None  # the name generated code calls numpy by, where it may need it
 

@@ -23,8 +23,8 @@ import builtins
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
-from symdiff.ir import types as t
-from symdiff.ir.types import element, is_container
+from symdiff import types as t
+from symdiff.types import element, is_container
 from symdiff.lower import names
 from symdiff.lower.filling import unfilled
 from symdiff.lower.keys import dict_key

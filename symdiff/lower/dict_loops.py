@@ -38,8 +38,8 @@ import ast
 import builtins
 import copy
 
-from symdiff.ir import types as t
-from symdiff.ir.types import element
+from symdiff import types as t
+from symdiff.types import element
 from symdiff.lower.hygiene import located, name
 
 _VIEWS = ("keys", "values", "items")

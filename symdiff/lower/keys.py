@@ -15,7 +15,7 @@ import ast
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
-from symdiff.ir.types import element
+from symdiff.types import element
 
 
 def dict_key(frame, node, kind):

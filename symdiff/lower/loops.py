@@ -20,7 +20,7 @@ from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.exits import contains
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
-from symdiff.ir import types as t
+from symdiff import types as t
 from symdiff.lower import containers, control, expressions, names, tables
 from symdiff.lower.operands import any_of, operand_ast, reads_of
 from symdiff.lower.scope import Loop

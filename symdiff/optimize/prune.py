@@ -17,7 +17,7 @@ itself raises nothing.
 
 from symdiff.ir import expr as ex
 from symdiff.ir import sweeps as sw
-from symdiff.ir import types as t
+from symdiff import types as t
 from symdiff.optimize.facts import cannot_raise, int_names, is_int
 from symdiff.optimize.walk import blocks, is_comment, reads, statements, writes
 

@@ -22,7 +22,7 @@ import math
 from types import MappingProxyType
 
 from symdiff.primitives import scalar, scipy
-from symdiff.ir.types import FLOAT, INT
+from symdiff.types import FLOAT, INT
 from symdiff.primitives.record import primitive
 from symdiff.primitives.special import HELPERS
 from symdiff.primitives.texts import names_read, template

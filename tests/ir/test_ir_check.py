@@ -18,7 +18,7 @@ from symdiff.errors import InternalError
 from symdiff.frontend.parse import parse_function
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
-from symdiff.ir import types as t
+from symdiff import types as t
 from symdiff.ir.check import check_program
 from symdiff.pipeline import lower
 

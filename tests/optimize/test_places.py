@@ -17,7 +17,7 @@ from symdiff.ad.reverse import Generated
 from symdiff.errors import InternalError
 from symdiff.ir import expr as ex
 from symdiff.ir import sweeps as sw
-from symdiff.ir import types as t
+from symdiff import types as t
 from symdiff.ir.check_sweeps import check_sweeps
 from symdiff.optimize import driver as optimize
 from symdiff.optimize.copies import propagate_copies, propagate_local_copies
