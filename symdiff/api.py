@@ -23,7 +23,6 @@ The cache keeps the ``CACHE_SIZE`` gradients used last.
 import functools
 import types
 
-from symdiff.analysis.activity import active_names
 from symdiff.analysis.graph import build_graph
 from symdiff.backend.compile import compile_module
 from symdiff.backend.travel import wrap
@@ -32,7 +31,6 @@ from symdiff.frontend.kinds import uses_containers
 from symdiff.frontend.parse import parse_function
 from symdiff.frontend.resolve import table_values
 from symdiff.frontend.wrappers import transparent
-from symdiff.frontend.wrt import resolve
 from symdiff.pipeline import collector_paused, generate, stage
 from symdiff.specialized import BuiltLater, Specialized, container_kinds
 
@@ -50,16 +48,10 @@ class Gradient:
 
     def _build(self, fn, wrt, with_value, optimize, mode, prefer, debug, kinds):
         parsed = parse_function(fn)
-
-        def resolve_wrt(program):
-            choice = resolve(wrt, program, parsed, _active if prefer == "active" else None)
-            self.wrt_names, self.single = list(choice.names), choice.single
-            return self.wrt_names, self.single
-
-        built = generate(parsed, with_value=with_value, optimize=optimize,
-                         forward=mode == "forward", resolve_wrt=resolve_wrt, debug=debug,
-                         kinds=kinds)
+        built = generate(parsed, wrt, prefer=prefer, with_value=with_value, optimize=optimize,
+                         forward=mode == "forward", debug=debug, kinds=kinds)
         program, self.source = built.program, built.source
+        self.wrt_names, self.single = list(built.wrt.names), built.wrt.single
         with stage("graph", parsed):
             self.graph = build_graph(program, built.defuse)
         self.program = program
@@ -212,12 +204,6 @@ def _reader(fn, depth):
             return None
         return _reader(found, depth - 1)
     return parsed.tree, params, helper
-
-
-def _active(program, names):
-    """The parameters among ``names`` a derivative can flow from (to the result)."""
-    active = active_names(program, names)
-    return [name for name in names if name in active]
 
 
 def _closure_key(fn):
