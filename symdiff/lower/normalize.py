@@ -44,7 +44,7 @@ def normalize(parsed, allow_tuple=False, kinds=None):
     """
     namer = Namer(all_identifiers(parsed.tree) + list(BUILTINS))
     unit = Unit(parsed, namer, None)
-    local = unit.tree_facts(parsed.tree)
+    local = unit.reading(parsed.tree).locals
     math_name = unit.math_name = _math_alias(parsed, namer, local)
     program_origin = _origin(parsed, parsed.tree)
     unit.allow_tuple = allow_tuple
