@@ -21,18 +21,16 @@ The cache keeps the ``CACHE_SIZE`` gradients used last.
 """
 
 import functools
-import types
 
 from symdiff.analysis.graph import build_graph
 from symdiff.backend.compile import compile_module
 from symdiff.backend.travel import wrap
-from symdiff.errors import SymdiffError, UndefinedNameError, UnsupportedSyntaxError
-from symdiff.frontend.kinds import uses_containers
+from symdiff.errors import UndefinedNameError, UnsupportedSyntaxError
 from symdiff.frontend.parse import parse_function
 from symdiff.frontend.resolve import table_values
 from symdiff.frontend.wrappers import transparent
 from symdiff.pipeline import collector_paused, generate, stage
-from symdiff.specialized import BuiltLater, Specialized, container_kinds
+from symdiff.specialized import BuiltLater, Specialized, container_kinds, per_kinds
 
 CACHE_SIZE = 512
 _CACHE = {}  # in order of use, the least recently used first
@@ -154,14 +152,12 @@ class GradFunction(BuiltLater):
 
 def _wrap(fn, wrt, with_value, optimize):
     subject, fn = fn, _unwrap(fn)
+    if per_kinds(fn, wrt):  # decided from the source: built on each call's kinds
+        return Specialized(fn, wrt, with_value, optimize, build)
     try:
         gradient = build(fn, wrt, with_value=with_value, optimize=optimize)
     except UndefinedNameError:
         return GradFunction(fn, wrt, with_value, optimize)
-    except SymdiffError:  # built as tables, a container it reads cannot be: per kind then
-        if reads_containers(fn):
-            return Specialized(fn, wrt, with_value, optimize, build)
-        raise
     return wrap(gradient, "value_and_grad" if with_value else "grad", subject,
                 {"wrt": wrt, "optimize": optimize}, fn=fn)
 
@@ -177,33 +173,6 @@ def _unwrap(fn):
             lineno=code.co_firstlineno, col_offset=0,
             hint="differentiate a function of numbers, or take a jvp of the gradient by hand")
     return fn._gradient().function if isinstance(fn, GradFunction) else transparent(fn)
-
-
-def reads_containers(fn):
-    """Whether ``fn`` reads one of its parameters as a container (``frontend.kinds``): its
-    gradient is then generated per kind of the arguments of each call."""
-    reading = _reader(fn, depth=4)
-    if reading is None:
-        return False  # the build says what is wrong, as for any function
-    tree, params, helper = reading
-    return uses_containers(tree, params, helper)
-
-
-def _reader(fn, depth):
-    """``(tree, parameter names, helper)`` of a function, for ``uses_containers``; None
-    when its source cannot be read (the build then says why)."""
-    try:
-        parsed = parse_function(fn)
-    except SymdiffError:
-        return None
-    params = [a.arg for a in parsed.tree.args.posonlyargs + parsed.tree.args.args]
-
-    def helper(name):
-        found = parsed.closure.get(name, parsed.globals.get(name))
-        if depth == 0 or not isinstance(found, types.FunctionType) or found is fn:
-            return None
-        return _reader(found, depth - 1)
-    return parsed.tree, params, helper
 
 
 def _closure_key(fn):

@@ -43,16 +43,36 @@ def resolve(wrt, program, parsed, prefer=None):
     """The ``Choice`` ``wrt`` makes among ``program``'s parameters (see the module)."""
     if prefer not in PREFERENCES:
         raise InternalError("wrt", f"prefer={prefer!r}: one of {PREFERENCES}")
-    params = list(program.params)
-    if wrt is None:
-        chosen = [p for p in params if p not in program.optional] or params
-        if prefer == "active":
-            chosen = _active(program, chosen) or chosen
+    choice = choose(wrt, parsed)
+    if wrt is None and prefer == "active":
+        chosen = _active(program, list(choice.names)) or list(choice.names)
         choice = Choice(tuple(chosen), len(chosen) == 1)
-    else:
-        choice = _named(wrt, params, parsed)
     refuse_tables(program, choice.names)
     return choice
+
+
+def choose(wrt, parsed):
+    """The ``Choice`` ``wrt`` makes among the positional parameters of ``parsed``, read
+    off its source (what ``resolve`` starts from, before the program says more)."""
+    params = parameters(parsed)
+    if wrt is None:
+        optional = optional_parameters(parsed)
+        chosen = [p for p in params if p not in optional] or params
+        return Choice(tuple(chosen), len(chosen) == 1)
+    return _named(wrt, params, parsed)
+
+
+def parameters(parsed):
+    """The positional parameters of ``parsed``, in order."""
+    args = parsed.tree.args
+    return [a.arg for a in args.posonlyargs + args.args]
+
+
+def optional_parameters(parsed):
+    """The parameters whose default is None (``scale=None``, tested with ``is None``)."""
+    params = parameters(parsed)
+    values = getattr(parsed.fn, "__defaults__", None) or ()
+    return tuple(p for p, v in zip(params[len(params) - len(values):], values) if v is None)
 
 
 def _active(program, names):
