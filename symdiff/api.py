@@ -41,6 +41,9 @@ class Gradient:
 
     def __init__(self, fn, wrt, with_value, optimize, mode="reverse", prefer=None,
                  debug=None, kinds=None):
+        # held, so the ids in ``build``'s key stay those of these objects
+        self.owners = (getattr(fn, "__code__", fn), getattr(fn, "__globals__", None),
+                       tuple(getattr(fn, "__closure__", None) or ()))
         with collector_paused():  # the graph and the compiled function too (``pipeline``)
             self._build(fn, wrt, with_value, optimize, mode, prefer, debug, kinds)
 
@@ -79,7 +82,7 @@ def build(fn, wrt=None, *, with_value=False, optimize=True, mode="reverse", pref
     (``specialized.container_kinds``), part of the key.
     """
     if isinstance(fn, Specialized):
-        _unwrap(fn)  # says why it cannot be read as a function
+        raise _per_kinds_error(fn)
     items = wrt if isinstance(wrt, (list, tuple)) else (wrt,)
     wrt_key = (isinstance(wrt, (list, tuple)),) + tuple((type(w), w) for w in items)
     # by identity: equal code objects in two modules, or two generated functions, differ
@@ -91,8 +94,6 @@ def build(fn, wrt=None, *, with_value=False, optimize=True, mode="reverse", pref
         _CACHE[key] = _CACHE.pop(key)  # now the most recently used
         return cached
     gradient = Gradient(fn, wrt, with_value, optimize, mode, prefer, debug, kinds)
-    cells = tuple(getattr(fn, "__closure__", None) or ())
-    gradient.owners = (code, scope, cells)  # held, so the ids in the key stay theirs
     _CACHE.pop(key, None)
     _CACHE[key] = gradient
     while len(_CACHE) > CACHE_SIZE:
@@ -166,13 +167,18 @@ def _unwrap(fn):
     """A gradient built on first use stands for its generated function (``grad(grad(f))``);
     a wrapper that changes no value (``functools.lru_cache``) for what it wraps."""
     if isinstance(fn, Specialized):
-        code = fn.fn.__code__
-        raise UnsupportedSyntaxError(
-            f"the gradient of {fn.fn.__name__} is generated per kind of its container "
-            "arguments, and a gradient of it is not taken yet", filename=code.co_filename,
-            lineno=code.co_firstlineno, col_offset=0,
-            hint="differentiate a function of numbers, or take a jvp of the gradient by hand")
+        raise _per_kinds_error(fn)
     return fn._gradient().function if isinstance(fn, GradFunction) else transparent(fn)
+
+
+def _per_kinds_error(specialized):
+    """Why a gradient generated per kind of the arguments cannot itself be differentiated."""
+    code = specialized.fn.__code__
+    return UnsupportedSyntaxError(
+        f"the gradient of {specialized.fn.__name__} is generated per kind of its container "
+        "arguments, and a gradient of it is not taken yet", filename=code.co_filename,
+        lineno=code.co_firstlineno, col_offset=0,
+        hint="differentiate a function of numbers, or take a jvp of the gradient by hand")
 
 
 def _closure_key(fn):
