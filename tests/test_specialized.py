@@ -219,3 +219,12 @@ def test_the_decision_reads_each_helper_once(monkeypatch):
 
 def calls_horner_often(x, coeffs):
     return horner(x, coeffs) * horner(2.0 * x, coeffs) + math.sin(horner(x * x, coeffs))
+
+
+def test_a_per_kind_gradient_is_not_differentiated_again():
+    specialized = symdiff.grad(horner)
+    line = horner.__code__.co_firstlineno
+    for attempt in (lambda: symdiff.grad(specialized), lambda: api.build(specialized)):
+        with pytest.raises(SymdiffError, match="generated per kind") as caught:
+            attempt()
+        assert caught.value.lineno == line
