@@ -60,6 +60,22 @@ class _Reading:
                         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name)}
         self.starred = {node.value.id for node in ast.walk(tree)
                         if isinstance(node, ast.Starred) and isinstance(node.value, ast.Name)}
+        self.answers = {}  # (helper, position, kind of read) -> its answer, asked once
+
+    def of_helper(self, call, position, question):
+        """``question(tree, parameter, helper)`` of the helper ``call`` calls, about its
+        parameter at ``position``; None when it is no helper, False past its parameters.
+        Asked once per helper and position, however many calls there are."""
+        key = (call.func.id, position, question)
+        if key not in self.answers:
+            found = self.helper(call.func.id) if self.helper is not None else None
+            if found is None:
+                self.answers[key] = None
+            else:
+                inner, names, inner_helper = found
+                self.answers[key] = position < len(names) and question(
+                    inner, names[position], inner_helper)
+        return self.answers[key]
 
     def parent(self, node):
         return self.parents.get(id(node))
@@ -91,12 +107,9 @@ class _Reading:
             return isinstance(target, ast.Name) and self.numbers([target.id])
         if isinstance(holder, ast.Call) and subscript in holder.args and isinstance(
                 holder.func, ast.Name):
-            found = self.helper(holder.func.id) if self.helper is not None else None
-            if found is not None:  # a helper given an element reads a number
-                inner, names, inner_helper = found
-                position = holder.args.index(subscript)
-                return position < len(names) and not uses_containers(
-                    inner, [names[position]], inner_helper)
+            reads = self.of_helper(holder, holder.args.index(subscript), _reads_container)
+            if reads is not None:  # a helper given an element reads a number
+                return not reads
         return not _container_context(subscript, holder, self.parent)
 
     def iterated(self, node, parent):
@@ -140,12 +153,11 @@ class _Reading:
         if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
                 and node in call.args and not call.keywords):
             return False
-        found = self.helper(call.func.id) if self.helper is not None else None
-        if found is None:
-            return False
-        inner, names, inner_helper = found
-        position = call.args.index(node)
-        return position < len(names) and read_as_tables(inner, names[position], inner_helper)
+        return bool(self.of_helper(call, call.args.index(node), read_as_tables))
+
+
+def _reads_container(tree, param, helper):
+    return uses_containers(tree, [param], helper)
 
 
 def _calls(node, name):
