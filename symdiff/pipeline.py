@@ -4,11 +4,12 @@
            ─► to_python ─► emit ─► compile
 
 Each stage is a plain function from one value to the next; this module is the only
-place that calls them in sequence.  The caller's ``wrt`` is an input like the parsed
-function: once the program is lowered it is resolved (``frontend.wrt``) to the
-parameters ``differentiate`` writes the sweeps for, and returned with the text.  ``lower`` is the front half (a user's function to
+place that calls them in sequence.  ``lower`` is the front half (a user's function to
 a ``Program`` of single-operation statements, what ``check``, ``graph`` and the tests
-read); ``generate`` the whole, to the emitted text.  ``differentiate`` writes the sweeps
+read); ``generate`` the whole, to the emitted text.  The caller's ``wrt`` is an input
+like the parsed function: once the program is lowered it is resolved
+(``frontend.wrt``) to the parameters ``differentiate`` writes the sweeps for, and
+returned with the text (``Generated.wrt``); nothing is called back.  ``differentiate`` writes the sweeps
 as IR (``ir.sweeps``), ``optimize`` rewrites that IR, and ``to_python`` lowers what is
 left to the Python tree ``emit`` prints.  With ``SYMDIFF_CHECK_IR=1`` (the tests set it)
 ``check_program`` runs after ``lower`` and ``hoist``, ``check_sweeps`` after
