@@ -21,20 +21,16 @@ The cache keeps the ``CACHE_SIZE`` gradients used last.
 """
 
 import functools
-import types
 
-from symdiff.analysis.activity import active_names
 from symdiff.analysis.graph import build_graph
 from symdiff.backend.compile import compile_module
 from symdiff.backend.travel import wrap
-from symdiff.errors import SymdiffError, UndefinedNameError, UnsupportedSyntaxError
-from symdiff.frontend.kinds import uses_containers
+from symdiff.errors import UndefinedNameError, UnsupportedSyntaxError
 from symdiff.frontend.parse import parse_function
 from symdiff.frontend.wrappers import transparent
-from symdiff.frontend.wrt import resolve
 from symdiff.types import table_values
 from symdiff.pipeline import collector_paused, generate, stage
-from symdiff.specialized import BuiltLater, Specialized, container_kinds
+from symdiff.specialized import BuiltLater, Specialized, container_kinds, per_kinds
 
 CACHE_SIZE = 512
 _CACHE = {}  # in order of use, the least recently used first
@@ -45,21 +41,18 @@ class Gradient:
 
     def __init__(self, fn, wrt, with_value, optimize, mode="reverse", prefer=None,
                  debug=None, kinds=None):
+        # held, so the ids in ``build``'s key stay those of these objects
+        self.owners = (getattr(fn, "__code__", fn), getattr(fn, "__globals__", None),
+                       tuple(getattr(fn, "__closure__", None) or ()))
         with collector_paused():  # the graph and the compiled function too (``pipeline``)
             self._build(fn, wrt, with_value, optimize, mode, prefer, debug, kinds)
 
     def _build(self, fn, wrt, with_value, optimize, mode, prefer, debug, kinds):
         parsed = parse_function(fn)
-
-        def resolve_wrt(program):
-            choice = resolve(wrt, program, parsed, _active if prefer == "active" else None)
-            self.wrt_names, self.single = list(choice.names), choice.single
-            return self.wrt_names, self.single
-
-        built = generate(parsed, with_value=with_value, optimize=optimize,
-                         forward=mode == "forward", resolve_wrt=resolve_wrt, debug=debug,
-                         kinds=kinds)
+        built = generate(parsed, wrt, prefer=prefer, with_value=with_value, optimize=optimize,
+                         forward=mode == "forward", debug=debug, kinds=kinds)
         program, self.source = built.program, built.source
+        self.wrt_names, self.single = list(built.wrt.names), built.wrt.single
         with stage("graph", parsed):
             self.graph = build_graph(program, built.defuse)
         self.program = program
@@ -89,7 +82,7 @@ def build(fn, wrt=None, *, with_value=False, optimize=True, mode="reverse", pref
     (``specialized.container_kinds``), part of the key.
     """
     if isinstance(fn, Specialized):
-        _unwrap(fn)  # says why it cannot be read as a function
+        raise _per_kinds_error(fn)
     items = wrt if isinstance(wrt, (list, tuple)) else (wrt,)
     wrt_key = (isinstance(wrt, (list, tuple)),) + tuple((type(w), w) for w in items)
     # by identity: equal code objects in two modules, or two generated functions, differ
@@ -101,8 +94,6 @@ def build(fn, wrt=None, *, with_value=False, optimize=True, mode="reverse", pref
         _CACHE[key] = _CACHE.pop(key)  # now the most recently used
         return cached
     gradient = Gradient(fn, wrt, with_value, optimize, mode, prefer, debug, kinds)
-    cells = tuple(getattr(fn, "__closure__", None) or ())
-    gradient.owners = (code, scope, cells)  # held, so the ids in the key stay theirs
     _CACHE.pop(key, None)
     _CACHE[key] = gradient
     while len(_CACHE) > CACHE_SIZE:
@@ -162,14 +153,12 @@ class GradFunction(BuiltLater):
 
 def _wrap(fn, wrt, with_value, optimize):
     subject, fn = fn, _unwrap(fn)
+    if per_kinds(fn, wrt):  # decided from the source: built on each call's kinds
+        return Specialized(fn, wrt, with_value, optimize, build)
     try:
         gradient = build(fn, wrt, with_value=with_value, optimize=optimize)
     except UndefinedNameError:
         return GradFunction(fn, wrt, with_value, optimize)
-    except SymdiffError:  # built as tables, a container it reads cannot be: per kind then
-        if reads_containers(fn):
-            return Specialized(fn, wrt, with_value, optimize, build)
-        raise
     return wrap(gradient, "value_and_grad" if with_value else "grad", subject,
                 {"wrt": wrt, "optimize": optimize}, fn=fn)
 
@@ -178,46 +167,18 @@ def _unwrap(fn):
     """A gradient built on first use stands for its generated function (``grad(grad(f))``);
     a wrapper that changes no value (``functools.lru_cache``) for what it wraps."""
     if isinstance(fn, Specialized):
-        code = fn.fn.__code__
-        raise UnsupportedSyntaxError(
-            f"the gradient of {fn.fn.__name__} is generated per kind of its container "
-            "arguments, and a gradient of it is not taken yet", filename=code.co_filename,
-            lineno=code.co_firstlineno, col_offset=0,
-            hint="differentiate a function of numbers, or take a jvp of the gradient by hand")
+        raise _per_kinds_error(fn)
     return fn._gradient().function if isinstance(fn, GradFunction) else transparent(fn)
 
 
-def reads_containers(fn):
-    """Whether ``fn`` reads one of its parameters as a container (``frontend.kinds``): its
-    gradient is then generated per kind of the arguments of each call."""
-    reading = _reader(fn, depth=4)
-    if reading is None:
-        return False  # the build says what is wrong, as for any function
-    tree, params, helper = reading
-    return uses_containers(tree, params, helper)
-
-
-def _reader(fn, depth):
-    """``(tree, parameter names, helper)`` of a function, for ``uses_containers``; None
-    when its source cannot be read (the build then says why)."""
-    try:
-        parsed = parse_function(fn)
-    except SymdiffError:
-        return None
-    params = [a.arg for a in parsed.tree.args.posonlyargs + parsed.tree.args.args]
-
-    def helper(name):
-        found = parsed.closure.get(name, parsed.globals.get(name))
-        if depth == 0 or not isinstance(found, types.FunctionType) or found is fn:
-            return None
-        return _reader(found, depth - 1)
-    return parsed.tree, params, helper
-
-
-def _active(program, names):
-    """The parameters among ``names`` a derivative can flow from (to the result)."""
-    active = active_names(program, names)
-    return [name for name in names if name in active]
+def _per_kinds_error(specialized):
+    """Why a gradient generated per kind of the arguments cannot itself be differentiated."""
+    code = specialized.fn.__code__
+    return UnsupportedSyntaxError(
+        f"the gradient of {specialized.fn.__name__} is generated per kind of its container "
+        "arguments, and a gradient of it is not taken yet", filename=code.co_filename,
+        lineno=code.co_firstlineno, col_offset=0,
+        hint="differentiate a function of numbers, or take a jvp of the gradient by hand")
 
 
 def _closure_key(fn):

@@ -6,7 +6,10 @@
 Each stage is a plain function from one value to the next; this module is the only
 place that calls them in sequence.  ``lower`` is the front half (a user's function to
 a ``Program`` of single-operation statements, what ``check``, ``graph`` and the tests
-read); ``generate`` the whole, to the emitted text.  ``differentiate`` writes the sweeps
+read); ``generate`` the whole, to the emitted text.  The caller's ``wrt`` is an input
+like the parsed function: once the program is lowered it is resolved
+(``frontend.wrt``) to the parameters ``differentiate`` writes the sweeps for, and
+returned with the text (``Generated.wrt``); nothing is called back.  ``differentiate`` writes the sweeps
 as IR (``ir.sweeps``), ``optimize`` rewrites that IR, and ``to_python`` lowers what is
 left to the Python tree ``emit`` prints.  With ``SYMDIFF_CHECK_IR=1`` (the tests set it)
 ``check_program`` runs after ``lower`` and ``hoist``, ``check_sweeps`` after
@@ -40,6 +43,7 @@ from symdiff.backend.emit import emit
 from symdiff.errors import InternalError, SymdiffError
 from symdiff.frontend.fence import fence
 from symdiff.frontend.parse import deepest_statement, parse_function
+from symdiff.frontend.wrt import resolve
 from symdiff.ir.check import check_program
 from symdiff.ir.check_sweeps import check_sweeps
 from symdiff.ir.nodes import number_statements
@@ -56,12 +60,14 @@ STAGES = ("parse", "fence", "desugar", "lower", "hoist", "differentiate", "optim
 @dataclass
 class Generated:
     """What ``generate`` built: the lowered program, the generated function's tree (before
-    printing) and its text; ``defuse``, the program's ``DefUse`` (the display graph
-    reads it too)."""
+    printing) and its text; ``wrt``, the ``frontend.wrt.Choice`` of parameters it
+    differentiates by; ``defuse``, the program's ``DefUse`` (the display graph reads it
+    too)."""
 
     program: object
     function: object
     source: str
+    wrt: object
     defuse: object = None
 
 
@@ -90,35 +96,37 @@ def lower(parsed, *, forward=False, debug=None, kinds=None):
     return program
 
 
-def generate(parsed, wrt=None, *, with_value=False, optimize=True, forward=False,
-             single=False, resolve_wrt=None, debug=None, kinds=None):
+def generate(parsed, wrt=None, *, prefer=None, with_value=False, optimize=True,
+             forward=False, debug=None, kinds=None):
     """The generated gradient (``forward``: the tangent function) of a parsed function.
 
-    ``wrt`` names the parameters to differentiate by; or ``resolve_wrt(program)`` gives
-    them once the program is lowered, with ``single`` (one result, not a tuple).
-    ``kinds``: the container parameters' types, as ``lower`` takes them.
+    ``wrt`` and ``prefer`` are as the caller wrote them (``frontend.wrt``): once the
+    program is lowered, they are resolved to a ``Choice`` of parameters (and whether one
+    bare value is returned), which the sweeps are written for and ``Generated.wrt``
+    holds.  ``kinds``: the container parameters' types, as ``lower`` takes them.
     """
     with collector_paused():
-        return _generate(parsed, wrt, with_value, optimize, forward, single, resolve_wrt,
-                         debug, kinds)
+        show = debug or _quiet
+        show("parse", parsed)
+        program = lower(parsed, forward=forward, debug=debug, kinds=kinds)
+        choice = resolve(wrt, program, parsed, prefer)
+        return differentiate_program(parsed, program, choice, with_value=with_value,
+                                     optimize=optimize, forward=forward, debug=debug)
 
 
-def _generate(parsed, wrt, with_value, optimize, forward, single, resolve_wrt, debug, kinds):
+def differentiate_program(parsed, program, choice, *, with_value=False, optimize=True,
+                          forward=False, debug=None):
+    """The stages after ``lower``, for the parameters ``choice`` names: the sweeps,
+    optimized, as a Python tree, and its text."""
     show = debug or _quiet
-    show("parse", parsed)
-    program = lower(parsed, forward=forward, debug=debug, kinds=kinds)
-    if resolve_wrt is not None:
-        wrt, single = resolve_wrt(program)
-    elif wrt is None:
-        wrt = list(program.params)
-        single = len(wrt) == 1
+    names = list(choice.names)
     with stage("differentiate", parsed):
         defuse = DefUse(program)
         if forward:
-            generated = differentiate_forward(program, wrt, defuse=defuse)
+            generated = differentiate_forward(program, names, defuse=defuse)
         else:
-            generated = differentiate(program, wrt, with_value=with_value, as_tuple=not single,
-                                      defuse=defuse)
+            generated = differentiate(program, names, with_value=with_value,
+                                      as_tuple=not choice.single, defuse=defuse)
     verify_sweeps(program, generated, "differentiate")
     show("differentiate", generated.function)
     if optimize:
@@ -132,7 +140,7 @@ def _generate(parsed, wrt, with_value, optimize, forward, single, resolve_wrt, d
     with stage("emit", parsed):
         source = emit(generated)
     show("emit", source)
-    return Generated(program, generated.function, source, defuse)
+    return Generated(program, generated.function, source, choice, defuse)
 
 
 def _quiet(stage, value):

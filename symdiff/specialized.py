@@ -4,7 +4,7 @@ A function that reads a parameter as a container (indexes it, measures it, unpac
 loops over or reduces it) cannot be generated before the containers' kinds are known:
 a list of three numbers and a dict of two lists read differently.  (One that reads them
 only as tables of data, none of them in ``wrt``, is built at once, as any function.)
-``Specialized``
+``per_kinds`` says which, from the source, before anything is built.  ``Specialized``
 builds the gradient on each call for the kinds of that call's arguments
 (``frontend.kinds``: number; tuple or list of a length and element kinds; dict of keys
 and value kinds) through ``api.build``, whose cache serves every later call of the same
@@ -20,12 +20,60 @@ kinds: a new signature costs one build, a known one a dictionary look-up.
 """
 
 import inspect
+import types
 
 from symdiff.backend.travel import Travels, carried
 from symdiff.errors import SymdiffError
-from symdiff.frontend.kinds import PLAIN, kind_of
 from symdiff import types as t
+from symdiff.frontend.kinds import PLAIN, kind_of, uses_containers
+from symdiff.frontend.parse import parse_function
+from symdiff.frontend.table_reads import read_as_tables
+from symdiff.frontend.wrt import choose
 from symdiff.types import is_container
+
+
+def per_kinds(fn, wrt):
+    """Whether the gradient of ``fn`` by ``wrt`` is generated per kind of the arguments
+    of each call (``Specialized``) rather than once, when ``grad`` is applied.
+
+    It is when ``fn`` reads a parameter as a container (``frontend.kinds``:
+    ``uses_containers``) and that parameter is differentiated, or is read other than as
+    a table of data (``read_as_tables``).  Decided from the source alone, before
+    anything is built: a ``wrt`` that names no parameter is refused here, for any kinds.
+    False when the source cannot be read: the build then says why, as for any function.
+    """
+    readings = {}  # function -> its reading: each helper read once, however often called
+    reading = _reading(fn, readings, depth=4)
+    if reading is None:
+        return False
+    parsed, params, helper = reading
+    if not uses_containers(parsed.tree, params, helper):  # most functions: one look
+        return False
+    read = [p for p in params if uses_containers(parsed.tree, [p], helper)]
+    chosen = choose(wrt, parsed).names
+    return any(p in chosen or not read_as_tables(parsed.tree, p, helper) for p in read)
+
+
+def _reading(fn, readings, depth):
+    """``(parsed, parameter names, helper)`` of a function, for ``uses_containers``
+    (``helper(name)``: the same of a function it calls by name); None when its source
+    cannot be read."""
+    if fn not in readings:
+        try:
+            parsed = parse_function(fn)
+        except SymdiffError:
+            readings[fn] = None
+            return None
+        params = [a.arg for a in parsed.tree.args.posonlyargs + parsed.tree.args.args]
+
+        def helper(name):
+            found = parsed.closure.get(name, parsed.globals.get(name))
+            if depth == 0 or not isinstance(found, types.FunctionType) or found is fn:
+                return None
+            inner = _reading(found, readings, depth - 1)
+            return None if inner is None else (inner[0].tree, inner[1], inner[2])
+        readings[fn] = (parsed, params, helper)
+    return readings[fn]
 
 
 def container_kinds(fn, args, kwargs=None, signature=None):

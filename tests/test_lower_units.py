@@ -146,3 +146,49 @@ def test_a_helper_body_follows_its_parameters_copies():
     first = program.body[0]
     assert isinstance(first, ir.Assign) and first.op == "copy" and first.args == (ir.Var("x"),)
     assert program.body[1].origin.function == "helper"
+
+
+def scaled_square(t, T):
+    t = t * T[0]
+    return t * t
+
+
+WEIGHTS = (2.0, 3.0)
+
+
+def calls_a_helper_often(x, y):
+    total = 0.0
+    for _ in range(2):
+        total = total + scaled_square(x, WEIGHTS) * scaled_square(y, WEIGHTS)
+    return total + scaled_square(x * y, WEIGHTS) + scaled_square(x + y, WEIGHTS)
+
+
+def test_a_helper_is_read_once_per_build_however_often_it_is_called(monkeypatch):
+    """Parsed, fenced and desugared once, and its tree's facts (``lower.reading``) read
+    once: every call site inlines from the same reading.  The gradient is the tape's."""
+    import symdiff.lower.scope as scope
+
+    parsed, read = [], []
+    real_parse, real_read = scope.parse_function, scope.read_tree
+    monkeypatch.setattr(scope, "parse_function",
+                        lambda fn: parsed.append(fn.__name__) or real_parse(fn))
+    monkeypatch.setattr(scope, "read_tree", lambda tree: read.append(tree.name) or real_read(tree))
+    program = lower(parse_function(calls_a_helper_often))
+    assert parsed == ["scaled_square"]
+    assert sorted(read) == ["calls_a_helper_often", "scaled_square"]
+    assert sum(isinstance(s, ir.Assign) for s in ir.walk(program.body)) > 4 * 2  # inlined 4x
+    case = Case(calls_a_helper_often, "often", ("x", "y"), ((-2.0, 2.0), (-2.0, 2.0)))
+    assert oracles.against_tape(case, oracles.sample(case, 10, "read_once")) == []
+
+
+def test_a_reading_states_the_facts_of_its_tree():
+    from symdiff.lower.reading import read_tree
+
+    reading = read_tree(parse_function(scaled_square).tree)
+    assert (reading.locals, reading.params) == (("t", "T"), ("t", "T"))
+    assert (reading.tables, reading.assigned, reading.gives_value) == (
+        {"T"}, {"t"}, True)
+    tree = reading.tree
+    first = tree.body[0]
+    assert reading.parent(first) is tree and reading.parent(first.value) is first
+    assert reading.parent(tree) is None

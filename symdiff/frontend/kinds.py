@@ -73,15 +73,18 @@ def uses_containers(tree, params, helper=None):
     params = _joined_names(tree, set(params))
     lists = {node.targets[0].id for node in ast.walk(tree) if isinstance(node, ast.Assign)
              and isinstance(node.targets[0], ast.Name) and isinstance(node.value, _DISPLAYS)}
+    asked = set()  # (helper, the parameters given) already asked: a helper called often
     for node in ast.walk(tree):
         if helper is not None and isinstance(node, ast.Call) and isinstance(
                 node.func, ast.Name) and any(_is_param(a, params) for a in node.args):
             found = helper(node.func.id)
             if found is not None:
                 inner, names, inner_helper = found
-                passed = [n for n, a in zip(names, node.args) if _is_param(a, params)]
-                if uses_containers(inner, passed, inner_helper):
-                    return True
+                passed = tuple(n for n, a in zip(names, node.args) if _is_param(a, params))
+                if (node.func.id, passed) not in asked:
+                    asked.add((node.func.id, passed))
+                    if uses_containers(inner, passed, inner_helper):
+                        return True
         if isinstance(node, ast.Subscript) and _is_param(node.value, params):
             return True
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (

@@ -6,9 +6,10 @@ Expects the ``wrt`` a caller gave (``grad``, ``value_and_grad``, ``jvp``, ``jaco
 order asked for, and whether the caller gets one bare value (``single``) or a tuple.
 
 - ``None``: every parameter but those whose default is None (optional arguments,
-  never differentiated unless named); all of them when that leaves none.  ``prefer``
-  may narrow that default further (``check`` keeps the parameters a derivative can
-  flow from); it is never applied to a ``wrt`` the caller wrote.
+  never differentiated unless named); all of them when that leaves none.
+  ``prefer="active"`` narrows that default further to the parameters a derivative can
+  flow from (``check``'s default, ``analysis.activity``); it is never applied to a
+  ``wrt`` the caller wrote.
 - a name or an index (negative indices count from the end): that parameter, and the
   result is bare, as ``grad(f, wrt="x")`` is a float;
 - a tuple or list of names and indices: those parameters, in that order, and the
@@ -23,7 +24,8 @@ table is read, with a hint naming the number parameters to pass instead.
 
 from dataclasses import dataclass
 
-from symdiff.errors import SymdiffError
+from symdiff.analysis.activity import active_names
+from symdiff.errors import InternalError, SymdiffError
 
 
 @dataclass(frozen=True)
@@ -34,18 +36,49 @@ class Choice:
     single: bool
 
 
+PREFERENCES = (None, "active")
+
+
 def resolve(wrt, program, parsed, prefer=None):
     """The ``Choice`` ``wrt`` makes among ``program``'s parameters (see the module)."""
-    params = list(program.params)
-    if wrt is None:
-        chosen = [p for p in params if p not in program.optional] or params
-        if prefer is not None:
-            chosen = list(prefer(program, chosen)) or chosen
+    if prefer not in PREFERENCES:
+        raise InternalError("wrt", f"prefer={prefer!r}: one of {PREFERENCES}")
+    choice = choose(wrt, parsed)
+    if wrt is None and prefer == "active":
+        chosen = _active(program, list(choice.names)) or list(choice.names)
         choice = Choice(tuple(chosen), len(chosen) == 1)
-    else:
-        choice = _named(wrt, params, parsed)
     refuse_tables(program, choice.names)
     return choice
+
+
+def choose(wrt, parsed):
+    """The ``Choice`` ``wrt`` makes among the positional parameters of ``parsed``, read
+    off its source (what ``resolve`` starts from, before the program says more)."""
+    params = parameters(parsed)
+    if wrt is None:
+        optional = optional_parameters(parsed)
+        chosen = [p for p in params if p not in optional] or params
+        return Choice(tuple(chosen), len(chosen) == 1)
+    return _named(wrt, params, parsed)
+
+
+def parameters(parsed):
+    """The positional parameters of ``parsed``, in order."""
+    args = parsed.tree.args
+    return [a.arg for a in args.posonlyargs + args.args]
+
+
+def optional_parameters(parsed):
+    """The parameters whose default is None (``scale=None``, tested with ``is None``)."""
+    params = parameters(parsed)
+    values = getattr(parsed.fn, "__defaults__", None) or ()
+    return tuple(p for p, v in zip(params[len(params) - len(values):], values) if v is None)
+
+
+def _active(program, names):
+    """The parameters among ``names`` a derivative can flow from (to the result)."""
+    active = active_names(program, names)
+    return [name for name in names if name in active]
 
 
 def _named(wrt, params, parsed):

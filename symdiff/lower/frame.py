@@ -10,7 +10,6 @@ frame; they reach one another only through ``value``, ``block`` and ``call_user`
 here, so no unit imports another that imports it back.
 """
 
-import ast
 from contextlib import contextmanager
 
 from symdiff.ir import expr as ex
@@ -24,8 +23,8 @@ class Frame:
         self.mapping = mapping
         self.stack = stack
         self.top = top
-        local = unit.tree_facts(parsed.tree)
-        self.locals = frozenset(local)
+        self.reading = unit.reading(parsed.tree)  # what the tree says, read once per build
+        self.locals = frozenset(self.reading.locals)
         self.compound = compound
         self.loops = []
         self.out = out if out is not None else []
@@ -46,7 +45,6 @@ class Frame:
         # Per frame, not per unit: a helper inlined twice lowers the same nodes twice.
         self.ahead = {}  # id of an expression evaluated ahead of its use -> its operand
         self.taken = {}  # id of a slice in the source -> the list ``containers.taken`` made
-        self._parents = None  # id of a node of this body's tree -> the node holding it
 
     # --- the entry points the units call one another through ------------------------
 
@@ -71,10 +69,7 @@ class Frame:
 
     def parent(self, node):
         """The syntax node that holds ``node`` in this body's tree (None for the root)."""
-        if self._parents is None:
-            self._parents = {id(child): parent for parent in ast.walk(self.parsed.tree)
-                             for child in ast.iter_child_nodes(parent)}
-        return self._parents.get(id(node))
+        return self.reading.parent(node)
 
     def error(self, cls, node, message, hint=None):
         return self.parsed.error(cls, node, message, hint)

@@ -15,12 +15,12 @@ and lowers its body in a new ``Frame`` with fresh names, into the caller's block
 import ast
 
 from symdiff.errors import RecursionCycleError, UnsupportedSyntaxError
-from symdiff.frontend.exits import assigned_user_names, contains, own_nodes
+from symdiff.frontend.exits import contains
 from symdiff.frontend.resolve import classify
 from symdiff.ir import nodes as ir
 from symdiff.types import table_values
 from symdiff.lower import calls, changes, containers, names, tables
-from symdiff.lower.tables import Table, table_uses
+from symdiff.lower.tables import Table
 
 
 def run_function_body(frame, stmts, result_target=None):
@@ -145,13 +145,12 @@ def call_user(frame, fn, node, target, unpacked=None, discard=False):
                           f"{fn.__name__} takes **{parsed.tree.args.kwarg.arg}",
                           "only the differentiated function may take **kwargs; pass "
                           "its values as named parameters")
-    bound = bind_arguments(frame, fn, parsed, node)
     helper = frame.helper(parsed, fn)
+    bound = bind_arguments(frame, fn, helper.reading, node)
     helper.unpacked = unpacked
-    helper.checks_only = discard and not any(
-        isinstance(n, ast.Return) and n.value is not None for n in own_nodes(parsed.tree))
+    helper.checks_only = discard and not helper.reading.gives_value
     helper.definer = fn.definer if nested else None
-    assigned = set(assigned_user_names(parsed.tree))
+    assigned = helper.reading.assigned
     for param, operand in bound.items():
         if isinstance(operand, Table):
             helper.tables[param] = (operand.name, operand.values)
@@ -168,16 +167,16 @@ def call_user(frame, fn, node, target, unpacked=None, discard=False):
     return result
 
 
-def bind_arguments(frame, fn, parsed, node):
-    args = parsed.tree.args
-    params = [a.arg for a in args.posonlyargs + args.args]
+def bind_arguments(frame, fn, reading, node):
+    """The operand (or ``Table``) each of ``fn``'s parameters is bound to at the call
+    ``node``, in the order of the parameters (``reading``: ``fn``'s tree's)."""
+    params, tables = reading.params, reading.tables
     defaults = dict(zip(params[len(params) - len(fn.__defaults__ or ()):],
                         fn.__defaults__ or ()))
     if len(node.args) > len(params):
         raise frame.error(UnsupportedSyntaxError, node,
                           f"{fn.__name__} takes {len(params)} arguments, "
                           f"{len(node.args)} given", "check the call")
-    tables = table_uses(parsed.tree)
     bound = {p: argument(frame, a, p in tables) for p, a in zip(params, node.args)}
     for keyword in node.keywords:
         if keyword.arg not in params or keyword.arg in bound:

@@ -27,6 +27,7 @@ itself).  Guarantees:
 import sys
 
 from symdiff.frontend.resolve import all_identifiers
+from symdiff.frontend.wrt import optional_parameters
 from symdiff.ir import nodes as ir
 from symdiff.ir.names import BUILTINS, Namer
 from symdiff.lower.frame import Frame
@@ -43,7 +44,7 @@ def normalize(parsed, allow_tuple=False, kinds=None):
     """
     namer = Namer(all_identifiers(parsed.tree) + list(BUILTINS))
     unit = Unit(parsed, namer, None)
-    local = unit.tree_facts(parsed.tree)
+    local = unit.reading(parsed.tree).locals
     math_name = unit.math_name = _math_alias(parsed, namer, local)
     program_origin = _origin(parsed, parsed.tree)
     unit.allow_tuple = allow_tuple
@@ -65,7 +66,7 @@ def normalize(parsed, allow_tuple=False, kinds=None):
                       reads=unit.reads, custom=unit.program_rules,
                       custom_functions=unit.custom_functions,
                       tables={p: unit.table_names[p] for p in params if p in unit.table_names},
-                      optional=_optional(parsed, params), kwargs=kwargs,
+                      optional=optional_parameters(parsed), kwargs=kwargs,
                       containers=dict(unit.containers), numpy_name=_numpy_name(unit, body))
 
 
@@ -86,12 +87,6 @@ def _math_alias(parsed, namer, local):
     if "math" in local or not is_math:
         return namer.fresh("math")
     return namer.claim("math")
-
-
-def _optional(parsed, params):
-    """The parameters whose default is None (``scale=None``, tested with ``is None``)."""
-    values = getattr(parsed.fn, "__defaults__", None) or ()
-    return tuple(p for p, v in zip(params[len(params) - len(values):], values) if v is None)
 
 
 def _defaults(parsed):

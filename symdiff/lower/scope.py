@@ -2,8 +2,9 @@
 
 ``Unit`` is what every ``Frame`` of one lowering shares: the one ``Namer``, the
 namespace generated code reads (module constants, tables, rule functions), the globals
-read (so a changed module is noticed), the helpers parsed so far, the rules of functions
-with their own.  ``Nested`` is a function defined inside the one being lowered, inlined
+read (so a changed module is noticed), the helpers parsed so far and the ``Reading`` of
+each function tree lowered (each read once per build), the rules of functions with
+their own.  ``Nested`` is a function defined inside the one being lowered, inlined
 where it is called; ``Loop`` the flags of the loop being lowered.
 """
 
@@ -19,8 +20,8 @@ from symdiff.errors import (
 )
 from symdiff.frontend.fence import fence
 from symdiff.frontend.parse import ParsedFunction, parse_function
-from symdiff.frontend.resolve import local_names
 from symdiff.lower.desugar import desugar
+from symdiff.lower.reading import read_tree
 
 
 class Unit:
@@ -46,15 +47,15 @@ class Unit:
         self.holding = set()  # lists held by name inside a literal: never changed in place
         self.keys = {}  # a loop's variable over a dict's keys -> those keys
         self.unfilled = set()  # dicts made empty (``{}``), their keys those a loop fills
-        self._trees = {}  # id of a function's tree -> (tree, its local names)
+        self._readings = {}  # a function's tree -> its ``Reading``
 
-    def tree_facts(self, tree):
-        """The local names of a function's tree (``resolve.local_names``), found once per
-        tree however many frames lower it."""
-        hit = self._trees.get(id(tree))
-        if hit is None or hit[0] is not tree:
-            hit = self._trees[id(tree)] = (tree, tuple(local_names(tree)))
-        return hit[1]
+    def reading(self, tree):
+        """The ``reading.Reading`` of a function's tree, made once per tree however many
+        frames lower it (a helper called at many places)."""
+        found = self._readings.get(tree)
+        if found is None:
+            found = self._readings[tree] = read_tree(tree)
+        return found
 
     def custom_op(self, fn):
         """The op name of a function with its own rule, registering the rule once."""
@@ -86,6 +87,7 @@ class Unit:
         return self._globals[key]
 
     def parse_helper(self, fn, frame, node):
+        """``fn``'s ``ParsedFunction``, parsed, fenced and desugared once per build."""
         if fn not in self._parsed:
             try:
                 parsed = parse_function(fn)

@@ -14,8 +14,10 @@ import importlib.util
 import pytest
 
 import symdiff
+from symdiff import pipeline
 from symdiff.api import build
 from symdiff.cli import main as cli
+from symdiff.frontend.wrt import Choice
 
 SUBJECT = """\
 def f(x, y, z, scale=None):
@@ -125,6 +127,24 @@ def test_every_entry_point_chooses_the_same_parameters(subject, wrt, names, sing
     assert code == 0, err
     rows = out.splitlines()[3:3 + len(names)]
     assert tuple(line[line.index(")") + 1:].split()[0] for line in rows) == names
+
+
+@pytest.mark.parametrize("wrt, names, single", VALID, ids=[repr(v[0]) for v in VALID])
+def test_the_pipeline_takes_wrt_as_an_input_and_returns_its_choice(subject, wrt, names,
+                                                                   single):
+    """``wrt`` goes into ``pipeline.generate`` as the caller wrote it and comes out
+    resolved, beside the text written for it; nothing is called back or set on the
+    caller."""
+    built = pipeline.generate(pipeline.parse_function(subject[0].f), wrt)
+    assert built.wrt == Choice(names, single)
+    assert built.source == build(subject[0].f, wrt).source
+
+
+def test_the_pipeline_narrows_the_default_to_the_active_parameters_when_asked():
+    parsed = pipeline.parse_function(powered)
+    assert pipeline.generate(parsed).wrt == Choice(("x", "n"), False)
+    assert pipeline.generate(parsed, prefer="active").wrt == Choice(("x",), True)
+    assert pipeline.generate(parsed, ("n",), prefer="active").wrt == Choice(("n",), False)
 
 
 def _location(error):

@@ -1,0 +1,194 @@
+"""Table reads: whether a parameter a function reads as a container is read only as a
+table of numbers, which lowering reads with no kinds given (``lower.tables``).
+
+Expects a function's syntax tree (``parse``), one of its parameters, and the
+``helper`` lookup of ``kinds.uses_containers``.  Guarantees ``read_as_tables``: True
+when every read of the parameter is one of these, and what it reads out is a number:
+
+- an element, ``T[i]``, with an index that is neither a slice nor a string;
+- ``len(T)``;
+- the iterable of a ``for`` loop or of a list or generator comprehension, as it is or
+  through ``reversed``, ``enumerate``, ``zip``, into names;
+- unpacked into names, ``a, b = T``;
+- passed by position to a helper that reads its parameter so in turn.
+
+Anything else (a slice, ``sum``, a join, a write, a use as a number, an element that is
+itself indexed or looped over, a dict built from it, a dict's ``keys``, ``values`` or
+``items``, which a table has not) needs the argument's kind, so the function is
+generated per kind of the arguments of each call (``specialized``).  False is the safe
+answer: such a build reads the same values, with their kinds.
+
+    def horner(x, coeffs):                  read_as_tables(tree, "coeffs")  -> True
+        s = 0.0
+        for c in coeffs:
+            s = s * x + c
+        return s
+    def mean(xs):                           read_as_tables(tree, "xs")      -> False
+        return sum(xs) / len(xs)
+"""
+
+import ast
+
+from symdiff.frontend.kinds import uses_containers
+
+
+def read_as_tables(tree, param, helper=None):
+    """Whether every read of ``param`` in ``tree`` reads it as a table (see the module)."""
+    reading = _Reading(tree, helper)
+    own = next((a for a in tree.args.posonlyargs + tree.args.args if a.arg == param), None)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == param and not (
+                isinstance(node.ctx, ast.Load) and reading.table_read(node)):
+            return False
+        if isinstance(node, ast.arg) and node.arg == param and node is not own:
+            return False  # a nested function's parameter of the same name
+    return True
+
+
+class _Reading:
+    """One tree, its syntax parents and its string-valued names, asked about reads."""
+
+    def __init__(self, tree, helper):
+        self.tree, self.helper = tree, helper
+        self.parents = {id(child): node for node in ast.walk(tree)
+                        for child in ast.iter_child_nodes(node)}
+        self.strings = {node.targets[0].id for node in ast.walk(tree)
+                        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+                        and isinstance(node.value, ast.Constant)
+                        and isinstance(node.value.value, str)}
+        self.indices = {node.slice.id for node in ast.walk(tree)
+                        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name)}
+        self.starred = {node.value.id for node in ast.walk(tree)
+                        if isinstance(node, ast.Starred) and isinstance(node.value, ast.Name)}
+        self.answers = {}  # (helper, position, kind of read) -> its answer, asked once
+
+    def of_helper(self, call, position, question):
+        """``question(tree, parameter, helper)`` of the helper ``call`` calls, about its
+        parameter at ``position``; None when it is no helper, False past its parameters.
+        Asked once per helper and position, however many calls there are."""
+        key = (call.func.id, position, question)
+        if key not in self.answers:
+            found = self.helper(call.func.id) if self.helper is not None else None
+            if found is None:
+                self.answers[key] = None
+            else:
+                inner, names, inner_helper = found
+                self.answers[key] = position < len(names) and question(
+                    inner, names[position], inner_helper)
+        return self.answers[key]
+
+    def parent(self, node):
+        return self.parents.get(id(node))
+
+    def table_read(self, node):
+        """Whether the read ``node`` of the parameter is one a table allows."""
+        parent = self.parent(node)
+        if isinstance(parent, ast.Subscript) and parent.value is node:
+            return self.element_read(parent)
+        if _calls(parent, "len") and len(parent.args) == 1 and not parent.keywords:
+            return True
+        elements = self.iterated(node, parent)
+        if elements is not None:
+            return self.numbers(elements)
+        if isinstance(parent, ast.Assign) and parent.value is node:
+            targets = _names(parent.targets[0]) if len(parent.targets) == 1 else None
+            return targets is not None and self.numbers(targets)
+        return self.passed_on(node, parent)
+
+    def element_read(self, subscript):
+        """``T[i]``: an index that is no slice or string, read out as a number."""
+        index = subscript.slice
+        if isinstance(index, ast.Slice) or isinstance(index, ast.Constant) and isinstance(
+                index.value, str) or isinstance(index, ast.Name) and index.id in self.strings:
+            return False
+        holder = self.parent(subscript)
+        if isinstance(holder, ast.Assign) and holder.value is subscript:
+            target = holder.targets[0] if len(holder.targets) == 1 else None
+            return isinstance(target, ast.Name) and self.numbers([target.id])
+        if isinstance(holder, ast.Call) and subscript in holder.args and isinstance(
+                holder.func, ast.Name):
+            reads = self.of_helper(holder, holder.args.index(subscript), _reads_container)
+            if reads is not None:  # a helper given an element reads a number
+                return not reads
+        return not _container_context(subscript, holder, self.parent)
+
+    def iterated(self, node, parent):
+        """The names of elements a loop or a comprehension over ``node`` binds (directly,
+        or through ``reversed``, ``enumerate``, ``zip``); None when ``node`` is not
+        iterated so."""
+        if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and (
+                not parent.keywords and node in parent.args):
+            name, count = parent.func.id, len(parent.args)
+            if name in ("reversed", "enumerate") and count == 1:
+                names = self.loop_names(parent, 1 if name == "reversed" else 2)
+                return None if names is None else names[-1:]
+            if name == "zip":
+                names = self.loop_names(parent, count)
+                return None if names is None else [names[parent.args.index(node)]]
+            return None
+        return self.loop_names(node, 1)
+
+    def loop_names(self, iterable, count):
+        """The ``count`` names a ``for`` loop or a list or generator comprehension over
+        ``iterable`` binds; None for any other target or place."""
+        loop = self.parent(iterable)
+        if not isinstance(loop, (ast.For, ast.comprehension)) or loop.iter is not iterable:
+            return None
+        if isinstance(loop, ast.comprehension) and isinstance(
+                self.parent(loop), (ast.DictComp, ast.SetComp)):
+            return None
+        names = [loop.target.id] if isinstance(loop.target, ast.Name) else _names(loop.target)
+        return names if names is not None and len(names) == count else None
+
+    def numbers(self, elements):
+        """Whether the names elements are bound to are read as numbers: none is read as
+        a container (``*e`` too), or used as an index (``T[e]``, ``out[e] = ...``: a
+        dict's keys, which a table's elements are not)."""
+        if any(name in self.indices or name in self.starred for name in elements):
+            return False
+        return not uses_containers(self.tree, elements, self.helper)
+
+    def passed_on(self, node, call):
+        """The parameter passed by position to a helper that reads it as a table."""
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                and node in call.args and not call.keywords):
+            return False
+        return bool(self.of_helper(call, call.args.index(node), read_as_tables))
+
+
+def _reads_container(tree, param, helper):
+    return uses_containers(tree, [param], helper)
+
+
+def _calls(node, name):
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
+        node.func.id == name)
+
+
+def _names(target):
+    """The names of a tuple or list target of names, in order; None for any other."""
+    if isinstance(target, (ast.Tuple, ast.List)) and all(
+            isinstance(e, ast.Name) for e in target.elts):
+        return [e.id for e in target.elts]
+    return None
+
+
+_WHOLE = ("len", "enumerate", "zip", "reversed", "sorted", "list", "tuple", "iter", "sum",
+          "min", "max", "any", "all")
+
+
+def _container_context(node, holder, parent):
+    """Whether ``node`` stands where a container is read: indexed, measured, looped
+    over, unpacked, given whole to a reduction, or its entries asked for."""
+    if isinstance(holder, ast.Subscript) and holder.value is node:
+        return True
+    if isinstance(holder, ast.Attribute) and holder.value is node:
+        return True
+    if isinstance(holder, ast.Call) and isinstance(holder.func, ast.Name) and (
+            holder.func.id in _WHOLE and node in holder.args):
+        return len(holder.args) == 1 or holder.func.id not in ("min", "max")
+    if isinstance(holder, (ast.For, ast.comprehension)) and holder.iter is node:
+        return True
+    if isinstance(holder, ast.Assign) and holder.value is node:
+        return not all(isinstance(t, ast.Name) for t in holder.targets)
+    return isinstance(holder, ast.Starred)
