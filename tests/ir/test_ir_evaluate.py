@@ -281,9 +281,9 @@ def test_on_tape_values_with_the_tape_operations():
     assert seen and all(isinstance(sid, int) for sid in seen)
 
 
-def _container_cases():
+def _cases():
     return [pytest.param(c, id=f"{module.__name__[7:]}.{c.label}") for module in _modules()
-            for c in getattr(module, "CASES", ()) if not hasattr(c, "domain")]
+            for c in getattr(module, "CASES", ())]
 
 
 def _on_tape(value):
@@ -292,15 +292,17 @@ def _on_tape(value):
     return rebuild(value, [tape.Value(leaf) for _, leaf in leaves(value)])
 
 
-@pytest.mark.parametrize("case", _container_cases())
-def test_on_tape_values_a_container_function_computes_and_differentiates_as_the_tape(case):
+@pytest.mark.parametrize("case", _cases())
+def test_on_tape_values_every_case_computes_and_differentiates_as_the_tape(case):
     """Run on ``Value``s by the tape's operations (as ``check``'s divergence locator runs
-    it), a container function gives the function's value and, backward, the gradient the
-    tape gives running the function itself."""
-    names = list(case.params) if case.wrt is None else (
-        [case.wrt] if isinstance(case.wrt, str) else list(case.wrt))
+    it), every case's function gives the function's value and, backward, the gradient
+    the tape gives running the function itself: at a container case's points, at two
+    points of a number case's domain."""
+    wrt = getattr(case, "wrt", None)
+    names = list(case.params) if wrt is None else [wrt] if isinstance(wrt, str) else list(wrt)
     witness = tape.grad(case.fn, wrt=tuple(names))
-    for point in case.points:
+    points = oracles.sample(case, 2, "tape") if hasattr(case, "domain") else case.points
+    for point in points:
         program = lower(parse_function(case.fn), kinds=container_kinds(case.fn, point))
         args = [_on_tape(v) if p in names else copy.deepcopy(v)
                 for p, v in zip(case.params, point)]
