@@ -9,7 +9,17 @@ specializes on them (``specialized.container_kinds``), and run at the corpus's o
 arguments: a container case's points, points drawn from a number case's domain, its bad
 points, ``checks.OPTIONAL``'s calls with keyword arguments, and, for a helper no case
 names, the arguments its callers pass it at their points.  A function of numbers also
-runs at random numbers near 1 (small ints where its types say int), where it may raise.
+runs at random numbers near 1 (small ints where its types say int), where it may raise;
+a container function also as built without kinds, where symdiff builds it so (its
+containers read as tables of data).  A primitive Python's operators and ``math`` do not
+compute (numpy's, scipy's, ``math.fsum`` of numbers written out) is computed as its
+registry record says (``evaluate.on_records``).  On ``Value``s, every case's function
+runs by the tape's operations, as ``check``'s divergence locator runs it, and its
+gradient is the one the tape gives running the function itself.
+
+A function symdiff refuses to lower on its own is skipped with the refusal's class and
+words and where its statements run instead (inlined in its callers, or nowhere: the
+functions a corpus module calls to state its cases).
 """
 
 import copy
