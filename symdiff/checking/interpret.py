@@ -8,7 +8,7 @@ operation by the tape's own operation (``symdiff.checking.tape_bridge``), and th
 divergence locator and the rule checks read.
 """
 
-from symdiff.checking.tape_bridge import raw, tape_op
+from symdiff.checking.tape_bridge import raw, tape_op, tape_reduction
 from symdiff.ir.evaluate import Evaluator
 
 
@@ -19,7 +19,7 @@ class Interpreter(Evaluator):
     def __init__(self, program, env, runs):
         super().__init__(program, lambda stmt: tape_op(program, stmt.op), env=env, index=raw,
                          observe=lambda stmt, out, args: runs.append(
-                             (stmt, stmt.sid, out, args)))
+                             (stmt, stmt.sid, out, args)), reductions=tape_reduction)
 
 
 def keywords(program, kwargs):

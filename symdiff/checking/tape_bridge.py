@@ -15,6 +15,7 @@ import math
 from symdiff import tape
 from symdiff.errors import InternalError
 from symdiff.ir import nodes as ir
+from symdiff.primitives.reductions import function
 from symdiff.primitives.registry import rule_of
 
 _BRIDGES = {}  # op -> its record's bridge, compiled once
@@ -46,6 +47,13 @@ def _compiled(op):
                                 f"(tape.{node.attr})")
     return eval(f"lambda {', '.join(record.params)}: {record.bridge}",
                 {"tape": tape, "math": math, "Value": tape.Value})
+
+
+def tape_reduction(op):
+    """The function of a whole list a ``Reduce`` of ``op`` computes, on Values: the tape's
+    own ``fsum`` and ``prod``; Python's ``sum``, ``min`` and ``max``, which add and compare
+    Values by their operators."""
+    return getattr(tape, op, None) or function(op)
 
 
 def operand(value, env):

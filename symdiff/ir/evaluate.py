@@ -1,21 +1,27 @@
 """The IR evaluator: runs a ``Program`` statement by statement.
 
-Expects a ``Program`` (lowered, hoisted, any pass's) and ``ops(stmt)``, the function
-that computes an ``Assign``'s primitive on its operands' values: the caller's choice,
-so the same evaluator runs the program on floats (``math`` and Python's operators),
-on the tape's ``Value``s (``check``'s divergence locator) or on anything else with the
-operations the program uses.  The evaluator itself imports no witness and no rule.
+Expects a ``Program`` (lowered, hoisted, any pass's; specialized to container kinds or
+not) and ``ops(stmt)``, the function that computes an ``Assign``'s primitive on its
+operands' values: the caller's choice, so the same evaluator runs the program on floats
+(``math`` and Python's operators, or ``on_records(program)``: each primitive as its
+registry record computes it), on the tape's ``Value``s (``check``'s divergence locator)
+or on anything else with the operations the program uses.  The evaluator itself imports
+no witness.
 
 Guarantees Python's semantics for everything else: an ``if`` takes its branch on the
 truth of its test, ``for`` runs over ``range`` of its bounds (``index(value)`` turns a
 bound into a Python int; the identity by default), a ``while`` runs its ``pre`` before
 every test, a ``BreakIf`` leaves the innermost loop, stacks are Python lists, a check
-raises (or asserts, unless Python runs with ``-O``) as the user's statement does, and
+raises (or asserts, unless Python runs with ``-O``) as the user's statement does, the
+container statements (``ir.container_nodes``: builds, element reads and writes, slices
+and copies, joins, shares, reductions, loops over a dict's keys) make and read lists,
+tuples and dicts as Python's own syntax does, and
 an IR expression is computed as Python computes the expression it stands for, names
 looked up in the program's variables, then its globals (its namespace, with ``math``
 under the name generated code reads it by), then the builtins.
 
     >>> import math, operator
+    >>> from symdiff.ir import types
     >>> from symdiff.frontend.parse import parse_function
     >>> from symdiff.pipeline import lower
     >>> def f(x, n):
@@ -26,6 +32,11 @@ under the name generated code reads it by), then the builtins.
     >>> floats = {"add": operator.add, "mul": operator.mul, "copy": lambda v: v}
     >>> run(lower(parse_function(f)), (0.5, 3), lambda stmt: floats.get(stmt.op)
     ...     or getattr(math, stmt.op)) == f(0.5, 3)
+    True
+    >>> def g(xs):
+    ...     return sum(xs[1:]) + max(xs) * xs[0]
+    >>> program = lower(parse_function(g), kinds={"xs": types.List(types.FLOAT, None)})
+    >>> run(program, ([1.5, 2.0, -0.5],), on_records(program)) == g([1.5, 2.0, -0.5])
     True
 """
 
@@ -38,6 +49,8 @@ from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir.printer import statement_text
 from symdiff.primitives.reductions import function
+from symdiff.primitives.special import HELPERS
+from symdiff.primitives.texts import NUMPY, names_read
 
 BINARY = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
           "//": operator.floordiv, "%": operator.mod, "**": operator.pow,
@@ -50,22 +63,61 @@ COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operato
 _CONVERSIONS = {ord("r"): repr, ord("s"): str, ord("a"): ascii}
 
 
-def run(program, args, ops, *, env=None, observe=None, index=None):
-    """The result of ``program`` on the parameters' values ``args`` (and ``env``: more
-    bindings, the ``**kwargs`` dict).  ``observe(stmt, out, args)``, if given, is called
-    after every ``Assign`` with its output and operands' values."""
-    bindings = dict(zip(program.params, args), **(env or {}))
-    evaluator = Evaluator(program, ops, env=bindings, observe=observe, index=index)
+def run(program, args, ops, *, env=None, observe=None, index=None, reductions=function):
+    """The result of ``program`` on the parameters' values ``args`` (the last ones may be
+    left out for their defaults) and ``env`` (more bindings, the ``**kwargs`` dict).
+    ``observe(stmt, out, args)``, if given, is called after every ``Assign`` with its
+    output and operands' values; ``reductions(op)`` gives the function a ``Reduce`` of
+    ``op`` computes (Python's and math's, ``primitives.reductions``, by default)."""
+    given = list(args)
+    missing = len(program.params) - len(given)
+    if 0 < missing <= len(program.defaults):
+        given += program.defaults[len(program.defaults) - missing:]
+    bindings = dict(zip(program.params, given), **(env or {}))
+    evaluator = Evaluator(program, ops, env=bindings, observe=observe, index=index,
+                          reductions=reductions)
     evaluator.block(program.body)
     return evaluator.result()
+
+
+def on_records(program):
+    """``ops`` for ``run`` that compute each primitive as generated code computes it, from
+    its record: the user's own call where the statement keeps one (``np.tanh``,
+    ``special.expit``, ``norm.cdf``), a function with its own rule (``defgrad``) by its own
+    code, and otherwise the record's ``forward`` text as the family the user called it by
+    spells it (``math.pow(x, y)`` for ``math.pow``, ``x ** y`` for ``**``).  Each is made
+    once per run of ``on_records``."""
+    made = {}
+
+    def ops(stmt):
+        key = (stmt.op, stmt.call, stmt.family, stmt.module)
+        if key not in made:
+            made[key] = _forward(program, stmt)
+        return made[key]
+    return ops
+
+
+def _forward(program, stmt):
+    if stmt.op in program.custom_functions:
+        return program.custom_functions[stmt.op][0]
+    params = ", ".join(program.rule(stmt.op).params)
+    text = f"{stmt.call}({params})" if stmt.call else program.rule_of(stmt).forward
+    scope = dict(program.namespace, math=math)
+    if stmt.module in program.namespace:  # numpy, as the user's code names it
+        scope[NUMPY] = program.namespace[stmt.module]
+    for name in names_read(text) & set(HELPERS):  # what generated code defines itself
+        exec(HELPERS[name], scope)
+    return eval(f"lambda {params}: {text}", scope)
 
 
 class Evaluator:
     """The state of one run: ``env``, the variables (the dict given, changed in place);
     ``block`` runs statements."""
 
-    def __init__(self, program, ops, *, env=None, observe=None, index=None):
+    def __init__(self, program, ops, *, env=None, observe=None, index=None,
+                 reductions=function):
         self.program, self.ops, self.observe = program, ops, observe
+        self.reductions = reductions
         self.index = index or (lambda value: value)
         self.env = {} if env is None else env
         self.variables = set(program.params) | set(ir.assigned_names(program.body))
@@ -173,7 +225,7 @@ class Evaluator:
             for index in stmt.path:
                 values = values[self.operand(index)]
             start = None if stmt.start is None else self.operand(stmt.start)
-            reduce = function(stmt.op)
+            reduce = self.reductions(stmt.op)
             if start is None:
                 env[stmt.target] = reduce(values)
             else:
