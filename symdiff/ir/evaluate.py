@@ -21,7 +21,7 @@ looked up in the program's variables, then its globals (its namespace, with ``ma
 under the name generated code reads it by), then the builtins.
 
     >>> import math, operator
-    >>> from symdiff.ir import types
+    >>> from symdiff import types
     >>> from symdiff.frontend.parse import parse_function
     >>> from symdiff.pipeline import lower
     >>> def f(x, n):
