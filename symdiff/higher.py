@@ -26,6 +26,8 @@ import types
 
 from symdiff.api import _unwrap, build
 from symdiff.backend.travel import wrap
+from symdiff.frontend.parse import parse_function
+from symdiff.frontend.wrt import choose
 
 
 def jvp(fn=None, *, wrt=None, optimize=True):
@@ -62,10 +64,10 @@ def hessian(fn=None, *, wrt=None):
     reverse); a float when ``wrt`` names one parameter."""
     if fn is None:
         return functools.partial(hessian, wrt=wrt)
-    forward, gradient = _gradient_forward(fn, wrt)
+    forward, gradient, single = _gradient_forward(fn, wrt)
     name = f"hessian_{gradient.program.name}"
     return wrap(forward, "hessian", fn, {"wrt": wrt}, fn=fn, evaluate=hessian_rows,
-                bound=(signature(gradient.program), len(gradient.wrt_names), gradient.single,
+                bound=(signature(gradient.program), len(gradient.wrt_names), single,
                        name), name=name, drawn=gradient)
 
 
@@ -74,10 +76,10 @@ def hvp(fn=None, *, wrt=None):
     (a float when ``wrt`` names one parameter)."""
     if fn is None:
         return functools.partial(hvp, wrt=wrt)
-    forward, gradient = _gradient_forward(fn, wrt)
+    forward, gradient, single = _gradient_forward(fn, wrt)
     name = f"hvp_{gradient.program.name}"
     return wrap(forward, "hvp", fn, {"wrt": wrt}, fn=fn, evaluate=hvp_values,
-                bound=(signature(gradient.program), len(gradient.wrt_names), gradient.single,
+                bound=(signature(gradient.program), len(gradient.wrt_names), single,
                        name), name=name, drawn=gradient)
 
 
@@ -161,10 +163,12 @@ def _directions(count):
 
 
 def _gradient_forward(fn, wrt):
-    """The forward mode of ``fn``'s generated gradient (a tuple, whatever ``wrt`` says),
-    and the gradient ``grad(fn, wrt)`` itself (its parameters, defaults and shape)."""
-    gradient = build(_unwrap(fn), wrt)
-    names = tuple(gradient.wrt_names)
-    as_tuple = build(_unwrap(fn), names)  # the gradient as a tuple, even of one
-    forward = build(as_tuple.function, names, mode="forward")
-    return forward, gradient
+    """The forward mode of ``fn``'s generated gradient, the gradient itself (a tuple,
+    whatever ``wrt`` says: its parameters and defaults), and whether ``wrt`` asks for one
+    bare value.  The parameters are read off the source (``frontend.wrt.choose``, as
+    the build resolves them), so one gradient is built, not one to learn them first."""
+    fn = _unwrap(fn)
+    choice = choose(wrt, parse_function(fn))
+    gradient = build(fn, choice.names)  # the gradient as a tuple, even of one
+    forward = build(gradient.function, choice.names, mode="forward")
+    return forward, gradient, choice.single
