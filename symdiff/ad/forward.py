@@ -15,14 +15,12 @@ numbers the function builds has a list of tangents in step with it.
                                        return result, dresult
 """
 
-import ast
-
 from symdiff.ad.containers import place
 from symdiff.ad.control import branch_statement
 from symdiff.ad.reverse import Generated, function_of, none_guards
-from symdiff.ad.writer import Writer, expression, let
+from symdiff.ad.writer import Writer, operand
 from symdiff.analysis.activity import active_names
-from symdiff.backend.syntax import is_minus_one, is_one, load, operand_node, times
+from symdiff.primitives.derivatives import unit
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
@@ -54,14 +52,14 @@ class Tangents(Writer):
         program = self.program
         body = self.flatten(self.block(program.body))
         results = program.result if isinstance(program.result, tuple) else (program.result,)
-        values = [operand_node(r, program) for r in results]
-        tangents = [load(self.tangents[r.name]) if isinstance(r, ir.Var) and r.name in self.active
-                    else ast.Constant(0.0) for r in results]
+        values = tuple(operand(r) for r in results)
+        tangents = tuple(ex.Name(self.tangents[r.name]) if isinstance(r, ir.Var)
+                         and r.name in self.active else ex.Const(0.0) for r in results)
         if isinstance(program.result, tuple):
-            value, tangent = ast.Tuple(values, ast.Load()), ast.Tuple(tangents, ast.Load())
+            value, tangent = ex.Tuple(values), ex.Tuple(tangents)
         else:
             value, tangent = values[0], tangents[0]
-        body.append(sw.Return(expression(ast.Tuple([value, tangent], ast.Load()))))
+        body.append(sw.Return(ex.Tuple((value, tangent))))
         body[:0] = none_guards(program, self.wrt)
         name = self.namer.fresh(f"jvp_{program.name}")
         function = function_of(name, program, body, extra=[self.tangents[p] for p in self.wrt])
@@ -76,8 +74,7 @@ class Tangents(Writer):
         if isinstance(stmt, ir.Assign):
             return self.operation(stmt)
         if isinstance(stmt, ir.Compute):
-            value = expression(stmt.expr)
-            made = [sw.Let(stmt.target, value)]
+            made = [sw.Let(stmt.target, stmt.expr)]
             if stmt.target in self.active:
                 made.append(sw.Let(self.tangent(stmt.target), sw.ZERO))
             return made
@@ -90,21 +87,21 @@ class Tangents(Writer):
             return [branch_statement(stmt.test, self.flatten(self.block(stmt.body), stmt.origin),
                                      self.flatten(self.block(stmt.orelse), stmt.origin))]
         if isinstance(stmt, ir.For):
-            bounds = tuple(expression(operand_node(b, self.program)) for b in stmt.bounds)
+            bounds = tuple(operand(b) for b in stmt.bounds)
             body = self.flatten(self.block(stmt.body), stmt.origin) or [sw.Pass()]
             if stmt.target in self.active:  # each iteration starts a new, constant loop variable
                 body.insert(0, sw.Let(self.tangent(stmt.target), sw.ZERO))
             return [sw.For(stmt.target, bounds, body, stmt.reverse)]
         if isinstance(stmt, ir.While):
             body = self.flatten(self.block(stmt.body), stmt.origin) or [sw.Pass()]
-            test = expression(stmt.test)
+            test = stmt.test
             if stmt.pre:
                 body = self.flatten(self.block(stmt.pre), stmt.origin) + [
                     sw.If(ex.UnaryOp("not", test), [sw.Break()])] + body
                 return [sw.While(ex.Const(True), body)]
             return [sw.While(test, body)]
         if isinstance(stmt, ir.BreakIf):
-            return [sw.If(expression(stmt.test), [sw.Break()])]
+            return [sw.If(stmt.test, [sw.Break()])]
         if isinstance(stmt, ir.Check):  # runs where the function runs it; no tangent
             return [sw.Check(stmt)]
         if isinstance(stmt, (ir.Build, ir.Push, ir.Pop, ir.Item, ir.SetItem, ir.Reduce,
@@ -204,27 +201,21 @@ class Tangents(Writer):
 
     def operation(self, stmt):
         rule = self.program.rule_of(stmt)
-        forward = let(stmt.target, self.forward_expression(stmt))
+        forward = sw.Let(stmt.target, self.forward_expression(stmt))
         if stmt.target not in self.active:
             return [forward]
         total = None
-        for arg, partial in zip(stmt.args, rule.partials):
-            if partial is None or not isinstance(arg, ir.Var) or arg.name not in self.active:
+        args, names = self.operands(stmt), self.names_for(stmt)
+        for arg, builder in zip(stmt.args, rule.jvps):
+            if builder is None or not isinstance(arg, ir.Var) or arg.name not in self.active:
                 continue
-            term = self.substitute(partial, stmt)
-            tangent = load(self.tangent(arg.name))
-            if is_one(term):
-                term, op = tangent, ast.Add()
-            elif is_minus_one(term):
-                term, op = tangent, ast.Sub()
-            else:
-                term, op = times(tangent, term), ast.Add()
+            term, sign = unit(builder(ex.Name(self.tangent(arg.name)), args,
+                                      ex.Name(stmt.target), names))
             if total is None:
-                total = term if isinstance(op, ast.Add) else ast.UnaryOp(ast.USub(), term)
+                total = ex.UnaryOp("-", term) if sign == -1 else term
             else:
-                total = ast.BinOp(total, op, term)
-        total = total if total is not None else ast.Constant(0.0)
-        tangent = let(self.tangent(stmt.target), total)
+                total = ex.BinOp("-" if sign == -1 else "+", total, term)
+        tangent = sw.Let(self.tangent(stmt.target), total if total is not None else sw.ZERO)
         if stmt.target in [a.name for a in stmt.args if isinstance(a, ir.Var)]:
             # ``s = s + t``: the tangent reads the old ``s``'s tangent, so it comes first,
             # and the partials here (of add and sub) read no value

@@ -320,3 +320,4 @@ def of_operand(operand):
     if name is not None:
         return Name(name)
     return Const(operand.value, operand.text)
+
