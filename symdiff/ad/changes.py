@@ -9,13 +9,15 @@ of ``dzs``; a reduction spreads its adjoint over the container's (``sum``: every
 by its reverse where a later reverse step reads the container (``Containers.restores``).
 """
 
-from symdiff.ad.containers import _nested, place, written_out, zeros
+from symdiff.ad.containers import _nested, container_operands, place, written_out, zeros
 from symdiff.frontend.kinds import element as element_kind
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 from symdiff.ir import types as t
+from symdiff.primitives.containers import Each, reads_position
 from symdiff.primitives.reductions import in_math
+from symdiff.primitives.registry import operation_of
 
 
 class ContainerChanges:
@@ -204,8 +206,9 @@ class ContainerChanges:
                                                       forward, reverse)
         start = stmt.start
         if isinstance(start, ir.Var) and start.name in self.active:
-            share = g if stmt.op == "sum" else ex.BinOp("*", g, ex.Call(func, (container,)))
-            reverse.append(sw.AddTo(self.adjoint(start.name), share))
+            vjp = operation_of(stmt).vjp[1]
+            reverse += self.added(self.adjoint(start.name), vjp(
+                g, container_operands(stmt), ex.Name(stmt.target), self.names_for(stmt)))
         if overwrites:
             reverse.append(sw.Let(g.id, sw.ZERO))
         return self.restoring(stmt, scope, forward, reverse)
@@ -223,33 +226,21 @@ class ContainerChanges:
             du.position(r) <= at for r in du.readers(stmt.container))
 
     def _spread(self, stmt, g):
-        """The reverse of a reduction into the container's adjoint."""
+        """The reverse of a reduction into the container's adjoint: its record's VJP."""
         container = place(stmt.container, stmt.path)
         d = place(self.adjoint(stmt.container), stmt.path)
         index = self.namer.fresh("i")
-        length = self.length_of(container)
-        indices = ex.Call(ex.Name(self.builtin("range")), (length,))
+        value = operation_of(stmt).vjp[0](g, container_operands(stmt), ex.Name(stmt.target),
+                                          self.names_for(stmt))
         summed_only = self.summed_only(stmt.container) is stmt  # no list of adjoints
-        if summed_only or stmt.op in ("sum", "fsum") and self._starts_adjoint(stmt):
+        if summed_only or isinstance(value, Each) and not reads_position(value.value) and (
+                self._starts_adjoint(stmt)):
             if not hasattr(self, "_started"):  # no zeros when the reverse starts
                 self._started = set()
             self._started.add(stmt.container)
             return [] if summed_only else [  # ``dterms = [g] * len(terms)``
-                sw.Let(d.id, ex.BinOp("*", ex.List((g,)), length))]
-        if stmt.op in ("min", "max"):  # the element returned: the first one, on a tie
-            chosen = ex.Call(ex.Name(self.builtin(stmt.op)), (indices,), (
-                ("key", ex.Attribute(container, "__getitem__")),))
-            return [sw.Let(index, chosen), sw.AddTo(ex.Subscript(d, ex.Name(index)), g)]
-        share = g
-        if stmt.op == "prod":  # the product of the others, exact where an element is 0
-            prod = ex.Attribute(ex.Name(self.program.math_name), "prod")
-            before = ex.Call(prod, (ex.Subscript(container, ex.Slice(None, ex.Name(index))),))
-            after = ex.Call(prod, (ex.Subscript(container, ex.Slice(
-                ex.BinOp("+", ex.Name(index), ex.Const(1)), None)),))
-            share = ex.BinOp("*", ex.BinOp("*", g, before), after)
-            if stmt.start is not None:
-                share = ex.BinOp("*", share, ex.of_operand(stmt.start))
-        return [sw.For(index, (length,), [sw.AddTo(ex.Subscript(d, ex.Name(index)), share)])]
+                sw.Let(d.id, ex.BinOp("*", ex.List((value.value,)), self.length_of(container)))]
+        return self.added(d, value, index, container)
 
     def join(self, stmt, scope):
         """``zs = xs + [y]``: the reverse hands each part its stretch of the adjoint,

@@ -24,6 +24,9 @@ from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 from symdiff.ir import types as t
+from symdiff.ir.rewrite import substitute
+from symdiff.primitives.containers import POSITION, At, Each
+from symdiff.primitives.registry import operation_of
 
 
 def place(name, path):
@@ -32,6 +35,16 @@ def place(name, path):
     for index in path:
         node = ex.Subscript(node, ex.of_operand(index))
     return node
+
+
+def container_operands(stmt):
+    """The operands of a container statement with a record, as its builders take them:
+    the container (the place inside it, for a reduction's path), then the indices of an
+    element read, or a reduction's start."""
+    if isinstance(stmt, ir.Item):
+        return (ex.Name(stmt.container),) + tuple(ex.of_operand(i) for i in stmt.path)
+    start = () if stmt.start is None else (ex.of_operand(stmt.start),)
+    return (place(stmt.container, stmt.path),) + start
 
 
 def written_out(literal):
@@ -128,6 +141,26 @@ class Containers:
         at, loops = du.position(change), set(s.sid for s in du.loops(change))
         return any(du.position(r) < at or loops & {s.sid for s in du.loops(r)}
                    for r in self._readers.get(container, ()))
+
+    def added(self, adjoint, value, index=None, over=None):
+        """``adjoint += value`` (``adjoint`` a name or a place) for a VJP's value
+        (``primitives.containers``): at one place (an index computed is bound to
+        ``index`` first), or at every place of the container ``over``, by a loop over
+        ``index``."""
+        if isinstance(value, At):
+            bound, into = [], adjoint
+            for step in value.path:
+                if isinstance(step, ex.Call):
+                    bound.append(sw.Let(index, step))
+                    step = ex.Name(index)
+                into = ex.Subscript(ex.Name(into) if isinstance(into, str) else into, step)
+            return bound + [sw.AddTo(into, value.value)]
+        if isinstance(value, Each):
+            share = substitute(value.value, {POSITION.id: ex.Name(index)})
+            into = ex.Name(adjoint) if isinstance(adjoint, str) else adjoint
+            return [sw.For(index, (self.length_of(over),), [
+                sw.AddTo(ex.Subscript(into, ex.Name(index)), share)])]
+        return [sw.AddTo(adjoint, value)]
 
     def length_of(self, value):
         """``len(value)``, as generated code calls ``len``."""
@@ -322,7 +355,9 @@ class Containers:
         if stmt.target not in self.active or stmt.target in self.forwarded():
             return self.restoring(stmt, scope, forward, [])
         g = self.adjoint(stmt.target)
-        reverse = [sw.AddTo(place(self.adjoint(stmt.container), stmt.path), ex.Name(g))]
+        vjp = operation_of(stmt).vjp[0]
+        reverse = self.added(self.adjoint(stmt.container), vjp(
+            ex.Name(g), container_operands(stmt), ex.Name(stmt.target), self.names_for(stmt)))
         if overwrites:
             reverse.append(sw.Let(g, sw.ZERO))
         forward, reverse = self.saved_for_reverse(stmt, scope, ir.operand_names(stmt.path),

@@ -15,12 +15,13 @@ numbers the function builds has a list of tangents in step with it.
                                        return result, dresult
 """
 
-from symdiff.ad.containers import place
+from symdiff.ad.containers import container_operands, place
 from symdiff.ad.control import branch_statement
 from symdiff.ad.reverse import Generated, function_of, none_guards
 from symdiff.ad.writer import Writer, operand
 from symdiff.analysis.activity import active_names
 from symdiff.primitives.derivatives import unit
+from symdiff.primitives.registry import operation_of
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
@@ -80,8 +81,8 @@ class Tangents(Writer):
             return made
         if isinstance(stmt, (ir.Build, ir.Push, ir.Pop, ir.Item, ir.SetItem)) and (
                 self.built_here(stmt)) or (
-                isinstance(stmt, ir.Reduce) and stmt.op in ("sum", "fsum") and not stmt.path
-                and self.built_here(stmt)):
+                isinstance(stmt, ir.Reduce) and operation_of(stmt).jvp is not None
+                and not stmt.path and self.built_here(stmt)):
             return self.list_statement(stmt)
         if isinstance(stmt, ir.If):
             return [branch_statement(stmt.test, self.flatten(self.block(stmt.body), stmt.origin),
@@ -149,11 +150,8 @@ class Tangents(Writer):
             start = () if stmt.start is None else (ex.of_operand(stmt.start),)
             made = [sw.Let(stmt.target, ex.Call(func, (ex.Name(stmt.container),) + start))]
             if stmt.target in self.active:
-                tangent = ex.Call(func, (ex.Name(self.tangent(stmt.container)),)) if (
-                    stmt.container in self.active) else sw.ZERO
-                if stmt.start is not None and self.tangent_of(stmt.start) != sw.ZERO:
-                    tangent = ex.BinOp("+", tangent, self.tangent_of(stmt.start))
-                made.append(sw.Let(self.tangent(stmt.target), tangent))
+                made.append(sw.Let(self.tangent(stmt.target), self.container_tangent(
+                    stmt, (stmt.container, getattr(stmt.start, "name", None)))))
             return made
         if isinstance(stmt, ir.SetItem):
             made = [sw.Let(place(stmt.container, stmt.path), ex.of_operand(stmt.value))]
@@ -164,9 +162,8 @@ class Tangents(Writer):
         if isinstance(stmt, ir.Item):
             made = [sw.Let(stmt.target, place(stmt.container, stmt.path))]
             if stmt.target in self.active:
-                made.append(sw.Let(self.tangent(stmt.target), place(
-                    self.tangent(stmt.container), stmt.path) if stmt.container in self.active
-                    else sw.ZERO))
+                made.append(sw.Let(self.tangent(stmt.target), self.container_tangent(
+                    stmt, (stmt.container,) + (None,) * len(stmt.path))))
             return made
         if isinstance(stmt, ir.Push):
             made = [sw.Push(stmt.stack, ex.of_operand(stmt.value), method=True)]
@@ -191,6 +188,19 @@ class Tangents(Writer):
             # active where it is assigned again: zero here
             made.append(sw.Let(self.tangent(stmt.target), sw.ZERO))
         return made
+
+    def container_tangent(self, stmt, names):
+        """The tangent of a container statement with a record (``registry.operation_of``):
+        the sum of its JVP builders' values for its operands whose ``names`` are active
+        (None: a constant), or zero."""
+        total = None
+        args, out = container_operands(stmt), ex.Name(stmt.target)
+        for name, builder in zip(names, operation_of(stmt).jvp):
+            if builder is None or name not in self.active:
+                continue
+            term = builder(ex.Name(self.tangent(name)), args, out, self.names_for(stmt))
+            total = term if total is None else ex.BinOp("+", total, term)
+        return total if total is not None else sw.ZERO
 
     def tangent_of(self, operand):
         """The tangent of an operand: its name's, or zero for a constant or an inactive

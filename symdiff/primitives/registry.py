@@ -10,6 +10,7 @@ calls, and the records of user functions with their own rule (``custom_rule``). 
 fact is stated here: each is read from the records, so a new primitive is one record.
 
     rule_of("sin").partials          ("math.cos(x)",)
+    operation_of(Reduce(op="sum"...)) the record of ``sum`` of a list
     names("numpy")["arcsin"]         "asin"
     variant("log", 2)                "logb"      (math.log(x, base))
     total("mul"), cheap("exp")       True, False
@@ -21,7 +22,7 @@ import builtins
 import math
 from types import MappingProxyType
 
-from symdiff.primitives import scalar, scipy
+from symdiff.primitives import containers, scalar, scipy
 from symdiff.primitives.record import KINDS, primitive
 from symdiff.primitives.special import HELPERS
 from symdiff.primitives.texts import names_read, template
@@ -42,6 +43,18 @@ def rule_of(op):
             raise KeyError(op)
         found = _MADE[op] = scalar.variadic(name, int(count))
     return found
+
+
+def operation_of(stmt):
+    """The record of a container statement differentiated by one (``containers``): an
+    element read (``Item``), a reduction (``Reduce``); None for the others, whose rules
+    ``ad`` still states itself."""
+    name = type(stmt).__name__
+    if name == "Item":
+        return containers.item_operation(len(stmt.path))
+    if name == "Reduce":
+        return containers.reduction(stmt.op)
+    return None
 
 
 def written_out(name):

@@ -56,10 +56,10 @@ def instantiate(text, params, args, out, names):
     replaced = {}
     for name in _EXPRESSIONS[text][1]:
         value = bound.get(name)
-        if value is None and names is not None:
-            value = names(name)
         if value is None and name == "out":
             value = out
+        if value is None and names is not None:
+            value = names(name)
         if value is not None:
             replaced[name] = value
     return substitute(parsed, replaced)

@@ -1,0 +1,189 @@
+"""The records of container operations: element reads and reductions, like ``sin``'s.
+
+Expects nothing.  Guarantees a frozen ``Operation`` per container operation symdiff
+differentiates by a record (``RECORDS``, by the op an ``ir.nodes`` statement names:
+``item`` for ``Item``, a ``Reduce``'s op): its operands (``params``), its type rule
+(``result``: the type of its value from its container's type, see ``ir.types``), and
+one VJP and one JVP builder per operand, as a scalar record's (``derivatives``):
+``builder(g, args, out, names) -> value`` over IR expressions, ``None`` for zero.
+What a VJP gives a container is a value of the container's shape, said sparsely:
+
+- ``At(path, value)``: zeros but ``value`` at one place (``y = xs[i]``: ``dxs[i] += g``);
+- ``Each(value)``: ``value`` at every place, ``value`` reading the position as the
+  placeholder ``POSITION`` (``t = sum(xs)``: ``g`` at each; ``math.prod``: the product of
+  the others).
+
+Reverse mode adds such a value into a container's adjoint (one place, or a loop over
+every place), forward mode reads the JVP as it is (``dy = dxs[i]``, ``dt = sum(dxs)``).
+
+    item.vjp[0](Name("g"), (Name("xs"), Name("i")), Name("y"), None)
+        ->  At((Name("i"),), Name("g"))
+    item.jvp[0](Name("dxs"), (Name("xs"), Name("i")), Name("y"), None)
+        ->  Subscript(Name("dxs"), Name("i"))
+"""
+
+from dataclasses import dataclass
+
+from symdiff.ir import expr as ex
+from symdiff.ir import types as t
+
+POSITION = ex.Name("\0position")  # the position an ``Each`` value reads, as a placeholder
+
+
+@dataclass(frozen=True)
+class At:
+    """Zeros of a container's shape, but ``value`` at ``path`` (index expressions)."""
+
+    path: tuple
+    value: object
+
+
+@dataclass(frozen=True)
+class Each:
+    """``value`` at every place of a flat container (``POSITION``: the place's index)."""
+
+    value: object
+
+
+@dataclass(frozen=True)
+class Operation:
+    name: str
+    params: tuple  # what the builders' ``args`` hold, in order
+    result: object  # type rule: (the container's type, the path's constant indices) -> type
+    vjp: tuple  # one builder per parameter (None: zero)
+    jvp: tuple  # ... (the whole None: forward mode has no rule for it yet, see ``note``)
+    note: str = ""
+
+
+def _named(names, name):
+    """The expression generated code calls the builtin ``name`` by (its alias, if any)."""
+    found = names(name) if names is not None else None
+    return found if found is not None else ex.Name(name)
+
+
+def _math(names, name):
+    module = names("math") if names is not None else None
+    return ex.Attribute(module if module is not None else ex.Name("math"), name)
+
+
+def _element_type(kind, path):
+    """The type of ``kind[i][j]...`` for the constant indices of ``path`` (None: one
+    known when the gradient runs); None where the types do not decide it."""
+    for index in path:
+        kind = _element(kind, index)
+    return kind
+
+
+def _element(kind, index):
+    if isinstance(kind, t.List):
+        return kind.elem
+    if isinstance(kind, t.Tuple) and isinstance(index, int):
+        return kind.elts[index] if -len(kind.elts) <= index < len(kind.elts) else None
+    if isinstance(kind, (t.Tuple, t.Dict)):
+        values = dict(kind.items) if isinstance(kind, t.Dict) else None
+        if values is not None and index is not None:
+            return values.get(index)
+        elts = set(kind.elts if values is None else values.values())
+        if elts == {t.INT, t.FLOAT} and values is not None:
+            return t.FLOAT
+        return elts.pop() if len(elts) == 1 else None
+    return None
+
+
+def _number(kind, path):
+    """A sum or a product: an int of ints, else a float."""
+    return t.INT if _reduced(kind, path) in (t.INT, t.BOOL) else t.FLOAT
+
+
+def _reduced(kind, path):
+    """The element a reduction of ``kind[path]`` returns (``min``, ``max``)."""
+    return _element_type(kind, tuple(path) + (None,))
+
+
+# --- element reads: ``y = xs[i][j]`` -------------------------------------------------------
+
+def _item_vjp(g, args, out, names):
+    return At(args[1:], g)
+
+
+def _item_jvp(tangent, args, out, names):
+    for index in args[1:]:
+        tangent = ex.Subscript(tangent, index)
+    return tangent
+
+
+def item_operation(depth):
+    """The record of an element read ``depth`` indices deep (the indices: no derivative)."""
+    return Operation("item", ("container",) + tuple(f"index{i}" for i in range(depth)),
+                     _element_type, (_item_vjp,) + (None,) * depth,
+                     (_item_jvp,) + (None,) * depth)
+
+
+# --- reductions: ``t = sum(xs)``, ``math.fsum``, ``math.prod``, ``min``, ``max`` -----------
+
+def _sum_vjp(g, args, out, names):
+    return Each(g)
+
+
+def _start_vjp(g, args, out, names):
+    return g
+
+
+def _sum_jvp(tangent, args, out, names):
+    return ex.Call(_named(names, "sum"), (tangent,))
+
+
+def _fsum_jvp(tangent, args, out, names):
+    return ex.Call(_math(names, "fsum"), (tangent,))
+
+
+def _start_jvp(tangent, args, out, names):
+    return tangent
+
+
+def _prod_vjp(g, args, out, names):
+    """The product of the others, exact where an element is 0 (times ``start``)."""
+    container, prod = args[0], _math(names, "prod")
+    before = ex.Call(prod, (ex.Subscript(container, ex.Slice(None, POSITION)),))
+    after = ex.Call(prod, (ex.Subscript(container, ex.Slice(
+        ex.BinOp("+", POSITION, ex.Const(1)), None)),))
+    share = ex.BinOp("*", ex.BinOp("*", g, before), after)
+    return Each(share if len(args) == 1 else ex.BinOp("*", share, args[1]))
+
+
+def _prod_start_vjp(g, args, out, names):
+    return ex.BinOp("*", g, ex.Call(_math(names, "prod"), (args[0],)))
+
+
+def _chosen_vjp(op):
+    """``min``/``max``: the element returned gets it (the first one, on a tie)."""
+    def vjp(g, args, out, names):
+        positions = ex.Call(_named(names, "range"), (ex.Call(_named(names, "len"), (args[0],)),))
+        return At((ex.Call(_named(names, op), (positions,), (
+            ("key", ex.Attribute(args[0], "__getitem__")),)),), g)
+    return vjp
+
+
+_REDUCTIONS = (
+    Operation("sum", ("container", "start"), _number, (_sum_vjp, _start_vjp),
+              (_sum_jvp, _start_jvp)),
+    Operation("fsum", ("container",), _number, (_sum_vjp,), (_fsum_jvp,)),
+    Operation("prod", ("container", "start"), _number, (_prod_vjp, _prod_start_vjp),
+              None, "no JVP yet: forward mode does not read math.prod"),
+    Operation("min", ("container",), _reduced, (_chosen_vjp("min"),), None,
+              "no JVP yet: forward mode does not read min of a list"),
+    Operation("max", ("container",), _reduced, (_chosen_vjp("max"),), None,
+              "no JVP yet: forward mode does not read max of a list"),
+)
+
+RECORDS = {record.name: record for record in _REDUCTIONS}
+
+
+def reduction(op):
+    """The record of the reduction ``op`` (``Reduce.op``)."""
+    return RECORDS[op]
+
+
+def reads_position(value):
+    """Whether an ``Each`` value differs from place to place."""
+    return POSITION.id in ex.names(value)

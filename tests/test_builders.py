@@ -1,0 +1,184 @@
+"""The records' derivative builders, and the IR-level helpers AD writes with.
+
+A builder of an elementwise record computes ``g`` times its partial (checked by running
+both on the record's domain); two builders of one variable merge into one term; what a
+builder reads is found by building it on placeholders; the container records' builders
+give the sparse values reverse mode adds and the tangents forward mode reads.  The
+breadth-first name orders of ``ir.rewrite`` and ``ad.adjoints`` are the ones
+``ast.walk`` gives on the Python the IR stands for (the order AD saves values in).
+"""
+
+import ast
+import math
+
+import pytest
+
+import test_registry
+from symdiff.ad.adjoints import python_names
+from symdiff.ad.reverse import differentiate
+from symdiff.backend.to_python import python_names as written_names
+from symdiff.errors import SymdiffError
+from symdiff.frontend.kinds import element
+from symdiff.frontend.parse import parse_function
+from symdiff.ir import expr as ex
+from symdiff.ir import sweeps as sw
+from symdiff.ir import types as t
+from symdiff.ir.rewrite import breadth_first_names, substitute
+from symdiff.pipeline import lower
+from symdiff.primitives import containers, registry
+from symdiff.primitives.derivatives import Scaled, Summed, merged, reads, unit
+from symdiff.primitives.texts import expression, instantiate
+
+try:
+    from corpus import control, control_lists, straight, tangent_lists
+except ImportError:  # run from the repository root
+    from tests.corpus import control, control_lists, straight, tangent_lists
+
+RECORDS = test_registry.RECORDS
+G = ex.Name("g")
+
+
+def _value(expr, env):
+    return eval(compile(ast.Expression(ast.fix_missing_locations(ex.to_ast(expr))), "<b>",
+                        "eval"), dict(env, math=math))
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=test_registry.IDS)
+def test_a_builder_is_the_partial_times_g(record):
+    names = tuple(ex.Name(p) for p in record.params)
+    assert len(record.vjps) == len(record.jvps) == record.arity
+    for partial, vjp, jvp in zip(record.partials, record.vjps, record.jvps):
+        assert (vjp is None) == (jvp is None) == (partial is None)
+        if partial is None or not (test_registry._computable(partial, record)
+                                   and test_registry._computable(record.forward, record)):
+            continue
+        for point in test_registry.points(record, "builders", 2):
+            env = dict(zip(record.params, point))
+            try:
+                out = test_registry._run(record.forward, record, point)
+                want = 0.75 * test_registry._run(partial, record, point, out)
+            except (ValueError, ZeroDivisionError, OverflowError):
+                continue
+            got = _value(vjp(G, names, ex.Name("out"), None), dict(env, g=0.75, out=out))
+            assert test_registry._close(got, want), (record.name, point)
+
+
+def test_two_arguments_of_one_variable_merge_into_one_term():
+    mul = registry.rule_of("mul")
+    both = merged(*mul.vjps)
+    x = ex.Name("x")
+    assert both(G, (x, x), ex.Name("z"), None) == ex.BinOp("*", G, ex.BinOp("+", x, x))
+    summed = merged(mul.vjps[0], lambda g, args, out, names: g)
+    assert isinstance(summed, Summed)
+    assert summed(G, (x, x), ex.Name("z"), None) == ex.BinOp("+", ex.BinOp("*", G, x), G)
+
+
+def test_a_partial_of_one_is_written_as_g_alone():
+    add, sub = registry.rule_of("add"), registry.rule_of("sub")
+    x, y = ex.Name("x"), ex.Name("y")
+    assert unit(add.vjps[0](G, (x, y), None, None)) == (G, 1)
+    assert unit(sub.vjps[1](G, (x, y), None, None)) == (G, -1)
+    div = registry.rule_of("div").vjps[0](G, (x, y), None, None)
+    assert div == ex.BinOp("/", G, y) and unit(div) == (div, None)
+
+
+def test_what_a_builder_reads_is_found_on_placeholders():
+    assert reads(registry.rule_of("mul").vjps[0], 2) == ([1], False)
+    assert reads(registry.rule_of("exp").vjps[0], 1) == ([], True)
+    assert reads(registry.rule_of("add").vjps[1], 2) == ([], False)
+
+
+def test_instantiating_asks_for_the_other_names_and_enters_no_replacement():
+    asked = []
+
+    def names(name):
+        asked.append(name)
+        return ex.Name("m") if name == "math" else None
+
+    got = instantiate("math.cos(x) * out", ("x",), (ex.Name("x"),), ex.Name("x"), names)
+    assert ex.to_ast(got) and ast.unparse(ex.to_ast(got)) == "m.cos(x) * x"
+    assert asked == ["math"]  # parameters and the output are not asked for
+    assert expression("x + 1.0") is expression("x + 1.0")  # parsed once
+    swap = substitute(ex.BinOp("+", ex.Name("a"), ex.Name("b")),
+                      {"a": ex.Name("b"), "b": ex.Name("a")})
+    assert swap == ex.BinOp("+", ex.Name("b"), ex.Name("a"))
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=test_registry.IDS)
+def test_breadth_first_names_are_ast_walks(record):
+    for text in (record.forward, *record.partials):
+        if text is None:
+            continue
+        walked = [n.id for n in ast.walk(ast.parse(text, mode="eval").body)
+                  if isinstance(n, ast.Name)]
+        assert breadth_first_names(expression(text)) == walked, text
+
+
+def _statements(block):
+    for stmt in block:
+        yield stmt
+        for inner in sw.blocks(stmt):
+            yield from _statements(inner)
+
+
+def _lowered(fn):
+    """The function's program, where it lowers without the kinds of its arguments."""
+    try:
+        return lower(parse_function(fn))
+    except SymdiffError:
+        return None
+
+
+PROGRAMS = [(c.fn.__name__, p) for c in straight.CASES + control.CASES
+            + control_lists.CASES + tangent_lists.CASES for p in [_lowered(c.fn)] if p]
+
+
+@pytest.mark.parametrize("name, program", PROGRAMS, ids=[n for n, _ in PROGRAMS])
+def test_the_names_of_a_sweeps_statement_are_as_python_writes_them(name, program):
+    generated = differentiate(program, list(program.params))
+    adjoints = set(generated.adjoints.values())
+    for stmt in _statements(generated.function.body):
+        if isinstance(stmt, (sw.Check, sw.Comment, sw.NewStack)):
+            continue
+        ours, written = python_names(stmt), written_names(stmt)
+        assert [n for n in ours if n in adjoints] == [n for n in written if n in adjoints]
+        if not any(isinstance(s, (sw.Check, sw.Comment, sw.NewStack))
+                   for s in _statements([stmt])):  # which hold no adjoint: left out
+            assert ours == written, stmt
+
+
+def test_an_element_read_is_a_record():
+    xs, i = ex.Name("xs"), ex.Name("i")
+    item = containers.item_operation(1)
+    assert item.vjp[1] is None and item.jvp[1] is None  # an index has no derivative
+    assert item.vjp[0](G, (xs, i), ex.Name("y"), None) == containers.At((i,), G)
+    assert item.jvp[0](ex.Name("dxs"), (xs, i), None, None) == ex.Subscript(
+        ex.Name("dxs"), i)
+    rows = t.List(t.Tuple((t.FLOAT, t.INT)))
+    for kind, path in ((rows, (None, 0)), (rows, (None, 1)), (t.Dict((("w", t.FLOAT),)),
+                                                               ("w",))):
+        want = kind
+        for index in path:
+            want = element(want, index)
+        assert item.result(kind, path) == want
+
+
+def test_reductions_are_records():
+    xs, g = ex.Name("xs"), G
+    total = containers.reduction("sum")
+    assert total.vjp[0](g, (xs,), None, None) == containers.Each(g)
+    assert total.vjp[1](g, (xs, ex.Name("s")), None, None) == g
+    assert total.jvp[0](ex.Name("dxs"), (xs,), None, None) == ex.Call(
+        ex.Name("sum"), (ex.Name("dxs"),))
+    share = containers.reduction("prod").vjp[0](g, (xs,), None, None)
+    assert isinstance(share, containers.Each) and containers.reads_position(share.value)
+    assert containers.reduction("max").jvp is None  # forward mode has no rule yet
+    chosen = containers.reduction("max").vjp[0](g, (xs,), None, None)
+    assert isinstance(chosen, containers.At) and chosen.value == g
+    assert total.result(t.List(t.INT), ()) == t.INT
+    assert total.result(t.Tuple((t.INT, t.FLOAT)), ()) == t.FLOAT
+    assert containers.reduction("min").result(t.List(t.FLOAT), ()) == t.FLOAT
+
+
+def test_a_scaled_builder_is_one_value():
+    assert Scaled(("x",), ("x",)) == Scaled(("x",), ("x",))  # frozen, compared by value
