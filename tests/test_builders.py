@@ -21,6 +21,7 @@ from symdiff.errors import SymdiffError
 from symdiff.frontend.kinds import element
 from symdiff.frontend.parse import parse_function
 from symdiff.ir import expr as ex
+from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 from symdiff.ir import types as t
 from symdiff.ir.rewrite import breadth_first_names, substitute
@@ -182,3 +183,23 @@ def test_reductions_are_records():
 
 def test_a_scaled_builder_is_one_value():
     assert Scaled(("x",), ("x",)) == Scaled(("x",), ("x",))  # frozen, compared by value
+
+
+def test_a_build_is_a_record_of_its_places():
+    g, a, b = G, ex.Name("a"), ex.Name("b")
+    paths = containers.leaf_paths((a, ir.Literal("tuple", (b, a))))
+    assert paths == [(0,), (1, 0), (1, 1)]
+    build = containers.build_operation(paths)
+    assert build.vjp[1](g, (a, b, a), None, None) == ex.Subscript(
+        ex.Subscript(g, ex.Const(1)), ex.Const(0))
+    assert build.jvp[2](ex.Name("da"), (a, b, a), None, None) == containers.At(
+        (ex.Const(1), ex.Const(1)), ex.Name("da"))
+    keyed = containers.leaf_paths((a, b), ("w", "b"))
+    assert keyed == [("w",), ("b",)]
+    repeated = containers.build_operation([(0,)], repeat=True)
+    n = ex.Name("n")
+    assert repeated.vjp == (repeated.vjp[0], None)
+    assert repeated.vjp[0](g, (a, n), None, lambda name: ex.Name("sum_1")) == ex.Call(
+        ex.Name("sum_1"), (g,))
+    assert repeated.jvp[0](ex.Name("da"), (a, n), None, None) == ex.BinOp(
+        "*", ex.List((ex.Name("da"),)), n)

@@ -40,9 +40,13 @@ def place(name, path):
 def container_operands(stmt):
     """The operands of a container statement with a record, as its builders take them:
     the container (the place inside it, for a reduction's path), then the indices of an
-    element read, or a reduction's start."""
+    element read, or a reduction's start; a build's numbers (then ``n`` of ``[a] * n``)."""
     if isinstance(stmt, ir.Item):
         return (ex.Name(stmt.container),) + tuple(ex.of_operand(i) for i in stmt.path)
+    if isinstance(stmt, ir.Build):
+        repeat = () if stmt.repeat is None else (ex.of_operand(stmt.repeat),)
+        return tuple(ex.of_operand(item) for _, item in ir.literal_leaves(
+            stmt.items, stmt.keys)) + repeat
     start = () if stmt.start is None else (ex.of_operand(stmt.start),)
     return (place(stmt.container, stmt.path),) + start
 
@@ -383,13 +387,12 @@ class Containers:
             after = [sw.Pop(stmt.target, pop), sw.Let(d.id, zeros(kind, ex.Name(stmt.target)))]
         else:
             after = []
-        for path, item in ir.literal_leaves(stmt.items, stmt.keys):
+        leaves = [item for _, item in ir.literal_leaves(stmt.items, stmt.keys)]
+        args, names = container_operands(stmt), self.names_for(stmt)
+        for item, vjp in zip(leaves, operation_of(stmt).vjp):
             if not (isinstance(item, ir.Var) and item.name in self.active):
                 continue
-            if stmt.repeat is not None:
-                share = ex.Call(ex.Name(self.builtin("sum")), (d,))
-            else:
-                share = place(d.id, tuple(ir.Const(step) for step in path))
+            share = vjp(d, args, ex.Name(stmt.target), names)
             held = self.program.containers.get(item.name)
             if held is not None:  # a list held by name: its adjoint takes the element's
                 reverse += self.added_into(ex.Name(self.adjoint(item.name)), share, held)

@@ -20,6 +20,7 @@ from symdiff.ad.control import branch_statement
 from symdiff.ad.reverse import Generated, function_of, none_guards
 from symdiff.ad.writer import Writer, operand
 from symdiff.analysis.activity import active_names
+from symdiff.primitives.containers import At
 from symdiff.primitives.derivatives import unit
 from symdiff.primitives.registry import operation_of
 from symdiff.errors import UnsupportedSyntaxError
@@ -139,10 +140,7 @@ class Tangents(Writer):
                     ex.of_operand(i) for i in stmt.items))
             made = [sw.Let(stmt.target, value)]
             if stmt.target in self.active:
-                items = tuple(self.tangent_of(i) for i in stmt.items)
-                made.append(sw.Let(self.tangent(stmt.target), ex.BinOp(
-                    "*", ex.List(items), ex.of_operand(stmt.repeat)) if stmt.repeat is not None
-                    else ex.List(items)))
+                made.append(sw.Let(self.tangent(stmt.target), self.built_tangent(stmt)))
             return made
         if isinstance(stmt, ir.Reduce):  # a sum's tangent is the sum of the tangents
             func = ex.Name(self.builtin("sum")) if stmt.op == "sum" else ex.Attribute(
@@ -188,6 +186,18 @@ class Tangents(Writer):
             # active where it is assigned again: zero here
             made.append(sw.Let(self.tangent(stmt.target), sw.ZERO))
         return made
+
+    def built_tangent(self, stmt):
+        """The tangent of a flat list built (``Build``): its record's JVP for each number
+        (a constant's, or an inactive name's, is zero): a number at its place, written
+        out, or the tangent of ``[a] * n`` as it is."""
+        args, names = container_operands(stmt), self.names_for(stmt)
+        values = [jvp(self.tangent_of(item), args, ex.Name(stmt.target), names)
+                  for item, jvp in zip(stmt.items, operation_of(stmt).jvp)]
+        if all(isinstance(v, At) for v in values):
+            placed = dict((v.path, v.value) for v in values)
+            return ex.List(tuple(placed[(ex.Const(i),)] for i in range(len(values))))
+        return values[0]
 
     def container_tangent(self, stmt, names):
         """The tangent of a container statement with a record (``registry.operation_of``):

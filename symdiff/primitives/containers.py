@@ -1,8 +1,9 @@
-"""The records of container operations: element reads and reductions, like ``sin``'s.
+"""The records of container operations: element reads, builds and reductions, like ``sin``'s.
 
 Expects nothing.  Guarantees a frozen ``Operation`` per container operation symdiff
-differentiates by a record (``RECORDS``, by the op an ``ir.nodes`` statement names:
-``item`` for ``Item``, a ``Reduce``'s op): its operands (``params``), its type rule
+differentiates by a record (``RECORDS``, the reductions by a ``Reduce``'s op;
+``item_operation`` and ``build_operation`` for an ``Item`` and a ``Build``, whose
+static parameters, the depth read or the places built, make the record): its operands (``params``), its type rule
 (``result``: the type of its value from its container's type, see ``ir.types``), and
 one VJP and one JVP builder per operand, as a scalar record's (``derivatives``):
 ``builder(g, args, out, names) -> value`` over IR expressions, ``None`` for zero.
@@ -117,6 +118,58 @@ def item_operation(depth):
     return Operation("item", ("container",) + tuple(f"index{i}" for i in range(depth)),
                      _element_type, (_item_vjp,) + (None,) * depth,
                      (_item_jvp,) + (None,) * depth)
+
+
+# --- builds: ``ys = [a, (b, c)]``, ``{"w": a}``, ``[a] * n`` ------------------------------
+
+def _leaf_vjp(path):
+    def vjp(g, args, out, names):
+        for step in path:
+            g = ex.Subscript(g, ex.Const(step))
+        return g
+    return vjp
+
+
+def _leaf_jvp(path):
+    def jvp(tangent, args, out, names):
+        return At(tuple(ex.Const(step) for step in path), tangent)
+    return jvp
+
+
+def _repeated_vjp(g, args, out, names):
+    return ex.Call(_named(names, "sum"), (g,))
+
+
+def _repeated_jvp(tangent, args, out, names):
+    return ex.BinOp("*", ex.List((tangent,)), args[-1])
+
+
+def _built(kind, path):
+    return kind  # the container's type is the build's own (lowering gives it)
+
+
+def leaf_paths(items, keys=(), path=()):
+    """The places of the numbers a build's ``items`` hold (an item with ``items`` of
+    its own is a container written out), in order: ``ir.nodes.literal_leaves``'s."""
+    found = []
+    for position, item in enumerate(items):
+        step = path + (keys[position] if keys else position,)
+        inner = getattr(item, "items", None)
+        found += leaf_paths(inner, item.keys, step) if inner is not None else [step]
+    return found
+
+
+def build_operation(paths, repeat=False):
+    """The record of a build of numbers at ``paths`` (constant indices and keys, as
+    ``ir.nodes.literal_leaves`` gives them): an element's adjoint is the build's at its
+    place, its tangent the build's tangent there; ``[a] * n`` (``repeat``: the last
+    operand is ``n``, no derivative) gives ``a`` the sum of the adjoint, and the tangent
+    ``[da] * n``."""
+    if repeat:
+        return Operation("build", ("item", "count"), _built, (_repeated_vjp, None),
+                         (_repeated_jvp, None))
+    return Operation("build", tuple(f"item{i}" for i in range(len(paths))), _built,
+                     tuple(_leaf_vjp(p) for p in paths), tuple(_leaf_jvp(p) for p in paths))
 
 
 # --- reductions: ``t = sum(xs)``, ``math.fsum``, ``math.prod``, ``min``, ``max`` -----------

@@ -47,11 +47,14 @@ def rule_of(op):
 
 def operation_of(stmt):
     """The record of a container statement differentiated by one (``containers``): an
-    element read (``Item``), a reduction (``Reduce``); None for the others, whose rules
-    ``ad`` still states itself."""
+    element read (``Item``), a build (``Build``), a reduction (``Reduce``); None for the
+    others, whose rules ``ad`` still states itself."""
     name = type(stmt).__name__
     if name == "Item":
         return containers.item_operation(len(stmt.path))
+    if name == "Build":
+        return containers.build_operation(containers.leaf_paths(stmt.items, stmt.keys),
+                                          stmt.repeat is not None)
     if name == "Reduce":
         return containers.reduction(stmt.op)
     return None
