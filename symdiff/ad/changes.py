@@ -10,6 +10,7 @@ by its reverse where a later reverse step reads the container (``Containers.rest
 """
 
 from symdiff.ad.containers import _nested, container_operands, place, written_out, zeros
+from symdiff.ad.facts import starts_adjoint
 from symdiff.frontend.kinds import element as element_kind
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
@@ -149,40 +150,9 @@ class ContainerChanges:
         return sw.Do(ex.Call(ex.Attribute(ex.Name(into), "insert"), (position, value)))
 
     def summed_only(self, name):
-        """The sum whose adjoint is every element's of the list ``name``, or None.
-
-        That is so where ``name`` is made empty once, outside every loop, filled by
-        appends of numbers only, and read by nothing else than one sum that starts its
-        adjoint (``_starts_adjoint``) and defines its target once, outside every loop:
-        each append's reverse then adds the sum's adjoint, and the list of adjoints,
-        ``[g] * len(terms)`` popped one by one, is never made.
-        """
-        if not hasattr(self, "_summed_only"):
-            self._summed_only = {}
-        if name not in self._summed_only:
-            self._summed_only[name] = self._find_summed_only(name)
-        return self._summed_only[name]
-
-    def _find_summed_only(self, name):
-        du = self.defuse
-        made = du.definitions(name)
-        if name in du.params or name in du.results or len(made) != 1 or du.loops(made[0]) or (
-                not isinstance(made[0], ir.Build)) or made[0].items or (
-                made[0].repeat is not None) or _nested(
-                    getattr(self.program.containers.get(name), "elem", None)):
-            return None
-        sums = [s for s in du.readers(name) if not (isinstance(s, ir.Push) and s.stack == name)]
-        if len(sums) != 1:
-            return None
-        total = sums[0]
-        if not (isinstance(total, ir.Reduce) and total.op in ("sum", "fsum") and (
-                total.container == name) and self._starts_adjoint(total)) or len(
-                du.definitions(total.target)) != 1:
-            return None
-        if any(isinstance(s.value, ir.Var) and s.value.name in self.program.containers
-               for s in du.readers(name) if isinstance(s, ir.Push)):
-            return None
-        return total
+        """The sum whose adjoint is every element's of the list ``name``, or None
+        (``ad.facts``)."""
+        return self.facts.summed_only.get(name)
 
     def reduce(self, stmt, scope):
         overwrites = self._defines(stmt, scope)
@@ -213,18 +183,6 @@ class ContainerChanges:
             reverse.append(sw.Let(g.id, sw.ZERO))
         return self.restoring(stmt, scope, forward, reverse)
 
-    def _starts_adjoint(self, stmt):
-        """Whether the sum ``stmt`` is the first reverse step to reach its container's
-        adjoint: it stands outside every loop, in the branch its container is made in (a
-        parameter: in none), and nothing reads or changes the container after it."""
-        du = self.defuse
-        at = du.position(stmt)
-        made = du.definitions(stmt.container)
-        where = du.branches(made[0]) if len(made) == 1 else () if not made else None
-        return not stmt.path and not du.loops(stmt) and stmt.container not in du.results and (
-            du.branches(stmt) == where) and all(
-            du.position(r) <= at for r in du.readers(stmt.container))
-
     def _spread(self, stmt, g):
         """The reverse of a reduction into the container's adjoint: its record's VJP."""
         container = place(stmt.container, stmt.path)
@@ -233,11 +191,9 @@ class ContainerChanges:
         value = operation_of(stmt).vjp[0](g, container_operands(stmt), ex.Name(stmt.target),
                                           self.names_for(stmt))
         summed_only = self.summed_only(stmt.container) is stmt  # no list of adjoints
-        if summed_only or isinstance(value, Each) and not reads_position(value.value) and (
-                self._starts_adjoint(stmt)):
-            if not hasattr(self, "_started"):  # no zeros when the reverse starts
-                self._started = set()
-            self._started.add(stmt.container)
+        if stmt.container in self.facts.started and (summed_only or isinstance(
+                value, Each) and not reads_position(value.value) and starts_adjoint(
+                    self.defuse, stmt)):  # no zeros when the reverse starts
             return [] if summed_only else [  # ``dterms = [g] * len(terms)``
                 sw.Let(d.id, ex.BinOp("*", ex.List((value.value,)), self.length_of(container)))]
         return self.added(d, value, index, container)

@@ -17,8 +17,6 @@ list a loop builds anew is saved by reference.  The gradient of a container para
 is returned in its structure (a tuple for a tuple: ``tuple(dparams)``).
 """
 
-from symdiff.ad.control import regenerated
-from symdiff.ad.taping import read_only
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
@@ -111,40 +109,18 @@ def _converts(kind):
 
 class Containers:
     """The container statements of ``differentiate.Sweeps``.  Expects ``program``,
-    ``active``, ``adjoint``, ``builtin``, ``defined``, ``stack_names`` and
-    ``saved_for_reverse`` from ``Sweeps``."""
+    ``active``, ``facts`` (``ad.facts``), ``built_sides``, ``adjoint``, ``builtin``,
+    ``defined``, ``stack_names`` and ``saved_for_reverse`` from ``Sweeps``."""
 
     def restores(self, container, change):
         """Whether the reverse of ``change`` (a statement changing ``container``) must
         undo it: a reduction or a slice of the container (or of a name bound to the same
         object) reads it in the reverse sweep after that reverse — it comes before
         ``change`` in the forward sweep, or in the same loop."""
-        if not hasattr(self, "_readers"):
-            readers = {}
-            for s in self.defuse.statements:
-                if isinstance(s, (ir.Reduce, ir.Take)):
-                    readers.setdefault(s.container, []).append(s)
-                elif isinstance(s, ir.Join):  # it measures each part again in reverse
-                    for part in s.parts:
-                        if isinstance(part, ir.Ref):
-                            readers.setdefault(part.container, []).append(s)
-            shares = [(s.target, s.container) for s in self.defuse.statements
-                      if isinstance(s, ir.Share)]
-            grown = True
-            while grown:  # names bound to one object share its history
-                grown = False
-                for a, b in shares:
-                    joined = list({id(r): r for r in readers.get(a, []) + readers.get(
-                        b, [])}.values())
-                    if len(joined) != len(readers.get(a, [])) or len(joined) != len(
-                            readers.get(b, [])):
-                        readers[a] = readers[b] = joined
-                        grown = True
-            self._readers = readers
         du = self.defuse
         at, loops = du.position(change), set(s.sid for s in du.loops(change))
         return any(du.position(r) < at or loops & {s.sid for s in du.loops(r)}
-                   for r in self._readers.get(container, ()))
+                   for r in self.facts.readers.get(container, ()))
 
     def added(self, adjoint, value, index=None, over=None):
         """``adjoint += value`` (``adjoint`` a name or a place) for a VJP's value
@@ -248,10 +224,9 @@ class Containers:
         branches of ``if`` statements (read only there: lowering sees to it) may not exist
         when the reverse starts: its adjoint starts with the reverse of the branch that
         builds it, ``side`` (``(sid of the if, True for its body)``)."""
-        started = getattr(self, "_started", set())
         return [sw.Let(self.adjoint(name), zeros(kind, ex.Name(name)))
                 for name, kind in self.program.containers.items()
-                if name in self.active and name not in started
+                if name in self.active and name not in self.facts.started
                 and side in self._built_in(name)]
 
     def branch_local_adjoints(self):
@@ -264,11 +239,9 @@ class Containers:
         """The innermost branches (``DefUse.branches``) the definitions of the container
         ``name`` stand in; ``{None}`` when one stands in none.  Found once per name: the
         reverse of every branch asks of every container."""
-        if not hasattr(self, "_built_sides"):
-            self._built_sides = {}
-        if name not in self._built_sides:
-            self._built_sides[name] = self._find_built_in(name)
-        return self._built_sides[name]
+        if name not in self.built_sides:
+            self.built_sides[name] = self._find_built_in(name)
+        return self.built_sides[name]
 
     def _find_built_in(self, name):
         du = self.defuse
@@ -299,64 +272,10 @@ class Containers:
         self.defined.add(stmt.target)
         return overwrites
 
-    def forwarded(self):
-        """``{name: element}`` for the numbers read out of a container whose adjoint is its
-        container's adjoint's element itself: ``x_i = x[i]`` has ``dx[i]`` as adjoint, so
-        ``dx[i] += g * 2 * x_i`` is written where ``dx_i += ...`` then ``dx[i] += dx_i``
-        would be.  Taken where that element is the same one at every contribution: the
-        read is the name's one definition, of a container nothing changes, by constants and
-        the variables of the loops around it, and every reader of the name stands after it
-        inside those loops (nor is the name the result)."""
-        if getattr(self, "_forwarded", None) is None:
-            self._forwarded = {}
-            du = self.defuse
-            for stmt in du.statements:
-                if isinstance(stmt, ir.Item) and self._forwards(stmt, du):
-                    element = ex.Name(self.adjoint(stmt.container))
-                    for index in stmt.path:
-                        element = ex.Subscript(element, self._index_of(index, stmt, du))
-                    self._forwarded[stmt.target] = element
-        return self._forwarded
-
-    def _index_of(self, index, stmt, du):
-        """An index as the reverse sweep can read it wherever: a constant, a loop's
-        counter, or the one addition or subtraction of those that computed it
-        (``x[i + 1]``); None for any other."""
-        if isinstance(index, ir.Const):
-            return ex.Const(index.value)
-        loops = du.loops(stmt)
-        counters = {loop.target for loop in loops  # a loop left by break runs back by count
-                    if isinstance(loop, ir.For) and regenerated(loop)}
-        if index.name in counters:
-            return ex.Name(index.name)
-        sources = du.definitions(index.name)
-        source = sources[0] if len(sources) == 1 else None
-        if not (isinstance(source, ir.Assign) and source.op in ("add", "sub")
-                and source.call is None and du.loops(source) == loops
-                and all(isinstance(a, ir.Const) and type(a.value) is int
-                        or isinstance(a, ir.Var) and a.name in counters for a in source.args)):
-            return None
-        left, right = (ex.Const(a.value) if isinstance(a, ir.Const) else ex.Name(a.name)
-                       for a in source.args)
-        return ex.BinOp("+" if source.op == "add" else "-", left, right)
-
-    def _forwards(self, stmt, du):
-        if stmt.target not in self.active or stmt.container not in self.active or (
-                stmt.target in du.results) or len(du.definitions(stmt.target)) != 1:
-            return False
-        if not read_only(self.program, du, stmt.container):
-            return False
-        if any(self._index_of(i, stmt, du) is None for i in stmt.path):
-            return False
-        inside = {loop.sid for loop in du.loops(stmt)}
-        at = du.position(stmt)
-        return all(du.position(r) > at and inside <= {s.sid for s in du.loops(r)}
-                   for r in du.readers(stmt.target))
-
     def item(self, stmt, scope):
         overwrites = self._defines(stmt, scope)
         forward = [sw.Let(stmt.target, place(stmt.container, stmt.path))]
-        if stmt.target not in self.active or stmt.target in self.forwarded():
+        if stmt.target not in self.active or stmt.target in self.facts.forwarded:
             return self.restoring(stmt, scope, forward, [])
         g = self.adjoint(stmt.target)
         vjp = operation_of(stmt).vjp[0]

@@ -32,6 +32,7 @@ from symdiff.ad.adjoints import accumulate, initialize_adjoints
 from symdiff.ad.changes import ContainerChanges
 from symdiff.ad.containers import Containers, structured, zeros
 from symdiff.ad.control import Control
+from symdiff.ad.facts import container_facts
 from symdiff.ad.taping import Scope, Taping
 from symdiff.ad.writer import Writer, operand, spelled_out
 from symdiff.analysis.activity import active_names
@@ -80,6 +81,9 @@ class Sweeps(Control, Taping, Containers, ContainerChanges, Writer):
         self.local_adjoints = set()  # adjoints that live one iteration of a reverse loop
         self.wrt = list(wrt)
         self.active = active_names(program, self.wrt, self.defuse)
+        self.facts = container_facts(program, self.defuse, self.active)
+        self.forwarded = None  # number -> its container's adjoint's element, once named
+        self.built_sides = {}  # container -> the branches it is built in (``_built_in``)
         self.adjoints = {}
         self.defined = set(program.params)  # names assigned on the path generated so far
         self.stack_used = False
@@ -90,8 +94,15 @@ class Sweeps(Control, Taping, Containers, ContainerChanges, Writer):
 
     def adjoint(self, name):
         """The adjoint of ``name``: a name of its own, or the element of its container's
-        adjoint it is added into directly (``Containers.forwarded``)."""
-        element = self.forwarded().get(name)
+        adjoint it is added into directly (``ad.facts``: ``forwarded``)."""
+        if self.forwarded is None:  # the containers' adjoints named first, in order
+            self.forwarded = {}
+            for number, (container, path) in self.facts.forwarded.items():
+                element = ex.Name(self.adjoint(container))
+                for index in path:
+                    element = ex.Subscript(element, index)
+                self.forwarded[number] = element
+        element = self.forwarded.get(name)
         if element is not None:
             return element
         if name not in self.adjoints:
