@@ -3,8 +3,8 @@
 Expects a ``Program`` from ``normalize`` (which may return a tuple of numbers).
 Guarantees a function ``jvp_f(x, y, dx, dy)`` returning ``(value, tangent)``: the
 user's computation with, after each active statement, the statement's tangent as
-the sum of the rules' partials times the arguments' tangents.  The same rules
-table as reverse mode; control flow is kept as written and needs no stack.  A list of
+the sum of its record's JVP builders on the arguments' tangents (an elementwise one's:
+the partial times the tangent).  The same records as reverse mode; control flow is kept as written and needs no stack.  A list of
 numbers the function builds has a list of tangents in step with it.
 
     def f(x, y):                   def jvp_f(x, y, dx, dy):
