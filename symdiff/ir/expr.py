@@ -320,4 +320,3 @@ def of_operand(operand):
     if name is not None:
         return Name(name)
     return Const(operand.value, operand.text)
-
