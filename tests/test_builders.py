@@ -203,3 +203,16 @@ def test_a_build_is_a_record_of_its_places():
         ex.Name("sum_1"), (g,))
     assert repeated.jvp[0](ex.Name("da"), (a, n), None, None) == ex.BinOp(
         "*", ex.List((ex.Name("da"),)), n)
+
+
+def test_a_join_hands_each_part_its_stretch():
+    g, xs, y = G, ex.Name("xs"), ex.Name("y")
+    join = containers.join_operation((None, 1, None))
+    assert join.jvp is None and len(join.vjp) == 3
+    args = (xs, y, ex.Name("ws"))
+    assert join.vjp[0](g, args, None, None) == containers.Each(ex.Subscript(g, containers.POSITION))
+    length = ex.Call(ex.Name("len"), (xs,))
+    assert join.vjp[1](g, args, None, None) == ex.Subscript(g, length)
+    tail = join.vjp[2](g, args, None, None)
+    assert tail == containers.Each(ex.Subscript(g, ex.BinOp("+", ex.BinOp(
+        "+", length, ex.Const(1)), containers.POSITION)))

@@ -211,24 +211,22 @@ class ContainerChanges:
         if stmt.target not in self.active:
             return forward, []
         d = ex.Name(self.adjoint(stmt.target))
-        reverse, offset = [], None  # offset: where the part starts (None: at 0)
+        reverse, builders = [], iter(operation_of(stmt).vjp)
+        args, names = container_operands(stmt), self.names_for(stmt)
         for part in stmt.parts:
             if isinstance(part, ir.Literal):
-                for (position,), item in ir.literal_leaves(part.items):
+                for item in part.items:
+                    vjp = next(builders)
                     if isinstance(item, ir.Var) and item.name in self.active:
-                        at = _after(offset, ex.Const(position))
-                        reverse.append(sw.AddTo(self.adjoint(item.name), ex.Subscript(d, at)))
-                length = ex.Const(len(part.items))
-            else:
-                source = place(part.container, part.path)
-                length = self.length_of(source)
-                if part.container in self.active:
-                    index = self.namer.fresh("i")
-                    into = ex.Subscript(place(self.adjoint(part.container), part.path),
-                                        ex.Name(index))
-                    reverse.append(sw.For(index, (length,), [sw.AddTo(into, ex.Subscript(
-                        d, _after(offset, ex.Name(index))))]))
-            offset = length if offset is None else ex.BinOp("+", offset, length)
+                        reverse.append(sw.AddTo(self.adjoint(item.name), vjp(
+                            d, args, ex.Name(stmt.target), names)))
+                continue
+            vjp = next(builders)
+            if part.container in self.active:
+                index = self.namer.fresh("i")
+                reverse += self.added(place(self.adjoint(part.container), part.path), vjp(
+                    d, args, ex.Name(stmt.target), names), index, place(
+                        part.container, part.path))
         if scope.in_loop:  # a new container each iteration: the last one comes back after
             push, pop = self.stack_names()
             forward.insert(0, sw.Push(push, ex.Name(stmt.target)))
@@ -238,9 +236,3 @@ class ContainerChanges:
                                        for i in part.path))
         return self.saved_for_reverse(stmt, scope, names, forward, reverse)
 
-
-def _after(offset, position):
-    """``offset + position``, without a zero on either side (``offset`` None is zero)."""
-    if offset is None:
-        return position
-    return offset if position == ex.Const(0) else ex.BinOp("+", offset, position)

@@ -38,9 +38,14 @@ def place(name, path):
 def container_operands(stmt):
     """The operands of a container statement with a record, as its builders take them:
     the container (the place inside it, for a reduction's path), then the indices of an
-    element read, or a reduction's start; a build's numbers (then ``n`` of ``[a] * n``)."""
+    element read, or a reduction's start; a build's numbers (then ``n`` of ``[a] * n``);
+    a join's parts, a literal's items one by one."""
     if isinstance(stmt, ir.Item):
         return (ex.Name(stmt.container),) + tuple(ex.of_operand(i) for i in stmt.path)
+    if isinstance(stmt, ir.Join):
+        return tuple(a for part in stmt.parts for a in (
+            tuple(ex.of_operand(i) for i in part.items) if isinstance(part, ir.Literal)
+            else (place(part.container, part.path),)))
     if isinstance(stmt, ir.Build):
         repeat = () if stmt.repeat is None else (ex.of_operand(stmt.repeat),)
         return tuple(ex.of_operand(item) for _, item in ir.literal_leaves(

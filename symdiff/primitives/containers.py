@@ -172,6 +172,49 @@ def build_operation(paths, repeat=False):
                      tuple(_leaf_vjp(p) for p in paths), tuple(_leaf_jvp(p) for p in paths))
 
 
+# --- joins: ``zs = xs + [y] + ws`` ----------------------------------------------------------
+
+def _offset(parts, names, args, upto):
+    """Where part ``upto`` starts: the lengths of the parts before it, added (None: at 0);
+    a container's is ``len`` of its operand, a literal's its count of items."""
+    offset, arg = None, 0
+    for part in parts[:upto]:
+        if part is None:
+            size, arg = ex.Call(_named(names, "len"), (args[arg],)), arg + 1
+        else:
+            size, arg = ex.Const(part), arg + part
+        offset = size if offset is None else ex.BinOp("+", offset, size)
+    return offset
+
+
+def _after(offset, position):
+    """``offset + position``, without a zero on either side (``offset`` None is zero)."""
+    if offset is None:
+        return position
+    return offset if position == ex.Const(0) else ex.BinOp("+", offset, position)
+
+
+def _part_vjp(parts, upto, position):
+    def vjp(g, args, out, names):
+        at = ex.Subscript(g, _after(_offset(parts, names, args, upto), position))
+        return Each(at) if position is POSITION else at
+    return vjp
+
+
+def join_operation(parts):
+    """The record of a join of ``parts``: None for a container (its operand: the
+    container's place), or the count of items of a literal written out (its operands:
+    its items).  A container's VJP is its stretch of the join's adjoint, element by
+    element (``Each``: ``dzs[len(xs) + i]``); an item's, the adjoint at its place.  No
+    JVP yet: forward mode does not read joins."""
+    vjp = []
+    for upto, part in enumerate(parts):
+        positions = [POSITION] if part is None else [ex.Const(i) for i in range(part)]
+        vjp += [_part_vjp(tuple(parts), upto, p) for p in positions]
+    return Operation("join", tuple(f"operand{i}" for i in range(len(vjp))), _built,
+                     tuple(vjp), None, "no JVP yet: forward mode does not read joins")
+
+
 # --- reductions: ``t = sum(xs)``, ``math.fsum``, ``math.prod``, ``min``, ``max`` -----------
 
 def _sum_vjp(g, args, out, names):

@@ -47,14 +47,17 @@ def rule_of(op):
 
 def operation_of(stmt):
     """The record of a container statement differentiated by one (``containers``): an
-    element read (``Item``), a build (``Build``), a reduction (``Reduce``); None for the
-    others, whose rules ``ad`` still states itself."""
+    element read (``Item``), a build (``Build``), a join (``Join``), a reduction
+    (``Reduce``); None for the others, whose rules ``ad`` still states itself."""
     name = type(stmt).__name__
     if name == "Item":
         return containers.item_operation(len(stmt.path))
     if name == "Build":
         return containers.build_operation(containers.leaf_paths(stmt.items, stmt.keys),
                                           stmt.repeat is not None)
+    if name == "Join":
+        return containers.join_operation(tuple(
+            len(p.items) if hasattr(p, "items") else None for p in stmt.parts))
     if name == "Reduce":
         return containers.reduction(stmt.op)
     return None
