@@ -216,3 +216,21 @@ def test_a_join_hands_each_part_its_stretch():
     tail = join.vjp[2](g, args, None, None)
     assert tail == containers.Each(ex.Subscript(g, ex.BinOp("+", ex.BinOp(
         "+", length, ex.Const(1)), containers.POSITION)))
+
+
+def test_a_slice_gives_its_adjoint_back_where_it_was_taken():
+    g, xs = G, ex.Name("xs")
+    every = ex.Call(ex.Name("range"), (ex.Call(ex.Name("len"), (xs,)),))
+    taken = containers.take_operation()
+    got = taken.vjp[0](g, (xs, ex.Const(1), None, None), None, None)
+    assert got == containers.Scattered(ex.Subscript(every, ex.Slice(ex.Const(1))), g)
+    assert taken.vjp[1:] == (None, None, None) and taken.jvp is None
+    ranked = containers.take_operation("sorted", descending=True).vjp[0](g, (xs,), None, None)
+    assert ranked.positions == ex.Call(ex.Name("sorted"), (every,), (
+        ("key", ex.Attribute(xs, "__getitem__")), ("reverse", ex.Const(True))))
+
+
+def test_a_list_bound_again_adds_its_adjoint_into_the_other():
+    each = containers.SHARE.vjp[0](ex.Name("dx"), (ex.Name("h"),), None, None)
+    assert each == containers.Each(ex.Subscript(ex.Name("dx"), containers.POSITION))
+    assert registry.operation_of(ir.SetItem("xs", (), ir.Const(1.0), None)) is None

@@ -39,13 +39,20 @@ def container_operands(stmt):
     """The operands of a container statement with a record, as its builders take them:
     the container (the place inside it, for a reduction's path), then the indices of an
     element read, or a reduction's start; a build's numbers (then ``n`` of ``[a] * n``);
-    a join's parts, a literal's items one by one."""
+    a join's parts, a literal's items one by one; a slice's bounds (None: left out); the
+    list a name is bound to again."""
     if isinstance(stmt, ir.Item):
         return (ex.Name(stmt.container),) + tuple(ex.of_operand(i) for i in stmt.path)
     if isinstance(stmt, ir.Join):
         return tuple(a for part in stmt.parts for a in (
             tuple(ex.of_operand(i) for i in part.items) if isinstance(part, ir.Literal)
             else (place(part.container, part.path),)))
+    if isinstance(stmt, ir.Share):
+        return (place(stmt.container, stmt.path),)
+    if isinstance(stmt, ir.Take):
+        bounds = () if stmt.copy is not None else tuple(
+            None if b is None else ex.of_operand(b) for b in stmt.bounds)
+        return (place(stmt.container, stmt.path),) + bounds
     if isinstance(stmt, ir.Build):
         repeat = () if stmt.repeat is None else (ex.of_operand(stmt.repeat),)
         return tuple(ex.of_operand(item) for _, item in ir.literal_leaves(
@@ -181,19 +188,16 @@ class Containers:
         if stmt.target not in self.active:
             return forward, []
         positions, index = self.namer.fresh(f"{stmt.target}_positions"), self.namer.fresh("i")
-        length = self.length_of(source)
-        every = ex.Call(ex.Name(self.builtin("range")), (length,))
-        if stmt.copy == "sorted":  # where each number came from: a stable sort of positions
-            every = ex.Call(ex.Name(self.builtin("sorted")), (every,), (
-                ("key", ex.Attribute(source, "__getitem__")),) + descending)
         d = ex.Name(self.adjoint(stmt.target))
+        scattered = operation_of(stmt).vjp[0](d, container_operands(stmt), ex.Name(
+            stmt.target), self.names_for(stmt))
         into = ex.Subscript(place(self.adjoint(stmt.container), stmt.path),
                             ex.Subscript(ex.Name(positions), ex.Name(index)))
         kind = self.program.containers[stmt.target]
-        reverse = [sw.Let(positions, every if stmt.copy else ex.Subscript(every, cut)),
-                   sw.For(index, (self.length_of(ex.Name(positions)),),
-                          self.added_into(into, ex.Subscript(d, ex.Name(index)), kind.elem if
-                                          isinstance(kind, t.List) else kind.elts[0]))]
+        reverse = [sw.Let(positions, scattered.positions),
+                   sw.For(index, (self.length_of(ex.Name(positions)),), self.added_into(
+                       into, ex.Subscript(scattered.value, ex.Name(index)), kind.elem if
+                       isinstance(kind, t.List) else kind.elts[0]))]
         if scope.in_loop:
             push, pop = self.stack_names()
             forward.insert(0, sw.Push(push, ex.Name(stmt.target)))
@@ -211,10 +215,10 @@ class Containers:
             return forward, []
         d = self.adjoint(stmt.target)
         index = self.namer.fresh("i")
-        length = self.length_of(ex.Name(d))
-        into = ex.Subscript(place(self.adjoint(stmt.container), stmt.path), ex.Name(index))
-        reverse = [sw.For(index, (length,), [sw.AddTo(into, ex.Subscript(ex.Name(d),
-                                                                          ex.Name(index)))])]
+        each = operation_of(stmt).vjp[0](ex.Name(d), container_operands(stmt), ex.Name(
+            stmt.target), self.names_for(stmt))  # measured by the adjoint it adds
+        reverse = self.added(place(self.adjoint(stmt.container), stmt.path), each, index,
+                             ex.Name(d))
         if scope.in_loop:
             push, pop = self.stack_names()
             forward.insert(0, sw.Push(push, ex.Name(stmt.target)))

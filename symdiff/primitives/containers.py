@@ -12,7 +12,9 @@ What a VJP gives a container is a value of the container's shape, said sparsely:
 - ``At(path, value)``: zeros but ``value`` at one place (``y = xs[i]``: ``dxs[i] += g``);
 - ``Each(value)``: ``value`` at every place, ``value`` reading the position as the
   placeholder ``POSITION`` (``t = sum(xs)``: ``g`` at each; ``math.prod``: the product of
-  the others).
+  the others);
+- ``Scattered(positions, value)``: ``value``'s elements at the places ``positions``
+  names (``tail = xs[1:]``: ``dtail[k]`` at ``range(len(xs))[1:][k]``).
 
 Reverse mode adds such a value into a container's adjoint (one place, or a loop over
 every place), forward mode reads the JVP as it is (``dy = dxs[i]``, ``dt = sum(dxs)``).
@@ -43,6 +45,15 @@ class At:
 class Each:
     """``value`` at every place of a flat container (``POSITION``: the place's index)."""
 
+    value: object
+
+
+@dataclass(frozen=True)
+class Scattered:
+    """Zeros of a flat container's shape, plus the ``k``-th element of ``value`` (a
+    list) at place ``positions[k]`` (``positions``: an expression of a list of ints)."""
+
+    positions: object
     value: object
 
 
@@ -213,6 +224,43 @@ def join_operation(parts):
         vjp += [_part_vjp(tuple(parts), upto, p) for p in positions]
     return Operation("join", tuple(f"operand{i}" for i in range(len(vjp))), _built,
                      tuple(vjp), None, "no JVP yet: forward mode does not read joins")
+
+
+# --- slices and copies: ``tail = xs[1:]``, ``list(xs)``, ``sorted(xs)`` ----------------
+
+def _taken_vjp(copy, descending):
+    def vjp(g, args, out, names):
+        source = args[0]
+        every = ex.Call(_named(names, "range"), (ex.Call(_named(names, "len"), (source,)),))
+        if copy == "sorted":  # where each number came from: a stable sort of positions
+            every = ex.Call(_named(names, "sorted"), (every,), (
+                ("key", ex.Attribute(source, "__getitem__")),) + (
+                (("reverse", ex.Const(True)),) if descending else ()))
+        if copy is None:
+            every = ex.Subscript(every, ex.Slice(*args[1:]))
+        return Scattered(every, g)
+    return vjp
+
+
+def take_operation(copy=None, descending=False):
+    """The record of a slice (``copy`` None: its operands the container's place and the
+    three bounds, None where left out) or a copy by ``list``, ``tuple`` or ``sorted``
+    (``descending``: ``reverse=True``): the container's VJP gives each number of the
+    slice's adjoint back at the place it was taken from.  No JVP yet: forward mode does
+    not read slices."""
+    params = ("container",) if copy is not None else ("container", "lower", "upper", "step")
+    return Operation("take", params, _built, (_taken_vjp(copy, descending),) + (
+        None,) * (len(params) - 1), None, "no JVP yet: forward mode does not read slices")
+
+
+# --- a name a loop carries bound again to a list: ``x = h`` -------------------------------
+
+def _shared_vjp(g, args, out, names):
+    return Each(ex.Subscript(g, POSITION))
+
+
+SHARE = Operation("share", ("container",), _built, (_shared_vjp,), None,
+                  "no JVP yet: forward mode does not read lists bound again")
 
 
 # --- reductions: ``t = sum(xs)``, ``math.fsum``, ``math.prod``, ``min``, ``max`` -----------

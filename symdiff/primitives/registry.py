@@ -47,8 +47,9 @@ def rule_of(op):
 
 def operation_of(stmt):
     """The record of a container statement differentiated by one (``containers``): an
-    element read (``Item``), a build (``Build``), a join (``Join``), a reduction
-    (``Reduce``); None for the others, whose rules ``ad`` still states itself."""
+    element read (``Item``), a build (``Build``), a join (``Join``), a slice or copy
+    (``Take``), a list bound again (``Share``), a reduction (``Reduce``); None for the
+    others (``SetItem``, ``Push``, ``Pop``), whose rules ``ad`` still states itself."""
     name = type(stmt).__name__
     if name == "Item":
         return containers.item_operation(len(stmt.path))
@@ -58,6 +59,10 @@ def operation_of(stmt):
     if name == "Join":
         return containers.join_operation(tuple(
             len(p.items) if hasattr(p, "items") else None for p in stmt.parts))
+    if name == "Share":
+        return containers.SHARE
+    if name == "Take":
+        return containers.take_operation(stmt.copy, stmt.descending)
     if name == "Reduce":
         return containers.reduction(stmt.op)
     return None
