@@ -1,9 +1,12 @@
-"""The records of container operations: element reads, builds and reductions, like ``sin``'s.
+"""The records of container operations (element reads, builds, joins, slices, lists bound
+again, reductions), stated as ``sin``'s is.
 
 Expects nothing.  Guarantees a frozen ``Operation`` per container operation symdiff
-differentiates by a record (``RECORDS``, the reductions by a ``Reduce``'s op;
-``item_operation`` and ``build_operation`` for an ``Item`` and a ``Build``, whose
-static parameters, the depth read or the places built, make the record): its operands (``params``), its type rule
+differentiates by a record (``RECORDS``: the reductions, by a ``Reduce``'s op; ``SHARE``;
+``item_operation``, ``build_operation``, ``join_operation`` and ``take_operation``, made
+from the static parameters of an ``Item``, ``Build``, ``Join`` or ``Take``: the depth
+read, the places built, the parts' shapes, the copy; ``registry.operation_of`` picks
+a statement's): its operands (``params``), its type rule
 (``result``: the type of its value from its container's type, see ``ir.types``), and
 one VJP and one JVP builder per operand, as a scalar record's (``derivatives``):
 ``builder(g, args, out, names) -> value`` over IR expressions, ``None`` for zero.
@@ -17,7 +20,9 @@ What a VJP gives a container is a value of the container's shape, said sparsely:
   names (``tail = xs[1:]``: ``dtail[k]`` at ``range(len(xs))[1:][k]``).
 
 Reverse mode adds such a value into a container's adjoint (one place, or a loop over
-every place), forward mode reads the JVP as it is (``dy = dxs[i]``, ``dt = sum(dxs)``).
+every place), forward mode reads the JVP as it is (``dy = dxs[i]``, ``dt = sum(dxs)``;
+a build's ``At`` values written out as the list ``[da, 0.0]``).  A record whose ``jvp``
+is None has no forward rule yet (forward mode refuses it, as it did).
 
     item.vjp[0](Name("g"), (Name("xs"), Name("i")), Name("y"), None)
         ->  At((Name("i"),), Name("g"))
