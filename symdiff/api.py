@@ -28,7 +28,7 @@ from symdiff.backend.travel import wrap
 from symdiff.errors import UndefinedNameError, UnsupportedSyntaxError
 from symdiff.frontend.parse import parse_function
 from symdiff.frontend.wrappers import transparent
-from symdiff.types import table_values
+from symdiff.core.types import table_values
 from symdiff.pipeline import collector_paused, generate, stage
 from symdiff.specialized import BuiltLater, Specialized, container_kinds, per_kinds
 

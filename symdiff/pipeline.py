@@ -47,7 +47,7 @@ from symdiff.frontend.wrt import resolve
 from symdiff.ir.check import check_program
 from symdiff.ir.check_sweeps import check_sweeps
 from symdiff.ir.nodes import number_statements
-from symdiff.ir.to_python import to_python
+from symdiff.backend.to_python import to_python
 from symdiff.lower.desugar import desugar
 from symdiff.lower.hoist import hoist_invariants
 from symdiff.lower.normalize import normalize

@@ -24,12 +24,12 @@ import types
 
 from symdiff.backend.travel import Travels, carried
 from symdiff.errors import SymdiffError
-from symdiff import types as t
+from symdiff.core import types as t
 from symdiff.frontend.kinds import PLAIN, kind_of, uses_containers
 from symdiff.frontend.parse import parse_function
 from symdiff.frontend.table_reads import read_as_tables
 from symdiff.frontend.wrt import choose
-from symdiff.types import is_container
+from symdiff.core.types import is_container
 
 
 def per_kinds(fn, wrt):

@@ -7,16 +7,16 @@ list are ``Push`` / ``Pop``; ``d += e`` (``d -= e``) an ``AddTo``; ``xs[k] = v``
 ``dxs[i] += g`` write places (``x *= e`` is ``x = x * e``); a marker call ``__symdiff_comment__('text')`` standing
 alone is a ``Comment``; ``for i in range(...)`` / ``reversed(range(...))`` a ``For``;
 ``assert`` a ``Check``.  ``text_of(function)`` writes the sweeps back as Python (through
-``ir.to_python``, comments as marker calls again), so a test compares texts.
+``backend.to_python``, comments as marker calls again), so a test compares texts.
 """
 
 import ast
 import textwrap
 
 from symdiff.ir.syntax import COMMENT, Comment
-from symdiff.ir.to_python import function as python_function
+from symdiff.backend.to_python import function as python_function
 from symdiff.errors import InternalError
-from symdiff.ir import expr as ex
+from symdiff.core import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 

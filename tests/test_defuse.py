@@ -21,7 +21,7 @@ from symdiff.ad.forward import differentiate_forward
 from symdiff.analysis.defuse import DefUse
 from symdiff.backend.compile import compile_module
 from symdiff.backend.emit import emit
-from symdiff.ir.to_python import to_python
+from symdiff.backend.to_python import to_python
 from symdiff.errors import InternalError
 from symdiff.frontend.parse import parse_function
 from symdiff.ir import nodes as ir

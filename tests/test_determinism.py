@@ -105,7 +105,7 @@ def test_generated_source_is_identical_within_a_process():
     import golden_cases
     from symdiff.ad.reverse import differentiate
     from symdiff.backend.emit import emit
-    from symdiff.ir.to_python import to_python
+    from symdiff.backend.to_python import to_python
     from symdiff.pipeline import lower
     from symdiff.optimize.driver import optimize_function
     from symdiff.frontend.parse import parse_function

@@ -34,7 +34,7 @@ import symdiff
 import symdiff.pipeline
 import symdiff.tape
 from symdiff.ir import nodes as ir
-from symdiff.ir.expr import to_ast
+from symdiff.core.expr import to_ast
 from symdiff.lower.hoist import hoist_invariants
 from symdiff.frontend.parse import parse_function
 

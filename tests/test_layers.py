@@ -8,8 +8,10 @@ the layers from the bottom up; a module may import its own layer and those liste
 it, never one listed after:
 
     errors, markers                  what a user catches and writes; import nothing
-    primitives, ir                   the records of the primitives; the IR, its types and
-                                     the Python trees it stands for (ir reads the records)
+    core                             types and IR expressions: what rules and IR speak
+    primitives, ir                   the records of the primitives (their type rules and
+                                     derivative builders written in core); the IR's
+                                     statements (ir reads the records)
     analysis, frontend, lower, ad,   the passes, each reading the ones before it
     optimize, backend
     pipeline, specialized, api,      running the passes, the public transforms, checking
@@ -49,7 +51,7 @@ from test_layout import find_cycle, modules
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 LAYERS = [  # from the bottom up; a layer imports only itself and those before it
-    "errors", "markers", "types",
+    "errors", "markers", "core",
     "primitives", "ir",
     "analysis", "frontend", "lower", "ad", "optimize", "backend",
     "pipeline", "specialized", "api", "higher", "checking",
@@ -58,7 +60,7 @@ LAYERS = [  # from the bottom up; a layer imports only itself and those before i
 ]
 WITNESSES = {"witnesses", "tape"}
 WITNESS_USERS = LAYERS[LAYERS.index("checking"):]  # the layers that may import a witness
-CHECKED = {"types", "primitives", "ir", "analysis", "lower", "ad", "optimize", "backend"}
+CHECKED = {"core", "primitives", "ir", "analysis", "lower", "ad", "optimize", "backend"}
 WITNESS_ALLOWED = {"errors", "markers"}
 WITNESS_FRONTEND = {"symdiff.frontend.parse", "symdiff.frontend.wrappers"}
 THROUGH_PARSE = {  # what the witnesses reach of the checked stages, through parse alone

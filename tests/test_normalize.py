@@ -15,7 +15,7 @@ import pytest
 
 import symdiff
 from symdiff.ir import evaluate
-from symdiff.ir import expr as ex
+from symdiff.core import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.pipeline import lower
 from symdiff.frontend.parse import parse_function

@@ -26,7 +26,7 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
 import symdiff
 from symdiff.optimize import driver as optimize
 from symdiff.ad.reverse import differentiate
-from symdiff.ir.to_python import to_python
+from symdiff.backend.to_python import to_python
 from symdiff.backend.emit import emit
 from symdiff.pipeline import lower
 from symdiff.frontend.parse import parse_function

@@ -33,7 +33,7 @@ from symdiff.ir import nodes as ir
 from symdiff.ir.names import BUILTINS
 from symdiff.pipeline import lower
 from symdiff.primitives import registry
-from symdiff import types as t
+from symdiff.core import types as t
 from symdiff.primitives import type_rules
 from symdiff.primitives.texts import names_read, template
 

@@ -22,7 +22,7 @@ from symdiff.optimize import fuse
 from symdiff.optimize import driver as optimize
 from symdiff.optimize.effects import Calls
 from symdiff.errors import UnsupportedSyntaxError
-from symdiff.ir.expr import from_ast
+from symdiff.core.expr import from_ast
 
 try:
     import stack_programs

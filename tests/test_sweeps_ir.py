@@ -1,4 +1,4 @@
-"""The sweeps as IR (``symdiff.ir.sweeps``) and their lowering (``ir.to_python``).
+"""The sweeps as IR (``symdiff.ir.sweeps``) and their lowering (``backend.to_python``).
 
 ``differentiate`` and ``forward`` write IR statements holding IR expressions, with every
 contribution to an adjoint an ``AddTo``; ``to_python`` writes the Python tree the
@@ -17,10 +17,10 @@ import pytest
 
 from symdiff.ad.forward import differentiate_forward
 from symdiff.ad.reverse import differentiate
-from symdiff.ir.to_python import python_names, statements, to_python
+from symdiff.backend.to_python import python_names, statements, to_python
 from symdiff.errors import InternalError
 from symdiff.frontend.parse import parse_function
-from symdiff.ir import expr as ex
+from symdiff.core import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 from symdiff.pipeline import lower

@@ -36,7 +36,7 @@ from symdiff.checking.locate import locate
 from symdiff.backend.compile import compile_module
 from symdiff.ad.reverse import Sweeps, differentiate
 from symdiff.backend.emit import emit
-from symdiff.ir.to_python import to_python
+from symdiff.backend.to_python import to_python
 from symdiff.pipeline import lower
 from symdiff.frontend.parse import parse_function
 from symdiff.ad.taping import Scope

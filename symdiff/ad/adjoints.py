@@ -7,30 +7,19 @@ contribution to reach each adjoint its definition (``d = e``), and zeroes before
 loop or branch the adjoints it accumulates into, so no adjoint is read unset.
 """
 
-import ast
+from dataclasses import dataclass
 
-from symdiff.ad.writer import expression
+from symdiff.core import expr as ex
+from symdiff.core.rewrite import python_children
 from symdiff.ir import sweeps as sw
-from symdiff.ir.syntax import is_minus_one, is_one, load, times
-from symdiff.ir.to_python import python_names
+from symdiff.primitives.derivatives import unit
 
 
-def merge_terms(terms):
-    """One term per argument name: ``x * x`` gives ``dx += g * (x + x)``, not two updates."""
-    merged = {}
-    for name, partial in terms:
-        merged[name] = partial if name not in merged else ast.BinOp(merged[name], ast.Add(),
-                                                                     partial)
-    return list(merged.items())
-
-
-def accumulate(target, g, partial):
-    """``target += g * partial`` (``partial`` a Python expression tree), as an ``AddTo``."""
-    if is_one(partial):
-        return sw.AddTo(target, expression(load(g)))
-    if is_minus_one(partial):
-        return sw.AddTo(target, expression(load(g)), negate=True)
-    return sw.AddTo(target, expression(times(load(g), partial)))
+def accumulate(target, term):
+    """``target += term`` (a builder's contribution, an IR expression), as an ``AddTo``:
+    ``target += g`` for ``g * 1``, ``target -= g`` for ``g * -1``."""
+    value, sign = unit(term)
+    return sw.AddTo(target, value, negate=sign == -1)
 
 
 def initialize_adjoints(reverse, adjoints, local=frozenset()):
@@ -60,3 +49,66 @@ def initialize_adjoints(reverse, adjoints, local=frozenset()):
         out.append(stmt)
     reverse[:] = out
     return ready
+
+
+def python_names(stmt):
+    """The names in the Python statement ``stmt`` stands for (``backend.to_python``), in
+    the order ``ast.walk`` meets them there: breadth first, each statement's parts in
+    its fields' order.  (Stacks, comments and checks hold no adjoint: left out.)"""
+    found = []
+    level = _forms(stmt)
+    while level:
+        below = []
+        for node in level:
+            if isinstance(node, _Statement):
+                below += node.parts
+            elif node.__class__ is ex.Name:
+                found.append(node.id)
+            else:
+                below += python_children(node)
+        level = below
+    return found
+
+
+@dataclass(frozen=True)
+class _Statement:
+    """A Python statement, by the nodes directly inside it in its fields' order."""
+
+    parts: tuple
+
+
+def _forms(stmt):
+    """The Python statements ``stmt`` is written as."""
+    kind = stmt.__class__
+    if kind in (sw.Let, sw.AddTo):
+        target = ex.Name(stmt.target) if isinstance(stmt.target, str) else stmt.target
+        return [_Statement((target, stmt.value))]
+    if kind in (sw.Do, sw.Return, sw.Raise):
+        return [_Statement((stmt.value,))]
+    if kind is sw.Push:
+        return [_Statement((ex.Call(_stack_call(stmt, "append"), (stmt.value,)),))]
+    if kind is sw.Pop:
+        made = ex.Call(_stack_call(stmt, "pop"))
+        return [_Statement((made,) if stmt.target is None else (ex.Name(stmt.target), made))]
+    if kind is sw.If:
+        return [_Statement((stmt.test,) + _block(stmt.body) + _block(stmt.orelse))]
+    if kind is sw.For:
+        return [_Statement((ex.Name(stmt.target), _steps(stmt)) + _block(stmt.body))]
+    if kind is sw.While:
+        return [_Statement((stmt.test,) + _block(stmt.body))]
+    return [_Statement(())]
+
+
+def _block(block):
+    return tuple(form for stmt in block for form in _forms(stmt))
+
+
+def _stack_call(stmt, method):
+    return ex.Attribute(ex.Name(stmt.stack), method) if stmt.method else ex.Name(stmt.stack)
+
+
+def _steps(stmt):
+    """What a ``for`` runs over, as ``to_python`` writes it (builtins by their own names:
+    no adjoint is one)."""
+    steps = stmt.over if stmt.over is not None else ex.Call(ex.Name("range"), stmt.bounds)
+    return ex.Call(ex.Name("reversed"), (steps,)) if stmt.reverse else steps

@@ -9,13 +9,16 @@ of ``dzs``; a reduction spreads its adjoint over the container's (``sum``: every
 by its reverse where a later reverse step reads the container (``Containers.restores``).
 """
 
-from symdiff.ad.containers import _nested, place, written_out, zeros
-from symdiff.ir import expr as ex
+from symdiff.ad.containers import _nested, container_operands, place, written_out, zeros
+from symdiff.ad.facts import starts_adjoint
+from symdiff.core.types import element as element_kind
+from symdiff.core import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
-from symdiff import types as t
-from symdiff.types import element as element_kind
+from symdiff.core import types as t
+from symdiff.primitives.containers import Each, reads_position
 from symdiff.primitives.reductions import in_math
+from symdiff.primitives.registry import operation_of
 
 
 class ContainerChanges:
@@ -147,40 +150,9 @@ class ContainerChanges:
         return sw.Do(ex.Call(ex.Attribute(ex.Name(into), "insert"), (position, value)))
 
     def summed_only(self, name):
-        """The sum whose adjoint is every element's of the list ``name``, or None.
-
-        That is so where ``name`` is made empty once, outside every loop, filled by
-        appends of numbers only, and read by nothing else than one sum that starts its
-        adjoint (``_starts_adjoint``) and defines its target once, outside every loop:
-        each append's reverse then adds the sum's adjoint, and the list of adjoints,
-        ``[g] * len(terms)`` popped one by one, is never made.
-        """
-        if not hasattr(self, "_summed_only"):
-            self._summed_only = {}
-        if name not in self._summed_only:
-            self._summed_only[name] = self._find_summed_only(name)
-        return self._summed_only[name]
-
-    def _find_summed_only(self, name):
-        du = self.defuse
-        made = du.definitions(name)
-        if name in du.params or name in du.results or len(made) != 1 or du.loops(made[0]) or (
-                not isinstance(made[0], ir.Build)) or made[0].items or (
-                made[0].repeat is not None) or _nested(
-                    getattr(self.program.containers.get(name), "elem", None)):
-            return None
-        sums = [s for s in du.readers(name) if not (isinstance(s, ir.Push) and s.stack == name)]
-        if len(sums) != 1:
-            return None
-        total = sums[0]
-        if not (isinstance(total, ir.Reduce) and total.op in ("sum", "fsum") and (
-                total.container == name) and self._starts_adjoint(total)) or len(
-                du.definitions(total.target)) != 1:
-            return None
-        if any(isinstance(s.value, ir.Var) and s.value.name in self.program.containers
-               for s in du.readers(name) if isinstance(s, ir.Push)):
-            return None
-        return total
+        """The sum whose adjoint is every element's of the list ``name``, or None
+        (``ad.facts``)."""
+        return self.facts.summed_only.get(name)
 
     def reduce(self, stmt, scope):
         overwrites = self._defines(stmt, scope)
@@ -204,52 +176,27 @@ class ContainerChanges:
                                                       forward, reverse)
         start = stmt.start
         if isinstance(start, ir.Var) and start.name in self.active:
-            share = g if stmt.op == "sum" else ex.BinOp("*", g, ex.Call(func, (container,)))
-            reverse.append(sw.AddTo(self.adjoint(start.name), share))
+            vjp = operation_of(stmt).vjp[1]
+            reverse += self.added(self.adjoint(start.name), vjp(
+                g, container_operands(stmt), ex.Name(stmt.target), self.names_for(stmt)))
         if overwrites:
             reverse.append(sw.Let(g.id, sw.ZERO))
         return self.restoring(stmt, scope, forward, reverse)
 
-    def _starts_adjoint(self, stmt):
-        """Whether the sum ``stmt`` is the first reverse step to reach its container's
-        adjoint: it stands outside every loop, in the branch its container is made in (a
-        parameter: in none), and nothing reads or changes the container after it."""
-        du = self.defuse
-        at = du.position(stmt)
-        made = du.definitions(stmt.container)
-        where = du.branches(made[0]) if len(made) == 1 else () if not made else None
-        return not stmt.path and not du.loops(stmt) and stmt.container not in du.results and (
-            du.branches(stmt) == where) and all(
-            du.position(r) <= at for r in du.readers(stmt.container))
-
     def _spread(self, stmt, g):
-        """The reverse of a reduction into the container's adjoint."""
+        """The reverse of a reduction into the container's adjoint: its record's VJP."""
         container = place(stmt.container, stmt.path)
         d = place(self.adjoint(stmt.container), stmt.path)
         index = self.namer.fresh("i")
-        length = self.length_of(container)
-        indices = ex.Call(ex.Name(self.builtin("range")), (length,))
+        value = operation_of(stmt).vjp[0](g, container_operands(stmt), ex.Name(stmt.target),
+                                          self.names_for(stmt))
         summed_only = self.summed_only(stmt.container) is stmt  # no list of adjoints
-        if summed_only or stmt.op in ("sum", "fsum") and self._starts_adjoint(stmt):
-            if not hasattr(self, "_started"):  # no zeros when the reverse starts
-                self._started = set()
-            self._started.add(stmt.container)
+        if stmt.container in self.facts.started and (summed_only or isinstance(
+                value, Each) and not reads_position(value.value) and starts_adjoint(
+                    self.defuse, stmt)):  # no zeros when the reverse starts
             return [] if summed_only else [  # ``dterms = [g] * len(terms)``
-                sw.Let(d.id, ex.BinOp("*", ex.List((g,)), length))]
-        if stmt.op in ("min", "max"):  # the element returned: the first one, on a tie
-            chosen = ex.Call(ex.Name(self.builtin(stmt.op)), (indices,), (
-                ("key", ex.Attribute(container, "__getitem__")),))
-            return [sw.Let(index, chosen), sw.AddTo(ex.Subscript(d, ex.Name(index)), g)]
-        share = g
-        if stmt.op == "prod":  # the product of the others, exact where an element is 0
-            prod = ex.Attribute(ex.Name(self.program.math_name), "prod")
-            before = ex.Call(prod, (ex.Subscript(container, ex.Slice(None, ex.Name(index))),))
-            after = ex.Call(prod, (ex.Subscript(container, ex.Slice(
-                ex.BinOp("+", ex.Name(index), ex.Const(1)), None)),))
-            share = ex.BinOp("*", ex.BinOp("*", g, before), after)
-            if stmt.start is not None:
-                share = ex.BinOp("*", share, ex.of_operand(stmt.start))
-        return [sw.For(index, (length,), [sw.AddTo(ex.Subscript(d, ex.Name(index)), share)])]
+                sw.Let(d.id, ex.BinOp("*", ex.List((value.value,)), self.length_of(container)))]
+        return self.added(d, value, index, container)
 
     def join(self, stmt, scope):
         """``zs = xs + [y]``: the reverse hands each part its stretch of the adjoint,
@@ -264,24 +211,22 @@ class ContainerChanges:
         if stmt.target not in self.active:
             return forward, []
         d = ex.Name(self.adjoint(stmt.target))
-        reverse, offset = [], None  # offset: where the part starts (None: at 0)
+        reverse, builders = [], iter(operation_of(stmt).vjp)
+        args, names = container_operands(stmt), self.names_for(stmt)
         for part in stmt.parts:
             if isinstance(part, ir.Literal):
-                for (position,), item in ir.literal_leaves(part.items):
+                for item in part.items:
+                    vjp = next(builders)
                     if isinstance(item, ir.Var) and item.name in self.active:
-                        at = _after(offset, ex.Const(position))
-                        reverse.append(sw.AddTo(self.adjoint(item.name), ex.Subscript(d, at)))
-                length = ex.Const(len(part.items))
-            else:
-                source = place(part.container, part.path)
-                length = self.length_of(source)
-                if part.container in self.active:
-                    index = self.namer.fresh("i")
-                    into = ex.Subscript(place(self.adjoint(part.container), part.path),
-                                        ex.Name(index))
-                    reverse.append(sw.For(index, (length,), [sw.AddTo(into, ex.Subscript(
-                        d, _after(offset, ex.Name(index))))]))
-            offset = length if offset is None else ex.BinOp("+", offset, length)
+                        reverse.append(sw.AddTo(self.adjoint(item.name), vjp(
+                            d, args, ex.Name(stmt.target), names)))
+                continue
+            vjp = next(builders)
+            if part.container in self.active:
+                index = self.namer.fresh("i")
+                reverse += self.added(place(self.adjoint(part.container), part.path), vjp(
+                    d, args, ex.Name(stmt.target), names), index, place(
+                        part.container, part.path))
         if scope.in_loop:  # a new container each iteration: the last one comes back after
             push, pop = self.stack_names()
             forward.insert(0, sw.Push(push, ex.Name(stmt.target)))
@@ -291,9 +236,3 @@ class ContainerChanges:
                                        for i in part.path))
         return self.saved_for_reverse(stmt, scope, names, forward, reverse)
 
-
-def _after(offset, position):
-    """``offset + position``, without a zero on either side (``offset`` None is zero)."""
-    if offset is None:
-        return position
-    return offset if position == ex.Const(0) else ex.BinOp("+", offset, position)

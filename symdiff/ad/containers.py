@@ -17,13 +17,14 @@ list a loop builds anew is saved by reference.  The gradient of a container para
 is returned in its structure (a tuple for a tuple: ``tuple(dparams)``).
 """
 
-from symdiff.ad.control import regenerated
-from symdiff.ad.taping import read_only
 from symdiff.errors import UnsupportedSyntaxError
-from symdiff.ir import expr as ex
+from symdiff.core import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
-from symdiff import types as t
+from symdiff.core import types as t
+from symdiff.core.rewrite import substitute
+from symdiff.primitives.containers import POSITION, At, Each
+from symdiff.primitives.registry import operation_of
 
 
 def place(name, path):
@@ -32,6 +33,32 @@ def place(name, path):
     for index in path:
         node = ex.Subscript(node, ex.of_operand(index))
     return node
+
+
+def container_operands(stmt):
+    """The operands of a container statement with a record, as its builders take them:
+    the container (the place inside it, for a reduction's path), then the indices of an
+    element read, or a reduction's start; a build's numbers (then ``n`` of ``[a] * n``);
+    a join's parts, a literal's items one by one; a slice's bounds (None: left out); the
+    list a name is bound to again."""
+    if isinstance(stmt, ir.Item):
+        return (ex.Name(stmt.container),) + tuple(ex.of_operand(i) for i in stmt.path)
+    if isinstance(stmt, ir.Join):
+        return tuple(a for part in stmt.parts for a in (
+            tuple(ex.of_operand(i) for i in part.items) if isinstance(part, ir.Literal)
+            else (place(part.container, part.path),)))
+    if isinstance(stmt, ir.Share):
+        return (place(stmt.container, stmt.path),)
+    if isinstance(stmt, ir.Take):
+        bounds = () if stmt.copy is not None else tuple(
+            None if b is None else ex.of_operand(b) for b in stmt.bounds)
+        return (place(stmt.container, stmt.path),) + bounds
+    if isinstance(stmt, ir.Build):
+        repeat = () if stmt.repeat is None else (ex.of_operand(stmt.repeat),)
+        return tuple(ex.of_operand(item) for _, item in ir.literal_leaves(
+            stmt.items, stmt.keys)) + repeat
+    start = () if stmt.start is None else (ex.of_operand(stmt.start),)
+    return (place(stmt.container, stmt.path),) + start
 
 
 def written_out(literal):
@@ -94,40 +121,38 @@ def _converts(kind):
 
 class Containers:
     """The container statements of ``differentiate.Sweeps``.  Expects ``program``,
-    ``active``, ``adjoint``, ``builtin``, ``defined``, ``stack_names`` and
-    ``saved_for_reverse`` from ``Sweeps``."""
+    ``active``, ``facts`` (``ad.facts``), ``built_sides``, ``adjoint``, ``builtin``,
+    ``defined``, ``stack_names`` and ``saved_for_reverse`` from ``Sweeps``."""
 
     def restores(self, container, change):
         """Whether the reverse of ``change`` (a statement changing ``container``) must
         undo it: a reduction or a slice of the container (or of a name bound to the same
         object) reads it in the reverse sweep after that reverse — it comes before
         ``change`` in the forward sweep, or in the same loop."""
-        if not hasattr(self, "_readers"):
-            readers = {}
-            for s in self.defuse.statements:
-                if isinstance(s, (ir.Reduce, ir.Take)):
-                    readers.setdefault(s.container, []).append(s)
-                elif isinstance(s, ir.Join):  # it measures each part again in reverse
-                    for part in s.parts:
-                        if isinstance(part, ir.Ref):
-                            readers.setdefault(part.container, []).append(s)
-            shares = [(s.target, s.container) for s in self.defuse.statements
-                      if isinstance(s, ir.Share)]
-            grown = True
-            while grown:  # names bound to one object share its history
-                grown = False
-                for a, b in shares:
-                    joined = list({id(r): r for r in readers.get(a, []) + readers.get(
-                        b, [])}.values())
-                    if len(joined) != len(readers.get(a, [])) or len(joined) != len(
-                            readers.get(b, [])):
-                        readers[a] = readers[b] = joined
-                        grown = True
-            self._readers = readers
         du = self.defuse
         at, loops = du.position(change), set(s.sid for s in du.loops(change))
         return any(du.position(r) < at or loops & {s.sid for s in du.loops(r)}
-                   for r in self._readers.get(container, ()))
+                   for r in self.facts.readers.get(container, ()))
+
+    def added(self, adjoint, value, index=None, over=None):
+        """``adjoint += value`` (``adjoint`` a name or a place) for a VJP's value
+        (``primitives.containers``): at one place (an index computed is bound to
+        ``index`` first), or at every place of the container ``over``, by a loop over
+        ``index``."""
+        if isinstance(value, At):
+            bound, into = [], adjoint
+            for step in value.path:
+                if isinstance(step, ex.Call):
+                    bound.append(sw.Let(index, step))
+                    step = ex.Name(index)
+                into = ex.Subscript(ex.Name(into) if isinstance(into, str) else into, step)
+            return bound + [sw.AddTo(into, value.value)]
+        if isinstance(value, Each):
+            share = substitute(value.value, {POSITION.id: ex.Name(index)})
+            into = ex.Name(adjoint) if isinstance(adjoint, str) else adjoint
+            return [sw.For(index, (self.length_of(over),), [
+                sw.AddTo(ex.Subscript(into, ex.Name(index)), share)])]
+        return [sw.AddTo(adjoint, value)]
 
     def length_of(self, value):
         """``len(value)``, as generated code calls ``len``."""
@@ -163,19 +188,16 @@ class Containers:
         if stmt.target not in self.active:
             return forward, []
         positions, index = self.namer.fresh(f"{stmt.target}_positions"), self.namer.fresh("i")
-        length = self.length_of(source)
-        every = ex.Call(ex.Name(self.builtin("range")), (length,))
-        if stmt.copy == "sorted":  # where each number came from: a stable sort of positions
-            every = ex.Call(ex.Name(self.builtin("sorted")), (every,), (
-                ("key", ex.Attribute(source, "__getitem__")),) + descending)
         d = ex.Name(self.adjoint(stmt.target))
+        scattered = operation_of(stmt).vjp[0](d, container_operands(stmt), ex.Name(
+            stmt.target), self.names_for(stmt))
         into = ex.Subscript(place(self.adjoint(stmt.container), stmt.path),
                             ex.Subscript(ex.Name(positions), ex.Name(index)))
         kind = self.program.containers[stmt.target]
-        reverse = [sw.Let(positions, every if stmt.copy else ex.Subscript(every, cut)),
-                   sw.For(index, (self.length_of(ex.Name(positions)),),
-                          self.added_into(into, ex.Subscript(d, ex.Name(index)), kind.elem if
-                                          isinstance(kind, t.List) else kind.elts[0]))]
+        reverse = [sw.Let(positions, scattered.positions),
+                   sw.For(index, (self.length_of(ex.Name(positions)),), self.added_into(
+                       into, ex.Subscript(scattered.value, ex.Name(index)), kind.elem if
+                       isinstance(kind, t.List) else kind.elts[0]))]
         if scope.in_loop:
             push, pop = self.stack_names()
             forward.insert(0, sw.Push(push, ex.Name(stmt.target)))
@@ -193,10 +215,10 @@ class Containers:
             return forward, []
         d = self.adjoint(stmt.target)
         index = self.namer.fresh("i")
-        length = self.length_of(ex.Name(d))
-        into = ex.Subscript(place(self.adjoint(stmt.container), stmt.path), ex.Name(index))
-        reverse = [sw.For(index, (length,), [sw.AddTo(into, ex.Subscript(ex.Name(d),
-                                                                          ex.Name(index)))])]
+        each = operation_of(stmt).vjp[0](ex.Name(d), container_operands(stmt), ex.Name(
+            stmt.target), self.names_for(stmt))  # measured by the adjoint it adds
+        reverse = self.added(place(self.adjoint(stmt.container), stmt.path), each, index,
+                             ex.Name(d))
         if scope.in_loop:
             push, pop = self.stack_names()
             forward.insert(0, sw.Push(push, ex.Name(stmt.target)))
@@ -211,10 +233,9 @@ class Containers:
         branches of ``if`` statements (read only there: lowering sees to it) may not exist
         when the reverse starts: its adjoint starts with the reverse of the branch that
         builds it, ``side`` (``(sid of the if, True for its body)``)."""
-        started = getattr(self, "_started", set())
         return [sw.Let(self.adjoint(name), zeros(kind, ex.Name(name)))
                 for name, kind in self.program.containers.items()
-                if name in self.active and name not in started
+                if name in self.active and name not in self.facts.started
                 and side in self._built_in(name)]
 
     def branch_local_adjoints(self):
@@ -227,11 +248,9 @@ class Containers:
         """The innermost branches (``DefUse.branches``) the definitions of the container
         ``name`` stand in; ``{None}`` when one stands in none.  Found once per name: the
         reverse of every branch asks of every container."""
-        if not hasattr(self, "_built_sides"):
-            self._built_sides = {}
-        if name not in self._built_sides:
-            self._built_sides[name] = self._find_built_in(name)
-        return self._built_sides[name]
+        if name not in self.built_sides:
+            self.built_sides[name] = self._find_built_in(name)
+        return self.built_sides[name]
 
     def _find_built_in(self, name):
         du = self.defuse
@@ -262,67 +281,15 @@ class Containers:
         self.defined.add(stmt.target)
         return overwrites
 
-    def forwarded(self):
-        """``{name: element}`` for the numbers read out of a container whose adjoint is its
-        container's adjoint's element itself: ``x_i = x[i]`` has ``dx[i]`` as adjoint, so
-        ``dx[i] += g * 2 * x_i`` is written where ``dx_i += ...`` then ``dx[i] += dx_i``
-        would be.  Taken where that element is the same one at every contribution: the
-        read is the name's one definition, of a container nothing changes, by constants and
-        the variables of the loops around it, and every reader of the name stands after it
-        inside those loops (nor is the name the result)."""
-        if getattr(self, "_forwarded", None) is None:
-            self._forwarded = {}
-            du = self.defuse
-            for stmt in du.statements:
-                if isinstance(stmt, ir.Item) and self._forwards(stmt, du):
-                    element = ex.Name(self.adjoint(stmt.container))
-                    for index in stmt.path:
-                        element = ex.Subscript(element, self._index_of(index, stmt, du))
-                    self._forwarded[stmt.target] = element
-        return self._forwarded
-
-    def _index_of(self, index, stmt, du):
-        """An index as the reverse sweep can read it wherever: a constant, a loop's
-        counter, or the one addition or subtraction of those that computed it
-        (``x[i + 1]``); None for any other."""
-        if isinstance(index, ir.Const):
-            return ex.Const(index.value)
-        loops = du.loops(stmt)
-        counters = {loop.target for loop in loops  # a loop left by break runs back by count
-                    if isinstance(loop, ir.For) and regenerated(loop)}
-        if index.name in counters:
-            return ex.Name(index.name)
-        sources = du.definitions(index.name)
-        source = sources[0] if len(sources) == 1 else None
-        if not (isinstance(source, ir.Assign) and source.op in ("add", "sub")
-                and source.call is None and du.loops(source) == loops
-                and all(isinstance(a, ir.Const) and type(a.value) is int
-                        or isinstance(a, ir.Var) and a.name in counters for a in source.args)):
-            return None
-        left, right = (ex.Const(a.value) if isinstance(a, ir.Const) else ex.Name(a.name)
-                       for a in source.args)
-        return ex.BinOp("+" if source.op == "add" else "-", left, right)
-
-    def _forwards(self, stmt, du):
-        if stmt.target not in self.active or stmt.container not in self.active or (
-                stmt.target in du.results) or len(du.definitions(stmt.target)) != 1:
-            return False
-        if not read_only(self.program, du, stmt.container):
-            return False
-        if any(self._index_of(i, stmt, du) is None for i in stmt.path):
-            return False
-        inside = {loop.sid for loop in du.loops(stmt)}
-        at = du.position(stmt)
-        return all(du.position(r) > at and inside <= {s.sid for s in du.loops(r)}
-                   for r in du.readers(stmt.target))
-
     def item(self, stmt, scope):
         overwrites = self._defines(stmt, scope)
         forward = [sw.Let(stmt.target, place(stmt.container, stmt.path))]
-        if stmt.target not in self.active or stmt.target in self.forwarded():
+        if stmt.target not in self.active or stmt.target in self.facts.forwarded:
             return self.restoring(stmt, scope, forward, [])
         g = self.adjoint(stmt.target)
-        reverse = [sw.AddTo(place(self.adjoint(stmt.container), stmt.path), ex.Name(g))]
+        vjp = operation_of(stmt).vjp[0]
+        reverse = self.added(self.adjoint(stmt.container), vjp(
+            ex.Name(g), container_operands(stmt), ex.Name(stmt.target), self.names_for(stmt)))
         if overwrites:
             reverse.append(sw.Let(g, sw.ZERO))
         forward, reverse = self.saved_for_reverse(stmt, scope, ir.operand_names(stmt.path),
@@ -348,13 +315,12 @@ class Containers:
             after = [sw.Pop(stmt.target, pop), sw.Let(d.id, zeros(kind, ex.Name(stmt.target)))]
         else:
             after = []
-        for path, item in ir.literal_leaves(stmt.items, stmt.keys):
+        leaves = [item for _, item in ir.literal_leaves(stmt.items, stmt.keys)]
+        args, names = container_operands(stmt), self.names_for(stmt)
+        for item, vjp in zip(leaves, operation_of(stmt).vjp):
             if not (isinstance(item, ir.Var) and item.name in self.active):
                 continue
-            if stmt.repeat is not None:
-                share = ex.Call(ex.Name(self.builtin("sum")), (d,))
-            else:
-                share = place(d.id, tuple(ir.Const(step) for step in path))
+            share = vjp(d, args, ex.Name(stmt.target), names)
             held = self.program.containers.get(item.name)
             if held is not None:  # a list held by name: its adjoint takes the element's
                 reverse += self.added_into(ex.Name(self.adjoint(item.name)), share, held)

@@ -10,12 +10,11 @@ forward and runs that many times back.  The reverse of one iteration starts the
 adjoints of values that live one iteration from their first contribution.
 """
 
-from symdiff.ad.writer import expression
-from symdiff.ir import expr as ex
+from symdiff.ad.writer import operand
+from symdiff.core import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
-from symdiff.ir.expr import names as expression_names
-from symdiff.ir.syntax import operand_node
+from symdiff.core.expr import names as expression_names
 
 _BOUND_NAMES = {1: ("stop",), 2: ("start", "stop"), 3: ("start", "stop", "step")}
 
@@ -109,8 +108,8 @@ class Control:
             node = ex.Subscript(node, ex.of_operand(index))
         return ex.Call(ex.Name(self.builtin("sorted")), (node,)) if sort else node
 
-    def operand(self, operand):
-        return expression(operand_node(operand, self.program))
+    def operand(self, value):
+        return operand(value)
 
     def while_loop(self, stmt, scope):
         inner = scope.enter(stmt, self.defuse, in_place=self.restorable(stmt, scope))
@@ -121,7 +120,7 @@ class Control:
         if counter:
             self.counters.append(counter)
             body.insert(0, sw.AddTo(counter, ex.Const(1)))
-        test = expression(stmt.test)
+        test = stmt.test
         if stmt.pre:
             body = self.flatten(fp, stmt.origin) + [
                 sw.If(ex.UnaryOp("not", test), [sw.Break()])] + body

@@ -3,8 +3,8 @@
 Expects a ``Program`` from ``normalize`` (which may return a tuple of numbers).
 Guarantees a function ``jvp_f(x, y, dx, dy)`` returning ``(value, tangent)``: the
 user's computation with, after each active statement, the statement's tangent as
-the sum of the rules' partials times the arguments' tangents.  The same rules
-table as reverse mode; control flow is kept as written and needs no stack.  A list of
+the sum of its record's JVP builders on the arguments' tangents (an elementwise one's:
+the partial times the tangent).  The same records as reverse mode; control flow is kept as written and needs no stack.  A list of
 numbers the function builds has a list of tangents in step with it.
 
     def f(x, y):                   def jvp_f(x, y, dx, dy):
@@ -15,19 +15,19 @@ numbers the function builds has a list of tangents in step with it.
                                        return result, dresult
 """
 
-import ast
-
-from symdiff.ad.containers import place
+from symdiff.ad.containers import container_operands, place
 from symdiff.ad.control import branch_statement
 from symdiff.ad.reverse import Generated, function_of, none_guards
-from symdiff.ad.writer import Writer, expression, let
+from symdiff.ad.writer import Writer, operand
 from symdiff.analysis.activity import active_names
+from symdiff.primitives.containers import At
+from symdiff.primitives.derivatives import unit
+from symdiff.primitives.registry import operation_of
 from symdiff.errors import UnsupportedSyntaxError
-from symdiff.ir import expr as ex
+from symdiff.core import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
-from symdiff import types as t
-from symdiff.ir.syntax import is_minus_one, is_one, load, operand_node, times
+from symdiff.core import types as t
 
 
 def differentiate_forward(program, wrt, defuse=None):
@@ -54,14 +54,14 @@ class Tangents(Writer):
         program = self.program
         body = self.flatten(self.block(program.body))
         results = program.result if isinstance(program.result, tuple) else (program.result,)
-        values = [operand_node(r, program) for r in results]
-        tangents = [load(self.tangents[r.name]) if isinstance(r, ir.Var) and r.name in self.active
-                    else ast.Constant(0.0) for r in results]
+        values = tuple(operand(r) for r in results)
+        tangents = tuple(ex.Name(self.tangents[r.name]) if isinstance(r, ir.Var)
+                         and r.name in self.active else ex.Const(0.0) for r in results)
         if isinstance(program.result, tuple):
-            value, tangent = ast.Tuple(values, ast.Load()), ast.Tuple(tangents, ast.Load())
+            value, tangent = ex.Tuple(values), ex.Tuple(tangents)
         else:
             value, tangent = values[0], tangents[0]
-        body.append(sw.Return(expression(ast.Tuple([value, tangent], ast.Load()))))
+        body.append(sw.Return(ex.Tuple((value, tangent))))
         body[:0] = none_guards(program, self.wrt)
         name = self.namer.fresh(f"jvp_{program.name}")
         function = function_of(name, program, body, extra=[self.tangents[p] for p in self.wrt])
@@ -76,35 +76,34 @@ class Tangents(Writer):
         if isinstance(stmt, ir.Assign):
             return self.operation(stmt)
         if isinstance(stmt, ir.Compute):
-            value = expression(stmt.expr)
-            made = [sw.Let(stmt.target, value)]
+            made = [sw.Let(stmt.target, stmt.expr)]
             if stmt.target in self.active:
                 made.append(sw.Let(self.tangent(stmt.target), sw.ZERO))
             return made
         if isinstance(stmt, (ir.Build, ir.Push, ir.Pop, ir.Item, ir.SetItem)) and (
                 self.built_here(stmt)) or (
-                isinstance(stmt, ir.Reduce) and stmt.op in ("sum", "fsum") and not stmt.path
-                and self.built_here(stmt)):
+                isinstance(stmt, ir.Reduce) and operation_of(stmt).jvp is not None
+                and not stmt.path and self.built_here(stmt)):
             return self.list_statement(stmt)
         if isinstance(stmt, ir.If):
             return [branch_statement(stmt.test, self.flatten(self.block(stmt.body), stmt.origin),
                                      self.flatten(self.block(stmt.orelse), stmt.origin))]
         if isinstance(stmt, ir.For):
-            bounds = tuple(expression(operand_node(b, self.program)) for b in stmt.bounds)
+            bounds = tuple(operand(b) for b in stmt.bounds)
             body = self.flatten(self.block(stmt.body), stmt.origin) or [sw.Pass()]
             if stmt.target in self.active:  # each iteration starts a new, constant loop variable
                 body.insert(0, sw.Let(self.tangent(stmt.target), sw.ZERO))
             return [sw.For(stmt.target, bounds, body, stmt.reverse)]
         if isinstance(stmt, ir.While):
             body = self.flatten(self.block(stmt.body), stmt.origin) or [sw.Pass()]
-            test = expression(stmt.test)
+            test = stmt.test
             if stmt.pre:
                 body = self.flatten(self.block(stmt.pre), stmt.origin) + [
                     sw.If(ex.UnaryOp("not", test), [sw.Break()])] + body
                 return [sw.While(ex.Const(True), body)]
             return [sw.While(test, body)]
         if isinstance(stmt, ir.BreakIf):
-            return [sw.If(expression(stmt.test), [sw.Break()])]
+            return [sw.If(stmt.test, [sw.Break()])]
         if isinstance(stmt, ir.Check):  # runs where the function runs it; no tangent
             return [sw.Check(stmt)]
         if isinstance(stmt, (ir.Build, ir.Push, ir.Pop, ir.Item, ir.SetItem, ir.Reduce,
@@ -141,10 +140,7 @@ class Tangents(Writer):
                     ex.of_operand(i) for i in stmt.items))
             made = [sw.Let(stmt.target, value)]
             if stmt.target in self.active:
-                items = tuple(self.tangent_of(i) for i in stmt.items)
-                made.append(sw.Let(self.tangent(stmt.target), ex.BinOp(
-                    "*", ex.List(items), ex.of_operand(stmt.repeat)) if stmt.repeat is not None
-                    else ex.List(items)))
+                made.append(sw.Let(self.tangent(stmt.target), self.built_tangent(stmt)))
             return made
         if isinstance(stmt, ir.Reduce):  # a sum's tangent is the sum of the tangents
             func = ex.Name(self.builtin("sum")) if stmt.op == "sum" else ex.Attribute(
@@ -152,11 +148,8 @@ class Tangents(Writer):
             start = () if stmt.start is None else (ex.of_operand(stmt.start),)
             made = [sw.Let(stmt.target, ex.Call(func, (ex.Name(stmt.container),) + start))]
             if stmt.target in self.active:
-                tangent = ex.Call(func, (ex.Name(self.tangent(stmt.container)),)) if (
-                    stmt.container in self.active) else sw.ZERO
-                if stmt.start is not None and self.tangent_of(stmt.start) != sw.ZERO:
-                    tangent = ex.BinOp("+", tangent, self.tangent_of(stmt.start))
-                made.append(sw.Let(self.tangent(stmt.target), tangent))
+                made.append(sw.Let(self.tangent(stmt.target), self.container_tangent(
+                    stmt, (stmt.container, getattr(stmt.start, "name", None)))))
             return made
         if isinstance(stmt, ir.SetItem):
             made = [sw.Let(place(stmt.container, stmt.path), ex.of_operand(stmt.value))]
@@ -167,9 +160,8 @@ class Tangents(Writer):
         if isinstance(stmt, ir.Item):
             made = [sw.Let(stmt.target, place(stmt.container, stmt.path))]
             if stmt.target in self.active:
-                made.append(sw.Let(self.tangent(stmt.target), place(
-                    self.tangent(stmt.container), stmt.path) if stmt.container in self.active
-                    else sw.ZERO))
+                made.append(sw.Let(self.tangent(stmt.target), self.container_tangent(
+                    stmt, (stmt.container,) + (None,) * len(stmt.path))))
             return made
         if isinstance(stmt, ir.Push):
             made = [sw.Push(stmt.stack, ex.of_operand(stmt.value), method=True)]
@@ -195,6 +187,31 @@ class Tangents(Writer):
             made.append(sw.Let(self.tangent(stmt.target), sw.ZERO))
         return made
 
+    def built_tangent(self, stmt):
+        """The tangent of a flat list built (``Build``): its record's JVP for each number
+        (a constant's, or an inactive name's, is zero): a number at its place, written
+        out, or the tangent of ``[a] * n`` as it is."""
+        args, names = container_operands(stmt), self.names_for(stmt)
+        values = [jvp(self.tangent_of(item), args, ex.Name(stmt.target), names)
+                  for item, jvp in zip(stmt.items, operation_of(stmt).jvp)]
+        if all(isinstance(v, At) for v in values):
+            placed = dict((v.path, v.value) for v in values)
+            return ex.List(tuple(placed[(ex.Const(i),)] for i in range(len(values))))
+        return values[0]
+
+    def container_tangent(self, stmt, names):
+        """The tangent of a container statement with a record (``registry.operation_of``):
+        the sum of its JVP builders' values for its operands whose ``names`` are active
+        (None: a constant), or zero."""
+        total = None
+        args, out = container_operands(stmt), ex.Name(stmt.target)
+        for name, builder in zip(names, operation_of(stmt).jvp):
+            if builder is None or name not in self.active:
+                continue
+            term = builder(ex.Name(self.tangent(name)), args, out, self.names_for(stmt))
+            total = term if total is None else ex.BinOp("+", total, term)
+        return total if total is not None else sw.ZERO
+
     def tangent_of(self, operand):
         """The tangent of an operand: its name's, or zero for a constant or an inactive
         name."""
@@ -204,27 +221,21 @@ class Tangents(Writer):
 
     def operation(self, stmt):
         rule = self.program.rule_of(stmt)
-        forward = let(stmt.target, self.forward_expression(stmt))
+        forward = sw.Let(stmt.target, self.forward_expression(stmt))
         if stmt.target not in self.active:
             return [forward]
         total = None
-        for arg, partial in zip(stmt.args, rule.partials):
-            if partial is None or not isinstance(arg, ir.Var) or arg.name not in self.active:
+        args, names = self.operands(stmt), self.names_for(stmt)
+        for arg, builder in zip(stmt.args, rule.jvps):
+            if builder is None or not isinstance(arg, ir.Var) or arg.name not in self.active:
                 continue
-            term = self.substitute(partial, stmt)
-            tangent = load(self.tangent(arg.name))
-            if is_one(term):
-                term, op = tangent, ast.Add()
-            elif is_minus_one(term):
-                term, op = tangent, ast.Sub()
-            else:
-                term, op = times(tangent, term), ast.Add()
+            term, sign = unit(builder(ex.Name(self.tangent(arg.name)), args,
+                                      ex.Name(stmt.target), names))
             if total is None:
-                total = term if isinstance(op, ast.Add) else ast.UnaryOp(ast.USub(), term)
+                total = ex.UnaryOp("-", term) if sign == -1 else term
             else:
-                total = ast.BinOp(total, op, term)
-        total = total if total is not None else ast.Constant(0.0)
-        tangent = let(self.tangent(stmt.target), total)
+                total = ex.BinOp("-" if sign == -1 else "+", total, term)
+        tangent = sw.Let(self.tangent(stmt.target), total if total is not None else sw.ZERO)
         if stmt.target in [a.name for a in stmt.args if isinstance(a, ir.Var)]:
             # ``s = s + t``: the tangent reads the old ``s``'s tangent, so it comes first,
             # and the partials here (of add and sub) read no value

@@ -14,7 +14,7 @@ value it overwrites, and its reverse pops it back); or, for one cheap operation
 on values still at hand, recomputed.  Each ``if`` inside a loop pushes its
 decision, and each loop its trip count.  The reverse of a loop is a loop (``control``).
 Every contribution to an adjoint is an ``AddTo``; the first to reach an adjoint
-becomes its definition (``adjoints``).  ``ir.to_python`` writes the Python tree.
+becomes its definition (``adjoints``).  ``backend.to_python`` writes the Python tree.
 
     def f(x):                 def grad_f(x):
         y = math.sin(x)           y = math.sin(x)
@@ -26,21 +26,21 @@ becomes its definition (``adjoints``).  ``ir.to_python`` writes the Python tree.
                                   return dx
 """
 
-import ast
 from dataclasses import dataclass, field
 
-from symdiff.ad.adjoints import accumulate, initialize_adjoints, merge_terms
+from symdiff.ad.adjoints import accumulate, initialize_adjoints
 from symdiff.ad.changes import ContainerChanges
 from symdiff.ad.containers import Containers, structured, zeros
 from symdiff.ad.control import Control
+from symdiff.ad.facts import container_facts
 from symdiff.ad.taping import Scope, Taping
-from symdiff.ad.writer import Writer, expression, let
+from symdiff.ad.writer import Writer, operand, spelled_out
 from symdiff.analysis.activity import active_names
-from symdiff.ir import expr as ex
+from symdiff.core import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
-from symdiff.ir.expr import to_ast
-from symdiff.ir.syntax import call, is_one, load, operand_node, times
+from symdiff.core.rewrite import breadth_first_names
+from symdiff.primitives.derivatives import merged, unit
 
 SECTION = "reverse sweep"  # the heading comment of the second half
 
@@ -81,6 +81,9 @@ class Sweeps(Control, Taping, Containers, ContainerChanges, Writer):
         self.local_adjoints = set()  # adjoints that live one iteration of a reverse loop
         self.wrt = list(wrt)
         self.active = active_names(program, self.wrt, self.defuse)
+        self.facts = container_facts(program, self.defuse, self.active)
+        self.forwarded = None  # number -> its container's adjoint's element, once named
+        self.built_sides = {}  # container -> the branches it is built in (``_built_in``)
         self.adjoints = {}
         self.defined = set(program.params)  # names assigned on the path generated so far
         self.stack_used = False
@@ -91,8 +94,15 @@ class Sweeps(Control, Taping, Containers, ContainerChanges, Writer):
 
     def adjoint(self, name):
         """The adjoint of ``name``: a name of its own, or the element of its container's
-        adjoint it is added into directly (``Containers.forwarded``)."""
-        element = self.forwarded().get(name)
+        adjoint it is added into directly (``ad.facts``: ``forwarded``)."""
+        if self.forwarded is None:  # the containers' adjoints named first, in order
+            self.forwarded = {}
+            for number, (container, path) in self.facts.forwarded.items():
+                element = ex.Name(self.adjoint(container))
+                for index in path:
+                    element = ex.Subscript(element, index)
+                self.forwarded[number] = element
+        element = self.forwarded.get(name)
         if element is not None:
             return element
         if name not in self.adjoints:
@@ -117,10 +127,10 @@ class Sweeps(Control, Taping, Containers, ContainerChanges, Writer):
         calls = any(getattr(s, "call", None) for s in self.defuse.statements)
         if with_value:
             value_name = self.namer.fresh("value")
-            value = operand_node(result, program)
+            value = operand(result)
             if calls:
                 value = self.as_float(value)
-            body.append(let(value_name, value))
+            body.append(sw.Let(value_name, value))
         reverse = []
         if isinstance(result, ir.Var) and result.name in self.active:
             reverse.append(sw.Let(self.adjoint(result.name), ex.Const(1.0)))
@@ -128,20 +138,20 @@ class Sweeps(Control, Taping, Containers, ContainerChanges, Writer):
             reverse += self.flatten(rev)
         initialized = initialize_adjoints(reverse, set(self.adjoints.values()),
                                           self.local_adjoints | self.branch_local_adjoints())
-        grads = [to_ast(self.gradient_of(p)) if self.adjoints.get(p) in initialized
+        grads = [spelled_out(self.gradient_of(p)) if self.adjoints.get(p) in initialized
                  else self.no_gradient(p) for p in self.wrt]
         if calls:
             grads = [self.as_float(g) for g in grads]  # numpy's scalars become plain floats
-        grad = ast.Tuple(grads, ast.Load()) if as_tuple else grads[0]
+        grad = ex.Tuple(tuple(grads)) if as_tuple else grads[0]
         if with_value:
-            grad = ast.Tuple([load(value_name), grad], ast.Load())
+            grad = ex.Tuple((ex.Name(value_name), grad))
         prologue = []
         if self.stack_used:
             prologue = [sw.NewStack(self.stack_name, self.push, self.pop)]
         if reverse:
             reverse.insert(0, sw.Comment(f"{SECTION}: adjoints, from the result back"))
         statements = none_guards(program, self.wrt) + prologue + body + reverse + [
-            sw.Return(expression(grad))]
+            sw.Return(grad)]
         name = self.namer.fresh(f"grad_{program.name}")
         return Generated(function_of(name, program, statements), program.math_name,
                          program.namespace, dict(self.adjoints), self.record,
@@ -169,7 +179,7 @@ class Sweeps(Control, Taping, Containers, ContainerChanges, Writer):
             self.defined.add(stmt.target)
             reset = [sw.Let(self.adjoint(stmt.target), sw.ZERO)] if (
                 stmt.target in self.active and overwrites) else []
-            return self.restoring(stmt, scope, [sw.Let(stmt.target, expression(stmt.expr))],
+            return self.restoring(stmt, scope, [sw.Let(stmt.target, stmt.expr)],
                                   reset)
         if isinstance(stmt, ir.If):
             return self.branch(stmt, scope)
@@ -178,7 +188,7 @@ class Sweeps(Control, Taping, Containers, ContainerChanges, Writer):
         if isinstance(stmt, ir.While):
             return self.while_loop(stmt, scope)
         if isinstance(stmt, ir.BreakIf):
-            return [sw.If(expression(stmt.test), [sw.Break()])], []
+            return [sw.If(stmt.test, [sw.Break()])], []
         if isinstance(stmt, ir.Check):  # runs where the function runs it; no derivative
             return [sw.Check(stmt)], []
         if isinstance(stmt, ir.Push):
@@ -203,7 +213,7 @@ class Sweeps(Control, Taping, Containers, ContainerChanges, Writer):
             push, pop = self.stack_names()
             forward = [sw.Push(push, ex.Name(n)) for n in saved] + forward
             before = [sw.Pop(n, pop) for n in reversed(saved)]
-        before += [let(n, self.recomputed(n, stmt, stmt, scope, saved))
+        before += [sw.Let(n, self.recomputed(n, stmt, stmt, scope, saved))
                    for n in taped if n not in saved]
         return forward, before + reverse
 
@@ -211,8 +221,8 @@ class Sweeps(Control, Taping, Containers, ContainerChanges, Writer):
         """The gradient of a parameter no derivative reaches: zeros of its structure."""
         kind = self.program.containers.get(name)
         if kind is None:
-            return ast.Constant(0.0)
-        return to_ast(structured(kind, zeros(kind, ex.Name(name))))
+            return ex.Const(0.0)
+        return spelled_out(structured(kind, zeros(kind, ex.Name(name))))
 
     # --- one operation -------------------------------------------------------------------
 
@@ -220,18 +230,22 @@ class Sweeps(Control, Taping, Containers, ContainerChanges, Writer):
         overwrites = scope.in_loop or stmt.target in self.defined
         self.defined.add(stmt.target)
         rule = self.program.rule_of(stmt)
-        forward = [let(stmt.target, self.forward_expression(stmt))]
+        forward = [sw.Let(stmt.target, self.forward_expression(stmt))]
         if stmt.target not in self.active:
             return self.restoring(stmt, scope, forward, [])
-        terms = []  # (argument name, partial expression)
-        for arg, partial in zip(stmt.args, rule.partials):
-            if partial is not None and isinstance(arg, ir.Var) and arg.name in self.active:
-                terms.append((arg.name, self.substitute(partial, stmt)))
-        if not terms:  # a constant overwrites an active name: its old adjoint is done
+        builders = {}  # argument name -> its builder (several arguments, one: merged)
+        for arg, builder in zip(stmt.args, rule.vjps):
+            if builder is not None and isinstance(arg, ir.Var) and arg.name in self.active:
+                known = builders.get(arg.name)
+                builders[arg.name] = builder if known is None else merged(known, builder)
+        if not builders:  # a constant overwrites an active name: its old adjoint is done
             reset = [sw.Let(self.adjoint(stmt.target), sw.ZERO)] if overwrites else []
             return self.restoring(stmt, scope, forward, reset)
-        terms = merge_terms(terms)
-        reads = [n.id for _, p in terms for n in ast.walk(p) if isinstance(n, ast.Name)]
+        g = self.adjoint(stmt.target)
+        build = _Building(ex.Name(g), self.operands(stmt), ex.Name(stmt.target),
+                          self.names_for(stmt))
+        terms = [(name, build(builder)) for name, builder in builders.items()]
+        reads = [n for _, term in terms for n in breadth_first_names(term)]
         operands = [a.name for a in stmt.args if isinstance(a, ir.Var)] + [stmt.target]
         place = self.defuse.place(stmt)
         taped = [n for n in dict.fromkeys(reads) if n in operands and scope.taped(n, place)
@@ -245,27 +259,20 @@ class Sweeps(Control, Taping, Containers, ContainerChanges, Writer):
             forward = [sw.Push(push, ex.Name(n)) for n in saved] + forward + [
                 sw.Push(push, ex.Name(n)) for n in after]
             reverse = [sw.Pop(n, pop) for n in reversed(saved + after)]
-        reverse += [let(n, self.recomputed(n, stmt, stmt, scope, saved))
+        reverse += [sw.Let(n, self.recomputed(n, stmt, stmt, scope, saved))
                     for n in before if n not in saved]
-        g = self.adjoint(stmt.target)
         if self.record:
-            sid = stmt.sid
-            for i, (arg, partial) in enumerate(zip(stmt.args, rule.partials)):
-                term = [p for name, p in terms if isinstance(arg, ir.Var) and name == arg.name]
-                if partial is not None and term:
-                    reverse.append(sw.Do(expression(call(
-                        self.record, ast.Constant(sid), ast.Constant(i),
-                        times(load(g), self.substitute(partial, stmt))))))
-        self_terms = [p for name, p in terms if name == stmt.target]
-        for name, partial in terms:
+            for i, (arg, builder) in enumerate(zip(stmt.args, rule.vjps)):
+                if builder is not None and isinstance(arg, ir.Var) and arg.name in builders:
+                    reverse.append(sw.Do(ex.Call(ex.Name(self.record), (
+                        ex.Const(stmt.sid), ex.Const(i), build(builder)))))
+        for name, term in terms:
             if name != stmt.target:
-                reverse.append(accumulate(self.adjoint(name), g, partial))
-        if self_terms:
-            factor = self_terms[0]
-            for extra in self_terms[1:]:
-                factor = ast.BinOp(factor, ast.Add(), extra)
-            if not is_one(factor):
-                reverse.append(let(g, times(load(g), factor)))
+                reverse.append(accumulate(self.adjoint(name), term))
+        if stmt.target in builders:  # ``s = s * t``: the new adjoint of ``s``, scaled
+            term = dict(terms)[stmt.target]
+            if unit(term)[1] != 1:
+                reverse.append(sw.Let(g, term))
         elif overwrites:
             reverse.append(sw.Let(g, sw.ZERO))  # the old value's adjoint starts anew
         return self.restoring(stmt, scope, forward, reverse)
@@ -278,7 +285,19 @@ class Sweeps(Control, Taping, Containers, ContainerChanges, Writer):
         return [sw.Push(push, ex.Name(name))], [sw.Pop(name, pop)]
 
     def as_float(self, node):
-        return node if isinstance(node, ast.Constant) else call(self.builtin("float"), node)
+        return node if isinstance(node, ex.Const) else ex.Call(ex.Name(self.builtin("float")),
+                                                               (node,))
+
+
+class _Building:
+    """A builder's contribution for one statement: its adjoint, operands, output and
+    names fixed."""
+
+    def __init__(self, g, args, out, names):
+        self.g, self.args, self.out, self.names = g, args, out, names
+
+    def __call__(self, builder):
+        return builder(self.g, self.args, self.out, self.names)
 
 
 def none_guards(program, wrt):
@@ -296,7 +315,6 @@ def none_guards(program, wrt):
 def function_of(name, program, body, extra=()):
     """The ``Function`` named ``name`` with ``program``'s parameters (then ``extra``
     ones, which drop the defaults) and ``body``."""
-    defaults = () if extra else tuple(expression(operand_node(ir.Const(d), program))
-                                      for d in program.defaults)
+    defaults = () if extra else tuple(operand(ir.Const(d)) for d in program.defaults)
     return sw.Function(name, tuple(program.params) + tuple(extra), defaults, program.kwargs,
                        body)

@@ -30,18 +30,16 @@ Saving at the reads would push ``h`` twice per iteration: after the ``tanh``
 (its output) and before ``w * h``.
 """
 
-import ast
-import copy
 from dataclasses import dataclass
 
-from symdiff.ir import expr as ex
+from symdiff.ad.writer import operand, spelled_out
+from symdiff.core.types import is_table
+from symdiff.core import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
-from symdiff.ir.expr import to_ast
-from symdiff.ir.syntax import operand_node
-from symdiff.types import is_table
+from symdiff.core.rewrite import substitute
+from symdiff.primitives.derivatives import reads
 from symdiff.primitives.registry import cheap
-from symdiff.primitives.texts import template
 
 
 @dataclass(frozen=True)
@@ -100,14 +98,12 @@ def value_reads(stmt, program, active):
         return [], []
     rule = program.rule_of(stmt)
     before, after = [], []
-    for arg, partial in zip(stmt.args, rule.partials):
-        if partial is None or not isinstance(arg, ir.Var) or arg.name not in active:
+    for arg, builder in zip(stmt.args, rule.vjps):
+        if builder is None or not isinstance(arg, ir.Var) or arg.name not in active:
             continue
-        names = {n.id for n in ast.walk(template(partial)) if isinstance(n, ast.Name)}
-        for key, other in zip(rule.params, stmt.args):
-            if key in names and isinstance(other, ir.Var):
-                before.append(other.name)
-        if "out" in names:
+        positions, output = reads(builder, len(stmt.args))
+        before += [stmt.args[i].name for i in positions if isinstance(stmt.args[i], ir.Var)]
+        if output:
             after.append(stmt.target)
     return list(dict.fromkeys(before)), list(dict.fromkeys(after))
 
@@ -212,16 +208,15 @@ class Taping:
             return None
         source = sources[0]
         if isinstance(source, ir.Compute) and self.reads_table(source.expr):
-            args, expression = [ir.Var(read) for read in source.reads], to_ast(source.expr)
+            args, expression = [ir.Var(read) for read in source.reads], spelled_out(source.expr)
         elif isinstance(source, ir.Assign) and source.op not in self.program.custom and (
                 source.call is None and cheap(source.op)):
             args, expression = source.args, None
         elif isinstance(source, ir.Item) and read_only(self.program, du, source.container):
             args = [ir.Var(source.container)] + [p for p in source.path if isinstance(p, ir.Var)]
-            expression = ast.Name(source.container, ast.Load())
+            expression = ex.Name(source.container)
             for index in source.path:
-                expression = ast.Subscript(expression, operand_node(index, self.program),
-                                           ast.Load())
+                expression = ex.Subscript(expression, operand(index))
         else:
             return None
         block, index = du.block(source)
@@ -248,7 +243,7 @@ class Taping:
             operands[name] = inner
         if expression is None:
             expression = self.forward_expression(source)
-        return _Replace(operands).visit(copy.deepcopy(expression))
+        return substitute(expression, operands)
 
     def reads_table(self, expr):
         """Whether ``expr`` is ``TABLE[...]`` for a table of numbers the function reads
@@ -301,13 +296,3 @@ class Taping:
                  if isinstance(s, (ir.Build, ir.Take, ir.Join)) and s.target in self.active]
         lists = unset_on_entry(list(dict.fromkeys(built)), loop, self.program, self.defuse)
         return [sw.Let(n, sw.ZERO) for n in names] + [sw.Let(n, ex.List(())) for n in lists]
-
-
-class _Replace(ast.NodeTransformer):
-    """Names read in an expression, replaced by expressions."""
-
-    def __init__(self, replacements):
-        self.replacements = replacements
-
-    def visit_Name(self, node):
-        return self.replacements.get(node.id, node) if isinstance(node.ctx, ast.Load) else node

@@ -3,22 +3,20 @@
 ``differentiate`` (reverse mode) and ``forward`` (forward mode) are both a
 ``Writer`` over a normalized ``Program``: one name generator reserving every
 user name, the builtins generated code calls (aliased where a user name shadows
-one), the rules' texts instantiated for a statement (as Python expressions, which
-``expression`` turns into IR ones), and ``Comment`` statements pointing back at the
-user's source.  Both write the statements of ``ir.sweeps``.
+one), what a rule's forward text and builders read besides the operands
+(``names_for``: the ``math`` module's name, builtins' aliases, helpers' names), and
+``Comment`` statements pointing back at the user's source.  Both write the
+statements of ``ir.sweeps``, IR all the way: a rule's text is parsed once
+(``texts.expression``) and instantiated by substitution over IR.
 """
 
-import ast
-
 from symdiff.analysis.defuse import DefUse
-from symdiff.ir import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
-from symdiff.ir.expr import from_ast
+from symdiff.core import expr as ex
 from symdiff.ir.names import BUILTINS, Namer
-from symdiff.ir.syntax import Substitute, clone, load, operand_node
 from symdiff.primitives.special import HELPERS
-from symdiff.primitives.texts import NUMPY, template
+from symdiff.primitives.texts import NUMPY, expression as parsed, instantiate
 
 
 class Writer:
@@ -44,18 +42,24 @@ class Writer:
         rule = self.program.rule(stmt.op)
         left_out = _at_default(rule, stmt.args)
         if stmt.call is None:
-            expression = self.substitute(self.program.rule_of(stmt).forward, stmt)
-            if left_out and isinstance(expression, ast.Call):
+            expression = instantiate(self.program.rule_of(stmt).forward, rule.params,
+                                     self.operands(stmt), ex.Name(stmt.target),
+                                     self.names_for(stmt))
+            if left_out and isinstance(expression, ex.Call):
                 names = rule.params[len(rule.params) - len(rule.defaults):]
                 dropped = {name for name, out in zip(names, left_out) if out}
-                expression.keywords = [k for k in expression.keywords if k.arg not in dropped]
+                expression = ex.Call(expression.func, expression.args, tuple(
+                    (k, v) for k, v in expression.keywords if k not in dropped))
             return expression
         args = list(stmt.args)
         while left_out and left_out[-1]:
             args.pop()
             left_out = left_out[:-1]
-        return ast.Call(ast.parse(stmt.call, mode="eval").body,
-                        [operand_node(a, self.program) for a in args], [])
+        return ex.Call(parsed(stmt.call), tuple(operand(a) for a in args))
+
+    def operands(self, stmt):
+        """The IR expressions of ``stmt``'s operands, as its rule's builders take them."""
+        return tuple(operand(a) for a in stmt.args)
 
     def helper(self, key):
         """The name generated code calls the helper function ``key`` by (defined once)."""
@@ -63,21 +67,26 @@ class Writer:
             self.helpers[key] = self.namer.fresh(key)
         return self.helpers[key]
 
-    def substitute(self, text, stmt):
-        names = {"out": load(stmt.target), "math": load(self.program.math_name)}
+    def names_for(self, stmt):
+        """What a rule's text for ``stmt`` reads besides its operands and output: a
+        function of a name giving its IR expression, or None where it stays as written.
+        A helper gets its name (and its definition) the first time a rule reads it."""
         module = getattr(stmt, "module", None) or self.program.numpy_name
-        if module is not None:  # the user's numpy call's, or where an operator meets numpy's
-            names[NUMPY] = load(module)
-        for builtin, alias in self.builtins.items():
-            names[builtin] = load(alias)
-        for key in HELPERS:
-            if key in text:
-                names[key] = load(self.helper(key))
-        if "NORM" in text:  # scipy.stats.norm as the user's call names it: `norm`, `st.norm`
-            names["NORM"] = ast.parse(stmt.call.rpartition(".")[0], mode="eval").body
-        for key, arg in zip(self.program.rule(stmt.op).params, stmt.args):
-            names[key] = operand_node(arg, self.program)
-        return Substitute(names).visit(clone(template(text)))
+
+        def name_of(name):
+            if name == "NORM":  # scipy.stats.norm as the user's call names it: `st.norm`
+                return parsed(stmt.call.rpartition(".")[0])
+            if name in HELPERS:
+                return ex.Name(self.helper(name))
+            alias = self.builtins.get(name)
+            if alias is not None:
+                return ex.Name(alias)
+            if name == NUMPY:
+                return None if module is None else ex.Name(module)
+            if name == "math":
+                return ex.Name(self.program.math_name)
+            return None
+        return name_of
 
     def flatten(self, chunks, within=None):
         """Statements of ``(origin, statements)`` chunks, a comment where the origin changes.
@@ -114,15 +123,46 @@ def _at_default(rule, args):
                  and a.value == d for a, d in zip(tail, rule.defaults))
 
 
-def expression(node):
-    """The IR expression of a Python expression tree (a lowered statement's own
-    expression may already be one)."""
-    return from_ast(node) if isinstance(node, ast.AST) else node
+def operand(value):
+    """The IR expression reading an operand (``ir.Var`` or ``ir.Const``) as a rule's text
+    reads it: a constant the user spelled by name (``math.pi``) is that name, and a
+    negative number is the negation of a positive one (never a negative constant)."""
+    if isinstance(value, ir.Var):
+        return ex.Name(value.name)
+    if value.text:
+        return parsed(value.text)
+    number = value.value
+    if isinstance(number, (int, float)) and not isinstance(number, bool) and (
+            number < 0 or (number == 0 and str(number).startswith("-"))):
+        return ex.UnaryOp("-", ex.Const(-number))
+    return ex.Const(number)
 
 
-def let(target, node):
-    """``target = node``, ``node`` a Python expression tree."""
-    return sw.Let(target, from_ast(node))
+def spelled_out(expr):
+    """``expr`` with each constant the user spelled by name (``Const(3.14..., "math.pi")``)
+    written as that name, as the expression reads back from the Python it prints as."""
+    if isinstance(expr, ex.Const):
+        return parsed(expr.text) if expr.text is not None else expr
+    if not any(isinstance(e, ex.Const) and e.text is not None for e in ex.walk(expr)):
+        return expr
+    return _respell(expr)
+
+
+def _respell(expr):
+    if isinstance(expr, ex.Const):
+        return spelled_out(expr)
+    if isinstance(expr, (ex.Name, str)) or expr is None:
+        return expr
+    values = {}
+    for name in expr.__dataclass_fields__:
+        value = getattr(expr, name)
+        if isinstance(value, tuple):
+            value = tuple(tuple(_respell(v) for v in item) if isinstance(item, tuple)
+                          else _respell(item) for item in value)
+        elif not isinstance(value, (str, int)):
+            value = _respell(value)
+        values[name] = value
+    return type(expr)(**values)
 
 
 def _fuse_resets(stmts):

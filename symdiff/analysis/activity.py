@@ -65,7 +65,8 @@ def _reach(start, edges):
 
 
 def differentiable_args(program, stmt):
-    """Names among ``stmt``'s arguments whose partial is not identically zero."""
-    partials = program.rule_of(stmt).partials
-    return [arg.name for arg, partial in zip(stmt.args, partials)
-            if partial is not None and isinstance(arg, ir.Var)]
+    """Names among ``stmt``'s arguments whose VJP is not identically zero (its rule's
+    builder is not None)."""
+    builders = program.rule_of(stmt).vjps
+    return [arg.name for arg, builder in zip(stmt.args, builders)
+            if builder is not None and isinstance(arg, ir.Var)]

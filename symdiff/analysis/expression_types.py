@@ -1,6 +1,6 @@
 """The types of the values a statement computes without a primitive: IR expressions.
 
-Expects an IR expression (``symdiff.ir.expr``) of a lowered ``Program`` and a function
+Expects an IR expression (``symdiff.core.expr``) of a lowered ``Program`` and a function
 giving a name's type.  Guarantees ``expression_type``: comparisons and ``not`` give
 ``Bool``, ``len`` an ``Int``, an entry of a table a number, an operator or a call of a
 primitive its record's type rule's result; None for what it cannot type (never an error
@@ -14,9 +14,9 @@ floats of floats), which ``analysis.types`` reads.
 
 import math
 
-from symdiff.types import is_table, table_values
-from symdiff.ir import expr as ex
-from symdiff import types as t
+from symdiff.core.types import is_table, table_values
+from symdiff.core import expr as ex
+from symdiff.core import types as t
 from symdiff.primitives import registry
 from symdiff.primitives.type_rules import like
 

@@ -2,7 +2,7 @@
 
 Expects a ``Program`` from ``lower`` (or a pass that keeps its shape).  Guarantees
 ``infer_types(program)``: a dict from every name the program defines — parameters,
-targets, loop variables, containers — to its ``symdiff.types`` type, in the order the
+targets, loop variables, containers — to its ``symdiff.core.types`` type, in the order the
 names are first defined; ``annotate`` stores it as ``program.types``.
 
 - A parameter is a float, unless the code reads it as a table (``Table``), as an
@@ -42,9 +42,9 @@ from symdiff.analysis.expression_types import (
     name_type,
 )
 from symdiff.errors import InternalError
-from symdiff.ir import expr as ex
+from symdiff.core import expr as ex
 from symdiff.ir import nodes as ir
-from symdiff import types as t
+from symdiff.core import types as t
 
 
 def result_type(program, stmt, arg_types):

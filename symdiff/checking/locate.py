@@ -20,7 +20,7 @@ from symdiff.checking.statuses import close
 from symdiff.checking.tape_bridge import operand, raw, tape_op
 from symdiff.errors import SymdiffError
 from symdiff.ir import nodes as ir
-from symdiff.ir.to_python import to_python
+from symdiff.backend.to_python import to_python
 
 
 def locate_safely(report, program, names, point, rtol, atol, kwargs):

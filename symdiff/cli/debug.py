@@ -17,7 +17,7 @@ from symdiff.backend.printer import default_printer, print_function
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 from symdiff.ir.printer import program_text
-from symdiff.ir.to_python import function
+from symdiff.backend.to_python import function
 
 
 def stage_printer(args):

@@ -1,7 +1,7 @@
 """Kinds: what a call's arguments are, as the types generation is specialized on.
 
 Expects the arguments of one call of a user function.  Guarantees, for each argument,
-its kind as an IR type (``symdiff.types``): a number is ``float`` (an int or a bool
+its kind as an IR type (``symdiff.core.types``): a number is ``float`` (an int or a bool
 is read as the number it is), a tuple ``Tuple`` of its elements' kinds, a list ``List``
 of one element kind and its length, a dict ``Dict`` of its keys and their values'
 kinds; anything else (a string, None, a table of data the function only reads) is
@@ -19,8 +19,8 @@ arguments have equal kinds share one generated gradient.
 import ast
 import numbers
 
-from symdiff import types as t
-from symdiff.types import element  # noqa: F401 (one statement, in the type system)
+from symdiff.core import types as t
+from symdiff.core.types import element  # noqa: F401 (one statement, in the type system)
 from symdiff.primitives.reductions import REDUCTIONS
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from symdiff.frontend.exits import own_nodes
 from symdiff.frontend.wrappers import transparent
-from symdiff.types import is_table
+from symdiff.core.types import is_table
 from symdiff.markers import CUSTOM_RULES, stop_gradient
 from symdiff.primitives.registry import names
 

@@ -32,7 +32,7 @@ import builtins
 from dataclasses import fields
 
 from symdiff.errors import InternalError
-from symdiff.ir import expr as ex
+from symdiff.core import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir.check_types import TypeChecker
 from symdiff.ir.printer import statement_text

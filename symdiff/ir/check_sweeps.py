@@ -5,8 +5,8 @@ Expects the ``Program`` a gradient was built from, the ``Generated`` that
 stage.  Returns nothing when the sweeps are well formed; otherwise raises
 ``InternalError`` naming the stage, the statement and what is wrong.  It checks
 
-- **structure**: only ``ir.sweeps`` statements, holding only ``ir.expr`` expressions
-  (no Python syntax tree); a target is a name or a place (an ``ir.expr.Subscript`` of a
+- **structure**: only ``ir.sweeps`` statements, holding only ``core.expr`` expressions
+  (no Python syntax tree); a target is a name or a place (an ``core.expr.Subscript`` of a
   name);
 - **definitions**: every name a statement reads is a parameter, a global the module
   binds (the program's namespace, ``math``, a builtin or its alias, a helper, ``record``)
@@ -23,7 +23,7 @@ import builtins
 from dataclasses import fields
 
 from symdiff.errors import InternalError
-from symdiff.ir import expr as ex
+from symdiff.core import expr as ex
 from symdiff.ir import sweeps as sw
 
 _BUILTINS = frozenset(dir(builtins))

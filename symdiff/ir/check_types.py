@@ -25,9 +25,9 @@ shows here as a statement whose target does not hold what its rule gives.
 
 import numbers
 
-from symdiff.ir import expr as ex
+from symdiff.core import expr as ex
 from symdiff.ir import nodes as ir
-from symdiff import types as t
+from symdiff.core import types as t
 from symdiff.primitives import registry
 
 _ANY = frozenset(("copy", "stop_gradient"))  # take a value of any type, as it is

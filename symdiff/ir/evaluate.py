@@ -21,7 +21,7 @@ looked up in the program's variables, then its globals (its namespace, with ``ma
 under the name generated code reads it by), then the builtins.
 
     >>> import math, operator
-    >>> from symdiff import types
+    >>> from symdiff.core import types
     >>> from symdiff.frontend.parse import parse_function
     >>> from symdiff.pipeline import lower
     >>> def f(x, n):
@@ -45,7 +45,7 @@ import math
 import operator
 
 from symdiff.errors import InternalError
-from symdiff.ir import expr as ex
+from symdiff.core import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir.printer import statement_text
 from symdiff.primitives.reductions import function

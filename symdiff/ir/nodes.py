@@ -11,16 +11,16 @@ program is lowered (``number_statements``) and kept by every pass that keeps the
 statement (``dataclasses.replace`` keeps it), so analyses key their facts by it.
 
 Expressions a statement holds (``Compute.expr``, a loop's test, a check's parts) are
-IR expressions (``symdiff.ir.expr``), never Python syntax trees.
+IR expressions (``symdiff.core.expr``), never Python syntax trees.
 """
 
 import ast
 from dataclasses import dataclass, field
 
-from symdiff.ir import expr as ex
+from symdiff.core import expr as ex
 from symdiff.ir.container_nodes import Build, Item, Join, Literal, Reduce, Ref, SetItem, Share, Take
 from symdiff.ir.operands import Const, Origin, Var
-from symdiff.types import is_numpy
+from symdiff.core.types import is_numpy
 from symdiff.primitives.registry import arithmetic, rule_of
 
 __all__ = ["Assign", "Build", "BreakIf", "Check", "Compute", "Const", "For", "If", "Item",
@@ -169,7 +169,7 @@ class Program:
     tables: dict = field(default_factory=dict)  # parameter read as a table -> error if in wrt
     optional: tuple = ()  # parameters whose default is None (never differentiated by default)
     kwargs: str = None  # the name of the ``**kwargs`` parameter, read with constant keys
-    types: dict = field(default_factory=dict)  # variable -> its type (``symdiff.types``)
+    types: dict = field(default_factory=dict)  # variable -> its type (``symdiff.core.types``)
     containers: dict = field(default_factory=dict)  # name -> the container type it holds
     numpy_name: str = None  # the name generated code calls numpy by, where it may need it
 

@@ -16,7 +16,7 @@ about a statement quote its line.
 
 import ast
 
-from symdiff.ir import expr as ex
+from symdiff.core import expr as ex
 from symdiff.ir import nodes as ir
 
 INDENT = "  "

@@ -1,8 +1,8 @@
 """The statements of generated code: what ``differentiate`` and ``forward`` write.
 
-Expects expressions from ``symdiff.ir.expr`` (frozen data, no Python syntax trees).
+Expects expressions from ``symdiff.core.expr`` (frozen data, no Python syntax trees).
 Guarantees plain statement classes for the forward and reverse sweeps, which
-the optimizer rewrites, and ``ir.to_python`` lowers to the Python tree ``emit``
+the optimizer rewrites, and ``backend.to_python`` lowers to the Python tree ``emit``
 prints:
 
     Let(t, e)                 t = e         (t a name, or a place: ``xs[k] = e``)
@@ -24,7 +24,7 @@ prints:
     Return(e)                 return e
     Function(name, params, defaults, kwarg, body)
 
-A target is a name (a ``str``) or a *place*: an ``ir.expr.Subscript`` of a name
+A target is a name (a ``str``) or a *place*: an ``core.expr.Subscript`` of a name
 (``Subscript(Name("xs"), Name("k"))``).  Writing a place reads and partly writes its
 container: it is never a copy, it defines nothing a later read of the container could
 skip, and it stays as long as the container is needed (``target_name``, ``place_reads``).
@@ -36,18 +36,18 @@ a definition without reading the shape of an expression.  ``For`` names ``range`
 
 from dataclasses import dataclass, field
 
-from symdiff.ir import expr as ex
+from symdiff.core import expr as ex
 
 
 @dataclass
 class Let:
-    target: object  # a name, or a place (``ir.expr.Subscript`` of a name)
+    target: object  # a name, or a place (``core.expr.Subscript`` of a name)
     value: object
 
 
 @dataclass
 class AddTo:
-    target: object  # a name, or a place (``ir.expr.Subscript`` of a name)
+    target: object  # a name, or a place (``core.expr.Subscript`` of a name)
     value: object
     negate: bool = False  # ``target -= value``
 

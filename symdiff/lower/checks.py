@@ -21,7 +21,7 @@ import copy
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.resolve import lookup
-from symdiff.ir import expr as ex
+from symdiff.core import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.lower import names
 from symdiff.lower.operands import operand_ast

@@ -55,7 +55,7 @@ import copy
 import math
 import re
 
-from symdiff import types as t
+from symdiff.core import types as t
 from symdiff.lower.dict_loops import dict_kind, view_of
 from symdiff.lower.hygiene import located, name
 from symdiff.lower.quantifiers import quantified

@@ -1,7 +1,7 @@
 """Containers: tuples, lists and dicts of numbers, read, built and changed.
 
 Expects a ``Frame`` whose unit knows the kinds of the containers in scope
-(``Unit.containers``: generated name -> ``ir.types`` type; a parameter's comes from the
+(``Unit.containers``: generated name -> ``core.types`` type; a parameter's comes from the
 call's arguments, ``frontend.kinds``).  A container stays a container in generated
 code: an element read is one ``Item``, a literal one ``Build``, an element assignment
 one ``SetItem``, a reduction one ``Reduce``; a name bound to a container, or to a
@@ -23,8 +23,8 @@ import builtins
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
-from symdiff import types as t
-from symdiff.types import element, is_container
+from symdiff.core import types as t
+from symdiff.core.types import element, is_container
 from symdiff.lower import names
 from symdiff.lower.filling import unfilled
 from symdiff.lower.keys import dict_key

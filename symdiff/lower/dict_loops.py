@@ -38,8 +38,8 @@ import ast
 import builtins
 import copy
 
-from symdiff import types as t
-from symdiff.types import element
+from symdiff.core import types as t
+from symdiff.core.types import element
 from symdiff.lower.hygiene import located, name
 
 _VIEWS = ("keys", "values", "items")

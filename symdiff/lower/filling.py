@@ -22,7 +22,7 @@ import ast
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.exits import contains
 from symdiff.ir import nodes as ir
-from symdiff import types as t
+from symdiff.core import types as t
 
 _HINT = "fill it in a loop over a dict's keys, `for k in d: out[k] = ...`, or write it " \
         "out: {\"w\": w, \"b\": b}"

@@ -12,7 +12,7 @@ here, so no unit imports another that imports it back.
 
 from contextlib import contextmanager
 
-from symdiff.ir import expr as ex
+from symdiff.core import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.lower import expressions, inline, statements
 

@@ -18,7 +18,7 @@ from symdiff.errors import RecursionCycleError, UnsupportedSyntaxError
 from symdiff.frontend.exits import contains
 from symdiff.frontend.resolve import classify
 from symdiff.ir import nodes as ir
-from symdiff.types import table_values
+from symdiff.core.types import table_values
 from symdiff.lower import calls, changes, containers, names, tables
 from symdiff.lower.tables import Table
 

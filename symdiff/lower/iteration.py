@@ -57,8 +57,8 @@ import builtins
 import copy
 import numbers
 
-from symdiff import types as t
-from symdiff.types import is_table
+from symdiff.core import types as t
+from symdiff.core.types import is_table
 from symdiff.lower.dict_loops import dict_kind, key_loop, view_of
 from symdiff.lower.hygiene import located, name
 

@@ -18,8 +18,8 @@ import ast
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
-from symdiff import types as t
-from symdiff.types import element, is_container
+from symdiff.core import types as t
+from symdiff.core.types import element, is_container
 from symdiff.lower.containers import (
     _joined,
     _literal,

@@ -1,6 +1,6 @@
 """Keys: what a dict is read by, a constant key or a loop's variable over its keys.
 
-Expects a ``Frame`` and a subscript of a dict whose kind (``ir.types.Dict``) lowering
+Expects a ``Frame`` and a subscript of a dict whose kind (``core.types.Dict``) lowering
 knows.  Guarantees the index operand of the read: a ``Const`` of a string key it has
 (written out, or a name holding a string constant), or the variable of a loop over the
 keys of a dict whose keys are all this one's (``for k in params: params[k] - lr *
@@ -15,7 +15,7 @@ import ast
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
-from symdiff.types import element
+from symdiff.core.types import element
 
 
 def dict_key(frame, node, kind):

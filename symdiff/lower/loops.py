@@ -18,9 +18,9 @@ from contextlib import contextmanager
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.exits import contains
-from symdiff.ir import expr as ex
+from symdiff.core import expr as ex
 from symdiff.ir import nodes as ir
-from symdiff import types as t
+from symdiff.core import types as t
 from symdiff.lower import containers, control, expressions, names, tables
 from symdiff.lower.operands import any_of, operand_ast, reads_of
 from symdiff.lower.scope import Loop

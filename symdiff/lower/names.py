@@ -18,7 +18,7 @@ import math
 from symdiff.errors import UndefinedNameError, UnknownFunctionError, UnsupportedSyntaxError
 from symdiff.frontend.resolve import Meaning, classify, lookup, module_attribute
 from symdiff.ir import nodes as ir
-from symdiff.types import table_values
+from symdiff.core.types import table_values
 from symdiff.primitives.registry import refused, refused_names
 
 _USES = {"module": "use one of its functions or constants, such as math.pi",

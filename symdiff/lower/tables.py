@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.exits import own_nodes
 from symdiff.ir import nodes as ir
-from symdiff.types import table_values
+from symdiff.core.types import table_values
 from symdiff.lower import names
 from symdiff.lower.operands import operand_ast, reads_of
 

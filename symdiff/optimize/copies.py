@@ -8,7 +8,7 @@ A write to a place (``xs[k] = v``, ``dxs[i] += g``) is never a copy, and it chan
 container: a copy of the container is not propagated past it.
 """
 
-from symdiff.ir import expr as ex
+from symdiff.core import expr as ex
 from symdiff.ir import sweeps as sw
 from symdiff.optimize.facts import known_number
 from symdiff.optimize.walk import (

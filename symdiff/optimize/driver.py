@@ -1,7 +1,7 @@
 """Optimize: exact rewrites of the generated function, run to a fixed point.
 
 Expects the ``Generated`` from ``differentiate``: its function the sweeps as IR
-(``ir.sweeps`` statements holding ``ir.expr`` expressions).  Every pass reads and writes
+(``ir.sweeps`` statements holding ``core.expr`` expressions).  Every pass reads and writes
 that IR, in place; none reads Python syntax.  Guarantees the same results,
 bit for bit, for every input — nan, inf and -0.0 included — and the same
 exceptions: a pass never drops a statement that could raise, and never uses an

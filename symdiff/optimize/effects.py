@@ -1,6 +1,6 @@
 """Effects: which calls of a generated function symdiff can prove pure.
 
-Expects a call in generated code as an IR expression (``ir.expr.Call``) and the names the generated module
+Expects a call in generated code as an IR expression (``core.expr.Call``) and the names the generated module
 binds (``Calls.of(generated)``).  Guarantees that a call it calls pure computes its value
 from its arguments alone and changes nothing: a function of ``math`` (under the name
 generated code calls ``math`` by), one of numpy's elementwise functions of the registry
@@ -17,7 +17,7 @@ duplicates, drops or reorders them.
 import math
 from dataclasses import dataclass
 
-from symdiff.ir import expr as ex
+from symdiff.core import expr as ex
 from symdiff.primitives.registry import builtins_called, names
 
 PURE_BUILTINS = frozenset(builtins_called()) | {"len", "range", "reversed"}
@@ -43,7 +43,7 @@ class Calls:
         return cls(generated.math_name, numpy_names, frozenset(builtins))
 
     def is_pure(self, call):
-        """Whether the call ``call`` (an ``ir.expr.Call``) certainly has no effect."""
+        """Whether the call ``call`` (an ``core.expr.Call``) certainly has no effect."""
         func = call.func
         if call.keywords and not self._is_module_function(func):
             return False

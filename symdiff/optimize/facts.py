@@ -1,6 +1,6 @@
 """Facts the optimizer's passes rely on, read from the IR and the primitive registry.
 
-Expects IR expressions (``ir.expr``) and the sweeps' statements (``ir.sweeps``).
+Expects IR expressions (``core.expr``) and the sweeps' statements (``ir.sweeps``).
 Guarantees answers that are certain, never guesses that happen to hold:
 
 - ``cannot_raise(e)``: nothing in ``e`` raises on floats: names, numbers, + - * of them,
@@ -15,7 +15,7 @@ Guarantees answers that are certain, never guesses that happen to hold:
 
 import math
 
-from symdiff.ir import expr as ex
+from symdiff.core import expr as ex
 from symdiff.ir import sweeps as sw
 from symdiff.optimize.walk import MEMOS, every_statement, remembered
 from symdiff.primitives.registry import float_math, names, rule_of, total, total_math
@@ -249,7 +249,7 @@ def int_names(function):
 
 class Floats(frozenset):
     """The names that certainly hold floats, with ``containers``: the kinds of the
-    function's containers (``ir.types``; a number in them is an int or a float), and
+    function's containers (``core.types``; a number in them is an int or a float), and
     ``of_adjoints``: the adjoints of containers, which hold a float at every place."""
 
     containers = {}

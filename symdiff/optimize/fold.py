@@ -8,7 +8,7 @@ float (x * 1.0 -> x; 0 * x and x + 0.0 stay).
 
 import math
 
-from symdiff.ir import expr as ex
+from symdiff.core import expr as ex
 from symdiff.ir import sweeps as sw
 from symdiff.optimize.facts import cannot_raise, is_float, known_number
 from symdiff.optimize.walk import MEMOS, every_statement, rewrite, transform

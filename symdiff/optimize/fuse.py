@@ -19,7 +19,7 @@ stack's ``pop``, a user function) stays where it is.
     h = h + mul_h_1
 """
 
-from symdiff.ir import expr as ex
+from symdiff.core import expr as ex
 from symdiff.ir import sweeps as sw
 from symdiff.optimize.effects import calls_of
 from symdiff.optimize.facts import cannot_raise

@@ -15,9 +15,9 @@ itself raises nothing.
         pass
 """
 
-from symdiff.ir import expr as ex
+from symdiff.core import expr as ex
 from symdiff.ir import sweeps as sw
-from symdiff import types as t
+from symdiff.core import types as t
 from symdiff.optimize.facts import cannot_raise, int_names, is_int
 from symdiff.optimize.walk import blocks, is_comment, reads, statements, writes
 

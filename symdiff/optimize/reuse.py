@@ -8,7 +8,7 @@ a row become one sum of at most MAX_TERMS terms.
     dx += q
 """
 
-from symdiff.ir import expr as ex
+from symdiff.core import expr as ex
 from symdiff.ir import sweeps as sw
 from symdiff.optimize.copies import assignment_counts
 from symdiff.optimize.effects import calls_of

@@ -1,5 +1,5 @@
 """Walking and rewriting the sweeps: the statements of ``ir.sweeps`` and the expressions
-of ``ir.expr`` they hold, as every pass of the optimizer reads and writes them.
+of ``core.expr`` they hold, as every pass of the optimizer reads and writes them.
 
 Expects an ``ir.sweeps.Function``.  Guarantees one reading of what each statement reads
 and writes, the same for every pass:
@@ -20,7 +20,7 @@ A comment is a ``Comment`` statement; a section heading is one whose text starts
 from dataclasses import replace
 
 from symdiff.ad.reverse import SECTION
-from symdiff.ir import expr as ex
+from symdiff.core import expr as ex
 from symdiff.ir import sweeps as sw
 
 
@@ -88,7 +88,7 @@ _CHILDREN = {
 
 
 def children(expr):
-    """``ir.expr.children``, faster for the kinds most expressions are made of."""
+    """``core.expr.children``, faster for the kinds most expressions are made of."""
     kind = type(expr)
     if kind in _CHILDREN:
         get = _CHILDREN[kind]

@@ -6,9 +6,10 @@ every question the passes ask of them.  A record holds:
 
 - how it computes (``forward``, a Python expression over ``params`` and, in partials,
   the primal output ``out``) and its derivative: one elementwise partial per argument
-  (``None``: it does not depend on that argument), or, for a primitive that is not
-  elementwise (``sum``, ``getitem``, ``matmul``, ``where``), ``vjp`` and ``jvp``
-  templates in their place;
+  (``None``: it does not depend on that argument), from which its per-argument VJP and
+  JVP builders (``vjps``, ``jvps``: see ``derivatives``) are derived, or, for a
+  primitive that is not elementwise (``sum``, ``getitem``, ``matmul``, ``where``), its
+  own builders in ``vjp`` and ``jvp``;
 - the names a user reaches it by (``math``, ``numpy``, ``builtin``, ``scipy`` names,
   a ``method`` of SciPy's ``norm``, or the Python ``operator`` its forward is), what it
   computes differently under one family's names (``overrides``, see ``Spelling``), and
@@ -27,6 +28,7 @@ every question the passes ask of them.  A record holds:
 from dataclasses import dataclass, replace
 
 from symdiff.primitives import type_rules
+from symdiff.primitives.derivatives import from_partials
 from symdiff.primitives.texts import numpy_text
 
 @dataclass(frozen=True)
@@ -49,8 +51,8 @@ class Primitive:
     defaults: tuple = ()  # values of the last parameters when a call leaves them out
     ints: tuple = ()  # the parameters that take integers (never differentiated)
     overrides: tuple = ()  # (family, Spelling): "math" or "numpy", where it differs
-    vjp: str = None  # for a primitive that is not elementwise: the vector-Jacobian product
-    jvp: str = None  # ... and the Jacobian-vector product, in place of ``partials``
+    vjp: tuple = None  # for a primitive that is not elementwise: a VJP builder per argument
+    jvp: tuple = None  # ... and a JVP builder per argument (None: from ``partials``)
     math: tuple = ()  # ``math.<name>`` for each name
     numpy: tuple = ()  # ``numpy.<name>``
     builtin: tuple = ()  # a builtin's name
@@ -77,6 +79,16 @@ class Primitive:
         raise) for arguments of types ``args``, ``consts`` the constants among them, called
         by the names of ``by`` ("math", "numpy", or None)."""
         return type_rules.typed(self, args, consts, by)
+
+    @property
+    def vjps(self):
+        """The VJP builder of each argument (None: its contribution is zero)."""
+        return self.vjp if self.vjp is not None else from_partials(self.partials, self.params)
+
+    @property
+    def jvps(self):
+        """The JVP builder of each argument (None: its contribution is zero)."""
+        return self.jvp if self.jvp is not None else from_partials(self.partials, self.params)
 
     def spelled(self, family):
         """The primitive as the family ``family`` computes it: "math", "numpy", or None for

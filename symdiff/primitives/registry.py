@@ -10,6 +10,7 @@ calls, and the records of user functions with their own rule (``custom_rule``). 
 fact is stated here: each is read from the records, so a new primitive is one record.
 
     rule_of("sin").partials          ("math.cos(x)",)
+    operation_of(Reduce(op="sum"...)) the record of ``sum`` of a list
     names("numpy")["arcsin"]         "asin"
     variant("log", 2)                "logb"      (math.log(x, base))
     total("mul"), cheap("exp")       True, False
@@ -21,9 +22,9 @@ import builtins
 import math
 from types import MappingProxyType
 
-from symdiff.primitives import scalar, scipy
-from symdiff.types import FLOAT, INT
+from symdiff.primitives import containers, scalar, scipy
 from symdiff.primitives.record import primitive
+from symdiff.core.types import FLOAT, INT
 from symdiff.primitives.special import HELPERS
 from symdiff.primitives.texts import names_read, template
 
@@ -43,6 +44,29 @@ def rule_of(op):
             raise KeyError(op)
         found = _MADE[op] = scalar.variadic(name, int(count))
     return found
+
+
+def operation_of(stmt):
+    """The record of a container statement differentiated by one (``containers``): an
+    element read (``Item``), a build (``Build``), a join (``Join``), a slice or copy
+    (``Take``), a list bound again (``Share``), a reduction (``Reduce``); None for the
+    others (``SetItem``, ``Push``, ``Pop``), whose rules ``ad`` still states itself."""
+    name = type(stmt).__name__
+    if name == "Item":
+        return containers.item_operation(len(stmt.path))
+    if name == "Build":
+        return containers.build_operation(containers.leaf_paths(stmt.items, stmt.keys),
+                                          stmt.repeat is not None)
+    if name == "Join":
+        return containers.join_operation(tuple(
+            len(p.items) if hasattr(p, "items") else None for p in stmt.parts))
+    if name == "Share":
+        return containers.SHARE
+    if name == "Take":
+        return containers.take_operation(stmt.copy, stmt.descending)
+    if name == "Reduce":
+        return containers.reduction(stmt.op)
+    return None
 
 
 def written_out(name):

@@ -1,7 +1,7 @@
 """Type rules: the type of a primitive's value from its arguments' types, and whether it
 may raise.
 
-Expects argument types of ``symdiff.types`` (None: not known yet, as while an inference
+Expects argument types of ``symdiff.core.types`` (None: not known yet, as while an inference
 runs to its fixed point) and, per argument, its value where the call writes a constant
 (None otherwise: the static parameters a rule may read, such as a power's exponent).
 Guarantees the result rules a record states (``Primitive.result``, one per record) and
@@ -22,14 +22,14 @@ bool).  A call may raise unless its operands are numbers and its record is ``tot
 numpy computes it (under numpy's default ``errstate`` a division by zero, a log of a
 negative number, an overflow give inf or nan and a warning: ``np.float64(1.0) / 0.0``).
 
-    >>> from symdiff import types as t
+    >>> from symdiff.core import types as t
     >>> like((t.INT, t.FLOAT)), power((t.INT, t.INT), (None, 2)), pick((t.STR,))
     (Float(), Int(), Str())
 """
 
 from dataclasses import dataclass
 
-from symdiff import types as t
+from symdiff.core import types as t
 
 
 @dataclass(frozen=True)

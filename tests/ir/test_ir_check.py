@@ -16,9 +16,9 @@ except ImportError:  # pragma: no cover
 import symdiff.pipeline
 from symdiff.errors import InternalError
 from symdiff.frontend.parse import parse_function
-from symdiff.ir import expr as ex
+from symdiff.core import expr as ex
 from symdiff.ir import nodes as ir
-from symdiff import types as t
+from symdiff.core import types as t
 from symdiff.ir.check import check_program
 from symdiff.pipeline import lower
 

@@ -1,5 +1,5 @@
 """Type inference (``symdiff.analysis.types``) on small programs, and the type values
-themselves (``symdiff.types``)."""
+themselves (``symdiff.core.types``)."""
 
 import math
 
@@ -9,7 +9,7 @@ import pytest
 from symdiff.errors import InternalError
 from symdiff.frontend.parse import parse_function
 from symdiff.ir import nodes as ir
-from symdiff import types as t
+from symdiff.core import types as t
 from symdiff.pipeline import lower
 
 TABLE = (1.0, 2.0, 3.0)

@@ -1,7 +1,7 @@
 """The optimizer reads and writes the sweeps as IR, and the IR is checked around it.
 
 No module of ``symdiff/optimize`` imports ``ast`` (the passes read statements and
-expressions of ``ir.sweeps`` and ``ir.expr``, never Python syntax); the pipeline runs
+expressions of ``ir.sweeps`` and ``core.expr``, never Python syntax); the pipeline runs
 ``optimize`` before ``to_python``; with ``SYMDIFF_CHECK_IR=1`` (``tests/conftest.py``)
 ``check_sweeps`` runs after ``differentiate`` and after ``optimize``, so a pass that
 breaks the sweeps fails as an ``InternalError`` naming it.
@@ -16,7 +16,7 @@ import pytest
 
 import symdiff
 from symdiff import pipeline
-from symdiff.ir import expr as ex
+from symdiff.core import expr as ex
 from symdiff.ir import sweeps as sw
 
 OPTIMIZE = pathlib.Path(symdiff.__file__).parent / "optimize"

@@ -15,9 +15,9 @@ import pytest
 
 from symdiff.ad.reverse import Generated
 from symdiff.errors import InternalError
-from symdiff.ir import expr as ex
+from symdiff.core import expr as ex
 from symdiff.ir import sweeps as sw
-from symdiff import types as t
+from symdiff.core import types as t
 from symdiff.ir.check_sweeps import check_sweeps
 from symdiff.optimize import driver as optimize
 from symdiff.optimize.copies import propagate_copies, propagate_local_copies

@@ -1,7 +1,7 @@
 """The types of the IR: what a variable holds, as plain frozen data.
 
-The bottom layer with ``errors``: the registry's type rules give these types and the
-IR stores them, so both read this module and it reads neither.
+Part of ``core``, below the registry and the IR: the registry's type rules give these
+types and the IR stores them, so both read this module and it reads neither.
 
 Expects nothing; guarantees immutable, hashable, comparable values with a short
 readable text (``str(t)``: ``float``, ``list[float, 3]``, ``array[float64, 2, (1,)]``)

@@ -4,7 +4,7 @@ Expects a ``Generated`` whose ``function`` is an ``ir.sweeps.Function`` (what
 ``differentiate`` and ``forward`` give).  Guarantees the same ``Generated`` with the
 ``function`` a plain ``ast.FunctionDef``, the tree ``emit`` prints:
 each statement becomes the Python statement ``ir.sweeps`` says it stands for, each
-expression is written by ``ir.expr.to_ast``, a target that is a place
+expression is written by ``core.expr.to_ast``, a target that is a place
 (``xs[k]``) as a subscript, a ``Comment`` becomes an
 ``ir.syntax.Comment``, and ``range``/``reversed`` are called by the names the generated
 code has for them (an alias where the user's code shadows one).  Nothing is added,
@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from symdiff.errors import InternalError
 from symdiff.ir import sweeps as sw
-from symdiff.ir.expr import to_ast
+from symdiff.core.expr import to_ast
 from symdiff.ir.syntax import (
     attr,
     call,

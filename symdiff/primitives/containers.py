@@ -1,0 +1,338 @@
+"""The records of container operations (element reads, builds, joins, slices, lists bound
+again, reductions), stated as ``sin``'s is.
+
+Expects nothing.  Guarantees a frozen ``Operation`` per container operation symdiff
+differentiates by a record (``RECORDS``: the reductions, by a ``Reduce``'s op; ``SHARE``;
+``item_operation``, ``build_operation``, ``join_operation`` and ``take_operation``, made
+from the static parameters of an ``Item``, ``Build``, ``Join`` or ``Take``: the depth
+read, the places built, the parts' shapes, the copy; ``registry.operation_of`` picks
+a statement's): its operands (``params``), its type rule
+(``result``: the type of its value from its container's type, see ``core.types``), and
+one VJP and one JVP builder per operand, as a scalar record's (``derivatives``):
+``builder(g, args, out, names) -> value`` over IR expressions, ``None`` for zero.
+What a VJP gives a container is a value of the container's shape, said sparsely:
+
+- ``At(path, value)``: zeros but ``value`` at one place (``y = xs[i]``: ``dxs[i] += g``);
+- ``Each(value)``: ``value`` at every place, ``value`` reading the position as the
+  placeholder ``POSITION`` (``t = sum(xs)``: ``g`` at each; ``math.prod``: the product of
+  the others);
+- ``Scattered(positions, value)``: ``value``'s elements at the places ``positions``
+  names (``tail = xs[1:]``: ``dtail[k]`` at ``range(len(xs))[1:][k]``).
+
+Reverse mode adds such a value into a container's adjoint (one place, or a loop over
+every place), forward mode reads the JVP as it is (``dy = dxs[i]``, ``dt = sum(dxs)``;
+a build's ``At`` values written out as the list ``[da, 0.0]``).  A record whose ``jvp``
+is None has no forward rule yet (forward mode refuses it, as it did).
+
+    item.vjp[0](Name("g"), (Name("xs"), Name("i")), Name("y"), None)
+        ->  At((Name("i"),), Name("g"))
+    item.jvp[0](Name("dxs"), (Name("xs"), Name("i")), Name("y"), None)
+        ->  Subscript(Name("dxs"), Name("i"))
+"""
+
+from dataclasses import dataclass
+
+from symdiff.core import expr as ex
+from symdiff.core import types as t
+
+POSITION = ex.Name("\0position")  # the position an ``Each`` value reads, as a placeholder
+
+
+@dataclass(frozen=True)
+class At:
+    """Zeros of a container's shape, but ``value`` at ``path`` (index expressions)."""
+
+    path: tuple
+    value: object
+
+
+@dataclass(frozen=True)
+class Each:
+    """``value`` at every place of a flat container (``POSITION``: the place's index)."""
+
+    value: object
+
+
+@dataclass(frozen=True)
+class Scattered:
+    """Zeros of a flat container's shape, plus the ``k``-th element of ``value`` (a
+    list) at place ``positions[k]`` (``positions``: an expression of a list of ints)."""
+
+    positions: object
+    value: object
+
+
+@dataclass(frozen=True)
+class Operation:
+    name: str
+    params: tuple  # what the builders' ``args`` hold, in order
+    result: object  # type rule: (the container's type, the path's constant indices) -> type
+    vjp: tuple  # one builder per parameter (None: zero)
+    jvp: tuple  # ... (the whole None: forward mode has no rule for it yet, see ``note``)
+    note: str = ""
+
+
+def _named(names, name):
+    """The expression generated code calls the builtin ``name`` by (its alias, if any)."""
+    found = names(name) if names is not None else None
+    return found if found is not None else ex.Name(name)
+
+
+def _math(names, name):
+    module = names("math") if names is not None else None
+    return ex.Attribute(module if module is not None else ex.Name("math"), name)
+
+
+def _element_type(kind, path):
+    """The type of ``kind[i][j]...`` for the constant indices of ``path`` (None: one
+    known when the gradient runs); None where the types do not decide it."""
+    for index in path:
+        kind = _element(kind, index)
+    return kind
+
+
+def _element(kind, index):
+    if isinstance(kind, t.List):
+        return kind.elem
+    if isinstance(kind, t.Tuple) and isinstance(index, int):
+        return kind.elts[index] if -len(kind.elts) <= index < len(kind.elts) else None
+    if isinstance(kind, (t.Tuple, t.Dict)):
+        values = dict(kind.items) if isinstance(kind, t.Dict) else None
+        if values is not None and index is not None:
+            return values.get(index)
+        elts = set(kind.elts if values is None else values.values())
+        if elts == {t.INT, t.FLOAT} and values is not None:
+            return t.FLOAT
+        return elts.pop() if len(elts) == 1 else None
+    return None
+
+
+def _number(kind, path):
+    """A sum or a product: an int of ints, else a float."""
+    return t.INT if _reduced(kind, path) in (t.INT, t.BOOL) else t.FLOAT
+
+
+def _reduced(kind, path):
+    """The element a reduction of ``kind[path]`` returns (``min``, ``max``)."""
+    return _element_type(kind, tuple(path) + (None,))
+
+
+# --- element reads: ``y = xs[i][j]`` -------------------------------------------------------
+
+def _item_vjp(g, args, out, names):
+    return At(args[1:], g)
+
+
+def _item_jvp(tangent, args, out, names):
+    for index in args[1:]:
+        tangent = ex.Subscript(tangent, index)
+    return tangent
+
+
+def item_operation(depth):
+    """The record of an element read ``depth`` indices deep (the indices: no derivative)."""
+    return Operation("item", ("container",) + tuple(f"index{i}" for i in range(depth)),
+                     _element_type, (_item_vjp,) + (None,) * depth,
+                     (_item_jvp,) + (None,) * depth)
+
+
+# --- builds: ``ys = [a, (b, c)]``, ``{"w": a}``, ``[a] * n`` ------------------------------
+
+def _leaf_vjp(path):
+    def vjp(g, args, out, names):
+        for step in path:
+            g = ex.Subscript(g, ex.Const(step))
+        return g
+    return vjp
+
+
+def _leaf_jvp(path):
+    def jvp(tangent, args, out, names):
+        return At(tuple(ex.Const(step) for step in path), tangent)
+    return jvp
+
+
+def _repeated_vjp(g, args, out, names):
+    return ex.Call(_named(names, "sum"), (g,))
+
+
+def _repeated_jvp(tangent, args, out, names):
+    return ex.BinOp("*", ex.List((tangent,)), args[-1])
+
+
+def _built(kind, path):
+    return kind  # the container's type is the build's own (lowering gives it)
+
+
+def leaf_paths(items, keys=(), path=()):
+    """The places of the numbers a build's ``items`` hold (an item with ``items`` of
+    its own is a container written out), in order: ``ir.nodes.literal_leaves``'s."""
+    found = []
+    for position, item in enumerate(items):
+        step = path + (keys[position] if keys else position,)
+        inner = getattr(item, "items", None)
+        found += leaf_paths(inner, item.keys, step) if inner is not None else [step]
+    return found
+
+
+def build_operation(paths, repeat=False):
+    """The record of a build of numbers at ``paths`` (constant indices and keys, as
+    ``ir.nodes.literal_leaves`` gives them): an element's adjoint is the build's at its
+    place, its tangent the build's tangent there; ``[a] * n`` (``repeat``: the last
+    operand is ``n``, no derivative) gives ``a`` the sum of the adjoint, and the tangent
+    ``[da] * n``."""
+    if repeat:
+        return Operation("build", ("item", "count"), _built, (_repeated_vjp, None),
+                         (_repeated_jvp, None))
+    return Operation("build", tuple(f"item{i}" for i in range(len(paths))), _built,
+                     tuple(_leaf_vjp(p) for p in paths), tuple(_leaf_jvp(p) for p in paths))
+
+
+# --- joins: ``zs = xs + [y] + ws`` ----------------------------------------------------------
+
+def _offset(parts, names, args, upto):
+    """Where part ``upto`` starts: the lengths of the parts before it, added (None: at 0);
+    a container's is ``len`` of its operand, a literal's its count of items."""
+    offset, arg = None, 0
+    for part in parts[:upto]:
+        if part is None:
+            size, arg = ex.Call(_named(names, "len"), (args[arg],)), arg + 1
+        else:
+            size, arg = ex.Const(part), arg + part
+        offset = size if offset is None else ex.BinOp("+", offset, size)
+    return offset
+
+
+def _after(offset, position):
+    """``offset + position``, without a zero on either side (``offset`` None is zero)."""
+    if offset is None:
+        return position
+    return offset if position == ex.Const(0) else ex.BinOp("+", offset, position)
+
+
+def _part_vjp(parts, upto, position):
+    def vjp(g, args, out, names):
+        at = ex.Subscript(g, _after(_offset(parts, names, args, upto), position))
+        return Each(at) if position is POSITION else at
+    return vjp
+
+
+def join_operation(parts):
+    """The record of a join of ``parts``: None for a container (its operand: the
+    container's place), or the count of items of a literal written out (its operands:
+    its items).  A container's VJP is its stretch of the join's adjoint, element by
+    element (``Each``: ``dzs[len(xs) + i]``); an item's, the adjoint at its place.  No
+    JVP yet: forward mode does not read joins."""
+    vjp = []
+    for upto, part in enumerate(parts):
+        positions = [POSITION] if part is None else [ex.Const(i) for i in range(part)]
+        vjp += [_part_vjp(tuple(parts), upto, p) for p in positions]
+    return Operation("join", tuple(f"operand{i}" for i in range(len(vjp))), _built,
+                     tuple(vjp), None, "no JVP yet: forward mode does not read joins")
+
+
+# --- slices and copies: ``tail = xs[1:]``, ``list(xs)``, ``sorted(xs)`` ----------------
+
+def _taken_vjp(copy, descending):
+    def vjp(g, args, out, names):
+        source = args[0]
+        every = ex.Call(_named(names, "range"), (ex.Call(_named(names, "len"), (source,)),))
+        if copy == "sorted":  # where each number came from: a stable sort of positions
+            every = ex.Call(_named(names, "sorted"), (every,), (
+                ("key", ex.Attribute(source, "__getitem__")),) + (
+                (("reverse", ex.Const(True)),) if descending else ()))
+        if copy is None:
+            every = ex.Subscript(every, ex.Slice(*args[1:]))
+        return Scattered(every, g)
+    return vjp
+
+
+def take_operation(copy=None, descending=False):
+    """The record of a slice (``copy`` None: its operands the container's place and the
+    three bounds, None where left out) or a copy by ``list``, ``tuple`` or ``sorted``
+    (``descending``: ``reverse=True``): the container's VJP gives each number of the
+    slice's adjoint back at the place it was taken from.  No JVP yet: forward mode does
+    not read slices."""
+    params = ("container",) if copy is not None else ("container", "lower", "upper", "step")
+    return Operation("take", params, _built, (_taken_vjp(copy, descending),) + (
+        None,) * (len(params) - 1), None, "no JVP yet: forward mode does not read slices")
+
+
+# --- a name a loop carries bound again to a list: ``x = h`` -------------------------------
+
+def _shared_vjp(g, args, out, names):
+    return Each(ex.Subscript(g, POSITION))
+
+
+SHARE = Operation("share", ("container",), _built, (_shared_vjp,), None,
+                  "no JVP yet: forward mode does not read lists bound again")
+
+
+# --- reductions: ``t = sum(xs)``, ``math.fsum``, ``math.prod``, ``min``, ``max`` -----------
+
+def _sum_vjp(g, args, out, names):
+    return Each(g)
+
+
+def _start_vjp(g, args, out, names):
+    return g
+
+
+def _sum_jvp(tangent, args, out, names):
+    return ex.Call(_named(names, "sum"), (tangent,))
+
+
+def _fsum_jvp(tangent, args, out, names):
+    return ex.Call(_math(names, "fsum"), (tangent,))
+
+
+def _start_jvp(tangent, args, out, names):
+    return tangent
+
+
+def _prod_vjp(g, args, out, names):
+    """The product of the others, exact where an element is 0 (times ``start``)."""
+    container, prod = args[0], _math(names, "prod")
+    before = ex.Call(prod, (ex.Subscript(container, ex.Slice(None, POSITION)),))
+    after = ex.Call(prod, (ex.Subscript(container, ex.Slice(
+        ex.BinOp("+", POSITION, ex.Const(1)), None)),))
+    share = ex.BinOp("*", ex.BinOp("*", g, before), after)
+    return Each(share if len(args) == 1 else ex.BinOp("*", share, args[1]))
+
+
+def _prod_start_vjp(g, args, out, names):
+    return ex.BinOp("*", g, ex.Call(_math(names, "prod"), (args[0],)))
+
+
+def _chosen_vjp(op):
+    """``min``/``max``: the element returned gets it (the first one, on a tie)."""
+    def vjp(g, args, out, names):
+        positions = ex.Call(_named(names, "range"), (ex.Call(_named(names, "len"), (args[0],)),))
+        return At((ex.Call(_named(names, op), (positions,), (
+            ("key", ex.Attribute(args[0], "__getitem__")),)),), g)
+    return vjp
+
+
+_REDUCTIONS = (
+    Operation("sum", ("container", "start"), _number, (_sum_vjp, _start_vjp),
+              (_sum_jvp, _start_jvp)),
+    Operation("fsum", ("container",), _number, (_sum_vjp,), (_fsum_jvp,)),
+    Operation("prod", ("container", "start"), _number, (_prod_vjp, _prod_start_vjp),
+              None, "no JVP yet: forward mode does not read math.prod"),
+    Operation("min", ("container",), _reduced, (_chosen_vjp("min"),), None,
+              "no JVP yet: forward mode does not read min of a list"),
+    Operation("max", ("container",), _reduced, (_chosen_vjp("max"),), None,
+              "no JVP yet: forward mode does not read max of a list"),
+)
+
+RECORDS = {record.name: record for record in _REDUCTIONS}
+
+
+def reduction(op):
+    """The record of the reduction ``op`` (``Reduce.op``)."""
+    return RECORDS[op]
+
+
+def reads_position(value):
+    """Whether an ``Each`` value differs from place to place."""
+    return POSITION.id in ex.names(value)
