@@ -22,6 +22,7 @@ from symdiff.ad.control import branch_statement
 from symdiff.ad.reverse import Generated, function_of, none_guards
 from symdiff.ad.writer import Writer, expression, let
 from symdiff.analysis.activity import active_names
+from symdiff.analysis.sweep_types import type_sweeps
 from symdiff.backend.syntax import is_minus_one, is_one, load, operand_node, times
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import expr as ex
@@ -65,9 +66,9 @@ class Tangents(Writer):
         body[:0] = none_guards(program, self.wrt)
         name = self.namer.fresh(f"jvp_{program.name}")
         function = function_of(name, program, body, extra=[self.tangents[p] for p in self.wrt])
-        return Generated(function, program.math_name, program.namespace, dict(self.tangents),
-                         None, {alias: b for b, alias in self.builtins.items()},
-                         dict(self.helpers))
+        return type_sweeps(Generated(
+            function, program.math_name, program.namespace, dict(self.tangents), None,
+            {alias: b for b, alias in self.builtins.items()}, dict(self.helpers)), program.types)
 
     def block(self, block):
         return [(stmt.origin, self.statement(stmt)) for stmt in block]
