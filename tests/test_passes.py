@@ -390,6 +390,29 @@ FUSE_CASES = {
             b = y and a
             return b
         """, None),
+    "a power past a value that may only overflow": ("""
+        def f(x: number, y: number):
+            a = x ** 2
+            b = y * 2.0
+            c = a + b
+            return c
+        """, """
+        def f(x: number, y: number):
+            c = x ** 2 + y * 2.0
+            return c
+        """),
+    "a value that may only overflow stays before a log": ("""
+        def f(x: number, y: number):
+            a = x * 2.0
+            b = math.log(y)
+            c = b + a
+            return c
+        """, """
+        def f(x: number, y: number):
+            a = x * 2.0
+            c = math.log(y) + a
+            return c
+        """),
     "raising power into a conditional": ("""
         def f(x, y):
             a = math.pow(x, y)

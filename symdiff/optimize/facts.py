@@ -15,7 +15,11 @@ guesses from the shape of an expression:
   anything, so an operation on it may raise.  With ``overflow_only``, an
   ``OverflowError`` of an int too large for a float counts as nothing: the question
   ``prune`` asks of a value nothing needs (``DESIGN.md``, Semantics: an
-  ``OverflowError`` of a value only ``f``'s result needs is not re-raised);
+  ``OverflowError`` of a value only ``f``'s result needs is not re-raised); with
+  ``any_overflow`` too, so does a float too large (``a ** 2``: a power of a number by a
+  positive number written out raises nothing else): the question ``fuse`` asks of two
+  statements it would swap, whose first exception is then an ``OverflowError`` either
+  way;
 - ``is_float(e, context)``: ``e`` certainly evaluates to a float (``sweep_types``);
 - ``is_int(e, context)``: ``e`` certainly evaluates to an int (or a bool);
 - ``known_number(e)``: the number a constant stands for, else None.
@@ -23,7 +27,7 @@ guesses from the shape of an expression:
 
 import math
 
-from symdiff.analysis.sweep_types import NUMBERS, value_type
+from symdiff.analysis.value_types import NUMBERS, value_type
 from symdiff.ir import expr as ex
 from symdiff.ir import sweeps as sw
 from symdiff.ir import types as t
@@ -55,18 +59,22 @@ def is_int(expr, context):
     return type_of(expr, context) in (t.INT, t.BOOL)
 
 
-def cannot_raise(expr, context, overflow_only=False, math_name=...):
+def cannot_raise(expr, context, overflow_only=False, math_name=..., any_overflow=False):
     """Whether evaluating ``expr`` certainly raises nothing (with ``overflow_only``:
-    nothing but the ``OverflowError`` of an int too large for a float).  ``math_name``:
-    the name ``math`` calls are judged under (None: every one may raise)."""
+    nothing but the ``OverflowError`` of an int too large for a float; with
+    ``any_overflow``, nothing but an ``OverflowError``).  ``math_name``: the name
+    ``math`` calls are judged under (None: every one may raise)."""
     math_name = context.math_name if math_name is ... else math_name
-    return context.remember(("quiet", overflow_only, math_name), expr, lambda e: _Judge(
-        context, overflow_only, math_name).quiet(e))
+    overflow_only = overflow_only or any_overflow
+    return context.remember(("quiet", overflow_only, any_overflow, math_name), expr,
+                            lambda e: _Judge(context, overflow_only, math_name,
+                                             any_overflow).quiet(e))
 
 
 class _Judge:
-    def __init__(self, context, overflow_only, math_name):
+    def __init__(self, context, overflow_only, math_name, any_overflow=False):
         self.context, self.overflow_only, self.math_name = context, overflow_only, math_name
+        self.any_overflow = any_overflow
 
     def type(self, expr):
         return type_of(expr, self.context)
@@ -119,6 +127,10 @@ class _Judge:
         elif sub.op == "/":  # x / 4.0 raises nothing when x is no int that may be big
             ok = _nonzero(right) and self.numeric(left) and (
                 self.overflow_only or not self.big_int(left))
+        elif sub.op == "**" and self.any_overflow:  # (-8.0) ** 0.5: complex, no error
+            power = known_number(right)
+            ok = self.numeric(left) and type(power) in (int, float) and power > 0 and (
+                math.isfinite(power))
         else:
             ok = False
         return (right, left) if ok else False

@@ -97,11 +97,12 @@ QUIET, OVERFLOW, RAISES = 0, 1, 2  # what evaluating a value may raise
 
 def _class(value, context):
     """``QUIET``: nothing (``facts.cannot_raise``, every ``math`` call taken as one that
-    may raise, as fuse has always judged them); ``OVERFLOW``: only the ``OverflowError``
-    of an int too large for a float; ``RAISES``: anything else too."""
+    may raise, as fuse has always judged them); ``OVERFLOW``: only an ``OverflowError``
+    (of an int too large for a float, or of a float too large: ``a ** 2``);
+    ``RAISES``: anything else too."""
     if cannot_raise(value, context, math_name=None):
         return QUIET
-    if cannot_raise(value, context, True, math_name=None):
+    if cannot_raise(value, context, math_name=None, any_overflow=True):
         return OVERFLOW
     return RAISES
 
