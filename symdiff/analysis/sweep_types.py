@@ -38,12 +38,13 @@ every run, not an assumption:
         dy = 1.0                   dy: float
 """
 
+import builtins
 import sys
+from dataclasses import dataclass
 
 from symdiff.analysis.value_types import (
     UNKNOWN,
     NUMBERS,
-    Module,
     elements_of,
     joined,
     sweep_join,
@@ -52,6 +53,31 @@ from symdiff.analysis.value_types import (
 from symdiff.ir import expr as ex
 from symdiff.ir import sweeps as sw
 from symdiff.ir import types as t
+
+@dataclass(frozen=True)
+class Module:
+    """The names the generated module calls ``math``, numpy and its helpers by."""
+
+    math: str = "math"
+    helpers: frozenset = frozenset()  # each returns a float
+    numpy: frozenset = frozenset()
+    pops: tuple = ()  # (pop, its save stack) for each save stack of the function
+    shadowed: frozenset = frozenset()  # builtins' names the module binds to its own values
+
+    @classmethod
+    def of(cls, generated):
+        numpy = sys.modules.get("numpy")
+        return cls(generated.math_name, frozenset(getattr(generated, "helpers", {}).values()),
+                   frozenset(n for n, v in generated.namespace.items()
+                             if numpy is not None and v is numpy),
+                   save_stacks(generated.function),
+                   frozenset(n for n in generated.namespace if hasattr(builtins, n)))
+
+
+def save_stacks(function):
+    """``(pop, stack)`` for each save stack ``function`` makes."""
+    return tuple((s.pop, s.stack) for s in sw.walk(function.body) if type(s) is sw.NewStack)
+
 
 POPPED = object()  # the value of ``t = pop()`` from a save stack: what ``push`` saved
 
@@ -137,29 +163,53 @@ def infer(function, given, module, shapes=None, calls=None):
 
     First the least fixed point over the values whose type is known (a value reading a
     name with no value yet waits for it); then every value whose type is still not
-    known makes its name unknown, and that spreads to the values reading it."""
+    known makes its name unknown, and that spreads to the values reading it.  Each is a
+    worklist: a value is looked at again only when a name it reads has changed."""
     assigned = _assigned_values(function)
     for name, kind in (shapes or {}).items():
         if name in assigned and kind is not None:
             assigned[name].append(kind)
     env = dict(given)
+    items = [(name, value) for name, values in assigned.items() for value in values
+             if value is not POPPED]  # (a popped value: one the name held before)
+    pops = dict(module.pops)
+    readers = {}  # name -> the items whose value reads it
+    for index, (_, value) in enumerate(items):
+        for read in _reads_of(value, pops):
+            readers.setdefault(read, []).append(index)
+    waiting = set(range(len(items)))  # the items whose type is not known yet
     for final in (False, True):
-        for _ in range(len(assigned) + 8):
-            before = dict(env)
-            for name, values in assigned.items():
-                for value in values:
-                    if value is POPPED:
-                        continue  # a value the name held before
-                    kind = _type_of(value, env, module)
-                    if kind is None and final:
-                        kind = (calls or {}).get(name, UNKNOWN) if type(
-                            value) is ex.Call else UNKNOWN
-                    if kind is not None:
-                        env[name] = sweep_join(env.get(name), kind)
-            if env == before:
-                break
+        work = sorted(waiting, reverse=True)  # popped first to last
+        queued = set(work)
+        while work:
+            index = work.pop()
+            queued.discard(index)
+            name, value = items[index]
+            kind = _type_of(value, env, module)
+            if kind is None and final:
+                kind = (calls or {}).get(name, UNKNOWN) if type(value) is ex.Call else UNKNOWN
+            if kind is None:
+                waiting.add(index)
+                continue  # waits for the names it reads
+            waiting.discard(index)
+            joined_kind = sweep_join(env.get(name), kind)
+            if joined_kind != env.get(name):
+                env[name] = joined_kind
+                for reader in readers.get(name, ()):
+                    if reader not in queued:
+                        queued.add(reader)
+                        work.append(reader)
     return {name: (None if kind is UNKNOWN else kind)
             for name, kind in {**given, **{n: env.get(n) for n in assigned}}.items()}
+
+
+def _reads_of(value, pops):
+    """The names whose types the type of ``value`` depends on (a save stack's ``pop()``
+    reads the stack)."""
+    if value is UNKNOWN or isinstance(value, t.Type):
+        return ()
+    found = list(value.reads) if callable(value) else ex.names(value)
+    return found + [pops[n] for n in found if n in pops]
 
 
 def _type_of(value, env, module):
@@ -239,6 +289,7 @@ def _grown(node):
             elts = elements_of(kind)
             return None if kind is None else UNKNOWN if elts is None else t.List(
                 joined(elts))
+        extended.reads = ex.names(args[0])
         return name, extended
     return None
 
@@ -260,6 +311,7 @@ def _written(place, value):
         if isinstance(kind, t.Dict):  # a key known at run time: any of them
             return t.Dict(tuple((k, new) for k, _ in kind.items))
         return UNKNOWN
+    written.reads = [place.value.id] + ex.names(value)
     return written
 
 
@@ -267,6 +319,7 @@ def _appended(value):
     def appended(env, module):
         elem = value_type(value, env, module)
         return None if elem is None else t.List(elem)
+    appended.reads = ex.names(value)
     return appended
 
 
@@ -281,6 +334,7 @@ def _keys_of(over):
                 found = sweep_join(found, t.of_value(key))
             return found
         return UNKNOWN
+    keys.reads = [over.id] if type(over) is ex.Name else []
     return keys
 
 
@@ -290,4 +344,5 @@ def _elements_of(stack):
         if kind is None or isinstance(kind, t.List) and kind.elem is None:
             return None  # not known yet
         return kind.elem if isinstance(kind, t.List) else UNKNOWN
+    elements.reads = [stack]
     return elements

@@ -15,42 +15,13 @@ float, as every derivative rule of the registry takes it.
     value_type(x * 2.0, {"x": Number}) -> Float      value_type(x + 1, ...) -> Number
 """
 
-import builtins
 import math
 import sys
-from dataclasses import dataclass
 
 from symdiff.ir import expr as ex
-from symdiff.ir import sweeps as sw
 from symdiff.ir import types as t
 from symdiff.primitives.reductions import REDUCTIONS, WITH_START, in_math
 from symdiff.primitives.registry import names, result_kind, rule_of, variant
-
-@dataclass(frozen=True)
-class Module:
-    """The names the generated module calls ``math``, numpy and its helpers by."""
-
-    math: str = "math"
-    helpers: frozenset = frozenset()  # each returns a float
-    numpy: frozenset = frozenset()
-    pops: tuple = ()  # (pop, its save stack) for each save stack of the function
-    shadowed: frozenset = frozenset()  # builtins' names the module binds to its own values
-
-    @classmethod
-    def of(cls, generated):
-        numpy = sys.modules.get("numpy")
-        return cls(generated.math_name, frozenset(getattr(generated, "helpers", {}).values()),
-                   frozenset(n for n, v in generated.namespace.items()
-                             if numpy is not None and v is numpy),
-                   save_stacks(generated.function),
-                   frozenset(n for n in generated.namespace if hasattr(builtins, n)))
-
-
-def save_stacks(function):
-    """``(pop, stack)`` for each save stack ``function`` makes."""
-    return tuple((s.pop, s.stack) for s in sw.walk(function.body) if type(s) is sw.NewStack)
-
-
 
 _ARRAY_ELEMENTS = {"f": t.FLOAT, "i": t.INT, "u": t.INT, "b": t.BOOL}  # by dtype kind
 _KINDS = {t.FLOAT: "float", t.INT: "int", t.BOOL: "bool"}
@@ -202,8 +173,9 @@ def _ifexp(expr, of, env, module):
 
 def _call(expr, of, env, module):
     func = expr.func
-    if type(func) is ex.Name and not expr.args and func.id in dict(module.pops):
-        kind = env.get(dict(module.pops)[func.id])  # ``pop()`` of a save stack
+    stack = _stack_of(func, module) if not expr.args else None
+    if stack is not None:
+        kind = env.get(stack)  # ``pop()`` of a save stack
         return kind.elem if isinstance(kind, t.List) else None
     if type(func) is ex.Name and func.id in module.shadowed:
         return None  # the user's own ``sum``
@@ -253,6 +225,14 @@ def _call(expr, of, env, module):
         for a in args:
             found = sweep_join(found, a)
         return t.FLOAT if t.FLOAT in args and rule != "pick" else found
+    return None
+
+
+def _stack_of(func, module):
+    if type(func) is ex.Name:
+        for pop, stack in module.pops:
+            if pop == func.id:
+                return stack
     return None
 
 
