@@ -5,12 +5,13 @@ writes: ``s = []`` followed by ``push, pop = s.append, s.pop`` is a ``NewStack``
 ``push(v)`` / ``t = pop()`` on such a stack and ``xs.append(v)`` / ``t = xs.pop()`` on a
 list are ``Push`` / ``Pop``; ``d += e`` (``d -= e``) an ``AddTo``; ``xs[k] = v`` and
 ``dxs[i] += g`` write places (``x *= e`` is ``x = x * e``); a marker call ``__symdiff_comment__('text')`` standing
-alone is a ``Comment``; ``for i in range(...)`` / ``reversed(range(...))`` a ``For``;
-``assert`` a ``Check``.  ``text_of(function)`` writes the sweeps back as Python (through
+alone is a ``Comment`` (``__symdiff_heading__('text')`` the reverse sweep's heading); ``for i in range(...)`` / ``reversed(range(...))`` a ``For``;
+``assert`` a ``Check``; its parameters' annotations give their types.  ``text_of(function)`` writes the sweeps back as Python (through
 ``backend.to_python``, comments as marker calls again), so a test compares texts.
 """
 
 import ast
+import dataclasses
 import textwrap
 
 from symdiff.ir.syntax import COMMENT, Comment
@@ -19,10 +20,18 @@ from symdiff.errors import InternalError
 from symdiff.core import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
+from symdiff.core import types as t
+from symdiff.analysis.sweep_types import Module, infer
 
 
-def function_of(text):
-    """The ``ir.sweeps.Function`` of the ``def`` in ``text``."""
+ANNOTATIONS = {"float": t.FLOAT, "int": t.INT, "bool": t.BOOL, "number": t.NUMBER}
+
+
+def function_of(text, default=None):
+    """The ``ir.sweeps.Function`` of the ``def`` in ``text``, its statements numbered and
+    its names typed (``analysis.sweep_types``): a parameter has the type its annotation
+    names (``x: float``, ``n: int``, ``x: number``; ``x: object``, nothing known), else
+    ``default`` (None: nothing known)."""
     tree = ast.parse(textwrap.dedent(text)).body[0]
     if isinstance(tree, ast.FunctionDef):
         node = tree
@@ -30,18 +39,42 @@ def function_of(text):
         raise ValueError("not a def")
     args = node.args
     reader = _Reader()
-    return sw.Function(node.name, tuple(a.arg for a in args.args),
-                       tuple(ex.from_ast(d) for d in args.defaults),
-                       args.kwarg.arg if args.kwarg else None, reader.block(node.body))
+    function = sw.Function(node.name, tuple(a.arg for a in args.args),
+                           tuple(ex.from_ast(d) for d in args.defaults),
+                           args.kwarg.arg if args.kwarg else None, reader.block(node.body))
+    given = {a.arg: ANNOTATIONS.get(a.annotation.id) if isinstance(a.annotation, ast.Name)
+             else default for a in args.args}
+    function.types = infer(sw.number_statements(function), given, Module())
+    return function
+
+
+HEADING_MARK = "__symdiff_heading__"  # a marker call standing for the reverse sweep's heading
 
 
 def python_of(function):
-    """The ``ast.FunctionDef`` of sweeps (comments as marker-call statements)."""
+    """The ``ast.FunctionDef`` of sweeps (comments as marker-call statements, the reverse
+    sweep's heading as a call of ``HEADING_MARK``)."""
     class Markers(ast.NodeTransformer):
         def visit_Comment(self, node):
             return ast.Expr(node.value)
 
-    return ast.fix_missing_locations(Markers().visit(python_function(function)))
+    marked = dataclasses.replace(function, body=_marked(function.body))
+    return ast.fix_missing_locations(Markers().visit(python_function(marked)))
+
+
+def _marked(block):
+    out = []
+    for stmt in block:
+        if isinstance(stmt, sw.Comment) and stmt.heading:
+            stmt = sw.Do(ex.Call(ex.Name(HEADING_MARK), (ex.Const(stmt.text),)))
+        else:
+            stmt = dataclasses.replace(stmt)
+            if isinstance(stmt, sw.If):
+                stmt.body, stmt.orelse = _marked(stmt.body), _marked(stmt.orelse)
+            elif isinstance(stmt, (sw.For, sw.While)):
+                stmt.body = _marked(stmt.body)
+        out.append(stmt)
+    return out
 
 
 def text_of(function):
@@ -140,6 +173,8 @@ class _Reader:
         if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
             if value.func.id == COMMENT:
                 return sw.Comment(value.args[0].value)
+            if value.func.id == HEADING_MARK:
+                return sw.Comment(value.args[0].value, heading=True)
             if value.func.id in self.pushes and len(value.args) == 1:
                 return sw.Push(value.func.id, ex.from_ast(value.args[0]))
         if (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)

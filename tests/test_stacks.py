@@ -21,6 +21,7 @@ import symdiff.tape
 from symdiff.optimize import fuse
 from symdiff.optimize import driver as optimize
 from symdiff.optimize.effects import Calls
+from symdiff.optimize.context import Context
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.core.expr import from_ast
 
@@ -157,8 +158,10 @@ def _function(text):
 
 def _optimized(text, *passes, calls=None):
     function = _function(text)
+    context = Context.of(function, "math")
+    context.calls = calls or context.calls
     for _ in range(optimize.MAX_ROUNDS):
-        if not any([run(function, "math", frozenset(), calls) for run in passes]):
+        if not any([run(function, context) for run in passes]):
             break
     return text_of(function)
 

@@ -23,6 +23,7 @@ from symdiff.analysis.activity import active_names
 from symdiff.primitives.containers import At
 from symdiff.primitives.derivatives import unit
 from symdiff.primitives.registry import operation_of
+from symdiff.analysis.sweep_types import type_sweeps
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.core import expr as ex
 from symdiff.ir import nodes as ir
@@ -65,9 +66,9 @@ class Tangents(Writer):
         body[:0] = none_guards(program, self.wrt)
         name = self.namer.fresh(f"jvp_{program.name}")
         function = function_of(name, program, body, extra=[self.tangents[p] for p in self.wrt])
-        return Generated(function, program.math_name, program.namespace, dict(self.tangents),
-                         None, {alias: b for b, alias in self.builtins.items()},
-                         dict(self.helpers))
+        return type_sweeps(Generated(
+            function, program.math_name, program.namespace, dict(self.tangents), None,
+            {alias: b for b, alias in self.builtins.items()}, dict(self.helpers)), program.types)
 
     def block(self, block):
         return [(stmt.origin, self.statement(stmt)) for stmt in block]

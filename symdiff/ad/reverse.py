@@ -37,6 +37,7 @@ from symdiff.ad.taping import Scope, Taping
 from symdiff.ad.writer import Writer, operand, spelled_out
 from symdiff.analysis.activity import active_names
 from symdiff.core import expr as ex
+from symdiff.analysis.sweep_types import type_sweeps
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 from symdiff.core.rewrite import breadth_first_names
@@ -149,14 +150,14 @@ class Sweeps(Control, Taping, Containers, ContainerChanges, Writer):
         if self.stack_used:
             prologue = [sw.NewStack(self.stack_name, self.push, self.pop)]
         if reverse:
-            reverse.insert(0, sw.Comment(f"{SECTION}: adjoints, from the result back"))
+            reverse.insert(0, sw.Comment(f"{SECTION}: adjoints, from the result back", True))
         statements = none_guards(program, self.wrt) + prologue + body + reverse + [
             sw.Return(grad)]
         name = self.namer.fresh(f"grad_{program.name}")
-        return Generated(function_of(name, program, statements), program.math_name,
-                         program.namespace, dict(self.adjoints), self.record,
-                         {alias: b for b, alias in self.builtins.items()}, dict(self.helpers),
-                         tuple(self.counters), dict(program.containers))
+        return type_sweeps(Generated(
+            function_of(name, program, statements), program.math_name, program.namespace,
+            dict(self.adjoints), self.record, {alias: b for b, alias in self.builtins.items()},
+            dict(self.helpers), tuple(self.counters), dict(program.containers)), program.types)
 
     # --- blocks -------------------------------------------------------------------------
 

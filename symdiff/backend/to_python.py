@@ -25,26 +25,40 @@ from symdiff.ir.syntax import (
     function_def,
     store,
 )
+from symdiff.core import expr as ex
+from symdiff.core import types as t
 
 
 def to_python(generated):
     """``generated`` with its function written as a Python syntax tree."""
     names = {b: alias for alias, b in generated.builtins.items()}
-    return replace(generated, function=function(generated.function, names))
+    owned = set(generated.adjoints.values()) | set(getattr(generated, "counters", ()))
+    return replace(generated, function=function(generated.function, names, owned))
 
 
-def function(fn, builtins=None):
-    """The ``ast.FunctionDef`` of an ``ir.sweeps.Function``."""
+class _Names(dict):
+    """The names builtins are called by, with the function's types and the buffers the
+    gradient allocated (``owned``): what writing an ``AddTo`` reads."""
+
+    types = {}
+    owned = frozenset()
+
+
+def function(fn, builtins=None, owned=()):
+    """The ``ast.FunctionDef`` of an ``ir.sweeps.Function`` (``owned``: the names of the
+    buffers the gradient allocated itself)."""
     kwarg = ast.arg(fn.kwarg, None) if fn.kwarg else None
     arguments = ast.arguments(posonlyargs=[], args=[ast.arg(p, None) for p in fn.params],
                               vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=kwarg,
                               defaults=[to_ast(d) for d in fn.defaults])
-    return function_def(fn.name, arguments, statements(fn.body, builtins or {}))
+    names = _Names(builtins or {})
+    names.types, names.owned = fn.types or {}, frozenset(owned)
+    return function_def(fn.name, arguments, statements(fn.body, names))
 
 
 def statements(block, builtins=None):
     """The Python statements of an IR block."""
-    builtins = builtins or {}
+    builtins = builtins if isinstance(builtins, _Names) else _Names(builtins or {})
     out = []
     for stmt in block:
         out += _WRITERS.get(type(stmt), _unknown)(stmt, builtins)
@@ -71,9 +85,32 @@ def _steps(stmt, builtins):
     return call(builtins.get("reversed", "reversed"), steps) if stmt.reverse else steps
 
 
-def _add_to(stmt, builtins):
+def _add_to(stmt, names):
     op = ast.Sub() if stmt.negate else ast.Add()
-    return [ast.AugAssign(_store(stmt.target), op, to_ast(stmt.value))]
+    if in_place(stmt, names.types, names.owned):
+        return [ast.AugAssign(_store(stmt.target), op, to_ast(stmt.value))]
+    target = stmt.target
+    current = to_ast(ex.Name(target) if isinstance(target, str) else target)
+    return [ast.Assign([_store(target)], ast.BinOp(current, op, to_ast(stmt.value)), None)]
+
+
+def in_place(stmt, types, owned):
+    """Whether the ``AddTo`` ``stmt`` adds in place: its target holds a number, or is (a
+    place of) a buffer the gradient allocated; never where the types leave it open."""
+    name = sw.target_name(stmt.target)
+    if name in owned or not types:  # (sweeps without types: as written, as before)
+        return True
+    kind = types.get(name)
+    if sw.is_place(stmt.target):
+        return isinstance(kind, (t.List, t.Dict, t.Tuple)) and _numbers_inside(kind)
+    return kind in (t.BOOL, t.INT, t.FLOAT, t.NUMBER)
+
+
+def _numbers_inside(kind):
+    if isinstance(kind, t.List):
+        return kind.elem in (t.BOOL, t.INT, t.FLOAT, t.NUMBER)
+    items = kind.elts if isinstance(kind, t.Tuple) else [v for _, v in kind.items]
+    return all(i in (t.BOOL, t.INT, t.FLOAT, t.NUMBER) for i in items)
 
 
 def _push(stmt, builtins):
@@ -121,7 +158,7 @@ _WRITERS = {
 
 def python_names(stmt, builtins=None):
     """The names in the Python statement ``stmt`` stands for, in ``ast.walk``'s order."""
-    return [n.id for s in _WRITERS.get(type(stmt), _unknown)(stmt, builtins or {})
+    return [n.id for s in _WRITERS.get(type(stmt), _unknown)(stmt, _Names(builtins or {}))
             for n in ast.walk(s) if isinstance(n, ast.Name)]
 
 

@@ -133,7 +133,17 @@ class Array(Type):
         return f"array[{self.dtype}, {self.ndim}, {self.unit_axes}]"
 
 
+@dataclass(frozen=True)
+class Number(Type):
+    """A number whose type is not known when the code is generated: a bool, an int or a
+    float (what a caller may pass where the program reads a float)."""
+
+    def __str__(self):
+        return "number"
+
+
 FLOAT, INT, BOOL, STR, NONE = Float(), Int(), Bool(), Str(), NoneType()
+NUMBER = Number()
 NUMPY_FLOAT = Float(numpy=True)
 # each converts to the next: True + 1 is 2, 2 * 0.5 is 1.0, np.float64(2.0) * 0.5 is numpy's
 NUMBERS = (BOOL, INT, FLOAT, NUMPY_FLOAT)

@@ -15,7 +15,17 @@ stage.  Returns nothing when the sweeps are well formed; otherwise raises
   a name the user's code reads and never assigns stays as read.  A place's container
   is defined before it is written;
 - **accumulations**: each ``AddTo`` adds to an adjoint (a tangent, in forward mode), a
-  loop's trip counter, or a place.
+  loop's trip counter, or a place;
+- **ids**: every statement has an id (``sid``), no two the same, none above
+  ``function.last_id``;
+- **types** (``function.types``, from ``analysis.sweep_types``): every parameter and
+  every name a statement binds has an entry; a value stored in a name of a known type
+  has a type that name may hold, by a rule of its own here (``value_type``: a float
+  meeting a number is a float, a comparison a bool, ...), so a wrong inference is caught,
+  not repeated; an adjoint of a number holds a float (in forward mode, where the
+  caller passes the tangents, a number).
+
+Reads, binds and changes of a statement are ``ir.sweeps``' (``reads``, ``binds``).
 """
 
 import ast
@@ -25,6 +35,8 @@ from dataclasses import fields
 from symdiff.errors import InternalError
 from symdiff.core import expr as ex
 from symdiff.ir import sweeps as sw
+from symdiff.core import types as t
+from symdiff.primitives.registry import float_math
 
 _BUILTINS = frozenset(dir(builtins))
 _STATEMENTS = (sw.Let, sw.AddTo, sw.Do, sw.NewStack, sw.Push, sw.Pop, sw.If, sw.For, sw.While,
@@ -48,6 +60,8 @@ class _Checker:
                         | ({generated.record_name} if generated.record_name else set()))
         self.accumulated = set(generated.adjoints.values()) | set(
             getattr(generated, "counters", ()))
+        self.adjoints = dict(generated.adjoints)
+        self.math = program.math_name
         assigned = set(function.params) | ({function.kwarg} if function.kwarg else set())
         for stmt in _walk(function.body):
             assigned.update(_writes(stmt))
@@ -61,6 +75,9 @@ class _Checker:
     def run(self):
         for stmt in _walk(self.function.body):
             self.structure(stmt)
+        self.ids()
+        if self.function.types is not None:
+            self.types()
         params = set(self.function.params) | (
             {self.function.kwarg} if self.function.kwarg else set())
         self.block(self.function.body, params)
@@ -88,6 +105,39 @@ class _Checker:
                 self.fail(stmt, f"it adds to {target}, neither an adjoint, a trip counter "
                                 "nor a place")
 
+    def ids(self):
+        seen = set()
+        for stmt in _walk(self.function.body):
+            sid = stmt.sid
+            if type(sid) is not int or sid in seen or sid > self.function.last_id:
+                self.fail(stmt, f"its id {sid!r} is missing, taken or past the last given")
+            seen.add(sid)
+
+    def types(self):
+        types = self.function.types
+        function = self.function
+        for name in function.params:
+            if name not in types:
+                self.fail(None, f"the parameter {name} has no type")
+        for stmt in _walk(function.body):
+            for name in sw.binds(stmt):
+                if name not in types:
+                    self.fail(stmt, f"it binds {name}, which has no type")
+            if isinstance(stmt, sw.Let) and isinstance(stmt.target, str):
+                self.holds(stmt, stmt.target, value_type(stmt.value, types, self.math))
+        forward = any(a in function.params for a in self.adjoints.values())
+        expected = t.NUMBER if forward else t.FLOAT  # tangents the caller passes: numbers
+        for primal, adjoint in self.adjoints.items():
+            kind, derivative = types.get(primal), types.get(adjoint)
+            if kind in _NUMBERS and derivative is not None and not holds(expected, derivative):
+                self.fail(None, f"the adjoint {adjoint} of the number {primal} holds a "
+                                f"{derivative}, not a {expected}")
+
+    def holds(self, stmt, name, value):
+        declared = self.function.types.get(name)
+        if declared is not None and value is not None and not holds(declared, value):
+            self.fail(stmt, f"{name} is a {declared}, given a {value}")
+
     def block(self, block, defined):
         """The names defined on some path once ``block`` ran with ``defined`` defined."""
         defined = set(defined)
@@ -105,7 +155,10 @@ class _Checker:
         return defined
 
     def reads(self, stmt, defined):
+        own = set(sw.binds(stmt)) if isinstance(stmt, sw.NewStack) else ()
         for name in _reads(stmt):
+            if name in own:
+                continue  # push, pop = stack.append, stack.pop
             if name not in defined and name not in self.globals and name not in self.unbound:
                 self.fail(stmt, f"it reads {name}, assigned on no path to it")
         if isinstance(stmt, (sw.Let, sw.AddTo)) and sw.is_place(stmt.target):
@@ -128,34 +181,64 @@ def _walk(block):
 
 
 def _expressions(stmt):
-    found = list(sw.expressions(stmt))
-    if isinstance(stmt, (sw.Let, sw.AddTo)) and sw.is_place(stmt.target):
-        found.append(stmt.target)
-    if isinstance(stmt, sw.Check):
-        check = stmt.check
-        found += [e for e in (check.value, check.message, check.cause) if e is not None]
-    return found
+    return sw.evaluated(stmt)
 
 
 def _reads(stmt):
-    names = [n for e in _expressions(stmt) for n in ex.names(e)]
-    if isinstance(stmt, sw.AddTo) and not sw.is_place(stmt.target):
-        names.append(stmt.target)
-    elif isinstance(stmt, (sw.Push, sw.Pop)):
-        names.append(stmt.stack)
-    return names
+    return sw.reads(stmt)
 
 
 def _writes(stmt):
-    if isinstance(stmt, (sw.Let, sw.AddTo)):
-        return [] if sw.is_place(stmt.target) else [stmt.target]
-    if isinstance(stmt, sw.For):
-        return [stmt.target]
-    if isinstance(stmt, sw.NewStack):
-        return [stmt.stack, stmt.push, stmt.pop]
-    if isinstance(stmt, sw.Pop):
-        return [] if stmt.target is None else [stmt.target]
-    return []
+    return sw.binds(stmt)
+
+
+# --- the check's own rule for the type of a value ----------------------------------------
+
+_NUMBERS = (t.BOOL, t.INT, t.FLOAT, t.NUMBER)
+
+
+def holds(declared, value):
+    """Whether a name of type ``declared`` may hold a value of type ``value``."""
+    if declared == value or declared == t.NUMBER and value in _NUMBERS:
+        return True
+    if declared == t.INT and value == t.BOOL:
+        return True
+    if isinstance(declared, t.List) and isinstance(value, t.List):
+        return value.elem is None or declared.elem is not None and holds(
+            declared.elem, value.elem)
+    if isinstance(declared, t.Tuple) and isinstance(value, t.Tuple):
+        return len(declared.elts) == len(value.elts) and all(
+            holds(d, v) for d, v in zip(declared.elts, value.elts))
+    return False
+
+
+def value_type(expr, types, math_name):
+    """The type of ``expr`` where it is certain by few rules (None where they do not
+    tell): names as declared, constants, a float meeting a number, ``/`` of numbers, a
+    comparison or ``not``, ``math``'s functions that give a float."""
+    kind = type(expr)
+    if kind is ex.Name:
+        return types.get(expr.id)
+    if kind is ex.Const:
+        return t.of_value(expr.value) if expr.text is None and type(expr.value) in (
+            bool, int, float, str) else None
+    if kind is ex.UnaryOp:
+        return t.BOOL if expr.op == "not" else None
+    if kind is ex.Compare:
+        return t.BOOL if all(op in ("is", "is not", "in", "not in") for op in expr.ops) or all(
+            value_type(e, types, math_name) in _NUMBERS
+            for e in (expr.left,) + expr.comparators) else None
+    if kind is ex.BinOp:
+        left = value_type(expr.left, types, math_name)
+        right = value_type(expr.right, types, math_name)
+        if left in _NUMBERS and right in _NUMBERS and (
+                expr.op == "/" or expr.op in ("+", "-", "*") and t.FLOAT in (left, right)):
+            return t.FLOAT
+        return None
+    if kind is ex.Call and type(expr.func) is ex.Attribute and type(
+            expr.func.value) is ex.Name and expr.func.value.id == math_name:
+        return t.FLOAT if float_math(expr.func.attr) else None
+    return None
 
 
 def _brief(stmt):

@@ -43,6 +43,7 @@ from symdiff.core import expr as ex
 class Let:
     target: object  # a name, or a place (``core.expr.Subscript`` of a name)
     value: object
+    sid: int = field(default=None, compare=False)  # its id (``number_statements``)
 
 
 @dataclass
@@ -50,11 +51,13 @@ class AddTo:
     target: object  # a name, or a place (``core.expr.Subscript`` of a name)
     value: object
     negate: bool = False  # ``target -= value``
+    sid: int = field(default=None, compare=False)  # its id (``number_statements``)
 
 
 @dataclass
 class Do:
     value: object
+    sid: int = field(default=None, compare=False)  # its id (``number_statements``)
 
 
 @dataclass
@@ -62,6 +65,7 @@ class NewStack:
     stack: str
     push: str
     pop: str
+    sid: int = field(default=None, compare=False)  # its id (``number_statements``)
 
 
 @dataclass
@@ -69,6 +73,7 @@ class Push:
     stack: str  # the name called: a save stack's ``push``, or a list (``method``)
     value: object
     method: bool = False
+    sid: int = field(default=None, compare=False)  # its id (``number_statements``)
 
 
 @dataclass
@@ -76,6 +81,7 @@ class Pop:
     target: str  # None: the value popped is dropped
     stack: str  # the name called: a save stack's ``pop``, or a list (``method``)
     method: bool = False
+    sid: int = field(default=None, compare=False)  # its id (``number_statements``)
 
 
 @dataclass
@@ -83,6 +89,7 @@ class If:
     test: object
     body: list
     orelse: list = field(default_factory=list)
+    sid: int = field(default=None, compare=False)  # its id (``number_statements``)
 
 
 @dataclass
@@ -92,42 +99,49 @@ class For:
     body: list
     reverse: bool = False
     over: object = None  # an expression of a dict: the loop runs over its keys
+    sid: int = field(default=None, compare=False)  # its id (``number_statements``)
 
 
 @dataclass
 class While:
     test: object
     body: list
+    sid: int = field(default=None, compare=False)  # its id (``number_statements``)
 
 
 @dataclass
 class Break:
-    pass
+    sid: int = field(default=None, compare=False)  # its id (``number_statements``)
 
 
 @dataclass
 class Pass:
-    pass
+    sid: int = field(default=None, compare=False)  # its id (``number_statements``)
 
 
 @dataclass
 class Check:
     check: object  # an ``ir.nodes.Check``
+    sid: int = field(default=None, compare=False)  # its id (``number_statements``)
 
 
 @dataclass
 class Comment:
     text: str
+    heading: bool = False  # the heading of the reverse sweep: where it begins
+    sid: int = field(default=None, compare=False)  # its id (``number_statements``)
 
 
 @dataclass
 class Raise:
     value: object
+    sid: int = field(default=None, compare=False)  # its id (``number_statements``)
 
 
 @dataclass
 class Return:
     value: object
+    sid: int = field(default=None, compare=False)  # its id (``number_statements``)
 
 
 @dataclass
@@ -137,6 +151,9 @@ class Function:
     defaults: tuple  # expressions, for the last parameters
     kwarg: str
     body: list
+    types: dict = None  # every name the function binds -> its type (``core.types``; None:
+    # nothing is known of it); set by ``analysis.sweep_types``
+    last_id: int = 0  # the largest statement id given so far
 
 
 def blocks(stmt):
@@ -149,7 +166,7 @@ def blocks(stmt):
 
 
 def expressions(stmt):
-    """The expressions ``stmt`` itself holds."""
+    """The expressions ``stmt`` itself holds (a place's aside: ``evaluated`` has it)."""
     if isinstance(stmt, (Let, AddTo, Do, Push, Raise, Return)):
         return [stmt.value]
     if isinstance(stmt, (If, While)):
@@ -182,23 +199,80 @@ def place_reads(target):
     return ex.names(target)
 
 
+# --- def-use: what each statement reads, binds and changes, said once --------------------
+#
+# ``reads``: every name the statement itself reads (not those nested in it), once per
+# occurrence, in the order Python reads them; ``binds``: the names it assigns whole;
+# ``changes``: the names whose value it changes in place (a place's container, a list it
+# appends to or pops from).  The optimizer's passes and ``check_sweeps`` read these.
+
+def evaluated(stmt):
+    """The expressions ``stmt`` itself evaluates, in Python's order (a place's container
+    and index after the value it is given; a check's value, message and cause)."""
+    kind = type(stmt)
+    if kind is Let or kind is AddTo:
+        return [stmt.value] if type(stmt.target) is str else [stmt.value, stmt.target]
+    if kind is Check:
+        check = stmt.check
+        return [e for e in (check.value, check.message, check.cause) if e is not None]
+    return expressions(stmt)
+
+
+_OWN_READS = {  # the names a statement reads besides those of its expressions
+    AddTo: lambda s: [] if is_place(s.target) else [s.target],  # ``d += e`` reads d
+    Push: lambda s: [s.stack], Pop: lambda s: [s.stack],  # the function (list) it calls
+    NewStack: lambda s: [s.stack, s.stack],  # push, pop = stack.append, stack.pop
+}
+
+_BINDS = {
+    Let: lambda s: [s.target] if type(s.target) is str else [],
+    AddTo: lambda s: [s.target] if type(s.target) is str else [],
+    For: lambda s: [s.target],
+    NewStack: lambda s: [s.stack, s.push, s.pop],
+    Pop: lambda s: [] if s.target is None else [s.target],
+}
+
+_CHANGES = {
+    Let: lambda s: [] if type(s.target) is str else [target_name(s.target)],
+    AddTo: lambda s: [] if type(s.target) is str else [target_name(s.target)],
+    Push: lambda s: [s.stack] if s.method else [],  # a save stack is changed by its push
+    Pop: lambda s: [s.stack] if s.method else [],
+}
+
+
+def name_reads(expr):
+    """Every name ``expr`` reads, once per occurrence, in evaluation order (a tuple)."""
+    return tuple(n.id for n in ex.walk(expr) if type(n) is ex.Name)
+
+
+def reads(stmt, names_of=name_reads):
+    """Every name ``stmt`` itself reads, once per occurrence, in Python's order (a tuple;
+    ``names_of`` gives an expression's, as ``name_reads`` does: a pass may remember them)."""
+    found = ()
+    for expr in evaluated(stmt):
+        found += names_of(expr)
+    own = _OWN_READS.get(type(stmt))
+    return found + tuple(own(stmt)) if own is not None else found
+
+
+def binds(stmt):
+    """The names ``stmt`` itself assigns whole."""
+    get = _BINDS.get(type(stmt))
+    return [] if get is None else get(stmt)
+
+
+def changes(stmt):
+    """The names whose value ``stmt`` changes in place (a container it writes a place of,
+    a list it appends to or pops from)."""
+    get = _CHANGES.get(type(stmt))
+    return [] if get is None else get(stmt)
+
+
 def own_names(stmt):
     """The names ``stmt`` itself writes or reads (not those of nested statements)."""
-    names = []
-    if isinstance(stmt, (Let, AddTo)):
-        names += place_reads(stmt.target) or [stmt.target]
-    elif isinstance(stmt, For):
-        names.append(stmt.target)
-    elif isinstance(stmt, NewStack):
-        names += [stmt.stack, stmt.push, stmt.pop]
-    elif isinstance(stmt, Push):
-        names.append(stmt.stack)
-    elif isinstance(stmt, Pop):
-        names += ([stmt.target] if stmt.target else []) + [stmt.stack]
-    elif isinstance(stmt, Check):
+    names = list(reads(stmt)) + binds(stmt) + changes(stmt)
+    if isinstance(stmt, Check):
         names += list(stmt.check.reads)
-    for value in expressions(stmt):
-        names += ex.names(value)
     return names
 
 
@@ -212,6 +286,23 @@ def mentions(stmt, name):
         for block in blocks(current):
             stack.extend(block)
     return False
+
+
+def walk(block):
+    """Every statement of ``block`` and those nested in it, depth first in source order."""
+    for stmt in block:
+        yield stmt
+        for inner in blocks(stmt):
+            yield from walk(inner)
+
+
+def number_statements(function):
+    """Give every statement of ``function`` without an id the next one (in place)."""
+    for stmt in walk(function.body):
+        if stmt.sid is None:
+            function.last_id += 1
+            stmt.sid = function.last_id
+    return function
 
 
 def negated(value):

@@ -26,7 +26,7 @@ from symdiff.optimize.walk import (
 )
 
 
-def propagate_copies(function, math_name, floats=frozenset(), calls=None):
+def propagate_copies(function, context):
     """Replace a name assigned once from a name no later statement assigns (or a number).
 
     Top-level statements only, all found in one pass and substituted in a second.
@@ -54,18 +54,18 @@ def propagate_copies(function, math_name, floats=frozenset(), calls=None):
     if not replacements:
         return False
     function.body[:] = keep
-    rewrite_all(function.body, lambda e: renamed(e, replacements))
+    rewrite_all(function.body, lambda e: renamed(e, replacements, context))
     return True
 
 
-def propagate_local_copies(function, math_name, floats=frozenset(), calls=None):
+def propagate_local_copies(function, context):
     """Inside a block (a loop body, say): ``a = b`` where ``a`` is assigned nowhere else
     and read only further down the block, and ``b`` does not change before those reads."""
     sites = {}
     for node in every_statement(function):
         for target in writes(node):
             sites[target] = sites.get(target, 0) + 1
-    readers = all_reads(function)
+    readers = all_reads(function, context)
     changed = False
     for block in blocks(function):
         if block is function.body:
@@ -81,23 +81,24 @@ def propagate_local_copies(function, math_name, floats=frozenset(), calls=None):
                 continue
             rest = block[i + 1:]
             inner = list(statements(rest))
-            seen = sum(1 for s in inner for n in reads(s) if n == name)
-            last = max((j for j, s in enumerate(rest) if _mentions(s, name)), default=-1)
+            seen = sum(1 for s in inner for n in reads(s, context) if n == name)
+            last = max((j for j, s in enumerate(rest) if _mentions(s, name, context)),
+                       default=-1)
             source = value.id if isinstance(value, ex.Name) else None
             if seen != readers.get(name, 0) or (source is not None and any(
                     source in writes(n) for n in statements(rest[:last + 1]))):
                 i += 1
                 continue
             for s in inner:
-                rewrite(s, lambda e: renamed(e, {name: value}))
+                rewrite(s, lambda e: renamed(e, {name: value}, context))
             del block[i]
             changed = True
     return changed
 
 
-def _mentions(stmt, name):
+def _mentions(stmt, name, context):
     """Whether ``stmt`` or a statement nested in it reads or writes ``name``."""
-    return any(name in reads(s) or name in writes(s) for s in statements([stmt]))
+    return any(name in reads(s, context) or name in writes(s) for s in statements([stmt]))
 
 
 def assignment_counts(function):

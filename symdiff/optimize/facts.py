@@ -1,27 +1,41 @@
-"""Facts the optimizer's passes rely on, read from the IR and the primitive registry.
+"""Facts the optimizer's passes rely on, read from the sweeps' types and the registry.
 
-Expects IR expressions (``core.expr``) and the sweeps' statements (``ir.sweeps``).
-Guarantees answers that are certain, never guesses that happen to hold:
+Expects IR expressions (``core.expr``) of a function typed by ``analysis.sweep_types``,
+and the ``Context`` of the optimizer's run.  Guarantees answers that are certain, never
+guesses from the shape of an expression:
 
-- ``cannot_raise(e)``: nothing in ``e`` raises on floats: names, numbers, + - * of them,
-  division by a nonzero number, comparisons, and the calls the registry calls ``total``;
-- ``is_float(e, floats)``: ``e`` evaluates to a float whenever the names ``floats`` do;
-- ``float_names``, ``int_names``: the names every assignment of which gives a float (an
-  int), the largest such set; a popped value is what its ``Push`` saved;
+- ``cannot_raise(e, context)``: evaluating ``e`` raises nothing.  Names, numbers written
+  out, ``math.pi``; ``+ - *`` of two numbers unless an int may meet a float (an int of
+  2**1024 or more converted to a float raises ``OverflowError``: a float with a float, an
+  int with an int, a bool or an int written out with anything numeric is safe; a
+  ``number`` with a float or a ``number`` is not); ``/`` of a number that is no int by a
+  nonzero number written out; ``-``, ``+`` of a number; comparisons of numbers (or of
+  strings); the calls the registry calls ``total`` of arguments that are floats, bools or
+  ints written out (a big int is no float either).  A name of no known type may hold
+  anything, so an operation on it may raise.  With ``overflow_only``, an
+  ``OverflowError`` of an int too large for a float counts as nothing: the question
+  ``prune`` asks of a value nothing needs (``DESIGN.md``, Semantics: an
+  ``OverflowError`` of a value only ``f``'s result needs is not re-raised); with
+  ``any_overflow`` too, so does a float too large (``a ** 2``: a power of a number by a
+  positive number written out raises nothing else): the question ``fuse`` asks of two
+  statements it would swap, whose first exception is then an ``OverflowError`` either
+  way;
+- ``is_float(e, context)``: ``e`` certainly evaluates to a float (``sweep_types``);
+- ``is_int(e, context)``: ``e`` certainly evaluates to an int (or a bool);
 - ``known_number(e)``: the number a constant stands for, else None.
-
-``math_name`` is the name the generated module calls ``math`` by.
 """
 
 import math
 
 from symdiff.core import expr as ex
+from symdiff.analysis.value_types import NUMBERS, value_type
 from symdiff.ir import sweeps as sw
-from symdiff.optimize.walk import MEMOS, every_statement, remembered
-from symdiff.primitives.registry import float_math, names, rule_of, total, total_math
+from symdiff.core import types as t
+from symdiff.primitives.registry import names, rule_of, total, total_math
 
-_QUIET_COMPARISONS = frozenset(("<", "<=", ">", ">=", "==", "!="))
-_DISPLAYS = (ex.List, ex.Tuple)
+_ORDERED = frozenset(("<", "<=", ">", ">="))
+_EQUAL = frozenset(("==", "!="))
+_BIG = 2 ** 1000  # ints written out below this meet a float without overflowing
 
 
 def dotted(const):
@@ -29,68 +43,205 @@ def dotted(const):
     return None if const.text is None else const.text.split(".")
 
 
-_QUIET = {}  # math_name -> the ``remembered`` table of ``cannot_raise``
+def type_of(expr, context):
+    """The type ``expr`` certainly has (None: not known)."""
+    return context.remember("type", expr, lambda e: value_type(e, context.types,
+                                                               context.module))
 
 
-def cannot_raise(expr, math_name=None):
-    """Whether evaluating ``expr`` certainly raises nothing on floats (each operator is
-    judged where it stands, with its operands)."""
-    table = _QUIET.get(math_name)
-    if table is None:
-        table = _QUIET[math_name] = {}
-        MEMOS.append(table)
-    return remembered(table, expr, lambda e: _cannot_raise(e, math_name))
+def is_float(expr, context):
+    """Whether ``expr`` certainly evaluates to a float (so ``1.0 * expr`` is ``expr``)."""
+    return type_of(expr, context) == t.FLOAT
 
 
-def _cannot_raise(expr, math_name):
-    stack = [expr]
-    pop, push = stack.pop, stack.append
-    while stack:
-        sub = pop()
-        kind = type(sub)
-        if kind is ex.Name:
-            continue
-        if kind is ex.Const:
-            parts = dotted(sub)
-            if parts is not None and len(parts) > 1 and not (
-                    len(parts) == 2 and parts[0] == math_name and total_math(parts[1])):
+def is_int(expr, context):
+    """Whether ``expr`` certainly evaluates to an int (a bool is one)."""
+    return type_of(expr, context) in (t.INT, t.BOOL)
+
+
+def cannot_raise(expr, context, overflow_only=False, math_name=..., any_overflow=False):
+    """Whether evaluating ``expr`` certainly raises nothing (with ``overflow_only``:
+    nothing but the ``OverflowError`` of an int too large for a float; with
+    ``any_overflow``, nothing but an ``OverflowError``).  ``math_name``: the name
+    ``math`` calls are judged under (None: every one may raise)."""
+    math_name = context.math_name if math_name is ... else math_name
+    overflow_only = overflow_only or any_overflow
+    return context.remember(("quiet", overflow_only, any_overflow, math_name), expr,
+                            lambda e: _Judge(context, overflow_only, math_name,
+                                             any_overflow).quiet(e))
+
+
+class _Judge:
+    def __init__(self, context, overflow_only, math_name, any_overflow=False):
+        self.context, self.overflow_only, self.math_name = context, overflow_only, math_name
+        self.any_overflow = any_overflow
+
+    def type(self, expr):
+        return type_of(expr, self.context)
+
+    def quiet(self, expr):
+        """Each operator judged where it stands, with its operands' types."""
+        stack = [expr]
+        while stack:
+            sub = stack.pop()
+            judge = _JUDGES.get(type(sub))
+            if judge is None:
                 return False
-        elif kind is ex.BinOp:
-            if not (sub.op in ("+", "-", "*") or sub.op == "/" and _nonzero(sub.right)):
-                return False  # x / 4.0 raises nothing
-            if type(sub.left) in _DISPLAYS or type(sub.right) in _DISPLAYS:
-                return False  # ``[a] * n``, ``[a] + b``: raise unless n is an int, b a list
-            push(sub.right)
-            push(sub.left)
-        elif kind in _DISPLAYS:  # a list or tuple written out raises nothing itself
-            stack.extend(reversed(sub.elts))
-        elif kind is ex.Call:
-            if not _is_total(sub, math_name):
+            inner = judge(self, sub)
+            if inner is False:
                 return False
-            stack.extend(reversed(sub.args))
-            push(sub.func)
-        elif kind is ex.Attribute:
-            if not (type(sub.value) is ex.Name and sub.value.id == math_name
-                    and total_math(sub.attr)):
-                return False
-        elif kind is ex.UnaryOp:
-            if sub.op not in ("-", "+", "not"):
-                return False
-            push(sub.operand)
-        elif kind is ex.Compare:
-            if not all(op in _QUIET_COMPARISONS for op in sub.ops):
-                return False
-            stack.extend(reversed(sub.comparators))
-            push(sub.left)
-        elif kind is ex.BoolOp:
-            stack.extend(reversed(sub.values))
-        elif kind is ex.IfExp:
-            push(sub.orelse)
-            push(sub.body)
-            push(sub.test)
-        else:
+            stack.extend(inner)
+        return True
+
+    def const(self, sub):
+        parts = dotted(sub)
+        if parts is not None and len(parts) > 1 and not (
+                len(parts) == 2 and parts[0] == self.math_name and total_math(parts[1])):
             return False
-    return True
+        return ()
+
+    def may_meet(self, a, b):
+        """Whether the values of ``a`` and ``b`` may be an int (not written out) and a
+        float: converting the int may overflow."""
+        return not self.overflow_only and (self.big_int(a) and self.float(b) or (
+            self.big_int(b) and self.float(a)))
+
+    def big_int(self, expr):
+        if self.type(expr) not in (t.INT, t.NUMBER):
+            return False
+        if type(expr) is ex.Name:
+            return expr.id not in small_ints(self.context)
+        value = known_number(expr)
+        return value is None or abs(value) >= _BIG
+
+    def float(self, expr):
+        return self.type(expr) in (t.FLOAT, t.NUMBER)
+
+    def numeric(self, *exprs):
+        return all(self.type(e) in NUMBERS for e in exprs)
+
+    def binop(self, sub):
+        left, right = sub.left, sub.right
+        if sub.op in ("+", "-", "*"):
+            ok = self.numeric(left, right) and not self.may_meet(left, right)
+        elif sub.op == "/":  # x / 4.0 raises nothing when x is no int that may be big
+            ok = _nonzero(right) and self.numeric(left) and (
+                self.overflow_only or not self.big_int(left))
+        elif sub.op == "**" and self.any_overflow:  # (-8.0) ** 0.5: complex, no error
+            power = known_number(right)
+            ok = self.numeric(left) and type(power) in (int, float) and power > 0 and (
+                math.isfinite(power))
+        else:
+            ok = False
+        return (right, left) if ok else False
+
+    def unaryop(self, sub):
+        if sub.op in ("-", "+"):
+            return (sub.operand,) if self.numeric(sub.operand) else False
+        if sub.op == "not":
+            return (sub.operand,) if self.truth_quiet(sub.operand) else False
+        return False
+
+    def truth_quiet(self, expr):
+        """Whether asking ``bool(expr)`` raises nothing (an array's truth may)."""
+        kind = self.type(expr)
+        return kind is not None and not isinstance(kind, t.Array)
+
+    def compare(self, sub):
+        operands = (sub.left,) + sub.comparators
+        kinds = [self.type(o) for o in operands]
+        if all(op in _EQUAL for op in sub.ops):
+            ok = None not in kinds and not any(isinstance(k, t.Array) for k in kinds)
+        elif all(op in _ORDERED or op in _EQUAL for op in sub.ops):
+            ok = all(k in NUMBERS for k in kinds) or all(k == t.STR for k in kinds)
+        else:
+            ok = False
+        return tuple(reversed(operands)) if ok else False
+
+    def boolop(self, sub):
+        if not all(self.truth_quiet(v) for v in sub.values):
+            return False
+        return tuple(reversed(sub.values))
+
+    def ifexp(self, sub):
+        return (sub.orelse, sub.body, sub.test) if self.truth_quiet(sub.test) else False
+
+    def call(self, sub):
+        if not self.total_call(sub):
+            return False
+        return tuple(reversed(sub.args)) + (sub.func,)
+
+    def total_call(self, call):
+        """``abs(a)`` of a number, ``math.tanh(a)`` of a float: defined on every one."""
+        func = call.func
+        if call.keywords:
+            return False
+        if type(func) is ex.Name:
+            op = names("builtin").get(func.id)
+            return (op is not None and total(op) and len(call.args) == rule_of(op).arity
+                    and self.numeric(*call.args))
+        return (type(func) is ex.Attribute and type(func.value) is ex.Name
+                and func.value.id == self.math_name and total_math(func.attr)
+                and all(self.converts(a) for a in call.args))
+
+    def converts(self, arg):
+        """Whether ``math`` takes ``arg`` as a float without overflowing."""
+        return self.numeric(arg) and (self.overflow_only or not self.big_int(arg))
+
+    def attribute(self, sub):
+        ok = type(sub.value) is ex.Name and sub.value.id == self.math_name and (
+            total_math(sub.attr))
+        return () if ok else False
+
+    def display(self, sub):  # a list or tuple written out raises nothing itself
+        return tuple(reversed(sub.elts))
+
+
+_JUDGES = {ex.Name: lambda judge, sub: (), ex.Const: _Judge.const, ex.BinOp: _Judge.binop,
+           ex.UnaryOp: _Judge.unaryop, ex.Compare: _Judge.compare, ex.BoolOp: _Judge.boolop,
+           ex.IfExp: _Judge.ifexp, ex.Call: _Judge.call, ex.Attribute: _Judge.attribute,
+           ex.List: _Judge.display, ex.Tuple: _Judge.display}
+
+
+def small_ints(context):
+    """The names that only ever hold ints far below 2**1000 (``_BIG``): each of whose
+    bindings is a loop over a ``range`` from 0 (or a small int written out) — counting
+    up, or, in the reverse sweep, back down a range the forward sweep ran through — or
+    an int written out, or adding one to it (such a name counts statements run); and
+    the small ints the module binds (``COUNT = 3``)."""
+    found = context.tables.get("small ints")
+    if found is None:
+        found = _small_ints(context.function) | {
+            name for name, value in context.constants.items() if abs(value) < _BIG}
+        found = context.tables["small ints"] = frozenset(found)
+    return found
+
+
+def _small_ints(function):
+    bindings = {}
+    reverse = False
+    for stmt in sw.walk(function.body):
+        if isinstance(stmt, sw.Comment) and stmt.heading:
+            reverse = True
+        for name in sw.binds(stmt):
+            bindings.setdefault(name, []).append(_counts_up(stmt, name, reverse))
+    return {name for name, small in bindings.items() if all(small)}
+
+
+def _small(expr):
+    value = known_number(expr)
+    return type(value) is int and abs(value) < _BIG
+
+
+def _counts_up(stmt, name, in_reverse):
+    kind = type(stmt)
+    if kind is sw.For:
+        starts_small = stmt.over is None and (len(stmt.bounds) == 1 or (
+            len(stmt.bounds) in (2, 3) and _small(stmt.bounds[0])))
+        return starts_small and (not stmt.reverse or in_reverse)
+    if kind is sw.Let or kind is sw.AddTo:
+        return _small(stmt.value)
+    return False
 
 
 def _nonzero(expr):
@@ -99,18 +250,6 @@ def _nonzero(expr):
         expr = expr.operand
     return (type(expr) is ex.Const and expr.text is None and type(expr.value) in (int, float)
             and expr.value != 0 and math.isfinite(expr.value))
-
-
-def _is_total(call, math_name):
-    """``abs(a)`` or ``math.tanh(a)``-like: a call defined on every float argument."""
-    func = call.func
-    if call.keywords:
-        return False
-    if type(func) is ex.Name:
-        op = names("builtin").get(func.id)
-        return op is not None and total(op) and len(call.args) == rule_of(op).arity
-    return (type(func) is ex.Attribute and type(func.value) is ex.Name
-            and func.value.id == math_name and total_math(func.attr))
 
 
 def known_number(expr):
@@ -123,147 +262,3 @@ def known_number(expr):
             and not isinstance(expr.operand.value, bool)):
         return -expr.operand.value
     return None
-
-
-def is_float(expr, math_name, floats):
-    """Whether ``expr`` certainly evaluates to a float (so ``1.0 * expr`` is ``expr``)."""
-    kind = type(expr)
-    if kind is ex.Const:
-        parts = dotted(expr)
-        if parts is not None:  # math.pi, math.inf, ...
-            return len(parts) == 2 and parts[0] == math_name
-        return isinstance(expr.value, float)
-    if kind is ex.Name:
-        return expr.id in floats
-    if kind is ex.Attribute:
-        return type(expr.value) is ex.Name and expr.value.id == math_name
-    if kind is ex.Call:
-        func = expr.func
-        if type(func) is ex.Name:  # a helper generated code defines (``digamma``)
-            return func.id in floats
-        return (type(func) is ex.Attribute and type(func.value) is ex.Name
-                and func.value.id == math_name and float_math(func.attr))
-    if kind is ex.UnaryOp:  # not ``not``: that gives a bool
-        return expr.op in ("-", "+") and is_float(expr.operand, math_name, floats)
-    if kind is ex.BinOp:
-        return expr.op == "/" or is_float(expr.left, math_name, floats) or (
-            is_float(expr.right, math_name, floats))
-    if kind is ex.IfExp:
-        return is_float(expr.body, math_name, floats) and is_float(expr.orelse, math_name,
-                                                                   floats)
-    return False
-
-
-def is_int(expr, ints):
-    """Whether ``expr`` certainly evaluates to an int when the names ``ints`` do."""
-    kind = type(expr)
-    if kind is ex.Const:
-        return expr.text is None and type(expr.value) is int
-    if kind is ex.Name:
-        return expr.id in ints
-    if kind is ex.Call:
-        return type(expr.func) is ex.Name and expr.func.id in ("int", "len")
-    if kind is ex.UnaryOp:
-        return expr.op in ("-", "+") and is_int(expr.operand, ints)
-    if kind is ex.BinOp:
-        return expr.op in ("+", "-", "*", "//", "%") and (
-            is_int(expr.left, ints) and is_int(expr.right, ints))
-    return False
-
-
-POPPED = object()  # the value of ``t = pop()`` from a save stack: what ``push`` saved
-
-
-def assigned_values(function):
-    """Each name's assigned values (``d += e`` counts as ``d + e``, a loop variable as
-    ``0``, a dict's key as ``""``, a value popped from a save stack as ``POPPED``); None
-    for a name bound some other way (a parameter, a stack, a container written element
-    by element)."""
-    values = {param: None for param in function.params}
-
-    def add(name, value):
-        if values.get(name, []) is not None:
-            values[name] = values.get(name, []) + [value]
-
-    for stmt in every_statement(function):
-        kind = type(stmt)
-        if kind is sw.Let or kind is sw.AddTo:
-            target = stmt.target
-            if sw.is_place(target):
-                values[sw.target_name(target)] = None
-            elif kind is sw.Let:
-                add(target, stmt.value)
-            else:
-                add(target, ex.BinOp("-" if stmt.negate else "+", ex.Name(target), stmt.value))
-        elif kind is sw.For:  # a count, or a dict's key (a string)
-            add(stmt.target, ex.Const(0) if stmt.over is None else ex.Const(""))
-        elif kind is sw.NewStack:
-            add(stmt.stack, ex.List(()))
-            values[stmt.push] = values[stmt.pop] = None
-        elif kind is sw.Pop and stmt.target is not None:
-            add(stmt.target, ex.Call(ex.Attribute(ex.Name(stmt.stack), "pop"))
-                if stmt.method else POPPED)
-    return values
-
-
-def largest_consistent(names_, values, holds, given=frozenset()):
-    """The largest set S of ``names_`` such that ``holds(value, S | given)`` for every value
-    assigned to a name of S (names with no known values drop out).
-
-    ``holds`` must depend only on which of the names the value reads are in the set, and
-    only positively (a name more never makes it fail), as ``is_int`` does: then the
-    largest set is unique, and a name is looked at again only when a name its values read
-    has dropped out (linear in the size of the values, not quadratic).
-    """
-    found = {n for n in names_ if values.get(n, ()) is not None}
-    seen = set(given) | found
-    readers = {}  # name -> the names of ``found`` with a value that reads it
-    for name in found:
-        for value in values.get(name, ()):
-            if value is POPPED:
-                continue
-            for read in ex.names(value):
-                if read in found:
-                    readers.setdefault(read, set()).add(name)
-    work = sorted(found, reverse=True)  # popped in sorted order
-    queued = set(work)
-    while work:
-        name = work.pop()
-        queued.discard(name)
-        if name in found and not all(holds(v, seen) for v in values.get(name, ())):
-            found.discard(name)
-            if name not in given:
-                seen.discard(name)
-            for reader in sorted(readers.get(name, ()), reverse=True):
-                if reader in found and reader not in queued:
-                    work.append(reader)
-                    queued.add(reader)
-    return found
-
-
-def int_names(function):
-    """Names that certainly hold ints: ``int(...)``, counters, loop variables."""
-    values = assigned_values(function)
-    return largest_consistent(values, values, lambda v, ints: v is not POPPED and is_int(v, ints))
-
-
-class Floats(frozenset):
-    """The names that certainly hold floats, with ``containers``: the kinds of the
-    function's containers (``core.types``; a number in them is an int or a float), and
-    ``of_adjoints``: the adjoints of containers, which hold a float at every place."""
-
-    containers = {}
-    of_adjoints = frozenset()
-
-
-def float_names(function, math_name, adjoints=(), helpers=frozenset()):
-    """Names that certainly hold floats: adjoints, the helpers generated code defines (each
-    returns a float), and names every assignment of which gives a float when those names
-    do (the largest such set).  A value popped from a save stack is what ``push`` saved
-    of the same name: it counts as a float, so the name's other values decide."""
-    values = assigned_values(function)
-    candidates = list(values) + [a for a in adjoints if a not in values]
-    helpers = frozenset(helpers)
-    found = largest_consistent(candidates, values, lambda value, floats: value is POPPED or (
-        is_float(value, math_name, floats)), given=helpers)
-    return Floats(frozenset(found) | helpers)

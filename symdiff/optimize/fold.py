@@ -10,16 +10,17 @@ import math
 
 from symdiff.core import expr as ex
 from symdiff.ir import sweeps as sw
+from symdiff.core import types as t
 from symdiff.optimize.facts import cannot_raise, is_float, known_number
-from symdiff.optimize.walk import MEMOS, every_statement, rewrite, transform
+from symdiff.optimize.walk import every_statement, rewrite, transform
 from symdiff.primitives.registry import foldable_math
 
 _COMPARE = {"<": float.__lt__, "<=": float.__le__, ">": float.__gt__, ">=": float.__ge__,
             "==": float.__eq__, "!=": float.__ne__}
 
 
-def fold_constants(function, math_name, floats=frozenset(), calls=None):
-    folder = _Folder(math_name, floats)
+def fold_constants(function, context):
+    folder = _Folder(context)
     function.defaults = tuple(folder.fold(d) for d in function.defaults)
     fold = folder.fold
     for stmt in every_statement(function):
@@ -40,25 +41,18 @@ def fold_constants(function, math_name, floats=frozenset(), calls=None):
     return folder.changed
 
 
-_STABLE = {}  # (math_name, floats) -> expressions folding leaves as they are (``MEMOS``)
-
-
 class _Folder:
-    def __init__(self, math_name, floats):
-        self.math_name = math_name
-        self.floats = floats
+    def __init__(self, context):
+        self.context = context
+        self.math_name = context.math_name
         self.changed = False
-        key = (math_name, floats)
-        if key not in _STABLE:
-            _STABLE[key] = {}
-            MEMOS.append(_STABLE[key])
-        self.stable = _STABLE[key]
+        self.stable = context.table("folded")  # expressions folding leaves as they are
         self.visitors = {ex.BinOp: self.binop, ex.UnaryOp: self.unaryop,
                          ex.Compare: self.compare, ex.IfExp: self.ifexp, ex.Call: self.call}
 
     def fold(self, expr):
         """``expr`` folded; one that folding left unchanged before is not walked again
-        (folding is a function of the expression, ``math_name`` and ``floats`` alone)."""
+        (folding is a function of the expression and the run's context alone)."""
         hit = self.stable.get(id(expr))
         if hit is not None and hit[0] is expr:
             return expr
@@ -75,7 +69,7 @@ class _Folder:
 
     def keeps_type(self, one, other):
         """``1 * e`` is ``e``; ``1.0 * e`` is ``e`` only when ``e`` is a float already."""
-        return isinstance(one, int) or is_float(other, self.math_name, self.floats)
+        return isinstance(one, int) or is_float(other, self.context)
 
     def _done(self, node):
         self.changed = True
@@ -99,12 +93,12 @@ class _Folder:
                 return self._done(ex.UnaryOp("-", node.right))
             for inner, other, is_left in ((node.left, node.right, True),
                                           (node.right, node.left, False)):
-                if is_float(other, self.math_name, self.floats) and _times_one(inner):
+                if is_float(other, self.context) and _times_one(inner):
                     kept = inner.right if _is_exactly(known_number(inner.left), 1) else (
                         inner.left)  # (1.0 * a) * b is a * b when b is a float
                     return self._done(ex.BinOp(op, kept, node.right) if is_left
                                       else ex.BinOp(op, node.left, kept))
-        float_left = is_float(node.left, self.math_name, self.floats)
+        float_left = is_float(node.left, self.context)
         if op == "**" and _is_exactly(right, 1) and (isinstance(right, int) or float_left):
             return self._done(node.left)  # int ** 1 is an int, float ** 1 a float
         if op == "/" and _is_exactly(right, 1) and float_left:
@@ -112,7 +106,7 @@ class _Folder:
         if op == "-" and _is_exactly(right, 0) and (isinstance(right, int) or float_left):
             return self._done(node.left)
         if op == "**" and _is_exactly(right, 0) and float_left and (
-                cannot_raise(node.left, self.math_name)):
+                cannot_raise(node.left, self.context)):
             return self._done(ex.Const(1.0))  # nan ** 0 is 1.0 too
         return node
 
@@ -121,10 +115,9 @@ class _Folder:
         (``dxs[i] += 1.0 * e`` too, at a place of a container's adjoint)."""
         value = stmt.value
         target = stmt.target
-        floats = self.floats if isinstance(target, str) else getattr(
-            self.floats, "of_adjoints", ())
-        if sw.target_name(target) in floats and isinstance(value, ex.BinOp) and (
-                value.op == "*"):
+        holds_float = self.context.type_of(target) == t.FLOAT if isinstance(target, str) else (
+            sw.target_name(target) in self.context.of_adjoints)
+        if holds_float and isinstance(value, ex.BinOp) and value.op == "*":
             for one, other in ((value.left, value.right), (value.right, value.left)):
                 if _is_exactly(known_number(one), 1):
                     stmt.value = other

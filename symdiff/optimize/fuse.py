@@ -21,10 +21,8 @@ stack's ``pop``, a user function) stays where it is.
 
 from symdiff.core import expr as ex
 from symdiff.ir import sweeps as sw
-from symdiff.optimize.effects import calls_of
 from symdiff.optimize.facts import cannot_raise
 from symdiff.optimize.walk import (
-    MEMOS,
     OPERATIONS,
     all_reads,
     blocks,
@@ -33,9 +31,7 @@ from symdiff.optimize.walk import (
     is_comment,
     name_reads,
     plain_target,
-    remembered,
     renamed,
-    table_for,
     walk,
     writes,
 )
@@ -48,22 +44,21 @@ _SIMPLE = (sw.Let, sw.AddTo, sw.Do, sw.Push, sw.Pop, sw.NewStack, sw.Comment)
 # (a return keeps its named adjoints)
 
 
-def fuse_single_uses(function, math_name, floats=frozenset(), calls=None):
+def fuse_single_uses(function, context):
     """``t = e`` whose only reader follows in the same block: ``e`` goes there, ``t`` goes."""
-    sites, reads = _counts(function)
-    calls = calls_of(math_name, calls)
+    sites, reads = _counts(function, context)
     changed = False
     for block in blocks(function):
         i = 0
         while i < len(block):
-            if _fuse(block, i, sites, reads, calls):
+            if _fuse(block, i, sites, reads, context):
                 changed = True
             else:
                 i += 1
     return changed
 
 
-def _fuse(block, i, sites, reads, calls):
+def _fuse(block, i, sites, reads, context):
     stmt = block[i]
     name = plain_target(stmt)
     if name is None:
@@ -71,10 +66,10 @@ def _fuse(block, i, sites, reads, calls):
     value = stmt.value
     if sites.get(name) != 1 or reads.get(name) != 1 or not isinstance(value, _OPERATIONS):
         return False
-    if _has_effects(value, calls):
+    if _has_effects(value, context):
         return False  # a pop stays where it is: moving it would take values out of order
-    operands = set(name_reads(value))
-    raises = not cannot_raise(value)
+    operands = set(name_reads(value, context))
+    raises = _class(value, context)
     for j in range(i + 1, min(len(block), i + 1 + REACH)):
         later = block[j]
         if is_comment(later):
@@ -82,21 +77,41 @@ def _fuse(block, i, sites, reads, calls):
         if is_comment(later, True) or not isinstance(later, _SIMPLE):
             return False  # the reverse sweep's heading, a branch, a loop, the return
         evaluated = _evaluated(later)
-        if evaluated is not None and name in name_reads(evaluated):
-            return _place(block, i, j, name, value, raises, reads)
-        if operands & set(writes(later)) or (raises and not _is_quiet(later)):
+        if evaluated is not None and name in name_reads(evaluated, context):
+            return _place(block, i, j, name, value, raises, reads, context)
+        if operands & set(writes(later)) or not _compatible(raises, _stmt_class(later, context)):
             return False
     return False
 
 
-_EFFECTS = {}  # id of a Calls -> it and the ``remembered`` table of ``_has_effects``
-MEMOS.append(_EFFECTS)
-
-
-def _has_effects(value, calls):
-    """Whether ``value`` makes a call ``calls`` does not prove pure (kept per expression)."""
-    return remembered(table_for(_EFFECTS, calls), value, lambda e: any(
+def _has_effects(value, context):
+    """Whether ``value`` makes a call the run's ``calls`` does not prove pure (kept per
+    expression)."""
+    calls = context.calls
+    return context.remember("effects", value, lambda e: any(
         isinstance(n, ex.Call) and not calls.is_pure(n) for n in walk(e)))
+
+
+QUIET, OVERFLOW, RAISES = 0, 1, 2  # what evaluating a value may raise
+
+
+def _class(value, context):
+    """``QUIET``: nothing (``facts.cannot_raise``, every ``math`` call taken as one that
+    may raise, as fuse has always judged them); ``OVERFLOW``: only an ``OverflowError``
+    (of an int too large for a float, or of a float too large: ``a ** 2``);
+    ``RAISES``: anything else too."""
+    if cannot_raise(value, context, math_name=None):
+        return QUIET
+    if cannot_raise(value, context, math_name=None, any_overflow=True):
+        return OVERFLOW
+    return RAISES
+
+
+def _compatible(one, other):
+    """Whether two values of these classes may be evaluated in either order: the first
+    exception is of the same type both ways (one raises nothing, or either raises only
+    ``OverflowError``)."""
+    return one == QUIET or other == QUIET or one == other == OVERFLOW
 
 
 def _evaluated(stmt):
@@ -111,51 +126,60 @@ def _evaluated(stmt):
     return None
 
 
-def _place(block, i, j, name, value, raises, reads):
+def _place(block, i, j, name, value, raises, reads, context):
     """Put ``value`` in place of ``name`` in ``block[j]``, if the rules allow."""
     reader = block[j]
     evaluated = _evaluated(reader)
-    if count_operations(evaluated) + count_operations(value) > MAX_OPERATIONS:
+    if count_operations(evaluated, context) + count_operations(value, context) > (
+            MAX_OPERATIONS):
         return False
     target = plain_target(reader)
     if target is not None and not reads.get(target):
         return False  # kept only because it may raise: it stays as short as it was
-    if raises and not _only_quiet_before(evaluated, name):
+    if raises and not _only_quiet_before(evaluated, name, raises, context):
         return False
-    reader.value = renamed(reader.value, {name: value})
+    reader.value = renamed(reader.value, {name: value}, context)
     del block[i]
     return True
 
 
-def _counts(function):
+def _counts(function, context):
     """How many places assign each name (parameters count), and how many read it."""
     sites = {p: 1 for p in function.params}
     for stmt in every_statement(function):
         for target in writes(stmt):
             sites[target] = sites.get(target, 0) + 1
-    return sites, all_reads(function)
+    return sites, all_reads(function, context)
 
 
-def _is_quiet(stmt):
-    """Whether running ``stmt`` certainly raises nothing: a push onto or a pop from a save
-    stack (the reverse sweep keeps it balanced) of a name or a number, or a value that
-    cannot raise stored in a name."""
+def _stmt_class(stmt, context):
+    """What running ``stmt`` may raise (``_class``): nothing for a push onto or a pop from
+    a save stack (the reverse sweep keeps it balanced) of a name or a number; its value's
+    for a value stored in a name, or a call made for its effect."""
     if isinstance(stmt, sw.Push):
-        return not stmt.method and (isinstance(stmt.value, ex.Name) or (
-            isinstance(stmt.value, ex.Const) and stmt.value.text is None))
+        return QUIET if not stmt.method and (isinstance(stmt.value, ex.Name) or (
+            isinstance(stmt.value, ex.Const) and stmt.value.text is None)) else RAISES
     if isinstance(stmt, sw.Pop):
-        return not stmt.method
-    if isinstance(stmt, (sw.Let, sw.AddTo)):
-        return not sw.is_place(stmt.target) and cannot_raise(stmt.value)
+        return RAISES if stmt.method else QUIET
+    if isinstance(stmt, (sw.Let, sw.AddTo)) and not sw.is_place(stmt.target):
+        return _class(_evaluated_value(stmt), context)
     if isinstance(stmt, sw.Do):
-        return cannot_raise(stmt.value)
-    return False  # a new stack, a comment
+        return _class(stmt.value, context)
+    return RAISES  # a new stack, a comment, a write to a place
 
 
-def _only_quiet_before(node, name):
-    """Whether everything Python evaluates before reading ``name`` in ``node`` is certain
-    not to raise, and ``name`` is read unconditionally (not inside ``a if c else b``,
-    nor after the first operand of ``and``/``or``)."""
+def _evaluated_value(stmt):
+    """What an assignment computes: ``d += e`` adds ``e`` to ``d``."""
+    if isinstance(stmt, sw.AddTo):
+        return ex.BinOp("-" if stmt.negate else "+", ex.Name(stmt.target), stmt.value)
+    return stmt.value
+
+
+def _only_quiet_before(node, name, raises, context):
+    """Whether everything Python evaluates before reading ``name`` in ``node`` may come
+    before a value of class ``raises`` (``_compatible``), and ``name`` is read
+    unconditionally (not inside ``a if c else b``, nor after the first operand of
+    ``and``/``or``)."""
     state = {"found": False}
 
     def visit(node):
@@ -178,7 +202,7 @@ def _only_quiet_before(node, name):
                 return False
             if state["found"]:
                 return True
-        return cannot_raise(node)
+        return _compatible(raises, _class(node, context))
 
     return visit(node) and state["found"]
 

@@ -18,11 +18,11 @@ itself raises nothing.
 from symdiff.core import expr as ex
 from symdiff.ir import sweeps as sw
 from symdiff.core import types as t
-from symdiff.optimize.facts import cannot_raise, int_names, is_int
+from symdiff.optimize.facts import cannot_raise, is_int
 from symdiff.optimize.walk import blocks, is_comment, reads, statements, writes
 
 
-def drop_dead_statements(function, math_name, floats=frozenset(), calls=None):
+def drop_dead_statements(function, context):
     """Drop assignments whose value nothing needs, when computing them cannot raise.
 
     A name is needed when a statement that must stay reads it: a call, a test, a
@@ -31,23 +31,26 @@ def drop_dead_statements(function, math_name, floats=frozenset(), calls=None):
     used (``s = s + t`` inside the loop) goes, though it reads itself.  So does an
     assignment every read of which first meets another assignment of the name in
     its own block (the reverse sweep recomputing a value the forward one computed).
-    A write to a place stays while its container is needed.
+    A write to a place stays while its container is needed.  A value nothing needs goes
+    though an int too large for a float would make it raise ``OverflowError``
+    (``facts.cannot_raise``'s ``overflow_only``).
     """
     every = [stmt for block in blocks(function) for stmt in block]
-    own = {id(stmt): reads(stmt) for stmt in every}
+    own = {id(stmt): reads(stmt, context) for stmt in every}
     removable = {}  # id of a statement that goes unless its target is needed -> target
     places = set()  # ids of the removable writes to a place
-    numbers = getattr(floats, "containers", {})
+    numbers = context.containers
+    math_name = context.math_name
     in_range = in_range_reads(function)
     for stmt in every:
         if isinstance(stmt, (sw.Let, sw.AddTo)) and (id(stmt) in in_range or all(
-                cannot_raise(e, math_name) or _sums_numbers(e, numbers, math_name)
+                cannot_raise(e, context, True) or _sums_numbers(e, numbers, math_name)
                 for e in _values(stmt))):
             removable[id(stmt)] = sw.target_name(stmt.target)
             if sw.is_place(stmt.target):
                 places.add(id(stmt))
         elif isinstance(stmt, sw.Push) and stmt.method and stmt.stack in numbers and (
-                cannot_raise(stmt.value, math_name)):  # an append: a write to the list
+                cannot_raise(stmt.value, context, True)):  # an append: a write to the list
             removable[id(stmt)] = stmt.stack
             places.add(id(stmt))
     needed = set()
@@ -176,10 +179,10 @@ def _reaching_reads(function, own):
     return uncovered, read_defs
 
 
-def drop_empty_statements(function, math_name, floats=frozenset(), calls=None):
+def drop_empty_statements(function, context):
     """Drop branches and loops left with nothing to do (a loop whose variable is read
     after it does something); refill bodies left empty."""
-    read = ints = None  # the names read anywhere, and those holding ints: once needed
+    read = None  # the names read anywhere: once needed
     changed = False
     for block in blocks(function):
         keep = []
@@ -190,12 +193,11 @@ def drop_empty_statements(function, math_name, floats=frozenset(), calls=None):
                     stmt.orelse = [s for s in stmt.orelse if not isinstance(s, sw.Pass)]
                 if stmt.body or getattr(stmt, "orelse", None):
                     stmt.body = stmt.body or [sw.Pass()]
-                elif isinstance(stmt, sw.If) and cannot_raise(stmt.test):
+                elif isinstance(stmt, sw.If) and cannot_raise(stmt.test, context, True):
                     changed = True
                     continue
-                elif isinstance(stmt, sw.For) and all(is_int(b, ints := (
-                        ints if ints is not None else int_names(function)))
-                        for b in stmt.bounds) and stmt.target not in (
+                elif isinstance(stmt, sw.For) and all(is_int(b, context)
+                                                      for b in stmt.bounds) and stmt.target not in (
                         read := read if read is not None else _read_unbound(function)):
                     changed = True
                     continue
@@ -232,7 +234,7 @@ def _read_unbound(function):
     return found
 
 
-def drop_orphan_comments(function, math_name, floats=frozenset(), calls=None):
+def drop_orphan_comments(function, context):
     """A comment line with nothing under it (its statements were optimized away) goes."""
     changed = False
     for block in blocks(function):

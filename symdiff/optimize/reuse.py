@@ -11,18 +11,14 @@ a row become one sum of at most MAX_TERMS terms.
 from symdiff.core import expr as ex
 from symdiff.ir import sweeps as sw
 from symdiff.optimize.copies import assignment_counts
-from symdiff.optimize.effects import calls_of
 from symdiff.optimize.walk import (
-    MEMOS,
     blocks,
     children,
     is_compound,
     name_reads,
     plain_target,
-    remembered,
     rewrite,
     statements,
-    table_for,
     walk,
     with_children,
 )
@@ -30,7 +26,7 @@ from symdiff.optimize.walk import (
 MAX_TERMS = 6  # a merged sum of adjoint contributions stays one readable line
 
 
-def reuse_values(function, math_name, floats=frozenset(), calls=None):
+def reuse_values(function, context):
     """Where an expression was already computed into a name, use the name.
 
     Only names assigned once, at top level, from an expression whose names are
@@ -40,10 +36,10 @@ def reuse_values(function, math_name, floats=frozenset(), calls=None):
     the forward sweep computed.  Two ``s.pop()`` are two values, never one; a place
     (``xs[k]``) is never a value to reuse.
     """
-    calls = calls_of(math_name, calls)
+    math_name = context.math_name
     counts = assignment_counts(function)
     known = {}  # value number of an expression -> the name holding its value
-    reuse = _Reuse(known, calls)
+    reuse = _Reuse(known, context)
     for stmt in function.body:
         kind = type(stmt)
         if kind is sw.Comment:
@@ -61,43 +57,33 @@ def reuse_values(function, math_name, floats=frozenset(), calls=None):
                     else:
                         rewrite(inner, reuse.replace)
         name = plain_target(stmt)
-        if (name is not None and counts.get(name) == 1 and _may_hold(stmt.value)
-                and all(counts.get(n, 0) <= 1 for n in name_reads(stmt.value)
+        if (name is not None and counts.get(name) == 1 and _may_hold(stmt.value, context)
+                and all(counts.get(n, 0) <= 1 for n in name_reads(stmt.value, context)
                         if n != math_name)):
-            number = value_number(stmt.value, calls)[0]
+            number = value_number(stmt.value, context)[0]
             if number is not None:
                 known.setdefault(number, name)
     return reuse.changed
 
 
-def _may_hold(value):
+def _may_hold(value, context):
     """Whether a name assigned ``value`` may stand for it: not a name or a number, and no
     call of a function by a bare name (kept per expression)."""
-    return remembered(_HOLDABLE, value, lambda v: not isinstance(v, ex.Name) and not (
+    return context.remember("holdable", value, lambda v: not isinstance(v, ex.Name) and not (
         isinstance(v, ex.Const) and v.text is None) and not any(
         isinstance(n, ex.Call) and not isinstance(n.func, ex.Attribute) for n in walk(v)))
 
 
-_HOLDABLE = {}
-MEMOS.append(_HOLDABLE)
-
-
-_NUMBERS = {}  # id of a Calls -> it and the ``remembered`` table of ``value_number``
-MEMOS.append(_NUMBERS)
-_INTERNED = {}  # the key of an expression, its operands by number -> its number
-MEMOS.append(_INTERNED)
-
-
-def value_number(node, calls):
+def value_number(node, context):
     """``(number, numbers inside)``: one number for every pure expression of one value
-    (names, numbers, arithmetic, calls ``calls`` proves pure; None for anything else),
-    and the numbers of the expressions that could be reused within ``node``, itself
-    included.  Kept per expression object: expressions are frozen."""
-    table = table_for(_NUMBERS, calls)
+    (names, numbers, arithmetic, calls the run's ``calls`` proves pure; None for anything
+    else), and the numbers of the expressions that could be reused within ``node``,
+    itself included.  Kept per expression object for the run: expressions are frozen."""
+    table = context.table("value numbers")
     hit = table.get(id(node))
     if hit is not None and hit[0] is node:
         return hit[1]
-    found = _number(node, calls)
+    found = _number(node, context)
     table[id(node)] = (node, found)
     return found
 
@@ -105,7 +91,7 @@ def value_number(node, calls):
 _NOTHING = frozenset()
 
 
-def _number(node, calls):
+def _number(node, context):
     kind = type(node)
     key = None
     inside = _NOTHING
@@ -123,7 +109,7 @@ def _number(node, calls):
     elif kind is ex.Attribute and isinstance(node.value, ex.Name):
         key = ("attribute", node.value.id, node.attr)
     else:
-        parts = [value_number(c, calls) for c in children(node)]
+        parts = [value_number(c, context) for c in children(node)]
         insides = [p[1] for p in parts if p[1]]
         if insides:
             inside = insides[0] if len(insides) == 1 else _NOTHING.union(*insides)
@@ -134,13 +120,14 @@ def _number(node, calls):
             key = ("binary", node.op, numbers[0], numbers[1])
         elif kind is ex.UnaryOp:
             key = ("unary", node.op, numbers[0])
-        elif kind is ex.Call and not node.keywords and calls.is_pure(node):
+        elif kind is ex.Call and not node.keywords and context.calls.is_pure(node):
             key = ("call", numbers)
     if key is None:
         return None, inside
-    number = _INTERNED.get(key)
+    interned = context.tables.setdefault("interned", {})  # key -> its number, this run
+    number = interned.get(key)
     if number is None:
-        number = _INTERNED[key] = len(_INTERNED)
+        number = interned[key] = len(interned)
     if kind in _REUSABLE:
         inside = inside | {number}  # a new set: ``inside`` may be a child's
     return number, inside
@@ -150,14 +137,14 @@ _REUSABLE = (ex.BinOp, ex.UnaryOp, ex.Call)
 
 
 class _Reuse:
-    def __init__(self, known, calls):
+    def __init__(self, known, context):
         self.known = known
-        self.calls = calls
+        self.context = context
         self.changed = False
 
     def replace(self, node):
         """``node`` with its outermost subexpressions already held by a name read instead."""
-        number, inside = value_number(node, self.calls)
+        number, inside = value_number(node, self.context)
         if self.known.keys().isdisjoint(inside):
             return node
         if number in self.known and type(node) in _REUSABLE:
@@ -170,7 +157,7 @@ class _Reuse:
         return with_children(node, new)
 
 
-def merge_accumulations(function, math_name, floats=frozenset(), calls=None):
+def merge_accumulations(function, context):
     """``d = a`` then ``d += b`` becomes ``d = a + b`` (the same additions, in order)."""
     changed = False
     for block in blocks(function):

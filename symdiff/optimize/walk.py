@@ -4,22 +4,19 @@ of ``core.expr`` they hold, as every pass of the optimizer reads and writes them
 Expects an ``ir.sweeps.Function``.  Guarantees one reading of what each statement reads
 and writes, the same for every pass:
 
-- ``writes(stmt)``: the names a statement (not those nested in it) assigns: a ``Let``'s
-  or ``AddTo``'s target (a place's container), a loop variable, a stack and its ``push``
-  and ``pop``, a popped value's name;
-- ``reads(stmt)``: every name it reads, once per occurrence: its expressions, an
-  accumulation's own target, a place's container and indices, the stack a ``Push`` or
-  ``Pop`` calls, a check's expressions;
+- ``writes(stmt)``: the names a statement (not those nested in it) assigns or changes
+  (``ir.sweeps.binds`` and ``changes``: a place's container counts);
+- ``reads(stmt, context)``: every name it reads, once per occurrence
+  (``ir.sweeps.reads``; with a ``Context``, each expression's names are kept for the run);
 - ``rewrite(stmt, change)``: ``change`` applied to each expression the statement holds
   (expressions are frozen: a pass builds new ones and puts them in place).
 
-A comment is a ``Comment`` statement; a section heading is one whose text starts with
-``ad.reverse.SECTION``.
+A comment is a ``Comment`` statement; the reverse sweep's heading is one that says it is
+(``Comment.heading``).
 """
 
 from dataclasses import replace
 
-from symdiff.ad.reverse import SECTION
 from symdiff.core import expr as ex
 from symdiff.ir import sweeps as sw
 
@@ -64,17 +61,7 @@ def every_statement(function):
     return statements(function.body)
 
 
-def expressions(stmt):
-    """The expressions ``stmt`` holds itself, in the order Python evaluates them (a
-    place's index after the value it is given)."""
-    if isinstance(stmt, (sw.Let, sw.AddTo)):
-        if sw.is_place(stmt.target):
-            return [stmt.value, stmt.target]
-        return [stmt.value]
-    if isinstance(stmt, sw.Check):
-        check = stmt.check
-        return [e for e in (check.value, check.message, check.cause) if e is not None]
-    return sw.expressions(stmt)
+expressions = sw.evaluated  # the expressions a statement holds, in Python's order
 
 
 _CHILDREN = {
@@ -108,97 +95,25 @@ def walk(expr):
             push(reversed(inner))
 
 
-def name_reads(expr):
-    """Every name ``expr`` reads, once per occurrence, in evaluation order (a tuple)."""
-    hit = _NAME_READS.get(id(expr))
-    if hit is not None and hit[0] is expr:
-        return hit[1]
-    found = tuple(n.id for n in walk(expr) if type(n) is ex.Name)
-    _NAME_READS[id(expr)] = (expr, found)
-    return found
+def name_reads(expr, context=None):
+    """Every name ``expr`` reads, once per occurrence, in evaluation order (a tuple; kept
+    for the run of ``context``)."""
+    if context is None:
+        return sw.name_reads(expr)
+    return context.remember("names", expr, sw.name_reads)
 
 
-# Facts about an expression are functions of it alone, and expressions are frozen: each is
-# computed once per expression object, kept with the object (so its id is not reused
-# while the entry stands) until ``forget`` (the driver's, at the end of a run).
-_NAME_READS = {}  # id -> (expression, its names)
-MEMOS = [_NAME_READS]
-
-
-def remembered(table, expr, compute):
-    """``compute(expr)``, once per expression object in ``table`` (a dict in ``MEMOS``)."""
-    hit = table.get(id(expr))
-    if hit is not None and hit[0] is expr:
-        return hit[1]
-    value = compute(expr)
-    table[id(expr)] = (expr, value)
-    return value
-
-
-def table_for(tables, owner):
-    """The ``remembered`` table of ``tables`` (a dict in ``MEMOS``: ``forget`` drops them
-    all) kept for ``owner`` (a ``Calls``), found by identity: hashing the owner on every
-    question costs more than the question."""
-    hit = tables.get(id(owner))
-    if hit is None or hit[0] is not owner:
-        hit = tables[id(owner)] = (owner, {})
-    return hit[1]
-
-
-def forget():
-    """Drop every remembered fact (the expressions they were kept with may go)."""
-    for table in MEMOS:
-        table.clear()
-
-
-def reads(stmt):
+def reads(stmt, context=None):
     """Every name ``stmt`` reads itself (not nested statements), once per occurrence (a
-    tuple).  An assignment's is kept with it while it holds the same value and target
-    (expressions are frozen: the same objects read the same names)."""
-    kind = type(stmt)
-    if kind is sw.Let or kind is sw.AddTo:
-        value, target = stmt.value, stmt.target
-        hit = _STATEMENT_READS.get(id(stmt))
-        if hit is not None and hit[0] is stmt and hit[1] is value and hit[2] is target:
-            return hit[3]
-        found = name_reads(value)
-        if type(target) is not str:
-            found += name_reads(target)
-        elif kind is sw.AddTo:
-            found += (target,)
-        _STATEMENT_READS[id(stmt)] = (stmt, value, target, found)
-        return found
-    return tuple(_reads(stmt))
-
-
-_STATEMENT_READS = {}  # id -> (statement, its value, its target, the names it reads)
-MEMOS.append(_STATEMENT_READS)
-
-
-def _reads(stmt):
-    found = []
-    for expr in expressions(stmt):
-        found.extend(name_reads(expr))
-    if isinstance(stmt, sw.AddTo) and not sw.is_place(stmt.target):
-        found.append(stmt.target)
-    elif isinstance(stmt, (sw.Push, sw.Pop)):
-        found.append(stmt.stack)
-    elif isinstance(stmt, sw.NewStack):
-        found += [stmt.stack, stmt.stack]
-    return found
+    tuple, ``ir.sweeps.reads``)."""
+    if context is None:
+        return sw.reads(stmt)
+    return sw.reads(stmt, lambda e: context.remember("names", e, sw.name_reads))
 
 
 def writes(stmt):
-    """The names ``stmt`` itself assigns (a place: its container)."""
-    if isinstance(stmt, (sw.Let, sw.AddTo)):
-        return [sw.target_name(stmt.target)]
-    if isinstance(stmt, sw.For):
-        return [stmt.target]
-    if isinstance(stmt, sw.NewStack):
-        return [stmt.stack, stmt.push, stmt.pop]
-    if isinstance(stmt, sw.Pop):
-        return [] if stmt.target is None else [stmt.target]
-    return []
+    """The names ``stmt`` itself assigns or changes (a place: its container)."""
+    return sw.binds(stmt) + sw.changes(stmt)
 
 
 def plain_target(stmt):
@@ -208,11 +123,11 @@ def plain_target(stmt):
     return None
 
 
-def all_reads(function):
+def all_reads(function, context=None):
     """How often each name is read anywhere in ``function``."""
     counts = {}
     for stmt in every_statement(function):
-        for name in reads(stmt):
+        for name in reads(stmt, context):
             counts[name] = counts.get(name, 0) + 1
     return counts
 
@@ -292,9 +207,9 @@ def transform(expr, visit):
     return visit(expr)
 
 
-def renamed(expr, replacements):
+def renamed(expr, replacements, context=None):
     """``expr`` with each name of ``replacements`` read replaced by its expression."""
-    if not any(n in replacements for n in name_reads(expr)):
+    if not any(n in replacements for n in name_reads(expr, context)):
         return expr
 
     def visit(node):
@@ -304,22 +219,19 @@ def renamed(expr, replacements):
     return transform(expr, visit)
 
 
-def count_operations(expr):
-    """How many operations ``expr`` holds (kept per expression object)."""
-    return remembered(_OPERATION_COUNTS, expr,
-                      lambda e: sum(isinstance(n, OPERATIONS) for n in walk(e)))
-
-
-_OPERATION_COUNTS = {}
-MEMOS.append(_OPERATION_COUNTS)
+def count_operations(expr, context):
+    """How many operations ``expr`` holds (kept for the run of ``context``)."""
+    return context.remember("operations", expr,
+                            lambda e: sum(isinstance(n, OPERATIONS) for n in walk(e)))
 
 
 OPERATIONS = (ex.BinOp, ex.UnaryOp, ex.Call, ex.Compare, ex.IfExp, ex.BoolOp)
 
 
 def is_comment(stmt, or_heading=False):
-    """A comment on a source line (or, with ``or_heading``, a section heading too)."""
-    return isinstance(stmt, sw.Comment) and (or_heading or not stmt.text.startswith(SECTION))
+    """A comment on a source line (or, with ``or_heading``, the reverse sweep's heading
+    too)."""
+    return isinstance(stmt, sw.Comment) and (or_heading or not stmt.heading)
 
 
 def clone_block(block):
@@ -336,4 +248,5 @@ def clone_block(block):
 
 
 def clone_function(function):
-    return replace(function, body=clone_block(function.body))
+    types = None if function.types is None else dict(function.types)
+    return replace(function, body=clone_block(function.body), types=types)

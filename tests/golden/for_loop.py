@@ -17,15 +17,13 @@ def grad_for_loop(x, n):
         add_s = i + 1
         s = s + p / add_s
     # reverse sweep: adjoints, from the result back
-    # line 44: return s * DECAY + n
-    ds = 1.0 * DECAY
     # line 41: for i in range(5):
     dp = 0.0
     dx = 0.0
     for i in reversed(range(5)):
         # line 43: s = s + p / (i + 1)
         add_s = i + 1
-        dp += ds / add_s
+        dp += DECAY / add_s
         # line 42: p = p * x
         dmul_p = dp
         p = pop()

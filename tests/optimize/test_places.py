@@ -20,6 +20,7 @@ from symdiff.ir import sweeps as sw
 from symdiff.core import types as t
 from symdiff.ir.check_sweeps import check_sweeps
 from symdiff.optimize import driver as optimize
+from symdiff.optimize.context import Context
 from symdiff.optimize.copies import propagate_copies, propagate_local_copies
 from symdiff.optimize.fold import fold_constants
 from symdiff.optimize.fuse import fuse_single_uses
@@ -36,10 +37,17 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
 VALUES = (math.nan, math.inf, -0.0, 0.0, 1.0, -2.5, 0.5, 1e308, 0, 3)
 
 
-def _run(text, *passes, floats=frozenset()):
-    function = function_of(text)
+def _function(text):
+    """The sweeps of ``text``, every parameter a float."""
+    return function_of(text, t.FLOAT)
+
+
+def _run(text, *passes, containers=None, of_adjoints=frozenset()):
+    function = _function(text)
+    context = Context.of(function, "math")
+    context.containers, context.of_adjoints = containers or {}, frozenset(of_adjoints)
     for _ in range(optimize.MAX_ROUNDS):
-        if not any([run(function, "math", floats) for run in passes]):
+        if not any([run(function, context) for run in passes]):
             break
     return function
 
@@ -52,8 +60,8 @@ def _compile(function):
 
 
 def _same(text, function, expected, points=None):
-    assert text_of(function) == text_of(function_of(expected)), text_of(function)
-    original = function_of(text)
+    assert text_of(function) == text_of(_function(expected)), text_of(function)
+    original = _function(text)
     if points is None:
         points = list(itertools.product(VALUES, repeat=len(original.params)))
     bad = oracles.mismatches(_compile(original), _compile(function), points)
@@ -244,12 +252,6 @@ def test_prune_keeps_writes_to_a_needed_container_and_what_they_read():
     _same(text, _run(text, drop_dead_statements, drop_empty_statements), text)
 
 
-def _with_containers(containers):
-    floats = optimize.Floats()
-    floats.containers = containers
-    return floats
-
-
 def test_prune_drops_appends_to_a_dead_list_and_its_sum():
     """An append to a list nothing needs goes when its value raises nothing, and so
     does the sum of a list of numbers; an append whose value may raise stays (and the
@@ -264,9 +266,8 @@ def test_prune_drops_appends_to_a_dead_list_and_its_sum():
             squares.append(x ** 2)
             return (g * 2.0,)
         """
-    numbers = _with_containers({"terms": t.List(t.FLOAT, None),
-                                "squares": t.List(t.FLOAT, None)})
-    _same(text, _run(text, drop_dead_statements, drop_empty_statements, floats=numbers), """
+    numbers = {"terms": t.List(t.FLOAT, None), "squares": t.List(t.FLOAT, None)}
+    _same(text, _run(text, drop_dead_statements, drop_empty_statements, containers=numbers), """
         def f(x, g):
             squares = []
             squares.append(x ** 2)
@@ -276,19 +277,18 @@ def test_prune_drops_appends_to_a_dead_list_and_its_sum():
 
 def test_fold_drops_one_times_at_a_place_of_a_containers_adjoint():
     """``dxs[i] += 1.0 * e`` is ``dxs[i] += e``: every place of a container's adjoint
-    holds a float, so the sum is one either way; another list's place keeps the 1.0."""
+    holds a float, so the sum is one either way; another list's place keeps the 1.0 (x
+    may be an int)."""
     text = """
-        def f(x, i):
+        def f(x: number, i: int):
             dxs = [0.0, 0.0]
             dxs[i] += 1.0 * x
             ys = [0, 0]
             ys[i] += 1.0 * x
             return (dxs[0] + dxs[1], ys[0] + ys[1])
         """
-    floats = optimize.Floats()
-    floats.of_adjoints = frozenset({"dxs"})
-    _same(text, _run(text, fold_constants, floats=floats), """
-        def f(x, i):
+    _same(text, _run(text, fold_constants, of_adjoints={"dxs"}), """
+        def f(x: number, i: int):
             dxs = [0.0, 0.0]
             dxs[i] += x
             ys = [0, 0]
@@ -308,17 +308,17 @@ def test_prune_keeps_a_sum_it_cannot_prove_quiet():
         """
     for containers in ({}, {"terms": t.List(t.List(t.FLOAT, None), None)}):
         pruned = _run(text, drop_dead_statements, drop_empty_statements,
-                      floats=_with_containers(containers))
+                      containers=containers)
         assert "sum(terms)" in text_of(pruned)
 
 
 def _generated(text):
-    function = function_of(text)
+    function = _function(text)
     return Generated(function, "math", {"math": math}, adjoints={"x": "dx"})
 
 
 PLACES = """
-    def grad_f(x, g, i):
+    def grad_f(x: number, g: number, i: int):
         dxs = [0.0, 0.0]
         one = 1.0
         t = g * one
@@ -339,7 +339,7 @@ def test_optimize_function_on_places():
     optimized = optimize.optimize_function(generated)
     check_sweeps(_Program(), optimized, "optimize")
     assert text_of(optimized.function) == text_of(function_of("""
-        def grad_f(x, g, i):
+        def grad_f(x: number, g: number, i: int):
             dxs = [0.0, 0.0]
             t = g * 1.0
             dxs[i] += t * 2.0

@@ -1,0 +1,379 @@
+"""Value types: the type an IR expression certainly has, from its names' types.
+
+Expects an ``core.expr`` expression and the types of the names it reads (``core.types``, with
+``Number``: a bool, an int or a float); guarantees ``value_type(e, env, module)``: a type
+every value of ``e`` has when it evaluates without raising, or None where the rules do
+not tell, and ``sweep_join``, the type of a name given values of two types (an ``Int``
+and a ``Float`` join to a ``Number``).  The rules, read from the registry where a call
+is a primitive: a float meeting any number is a float (or it raises); ``/`` of numbers
+a float; ``math.sin(x)`` a float, ``math.floor(x)`` an int; numpy's function of numbers a
+float (``np.float64`` is one); a comparison of numbers a bool; an element of a list its
+element type; ``sum`` of floats a float when there is one at least.  Numbers are real: a
+negative float to a fractional power, which Python makes a complex number, is taken as a
+float, as every derivative rule of the registry takes it.
+
+    value_type(x * 2.0, {"x": Number}) -> Float      value_type(x + 1, ...) -> Number
+"""
+
+import math
+import sys
+
+from symdiff.core import expr as ex
+from symdiff.core import types as t
+from symdiff.primitives.reductions import REDUCTIONS, WITH_START, in_math
+from symdiff.primitives.registry import names, result_kind, rule_of, variant
+
+_ARRAY_ELEMENTS = {"f": t.FLOAT, "i": t.INT, "u": t.INT, "b": t.BOOL}  # by dtype kind
+_KINDS = {t.FLOAT: "float", t.INT: "int", t.BOOL: "bool"}
+_TYPES = {kind: type_ for type_, kind in _KINDS.items()}
+NUMBERS = (t.BOOL, t.INT, t.FLOAT, t.NUMBER)
+POPPED = object()  # the value of ``t = pop()`` from a save stack: what ``push`` saved
+UNKNOWN = object()  # a name known to hold values of no one type (None once settled)
+
+
+def sweep_join(a, b):
+    """The type of a name assigned a value of type ``a`` and one of type ``b`` (None: no
+    value yet; ``UNKNOWN``: nothing known)."""
+    if a is None or a == b:
+        return b
+    if b is None:
+        return a
+    if a is UNKNOWN or b is UNKNOWN:
+        return UNKNOWN
+    if a in NUMBERS and b in NUMBERS:
+        if {a, b} == {t.BOOL, t.INT}:
+            return t.INT  # a bool is an int
+        return t.NUMBER
+    if isinstance(a, t.List) and isinstance(b, t.List):  # (elem None: no element yet)
+        elem = sweep_join(a.elem, b.elem)
+        return UNKNOWN if elem is UNKNOWN else t.List(
+            elem, a.length if a.length == b.length else None)
+    if isinstance(a, t.Tuple) and isinstance(b, t.Tuple) and len(a.elts) == len(b.elts):
+        elts = tuple(sweep_join(x, y) for x, y in zip(a.elts, b.elts))
+        return UNKNOWN if UNKNOWN in elts else t.Tuple(elts)
+    if isinstance(a, t.Dict) and isinstance(b, t.Dict) and not (a.items and b.items):
+        return a if a.items else b  # an empty dict has no value to read
+    if isinstance(a, t.Dict) and isinstance(b, t.Dict) and [k for k, _ in a.items] == [
+            k for k, _ in b.items]:
+        values = [sweep_join(x, y) for (_, x), (_, y) in zip(a.items, b.items)]
+        return UNKNOWN if UNKNOWN in values else t.Dict(
+            tuple((k, v) for (k, _), v in zip(a.items, values)))
+    return UNKNOWN
+
+
+def value_type(expr, env, module):
+    """The type ``expr`` certainly has when the names hold the types of ``env`` (None:
+    not known, or no value yet)."""
+    kind = type(expr)
+    rule = _RULES.get(kind)
+    if rule is None:
+        return None
+    found = rule(expr, lambda e: value_type(e, env, module), env, module)
+    return None if found is UNKNOWN else found
+
+
+def _name(expr, of, env, module):
+    return env.get(expr.id)
+
+
+def _const(expr, of, env, module):
+    if expr.text is not None:  # ``math.pi``, ``math.inf``: floats
+        head, _, attr = expr.text.partition(".")
+        return t.FLOAT if head == module.math and attr and "." not in attr else None
+    if type(expr.value) in (bool, int, float, str) or expr.value is None:
+        return t.of_value(expr.value)
+    return None
+
+
+def _attribute(expr, of, env, module):
+    """``math.pi``, ``math.inf``, ``np.inf``: the floats of ``math`` and numpy."""
+    value = expr.value
+    if type(value) is not ex.Name:
+        return None
+    numpy = sys.modules.get("numpy")
+    source = math if value.id == module.math else numpy if value.id in module.numpy else None
+    return t.FLOAT if isinstance(getattr(source, expr.attr, None), float) else None
+
+
+def _unary(expr, of, env, module):
+    operand = of(expr.operand)
+    if expr.op == "not":
+        return t.BOOL
+    if operand not in NUMBERS:
+        return None
+    if expr.op == "~":
+        return t.INT if operand in (t.BOOL, t.INT) else None
+    return t.INT if operand == t.BOOL else operand  # -True is -1
+
+
+def _binary(expr, of, env, module):
+    left, right = of(expr.left), of(expr.right)
+    if expr.op == "*" and isinstance(left, t.List) and right in (t.INT, t.BOOL):
+        return t.List(left.elem)  # ``[0.0] * n``
+    if expr.op == "+" and isinstance(left, t.List) and isinstance(right, t.List):
+        elem = sweep_join(left.elem, right.elem)
+        return None if elem is UNKNOWN else t.List(elem, None if None in (
+            left.length, right.length) else left.length + right.length)
+    if expr.op == "+" and isinstance(left, t.Tuple) and isinstance(right, t.Tuple):
+        return t.Tuple(left.elts + right.elts)
+    if left not in NUMBERS or right not in NUMBERS:
+        return None
+    op = expr.op
+    if op == "/":
+        return t.FLOAT
+    if op in ("+", "-", "*", "//", "%", "**"):
+        if t.FLOAT in (left, right):
+            return t.FLOAT  # a float meeting any number: a float, or it raises
+        exponent = _int_constant(expr.right) if op == "**" else 0
+        if left in (t.BOOL, t.INT) and right in (t.BOOL, t.INT) and (
+                exponent is not None and exponent >= 0):
+            return t.INT  # (2 ** -1 is 0.5)
+        return t.NUMBER
+    if op in ("&", "|", "^", "<<", ">>") and left in (t.BOOL, t.INT) and right in (
+            t.BOOL, t.INT):
+        return t.BOOL if op in ("&", "|", "^") and left == right == t.BOOL else t.INT
+    return None
+
+
+def _int_constant(expr):
+    if type(expr) is ex.UnaryOp and expr.op in ("-", "+"):
+        value = _int_constant(expr.operand)
+        return None if value is None else (-value if expr.op == "-" else value)
+    if type(expr) is ex.Const and expr.text is None and type(expr.value) is int:
+        return expr.value
+    return None
+
+
+def _compare(expr, of, env, module):
+    if all(op in ("is", "is not", "in", "not in") for op in expr.ops):
+        return t.BOOL
+    operands = [of(expr.left)] + [of(c) for c in expr.comparators]
+    if all(o in NUMBERS for o in operands) or all(o == t.STR for o in operands):
+        return t.BOOL
+    return None
+
+
+def _choice(parts, of):
+    found = None
+    for part in parts:
+        kind = of(part)
+        if kind is None:
+            return None
+        found = sweep_join(found, kind)
+    return found
+
+
+def _boolop(expr, of, env, module):
+    return _choice(expr.values, of)  # ``a or b`` is one of its operands
+
+
+def _ifexp(expr, of, env, module):
+    return _choice((expr.body, expr.orelse), of)
+
+
+def _call(expr, of, env, module):
+    func = expr.func
+    stack = _stack_of(func, module) if not expr.args else None
+    if stack is not None:
+        kind = env.get(stack)  # ``pop()`` of a save stack
+        return kind.elem if isinstance(kind, t.List) else None
+    if type(func) is ex.Name and func.id in module.shadowed:
+        return None  # the user's own ``sum``
+    if type(func) is ex.Name:
+        if func.id in module.helpers:
+            return t.FLOAT  # a helper the generated module defines returns a float
+        family, name = "builtin", func.id
+        if name in _BUILTIN_RESULTS:
+            return _BUILTIN_RESULTS[name]
+        if len(expr.args) == 1 and not expr.keywords and name in _OF_ELEMENTS:
+            return _OF_ELEMENTS[name](elements_of(of(expr.args[0])), of(expr.args[0]))
+        if len(expr.args) == 1 and not expr.keywords and name in REDUCTIONS and not (
+                in_math(name)):
+            return _reduced(name, of(expr.args[0]))
+        if name == "sum" and len(expr.args) == 2 and not expr.keywords:  # sum(xs, start)
+            total, start = _sum_of(of(expr.args[0])), of(expr.args[1])
+            return None if total is None or start not in NUMBERS else _binary(
+                ex.BinOp("+", expr.args[0], expr.args[1]), lambda e: (
+                    total if e is expr.args[0] else start), env, module)
+    elif type(func) is ex.Attribute and type(func.value) is ex.Name and (
+            func.value.id == module.math):
+        family, name = "math", func.attr
+    elif type(func) is ex.Attribute and type(func.value) is ex.Name and (
+            func.value.id in module.numpy):
+        return _numpy_call(expr, of)
+    elif type(func) is ex.Attribute and func.attr == "pop" and len(expr.args) <= 1:
+        kind = of(func.value)  # ``xs.pop()``, ``xs.pop(i)``: an element
+        return kind.elem if isinstance(kind, t.List) else None
+    else:
+        return None
+    if family == "math" and in_math(name) and len(expr.args) == 1 and not expr.keywords:
+        return _reduced(name, of(expr.args[0]))
+    op = names(family).get(name)
+    if op is None or expr.keywords:
+        return None
+    args = [of(a) for a in expr.args]
+    try:
+        op = variant(op, len(expr.args))
+        kind = _TYPES.get(result_kind(op, [_KINDS.get(a) for a in args], family))
+        rule = rule_of(op).spelled(family).result
+    except KeyError:
+        return None
+    if kind is not None or rule not in ("like", "pick", "power"):
+        return kind
+    if all(a in NUMBERS for a in args):  # a number the registry's kinds leave open
+        found = None
+        for a in args:
+            found = sweep_join(found, a)
+        return t.FLOAT if t.FLOAT in args and rule != "pick" else found
+    return None
+
+
+def _stack_of(func, module):
+    if type(func) is ex.Name:
+        for pop, stack in module.pops:
+            if pop == func.id:
+                return stack
+    return None
+
+
+def _numpy_call(expr, of):
+    """numpy's function of numbers: a float (``np.float64`` is one), a test's a bool."""
+    op = names("numpy").get(expr.func.attr)
+    if op is None or expr.keywords or not all(of(a) in NUMBERS for a in expr.args):
+        return None
+    try:
+        kind = result_kind(variant(op, len(expr.args)), [None] * len(expr.args), "numpy")
+    except KeyError:
+        return None
+    return t.BOOL if kind == "bool" else t.FLOAT
+
+
+def elements_of(kind):
+    """The element types of a list or tuple (None: not one)."""
+    if isinstance(kind, t.Tuple):
+        return kind.elts
+    if isinstance(kind, t.List) and kind.elem is not None:
+        return (kind.elem,)
+    return None
+
+
+def joined(kinds):
+    found = None
+    for kind in kinds:
+        found = sweep_join(found, kind)
+    return None if found is UNKNOWN else found
+
+
+def _length(kind):
+    return len(kind.elts) if isinstance(kind, t.Tuple) else getattr(kind, "length", None)
+
+
+_OF_ELEMENTS = {  # builtins copying one list or tuple: from its elements' types
+    "sorted": lambda elts, kind: None if elts is None else t.List(joined(elts), _length(kind)),
+    "list": lambda elts, kind: None if elts is None else t.List(joined(elts), _length(kind)),
+    "tuple": lambda elts, kind: kind if isinstance(kind, t.Tuple) else None,
+}
+
+
+def _reduced(op, kind):
+    """The type of a reduction (``primitives.reductions``) of one list or tuple: ``fsum``
+    gives a float, ``sum`` and ``prod`` start from an int, ``min`` and ``max`` give
+    one of the elements."""
+    if op == "fsum":
+        return t.FLOAT
+    if op in WITH_START:
+        return _sum_of(kind)
+    elts = elements_of(kind)
+    return None if elts is None else joined(elts)
+
+
+def _sum_of(kind):
+    """``sum(xs)`` of numbers: it starts from the int 0, so the sum of floats is a float
+    only when there is one at least."""
+    if kind == t.Tuple(()):
+        return t.INT  # sum(()) is 0
+    elts = kind.elts if isinstance(kind, t.Tuple) else (kind.elem,) if isinstance(
+        kind, t.List) else ()
+    if not elts or not all(e in NUMBERS for e in elts):
+        return None
+    found = t.INT
+    for e in elts:
+        found = sweep_join(found, e)
+    known_length = isinstance(kind, t.Tuple) or kind.length
+    return t.FLOAT if t.FLOAT in elts and known_length else found
+
+
+_BUILTIN_RESULTS = {"float": t.FLOAT, "len": t.INT, "int": t.INT, "bool": t.BOOL,
+                    "str": t.STR, "isinstance": t.BOOL}
+
+
+def _subscript(expr, of, env, module):
+    container = of(expr.value)
+    index = expr.index
+    if type(index) is ex.Slice:
+        return _slice(container, index)
+    if isinstance(container, (t.List, t.Table)):
+        return container.elem
+    if isinstance(container, t.Array) and container.ndim == 1:  # numpy's scalar of it
+        numpy = sys.modules.get("numpy")
+        return _ARRAY_ELEMENTS.get(numpy.dtype(container.dtype).kind) if numpy else None
+    key = index.value if type(index) is ex.Const and index.text is None else None
+    if isinstance(container, t.Tuple) and type(key) is int and -len(
+            container.elts) <= key < len(container.elts):
+        return container.elts[key]
+    if isinstance(container, t.Dict) and key is not None:
+        return dict(container.items).get(key)
+    items = container.elts if isinstance(container, t.Tuple) else [
+        v for _, v in container.items] if isinstance(container, t.Dict) else ()
+    found = None
+    for item in items:  # some element of a tuple, some value of a dict
+        found = sweep_join(found, item)
+    return None if found is UNKNOWN else found
+
+
+def _slice(container, index):
+    """A slice of a list is a list; of a tuple, the tuple of the elements it takes."""
+    if isinstance(container, t.List):
+        return t.List(container.elem)
+    bounds = [None if b is None else _int_constant(b)
+              for b in (index.lower, index.upper, index.step)]
+    written = [b for b in (index.lower, index.upper, index.step) if b is not None]
+    if isinstance(container, t.Tuple) and len([b for b in bounds if b is not None]) == len(
+            written):
+        return t.Tuple(container.elts[slice(*bounds)])
+    return None
+
+
+def _display(expr, of, env, module):
+    elts = [of(e) for e in expr.elts]
+    if any(e is None for e in elts):
+        return None
+    if type(expr) is ex.Tuple:
+        return t.Tuple(tuple(elts))
+    found = None
+    for e in elts:
+        found = sweep_join(found, e)
+    return None if found is UNKNOWN else t.List(found, len(elts))  # ``[]``: no element
+
+
+def _dict(expr, of, env, module):
+    keys = [k.value if type(k) is ex.Const and k.text is None else ... for k in expr.keys]
+    values = [of(v) for v in expr.values]
+    if ... in keys or None in values or len(set(keys)) != len(keys):
+        return None
+    return t.Dict(tuple(zip(keys, values)))
+
+
+def _list_comp(expr, of, env, module):
+    iterated = expr.iter
+    counts = type(iterated) is ex.Call and type(iterated.func) is ex.Name and (
+        iterated.func.id == "range")
+    inner = dict(env, **{expr.target: t.INT if counts else UNKNOWN})
+    elem = value_type(expr.elt, inner, module)
+    return None if elem is None else t.List(elem)
+
+
+_RULES = {ex.Name: _name, ex.Const: _const, ex.Attribute: _attribute, ex.UnaryOp: _unary, ex.BinOp: _binary,
+          ex.Compare: _compare, ex.BoolOp: _boolop, ex.IfExp: _ifexp, ex.Call: _call,
+          ex.Subscript: _subscript, ex.Tuple: _display, ex.List: _display, ex.Dict: _dict,
+          ex.ListComp: _list_comp, ex.FString: lambda *args: t.STR}
