@@ -21,12 +21,11 @@ import sys
 from symdiff.core import expr as ex
 from symdiff.core import types as t
 from symdiff.primitives.reductions import REDUCTIONS, WITH_START, in_math
-from symdiff.primitives.registry import names, result_kind, rule_of, variant
+from symdiff.primitives.registry import names, operator_ops, rule_of, variant
+from symdiff.primitives.type_rules import reads_arguments
 
 _ARRAY_ELEMENTS = {"f": t.FLOAT, "i": t.INT, "u": t.INT, "b": t.BOOL}  # by dtype kind
-_KINDS = {t.FLOAT: "float", t.INT: "int", t.BOOL: "bool"}
-_TYPES = {kind: type_ for type_, kind in _KINDS.items()}
-NUMBERS = (t.BOOL, t.INT, t.FLOAT, t.NUMBER)
+NUMBERS = t.NUMBERS
 POPPED = object()  # the value of ``t = pop()`` from a save stack: what ``push`` saved
 UNKNOWN = object()  # a name known to hold values of no one type (None once settled)
 
@@ -41,9 +40,7 @@ def sweep_join(a, b):
     if a is UNKNOWN or b is UNKNOWN:
         return UNKNOWN
     if a in NUMBERS and b in NUMBERS:
-        if {a, b} == {t.BOOL, t.INT}:
-            return t.INT  # a bool is an int
-        return t.NUMBER
+        return t.either(a, b)  # an int and a float: a number
     if isinstance(a, t.List) and isinstance(b, t.List):  # (elem None: no element yet)
         elem = sweep_join(a.elem, b.elem)
         return UNKNOWN if elem is UNKNOWN else t.List(
@@ -101,9 +98,10 @@ def _unary(expr, of, env, module):
         return t.BOOL
     if operand not in NUMBERS:
         return None
-    if expr.op == "~":
+    op = operator_ops(1).get(expr.op)
+    if op is None:  # ``~``: an int's
         return t.INT if operand in (t.BOOL, t.INT) else None
-    return t.INT if operand == t.BOOL else operand  # -True is -1
+    return rule_type(op, [operand], [None], None)  # -True is -1
 
 
 def _binary(expr, of, env, module):
@@ -119,16 +117,9 @@ def _binary(expr, of, env, module):
     if left not in NUMBERS or right not in NUMBERS:
         return None
     op = expr.op
-    if op == "/":
-        return t.FLOAT
-    if op in ("+", "-", "*", "//", "%", "**"):
-        if t.FLOAT in (left, right):
-            return t.FLOAT  # a float meeting any number: a float, or it raises
-        exponent = _int_constant(expr.right) if op == "**" else 0
-        if left in (t.BOOL, t.INT) and right in (t.BOOL, t.INT) and (
-                exponent is not None and exponent >= 0):
-            return t.INT  # (2 ** -1 is 0.5)
-        return t.NUMBER
+    if op in operator_ops(2):  # a float meeting any number: a float, or it raises
+        return rule_type(operator_ops(2)[op], [left, right],
+                         [_int_constant(expr.left), _int_constant(expr.right)], None)
     if op in ("&", "|", "^", "<<", ">>") and left in (t.BOOL, t.INT) and right in (
             t.BOOL, t.INT):
         return t.BOOL if op in ("&", "|", "^") and left == right == t.BOOL else t.INT
@@ -200,7 +191,7 @@ def _call(expr, of, env, module):
         family, name = "math", func.attr
     elif type(func) is ex.Attribute and type(func.value) is ex.Name and (
             func.value.id in module.numpy):
-        return _numpy_call(expr, of)
+        return _primitive_call(expr, of, "numpy")
     elif type(func) is ex.Attribute and func.attr == "pop" and len(expr.args) <= 1:
         kind = of(func.value)  # ``xs.pop()``, ``xs.pop(i)``: an element
         return kind.elem if isinstance(kind, t.List) else None
@@ -208,24 +199,33 @@ def _call(expr, of, env, module):
         return None
     if family == "math" and in_math(name) and len(expr.args) == 1 and not expr.keywords:
         return _reduced(name, of(expr.args[0]))
-    op = names(family).get(name)
+    return _primitive_call(expr, of, family)
+
+
+def _primitive_call(expr, of, family):
+    op = names(family).get(expr.func.id if family == "builtin" else expr.func.attr)
     if op is None or expr.keywords:
         return None
-    args = [of(a) for a in expr.args]
     try:
         op = variant(op, len(expr.args))
-        kind = _TYPES.get(result_kind(op, [_KINDS.get(a) for a in args], family))
-        rule = rule_of(op).spelled(family).result
     except KeyError:
         return None
-    if kind is not None or rule not in ("like", "pick", "power"):
-        return kind
-    if all(a in NUMBERS for a in args):  # a number the registry's kinds leave open
-        found = None
-        for a in args:
-            found = sweep_join(found, a)
-        return t.FLOAT if t.FLOAT in args and rule != "pick" else found
-    return None
+    return rule_type(op, [of(a) for a in expr.args], [_int_constant(a) for a in expr.args],
+                     family)
+
+
+def rule_type(op, args, consts, family):
+    """The type every value of ``op`` has for arguments of types ``args`` (``consts``: the
+    ints written among them), by its record's type rule; None where the rule reads an
+    argument that is no number, or ``op`` has no record."""
+    try:
+        record = rule_of(op)
+    except KeyError:
+        return None
+    by = family if family in ("math", "numpy") else None
+    if not all(a in NUMBERS for a in args) and (by == "numpy" or reads_arguments(record, by)):
+        return None  # (``math.sin(x)`` is a float whatever ``x`` is, or it raises)
+    return record.typed(args, consts, by, certain=True).result
 
 
 def _stack_of(func, module):
@@ -234,18 +234,6 @@ def _stack_of(func, module):
             if pop == func.id:
                 return stack
     return None
-
-
-def _numpy_call(expr, of):
-    """numpy's function of numbers: a float (``np.float64`` is one), a test's a bool."""
-    op = names("numpy").get(expr.func.attr)
-    if op is None or expr.keywords or not all(of(a) in NUMBERS for a in expr.args):
-        return None
-    try:
-        kind = result_kind(variant(op, len(expr.args)), [None] * len(expr.args), "numpy")
-    except KeyError:
-        return None
-    return t.BOOL if kind == "bool" else t.FLOAT
 
 
 def elements_of(kind):
@@ -303,8 +291,7 @@ def _sum_of(kind):
     return t.FLOAT if t.FLOAT in elts and known_length else found
 
 
-_BUILTIN_RESULTS = {"float": t.FLOAT, "len": t.INT, "int": t.INT, "bool": t.BOOL,
-                    "str": t.STR, "isinstance": t.BOOL}
+_BUILTIN_RESULTS = {"len": t.INT, "bool": t.BOOL, "str": t.STR, "isinstance": t.BOOL}
 
 
 def _subscript(expr, of, env, module):

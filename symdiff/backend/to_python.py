@@ -103,14 +103,14 @@ def in_place(stmt, types, owned):
     kind = types.get(name)
     if sw.is_place(stmt.target):
         return isinstance(kind, (t.List, t.Dict, t.Tuple)) and _numbers_inside(kind)
-    return kind in (t.BOOL, t.INT, t.FLOAT, t.NUMBER)
+    return kind in t.NUMBERS
 
 
 def _numbers_inside(kind):
     if isinstance(kind, t.List):
-        return kind.elem in (t.BOOL, t.INT, t.FLOAT, t.NUMBER)
+        return kind.elem in t.NUMBERS
     items = kind.elts if isinstance(kind, t.Tuple) else [v for _, v in kind.items]
-    return all(i in (t.BOOL, t.INT, t.FLOAT, t.NUMBER) for i in items)
+    return all(i in t.NUMBERS for i in items)
 
 
 def _push(stmt, builtins):

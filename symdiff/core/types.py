@@ -146,7 +146,8 @@ FLOAT, INT, BOOL, STR, NONE = Float(), Int(), Bool(), Str(), NoneType()
 NUMBER = Number()
 NUMPY_FLOAT = Float(numpy=True)
 # each converts to the next: True + 1 is 2, 2 * 0.5 is 1.0, np.float64(2.0) * 0.5 is numpy's
-NUMBERS = (BOOL, INT, FLOAT, NUMPY_FLOAT)
+# (a ``Number`` meeting an int may be an int; meeting a float it is a float)
+NUMBERS = (BOOL, INT, NUMBER, FLOAT, NUMPY_FLOAT)
 
 
 def is_number(t):
@@ -156,6 +157,21 @@ def is_number(t):
 def is_numpy(t):
     """Whether a value of type ``t`` may be a NumPy scalar."""
     return t == NUMPY_FLOAT or (isinstance(t, Optional) and t.of == NUMPY_FLOAT)
+
+
+def either(a, b):
+    """The type of a value that is one of a value of type ``a`` and one of type ``b``, as
+    it is (``max(a, b)``, a name assigned both): two numbers of unlike types are a
+    ``Number`` (a bool is an int; a float and numpy's, a float that may be numpy's);
+    anything else as ``join`` has it.
+
+    >>> either(INT, FLOAT), either(BOOL, INT), join(INT, FLOAT)
+    (Number(), Int(), Float())
+    """
+    if is_number(a) and is_number(b) and a != b and {a, b} not in ({BOOL, INT}, {
+            FLOAT, NUMPY_FLOAT}):
+        return NUMBER
+    return join(a, b)
 
 
 def join(a, b):

@@ -35,6 +35,7 @@ from symdiff.primitives.registry import names, rule_of, total, total_math
 
 _ORDERED = frozenset(("<", "<=", ">", ">="))
 _EQUAL = frozenset(("==", "!="))
+FLOATS = (t.FLOAT, t.NUMPY_FLOAT)  # a float, and one that may be numpy's (a float too)
 _BIG = 2 ** 1000  # ints written out below this meet a float without overflowing
 
 
@@ -51,7 +52,7 @@ def type_of(expr, context):
 
 def is_float(expr, context):
     """Whether ``expr`` certainly evaluates to a float (so ``1.0 * expr`` is ``expr``)."""
-    return type_of(expr, context) == t.FLOAT
+    return type_of(expr, context) in FLOATS
 
 
 def is_int(expr, context):
@@ -115,7 +116,7 @@ class _Judge:
         return value is None or abs(value) >= _BIG
 
     def float(self, expr):
-        return self.type(expr) in (t.FLOAT, t.NUMBER)
+        return self.type(expr) in FLOATS + (t.NUMBER,)
 
     def numeric(self, *exprs):
         return all(self.type(e) in NUMBERS for e in exprs)

@@ -10,8 +10,7 @@ import math
 
 from symdiff.core import expr as ex
 from symdiff.ir import sweeps as sw
-from symdiff.core import types as t
-from symdiff.optimize.facts import cannot_raise, is_float, known_number
+from symdiff.optimize.facts import FLOATS, cannot_raise, is_float, known_number
 from symdiff.optimize.walk import every_statement, rewrite, transform
 from symdiff.primitives.registry import foldable_math
 
@@ -115,7 +114,7 @@ class _Folder:
         (``dxs[i] += 1.0 * e`` too, at a place of a container's adjoint)."""
         value = stmt.value
         target = stmt.target
-        holds_float = self.context.type_of(target) == t.FLOAT if isinstance(target, str) else (
+        holds_float = self.context.type_of(target) in FLOATS if isinstance(target, str) else (
             sw.target_name(target) in self.context.of_adjoints)
         if holds_float and isinstance(value, ex.BinOp) and value.op == "*":
             for one, other in ((value.left, value.right), (value.right, value.left)):

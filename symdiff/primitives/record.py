@@ -74,11 +74,12 @@ class Primitive:
     def arity(self):
         return len(self.params)
 
-    def typed(self, args, consts=(), by=None):
+    def typed(self, args, consts=(), by=None, certain=False):
         """The type rule: a ``type_rules.Typed`` (the result type, whether the call may
         raise) for arguments of types ``args``, ``consts`` the constants among them, called
-        by the names of ``by`` ("math", "numpy", or None)."""
-        return type_rules.typed(self, args, consts, by)
+        by the names of ``by`` ("math", "numpy", or None); with ``certain``, the type every
+        value has (``type_rules.typed``)."""
+        return type_rules.typed(self, args, consts, by, certain)
 
     @property
     def vjps(self):

@@ -14,8 +14,16 @@ call may raise, as the family of names the user called it by computes it.
   as an int, a NumPy scalar is wider than a float: ``np.float64(1.0) * 2.0`` is numpy's);
 - ``quotient``: a float, or a NumPy scalar where an operand is one (``/``);
 - ``power``: ``quotient``, but an int where both operands are integers and the exponent a
-  constant that is not negative (``2 ** -1`` is 0.5);
+  constant that is not negative (``2 ** -1`` is 0.5), and a ``Number`` where the
+  exponent is not known and the value must be certain (below);
 - ``pick``: one of the operands, as it is (``max``; a copy of a string is a string).
+
+A ``Number`` (a bool, an int or a float not known when the code is generated) is an
+operand like any other: ``like(Number, Number)`` is a ``Number`` (it may be an int),
+``like(Number, Float)`` a float, a quotient of numbers a float.  ``typed(...,
+certain=True)`` gives the type every value has, what the sweeps' facts rest on: ``max``
+of an int and a float is then a ``Number``, where a variable's type (the default) is
+the float an int may stand for.
 
 Called by numpy's name (``np.sin``), a number's value is a NumPy scalar (a test's stays a
 bool).  A call may raise unless its operands are numbers and its record is ``total`` or
@@ -41,46 +49,60 @@ class Typed:
     may_raise: bool
 
 
-def floats(args, consts=()):
+def floats(args, consts=(), certain=False):
     return t.FLOAT
 
 
-def ints(args, consts=()):
+def ints(args, consts=(), certain=False):
     return t.INT
 
 
-def bools(args, consts=()):
+def bools(args, consts=(), certain=False):
     return t.BOOL
 
 
-def numpy_floats(args, consts=()):
+def numpy_floats(args, consts=(), certain=False):
     return t.NUMPY_FLOAT
 
 
-def like(args, consts=()):
+def like(args, consts=(), certain=False):
     found = _widest(args)
     return t.INT if found == t.BOOL else found
 
 
-def quotient(args, consts=()):
+def quotient(args, consts=(), certain=False):
     return t.join(t.FLOAT, like(args))
 
 
-def power(args, consts=()):
+def power(args, consts=(), certain=False):
     exponent = consts[1] if len(consts) > 1 else None
-    if len(args) == 2 and all(a in (t.INT, t.BOOL) for a in args) and (
-            isinstance(exponent, (int, float)) and exponent >= 0):
-        return t.INT
+    integers = len(args) == 2 and all(a in (t.INT, t.BOOL, t.NUMBER) for a in args)
+    if integers and isinstance(exponent, (int, float)) and exponent >= 0:
+        return like(args)  # an int, or a number that may be one
+    if integers and exponent is None and (certain or t.NUMBER in args):
+        return t.NUMBER  # an int, or a float for a negative exponent
     return quotient(args)
 
 
-def pick(args, consts=()):
+def pick(args, consts=(), certain=False):
     if len(args) == 1:
         return args[0]
-    return _widest(args)
+    if not certain:
+        return _widest(args)
+    found = None
+    for kind in args:
+        found = t.either(found, kind)
+    return found
 
 
-RESULTS = (floats, ints, bools, numpy_floats, like, quotient, power, pick)  # every result rule
+FIXED = (floats, ints, bools, numpy_floats)  # the rules whose result the arguments leave
+RESULTS = FIXED + (like, quotient, power, pick)  # every result rule
+
+
+def reads_arguments(record, by=None):
+    """Whether the result rule of ``record`` called by the names of ``by`` reads its
+    arguments' types (``like``), rather than giving one type for any (``floats``)."""
+    return record.spelled(by).result not in FIXED
 
 
 def _widest(args):
@@ -98,12 +120,14 @@ def _number(kind):
     return t.NUMPY_FLOAT if t.is_numpy(kind) else t.FLOAT
 
 
-def typed(record, args, consts=(), by=None):
+def typed(record, args, consts=(), by=None, certain=False):
     """The type rule of ``record`` (a ``Primitive``) for arguments of types ``args``, with
     ``consts`` the constants among them, called by the names of ``by`` ("math", "numpy" or
-    None for Python's operators and builtins)."""
+    None for Python's operators and builtins).  With ``certain``, the type every value
+    has (``max`` of an int and a float is a ``Number``); without, the type of a variable
+    the program reads it into (a float: an int stands where one is read)."""
     rule = record.spelled(by if by in ("math", "numpy") else None).result
-    result = rule(tuple(args), tuple(consts))
+    result = rule(tuple(args), tuple(consts), certain)
     if by == "numpy" and result is not None and result != t.BOOL:
         result = t.NUMPY_FLOAT
     numbers = all(a is None or _is_numeric(a) for a in args)
