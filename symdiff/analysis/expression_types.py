@@ -18,12 +18,14 @@ from symdiff.core.types import is_table, table_values
 from symdiff.core import expr as ex
 from symdiff.core import types as t
 from symdiff.primitives import registry
-from symdiff.primitives.type_rules import like
+from symdiff.primitives.type_rules import like, reads_arguments
 
 # calls in expressions of what is no primitive: the builtins and math functions symdiff
-# reads as values, never differentiates
-_NOT_PRIMITIVES = {"len": t.INT, "isqrt": t.INT, "gcd": t.INT, "lcm": t.INT, "bool": t.BOOL,
-                   "isinstance": t.BOOL, "callable": t.BOOL, "hasattr": t.BOOL}
+# reads as values, never differentiates (``analysis.value_types`` reads them too)
+BUILTIN_VALUES = {"len": t.INT, "bool": t.BOOL, "str": t.STR, "isinstance": t.BOOL,
+                  "callable": t.BOOL, "hasattr": t.BOOL}
+MATH_VALUES = {"isqrt": t.INT, "gcd": t.INT, "lcm": t.INT}
+_NOT_PRIMITIVES = {**BUILTIN_VALUES, **MATH_VALUES}
 
 
 def keeps_numbers(rule, by=None):
@@ -102,6 +104,24 @@ def expression_type(expr, name_type):
     return None  # unknown: ``check_program`` reports a variable left without a type
 
 
+def primitive_type(op, args, consts=(), by=None, certain=False):
+    """The type rule's result of the primitive ``op`` for arguments of types ``args``
+    (``consts``: the constants among them), called by the names of ``by``.  With
+    ``certain``, the type every value has (the sweeps' facts), None where the rule would
+    read an argument that is no number (or ``op`` has no record); without, the type of a
+    variable (an argument not typed yet left out)."""
+    if not certain:
+        return registry.typed(op, args, consts, by).result
+    try:
+        record = registry.rule_of(op)
+    except KeyError:
+        return None
+    if not all(t.is_number(a) for a in args) and (by == "numpy" or reads_arguments(
+            record, by)):
+        return None  # (``math.sin(x)`` is a float whatever ``x`` is, or it raises)
+    return record.typed(args, consts, by, certain=True).result
+
+
 def _operator_type(expr, operands, name_type):
     """An operator's value: the type rule of the record its forward is (``/`` is ``div``'s)."""
     args = [expression_type(a, name_type) for a in operands]
@@ -109,7 +129,7 @@ def _operator_type(expr, operands, name_type):
     if op is None:  # ``~``: an int's
         return like(args)
     consts = [a.value if isinstance(a, ex.Const) else None for a in operands]
-    return registry.typed(op, args, consts).result
+    return primitive_type(op, args, consts)
 
 
 def _call_type(expr, name_type):
@@ -130,4 +150,4 @@ def _call_type(expr, name_type):
     family = None if isinstance(func, ex.Name) else "math"
     args = [expression_type(a, name_type) for a in expr.args]
     consts = [a.value if isinstance(a, ex.Const) else None for a in expr.args]
-    return registry.typed(op, args, consts, family).result
+    return primitive_type(op, args, consts, family)

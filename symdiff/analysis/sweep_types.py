@@ -16,7 +16,7 @@ every run, not an assumption:
 - a name holds the join of the types of the values assigned to it (``sweep_join``: an
   ``Int`` and a ``Float`` join to a ``Number``, not to a ``Float``), found as the least
   fixed point over every assignment (loops feed their values back);
-- a value's type follows from its operands' and the registry's result kinds
+- a value's type follows from its operands' and the records' type rules
   (``value_type``): ``a * b`` is a float when one operand is (it raises or gives a
   float), ``a / b`` of numbers is a float, ``math.sin(x)`` is a float, ``math.floor(x)``
   an int, a comparison of numbers a bool.  Numbers are real: a negative float to a

@@ -4,10 +4,12 @@ Expects an ``core.expr`` expression and the types of the names it reads (``core.
 ``Number``: a bool, an int or a float); guarantees ``value_type(e, env, module)``: a type
 every value of ``e`` has when it evaluates without raising, or None where the rules do
 not tell, and ``sweep_join``, the type of a name given values of two types (an ``Int``
-and a ``Float`` join to a ``Number``).  The rules, read from the registry where a call
-is a primitive: a float meeting any number is a float (or it raises); ``/`` of numbers
-a float; ``math.sin(x)`` a float, ``math.floor(x)`` an int; numpy's function of numbers a
-float (``np.float64`` is one); a comparison of numbers a bool; an element of a list its
+and a ``Float`` join to a ``Number``: ``core.types.either``).  An operator or a call of a
+primitive has its record's type rule's result, the one statement of the rule
+(``expression_types.primitive_type`` with ``certain``: ``max`` of an int and a float is a
+number): a float meeting any number is a float (or it raises); ``/`` of numbers a float;
+``math.sin(x)`` a float, ``math.floor(x)`` an int; numpy's function of numbers a NumPy
+scalar; the rest here: a comparison of numbers a bool; an element of a list its
 element type; ``sum`` of floats a float when there is one at least.  Numbers are real: a
 negative float to a fractional power, which Python makes a complex number, is taken as a
 float, as every derivative rule of the registry takes it.
@@ -18,11 +20,11 @@ float, as every derivative rule of the registry takes it.
 import math
 import sys
 
+from symdiff.analysis.expression_types import BUILTIN_VALUES, MATH_VALUES, primitive_type
 from symdiff.core import expr as ex
 from symdiff.core import types as t
 from symdiff.primitives.reductions import REDUCTIONS, WITH_START, in_math
-from symdiff.primitives.registry import names, operator_ops, rule_of, variant
-from symdiff.primitives.type_rules import reads_arguments
+from symdiff.primitives.registry import names, operator_ops, variant
 
 _ARRAY_ELEMENTS = {"f": t.FLOAT, "i": t.INT, "u": t.INT, "b": t.BOOL}  # by dtype kind
 NUMBERS = t.NUMBERS
@@ -101,7 +103,7 @@ def _unary(expr, of, env, module):
     op = operator_ops(1).get(expr.op)
     if op is None:  # ``~``: an int's
         return t.INT if operand in (t.BOOL, t.INT) else None
-    return rule_type(op, [operand], [None], None)  # -True is -1
+    return primitive_type(op, [operand], [None], certain=True)  # -True is -1
 
 
 def _binary(expr, of, env, module):
@@ -118,8 +120,8 @@ def _binary(expr, of, env, module):
         return None
     op = expr.op
     if op in operator_ops(2):  # a float meeting any number: a float, or it raises
-        return rule_type(operator_ops(2)[op], [left, right],
-                         [_int_constant(expr.left), _int_constant(expr.right)], None)
+        return primitive_type(operator_ops(2)[op], [left, right], [
+            _int_constant(expr.left), _int_constant(expr.right)], certain=True)
     if op in ("&", "|", "^", "<<", ">>") and left in (t.BOOL, t.INT) and right in (
             t.BOOL, t.INT):
         return t.BOOL if op in ("&", "|", "^") and left == right == t.BOOL else t.INT
@@ -174,8 +176,8 @@ def _call(expr, of, env, module):
         if func.id in module.helpers:
             return t.FLOAT  # a helper the generated module defines returns a float
         family, name = "builtin", func.id
-        if name in _BUILTIN_RESULTS:
-            return _BUILTIN_RESULTS[name]
+        if name in BUILTIN_VALUES:
+            return BUILTIN_VALUES[name]
         if len(expr.args) == 1 and not expr.keywords and name in _OF_ELEMENTS:
             return _OF_ELEMENTS[name](elements_of(of(expr.args[0])), of(expr.args[0]))
         if len(expr.args) == 1 and not expr.keywords and name in REDUCTIONS and not (
@@ -197,6 +199,8 @@ def _call(expr, of, env, module):
         return kind.elem if isinstance(kind, t.List) else None
     else:
         return None
+    if family == "math" and name in MATH_VALUES:
+        return MATH_VALUES[name]
     if family == "math" and in_math(name) and len(expr.args) == 1 and not expr.keywords:
         return _reduced(name, of(expr.args[0]))
     return _primitive_call(expr, of, family)
@@ -210,22 +214,9 @@ def _primitive_call(expr, of, family):
         op = variant(op, len(expr.args))
     except KeyError:
         return None
-    return rule_type(op, [of(a) for a in expr.args], [_int_constant(a) for a in expr.args],
-                     family)
-
-
-def rule_type(op, args, consts, family):
-    """The type every value of ``op`` has for arguments of types ``args`` (``consts``: the
-    ints written among them), by its record's type rule; None where the rule reads an
-    argument that is no number, or ``op`` has no record."""
-    try:
-        record = rule_of(op)
-    except KeyError:
-        return None
     by = family if family in ("math", "numpy") else None
-    if not all(a in NUMBERS for a in args) and (by == "numpy" or reads_arguments(record, by)):
-        return None  # (``math.sin(x)`` is a float whatever ``x`` is, or it raises)
-    return record.typed(args, consts, by, certain=True).result
+    return primitive_type(op, [of(a) for a in expr.args], [
+        _int_constant(a) for a in expr.args], by, certain=True)
 
 
 def _stack_of(func, module):
@@ -291,7 +282,7 @@ def _sum_of(kind):
     return t.FLOAT if t.FLOAT in elts and known_length else found
 
 
-_BUILTIN_RESULTS = {"len": t.INT, "bool": t.BOOL, "str": t.STR, "isinstance": t.BOOL}
+
 
 
 def _subscript(expr, of, env, module):

@@ -295,9 +295,9 @@ def _innermost(kind):
 
 
 def _number_read(kind):
-    """The number an element of type ``kind`` is read as (a bool an int; anything this
-    check cannot tell a float, as generated code reads it)."""
-    return kind if kind in (t.INT, t.FLOAT, t.NUMPY_FLOAT) else t.FLOAT
+    """The number an element of type ``kind`` is read as (a bool an int, a ``Number`` as
+    it is; anything this check cannot tell a float, as generated code reads it)."""
+    return kind if kind in (t.INT, t.NUMBER, t.FLOAT, t.NUMPY_FLOAT) else t.FLOAT
 
 
 def _container_name(stmt):
