@@ -141,19 +141,6 @@ def as_passed(kind):
     return kind
 
 
-def of_derivative(kind):
-    """The type of an adjoint (a tangent) of a value of type ``kind``."""
-    if kind in NUMBERS:
-        return t.FLOAT
-    if isinstance(kind, t.List):
-        return t.List(of_derivative(kind.elem), kind.length)
-    if isinstance(kind, t.Tuple):
-        return t.Tuple(tuple(of_derivative(e) for e in kind.elts))
-    if isinstance(kind, t.Dict):
-        return t.Dict(tuple((k, of_derivative(v)) for k, v in kind.items))
-    return None
-
-
 def infer(function, given, module, shapes=None, calls=None):
     """Every name of ``function`` -> its type (None: unknown), ``given`` the parameters';
     ``shapes``: the program's dicts the function fills by keys known when it runs
