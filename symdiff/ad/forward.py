@@ -18,7 +18,8 @@ numbers the function builds has a list of tangents in step with it.
 from symdiff.ad.containers import container_operands, place
 from symdiff.ad.control import branch_statement
 from symdiff.ad.reverse import Generated, function_of, none_guards
-from symdiff.ad.writer import Writer, operand
+from symdiff.ad.writer import Names, flatten, forward_expression, names_for, operand, operands
+from symdiff.analysis.defuse import DefUse
 from symdiff.analysis.activity import active_names
 from symdiff.primitives.containers import At
 from symdiff.primitives.derivatives import unit
@@ -36,9 +37,11 @@ def differentiate_forward(program, wrt, defuse=None):
     return Tangents(program, wrt, defuse).build()
 
 
-class Tangents(Writer):
+class Tangents:
     def __init__(self, program, wrt, defuse=None):
-        super().__init__(program, defuse)
+        self.program = program
+        self.defuse = defuse if defuse is not None else DefUse(program)
+        self.names = Names(program, self.defuse)
         self.wrt = list(wrt)
         self.active = active_names(program, self.wrt, self.defuse)
         self.tangents = {}
@@ -47,12 +50,12 @@ class Tangents(Writer):
 
     def tangent(self, name):
         if name not in self.tangents:
-            self.tangents[name] = self.namer.fresh(f"d{name}")
+            self.tangents[name] = self.names.fresh(f"d{name}")
         return self.tangents[name]
 
     def build(self):
         program = self.program
-        body = self.flatten(self.block(program.body))
+        body = flatten(self.program, self.block(program.body))
         results = program.result if isinstance(program.result, tuple) else (program.result,)
         values = tuple(operand(r) for r in results)
         tangents = tuple(ex.Name(self.tangents[r.name]) if isinstance(r, ir.Var)
@@ -63,11 +66,11 @@ class Tangents(Writer):
             value, tangent = values[0], tangents[0]
         body.append(sw.Return(ex.Tuple((value, tangent))))
         body[:0] = none_guards(program, self.wrt)
-        name = self.namer.fresh(f"jvp_{program.name}")
+        name = self.names.fresh(f"jvp_{program.name}")
         function = function_of(name, program, body, extra=[self.tangents[p] for p in self.wrt])
         return Generated(function, program.math_name, program.namespace, dict(self.tangents),
-                         None, {alias: b for b, alias in self.builtins.items()},
-                         dict(self.helpers))
+                         None, {alias: b for b, alias in self.names.builtins.items()},
+                         dict(self.names.helpers))
 
     def block(self, block):
         return [(stmt.origin, self.statement(stmt)) for stmt in block]
@@ -86,19 +89,19 @@ class Tangents(Writer):
                 and not stmt.path and self.built_here(stmt)):
             return self.list_statement(stmt)
         if isinstance(stmt, ir.If):
-            return [branch_statement(stmt.test, self.flatten(self.block(stmt.body), stmt.origin),
-                                     self.flatten(self.block(stmt.orelse), stmt.origin))]
+            return [branch_statement(stmt.test, flatten(self.program, self.block(stmt.body), stmt.origin),
+                                     flatten(self.program, self.block(stmt.orelse), stmt.origin))]
         if isinstance(stmt, ir.For):
             bounds = tuple(operand(b) for b in stmt.bounds)
-            body = self.flatten(self.block(stmt.body), stmt.origin) or [sw.Pass()]
+            body = flatten(self.program, self.block(stmt.body), stmt.origin) or [sw.Pass()]
             if stmt.target in self.active:  # each iteration starts a new, constant loop variable
                 body.insert(0, sw.Let(self.tangent(stmt.target), sw.ZERO))
             return [sw.For(stmt.target, bounds, body, stmt.reverse)]
         if isinstance(stmt, ir.While):
-            body = self.flatten(self.block(stmt.body), stmt.origin) or [sw.Pass()]
+            body = flatten(self.program, self.block(stmt.body), stmt.origin) or [sw.Pass()]
             test = stmt.test
             if stmt.pre:
-                body = self.flatten(self.block(stmt.pre), stmt.origin) + [
+                body = flatten(self.program, self.block(stmt.pre), stmt.origin) + [
                     sw.If(ex.UnaryOp("not", test), [sw.Break()])] + body
                 return [sw.While(ex.Const(True), body)]
             return [sw.While(test, body)]
@@ -143,7 +146,7 @@ class Tangents(Writer):
                 made.append(sw.Let(self.tangent(stmt.target), self.built_tangent(stmt)))
             return made
         if isinstance(stmt, ir.Reduce):  # a sum's tangent is the sum of the tangents
-            func = ex.Name(self.builtin("sum")) if stmt.op == "sum" else ex.Attribute(
+            func = ex.Name(self.names.builtin("sum")) if stmt.op == "sum" else ex.Attribute(
                 ex.Name(self.program.math_name), "fsum")
             start = () if stmt.start is None else (ex.of_operand(stmt.start),)
             made = [sw.Let(stmt.target, ex.Call(func, (ex.Name(stmt.container),) + start))]
@@ -191,7 +194,7 @@ class Tangents(Writer):
         """The tangent of a flat list built (``Build``): its record's JVP for each number
         (a constant's, or an inactive name's, is zero): a number at its place, written
         out, or the tangent of ``[a] * n`` as it is."""
-        args, names = container_operands(stmt), self.names_for(stmt)
+        args, names = container_operands(stmt), names_for(self.program, self.names, stmt)
         values = [jvp(self.tangent_of(item), args, ex.Name(stmt.target), names)
                   for item, jvp in zip(stmt.items, operation_of(stmt).jvp)]
         if all(isinstance(v, At) for v in values):
@@ -208,7 +211,7 @@ class Tangents(Writer):
         for name, builder in zip(names, operation_of(stmt).jvp):
             if builder is None or name not in self.active:
                 continue
-            term = builder(ex.Name(self.tangent(name)), args, out, self.names_for(stmt))
+            term = builder(ex.Name(self.tangent(name)), args, out, names_for(self.program, self.names, stmt))
             total = term if total is None else ex.BinOp("+", total, term)
         return total if total is not None else sw.ZERO
 
@@ -221,11 +224,11 @@ class Tangents(Writer):
 
     def operation(self, stmt):
         rule = self.program.rule_of(stmt)
-        forward = sw.Let(stmt.target, self.forward_expression(stmt))
+        forward = sw.Let(stmt.target, forward_expression(self.program, self.names, stmt))
         if stmt.target not in self.active:
             return [forward]
         total = None
-        args, names = self.operands(stmt), self.names_for(stmt)
+        args, names = operands(stmt), names_for(self.program, self.names, stmt)
         for arg, builder in zip(stmt.args, rule.jvps):
             if builder is None or not isinstance(arg, ir.Var) or arg.name not in self.active:
                 continue
