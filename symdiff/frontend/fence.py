@@ -14,7 +14,7 @@ is refused until someone decides otherwise.
 import ast
 
 from symdiff.errors import UnsupportedSyntaxError
-from symdiff.frontend.exits import contains
+from symdiff.frontend.exits import child_nodes, contains
 from symdiff.frontend.parse import lambda_name
 
 ACCEPTED = {
@@ -141,7 +141,7 @@ def _nodes(tree):
         node, where = stack.pop()
         where = node if hasattr(node, "lineno") else where
         yield node, where
-        children = list(ast.iter_child_nodes(node))
+        children = child_nodes(node)
         if isinstance(node, ast.FunctionDef):
             children = [node.args] + node.body  # decorators, annotations, returns: not code
         elif isinstance(node, ast.Lambda):
@@ -185,9 +185,19 @@ def _check_nested(parsed, tree):
                                        "pass the value as an argument")
             accepted.add(id(function))
             names[name] = stmt
-    callees = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    if names:
+        _check_nested_uses(parsed, tree, names)
+    return accepted
+
+
+def _check_nested_uses(parsed, tree, names):
+    """Each nested function of ``names`` (name -> its defining statement) is only ever
+    called, never bound again, and is no parameter's name."""
+    callees = set()  # a call is walked before its function's name
     for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and node.id in names:
+        if isinstance(node, ast.Call):
+            callees.add(id(node.func))
+        elif isinstance(node, ast.Name) and node.id in names:
             if isinstance(node.ctx, ast.Store) and node is not getattr(
                     names[node.id], "targets", [None])[0]:
                 raise parsed.error(UnsupportedSyntaxError, node,
@@ -202,7 +212,6 @@ def _check_nested(parsed, tree):
             raise parsed.error(UnsupportedSyntaxError, names[arg.arg],
                                f"{arg.arg} is a parameter and a nested function",
                                "give the function its own name")
-    return accepted
 
 
 def _is_none(node):
