@@ -70,7 +70,7 @@ class Gradient:
                                         else f"wrt ({names})"]
         variant += ["value"] * with_value + ["unoptimized"] * (not optimize)
         self.function = compile_module(self.source, self.name, program.namespace,
-                                       parsed.filename, "; ".join(variant))
+                                       parsed.filename, "; ".join(variant), built.module)
         self.reads = program.reads
 
     def is_current(self):

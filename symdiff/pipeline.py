@@ -36,7 +36,7 @@ from symdiff.ad.forward import differentiate_forward
 from symdiff.ad.reverse import differentiate
 from symdiff.analysis.defuse import DefUse
 from symdiff.analysis.types import annotate
-from symdiff.backend.emit import emit
+from symdiff.backend.emit import emit_parsed
 from symdiff.errors import InternalError, SymdiffError
 from symdiff.frontend.fence import fence
 from symdiff.frontend.parse import deepest_statement, parse_function
@@ -57,12 +57,13 @@ STAGES = ("parse", "fence", "desugar", "lower", "hoist", "differentiate", "optim
 class Generated:
     """What ``generate`` built: the lowered program, the generated function's tree (before
     printing) and its text; ``defuse``, the program's ``DefUse`` (the display graph
-    reads it too)."""
+    reads it too); ``module``, the text parsed back (compiled without parsing again)."""
 
     program: object
     function: object
     source: str
     defuse: object = None
+    module: object = None  # the module tree ``source`` parses to (``emit_parsed``)
 
 
 def lower(parsed, *, forward=False, debug=None, kinds=None):
@@ -130,9 +131,9 @@ def _generate(parsed, wrt, with_value, optimize, forward, single, resolve_wrt, d
         generated = to_python(generated)
     show("to_python", generated.function)
     with stage("emit", parsed):
-        source = emit(generated)
+        source, module = emit_parsed(generated)
     show("emit", source)
-    return Generated(program, generated.function, source, defuse)
+    return Generated(program, generated.function, source, defuse, module)
 
 
 def _quiet(stage, value):
