@@ -114,6 +114,7 @@ def fence(parsed, tree=None):
     tree = tree if tree is not None else parsed.tree
     _check_signature(parsed, tree, kwargs=True)
     nested = _check_nested(parsed, tree)
+    checked = {}  # node class -> whether ``_check_accepted`` has a rule for it
     for node, where in _nodes(tree):
         name = type(node).__name__
         if isinstance(node, (ast.FunctionDef, ast.Lambda)) and node is not tree:
@@ -125,7 +126,11 @@ def fence(parsed, tree=None):
                                    "(`def g(t): ...` or `g = lambda t: ...`), or at module level")
             continue
         if name in ACCEPTED:
-            _check_accepted(parsed, node)
+            kind = node.__class__
+            if kind not in checked:
+                checked[kind] = issubclass(kind, _CHECKED)
+            if checked[kind]:
+                _check_accepted(parsed, node)
             continue
         what, hint = REFUSED.get(name, ("this construct", "rewrite it with the supported subset"))
         raise parsed.error(UnsupportedSyntaxError, where, f"{what} is not supported",
@@ -236,6 +241,11 @@ def _check_signature(parsed, tree, kwargs=False):
         raise parsed.error(UnsupportedSyntaxError, args.kwonlyargs[0],
                            "keyword-only parameters are not supported",
                            "make them ordinary parameters")
+
+
+_CHECKED = (ast.Starred, ast.For, ast.While, ast.Assign, ast.AugAssign, ast.AnnAssign,
+            ast.Attribute, ast.Constant, ast.Expr, ast.Compare, ast.ImportFrom, ast.Raise,
+            ast.Subscript)  # the accepted nodes ``_check_accepted`` looks into further
 
 
 def _check_accepted(parsed, node):
