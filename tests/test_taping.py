@@ -455,7 +455,8 @@ def outer_loop(program):
 
 def chosen(program):
     """What ``restorable`` picks for the program's first top-level loop."""
-    return restorable(environment(program, list(program.params)), outer_loop(program), Scope())
+    return list(restorable(environment(program, list(program.params)), outer_loop(program),
+                           Scope()))
 
 
 def compiled(program):

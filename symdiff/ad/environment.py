@@ -4,10 +4,11 @@ Expects a normalized ``Program``, the names differentiated by, and whether contr
 are recorded for ``check``.  Guarantees an ``Environment``: the program, its ``DefUse``,
 its active names, its container facts (``ad.facts``), the statements that assign a name
 already assigned on the path before them (``redefinitions``), where each container is
-built (``built_sides``), all computed before the sweeps are written and never changed; and
-one ``Names`` (``ad.writer``), the only mutable part, owned by this build.  Each rule of
-``ad`` is a function of a statement, a ``Scope`` and an environment returning its
-forward and reverse statements:
+built (``built_sides``), what each outermost loop restores in place (``taping``), all
+computed before the sweeps are written and never changed; and one ``Names``
+(``ad.writer``), the only mutable part, owned by this build.  Each rule of ``ad`` is a
+function of an environment, a statement and its ``Scope`` returning the statement's
+forward and reverse statements, as autodidax's rules return equations:
 
     env = environment(program, ["x"])                  # ad.reverse
     forward, reverse = operation(env, stmt, Scope())   # y = sin(x): [y = sin(x)], [dx += ...]
@@ -35,6 +36,7 @@ class Environment:
     facts: object  # ``ad.facts.ContainerFacts``
     redefined: frozenset  # sids of statements assigning a name assigned before on the path
     built_sides: MappingProxyType  # container -> its branches, or the error reading it
+    restored: MappingProxyType  # outermost loop's sid -> the names it restores in place
     names: Names  # mutable: the names this build generates
     record: str = None  # the name ``record`` is bound to, or None
 

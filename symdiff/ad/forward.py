@@ -46,13 +46,15 @@ def differentiate_forward(program, wrt, defuse=None):
 def environment(program, wrt, defuse=None):
     """The ``Environment`` forward mode writes ``program`` in: its ``DefUse``, its active
     names and a fresh ``Names``, with the tangents of ``wrt`` named first, in order.
-    (Container facts, redefinitions and built sides are reverse mode's: left empty.)"""
+    (Container facts, redefinitions, built sides and restorations are reverse mode's:
+    left empty.)"""
     defuse = defuse if defuse is not None else DefUse(program)
     names = Names(program, defuse)
     for param in wrt:
         names.derivative(param)
     return Environment(program, defuse, tuple(wrt), frozenset(active_names(
-        program, list(wrt), defuse)), None, frozenset(), MappingProxyType({}), names)
+        program, list(wrt), defuse)), None, frozenset(), MappingProxyType({}),
+        MappingProxyType({}), names)
 
 
 def tangent(env, name):

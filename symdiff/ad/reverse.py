@@ -45,7 +45,7 @@ from symdiff.ad.environment import (Environment, adjoint, built_sides, builtin, 
                                     forward_expression, names_for, overwrites,
                                     redefinitions, stack_names)
 from symdiff.ad.facts import container_facts
-from symdiff.ad.taping import Scope, recomputed, restoring
+from symdiff.ad.taping import Scope, recomputed, restorations, restoring
 from symdiff.ad.writer import Names, operand, operands, spelled_out
 from symdiff.analysis.activity import active_names
 from symdiff.core import expr as ex
@@ -96,7 +96,8 @@ def environment(program, wrt, record=False, defuse=None):
     active = active_names(program, list(wrt), defuse)
     return Environment(program, defuse, tuple(wrt), frozenset(active),
                        container_facts(program, defuse, active), redefinitions(program),
-                       MappingProxyType(built_sides(program, defuse, active)), names,
+                       MappingProxyType(built_sides(program, defuse, active)),
+                       MappingProxyType(restorations(program, defuse, active)), names,
                        names.fresh("record") if record else None)
 
 

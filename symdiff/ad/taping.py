@@ -260,18 +260,25 @@ def restoring(env, stmt, scope, forward, reverse):
                                                                               pop)]
 
 
+def restorations(program, defuse, active):
+    """For each outermost loop, by sid, the names it restores in place
+    (``choose_restored``): an analysis, found before the sweeps are written."""
+    return {loop.sid: tuple(choose_restored(loop, program, active, defuse,
+                                            lambda name: set_before_read(defuse, name)))
+            for loop in defuse.statements
+            if isinstance(loop, (ir.For, ir.While)) and not defuse.loops(loop)}
+
+
 def restorable(env, loop, scope):
     """The names the outermost loop restores in place; none for an inner loop."""
     if scope.in_loop:
         return None
-    return choose_restored(loop, env.program, env.active, env.defuse,
-                           lambda name: set_before_read(env, name))
+    return env.restored[loop.sid]
 
 
-def set_before_read(env, name):
+def set_before_read(du, name):
     """Whether ``name`` has one assignment and every read of it comes after that
     assignment, in its block (directly, or inside a later statement there)."""
-    du = env.defuse
     sources = du.definitions(name)
     if len(sources) != 1 or name in du.results:
         return False
