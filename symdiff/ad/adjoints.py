@@ -10,7 +10,7 @@ loop or branch the adjoints it accumulates into, so no adjoint is read unset.
 from dataclasses import dataclass
 
 from symdiff.core import expr as ex
-from symdiff.core.rewrite import python_children
+from symdiff.core.rewrite import breadth_first_names
 from symdiff.ir import sweeps as sw
 from symdiff.primitives.derivatives import unit
 
@@ -55,19 +55,11 @@ def python_names(stmt):
     """The names in the Python statement ``stmt`` stands for (``backend.to_python``), in
     the order ``ast.walk`` meets them there: breadth first, each statement's parts in
     its fields' order.  (Stacks, comments and checks hold no adjoint: left out.)"""
-    found = []
-    level = _forms(stmt)
-    while level:
-        below = []
-        for node in level:
-            if isinstance(node, _Statement):
-                below += node.parts
-            elif node.__class__ is ex.Name:
-                found.append(node.id)
-            else:
-                below += python_children(node)
-        level = below
-    return found
+    return breadth_first_names(_forms(stmt), _parts)
+
+
+def _parts(node):
+    return node.parts if isinstance(node, _Statement) else None
 
 
 @dataclass(frozen=True)

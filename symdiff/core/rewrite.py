@@ -100,19 +100,21 @@ def python_children(node):
     return children(node)
 
 
-def breadth_first_names(expr):
+def breadth_first_names(expr, children=None):
     """The ids of the names ``expr`` reads, in the order ``ast.walk`` meets them in the
     Python expression it stands for (breadth first, in ``python_children`` order),
-    repeats kept."""
+    repeats kept.  ``expr`` may be a list of roots, walked as one level; ``children``,
+    when given, says the parts of a node that is no expression (a statement's)."""
     found = []
-    level = [expr]
+    level = list(expr) if isinstance(expr, list) else [expr]
     while level:
         below = []
         for node in level:
             if node.__class__ is Name:
                 found.append(node.id)
             else:
-                below += python_children(node)
+                parts = None if children is None else children(node)
+                below += python_children(node) if parts is None else parts
         level = below
     return found
 
