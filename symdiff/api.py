@@ -53,8 +53,7 @@ class Gradient:
                          forward=mode == "forward", debug=debug, kinds=kinds)
         program, self.source = built.program, built.source
         self.wrt_names, self.single = list(built.wrt.names), built.wrt.single
-        with stage("graph", parsed):
-            self.graph = build_graph(program, built.defuse)
+        self._parsed, self._defuse = parsed, built.defuse  # for the graph, when asked
         self.program = program
         self.name = built.function.name
         names = ", ".join(self.wrt_names) + ("," if len(self.wrt_names) == 1 else "")
@@ -63,8 +62,17 @@ class Gradient:
                                         else f"wrt ({names})"]
         variant += ["value"] * with_value + ["unoptimized"] * (not optimize)
         self.function = compile_module(self.source, self.name, program.namespace,
-                                       parsed.filename, "; ".join(variant))
+                                       parsed.filename, "; ".join(variant), built.module)
         self.reads = program.reads
+
+    @functools.cached_property
+    def graph(self):
+        """The dependency graph (``analysis.graph``), built the first time it is asked
+        for: it is for display, and most gradients are only called."""
+        with collector_paused(), stage("graph", self._parsed):
+            graph = build_graph(self.program, self._defuse)
+        self._defuse = None
+        return graph
 
     def is_current(self):
         return all(scope.get(name) is obj and (contents is None or table_values(obj) == contents)

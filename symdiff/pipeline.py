@@ -39,7 +39,7 @@ from symdiff.ad.forward import differentiate_forward
 from symdiff.ad.reverse import differentiate
 from symdiff.analysis.defuse import DefUse
 from symdiff.analysis.types import annotate
-from symdiff.backend.emit import emit
+from symdiff.backend.emit import emit_parsed
 from symdiff.errors import InternalError, SymdiffError
 from symdiff.frontend.fence import fence
 from symdiff.frontend.parse import deepest_statement, parse_function
@@ -62,13 +62,14 @@ class Generated:
     """What ``generate`` built: the lowered program, the generated function's tree (before
     printing) and its text; ``wrt``, the ``frontend.wrt.Choice`` of parameters it
     differentiates by; ``defuse``, the program's ``DefUse`` (the display graph reads it
-    too)."""
+    too); ``module``, the text parsed back (compiled without parsing again)."""
 
     program: object
     function: object
     source: str
     wrt: object
     defuse: object = None
+    module: object = None  # the module tree ``source`` parses to (``emit_parsed``)
 
 
 def lower(parsed, *, forward=False, debug=None, kinds=None):
@@ -138,9 +139,9 @@ def differentiate_program(parsed, program, choice, *, with_value=False, optimize
         generated = to_python(generated)
     show("to_python", generated.function)
     with stage("emit", parsed):
-        source = emit(generated)
+        source, module = emit_parsed(generated)
     show("emit", source)
-    return Generated(program, generated.function, source, choice, defuse)
+    return Generated(program, generated.function, source, choice, defuse, module)
 
 
 def _quiet(stage, value):

@@ -1,10 +1,12 @@
 """Containers in the sweeps: element reads, literals, slices, and adjoints' shapes.
 
-Used by ``differentiate`` (the changes, ``xs[k] = v``, ``append`` and the reductions,
-are ``ad.changes``).  The adjoint of a container is a list of the same shape (a dict
-for a dict), zeros when the reverse sweep starts, when the container holds its last
-value: ``dxs = [0.0] * len(xs)``.  Each reverse step adds into one element or takes one
-out, so loops stay loops:
+Used by ``differentiate``: each rule is a function of an ``Environment``
+(``ad.environment``), the statement and its ``Scope``, returning its forward and reverse
+statements (the changes, ``xs[k] = v``, ``append`` and the reductions, are
+``ad.changes``).  The adjoint of a container is a list of the same shape (a dict for a
+dict), zeros when the reverse sweep starts, when the container holds its last value:
+``dxs = [0.0] * len(xs)``.  Each reverse step adds into one element or takes one out, so
+loops stay loops:
 
     y = xs[i]                     dxs[i] += dy       (dy is dxs[i] itself where xs never
                                                       changes: ``forwarded``)
@@ -17,8 +19,10 @@ list a loop builds anew is saved by reference.  The gradient of a container para
 is returned in its structure (a tuple for a tuple: ``tuple(dparams)``).
 """
 
-from symdiff.errors import UnsupportedSyntaxError
 from symdiff.core import expr as ex
+from symdiff.ad.environment import (adjoint, built_in, builtin, length_of, names_for,
+                                    overwrites, stack_names)
+from symdiff.ad.taping import restoring, saved_for_reverse
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 from symdiff.core import types as t
@@ -119,213 +123,172 @@ def _converts(kind):
     return False
 
 
-class Containers:
-    """The container statements of ``differentiate.Sweeps``.  Expects ``program``,
-    ``active``, ``facts`` (``ad.facts``), ``built_sides``, ``adjoint``, ``builtin``,
-    ``defined``, ``stack_names`` and ``saved_for_reverse`` from ``Sweeps``."""
-
-    def restores(self, container, change):
-        """Whether the reverse of ``change`` (a statement changing ``container``) must
-        undo it: a reduction or a slice of the container (or of a name bound to the same
-        object) reads it in the reverse sweep after that reverse — it comes before
-        ``change`` in the forward sweep, or in the same loop."""
-        du = self.defuse
-        at, loops = du.position(change), set(s.sid for s in du.loops(change))
-        return any(du.position(r) < at or loops & {s.sid for s in du.loops(r)}
-                   for r in self.facts.readers.get(container, ()))
-
-    def added(self, adjoint, value, index=None, over=None):
-        """``adjoint += value`` (``adjoint`` a name or a place) for a VJP's value
-        (``primitives.containers``): at one place (an index computed is bound to
-        ``index`` first), or at every place of the container ``over``, by a loop over
-        ``index``."""
-        if isinstance(value, At):
-            bound, into = [], adjoint
-            for step in value.path:
-                if isinstance(step, ex.Call):
-                    bound.append(sw.Let(index, step))
-                    step = ex.Name(index)
-                into = ex.Subscript(ex.Name(into) if isinstance(into, str) else into, step)
-            return bound + [sw.AddTo(into, value.value)]
-        if isinstance(value, Each):
-            share = substitute(value.value, {POSITION.id: ex.Name(index)})
-            into = ex.Name(adjoint) if isinstance(adjoint, str) else adjoint
-            return [sw.For(index, (self.length_of(over),), [
-                sw.AddTo(ex.Subscript(into, ex.Name(index)), share)])]
-        return [sw.AddTo(adjoint, value)]
-
-    def length_of(self, value):
-        """``len(value)``, as generated code calls ``len``."""
-        return ex.Call(ex.Name(self.builtin("len")), (value,))
-
-    def container_statement(self, stmt, scope):
-        if isinstance(stmt, ir.Item):
-            return self.item(stmt, scope)
-        if isinstance(stmt, ir.Build):
-            return self.build_container(stmt, scope)
-        if isinstance(stmt, ir.SetItem):
-            return self.set_item(stmt, scope)
-        if isinstance(stmt, ir.Share):
-            return self.share(stmt, scope)
-        if isinstance(stmt, ir.Take):
-            return self.take(stmt, scope)
-        if isinstance(stmt, ir.Join):
-            return self.join(stmt, scope)
-        return self.reduce(stmt, scope)
-
-    def take(self, stmt, scope):
-        """``tail = xs[1:]``: the reverse adds the slice's adjoint back at the positions
-        it was taken from (``range(len(xs))[1:]`` names them, whatever the bounds)."""
-        self.defined.add(stmt.target)
-        source = place(stmt.container, stmt.path)
-        cut = ex.Slice(*[None if b is None else ex.of_operand(b) for b in stmt.bounds])
-        descending = (("reverse", ex.Const(True)),) if stmt.descending else ()
-        if stmt.copy is None:
-            value = ex.Subscript(source, cut)
-        else:
-            value = ex.Call(ex.Name(self.builtin(stmt.copy)), (source,), descending)
-        forward = [sw.Let(stmt.target, value)]
-        if stmt.target not in self.active:
-            return forward, []
-        positions, index = self.namer.fresh(f"{stmt.target}_positions"), self.namer.fresh("i")
-        d = ex.Name(self.adjoint(stmt.target))
-        scattered = operation_of(stmt).vjp[0](d, container_operands(stmt), ex.Name(
-            stmt.target), self.names_for(stmt))
-        into = ex.Subscript(place(self.adjoint(stmt.container), stmt.path),
-                            ex.Subscript(ex.Name(positions), ex.Name(index)))
-        kind = self.program.containers[stmt.target]
-        reverse = [sw.Let(positions, scattered.positions),
-                   sw.For(index, (self.length_of(ex.Name(positions)),), self.added_into(
-                       into, ex.Subscript(scattered.value, ex.Name(index)), kind.elem if
-                       isinstance(kind, t.List) else kind.elts[0]))]
-        if scope.in_loop:
-            push, pop = self.stack_names()
-            forward.insert(0, sw.Push(push, ex.Name(stmt.target)))
-            kind = self.program.containers[stmt.target]
-            reverse += [sw.Pop(stmt.target, pop), sw.Let(d.id, zeros(kind, ex.Name(stmt.target)))]
-        names = ir.operand_names(stmt.path + tuple(b for b in stmt.bounds if b is not None))
-        return self.saved_for_reverse(stmt, scope, names, forward, reverse)
-
-    def share(self, stmt, scope):
-        """``x = h``, a loop-carried name bound to another list: its adjoint is added
-        into the other's, element by element, and the old list comes back."""
-        self.defined.add(stmt.target)
-        forward = [sw.Let(stmt.target, place(stmt.container, stmt.path))]
-        if stmt.target not in self.active:
-            return forward, []
-        d = self.adjoint(stmt.target)
-        index = self.namer.fresh("i")
-        each = operation_of(stmt).vjp[0](ex.Name(d), container_operands(stmt), ex.Name(
-            stmt.target), self.names_for(stmt))  # measured by the adjoint it adds
-        reverse = self.added(place(self.adjoint(stmt.container), stmt.path), each, index,
-                             ex.Name(d))
-        if scope.in_loop:
-            push, pop = self.stack_names()
-            forward.insert(0, sw.Push(push, ex.Name(stmt.target)))
-            kind = self.program.containers[stmt.target]
-            reverse += [sw.Pop(stmt.target, pop), sw.Let(d, zeros(kind, ex.Name(stmt.target)))]
-        return self.saved_for_reverse(stmt, scope, ir.operand_names(stmt.path), forward,
-                                      reverse)
-
-    def container_adjoints(self, side=None):
-        """``dxs = [0.0] * len(xs)`` for every active container, as the reverse starts (but
-        for one whose adjoint a sum starts: ``_spread``).  A container built only inside
-        branches of ``if`` statements (read only there: lowering sees to it) may not exist
-        when the reverse starts: its adjoint starts with the reverse of the branch that
-        builds it, ``side`` (``(sid of the if, True for its body)``)."""
-        return [sw.Let(self.adjoint(name), zeros(kind, ex.Name(name)))
-                for name, kind in self.program.containers.items()
-                if name in self.active and name not in self.facts.started
-                and side in self._built_in(name)]
-
-    def branch_local_adjoints(self):
-        """The adjoints of the active containers built only inside branches: each is set
-        in the reverse of its branch before it is read, and needs no zero before."""
-        return {self.adjoint(name) for name in self.program.containers
-                if name in self.active and None not in self._built_in(name)}
-
-    def _built_in(self, name):
-        """The innermost branches (``DefUse.branches``) the definitions of the container
-        ``name`` stand in; ``{None}`` when one stands in none.  Found once per name: the
-        reverse of every branch asks of every container."""
-        if name not in self.built_sides:
-            self.built_sides[name] = self._find_built_in(name)
-        return self.built_sides[name]
-
-    def _find_built_in(self, name):
-        du = self.defuse
-        sides = set()
-        for stmt in du.definitions(name):
-            around = du.branches(stmt)
-            if not around:
-                return {None}
-            sides.add(around[-1])
-        for reader in du.readers(name):
-            if sides and not sides & set(du.branches(reader)):
-                origin = reader.origin
-                raise UnsupportedSyntaxError(
-                    "a container built in one branch of an if is read outside that branch",
-                    filename=origin.filename, lineno=origin.lineno,
-                    col_offset=origin.col_offset, source_line=origin.text,
-                    hint="build it before the if (the branches may then change it), or "
-                         "read it only inside the branch")
-        return sides or {None}
-
-    def gradient_of(self, name):
-        kind = self.program.containers.get(name)
-        value = ex.Name(self.adjoint(name))
-        return value if kind is None else structured(kind, value)
-
-    def _defines(self, stmt, scope):
-        overwrites = scope.in_loop or stmt.target in self.defined
-        self.defined.add(stmt.target)
-        return overwrites
-
-    def item(self, stmt, scope):
-        overwrites = self._defines(stmt, scope)
-        forward = [sw.Let(stmt.target, place(stmt.container, stmt.path))]
-        if stmt.target not in self.active or stmt.target in self.facts.forwarded:
-            return self.restoring(stmt, scope, forward, [])
-        g = self.adjoint(stmt.target)
-        vjp = operation_of(stmt).vjp[0]
-        reverse = self.added(self.adjoint(stmt.container), vjp(
-            ex.Name(g), container_operands(stmt), ex.Name(stmt.target), self.names_for(stmt)))
-        if overwrites:
-            reverse.append(sw.Let(g, sw.ZERO))
-        forward, reverse = self.saved_for_reverse(stmt, scope, ir.operand_names(stmt.path),
-                                                  forward, reverse)
-        return self.restoring(stmt, scope, forward, reverse)
-
-    def build_container(self, stmt, scope):
-        self.defined.add(stmt.target)
-        if stmt.repeat is not None:
-            value = ex.BinOp("*", ex.List((ex.of_operand(stmt.items[0]),)),
-                             ex.of_operand(stmt.repeat))
-        else:
-            value = written_out(ir.Literal(stmt.kind, stmt.items, stmt.keys))
-        forward = [sw.Let(stmt.target, value)]
-        if stmt.target not in self.active:
-            return forward, []
-        d = ex.Name(self.adjoint(stmt.target))
-        reverse = []
-        if scope.in_loop:  # a new container each iteration: the last one comes back after
-            push, pop = self.stack_names()
-            forward.insert(0, sw.Push(push, ex.Name(stmt.target)))
-            kind = self.program.containers[stmt.target]
-            after = [sw.Pop(stmt.target, pop), sw.Let(d.id, zeros(kind, ex.Name(stmt.target)))]
-        else:
-            after = []
-        leaves = [item for _, item in ir.literal_leaves(stmt.items, stmt.keys)]
-        args, names = container_operands(stmt), self.names_for(stmt)
-        for item, vjp in zip(leaves, operation_of(stmt).vjp):
-            if not (isinstance(item, ir.Var) and item.name in self.active):
-                continue
-            share = vjp(d, args, ex.Name(stmt.target), names)
-            held = self.program.containers.get(item.name)
-            if held is not None:  # a list held by name: its adjoint takes the element's
-                reverse += self.added_into(ex.Name(self.adjoint(item.name)), share, held)
-                continue
-            reverse.append(sw.AddTo(self.adjoint(item.name), share))
-        return forward, reverse + after
+def restores(env, container, change):
+    """Whether the reverse of ``change`` (a statement changing ``container``) must
+    undo it: a reduction or a slice of the container (or of a name bound to the same
+    object) reads it in the reverse sweep after that reverse — it comes before
+    ``change`` in the forward sweep, or in the same loop."""
+    du = env.defuse
+    at, loops = du.position(change), set(s.sid for s in du.loops(change))
+    return any(du.position(r) < at or loops & {s.sid for s in du.loops(r)}
+               for r in env.facts.readers.get(container, ()))
 
 
+def added(env, adjoint, value, index=None, over=None):
+    """``adjoint += value`` (``adjoint`` a name or a place) for a VJP's value
+    (``primitives.containers``): at one place (an index computed is bound to
+    ``index`` first), or at every place of the container ``over``, by a loop over
+    ``index``."""
+    if isinstance(value, At):
+        bound, into = [], adjoint
+        for step in value.path:
+            if isinstance(step, ex.Call):
+                bound.append(sw.Let(index, step))
+                step = ex.Name(index)
+            into = ex.Subscript(ex.Name(into) if isinstance(into, str) else into, step)
+        return bound + [sw.AddTo(into, value.value)]
+    if isinstance(value, Each):
+        share = substitute(value.value, {POSITION.id: ex.Name(index)})
+        into = ex.Name(adjoint) if isinstance(adjoint, str) else adjoint
+        return [sw.For(index, (length_of(env, over),), [
+            sw.AddTo(ex.Subscript(into, ex.Name(index)), share)])]
+    return [sw.AddTo(adjoint, value)]
+
+
+def take(env, stmt, scope):
+    """``tail = xs[1:]``: the reverse adds the slice's adjoint back at the positions
+    it was taken from (``range(len(xs))[1:]`` names them, whatever the bounds)."""
+    source = place(stmt.container, stmt.path)
+    cut = ex.Slice(*[None if b is None else ex.of_operand(b) for b in stmt.bounds])
+    descending = (("reverse", ex.Const(True)),) if stmt.descending else ()
+    if stmt.copy is None:
+        value = ex.Subscript(source, cut)
+    else:
+        value = ex.Call(ex.Name(builtin(env, stmt.copy)), (source,), descending)
+    forward = [sw.Let(stmt.target, value)]
+    if stmt.target not in env.active:
+        return forward, []
+    positions, index = env.names.fresh(f"{stmt.target}_positions"), env.names.fresh("i")
+    d = ex.Name(adjoint(env, stmt.target))
+    scattered = operation_of(stmt).vjp[0](d, container_operands(stmt), ex.Name(
+        stmt.target), names_for(env, stmt))
+    into = ex.Subscript(place(adjoint(env, stmt.container), stmt.path),
+                        ex.Subscript(ex.Name(positions), ex.Name(index)))
+    kind = env.program.containers[stmt.target]
+    reverse = [sw.Let(positions, scattered.positions),
+               sw.For(index, (length_of(env, ex.Name(positions)),), added_into(
+                   env, into, ex.Subscript(scattered.value, ex.Name(index)), kind.elem if
+                   isinstance(kind, t.List) else kind.elts[0]))]
+    if scope.in_loop:
+        push, pop = stack_names(env)
+        forward.insert(0, sw.Push(push, ex.Name(stmt.target)))
+        kind = env.program.containers[stmt.target]
+        reverse += [sw.Pop(stmt.target, pop), sw.Let(d.id, zeros(kind, ex.Name(stmt.target)))]
+    names = ir.operand_names(stmt.path + tuple(b for b in stmt.bounds if b is not None))
+    return saved_for_reverse(env, stmt, scope, names, forward, reverse)
+
+
+def share(env, stmt, scope):
+    """``x = h``, a loop-carried name bound to another list: its adjoint is added
+    into the other's, element by element, and the old list comes back."""
+    forward = [sw.Let(stmt.target, place(stmt.container, stmt.path))]
+    if stmt.target not in env.active:
+        return forward, []
+    d = adjoint(env, stmt.target)
+    index = env.names.fresh("i")
+    each = operation_of(stmt).vjp[0](ex.Name(d), container_operands(stmt), ex.Name(
+        stmt.target), names_for(env, stmt))  # measured by the adjoint it adds
+    reverse = added(env, place(adjoint(env, stmt.container), stmt.path), each, index,
+                    ex.Name(d))
+    if scope.in_loop:
+        push, pop = stack_names(env)
+        forward.insert(0, sw.Push(push, ex.Name(stmt.target)))
+        kind = env.program.containers[stmt.target]
+        reverse += [sw.Pop(stmt.target, pop), sw.Let(d, zeros(kind, ex.Name(stmt.target)))]
+    return saved_for_reverse(env, stmt, scope, ir.operand_names(stmt.path), forward,
+                             reverse)
+
+
+def container_adjoints(env, side=None):
+    """``dxs = [0.0] * len(xs)`` for every active container, as the reverse starts (but
+    for one whose adjoint a sum starts: ``_spread``).  A container built only inside
+    branches of ``if`` statements (read only there: lowering sees to it) may not exist
+    when the reverse starts: its adjoint starts with the reverse of the branch that
+    builds it, ``side`` (``(sid of the if, True for its body)``)."""
+    return [sw.Let(adjoint(env, name), zeros(kind, ex.Name(name)))
+            for name, kind in env.program.containers.items()
+            if name in env.active and name not in env.facts.started
+            and side in built_in(env, name)]
+
+
+def branch_local_adjoints(env):
+    """The adjoints of the active containers built only inside branches: each is set
+    in the reverse of its branch before it is read, and needs no zero before."""
+    return {adjoint(env, name) for name in env.program.containers
+            if name in env.active and None not in built_in(env, name)}
+
+
+def gradient_of(env, name):
+    kind = env.program.containers.get(name)
+    value = ex.Name(adjoint(env, name))
+    return value if kind is None else structured(kind, value)
+
+
+def item(env, stmt, scope):
+    redefines = overwrites(env, stmt, scope)
+    forward = [sw.Let(stmt.target, place(stmt.container, stmt.path))]
+    if stmt.target not in env.active or stmt.target in env.facts.forwarded:
+        return restoring(env, stmt, scope, forward, [])
+    g = adjoint(env, stmt.target)
+    vjp = operation_of(stmt).vjp[0]
+    reverse = added(env, adjoint(env, stmt.container), vjp(
+        ex.Name(g), container_operands(stmt), ex.Name(stmt.target), names_for(env, stmt)))
+    if redefines:
+        reverse.append(sw.Let(g, sw.ZERO))
+    forward, reverse = saved_for_reverse(env, stmt, scope, ir.operand_names(stmt.path),
+                                         forward, reverse)
+    return restoring(env, stmt, scope, forward, reverse)
+
+
+def build_container(env, stmt, scope):
+    if stmt.repeat is not None:
+        value = ex.BinOp("*", ex.List((ex.of_operand(stmt.items[0]),)),
+                         ex.of_operand(stmt.repeat))
+    else:
+        value = written_out(ir.Literal(stmt.kind, stmt.items, stmt.keys))
+    forward = [sw.Let(stmt.target, value)]
+    if stmt.target not in env.active:
+        return forward, []
+    d = ex.Name(adjoint(env, stmt.target))
+    reverse = []
+    if scope.in_loop:  # a new container each iteration: the last one comes back after
+        push, pop = stack_names(env)
+        forward.insert(0, sw.Push(push, ex.Name(stmt.target)))
+        kind = env.program.containers[stmt.target]
+        after = [sw.Pop(stmt.target, pop), sw.Let(d.id, zeros(kind, ex.Name(stmt.target)))]
+    else:
+        after = []
+    leaves = [item for _, item in ir.literal_leaves(stmt.items, stmt.keys)]
+    args, names = container_operands(stmt), names_for(env, stmt)
+    for item, vjp in zip(leaves, operation_of(stmt).vjp):
+        if not (isinstance(item, ir.Var) and item.name in env.active):
+            continue
+        share = vjp(d, args, ex.Name(stmt.target), names)
+        held = env.program.containers.get(item.name)
+        if held is not None:  # a list held by name: its adjoint takes the element's
+            reverse += added_into(env, ex.Name(adjoint(env, item.name)), share, held)
+            continue
+        reverse.append(sw.AddTo(adjoint(env, item.name), share))
+    return forward, reverse + after
+
+
+def added_into(env, into, value, kind):
+    """``into += value`` for a number; for a list or tuple of numbers, number by
+    number (``for i in range(len(value)): into[i] += value[i]``)."""
+    if not _nested(kind):
+        return [sw.AddTo(into, value)]
+    index = env.names.fresh("i")
+    length = length_of(env, value)
+    return [sw.For(index, (length,), added_into(
+        env, ex.Subscript(into, ex.Name(index)), ex.Subscript(value, ex.Name(index)),
+        kind.elem if isinstance(kind, t.List) else kind.elts[0]))]

@@ -1,6 +1,7 @@
 """Control flow of the two sweeps: branches and loops, and the reverse of each.
 
-Used by ``differentiate`` (``Sweeps`` is a ``Control``).  A branch runs forward as
+Used by ``differentiate``: each rule is a function of an ``Environment``, the statement, its
+``Scope`` and ``block`` (what writes the sweeps of a block).  A branch runs forward as
 written and, when either side has a reverse, runs back on the same decision (pushed,
 when the loop around it overwrites the decision).  A loop's reverse is a loop: a
 ``for`` with a loop variable the body never writes and no ``break`` runs back over
@@ -10,6 +11,9 @@ forward and runs that many times back.  The reverse of one iteration starts the
 adjoints of values that live one iteration from their first contribution.
 """
 
+from symdiff.ad.containers import container_adjoints
+from symdiff.ad.environment import adjoint, builtin, flatten
+from symdiff.ad.taping import decision, restorable, unset
 from symdiff.ad.writer import operand
 from symdiff.core import expr as ex
 from symdiff.ir import nodes as ir
@@ -35,143 +39,138 @@ def regenerated(loop):
     return not breaks and loop.target not in ir.assigned_names(loop.body)
 
 
-class Control:
-    """Expects ``block``, ``decision``, ``flatten``, ``restorable``, ``unset``,
-    ``defuse``, ``active``, ``adjoint(s)``, ``defined`` and ``namer`` from ``Sweeps``."""
+def branch(env, stmt, scope, block):
+    """``if``: forward as written; back on the same decision (``block`` writes a block)."""
+    inner = scope.enter(stmt, env.defuse)
+    fb, rb = block(env, stmt.body, inner)
+    fe, re = block(env, stmt.orelse, inner)
+    forward = [branch_statement(stmt.test, flatten(env, fb, stmt.origin),
+                                flatten(env, fe, stmt.origin))]
+    if not (rb or re):
+        return forward, []
+    saved, restored = (decision(env, stmt.test, scope)
+                       if scope.taped(stmt.test, env.defuse.place(stmt)) else ([], []))
+    body = container_adjoints(env, (stmt.sid, True)) + flatten(env, rb, stmt.origin)
+    orelse = container_adjoints(env, (stmt.sid, False)) + flatten(env, re, stmt.origin)
+    if body:
+        back = sw.If(ex.Name(stmt.test), body, orelse)
+    else:
+        back = sw.If(ex.UnaryOp("not", ex.Name(stmt.test)), orelse, [])
+    return forward + saved, restored + [back]
 
-    def branch(self, stmt, scope):
-        inner = scope.enter(stmt, self.defuse)
-        before = set(self.defined)
-        fb, rb = self.block(stmt.body, inner)
-        after_body, self.defined = self.defined, before
-        fe, re = self.block(stmt.orelse, inner)
-        self.defined |= after_body
-        forward = [branch_statement(stmt.test, self.flatten(fb, stmt.origin),
-                                    self.flatten(fe, stmt.origin))]
-        if not (rb or re):
-            return forward, []
-        saved, restored = (self.decision(stmt.test, scope)
-                           if scope.taped(stmt.test, self.defuse.place(stmt)) else ([], []))
-        body = self.container_adjoints((stmt.sid, True)) + self.flatten(rb, stmt.origin)
-        orelse = self.container_adjoints((stmt.sid, False)) + self.flatten(re, stmt.origin)
-        if body:
-            back = sw.If(ex.Name(stmt.test), body, orelse)
-        else:
-            back = sw.If(ex.UnaryOp("not", ex.Name(stmt.test)), orelse, [])
-        return forward + saved, restored + [back]
 
-    def for_loop(self, stmt, scope):
-        regenerate = regenerated(stmt)
-        inner = scope.enter(stmt, self.defuse,
-                            exempt=[stmt.target] if regenerate else [],
-                            in_place=self.restorable(stmt, scope))
-        fb, rb = self.block(stmt.body, inner)
-        if rb and stmt.target in self.active:  # each iteration starts a new loop variable
-            rb.append((stmt.origin, [sw.Let(self.adjoint(stmt.target), sw.ZERO)]))
-        bounds = tuple(self.operand(b) for b in stmt.bounds)
-        over = None if stmt.over is None else self.keys_of(stmt.over, stmt.sort)
-        body = self.flatten(fb, stmt.origin) or [sw.Pass()]
-        if not rb:
-            return [sw.For(stmt.target, bounds, body, stmt.reverse, over)], []
-        if regenerate:
-            stable = not scope.in_loop and not any(
-                isinstance(b, ir.Var) and b.name in inner.loop_assigned for b in stmt.bounds)
-            forward, saved, restored = [], [], []
-            if not stable:  # keep the bounds the loop ran with, for the reverse loop
-                kept = []
-                for i, bound in enumerate(stmt.bounds):
-                    if isinstance(bound, ir.Var):
-                        name = self.namer.fresh(f"{stmt.target}_{_BOUND_NAMES[len(stmt.bounds)][i]}")
-                        forward.append(sw.Let(name, ex.Name(bound.name)))
-                        more_saved, more_restored = self.decision(name, scope)
-                        saved, restored = saved + more_saved, more_restored + restored
-                        bound = ir.Var(name)
-                    kept.append(self.operand(bound))
-                bounds = tuple(kept)
-            forward.append(sw.For(stmt.target, bounds, body, stmt.reverse, over))
-            back = sw.For(stmt.target, bounds, self.reverse_body(rb, stmt), not stmt.reverse,
-                          over)
-            return self.unset(stmt, scope, inner) + forward + saved, restored + [back]
-        counter = self.namer.fresh(f"{stmt.target}_trips")
-        self.counters.append(counter)
-        loop = sw.For(stmt.target, bounds, [sw.AddTo(counter, ex.Const(1))] + body,
-                      stmt.reverse, over)
-        forward, reverse = self.counted(counter, loop, rb, scope, stmt)
-        return self.unset(stmt, scope, inner) + forward, reverse
+def for_loop(env, stmt, scope, block):
+    regenerate = regenerated(stmt)
+    inner = scope.enter(stmt, env.defuse,
+                        exempt=[stmt.target] if regenerate else [],
+                        in_place=restorable(env, stmt, scope))
+    fb, rb = block(env, stmt.body, inner)
+    if rb and stmt.target in env.active:  # each iteration starts a new loop variable
+        rb.append((stmt.origin, [sw.Let(adjoint(env, stmt.target), sw.ZERO)]))
+    bounds = tuple(operand(b) for b in stmt.bounds)
+    over = None if stmt.over is None else keys_of(env, stmt.over, stmt.sort)
+    body = flatten(env, fb, stmt.origin) or [sw.Pass()]
+    if not rb:
+        return [sw.For(stmt.target, bounds, body, stmt.reverse, over)], []
+    if regenerate:
+        stable = not scope.in_loop and not any(
+            isinstance(b, ir.Var) and b.name in inner.loop_assigned for b in stmt.bounds)
+        forward, saved, restored = [], [], []
+        if not stable:  # keep the bounds the loop ran with, for the reverse loop
+            kept = []
+            for i, bound in enumerate(stmt.bounds):
+                if isinstance(bound, ir.Var):
+                    name = env.names.fresh(f"{stmt.target}_{_BOUND_NAMES[len(stmt.bounds)][i]}")
+                    forward.append(sw.Let(name, ex.Name(bound.name)))
+                    more_saved, more_restored = decision(env, name, scope)
+                    saved, restored = saved + more_saved, more_restored + restored
+                    bound = ir.Var(name)
+                kept.append(operand(bound))
+            bounds = tuple(kept)
+        forward.append(sw.For(stmt.target, bounds, body, stmt.reverse, over))
+        back = sw.For(stmt.target, bounds, reverse_body(env, rb, stmt), not stmt.reverse,
+                      over)
+        return unset(env, stmt, scope, inner) + forward + saved, restored + [back]
+    counter = env.names.counter(f"{stmt.target}_trips")
+    loop = sw.For(stmt.target, bounds, [sw.AddTo(counter, ex.Const(1))] + body,
+                  stmt.reverse, over)
+    forward, reverse = counted(env, counter, loop, rb, scope, stmt)
+    return unset(env, stmt, scope, inner) + forward, reverse
 
-    def keys_of(self, ref, sort):
-        """The dict a loop over keys runs over, ``sorted`` with ``sort`` (its path:
-        constant keys, which the reverse loop reads alike; the dict's keys never
-        change)."""
-        node = ex.Name(ref.container)
-        for index in ref.path:
-            node = ex.Subscript(node, ex.of_operand(index))
-        return ex.Call(ex.Name(self.builtin("sorted")), (node,)) if sort else node
 
-    def operand(self, value):
-        return operand(value)
+def keys_of(env, ref, sort):
+    """The dict a loop over keys runs over, ``sorted`` with ``sort`` (its path:
+    constant keys, which the reverse loop reads alike; the dict's keys never
+    change)."""
+    node = ex.Name(ref.container)
+    for index in ref.path:
+        node = ex.Subscript(node, ex.of_operand(index))
+    return ex.Call(ex.Name(builtin(env, "sorted")), (node,)) if sort else node
 
-    def while_loop(self, stmt, scope):
-        inner = scope.enter(stmt, self.defuse, in_place=self.restorable(stmt, scope))
-        fb, rb = self.block(stmt.body, inner)
-        fp, _ = self.block(stmt.pre, inner)
-        body = self.flatten(fb, stmt.origin) or [sw.Pass()]
-        counter = self.namer.fresh("trips") if rb else None
-        if counter:
-            self.counters.append(counter)
-            body.insert(0, sw.AddTo(counter, ex.Const(1)))
-        test = stmt.test
-        if stmt.pre:
-            body = self.flatten(fp, stmt.origin) + [
-                sw.If(ex.UnaryOp("not", test), [sw.Break()])] + body
-            loop = sw.While(ex.Const(True), body)
-        else:
-            loop = sw.While(test, body)
-        if not rb:
-            return [loop], []
-        forward, reverse = self.counted(counter, loop, rb, scope, stmt)
-        return self.unset(stmt, scope, inner) + forward, reverse
 
-    def counted(self, counter, loop, reverse_body, scope, stmt):
-        saved, restored = self.decision(counter, scope)
-        each = self.namer.fresh("_")
-        back = sw.For(each, (ex.Name(counter),), self.reverse_body(reverse_body, stmt))
-        return [sw.Let(counter, ex.Const(0)), loop] + saved, restored + [back]
+def while_loop(env, stmt, scope, block):
+    inner = scope.enter(stmt, env.defuse, in_place=restorable(env, stmt, scope))
+    fb, rb = block(env, stmt.body, inner)
+    fp, _ = block(env, stmt.pre, inner)
+    body = flatten(env, fb, stmt.origin) or [sw.Pass()]
+    counter = env.names.counter("trips") if rb else None
+    if counter:
+        body.insert(0, sw.AddTo(counter, ex.Const(1)))
+    test = stmt.test
+    if stmt.pre:
+        body = flatten(env, fp, stmt.origin) + [
+            sw.If(ex.UnaryOp("not", test), [sw.Break()])] + body
+        loop = sw.While(ex.Const(True), body)
+    else:
+        loop = sw.While(test, body)
+    if not rb:
+        return [loop], []
+    forward, reverse = counted(env, counter, loop, rb, scope, stmt)
+    return unset(env, stmt, scope, inner) + forward, reverse
 
-    def reverse_body(self, chunks, loop):
-        """The reverse of one iteration; adjoints of values that live one iteration start
-        from their first contribution (``d = e``, not ``d += e``) and need no reset."""
-        stmts = self.flatten(chunks, loop.origin)
-        for name in self.iteration_locals(loop):
-            adjoint = self.adjoints.get(name)
-            touching = [i for i, s in enumerate(stmts) if sw.mentions(s, adjoint)]
-            if adjoint is None or not touching:
-                continue
-            first = stmts[touching[0]]
-            if isinstance(first, sw.AddTo) and adjoint not in expression_names(first.value):
-                value = sw.negated(first.value) if first.negate else first.value
-                stmts[touching[0]] = sw.Let(adjoint, value)
-            else:  # its first contribution is conditional: start the iteration from zero
-                stmts.insert(0, sw.Let(adjoint, sw.ZERO))
-                touching = [i + 1 for i in touching]
-            last = stmts[touching[-1]]
-            if len(touching) > 1 and isinstance(last, sw.Let) and sw.is_zero(last.value):
-                del stmts[touching[-1]]  # the next iteration starts afresh
-            self.local_adjoints.add(adjoint)
-        return stmts
 
-    def iteration_locals(self, loop):
-        """Names assigned once, at the top of the loop body, read only later in the same
-        iteration: nothing carries them from one iteration to the next, or out."""
-        du = self.defuse
-        found = []
-        for stmt in loop.body:
-            if not isinstance(stmt, (ir.Assign, ir.Compute, ir.Pop)):
-                continue
-            name = stmt.target
-            if len(du.definitions(name)) != 1 or name in du.results:
-                continue
-            position = du.position(stmt)
-            if all(du.encloses(loop, r) and du.position(r) > position for r in du.readers(name)):
-                found.append(name)
-        return found
+def counted(env, counter, loop, chunks, scope, stmt):
+    saved, restored = decision(env, counter, scope)
+    each = env.names.fresh("_")
+    back = sw.For(each, (ex.Name(counter),), reverse_body(env, chunks, stmt))
+    return [sw.Let(counter, ex.Const(0)), loop] + saved, restored + [back]
+
+
+def reverse_body(env, chunks, loop):
+    """The reverse of one iteration; adjoints of values that live one iteration start
+    from their first contribution (``d = e``, not ``d += e``) and need no reset."""
+    stmts = flatten(env, chunks, loop.origin)
+    for name in iteration_locals(env, loop):
+        adjoint = env.names.derivatives.get(name)
+        touching = [i for i, s in enumerate(stmts) if sw.mentions(s, adjoint)]
+        if adjoint is None or not touching:
+            continue
+        first = stmts[touching[0]]
+        if isinstance(first, sw.AddTo) and adjoint not in expression_names(first.value):
+            value = sw.negated(first.value) if first.negate else first.value
+            stmts[touching[0]] = sw.Let(adjoint, value)
+        else:  # its first contribution is conditional: start the iteration from zero
+            stmts.insert(0, sw.Let(adjoint, sw.ZERO))
+            touching = [i + 1 for i in touching]
+        last = stmts[touching[-1]]
+        if len(touching) > 1 and isinstance(last, sw.Let) and sw.is_zero(last.value):
+            del stmts[touching[-1]]  # the next iteration starts afresh
+        env.names.iteration_local(adjoint)
+    return stmts
+
+
+def iteration_locals(env, loop):
+    """Names assigned once, at the top of the loop body, read only later in the same
+    iteration: nothing carries them from one iteration to the next, or out."""
+    du = env.defuse
+    found = []
+    for stmt in loop.body:
+        if not isinstance(stmt, (ir.Assign, ir.Compute, ir.Pop)):
+            continue
+        name = stmt.target
+        if len(du.definitions(name)) != 1 or name in du.results:
+            continue
+        position = du.position(stmt)
+        if all(du.encloses(loop, r) and du.position(r) > position for r in du.readers(name)):
+            found.append(name)
+    return found

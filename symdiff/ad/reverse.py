@@ -16,6 +16,12 @@ decision, and each loop its trip count.  The reverse of a loop is a loop (``cont
 Every contribution to an adjoint is an ``AddTo``; the first to reach an adjoint
 becomes its definition (``adjoints``).  ``backend.to_python`` writes the Python tree.
 
+Each statement's rule is a function of the ``Environment`` (``ad.environment``: the
+analyses, computed once before the sweeps, and the build's ``Names``), the statement and
+its ``Scope``, returning the statement's forward and reverse statements; ``block`` puts
+a block's together, the reverse ones in reverse order.  No rule keeps state between
+statements but the names it asks for.
+
     def f(x):                 def grad_f(x):
         y = math.sin(x)           y = math.sin(x)
         return y * x              result = y * x
@@ -27,16 +33,23 @@ becomes its definition (``adjoints``).  ``backend.to_python`` writes the Python 
 """
 
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from symdiff.ad.adjoints import accumulate, initialize_adjoints
-from symdiff.ad.changes import ContainerChanges
-from symdiff.ad.containers import Containers, structured, zeros
-from symdiff.ad.control import Control
+from symdiff.ad.changes import append_to_list, join, pop_from_list, reduce, set_item
+from symdiff.ad.containers import (branch_local_adjoints, build_container,
+                                   container_adjoints, gradient_of, item, share, structured,
+                                   take, zeros)
+from symdiff.ad.control import branch, for_loop, while_loop
+from symdiff.ad.environment import (Environment, adjoint, built_sides, builtin, flatten,
+                                    forward_expression, names_for, overwrites,
+                                    redefinitions, stack_names)
 from symdiff.ad.facts import container_facts
-from symdiff.ad.taping import Scope, Taping
-from symdiff.ad.writer import Writer, operand, spelled_out
+from symdiff.ad.taping import Scope, recomputed, restoring
+from symdiff.ad.writer import Names, operand, operands, spelled_out
 from symdiff.analysis.activity import active_names
 from symdiff.core import expr as ex
+from symdiff.analysis.defuse import DefUse
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 from symdiff.core.rewrite import breadth_first_names
@@ -72,221 +85,172 @@ def differentiate(program, wrt, *, with_value=False, as_tuple=None, record=False
     """
     if as_tuple is None:
         as_tuple = len(wrt) != 1
-    return Sweeps(program, wrt, record, defuse).build(with_value, as_tuple)
+    return build(environment(program, wrt, record, defuse), with_value, as_tuple)
 
 
-class Sweeps(Control, Taping, Containers, ContainerChanges, Writer):
-    def __init__(self, program, wrt, record=False, defuse=None):
-        super().__init__(program, defuse)
-        self.local_adjoints = set()  # adjoints that live one iteration of a reverse loop
-        self.wrt = list(wrt)
-        self.active = active_names(program, self.wrt, self.defuse)
-        self.facts = container_facts(program, self.defuse, self.active)
-        self.forwarded = None  # number -> its container's adjoint's element, once named
-        self.built_sides = {}  # container -> the branches it is built in (``_built_in``)
-        self.adjoints = {}
-        self.defined = set(program.params)  # names assigned on the path generated so far
-        self.stack_used = False
-        self.push = self.pop = None
-        self.record = self.namer.fresh("record") if record else None
+def environment(program, wrt, record=False, defuse=None):
+    """The ``Environment`` (``ad.environment``) the sweeps of ``program`` w.r.t. ``wrt``
+    are written in: its analyses, computed once, and a fresh ``Names``."""
+    defuse = defuse if defuse is not None else DefUse(program)
+    names = Names(program, defuse)
+    active = active_names(program, list(wrt), defuse)
+    return Environment(program, defuse, tuple(wrt), frozenset(active),
+                       container_facts(program, defuse, active), redefinitions(program),
+                       MappingProxyType(built_sides(program, defuse, active)), names,
+                       names.fresh("record") if record else None)
 
-    # --- names --------------------------------------------------------------------------
 
-    def adjoint(self, name):
-        """The adjoint of ``name``: a name of its own, or the element of its container's
-        adjoint it is added into directly (``ad.facts``: ``forwarded``)."""
-        if self.forwarded is None:  # the containers' adjoints named first, in order
-            self.forwarded = {}
-            for number, (container, path) in self.facts.forwarded.items():
-                element = ex.Name(self.adjoint(container))
-                for index in path:
-                    element = ex.Subscript(element, index)
-                self.forwarded[number] = element
-        element = self.forwarded.get(name)
-        if element is not None:
-            return element
-        if name not in self.adjoints:
-            self.adjoints[name] = self.namer.fresh(f"d{name}")
-        return self.adjoints[name]
+# --- the function -----------------------------------------------------------------------
 
-    def stack_names(self):
-        if self.push is None:
-            self.stack_name = self.namer.fresh("stack")
-            self.push, self.pop = self.namer.fresh("push"), self.namer.fresh("pop")
-        self.stack_used = True
-        return self.push, self.pop
-
-    # --- the function -------------------------------------------------------------------
-
-    def build(self, with_value, as_tuple):
-        program = self.program
-        fwd, rev = self.block(program.body, Scope())
-        body = self.flatten(fwd)
-        result = program.result
-        value_name = None
-        calls = any(getattr(s, "call", None) for s in self.defuse.statements)
-        if with_value:
-            value_name = self.namer.fresh("value")
-            value = operand(result)
-            if calls:
-                value = self.as_float(value)
-            body.append(sw.Let(value_name, value))
-        reverse = []
-        if isinstance(result, ir.Var) and result.name in self.active:
-            reverse.append(sw.Let(self.adjoint(result.name), ex.Const(1.0)))
-            reverse += self.container_adjoints()
-            reverse += self.flatten(rev)
-        initialized = initialize_adjoints(reverse, set(self.adjoints.values()),
-                                          self.local_adjoints | self.branch_local_adjoints())
-        grads = [spelled_out(self.gradient_of(p)) if self.adjoints.get(p) in initialized
-                 else self.no_gradient(p) for p in self.wrt]
+def build(env, with_value, as_tuple):
+    program, names = env.program, env.names
+    fwd, rev = block(env, program.body, Scope())
+    body = flatten(env, fwd)
+    result = program.result
+    value_name = None
+    calls = any(getattr(s, "call", None) for s in env.defuse.statements)
+    if with_value:
+        value_name = names.fresh("value")
+        value = operand(result)
         if calls:
-            grads = [self.as_float(g) for g in grads]  # numpy's scalars become plain floats
-        grad = ex.Tuple(tuple(grads)) if as_tuple else grads[0]
-        if with_value:
-            grad = ex.Tuple((ex.Name(value_name), grad))
-        prologue = []
-        if self.stack_used:
-            prologue = [sw.NewStack(self.stack_name, self.push, self.pop)]
-        if reverse:
-            reverse.insert(0, sw.Comment(f"{SECTION}: adjoints, from the result back"))
-        statements = none_guards(program, self.wrt) + prologue + body + reverse + [
-            sw.Return(grad)]
-        name = self.namer.fresh(f"grad_{program.name}")
-        return Generated(function_of(name, program, statements), program.math_name,
-                         program.namespace, dict(self.adjoints), self.record,
-                         {alias: b for b, alias in self.builtins.items()}, dict(self.helpers),
-                         tuple(self.counters), dict(program.containers))
+            value = as_float(env, value)
+        body.append(sw.Let(value_name, value))
+    reverse = []
+    if isinstance(result, ir.Var) and result.name in env.active:
+        reverse.append(sw.Let(adjoint(env, result.name), ex.Const(1.0)))
+        reverse += container_adjoints(env)
+        reverse += flatten(env, rev)
+    initialized = initialize_adjoints(reverse, set(names.derivatives.values()),
+                                      names.local | branch_local_adjoints(env))
+    grads = [spelled_out(gradient_of(env, p)) if names.derivatives.get(p) in initialized
+             else no_gradient(env, p) for p in env.wrt]
+    if calls:
+        grads = [as_float(env, g) for g in grads]  # numpy's scalars become plain floats
+    grad = ex.Tuple(tuple(grads)) if as_tuple else grads[0]
+    if with_value:
+        grad = ex.Tuple((ex.Name(value_name), grad))
+    prologue = []
+    if names.stack_used:
+        prologue = [sw.NewStack(*names.stack)]
+    if reverse:
+        reverse.insert(0, sw.Comment(f"{SECTION}: adjoints, from the result back"))
+    statements = none_guards(program, env.wrt) + prologue + body + reverse + [
+        sw.Return(grad)]
+    name = names.fresh(f"grad_{program.name}")
+    return Generated(function_of(name, program, statements), program.math_name,
+                     program.namespace, dict(names.derivatives), env.record,
+                     {alias: b for b, alias in names.builtins.items()}, dict(names.helpers),
+                     tuple(names.counters), dict(program.containers))
 
-    # --- blocks -------------------------------------------------------------------------
 
-    def block(self, block, scope):
-        """Forward and reverse chunks of ``block``; the reverse ones in reverse order."""
-        fwd, rev = [], []
-        for stmt in block:
-            f, r = self.statement(stmt, scope)
-            fwd.append((stmt.origin, f))
-            if r:
-                rev.append((stmt.origin, r))
-        rev.reverse()
-        return fwd, rev
+# --- blocks -----------------------------------------------------------------------------
 
-    def statement(self, stmt, scope):
-        if isinstance(stmt, ir.Assign):
-            return self.operation(stmt, scope)
-        if isinstance(stmt, ir.Compute):
-            overwrites = scope.in_loop or stmt.target in self.defined
-            self.defined.add(stmt.target)
-            reset = [sw.Let(self.adjoint(stmt.target), sw.ZERO)] if (
-                stmt.target in self.active and overwrites) else []
-            return self.restoring(stmt, scope, [sw.Let(stmt.target, stmt.expr)],
-                                  reset)
-        if isinstance(stmt, ir.If):
-            return self.branch(stmt, scope)
-        if isinstance(stmt, ir.For):
-            return self.for_loop(stmt, scope)
-        if isinstance(stmt, ir.While):
-            return self.while_loop(stmt, scope)
-        if isinstance(stmt, ir.BreakIf):
-            return [sw.If(stmt.test, [sw.Break()])], []
-        if isinstance(stmt, ir.Check):  # runs where the function runs it; no derivative
-            return [sw.Check(stmt)], []
-        if isinstance(stmt, ir.Push):
-            return self.append_to_list(stmt, scope)
-        if isinstance(stmt, ir.Pop):
-            return self.pop_from_list(stmt, scope)
-        if isinstance(stmt, (ir.Item, ir.Build, ir.SetItem, ir.Reduce, ir.Share, ir.Take,
-                             ir.Join)):
-            return self.container_statement(stmt, scope)
-        raise TypeError(stmt)
+def block(env, stmts, scope):
+    """Forward and reverse chunks of the block ``stmts``; the reverse ones in reverse
+    order."""
+    fwd, rev = [], []
+    for stmt in stmts:
+        f, r = statement(env, stmt, scope)
+        fwd.append((stmt.origin, f))
+        if r:
+            rev.append((stmt.origin, r))
+    rev.reverse()
+    return fwd, rev
 
-    def saved_for_reverse(self, stmt, scope, names, forward, reverse):
-        """``forward`` and ``reverse`` with the values of ``names`` the reverse reads
-        brought back where the loop around may overwrite them: recomputed, or pushed
-        before ``forward`` and popped before ``reverse``."""
-        place = self.defuse.place(stmt)
-        taped = [n for n in dict.fromkeys(names) if scope.taped(n, place)
-                 and n not in scope.in_place]
-        saved = [n for n in taped if self.recomputed(n, stmt, stmt, scope, ()) is None]
-        before = []
-        if saved:
-            push, pop = self.stack_names()
-            forward = [sw.Push(push, ex.Name(n)) for n in saved] + forward
-            before = [sw.Pop(n, pop) for n in reversed(saved)]
-        before += [sw.Let(n, self.recomputed(n, stmt, stmt, scope, saved))
-                   for n in taped if n not in saved]
-        return forward, before + reverse
 
-    def no_gradient(self, name):
-        """The gradient of a parameter no derivative reaches: zeros of its structure."""
-        kind = self.program.containers.get(name)
-        if kind is None:
-            return ex.Const(0.0)
-        return spelled_out(structured(kind, zeros(kind, ex.Name(name))))
+_CONTAINER_RULES = {ir.Item: item, ir.Build: build_container, ir.SetItem: set_item,
+                    ir.Share: share, ir.Take: take, ir.Join: join, ir.Reduce: reduce,
+                    ir.Push: append_to_list, ir.Pop: pop_from_list}
 
-    # --- one operation -------------------------------------------------------------------
 
-    def operation(self, stmt, scope):
-        overwrites = scope.in_loop or stmt.target in self.defined
-        self.defined.add(stmt.target)
-        rule = self.program.rule_of(stmt)
-        forward = [sw.Let(stmt.target, self.forward_expression(stmt))]
-        if stmt.target not in self.active:
-            return self.restoring(stmt, scope, forward, [])
-        builders = {}  # argument name -> its builder (several arguments, one: merged)
-        for arg, builder in zip(stmt.args, rule.vjps):
-            if builder is not None and isinstance(arg, ir.Var) and arg.name in self.active:
-                known = builders.get(arg.name)
-                builders[arg.name] = builder if known is None else merged(known, builder)
-        if not builders:  # a constant overwrites an active name: its old adjoint is done
-            reset = [sw.Let(self.adjoint(stmt.target), sw.ZERO)] if overwrites else []
-            return self.restoring(stmt, scope, forward, reset)
-        g = self.adjoint(stmt.target)
-        build = _Building(ex.Name(g), self.operands(stmt), ex.Name(stmt.target),
-                          self.names_for(stmt))
-        terms = [(name, build(builder)) for name, builder in builders.items()]
-        reads = [n for _, term in terms for n in breadth_first_names(term)]
-        operands = [a.name for a in stmt.args if isinstance(a, ir.Var)] + [stmt.target]
-        place = self.defuse.place(stmt)
-        taped = [n for n in dict.fromkeys(reads) if n in operands and scope.taped(n, place)
-                 and n not in scope.in_place]
-        before = [n for n in taped if n != stmt.target]
-        after = [n for n in taped if n == stmt.target]
-        saved = [n for n in before if self.recomputed(n, stmt, stmt, scope, ()) is None]
-        reverse = []
-        if saved or after:
-            push, pop = self.stack_names()
-            forward = [sw.Push(push, ex.Name(n)) for n in saved] + forward + [
-                sw.Push(push, ex.Name(n)) for n in after]
-            reverse = [sw.Pop(n, pop) for n in reversed(saved + after)]
-        reverse += [sw.Let(n, self.recomputed(n, stmt, stmt, scope, saved))
-                    for n in before if n not in saved]
-        if self.record:
-            for i, (arg, builder) in enumerate(zip(stmt.args, rule.vjps)):
-                if builder is not None and isinstance(arg, ir.Var) and arg.name in builders:
-                    reverse.append(sw.Do(ex.Call(ex.Name(self.record), (
-                        ex.Const(stmt.sid), ex.Const(i), build(builder)))))
-        for name, term in terms:
-            if name != stmt.target:
-                reverse.append(accumulate(self.adjoint(name), term))
-        if stmt.target in builders:  # ``s = s * t``: the new adjoint of ``s``, scaled
-            term = dict(terms)[stmt.target]
-            if unit(term)[1] != 1:
-                reverse.append(sw.Let(g, term))
-        elif overwrites:
-            reverse.append(sw.Let(g, sw.ZERO))  # the old value's adjoint starts anew
-        return self.restoring(stmt, scope, forward, reverse)
+def statement(env, stmt, scope):
+    """The forward and reverse statements of ``stmt``."""
+    if isinstance(stmt, ir.Assign):
+        return operation(env, stmt, scope)
+    if isinstance(stmt, ir.Compute):
+        reset = [sw.Let(adjoint(env, stmt.target), sw.ZERO)] if (
+            stmt.target in env.active and overwrites(env, stmt, scope)) else []
+        return restoring(env, stmt, scope, [sw.Let(stmt.target, stmt.expr)], reset)
+    if isinstance(stmt, ir.If):
+        return branch(env, stmt, scope, block)
+    if isinstance(stmt, ir.For):
+        return for_loop(env, stmt, scope, block)
+    if isinstance(stmt, ir.While):
+        return while_loop(env, stmt, scope, block)
+    if isinstance(stmt, ir.BreakIf):
+        return [sw.If(stmt.test, [sw.Break()])], []
+    if isinstance(stmt, ir.Check):  # runs where the function runs it; no derivative
+        return [sw.Check(stmt)], []
+    rule = _CONTAINER_RULES.get(type(stmt))
+    if rule is not None:
+        return rule(env, stmt, scope)
+    raise TypeError(stmt)
 
-    def decision(self, name, scope):
-        """Save ``name`` for the reverse sweep when the enclosing loop overwrites it."""
-        if not scope.in_loop:
-            return [], []
-        push, pop = self.stack_names()
-        return [sw.Push(push, ex.Name(name))], [sw.Pop(name, pop)]
 
-    def as_float(self, node):
-        return node if isinstance(node, ex.Const) else ex.Call(ex.Name(self.builtin("float")),
-                                                               (node,))
+def no_gradient(env, name):
+    """The gradient of a parameter no derivative reaches: zeros of its structure."""
+    kind = env.program.containers.get(name)
+    if kind is None:
+        return ex.Const(0.0)
+    return spelled_out(structured(kind, zeros(kind, ex.Name(name))))
+
+
+# --- one operation ----------------------------------------------------------------------
+
+def operation(env, stmt, scope):
+    redefines = overwrites(env, stmt, scope)
+    rule = env.program.rule_of(stmt)
+    forward = [sw.Let(stmt.target, forward_expression(env, stmt))]
+    if stmt.target not in env.active:
+        return restoring(env, stmt, scope, forward, [])
+    builders = {}  # argument name -> its builder (several arguments, one: merged)
+    for arg, builder in zip(stmt.args, rule.vjps):
+        if builder is not None and isinstance(arg, ir.Var) and arg.name in env.active:
+            known = builders.get(arg.name)
+            builders[arg.name] = builder if known is None else merged(known, builder)
+    if not builders:  # a constant overwrites an active name: its old adjoint is done
+        reset = [sw.Let(adjoint(env, stmt.target), sw.ZERO)] if redefines else []
+        return restoring(env, stmt, scope, forward, reset)
+    g = adjoint(env, stmt.target)
+    build = _Building(ex.Name(g), operands(stmt), ex.Name(stmt.target),
+                      names_for(env, stmt))
+    terms = [(name, build(builder)) for name, builder in builders.items()]
+    reads = [n for _, term in terms for n in breadth_first_names(term)]
+    names = [a.name for a in stmt.args if isinstance(a, ir.Var)] + [stmt.target]
+    place = env.defuse.place(stmt)
+    taped = [n for n in dict.fromkeys(reads) if n in names and scope.taped(n, place)
+             and n not in scope.in_place]
+    before = [n for n in taped if n != stmt.target]
+    after = [n for n in taped if n == stmt.target]
+    saved = [n for n in before if recomputed(env, n, stmt, stmt, scope, ()) is None]
+    reverse = []
+    if saved or after:
+        push, pop = stack_names(env)
+        forward = [sw.Push(push, ex.Name(n)) for n in saved] + forward + [
+            sw.Push(push, ex.Name(n)) for n in after]
+        reverse = [sw.Pop(n, pop) for n in reversed(saved + after)]
+    reverse += [sw.Let(n, recomputed(env, n, stmt, stmt, scope, saved))
+                for n in before if n not in saved]
+    if env.record:
+        for i, (arg, builder) in enumerate(zip(stmt.args, rule.vjps)):
+            if builder is not None and isinstance(arg, ir.Var) and arg.name in builders:
+                reverse.append(sw.Do(ex.Call(ex.Name(env.record), (
+                    ex.Const(stmt.sid), ex.Const(i), build(builder)))))
+    for name, term in terms:
+        if name != stmt.target:
+            reverse.append(accumulate(adjoint(env, name), term))
+    if stmt.target in builders:  # ``s = s * t``: the new adjoint of ``s``, scaled
+        term = dict(terms)[stmt.target]
+        if unit(term)[1] != 1:
+            reverse.append(sw.Let(g, term))
+    elif redefines:
+        reverse.append(sw.Let(g, sw.ZERO))  # the old value's adjoint starts anew
+    return restoring(env, stmt, scope, forward, reverse)
+
+
+def as_float(env, node):
+    return node if isinstance(node, ex.Const) else ex.Call(ex.Name(builtin(env, "float")),
+                                                           (node,))
 
 
 class _Building:

@@ -1,9 +1,9 @@
 """Taping: which values the reverse sweep must get back, and how it gets them.
 
-Used by ``differentiate``.  A partial derivative reads values of the forward
-sweep; outside loops ``normalize`` renamed every value apart, so the reverse
-sweep reads them directly.  Inside a loop (or a branch) a value can be
-overwritten before the reverse sweep needs it.  Two ways to get it back:
+Used by ``differentiate``, as functions of an ``Environment`` (``ad.environment``).  A
+partial derivative reads values of the forward sweep; outside loops ``normalize`` renamed
+every value apart, so the reverse sweep reads them directly.  Inside a loop (or a branch)
+a value can be overwritten before the reverse sweep needs it.  Two ways to get it back:
 
 * **saved at the read**: the statement whose partial reads ``v`` pushes it just
   before running (or just after, for its own output), and its reverse pops it
@@ -32,6 +32,7 @@ Saving at the reads would push ``h`` twice per iteration: after the ``tanh``
 
 from dataclasses import dataclass
 
+from symdiff.ad.environment import forward_expression, stack_names
 from symdiff.ad.writer import operand, spelled_out
 from symdiff.core.types import is_table
 from symdiff.core import expr as ex
@@ -186,113 +187,137 @@ def unset_on_entry(names, loop, program, defuse):
             and all(s.sid == loop.sid or defuse.encloses(loop, s) for s in defuse.definitions(n))]
 
 
-class Taping:
-    """How ``differentiate.Sweeps`` gets values back: restoring in place, and
-    recomputing.  Expects ``program``, ``defuse`` (its ``DefUse``), ``active``,
-    ``stack_names`` and ``forward_expression`` from ``Sweeps``."""
+def recomputed(env, name, reader, stmt, scope, popped, depth=2):
+    """An expression recomputing ``name`` as ``reader`` read it, from values the
+    reverse of ``stmt`` holds; None if there is none as cheap as a push and a pop.
 
-    def recomputed(self, name, reader, stmt, scope, popped, depth=2):
-        """An expression recomputing ``name`` as ``reader`` read it, from values the
-        reverse of ``stmt`` holds; None if there is none as cheap as a push and a pop.
-
-        ``name`` must be computed by one cheap operation (``registry.cheap``, or reading an entry
-        of a table of numbers) earlier in the block of ``reader``, and each operand of it
-        must be unchanged since: not
-        assigned in between, and at the reverse of ``stmt`` either stable (never
-        saved), restored in place, among the ``popped`` values, or itself recomputed
-        (up to ``depth`` operations deep).
-        """
-        du = self.defuse
-        sources = du.definitions(name)
-        if len(sources) != 1:
+    ``name`` must be computed by one cheap operation (``registry.cheap``, or reading an entry
+    of a table of numbers) earlier in the block of ``reader``, and each operand of it
+    must be unchanged since: not
+    assigned in between, and at the reverse of ``stmt`` either stable (never
+    saved), restored in place, among the ``popped`` values, or itself recomputed
+    (up to ``depth`` operations deep).
+    """
+    du = env.defuse
+    sources = du.definitions(name)
+    if len(sources) != 1:
+        return None
+    source = sources[0]
+    if isinstance(source, ir.Compute) and reads_table(env, source.expr):
+        args, expression = [ir.Var(read) for read in source.reads], spelled_out(source.expr)
+    elif isinstance(source, ir.Assign) and source.op not in env.program.custom and (
+            source.call is None and cheap(source.op)):
+        args, expression = source.args, None
+    elif isinstance(source, ir.Item) and read_only(env.program, du, source.container):
+        args = [ir.Var(source.container)] + [p for p in source.path if isinstance(p, ir.Var)]
+        expression = ex.Name(source.container)
+        for index in source.path:
+            expression = ex.Subscript(expression, operand(index))
+    else:
+        return None
+    block, index = du.block(source)
+    reader_block, reader_index = du.block(reader)
+    _, end = du.block(stmt)
+    if block is not reader_block or index >= reader_index:
+        return None
+    changed = set(ir.assigned_names(block[index + 1:end]))  # before ``stmt`` runs
+    after = changed | {getattr(stmt, "target", None)}  # what a name restored in place
+    # holds at its reverse
+    operands = {}
+    for arg in args:
+        if not isinstance(arg, ir.Var) or arg.name in operands:
+            continue
+        name = arg.name
+        held = (name in scope.in_place and name not in after) or (name not in changed and (
+            name in popped or not scope.taped(name, du.place(stmt))))
+        if held:
+            continue
+        inner = None if depth == 0 or name in changed else recomputed(
+            env, name, source, stmt, scope, popped, depth - 1)
+        if inner is None:
             return None
-        source = sources[0]
-        if isinstance(source, ir.Compute) and self.reads_table(source.expr):
-            args, expression = [ir.Var(read) for read in source.reads], spelled_out(source.expr)
-        elif isinstance(source, ir.Assign) and source.op not in self.program.custom and (
-                source.call is None and cheap(source.op)):
-            args, expression = source.args, None
-        elif isinstance(source, ir.Item) and read_only(self.program, du, source.container):
-            args = [ir.Var(source.container)] + [p for p in source.path if isinstance(p, ir.Var)]
-            expression = ex.Name(source.container)
-            for index in source.path:
-                expression = ex.Subscript(expression, operand(index))
-        else:
-            return None
-        block, index = du.block(source)
-        reader_block, reader_index = du.block(reader)
-        _, end = du.block(stmt)
-        if block is not reader_block or index >= reader_index:
-            return None
-        changed = set(ir.assigned_names(block[index + 1:end]))  # before ``stmt`` runs
-        after = changed | {getattr(stmt, "target", None)}  # what a name restored in place
-        # holds at its reverse
-        operands = {}
-        for arg in args:
-            if not isinstance(arg, ir.Var) or arg.name in operands:
-                continue
-            name = arg.name
-            held = (name in scope.in_place and name not in after) or (name not in changed and (
-                name in popped or not scope.taped(name, du.place(stmt))))
-            if held:
-                continue
-            inner = None if depth == 0 or name in changed else self.recomputed(
-                name, source, stmt, scope, popped, depth - 1)
-            if inner is None:
-                return None
-            operands[name] = inner
-        if expression is None:
-            expression = self.forward_expression(source)
-        return substitute(expression, operands)
+        operands[name] = inner
+    if expression is None:
+        expression = forward_expression(env, source)
+    return substitute(expression, operands)
 
-    def reads_table(self, expr):
-        """Whether ``expr`` is ``TABLE[...]`` for a table of numbers the function reads
-        (a module's, or one passed as a parameter)."""
-        return (isinstance(expr, ex.Subscript) and isinstance(expr.value, ex.Name) and (
-            expr.value.id in self.program.tables
-            or is_table(self.program.namespace.get(expr.value.id))))
 
-    def restoring(self, stmt, scope, forward, reverse):
-        """An assignment to a name restored in place (``taping``) pushes the value it
-        overwrites; its reverse, once done, pops that value back."""
-        if isinstance(stmt, (ir.Push, ir.SetItem)) or stmt.target not in scope.in_place:
-            return forward, reverse
-        push, pop = self.stack_names()
-        return [sw.Push(push, ex.Name(stmt.target))] + forward, reverse + [sw.Pop(stmt.target,
-                                                                                  pop)]
+def reads_table(env, expr):
+    """Whether ``expr`` is ``TABLE[...]`` for a table of numbers the function reads
+    (a module's, or one passed as a parameter)."""
+    return (isinstance(expr, ex.Subscript) and isinstance(expr.value, ex.Name) and (
+        expr.value.id in env.program.tables
+        or is_table(env.program.namespace.get(expr.value.id))))
 
-    # --- control flow --------------------------------------------------------------------
 
-    def restorable(self, loop, scope):
-        """The names the outermost loop restores in place; none for an inner loop."""
-        if scope.in_loop:
-            return None
-        return choose_restored(loop, self.program, self.active, self.defuse,
-                               self.set_before_read)
+def restoring(env, stmt, scope, forward, reverse):
+    """An assignment to a name restored in place (``taping``) pushes the value it
+    overwrites; its reverse, once done, pops that value back."""
+    if isinstance(stmt, (ir.Push, ir.SetItem)) or stmt.target not in scope.in_place:
+        return forward, reverse
+    push, pop = stack_names(env)
+    return [sw.Push(push, ex.Name(stmt.target))] + forward, reverse + [sw.Pop(stmt.target,
+                                                                              pop)]
 
-    def set_before_read(self, name):
-        """Whether ``name`` has one assignment and every read of it comes after that
-        assignment, in its block (directly, or inside a later statement there)."""
-        du = self.defuse
-        sources = du.definitions(name)
-        if len(sources) != 1 or name in du.results:
+
+def restorable(env, loop, scope):
+    """The names the outermost loop restores in place; none for an inner loop."""
+    if scope.in_loop:
+        return None
+    return choose_restored(loop, env.program, env.active, env.defuse,
+                           lambda name: set_before_read(env, name))
+
+
+def set_before_read(env, name):
+    """Whether ``name`` has one assignment and every read of it comes after that
+    assignment, in its block (directly, or inside a later statement there)."""
+    du = env.defuse
+    sources = du.definitions(name)
+    if len(sources) != 1 or name in du.results:
+        return False
+    block, index = du.block(sources[0])
+    for stmt in du.readers(name):
+        while stmt is not None and du.block(stmt)[0] is not block:
+            stmt = du.parent(stmt)
+        if stmt is None or du.block(stmt)[1] <= index:
             return False
-        block, index = du.block(sources[0])
-        for stmt in du.readers(name):
-            while stmt is not None and du.block(stmt)[0] is not block:
-                stmt = du.parent(stmt)
-            if stmt is None or du.block(stmt)[1] <= index:
-                return False
-        return True
+    return True
 
-    def unset(self, loop, scope, inner):
-        """``name = 0.0`` before the outermost loop, for each name it restores in place
-        that has no value yet: the first overwrite pushes it, nothing reads it.  (A
-        number, not ``None``: the gradient of a gradient reads this code too.)"""
-        if scope.in_loop:
-            return []
-        names = unset_on_entry(inner.in_place, loop, self.program, self.defuse)
-        built = [s.target for s in ir.walk(loop.body + getattr(loop, "pre", []))
-                 if isinstance(s, (ir.Build, ir.Take, ir.Join)) and s.target in self.active]
-        lists = unset_on_entry(list(dict.fromkeys(built)), loop, self.program, self.defuse)
-        return [sw.Let(n, sw.ZERO) for n in names] + [sw.Let(n, ex.List(())) for n in lists]
+
+def unset(env, loop, scope, inner):
+    """``name = 0.0`` before the outermost loop, for each name it restores in place
+    that has no value yet: the first overwrite pushes it, nothing reads it.  (A
+    number, not ``None``: the gradient of a gradient reads this code too.)"""
+    if scope.in_loop:
+        return []
+    names = unset_on_entry(inner.in_place, loop, env.program, env.defuse)
+    built = [s.target for s in ir.walk(loop.body + getattr(loop, "pre", []))
+             if isinstance(s, (ir.Build, ir.Take, ir.Join)) and s.target in env.active]
+    lists = unset_on_entry(list(dict.fromkeys(built)), loop, env.program, env.defuse)
+    return [sw.Let(n, sw.ZERO) for n in names] + [sw.Let(n, ex.List(())) for n in lists]
+
+
+def saved_for_reverse(env, stmt, scope, names, forward, reverse):
+    """``forward`` and ``reverse`` with the values of ``names`` the reverse reads
+    brought back where the loop around may overwrite them: recomputed, or pushed
+    before ``forward`` and popped before ``reverse``."""
+    place = env.defuse.place(stmt)
+    taped = [n for n in dict.fromkeys(names) if scope.taped(n, place)
+             and n not in scope.in_place]
+    saved = [n for n in taped if recomputed(env, n, stmt, stmt, scope, ()) is None]
+    before = []
+    if saved:
+        push, pop = stack_names(env)
+        forward = [sw.Push(push, ex.Name(n)) for n in saved] + forward
+        before = [sw.Pop(n, pop) for n in reversed(saved)]
+    before += [sw.Let(n, recomputed(env, n, stmt, stmt, scope, saved))
+               for n in taped if n not in saved]
+    return forward, before + reverse
+
+
+def decision(env, name, scope):
+    """Save ``name`` for the reverse sweep when the enclosing loop overwrites it."""
+    if not scope.in_loop:
+        return [], []
+    push, pop = stack_names(env)
+    return [sw.Push(push, ex.Name(name))], [sw.Pop(name, pop)]

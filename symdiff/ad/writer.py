@@ -1,7 +1,7 @@
 """What the passes that write a function share: names, builtins, rule texts, comments.
 
-``differentiate`` (reverse mode) and ``forward`` (forward mode) are both a
-``Writer`` over a normalized ``Program``: one name generator reserving every
+``differentiate`` (reverse mode) and ``forward`` (forward mode) both write a
+normalized ``Program`` with one ``Names`` per build: a name generator reserving every
 user name, the builtins generated code calls (aliased where a user name shadows
 one), what a rule's forward text and builders read besides the operands
 (``names_for``: the ``math`` module's name, builtins' aliases, helpers' names), and
@@ -10,7 +10,6 @@ statements of ``ir.sweeps``, IR all the way: a rule's text is parsed once
 (``texts.expression``) and instantiated by substitution over IR.
 """
 
-from symdiff.analysis.defuse import DefUse
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 from symdiff.core import expr as ex
@@ -19,47 +18,36 @@ from symdiff.primitives.special import HELPERS
 from symdiff.primitives.texts import NUMPY, expression as parsed, instantiate
 
 
-class Writer:
-    def __init__(self, program, defuse=None):
-        self.program = program
-        self.defuse = defuse if defuse is not None else DefUse(program)
+class Names:
+    """The names one build writes: the only mutable value of a build, owned by it.
+
+    A generator reserving every user name (``fresh``), the builtins generated code calls
+    (aliased where a user name shadows one), the helpers it defines (named the first time a
+    rule reads one), and the trip counters of the loops written (each an int).
+    """
+
+    def __init__(self, program, defuse):
         self.namer = Namer(program.reserved)
-        used = set(program.params) | set(self.defuse.assigned()) | set(program.namespace)
+        used = set(program.params) | set(defuse.assigned()) | set(program.namespace)
         self.builtins = {}  # builtin -> the name generated code calls it by
         for builtin in BUILTINS:
             if builtin in used:
                 self.builtins[builtin] = self.namer.fresh(builtin)
         self.helpers = {}  # helper (``special``) -> the name generated code defines it by
         self.counters = []  # the trip counters of the loops written (each an int)
+        self.derivatives = {}  # name -> its adjoint's (or tangent's) name
+        self.elements = None  # number -> its container's adjoint's element, once named
+        self.stack = None  # (stack, push, pop): the tape's names, once asked for
+        self.stack_used = False
+        self.local = set()  # adjoints that live one iteration of a reverse loop
+
+    def fresh(self, base):
+        """A name not taken yet, from ``base``."""
+        return self.namer.fresh(base)
 
     def builtin(self, name):
         """The name of a builtin in generated code: an alias where the user's code shadows it."""
         return self.builtins.get(name, name)
-
-    def forward_expression(self, stmt):
-        """What computes ``stmt``: the rule's text, or the user's own numpy or scipy call.
-        An argument the user's call left out, and a keyword at its default, stay out."""
-        rule = self.program.rule(stmt.op)
-        left_out = _at_default(rule, stmt.args)
-        if stmt.call is None:
-            expression = instantiate(self.program.rule_of(stmt).forward, rule.params,
-                                     self.operands(stmt), ex.Name(stmt.target),
-                                     self.names_for(stmt))
-            if left_out and isinstance(expression, ex.Call):
-                names = rule.params[len(rule.params) - len(rule.defaults):]
-                dropped = {name for name, out in zip(names, left_out) if out}
-                expression = ex.Call(expression.func, expression.args, tuple(
-                    (k, v) for k, v in expression.keywords if k not in dropped))
-            return expression
-        args = list(stmt.args)
-        while left_out and left_out[-1]:
-            args.pop()
-            left_out = left_out[:-1]
-        return ex.Call(parsed(stmt.call), tuple(operand(a) for a in args))
-
-    def operands(self, stmt):
-        """The IR expressions of ``stmt``'s operands, as its rule's builders take them."""
-        return tuple(operand(a) for a in stmt.args)
 
     def helper(self, key):
         """The name generated code calls the helper function ``key`` by (defined once)."""
@@ -67,51 +55,115 @@ class Writer:
             self.helpers[key] = self.namer.fresh(key)
         return self.helpers[key]
 
-    def names_for(self, stmt):
-        """What a rule's text for ``stmt`` reads besides its operands and output: a
-        function of a name giving its IR expression, or None where it stays as written.
-        A helper gets its name (and its definition) the first time a rule reads it."""
-        module = getattr(stmt, "module", None) or self.program.numpy_name
+    def derivative(self, name, forwarded=None):
+        """The adjoint (or tangent) of ``name``: a name of its own, or the element of its
+        container's adjoint it is added into directly (``forwarded``, ``ad.facts``: number ->
+        ``(container, path)``; the containers' adjoints are named first, in order)."""
+        if forwarded is not None and self.elements is None:
+            self.elements = {}
+            for number, (container, path) in forwarded.items():
+                element = ex.Name(self.derivative(container, forwarded))
+                for index in path:
+                    element = ex.Subscript(element, index)
+                self.elements[number] = element
+        element = None if self.elements is None else self.elements.get(name)
+        if element is not None:
+            return element
+        if name not in self.derivatives:
+            self.derivatives[name] = self.namer.fresh(f"d{name}")
+        return self.derivatives[name]
 
-        def name_of(name):
-            if name == "NORM":  # scipy.stats.norm as the user's call names it: `st.norm`
-                return parsed(stmt.call.rpartition(".")[0])
-            if name in HELPERS:
-                return ex.Name(self.helper(name))
-            alias = self.builtins.get(name)
-            if alias is not None:
-                return ex.Name(alias)
-            if name == NUMPY:
-                return None if module is None else ex.Name(module)
-            if name == "math":
-                return ex.Name(self.program.math_name)
-            return None
-        return name_of
+    def stack_names(self):
+        """The names of the tape's ``push`` and ``pop`` (the tape is then written)."""
+        if self.stack is None:
+            self.stack = tuple(self.namer.fresh(base) for base in ("stack", "push", "pop"))
+        self.stack_used = True
+        return self.stack[1:]
 
-    def flatten(self, chunks, within=None):
-        """Statements of ``(origin, statements)`` chunks, a comment where the origin changes.
+    def iteration_local(self, adjoint):
+        """Record that ``adjoint`` lives one iteration of a reverse loop."""
+        self.local.add(adjoint)
 
-        ``within`` is the origin of the enclosing statement, whose comment already
-        stands above.  A line of an inlined helper names it: ``# line 4 (in norm): ...``;
-        a statement moved out of its loop says so: ``# line 4, hoisted out of its loop: ...``.
-        """
-        out = []
-        last = None if within is None else (within.filename, within.lineno, within.function,
-                                            within.hoisted)
-        for origin, stmts in chunks:
-            if not stmts:
-                continue
-            key = (origin.filename, origin.lineno, origin.function, origin.hoisted)
-            if key != last:
-                where = f"line {origin.lineno}"
-                if origin.function != self.program.name:
-                    where += f" (in {origin.function})"
-                if origin.hoisted:
-                    where += ", hoisted out of its loop"
-                out.append(sw.Comment(f"{where}: {origin.text}"))
-                last = key
-            out += stmts
-        return _fuse_resets(out)
+    def counter(self, base):
+        """A fresh trip counter, from ``base``, recorded as one."""
+        name = self.namer.fresh(base)
+        self.counters.append(name)
+        return name
+
+
+def forward_expression(program, names, stmt):
+    """What computes ``stmt``: the rule's text, or the user's own numpy or scipy call.
+    An argument the user's call left out, and a keyword at its default, stay out."""
+    rule = program.rule(stmt.op)
+    left_out = _at_default(rule, stmt.args)
+    if stmt.call is None:
+        expression = instantiate(program.rule_of(stmt).forward, rule.params,
+                                 operands(stmt), ex.Name(stmt.target),
+                                 names_for(program, names, stmt))
+        if left_out and isinstance(expression, ex.Call):
+            params = rule.params[len(rule.params) - len(rule.defaults):]
+            dropped = {name for name, out in zip(params, left_out) if out}
+            expression = ex.Call(expression.func, expression.args, tuple(
+                (k, v) for k, v in expression.keywords if k not in dropped))
+        return expression
+    args = list(stmt.args)
+    while left_out and left_out[-1]:
+        args.pop()
+        left_out = left_out[:-1]
+    return ex.Call(parsed(stmt.call), tuple(operand(a) for a in args))
+
+
+def operands(stmt):
+    """The IR expressions of ``stmt``'s operands, as its rule's builders take them."""
+    return tuple(operand(a) for a in stmt.args)
+
+
+def names_for(program, names, stmt):
+    """What a rule's text for ``stmt`` reads besides its operands and output: a
+    function of a name giving its IR expression, or None where it stays as written.
+    A helper gets its name (and its definition) the first time a rule reads it."""
+    module = getattr(stmt, "module", None) or program.numpy_name
+
+    def name_of(name):
+        if name == "NORM":  # scipy.stats.norm as the user's call names it: `st.norm`
+            return parsed(stmt.call.rpartition(".")[0])
+        if name in HELPERS:
+            return ex.Name(names.helper(name))
+        alias = names.builtins.get(name)
+        if alias is not None:
+            return ex.Name(alias)
+        if name == NUMPY:
+            return None if module is None else ex.Name(module)
+        if name == "math":
+            return ex.Name(program.math_name)
+        return None
+    return name_of
+
+
+def flatten(program, chunks, within=None):
+    """Statements of ``(origin, statements)`` chunks, a comment where the origin changes.
+
+    ``within`` is the origin of the enclosing statement, whose comment already
+    stands above.  A line of an inlined helper names it: ``# line 4 (in norm): ...``;
+    a statement moved out of its loop says so: ``# line 4, hoisted out of its loop: ...``.
+    """
+    out = []
+    last = None if within is None else (within.filename, within.lineno, within.function,
+                                        within.hoisted)
+    for origin, stmts in chunks:
+        if not stmts:
+            continue
+        key = (origin.filename, origin.lineno, origin.function, origin.hoisted)
+        if key != last:
+            where = f"line {origin.lineno}"
+            if origin.function != program.name:
+                where += f" (in {origin.function})"
+            if origin.hoisted:
+                where += ", hoisted out of its loop"
+            out.append(sw.Comment(f"{where}: {origin.text}"))
+            last = key
+        out += stmts
+    return _fuse_resets(out)
 
 
 def _at_default(rule, args):

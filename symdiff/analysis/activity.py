@@ -23,10 +23,11 @@ def active_names(program, wrt, defuse=None):
     defuse = defuse if defuse is not None else DefUse(program)
     users = {}  # name -> targets of statements with a differentiable use of it
     sources = {}  # target -> names it differentiably uses
+    known = {}  # (op, family) -> which of its partials are not zero, found once per run
     for stmt in defuse.statements:
         flows = []  # (from, to): a derivative can flow from one name to the other
         if isinstance(stmt, ir.Assign):
-            flows = [(name, stmt.target) for name in differentiable_args(program, stmt)]
+            flows = [(name, stmt.target) for name in differentiable_args(program, stmt, known)]
         elif isinstance(stmt, ir.Push) and isinstance(stmt.value, ir.Var):
             flows = [(stmt.value.name, stmt.stack)]  # a list is as active as what it holds
         elif isinstance(stmt, ir.Pop):
@@ -64,9 +65,14 @@ def _reach(start, edges):
     return seen
 
 
-def differentiable_args(program, stmt):
+def differentiable_args(program, stmt, known=None):
     """Names among ``stmt``'s arguments whose VJP is not identically zero (its rule's
-    builder is not None)."""
-    builders = program.rule_of(stmt).vjps
-    return [arg.name for arg, builder in zip(stmt.args, builders)
-            if builder is not None and isinstance(arg, ir.Var)]
+    builder is not None).  ``known``: a dict kept across the calls of one analysis, so
+    each (op, family) is read once."""
+    key = (stmt.op, program.computed_by(stmt))
+    nonzero = None if known is None else known.get(key)
+    if nonzero is None:
+        nonzero = tuple(b is not None for b in program.rule_of(stmt).vjps)
+        if known is not None:
+            known[key] = nonzero
+    return [arg.name for arg, live in zip(stmt.args, nonzero) if live and isinstance(arg, ir.Var)]

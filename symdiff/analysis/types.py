@@ -126,10 +126,10 @@ class _Inference:
     def spread_ints(self):
         """A name read as an integer computed from others by integer-keeping arithmetic
         (``range(n + 1)``) makes them integers too."""
-        sources = {}
+        sources, keeps = {}, {}  # (op, family) -> whether its rule keeps numbers
         for stmt in ir.walk(self.program.body):
             if isinstance(stmt, ir.Assign) and stmt.op not in self.program.custom and (
-                    keeps_numbers(_rule(self.program, stmt.op), stmt.family)):
+                    self.keeps_numbers(stmt.op, stmt.family, keeps)):
                 sources.setdefault(stmt.target, []).extend(
                     a.name for a in stmt.args if isinstance(a, ir.Var))
             elif isinstance(stmt, ir.Compute) and keeps_ints(stmt.expr):
@@ -140,6 +140,14 @@ class _Inference:
                 if name not in self.ints:
                     self.ints.add(name)
                     pending.append(name)
+
+    def keeps_numbers(self, op, family, known):
+        """``keeps_numbers`` of ``op``'s rule called by ``family``, found once per run
+        for each (``known``: what is found so far)."""
+        key = (op, family)
+        if key not in known:
+            known[key] = keeps_numbers(_rule(self.program, op), family)
+        return known[key]
 
     def run(self):
         self.settle()

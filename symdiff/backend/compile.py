@@ -13,11 +13,13 @@ import linecache
 import types
 
 
-def compile_module(text, function_name, namespace, origin_filename, variant=""):
+def compile_module(text, function_name, namespace, origin_filename, variant="", parsed=None):
     """Execute ``text`` in a fresh namespace and return the function it defines.
 
     ``variant`` tells apart the texts generated for one function with other
     options (``wrt``, value and gradient, unoptimized), so none hides another.
+    ``parsed``: the module ``ast.parse(text)`` gives (``emit_parsed``'s), compiled in
+    place of the text, which is then not parsed again.
     """
     variant = f" [{variant}]" if variant else ""
     filename = f"<symdiff {function_name}{variant} of {origin_filename}>"
@@ -25,15 +27,16 @@ def compile_module(text, function_name, namespace, origin_filename, variant=""):
     if held is not None and "".join(held[2]) != text:  # another text of that name (closures
         digest = hashlib.sha1(text.encode()).hexdigest()[:10]  # of one factory): both stay
         filename = f"<symdiff {function_name}{variant} of {origin_filename} #{digest}>"
-    return run_text(text, function_name, namespace, filename)
+    return run_text(text, function_name, namespace, filename, parsed)
 
 
-def run_text(text, function_name, namespace, filename):
-    """``text`` registered under ``filename`` and executed: the function it defines."""
+def run_text(text, function_name, namespace, filename, parsed=None):
+    """``text`` registered under ``filename`` and executed: the function it defines
+    (``parsed``: its module tree, compiled in its place)."""
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
     scope = dict(namespace)
     scope["__name__"] = f"symdiff.generated.{function_name}"
-    exec(compile(text, filename, "exec"), scope)
+    exec(compile(text if parsed is None else parsed, filename, "exec"), scope)
     # The text's header re-creates the functions no import reaches (a script's rule
     # functions) for the text on its own; here the function calls the functions
     # themselves, so one with a rule keeps it when the gradient is differentiated again.

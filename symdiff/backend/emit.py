@@ -29,6 +29,12 @@ def emit(generated, printer=None, direct_first=True):
     """The module text defining the generated function (``printer``: ``"astor"`` or
     ``"unparse"``; by default astor where it imports cleanly; ``direct_first``: the
     statements ``backend.direct`` writes are written by it, with the same text)."""
+    return emit_parsed(generated, printer, direct_first)[0]
+
+
+def emit_parsed(generated, printer=None, direct_first=True):
+    """(text, module): ``emit``'s text and the module tree the proof parsed it to, which
+    ``compile_module`` compiles without parsing the text a second time."""
     printer = printer or default_printer()
     function = generated.function
     aliases = {b: alias for alias, b in generated.builtins.items()}
@@ -40,21 +46,22 @@ def emit(generated, printer=None, direct_first=True):
         lines += print_function(helper, printer, direct_first) + ["", ""]
     lines += print_function(function, printer, direct_first)
     text = "\n".join(header + lines) + "\n"
-    _check_round_trip(text, function, definitions + helpers)
-    return text
+    return text, _check_round_trip(text, function, definitions + helpers)
 
 
 # --- the proof ------------------------------------------------------------------------------
 
 def _check_round_trip(text, function, definitions):
     """The text parses to imports and constants, the ``definitions`` and then
-    ``function`` itself, comments aside; else an ``InternalError``."""
+    ``function`` itself, comments aside; else an ``InternalError``.  Returns the parsed
+    module."""
     if len(text.splitlines()) != text.count("\n"):  # linecache's lines are the parser's
         raise InternalError("emit", "the emitted text holds a line break other than \\n")
     try:
-        body = ast.parse(text).body
+        module = ast.parse(text)
     except SyntaxError as exc:
         raise InternalError("emit", f"the emitted text does not parse: {exc}") from None
+    body = module.body
     defined = [stmt for stmt in body[:-1] if isinstance(stmt, ast.FunctionDef)]
     if (not body or not all(_is_binding(s) or s in defined for s in body[:-1])
             or len(defined) != len(definitions)
@@ -64,6 +71,7 @@ def _check_round_trip(text, function, definitions):
     if not same_tree(body[-1], function):
         raise InternalError("emit", f"the emitted text of {function.name} does not parse "
                             "back to its syntax tree")
+    return module
 
 
 def _is_binding(stmt):

@@ -89,6 +89,8 @@ def print_function(function, printer, direct_first=True):
 
 def one_line(text):
     """``text`` with every character that could end or hide a line escaped as in ``repr``."""
+    if text.isascii() and text.isprintable():  # from space to ``~``: none of those
+        return text
     return "".join(repr(ch)[1:-1] if unicodedata.category(ch) in _ESCAPED else ch
                    for ch in text)
 

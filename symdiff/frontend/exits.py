@@ -18,7 +18,20 @@ def own_nodes(node):
         yield sub
         if isinstance(sub, _FUNCTIONS) and sub is not node:
             continue
-        stack.extend(ast.iter_child_nodes(sub))
+        stack.extend(child_nodes(sub))
+
+
+def child_nodes(node):
+    """``list(ast.iter_child_nodes(node))``, in its order, read without its two generators
+    per node (the front end asks it of every node of the user's function several times)."""
+    children = []
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if value.__class__ is list:
+            children.extend(item for item in value if isinstance(item, ast.AST))
+        elif isinstance(value, ast.AST):
+            children.append(value)
+    return children
 
 
 def contains(stmts, *kinds, into_loops=True):
@@ -27,6 +40,7 @@ def contains(stmts, *kinds, into_loops=True):
     With ``into_loops=False``, nested loops are not searched (a ``break`` there
     leaves the nested loop, not this one).
     """
+    statements = all(issubclass(kind, ast.stmt) for kind in kinds)
     stack = list(stmts)
     while stack:
         node = stack.pop()
@@ -34,8 +48,21 @@ def contains(stmts, *kinds, into_loops=True):
             return True
         if not into_loops and isinstance(node, _LOOPS) or isinstance(node, _FUNCTIONS):
             continue
-        stack.extend(ast.iter_child_nodes(node))
+        if statements:  # no statement stands inside an expression: step over them
+            stack.extend(statement_parts(node))
+        else:
+            stack.extend(child_nodes(node))
     return False
+
+
+_PARTS = (ast.stmt, ast.excepthandler, ast.match_case)  # what a statement's blocks hold
+
+
+def statement_parts(node):
+    """The children of ``node`` that are or hold statements (its blocks' statements, an
+    ``except`` clause, a ``case``), in ``ast.iter_child_nodes``' order: a search for a
+    kind of statement needs no other (an expression holds no statement)."""
+    return [child for child in child_nodes(node) if isinstance(child, _PARTS)]
 
 
 def always_exits(stmts):

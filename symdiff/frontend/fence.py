@@ -14,7 +14,7 @@ is refused until someone decides otherwise.
 import ast
 
 from symdiff.errors import UnsupportedSyntaxError
-from symdiff.frontend.exits import contains
+from symdiff.frontend.exits import child_nodes, contains
 from symdiff.frontend.parse import lambda_name
 
 ACCEPTED = {
@@ -114,6 +114,7 @@ def fence(parsed, tree=None):
     tree = tree if tree is not None else parsed.tree
     _check_signature(parsed, tree, kwargs=True)
     nested = _check_nested(parsed, tree)
+    checked = {}  # node class -> whether ``_check_accepted`` has a rule for it
     for node, where in _nodes(tree):
         name = type(node).__name__
         if isinstance(node, (ast.FunctionDef, ast.Lambda)) and node is not tree:
@@ -125,7 +126,11 @@ def fence(parsed, tree=None):
                                    "(`def g(t): ...` or `g = lambda t: ...`), or at module level")
             continue
         if name in ACCEPTED:
-            _check_accepted(parsed, node)
+            kind = node.__class__
+            if kind not in checked:
+                checked[kind] = issubclass(kind, _CHECKED)
+            if checked[kind]:
+                _check_accepted(parsed, node)
             continue
         what, hint = REFUSED.get(name, ("this construct", "rewrite it with the supported subset"))
         raise parsed.error(UnsupportedSyntaxError, where, f"{what} is not supported",
@@ -141,7 +146,7 @@ def _nodes(tree):
         node, where = stack.pop()
         where = node if hasattr(node, "lineno") else where
         yield node, where
-        children = list(ast.iter_child_nodes(node))
+        children = child_nodes(node)
         if isinstance(node, ast.FunctionDef):
             children = [node.args] + node.body  # decorators, annotations, returns: not code
         elif isinstance(node, ast.Lambda):
@@ -185,9 +190,19 @@ def _check_nested(parsed, tree):
                                        "pass the value as an argument")
             accepted.add(id(function))
             names[name] = stmt
-    callees = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    if names:
+        _check_nested_uses(parsed, tree, names)
+    return accepted
+
+
+def _check_nested_uses(parsed, tree, names):
+    """Each nested function of ``names`` (name -> its defining statement) is only ever
+    called, never bound again, and is no parameter's name."""
+    callees = set()  # a call is walked before its function's name
     for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and node.id in names:
+        if isinstance(node, ast.Call):
+            callees.add(id(node.func))
+        elif isinstance(node, ast.Name) and node.id in names:
             if isinstance(node.ctx, ast.Store) and node is not getattr(
                     names[node.id], "targets", [None])[0]:
                 raise parsed.error(UnsupportedSyntaxError, node,
@@ -202,7 +217,6 @@ def _check_nested(parsed, tree):
             raise parsed.error(UnsupportedSyntaxError, names[arg.arg],
                                f"{arg.arg} is a parameter and a nested function",
                                "give the function its own name")
-    return accepted
 
 
 def _is_none(node):
@@ -227,6 +241,11 @@ def _check_signature(parsed, tree, kwargs=False):
         raise parsed.error(UnsupportedSyntaxError, args.kwonlyargs[0],
                            "keyword-only parameters are not supported",
                            "make them ordinary parameters")
+
+
+_CHECKED = (ast.Starred, ast.For, ast.While, ast.Assign, ast.AugAssign, ast.AnnAssign,
+            ast.Attribute, ast.Constant, ast.Expr, ast.Compare, ast.ImportFrom, ast.Raise,
+            ast.Subscript)  # the accepted nodes ``_check_accepted`` looks into further
 
 
 def _check_accepted(parsed, node):

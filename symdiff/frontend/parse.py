@@ -22,6 +22,7 @@ import types
 from dataclasses import dataclass, field, replace
 
 from symdiff.errors import SourceUnavailableError, UndefinedNameError
+from symdiff.frontend.exits import statement_parts
 from symdiff.frontend.provenance import (
     DEFS,
     code_matches,
@@ -188,12 +189,14 @@ def body_imports(parsed):
 
 
 def _own_nodes(tree):
+    """The statements (with ``except`` clauses and ``case``s) of ``tree``'s body, outside
+    the functions and classes it defines: where an import can stand."""
     stack = list(tree.body)
     while stack:
         node = stack.pop()
         yield node
         if not isinstance(node, (ast.FunctionDef, ast.Lambda, ast.ClassDef)):
-            stack.extend(ast.iter_child_nodes(node))
+            stack.extend(statement_parts(node))
 
 
 def _closure(fn):

@@ -20,6 +20,7 @@ import types
 from dataclasses import dataclass
 
 from symdiff.frontend.exits import own_nodes
+from symdiff.ir.syntax import walk
 from symdiff.frontend.wrappers import transparent
 from symdiff.core.types import is_table
 from symdiff.markers import CUSTOM_RULES, stop_gradient
@@ -52,7 +53,7 @@ def local_names(tree):
 def all_identifiers(tree):
     """Every identifier written in the function: reserved against generated names."""
     found = []
-    for node in ast.walk(tree):
+    for node in walk(tree):  # (depth first: the order is not read, only the names)
         if isinstance(node, ast.Name):
             found.append(node.id)
         elif isinstance(node, ast.arg):

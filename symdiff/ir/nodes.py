@@ -186,8 +186,12 @@ class Program:
 
     def rule_of(self, stmt):
         """The rule of the ``Assign`` ``stmt`` as the family that computes it computes it
-        (``computed_by``, ``Rule.spelled``)."""
-        return self.rule(stmt.op).spelled(self.computed_by(stmt))
+        (``computed_by``, ``Rule.spelled``); spelled once per (op, family) and program."""
+        key = (stmt.op, self.computed_by(stmt))
+        spelled = self.__dict__.setdefault("_spelled", {})  # (not a field: ``replace`` drops it)
+        if key not in spelled:
+            spelled[key] = self.rule(stmt.op).spelled(key[1])
+        return spelled[key]
 
 
 def computed_by(stmt, types):

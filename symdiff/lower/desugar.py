@@ -75,6 +75,7 @@ import dataclasses
 
 from symdiff.frontend.exits import always_exits, contains
 from symdiff.frontend.parse import lambda_as_def
+from symdiff.ir.syntax import walk
 from symdiff.lower.comprehensions import hoist, rename_targets
 from symdiff.lower.dict_loops import view_of
 from symdiff.lower.hygiene import Hygiene
@@ -100,7 +101,7 @@ def desugar_function(tree, globals_=None, closure=None, error=None, kinds=None):
     scope = Hygiene(tree, globals_, closure, error)
     scope.kinds = kinds or {}
     scope.comprehensions = any(isinstance(node, _COMPREHENSIONS) or view_of(node) == "values"
-                               for node in ast.walk(tree))
+                               for node in walk(tree))
     if scope.comprehensions:
         tree = rename_targets(tree, scope)
     return _function(tree, scope)
@@ -113,11 +114,12 @@ def _function(tree, scope):
 def _block(stmts, scope):
     out = []
     for i, stmt in enumerate(stmts):
-        rest = stmts[i + 1:]
-        if isinstance(stmt, ast.If) and rest and contains([stmt], *_EXITS):
-            stmt, rest = _absorb(stmt, rest)
+        more = i + 1 < len(stmts)  # (the rest is copied only where an ``if`` may take it)
+        if isinstance(stmt, ast.If) and more and contains([stmt], *_EXITS):
+            stmt, rest = _absorb(stmt, stmts[i + 1:])
+            more = bool(rest)
         out.extend(_statement(stmt, scope))
-        if always_exits([stmt]) or not rest:
+        if always_exits([stmt]) or not more:
             break
     return out
 

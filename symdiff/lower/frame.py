@@ -103,7 +103,8 @@ class Frame:
 
     @contextmanager
     def followed_by(self, rest):
-        """While a statement that ``rest`` follows in its block is being lowered."""
+        """While a statement is being lowered that more statements follow in its block
+        (``rest``: those statements, or whether there are any)."""
         self.followed += bool(rest)
         try:
             yield

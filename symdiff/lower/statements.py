@@ -27,15 +27,15 @@ _MAY_EXIT = (ast.If, ast.For, ast.While, ast.Return, ast.Break, ast.Continue, as
 def block(frame, stmts):
     """Lower ``stmts``, a block ``desugar`` left with no statement after one that always
     leaves it; after one that may leave it, the rest runs guarded by the exit flags."""
+    last = len(stmts) - 1
     for i, stmt in enumerate(stmts):
-        rest = stmts[i + 1:]
-        with frame.followed_by(rest):
+        with frame.followed_by(i < last):
             statement(frame, stmt)
-        if not isinstance(stmt, _MAY_EXIT) or not rest:
+        if not isinstance(stmt, _MAY_EXIT) or i == last:
             continue
         flags = control.exit_flags(frame, stmt)
         if flags:
-            control.guarded(frame, flags, rest, stmt)
+            control.guarded(frame, flags, stmts[i + 1:], stmt)  # (copied once: it returns)
             return
 
 

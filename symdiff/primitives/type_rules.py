@@ -102,13 +102,23 @@ def typed(record, args, consts=(), by=None):
     """The type rule of ``record`` (a ``Primitive``) for arguments of types ``args``, with
     ``consts`` the constants among them, called by the names of ``by`` ("math", "numpy" or
     None for Python's operators and builtins)."""
-    rule = record.spelled(by if by in ("math", "numpy") else None).result
+    rule = _result_rule(record, by if by in ("math", "numpy") else None)
     result = rule(tuple(args), tuple(consts))
     if by == "numpy" and result is not None and result != t.BOOL:
         result = t.NUMPY_FLOAT
     numbers = all(a is None or _is_numeric(a) for a in args)
     by_numpy = by == "numpy" or record.arithmetic and any(t.is_numpy(a) for a in args)
     return Typed(result, not (numbers and (record.total or by_numpy)))
+
+
+def _result_rule(record, family):
+    """``record.spelled(family).result``, read without building the spelled record (a
+    type rule runs for every statement of every inference)."""
+    found = None
+    for name, spelling in record.overrides if family is not None else ():
+        if name == family:
+            found = spelling.result  # the last one stated, as ``dict(overrides)`` keeps
+    return found or record.result
 
 
 def _is_numeric(kind):

@@ -34,12 +34,12 @@ import symdiff.tape
 from symdiff.ir import nodes as ir
 from symdiff.checking.locate import locate
 from symdiff.backend.compile import compile_module
-from symdiff.ad.reverse import Sweeps, differentiate
+from symdiff.ad.reverse import differentiate, environment
 from symdiff.backend.emit import emit
 from symdiff.backend.to_python import to_python
 from symdiff.pipeline import lower
 from symdiff.frontend.parse import parse_function
-from symdiff.ad.taping import Scope
+from symdiff.ad.taping import Scope, restorable
 
 try:
     import oracles
@@ -455,7 +455,7 @@ def outer_loop(program):
 
 def chosen(program):
     """What ``restorable`` picks for the program's first top-level loop."""
-    return Sweeps(program, list(program.params)).restorable(outer_loop(program), Scope())
+    return restorable(environment(program, list(program.params)), outer_loop(program), Scope())
 
 
 def compiled(program):

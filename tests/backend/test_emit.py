@@ -317,18 +317,18 @@ def _generated(fn, **options):
     from symdiff import api, pipeline
 
     captured = []
-    real = pipeline.emit
+    real = pipeline.emit_parsed
 
     def capture(generated, printer=None):
         captured.append(generated)
         return real(generated, printer)
 
-    pipeline.emit = capture
+    pipeline.emit_parsed = capture
     try:
         api.Gradient(fn, options.get("wrt"), False, options.get("optimize", True),
                      options.get("mode", "reverse"))
     finally:
-        pipeline.emit = real
+        pipeline.emit_parsed = real
     return captured[-1]
 
 

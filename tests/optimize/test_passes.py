@@ -5,7 +5,7 @@
   huge and tiny floats and ints;
 - ``prune.drop_dead_statements`` (liveness) and ``prune.drop_empty_statements``;
 - ``optimize._float_names``, the float inference constant folding relies on;
-- ``Sweeps.recomputed`` end to end: cheap values the reverse sweep recomputes instead of
+- ``taping.recomputed`` end to end: cheap values the reverse sweep recomputes instead of
   popping, and the values it must not recompute, checked against the tape engine and
   central finite differences;
 - property tests: random programs (``tests/fuzzing.py``) whose optimized and unoptimized
