@@ -3,7 +3,7 @@
     python scripts/fuzz.py --programs 10000 --seed 1
     python scripts/fuzz.py --programs 20000 --seed 1 --jobs 2 --shrink
 
-Programs come from tests/fuzzing.py (the generator tests/test_fuzz.py uses), in
+Programs come from tests/fuzzing.py (the generator tests/end_to_end/test_fuzz.py uses), in
 batches of ``--batch`` written to module files in a temporary directory.  Each
 program is checked at ``--points`` points: the generated gradient against the tape
 engine, and against sympy on every ``--sympy-every``-th program; ``optimize=False``,

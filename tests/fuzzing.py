@@ -1,4 +1,4 @@
-"""Random programs for differential testing, shared by tests/test_fuzz.py and scripts/fuzz.py.
+"""Random programs for differential testing, shared by tests/end_to_end/test_fuzz.py and scripts/fuzz.py.
 
 ``generate(seed, index)`` writes one random function of two or three float parameters
 as source text, drawn from a ``random.Random`` seeded by ``(seed, index)`` alone, so
@@ -71,7 +71,7 @@ ALL_FEATURES = frozenset({"if", "for", "while", "break", "minmax", "abs", "pow",
                           "helper", "lambda", "multi_return", "nested_def", "nested_lambda",
                           "defaults", "table", "loop_else", "check"})
 LOOP_FEATURES = frozenset({"for", "while"})
-# Programs with these features meet known symdiff bugs (see tests/test_fuzz.py); the
+# Programs with these features meet known symdiff bugs (see tests/end_to_end/test_fuzz.py); the
 # default runs leave them out, and a strict xfail test keeps them in.  None are known.
 KNOWN_BUG_FEATURES = frozenset()
 DEFAULT_FEATURES = ALL_FEATURES - KNOWN_BUG_FEATURES

@@ -2,7 +2,7 @@
 
 Editing a function here (or moving it: the generated comments cite line numbers)
 changes its golden file; regenerate with ``SYMDIFF_UPDATE_GOLDEN=1 python -m pytest
-tests/test_golden.py`` and review the diff.
+tests/end_to_end/test_golden.py`` and review the diff.
 """
 
 import math

@@ -17,7 +17,7 @@ variant:
     def grad_product(x, y):
     ...
 
-``python tests/snapshots.py`` rewrites them; ``tests/test_snapshots.py`` proves
+``python tests/snapshots.py`` rewrites them; ``tests/end_to_end/test_snapshots.py`` proves
 today's texts are the recorded ones.  A change to the generated text then shows
 as a reviewable diff of these files.
 """

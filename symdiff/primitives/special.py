@@ -14,7 +14,7 @@ the writer gives it a fresh name where the user's code has taken that one, and
 Both functions shift the argument up by the recurrence until it is at least 10, then
 sum the asymptotic series (its terms fall below 1e-16 of the value there), and reflect
 a negative argument through ``pi / tan(pi x)``: accurate to a few ulps away from the
-zeros of the function (measured against mpmath in ``tests/test_special.py``).  At a pole
+zeros of the function (measured against mpmath in ``tests/primitives/test_special.py``).  At a pole
 (0, -1, -2, ...) the function the gradient differentiates (``lgamma``, ``gamma``)
 raises first; the helpers themselves return ``nan`` there and at ``-inf``.
 """

@@ -10,7 +10,7 @@ several lengths (1, 2 and more where the function allows), some with int element
 an integer index); the gradient of a container parameter has its structure.
 
 Every function returns a number at each of its points and leaves its arguments as they
-were (``tests/test_containers.py`` checks both in plain Python).  ``kinky`` marks a
+were (``tests/end_to_end/test_containers.py`` checks both in plain Python).  ``kinky`` marks a
 function with a branch on its inputs (a filter, ``min``/``max``, ``sorted``): its
 finite-difference comparisons are skipped at points within a step of the branch.
 """

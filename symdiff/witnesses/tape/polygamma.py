@@ -5,7 +5,7 @@ derivative) to within a few ulps away from their zeros, ``nan`` at the poles
 (0, -1, -2, ...) and at ``-inf``.  Written apart from the generator's helpers
 (``symdiff.primitives.special``), by another route — shifted only up to 8, with the Bernoulli
 series carried further, and reflected through ``cos / sin`` — so the two check each
-other; ``tests/test_special.py`` checks both against mpmath.
+other; ``tests/primitives/test_special.py`` checks both against mpmath.
 """
 
 import math

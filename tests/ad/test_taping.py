@@ -551,7 +551,8 @@ print(test_taping.unoptimized(test_taping.several_started_at_zero))
 
 def test_names_start_at_zero_in_the_same_order_in_every_process():
     here = Path(__file__).resolve().parent
-    path = os.pathsep.join([str(here), str(here.parent), os.environ.get("PYTHONPATH", "")])
+    path = os.pathsep.join([str(here), str(here.parent), str(here.parent.parent),
+                            os.environ.get("PYTHONPATH", "")])
     texts = set()
     for seed in ("0", "1", "2", "3", "5", "7"):
         env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=path)

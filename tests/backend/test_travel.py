@@ -27,7 +27,7 @@ try:
 except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests.oracles import finite_difference
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
 POINTS = [(0.3, 1.7), (-1.2, 0.4), (2.5, -0.8)]
 
 

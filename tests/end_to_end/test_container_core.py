@@ -2,7 +2,7 @@
 
 Each gradient is checked leaf by leaf against central differences at several points,
 optimized and not, and its structure exactly (a tuple is a tuple, a dict keeps its
-keys).  The corpus (``tests/test_containers.py``) checks many more functions against
+keys).  The corpus (``tests/end_to_end/test_containers.py``) checks many more functions against
 every witness; these tests pin the mechanisms one at a time.
 """
 

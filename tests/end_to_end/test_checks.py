@@ -136,7 +136,7 @@ def test_asserts_follow_python_under_optimize_flag():
 
 def _root():
     import pathlib
-    return str(pathlib.Path(__file__).resolve().parent.parent)
+    return str(pathlib.Path(__file__).resolve().parent.parent.parent)
 
 
 def _env():

@@ -21,7 +21,7 @@ from symdiff.analysis import graph as graph_module
 from symdiff.backend import display
 from symdiff.checking.report import CheckReport, Row
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
 TOUR = ROOT / "examples" / "tour.ipynb"
 SCRIPT = "<script>alert(1)</script>"
 

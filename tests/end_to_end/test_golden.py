@@ -13,7 +13,7 @@ import pytest
 import golden_cases
 import symdiff
 
-GOLDEN = pathlib.Path(__file__).parent / "golden"
+GOLDEN = pathlib.Path(__file__).parent.parent / "golden"
 UPDATE = os.environ.get("SYMDIFF_UPDATE_GOLDEN") == "1"
 
 

@@ -42,7 +42,7 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests import golden_cases
     from tests.corpus import checks, control, lambdas, nested, straight
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 ASTOR = printer.astor_module() is not None
 needs_astor = pytest.mark.skipif(not ASTOR, reason="astor does not import cleanly here")
 

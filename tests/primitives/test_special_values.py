@@ -1,6 +1,6 @@
 """The promise "the gradient raises exactly where the function raises", at special values.
 
-Every primitive, under every name a user can call it by (``tests/test_rules.py``'s
+Every primitive, under every name a user can call it by (``tests/primitives/test_rules.py``'s
 ``SPELLINGS``), is run at 0, -0.0, ±inf, nan, 5e-324, 1e-200, 1e308 and ints too large
 for a float (±10**400) in each argument position, the other arguments at ordinary values
 (0.7, -1.5 and the small ints 2, 0, -1 programs write as constants).  At every point:
@@ -34,7 +34,7 @@ from symdiff.primitives.registry import rule_of
 try:
     import test_rules
 except ImportError:  # run with the repository root, not tests/, on sys.path
-    from tests import test_rules
+    from tests.primitives import test_rules
 
 np = pytest.importorskip("numpy")
 
@@ -309,7 +309,7 @@ def test_huge_ints_are_refused_alike_or_overflow(reported):
 
 # --- README's table of conventions, row by row ----------------------------------------
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parent.parent.parent / "README.md"
 
 CONVENTIONS = '''
 import math

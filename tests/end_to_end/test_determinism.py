@@ -10,7 +10,7 @@ import pathlib
 import subprocess
 import sys
 
-TESTS = pathlib.Path(__file__).resolve().parent
+TESTS = pathlib.Path(__file__).resolve().parent.parent
 ROOT = TESTS.parent
 
 EXTRA_CASES = '''

@@ -578,7 +578,7 @@ print(json.dumps(texts, sort_keys=True))
 
 def test_source_is_the_same_in_every_process():
     """The control corpus and the straight cases of several parameters, in two processes."""
-    tests = Path(__file__).resolve().parent
+    tests = Path(__file__).resolve().parent.parent
     path = os.pathsep.join([str(tests), str(tests.parent), os.environ.get("PYTHONPATH", "")])
     runs = []
     for seed in ("0", "4242"):
