@@ -40,7 +40,7 @@ every run, not an assumption:
 
 import builtins
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from symdiff.analysis.value_types import (
     UNKNOWN,
@@ -63,6 +63,9 @@ class Module:
     numpy: frozenset = frozenset()
     pops: tuple = ()  # (pop, its save stack) for each save stack of the function
     shadowed: frozenset = frozenset()  # builtins' names the module binds to its own values
+    # the type rules' results already found in this run: (op, types, consts, by) -> type;
+    # a new dict for each ``Module`` made, so no two runs share it
+    rules: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @classmethod
     def of(cls, generated):

@@ -103,7 +103,7 @@ def _unary(expr, of, env, module):
     op = operator_ops(1).get(expr.op)
     if op is None:  # ``~``: an int's
         return t.INT if operand in (t.BOOL, t.INT) else None
-    return primitive_type(op, [operand], [None], certain=True)  # -True is -1
+    return _rule_type(module, op, (operand,), (None,), None)  # -True is -1
 
 
 def _binary(expr, of, env, module):
@@ -120,8 +120,8 @@ def _binary(expr, of, env, module):
         return None
     op = expr.op
     if op in operator_ops(2):  # a float meeting any number: a float, or it raises
-        return primitive_type(operator_ops(2)[op], [left, right], [
-            _int_constant(expr.left), _int_constant(expr.right)], certain=True)
+        return _rule_type(module, operator_ops(2)[op], (left, right), (
+            _int_constant(expr.left), _int_constant(expr.right)), None)
     if op in ("&", "|", "^", "<<", ">>") and left in (t.BOOL, t.INT) and right in (
             t.BOOL, t.INT):
         return t.BOOL if op in ("&", "|", "^") and left == right == t.BOOL else t.INT
@@ -193,7 +193,7 @@ def _call(expr, of, env, module):
         family, name = "math", func.attr
     elif type(func) is ex.Attribute and type(func.value) is ex.Name and (
             func.value.id in module.numpy):
-        return _primitive_call(expr, of, "numpy")
+        return _primitive_call(expr, of, "numpy", module)
     elif type(func) is ex.Attribute and func.attr == "pop" and len(expr.args) <= 1:
         kind = of(func.value)  # ``xs.pop()``, ``xs.pop(i)``: an element
         return kind.elem if isinstance(kind, t.List) else None
@@ -203,10 +203,10 @@ def _call(expr, of, env, module):
         return MATH_VALUES[name]
     if family == "math" and in_math(name) and len(expr.args) == 1 and not expr.keywords:
         return _reduced(name, of(expr.args[0]))
-    return _primitive_call(expr, of, family)
+    return _primitive_call(expr, of, family, module)
 
 
-def _primitive_call(expr, of, family):
+def _primitive_call(expr, of, family, module):
     op = names(family).get(expr.func.id if family == "builtin" else expr.func.attr)
     if op is None or expr.keywords:
         return None
@@ -215,8 +215,22 @@ def _primitive_call(expr, of, family):
     except KeyError:
         return None
     by = family if family in ("math", "numpy") else None
-    return primitive_type(op, [of(a) for a in expr.args], [
-        _int_constant(a) for a in expr.args], by, certain=True)
+    return _rule_type(module, op, tuple(of(a) for a in expr.args),
+                      tuple(_int_constant(a) for a in expr.args), by)
+
+
+def _rule_type(module, op, args, consts, by):
+    """The certain type the rule of ``op`` gives (``primitive_type``), found once per
+    (op, argument types, constants, names) in one run (``module.rules``)."""
+    key = (op, args, tuple((type(c), c) for c in consts), by)  # 1 and True apart
+    found = module.rules.get(key, _UNSEEN)
+    if found is _UNSEEN:
+        found = module.rules[key] = primitive_type(op, list(args), list(consts), by,
+                                                   certain=True)
+    return found
+
+
+_UNSEEN = object()
 
 
 def _stack_of(func, module):

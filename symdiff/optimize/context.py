@@ -27,7 +27,7 @@ class Context:
     calls: Calls = None
     containers: dict = field(default_factory=dict)  # the program's containers -> kinds
     of_adjoints: frozenset = frozenset()  # the adjoints of containers: floats everywhere
-    module: Module = Module()  # the names of ``math``, numpy and the helpers
+    module: Module = field(default_factory=Module)  # the names of math, numpy, the helpers
     constants: dict = field(default_factory=dict)  # the ints the module binds -> values
     tables: dict = field(default_factory=dict)  # what ``remember`` keeps, by fact
 
