@@ -46,7 +46,7 @@ below analysis)``.
 import ast
 import pathlib
 
-from test_layout import find_cycle, modules
+from test_layout import _targets, find_cycle, modules
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -89,26 +89,9 @@ def import_lines(name, path, known):
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found |= {(node.lineno, a.name) for a in node.names if a.name in known}
-        elif isinstance(node, ast.ImportFrom):
-            found |= {(node.lineno, t) for t in _from_targets(node, package, known)}
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found |= {(node.lineno, t) for t in _targets(node, package, known)}
     return sorted(found)
-
-
-def _from_targets(node, package, known):
-    if node.level:
-        base = package.split(".")[:len(package.split(".")) - node.level + 1]
-        source = ".".join(base + ([node.module] if node.module else []))
-    else:
-        source = node.module
-    targets = []
-    for alias in node.names:
-        if f"{source}.{alias.name}" in known:
-            targets.append(f"{source}.{alias.name}")
-        elif source in known:
-            targets.append(source)
-    return targets
 
 
 def all_imports():
