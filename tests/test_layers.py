@@ -28,9 +28,8 @@ which are the user's, not symdiff's) and, of the frontend, only ``frontend.parse
 ``frontend.wrappers`` (``WITNESS_FRONTEND``): these read the user's function as written
 (its source, its syntax tree at the real file's lines, what a decorator wraps), the input
 symdiff and a witness both start from, not the output of a stage.  What those two import
-in turn is checked too: through them a witness reaches no rule and no pass, only the two
-plain modules of ``THROUGH_PARSE`` (the tree helpers parse builds a lambda's ``def``
-with, and the data they are typed on).  Which witness may import which of these, with a
+in turn is checked too: through them a witness reaches no rule and no pass, only the plain
+module of ``THROUGH_PARSE`` (the tree helpers parse builds a lambda's ``def`` with).  Which witness may import which of these, with a
 reason each, is ``tests/witnesses/test_independence.py``'s finer list.  The tape
 witness's own modules form no cycle: ``value`` is its bottom, the rest import downward.
 
@@ -65,7 +64,6 @@ WITNESS_ALLOWED = {"errors", "markers"}
 WITNESS_FRONTEND = {"symdiff.frontend.parse", "symdiff.frontend.wrappers"}
 THROUGH_PARSE = {  # what the witnesses reach of the checked stages, through parse alone
     "symdiff.ir.syntax",  # function_def: a lambda read as the def it stands for
-    "symdiff.ir.operands",  # the plain data ir.syntax turns into a tree (never called here)
 }
 TAPE = "symdiff.witnesses.tape"
 

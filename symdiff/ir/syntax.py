@@ -1,20 +1,17 @@
 """Small helpers over Python syntax trees shared by the passes that write code.
 
-Expects Python syntax trees (and, for ``operand_node``, an operand of the IR).  Guarantees
-nodes built as parsing their text would build them (``function_def``), a ``Comment``
-statement that ``emit`` writes as a comment line, traversals faster than ``ast.walk``
-(``walk``, ``name_nodes``), copies (``clone``) and the few arithmetic shapes the
-derivative passes write (``times``, ``negate``).  Here, below every stage, because the
-front end (a lambda read as a ``def``), the derivative passes and the back end all build
-trees with them.
+Expects Python syntax trees.  Guarantees nodes built as parsing their text would build
+them (``function_def``, ``call``, ``attr``), a ``Comment`` statement that ``emit`` writes
+as a comment line, traversals faster than ``ast.walk`` (``walk``, ``name_nodes``) and
+copies (``clone``).  Here, below the stages, because the front end (a lambda read as a
+``def``) and the back end both build trees with them; the derivative passes write IR.
 
-    >>> ast.unparse(times(load("g"), call("cos", load("x"))))
-    'g * cos(x)'
+    >>> ast.unparse(call("cos", load("x")))
+    'cos(x)'
 """
 
 import ast
 
-from symdiff.ir.operands import Var
 
 COMMENT = "__symdiff_comment__"  # the name a comment's call reads, for ``ast.dump`` to show
 
@@ -171,70 +168,6 @@ def _layout(kind):
     return layout
 
 
-class Transformer:
-    """``ast.NodeTransformer``'s contract (``visit_<Class>`` methods, ``generic_visit``,
-    a returned None deletes, a returned list splices), at a fraction of its cost: the
-    method for each class is looked up once, a list is rebuilt only where an item
-    changed, and operator and context singletons, which hold nothing, are not visited."""
-
-    _methods = {}
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        cls._methods = {}
-
-    def visit(self, node):
-        methods = self._methods
-        kind = node.__class__
-        method = methods.get(kind)
-        if method is None:
-            method = methods[kind] = getattr(type(self), "visit_" + kind.__name__,
-                                             type(self).generic_visit)
-        return method(self, node)
-
-    def generic_visit(self, node):
-        values = node.__dict__
-        for name in node._fields:
-            old = values.get(name)
-            if old.__class__ is list:
-                self._visit_list(old)
-            elif isinstance(old, ast.AST) and not isinstance(old, _STATELESS):
-                new = self.visit(old)
-                if new is None:
-                    delattr(node, name)
-                elif new is not old:
-                    setattr(node, name, new)
-        return node
-
-    def _visit_list(self, items):
-        rebuilt = None
-        for i, item in enumerate(items):
-            new = self.visit(item) if isinstance(item, ast.AST) else item
-            if rebuilt is None:
-                if new is item:
-                    continue
-                rebuilt = items[:i]
-            if new is None:
-                continue
-            if isinstance(new, ast.AST) or not isinstance(item, ast.AST):
-                rebuilt.append(new)
-            else:
-                rebuilt.extend(new)
-        if rebuilt is not None:
-            items[:] = rebuilt
-
-
-class Substitute(Transformer):
-    """Replace placeholder names; replacements are shared, as no pass edits an expression."""
-
-    def __init__(self, names):
-        self.names = names
-
-    def visit_Name(self, node):
-        replacement = self.names.get(node.id)
-        return replacement if replacement is not None else node
-
-
 def comment(text):
     return Comment(ast.Call(load(COMMENT), [ast.Constant(text)], []))
 
@@ -264,53 +197,3 @@ def call(func, *args):
 
 def call_method(obj, method, *args):
     return ast.Call(attr(obj, method), list(args), [])
-
-
-def call_stmt(func, name):
-    return ast.Expr(call(func, load(name)))
-
-
-def assign(name, value):
-    return ast.Assign([store(name)], value, None)
-
-
-def increment(name):
-    return ast.AugAssign(store(name), ast.Add(), ast.Constant(1))
-
-
-def operand_node(operand, program):
-    if isinstance(operand, Var):
-        return load(operand.name)
-    if operand.text:
-        return ast.parse(operand.text, mode="eval").body
-    value = operand.value
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and (
-            value < 0 or (value == 0 and str(value).startswith("-"))):
-        return ast.UnaryOp(ast.USub(), ast.Constant(-value))
-    return ast.Constant(value)
-
-
-def is_one(node):
-    return isinstance(node, ast.Constant) and node.value == 1 and not isinstance(node.value, bool)
-
-
-def is_minus_one(node):
-    return (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
-            and is_one(node.operand))
-
-
-def negate(node):
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        return node.operand
-    return ast.UnaryOp(ast.USub(), node)
-
-
-def times(left, right):
-    """``left * right``; ``left / b`` for ``right = 1.0 / b`` (one division, not two
-    operations, and rounded once)."""
-    if (isinstance(right, ast.BinOp) and isinstance(right.op, ast.Div) and is_one(right.left)
-            and isinstance(right.left.value, float)):
-        return ast.BinOp(left, ast.Div(), right.right)
-    return ast.BinOp(left, ast.Mult(), right)
-
-

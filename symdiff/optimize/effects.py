@@ -58,8 +58,3 @@ class Calls:
         if module == self.math_name:
             return callable(getattr(math, func.attr, None))
         return module in self.numpy_names and func.attr in names("numpy")
-
-
-def calls_of(math_name, calls):
-    """``calls``, or the pure functions known from ``math_name`` alone."""
-    return calls if calls is not None else Calls(math_name)
