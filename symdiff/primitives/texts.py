@@ -38,11 +38,12 @@ def expression(text):
     cached = _EXPRESSIONS.get(text)
     if cached is None:
         parsed = ex.from_ast(template(text))
-        cached = _EXPRESSIONS[text] = (parsed, tuple(ex.names(parsed)))
+        names = tuple(ex.names(parsed))
+        cached = _EXPRESSIONS[text] = (parsed, names, frozenset(names))
     return cached[0]
 
 
-_EXPRESSIONS = {}  # text -> (its IR expression, the names it reads)
+_EXPRESSIONS = {}  # text -> (its IR expression, the names it reads in order, as a set)
 
 
 def instantiate(text, params, args, out, names):
@@ -66,16 +67,10 @@ def instantiate(text, params, args, out, names):
 
 
 def names_read(text):
-    """The names ``text`` reads (``math``, ``x``, ``out``, ``digamma``...), found once
-    per text."""
-    found = _NAMES_READ.get(text)
-    if found is None:
-        found = _NAMES_READ[text] = frozenset(n.id for n in ast.walk(template(text))
-                                              if isinstance(n, ast.Name))
-    return found
-
-
-_NAMES_READ = {}
+    """The names ``text`` reads (``math``, ``x``, ``out``, ``digamma``...): those of its
+    IR expression, found once per text with it."""
+    expression(text)
+    return _EXPRESSIONS[text][2]
 
 
 def uses_output(rule):
