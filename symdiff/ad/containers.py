@@ -97,30 +97,35 @@ def _nested(kind):
     return isinstance(kind, (t.List, t.Tuple, t.Dict))
 
 
-def structured(kind, value):
+def structured(kind, value, number=None):
     """The gradient ``value`` (lists of floats) as the parameter's structure: a tuple
-    for a tuple, nested alike."""
-    if not _converts(kind):
+    for a tuple, nested alike; with ``number``, each number ``v`` of it as ``number(v)``
+    (a NumPy scalar made a float)."""
+    if not _converts(kind, number is not None):
         return value
+    if isinstance(kind, t.Float):
+        return number(value)
     if isinstance(kind, t.List):
-        return ex.ListComp(structured(kind.elem, ex.Name("item")), "item", value)
+        return ex.ListComp(structured(kind.elem, ex.Name("item"), number), "item", value)
     if isinstance(kind, t.Dict):
         return ex.Dict(tuple(ex.Const(k) for k, _ in kind.items), tuple(
-            structured(v, ex.Subscript(value, ex.Const(k))) for k, v in kind.items))
-    if not any(_converts(e) for e in kind.elts):
+            structured(v, ex.Subscript(value, ex.Const(k)), number) for k, v in kind.items))
+    if not any(_converts(e, number is not None) for e in kind.elts):
         return ex.Call(ex.Name("tuple"), (value,))
-    return ex.Tuple(tuple(structured(e, ex.Subscript(value, ex.Const(i)))
+    return ex.Tuple(tuple(structured(e, ex.Subscript(value, ex.Const(i)), number)
                           for i, e in enumerate(kind.elts)))
 
 
-def _converts(kind):
+def _converts(kind, numbers=False):
+    """Whether ``structured`` writes ``kind`` other than as it is: a tuple (the
+    adjoint is a list), or with ``numbers`` a number."""
     if isinstance(kind, t.Tuple):
         return True
     if isinstance(kind, t.List):
-        return _converts(kind.elem)
+        return _converts(kind.elem, numbers)
     if isinstance(kind, t.Dict):
-        return any(_converts(v) for _, v in kind.items)
-    return False
+        return any(_converts(v, numbers) for _, v in kind.items)
+    return numbers and isinstance(kind, t.Float)
 
 
 def restores(env, container, change):
@@ -228,10 +233,11 @@ def branch_local_adjoints(env):
             if name in env.active and None not in built_in(env, name)}
 
 
-def gradient_of(env, name):
+def gradient_of(env, name, number=None):
+    """The gradient of the parameter ``name``, in its structure (``structured``)."""
     kind = env.program.containers.get(name)
     value = ex.Name(adjoint(env, name))
-    return value if kind is None else structured(kind, value)
+    return value if kind is None else structured(kind, value, number)
 
 
 def item(env, stmt, scope):

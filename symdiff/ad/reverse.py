@@ -124,10 +124,12 @@ def build(env, with_value, as_tuple):
         reverse += flatten(env, rev)
     initialized = initialize_adjoints(reverse, set(names.derivatives.values()),
                                       names.local | branch_local_adjoints(env))
-    grads = [spelled_out(gradient_of(env, p)) if names.derivatives.get(p) in initialized
-             else no_gradient(env, p) for p in env.wrt]
+    number = (lambda value: as_float(env, value)) if calls else None  # numpy's scalars
+    grads = [spelled_out(gradient_of(env, p, number)) if names.derivatives.get(p) in
+             initialized else no_gradient(env, p) for p in env.wrt]  # become plain floats
     if calls:
-        grads = [as_float(env, g) for g in grads]  # numpy's scalars become plain floats
+        grads = [g if p in program.containers else as_float(env, g)
+                 for p, g in zip(env.wrt, grads)]
     grad = ex.Tuple(tuple(grads)) if as_tuple else grads[0]
     if with_value:
         grad = ex.Tuple((ex.Name(value_name), grad))

@@ -20,6 +20,8 @@ import random
 from dataclasses import dataclass
 from math import exp, log, sqrt, tanh
 
+import numpy as np
+
 
 @dataclass(frozen=True)
 class Case:
@@ -122,6 +124,13 @@ def weighted_by_position(xs):
     s = 0.0
     for i in range(len(xs)):
         s += (i + 1) * xs[i] ** 2
+    return s
+
+
+def numpy_over_a_list(xs):
+    s = 0.0
+    for i in range(len(xs)):
+        s = s + np.exp(xs[i]) * xs[i]
     return s
 
 
@@ -960,6 +969,7 @@ CASES = [
     at(first_times_last, ([0.7],), ([0.4, -1.3],), (numbers(5, "ftl"),)),
     at(determinant_2x2, (matrix(2, 2, "det"),), ([[1, 2], [3, 4]],)),
     at(weighted_by_position, ([1.5],), ([0.4, -0.9],), (numbers(6, "wbp"),)),
+    at(numpy_over_a_list, ([1.5],), ([0.4, -0.9],), (numbers(5, "npl"),)),
     at(neighbour_differences, ([0.3],), ([0.4, -0.9],), (numbers(5, "nd"),)),
     at(mirror_products, ([0.8],), ([0.4, -0.9],), (numbers(5, "mp"),)),
     at(computed_index, ([0.8], 3), ([0.4, -0.9], 1), (numbers(5, "ci"), 7),
