@@ -25,7 +25,7 @@ import types
 from symdiff.backend.travel import Travels, carried
 from symdiff.errors import SymdiffError
 from symdiff.core import types as t
-from symdiff.frontend.kinds import PLAIN, kind_of, uses_containers
+from symdiff.frontend.kinds import PLAIN, kind_of, uses_arrays, uses_containers
 from symdiff.frontend.parse import parse_function
 from symdiff.frontend.table_reads import read_as_tables
 from symdiff.frontend.wrt import choose
@@ -47,11 +47,19 @@ def per_kinds(fn, wrt):
     if reading is None:
         return False
     parsed, params, helper = reading
+    if uses_arrays(parsed.tree, lambda name: _module(parsed, name)):
+        return True
     if not uses_containers(parsed.tree, params, helper):  # most functions: one look
         return False
     read = [p for p in params if uses_containers(parsed.tree, [p], helper)]
     chosen = choose(wrt, parsed).names
     return any(p in chosen or not read_as_tables(parsed.tree, p, helper) for p in read)
+
+
+def _module(parsed, name):
+    """The module the free name ``name`` of a parsed function refers to, or None."""
+    found = parsed.closure.get(name, parsed.globals.get(name))
+    return found if isinstance(found, types.ModuleType) else None
 
 
 def _reading(fn, readings, depth):
@@ -91,7 +99,7 @@ def container_kinds(fn, args, kwargs=None, signature=None):
     kinds = {}
     for name, value in arguments.items():
         kind = kind_of(value)
-        if is_container(kind):
+        if is_container(kind) or isinstance(kind, t.Array):
             kinds[name] = without_lengths(kind)
     return kinds
 

@@ -128,7 +128,7 @@ def build(env, with_value, as_tuple):
     grads = [spelled_out(gradient_of(env, p, number)) if names.derivatives.get(p) in
              initialized else no_gradient(env, p) for p in env.wrt]  # become plain floats
     if calls:
-        grads = [g if p in program.containers else as_float(env, g)
+        grads = [g if p in program.containers or p in program.arrays else as_float(env, g)
                  for p, g in zip(env.wrt, grads)]
     grad = ex.Tuple(tuple(grads)) if as_tuple else grads[0]
     if with_value:

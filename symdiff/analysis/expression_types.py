@@ -76,8 +76,11 @@ def expression_type(expr, name_type):
         return t.of_value(expr.value)
     if isinstance(expr, ex.Name):
         return name_type(expr.id)
-    if isinstance(expr, (ex.Compare, ex.FString)):
-        return t.BOOL if isinstance(expr, ex.Compare) else t.STR
+    if isinstance(expr, ex.Compare):  # of arrays: an array of booleans
+        kinds = [expression_type(p, name_type) for p in (expr.left, *expr.comparators)]
+        return t.broadcast(kinds, dtype="bool") or t.BOOL
+    if isinstance(expr, ex.FString):
+        return t.STR
     if isinstance(expr, ex.UnaryOp):
         if expr.op == "not":
             return t.BOOL
@@ -90,6 +93,9 @@ def expression_type(expr, name_type):
         return found
     if isinstance(expr, ex.BinOp):
         return _operator_type(expr, (expr.left, expr.right), name_type)
+    if isinstance(expr, ex.Attribute) and expr.attr in ("shape", "ndim", "size") and (
+            isinstance(expression_type(expr.value, name_type), t.Array)):
+        return t.Table(t.INT) if expr.attr == "shape" else t.INT  # (a tuple of ints)
     if isinstance(expr, ex.Subscript):
         container = expression_type(expr.value, name_type)
         if isinstance(container, t.Table):

@@ -87,6 +87,8 @@ class _Inference:
         program = self.program
         if name in program.containers:
             return program.containers[name]
+        if name in program.arrays:
+            return program.arrays[name]
         if name in program.tables:
             return t.Table()
         if name in program.optional:

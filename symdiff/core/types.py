@@ -258,6 +258,48 @@ def is_container(kind):
     return isinstance(kind, (Tuple, List, Dict))
 
 
+def is_array(kind):
+    return isinstance(kind, Array)
+
+
+def broadcast(kinds, dtype=None):
+    """The array type NumPy's broadcasting gives operands of types ``kinds`` (arrays and
+    numbers; None: not known yet): as many axes as the operand with the most, each of
+    size one where every operand that has it has it of size one; the widest float dtype
+    of the arrays (``dtype``: that one).  None when no operand is an array.
+
+    >>> broadcast((Array("float64", 2, (1,)), FLOAT))
+    Array(dtype='float64', ndim=2, unit_axes=(1,))
+    >>> broadcast((Array("float32", 2, (0,)), Array("float64", 1, (0,))))
+    Array(dtype='float64', ndim=2, unit_axes=(0,))
+    """
+    arrays = [k for k in kinds if isinstance(k, Array)]
+    if not arrays:
+        return None
+    ndim = max(a.ndim for a in arrays)
+    unit = []
+    for axis in range(ndim):  # counted from the front of the result
+        present = [a for a in arrays if axis - (ndim - a.ndim) >= 0]
+        if all(axis - (ndim - a.ndim) in a.unit_axes for a in present):
+            unit.append(axis)
+    if dtype is None:
+        floats = [a.dtype for a in arrays if a.dtype.startswith("float")]
+        dtype = max(floats, key=lambda d: int(d[5:])) if floats else "float64"
+    return Array(dtype, ndim, tuple(unit))
+
+
+def broadcast_axes(kind, result):
+    """How an operand of type ``kind`` was broadcast to the array type ``result``:
+    ``(leading, units)``, the number of axes NumPy put in front of it and the axes (of
+    the result) where it has size one and the result may not: what summing its
+    adjoint back to its shape adds over.  ``(result.ndim, ())`` for a number."""
+    if not isinstance(kind, Array):
+        return result.ndim, ()
+    leading = result.ndim - kind.ndim
+    units = tuple(leading + a for a in kind.unit_axes if leading + a not in result.unit_axes)
+    return leading, units
+
+
 def element(kind, index):
     """The type of ``kind[index]`` for a constant ``index`` (an int or a key), or of any
     element for ``index`` None (an index or a key known when the gradient runs: the type

@@ -34,6 +34,7 @@ ACCEPTED = {
     # contexts and operators
     "Load", "Store", "Add", "Sub", "Mult", "Div", "Pow", "FloorDiv", "Mod", "USub", "UAdd",
     "Not", "And", "Or", "Eq", "NotEq", "Lt", "LtE", "Gt", "GtE", "Is", "IsNot",
+    "MatMult",  # of arrays (lowering refuses it where the function has none)
 }
 
 _LOOPS = ("loops are limited to `for ... in range(...)`, `for c in TABLE` (a tuple or list "
@@ -77,7 +78,6 @@ REFUSED = {
     "MatchAs": ("a match pattern", "use if/elif/else"),
     "MatchOr": ("a match pattern", "use if/elif/else"),
     "TypeIgnore": ("a type: ignore comment", "remove it"),
-    "MatMult": ("the @ operator", "scalars only: use *"),
     "LShift": ("the << operator", "bit operations are not differentiable"),
     "RShift": ("the >> operator", "bit operations are not differentiable"),
     "BitOr": ("the | operator", "bit operations are not differentiable"),

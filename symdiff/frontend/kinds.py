@@ -18,10 +18,12 @@ arguments have equal kinds share one generated gradient.
 
 import ast
 import numbers
+import sys
 
 from symdiff.core import types as t
 from symdiff.core.types import element  # noqa: F401 (one statement, in the type system)
 from symdiff.primitives.reductions import REDUCTIONS
+from symdiff.primitives.registry import array_names
 
 
 PLAIN = frozenset({float, int})  # the types of a list's numbers, checked in one pass
@@ -31,6 +33,8 @@ def kind_of(value):
     """The kind of ``value`` (see the module's docstring), or None."""
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
         return t.FLOAT
+    if type(value).__name__ == "ndarray":
+        return array_kind(value)
     if type(value) in (list, tuple) and set(map(type, value)) <= PLAIN:  # plain numbers
         if type(value) is list:
             return t.List(t.FLOAT, len(value))
@@ -54,6 +58,19 @@ def kind_of(value):
     return None
 
 
+def array_kind(value):
+    """The kind of a NumPy array of floats (``float64``, ``float32``): its dtype, its
+    number of axes and the axes of size one, what broadcasting depends on (not the
+    sizes of the others: a new batch size is the same kind); None for any other array
+    (integers, booleans, objects), read as data as it is."""
+    if not isinstance(value, sys.modules["numpy"].ndarray) or value.dtype.kind != "f" or (
+            value.dtype.itemsize not in (4, 8)):
+        return None
+    shape = value.shape
+    return t.Array(value.dtype.name, len(shape),
+                   tuple(i for i, size in enumerate(shape) if size == 1))
+
+
 def _is_leafy(kind):
     return kind is not None
 
@@ -61,6 +78,35 @@ def _is_leafy(kind):
 def signature(args):
     """The kinds of a call's positional arguments, a hashable key."""
     return tuple(kind_of(a) for a in args)
+
+
+def uses_arrays(tree, module_of):
+    """Whether the function ``tree`` computes with NumPy arrays: it multiplies with ``@``,
+    reads an array's ``.T``, ``.shape``, ``.ndim`` or ``.size``, calls an array method
+    (``x.sum()``) or one of NumPy's array functions (``np.sum``, ``np.where``).
+    ``module_of(name)`` is the module a free name of the function refers to, or None.
+    Such a function is generated on its first call, for the kinds of its arguments."""
+    found = array_names()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+            return True
+        if not isinstance(node, ast.Attribute):
+            continue
+        if isinstance(node.value, ast.Name) and module_of(node.value.id) is not None:
+            if getattr(module_of(node.value.id), "__name__", "") == "numpy" and (
+                    node.attr in found["functions"]):
+                return True
+        elif node.attr in found["attributes"] or node.attr in _MEASURES:
+            return True
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+                node.func.attr in found["methods"]) and not (
+                isinstance(node.func.value, ast.Name) and module_of(node.func.value.id)):
+            return True
+    return False
+
+
+_MEASURES = ("shape", "ndim", "size")
 
 
 def uses_containers(tree, params, helper=None):

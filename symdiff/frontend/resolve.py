@@ -24,7 +24,7 @@ from symdiff.ir.syntax import walk
 from symdiff.frontend.wrappers import transparent
 from symdiff.core.types import is_table
 from symdiff.markers import CUSTOM_RULES, stop_gradient
-from symdiff.primitives.registry import names
+from symdiff.primitives.registry import array_names, names
 
 MATH_CONSTANTS = ("pi", "e", "tau", "inf", "nan")
 
@@ -116,6 +116,8 @@ def module_attribute(module, attr):
         return None
     if attr in names("numpy"):
         return Meaning("primitive", names("numpy")[attr])
+    if attr in array_names()["functions"]:
+        return Meaning("primitive", array_names()["functions"][attr])
     if attr in ("pi", "e", "inf", "nan"):
         return Meaning("constant", getattr(math, attr))
     return None

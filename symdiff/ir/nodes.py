@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from symdiff.core import expr as ex
 from symdiff.ir.container_nodes import Build, Item, Join, Literal, Reduce, Ref, SetItem, Share, Take
 from symdiff.ir.operands import Const, Origin, Var
-from symdiff.core.types import is_numpy
+from symdiff.core.types import is_array, is_numpy, of_value
+from symdiff.primitives.arrays import for_arrays
 from symdiff.primitives.registry import arithmetic, rule_of
 
 __all__ = ["Assign", "Build", "BreakIf", "Check", "Compute", "Const", "For", "If", "Item",
@@ -171,6 +172,7 @@ class Program:
     kwargs: str = None  # the name of the ``**kwargs`` parameter, read with constant keys
     types: dict = field(default_factory=dict)  # variable -> its type (``symdiff.core.types``)
     containers: dict = field(default_factory=dict)  # name -> the container type it holds
+    arrays: dict = field(default_factory=dict)  # parameter -> the array type it is passed
     numpy_name: str = None  # the name generated code calls numpy by, where it may need it
 
     def rule(self, op):
@@ -187,11 +189,25 @@ class Program:
     def rule_of(self, stmt):
         """The rule of the ``Assign`` ``stmt`` as the family that computes it computes it
         (``computed_by``, ``Rule.spelled``); spelled once per (op, family) and program."""
-        key = (stmt.op, self.computed_by(stmt))
+        arrays = self.array_types(stmt)
+        key = (stmt.op, self.computed_by(stmt), arrays)
         spelled = self.__dict__.setdefault("_spelled", {})  # (not a field: ``replace`` drops it)
         if key not in spelled:
-            spelled[key] = self.rule(stmt.op).spelled(key[1])
+            rule = self.rule(stmt.op)
+            spelled[key] = rule.spelled(key[1]) if arrays is None else for_arrays(
+                rule, arrays[0], arrays[1])
         return spelled[key]
+
+    def array_types(self, stmt):
+        """``(operand types, result type)`` of the ``Assign`` ``stmt`` where one of them
+        is an array, or it is an array operation; None for numbers."""
+        args = tuple(self.types.get(a.name) if isinstance(a, Var) else of_value(a.value)
+                     for a in stmt.args)
+        out = self.types.get(stmt.target)
+        if is_array(out) or any(is_array(a) for a in args) or (
+                self.rule(stmt.op).array_vjp is not None):
+            return args, out
+        return None
 
 
 def computed_by(stmt, types):

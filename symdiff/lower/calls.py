@@ -22,7 +22,7 @@ import sys
 from symdiff.errors import UnknownFunctionError, UnsupportedSyntaxError
 from symdiff.frontend.resolve import lookup
 from symdiff.ir import nodes as ir
-from symdiff.lower import changes, containers, names, operands, tables
+from symdiff.lower import arrays, changes, containers, names, operands, tables
 from symdiff.primitives.reductions import REDUCTIONS, WITH_START, function
 from symdiff.primitives.registry import VARIADIC, chains, pairs, rule_of, variant, written_out
 from symdiff.primitives.texts import template
@@ -46,6 +46,9 @@ def call(frame, node, target):
         default = node.args[1] if len(node.args) == 2 else ast.Constant(None)
         return tables.kwargs_entry(frame, node, node.args[0], default, target)
     elif isinstance(node.func, ast.Attribute):
+        method = arrays.method_call(frame, node, target, bind_primitive)
+        if method is not None:
+            return method
         callee, shown = names.module_member(frame, node.func), ast.unparse(node.func)
     else:
         raise frame.error(UnsupportedSyntaxError, node, "this kind of call is not supported",
@@ -56,6 +59,8 @@ def call(frame, node, target):
         return call_custom(frame, callee.value, node, target)
     if callee.value is len and len(node.args) == 1 and not node.keywords:
         measured = containers.length(frame, node.args[0], target)
+        if measured is None:
+            measured = arrays.length(frame, node.args[0], target)
         return measured if measured is not None else tables.table_length(frame, node.args[0],
                                                                          target)
     reduced = _reduction(frame, callee, node, target)
@@ -203,6 +208,12 @@ def primitive_call(frame, op, node, shown, target):
         return result
     args = bind_primitive(frame, rule_of(op), node, shown)
     spelling_of = {} if op == "stop_gradient" else spelled(frame, node.func)
+    if rule_of(op).array_vjp is not None:  # written with its keywords: ``axis=0``
+        if not frame.unit.arrays:
+            raise frame.error(UnknownFunctionError, node, f"{shown} of numbers is not "
+                              "something symdiff differentiates", f"it differentiates "
+                              f"{shown} of NumPy arrays: pass arrays of floats")
+        spelling_of["call"] = None
     return operands.emit_op(frame, op, args, target, **spelling_of)
 
 

@@ -17,7 +17,7 @@ import operator
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
-from symdiff.lower import calls, changes, containers, joins, names, operands, tables
+from symdiff.lower import arrays, calls, changes, containers, joins, names, operands, tables
 from symdiff.lower.operands import operand_ast, reads_of
 from symdiff.primitives.registry import operators
 
@@ -61,7 +61,8 @@ def value_inner(frame, node, target):
     if isinstance(node, ast.Name):
         return names.name_operand(frame, node)
     if isinstance(node, ast.Attribute):
-        return names.attribute_operand(frame, node)
+        found = arrays.attribute(frame, node, target)
+        return found if found is not None else names.attribute_operand(frame, node)
     if isinstance(node, ast.BinOp):
         built = changes.repeated(frame, node, target)
         if built is None:
@@ -82,6 +83,9 @@ def value_inner(frame, node, target):
     if isinstance(node, ast.Call):
         return calls.call(frame, node, target)
     if isinstance(node, ast.Subscript):
+        measured = arrays.subscript(frame, node, target)
+        if measured is not None:
+            return measured
         element = containers.read(frame, node, target)
         return element if element is not None else tables.table_element(frame, node, target)
     if isinstance(node, ast.IfExp):
@@ -126,6 +130,9 @@ def binary_chain(frame, node, target):
         node = node.left
     result = value(frame, node)
     for i, step in enumerate(reversed(spine)):
+        if isinstance(step.op, ast.MatMult) and not frame.unit.arrays:
+            raise frame.error(UnsupportedSyntaxError, step, "the @ operator is not "
+                              "supported on numbers", "use *, or pass NumPy arrays")
         right = value(frame, step.right)
         last = i == len(spine) - 1
         result = operands.emit_op(frame, BINARY[type(step.op)], (result, right),

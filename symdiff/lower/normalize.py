@@ -28,6 +28,7 @@ import sys
 
 from symdiff.frontend.resolve import all_identifiers
 from symdiff.frontend.wrt import optional_parameters
+from symdiff.core import types as t
 from symdiff.ir import nodes as ir
 from symdiff.ir.names import BUILTINS, Namer
 from symdiff.lower.frame import Frame
@@ -54,8 +55,11 @@ def normalize(parsed, allow_tuple=False, kinds=None):
         params.append(namer.claim(name))
         unit.params.add(name)
         frame.mapping[name] = ir.Var(name)
-        if (kinds or {}).get(name) is not None:
-            unit.containers[name] = kinds[name]
+        kind = (kinds or {}).get(name)
+        if isinstance(kind, t.Array):
+            unit.arrays[name] = kind
+        elif kind is not None:
+            unit.containers[name] = kind
     kwargs = parsed.tree.args.kwarg.arg if parsed.tree.args.kwarg is not None else None
     if kwargs is not None:
         frame.mapping[kwargs] = ir.Var(namer.claim(kwargs))
@@ -67,15 +71,16 @@ def normalize(parsed, allow_tuple=False, kinds=None):
                       custom_functions=unit.custom_functions,
                       tables={p: unit.table_names[p] for p in params if p in unit.table_names},
                       optional=optional_parameters(parsed), kwargs=kwargs,
-                      containers=dict(unit.containers), numpy_name=_numpy_name(unit, body))
+                      containers=dict(unit.containers), arrays=dict(unit.arrays),
+                      numpy_name=_numpy_name(unit, body))
 
 
 def _numpy_name(unit, body):
     """The name generated code calls numpy by where an operator meets a NumPy scalar (its
     partials are numpy's: ``Program.computed_by``); None when no call of the program
     computes one (numpy's, SciPy's)."""
-    if any(isinstance(s, ir.Assign) and (s.family == "numpy" or s.call is not None)
-           for s in ir.walk(body)):
+    if unit.arrays or any(isinstance(s, ir.Assign) and (s.family == "numpy" or s.call is not None)
+                          for s in ir.walk(body)):
         return unit.global_name("np", sys.modules["numpy"])
     return None
 

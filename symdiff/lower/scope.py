@@ -41,6 +41,7 @@ class Unit:
         self.program_rules = {}  # op -> Rule, for functions with their own rule
         self.custom_functions = {}  # op -> (function, partials)
         self.containers = {}  # generated name -> the container type it holds
+        self.arrays = {}  # parameter -> the array type the call passes it
         self.params = set()  # the differentiated function's parameters
         self.empty = set()  # lists made empty whose kind the first append decides
         self.given = set()  # lists appended to another list: read through it from then on

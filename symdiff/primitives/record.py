@@ -69,6 +69,9 @@ class Primitive:
     bridge: str = None  # how the tape computes it, on Values
     arithmetic: bool = False  # computed by its operands' own operators (numpy's, on numpy's)
     internal: bool = False  # no name of its own: lowering makes it (``copy``)
+    array_result: object = None  # an array operation's type rule: (types, consts) -> type
+    array_vjp: object = None  # ... its VJP builders: (argument types, result type) -> tuple
+    broadcasting: bool = False  # an array operation that broadcasts its operands (``where``)
 
     @property
     def arity(self):

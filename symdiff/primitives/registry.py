@@ -22,7 +22,7 @@ import builtins
 import math
 from types import MappingProxyType
 
-from symdiff.primitives import containers, scalar, scipy
+from symdiff.primitives import arrays, containers, scalar, scipy
 from symdiff.primitives.record import primitive
 from symdiff.core.types import FLOAT, INT
 from symdiff.primitives.special import HELPERS
@@ -35,9 +35,10 @@ _MADE = {}  # "fsum_3" -> its record, made once
 
 
 def rule_of(op):
-    """The record of ``op``: the registry's, or a math function of ``count`` numbers
-    written out (``fsum_3``); ``KeyError`` for an op no record has."""
-    found = RECORDS.get(op) or _MADE.get(op)
+    """The record of ``op``: the registry's, an array operation's (``arrays``), or a math
+    function of ``count`` numbers written out (``fsum_3``); ``KeyError`` for an op no
+    record has."""
+    found = RECORDS.get(op) or arrays.RECORDS.get(op) or _MADE.get(op)
     if found is None:
         name, _, count = op.rpartition("_")
         if name not in scalar.VARIADIC or not count.isdigit():
@@ -121,6 +122,20 @@ def names(family):
     return _BY_FAMILY[family]
 
 
+def array_names():
+    """``{name: op}`` of the array operations NumPy's functions (``numpy.sum``), methods
+    (``x.sum()``) and attributes (``x.T``) spell: ``"functions"``, ``"methods"``,
+    ``"attributes"``."""
+    return _ARRAY_NAMES
+
+
+_ARRAY_NAMES = MappingProxyType({
+    "functions": MappingProxyType({name: record.name for record in arrays.RECORDS.values()
+                                   for name in record.numpy}),
+    "methods": MappingProxyType(dict(arrays.METHODS)),
+    "attributes": MappingProxyType(dict(arrays.ATTRIBUTES))})
+
+
 def pairs():
     """``{function: (op of the first half, op of the second)}`` for ``m, e = math.frexp(x)``."""
     return _PAIRS
@@ -150,7 +165,7 @@ def operators(arity):
     """``{ast operator class: op}`` of the primitives Python's operators spell, with
     ``arity`` operands: read from their forward texts (``x + y`` is ``ast.Add``)."""
     found = {}
-    for record in RECORDS.values():
+    for record in _WITH_ARRAYS:
         if record.operator is not None and record.arity == arity:
             found[type(template(record.forward).op)] = record.name
     return found
@@ -162,8 +177,9 @@ def operator_ops(arity):
     return _OPERATOR_OPS[arity]
 
 
+_WITH_ARRAYS = (*RECORDS.values(), *arrays.RECORDS.values())
 _OPERATOR_OPS = {arity: MappingProxyType({record.operator: record.name
-                                          for record in RECORDS.values()
+                                          for record in _WITH_ARRAYS
                                           if record.operator is not None
                                           and record.arity == arity}) for arity in (1, 2)}
 

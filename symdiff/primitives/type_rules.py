@@ -126,6 +126,8 @@ def typed(record, args, consts=(), by=None, certain=False):
     None for Python's operators and builtins).  With ``certain``, the type every value
     has (``max`` of an int and a float is a ``Number``); without, the type of a variable
     the program reads it into (a float: an int stands where one is read)."""
+    if record.array_result is not None or any(isinstance(a, t.Array) for a in args):
+        return _on_arrays(record, tuple(args), tuple(consts))
     rule = _result_rule(record, by if by in ("math", "numpy") else None)
     result = rule(tuple(args), tuple(consts), certain)
     if by == "numpy" and result is not None and result != t.BOOL:
@@ -133,6 +135,18 @@ def typed(record, args, consts=(), by=None, certain=False):
     numbers = all(a is None or _is_numeric(a) for a in args)
     by_numpy = by == "numpy" or record.arithmetic and any(t.is_numpy(a) for a in args)
     return Typed(result, not (numbers and (record.total or by_numpy)))
+
+
+def _on_arrays(record, args, consts):
+    """The type rule of ``record`` where an operand is an array (or of an array
+    operation): an elementwise record gives the broadcast of its operands (booleans for a
+    test); an array operation its own rule.  Either may raise (on shapes)."""
+    if record.array_result is not None:
+        return Typed(record.array_result(args, consts), True)
+    if None in args:
+        return Typed(None, True)
+    tests = record.result is bools
+    return Typed(t.broadcast(args, dtype="bool" if tests else None), True)
 
 
 def _result_rule(record, family):
