@@ -22,9 +22,11 @@ def accumulate(target, term):
     return sw.AddTo(target, value, negate=sign == -1)
 
 
-def initialize_adjoints(reverse, adjoints, local=frozenset()):
+def initialize_adjoints(reverse, adjoints, local=frozenset(), zeros=None):
     """Turn each adjoint's first top-level ``AddTo`` into a ``Let``; zero those a loop or
-    branch needs first (not the ``local`` ones, which each iteration sets itself).
+    branch needs first (not the ``local`` ones, which each iteration sets itself), with
+    ``zeros.get(name)`` where it gives one (an array's zeros of its primal's shape), else
+    ``0.0``.
 
     Walks the top level of the reverse sweep in execution order; returns the set
     of adjoints that hold a value at the end.
@@ -44,7 +46,7 @@ def initialize_adjoints(reverse, adjoints, local=frozenset()):
             used = [n for n in python_names(stmt) if n in adjoints and n not in local]
             for name in dict.fromkeys(used):
                 if name not in ready:
-                    out.append(sw.Let(name, sw.ZERO))
+                    out.append(sw.Let(name, (zeros or {}).get(name, sw.ZERO)))
                     ready.add(name)
         out.append(stmt)
     reverse[:] = out

@@ -123,7 +123,8 @@ def build(env, with_value, as_tuple):
         reverse += container_adjoints(env)
         reverse += flatten(env, rev)
     initialized = initialize_adjoints(reverse, set(names.derivatives.values()),
-                                      names.local | branch_local_adjoints(env))
+                                      names.local | branch_local_adjoints(env),
+                                      array_zeros(env))
     number = (lambda value: as_float(env, value)) if calls else None  # numpy's scalars
     grads = [spelled_out(gradient_of(env, p, number)) if names.derivatives.get(p) in
              initialized else no_gradient(env, p) for p in env.wrt]  # become plain floats
@@ -191,8 +192,23 @@ def statement(env, stmt, scope):
     raise TypeError(stmt)
 
 
+def array_zeros(env):
+    """``{adjoint: numpy.zeros_like(parameter)}`` for the array parameters differentiated
+    by: an adjoint a loop or branch accumulates into starts as zeros of its shape, so the
+    gradient has it where no contribution reaches (a loop run no times)."""
+    return {env.names.derivatives[p]: zeros_like(env, p) for p in env.wrt
+            if p in env.program.arrays and p in env.names.derivatives}
+
+
+def zeros_like(env, name):
+    return ex.Call(ex.Attribute(ex.Name(env.program.numpy_name), "zeros_like"),
+                   (ex.Name(name),))
+
+
 def no_gradient(env, name):
     """The gradient of a parameter no derivative reaches: zeros of its structure."""
+    if name in env.program.arrays:
+        return zeros_like(env, name)
     kind = env.program.containers.get(name)
     if kind is None:
         return ex.Const(0.0)

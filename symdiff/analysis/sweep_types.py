@@ -100,8 +100,23 @@ def type_sweeps(generated, types):
     shapes = {name: as_passed(kind) for name, kind in getattr(
         generated, "containers", {}).items() if name not in given and isinstance(kind, t.Dict)}
     calls = {name: t.NUMBER for name, kind in types.items() if kind in NUMBERS}
-    function.types = infer(function, given, Module.of(generated), shapes, calls)
+    function.types = with_arrays(infer(function, given, Module.of(generated), shapes, calls),
+                                 types, primals)
     return generated
+
+
+def with_arrays(found, types, primals):
+    """``found`` with the arrays it could not type from the sweeps' text given their
+    program's type: a primal's own, an adjoint its primal's (NumPy's calls in the
+    sweeps are not typed here)."""
+    found = dict(found)
+    for name, kind in types.items():
+        if isinstance(kind, t.Array) and found.get(name) is None:
+            found[name] = kind
+    for adjoint, primal in primals.items():
+        if isinstance(types.get(primal), t.Array) and found.get(adjoint) is None:
+            found[adjoint] = types[primal]
+    return found
 
 
 def of_constant(value):

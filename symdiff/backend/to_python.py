@@ -98,9 +98,11 @@ def in_place(stmt, types, owned):
     """Whether the ``AddTo`` ``stmt`` adds in place: its target holds a number, or is (a
     place of) a buffer the gradient allocated; never where the types leave it open."""
     name = sw.target_name(stmt.target)
+    kind = types.get(name)
+    if isinstance(kind, t.Array):  # an array adjoint bound to another's value: a new one
+        return sw.is_place(stmt.target)  # (but into a place of zeros it allocated)
     if name in owned or not types:  # (sweeps without types: as written, as before)
         return True
-    kind = types.get(name)
     if sw.is_place(stmt.target):
         return isinstance(kind, (t.List, t.Dict, t.Tuple)) and _numbers_inside(kind)
     return kind in t.NUMBERS
