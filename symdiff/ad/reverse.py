@@ -55,6 +55,7 @@ from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 from symdiff.core.rewrite import breadth_first_names
 from symdiff.primitives.derivatives import merged, unit
+from symdiff.primitives.arrays import Scattered, index_record
 
 SECTION = "reverse sweep"  # the heading comment of the second half
 
@@ -94,12 +95,19 @@ def environment(program, wrt, record=False, defuse=None):
     are written in: its analyses, computed once, and a fresh ``Names``."""
     defuse = defuse if defuse is not None else DefUse(program)
     names = Names(program, defuse)
-    active = active_names(program, list(wrt), defuse)
+    active = active_names(program, [w for w in wrt if differentiable(program, w)], defuse)
     return Environment(program, defuse, tuple(wrt), frozenset(active),
                        container_facts(program, defuse, active), redefinitions(program),
                        MappingProxyType(built_sides(program, defuse, active)),
                        MappingProxyType(restorations(program, defuse, active)), names,
                        names.fresh("record") if record else None)
+
+
+def differentiable(program, name):
+    """Whether a parameter can carry a derivative: not an array of integers or booleans
+    (read, never differentiated)."""
+    kind = program.arrays.get(name)
+    return kind is None or kind.dtype.startswith("float")
 
 
 # --- the function -----------------------------------------------------------------------
@@ -120,7 +128,7 @@ def build(env, with_value, as_tuple):
     reverse = []
     if isinstance(result, ir.Var) and result.name in env.active:
         reverse.append(sw.Let(adjoint(env, result.name), ex.Const(1.0)))
-        reverse += container_adjoints(env)
+        reverse += container_adjoints(env) + indexed_zeros(env)
         reverse += flatten(env, rev)
     initialized = initialize_adjoints(reverse, set(names.derivatives.values()),
                                       names.local | branch_local_adjoints(env),
@@ -235,7 +243,7 @@ def operation(env, stmt, scope):
     build = _Building(ex.Name(g), operands(stmt), ex.Name(stmt.target),
                       names_for(env, stmt))
     terms = [(name, build(builder)) for name, builder in builders.items()]
-    reads = [n for _, term in terms for n in breadth_first_names(term)]
+    reads = [n for _, term in terms for n in term_names(term)]
     names = [a.name for a in stmt.args if isinstance(a, ir.Var)] + [stmt.target]
     place = env.defuse.place(stmt)
     taped = [n for n in dict.fromkeys(reads) if n in names and scope.taped(n, place)
@@ -257,7 +265,9 @@ def operation(env, stmt, scope):
                 reverse.append(sw.Do(ex.Call(ex.Name(env.record), (
                     ex.Const(stmt.sid), ex.Const(i), build(builder)))))
     for name, term in terms:
-        if name != stmt.target:
+        if isinstance(term, Scattered):
+            reverse.append(scattered(env, adjoint(env, name), term))
+        elif name != stmt.target:
             reverse.append(accumulate(adjoint(env, name), term))
     if stmt.target in builders:  # ``s = s * t``: the new adjoint of ``s``, scaled
         term = dict(terms)[stmt.target]
@@ -266,6 +276,33 @@ def operation(env, stmt, scope):
     elif redefines:
         reverse.append(sw.Let(g, sw.ZERO))  # the old value's adjoint starts anew
     return restoring(env, stmt, scope, forward, reverse)
+
+
+def term_names(term):
+    """The names a builder's contribution reads."""
+    if isinstance(term, Scattered):
+        return breadth_first_names(ex.Tuple((term.index, term.value)))
+    return breadth_first_names(term)
+
+
+def scattered(env, d, term):
+    """``d[index] += value``, into the zeros the array's adjoint starts as
+    (``indexed_zeros``); ``numpy.add.at`` where the index's positions may repeat."""
+    if term.repeats:
+        add_at = ex.Attribute(ex.Attribute(ex.Name(env.program.numpy_name), "add"), "at")
+        return sw.Do(ex.Call(add_at, (ex.Name(d), term.index, term.value)))
+    return sw.AddTo(ex.Subscript(ex.Name(d), term.index), term.value)
+
+
+def indexed_zeros(env):
+    """``d = numpy.zeros_like(x)`` for each active array ``x`` read by index: its adjoint
+    is a buffer the gradient allocated, which the reverse of each read adds into."""
+    found = {}
+    for stmt in env.defuse.statements:
+        if isinstance(stmt, ir.Assign) and index_record(stmt.op) is not None and (
+                stmt.target in env.active) and isinstance(stmt.args[0], ir.Var):
+            found.setdefault(stmt.args[0].name, None)
+    return [sw.Let(adjoint(env, x), zeros_like(env, x)) for x in found]
 
 
 def as_float(env, node):

@@ -59,12 +59,12 @@ def kind_of(value):
 
 
 def array_kind(value):
-    """The kind of a NumPy array of floats (``float64``, ``float32``): its dtype, its
-    number of axes and the axes of size one, what broadcasting depends on (not the
-    sizes of the others: a new batch size is the same kind); None for any other array
-    (integers, booleans, objects), read as data as it is."""
-    if not isinstance(value, sys.modules["numpy"].ndarray) or value.dtype.kind != "f" or (
-            value.dtype.itemsize not in (4, 8)):
+    """The kind of a NumPy array of floats (``float64``, ``float32``), integers or
+    booleans (read, never differentiated): its dtype, its number of axes and the axes
+    of size one, what broadcasting depends on (not the sizes of the others: a new batch
+    size is the same kind); None for any other array (complex, objects)."""
+    if not isinstance(value, sys.modules["numpy"].ndarray) or value.dtype.kind not in "biuf" or (
+            value.dtype.kind == "f" and value.dtype.itemsize not in (4, 8)):
         return None
     shape = value.shape
     return t.Array(value.dtype.name, len(shape),

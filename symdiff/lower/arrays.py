@@ -28,6 +28,7 @@ from symdiff.ir import nodes as ir
 from symdiff.lower import operands
 from symdiff.lower.names import meaning_of, scope_of
 from symdiff.lower.operands import reads_of
+from symdiff.primitives.arrays import index_op, index_pattern
 from symdiff.primitives.registry import array_names, rule_of
 
 MEASURES = ("shape", "ndim", "size")  # an array's measures: integers, read as it runs
@@ -71,6 +72,45 @@ def subscript(frame, node, target):
                           "constant axis here", "write x.shape[0], x.shape[-1], ...")
     return _measured(frame, value.value, lambda o: ast.Subscript(
         ast.Attribute(o, "shape", ast.Load()), node.slice, ast.Load()), target, "size")
+
+
+def element(frame, node, target):
+    """``x[i]``, ``x[:, j]``, ``x[1:-1]``, ``x[:, None]``, ``x[mask]``, ``x[idx]`` of an
+    array (a parameter passed one, or any value that is not a container or a table the
+    module holds): the record of its index's pattern (``arrays.index_pattern``); None
+    for anything else."""
+    value = node.value
+    if not frame.unit.arrays or isinstance(value, ast.Name) and (
+            value.id not in frame.unit.arrays and scope_of(frame, value.id) is None) or (
+            isinstance(value, ast.Attribute) and _on_module(frame, value)):
+        return None
+    array = frame.value(value)
+    parts, operands_ = [], []
+    for part in node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]:
+        if isinstance(part, ast.Slice):
+            bounds = (part.lower, part.upper, part.step)
+            parts.append(("s",) + tuple(b is not None for b in bounds))
+            operands_ += [frame.value(b) for b in bounds if b is not None]
+        elif isinstance(part, ast.Constant) and part.value is None:
+            parts.append("n")
+        elif isinstance(part, ast.Constant) and part.value is Ellipsis:
+            parts.append("e")
+        else:
+            parts.append("v")
+            operands_.append(frame.value(part))
+    op = index_op(index_pattern(parts))
+    name = getattr(array, "name", "array")
+    return operands.emit_op(frame, op, (array, *operands_),
+                            target or frame.namer.fresh(f"{name}_{_index_hint(node.slice)}"))
+
+
+def _index_hint(index):
+    """A name for what an index picks: ``i`` for ``x[i]``, ``row`` otherwise."""
+    if isinstance(index, ast.Name):
+        return index.id
+    if isinstance(index, ast.Constant) and type(index.value) is int and index.value >= 0:
+        return str(index.value)
+    return "part"
 
 
 def length(frame, node, target):

@@ -87,6 +87,8 @@ def value_inner(frame, node, target):
         if measured is not None:
             return measured
         element = containers.read(frame, node, target)
+        if element is None:
+            element = arrays.element(frame, node, target)
         return element if element is not None else tables.table_element(frame, node, target)
     if isinstance(node, ast.IfExp):
         return if_expression(frame, node, target)
