@@ -286,7 +286,7 @@ def element_type(program, stmt, types):
     kind = types.get(stmt.container, program.containers.get(stmt.container))
     for index in stmt.path:
         kind = t.element(kind, index.value if isinstance(index, ir.Const) else None)
-    return kind if kind in _ELEMENTS else t.FLOAT
+    return kind if kind in _ELEMENTS or isinstance(kind, t.Array) else t.FLOAT
 
 
 _ELEMENTS = (t.INT, t.FLOAT, t.NUMPY_FLOAT)  # the numbers a container holds (a bool: an int)

@@ -319,10 +319,13 @@ RECORDS = table(
     _array("transpose", "x.T", ("x",), transposed, _transpose_vjp, numpy=("transpose",)),
     _array("where", "numpy.where(c, x, y)", ("c", "x", "y"), selected, _where_vjp,
            numpy=("where",), broadcasting=True),
+    _array("array_copy", "x.copy()", ("x",), lambda args, consts: args[0] if args and (
+        isinstance(args[0], t.Array)) else None, lambda args, out: (Text("g", ("x",)),),
+           numpy=("copy",)),
 )
 
 METHODS = {"sum": "array_sum", "mean": "array_mean", "dot": "matmul",
-           "transpose": "transpose"}  # ``x.sum(axis=0)``: the method's record
+           "transpose": "transpose", "copy": "array_copy"}  # ``x.sum(axis=0)``: the method's record
 ATTRIBUTES = {"T": "transpose"}  # ``x.T``
 
 
@@ -355,6 +358,10 @@ class Scattered:
     index: object
     value: object
     repeats: bool
+
+    def expressions(self):
+        """The IR expressions it reads (what ``derivatives.reads`` walks)."""
+        return (self.index, self.value)
 
 
 def index_pattern(parts):
@@ -398,7 +405,7 @@ def index_operation(pattern):
             text.append(f"{lower}:{upper}" + (f":{step}" if step else ""))
     forward = f"x[{', '.join(text)}]"
     return replace(primitive("getitem", forward, (None,) * len(params), None,
-                             params=params, ints=params[1:], bridge=forward),
+                             params=params, ints=params[1:], bridge=forward, cheap=True),
                    array_result=_indexed(pattern), array_vjp=_index_vjp(pattern))
 
 

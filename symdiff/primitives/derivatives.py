@@ -111,5 +111,7 @@ def reads(builder, arity):
     """Which inputs ``builder`` reads: ``(positions of the arguments, whether the
     output)``, found by building it on placeholders."""
     args = tuple(ex.Name(f"\0arg{i}") for i in range(arity))
-    found = set(ex.names(builder(ex.Name("\0g"), args, ex.Name("\0out"), None)))
+    built = builder(ex.Name("\0g"), args, ex.Name("\0out"), None)
+    parts = built.expressions() if hasattr(built, "expressions") else (built,)
+    found = {n for part in parts for n in ex.names(part)}
     return [i for i, a in enumerate(args) if a.id in found], "\0out" in found
