@@ -56,6 +56,14 @@ def per_kinds(fn, wrt):
     return any(p in chosen or not read_as_tables(parsed.tree, p, helper) for p in read)
 
 
+def computes_with_arrays(fn):
+    """Whether ``fn``'s source computes with NumPy arrays (``frontend.kinds``:
+    ``uses_arrays``); False when it cannot be read."""
+    reading = _reading(fn, {}, depth=0)
+    return reading is not None and uses_arrays(reading[0].tree,
+                                               lambda name: _module(reading[0], name))
+
+
 def _module(parsed, name):
     """The module the free name ``name`` of a parsed function refers to, or None."""
     found = parsed.closure.get(name, parsed.globals.get(name))

@@ -49,6 +49,8 @@ from symdiff.ad.taping import Scope, recomputed, restorations, restoring
 from symdiff.ad.writer import Names, operand, operands, spelled_out
 from symdiff.analysis.activity import active_names
 from symdiff.core import expr as ex
+from symdiff.core import types as t
+from symdiff.errors import UnsupportedSyntaxError
 from symdiff.analysis.sweep_types import type_sweeps
 from symdiff.analysis.defuse import DefUse
 from symdiff.ir import nodes as ir
@@ -114,6 +116,7 @@ def differentiable(program, name):
 
 def build(env, with_value, as_tuple):
     program, names = env.program, env.names
+    refuse_array_result(program)
     fwd, rev = block(env, program.body, Scope())
     body = flatten(env, fwd)
     result = program.result
@@ -276,6 +279,19 @@ def operation(env, stmt, scope):
     elif redefines:
         reverse.append(sw.Let(g, sw.ZERO))  # the old value's adjoint starts anew
     return restoring(env, stmt, scope, forward, reverse)
+
+
+def refuse_array_result(program):
+    """A located error where the function returns an array: a gradient is of a number."""
+    result = program.result
+    kind = program.types.get(result.name) if isinstance(result, ir.Var) else None
+    if isinstance(kind, t.Array) and kind.ndim:
+        origin = program.origin
+        raise UnsupportedSyntaxError(
+            f"{program.name} returns an array of {kind.ndim} axes, not a number: a gradient "
+            "is taken of one number", filename=origin.filename, lineno=origin.lineno,
+            col_offset=origin.col_offset, source_line=origin.text,
+            hint="return a number made of it (np.sum(...), np.mean(...), a loss)")
 
 
 def term_names(term):
