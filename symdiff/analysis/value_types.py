@@ -302,13 +302,16 @@ def _sum_of(kind):
 def _subscript(expr, of, env, module):
     container = of(expr.value)
     index = expr.index
+    if isinstance(container, t.Array):  # an integer of one axis: numpy's scalar of it
+        if container.ndim != 1 or type(index) in (ex.Slice, ex.Tuple) or (
+                of(index) not in (t.INT, t.BOOL, t.NUMBER)):
+            return None  # (an array: typed as the program types it)
+        numpy = sys.modules.get("numpy")
+        return _ARRAY_ELEMENTS.get(numpy.dtype(container.dtype).kind) if numpy else None
     if type(index) is ex.Slice:
         return _slice(container, index)
     if isinstance(container, (t.List, t.Table)):
         return container.elem
-    if isinstance(container, t.Array) and container.ndim == 1:  # numpy's scalar of it
-        numpy = sys.modules.get("numpy")
-        return _ARRAY_ELEMENTS.get(numpy.dtype(container.dtype).kind) if numpy else None
     key = index.value if type(index) is ex.Const and index.text is None else None
     if isinstance(container, t.Tuple) and type(key) is int and -len(
             container.elts) <= key < len(container.elts):

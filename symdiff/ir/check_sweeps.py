@@ -123,7 +123,9 @@ class _Checker:
             for name in sw.binds(stmt):
                 if name not in types:
                     self.fail(stmt, f"it binds {name}, which has no type")
-            if isinstance(stmt, sw.Let) and isinstance(stmt.target, str):
+            if isinstance(stmt, sw.Let) and isinstance(stmt.target, str) and not (
+                    isinstance(types.get(stmt.target), t.Array) and stmt.value == sw.ZERO):
+                # (an array's adjoint may start as the number zero, which broadcasts)
                 self.holds(stmt, stmt.target, value_type(stmt.value, types, self.math))
         forward = any(a in function.params for a in self.adjoints.values())
         expected = t.NUMBER if forward else t.FLOAT  # tangents the caller passes: numbers

@@ -8,7 +8,7 @@ that raises.  Guarantees a check that shares no code with the inference
 shows here as a statement whose target does not hold what its rule gives.
 
 - every variable a statement reads or writes has a type (a global's is its value's);
-- an ``Assign``'s operands are numbers (but for ``copy`` and ``stop_gradient``) and its
+- an ``Assign``'s operands are numbers or arrays (but for ``copy`` and ``stop_gradient``) and its
   target holds what its record's rule gives for its operands' stored types (a float given
   where a rule takes an integer is the user's ``TypeError`` when it runs, not a broken IR);
 - a ``Compute``'s target holds its expression's type, each operator typed by its record;
@@ -104,8 +104,11 @@ class TypeChecker:
 
     def assign(self, stmt):
         args = [self.operand(stmt, a) for a in stmt.args]
+        static = self.program.rule(stmt.op).array_result is not None  # ``axis=None``
         if stmt.op not in _ANY:
-            for kind in args:
+            for kind, arg in zip(args, stmt.args):
+                if static and isinstance(arg, ir.Const):
+                    continue
                 if kind is not None and not _numeric(kind):
                     self.fail(stmt, f"an operand of {stmt.op} is a {kind}")
         consts = [a.value if isinstance(a, ir.Const) else None for a in stmt.args]
@@ -217,7 +220,11 @@ class TypeChecker:
             return t.of_value(expr.value)
         if isinstance(expr, ex.Name):
             return self.name_type(expr.id)
-        if isinstance(expr, ex.Compare) or isinstance(expr, ex.UnaryOp) and expr.op == "not":
+        if isinstance(expr, ex.Compare):  # of arrays, an array of booleans
+            sides = [self.expression(e) for e in (expr.left,) + tuple(expr.comparators)]
+            return t.broadcast(sides, dtype="bool") if any(
+                isinstance(k, t.Array) for k in sides) else t.BOOL
+        if isinstance(expr, ex.UnaryOp) and expr.op == "not":
             return t.BOOL
         if isinstance(expr, ex.FString):
             return t.STR
@@ -232,6 +239,9 @@ class TypeChecker:
             for part in parts:
                 found = t.join(found, self.expression(part))
             return found
+        if isinstance(expr, ex.Attribute) and expr.attr in ("shape", "ndim", "size") and (
+                isinstance(self.expression(expr.value), t.Array)):
+            return t.Table(t.INT) if expr.attr == "shape" else t.INT
         if isinstance(expr, ex.Subscript):
             table = self.expression(expr.value)
             return table.elem if isinstance(table, t.Table) else None
@@ -297,7 +307,8 @@ def _innermost(kind):
 def _number_read(kind):
     """The number an element of type ``kind`` is read as (a bool an int, a ``Number`` as
     it is; anything this check cannot tell a float, as generated code reads it)."""
-    return kind if kind in (t.INT, t.NUMBER, t.FLOAT, t.NUMPY_FLOAT) else t.FLOAT
+    return kind if kind in (t.INT, t.NUMBER, t.FLOAT, t.NUMPY_FLOAT) or isinstance(
+        kind, t.Array) else t.FLOAT
 
 
 def _container_name(stmt):
@@ -308,5 +319,5 @@ def _container_name(stmt):
 
 
 def _numeric(kind):
-    return t.is_number(kind) or isinstance(kind, t.Table) or (
+    return t.is_number(kind) or isinstance(kind, (t.Table, t.Array)) or (
         isinstance(kind, t.Optional) and t.is_number(kind.of))

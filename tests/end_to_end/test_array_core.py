@@ -1,0 +1,296 @@
+"""The arrays core: NumPy arrays as parameters, locals and elements, differentiated.
+
+Each gradient is checked against central differences of the unchanged function: along
+random directions (the vector-Jacobian product against a numerical directional
+derivative, as autograd's ``check_vjp`` does) and, for these small arrays, element by
+element; optimized and not; in the parameter's shape and dtype.  Each function is
+differentiated at several shapes, so a new kind of argument (another ndim, an axis of
+size one) builds another gradient and a new batch size reuses the one built.  The
+array corpus checks many more functions; these pin the mechanisms one at a time.
+"""
+
+import numpy as np
+import pytest
+
+import symdiff
+from symdiff import SymdiffError
+from symdiff.frontend.kinds import kind_of
+from symdiff.core import types as t
+
+RNG = np.random.default_rng(20261202)
+
+
+def normal(*shape, dtype=np.float64):
+    return RNG.normal(size=shape).astype(dtype)
+
+
+def numerical_vjp(f, args, i, direction, eps):
+    """The directional derivative of ``f`` along ``direction`` in its ``i``-th argument."""
+    def at(step):
+        moved = list(args)
+        moved[i] = args[i] + step * direction
+        return float(f(*moved))
+    return (at(eps) - at(-eps)) / (2 * eps)
+
+
+def check_gradient(f, args, wrt, optimize=True, directions=3):
+    """``grad(f, wrt)`` at ``args`` against central differences: its shape and dtype, its
+    product with random directions, and each element of it."""
+    names = f.__code__.co_varnames[:f.__code__.co_argcount]
+    gradient = symdiff.grad(f, wrt=tuple(wrt) if len(wrt) > 1 else wrt[0],
+                            optimize=optimize)(*args)
+    gradients = gradient if len(wrt) > 1 else (gradient,)
+    for name, got in zip(wrt, gradients):
+        i = names.index(name)
+        arg = args[i]
+        single = np.asarray(arg).dtype == np.float32
+        eps, tol = (1e-2, 2e-2) if single else (1e-6, 1e-6)
+        if isinstance(arg, np.ndarray):
+            assert isinstance(got, np.ndarray), (name, type(got))
+            assert got.shape == arg.shape and got.dtype == arg.dtype, (name, got.shape, got.dtype)
+        for _ in range(directions):
+            v = RNG.normal(size=np.shape(arg)).astype(np.asarray(arg).dtype)
+            expected = numerical_vjp(f, args, i, v, eps)
+            assert np.isclose(np.sum(got * v), expected, rtol=tol, atol=tol), (name, f.__name__)
+        for index in np.ndindex(np.shape(arg)):
+            unit = np.zeros(np.shape(arg), dtype=np.asarray(arg).dtype)
+            unit[index] = 1
+            expected = numerical_vjp(f, args, i, unit, eps)
+            assert np.isclose(np.asarray(got)[index], expected, rtol=tol, atol=tol), (
+                name, index, f.__name__)
+    return gradient
+
+
+# --- the functions ----------------------------------------------------------------------
+
+def logistic(w, X, y):
+    return np.mean(np.log1p(np.exp(-y * (X @ w))))
+
+
+def layer(W, b, X):
+    return np.sum(np.tanh(X @ W + b))
+
+
+def column_offset(c, X):
+    return np.sum((X + c) ** 2)
+
+
+def masked(w, X, y):
+    pred = X @ w
+    mask = y > 0
+    return np.sum(np.where(mask, pred - y, 0.0) ** 2)
+
+
+def with_a_number(w, s):
+    return np.sum(w * s + np.sin(w)) * s
+
+
+def methods(W):
+    return (W * W).sum() + W.T.sum() + W.mean(axis=0).sum()
+
+
+def along_axes(W, b):
+    return np.sum(np.sum(W, axis=0) * b) + np.sum(np.mean(W, axis=1, keepdims=True) * W)
+
+
+def centered(W):
+    m = np.mean(W, axis=1, keepdims=True)
+    return np.sum((W - m) ** 2)
+
+
+def two_layers(W, b, X):
+    h = np.tanh(X @ W + b)
+    return np.sum(h @ b)
+
+
+def rectified(w):
+    return np.sum(np.maximum(w, 0.0) + np.abs(w))
+
+
+def ratio(w, b):
+    return np.sum(1.0 / (1.0 + np.exp(-w))) / np.sum(b * b)
+
+
+def recurrence(W, h0, n):
+    h = h0
+    for _ in range(n):
+        h = np.tanh(W @ h)
+    return np.sum(h)
+
+
+def over_rows(w, X):
+    s = 0.0
+    for row in X:
+        s = s + np.sum(row * w) ** 2
+    return s
+
+
+def by_time(W, X):
+    h = X[0] * 0.0
+    for k in range(X.shape[0]):
+        h = np.tanh(W @ h + X[k])
+    return np.sum(h)
+
+
+def columns(X):
+    return np.sum(X[:, 0] * X[:, 1]) + np.sum(X[1:, :] ** 2) + X[0, 1] * X[-1, -1]
+
+
+def stencil(w):
+    return np.sum((w[1:] - w[:-1]) ** 2) + np.sum(w[::2])
+
+
+def picked(X, rows):
+    return np.sum(X[rows] ** 2)
+
+
+def masked_rows(X, keep):
+    return np.sum(X[keep] * 2.0)
+
+
+def outer_by_axes(w, X):
+    return np.sum(X * w[None, :]) + np.sum(w[:, None] * w[None, :])
+
+
+def weights_in_a_dict(params, X):
+    h = np.tanh(X @ params["W1"] + params["b1"])
+    return np.sum(h @ params["w2"])
+
+
+def weights_in_a_list(ws, X):
+    h = X
+    for W in ws:
+        h = np.tanh(h @ W)
+    return np.sum(h)
+
+
+def unused(w, b):
+    return np.sum(w * w)
+
+
+def one_branch(w, b, flag):
+    if flag > 0:
+        z = np.sum(w * b)
+    else:
+        z = np.sum(w)
+    return z
+
+
+def aliased(x, y, c):
+    z = x + y
+    return np.sum(z * c) + np.sum(x * x) + np.sum(z * x)
+
+
+X53, W34 = normal(5, 3), normal(3, 4)
+CASES = [
+    (logistic, (normal(3), X53, np.sign(normal(5))), ["w"]),
+    (logistic, (normal(1), normal(7, 1), np.sign(normal(7))), ["w"]),
+    (layer, (W34, normal(4), X53), ["W", "b"]),
+    (layer, (normal(3, 1), normal(1), normal(2, 3)), ["W", "b"]),
+    (column_offset, (normal(5, 1), X53), ["c", "X"]),
+    (column_offset, (normal(1, 3), X53), ["c", "X"]),
+    (column_offset, (normal(3), X53), ["c"]),
+    (masked, (normal(3), X53, normal(5)), ["w"]),
+    (with_a_number, (normal(4), 1.5), ["w", "s"]),
+    (methods, (W34,), ["W"]),
+    (along_axes, (W34, normal(4)), ["W", "b"]),
+    (centered, (W34,), ["W"]),
+    (two_layers, (normal(3, 3), normal(3), X53), ["W", "b", "X"]),
+    (rectified, (normal(6) + 0.01,), ["w"]),
+    (ratio, (normal(3), normal(3)), ["w", "b"]),
+    (recurrence, (normal(3, 3) / 2, normal(3), 3), ["W", "h0"]),
+    (recurrence, (normal(3, 3) / 2, normal(3), 0), ["W", "h0"]),
+    (over_rows, (normal(3), X53), ["w", "X"]),
+    (by_time, (normal(3, 3) / 2, X53), ["W", "X"]),
+    (columns, (normal(4, 3),), ["X"]),
+    (stencil, (normal(7),), ["w"]),
+    (picked, (X53, np.array([0, 2, 2, 4])), ["X"]),
+    (masked_rows, (X53, normal(5) > 0), ["X"]),
+    (outer_by_axes, (normal(3), X53), ["w", "X"]),
+    (unused, (normal(3), normal(4)), ["w", "b"]),
+    (one_branch, (normal(3), normal(3), 1.0), ["w", "b"]),
+    (one_branch, (normal(3), normal(3), -1.0), ["w", "b"]),
+    (aliased, (normal(3), normal(3), normal(3)), ["x", "y"]),
+    (layer, (W34.astype(np.float32), normal(4, dtype=np.float32),
+             X53.astype(np.float32)), ["W", "b"]),
+]
+
+
+@pytest.mark.parametrize("optimize", [True, False], ids=["optimized", "raw"])
+@pytest.mark.parametrize("case", CASES, ids=lambda c: getattr(c, "__name__", None))
+def test_gradient_against_central_differences(case, optimize):
+    f, args, wrt = case
+    check_gradient(f, args, wrt, optimize)
+
+
+def test_a_dict_of_weight_arrays_gets_a_dict_of_their_gradients():
+    params = {"W1": normal(3, 4), "b1": normal(4), "w2": normal(4)}
+    X = normal(5, 3)
+    gradient = symdiff.grad(weights_in_a_dict, wrt="params")(params, X)
+    assert list(gradient) == list(params)
+    for key, value in params.items():
+        assert gradient[key].shape == value.shape
+        v = normal(*value.shape)
+        moved = lambda s: float(weights_in_a_dict({**params, key: value + s * v}, X))  # noqa: E731
+        assert np.isclose(np.sum(gradient[key] * v), (moved(1e-6) - moved(-1e-6)) / 2e-6,
+                          rtol=1e-6, atol=1e-7)
+
+
+def test_a_list_of_weight_arrays_gets_a_list_of_their_gradients():
+    ws, X = [normal(3, 3) / 2, normal(3, 2)], normal(5, 3)
+    gradient = symdiff.grad(weights_in_a_list, wrt="ws")(ws, X)
+    assert isinstance(gradient, list) and len(gradient) == 2
+    for k, W in enumerate(ws):
+        assert gradient[k].shape == W.shape
+        v = normal(*W.shape)
+        def moved(s):
+            return float(weights_in_a_list([w + s * v if j == k else w
+                                            for j, w in enumerate(ws)], X))
+        assert np.isclose(np.sum(gradient[k] * v), (moved(1e-6) - moved(-1e-6)) / 2e-6,
+                          rtol=1e-6, atol=1e-7)
+
+
+def test_a_new_batch_size_reuses_the_build_and_a_new_kind_builds_another():
+    g = symdiff.grad(layer, wrt=("W", "b"))
+    W, b = normal(3, 4), normal(4)
+    g(W, b, normal(5, 3))
+    built = g._last
+    g(W, b, normal(11, 3))
+    assert g._last is built  # only the batch size changed
+    g(W, b, normal(1, 3))  # a batch of one: an axis of size one broadcasts otherwise
+    assert g._last is not built
+
+
+def test_kinds_of_arrays_are_dtype_ndim_and_unit_axes():
+    assert kind_of(np.zeros((4, 1, 3))) == t.Array("float64", 3, (1,))
+    assert kind_of(np.zeros(3, dtype=np.float32)) == t.Array("float32", 1, ())
+    assert kind_of(np.zeros(3, dtype=np.int64)) == t.Array("int64", 1, ())
+    assert kind_of(np.zeros(3, dtype=complex)) is None
+
+
+def test_the_gradient_reads_as_numpy_a_person_writes():
+    source = symdiff.source(layer, W34, normal(4), X53, wrt=("W", "b"))
+    assert "dW = X.T @ dadd_result" in source
+    assert "db = np.sum(dadd_result, axis=0)" in source
+    assert "np.sum(g" not in source and "* 1.0" not in source
+    source = symdiff.source(picked, X53, np.array([0, 2, 2]), wrt="X")
+    assert "np.add.at(dX, rows, " in source
+
+
+def test_an_array_returned_is_refused_with_its_location():
+    def elementwise(w):
+        return np.tanh(w) * np.sum(w)
+    with pytest.raises(SymdiffError, match="returns an array"):
+        symdiff.grad(elementwise)(normal(3))
+
+
+def test_forward_mode_refuses_array_code():
+    with pytest.raises(SymdiffError, match="forward mode"):
+        symdiff.jvp(layer)
+
+
+def test_integer_arrays_are_read_never_differentiated():
+    rows = np.array([0, 1, 1])
+    dX, drows = symdiff.grad(picked)(X53, rows)
+    assert drows.shape == rows.shape and not np.any(drows)
+    assert np.allclose(dX[1], 4 * X53[1])
