@@ -74,27 +74,33 @@ def written_out(literal):
     return (ex.List if literal.kind == "list" else ex.Tuple)(items)
 
 
-def zeros(kind, value):
-    """The expression of a container of zeros shaped as ``value`` (of type ``kind``)."""
+def zeros(kind, value, numpy=None):
+    """The expression of a container of zeros shaped as ``value`` (of type ``kind``); with
+    ``numpy`` (the IR name generated code calls NumPy by), an array in it as
+    ``numpy.zeros_like`` of it."""
+    if isinstance(kind, t.Array):
+        return ex.Call(ex.Attribute(numpy, "zeros_like"), (value,))
     if isinstance(kind, t.Dict):
         return ex.Dict(tuple(ex.Const(k) for k, _ in kind.items), tuple(
-            _zero(v, ex.Subscript(value, ex.Const(k))) for k, v in kind.items))
-    if isinstance(kind, t.List) and not _nested(kind.elem):
+            _zero(v, ex.Subscript(value, ex.Const(k)), numpy) for k, v in kind.items))
+    if isinstance(kind, t.List) and not _nested(kind.elem, numpy):
         return ex.BinOp("*", ex.List((sw.ZERO,)), ex.Call(ex.Name("len"), (value,)))
     if isinstance(kind, t.List):
-        return ex.ListComp(_zero(kind.elem, ex.Name("item")), "item", value)
-    if all(not _nested(e) for e in kind.elts):
+        return ex.ListComp(_zero(kind.elem, ex.Name("item"), numpy), "item", value)
+    if all(not _nested(e, numpy) for e in kind.elts):
         return ex.List((sw.ZERO,) * len(kind.elts))
-    return ex.List(tuple(_zero(e, ex.Subscript(value, ex.Const(i)))
+    return ex.List(tuple(_zero(e, ex.Subscript(value, ex.Const(i)), numpy)
                          for i, e in enumerate(kind.elts)))
 
 
-def _zero(kind, value):
-    return zeros(kind, value) if _nested(kind) else sw.ZERO
+def _zero(kind, value, numpy=None):
+    return zeros(kind, value, numpy) if _nested(kind, numpy) else sw.ZERO
 
 
-def _nested(kind):
-    return isinstance(kind, (t.List, t.Tuple, t.Dict))
+def _nested(kind, numpy=None):
+    """Whether ``zeros`` writes ``kind`` other than as the number zero."""
+    return isinstance(kind, (t.List, t.Tuple, t.Dict)) or (
+        numpy is not None and isinstance(kind, t.Array))
 
 
 def structured(kind, value, number=None):
@@ -220,7 +226,8 @@ def container_adjoints(env, side=None):
     branches of ``if`` statements (read only there: lowering sees to it) may not exist
     when the reverse starts: its adjoint starts with the reverse of the branch that
     builds it, ``side`` (``(sid of the if, True for its body)``)."""
-    return [sw.Let(adjoint(env, name), zeros(kind, ex.Name(name)))
+    numpy = ex.Name(env.program.numpy_name) if env.program.numpy_name else None
+    return [sw.Let(adjoint(env, name), zeros(kind, ex.Name(name), numpy))
             for name, kind in env.program.containers.items()
             if name in env.active and name not in env.facts.started
             and side in built_in(env, name)]

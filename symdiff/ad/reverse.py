@@ -57,7 +57,7 @@ from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 from symdiff.core.rewrite import breadth_first_names
 from symdiff.primitives.derivatives import merged, unit
-from symdiff.primitives.arrays import Scattered, index_record
+from symdiff.primitives.indexing import Scattered, index_record
 
 SECTION = "reverse sweep"  # the heading comment of the second half
 
@@ -223,7 +223,8 @@ def no_gradient(env, name):
     kind = env.program.containers.get(name)
     if kind is None:
         return ex.Const(0.0)
-    return spelled_out(structured(kind, zeros(kind, ex.Name(name))))
+    numpy = ex.Name(env.program.numpy_name) if env.program.numpy_name else None
+    return spelled_out(structured(kind, zeros(kind, ex.Name(name), numpy)))
 
 
 # --- one operation ----------------------------------------------------------------------

@@ -28,7 +28,7 @@ from symdiff.ir import nodes as ir
 from symdiff.lower import operands
 from symdiff.lower.names import meaning_of, scope_of
 from symdiff.lower.operands import reads_of
-from symdiff.primitives.arrays import index_op, index_pattern
+from symdiff.primitives.indexing import index_op, index_pattern
 from symdiff.primitives.registry import array_names, rule_of
 
 MEASURES = ("shape", "ndim", "size")  # an array's measures: integers, read as it runs

@@ -25,159 +25,8 @@ from dataclasses import dataclass, replace
 
 from symdiff.core import expr as ex
 from symdiff.core import types as t
-from symdiff.primitives.derivatives import times, unit
+from symdiff.primitives.broadcasting import Elementwise, Text, Unbroadcast, call
 from symdiff.primitives.record import primitive, table
-from symdiff.primitives.texts import NUMPY, instantiate
-
-
-@dataclass(frozen=True)
-class Text:
-    """A builder written as a text over the record's parameters, ``g`` (the incoming
-    adjoint) and ``out``: ``"numpy.outer(g, y)"``."""
-
-    text: str
-    params: tuple
-
-    def __call__(self, g, args, out, names):
-        return instantiate(self.text, tuple(self.params) + ("g",), tuple(args) + (g,),
-                           out, names)
-
-
-def _numpy(names):
-    """The IR name generated code calls numpy by."""
-    found = names(NUMPY) if names is not None else None
-    return found if found is not None else ex.Name(NUMPY)
-
-
-def _call(names, function, *args, **keywords):
-    return ex.Call(ex.Attribute(_numpy(names), function), tuple(args),
-                   tuple((k, v) for k, v in keywords.items()))
-
-
-def _axes(axes):
-    return ex.Const(axes[0]) if len(axes) == 1 else ex.Tuple(tuple(ex.Const(a) for a in axes))
-
-
-@dataclass(frozen=True)
-class Unbroadcast:
-    """The contribution of ``builder`` summed back to the shape of an operand of type
-    ``kind`` that NumPy broadcast to ``result``: over the axes it put in front, then,
-    keeping them, over the axes where the operand has size one."""
-
-    builder: object
-    kind: object
-    result: object
-
-    def __call__(self, g, args, out, names):
-        term = self.builder(g, args, out, names)
-        leading, units = t.broadcast_axes(self.kind, self.result)
-        if not (leading or units):
-            return term
-        base, sign = unit(term)  # ``g * 1.0`` summed is ``np.sum(g)``, ``g * -1`` minus it
-        term = base if sign is not None else term
-        if not isinstance(self.kind, t.Array):
-            term = _call(names, "sum", term)
-        else:
-            if units:
-                term = _call(names, "sum", term, axis=_axes(units), keepdims=ex.Const(True))
-            if leading:
-                term = _call(names, "sum", term, axis=_axes(tuple(range(leading))))
-        return term if sign is None else times(term, ex.Const(1.0) if sign == 1 else
-                                               ex.UnaryOp("-", ex.Const(1.0)))
-
-
-@dataclass(frozen=True)
-class Elementwise:
-    """A scalar builder computing on arrays: its conditional partials (``a if c else
-    b``) as ``numpy.where(c, a, b)``, ``and``/``or`` as ``numpy.logical_and``/``_or``,
-    ``abs`` as ``numpy.abs``; tests whose operands are constants decided first."""
-
-    builder: object
-
-    def __call__(self, g, args, out, names):
-        return elementwise(self.builder(g, args, out, names), names)
-
-
-def elementwise(expr, names):
-    """``expr`` (an IR expression over numbers) as NumPy computes it on arrays."""
-    if isinstance(expr, ex.IfExp):
-        test = _decided(expr.test)
-        if test is not None:
-            return elementwise(expr.body if test else expr.orelse, names)
-        return _call(names, "where", elementwise(expr.test, names),
-                     elementwise(expr.body, names), elementwise(expr.orelse, names))
-    if isinstance(expr, ex.BoolOp):
-        values = [v for v in expr.values if _decided(v) is None]
-        decided = [_decided(v) for v in expr.values if _decided(v) is not None]
-        if (expr.op == "or" and any(decided)) or (expr.op == "and" and decided and not all(
-                decided)):
-            return ex.Const(expr.op == "or")
-        if not values:
-            return ex.Const(expr.op == "and")
-        result = elementwise(values[0], names)
-        for value in values[1:]:
-            result = _call(names, f"logical_{expr.op}", result, elementwise(value, names))
-        return result
-    if isinstance(expr, ex.Call) and expr.func == ex.Name("abs"):
-        return _call(names, "abs", *(elementwise(a, names) for a in expr.args))
-    if isinstance(expr, ex.Call) and _is_numpy(expr.func, "power", names) and len(
-            expr.args) == 2 and _constant(expr.args[1]) == 1:
-        return elementwise(expr.args[0], names)  # ``x ** 1``
-    if isinstance(expr, ex.Call):
-        return ex.Call(elementwise(expr.func, names), tuple(
-            elementwise(a, names) for a in expr.args), tuple(
-            (k, elementwise(v, names)) for k, v in expr.keywords))
-    if isinstance(expr, ex.BinOp):
-        folded = _constant(expr)
-        if folded is not None:
-            return ex.Const(folded)
-        return ex.BinOp(expr.op, elementwise(expr.left, names), elementwise(expr.right, names))
-    if isinstance(expr, ex.UnaryOp):
-        return ex.UnaryOp(expr.op, elementwise(expr.operand, names))
-    if isinstance(expr, ex.Compare):
-        return ex.Compare(elementwise(expr.left, names), expr.ops, tuple(
-            elementwise(c, names) for c in expr.comparators))
-    return expr
-
-
-def _is_numpy(func, name, names):
-    return isinstance(func, ex.Attribute) and func.attr == name and func.value == _numpy(names)
-
-
-_COMPARE = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
-            ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
-
-
-def _decided(test):
-    """The truth of ``test`` where it compares constants only (``2 >= 1``), else None."""
-    if isinstance(test, ex.Const) and isinstance(test.value, (bool, int, float)):
-        return bool(test.value)
-    if isinstance(test, ex.Compare) and len(test.ops) == 1 and test.ops[0] in _COMPARE:
-        left, right = _constant(test.left), _constant(test.comparators[0])
-        if left is not None and right is not None:
-            return _COMPARE[test.ops[0]](left, right)
-    if isinstance(test, ex.BoolOp):
-        found = [_decided(v) for v in test.values]
-        if test.op == "or" and any(f is True for f in found) or test.op == "and" and any(
-                f is False for f in found):
-            return test.op == "or"
-        if None not in found:
-            return test.op == "and"
-    return None
-
-
-def _constant(expr):
-    if isinstance(expr, ex.Const) and isinstance(expr.value, (int, float)) and not (
-            isinstance(expr.value, bool)):
-        return expr.value
-    if isinstance(expr, ex.UnaryOp) and expr.op == "-":
-        inner = _constant(expr.operand)
-        return None if inner is None else -inner
-    if isinstance(expr, ex.BinOp) and expr.op in ("+", "-", "*"):
-        left, right = _constant(expr.left), _constant(expr.right)
-        if left is not None and right is not None:
-            return {"+": left + right, "-": left - right, "*": left * right}[expr.op]
-    return None
 
 
 # --- the type rules ------------------------------------------------------------------------
@@ -266,10 +115,10 @@ class _Spread:
                 ex.Attribute(x, "shape"), axis)
         if axis == ex.Const(None) and not _true(keepdims):
             value = g if count is None else ex.BinOp("/", g, count)
-            return _call(names, "full_like", x, value)
+            return call(names, "full_like", x, value)
         if not _true(keepdims):
-            g = _call(names, "expand_dims", g, axis)
-        spread = ex.BinOp("*", g, _call(names, "ones_like", x))
+            g = call(names, "expand_dims", g, axis)
+        spread = ex.BinOp("*", g, call(names, "ones_like", x))
         return spread if count is None else ex.BinOp("/", spread, count)
 
 
@@ -310,18 +159,19 @@ def _array(name, forward, params, result, vjp, defaults=(), ints=(), numpy=(), *
 RECORDS = table(
     _array("array_sum", "numpy.sum(x, axis=axis, keepdims=keepdims)", ("x", "axis", "keepdims"),
            reduced, _reduction_vjp(False), defaults=(None, False), ints=("axis", "keepdims"),
-           numpy=("sum",)),
+           numpy=("sum",), total=True),
     _array("array_mean", "numpy.mean(x, axis=axis, keepdims=keepdims)",
            ("x", "axis", "keepdims"), reduced, _reduction_vjp(True), defaults=(None, False),
-           ints=("axis", "keepdims"), numpy=("mean",)),
+           ints=("axis", "keepdims"), numpy=("mean",), total=True),
     _array("matmul", "x @ y", ("x", "y"), product, _product_vjp, numpy=("matmul", "dot"),
            operator="@"),
-    _array("transpose", "x.T", ("x",), transposed, _transpose_vjp, numpy=("transpose",)),
+    _array("transpose", "x.T", ("x",), transposed, _transpose_vjp, numpy=("transpose",),
+           total=True),
     _array("where", "numpy.where(c, x, y)", ("c", "x", "y"), selected, _where_vjp,
            numpy=("where",), broadcasting=True),
     _array("array_copy", "x.copy()", ("x",), lambda args, consts: args[0] if args and (
         isinstance(args[0], t.Array)) else None, lambda args, out: (Text("g", ("x",)),),
-           numpy=("copy",)),
+           numpy=("copy",), total=True),
 )
 
 METHODS = {"sum": "array_sum", "mean": "array_mean", "dot": "matmul",
@@ -338,158 +188,11 @@ def for_arrays(record, arg_types, out_type):
         broadcasting = record.broadcasting
     else:
         spelled = record.spelled("numpy")
-        builders = tuple(None if b is None else Elementwise(b) for b in spelled.vjps)
+        builders = tuple(None if b is None else Elementwise(b, isinstance(out_type, t.Array))
+                         for b in spelled.vjps)
         broadcasting = True
         record = spelled
     if broadcasting and isinstance(out_type, t.Array):
         builders = tuple(None if b is None or kind is None else Unbroadcast(b, kind, out_type)
                          for b, kind in zip(builders, arg_types))
     return replace(record, vjp=builders, jvp=(None,) * len(builders), overrides=())
-
-
-# --- indexing: ``x[i]``, ``x[:, j]``, ``x[1:-1]``, ``x[:, None]``, ``x[mask]`` ----------------
-
-@dataclass(frozen=True)
-class Scattered:
-    """Zeros of an array's shape but ``value`` at ``index`` (an IR index expression): what
-    the adjoint of an indexed read adds back, in place into the adjoint (``repeats``:
-    an index of integer arrays, whose positions may repeat: ``numpy.add.at``)."""
-
-    index: object
-    value: object
-    repeats: bool
-
-    def expressions(self):
-        """The IR expressions it reads (what ``derivatives.reads`` walks)."""
-        return (self.index, self.value)
-
-
-def index_pattern(parts):
-    """The pattern of an index: for each part, ``"v"`` (an operand: an integer, or an
-    array of integers or booleans, as its type says), ``"n"`` (``None``), ``"e"``
-    (``...``) or ``("s", lower, upper, step)`` (a slice, each bound True where an
-    operand gives it)."""
-    return tuple(parts)
-
-
-_INDEX_OPS = {}  # pattern -> the name of its record's op, ``getitem_<k>``
-_INDEX_RECORDS = {}  # that name -> the record
-
-
-def index_op(pattern):
-    """The op reading an index of ``pattern`` (one record per pattern, made once)."""
-    if pattern not in _INDEX_OPS:
-        name = f"getitem_{len(_INDEX_OPS)}"
-        _INDEX_OPS[pattern] = name
-        _INDEX_RECORDS[name] = index_operation(pattern)
-    return _INDEX_OPS[pattern]
-
-
-def index_record(op):
-    """The record of ``index_op``'s ``op``; None for another op."""
-    return _INDEX_RECORDS.get(op)
-
-
-def index_operation(pattern):
-    """The record reading ``x[index]`` for an index of ``pattern`` (``index_pattern``):
-    its operands are ``x`` and the index's operands, in order."""
-    params = ("x",) + _operands(pattern)
-    names, text = iter(params[1:]), []
-    for part in pattern:
-        if part == "v":
-            text.append(next(names))
-        elif part in ("n", "e"):
-            text.append("None" if part == "n" else "...")
-        else:
-            lower, upper, step = (next(names) if present else "" for present in part[1:])
-            text.append(f"{lower}:{upper}" + (f":{step}" if step else ""))
-    forward = f"x[{', '.join(text)}]"
-    return replace(primitive("getitem", forward, (None,) * len(params), None,
-                             params=params, ints=params[1:], bridge=forward, cheap=True),
-                   array_result=_indexed(pattern), array_vjp=_index_vjp(pattern))
-
-
-def _operands(pattern):
-    """The names of an index's operands, in order: ``i0``, ``i1``, ..."""
-    count = sum(1 for p in pattern if p == "v") + sum(
-        sum(1 for b in p[1:] if b) for p in pattern if isinstance(p, tuple))
-    return tuple(f"i{k}" for k in range(count))
-
-
-def _indexed(pattern):
-    """The type rule of ``x[index]``: an integer takes its axis out, a slice keeps it
-    (of size one only where ``x``'s was), ``None`` puts one of size one in, ``...``
-    stands for the axes the others leave; integer arrays of one axis, next to each
-    other, give one axis where they stand (a boolean mask: one axis for its own)."""
-    def rule(args, consts):
-        x = args[0] if args else None
-        if not isinstance(x, t.Array) or None in args:
-            return None
-        units, position, ndim, block = [], 0, 0, None
-        for part, operands in _parts(pattern, args[1:]):
-            if part == "n":
-                units.append(ndim)
-                ndim += 1
-            elif part == "e":
-                for _ in range(x.ndim - _explicit(pattern, args[1:])):
-                    units += [ndim] if position in x.unit_axes else []
-                    position, ndim = position + 1, ndim + 1
-            elif part == "v" and not isinstance(operands[0], t.Array):
-                position += 1  # an integer
-            elif part == "v":
-                index = operands[0]
-                if index.ndim != 1 and index.dtype != "bool" or block not in (None, ndim - 1):
-                    return None  # of several axes, or advanced indices apart: not read here
-                if block is None:
-                    block, ndim = ndim, ndim + 1
-                position += index.ndim if index.dtype == "bool" else 1
-            else:  # a slice
-                units += [ndim] if position in x.unit_axes else []
-                position, ndim = position + 1, ndim + 1
-        if position > x.ndim:
-            return None
-        for axis in range(position, x.ndim):  # the axes the index leaves out
-            units += [ndim] if axis in x.unit_axes else []
-            ndim += 1
-        return t.Array(x.dtype, ndim, tuple(units)) if ndim else t.NUMPY_FLOAT
-    return rule
-
-
-def _parts(pattern, operands):
-    """Each part of ``pattern`` with the operand types it takes."""
-    operands = list(operands)
-    for part in pattern:
-        count = 1 if part == "v" else sum(part[1:]) if isinstance(part, tuple) else 0
-        yield part, operands[:count]
-        operands = operands[count:]
-
-
-def _explicit(pattern, operands):
-    """How many of ``x``'s axes the parts of an index other than ``...`` take."""
-    count = 0
-    for part, taken in _parts(pattern, operands):
-        if part == "v" and isinstance(taken[0], t.Array) and taken[0].dtype == "bool":
-            count += taken[0].ndim
-        elif part not in ("n", "e"):
-            count += 1
-    return count
-
-
-def _index_vjp(pattern):
-    def vjp(args, out):
-        repeats = any(isinstance(a, t.Array) and a.dtype != "bool" for a in args[1:])
-        return (_Scatter(pattern, repeats),) + (None,) * (len(args) - 1)
-    return vjp
-
-
-@dataclass(frozen=True)
-class _Scatter:
-    """The adjoint of ``x[index]``: ``g`` at ``index`` of zeros of ``x``'s shape."""
-
-    pattern: tuple
-    repeats: bool  # integer arrays among the index: positions may repeat
-
-    def __call__(self, g, args, out, names):
-        record = index_operation(self.pattern)
-        subscript = instantiate(record.forward, record.params, args, out, names)
-        return Scattered(subscript.index, g, self.repeats)

@@ -22,7 +22,7 @@ import builtins
 import math
 from types import MappingProxyType
 
-from symdiff.primitives import arrays, containers, scalar, scipy
+from symdiff.primitives import arrays, containers, indexing, scalar, scipy
 from symdiff.primitives.record import primitive
 from symdiff.core.types import FLOAT, INT
 from symdiff.primitives.special import HELPERS
@@ -38,7 +38,7 @@ def rule_of(op):
     """The record of ``op``: the registry's, an array operation's (``arrays``), or a math
     function of ``count`` numbers written out (``fsum_3``); ``KeyError`` for an op no
     record has."""
-    found = RECORDS.get(op) or arrays.RECORDS.get(op) or arrays.index_record(op) or _MADE.get(
+    found = RECORDS.get(op) or arrays.RECORDS.get(op) or indexing.index_record(op) or _MADE.get(
         op)
     if found is None:
         name, _, count = op.rpartition("_")

@@ -141,8 +141,8 @@ def _on_arrays(record, args, consts):
     """The type rule of ``record`` where an operand is an array (or of an array
     operation): an elementwise record gives the broadcast of its operands (booleans for a
     test); an array operation its own rule.  Either may raise (on shapes)."""
-    if record.array_result is not None:
-        return Typed(record.array_result(args, consts), True)
+    if record.array_result is not None:  # (``total``: it never raises on its arrays)
+        return Typed(record.array_result(args, consts), not record.total)
     if None in args:
         return Typed(None, True)
     tests = record.result is bools

@@ -1,0 +1,166 @@
+"""Array indexing: ``x[i]``, ``x[:, j]``, ``x[1:-1]``, ``x[:, None]``, ``x[mask]``,
+``x[idx]`` as one record per pattern of index.
+
+Expects an index's pattern (``index_pattern``: what each part of the index is) from
+lowering.  Guarantees one record per pattern (``index_op`` names it, ``index_record``
+gives it), whose operands are the array and the index's operands in order, whose type
+rule follows NumPy's basic and (one-axis, adjacent) advanced indexing, and whose VJP
+is ``Scattered``: zeros of the array's shape with the adjoint at the index, added in
+place into the array's adjoint (``numpy.add.at`` where integer arrays may repeat a
+position).
+
+    X[:, 0]      ->   getitem of pattern (("s", False, False, False), "v")
+                      forward X[:, i0];  reverse dX[:, 0] += g
+"""
+
+from dataclasses import dataclass, replace
+
+from symdiff.core import types as t
+from symdiff.primitives.record import primitive
+from symdiff.primitives.texts import instantiate
+
+
+@dataclass(frozen=True)
+class Scattered:
+    """Zeros of an array's shape but ``value`` at ``index`` (an IR index expression): what
+    the adjoint of an indexed read adds back, in place into the adjoint (``repeats``:
+    an index of integer arrays, whose positions may repeat: ``numpy.add.at``)."""
+
+    index: object
+    value: object
+    repeats: bool
+
+    def expressions(self):
+        """The IR expressions it reads (what ``derivatives.reads`` walks)."""
+        return (self.index, self.value)
+
+
+def index_pattern(parts):
+    """The pattern of an index: for each part, ``"v"`` (an operand: an integer, or an
+    array of integers or booleans, as its type says), ``"n"`` (``None``), ``"e"``
+    (``...``) or ``("s", lower, upper, step)`` (a slice, each bound True where an
+    operand gives it)."""
+    return tuple(parts)
+
+
+_INDEX_OPS = {}  # pattern -> the name of its record's op, ``getitem_<k>``
+_INDEX_RECORDS = {}  # that name -> the record
+
+
+def index_op(pattern):
+    """The op reading an index of ``pattern`` (one record per pattern, made once)."""
+    if pattern not in _INDEX_OPS:
+        name = f"getitem_{len(_INDEX_OPS)}"
+        _INDEX_OPS[pattern] = name
+        _INDEX_RECORDS[name] = index_operation(pattern)
+    return _INDEX_OPS[pattern]
+
+
+def index_record(op):
+    """The record of ``index_op``'s ``op``; None for another op."""
+    return _INDEX_RECORDS.get(op)
+
+
+def index_operation(pattern):
+    """The record reading ``x[index]`` for an index of ``pattern`` (``index_pattern``):
+    its operands are ``x`` and the index's operands, in order."""
+    params = ("x",) + _operands(pattern)
+    names, text = iter(params[1:]), []
+    for part in pattern:
+        if part == "v":
+            text.append(next(names))
+        elif part in ("n", "e"):
+            text.append("None" if part == "n" else "...")
+        else:
+            lower, upper, step = (next(names) if present else "" for present in part[1:])
+            text.append(f"{lower}:{upper}" + (f":{step}" if step else ""))
+    forward = f"x[{', '.join(text)}]"
+    return replace(primitive("getitem", forward, (None,) * len(params), None,
+                             params=params, ints=params[1:], bridge=forward, cheap=True),
+                   array_result=_indexed(pattern), array_vjp=_index_vjp(pattern))
+
+
+def _operands(pattern):
+    """The names of an index's operands, in order: ``i0``, ``i1``, ..."""
+    count = sum(1 for p in pattern if p == "v") + sum(
+        sum(1 for b in p[1:] if b) for p in pattern if isinstance(p, tuple))
+    return tuple(f"i{k}" for k in range(count))
+
+
+def _indexed(pattern):
+    """The type rule of ``x[index]``: an integer takes its axis out, a slice keeps it
+    (of size one only where ``x``'s was), ``None`` puts one of size one in, ``...``
+    stands for the axes the others leave; integer arrays of one axis, next to each
+    other, give one axis where they stand (a boolean mask: one axis for its own)."""
+    def rule(args, consts):
+        x = args[0] if args else None
+        if not isinstance(x, t.Array) or None in args:
+            return None
+        units, position, ndim, block = [], 0, 0, None
+        for part, operands in _parts(pattern, args[1:]):
+            if part == "n":
+                units.append(ndim)
+                ndim += 1
+            elif part == "e":
+                for _ in range(x.ndim - _explicit(pattern, args[1:])):
+                    units += [ndim] if position in x.unit_axes else []
+                    position, ndim = position + 1, ndim + 1
+            elif part == "v" and not isinstance(operands[0], t.Array):
+                position += 1  # an integer
+            elif part == "v":
+                index = operands[0]
+                if index.ndim != 1 and index.dtype != "bool" or block not in (None, ndim - 1):
+                    return None  # of several axes, or advanced indices apart: not read here
+                if block is None:
+                    block, ndim = ndim, ndim + 1
+                position += index.ndim if index.dtype == "bool" else 1
+            else:  # a slice
+                units += [ndim] if position in x.unit_axes else []
+                position, ndim = position + 1, ndim + 1
+        if position > x.ndim:
+            return None
+        for axis in range(position, x.ndim):  # the axes the index leaves out
+            units += [ndim] if axis in x.unit_axes else []
+            ndim += 1
+        return t.Array(x.dtype, ndim, tuple(units)) if ndim else t.NUMPY_FLOAT
+    return rule
+
+
+def _parts(pattern, operands):
+    """Each part of ``pattern`` with the operand types it takes."""
+    operands = list(operands)
+    for part in pattern:
+        count = 1 if part == "v" else sum(part[1:]) if isinstance(part, tuple) else 0
+        yield part, operands[:count]
+        operands = operands[count:]
+
+
+def _explicit(pattern, operands):
+    """How many of ``x``'s axes the parts of an index other than ``...`` take."""
+    count = 0
+    for part, taken in _parts(pattern, operands):
+        if part == "v" and isinstance(taken[0], t.Array) and taken[0].dtype == "bool":
+            count += taken[0].ndim
+        elif part not in ("n", "e"):
+            count += 1
+    return count
+
+
+def _index_vjp(pattern):
+    def vjp(args, out):
+        repeats = any(isinstance(a, t.Array) and a.dtype != "bool" for a in args[1:])
+        return (_Scatter(pattern, repeats),) + (None,) * (len(args) - 1)
+    return vjp
+
+
+@dataclass(frozen=True)
+class _Scatter:
+    """The adjoint of ``x[index]``: ``g`` at ``index`` of zeros of ``x``'s shape."""
+
+    pattern: tuple
+    repeats: bool  # integer arrays among the index: positions may repeat
+
+    def __call__(self, g, args, out, names):
+        record = index_operation(self.pattern)
+        subscript = instantiate(record.forward, record.params, args, out, names)
+        return Scattered(subscript.index, g, self.repeats)
