@@ -73,6 +73,7 @@ class Generated:
     helpers: dict = field(default_factory=dict)  # helper (``special``) -> the name it is defined by
     counters: tuple = ()  # the trip counters of loops the reverse sweep runs back (int names)
     containers: dict = field(default_factory=dict)  # the program's containers: name -> kind
+    arrays: dict = field(default_factory=dict)  # the program's arrays (the module's too)
 
 
 def differentiate(program, wrt, *, with_value=False, as_tuple=None, record=False,
@@ -156,7 +157,8 @@ def build(env, with_value, as_tuple):
     return type_sweeps(Generated(
         function_of(name, program, statements), program.math_name, program.namespace,
         dict(names.derivatives), env.record, {alias: b for b, alias in names.builtins.items()},
-        dict(names.helpers), tuple(names.counters), dict(program.containers)), program.types)
+        dict(names.helpers), tuple(names.counters), dict(program.containers),
+        dict(program.arrays)), program.types)
 
 
 # --- blocks -----------------------------------------------------------------------------

@@ -80,6 +80,8 @@ class _Inference:
         self.spread_ints()
         for name in program.params:
             self.types[name] = self.parameter_type(name)
+        for name, kind in program.arrays.items():  # the module's arrays read whole too
+            self.types.setdefault(name, kind)
         if program.kwargs:
             self.types[program.kwargs] = t.Table()
 

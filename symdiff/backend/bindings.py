@@ -47,7 +47,7 @@ def header(generated, printer, helpers=()):
         taken[alias] = getattr(builtins, builtin)
     wanted = {name: value for name, value in generated.namespace.items()
               if name in read and name != generated.math_name}
-    imports, constants, unbound = _bind(wanted, taken)
+    imports, constants, unbound = _bind(wanted, taken, getattr(generated, "arrays", {}))
     definitions, notes = _definitions(unbound, taken, imports, constants, printer)
     lines += imports
     if constants:
@@ -61,10 +61,11 @@ def header(generated, printer, helpers=()):
     return lines, [tree for tree, _ in definitions]
 
 
-def _bind(wanted, taken):
+def _bind(wanted, taken, arrays=()):
     """(imports, constants, unbound) for the names ``wanted``, in their order; each
     name bound is added to ``taken``; ``unbound`` holds the (name, value) no import or
-    literal binds."""
+    literal binds (an array the code computes with, ``arrays``: as a tuple it would
+    compute otherwise)."""
     imports, constants, unbound = [], [], []
     for name, value in wanted.items():
         if name in taken:
@@ -74,7 +75,8 @@ def _bind(wanted, taken):
             imports.append(f"import {value.__name__}{alias}")
         elif isinstance(value, (numbers.Number, tuple, list)) and _is_numbers(value):
             constants.append(f"{name} = {_literal(value)}")
-        elif hasattr(value, "tolist") and getattr(value, "ndim", None) == 1:
+        elif hasattr(value, "tolist") and getattr(value, "ndim", None) == 1 and (
+                name not in arrays):
             constants.append(f"{name} = {_literal(tuple(value.tolist()))}")  # a numpy table
         else:
             line = _from_import(name, value)

@@ -254,6 +254,18 @@ def table_values(obj):
     return tuple(obj.tolist()) if hasattr(obj, "tolist") else tuple(obj)
 
 
+def array_type(value):
+    """The type of a NumPy array of floats (``float64``, ``float32``), integers or
+    booleans: its dtype, its number of axes and the axes of size one; None for anything
+    else (a complex or object array, not an array)."""
+    numpy = sys.modules.get("numpy")  # imported by the user's code, never here
+    if numpy is None or not isinstance(value, numpy.ndarray) or value.dtype.kind not in (
+            "biuf") or value.dtype.kind == "f" and value.dtype.itemsize not in (4, 8):
+        return None
+    return Array(value.dtype.name, value.ndim,
+                 tuple(i for i, size in enumerate(value.shape) if size == 1))
+
+
 def is_container(kind):
     return isinstance(kind, (Tuple, List, Dict))
 

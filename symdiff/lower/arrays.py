@@ -23,7 +23,9 @@ import ast
 
 import sys
 
+from symdiff.core import types as t
 from symdiff.errors import UnsupportedSyntaxError
+from symdiff.frontend.resolve import lookup
 from symdiff.ir import nodes as ir
 from symdiff.lower import operands
 from symdiff.lower.names import meaning_of, scope_of
@@ -81,7 +83,8 @@ def element(frame, node, target):
     for anything else."""
     value = node.value
     if not frame.unit.arrays or isinstance(value, ast.Name) and (
-            value.id not in frame.unit.arrays and scope_of(frame, value.id) is None) or (
+            value.id not in frame.unit.arrays and scope_of(frame, value.id) is None
+            and _global_array(frame, value) is None) or (
             isinstance(value, ast.Attribute) and _on_module(frame, value)):
         return None
     array = frame.value(value)
@@ -102,6 +105,31 @@ def element(frame, node, target):
     name = getattr(array, "name", "array")
     return operands.emit_op(frame, op, (array, *operands_),
                             target or frame.namer.fresh(f"{name}_{_index_hint(node.slice)}"))
+
+
+def global_array(frame, node):
+    """A NumPy array of the module read whole in a function that computes with arrays
+    (``X_train`` as data): its name in the generated module, typed as the array it
+    holds when the gradient is built; None for any other name."""
+    found = _global_array(frame, node) if frame.unit.arrays else None
+    if found is None:
+        return None
+    name = frame.unit.global_name(node.id, found[0])
+    frame.unit.arrays[name] = found[1]
+    meaning_of(frame, node.id, node)  # (read: a later rebinding builds again)
+    return ir.Var(name)
+
+
+def _global_array(frame, node):
+    """``(value, type)`` of a global ``node`` names that is an array, or None."""
+    if scope_of(frame, node.id) is not None:
+        return None
+    try:
+        value = lookup(node.id, frame.parsed.closure, frame.parsed.globals)
+    except KeyError:
+        return None
+    kind = t.array_type(value)
+    return None if kind is None else (value, kind)
 
 
 def _index_hint(index):

@@ -59,7 +59,8 @@ def value_inner(frame, node, target):
         raise frame.error(UnsupportedSyntaxError, node, f"the constant {node.value!r} is "
                           "not a number", "symdiff differentiates numbers")
     if isinstance(node, ast.Name):
-        return names.name_operand(frame, node)
+        found = arrays.global_array(frame, node)
+        return found if found is not None else names.name_operand(frame, node)
     if isinstance(node, ast.Attribute):
         found = arrays.attribute(frame, node, target)
         return found if found is not None else names.attribute_operand(frame, node)

@@ -133,9 +133,14 @@ def elementwise(expr, names):
         return ex.BinOp(expr.op, elementwise(expr.left, names), elementwise(expr.right, names))
     if isinstance(expr, ex.UnaryOp):
         return ex.UnaryOp(expr.op, elementwise(expr.operand, names))
-    if isinstance(expr, ex.Compare):
-        return ex.Compare(elementwise(expr.left, names), expr.ops, tuple(
-            elementwise(c, names) for c in expr.comparators))
+    if isinstance(expr, ex.Compare):  # ``a <= b <= c``: each pair, and both
+        sides = (elementwise(expr.left, names),) + tuple(
+            elementwise(c, names) for c in expr.comparators)
+        pairs = [ex.Compare(sides[i], (op,), (sides[i + 1],)) for i, op in enumerate(expr.ops)]
+        result = pairs[0]
+        for pair in pairs[1:]:
+            result = call(names, "logical_and", result, pair)
+        return result
     return expr
 
 

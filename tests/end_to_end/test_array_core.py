@@ -181,6 +181,26 @@ def aliased(x, y, c):
     return np.sum(z * c) + np.sum(x * x) + np.sum(z * x)
 
 
+X_DATA, Y_DATA = normal(6, 3), normal(6)  # the module's data, read by the function
+
+
+def module_data(w):
+    return np.mean((X_DATA @ w - Y_DATA) ** 2) + np.sum(Y_DATA * 2.0) * np.sum(w)
+
+
+def bounded(w):
+    return np.sum(np.sqrt(w * w + 1.0) + np.log(w * w + 2.0) + np.clip(w, -0.5, 0.5))
+
+
+def chained(w):
+    return np.exp(w).sum() + (w * 2).mean(0) + np.dot(w, w) + w.dot(w[::-1])
+
+
+def measured(w, X):
+    n, d = X.shape
+    return np.sum((X @ w) ** 2) / n + d * np.sum(w) / len(X) + X.shape[0] * w.size
+
+
 X53, W34 = normal(5, 3), normal(3, 4)
 CASES = [
     (logistic, (normal(3), X53, np.sign(normal(5))), ["w"]),
@@ -211,6 +231,10 @@ CASES = [
     (one_branch, (normal(3), normal(3), 1.0), ["w", "b"]),
     (one_branch, (normal(3), normal(3), -1.0), ["w", "b"]),
     (aliased, (normal(3), normal(3), normal(3)), ["x", "y"]),
+    (module_data, (normal(3),), ["w"]),
+    (bounded, (np.array([0.2, -0.9, 0.7, 0.1]),), ["w"]),
+    (chained, (normal(4),), ["w"]),
+    (measured, (normal(3), X53), ["w", "X"]),
     (layer, (W34.astype(np.float32), normal(4, dtype=np.float32),
              X53.astype(np.float32)), ["W", "b"]),
 ]
@@ -259,6 +283,11 @@ def test_a_new_batch_size_reuses_the_build_and_a_new_kind_builds_another():
     assert g._last is built  # only the batch size changed
     g(W, b, normal(1, 3))  # a batch of one: an axis of size one broadcasts otherwise
     assert g._last is not built
+
+
+def test_the_modules_arrays_are_read_as_they_are_not_written_as_tuples():
+    source = symdiff.source(module_data, normal(3))
+    assert "Y_DATA = (" not in source and "Y_DATA: a ndarray" in source
 
 
 def test_kinds_of_arrays_are_dtype_ndim_and_unit_axes():
