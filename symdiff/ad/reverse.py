@@ -57,7 +57,8 @@ from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 from symdiff.core.rewrite import breadth_first_names
 from symdiff.primitives.derivatives import merged, unit
-from symdiff.primitives.indexing import Scattered, index_record
+from symdiff.primitives.indexing import Scattered, Zeroed, index_record
+from symdiff.primitives.texts import instantiate
 
 SECTION = "reverse sweep"  # the heading comment of the second half
 
@@ -234,7 +235,8 @@ def no_gradient(env, name):
 def operation(env, stmt, scope):
     redefines = overwrites(env, stmt, scope)
     rule = env.program.rule_of(stmt)
-    forward = [sw.Let(stmt.target, forward_expression(env, stmt))]
+    forward = written(env, stmt) if rule.writes else [
+        sw.Let(stmt.target, forward_expression(env, stmt))]
     if stmt.target not in env.active:
         return restoring(env, stmt, scope, forward, [])
     builders = {}  # argument name -> its builder (several arguments, one: merged)
@@ -273,6 +275,8 @@ def operation(env, stmt, scope):
     for name, term in terms:
         if isinstance(term, Scattered):
             reverse.append(scattered(env, adjoint(env, name), term))
+        elif isinstance(term, Zeroed):
+            reverse += zeroed(env, adjoint(env, name), term)
         elif name != stmt.target:
             reverse.append(accumulate(adjoint(env, name), term))
     if stmt.target in builders:  # ``s = s * t``: the new adjoint of ``s``, scaled
@@ -297,9 +301,27 @@ def refuse_array_result(program):
             hint="return a number made of it (np.sum(...), np.mean(...), a loss)")
 
 
+def written(env, stmt):
+    """``y = x.copy()`` then ``y[index] = v``: the forward of ``x[index] = v`` (a new
+    array, so what the reverse saved of ``x`` stays as it was)."""
+    x, v, *index = operands(stmt)
+    read = instantiate(env.program.rule(stmt.op).forward, env.program.rule(stmt.op).params,
+                       (ex.Name(stmt.target), v, *index), None, None)
+    return [sw.Let(stmt.target, ex.Call(ex.Attribute(x, "copy"))), sw.Let(read, v)]
+
+
+def zeroed(env, d, term):
+    """``d += g`` with zeros at ``index``: the adjoint of an array before a write, from
+    the one after it (a copy: ``g`` may be another adjoint's value)."""
+    name = env.names.fresh(f"{d}_before")
+    return [sw.Let(name, ex.Call(ex.Attribute(term.value, "copy"))),
+            sw.Let(ex.Subscript(ex.Name(name), term.index), sw.ZERO),
+            accumulate(d, ex.Name(name))]
+
+
 def term_names(term):
     """The names a builder's contribution reads."""
-    if isinstance(term, Scattered):
+    if isinstance(term, (Scattered, Zeroed)):
         return breadth_first_names(ex.Tuple((term.index, term.value)))
     return breadth_first_names(term)
 

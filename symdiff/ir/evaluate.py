@@ -103,6 +103,10 @@ def _forward(program, stmt):
     params = ", ".join(program.rule(stmt.op).params)
     text = f"{stmt.call}({params})" if stmt.call else program.rule_of(stmt).forward
     scope = dict(program.namespace, math=math)
+    if program.rule(stmt.op).writes:  # ``x[i] = v``: a new array, written
+        exec(f"def write({params}):\n    y = x.copy()\n    y[{text[2:-1]}] = v\n"
+             "    return y", scope)
+        return scope["write"]
     if stmt.module in program.namespace:  # numpy, as the user's code names it
         scope[NUMPY] = program.namespace[stmt.module]
     for name in names_read(text) & set(HELPERS):  # what generated code defines itself

@@ -28,9 +28,10 @@ from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.resolve import lookup
 from symdiff.ir import nodes as ir
 from symdiff.lower import operands
+from symdiff.lower.containers import container_of
 from symdiff.lower.names import meaning_of, scope_of
 from symdiff.lower.operands import reads_of
-from symdiff.primitives.indexing import index_op, index_pattern
+from symdiff.primitives.indexing import index_op, index_pattern, write_op
 from symdiff.primitives.registry import array_names, rule_of
 
 MEASURES = ("shape", "ndim", "size")  # an array's measures: integers, read as it runs
@@ -88,19 +89,7 @@ def element(frame, node, target):
             isinstance(value, ast.Attribute) and _on_module(frame, value)):
         return None
     array = frame.value(value)
-    parts, operands_ = [], []
-    for part in node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]:
-        if isinstance(part, ast.Slice):
-            bounds = (part.lower, part.upper, part.step)
-            parts.append(("s",) + tuple(b is not None for b in bounds))
-            operands_ += [frame.value(b) for b in bounds if b is not None]
-        elif isinstance(part, ast.Constant) and part.value is None:
-            parts.append("n")
-        elif isinstance(part, ast.Constant) and part.value is Ellipsis:
-            parts.append("e")
-        else:
-            parts.append("v")
-            operands_.append(frame.value(part))
+    parts, operands_ = _index(frame, node.slice)
     op = index_op(index_pattern(parts))
     name = getattr(array, "name", "array")
     return operands.emit_op(frame, op, (array, *operands_),
@@ -130,6 +119,49 @@ def _global_array(frame, node):
         return None
     kind = t.array_type(value)
     return None if kind is None else (value, kind)
+
+
+def assign_element(frame, target, value_node):
+    """``x[index] = v`` of an array (a parameter passed one, or a local value that is
+    not a container): ``x`` bound to the record of the write (``indexing.write_op``);
+    False for anything else."""
+    array = target.value
+    if not frame.unit.arrays or not isinstance(array, ast.Name) or (
+            array.id not in frame.unit.arrays and scope_of(frame, array.id) is None) or (
+            container_of(frame, array, filling=True) is not None):
+        return False
+    current = frame.value(array)
+    if not isinstance(current, ir.Var) or current.name in frame.unit.containers:
+        return False
+    parts, index = _index(frame, target.slice)
+    value = frame.value(value_node)
+    name = frame.target_name(array.id)
+    frame.hint = array.id
+    written = operands.emit_op(frame, write_op(index_pattern(parts)), (current, value, *index),
+                               name)
+    if written != ir.Var(name):
+        frame.emit(ir.Assign(name, "copy", (written,), frame.origin))
+    frame.mapping[array.id] = ir.Var(name)
+    return True
+
+
+def _index(frame, index):
+    """``(parts, operands)`` of an index (``indexing.index_pattern``'s parts), its
+    operands evaluated in order."""
+    parts, found = [], []
+    for part in index.elts if isinstance(index, ast.Tuple) else [index]:
+        if isinstance(part, ast.Slice):
+            bounds = (part.lower, part.upper, part.step)
+            parts.append(("s",) + tuple(b is not None for b in bounds))
+            found += [frame.value(b) for b in bounds if b is not None]
+        elif isinstance(part, ast.Constant) and part.value is None:
+            parts.append("n")
+        elif isinstance(part, ast.Constant) and part.value is Ellipsis:
+            parts.append("e")
+        else:
+            parts.append("v")
+            found.append(frame.value(part))
+    return parts, found
 
 
 def _index_hint(index):

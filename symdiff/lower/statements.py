@@ -17,7 +17,7 @@ import ast
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
-from symdiff.lower import changes, containers, control, expressions, inline, loops, names
+from symdiff.lower import arrays, changes, containers, control, expressions, inline, loops, names
 from symdiff.lower.checks import check_statement
 from symdiff.lower.scope import Nested
 
@@ -111,7 +111,8 @@ def stmt_Assign(frame, node):
         assign(frame, node.targets[0].id, node.value)
         return
     if len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript):
-        if not changes.assign_element(frame, node.targets[0], node.value):
+        if not (arrays.assign_element(frame, node.targets[0], node.value)
+                or changes.assign_element(frame, node.targets[0], node.value)):
             raise frame.error(UnsupportedSyntaxError, node.targets[0], "an element is "
                               "assigned of something that is not a list", "assign elements "
                               "of a list built here or passed in: xs[i] = v")

@@ -16,6 +16,7 @@ position).
 from dataclasses import dataclass, replace
 
 from symdiff.core import types as t
+from symdiff.primitives.broadcasting import Text, Unbroadcast
 from symdiff.primitives.record import primitive
 from symdiff.primitives.texts import instantiate
 
@@ -164,3 +165,67 @@ class _Scatter:
         record = index_operation(self.pattern)
         subscript = instantiate(record.forward, record.params, args, out, names)
         return Scattered(subscript.index, g, self.repeats)
+
+
+# --- writes: ``x[i] = v``, ``x[:, 0] += v``, as a new array ------------------------------
+
+@dataclass(frozen=True)
+class Zeroed:
+    """The adjoint ``g`` of an array written at ``index``, with zeros there: what reaches
+    the array before the write (the value written took those places)."""
+
+    index: object
+    value: object
+
+    def expressions(self):
+        """The IR expressions it reads (what ``derivatives.reads`` walks)."""
+        return (self.index, self.value)
+
+
+_WRITE_OPS = {}  # pattern -> the name of its write's op, ``setitem_<k>``
+_WRITE_RECORDS = {}
+
+
+def write_op(pattern):
+    """The op writing ``x[index] = v`` for an index of ``pattern``: its value is a new
+    array, ``x`` with ``v`` at ``index`` (generated code copies, then writes: the array
+    the caller passed is never changed, and the values saved for the reverse stay)."""
+    if pattern not in _WRITE_OPS:
+        name = f"setitem_{len(_WRITE_OPS)}"
+        _WRITE_OPS[pattern] = name
+        read = index_operation(pattern)
+        params = ("x", "v") + read.params[1:]
+        text = read.forward  # ``x[i0, :]``
+        _WRITE_RECORDS[name] = replace(
+            primitive("setitem", text, (None,) * len(params), None, params=params,
+                      ints=params[2:], bridge=text),
+            array_result=_written, array_vjp=_write_vjp(pattern, text, params), writes=True)
+    return _WRITE_OPS[pattern]
+
+
+def write_record(op):
+    return _WRITE_RECORDS.get(op)
+
+
+def _written(args, consts):
+    return args[0] if args and isinstance(args[0], t.Array) else None
+
+
+def _write_vjp(pattern, text, params):
+    def vjp(args, out):
+        region = _indexed(pattern)((args[0],) + tuple(args[2:]), ())
+        value = Text("g" + text[1:], params)
+        if isinstance(region, t.Array):
+            value = Unbroadcast(value, args[1], region)
+        return (_Zero(text, params), value) + (None,) * (len(args) - 2)
+    return vjp
+
+
+@dataclass(frozen=True)
+class _Zero:
+    text: str
+    params: tuple
+
+    def __call__(self, g, args, out, names):
+        read = instantiate(self.text, self.params, args, out, names)
+        return Zeroed(read.index, g)

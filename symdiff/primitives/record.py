@@ -72,6 +72,7 @@ class Primitive:
     array_result: object = None  # an array operation's type rule: (types, consts) -> type
     array_vjp: object = None  # ... its VJP builders: (argument types, result type) -> tuple
     broadcasting: bool = False  # an array operation that broadcasts its operands (``where``)
+    writes: bool = False  # ``x[i] = v``: its value is ``x`` written at ``i`` (``indexing``)
 
     @property
     def arity(self):

@@ -38,8 +38,8 @@ def rule_of(op):
     """The record of ``op``: the registry's, an array operation's (``arrays``), or a math
     function of ``count`` numbers written out (``fsum_3``); ``KeyError`` for an op no
     record has."""
-    found = RECORDS.get(op) or arrays.RECORDS.get(op) or indexing.index_record(op) or _MADE.get(
-        op)
+    found = (RECORDS.get(op) or arrays.RECORDS.get(op) or indexing.index_record(op)
+             or indexing.write_record(op) or _MADE.get(op))
     if found is None:
         name, _, count = op.rpartition("_")
         if name not in scalar.VARIADIC or not count.isdigit():

@@ -201,6 +201,59 @@ def measured(w, X):
     return np.sum((X @ w) ** 2) / n + d * np.sum(w) / len(X) + X.shape[0] * w.size
 
 
+def written(w):
+    y = w.copy()
+    y[0] = 2.0 * w[1]
+    return np.sum(y * y)
+
+
+def filled(w):
+    out = w * 0.0
+    for i in range(1, len(w)):
+        out[i] = out[i - 1] * 0.5 + w[i] ** 2
+    return np.sum(out)
+
+
+def written_columns(X, w):
+    Z = X * 1.0
+    Z[:, 0] += w[:4]
+    Z[1:, 1] = np.tanh(Z[:-1, 0])
+    return np.sum(Z ** 2)
+
+
+def sigmoid(z):
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+def cross_entropy(w, X, y):
+    p = sigmoid(X @ w)
+    return -np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))
+
+
+def pairwise(X):
+    d = X[:, None, :] - X[None, :, :]
+    return np.sum(np.exp(-np.sum(d ** 2, axis=-1)))
+
+
+def attention(Q, K, V):
+    e = np.exp(Q @ K.T / np.sqrt(Q.shape[1]))
+    return np.sum(e / np.sum(e, axis=1, keepdims=True) @ V)
+
+
+def huber(w, X, y, delta=1.0):
+    r = X @ w - y
+    a = np.abs(r)
+    return np.sum(np.where(a <= delta, 0.5 * r ** 2, delta * (a - 0.5 * delta)))
+
+
+def iterated(w):
+    x, k = w, 0
+    while k < 3:
+        x = np.sin(x) + w
+        k += 1
+    return np.sum(x * x)
+
+
 X53, W34 = normal(5, 3), normal(3, 4)
 CASES = [
     (logistic, (normal(3), X53, np.sign(normal(5))), ["w"]),
@@ -235,6 +288,14 @@ CASES = [
     (bounded, (np.array([0.2, -0.9, 0.7, 0.1]),), ["w"]),
     (chained, (normal(4),), ["w"]),
     (measured, (normal(3), X53), ["w", "X"]),
+    (written, (normal(5),), ["w"]),
+    (filled, (normal(6),), ["w"]),
+    (written_columns, (normal(4, 3), normal(5)), ["X", "w"]),
+    (cross_entropy, (normal(3), X53, (normal(5) > 0) * 1.0), ["w"]),
+    (pairwise, (normal(4, 2),), ["X"]),
+    (attention, (normal(3, 2), normal(4, 2), normal(4, 2)), ["Q", "K", "V"]),
+    (huber, (normal(3), X53, 3 * normal(5)), ["w"]),
+    (iterated, (normal(3),), ["w"]),
     (layer, (W34.astype(np.float32), normal(4, dtype=np.float32),
              X53.astype(np.float32)), ["W", "b"]),
 ]
@@ -288,6 +349,13 @@ def test_a_new_batch_size_reuses_the_build_and_a_new_kind_builds_another():
 def test_the_modules_arrays_are_read_as_they_are_not_written_as_tuples():
     source = symdiff.source(module_data, normal(3))
     assert "Y_DATA = (" not in source and "Y_DATA: a ndarray" in source
+
+
+def test_a_write_leaves_the_callers_array_as_it_was():
+    w = normal(5)
+    before = w.copy()
+    symdiff.grad(written)(w)
+    assert np.array_equal(w, before)
 
 
 def test_kinds_of_arrays_are_dtype_ndim_and_unit_axes():
