@@ -24,7 +24,15 @@ from symdiff.frontend.resolve import lookup
 from symdiff.ir import nodes as ir
 from symdiff.lower import arrays, changes, containers, names, operands, tables
 from symdiff.primitives.reductions import REDUCTIONS, WITH_START, function
-from symdiff.primitives.registry import VARIADIC, chains, pairs, rule_of, variant, written_out
+from symdiff.primitives.registry import (
+    VARIADIC,
+    array_statics,
+    chains,
+    pairs,
+    rule_of,
+    variant,
+    written_out,
+)
 from symdiff.primitives.texts import template
 
 
@@ -213,8 +221,38 @@ def primitive_call(frame, op, node, shown, target):
             raise frame.error(UnknownFunctionError, node, f"{shown} of numbers is not "
                               "something symdiff differentiates", f"it differentiates "
                               f"{shown} of NumPy arrays: pass arrays of floats")
-        spelling_of["call"] = None
+        # SciPy's (``logsumexp``) is called as the user's code calls it; NumPy's by its text
+        spelling_of["call"] = scipy_spelling(frame, node.func) if rule_of(op).scipy else None
     return operands.emit_op(frame, op, args, target, **spelling_of)
+
+
+STATIC = {"axis": (lambda v: v is None or type(v) is int, "an axis: an int or None"),
+          "int": (lambda v: type(v) is int, "an int"),
+          "bool": (lambda v: type(v) is bool, "True or False"),
+          "none": (lambda v: v is None, "None only (the one value supported)"),
+          "one": (lambda v: v == 1 and type(v) is int, "1 only (the one value supported)"),
+          "str": (lambda v: isinstance(v, str), "a string")}
+
+
+def check_statics(frame, op, rule, args, node, shown):
+    """A located error where a parameter of the array operation ``op`` that must be a
+    constant (``array_statics``: an axis, ``keepdims``) is not one it takes."""
+    for param, kind in array_statics(op).items():
+        value = args[rule.params.index(param)]
+        accepts, what = STATIC[kind]
+        if not (isinstance(value, ir.Const) and value.text is None and accepts(value.value)):
+            raise frame.error(UnsupportedSyntaxError, node,
+                              f"{shown} takes {param} as a constant here: {what}",
+                              f"write {param}= as a constant in the call")
+
+
+def scipy_spelling(frame, func):
+    """The text generated code calls a SciPy function by, as the user's code names it
+    (``logsumexp``, ``sp.logsumexp``)."""
+    if isinstance(func, ast.Name):
+        found = lookup(func.id, frame.parsed.closure, frame.parsed.globals)
+        return frame.unit.global_name(func.id, found)
+    return numpy_spelling(frame, func)
 
 
 def bind_primitive(frame, rule, node, shown):
@@ -249,7 +287,9 @@ def bind_primitive(frame, rule, node, shown):
     written = list(node.args) + [k.value for k in node.keywords]
     values = {id(arg): frame.value(arg) for arg in written}  # in source order
     defaults = dict(zip(params[required:], rule.defaults))
-    return [values[id(named[p])] if p in named else ir.Const(defaults[p]) for p in params]
+    args = [values[id(named[p])] if p in named else ir.Const(defaults[p]) for p in params]
+    check_statics(frame, rule.name, rule, args, node, shown)
+    return args
 
 
 def pair_call(frame, callee, node, count):

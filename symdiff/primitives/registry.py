@@ -22,12 +22,30 @@ import builtins
 import math
 from types import MappingProxyType
 
-from symdiff.primitives import arrays, containers, scalar, scipy
+from symdiff.primitives import (array_linalg, array_reductions, array_shapes, arrays,
+                                containers, scalar, scipy)
 from symdiff.primitives.record import primitive
 from symdiff.core.types import FLOAT, INT
 from symdiff.primitives.special import HELPERS
 from symdiff.primitives.texts import names_read, template
 
+
+
+def _register(*modules):
+    """The array records, methods and constant parameters of ``modules`` added to
+    ``arrays``' (a name stated twice is a mistake)."""
+    statics = {}
+    for module in modules:
+        for mine, theirs in ((module.RECORDS, arrays.RECORDS), (module.METHODS, arrays.METHODS),
+                             (module.STATICS, statics)):
+            clash = set(mine) & set(theirs)
+            if clash:
+                raise ValueError(f"array names {sorted(clash)} are stated twice")
+            theirs.update(mine)
+    return MappingProxyType(statics)
+
+
+_STATICS = _register(array_reductions, array_linalg, array_shapes)
 _RECORDS = {**scalar.RECORDS, **scipy.RECORDS}
 RECORDS = MappingProxyType(_RECORDS)  # read only: a test may patch _RECORDS
 VARIADIC = tuple(scalar.VARIADIC)
@@ -129,9 +147,18 @@ def array_names():
     return _ARRAY_NAMES
 
 
+def array_statics(op):
+    """``{parameter: what it takes}`` of the parameters a call of the array operation
+    ``op`` must give as constants: ``"axis"`` (an int or None), ``"int"``, ``"bool"``,
+    ``"none"`` (only None), ``"one"`` (only 1), ``"str"``."""
+    return _STATICS.get(op, {})
+
+
 _ARRAY_NAMES = MappingProxyType({
     "functions": MappingProxyType({name: record.name for record in arrays.RECORDS.values()
                                    for name in record.numpy}),
+    "scipy": MappingProxyType({name: record.name for record in arrays.RECORDS.values()
+                               for name in record.scipy}),
     "methods": MappingProxyType(dict(arrays.METHODS)),
     "attributes": MappingProxyType(dict(arrays.ATTRIBUTES))})
 

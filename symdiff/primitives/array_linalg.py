@@ -1,0 +1,4 @@
+"""x"""
+RECORDS = {}
+METHODS = {}
+STATICS = {}
