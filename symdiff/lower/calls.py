@@ -285,7 +285,11 @@ def bind_primitive(frame, rule, node, shown):
                           f"not {len([p for p in params[:required] if p in named])}",
                           "pass numbers by position")
     written = list(node.args) + [k.value for k in node.keywords]
-    values = {id(arg): frame.value(arg) for arg in written}  # in source order
+    strings = {id(named[p]) for p, kind in array_statics(rule.name).items()
+               if kind == "str" and p in named}  # ``numpy.einsum("ij,jk->ik", a, b)``
+    values = {id(arg): ir.Const(arg.value) if id(arg) in strings and isinstance(
+        arg, ast.Constant) and isinstance(arg.value, str) else frame.value(arg)
+        for arg in written}  # in source order
     defaults = dict(zip(params[required:], rule.defaults))
     args = [values[id(named[p])] if p in named else ir.Const(defaults[p]) for p in params]
     check_statics(frame, rule.name, rule, args, node, shown)

@@ -283,3 +283,7 @@ STATICS = {
     "cumsum": {"axis": "axis"},
     "diff": {"n": "one", "axis": "int"},
 }
+
+HINTS = {"trace": "it takes a matrix (an array of 2 axes)",
+         "array_max": "it takes an array of floats", "array_min": "it takes an array of floats",
+         "diff": "it takes an array and a constant axis"}

@@ -2,3 +2,4 @@
 RECORDS = {}
 METHODS = {}
 STATICS = {}
+HINTS = {}

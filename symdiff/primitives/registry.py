@@ -154,6 +154,14 @@ def array_statics(op):
     return _STATICS.get(op, {})
 
 
+def array_hint(op):
+    """What the array operation ``op`` takes, said where a call of it is refused."""
+    for module in (array_reductions, array_linalg, array_shapes):
+        if op in module.HINTS:
+            return module.HINTS[op]
+    return "see the README's list of the array operations symdiff differentiates"
+
+
 _ARRAY_NAMES = MappingProxyType({
     "functions": MappingProxyType({name: record.name for record in arrays.RECORDS.values()
                                    for name in record.numpy}),
@@ -171,7 +179,8 @@ def pairs():
 def variant(op, count):
     """The op a call of ``op`` with ``count`` arguments computes: ``logb`` for
     ``math.log(x, b)``, ``factorial`` for ``math.perm(n)``; ``op`` itself otherwise."""
-    return dict(RECORDS[op].variants).get(count, op) if op in RECORDS else op
+    record = _record(op)
+    return dict(record.variants).get(count, op) if record is not None else op
 
 
 def chains(op):
