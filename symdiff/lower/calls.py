@@ -22,7 +22,7 @@ import sys
 from symdiff.errors import UnknownFunctionError, UnsupportedSyntaxError
 from symdiff.frontend.resolve import lookup
 from symdiff.ir import nodes as ir
-from symdiff.lower import arrays, changes, containers, names, operands, tables
+from symdiff.lower import array_calls, arrays, changes, containers, names, operands, tables
 from symdiff.primitives.reductions import REDUCTIONS, WITH_START, function
 from symdiff.primitives.registry import (
     VARIADIC,
@@ -204,6 +204,7 @@ def primitive_call(frame, op, node, shown, target):
                           f"unpack it: `first, second = {shown}(...)`")
     if op in VARIADIC and not (op == "hypot" and len(node.args) == 2 and not node.keywords):
         return variadic_call(frame, op, node, shown, target)
+    op, node = array_calls.written_out(frame, op, node, shown) or (op, node)  # reshape_2
     if not node.keywords:
         op = variant(op, len(node.args))  # math.perm(n) is n!, math.log(x, b) is logb
     if chains(op) and len(node.args) >= 2 and not node.keywords:

@@ -59,6 +59,9 @@ def rule_of(op):
     found = RECORDS.get(op) or arrays.RECORDS.get(op) or _MADE.get(op)
     if found is None:
         name, _, count = op.rpartition("_")
+        if name in array_shapes.FAMILIES and count.isdigit():  # ``reshape_2``
+            found = _MADE[op] = array_shapes.family(name, int(count))
+            return found
         if name not in scalar.VARIADIC or not count.isdigit():
             raise KeyError(op)
         found = _MADE[op] = scalar.variadic(name, int(count))
@@ -147,11 +150,22 @@ def array_names():
     return _ARRAY_NAMES
 
 
+def array_written(op):
+    """``(position, how)`` of the sizes or values a call of the array operation ``op``
+    writes out (``array_shapes.WRITTEN``: ``"rest"``, ``"list"`` or ``"shape"``), with
+    the name of its records per count; None for the others."""
+    if op == "transpose":  # ``x.transpose(1, 0, 2)``: the transpose with axes
+        op = "transpose_axes"
+    found = array_shapes.WRITTEN.get(op)
+    return None if found is None else (op,) + found
+
+
 def array_statics(op):
     """``{parameter: what it takes}`` of the parameters a call of the array operation
     ``op`` must give as constants: ``"axis"`` (an int or None), ``"int"``, ``"bool"``,
     ``"none"`` (only None), ``"one"`` (only 1), ``"str"``."""
-    return _STATICS.get(op, {})
+    head, _, count = op.rpartition("_")
+    return _STATICS.get(op) or (_STATICS.get(head, {}) if count.isdigit() else {})
 
 
 def array_hint(op):
