@@ -8,7 +8,7 @@ raises an ``UnsupportedSyntaxError`` at the user's line otherwise, naming the
 operation and its arguments' types, with the record's hint (``registry.array_hint``).
 
     np.trace(v)    (v a vector)   ->  f.py:3:11: numpy.trace of array[float64, 1, ()] is
-                                      not supported — it takes a matrix (2 axes)
+                                      not supported — it takes a matrix (an array of 2 axes)
 """
 
 from symdiff.core import types as t
@@ -37,6 +37,18 @@ def _refuse(program, stmt):
     shown = ", ".join(str(k) for k in kinds if isinstance(k, t.Array)) or "numbers"
     origin = stmt.origin
     raise UnsupportedSyntaxError(
-        f"{rule.name.removeprefix('array_')} of {shown} is not supported",
+        f"{_shown(rule)} of {shown} is not supported",
         filename=origin.filename, lineno=origin.lineno, col_offset=origin.col_offset,
         source_line=origin.text, hint=array_hint(stmt.op))
+
+
+def _shown(rule):
+    """The name a user calls ``rule`` by: ``numpy.trace``, ``scipy.special.logsumexp``,
+    ``transpose`` (with axes), ``concatenate`` (of its count of arrays)."""
+    if rule.numpy:
+        return f"numpy.{rule.numpy[0]}"
+    if rule.scipy:
+        return f"scipy.special.{rule.scipy[0]}"
+    head, _, count = rule.name.rpartition("_")
+    name = head if count.isdigit() else rule.name
+    return {"transpose_axes": "transpose"}.get(name, name).removeprefix("array_")

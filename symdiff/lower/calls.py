@@ -227,11 +227,11 @@ def primitive_call(frame, op, node, shown, target):
     return operands.emit_op(frame, op, args, target, **spelling_of)
 
 
-STATIC = {"axis": (lambda v: v is None or type(v) is int, "an axis: an int or None"),
+STATIC = {"axis": (lambda v: v is None or type(v) is int, "an int or None"),
           "int": (lambda v: type(v) is int, "an int"),
           "bool": (lambda v: type(v) is bool, "True or False"),
-          "none": (lambda v: v is None, "None only (the one value supported)"),
-          "one": (lambda v: v == 1 and type(v) is int, "1 only (the one value supported)"),
+          "none": (lambda v: v is None, "None only"),
+          "one": (lambda v: v == 1 and type(v) is int, "1 only"),
           "str": (lambda v: isinstance(v, str), "a string")}
 
 
@@ -241,10 +241,14 @@ def check_statics(frame, op, rule, args, node, shown):
     for param, kind in array_statics(op).items():
         value = args[rule.params.index(param)]
         accepts, what = STATIC[kind]
-        if not (isinstance(value, ir.Const) and value.text is None and accepts(value.value)):
+        if not (isinstance(value, ir.Const) and value.text is None):
             raise frame.error(UnsupportedSyntaxError, node,
-                              f"{shown} takes {param} as a constant here: {what}",
-                              f"write {param}= as a constant in the call")
+                              f"{shown} takes {param} as a constant here",
+                              f"write {param}= as {what}, in the call")
+        if not accepts(value.value):
+            raise frame.error(UnsupportedSyntaxError, node,
+                              f"{shown} with {param}={value.value!r} is not supported",
+                              f"{param} takes {what}")
 
 
 def scipy_spelling(frame, func):

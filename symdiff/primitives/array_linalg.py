@@ -41,7 +41,7 @@ def dotted(args, consts):
         return None
     arrays = [a for a in args if isinstance(a, t.Array)]
     if len(arrays) == 1 and all(isinstance(a, t.Array) or t.is_number(a) for a in args):
-        return t.broadcast(args)
+        return t.broadcast(args, dtype="float64")  # ``numpy.dot`` makes the number an array
     return product(args, consts)
 
 

@@ -367,4 +367,9 @@ HINTS = {
     "squeeze": "it takes an array and a constant axis (axis=None is not supported: the "
                "axes of size one are not known when the gradient is built)",
     "asarray": "it takes an array, or values written out: np.asarray([a, b])",
+    "transpose_axes": "it takes a constant permutation of the array's axes",
+    "reshape": "it takes an array and its new sizes (ints), -1 for one of them",
+    **{head: "it takes arrays of one number of axes, written out: [a, b], and a constant "
+             "axis" for head in ("concatenate", "stack", "vstack", "hstack")},
+    "array": "it takes numbers, or arrays of one number of axes, written out: [a, b]",
 }

@@ -170,9 +170,11 @@ def array_statics(op):
 
 def array_hint(op):
     """What the array operation ``op`` takes, said where a call of it is refused."""
+    head, _, count = op.rpartition("_")
     for module in (array_reductions, array_linalg, array_shapes):
-        if op in module.HINTS:
-            return module.HINTS[op]
+        for name in (op, head if count.isdigit() else op):
+            if name in module.HINTS:
+                return module.HINTS[name]
     return "see the README's list of the array operations symdiff differentiates"
 
 
