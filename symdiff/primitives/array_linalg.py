@@ -1,6 +1,7 @@
 """Array products and linear algebra as records: ``numpy.dot`` (a number as either
 operand too), ``outer``, ``inner``, ``einsum`` of one or two operands with a constant
-subscript string, and ``numpy.linalg``'s ``solve``, ``inv`` and ``det``.
+subscript string, and ``numpy.linalg``'s ``solve``, ``inv``, ``det`` and ``slogdet``
+(unpacked: ``sign, logdet = np.linalg.slogdet(a)``, one record per half, ``PAIRED``).
 
 Expects argument types of ``symdiff.core.types``; ``einsum``'s subscripts a constant
 string (``"ij,jk->ik"``: lowering requires it, ``STATICS``).  Guarantees ``RECORDS``,
@@ -13,6 +14,7 @@ chosen by the arguments' types, written as a person writes them:
     x = np.linalg.solve(A, b)       db = np.linalg.solve(A.T, g)
                                     dA = -np.outer(np.linalg.solve(A.T, g), x)
     d = np.linalg.det(A)            dA = g * d * np.linalg.inv(A).T
+    s, l = np.linalg.slogdet(A)     dA = g * np.linalg.inv(A).T    (the sign: none)
 """
 
 from dataclasses import dataclass
@@ -205,8 +207,14 @@ RECORDS = table(
     _array("det", "numpy.linalg.det(a)", ("a",), determinant,
            lambda args, out: (Text("g * out * numpy.linalg.inv(a).T", ("a",)),),
            numpy=("linalg.det",)),
+    _array("slogdet_sign", "numpy.linalg.slogdet(a)[0]", ("a",), determinant,
+           lambda args, out: (None,), pair=("slogdet", 0)),
+    _array("slogdet_logdet", "numpy.linalg.slogdet(a)[1]", ("a",), determinant,
+           lambda args, out: (Text("g * numpy.linalg.inv(a).T", ("a",)),),
+           pair=("slogdet", 1)),
 )
 
+PAIRED = {"linalg.slogdet": "slogdet"}  # ``sign, logdet = numpy.linalg.slogdet(a)``
 METHODS = {}  # ``x.dot(y)`` is ``arrays.METHODS``' (``matmul``)
 STATICS = {"einsum": {"subscripts": "str"}, "einsum_2": {"subscripts": "str"}}
 HINTS = {

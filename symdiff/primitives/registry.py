@@ -123,7 +123,7 @@ def _names(family):
 
 def _pairs():
     halves = {}
-    for record in RECORDS.values():
+    for record in (*RECORDS.values(), *arrays.RECORDS.values()):
         if record.pair is not None:
             function, index = record.pair
             halves.setdefault(function, {})[index] = record.name
@@ -179,8 +179,8 @@ def array_hint(op):
 
 
 _ARRAY_NAMES = MappingProxyType({
-    "functions": MappingProxyType({name: record.name for record in arrays.RECORDS.values()
-                                   for name in record.numpy}),
+    "functions": MappingProxyType({**{name: record.name for record in arrays.RECORDS.values()
+                                      for name in record.numpy}, **array_linalg.PAIRED}),
     "scipy": MappingProxyType({name: record.name for record in arrays.RECORDS.values()
                                for name in record.scipy}),
     "methods": MappingProxyType(dict(arrays.METHODS)),
