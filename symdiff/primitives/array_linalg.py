@@ -1,6 +1,6 @@
 """Array products and linear algebra as records: ``numpy.dot`` (a number as either
-operand too), ``outer``, ``inner``, ``einsum`` of one or two operands with a constant
-subscript string, and ``numpy.linalg``'s ``solve``, ``inv``, ``det`` and ``slogdet``
+operand too), ``outer``, ``inner``, ``kron``, ``einsum`` of one or two operands with a constant
+subscript string, and ``numpy.linalg``'s ``solve``, ``inv``, ``det``, ``cholesky`` and ``slogdet``
 (unpacked: ``sign, logdet = np.linalg.slogdet(a)``, one record per half, ``PAIRED``).
 
 Expects argument types of ``symdiff.core.types``; ``einsum``'s subscripts a constant
@@ -85,6 +85,27 @@ def _inner_vjp(args, out):
              (2, 1): ("numpy.outer(g, y)", "x.T @ g"),
              (1, 2): ("y.T @ g", "numpy.outer(g, x)"),
              (2, 2): ("g @ y", "g.T @ x")}[(x.ndim, y.ndim)]
+    return tuple(Text(text, ("x", "y")) for text in texts)
+
+
+def kron(args, consts):
+    """``numpy.kron`` of two vectors or two matrices."""
+    if not (_arrays(args, (1,), (1,)) or _arrays(args, (2,), (2,))):
+        return None
+    x, y = args
+    units = tuple(a for a in range(x.ndim) if a in x.unit_axes and a in y.unit_axes)
+    return t.Array(_dtype(x, y), x.ndim, units)
+
+
+def _kron_vjp(args, out):
+    """``g`` read as the blocks it is made of: ``g[i * m + k]`` is ``x[i] * y[k]``."""
+    if args[0].ndim == 1:
+        blocks = "g.reshape(x.shape[0], y.shape[0])"
+        texts = (f"{blocks} @ y", f"x @ {blocks}")
+    else:
+        blocks = "g.reshape(x.shape[0], y.shape[0], x.shape[1], y.shape[1])"
+        texts = (f'numpy.einsum("ikjl,kl->ij", {blocks}, y)',
+                 f'numpy.einsum("ikjl,ij->kl", {blocks}, x)')
     return tuple(Text(text, ("x", "y")) for text in texts)
 
 
@@ -189,12 +210,23 @@ def determinant(args, consts):
     return t.NUMPY_FLOAT if _arrays(args, (2,)) else None
 
 
+# ``L = cholesky(a)`` reads the lower triangle of ``a``: with ``phi(m)``, the lower
+# triangle of ``m`` with its diagonal halved (``w``), ``da = phi(v)`` where ``v =
+# L^-T (phi(L^T g) + phi(L^T g)^T) L^-1`` (Murray 2016, the symmetric gradient folded
+# onto the triangle NumPy reads).
+_HALVED = "(1.0 - 0.5 * numpy.eye(a.shape[0], dtype=a.dtype))"
+_PHI_M = f"numpy.tril(out.T @ g) * {_HALVED}"
+_CHOLESKY = (f"numpy.tril(numpy.linalg.solve(out.T, numpy.linalg.solve(out.T, {_PHI_M} + "
+             f"({_PHI_M}).T).T)) * {_HALVED}")
+
+
 RECORDS = table(
     _array("dot", "numpy.dot(x, y)", ("x", "y"), dotted, _dot_vjp, numpy=("dot",)),
     _array("outer", "numpy.outer(x, y)", ("x", "y"), outer,
            lambda args, out: (Text("g @ y", ("x", "y")), Text("x @ g", ("x", "y"))),
            numpy=("outer",)),
     _array("inner", "numpy.inner(x, y)", ("x", "y"), inner, _inner_vjp, numpy=("inner",)),
+    _array("kron", "numpy.kron(x, y)", ("x", "y"), kron, _kron_vjp, numpy=("kron",)),
     _array("einsum", "numpy.einsum(subscripts, x)", ("subscripts", "x"), einsummed,
            _einsum_vjp(1), ints=("subscripts",), numpy=("einsum",),
            variants=((3, "einsum_2"),)),
@@ -207,6 +239,8 @@ RECORDS = table(
     _array("det", "numpy.linalg.det(a)", ("a",), determinant,
            lambda args, out: (Text("g * out * numpy.linalg.inv(a).T", ("a",)),),
            numpy=("linalg.det",)),
+    _array("cholesky", "numpy.linalg.cholesky(a)", ("a",), square,
+           lambda args, out: (Text(_CHOLESKY, ("a",)),), numpy=("linalg.cholesky",)),
     _array("slogdet_sign", "numpy.linalg.slogdet(a)[0]", ("a",), determinant,
            lambda args, out: (None,), pair=("slogdet", 0)),
     _array("slogdet_logdet", "numpy.linalg.slogdet(a)[1]", ("a",), determinant,
@@ -221,10 +255,12 @@ HINTS = {
     "dot": "it takes arrays of one or two axes, or an array and a number",
     "outer": "it takes two vectors (arrays of 1 axis)",
     "inner": "it takes arrays of one or two axes",
+    "kron": "it takes two vectors or two matrices",
     "einsum": "it takes a constant subscript string without '...', each letter once per "
               "operand and in the result, and one or two arrays",
     "einsum_2": "it takes a constant subscript string without '...', each letter once per "
                 "operand and in the result, and one or two arrays",
     "solve": "it takes a matrix and a vector or a matrix",
     "inv": "it takes a square matrix", "det": "it takes a square matrix",
+    "cholesky": "it takes a square matrix",
 }

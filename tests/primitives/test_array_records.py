@@ -114,6 +114,10 @@ def outers(x, y):
     return np.sum(np.outer(x, y) ** 3) + np.sum(np.outer(y, x) * np.outer(y, x))
 
 
+def krons(a, b, x, y):
+    return np.sum(np.kron(a, b) ** 3) + np.sum(np.kron(x, y) ** 3)
+
+
 def inners(a, b, x):
     return np.sum(np.inner(a, b) ** 2) + np.sum(np.inner(a, x) ** 3) + np.sum(
         np.inner(x, b) ** 2) + np.inner(x, x)
@@ -138,6 +142,11 @@ def inverses(a):
 def log_determinant(a):
     sign, logdet = np.linalg.slogdet(a)
     return logdet * 2.0 + sign * np.sum(a)
+
+
+def cholesky_factor(a):
+    factor = np.linalg.cholesky(a @ a.T + a)
+    return np.sum(factor ** 3) + np.sum(np.linalg.cholesky(a) * a)
 
 
 def reshapes(a):
@@ -193,10 +202,13 @@ def _cases(rng):
     cases += [(traced, (normal(size=(3, 4)),)), (traced, (normal(size=(2, 2)),)),
               (dots, (normal(size=(3, 4)), normal(size=4))),
               (outers, (normal(size=3), normal(size=4))),
+              (krons, (normal(size=(2, 3)), normal(size=(4, 2)), normal(size=3),
+                       normal(size=2))),
               (inners, (normal(size=(3, 4)), normal(size=(2, 4)), normal(size=4))),
               (einsums, (normal(size=(3, 4)), normal(size=(2, 4)), normal(size=5))),
               (solves, (_matrix(rng, 3), normal(size=3), normal(size=(3, 2)))),
               (inverses, (_matrix(rng, 3),)), (log_determinant, (_matrix(rng, 4),)),
+              (cholesky_factor, (_matrix(rng, 4) + 4.0 * np.eye(4),)),
               (reshapes, (normal(size=(4, 6)),)),
               (axes_moved, (normal(size=(2, 3, 4)),)),
               (joins, (normal(size=(3, 2)), normal(size=(3, 4)), normal(size=5),
