@@ -87,9 +87,14 @@ def uses_arrays(tree, module_of):
         if not isinstance(node, ast.Attribute):
             continue
         if isinstance(node.value, ast.Name) and module_of(node.value.id) is not None:
-            if getattr(module_of(node.value.id), "__name__", "") == "numpy" and (
-                    node.attr in found["functions"]):
+            module = getattr(module_of(node.value.id), "__name__", "")
+            if module == "numpy" and node.attr in found["functions"] or (
+                    module == "scipy.special" and node.attr in found["scipy"]):
                 return True
+        elif isinstance(node.value, ast.Attribute) and isinstance(node.value.value, ast.Name) and (
+                getattr(module_of(node.value.value.id), "__name__", "") == "numpy") and (
+                f"{node.value.attr}.{node.attr}" in found["functions"]):  # np.linalg.det
+            return True
         elif node.attr in found["attributes"] or node.attr in _MEASURES:
             return True
     for node in ast.walk(tree):

@@ -74,6 +74,8 @@ def classify(obj):
     numpy = _numpy()
     if numpy is not None and obj is numpy:
         return Meaning("module", "numpy")
+    if numpy is not None and obj is getattr(numpy, "linalg", None):
+        return Meaning("module", "numpy.linalg")
     if isinstance(obj, types.ModuleType) or _is_norm(obj):  # scipy.stats.norm: its methods
         return Meaning("module", obj)
     if obj is range:
@@ -114,10 +116,15 @@ def module_attribute(module, attr):
         if attr in MATH_CONSTANTS:
             return Meaning("constant", getattr(math, attr))
         return None
+    if module != "numpy":  # ``numpy.linalg``: the array functions named ``linalg.<attr>``
+        found = array_names()["functions"].get(f"{module[len('numpy.'):]}.{attr}")
+        return None if found is None else Meaning("primitive", found)
     if attr in names("numpy"):
         return Meaning("primitive", names("numpy")[attr])
     if attr in array_names()["functions"]:
         return Meaning("primitive", array_names()["functions"][attr])
+    if any(name.startswith(f"{attr}.") for name in array_names()["functions"]):
+        return Meaning("module", f"numpy.{attr}")  # ``numpy.linalg``
     if attr in ("pi", "e", "inf", "nan"):
         return Meaning("constant", getattr(math, attr))
     return None
@@ -146,14 +153,26 @@ def _primitive_of(obj):
         for name, primitive in names("numpy").items():
             if obj is getattr(numpy, name, None):
                 return primitive
+    if numpy is not None:  # ``from numpy.linalg import solve``
+        for name, primitive in array_names()["functions"].items():
+            if obj is _member(numpy, name):
+                return primitive
     special = sys.modules.get("scipy.special")  # imported already if the user's code uses it
     if special is not None:
-        for name, primitive in names("scipy").items():
-            if obj is getattr(special, name, None):
-                return primitive
+        for family in (names("scipy"), array_names()["scipy"]):
+            for name, primitive in family.items():
+                if obj is getattr(special, name, None):
+                    return primitive
     if _is_norm(getattr(obj, "__self__", None)):
         return names("method").get(getattr(obj, "__name__", None))
     return None
+
+
+def _member(module, dotted):
+    """``module.<dotted>`` (``linalg.solve``), or None."""
+    for attr in dotted.split("."):
+        module = getattr(module, attr, None)
+    return module
 
 
 def _is_norm(obj):

@@ -104,11 +104,8 @@ class TypeChecker:
 
     def assign(self, stmt):
         args = [self.operand(stmt, a) for a in stmt.args]
-        static = self.program.rule(stmt.op).array_result is not None  # ``axis=None``
-        if stmt.op not in _ANY:
-            for kind, arg in zip(args, stmt.args):
-                if static and isinstance(arg, ir.Const):
-                    continue
+        if stmt.op not in _ANY and not _on_arrays(self.program.rule(stmt.op), args):
+            for kind in args:
                 if kind is not None and not _numeric(kind):
                     self.fail(stmt, f"an operand of {stmt.op} is a {kind}")
         consts = [a.value if isinstance(a, ir.Const) else None for a in stmt.args]
@@ -316,6 +313,12 @@ def _container_name(stmt):
     if isinstance(stmt, (ir.Build, ir.Share, ir.Take, ir.Join)):
         return stmt.target
     return getattr(stmt, "container", getattr(stmt, "stack", None))
+
+
+def _on_arrays(rule, args):
+    """Whether a statement computes on arrays: its operands are checked by its record's
+    type rule (an array operation's constants may be strings or None: ``axis=None``)."""
+    return rule.array_result is not None or any(isinstance(a, t.Array) for a in args)
 
 
 def _numeric(kind):

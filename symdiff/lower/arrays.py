@@ -28,6 +28,7 @@ from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.resolve import lookup
 from symdiff.ir import nodes as ir
 from symdiff.lower import operands
+from symdiff.lower.array_calls import written_out
 from symdiff.lower.containers import container_of
 from symdiff.lower.names import meaning_of, scope_of
 from symdiff.lower.operands import reads_of
@@ -193,10 +194,11 @@ def method_call(frame, node, target, bind):
     op = array_names()["methods"].get(func.attr)
     if op is None:
         return None
-    rule = rule_of(op)
     call = ast.Call(ast.Attribute(ast.Name("numpy", ast.Load()), func.attr, ast.Load()),
                     [func.value] + list(node.args), node.keywords)
     ast.copy_location(call, node)
+    op, call = written_out(frame, op, call, f"the method {func.attr}") or (op, call)
+    rule = rule_of(op)
     args = bind(frame, rule, call, f"the method {func.attr}")
     module = frame.unit.global_name("np", sys.modules["numpy"])
     return operands.emit_op(frame, op, args, target, family="numpy", module=module)

@@ -22,9 +22,17 @@ import sys
 from symdiff.errors import UnknownFunctionError, UnsupportedSyntaxError
 from symdiff.frontend.resolve import lookup
 from symdiff.ir import nodes as ir
-from symdiff.lower import arrays, changes, containers, names, operands, tables
+from symdiff.lower import array_calls, arrays, changes, containers, names, operands, tables
 from symdiff.primitives.reductions import REDUCTIONS, WITH_START, function
-from symdiff.primitives.registry import VARIADIC, chains, pairs, rule_of, variant, written_out
+from symdiff.primitives.registry import (
+    VARIADIC,
+    array_statics,
+    chains,
+    pairs,
+    rule_of,
+    variant,
+    written_out,
+)
 from symdiff.primitives.texts import template
 
 
@@ -196,6 +204,7 @@ def primitive_call(frame, op, node, shown, target):
                           f"unpack it: `first, second = {shown}(...)`")
     if op in VARIADIC and not (op == "hypot" and len(node.args) == 2 and not node.keywords):
         return variadic_call(frame, op, node, shown, target)
+    op, node = array_calls.written_out(frame, op, node, shown) or (op, node)  # reshape_2
     if not node.keywords:
         op = variant(op, len(node.args))  # math.perm(n) is n!, math.log(x, b) is logb
     if chains(op) and len(node.args) >= 2 and not node.keywords:
@@ -213,8 +222,42 @@ def primitive_call(frame, op, node, shown, target):
             raise frame.error(UnknownFunctionError, node, f"{shown} of numbers is not "
                               "something symdiff differentiates", f"it differentiates "
                               f"{shown} of NumPy arrays: pass arrays of floats")
-        spelling_of["call"] = None
+        # SciPy's (``logsumexp``) is called as the user's code calls it; NumPy's by its text
+        spelling_of["call"] = scipy_spelling(frame, node.func) if rule_of(op).scipy else None
     return operands.emit_op(frame, op, args, target, **spelling_of)
+
+
+STATIC = {"axis": (lambda v: v is None or type(v) is int, "an int or None"),
+          "int": (lambda v: type(v) is int, "an int"),
+          "bool": (lambda v: type(v) is bool, "True or False"),
+          "none": (lambda v: v is None, "None only"),
+          "one": (lambda v: v == 1 and type(v) is int, "1 only"),
+          "str": (lambda v: isinstance(v, str), "a string")}
+
+
+def check_statics(frame, op, rule, args, node, shown):
+    """A located error where a parameter of the array operation ``op`` that must be a
+    constant (``array_statics``: an axis, ``keepdims``) is not one it takes."""
+    for param, kind in array_statics(op).items():
+        value = args[rule.params.index(param)]
+        accepts, what = STATIC[kind]
+        if not (isinstance(value, ir.Const) and value.text is None):
+            raise frame.error(UnsupportedSyntaxError, node,
+                              f"{shown} takes {param} as a constant here",
+                              f"write {param}= as {what}, in the call")
+        if not accepts(value.value):
+            raise frame.error(UnsupportedSyntaxError, node,
+                              f"{shown} with {param}={value.value!r} is not supported",
+                              f"{param} takes {what}")
+
+
+def scipy_spelling(frame, func):
+    """The text generated code calls a SciPy function by, as the user's code names it
+    (``logsumexp``, ``sp.logsumexp``)."""
+    if isinstance(func, ast.Name):
+        found = lookup(func.id, frame.parsed.closure, frame.parsed.globals)
+        return frame.unit.global_name(func.id, found)
+    return numpy_spelling(frame, func)
 
 
 def bind_primitive(frame, rule, node, shown):
@@ -249,9 +292,15 @@ def bind_primitive(frame, rule, node, shown):
                           f"not {len([p for p in params[:required] if p in named])}",
                           "pass numbers by position")
     written = list(node.args) + [k.value for k in node.keywords]
-    values = {id(arg): frame.value(arg) for arg in written}  # in source order
+    strings = {id(named[p]) for p, kind in array_statics(rule.name).items()
+               if kind == "str" and p in named}  # ``numpy.einsum("ij,jk->ik", a, b)``
+    values = {id(arg): ir.Const(arg.value) if id(arg) in strings and isinstance(
+        arg, ast.Constant) and isinstance(arg.value, str) else frame.value(arg)
+        for arg in written}  # in source order
     defaults = dict(zip(params[required:], rule.defaults))
-    return [values[id(named[p])] if p in named else ir.Const(defaults[p]) for p in params]
+    args = [values[id(named[p])] if p in named else ir.Const(defaults[p]) for p in params]
+    check_statics(frame, rule.name, rule, args, node, shown)
+    return args
 
 
 def pair_call(frame, callee, node, count):

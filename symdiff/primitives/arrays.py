@@ -163,7 +163,7 @@ RECORDS = table(
     _array("array_mean", "numpy.mean(x, axis=axis, keepdims=keepdims)",
            ("x", "axis", "keepdims"), reduced, _reduction_vjp(True), defaults=(None, False),
            ints=("axis", "keepdims"), numpy=("mean",), total=True),
-    _array("matmul", "x @ y", ("x", "y"), product, _product_vjp, numpy=("matmul", "dot"),
+    _array("matmul", "x @ y", ("x", "y"), product, _product_vjp, numpy=("matmul",),
            operator="@"),
     _array("transpose", "x.T", ("x",), transposed, _transpose_vjp, numpy=("transpose",),
            total=True),

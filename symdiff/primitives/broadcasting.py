@@ -120,14 +120,14 @@ def elementwise(expr, names):
     if isinstance(expr, ex.Call) and expr.func == ex.Name("abs"):
         return call(names, "abs", *(elementwise(a, names) for a in expr.args))
     if isinstance(expr, ex.Call) and is_numpy_function(expr.func, "power", names) and len(
-            expr.args) == 2 and _constant(expr.args[1]) == 1:
+            expr.args) == 2 and constant_value(expr.args[1]) == 1:
         return elementwise(expr.args[0], names)  # ``x ** 1``
     if isinstance(expr, ex.Call):
         return ex.Call(elementwise(expr.func, names), tuple(
             elementwise(a, names) for a in expr.args), tuple(
             (k, elementwise(v, names)) for k, v in expr.keywords))
     if isinstance(expr, ex.BinOp):
-        folded = _constant(expr)
+        folded = constant_value(expr)
         if folded is not None:
             return ex.Const(folded)
         return ex.BinOp(expr.op, elementwise(expr.left, names), elementwise(expr.right, names))
@@ -157,7 +157,7 @@ def _decided(test):
     if isinstance(test, ex.Const) and isinstance(test.value, (bool, int, float)):
         return bool(test.value)
     if isinstance(test, ex.Compare) and len(test.ops) == 1 and test.ops[0] in _COMPARE:
-        left, right = _constant(test.left), _constant(test.comparators[0])
+        left, right = constant_value(test.left), constant_value(test.comparators[0])
         if left is not None and right is not None:
             return _COMPARE[test.ops[0]](left, right)
     if isinstance(test, ex.BoolOp):
@@ -170,15 +170,16 @@ def _decided(test):
     return None
 
 
-def _constant(expr):
+def constant_value(expr):
+    """The number ``expr`` computes from constants alone (``2 - 1``), or None."""
     if isinstance(expr, ex.Const) and isinstance(expr.value, (int, float)) and not (
             isinstance(expr.value, bool)):
         return expr.value
     if isinstance(expr, ex.UnaryOp) and expr.op == "-":
-        inner = _constant(expr.operand)
+        inner = constant_value(expr.operand)
         return None if inner is None else -inner
     if isinstance(expr, ex.BinOp) and expr.op in ("+", "-", "*"):
-        left, right = _constant(expr.left), _constant(expr.right)
+        left, right = constant_value(expr.left), constant_value(expr.right)
         if left is not None and right is not None:
             return {"+": left + right, "-": left - right, "*": left * right}[expr.op]
     return None

@@ -22,12 +22,30 @@ import builtins
 import math
 from types import MappingProxyType
 
-from symdiff.primitives import arrays, containers, indexing, scalar, scipy
+from symdiff.primitives import (array_linalg, array_reductions, array_shapes, arrays,
+                                containers, indexing, scalar, scipy)
 from symdiff.primitives.record import primitive
 from symdiff.core.types import FLOAT, INT
 from symdiff.primitives.special import HELPERS
 from symdiff.primitives.texts import names_read, template
 
+
+
+def _register(*modules):
+    """The array records, methods and constant parameters of ``modules`` added to
+    ``arrays``' (a name stated twice is a mistake)."""
+    statics = {}
+    for module in modules:
+        for mine, theirs in ((module.RECORDS, arrays.RECORDS), (module.METHODS, arrays.METHODS),
+                             (module.STATICS, statics)):
+            clash = set(mine) & set(theirs)
+            if clash:
+                raise ValueError(f"array names {sorted(clash)} are stated twice")
+            theirs.update(mine)
+    return MappingProxyType(statics)
+
+
+_STATICS = _register(array_reductions, array_linalg, array_shapes)
 _RECORDS = {**scalar.RECORDS, **scipy.RECORDS}
 RECORDS = MappingProxyType(_RECORDS)  # read only: a test may patch _RECORDS
 VARIADIC = tuple(scalar.VARIADIC)
@@ -42,6 +60,9 @@ def rule_of(op):
              or indexing.write_record(op) or _MADE.get(op))
     if found is None:
         name, _, count = op.rpartition("_")
+        if name in array_shapes.FAMILIES and count.isdigit():  # ``reshape_2``
+            found = _MADE[op] = array_shapes.family(name, int(count))
+            return found
         if name not in scalar.VARIADIC or not count.isdigit():
             raise KeyError(op)
         found = _MADE[op] = scalar.variadic(name, int(count))
@@ -103,7 +124,7 @@ def _names(family):
 
 def _pairs():
     halves = {}
-    for record in RECORDS.values():
+    for record in (*RECORDS.values(), *arrays.RECORDS.values()):
         if record.pair is not None:
             function, index = record.pair
             halves.setdefault(function, {})[index] = record.name
@@ -130,9 +151,39 @@ def array_names():
     return _ARRAY_NAMES
 
 
+def array_written(op):
+    """``(position, how)`` of the sizes or values a call of the array operation ``op``
+    writes out (``array_shapes.WRITTEN``: ``"rest"``, ``"list"`` or ``"shape"``), with
+    the name of its records per count; None for the others."""
+    if op == "transpose":  # ``x.transpose(1, 0, 2)``: the transpose with axes
+        op = "transpose_axes"
+    found = array_shapes.WRITTEN.get(op)
+    return None if found is None else (op,) + found
+
+
+def array_statics(op):
+    """``{parameter: what it takes}`` of the parameters a call of the array operation
+    ``op`` must give as constants: ``"axis"`` (an int or None), ``"int"``, ``"bool"``,
+    ``"none"`` (only None), ``"one"`` (only 1), ``"str"``."""
+    head, _, count = op.rpartition("_")
+    return _STATICS.get(op) or (_STATICS.get(head, {}) if count.isdigit() else {})
+
+
+def array_hint(op):
+    """What the array operation ``op`` takes, said where a call of it is refused."""
+    head, _, count = op.rpartition("_")
+    for module in (array_reductions, array_linalg, array_shapes):
+        for name in (op, head if count.isdigit() else op):
+            if name in module.HINTS:
+                return module.HINTS[name]
+    return "see the README's list of the array operations symdiff differentiates"
+
+
 _ARRAY_NAMES = MappingProxyType({
-    "functions": MappingProxyType({name: record.name for record in arrays.RECORDS.values()
-                                   for name in record.numpy}),
+    "functions": MappingProxyType({**{name: record.name for record in arrays.RECORDS.values()
+                                      for name in record.numpy}, **array_linalg.PAIRED}),
+    "scipy": MappingProxyType({name: record.name for record in arrays.RECORDS.values()
+                               for name in record.scipy}),
     "methods": MappingProxyType(dict(arrays.METHODS)),
     "attributes": MappingProxyType(dict(arrays.ATTRIBUTES))})
 
@@ -145,7 +196,8 @@ def pairs():
 def variant(op, count):
     """The op a call of ``op`` with ``count`` arguments computes: ``logb`` for
     ``math.log(x, b)``, ``factorial`` for ``math.perm(n)``; ``op`` itself otherwise."""
-    return dict(RECORDS[op].variants).get(count, op) if op in RECORDS else op
+    record = _record(op)
+    return dict(record.variants).get(count, op) if record is not None else op
 
 
 def chains(op):

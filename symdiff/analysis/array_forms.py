@@ -1,0 +1,54 @@
+"""Array forms: the located error for a call of an array operation on arguments its
+type rule gives no value for (``np.trace`` of a vector, ``np.dot`` of arrays of three
+axes), once every variable's type is known.
+
+Expects a ``Program`` whose ``types`` the inference set.  Guarantees it returns
+nothing where every array operation with typed arguments has a result type, and
+raises an ``UnsupportedSyntaxError`` at the user's line otherwise, naming the
+operation and its arguments' types, with the record's hint (``registry.array_hint``).
+
+    np.trace(v)    (v a vector)   ->  f.py:3:11: numpy.trace of array[float64, 1, ()] is
+                                      not supported — it takes a matrix (an array of 2 axes)
+"""
+
+from symdiff.core import types as t
+from symdiff.errors import UnsupportedSyntaxError
+from symdiff.ir import nodes as ir
+from symdiff.primitives.registry import array_hint
+
+
+def refuse_array_forms(program):
+    for stmt in ir.walk(program.body):
+        if isinstance(stmt, ir.Assign) and program.types.get(stmt.target) is None:
+            _refuse(program, stmt)
+
+
+def _refuse(program, stmt):
+    try:
+        rule = program.rule(stmt.op)
+    except KeyError:
+        return
+    if rule.array_result is None:
+        return
+    kinds = [program.types.get(a.name) if isinstance(a, ir.Var) else None
+             for a in stmt.args]
+    if any(isinstance(a, ir.Var) and k is None for a, k in zip(stmt.args, kinds)):
+        return  # not known: ``check_program`` reports it
+    shown = ", ".join(str(k) for k in kinds if isinstance(k, t.Array)) or "numbers"
+    origin = stmt.origin
+    raise UnsupportedSyntaxError(
+        f"{_shown(rule)} of {shown} is not supported",
+        filename=origin.filename, lineno=origin.lineno, col_offset=origin.col_offset,
+        source_line=origin.text, hint=array_hint(stmt.op))
+
+
+def _shown(rule):
+    """The name a user calls ``rule`` by: ``numpy.trace``, ``scipy.special.logsumexp``,
+    ``transpose`` (with axes), ``concatenate`` (of its count of arrays)."""
+    if rule.numpy:
+        return f"numpy.{rule.numpy[0]}"
+    if rule.scipy:
+        return f"scipy.special.{rule.scipy[0]}"
+    head, _, count = rule.name.rpartition("_")
+    name = head if count.isdigit() else rule.name
+    return {"transpose_axes": "transpose"}.get(name, name).removeprefix("array_")

@@ -1,0 +1,55 @@
+"""Array calls that write their sizes or their arrays out: one record per count.
+
+Expects a call (``ast.Call``) of an array operation ``op`` whose sizes or values
+``registry.array_written`` says it writes out.  Guarantees ``written_out``: the op
+of their count and the call with them spread as its arguments, or None where ``op``
+is not such an operation (or, for ``x.transpose()``, writes no axes); a located
+error where they are not written out:
+
+    np.reshape(x, (n, -1))        ->  reshape_2, numpy.reshape(x, n, -1)
+    x.reshape(n, -1)              ->  reshape_2 (the sizes as they are)
+    np.zeros((n, 3)), np.zeros(n) ->  zeros_2, zeros_1
+    np.concatenate([a, b], axis=1)->  concatenate_2, numpy.concatenate(a, b, axis=1)
+"""
+
+import ast
+
+from symdiff.errors import UnsupportedSyntaxError
+from symdiff.primitives.registry import array_written
+
+
+def written_out(frame, op, call, shown):
+    found = array_written(op)
+    if found is None:
+        return None
+    head, at, how = found
+    args = list(call.args)
+    if len(args) <= at:
+        if head == "transpose_axes":
+            return None
+        raise frame.error(UnsupportedSyntaxError, call, f"{shown} takes its "
+                          f"{'sizes' if how != 'list' else 'arrays'} here",
+                          f"write them out: {_example(head)}")
+    given = args[at]
+    if how == "rest" and len(args) > at + 1 or how in ("rest", "shape") and not isinstance(
+            given, (ast.Tuple, ast.List)):
+        items = args[at:] if how == "rest" else [given]
+        rest = [] if how == "rest" else args[at + 1:]
+    elif isinstance(given, (ast.Tuple, ast.List)) and not any(
+            isinstance(e, ast.Starred) for e in given.elts):
+        items, rest = list(given.elts), args[at + 1:]
+    else:
+        raise frame.error(UnsupportedSyntaxError, given, f"{shown} takes its "
+                          f"{'sizes' if how != 'list' else 'arrays'} written out here",
+                          f"write them out: {_example(head)}")
+    if not items:
+        raise frame.error(UnsupportedSyntaxError, call, f"{shown} of nothing is not "
+                          "supported", f"write them out: {_example(head)}")
+    spread = ast.Call(call.func, args[:at] + items + rest, call.keywords)
+    return f"{head}_{len(items)}", ast.copy_location(spread, call)
+
+
+def _example(head):
+    return {"reshape": "x.reshape(n, -1)", "transpose_axes": "x.transpose(1, 0)",
+            "zeros": "np.zeros((n, 3))", "ones": "np.ones((n, 3))",
+            "full": "np.full((n, 3), v)"}.get(head, f"np.{head}([a, b])")

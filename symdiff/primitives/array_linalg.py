@@ -1,0 +1,267 @@
+"""Array products and linear algebra as records: ``numpy.dot`` (a number as either
+operand too), ``outer``, ``inner``, ``kron``, ``einsum`` of one or two operands with a constant
+subscript string, and ``numpy.linalg``'s ``solve``, ``inv``, ``det``, ``cholesky`` and ``slogdet``
+(unpacked: ``sign, logdet = np.linalg.slogdet(a)``, one record per half, ``PAIRED``).
+
+Expects argument types of ``symdiff.core.types``; ``einsum``'s subscripts a constant
+string (``"ij,jk->ik"``: lowering requires it, ``STATICS``).  Guarantees ``RECORDS``,
+one array record each (``arrays._array``), with its type rule (None where NumPy's
+arguments are not the ones supported: a located error names the call) and VJP builders
+chosen by the arguments' types, written as a person writes them:
+
+    z = np.outer(x, y)              dx = g @ y              dy = x @ g
+    c = np.einsum("ij,jk->ik", a, b)  da = np.einsum("ik,jk->ij", g, b)
+    x = np.linalg.solve(A, b)       db = np.linalg.solve(A.T, g)
+                                    dA = -np.outer(np.linalg.solve(A.T, g), x)
+    d = np.linalg.det(A)            dA = g * d * np.linalg.inv(A).T
+    s, l = np.linalg.slogdet(A)     dA = g * np.linalg.inv(A).T    (the sign: none)
+"""
+
+from dataclasses import dataclass
+
+from symdiff.core import expr as ex
+from symdiff.core import types as t
+from symdiff.primitives.array_reductions import _text
+from symdiff.primitives.arrays import _array, _product_vjp, product
+from symdiff.primitives.broadcasting import Text
+from symdiff.primitives.record import table
+
+
+def _arrays(args, *ndims):
+    """Whether ``args`` are arrays with the given numbers of axes (a tuple: any of)."""
+    return len(args) == len(ndims) and all(
+        isinstance(a, t.Array) and a.ndim in n for a, n in zip(args, ndims))
+
+
+def _dtype(*kinds):
+    return t.broadcast(kinds).dtype
+
+
+# --- numpy.dot: ``@`` for arrays of one or two axes, ``*`` where one is a number --------
+
+def dotted(args, consts):
+    if len(args) != 2 or None in args:
+        return None
+    arrays = [a for a in args if isinstance(a, t.Array)]
+    if len(arrays) == 1 and all(isinstance(a, t.Array) or t.is_number(a) for a in args):
+        return t.broadcast(args, dtype="float64")  # ``numpy.dot`` makes the number an array
+    return product(args, consts)
+
+
+def _dot_vjp(args, out):
+    if all(isinstance(a, t.Array) for a in args):
+        return _product_vjp(args, out)
+    x, y = args
+    params = ("x", "y")
+    return (Text("g * y" if isinstance(x, t.Array) else "numpy.sum(g * y)", params),
+            Text("g * x" if isinstance(y, t.Array) else "numpy.sum(g * x)", params))
+
+
+# --- outer and inner ------------------------------------------------------------------------
+
+def outer(args, consts):
+    """``numpy.outer`` of two vectors."""
+    if not _arrays(args, (1,), (1,)):
+        return None
+    x, y = args
+    units = tuple(a for a, kind in enumerate(args) if 0 in kind.unit_axes)
+    return t.Array(_dtype(x, y), 2, units)
+
+
+def inner(args, consts):
+    """``numpy.inner`` of arrays of one or two axes: over their last axes."""
+    if not _arrays(args, (1, 2), (1, 2)):
+        return None
+    x, y = args
+    if x.ndim == 1 and y.ndim == 1:
+        return t.NUMPY_FLOAT
+    lead = [kind for kind in args if kind.ndim == 2]
+    units = tuple(a for a, kind in enumerate(lead) if 0 in kind.unit_axes)
+    return t.Array(_dtype(x, y), len(lead), units)
+
+
+def _inner_vjp(args, out):
+    x, y = args
+    texts = {(1, 1): ("g * y", "g * x"),
+             (2, 1): ("numpy.outer(g, y)", "x.T @ g"),
+             (1, 2): ("y.T @ g", "numpy.outer(g, x)"),
+             (2, 2): ("g @ y", "g.T @ x")}[(x.ndim, y.ndim)]
+    return tuple(Text(text, ("x", "y")) for text in texts)
+
+
+def kron(args, consts):
+    """``numpy.kron`` of two vectors or two matrices."""
+    if not (_arrays(args, (1,), (1,)) or _arrays(args, (2,), (2,))):
+        return None
+    x, y = args
+    units = tuple(a for a in range(x.ndim) if a in x.unit_axes and a in y.unit_axes)
+    return t.Array(_dtype(x, y), x.ndim, units)
+
+
+def _kron_vjp(args, out):
+    """``g`` read as the blocks it is made of: ``g[i * m + k]`` is ``x[i] * y[k]``."""
+    if args[0].ndim == 1:
+        blocks = "g.reshape(x.shape[0], y.shape[0])"
+        texts = (f"{blocks} @ y", f"x @ {blocks}")
+    else:
+        blocks = "g.reshape(x.shape[0], y.shape[0], x.shape[1], y.shape[1])"
+        texts = (f'numpy.einsum("ikjl,kl->ij", {blocks}, y)',
+                 f'numpy.einsum("ikjl,ij->kl", {blocks}, x)')
+    return tuple(Text(text, ("x", "y")) for text in texts)
+
+
+# --- einsum with a constant subscript string ------------------------------------------------
+
+def subscripts(text, count):
+    """``(operands' letters, result's letters)`` of an einsum subscript string for
+    ``count`` operands, the result written out or implicit (each letter seen once, in
+    order); None for what is not supported: an ellipsis, a letter twice in one operand
+    or in the result, a result letter no operand has."""
+    if not isinstance(text, str) or "." in text:
+        return None
+    text = text.replace(" ", "")
+    inputs, arrow, result = text.partition("->")
+    parts = inputs.split(",")
+    if len(parts) != count or not all(p.isalpha() or p == "" for p in parts + [result]):
+        return None
+    if not arrow:
+        letters = "".join(parts)
+        result = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    if any(len(set(p)) != len(p) for p in parts + [result]) or not set(result) <= set(
+            "".join(parts)):
+        return None
+    return tuple(parts), result
+
+
+def einsummed(args, consts):
+    arrays = args[1:]
+    found = subscripts(consts[0] if consts else None, len(arrays))
+    if found is None or not all(isinstance(a, t.Array) for a in arrays):
+        return None
+    parts, result = found
+    if any(len(p) != a.ndim for p, a in zip(parts, arrays)):
+        return None
+    if not result:
+        return t.NUMPY_FLOAT
+    sizes = {}  # letter -> whether every operand that has it has it of size one
+    for part, kind in zip(parts, arrays):
+        for axis, letter in enumerate(part):
+            sizes[letter] = sizes.get(letter, True) and axis in kind.unit_axes
+    units = tuple(a for a, letter in enumerate(result) if sizes[letter])
+    return t.Array(_dtype(*arrays), len(result), units)
+
+
+@dataclass(frozen=True)
+class _EinsumAdjoint:
+    """The adjoint of operand ``index``: the einsum of ``g`` with the other operands
+    into its letters (with a ones array of its shape where a letter of it is summed in
+    it alone, so the einsum puts that axis back)."""
+
+    index: int
+
+    def __call__(self, g, args, out, names):
+        spec, operands = args[0], list(args[1:])
+        parts, result = subscripts(spec.value, len(operands))
+        mine = parts[self.index]
+        others = [(p, o) for i, (p, o) in enumerate(zip(parts, operands)) if i != self.index]
+        inputs = ([(result, g)] if result else []) + others  # a number ``g`` multiplies
+        if not set(mine) <= set("".join(p for p, _ in inputs)):
+            ones = _text("numpy.ones_like(x)", names, x=operands[self.index])
+            inputs.append((mine, ones))
+        if len(inputs) == 1 and inputs[0][0] == mine:
+            summed = inputs[0][1]  # ``"ij,ij"``: the other operand as it is
+        else:
+            text = ",".join(p for p, _ in inputs) + "->" + mine
+            func = ex.Attribute(_text("numpy", names), "einsum")
+            summed = ex.Call(func, (ex.Const(text),) + tuple(o for _, o in inputs), ())
+        return summed if result else _text("g * v", names, g=g, v=summed)
+
+
+def _einsum_vjp(count):
+    def vjp(args, out):
+        return (None,) + tuple(_EinsumAdjoint(i) for i in range(count))
+    return vjp
+
+
+# --- numpy.linalg ---------------------------------------------------------------------------
+
+def solved(args, consts):
+    """``solve(a, b)``: ``a`` a matrix, ``b`` a vector or a matrix (its type)."""
+    if not _arrays(args, (2,), (1, 2)):
+        return None
+    a, b = args
+    return t.Array(_dtype(a, b), b.ndim, b.unit_axes)
+
+
+def _solve_vjp(args, out):
+    db = "numpy.linalg.solve(a.T, g)"
+    da = f"-numpy.outer({db}, out)" if args[1].ndim == 1 else f"-{db} @ out.T"
+    return (Text(da, ("a", "b")), Text(db, ("a", "b")))
+
+
+def square(args, consts):
+    """``inv(a)``: a matrix of ``a``'s type (square: a size-one axis is both)."""
+    if not _arrays(args, (2,)):
+        return None
+    units = (0, 1) if args[0].unit_axes else ()
+    return t.Array(args[0].dtype, 2, units)
+
+
+def determinant(args, consts):
+    return t.NUMPY_FLOAT if _arrays(args, (2,)) else None
+
+
+# ``L = cholesky(a)`` reads the lower triangle of ``a``: with ``phi(m)``, the lower
+# triangle of ``m`` with its diagonal halved (``w``), ``da = phi(v)`` where ``v =
+# L^-T (phi(L^T g) + phi(L^T g)^T) L^-1`` (Murray 2016, the symmetric gradient folded
+# onto the triangle NumPy reads).
+_HALVED = "(1.0 - 0.5 * numpy.eye(a.shape[0], dtype=a.dtype))"
+_PHI_M = f"numpy.tril(out.T @ g) * {_HALVED}"
+_CHOLESKY = (f"numpy.tril(numpy.linalg.solve(out.T, numpy.linalg.solve(out.T, {_PHI_M} + "
+             f"({_PHI_M}).T).T)) * {_HALVED}")
+
+
+RECORDS = table(
+    _array("dot", "numpy.dot(x, y)", ("x", "y"), dotted, _dot_vjp, numpy=("dot",)),
+    _array("outer", "numpy.outer(x, y)", ("x", "y"), outer,
+           lambda args, out: (Text("g @ y", ("x", "y")), Text("x @ g", ("x", "y"))),
+           numpy=("outer",)),
+    _array("inner", "numpy.inner(x, y)", ("x", "y"), inner, _inner_vjp, numpy=("inner",)),
+    _array("kron", "numpy.kron(x, y)", ("x", "y"), kron, _kron_vjp, numpy=("kron",)),
+    _array("einsum", "numpy.einsum(subscripts, x)", ("subscripts", "x"), einsummed,
+           _einsum_vjp(1), ints=("subscripts",), numpy=("einsum",),
+           variants=((3, "einsum_2"),)),
+    _array("einsum_2", "numpy.einsum(subscripts, x, y)", ("subscripts", "x", "y"),
+           einsummed, _einsum_vjp(2), ints=("subscripts",)),
+    _array("solve", "numpy.linalg.solve(a, b)", ("a", "b"), solved, _solve_vjp,
+           numpy=("linalg.solve",)),
+    _array("inv", "numpy.linalg.inv(a)", ("a",), square,
+           lambda args, out: (Text("-out.T @ g @ out.T", ("a",)),), numpy=("linalg.inv",)),
+    _array("det", "numpy.linalg.det(a)", ("a",), determinant,
+           lambda args, out: (Text("g * out * numpy.linalg.inv(a).T", ("a",)),),
+           numpy=("linalg.det",)),
+    _array("cholesky", "numpy.linalg.cholesky(a)", ("a",), square,
+           lambda args, out: (Text(_CHOLESKY, ("a",)),), numpy=("linalg.cholesky",)),
+    _array("slogdet_sign", "numpy.linalg.slogdet(a)[0]", ("a",), determinant,
+           lambda args, out: (None,), pair=("slogdet", 0)),
+    _array("slogdet_logdet", "numpy.linalg.slogdet(a)[1]", ("a",), determinant,
+           lambda args, out: (Text("g * numpy.linalg.inv(a).T", ("a",)),),
+           pair=("slogdet", 1)),
+)
+
+PAIRED = {"linalg.slogdet": "slogdet"}  # ``sign, logdet = numpy.linalg.slogdet(a)``
+METHODS = {}  # ``x.dot(y)`` is ``arrays.METHODS``' (``matmul``)
+STATICS = {"einsum": {"subscripts": "str"}, "einsum_2": {"subscripts": "str"}}
+HINTS = {
+    "dot": "it takes arrays of one or two axes, or an array and a number",
+    "outer": "it takes two vectors (arrays of 1 axis)",
+    "inner": "it takes arrays of one or two axes",
+    "kron": "it takes two vectors or two matrices",
+    "einsum": "it takes a constant subscript string without '...', each letter once per "
+              "operand and in the result, and one or two arrays",
+    "einsum_2": "it takes a constant subscript string without '...', each letter once per "
+                "operand and in the result, and one or two arrays",
+    "solve": "it takes a matrix and a vector or a matrix",
+    "inv": "it takes a square matrix", "det": "it takes a square matrix",
+    "cholesky": "it takes a square matrix",
+}

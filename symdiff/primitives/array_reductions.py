@@ -1,0 +1,290 @@
+"""Array reductions beyond ``sum`` and ``mean``: ``max``/``min``, ``prod``, ``var``,
+``std``, the vector 2-norm, ``logsumexp``, ``cumsum``, ``diff`` and ``trace``.
+
+Expects argument types of ``symdiff.core.types`` and the operands of a statement as IR
+expressions (a reduction's ``axis`` and ``keepdims`` are constants: ``statics`` says
+which values lowering accepts).  Guarantees ``RECORDS``, one array record each (see
+``arrays._array``), with its type rule and its VJP builders, which write the NumPy a
+person writes, the reduced axis put back where ``keepdims`` did not keep it:
+
+    m = np.max(x, axis=1)        dx = np.expand_dims(g, 1) * (x == np.expand_dims(m, 1))
+                                      / np.sum(x == np.expand_dims(m, 1), axis=1,
+                                               keepdims=True, dtype=x.dtype)
+    s = np.linalg.norm(x)        dx = g * x / np.where(s == 0.0, 1.0, s)
+    c = np.cumsum(x)  (1-d)      dx = np.cumsum(g[::-1])[::-1]
+
+Conventions where the derivative is not defined: ``max``/``min`` share the gradient
+equally among tied elements (as JAX does); the norm's gradient at the origin is 0 (a
+subgradient, as PyTorch gives); ``std``'s at a constant slice is nan (0/0, as JAX).
+``prod``'s gradient is ``out / x``: nan where a factor is exactly zero.
+"""
+
+from dataclasses import dataclass
+
+from symdiff.core import expr as ex
+from symdiff.core import types as t
+from symdiff.primitives.arrays import _array, reduced
+from symdiff.primitives.broadcasting import Text, constant_value as _constant
+from symdiff.primitives.record import table
+from symdiff.primitives.texts import instantiate
+
+
+def _text(text, names, **bound):
+    """The IR expression of ``text`` with each name of ``bound`` replaced by its IR
+    expression (``numpy`` by the name generated code calls numpy by)."""
+    return instantiate(text, tuple(bound), tuple(bound.values()), None, names)
+
+
+def _none(const):
+    return isinstance(const, ex.Const) and const.value is None
+
+
+def _true(const):
+    return isinstance(const, ex.Const) and bool(const.value)
+
+
+def _back(value, axis, keepdims, names):
+    """``value`` (a reduction's result or adjoint) with the axis it took out put back,
+    so it broadcasts against the operand: as it is for ``keepdims`` or a reduction to
+    one number."""
+    if _true(keepdims) or _none(axis):
+        return value
+    return _text("numpy.expand_dims(v, axis)", names, v=value, axis=axis)
+
+
+def _reduction_args(args):
+    x, axis, keepdims = (tuple(args) + (ex.Const(None), ex.Const(False)))[:3]
+    return x, axis, keepdims
+
+
+@dataclass(frozen=True)
+class _Extreme:
+    """``max``/``min``: ``g`` shared equally among the elements equal to the result."""
+
+    def __call__(self, g, args, out, names):
+        x, axis, keepdims = _reduction_args(args)
+        kept = {} if _none(axis) else {"axis": axis}
+        mask = _text("x == m", names, x=x, m=_back(out, axis, keepdims, names))
+        count = _text("numpy.sum(mask, dtype=x.dtype)" if not kept else
+                      "numpy.sum(mask, axis=axis, keepdims=True, dtype=x.dtype)", names,
+                      mask=mask, x=x, **kept)
+        return _text("g * mask / count", names, g=_back(g, axis, keepdims, names),
+                     mask=mask, count=count)
+
+
+@dataclass(frozen=True)
+class _Product:
+    """``prod``: each factor's partial is the product over the others, ``out / x``."""
+
+    def __call__(self, g, args, out, names):
+        x, axis, keepdims = _reduction_args(args)
+        return _text("g * out / x", names, g=_back(g, axis, keepdims, names),
+                     out=_back(out, axis, keepdims, names), x=x)
+
+
+def _count(x, axis, names):
+    return _text("x.size" if _none(axis) else "x.shape[axis]", names, x=x, axis=axis)
+
+
+def _centered(x, axis, names):
+    if _none(axis):
+        return _text("x - numpy.mean(x)", names, x=x)
+    return _text("x - numpy.mean(x, axis=axis, keepdims=True)", names, x=x, axis=axis)
+
+
+@dataclass(frozen=True)
+class _Moment:
+    """``var`` (``std``): ``g * 2 (x - mean) / (n - ddof)`` (over ``2 std``)."""
+
+    root: bool
+
+    def __call__(self, g, args, out, names):
+        x, axis, ddof, keepdims = (tuple(args) + (ex.Const(None), ex.Const(0),
+                                                  ex.Const(False)))[:4]
+        n = _count(x, axis, names)
+        if isinstance(ddof, ex.Const) and ddof.value == 0:
+            dof = n
+        else:
+            dof = _text("n - ddof", names, n=n, ddof=ddof)
+        g = _back(g, axis, keepdims, names)
+        if self.root:
+            return _text("g * c / (dof * s)", names, g=g, c=_centered(x, axis, names),
+                         dof=dof, s=_back(out, axis, keepdims, names))
+        return _text("g * (2.0 * c) / dof", names, g=g, c=_centered(x, axis, names), dof=dof)
+
+
+@dataclass(frozen=True)
+class _Norm:
+    """The 2-norm: ``g * x / out``, and 0 at the origin (where ``x`` is 0 too)."""
+
+    def __call__(self, g, args, out, names):
+        x, _, axis, keepdims = (tuple(args) + (ex.Const(None),) * 3 + (ex.Const(False),))[:4]
+        s = _back(out, axis, keepdims, names)
+        return _text("g * x / numpy.where(s == 0.0, 1.0, s)", names,
+                     g=_back(g, axis, keepdims, names), x=x, s=s)
+
+
+@dataclass(frozen=True)
+class _Softmax:
+    """``logsumexp``: ``g`` times the softmax of ``x`` over the axis, ``exp(x - out)``."""
+
+    def __call__(self, g, args, out, names):
+        x, axis, _, keepdims = (tuple(args) + (ex.Const(None), ex.Const(None),
+                                               ex.Const(False)))[:4]
+        return _text("g * numpy.exp(x - out)", names, g=_back(g, axis, keepdims, names),
+                     x=x, out=_back(out, axis, keepdims, names))
+
+
+@dataclass(frozen=True)
+class _ReversedCumsum:
+    """``cumsum``: each element's adjoint is the sum of ``g`` from its place on, a
+    cumulative sum of ``g`` reversed; over the flattened array for ``axis=None``."""
+
+    ndim: int
+
+    def __call__(self, g, args, out, names):
+        x, axis = (tuple(args) + (ex.Const(None),))[:2]
+        if _none(axis) or self.ndim == 1:
+            summed = _text("numpy.cumsum(g[::-1])[::-1]", names, g=g)
+            return summed if self.ndim == 1 else _text("v.reshape(x.shape)", names, v=summed,
+                                                       x=x)
+        return _text("numpy.flip(numpy.cumsum(numpy.flip(g, axis), axis), axis)", names,
+                     g=g, axis=axis)
+
+
+@dataclass(frozen=True)
+class _Difference:
+    """``diff`` (``n=1``): ``dx[k] = g[k-1] - g[k]``, ``g`` padded with a zero at
+    either end along the axis (``numpy.pad`` keeps the dtype)."""
+
+    ndim: int
+
+    def __call__(self, g, args, out, names):
+        at = _constant(args[2] if len(args) > 2 else ex.Const(-1)) % self.ndim
+
+        def widths(before, after):
+            pads = [ex.Tuple((ex.Const(0), ex.Const(0)))] * self.ndim
+            pads[at] = ex.Tuple((ex.Const(before), ex.Const(after)))
+            return pads[0] if self.ndim == 1 else ex.Tuple(tuple(pads))
+        return _text("numpy.pad(g, a) - numpy.pad(g, b)", names, g=g, a=widths(1, 0),
+                     b=widths(0, 1))
+
+
+# --- the type rules ------------------------------------------------------------------------
+
+def _array_of(args, ndim=None):
+    x = args[0] if args else None
+    if not isinstance(x, t.Array) or (ndim is not None and x.ndim not in ndim):
+        return None
+    return x
+
+
+def moment(args, consts):
+    """``var``/``std`` (``x, axis, ddof, keepdims``): as a reduction."""
+    consts = tuple(consts) + (None,) * 4
+    return reduced(args[:1], (None, consts[1], consts[3]))
+
+
+def norm(args, consts):
+    """``numpy.linalg.norm`` (``x, ord, axis, keepdims``) of the 2-norm."""
+    consts = tuple(consts) + (None,) * 4
+    return reduced(args[:1], (None, consts[2], consts[3]))
+
+
+def softmax_reduced(args, consts):
+    """``logsumexp`` (``x, axis, b, keepdims``)."""
+    consts = tuple(consts) + (None,) * 4
+    return reduced(args[:1], (None, consts[1], consts[3]))
+
+
+def accumulated(args, consts):
+    """``cumsum``: ``x``'s type along an axis, one axis for ``axis=None``."""
+    x = _array_of(args)
+    if x is None:
+        return None
+    if len(consts) > 1 and consts[1] is not None:
+        return x
+    return t.Array(x.dtype, 1, x.unit_axes if x.ndim == 1 else ())
+
+
+def differenced(args, consts):
+    """``diff`` along a constant axis: the axis no longer known to have size one."""
+    x = _array_of(args)
+    axis = consts[2] if len(consts) > 2 else -1
+    if x is None or not isinstance(axis, int):
+        return None
+    at = axis % x.ndim
+    return t.Array(x.dtype, x.ndim, tuple(a for a in x.unit_axes if a != at))
+
+
+def traced(args, consts):
+    return None if _array_of(args, (2,)) is None else t.NUMPY_FLOAT
+
+
+# --- the VJP builders, by the arguments' types ------------------------------------------
+
+def _first(builder, count):
+    def vjp(args, out):
+        return (builder,) + (None,) * (count - 1)
+    return vjp
+
+
+def _by_ndim(make, count):
+    def vjp(args, out):
+        return (make(args[0].ndim),) + (None,) * (count - 1)
+    return vjp
+
+
+_REDUCTION = ("x", "axis", "keepdims")
+_KEEP = dict(defaults=(None, False), ints=("axis", "keepdims"))
+
+
+def _reduction(name, function, builder, names):
+    return _array(f"array_{name}", f"numpy.{function}(x, axis=axis, keepdims=keepdims)",
+                  _REDUCTION, reduced, _first(builder, 3), numpy=names, **_KEEP)
+
+
+RECORDS = table(
+    _reduction("max", "max", _Extreme(), ("max", "amax")),
+    _reduction("min", "min", _Extreme(), ("min", "amin")),
+    _reduction("prod", "prod", _Product(), ("prod",)),
+    _array("array_var", "numpy.var(x, axis=axis, ddof=ddof, keepdims=keepdims)",
+           ("x", "axis", "ddof", "keepdims"), moment, _first(_Moment(False), 4),
+           defaults=(None, 0, False), ints=("axis", "ddof", "keepdims"), numpy=("var",)),
+    _array("array_std", "numpy.std(x, axis=axis, ddof=ddof, keepdims=keepdims)",
+           ("x", "axis", "ddof", "keepdims"), moment, _first(_Moment(True), 4),
+           defaults=(None, 0, False), ints=("axis", "ddof", "keepdims"), numpy=("std",)),
+    _array("norm", "numpy.linalg.norm(x, ord=ord, axis=axis, keepdims=keepdims)",
+           ("x", "ord", "axis", "keepdims"), norm, _first(_Norm(), 4),
+           defaults=(None, None, False), ints=("ord", "axis", "keepdims"),
+           numpy=("linalg.norm",)),
+    _array("logsumexp", "logsumexp(x, axis, b, keepdims)", ("x", "axis", "b", "keepdims"),
+           softmax_reduced, _first(_Softmax(), 4), defaults=(None, None, False),
+           ints=("axis", "b", "keepdims"), scipy=("logsumexp",)),
+    _array("cumsum", "numpy.cumsum(x, axis=axis)", ("x", "axis"), accumulated,
+           _by_ndim(_ReversedCumsum, 2), defaults=(None,), ints=("axis",), numpy=("cumsum",)),
+    _array("diff", "numpy.diff(x, n=n, axis=axis)", ("x", "n", "axis"), differenced,
+           _by_ndim(_Difference, 3), defaults=(1, -1), ints=("n", "axis"), numpy=("diff",)),
+    _array("trace", "numpy.trace(x)", ("x",), traced,
+           lambda args, out: (Text("g * numpy.eye(x.shape[0], x.shape[1], dtype=x.dtype)",
+                                   ("x",)),), numpy=("trace",)),
+)
+
+METHODS = {"max": "array_max", "min": "array_min", "prod": "array_prod", "var": "array_var",
+           "std": "array_std", "cumsum": "cumsum", "trace": "trace"}
+
+# The constants lowering requires of a call: param -> (accepts(value), what it takes).
+STATICS = {
+    **{op: {"axis": "axis", "keepdims": "bool"} for op in (
+        "array_max", "array_min", "array_prod")},
+    "array_var": {"axis": "axis", "keepdims": "bool", "ddof": "int"},
+    "array_std": {"axis": "axis", "keepdims": "bool", "ddof": "int"},
+    "norm": {"ord": "none", "axis": "axis", "keepdims": "bool"},
+    "logsumexp": {"axis": "axis", "b": "none", "keepdims": "bool"},
+    "cumsum": {"axis": "axis"},
+    "diff": {"n": "one", "axis": "int"},
+}
+
+HINTS = {"trace": "it takes a matrix (an array of 2 axes)",
+         "array_max": "it takes an array of floats", "array_min": "it takes an array of floats",
+         "diff": "it takes an array and a constant axis"}

@@ -1,0 +1,376 @@
+"""Array shapes as records: ``reshape``, ``ravel``/``flatten``, ``expand_dims``,
+``squeeze``, ``transpose`` with axes, ``concatenate``/``stack``/``vstack``/``hstack``
+and ``numpy.array`` of values written out, and the arrays made from sizes alone
+(``zeros``, ``ones``, ``full``, ``eye``, ``arange``, ``linspace``, ``*_like``).
+
+Expects argument types of ``symdiff.core.types``.  A call that writes its sizes or its
+arrays out (``x.reshape(n, -1)``, ``np.zeros((n, 3))``, ``np.stack([a, b])``) is one
+record per count, ``FAMILIES[head](count)`` (made by ``registry.rule_of`` from a name
+such as ``reshape_2``; ``lower.array_calls`` spreads the call's tuple or list), its
+sizes ``Int`` operands.  Guarantees ``RECORDS`` (the heads, of one size or array
+each) and ``family``; a type that never claims an axis has size one unless a
+constant 1 says so (``-1``, a size read at run time: not known), and VJPs written as
+a person writes them:
+
+    y = x.reshape(n, -1)               dx = g.reshape(x.shape)
+    y = np.expand_dims(x, 1)           dx = np.squeeze(g, 1)
+    y = np.concatenate([a, b], axis=1) da = g[:, :a.shape[1]]
+                                       db = g[:, a.shape[1]:a.shape[1] + b.shape[1]]
+    y = np.stack([a, b])               da = g[0]     db = g[1]
+    y = np.full((n,), v)               dv = np.sum(g)
+"""
+
+from dataclasses import dataclass, replace
+
+from symdiff.core import expr as ex
+from symdiff.core import types as t
+from symdiff.primitives.array_reductions import _text
+from symdiff.primitives.arrays import _array
+from symdiff.primitives.broadcasting import Text, constant_value as _constant
+from symdiff.primitives.record import table
+
+_SLICE = ex.Slice()
+
+
+def _value(arg):
+    """A constant operand's value (an int, negative ones too), else None."""
+    if isinstance(arg, ex.Const):
+        return arg.value
+    return _constant(arg)
+
+
+def _units_of_sizes(consts):
+    """The axes a shape of constant sizes ``consts`` gives size one."""
+    return tuple(a for a, size in enumerate(consts) if size == 1 and type(size) is int)
+
+
+def _float_dtype(kinds):
+    floats = [k.dtype for k in kinds if isinstance(k, t.Array)]
+    return t.broadcast(kinds).dtype if floats else "float64"
+
+
+# --- reshape, ravel, expand_dims, squeeze, transpose --------------------------------------
+
+def _to_shape(args, out):
+    """``g.reshape(x.shape)`` (the sizes after ``x`` have no derivative)."""
+    sizes = tuple(f"d{i}" for i in range(len(args) - 1))
+    return (Text("g.reshape(x.shape)", ("x",) + sizes),) + (None,) * len(sizes)
+
+
+def reshaped(args, consts):
+    x = args[0] if args else None
+    if not isinstance(x, t.Array):
+        return None
+    return t.Array(x.dtype, len(args) - 1, _units_of_sizes(tuple(consts)[1:]))
+
+
+def _reshape(count):
+    sizes = tuple(f"d{i}" for i in range(count))
+    return _array(f"reshape_{count}", f"x.reshape({', '.join(sizes)})", ("x",) + sizes,
+                  reshaped, _to_shape, ints=sizes)
+
+
+def raveled(args, consts):
+    x = args[0] if args else None
+    return t.Array(x.dtype, 1, ()) if isinstance(x, t.Array) else None
+
+
+def _axis_of(args, consts, ndim):
+    axis = consts[1] if len(consts) > 1 else None
+    return None if type(axis) is not int or not -ndim <= axis < ndim else axis % ndim
+
+
+def expanded(args, consts):
+    x = args[0] if args else None
+    if not isinstance(x, t.Array):
+        return None
+    at = _axis_of(args, consts, x.ndim + 1)
+    if at is None:
+        return None
+    units = tuple(a + (a >= at) for a in x.unit_axes) + (at,)
+    return t.Array(x.dtype, x.ndim + 1, tuple(sorted(units)))
+
+
+def squeezed(args, consts):
+    x = args[0] if args else None
+    if not isinstance(x, t.Array):
+        return None
+    at = _axis_of(args, consts, x.ndim)
+    if at is None:
+        return None
+    return t.Array(x.dtype, x.ndim - 1, tuple(a - (a > at) for a in x.unit_axes if a != at))
+
+
+def transposed_by(args, consts):
+    x = args[0] if args else None
+    axes = tuple(consts[1:])
+    if not isinstance(x, t.Array) or sorted(a % x.ndim if type(a) is int else None
+                                            for a in axes) != list(range(x.ndim)):
+        return None
+    axes = tuple(a % x.ndim for a in axes)
+    return t.Array(x.dtype, x.ndim, tuple(i for i, a in enumerate(axes) if a in x.unit_axes))
+
+
+@dataclass(frozen=True)
+class _Untranspose:
+    """``numpy.transpose(g, inverse)``: the axes put back where they were."""
+
+    def __call__(self, g, args, out, names):
+        axes = [_value(a) % (len(args) - 1) for a in args[1:]]
+        inverse = tuple(ex.Const(axes.index(i)) for i in range(len(axes)))
+        return _text("numpy.transpose(g, axes)", names, g=g, axes=ex.Tuple(inverse))
+
+
+def _transpose_axes(count):
+    axes = tuple(f"a{i}" for i in range(count))
+    return _array(f"transpose_axes_{count}", f"numpy.transpose(x, ({', '.join(axes)},))",
+                  ("x",) + axes, transposed_by,
+                  lambda args, out: (_Untranspose(),) + (None,) * count, ints=axes)
+
+
+# --- joining arrays and numbers written out -----------------------------------------------
+
+def _join_axis(kinds, consts, stacked):
+    """The axis (of the result) a join puts its operands along, and the result's ndim."""
+    ndim = max(k.ndim for k in kinds) + stacked
+    axis = consts[len(kinds)] if len(consts) > len(kinds) else 0
+    if type(axis) is not int or not -ndim <= axis < ndim:
+        return None, ndim
+    return axis % ndim, ndim
+
+
+def _arrays_alike(kinds):
+    return kinds and all(isinstance(k, t.Array) for k in kinds) and len(
+        {k.ndim for k in kinds}) == 1
+
+
+def concatenated(args, consts):
+    kinds = list(args[:len(args) - 1])
+    if not _arrays_alike(kinds) or kinds[0].ndim == 0:
+        return None
+    axis, ndim = _join_axis(kinds, consts, 0)
+    if axis is None:
+        return None
+    units = tuple(a for a in range(ndim) if a != axis and all(a in k.unit_axes for k in kinds))
+    return t.Array(_float_dtype(kinds), ndim, units)
+
+
+def stacked(args, consts):
+    kinds = list(args[:len(args) - 1])
+    if not _arrays_alike(kinds):
+        return None
+    axis, ndim = _join_axis(kinds, consts, 1)
+    if axis is None:
+        return None
+    units = tuple(a + (a >= axis) for a in range(ndim - 1) if all(a in k.unit_axes
+                                                                   for k in kinds))
+    if len(kinds) == 1:
+        units += (axis,)
+    return t.Array(_float_dtype(kinds), ndim, tuple(sorted(units)))
+
+
+def arrayed(args, consts):
+    """``numpy.array([a, b, c])``: numbers give a vector, arrays of one ndim a stack."""
+    kinds = list(args)
+    if all(t.is_number(k) for k in kinds):
+        dtype = "int64" if all(k in (t.INT, t.BOOL) for k in kinds) else "float64"
+        return t.Array(dtype, 1, (0,) if len(kinds) == 1 else ())
+    return stacked(kinds + [None], (None,) * len(kinds) + (0,))
+
+
+def _index(axis, value):
+    """``g[:, :, value]``: ``value`` at ``axis``, every element before it."""
+    return value if axis == 0 else ex.Tuple((_SLICE,) * axis + (value,))
+
+
+@dataclass(frozen=True)
+class _Part:
+    """The adjoint of the ``index``th of the arrays joined (concatenated along an axis,
+    or stacked along a new one): its part of ``g``."""
+
+    index: int
+    axis: int  # normalized: the result's axis, for arrays of ``ndim`` axes
+    stacked: bool
+
+    def __call__(self, g, args, out, names):
+        if self.stacked:
+            return ex.Subscript(g, _index(self.axis, ex.Const(self.index)))
+        sizes = [_text("x.shape[a]", names, x=x, a=ex.Const(self.axis))
+                 for x in args[:self.index + 1]]
+        start = None
+        for size in sizes[:-1]:
+            start = size if start is None else ex.BinOp("+", start, size)
+        stop = sizes[-1] if start is None else ex.BinOp("+", start, sizes[-1])
+        return ex.Subscript(g, _index(self.axis, ex.Slice(start, stop)))
+
+
+@dataclass(frozen=True)
+class _JoinPart:
+    """``_Part`` with the axis read from the call's constant ``axis`` operand."""
+
+    index: int
+    ndim: int
+    stacked: bool
+
+    def __call__(self, g, args, out, names):
+        axis = _value(args[-1]) % self.ndim
+        return _Part(self.index, axis, self.stacked)(g, args, out, names)
+
+
+def _joined(name, function, rule, stacking, count):
+    arrays = tuple(f"a{i}" for i in range(count))
+    listed = ", ".join(arrays) + ("," if count == 1 else "")
+
+    def vjp(args, out):
+        return tuple(_JoinPart(i, out.ndim, stacking) for i in range(count)) + (None,)
+    return _array(f"{name}_{count}", f"numpy.{function}([{listed}], axis=axis)",
+                  arrays + ("axis",), rule, vjp, defaults=(0,), ints=("axis",))
+
+
+def _sided(name, stacking_1d, axis_1d, axis_nd):
+    """``vstack``/``hstack``: ``stack``/``concatenate`` along a fixed axis."""
+    def rule(args, consts):
+        kinds = list(args)
+        if not _arrays_alike(kinds):
+            return None
+        one_d = kinds[0].ndim == 1
+        axis = axis_1d if one_d else axis_nd
+        join = stacked if one_d and stacking_1d else concatenated
+        return join(kinds + [None], (None,) * len(kinds) + (axis,))
+
+    def make(count):
+        arrays = tuple(f"a{i}" for i in range(count))
+        listed = ", ".join(arrays) + ("," if count == 1 else "")
+
+        def vjp(args, out):
+            one_d = args[0].ndim == 1
+            axis = axis_1d if one_d else axis_nd
+            return tuple(_Part(i, axis, one_d and stacking_1d) for i in range(count))
+        return _array(f"{name}_{count}", f"numpy.{name}([{listed}])", arrays, rule, vjp)
+    return make
+
+
+def _array_of(count):
+    items = tuple(f"a{i}" for i in range(count))
+    listed = ", ".join(items) + ("," if count == 1 else "")
+
+    def vjp(args, out):
+        return tuple(_Part(i, 0, True) for i in range(count))
+    return _array(f"array_{count}", f"numpy.array([{listed}])", items, arrayed, vjp)
+
+
+# --- arrays made from sizes ---------------------------------------------------------------
+
+def _made(name, function, count, fill=False):
+    sizes = tuple(f"d{i}" for i in range(count))
+    shape = ", ".join(sizes) + ("," if count == 1 else "")
+    params = sizes + (("v",) if fill else ())
+
+    def rule(args, consts):
+        return t.Array("float64", count, _units_of_sizes(tuple(consts)[:count]))
+
+    def vjp(args, out):
+        return (None,) * count + ((Text("numpy.sum(g)", params),) if fill else ())
+    forward = f"numpy.{function}(({shape}){', v' if fill else ''})"
+    return _array(f"{name}_{count}", forward, params, rule, vjp, ints=sizes)
+
+
+def _like(args, consts):
+    x = args[0] if args else None
+    return x if isinstance(x, t.Array) else None
+
+
+def _eye(args, consts):
+    return t.Array("float64", 2, (0, 1) if consts and consts[0] == 1 else ())
+
+
+def _ranged(args, consts):
+    dtype = "int64" if all(k in (t.INT, t.BOOL) for k in args) else "float64"
+    return t.Array(dtype, 1, ())
+
+
+def _spaced(args, consts):
+    return t.Array("float64", 1, (0,) if len(consts) > 2 and consts[2] == 1 else ())
+
+
+def _no_derivative(args, out):
+    return (None,) * len(args)
+
+
+def _spaced_vjp(args, out):
+    params = ("a", "b", "num")
+    return (Text("numpy.sum(g * numpy.linspace(1.0, 0.0, num))", params),
+            Text("numpy.sum(g * numpy.linspace(0.0, 1.0, num))", params), None)
+
+
+FAMILIES = {  # head -> its record of ``count`` sizes or values
+    "reshape": _reshape, "transpose_axes": _transpose_axes,
+    "concatenate": lambda n: _joined("concatenate", "concatenate", concatenated, False, n),
+    "stack": lambda n: _joined("stack", "stack", stacked, True, n),
+    "vstack": _sided("vstack", True, 0, 0), "hstack": _sided("hstack", False, 0, 1),
+    "array": _array_of, "zeros": lambda n: _made("zeros", "zeros", n),
+    "ones": lambda n: _made("ones", "ones", n), "full": lambda n: _made("full", "full", n, True),
+}
+WRITTEN = {  # head -> (where its sizes or values stand in the call, how they are written)
+    "reshape": (1, "rest"), "transpose_axes": (1, "rest"), "concatenate": (0, "list"),
+    "stack": (0, "list"), "vstack": (0, "list"), "hstack": (0, "list"), "array": (0, "list"),
+    "zeros": (0, "shape"), "ones": (0, "shape"), "full": (0, "shape"),
+}
+
+
+def family(head, count):
+    """The record of ``head`` (``reshape``) with ``count`` sizes or values."""
+    return FAMILIES[head](count)
+
+
+def _head(head, names):
+    """The record a name reaches (``numpy.reshape``): the family's of one size or value,
+    never emitted as it is (``lower.array_calls`` picks the count's)."""
+    return replace(family(head, 1), name=head, numpy=names)
+
+
+RECORDS = table(
+    *(_head(head, (head,)) for head in ("reshape", "concatenate", "stack", "vstack",
+                                        "hstack", "array", "zeros", "ones", "full")),
+    _array("ravel", "numpy.ravel(x)", ("x",), raveled, _to_shape, numpy=("ravel",)),
+    _array("flatten", "x.flatten()", ("x",), raveled, _to_shape),
+    _array("asarray", "numpy.asarray(x)", ("x",), _like,
+           lambda args, out: (Text("g", ("x",)),), numpy=("asarray",)),
+    _array("expand_dims", "numpy.expand_dims(x, axis)", ("x", "axis"), expanded,
+           lambda args, out: (Text("numpy.squeeze(g, axis)", ("x", "axis")), None),
+           ints=("axis",), numpy=("expand_dims",)),
+    _array("squeeze", "numpy.squeeze(x, axis)", ("x", "axis"), squeezed,
+           lambda args, out: (Text("numpy.expand_dims(g, axis)", ("x", "axis")), None),
+           defaults=(None,), ints=("axis",), numpy=("squeeze",)),
+    _array("zeros_like", "numpy.zeros_like(x)", ("x",), _like, _no_derivative,
+           numpy=("zeros_like",)),
+    _array("ones_like", "numpy.ones_like(x)", ("x",), _like, _no_derivative,
+           numpy=("ones_like",)),
+    _array("full_like", "numpy.full_like(x, v)", ("x", "v"), _like,
+           lambda args, out: (None, Text("numpy.sum(g)", ("x", "v"))), numpy=("full_like",)),
+    _array("eye", "numpy.eye(n)", ("n",), _eye, _no_derivative, ints=("n",), numpy=("eye",),
+           variants=((2, "eye_2"),)),
+    _array("eye_2", "numpy.eye(n, m)", ("n", "m"), _eye, _no_derivative, ints=("n", "m")),
+    _array("arange", "numpy.arange(a)", ("a",), _ranged, _no_derivative, numpy=("arange",),
+           variants=((2, "arange_2"), (3, "arange_3"))),
+    _array("arange_2", "numpy.arange(a, b)", ("a", "b"), _ranged, _no_derivative),
+    _array("arange_3", "numpy.arange(a, b, c)", ("a", "b", "c"), _ranged, _no_derivative),
+    _array("linspace", "numpy.linspace(a, b, num)", ("a", "b", "num"), _spaced, _spaced_vjp,
+           defaults=(50,), ints=("num",), numpy=("linspace",)),
+)
+
+METHODS = {"reshape": "reshape", "ravel": "ravel", "flatten": "flatten",
+           "squeeze": "squeeze"}
+STATICS = {"expand_dims": {"axis": "int"}, "squeeze": {"axis": "int"},
+           **{f"{head}": {"axis": "int"} for head in ("concatenate", "stack")}}
+HINTS = {
+    "expand_dims": "it takes an array and a constant axis",
+    "squeeze": "it takes an array and a constant axis (axis=None is not supported: the "
+               "axes of size one are not known when the gradient is built)",
+    "asarray": "it takes an array, or values written out: np.asarray([a, b])",
+    "transpose_axes": "it takes a constant permutation of the array's axes",
+    "reshape": "it takes an array and its new sizes (ints), -1 for one of them",
+    **{head: "it takes arrays of one number of axes, written out: [a, b], and a constant "
+             "axis" for head in ("concatenate", "stack", "vstack", "hstack")},
+    "array": "it takes numbers, or arrays of one number of axes, written out: [a, b]",
+}
