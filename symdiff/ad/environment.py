@@ -39,6 +39,7 @@ class Environment:
     restored: MappingProxyType  # outermost loop's sid -> the names it restores in place
     names: Names  # mutable: the names this build generates
     record: str = None  # the name ``record`` is bound to, or None
+    indexed: frozenset = frozenset()  # arrays read or written by index: adjoints are buffers
 
 
 def redefinitions(program):

@@ -104,7 +104,7 @@ def environment(program, wrt, record=False, defuse=None):
                        container_facts(program, defuse, active), redefinitions(program),
                        MappingProxyType(built_sides(program, defuse, active)),
                        MappingProxyType(restorations(program, defuse, active)), names,
-                       names.fresh("record") if record else None)
+                       names.fresh("record") if record else None, indexed_arrays(program))
 
 
 def differentiable(program, name):
@@ -123,7 +123,8 @@ def build(env, with_value, as_tuple):
     body = flatten(env, fwd)
     result = program.result
     value_name = None
-    calls = any(getattr(s, "call", None) for s in env.defuse.statements)
+    calls = bool(program.arrays) or any(getattr(s, "call", None)
+                                        for s in env.defuse.statements)
     if with_value:
         value_name = names.fresh("value")
         value = operand(result)
@@ -142,8 +143,8 @@ def build(env, with_value, as_tuple):
     grads = [spelled_out(gradient_of(env, p, number)) if names.derivatives.get(p) in
              initialized else no_gradient(env, p) for p in env.wrt]  # become plain floats
     if calls:
-        grads = [g if p in program.containers or p in program.arrays else as_float(env, g)
-                 for p, g in zip(env.wrt, grads)]
+        grads = [as_array(env, p, g) if p in program.arrays else g if p in program.containers
+                 else as_float(env, g) for p, g in zip(env.wrt, grads)]
     grad = ex.Tuple(tuple(grads)) if as_tuple else grads[0]
     if with_value:
         grad = ex.Tuple((ex.Name(value_name), grad))
@@ -245,7 +246,8 @@ def operation(env, stmt, scope):
             known = builders.get(arg.name)
             builders[arg.name] = builder if known is None else merged(known, builder)
     if not builders:  # a constant overwrites an active name: its old adjoint is done
-        reset = [sw.Let(adjoint(env, stmt.target), sw.ZERO)] if redefines else []
+        reset = [sw.Let(adjoint(env, stmt.target), zero_of(env, stmt.target))] if (
+            redefines) else []
         return restoring(env, stmt, scope, forward, reset)
     g = adjoint(env, stmt.target)
     build = _Building(ex.Name(g), operands(stmt), ex.Name(stmt.target),
@@ -284,7 +286,7 @@ def operation(env, stmt, scope):
         if unit(term)[1] != 1:
             reverse.append(sw.Let(g, term))
     elif redefines:
-        reverse.append(sw.Let(g, sw.ZERO))  # the old value's adjoint starts anew
+        reverse.append(sw.Let(g, zero_of(env, stmt.target)))  # the old value's starts anew
     return restoring(env, stmt, scope, forward, reverse)
 
 
@@ -331,8 +333,37 @@ def scattered(env, d, term):
     (``indexed_zeros``); ``numpy.add.at`` where the index's positions may repeat."""
     if term.repeats:
         add_at = ex.Attribute(ex.Attribute(ex.Name(env.program.numpy_name), "add"), "at")
-        return sw.Do(ex.Call(add_at, (ex.Name(d), term.index, term.value)))
+        return sw.Do(ex.Call(add_at, (ex.Name(d), as_value(env, term.index), term.value)))
     return sw.AddTo(ex.Subscript(ex.Name(d), term.index), term.value)
+
+
+def as_value(env, index):
+    """An index as a value a call takes: its slices as ``slice(lower, upper, step)``
+    (``np.add.at(dx, (i, slice(None, None, -1)), g)``)."""
+    parts = index.elts if isinstance(index, ex.Tuple) else (index,)
+    made = tuple(ex.Call(ex.Name(builtin(env, "slice")), tuple(
+        ex.Const(None) if b is None else b for b in (p.lower, p.upper, p.step)))
+        if isinstance(p, ex.Slice) else p for p in parts)
+    return ex.Tuple(made) if isinstance(index, ex.Tuple) else made[0]
+
+
+def indexed_arrays(program):
+    """The arrays read or written by index (``x[i]``, ``x[i] = v``): their adjoints are
+    buffers the reverse adds into or zeroes at the index, never the number zero."""
+    found = set()
+    for stmt in ir.walk(program.body):
+        if isinstance(stmt, ir.Assign) and isinstance(stmt.args[0] if stmt.args else None,
+                                                      ir.Var) and (
+                index_record(stmt.op) is not None or program.rule(stmt.op).writes):
+            found.update((stmt.args[0].name, stmt.target) if program.rule(stmt.op).writes
+                         else (stmt.args[0].name,))
+    return frozenset(found)
+
+
+def zero_of(env, name):
+    """What the adjoint of ``name`` starts anew as: zeros of its shape for an array read
+    or written by index (``indexed_arrays``), else the number zero."""
+    return zeros_like(env, name) if name in env.indexed else sw.ZERO
 
 
 def indexed_zeros(env):
@@ -344,6 +375,14 @@ def indexed_zeros(env):
                 stmt.target in env.active) and isinstance(stmt.args[0], ir.Var):
             found.setdefault(stmt.args[0].name, None)
     return [sw.Let(adjoint(env, x), zeros_like(env, x)) for x in found]
+
+
+def as_array(env, name, node):
+    """The gradient of an array parameter: an array of no axes stays one (a sum of its
+    contributions is NumPy's scalar)."""
+    if env.program.arrays[name].ndim:
+        return node
+    return ex.Call(ex.Attribute(ex.Name(env.program.numpy_name), "asarray"), (node,))
 
 
 def as_float(env, node):

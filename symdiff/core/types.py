@@ -193,6 +193,11 @@ def join(a, b):
         return Dict(tuple((k, join(x, y)) for (k, x), (_, y) in zip(a.items, b.items)))
     if isinstance(a, Table) and isinstance(b, Table):
         return Table(join(a.elem, b.elem))
+    if isinstance(a, Array) and isinstance(b, Array) and a.ndim == b.ndim and (
+            a.dtype.startswith("float") == b.dtype.startswith("float")):
+        # (a name a loop carries: an axis is of size one only where it always is)
+        return Array(max(a.dtype, b.dtype, key=lambda d: (len(d), d)), a.ndim,
+                     tuple(x for x in a.unit_axes if x in b.unit_axes))
     if a == NONE or b == NONE:
         other = b if a == NONE else a
         return other if isinstance(other, Optional) else Optional(other)
