@@ -74,8 +74,10 @@ def subscript(frame, node, target):
                                                                 ast.Constant))):
         raise frame.error(UnsupportedSyntaxError, node, "an array's shape is read by a "
                           "constant axis here", "write x.shape[0], x.shape[-1], ...")
+    axis = node.slice.value if isinstance(node.slice, ast.Constant) else None
+    hint = "length" if axis == 0 else f"axis{axis}" if axis is not None else "size"
     return _measured(frame, value.value, lambda o: ast.Subscript(
-        ast.Attribute(o, "shape", ast.Load()), node.slice, ast.Load()), target, "size")
+        ast.Attribute(o, "shape", ast.Load()), node.slice, ast.Load()), target, hint)
 
 
 def element(frame, node, target):
