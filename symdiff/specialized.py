@@ -27,6 +27,7 @@ from symdiff.errors import SymdiffError
 from symdiff.core import types as t
 from symdiff.frontend.kinds import PLAIN, kind_of, uses_containers
 from symdiff.frontend.parse import parse_function
+from symdiff.frontend.resolve import parameter_names
 from symdiff.frontend.table_reads import read_as_tables
 from symdiff.frontend.wrt import choose
 from symdiff.core.types import is_container
@@ -64,7 +65,7 @@ def _reading(fn, readings, depth):
         except SymdiffError:
             readings[fn] = None
             return None
-        params = [a.arg for a in parsed.tree.args.posonlyargs + parsed.tree.args.args]
+        params = parameter_names(parsed.tree)
 
         def helper(name):
             found = parsed.closure.get(name, parsed.globals.get(name))

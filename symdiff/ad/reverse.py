@@ -284,5 +284,7 @@ def function_of(name, program, body, extra=()):
     """The ``Function`` named ``name`` with ``program``'s parameters (then ``extra``
     ones, which drop the defaults) and ``body``."""
     defaults = () if extra else tuple(operand(ir.Const(d)) for d in program.defaults)
+    kw_defaults = tuple(operand(ir.Const(program.kw_defaults[p])) if p in program.kw_defaults
+                        else None for p in program.kwonly)
     return sw.Function(name, tuple(program.params) + tuple(extra), defaults, program.kwargs,
-                       body)
+                       body, kwonly=tuple(program.kwonly), kw_defaults=kw_defaults)

@@ -230,14 +230,15 @@ def _is_number(node):
 
 
 def _check_signature(parsed, tree, kwargs=False):
-    """Positional parameters with defaults; ``**kwargs`` too where ``kwargs`` allows it (the
-    differentiated function: it reads them with constant keys)."""
+    """Positional parameters with defaults; keyword-only parameters and ``**kwargs`` too
+    where ``kwargs`` allows it (a function defined with ``def`` at module level: the
+    differentiated function reads ``**kwargs`` with constant keys)."""
     args = tree.args
     for extra, what in ((args.vararg, "*args"), (None if kwargs else args.kwarg, "**kwargs")):
         if extra is not None:
             raise parsed.error(UnsupportedSyntaxError, extra, f"{what} parameters are not supported",
                                "name each parameter")
-    if args.kwonlyargs:
+    if args.kwonlyargs and not kwargs:
         raise parsed.error(UnsupportedSyntaxError, args.kwonlyargs[0],
                            "keyword-only parameters are not supported",
                            "make them ordinary parameters")

@@ -25,7 +25,8 @@ table is read, with a hint naming the number parameters to pass instead.
 from dataclasses import dataclass
 
 from symdiff.analysis.activity import active_names
-from symdiff.errors import InternalError, SymdiffError
+from symdiff.errors import InternalError, SymdiffError, UnsupportedSyntaxError
+from symdiff.frontend.resolve import parameter_names
 
 
 @dataclass(frozen=True)
@@ -52,12 +53,13 @@ def resolve(wrt, program, parsed, prefer=None):
 
 
 def choose(wrt, parsed):
-    """The ``Choice`` ``wrt`` makes among the positional parameters of ``parsed``, read
-    off its source (what ``resolve`` starts from, before the program says more)."""
+    """The ``Choice`` ``wrt`` makes among the parameters of ``parsed``, read off its
+    source (what ``resolve`` starts from, before the program says more)."""
     params = parameters(parsed)
     if wrt is None:
         optional = optional_parameters(parsed)
-        chosen = [p for p in params if p not in optional] or params
+        chosen = [p for p in params if p not in optional] or params or parameter_names(
+            parsed.tree)
         return Choice(tuple(chosen), len(chosen) == 1)
     return _named(wrt, params, parsed)
 
@@ -66,6 +68,14 @@ def parameters(parsed):
     """The positional parameters of ``parsed``, in order."""
     args = parsed.tree.args
     return [a.arg for a in args.posonlyargs + args.args]
+
+
+def keyword_only_error(parsed):
+    """Forward mode of a function with keyword-only parameters is not written yet."""
+    where = parsed.tree.args.kwonlyargs[0]
+    return parsed.error(UnsupportedSyntaxError, where, "forward mode (jvp, jacobian, hessian, "
+                        "hvp) of a function with keyword-only parameters is not supported",
+                        "make them ordinary parameters, or use grad")
 
 
 def optional_parameters(parsed):
@@ -82,6 +92,7 @@ def _active(program, names):
 
 
 def _named(wrt, params, parsed):
+    keywords = [a.arg for a in parsed.tree.args.kwonlyargs]  # named, never by index
     single = not isinstance(wrt, (list, tuple))
     items = [wrt] if single else list(wrt)
     where = parsed.tree.args.args[0] if parsed.tree.args.args else parsed.tree
@@ -98,9 +109,9 @@ def _named(wrt, params, parsed):
             if not -len(params) <= item < len(params):
                 raise error(f"wrt={item}: {parsed.name} has {len(params)} parameters")
             item = params[item]
-        if item not in params:
+        if item not in params + keywords:
             raise error(f"wrt={item!r}: {parsed.name} has no parameter of that name",
-                        f"its parameters are {', '.join(params)}")
+                        f"its parameters are {', '.join(params + keywords)}")
         names.append(item)
     if not names:
         raise error("wrt=(): nothing to differentiate by", "name a parameter")

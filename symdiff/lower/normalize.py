@@ -26,7 +26,7 @@ itself).  Guarantees:
 
 import sys
 
-from symdiff.frontend.resolve import all_identifiers
+from symdiff.frontend.resolve import all_identifiers, parameter_names
 from symdiff.frontend.wrt import optional_parameters
 from symdiff.ir import nodes as ir
 from symdiff.ir.names import BUILTINS, Namer
@@ -63,6 +63,8 @@ def normalize(parsed, allow_tuple=False, kinds=None):
     return ir.Program(name=parsed.name, params=params, body=body, result=result,
                       origin=program_origin, namespace=unit.namespace, math_name=math_name,
                       reserved=namer.taken, defaults=_defaults(parsed),
+                      kwonly=tuple(a.arg for a in parsed.tree.args.kwonlyargs),
+                      kw_defaults=_keyword_defaults(parsed),
                       reads=unit.reads, custom=unit.program_rules,
                       custom_functions=unit.custom_functions,
                       tables={p: unit.table_names[p] for p in params if p in unit.table_names},
@@ -95,14 +97,25 @@ def _defaults(parsed):
     values = getattr(parsed.fn, "__defaults__", None) or ()
     kept = []
     for value in reversed(values):
-        if value is not None and not isinstance(value, (int, float, str)):
+        if not _kept(value):
             break
         kept.append(value)
     return tuple(reversed(kept))
 
 
+def _keyword_defaults(parsed):
+    """``{keyword-only parameter: its default}`` the generated function keeps (those
+    ``_defaults`` would keep)."""
+    values = getattr(parsed.fn, "__kwdefaults__", None) or {}
+    return {name: value for name, value in values.items() if _kept(value)}
+
+
+def _kept(value):
+    return value is None or isinstance(value, (int, float, str))
+
+
 def _param_count(tree):
-    return len(tree.args.posonlyargs) + len(tree.args.args)
+    return len(parameter_names(tree))
 
 
 def _origin(parsed, node):

@@ -1,0 +1,70 @@
+"""Functions with every kind of argument and local, written as ML and scientific code
+writes them: keyword-only options (``def huber(r, *, delta=1.0)``), container defaults
+(``coeffs=[1.0, 2.0]``), int and bool defaults the default ``wrt`` leaves out (a label,
+a step count, a flag), strings, None and bools as ordinary locals, ``float("inf")``,
+copies of containers, ``max``/``min`` with ``key=``, ``isinstance`` dispatch.
+
+``CASES`` at the end, in the format of ``containers.py``: a point gives the positional
+arguments, then the keyword-only ones (passed by name).
+"""
+
+import math
+
+from .containers import at, numbers
+
+
+# --- keyword-only parameters -------------------------------------------------------------
+
+def huber(r, *, delta=1.0):
+    a = abs(r)
+    if a <= delta:
+        return 0.5 * r * r
+    return delta * (a - 0.5 * delta)
+
+
+def scaled_square(x, *, scale):
+    return scale * x * x
+
+
+def smooth_l1_mean(preds, targets, *, beta=0.5):
+    total = 0.0
+    for p, t in zip(preds, targets):
+        d = abs(p - t)
+        if d < beta:
+            total += 0.5 * d * d / beta
+        else:
+            total += d - 0.5 * beta
+    return total / len(preds)
+
+
+def _soft_threshold(x, *, lam=0.1):
+    return math.copysign(max(abs(x) - lam, 0.0), x)
+
+
+def shrunk_energy(x, y):
+    return _soft_threshold(x) ** 2 + _soft_threshold(y, lam=0.3) ** 2
+
+
+def weighted_sum(xs, *, weights):
+    return sum(w * x for w, x in zip(weights, xs))
+
+
+def damped_step(x, v, *, dt=0.1, gamma=0.5):
+    v_next = v - dt * (x + gamma * v)
+    x_next = x + dt * v_next
+    return x_next * x_next + v_next * v_next
+
+
+CASES = [
+    at(huber, (0.5, 1.0), (3.0, 2.0), (-2.5, 1.0), wrt=("r", "delta"), kinky=True),
+    at(huber, (0.5, 1.0), (-3.0, 2.0), kinky=True, name="huber_by_default"),
+    at(scaled_square, (1.5, 2.0), (-0.5, 3.0)),
+    at(scaled_square, (1.5, 2.0), (-0.5, 3.0), wrt="scale", name="scaled_square_by_scale"),
+    at(smooth_l1_mean, (numbers(3, "sl"), numbers(3, "sl2"), 0.5),
+       (numbers(2, "sl3"), numbers(2, "sl4"), 0.25), kinky=True),
+    at(smooth_l1_mean, ([0.1, 0.9, -0.4], [0.3, 0.2, -0.5], 0.5), wrt=("preds", "beta"),
+       kinky=True, name="smooth_l1_mean_by_beta"),
+    at(shrunk_energy, (0.8, -0.9), (-0.5, 1.2), kinky=True),
+    at(weighted_sum, (numbers(3, "ws"), numbers(3, "ws2")), wrt=("xs", "weights")),
+    at(damped_step, (0.7, -0.2, 0.1, 0.5), (1.5, 0.3, 0.05, 0.2), wrt=("x", "v", "gamma")),
+]

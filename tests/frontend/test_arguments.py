@@ -1,0 +1,108 @@
+"""Every kind of parameter: keyword-only ones, container defaults and the defaults the
+default ``wrt`` leaves out.  The generated gradient keeps the user's signature (checked
+against ``inspect.signature`` of the function itself), and its numbers agree with the
+tape and with finite differences (``oracles``), never with values typed in.
+"""
+
+import inspect
+import textwrap
+
+import pytest
+
+import symdiff
+import symdiff.tape
+from symdiff.errors import UnsupportedSyntaxError
+
+try:
+    import oracles
+except ImportError:  # run with the repository root, not tests/, on sys.path
+    from tests import oracles
+
+
+def define(tmp_path, text, name):
+    """The function ``name`` of ``text``, written to a file and imported (symdiff reads
+    its source)."""
+    module = oracles.module_from_text(tmp_path, f"m_{name}", textwrap.dedent(text))
+    return getattr(module, name)
+
+
+HUBER = """\
+def huber(r, *, delta=1.0):
+    a = abs(r)
+    if a <= delta:
+        return 0.5 * r * r
+    return delta * (a - 0.5 * delta)
+
+
+def scaled(x, *, scale):
+    return scale * x * x
+
+
+def calls(x):
+    return scaled(x, scale=3.0) + huber(x, delta=0.25)
+"""
+
+
+def signature_text(fn):
+    return str(inspect.signature(fn))
+
+
+def test_a_keyword_only_parameter_stays_keyword_only_with_its_default(tmp_path):
+    huber = define(tmp_path, HUBER, "huber")
+    text = symdiff.source(huber, wrt=("r", "delta"))
+    assert "def grad_huber(r, *, delta=1.0):" in text
+    gradient = symdiff.grad(huber, wrt=("r", "delta"))
+    with pytest.raises(TypeError):
+        gradient(3.0, 2.0)  # as huber(3.0, 2.0) raises
+    with pytest.raises(TypeError):
+        huber(3.0, 2.0)
+
+
+@pytest.mark.parametrize("point", [(0.5, 1.0), (3.0, 2.0), (-2.5, 1.0)])
+def test_a_keyword_only_parameter_is_differentiated_when_wrt_names_it(tmp_path, point):
+    huber = define(tmp_path, HUBER, "huber")
+    r, delta = point
+    got = symdiff.grad(huber, wrt=("r", "delta"))(r, delta=delta)
+    want = symdiff.tape.grad(huber, wrt=("r", "delta"))(r, delta=delta)
+    assert got == pytest.approx(want, rel=1e-12)
+
+    def by_position(r, delta):
+        return huber(r, delta=delta)
+    for i in range(2):
+        assert got[i] == pytest.approx(oracles.finite_difference(by_position, point, i)[0],
+                                       rel=1e-7, abs=1e-9)
+    assert symdiff.grad(huber, wrt="delta")(r, delta=delta) == got[1]
+
+
+def test_the_default_wrt_leaves_keyword_only_parameters_out(tmp_path):
+    huber = define(tmp_path, HUBER, "huber")
+    assert symdiff.grad(huber)(0.5) == symdiff.tape.grad(huber)(0.5)
+    assert isinstance(symdiff.grad(huber)(0.5, delta=2.0), float)
+
+
+def test_a_required_keyword_only_parameter_and_a_helper_called_by_keyword(tmp_path):
+    scaled = define(tmp_path, HUBER, "scaled")
+    calls = define(tmp_path, HUBER, "calls")
+    assert signature_text(symdiff.grad(scaled)) == signature_text(scaled)
+    assert "def grad_scaled(x, *, scale):" in symdiff.source(scaled)
+    assert symdiff.grad(scaled)(1.5, scale=2.0) == symdiff.tape.grad(scaled)(1.5, scale=2.0)
+    for x in (0.1, 0.9, -2.0):
+        want = oracles.finite_difference(calls, (x,), 0)[0]
+        assert symdiff.grad(calls)(x) == pytest.approx(want, rel=1e-7, abs=1e-9)
+
+
+def test_an_unknown_name_lists_the_keyword_only_parameters_too(tmp_path):
+    huber = define(tmp_path, HUBER, "huber")
+    with pytest.raises(symdiff.SymdiffError, match="its parameters are r, delta"):
+        symdiff.grad(huber, wrt="gamma")
+
+
+@pytest.mark.parametrize("entry", ["jvp", "jacobian", "hessian", "hvp"])
+def test_forward_mode_refuses_keyword_only_parameters_at_them(tmp_path, entry):
+    huber = define(tmp_path, HUBER, "huber")
+    with pytest.raises(UnsupportedSyntaxError) as caught:
+        getattr(symdiff, entry)(huber)(0.5, 0.5) if entry in ("jvp", "hvp") else getattr(
+            symdiff, entry)(huber)(0.5)
+    error = caught.value
+    assert error.lineno == huber.__code__.co_firstlineno and error.hint
+    assert error.source_line[error.col_offset:].startswith("delta")
