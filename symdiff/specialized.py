@@ -78,8 +78,9 @@ def _reading(fn, readings, depth):
 
 
 def container_kinds(fn, args, kwargs=None, signature=None):
-    """``{parameter: type}`` for the arguments of a call that are containers
-    (``signature``: ``fn``'s, when the caller keeps it)."""
+    """``{parameter: type}`` for the arguments of a call that are containers, the
+    defaults of the parameters it leaves out too (``signature``: ``fn``'s, when the
+    caller keeps it)."""
     if kwargs:
         try:
             arguments = (signature or inspect.signature(fn)).bind_partial(
@@ -89,6 +90,9 @@ def container_kinds(fn, args, kwargs=None, signature=None):
     else:  # positional only: no binding needed
         names = list((signature or inspect.signature(fn)).parameters)
         arguments = dict(zip(names, args))
+    for name, parameter in (signature or inspect.signature(fn)).parameters.items():
+        if name not in arguments and parameter.default is not parameter.empty:
+            arguments[name] = parameter.default  # a container default is read as it is
     kinds = {}
     for name, value in arguments.items():
         kind = kind_of(value)

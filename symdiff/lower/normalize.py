@@ -93,7 +93,8 @@ def _math_alias(parsed, namer, local):
 
 def _defaults(parsed):
     """The defaults the generated function keeps: the last ones, as far back as each is a
-    number, a string (a flag the function compares) or None (an optional argument)."""
+    number, a string (a flag the function compares), None (an optional argument) or a
+    container of them (``_kept``)."""
     values = getattr(parsed.fn, "__defaults__", None) or ()
     kept = []
     for value in reversed(values):
@@ -111,6 +112,12 @@ def _keyword_defaults(parsed):
 
 
 def _kept(value):
+    """A number, a string, None, or a tuple, list or dict (with string keys) of them: a
+    value the generated signature writes out (``coeffs=[1.0, 2.0]``)."""
+    if type(value) in (list, tuple):
+        return all(map(_kept, value))
+    if type(value) is dict:
+        return all(isinstance(k, str) and _kept(v) for k, v in value.items())
     return value is None or isinstance(value, (int, float, str))
 
 

@@ -55,6 +55,25 @@ def damped_step(x, v, *, dt=0.1, gamma=0.5):
     return x_next * x_next + v_next * v_next
 
 
+# --- container defaults ------------------------------------------------------------------
+
+def polynomial(x, coeffs=[1.0, 2.0, 0.5]):
+    return sum(c * x ** k for k, c in enumerate(coeffs))
+
+
+def two_term_mixture(x, w=(0.25, 0.75)):
+    return w[0] * math.exp(-x * x) + w[1] * math.exp(-0.5 * (x - 1.0) ** 2)
+
+
+def affine_from_config(x, p={"a": 2.0, "b": -1.0}):
+    y = p["a"] * x + p["b"]
+    return y * y
+
+
+def cubic_with_weights(x, *, weights=[0.5, 1.5]):
+    return weights[0] * x + weights[1] * x ** 3
+
+
 CASES = [
     at(huber, (0.5, 1.0), (3.0, 2.0), (-2.5, 1.0), wrt=("r", "delta"), kinky=True),
     at(huber, (0.5, 1.0), (-3.0, 2.0), kinky=True, name="huber_by_default"),
@@ -67,4 +86,9 @@ CASES = [
     at(shrunk_energy, (0.8, -0.9), (-0.5, 1.2), kinky=True),
     at(weighted_sum, (numbers(3, "ws"), numbers(3, "ws2")), wrt=("xs", "weights")),
     at(damped_step, (0.7, -0.2, 0.1, 0.5), (1.5, 0.3, 0.05, 0.2), wrt=("x", "v", "gamma")),
+    at(polynomial, (1.5, [1.0, 2.0, 0.5]), (-0.7, [0.3, -1.2, 0.8, 0.1])),
+    at(polynomial, (1.5, [1.0, 2.0, 0.5]), wrt="x", name="polynomial_by_x"),
+    at(two_term_mixture, (0.3, (0.25, 0.75)), (-1.1, (0.6, 0.4))),
+    at(affine_from_config, (0.8, {"a": 2.0, "b": -1.0}), (-0.4, {"a": 0.5, "b": 0.3})),
+    at(cubic_with_weights, (0.9, [0.5, 1.5]), wrt=("x", "weights")),
 ]

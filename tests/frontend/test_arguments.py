@@ -106,3 +106,49 @@ def test_forward_mode_refuses_keyword_only_parameters_at_them(tmp_path, entry):
     error = caught.value
     assert error.lineno == huber.__code__.co_firstlineno and error.hint
     assert error.source_line[error.col_offset:].startswith("delta")
+
+
+DEFAULTS = """\
+def polynomial(x, coeffs=[1.0, 2.0, 0.5]):
+    return sum(c * x ** k for k, c in enumerate(coeffs))
+
+
+def config(x, p={"a": 2.0, "b": -1.0}, pair=(0.5, 0.25)):
+    return p["a"] * x + p["b"] + pair[0] * pair[1] * x * x
+
+
+def cubic(x, *, weights=[0.5, 1.5]):
+    return weights[0] * x + weights[1] * x ** 3
+
+
+def remembers(x, seen=[]):
+    seen.append(x)
+    return x * len(seen)
+"""
+
+
+@pytest.mark.parametrize("name, wrt", [("polynomial", "x"), ("polynomial", None),
+                                       ("config", "x"), ("config", None), ("cubic", None),
+                                       ("cubic", ("x", "weights"))])
+def test_a_container_default_is_kept_in_the_signature(tmp_path, name, wrt):
+    fn = define(tmp_path, DEFAULTS, name)
+    gradient = symdiff.grad(fn, wrt=wrt)
+    got = gradient(1.5)  # the container left to its default
+    assert got == symdiff.tape.grad(fn, wrt=wrt)(1.5)
+    defaults = {k: p.default for k, p in inspect.signature(fn).parameters.items()
+                if p.default is not p.empty}
+    assert got == symdiff.tape.grad(fn, wrt=wrt)(1.5, **defaults)
+    first = got if not isinstance(got, tuple) else got[0]
+    assert first == pytest.approx(oracles.finite_difference(fn, (1.5,), 0)[0], rel=1e-7)
+    text = symdiff.source(fn, 1.5, wrt=wrt)
+    assert f"def grad_{name}{inspect.signature(fn)}:" in text
+
+
+def test_a_default_the_function_changes_is_the_gradients_own(tmp_path):
+    """The gradient's default is its own list, changed by its calls as ``f``'s is by
+    ``f``'s: calling the gradient leaves ``f``'s default as it was."""
+    remembers = define(tmp_path, DEFAULTS, "remembers")
+    gradient = symdiff.grad(remembers, wrt="x")
+    assert [gradient(2.0), gradient(2.0)] == [1.0, 2.0]
+    assert remembers.__defaults__ == ([],)
+    assert [remembers(2.0), remembers(2.0)] == [2.0, 4.0]
