@@ -5,8 +5,10 @@ Expects the ``wrt`` a caller gave (``grad``, ``value_and_grad``, ``jvp``, ``jaco
 ``ParsedFunction`` it came from.  Guarantees a ``Choice``: the parameter names, in the
 order asked for, and whether the caller gets one bare value (``single``) or a tuple.
 
-- ``None``: every parameter but those whose default is None (optional arguments,
-  never differentiated unless named); all of them when that leaves none.
+- ``None``: every positional parameter but those whose default is None (optional
+  arguments) or an int or a bool (a count, an index, a flag: ``label=1``, ``n=10``),
+  never differentiated unless named; all of them when that leaves none.  Keyword-only
+  parameters are differentiated only when named.
   ``prefer="active"`` narrows that default further to the parameters a derivative can
   flow from (``check``'s default, ``analysis.activity``); it is never applied to a
   ``wrt`` the caller wrote.
@@ -57,8 +59,8 @@ def choose(wrt, parsed):
     source (what ``resolve`` starts from, before the program says more)."""
     params = parameters(parsed)
     if wrt is None:
-        optional = optional_parameters(parsed)
-        chosen = [p for p in params if p not in optional] or params or parameter_names(
+        left_out = optional_parameters(parsed) + counting_parameters(parsed)
+        chosen = [p for p in params if p not in left_out] or params or parameter_names(
             parsed.tree)
         return Choice(tuple(chosen), len(chosen) == 1)
     return _named(wrt, params, parsed)
@@ -83,6 +85,15 @@ def optional_parameters(parsed):
     params = parameters(parsed)
     values = getattr(parsed.fn, "__defaults__", None) or ()
     return tuple(p for p, v in zip(params[len(params) - len(values):], values) if v is None)
+
+
+def counting_parameters(parsed):
+    """The parameters whose default is an int or a bool (``label=1``, ``n=10``,
+    ``normalize=True``): a count, an index or a flag, never differentiated unless named."""
+    params = parameters(parsed)
+    values = getattr(parsed.fn, "__defaults__", None) or ()
+    return tuple(p for p, v in zip(params[len(params) - len(values):], values)
+                 if isinstance(v, int))
 
 
 def _active(program, names):

@@ -74,6 +74,34 @@ def cubic_with_weights(x, *, weights=[0.5, 1.5]):
     return weights[0] * x + weights[1] * x ** 3
 
 
+# --- int and bool defaults: left out of the default wrt ----------------------------------
+
+def cross_entropy(logits, label=1):
+    m = max(logits)
+    z = sum(math.exp(v - m) for v in logits)
+    return m + math.log(z) - logits[label]
+
+
+def repeated_squaring(x, n=3):
+    for _ in range(n):
+        x = x * x
+    return x
+
+
+def squared_norm(xs, normalize=True):
+    total = sum(x * x for x in xs)
+    if normalize:
+        return total / len(xs)
+    return total
+
+
+def explicit_euler(x0, rate, steps=4, dt=0.05):
+    x = x0
+    for _ in range(steps):
+        x = x + dt * (-rate * x + math.sin(x))
+    return x
+
+
 CASES = [
     at(huber, (0.5, 1.0), (3.0, 2.0), (-2.5, 1.0), wrt=("r", "delta"), kinky=True),
     at(huber, (0.5, 1.0), (-3.0, 2.0), kinky=True, name="huber_by_default"),
@@ -91,4 +119,9 @@ CASES = [
     at(two_term_mixture, (0.3, (0.25, 0.75)), (-1.1, (0.6, 0.4))),
     at(affine_from_config, (0.8, {"a": 2.0, "b": -1.0}), (-0.4, {"a": 0.5, "b": 0.3})),
     at(cubic_with_weights, (0.9, [0.5, 1.5]), wrt=("x", "weights")),
+    at(cross_entropy, ([0.5, 2.0, -1.0], 1), ([0.1, -0.3], 0), kinky=True),
+    at(repeated_squaring, (1.1, 3), (-0.9, 2)),
+    at(squared_norm, (numbers(3, "sn"), True), (numbers(2, "sn2"), False)),
+    at(explicit_euler, (0.8, 1.5, 4, 0.05), (-0.3, 0.7, 3, 0.1)),
+    at(explicit_euler, (0.8, 1.5, 4, 0.05), wrt=("rate", "dt"), name="explicit_euler_by_dt"),
 ]

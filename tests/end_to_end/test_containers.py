@@ -123,10 +123,11 @@ def positional(case):
 
 def defaulted_wrt(case):
     """The parameters ``wrt=None`` differentiates by: the positional ones but those whose
-    default is None; all of them when that leaves none."""
+    default is None, an int or a bool; all of them when that leaves none."""
     positional = case.params[:len(case.params) - len(keywords(case))]
     defaults = {name: p.default for name, p in inspect.signature(case.fn).parameters.items()}
-    chosen = [p for p in positional if defaults[p] is not None]
+    chosen = [p for p in positional if defaults[p] is not None
+              and not isinstance(defaults[p], int)]
     return chosen or list(positional) or list(case.params)
 
 

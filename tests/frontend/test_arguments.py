@@ -6,6 +6,7 @@ tape and with finite differences (``oracles``), never with values typed in.
 
 import inspect
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -152,3 +153,41 @@ def test_a_default_the_function_changes_is_the_gradients_own(tmp_path):
     assert [gradient(2.0), gradient(2.0)] == [1.0, 2.0]
     assert remembers.__defaults__ == ([],)
     assert [remembers(2.0), remembers(2.0)] == [2.0, 4.0]
+
+
+def readme_example(heading):
+    """The first Python block of the README after ``heading``."""
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    after = text[text.index(heading):]
+    return after.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_readme_example_of_the_default_wrt_runs(tmp_path):
+    """The README's example of what ``wrt=None`` takes runs as written (its asserts hold)."""
+    text = readme_example("### Which parameters `wrt=None` differentiates")
+    assert "label=1" in text and "delta=1.0" in text
+    oracles.module_from_text(tmp_path, "readme_wrt", text)
+
+
+COUNTS = """\
+def power(x, n=10, exact=False):
+    r = 1.0
+    for i in range(n):
+        r = r * x
+    return r if exact else r + 0.0
+
+
+def only_counts(n=3, k=True):
+    return float(n)
+"""
+
+
+def test_the_default_wrt_leaves_out_int_and_bool_defaults(tmp_path):
+    power = define(tmp_path, COUNTS, "power")
+    got = symdiff.grad(power)(1.1, 3)
+    assert isinstance(got, float) and got == symdiff.tape.grad(power)(1.1, 3)
+    assert got == pytest.approx(oracles.finite_difference(power, (1.1, 3), 0)[0], rel=1e-7)
+    assert symdiff.grad(power, wrt=("x", "n"))(1.1, 3) == (got, 0.0)  # named: taken
+    assert symdiff.grad(power, wrt="exact")(1.1, 3, True) == 0.0
+    only_counts = define(tmp_path, COUNTS, "only_counts")  # nothing else: all of them
+    assert symdiff.grad(only_counts)(3, True) == symdiff.tape.grad(only_counts)(3, True)

@@ -312,6 +312,15 @@ def _cases():
             for c in getattr(module, "CASES", ())]
 
 
+def _default_wrt(fn):
+    """What ``wrt=None`` takes: the positional parameters but those defaulting to None, an
+    int or a bool (all of them when that leaves none)."""
+    parameters = inspect.signature(fn).parameters.values()
+    positional = [p.name for p in parameters if p.kind <= p.POSITIONAL_OR_KEYWORD]
+    return [p.name for p in parameters if p.name in positional and p.default is not None
+            and not isinstance(p.default, int)] or positional
+
+
 def _on_tape(value):
     if not is_container(value):
         return tape.Value(value)
@@ -325,7 +334,8 @@ def test_on_tape_values_every_case_computes_and_differentiates_as_the_tape(case)
     the tape gives running the function itself: at a container case's points, at two
     points of a number case's domain."""
     wrt = getattr(case, "wrt", None)
-    names = list(case.params) if wrt is None else [wrt] if isinstance(wrt, str) else list(wrt)
+    names = _default_wrt(case.fn) if wrt is None else [wrt] if isinstance(wrt, str) else list(
+        wrt)
     witness = tape.grad(case.fn, wrt=tuple(names))
     points = oracles.sample(case, 2, "tape") if hasattr(case, "domain") else case.points
     for point in points:

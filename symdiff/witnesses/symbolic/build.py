@@ -71,12 +71,12 @@ def _build(fn, at, kwargs=None, wrt=None, containers="wrt"):
 def _select(wrt, names, fn=None, keywords=()):
     """(the names ``wrt`` selects, whether the caller gets one value, not a tuple).  By
     default every positional parameter of ``fn`` (``names``) but those defaulting to
-    None (optional ones); ``wrt`` may also name the keyword-only parameters
-    ``keywords``."""
+    None (optional ones), an int or a bool (a count, an index, a flag); ``wrt`` may also
+    name the keyword-only parameters ``keywords``."""
     if wrt is None:
         defaults = getattr(fn, "__defaults__", None) or ()
         optional = {n for n, d in zip(names[len(names) - len(defaults):], defaults)
-                    if d is None}
+                    if d is None or isinstance(d, int)}
         keys = [i for i, n in enumerate(names) if n not in optional] or list(range(len(names)))
         single = len(keys) == 1
     else:
