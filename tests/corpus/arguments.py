@@ -102,6 +102,82 @@ def explicit_euler(x0, rate, steps=4, dt=0.05):
     return x
 
 
+# --- strings, None and bools as locals; special floats; copies ---------------------------
+
+def reduced_loss(preds, targets, reduction="Mean"):
+    mode = reduction.strip().lower()
+    errors = [(p - t) ** 2 for p, t in zip(preds, targets)]
+    if mode == "sum":
+        return sum(errors)
+    elif mode.startswith("mean"):
+        return sum(errors) / len(errors)
+    return max(errors)
+
+
+def activation(x, kind="tanh"):
+    name = kind.lower()
+    if name == "relu":
+        return max(x, 0.0)
+    if name == "softplus":
+        return math.log1p(math.exp(x))
+    return math.tanh(x)
+
+
+def largest_square(xs):
+    best = None
+    for x in xs:
+        s = x * x
+        if best is None or s > best:
+            best = s
+    return best
+
+
+def first_above(xs, threshold):
+    found = False
+    total = 0.0
+    for x in xs:
+        if not found and x > threshold:
+            found = True
+            total += 10.0 * x
+        else:
+            total += x * x
+    if found:
+        return total
+    return -total
+
+
+def spread(xs):
+    lo = float("inf")
+    hi = float("-inf")
+    for x in xs:
+        lo = min(lo, x)
+        hi = max(hi, x)
+    return hi - lo
+
+
+def clipped_log(x, floor=None):
+    if floor is None:
+        floor = float("-inf")
+    return max(math.log(x), floor)
+
+
+def rounded_gain(x):
+    return x * x * round(x, ndigits=2)
+
+
+def rescaled_copy(params, factor):
+    p = dict(params)
+    p["w"] = p["w"] * factor
+    return p["w"] * p["b"] + params["w"]
+
+
+def copied_lists(xs):
+    ys = list(xs)
+    ys.append(ys[0] * ys[-1])
+    zs = tuple(xs)
+    return sum(ys) * zs[0]
+
+
 CASES = [
     at(huber, (0.5, 1.0), (3.0, 2.0), (-2.5, 1.0), wrt=("r", "delta"), kinky=True),
     at(huber, (0.5, 1.0), (-3.0, 2.0), kinky=True, name="huber_by_default"),
@@ -124,4 +200,16 @@ CASES = [
     at(squared_norm, (numbers(3, "sn"), True), (numbers(2, "sn2"), False)),
     at(explicit_euler, (0.8, 1.5, 4, 0.05), (-0.3, 0.7, 3, 0.1)),
     at(explicit_euler, (0.8, 1.5, 4, 0.05), wrt=("rate", "dt"), name="explicit_euler_by_dt"),
+    at(reduced_loss, (numbers(3, "rl"), numbers(3, "rl2"), "Mean"),
+       (numbers(3, "rl3"), numbers(3, "rl4"), " SUM"), (numbers(2, "rl5"), [0.0, 0.0], "max"),
+       wrt="preds", kinky=True),
+    at(activation, (0.7, "tanh"), (-0.3, "ReLU"), (0.4, "relu"), (0.2, "Softplus"), wrt="x",
+       kinky=True),
+    at(largest_square, ([0.5, -1.2, 0.8],), ([0.3],), kinky=True),
+    at(first_above, ([0.1, 0.9, 0.7], 0.5), ([0.1, 0.2], 0.5), wrt="xs", kinky=True),
+    at(spread, ([0.3, 0.9, -0.2],), ([1.5, 0.5],), kinky=True),
+    at(clipped_log, (2.0, None), (0.5, -0.1), (2.0, 0.1), wrt="x", kinky=True),
+    at(rounded_gain, (1.2345,), (-0.731,), kinky=True),
+    at(rescaled_copy, ({"w": 0.5, "b": -1.5}, 2.0), ({"w": 1.5, "b": 0.25}, -0.5)),
+    at(copied_lists, ([0.5, -1.2, 0.8],), ([2.0, 0.3],)),
 ]

@@ -191,3 +191,39 @@ def test_the_default_wrt_leaves_out_int_and_bool_defaults(tmp_path):
     assert symdiff.grad(power, wrt="exact")(1.1, 3, True) == 0.0
     only_counts = define(tmp_path, COUNTS, "only_counts")  # nothing else: all of them
     assert symdiff.grad(only_counts)(3, True) == symdiff.tape.grad(only_counts)(3, True)
+
+
+LOCALS = """\
+def not_a_string(x):
+    return x.lower()
+
+
+def bad_float(x):
+    return x * float("abc")
+
+
+def mode_of(xs, kind="Sum"):
+    mode = kind.strip().lower()
+    if mode == "sum":
+        return sum(xs)
+    return sum(xs) / len(xs)
+"""
+
+
+@pytest.mark.parametrize("name, where", [("not_a_string", "x.lower()"),
+                                         ("bad_float", 'float("abc")')])
+def test_what_is_left_of_strings_and_floats_is_a_located_refusal(tmp_path, name, where):
+    fn = define(tmp_path, LOCALS, name)
+    with pytest.raises(UnsupportedSyntaxError) as caught:
+        symdiff.grad(fn)(1.5)
+    error = caught.value
+    assert error.hint and error.source_line[error.col_offset:].startswith(where)
+
+
+@pytest.mark.parametrize("kind", ["Sum", " sum ", "mean", "MEAN"])
+def test_a_string_method_runs_when_the_gradient_runs(tmp_path, kind):
+    mode_of = define(tmp_path, LOCALS, "mode_of")
+    xs = [0.5, -1.0, 2.0]
+    got = symdiff.grad(mode_of, wrt="xs")(xs, kind)
+    assert got == symdiff.tape.grad(mode_of, wrt="xs")(xs, kind)
+    assert "kind.strip()" in symdiff.source(mode_of, xs, kind, wrt="xs")

@@ -43,6 +43,13 @@ class _Jump(Exception):
     """``_Jump(kind, value)``: a ``Break``, ``Continue`` or ``Return`` leaving a block."""
 
 
+_STRING_METHODS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rstrip", "title",
+                             "capitalize", "swapcase", "replace", "removeprefix",
+                             "removesuffix", "zfill", "startswith", "endswith", "isdigit",
+                             "isalpha", "isalnum", "isspace", "islower", "isupper", "find",
+                             "rfind"})
+
+
 def _parameters(parsed):
     """The positional parameters (``**kwargs`` holds data: it gets no symbol)."""
     spec = parsed.tree.args
@@ -286,6 +293,10 @@ class Interpreter(ExpressionReader):
         kwargs = {keyword.arg: self.eval(keyword.value) for keyword in node.keywords}
         if isinstance(node.func, ast.Attribute):  # xs.append(v), kwargs.get("k", default)
             base = self.eval(node.func.value)
+            if isinstance(base, str) and node.func.attr in _STRING_METHODS and all(
+                    isinstance(a, (str, int)) for a in args) and not kwargs:
+                found = getattr(base, node.func.attr)(*args)  # kind.lower(): no derivative
+                return found if isinstance(found, str) else sympy.Integer(int(found))
             if isinstance(base, (tuple, list, dict)):
                 if kwargs:
                     raise self.unsupported(node, f"keyword arguments to .{node.func.attr}()")
@@ -303,6 +314,12 @@ class Interpreter(ExpressionReader):
         found = self.container_builtin(func, args, kwargs, node)
         if found is not NotImplemented:
             return found
+        if func is float and len(args) == 1 and isinstance(args[0], str) and not kwargs:
+            value = float(args[0])  # float("inf"), float("nan"), float("1.5")
+            return sympy.nan if math.isnan(value) else sympy.oo if value == math.inf else (
+                -sympy.oo if value == -math.inf else sympy.Float(value))
+        if func is round and len(args) == 1 and set(kwargs) == {"ndigits"}:
+            args, kwargs = args + [kwargs["ndigits"]], {}
         name = _primitive_name(func)
         if name is None and inspect.isfunction(transparent(func)):
             return self.call(transparent(func), args, kwargs, node)  # what a call runs
