@@ -113,7 +113,7 @@ def fence(parsed, tree=None):
     """Raise ``UnsupportedSyntaxError`` at the first construct outside the language."""
     tree = tree if tree is not None else parsed.tree
     _check_signature(parsed, tree, kwargs=True)
-    nested = _check_nested(parsed, tree)
+    nested = _check_nested(parsed, tree) | _key_lambdas(tree)
     checked = {}  # node class -> whether ``_check_accepted`` has a rule for it
     for node, where in _nodes(tree):
         name = type(node).__name__
@@ -193,6 +193,14 @@ def _check_nested(parsed, tree):
     if names:
         _check_nested_uses(parsed, tree, names)
     return accepted
+
+
+def _key_lambdas(tree):
+    """The ids of the lambdas given as the ``key`` of a call of ``max`` or ``min``
+    (``max(range(n), key=lambda k: xs[k])``: desugar writes the loop it stands for)."""
+    return {id(k.value) for node in ast.walk(tree) if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name) and node.func.id in ("max", "min")
+            for k in node.keywords if k.arg == "key" and isinstance(k.value, ast.Lambda)}
 
 
 def _check_nested_uses(parsed, tree, names):

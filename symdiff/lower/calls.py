@@ -23,6 +23,7 @@ from symdiff.errors import UnknownFunctionError, UnsupportedSyntaxError
 from symdiff.frontend.resolve import lookup
 from symdiff.ir import nodes as ir
 from symdiff.lower import changes, containers, names, operands, tables
+from symdiff.lower.kind_tests import kind_test
 from symdiff.primitives.reductions import REDUCTIONS, WITH_START, function
 from symdiff.primitives.registry import VARIADIC, chains, pairs, rule_of, variant, written_out
 from symdiff.primitives.texts import template
@@ -57,6 +58,9 @@ def call(frame, node, target):
     special = names.special_float(frame, callee, node)
     if special is not None:
         return special
+    tested = kind_test(frame, callee, node, target)
+    if tested is not None:
+        return tested
     if callee.kind == "custom":
         return call_custom(frame, callee.value, node, target)
     if callee.value is len and len(node.args) == 1 and not node.keywords:

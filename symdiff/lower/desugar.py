@@ -82,6 +82,7 @@ from symdiff.lower.hygiene import Hygiene
 from symdiff.lower.hygiene import located
 from symdiff.lower.hygiene import name as name_node
 from symdiff.lower.iteration import index_loop, unpacked_assignment
+from symdiff.lower.keyed import keyed_extrema
 
 _EXITS = (ast.Return, ast.Break, ast.Continue)
 _COMPREHENSIONS = (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
@@ -199,6 +200,11 @@ def _statement(stmt, scope):
     extended = _extend_loop(stmt, scope)
     if extended is not None:
         return _statement(extended, scope)
+    keyed = keyed_extrema(stmt, scope)
+    if keyed is not None:  # max(xs, key=...): found by a loop before the statement
+        before, stmt = keyed
+        return [new for made in before for new in _statement(made, scope)] + _statement(
+            stmt, scope)
     before, stmt = hoist(stmt, scope) if scope.comprehensions else ([], stmt)
     out = [new for made in before for new in _statement(made, scope)]
     if stmt is None:  # a list comprehension filled its target in place

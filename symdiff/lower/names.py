@@ -210,7 +210,7 @@ def is_string_method(frame, node):
     func = node.func
     if func.attr not in STRING_METHODS or node.keywords:
         return False
-    if _is_string(frame, func.value):
+    if is_string_value(frame, func.value):
         return True
     if isinstance(func.value, ast.Name) and scope_of(frame, func.value.id) is None and (
             meaning_of(frame, func.value.id, func.value).kind == "module"):
@@ -222,7 +222,7 @@ def is_string_method(frame, node):
                       "or what another of its methods gives")
 
 
-def _is_string(frame, node):
+def is_string_value(frame, node):
     """Whether ``node`` is known to hold a string when the gradient is built."""
     if isinstance(node, ast.Constant):
         return isinstance(node.value, str)

@@ -44,6 +44,7 @@ def normalize(parsed, allow_tuple=False, kinds=None):
     """
     namer = Namer(all_identifiers(parsed.tree) + list(BUILTINS))
     unit = Unit(parsed, namer, None)
+    unit.specialized = kinds is not None
     local = unit.reading(parsed.tree).locals
     math_name = unit.math_name = _math_alias(parsed, namer, local)
     program_origin = _origin(parsed, parsed.tree)

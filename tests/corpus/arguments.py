@@ -178,6 +178,57 @@ def copied_lists(xs):
     return sum(ys) * zs[0]
 
 
+# --- max/min with a key, range inside zip, dispatch on the kinds ------------------------
+
+def peak_value(xs):
+    n = len(xs)
+    k = max(range(n), key=lambda j: xs[j])
+    return xs[k] * xs[k] + k
+
+
+def closest_to_zero(xs):
+    return min(xs, key=abs) ** 2
+
+
+def _distance(p):
+    return (p[0] - 1.0) ** 2 + p[1] ** 2
+
+
+def nearest_point(points):
+    best = min(points, key=_distance)
+    return best[0] * best[1]
+
+
+def rank_weighted(ys):
+    n = len(ys)
+    return sum(y * k for y, k in zip(ys, range(1, n + 1))) / n
+
+
+def discounted(rewards, gamma):
+    total = 0.0
+    for r, t in zip(rewards, range(len(rewards))):
+        total += r * gamma ** t
+    return total
+
+
+def sum_of_squares(x):
+    if isinstance(x, (int, float)):
+        return x * x
+    return sum(v * v for v in x)
+
+
+def as_vector_norm(x):
+    if isinstance(x, (list, tuple)):
+        return math.sqrt(sum(v * v for v in x))
+    return abs(x)
+
+
+def cubed_total(x):
+    if hasattr(x, "__len__"):
+        return sum(v ** 3 for v in x)
+    return x ** 3
+
+
 CASES = [
     at(huber, (0.5, 1.0), (3.0, 2.0), (-2.5, 1.0), wrt=("r", "delta"), kinky=True),
     at(huber, (0.5, 1.0), (-3.0, 2.0), kinky=True, name="huber_by_default"),
@@ -212,4 +263,15 @@ CASES = [
     at(rounded_gain, (1.2345,), (-0.731,), kinky=True),
     at(rescaled_copy, ({"w": 0.5, "b": -1.5}, 2.0), ({"w": 1.5, "b": 0.25}, -0.5)),
     at(copied_lists, ([0.5, -1.2, 0.8],), ([2.0, 0.3],)),
+    at(peak_value, ([0.5, -1.2, 0.8],), ([0.3, 0.9, 0.1, -0.5],), kinky=True),
+    at(closest_to_zero, ([0.5, -0.2, 0.8],), ([-1.5, 0.7],), kinky=True),
+    at(nearest_point, ([(0.0, 0.5), (1.2, 0.3), (2.0, -1.0)],), ([(0.9, 0.1)],), kinky=True),
+    at(rank_weighted, (numbers(3, "rw"),), (numbers(1, "rw1"),)),
+    at(discounted, (numbers(4, "dc"), 0.9), (numbers(2, "dc2"), 0.5)),
+    at(sum_of_squares, (1.5,), (-0.25,), name="sum_of_squares_of_a_number"),
+    at(sum_of_squares, ([0.5, -1.5],), ((0.25, 2.0, -1.0),), name="sum_of_squares_of_a_list"),
+    at(as_vector_norm, ([0.6, -0.8],), ((1.5, 2.0),), name="as_vector_norm_of_a_list"),
+    at(as_vector_norm, (-2.5,), (0.75,), kinky=True, name="as_vector_norm_of_a_number"),
+    at(cubed_total, ([0.5, -1.5],), name="cubed_total_of_a_list"),
+    at(cubed_total, (1.25,), name="cubed_total_of_a_number"),
 ]

@@ -227,3 +227,73 @@ def test_a_string_method_runs_when_the_gradient_runs(tmp_path, kind):
     got = symdiff.grad(mode_of, wrt="xs")(xs, kind)
     assert got == symdiff.tape.grad(mode_of, wrt="xs")(xs, kind)
     assert "kind.strip()" in symdiff.source(mode_of, xs, kind, wrt="xs")
+
+
+KINDS = """\
+import math
+import numbers
+
+
+def float_or_count(x):
+    if isinstance(x, float):
+        return math.sin(x)
+    return x * 2.0
+
+
+def dispatch(x, scale):
+    if isinstance(x, (list, tuple)):
+        return scale * sum(v * v for v in x)
+    return scale * x * x
+
+
+def first_peak(xs):
+    n = len(xs)
+    best = n > 1 and max(range(n), key=lambda k: xs[k])
+    return xs[best]
+
+
+def empty_peak(xs):
+    return max(xs[:0], key=abs)
+
+
+def unknown_class(x):
+    if isinstance(x, numbers.Integral):
+        return x
+    return x * x
+"""
+
+
+@pytest.mark.parametrize("x", [0.7, -1.3, 2, -3])
+def test_isinstance_of_a_number_by_int_or_float_is_told_as_the_gradient_runs(tmp_path, x):
+    fn = define(tmp_path, KINDS, "float_or_count")
+    got = symdiff.grad(fn)(x)
+    assert got == pytest.approx(oracles.finite_difference(fn, (float(x),), 0)[0] if isinstance(
+        x, float) else 2.0, rel=1e-7)
+    assert "isinstance(x, (float,))" in symdiff.source(fn)
+
+
+@pytest.mark.parametrize("x", [[0.5, -1.5], (0.25, 2.0), 1.5])
+def test_isinstance_of_a_table_of_data_is_told_as_the_gradient_runs(tmp_path, x):
+    """``x`` left out of wrt: built at once, ``x`` a number or a table of data."""
+    fn = define(tmp_path, KINDS, "dispatch")
+    got = symdiff.grad(fn, wrt="scale")(x, 2.0)
+    assert got == symdiff.tape.grad(fn, wrt="scale")(x, 2.0)
+
+
+@pytest.mark.parametrize("name, where", [("first_peak", "max(range(n)"),
+                                         ("unknown_class", "isinstance")])
+def test_a_kind_test_or_keyed_call_symdiff_cannot_place_is_a_located_refusal(tmp_path, name,
+                                                                              where):
+    fn = define(tmp_path, KINDS, name)
+    with pytest.raises(UnsupportedSyntaxError) as caught:
+        symdiff.grad(fn)([0.5, 1.5] if name == "first_peak" else 1.5)
+    error = caught.value
+    assert error.hint and error.source_line[error.col_offset:].startswith(where)
+
+
+def test_a_keyed_max_of_nothing_raises_as_python_does(tmp_path):
+    fn = define(tmp_path, KINDS, "empty_peak")
+    with pytest.raises(ValueError):
+        fn([0.5, 1.5])
+    with pytest.raises(ValueError):
+        symdiff.grad(fn)([0.5, 1.5])

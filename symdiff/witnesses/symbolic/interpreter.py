@@ -320,6 +320,11 @@ class Interpreter(ExpressionReader):
                 -sympy.oo if value == -math.inf else sympy.Float(value))
         if func is round and len(args) == 1 and set(kwargs) == {"ndigits"}:
             args, kwargs = args + [kwargs["ndigits"]], {}
+        if func in (isinstance, hasattr, callable) and not kwargs:
+            subject = 0.0 if isinstance(args[0], sympy.Basic) else args[0]  # a number: a float
+            return sympy.Integer(int(func(subject, *args[1:])))
+        if func in (min, max) and set(kwargs) == {"key"} and len(args) == 1:
+            return self.pick_by_key(func, self.iterate(args[0], node), kwargs["key"], node)
         name = _primitive_name(func)
         if name is None and inspect.isfunction(transparent(func)):
             return self.call(transparent(func), args, kwargs, node)  # what a call runs
@@ -343,6 +348,27 @@ class Interpreter(ExpressionReader):
         except TypeError:
             raise self.fail(SymdiffError, node, f"{callee} does not take {len(exprs)} "
                             "arguments") from None
+
+    def pick_by_key(self, func, items, key, node):
+        """The item Python's ``max``/``min`` with ``key`` returns at the point (the first
+        on a tie)."""
+        if not items:
+            raise ValueError(f"{func.__name__}() iterable argument is empty")
+        keys = [self.number(self.apply(key, item, node), node, "key") for item in items]
+        return items[func(range(len(keys)), key=keys.__getitem__)]
+
+    def apply(self, fn, item, node):
+        """``fn(item)`` for a key function: a lambda or def of the code, a user's
+        function, or a primitive (``abs``)."""
+        if isinstance(fn, _Closure):
+            return self.call_nested(fn, [item], {}, node)
+        if _primitive_name(fn) is None and inspect.isfunction(transparent(fn)):
+            return self.call(transparent(fn), [item], {}, node)
+        name = _primitive_name(fn)
+        if name is None:
+            raise self.fail(UnknownFunctionError, node, f"the key {fn!r} has no symbolic form",
+                            hint="give a lambda, a def or a math function")
+        return _PRIMITIVES[name](self.expr(item, node))
 
     def pick(self, name, args, node):
         """The argument Python's min/max returns at the point (on a tie, the first)."""
