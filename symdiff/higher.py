@@ -27,7 +27,7 @@ import types
 from symdiff.api import _unwrap, build
 from symdiff.backend.travel import wrap
 from symdiff.frontend.parse import parse_function
-from symdiff.frontend.wrt import choose
+from symdiff.frontend.wrt import choose, keyword_only_error
 
 
 def jvp(fn=None, *, wrt=None, optimize=True):
@@ -168,7 +168,10 @@ def _gradient_forward(fn, wrt):
     bare value.  The parameters are read off the source (``frontend.wrt.choose``, as
     the build resolves them), so one gradient is built, not one to learn them first."""
     fn = _unwrap(fn)
-    choice = choose(wrt, parse_function(fn))
+    parsed = parse_function(fn)
+    if parsed.tree.args.kwonlyargs:
+        raise keyword_only_error(parsed)
+    choice = choose(wrt, parsed)
     gradient = build(fn, choice.names)  # the gradient as a tuple, even of one
     forward = build(gradient.function, choice.names, mode="forward")
     return forward, gradient, choice.single

@@ -27,6 +27,7 @@ from symdiff.errors import SymdiffError
 from symdiff.core import types as t
 from symdiff.frontend.kinds import PLAIN, kind_of, uses_arrays, uses_containers
 from symdiff.frontend.parse import parse_function
+from symdiff.frontend.resolve import parameter_names
 from symdiff.frontend.table_reads import read_as_tables
 from symdiff.frontend.wrt import choose
 from symdiff.core.types import is_container
@@ -80,7 +81,7 @@ def _reading(fn, readings, depth):
         except SymdiffError:
             readings[fn] = None
             return None
-        params = [a.arg for a in parsed.tree.args.posonlyargs + parsed.tree.args.args]
+        params = parameter_names(parsed.tree)
 
         def helper(name):
             found = parsed.closure.get(name, parsed.globals.get(name))
@@ -93,8 +94,9 @@ def _reading(fn, readings, depth):
 
 
 def container_kinds(fn, args, kwargs=None, signature=None):
-    """``{parameter: type}`` for the arguments of a call that are containers
-    (``signature``: ``fn``'s, when the caller keeps it)."""
+    """``{parameter: type}`` for the arguments of a call that are containers, the
+    defaults of the parameters it leaves out too (``signature``: ``fn``'s, when the
+    caller keeps it)."""
     if kwargs:
         try:
             arguments = (signature or inspect.signature(fn)).bind_partial(
@@ -104,6 +106,9 @@ def container_kinds(fn, args, kwargs=None, signature=None):
     else:  # positional only: no binding needed
         names = list((signature or inspect.signature(fn)).parameters)
         arguments = dict(zip(names, args))
+    for name, parameter in (signature or inspect.signature(fn)).parameters.items():
+        if name not in arguments and parameter.default is not parameter.empty:
+            arguments[name] = parameter.default  # a container default is read as it is
     kinds = {}
     for name, value in arguments.items():
         kind = kind_of(value)

@@ -285,8 +285,10 @@ def uses_fstring_in_helper_check(x):
     return x
 
 
-def uses_keyword_only(x, *, scale):  # FENCE keyword_only at scale
-    return x * scale
+def uses_keyword_only(x):
+    def scaled(t, *, k):  # FENCE keyword_only at k
+        return t * k
+    return scaled(x, k=2.0)
 
 
 def uses_nested_def_as_value(x):

@@ -413,9 +413,16 @@ def none_guards(program, wrt):
     return guards
 
 
+def _default(value):
+    """The expression of a default the signature keeps (a container written out)."""
+    return ex.literal(value) if type(value) in (list, tuple, dict) else operand(ir.Const(value))
+
+
 def function_of(name, program, body, extra=()):
     """The ``Function`` named ``name`` with ``program``'s parameters (then ``extra``
     ones, which drop the defaults) and ``body``."""
-    defaults = () if extra else tuple(operand(ir.Const(d)) for d in program.defaults)
+    defaults = () if extra else tuple(_default(d) for d in program.defaults)
+    kw_defaults = tuple(_default(program.kw_defaults[p]) if p in program.kw_defaults else None
+                        for p in program.kwonly)
     return sw.Function(name, tuple(program.params) + tuple(extra), defaults, program.kwargs,
-                       body)
+                       body, kwonly=tuple(program.kwonly), kw_defaults=kw_defaults)

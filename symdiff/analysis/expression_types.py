@@ -25,6 +25,13 @@ from symdiff.primitives.type_rules import like, reads_arguments
 BUILTIN_VALUES = {"len": t.INT, "bool": t.BOOL, "str": t.STR, "isinstance": t.BOOL,
                   "callable": t.BOOL, "hasattr": t.BOOL}
 MATH_VALUES = {"isqrt": t.INT, "gcd": t.INT, "lcm": t.INT}
+# a string's methods symdiff calls where the code calls them, never differentiated
+STRING_METHODS = {**dict.fromkeys(("lower", "upper", "casefold", "strip", "lstrip", "rstrip",
+                                   "title", "capitalize", "swapcase", "replace",
+                                   "removeprefix", "removesuffix", "zfill"), t.STR),
+                  **dict.fromkeys(("startswith", "endswith", "isdigit", "isalpha", "isalnum",
+                                   "isspace", "islower", "isupper"), t.BOOL),
+                  **dict.fromkeys(("find", "rfind"), t.INT)}
 _NOT_PRIMITIVES = {**BUILTIN_VALUES, **MATH_VALUES}
 
 
@@ -144,6 +151,9 @@ def _call_type(expr, name_type):
     name = func.id if isinstance(func, ex.Name) else getattr(func, "attr", None)
     if name in _NOT_PRIMITIVES:
         return _NOT_PRIMITIVES[name]
+    if isinstance(func, ex.Attribute) and name in STRING_METHODS and (
+            expression_type(func.value, name_type) == t.STR):
+        return STRING_METHODS[name]
     op = registry.names("builtin" if isinstance(func, ex.Name) else "math").get(name)
     if name == "get" and isinstance(func, ex.Attribute):  # ``kwargs.get("k", default)``
         table = expression_type(func.value, name_type)

@@ -98,9 +98,7 @@ class _Inference:
             return t.Optional(t.INT if name in self.ints else t.FLOAT)
         if name in self.ints:
             return t.INT
-        defaults = dict(zip(program.params[len(program.params) - len(program.defaults):],
-                            program.defaults))
-        value = defaults.get(name)
+        value = program.default_values().get(name)
         if isinstance(value, (str, bool)):
             return t.of_value(value)
         return t.FLOAT

@@ -20,7 +20,8 @@ float, as every derivative rule of the registry takes it.
 import math
 import sys
 
-from symdiff.analysis.expression_types import BUILTIN_VALUES, MATH_VALUES, primitive_type
+from symdiff.analysis.expression_types import (BUILTIN_VALUES, MATH_VALUES, STRING_METHODS,
+                                               primitive_type)
 from symdiff.core import expr as ex
 from symdiff.core import types as t
 from symdiff.primitives.reductions import REDUCTIONS, WITH_START, in_math
@@ -194,6 +195,9 @@ def _call(expr, of, env, module):
     elif type(func) is ex.Attribute and type(func.value) is ex.Name and (
             func.value.id in module.numpy):
         return _primitive_call(expr, of, "numpy", module)
+    elif type(func) is ex.Attribute and func.attr in STRING_METHODS and (
+            of(func.value) == t.STR):
+        return STRING_METHODS[func.attr]  # ``kind.lower()``
     elif type(func) is ex.Attribute and func.attr == "pop" and len(expr.args) <= 1:
         kind = of(func.value)  # ``xs.pop()``, ``xs.pop(i)``: an element
         return kind.elem if isinstance(kind, t.List) else None

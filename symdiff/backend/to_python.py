@@ -48,9 +48,12 @@ def function(fn, builtins=None, owned=()):
     """The ``ast.FunctionDef`` of an ``ir.sweeps.Function`` (``owned``: the names of the
     buffers the gradient allocated itself)."""
     kwarg = ast.arg(fn.kwarg, None) if fn.kwarg else None
-    arguments = ast.arguments(posonlyargs=[], args=[ast.arg(p, None) for p in fn.params],
-                              vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=kwarg,
-                              defaults=[to_ast(d) for d in fn.defaults])
+    positional = fn.params[:len(fn.params) - len(fn.kwonly)]
+    arguments = ast.arguments(posonlyargs=[], args=[ast.arg(p, None) for p in positional],
+                              vararg=None, kwonlyargs=[ast.arg(p, None) for p in fn.kwonly],
+                              kw_defaults=[None if d is None else to_ast(d)
+                                           for d in fn.kw_defaults],
+                              kwarg=kwarg, defaults=[to_ast(d) for d in fn.defaults])
     names = _Names(builtins or {})
     names.types, names.owned = fn.types or {}, frozenset(owned)
     return function_def(fn.name, arguments, statements(fn.body, names))

@@ -109,6 +109,24 @@ class Dict:
     values: tuple
 
 
+def literal(value):
+    """The expression that writes ``value`` out: a number, a string, None or a bool, or a
+    tuple, list or dict of them (a default the generated signature keeps); a negative
+    number as the negation of a positive one (never a negative constant).
+
+        >>> ast.unparse(to_ast(literal([1.0, -2.0])))
+        '[1.0, -2.0]'
+    """
+    if type(value) in (list, tuple):
+        return (List if type(value) is list else Tuple)(tuple(literal(v) for v in value))
+    if type(value) is dict:
+        return Dict(tuple(Const(k) for k in value), tuple(literal(v) for v in value.values()))
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and (
+            value < 0 or (value == 0 and str(value).startswith("-"))):
+        return UnaryOp("-", Const(-value))
+    return Const(value)
+
+
 @dataclass(frozen=True)
 class ListComp:
     """``[elt for target in iter]``: one loop, no filter (what zeros of a nested

@@ -113,7 +113,7 @@ def fence(parsed, tree=None):
     """Raise ``UnsupportedSyntaxError`` at the first construct outside the language."""
     tree = tree if tree is not None else parsed.tree
     _check_signature(parsed, tree, kwargs=True)
-    nested = _check_nested(parsed, tree)
+    nested = _check_nested(parsed, tree) | _key_lambdas(tree)
     checked = {}  # node class -> whether ``_check_accepted`` has a rule for it
     for node, where in _nodes(tree):
         name = type(node).__name__
@@ -195,6 +195,14 @@ def _check_nested(parsed, tree):
     return accepted
 
 
+def _key_lambdas(tree):
+    """The ids of the lambdas given as the ``key`` of a call of ``max`` or ``min``
+    (``max(range(n), key=lambda k: xs[k])``: desugar writes the loop it stands for)."""
+    return {id(k.value) for node in ast.walk(tree) if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name) and node.func.id in ("max", "min")
+            for k in node.keywords if k.arg == "key" and isinstance(k.value, ast.Lambda)}
+
+
 def _check_nested_uses(parsed, tree, names):
     """Each nested function of ``names`` (name -> its defining statement) is only ever
     called, never bound again, and is no parameter's name."""
@@ -230,14 +238,15 @@ def _is_number(node):
 
 
 def _check_signature(parsed, tree, kwargs=False):
-    """Positional parameters with defaults; ``**kwargs`` too where ``kwargs`` allows it (the
-    differentiated function: it reads them with constant keys)."""
+    """Positional parameters with defaults; keyword-only parameters and ``**kwargs`` too
+    where ``kwargs`` allows it (a function defined with ``def`` at module level: the
+    differentiated function reads ``**kwargs`` with constant keys)."""
     args = tree.args
     for extra, what in ((args.vararg, "*args"), (None if kwargs else args.kwarg, "**kwargs")):
         if extra is not None:
             raise parsed.error(UnsupportedSyntaxError, extra, f"{what} parameters are not supported",
                                "name each parameter")
-    if args.kwonlyargs:
+    if args.kwonlyargs and not kwargs:
         raise parsed.error(UnsupportedSyntaxError, args.kwonlyargs[0],
                            "keyword-only parameters are not supported",
                            "make them ordinary parameters")

@@ -182,7 +182,7 @@ def _joins_param(node, params, lists):
                for s in sides) and any(_is_param(s, params) for s in sides)
 
 
-_WHOLE = ("len", "enumerate", "zip", "reversed", "sorted", "list", "tuple", "iter")
+_WHOLE = ("len", "enumerate", "zip", "reversed", "sorted", "list", "tuple", "iter", "dict")
 _ONE = REDUCTIONS  # of one iterable (``min(a, b)`` is of numbers)
 
 

@@ -35,11 +35,28 @@ class Meaning:
     value: object = None
 
 
+def parameter_names(tree):
+    """A function's parameters in order: the positional ones, then the keyword-only."""
+    args = tree.args
+    return [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+
+
+def parameter_defaults(fn, tree):
+    """``{parameter: its default}`` of the function ``fn`` whose tree is ``tree``: the
+    positional defaults (``__defaults__``) and the keyword-only ones (``__kwdefaults__``)."""
+    args = tree.args
+    positional = [a.arg for a in args.posonlyargs + args.args]
+    values = getattr(fn, "__defaults__", None) or ()
+    found = dict(zip(positional[len(positional) - len(values):], values))
+    found.update(getattr(fn, "__kwdefaults__", None) or {})
+    return found
+
+
 def local_names(tree):
-    """Parameters (``**kwargs`` right after the positional ones), nested functions and
+    """Parameters (positional, keyword-only, then ``**kwargs``), nested functions and
     every name the function assigns (not the names its nested functions assign), in
     first-seen order."""
-    names = [a.arg for a in tree.args.posonlyargs + tree.args.args]
+    names = parameter_names(tree)
     if tree.args.kwarg is not None:
         names.append(tree.args.kwarg.arg)
     for node in own_nodes(tree):

@@ -35,7 +35,9 @@ from symdiff.frontend.kinds import uses_containers
 def read_as_tables(tree, param, helper=None):
     """Whether every read of ``param`` in ``tree`` reads it as a table (see the module)."""
     reading = _Reading(tree, helper)
-    own = next((a for a in tree.args.posonlyargs + tree.args.args if a.arg == param), None)
+    args = tree.args
+    own = next((a for a in args.posonlyargs + args.args + args.kwonlyargs if a.arg == param),
+               None)
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id == param and not (
                 isinstance(node.ctx, ast.Load) and reading.table_read(node)):

@@ -5,8 +5,10 @@ Expects the ``wrt`` a caller gave (``grad``, ``value_and_grad``, ``jvp``, ``jaco
 ``ParsedFunction`` it came from.  Guarantees a ``Choice``: the parameter names, in the
 order asked for, and whether the caller gets one bare value (``single``) or a tuple.
 
-- ``None``: every parameter but those whose default is None (optional arguments,
-  never differentiated unless named); all of them when that leaves none.
+- ``None``: every positional parameter but those whose default is None (optional
+  arguments) or an int or a bool (a count, an index, a flag: ``label=1``, ``n=10``),
+  never differentiated unless named; all of them when that leaves none.  Keyword-only
+  parameters are differentiated only when named.
   ``prefer="active"`` narrows that default further to the parameters a derivative can
   flow from (``check``'s default, ``analysis.activity``); it is never applied to a
   ``wrt`` the caller wrote.
@@ -25,7 +27,8 @@ table is read, with a hint naming the number parameters to pass instead.
 from dataclasses import dataclass
 
 from symdiff.analysis.activity import active_names
-from symdiff.errors import InternalError, SymdiffError
+from symdiff.errors import InternalError, SymdiffError, UnsupportedSyntaxError
+from symdiff.frontend.resolve import parameter_names
 
 
 @dataclass(frozen=True)
@@ -52,12 +55,13 @@ def resolve(wrt, program, parsed, prefer=None):
 
 
 def choose(wrt, parsed):
-    """The ``Choice`` ``wrt`` makes among the positional parameters of ``parsed``, read
-    off its source (what ``resolve`` starts from, before the program says more)."""
+    """The ``Choice`` ``wrt`` makes among the parameters of ``parsed``, read off its
+    source (what ``resolve`` starts from, before the program says more)."""
     params = parameters(parsed)
     if wrt is None:
-        optional = optional_parameters(parsed)
-        chosen = [p for p in params if p not in optional] or params
+        left_out = optional_parameters(parsed) + counting_parameters(parsed)
+        chosen = [p for p in params if p not in left_out] or params or parameter_names(
+            parsed.tree)
         return Choice(tuple(chosen), len(chosen) == 1)
     return _named(wrt, params, parsed)
 
@@ -68,11 +72,28 @@ def parameters(parsed):
     return [a.arg for a in args.posonlyargs + args.args]
 
 
+def keyword_only_error(parsed):
+    """Forward mode of a function with keyword-only parameters is not written yet."""
+    where = parsed.tree.args.kwonlyargs[0]
+    return parsed.error(UnsupportedSyntaxError, where, "forward mode (jvp, jacobian, hessian, "
+                        "hvp) of a function with keyword-only parameters is not supported",
+                        "make them ordinary parameters, or use grad")
+
+
 def optional_parameters(parsed):
     """The parameters whose default is None (``scale=None``, tested with ``is None``)."""
     params = parameters(parsed)
     values = getattr(parsed.fn, "__defaults__", None) or ()
     return tuple(p for p, v in zip(params[len(params) - len(values):], values) if v is None)
+
+
+def counting_parameters(parsed):
+    """The parameters whose default is an int or a bool (``label=1``, ``n=10``,
+    ``normalize=True``): a count, an index or a flag, never differentiated unless named."""
+    params = parameters(parsed)
+    values = getattr(parsed.fn, "__defaults__", None) or ()
+    return tuple(p for p, v in zip(params[len(params) - len(values):], values)
+                 if isinstance(v, int))
 
 
 def _active(program, names):
@@ -82,6 +103,7 @@ def _active(program, names):
 
 
 def _named(wrt, params, parsed):
+    keywords = [a.arg for a in parsed.tree.args.kwonlyargs]  # named, never by index
     single = not isinstance(wrt, (list, tuple))
     items = [wrt] if single else list(wrt)
     where = parsed.tree.args.args[0] if parsed.tree.args.args else parsed.tree
@@ -98,9 +120,9 @@ def _named(wrt, params, parsed):
             if not -len(params) <= item < len(params):
                 raise error(f"wrt={item}: {parsed.name} has {len(params)} parameters")
             item = params[item]
-        if item not in params:
+        if item not in params + keywords:
             raise error(f"wrt={item!r}: {parsed.name} has no parameter of that name",
-                        f"its parameters are {', '.join(params)}")
+                        f"its parameters are {', '.join(params + keywords)}")
         names.append(item)
     if not names:
         raise error("wrt=(): nothing to differentiate by", "name a parameter")

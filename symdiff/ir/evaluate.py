@@ -64,16 +64,15 @@ _CONVERSIONS = {ord("r"): repr, ord("s"): str, ord("a"): ascii}
 
 
 def run(program, args, ops, *, env=None, observe=None, index=None, reductions=function):
-    """The result of ``program`` on the parameters' values ``args`` (the last ones may be
-    left out for their defaults) and ``env`` (more bindings, the ``**kwargs`` dict).
+    """The result of ``program`` on the parameters' values ``args``, in order (the last
+    ones may be left out for their defaults) and ``env`` (more bindings, the ``**kwargs`` dict).
     ``observe(stmt, out, args)``, if given, is called after every ``Assign`` with its
     output and operands' values; ``reductions(op)`` gives the function a ``Reduce`` of
     ``op`` computes (Python's and math's, ``primitives.reductions``, by default)."""
-    given = list(args)
-    missing = len(program.params) - len(given)
-    if 0 < missing <= len(program.defaults):
-        given += program.defaults[len(program.defaults) - missing:]
-    bindings = dict(zip(program.params, given), **(env or {}))
+    defaults = program.default_values()
+    bindings = dict(zip(program.params, args))
+    bindings.update((p, defaults[p]) for p in program.params[len(args):] if p in defaults)
+    bindings.update(env or {})
     evaluator = Evaluator(program, ops, env=bindings, observe=observe, index=index,
                           reductions=reductions)
     evaluator.block(program.body)

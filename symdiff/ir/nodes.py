@@ -163,7 +163,9 @@ class Program:
     namespace: dict = field(default_factory=dict)  # global name -> object the code reads
     math_name: str = "math"
     reserved: set = field(default_factory=set)
-    defaults: tuple = ()  # the user's default values of the last parameters
+    defaults: tuple = ()  # the user's default values of the last positional parameters
+    kwonly: tuple = ()  # the keyword-only parameters: the last of ``params``
+    kw_defaults: dict = field(default_factory=dict)  # keyword-only parameter -> its default
     reads: list = field(default_factory=list)  # (globals dict, name, object) looked up
     custom: dict = field(default_factory=dict)  # op -> Rule for functions with their own rule
     custom_functions: dict = field(default_factory=dict)  # op -> (function, partials)
@@ -174,6 +176,18 @@ class Program:
     containers: dict = field(default_factory=dict)  # name -> the container type it holds
     arrays: dict = field(default_factory=dict)  # parameter -> the array type it is passed
     numpy_name: str = None  # the name generated code calls numpy by, where it may need it
+
+    @property
+    def positional(self):
+        """The parameters a call may pass by position: all but the keyword-only ones."""
+        return self.params[:len(self.params) - len(self.kwonly)]
+
+    def default_values(self):
+        """``{parameter: the default the generated function keeps}``."""
+        positional = self.positional
+        found = dict(zip(positional[len(positional) - len(self.defaults):], self.defaults))
+        found.update(self.kw_defaults)
+        return found
 
     def rule(self, op):
         """The derivative rule of ``op``: the table's, or a user function's own."""

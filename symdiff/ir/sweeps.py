@@ -154,6 +154,8 @@ class Function:
     types: dict = None  # every name the function binds -> its type (``core.types``; None:
     # nothing is known of it); set by ``analysis.sweep_types``
     last_id: int = 0  # the largest statement id given so far
+    kwonly: tuple = ()  # the keyword-only parameters: the last of ``params``
+    kw_defaults: tuple = ()  # their defaults, an expression or None (none) for each
 
 
 def blocks(stmt):

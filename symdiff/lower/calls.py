@@ -23,6 +23,7 @@ from symdiff.errors import UnknownFunctionError, UnsupportedSyntaxError
 from symdiff.frontend.resolve import lookup
 from symdiff.ir import nodes as ir
 from symdiff.lower import array_calls, arrays, changes, containers, names, operands, tables
+from symdiff.lower.kind_tests import kind_test
 from symdiff.primitives.reductions import REDUCTIONS, WITH_START, function
 from symdiff.primitives.registry import (
     VARIADIC,
@@ -53,6 +54,8 @@ def call(frame, node, target):
                               'kwargs.get("k", default)')
         default = node.args[1] if len(node.args) == 2 else ast.Constant(None)
         return tables.kwargs_entry(frame, node, node.args[0], default, target)
+    elif isinstance(node.func, ast.Attribute) and names.is_string_method(frame, node):
+        return names.string_method(frame, node, target)
     elif isinstance(node.func, ast.Attribute):
         method = arrays.method_call(frame, node, target, bind_primitive)
         if method is not None:
@@ -63,6 +66,12 @@ def call(frame, node, target):
                           "call a math function or one of your def functions by name")
     if callee.kind in ("function", "nested"):
         return frame.call_user(callee.value, node, target)
+    special = names.special_float(frame, callee, node)
+    if special is not None:
+        return special
+    tested = kind_test(frame, callee, node, target)
+    if tested is not None:
+        return tested
     if callee.kind == "custom":
         return call_custom(frame, callee.value, node, target)
     if callee.value is len and len(node.args) == 1 and not node.keywords:
@@ -205,6 +214,8 @@ def primitive_call(frame, op, node, shown, target):
     if op in VARIADIC and not (op == "hypot" and len(node.args) == 2 and not node.keywords):
         return variadic_call(frame, op, node, shown, target)
     op, node = array_calls.written_out(frame, op, node, shown) or (op, node)  # reshape_2
+    if op == "round" and [k.arg for k in node.keywords] == ["ndigits"] and len(node.args) == 1:
+        node = ast.Call(node.func, node.args + [node.keywords[0].value], [])  # by position
     if not node.keywords:
         op = variant(op, len(node.args))  # math.perm(n) is n!, math.log(x, b) is logb
     if chains(op) and len(node.args) >= 2 and not node.keywords:

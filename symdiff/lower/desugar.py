@@ -79,8 +79,10 @@ from symdiff.ir.syntax import walk
 from symdiff.lower.comprehensions import hoist, rename_targets
 from symdiff.lower.dict_loops import view_of
 from symdiff.lower.hygiene import Hygiene
+from symdiff.lower.hygiene import located
 from symdiff.lower.hygiene import name as name_node
 from symdiff.lower.iteration import index_loop, unpacked_assignment
+from symdiff.lower.keyed import keyed_extrema
 
 _EXITS = (ast.Return, ast.Break, ast.Continue)
 _COMPREHENSIONS = (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
@@ -100,11 +102,45 @@ def desugar_function(tree, globals_=None, closure=None, error=None, kinds=None):
     parameters are dicts (a loop over one is a loop over its keys)."""
     scope = Hygiene(tree, globals_, closure, error)
     scope.kinds = kinds or {}
+    tree = _dict_copies(tree, scope)
     scope.comprehensions = any(isinstance(node, _COMPREHENSIONS) or view_of(node) == "values"
                                for node in walk(tree))
     if scope.comprehensions:
         tree = rename_targets(tree, scope)
     return _function(tree, scope)
+
+
+def _dict_copies(tree, scope):
+    """``tree`` with each ``dict(d)`` of the builtin ``dict`` written as the comprehension
+    ``{key: value for key, value in d.items()}``, a new dict of the same entries, which
+    the containers core reads (``tree`` itself when there is none)."""
+    calls = [node for node in walk(tree) if isinstance(node, ast.Call) and len(node.args) == 1
+             and not node.keywords and not isinstance(node.args[0], ast.Starred)
+             and scope.meaning(node.func) is dict]
+    if not calls:
+        return tree
+    tree = copy.deepcopy(tree)
+    return _DictCopies(scope).visit(tree)
+
+
+class _DictCopies(ast.NodeTransformer):
+    """Writes ``dict(d)`` out (``_dict_copies``), in a copy of the tree it is given."""
+
+    def __init__(self, scope):
+        self.scope = scope
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if not (len(node.args) == 1 and not node.keywords and not isinstance(
+                node.args[0], ast.Starred) and self.scope.meaning(node.func) is dict):
+            return node
+        key, value = self.scope.fresh("key"), self.scope.fresh("value")
+        items = ast.Call(ast.Attribute(node.args[0], "items", ast.Load()), [], [])
+        pair = ast.Tuple([name_node(key, node, store=True), name_node(value, node, store=True)],
+                         ast.Store())
+        loop = ast.comprehension(pair, items, [], 0)
+        return located(ast.DictComp(name_node(key, node), name_node(value, node), [loop]),
+                       node)
 
 
 def _function(tree, scope):
@@ -164,6 +200,11 @@ def _statement(stmt, scope):
     extended = _extend_loop(stmt, scope)
     if extended is not None:
         return _statement(extended, scope)
+    keyed = keyed_extrema(stmt, scope)
+    if keyed is not None:  # max(xs, key=...): found by a loop before the statement
+        before, stmt = keyed
+        return [new for made in before for new in _statement(made, scope)] + _statement(
+            stmt, scope)
     before, stmt = hoist(stmt, scope) if scope.comprehensions else ([], stmt)
     out = [new for made in before for new in _statement(made, scope)]
     if stmt is None:  # a list comprehension filled its target in place

@@ -54,7 +54,7 @@ def value_inner(frame, node, target):
         raise frame.error(UnsupportedSyntaxError, node, "an f-string is not a number",
                           "f-strings may stand in the messages of raise and assert")
     if isinstance(node, ast.Constant):
-        if isinstance(node.value, (int, float)):  # bool is an int
+        if node.value is None or isinstance(node.value, (int, float)):  # bool is an int
             return ir.Const(node.value)
         raise frame.error(UnsupportedSyntaxError, node, f"the constant {node.value!r} is "
                           "not a number", "symdiff differentiates numbers")

@@ -16,7 +16,7 @@ import ast
 
 from symdiff.errors import RecursionCycleError, UnsupportedSyntaxError
 from symdiff.frontend.exits import contains
-from symdiff.frontend.resolve import classify
+from symdiff.frontend.resolve import classify, parameter_defaults
 from symdiff.ir import nodes as ir
 from symdiff.core.types import table_values
 from symdiff.lower import calls, changes, containers, names, tables
@@ -171,11 +171,10 @@ def bind_arguments(frame, fn, reading, node):
     """The operand (or ``Table``) each of ``fn``'s parameters is bound to at the call
     ``node``, in the order of the parameters (``reading``: ``fn``'s tree's)."""
     params, tables = reading.params, reading.tables
-    defaults = dict(zip(params[len(params) - len(fn.__defaults__ or ()):],
-                        fn.__defaults__ or ()))
-    if len(node.args) > len(params):
+    defaults = parameter_defaults(fn, reading.tree)
+    if len(node.args) > reading.positional:
         raise frame.error(UnsupportedSyntaxError, node,
-                          f"{fn.__name__} takes {len(params)} arguments, "
+                          f"{fn.__name__} takes {reading.positional} positional arguments, "
                           f"{len(node.args)} given", "check the call")
     bound = {p: argument(frame, a, p in tables) for p, a in zip(params, node.args)}
     for keyword in node.keywords:

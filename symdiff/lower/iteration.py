@@ -95,9 +95,9 @@ def index_loop(stmt, scope):
     index = index_target or scope.fresh(_index_base(view, stmt.target))
     sequences = _sequences(view)
     known = [_known_length(s, scope) for s in sequences]
-    lengths = [located(ast.Constant(n), s) if n is not None and (
-        len(sequences) > 1 or _written_table(s)) else _call("len", [copy.deepcopy(s)], s)
-        for s, n in zip(sequences, known)]
+    lengths = [s.length() if isinstance(s, _Range) else located(ast.Constant(n), s)
+               if n is not None and (len(sequences) > 1 or _written_table(s))
+               else _call("len", [copy.deepcopy(s)], s) for s, n in zip(sequences, known)]
     if len(lengths) > 1 and None not in known:
         lengths = [located(ast.Constant(min(known)), iterable)]
     length = lengths[0]
@@ -212,8 +212,41 @@ def _view(node, stmt, scope, before):
     return ("sequence", _sequence(node, None, stmt, scope, before))
 
 
+class _Range:
+    """``range(start, stop)`` zipped with sequences: its bounds (names or constants, held
+    before the loop), read as ``start + index``, of length ``max(0, stop - start)``."""
+
+    def __init__(self, node, start, stop):
+        self.start, self.stop = start, stop
+        for attribute in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
+            setattr(self, attribute, getattr(node, attribute, None))
+
+    def length(self):
+        span = self.stop if self.start is None else located(ast.BinOp(
+            copy.deepcopy(self.stop), ast.Sub(), copy.deepcopy(self.start)), self)
+        return _call("max", [located(ast.Constant(0), self), span], self)
+
+    def read(self, index):
+        return copy.deepcopy(index) if self.start is None else located(ast.BinOp(
+            copy.deepcopy(self.start), ast.Add(), copy.deepcopy(index)), index)
+
+
+def _zipped_range(node, scope, before):
+    """The ``_Range`` of ``range(stop)`` or ``range(start, stop)`` inside ``zip``."""
+    if len(node.args) == 3:
+        raise scope.error(node, "a range with a step inside zip(...) is not supported",
+                          "loop over the positions, `for i in range(len(xs)):`, and compute "
+                          "the number from i")
+    bounds = [b if isinstance(b, ast.Constant) else _held(b, "bound", scope, before)
+              for b in node.args]
+    return _Range(node, *([None] + bounds)[-2:])
+
+
 def _sequence(node, call, stmt, scope, before):
     """A sequence read where it is, or a fresh name bound to it before the loop."""
+    if call is not None and _is_call_of(call, zip, scope, keywords=(), most=None) and (
+            _is_call_of(node, range, scope, keywords=(), most=3)):
+        return _zipped_range(node, scope, before)
     for builtin in (reversed, enumerate, zip):
         if call is not None and _is_call_of(node, builtin, scope, keywords=None, most=None):
             raise scope.error(call, f"{builtin.__name__}(...) inside {ast.unparse(call.func)}"
@@ -272,6 +305,8 @@ def _element(view, index, scope, before, stmt):
 
 
 def _read(sequence, index):
+    if isinstance(sequence, _Range):
+        return sequence.read(index)
     return located(ast.Subscript(copy.deepcopy(sequence), copy.deepcopy(index), ast.Load()),
                    index)
 

@@ -16,9 +16,13 @@ import ast
 import math
 
 from symdiff.errors import UndefinedNameError, UnknownFunctionError, UnsupportedSyntaxError
-from symdiff.frontend.resolve import Meaning, classify, lookup, module_attribute
+from symdiff.frontend.resolve import (Meaning, classify, lookup, module_attribute,
+                                      parameter_defaults)
 from symdiff.ir import nodes as ir
+from symdiff.analysis.expression_types import STRING_METHODS
+from symdiff.core import types as t
 from symdiff.core.types import table_values
+from symdiff.lower.operands import operand_ast, reads_of
 from symdiff.primitives.registry import refused, refused_names
 
 _USES = {"module": "use one of its functions or constants, such as math.pi",
@@ -196,6 +200,88 @@ def comparand(frame, node):
         if meant.kind == "other" and isinstance(meant.value, str):
             return ir.Const(meant.value)
     return frame.value(node)
+
+
+def is_string_method(frame, node):
+    """Whether the call ``node`` calls a string's method (``kind.lower()``,
+    ``mode.strip().startswith("l")``): one of ``STRING_METHODS``, with no keywords, on a
+    value known to be a string (no number has a method of those names).  The same call
+    on a value not known to be one is a located error."""
+    func = node.func
+    if func.attr not in STRING_METHODS or node.keywords:
+        return False
+    if is_string_value(frame, func.value):
+        return True
+    if isinstance(func.value, ast.Name) and scope_of(frame, func.value.id) is None and (
+            meaning_of(frame, func.value.id, func.value).kind == "module"):
+        return False  # a module's function of that name
+    shown = ast.unparse(func.value)
+    raise frame.error(UnsupportedSyntaxError, node, f"{ast.unparse(func)}(): {shown} is not "
+                      "known to be a string here", "call a string's methods on a string: "
+                      "a parameter with a string default (kind=\"sum\"), a string constant, "
+                      "or what another of its methods gives")
+
+
+def is_string_value(frame, node):
+    """Whether ``node`` is known to hold a string when the gradient is built."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    if isinstance(node, ast.Call):
+        return isinstance(node.func, ast.Attribute) and is_string_method(frame, node)
+    if not isinstance(node, ast.Name):
+        return False
+    if scope_of(frame, node.id) is None:
+        meant = meaning_of(frame, node.id, node)
+        return meant.kind == "other" and isinstance(meant.value, str)
+    operand = frame.mapping.get(node.id)
+    if isinstance(operand, ir.Const):
+        return isinstance(operand.value, str)
+    if not isinstance(operand, ir.Var):
+        return False
+    if operand.name in frame.unit.strings:
+        return True
+    defaults = parameter_defaults(frame.parsed.fn, frame.parsed.tree) if frame.top else {}
+    return operand.name in frame.unit.params and isinstance(defaults.get(operand.name), str)
+
+
+def string_method(frame, node, target):
+    """A string's method called: computed now when the string and the arguments are
+    known (a constant, a module's string), else where the code calls it, with no
+    derivative."""
+    receiver = (frame.value(node.func.value) if isinstance(node.func.value, ast.Call)
+                else comparand(frame, node.func.value))
+    args = [comparand(frame, a) for a in node.args]
+    if all(isinstance(a, ir.Const) for a in [receiver] + args):
+        return ir.Const(getattr(receiver.value, node.func.attr)(*(a.value for a in args)))
+    call = ast.Call(ast.Attribute(operand_ast(receiver), node.func.attr, ast.Load()),
+                    [operand_ast(a) for a in args], [])
+    name = target or frame.namer.fresh(node.func.attr)
+    if STRING_METHODS[node.func.attr] == t.STR:
+        frame.unit.strings.add(name)
+    return ir.Var(frame.compute(name, call, reads_of(receiver, *args)))
+
+
+_SPECIAL_FLOATS = {"inf": "inf", "+inf": "inf", "infinity": "inf", "-inf": "-inf",
+                   "-infinity": "-inf", "nan": "nan"}
+
+
+def special_float(frame, callee, node):
+    """``float("inf")``, ``float("-inf")``, ``float("nan")``: the constant, written
+    ``math.inf``, ``-math.inf``, ``math.nan`` (``float("1.5")``: 1.5); None for any other
+    call."""
+    if not (callee.value in (float, "float") and len(node.args) == 1 and not node.keywords
+            and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+        return None
+    text = node.args[0].value
+    spelled = _SPECIAL_FLOATS.get(text.strip().lower())
+    if spelled is None:
+        try:
+            return ir.Const(float(text))
+        except ValueError:
+            raise frame.error(UnsupportedSyntaxError, node, f"{ast.unparse(node)} is not a "
+                              "number", 'write the number, or float("inf")') from None
+    sign, word = ("-", spelled[1:]) if spelled.startswith("-") else ("", spelled)
+    return ir.Const(float(spelled), f"{sign}{frame.unit.math_name}.{word}")
 
 
 def refused_math(frame, node, shown, obj=None, attr=None):

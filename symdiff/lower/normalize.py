@@ -26,7 +26,7 @@ itself).  Guarantees:
 
 import sys
 
-from symdiff.frontend.resolve import all_identifiers
+from symdiff.frontend.resolve import all_identifiers, parameter_names
 from symdiff.frontend.wrt import optional_parameters
 from symdiff.core import types as t
 from symdiff.ir import nodes as ir
@@ -45,6 +45,7 @@ def normalize(parsed, allow_tuple=False, kinds=None):
     """
     namer = Namer(all_identifiers(parsed.tree) + list(BUILTINS))
     unit = Unit(parsed, namer, None)
+    unit.specialized = kinds is not None
     local = unit.reading(parsed.tree).locals
     math_name = unit.math_name = _math_alias(parsed, namer, local)
     program_origin = _origin(parsed, parsed.tree)
@@ -67,6 +68,8 @@ def normalize(parsed, allow_tuple=False, kinds=None):
     return ir.Program(name=parsed.name, params=params, body=body, result=result,
                       origin=program_origin, namespace=unit.namespace, math_name=math_name,
                       reserved=namer.taken, defaults=_defaults(parsed),
+                      kwonly=tuple(a.arg for a in parsed.tree.args.kwonlyargs),
+                      kw_defaults=_keyword_defaults(parsed),
                       reads=unit.reads, custom=unit.program_rules,
                       custom_functions=unit.custom_functions,
                       tables={p: unit.table_names[p] for p in params if p in unit.table_names},
@@ -96,18 +99,36 @@ def _math_alias(parsed, namer, local):
 
 def _defaults(parsed):
     """The defaults the generated function keeps: the last ones, as far back as each is a
-    number, a string (a flag the function compares) or None (an optional argument)."""
+    number, a string (a flag the function compares), None (an optional argument) or a
+    container of them (``_kept``)."""
     values = getattr(parsed.fn, "__defaults__", None) or ()
     kept = []
     for value in reversed(values):
-        if value is not None and not isinstance(value, (int, float, str)):
+        if not _kept(value):
             break
         kept.append(value)
     return tuple(reversed(kept))
 
 
+def _keyword_defaults(parsed):
+    """``{keyword-only parameter: its default}`` the generated function keeps (those
+    ``_defaults`` would keep)."""
+    values = getattr(parsed.fn, "__kwdefaults__", None) or {}
+    return {name: value for name, value in values.items() if _kept(value)}
+
+
+def _kept(value):
+    """A number, a string, None, or a tuple, list or dict (with string keys) of them: a
+    value the generated signature writes out (``coeffs=[1.0, 2.0]``)."""
+    if type(value) in (list, tuple):
+        return all(map(_kept, value))
+    if type(value) is dict:
+        return all(isinstance(k, str) and _kept(v) for k, v in value.items())
+    return value is None or isinstance(value, (int, float, str))
+
+
 def _param_count(tree):
-    return len(tree.args.posonlyargs) + len(tree.args.args)
+    return len(parameter_names(tree))
 
 
 def _origin(parsed, node):

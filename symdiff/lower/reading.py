@@ -16,7 +16,7 @@ because the tree is.
 import ast
 from dataclasses import dataclass, field
 
-from symdiff.frontend.resolve import local_names
+from symdiff.frontend.resolve import local_names, parameter_names
 from symdiff.frontend.exits import assigned_user_names, own_nodes
 from symdiff.lower.tables import table_uses
 
@@ -27,7 +27,8 @@ class Reading:
 
     tree: ast.FunctionDef
     locals: tuple  # ``resolve.local_names``: parameters first, in order
-    params: tuple  # the positional parameters, in order
+    params: tuple  # the parameters, in order: the positional ones, then the keyword-only
+    positional: int  # how many of ``params`` a call may pass by position
     tables: frozenset  # ``tables.table_uses``: names indexed, measured or looped over
     assigned: frozenset  # user names assigned anywhere in the body
     gives_value: bool  # some ``return`` of its own gives a value
@@ -46,7 +47,7 @@ def read_tree(tree):
     args = tree.args
     return Reading(
         tree=tree, locals=tuple(local_names(tree)),
-        params=tuple(a.arg for a in args.posonlyargs + args.args),
+        params=tuple(parameter_names(tree)), positional=len(args.posonlyargs + args.args),
         tables=frozenset(table_uses(tree)), assigned=frozenset(assigned_user_names(tree)),
         gives_value=any(isinstance(n, ast.Return) and n.value is not None
                         for n in own_nodes(tree)))

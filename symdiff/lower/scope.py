@@ -43,6 +43,8 @@ class Unit:
         self.containers = {}  # generated name -> the container type it holds
         self.arrays = {}  # parameter -> the array type the call passes it
         self.params = set()  # the differentiated function's parameters
+        self.specialized = False  # generated for the kinds of a call's arguments
+        self.strings = set()  # generated names a string's method gives a string (``kind.lower()``)
         self.empty = set()  # lists made empty whose kind the first append decides
         self.given = set()  # lists appended to another list: read through it from then on
         self.holding = set()  # lists held by name inside a literal: never changed in place

@@ -35,7 +35,7 @@ class Case:
     name: str = None
 
     def __post_init__(self):
-        count = self.fn.__code__.co_argcount
+        count = len(self.params)  # keyword-only ones last: a point passes them by name
         if not self.points:
             raise ValueError(f"{self.label}: no points")
         for point in self.points:
@@ -49,7 +49,7 @@ class Case:
     @property
     def params(self):
         code = self.fn.__code__
-        return code.co_varnames[:code.co_argcount]
+        return code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
 
 
 def at(fn, *points, wrt=None, kinky=False, symbolic=True, name=None):

@@ -1,6 +1,7 @@
 """Gradients of functions over tuples, lists and dicts: ``corpus/containers.py``,
 ``corpus/tangent_lists.py``, ``corpus/joins.py``, ``corpus/branch_local.py`` and
-``corpus/control_lists.py`` against three witnesses, leaf by leaf.
+``corpus/control_lists.py`` and ``corpus/arguments.py`` against three witnesses, leaf by
+leaf.
 
 For every function, at every one of its points:
 
@@ -26,6 +27,7 @@ For every function, at every one of its points:
 
 import contextlib
 import copy
+import inspect
 import math
 import numbers
 import random
@@ -40,15 +42,17 @@ from symdiff.witnesses.symbolic import evaluate_grad
 
 try:
     import oracles
-    from corpus import branch_local, containers, control_lists, joins, tangent_lists
+    from corpus import (arguments, branch_local, containers, control_lists, joins,
+                        tangent_lists)
 except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests import oracles
-    from tests.corpus import branch_local, containers, control_lists, joins, tangent_lists
+    from tests.corpus import (arguments, branch_local, containers, control_lists, joins,
+                              tangent_lists)
 
 
 
 CASES = {f"{module.__name__.rpartition('.')[2]}.{c.label}": c
-         for module in (containers, tangent_lists, joins, branch_local, control_lists)
+         for module in (containers, tangent_lists, joins, branch_local, control_lists, arguments)
          for c in module.CASES}
 
 # Functions whose generated gradient does not pass yet.
@@ -73,7 +77,7 @@ def test_the_pending_sets_name_corpus_functions():
 
 
 def test_the_corpus_is_large_enough():
-    corpora = (containers, tangent_lists, joins, branch_local, control_lists)
+    corpora = (containers, tangent_lists, joins, branch_local, control_lists, arguments)
     assert len(containers.CASES) >= 70 and len(CASES) == sum(len(m.CASES) for m in corpora)
 
 
@@ -83,10 +87,48 @@ def chosen(case):
     """(names of the parameters differentiated, whether the gradient is one of them alone):
     every parameter by default, else as ``wrt`` names them."""
     if case.wrt is None:
-        return list(case.params), len(case.params) == 1
+        names = defaulted_wrt(case)
+        return names, len(names) == 1
     if isinstance(case.wrt, str):
         return [case.wrt], True
     return list(case.wrt), False
+
+
+def keywords(case):
+    """The keyword-only parameters of ``case.fn``: the last of ``case.params``."""
+    return case.params[case.fn.__code__.co_argcount:]
+
+
+def split(case, point):
+    """(the positional arguments, the keyword arguments) of ``point``."""
+    count = case.fn.__code__.co_argcount
+    return tuple(point[:count]), dict(zip(keywords(case), point[count:]))
+
+
+def call(case, function, point):
+    """``function`` called at ``point``: its last values by name (``keywords``)."""
+    args, kwargs = split(case, point)
+    return function(*args, **kwargs)
+
+
+def positional(case):
+    """``case.fn`` taking every parameter by position (what finite differences move)."""
+    if not keywords(case):
+        return case.fn
+
+    def fn(*point):
+        return call(case, case.fn, point)
+    return fn
+
+
+def defaulted_wrt(case):
+    """The parameters ``wrt=None`` differentiates by: the positional ones but those whose
+    default is None, an int or a bool; all of them when that leaves none."""
+    positional = case.params[:len(case.params) - len(keywords(case))]
+    defaults = {name: p.default for name, p in inspect.signature(case.fn).parameters.items()}
+    chosen = [p for p in positional if defaults[p] is not None
+              and not isinstance(defaults[p], int)]
+    return chosen or list(positional) or list(case.params)
 
 
 def per_parameter(case, gradient):
@@ -135,28 +177,29 @@ def refusal_fails(who):
 def generated_gradient(case_id, k):
     case = CASES[case_id]
     with refusal_fails("symdiff"):
-        return symdiff.grad(case.fn, wrt=case.wrt)(*case.points[k])
+        return call(case, symdiff.grad(case.fn, wrt=case.wrt), case.points[k])
 
 
 @lru_cache(maxsize=None)
 def tape_gradient(case_id, k):
     case = CASES[case_id]
     with refusal_fails("the tape"):
-        return symdiff.tape.grad(case.fn, wrt=case.wrt)(*case.points[k])
+        return call(case, symdiff.tape.grad(case.fn, wrt=case.wrt), case.points[k])
 
 
 @lru_cache(maxsize=None)
 def sympy_gradient(case_id, k):
     case = CASES[case_id]
     with refusal_fails("sympy"):
-        return evaluate_grad(case.fn, case.points[k], wrt=case.wrt)
+        args, kwargs = split(case, case.points[k])
+        return evaluate_grad(case.fn, args, wrt=case.wrt, kwargs=kwargs)
 
 
 @lru_cache(maxsize=None)
 def finite_difference(case_id, k, where):
     """(Richardson estimate, spread of its two steps) of the derivative by one number."""
     case = CASES[case_id]
-    return oracles.finite_difference(case.fn, case.points[k], where)
+    return oracles.finite_difference(positional(case), case.points[k], where)
 
 
 def disagreements(case, point, got, want, label, tolerance):
@@ -172,7 +215,7 @@ def against_finite_differences(case_id, k, got):
     """Leaves where a structured gradient and finite differences differ."""
     case = CASES[case_id]
     point = case.points[k]
-    value = case.fn(*point)
+    value = call(case, case.fn, point)
     failures = []
     for path, where, g in flat_leaves(case, point, got):
         estimate, spread = finite_difference(case_id, k, where)
@@ -190,8 +233,8 @@ def vjp_mismatch(case_id, k, got):
     point = case.points[k]
     flat_leaves(case, point, got)  # the structure first
     wrt = [case.params.index(name) for name, _ in per_parameter(case, got)]
-    return oracles.vjp_mismatch(case.fn, [g for _, g in per_parameter(case, got)], point, wrt,
-                                random.Random(f"{case_id}:{k}"))
+    return oracles.vjp_mismatch(positional(case), [g for _, g in per_parameter(case, got)],
+                                point, wrt, random.Random(f"{case_id}:{k}"))
 
 
 # --- plain Python -----------------------------------------------------------------------
@@ -202,7 +245,7 @@ def test_runs_in_plain_python(case_id):
     case = CASES[case_id]
     for point in case.points:
         before = copy.deepcopy(point)
-        value = case.fn(*point)
+        value = call(case, case.fn, point)
         assert isinstance(value, numbers.Real) and not isinstance(value, bool), value
         assert math.isfinite(value), value
         assert repr(point) == repr(before), f"{case.label} changed its arguments"
@@ -232,7 +275,7 @@ def test_unoptimized_gradient_is_the_same(case_id):
     case = CASES[case_id]
     for k, point in enumerate(case.points):
         with refusal_fails("symdiff, unoptimized"):
-            raw = symdiff.grad(case.fn, wrt=case.wrt, optimize=False)(*point)
+            raw = call(case, symdiff.grad(case.fn, wrt=case.wrt, optimize=False), point)
         failures = disagreements(case, point, raw, generated_gradient(case_id, k),
                                  "the optimized gradient", EXACT_TOLERANCE)
         assert not failures, "\n".join(failures)

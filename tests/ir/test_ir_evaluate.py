@@ -88,6 +88,20 @@ def _functions():
     return found
 
 
+def _split(fn, point):
+    """``(positional arguments, keyword arguments)`` of a point that gives the keyword-only
+    parameters last."""
+    count = fn.__code__.co_argcount
+    names = fn.__code__.co_varnames[count:count + fn.__code__.co_kwonlyargcount]
+    return tuple(point[:count]), dict(zip(names, point[count:]))
+
+
+def _called(fn, point, function=None):
+    """``function`` (``fn`` itself by default) called at ``point``, a point of ``fn``."""
+    args, kwargs = _split(fn, point)
+    return (function or fn)(*args, **kwargs)
+
+
 def _case_calls():
     """``{function: [(args, kwargs)]}``: the calls the corpus states for its cases."""
     calls = {}
@@ -97,7 +111,7 @@ def _case_calls():
                 points = oracles.sample(c, 3, "evaluate") + [tuple(p) for p in c.bad]
             else:
                 points = list(c.points)
-            calls.setdefault(c.fn, []).extend((p, {}) for p in points)
+            calls.setdefault(c.fn, []).extend(_split(c.fn, p) for p in points)
         for fn, domain, kwargs, (bad, bad_kwargs) in getattr(module, "OPTIONAL", ()):
             rng = random.Random(f"evaluate:{fn.__name__}:{len(domain)}")
             calls.setdefault(fn, []).extend(
@@ -220,7 +234,7 @@ def _programs(fn):
         program = _lowered(fn, kinds, fn in HELPER_CALLS)
         if not kinds:
             rng = random.Random(fn.__name__)
-            calls = calls + [(_random_numbers(fn, program, rng), {}) for _ in range(5)]
+            calls = calls + [_split(fn, _random_numbers(fn, program, rng)) for _ in range(5)]
         found.append((program, calls, False))
         if kinds:
             try:
@@ -236,7 +250,9 @@ def test_the_evaluator_computes_what_the_function_computes(fn, request):
     compared = 0
     for program, calls, as_tables in _programs(fn):
         for args, kwargs in calls:
-            env = {program.kwargs: dict(kwargs)} if program.kwargs else {}
+            env = {program.kwargs: {k: v for k, v in kwargs.items() if k not in program.kwonly}
+                   } if program.kwargs else {}
+            env.update((k, v) for k, v in kwargs.items() if k in program.kwonly)
             want = _outcome(lambda a: fn(*a, **kwargs), args)
             got = _outcome(lambda a: evaluate.run(program, a, float_ops(program), env=env),
                            args)
@@ -296,6 +312,15 @@ def _cases():
             for c in getattr(module, "CASES", ())]
 
 
+def _default_wrt(fn):
+    """What ``wrt=None`` takes: the positional parameters but those defaulting to None, an
+    int or a bool (all of them when that leaves none)."""
+    parameters = inspect.signature(fn).parameters.values()
+    positional = [p.name for p in parameters if p.kind <= p.POSITIONAL_OR_KEYWORD]
+    return [p.name for p in parameters if p.name in positional and p.default is not None
+            and not isinstance(p.default, int)] or positional
+
+
 def _on_tape(value):
     if not is_container(value):
         return tape.Value(value)
@@ -309,7 +334,8 @@ def test_on_tape_values_every_case_computes_and_differentiates_as_the_tape(case)
     the tape gives running the function itself: at a container case's points, at two
     points of a number case's domain."""
     wrt = getattr(case, "wrt", None)
-    names = list(case.params) if wrt is None else [wrt] if isinstance(wrt, str) else list(wrt)
+    names = _default_wrt(case.fn) if wrt is None else [wrt] if isinstance(wrt, str) else list(
+        wrt)
     witness = tape.grad(case.fn, wrt=tuple(names))
     points = oracles.sample(case, 2, "tape") if hasattr(case, "domain") else case.points
     for point in points:
@@ -318,10 +344,11 @@ def test_on_tape_values_every_case_computes_and_differentiates_as_the_tape(case)
                 for p, v in zip(case.params, point)]
         out = evaluate.run(program, args, lambda stmt: tape_op(program, stmt.op), index=raw,
                            reductions=tape_reduction)
-        assert raw(out) == pytest.approx(case.fn(*copy.deepcopy(point)), rel=1e-12, abs=1e-12)
+        assert raw(out) == pytest.approx(_called(case.fn, copy.deepcopy(point)), rel=1e-12,
+                                         abs=1e-12)
         if isinstance(out, tape.Value):  # else a constant (the sum of an empty tail): no grad
             out.backward()
-        for name, want in zip(names, witness(*copy.deepcopy(point))):
+        for name, want in zip(names, _called(case.fn, copy.deepcopy(point), witness)):
             got = args[case.params.index(name)]
             got = [v.grad for _, v in leaves(got)] if is_container(got) else [got.grad]
             want = [w for _, w in leaves(want)] if is_container(want) else [want]

@@ -33,35 +33,50 @@ def _build(fn, at, kwargs=None, wrt=None, containers="wrt"):
     the container parameters that get a symbol per number: "wrt" (those selected), "all"
     or "none" (the others go in as data)."""
     parsed = parse_function(fn)
-    names = _parameters(parsed)
-    chosen, single = _select(wrt, names, fn)
+    positional = _parameters(parsed)
+    keywords = [a.arg for a in parsed.tree.args.kwonlyargs]
+    chosen, single = _select(wrt, positional, fn, keywords)
+    keywords = [k for k in keywords if k in chosen]  # the others: data, given by ``kwargs``
+    kwargs = dict(kwargs or {})
+    names = positional + keywords
     values = None
     if at is not None:
-        if isinstance(at, dict) and sorted(at) != sorted(names):
-            raise ValueError(f"at= must give exactly the parameters {names}, not {list(at)}")
-        values = [at[name] for name in names] if isinstance(at, dict) else (
+        if isinstance(at, dict) and sorted(at) != sorted(positional):
+            raise ValueError(f"at= must give exactly the parameters {positional}, "
+                             f"not {list(at)}")
+        values = [at[name] for name in positional] if isinstance(at, dict) else (
             [at] if isinstance(at, numbers.Real) else list(at))
         defaults = getattr(parsed.fn, "__defaults__", None) or ()
-        missing = len(names) - len(values)
+        missing = len(positional) - len(values)
         if 0 < missing <= len(defaults):  # the last parameters left to their defaults
             values += list(defaults[len(defaults) - missing:])
-        if len(values) != len(names):
-            raise ValueError(f"at= gives {len(values)} values for {len(names)} parameters")
+        if len(values) != len(positional):
+            raise ValueError(f"at= gives {len(values)} values for {len(positional)} "
+                             "parameters")
+        given = dict(getattr(parsed.fn, "__kwdefaults__", None) or {}, **kwargs)
+        if any(k not in given for k in keywords):
+            raise ValueError(f"kwargs= must give the keyword-only parameters {keywords}")
+        values += [given[k] for k in keywords]
     symbolized = {"wrt": set(chosen), "all": set(names), "none": set()}[containers]
     passed, point, symbols = arguments(names, values, symbolized)
-    value = Interpreter(parsed, point).call(parsed.fn, passed, kwargs or {}, parsed.tree)
+    kwargs.update(zip(keywords, passed[len(positional):]))
+    value = Interpreter(parsed, point).call(parsed.fn, passed[:len(positional)], kwargs,
+                                            parsed.tree)
     if not isinstance(value, sympy.Expr):
         raise parsed.error(SymdiffError, parsed.tree, f"{parsed.name} returns "
                            f"{_describe(value)}, not a number", hint="return one float")
     return value, symbols, chosen, single, point
 
 
-def _select(wrt, names, fn=None):
+def _select(wrt, names, fn=None, keywords=()):
     """(the names ``wrt`` selects, whether the caller gets one value, not a tuple).  By
-    default every parameter of ``fn`` but those defaulting to None (optional ones)."""
+    default every positional parameter of ``fn`` (``names``) but those defaulting to
+    None (optional ones), an int or a bool (a count, an index, a flag); ``wrt`` may also
+    name the keyword-only parameters ``keywords``."""
     if wrt is None:
         defaults = getattr(fn, "__defaults__", None) or ()
-        optional = {n for n, d in zip(names[len(names) - len(defaults):], defaults) if d is None}
+        optional = {n for n, d in zip(names[len(names) - len(defaults):], defaults)
+                    if d is None or isinstance(d, int)}
         keys = [i for i, n in enumerate(names) if n not in optional] or list(range(len(names)))
         single = len(keys) == 1
     else:
@@ -69,6 +84,9 @@ def _select(wrt, names, fn=None):
         keys = [wrt] if single else list(wrt)
     chosen = []
     for key in keys:
+        if isinstance(key, str) and key in keywords:
+            chosen.append(key)
+            continue
         index = names.index(key) if isinstance(key, str) and key in names else key
         if isinstance(index, bool) or not isinstance(index, numbers.Integral) or not (
                 0 <= index < len(names)):

@@ -216,6 +216,8 @@ class ContainerReader:
             return sympy.Integer(1 if func(truths) else 0)
         if func in (list, tuple) and len(args) <= 1 and not kwargs:
             return func(self.iterate(args[0], node) if args else ())
+        if func is dict and len(args) == 1 and isinstance(args[0], dict) and not kwargs:
+            return dict(args[0])  # a new dict of the same entries
         if func is zip and not set(kwargs) - {"strict"}:
             columns = [self.iterate(arg, node) for arg in args]
             if kwargs.get("strict") and len({len(c) for c in columns}) > 1:

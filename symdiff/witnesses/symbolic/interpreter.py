@@ -43,6 +43,13 @@ class _Jump(Exception):
     """``_Jump(kind, value)``: a ``Break``, ``Continue`` or ``Return`` leaving a block."""
 
 
+_STRING_METHODS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rstrip", "title",
+                             "capitalize", "swapcase", "replace", "removeprefix",
+                             "removesuffix", "zfill", "startswith", "endswith", "isdigit",
+                             "isalpha", "isalnum", "isspace", "islower", "isupper", "find",
+                             "rfind"})
+
+
 def _parameters(parsed):
     """The positional parameters (``**kwargs`` holds data: it gets no symbol)."""
     spec = parsed.tree.args
@@ -286,6 +293,10 @@ class Interpreter(ExpressionReader):
         kwargs = {keyword.arg: self.eval(keyword.value) for keyword in node.keywords}
         if isinstance(node.func, ast.Attribute):  # xs.append(v), kwargs.get("k", default)
             base = self.eval(node.func.value)
+            if isinstance(base, str) and node.func.attr in _STRING_METHODS and all(
+                    isinstance(a, (str, int)) for a in args) and not kwargs:
+                found = getattr(base, node.func.attr)(*args)  # kind.lower(): no derivative
+                return found if isinstance(found, str) else sympy.Integer(int(found))
             if isinstance(base, (tuple, list, dict)):
                 if kwargs:
                     raise self.unsupported(node, f"keyword arguments to .{node.func.attr}()")
@@ -303,6 +314,17 @@ class Interpreter(ExpressionReader):
         found = self.container_builtin(func, args, kwargs, node)
         if found is not NotImplemented:
             return found
+        if func is float and len(args) == 1 and isinstance(args[0], str) and not kwargs:
+            value = float(args[0])  # float("inf"), float("nan"), float("1.5")
+            return sympy.nan if math.isnan(value) else sympy.oo if value == math.inf else (
+                -sympy.oo if value == -math.inf else sympy.Float(value))
+        if func is round and len(args) == 1 and set(kwargs) == {"ndigits"}:
+            args, kwargs = args + [kwargs["ndigits"]], {}
+        if func in (isinstance, hasattr, callable) and not kwargs:
+            subject = 0.0 if isinstance(args[0], sympy.Basic) else args[0]  # a number: a float
+            return sympy.Integer(int(func(subject, *args[1:])))
+        if func in (min, max) and set(kwargs) == {"key"} and len(args) == 1:
+            return self.pick_by_key(func, self.iterate(args[0], node), kwargs["key"], node)
         name = _primitive_name(func)
         if name is None and inspect.isfunction(transparent(func)):
             return self.call(transparent(func), args, kwargs, node)  # what a call runs
@@ -326,6 +348,27 @@ class Interpreter(ExpressionReader):
         except TypeError:
             raise self.fail(SymdiffError, node, f"{callee} does not take {len(exprs)} "
                             "arguments") from None
+
+    def pick_by_key(self, func, items, key, node):
+        """The item Python's ``max``/``min`` with ``key`` returns at the point (the first
+        on a tie)."""
+        if not items:
+            raise ValueError(f"{func.__name__}() iterable argument is empty")
+        keys = [self.number(self.apply(key, item, node), node, "key") for item in items]
+        return items[func(range(len(keys)), key=keys.__getitem__)]
+
+    def apply(self, fn, item, node):
+        """``fn(item)`` for a key function: a lambda or def of the code, a user's
+        function, or a primitive (``abs``)."""
+        if isinstance(fn, _Closure):
+            return self.call_nested(fn, [item], {}, node)
+        if _primitive_name(fn) is None and inspect.isfunction(transparent(fn)):
+            return self.call(transparent(fn), [item], {}, node)
+        name = _primitive_name(fn)
+        if name is None:
+            raise self.fail(UnknownFunctionError, node, f"the key {fn!r} has no symbolic form",
+                            hint="give a lambda, a def or a math function")
+        return _PRIMITIVES[name](self.expr(item, node))
 
     def pick(self, name, args, node):
         """The argument Python's min/max returns at the point (on a tie, the first)."""

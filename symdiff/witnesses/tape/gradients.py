@@ -38,8 +38,10 @@ def _resolve_wrt(label, signature, wrt):
     """The names of the parameters to differentiate by, and whether one float is wanted."""
     params = signature.parameters
     positional = [p.name for p in params.values() if p.kind <= p.POSITIONAL_OR_KEYWORD]
-    if wrt is None:  # every positional parameter but the optional ones (default None)
-        chosen = [n for n in positional if params[n].default is not None] or positional
+    if wrt is None:  # every positional parameter but those defaulting to None (optional
+        # ones), an int or a bool (a count, an index, a flag)
+        chosen = [n for n in positional if params[n].default is not None and not isinstance(
+            params[n].default, int)] or positional
         return chosen, len(chosen) == 1
     single = not isinstance(wrt, (tuple, list))
     names = []
@@ -121,7 +123,8 @@ def _differentiate(fn, wrt, with_value):
 def grad(fn, wrt=None):
     """A function returning the gradient of ``fn`` at its arguments, by the tape.
 
-    ``wrt=None`` means every positional parameter (one float when there is exactly one);
+    ``wrt=None`` means every positional parameter but those defaulting to None, an int or
+    a bool (one float when there is exactly one);
     a name or an index gives one float, a tuple or list of them a tuple in that order.
     Arguments may be ints.  A parameter ``fn`` does not use gets 0.0, and so does every
     parameter when ``fn`` returns a plain number.  ``fn`` itself runs unchanged.

@@ -34,13 +34,41 @@ _LIBRARY_DIRS = ("<frozen ",) + tuple(
     sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib"))
 
 
-def _float(x=0.0):
+class _NumberClass(type):
+    """``isinstance(v, float)`` (``int``) in copied code: a float (an int), or a ``Value``
+    standing for one (so code that tells numbers from sequences takes the number's
+    path, and one that tells ints from floats the path of the number the Value holds)."""
+
+    def __instancecheck__(cls, value):
+        if isinstance(value, Value):
+            value = value.data
+        return isinstance(value, cls.builtin)
+
+    def __subclasscheck__(cls, kind):
+        return issubclass(kind, cls.builtin)
+
+
+class _int(metaclass=_NumberClass):
+    """``int`` for copied code: the builtin's value (a Value's derivative is dropped, as
+    ``int()`` drops it), and a test of a Value by the number it holds."""
+
+    builtin = int
+
+    def __new__(cls, *args, **kwargs):
+        return int(*args, **kwargs)
+
+
+class _float(metaclass=_NumberClass):
     """``float`` for copied code: a ``Value`` passes through with its derivative."""
-    if isinstance(x, Value):
-        if type(x.data) is not float:
-            float(x.data)  # an int too large for a float: OverflowError, as float() gives
-        return x
-    return float(x)
+
+    builtin = float
+
+    def __new__(cls, x=0.0):
+        if isinstance(x, Value):
+            if type(x.data) is not float:
+                float(x.data)  # an int too large for a float: OverflowError, as float() gives
+            return x
+        return float(x)
 
 
 def _is_user(value):
@@ -194,6 +222,8 @@ def _copy_function(fn, memo):
             new_globals[name] = _translate(old_globals[name], memo)
         elif name == "float":  # the builtin must keep a Value a Value, not drop its gradient
             new_globals[name] = _float
+        elif name == "int":  # isinstance(v, int) tests the number a Value holds
+            new_globals[name] = _int
     for old, new in zip(old_cells, new_cells):
         if new is not old:
             new.cell_contents = _translate(old.cell_contents, memo)
