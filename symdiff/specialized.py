@@ -20,14 +20,12 @@ kinds: a new signature costs one build, a known one a dictionary look-up.
 """
 
 import inspect
-import types
 
 from symdiff.backend.travel import Travels, carried
 from symdiff.errors import SymdiffError
 from symdiff.core import types as t
 from symdiff.frontend.kinds import PLAIN, kind_of, uses_containers
-from symdiff.frontend.parse import parse_function
-from symdiff.frontend.table_reads import read_as_tables
+from symdiff.frontend.table_reads import read_as_tables, reading_of
 from symdiff.frontend.wrt import choose
 from symdiff.core.types import is_container
 
@@ -43,7 +41,7 @@ def per_kinds(fn, wrt):
     False when the source cannot be read: the build then says why, as for any function.
     """
     readings = {}  # function -> its reading: each helper read once, however often called
-    reading = _reading(fn, readings, depth=4)
+    reading = reading_of(fn, readings)
     if reading is None:
         return False
     parsed, params, helper = reading
@@ -52,28 +50,6 @@ def per_kinds(fn, wrt):
     read = [p for p in params if uses_containers(parsed.tree, [p], helper)]
     chosen = choose(wrt, parsed).names
     return any(p in chosen or not read_as_tables(parsed.tree, p, helper) for p in read)
-
-
-def _reading(fn, readings, depth):
-    """``(parsed, parameter names, helper)`` of a function, for ``uses_containers``
-    (``helper(name)``: the same of a function it calls by name); None when its source
-    cannot be read."""
-    if fn not in readings:
-        try:
-            parsed = parse_function(fn)
-        except SymdiffError:
-            readings[fn] = None
-            return None
-        params = [a.arg for a in parsed.tree.args.posonlyargs + parsed.tree.args.args]
-
-        def helper(name):
-            found = parsed.closure.get(name, parsed.globals.get(name))
-            if depth == 0 or not isinstance(found, types.FunctionType) or found is fn:
-                return None
-            inner = _reading(found, readings, depth - 1)
-            return None if inner is None else (inner[0].tree, inner[1], inner[2])
-        readings[fn] = (parsed, params, helper)
-    return readings[fn]
 
 
 def container_kinds(fn, args, kwargs=None, signature=None):
