@@ -15,8 +15,8 @@ over the container's (``sum``: every element; ``min`` and ``max``: the element r
 reverse step reads the container (``containers.restores``).
 """
 
-from symdiff.ad.containers import (added, container_operands, place, restores, written_out,
-                                   zeros)
+from symdiff.ad.containers import (added, added_into, container_operands, place, restores,
+                                   written_out, zeros)
 from symdiff.ad.environment import (adjoint, builtin, length_of, names_for, overwrites,
                                     stack_names)
 from symdiff.ad.facts import starts_adjoint
@@ -118,11 +118,9 @@ def set_item(env, stmt, scope):
     if stmt.container in env.active:
         d = adjoint(env, stmt.container)
         reset, share = _shares(env, stmt, ex.Name(d))
-        if row and stmt.value.name in env.active:
-            index = env.names.fresh("i")
-            into = ex.Subscript(ex.Name(adjoint(env, stmt.value.name)), ex.Name(index))
-            reverse.append(sw.For(index, (length_of(env, share),),
-                                  [sw.AddTo(into, ex.Subscript(share, ex.Name(index)))]))
+        if row and stmt.value.name in env.active:  # number by number, nested ones too
+            reverse += added_into(env, ex.Name(adjoint(env, stmt.value.name)), share,
+                                  env.program.containers[stmt.value.name])
         elif _active_var(env, stmt.value):
             reverse.append(sw.AddTo(adjoint(env, stmt.value.name), share))
         if row:

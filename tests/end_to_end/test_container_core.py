@@ -478,3 +478,19 @@ def test_an_element_of_data_made_active_later_gives_data_no_adjoint(fn, point, w
         built = api.build(fn, wrt, optimize=optimize, kinds=container_kinds(fn, point))
         assert built.function(*point) == pytest.approx(expected)
     assert symdiff.grad(fn, wrt=wrt)(*point) == pytest.approx(expected)
+
+
+def _nested_row_assigned(xs):
+    h = [[[0.0, 0.0]], [[0.0, 0.0]]]
+    row = [[xs[0] * 2.0, xs[1]]]
+    h[0] = row
+    return h[0][0][0] + h[0][0][1] * xs[0]
+
+
+def test_a_row_of_rows_assigned_gets_its_adjoint_number_by_number():
+    """``h[0] = row`` with rows of lists: the reverse adds ``dh[0]`` into ``drow`` number
+    by number (it wrote ``drow[i] += dh[0][i]``, which extends a list: a wrong gradient)."""
+    point = ([1.5, 2.0],)
+    assert_gradient(_nested_row_assigned, point)
+    assert symdiff.grad(_nested_row_assigned)(*point) == pytest.approx(
+        symdiff.tape.grad(_nested_row_assigned)(*point))
