@@ -16,7 +16,10 @@ Anything else (a slice, ``sum``, a join, a write, a use as a number, an element 
 itself indexed or looped over, a dict built from it, a dict's ``keys``, ``values`` or
 ``items``, which a table has not) needs the argument's kind, so the function is
 generated per kind of the arguments of each call (``specialized``).  False is the safe
-answer: such a build reads the same values, with their kinds.
+answer: such a build reads the same values, with their kinds.  The same reading guards a
+build with no kinds (forward mode builds so): ``check_tables`` refuses, located at the
+read (``first_container_read``), a parameter lowered as a table that is read otherwise,
+such as ``for k in d: d[k]``, which a table would run over by position.
 
     def horner(x, coeffs):                  read_as_tables(tree, "coeffs")  -> True
         s = 0.0
@@ -95,9 +98,9 @@ def check_tables(parsed, tables):
                 UnsupportedSyntaxError, node, f"{param} is read here in a way its kind "
                 "decides (a dict looped over by its keys, or a container read other than as "
                 "a table of numbers), and its kind is known only from a call's arguments",
-                "call the gradient of symdiff.grad (built for each call's kinds) or give "
-                "example arguments, symdiff.source(f, *args); forward mode (jvp, jacobian, "
-                "hessian, hvp) does not read such a parameter yet")
+                "take symdiff.grad of the function (built for the kinds of each call's "
+                "arguments), or give symdiff.source example arguments; forward mode (jvp, "
+                "jacobian, hessian, hvp) does not read such a parameter yet")
 
 
 class _Reading:
