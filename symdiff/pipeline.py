@@ -43,6 +43,7 @@ from symdiff.backend.emit import emit_parsed
 from symdiff.errors import InternalError, SymdiffError
 from symdiff.frontend.fence import fence
 from symdiff.frontend.parse import deepest_statement, parse_function
+from symdiff.frontend.table_reads import check_tables
 from symdiff.frontend.wrt import keyword_only_error, resolve
 from symdiff.ir.check import check_program
 from symdiff.ir.check_sweeps import check_sweeps
@@ -113,6 +114,7 @@ def generate(parsed, wrt=None, *, prefer=None, with_value=False, optimize=True,
         if forward and program.kwonly:
             raise keyword_only_error(parsed)
         choice = resolve(wrt, program, parsed, prefer)
+        check_tables(parsed, list(program.tables))  # those in wrt are refused by resolve
         return differentiate_program(parsed, program, choice, with_value=with_value,
                                      optimize=optimize, forward=forward, debug=debug)
 

@@ -26,9 +26,7 @@ from symdiff.backend.travel import Travels, carried
 from symdiff.errors import SymdiffError
 from symdiff.core import types as t
 from symdiff.frontend.kinds import PLAIN, kind_of, uses_arrays, uses_containers
-from symdiff.frontend.parse import parse_function
-from symdiff.frontend.resolve import parameter_names
-from symdiff.frontend.table_reads import read_as_tables
+from symdiff.frontend.table_reads import read_as_tables, reading_of
 from symdiff.frontend.wrt import choose
 from symdiff.core.types import is_container
 
@@ -44,7 +42,7 @@ def per_kinds(fn, wrt):
     False when the source cannot be read: the build then says why, as for any function.
     """
     readings = {}  # function -> its reading: each helper read once, however often called
-    reading = _reading(fn, readings, depth=4)
+    reading = reading_of(fn, readings)
     if reading is None:
         return False
     parsed, params, helper = reading
@@ -60,7 +58,7 @@ def per_kinds(fn, wrt):
 def computes_with_arrays(fn):
     """Whether ``fn``'s source computes with NumPy arrays (``frontend.kinds``:
     ``uses_arrays``); False when it cannot be read."""
-    reading = _reading(fn, {}, depth=0)
+    reading = reading_of(fn, {}, depth=0)
     return reading is not None and uses_arrays(reading[0].tree,
                                                lambda name: _module(reading[0], name))
 
@@ -69,28 +67,6 @@ def _module(parsed, name):
     """The module the free name ``name`` of a parsed function refers to, or None."""
     found = parsed.closure.get(name, parsed.globals.get(name))
     return found if isinstance(found, types.ModuleType) else None
-
-
-def _reading(fn, readings, depth):
-    """``(parsed, parameter names, helper)`` of a function, for ``uses_containers``
-    (``helper(name)``: the same of a function it calls by name); None when its source
-    cannot be read."""
-    if fn not in readings:
-        try:
-            parsed = parse_function(fn)
-        except SymdiffError:
-            readings[fn] = None
-            return None
-        params = parameter_names(parsed.tree)
-
-        def helper(name):
-            found = parsed.closure.get(name, parsed.globals.get(name))
-            if depth == 0 or not isinstance(found, types.FunctionType) or found is fn:
-                return None
-            inner = _reading(found, readings, depth - 1)
-            return None if inner is None else (inner[0].tree, inner[1], inner[2])
-        readings[fn] = (parsed, params, helper)
-    return readings[fn]
 
 
 def container_kinds(fn, args, kwargs=None, signature=None):

@@ -2,7 +2,11 @@
 
 Used by ``differentiate`` beside ``containers`` (element reads, literals, slices and the
 shapes of adjoints); each rule is a function of an ``Environment``, the statement and its
-``Scope``, returning its forward and reverse statements.  ``xs[k] = v`` gives
+``Scope``, returning its forward and reverse statements, with every derivative taken from
+the statement's record (``registry.operation_of``: ``primitives.changes`` for the
+changes, ``primitives.containers`` for the rest).  A change's builders give effects on
+the list's adjoint, which ``effect`` writes in place (forward mode writes its JVP
+builders' effects on the tangent list with the same function): ``xs[k] = v`` gives
 ``dv += dxs[k]; dxs[k] = 0.0`` (a row replaced gives its adjoint number by number);
 ``ys.append(v)`` gives ``dv += dys.pop()`` and ``v = ys.pop()`` gives ``dys.append(dv)``;
 ``zs = xs + [y]`` hands each part its stretch of ``dzs``; a reduction spreads its adjoint
@@ -11,8 +15,8 @@ over the container's (``sum``: every element; ``min`` and ``max``: the element r
 reverse step reads the container (``containers.restores``).
 """
 
-from symdiff.ad.containers import (added, container_operands, place, restores, written_out,
-                                   zeros)
+from symdiff.ad.containers import (added, added_into, container_operands, place, restores,
+                                   written_out, zeros)
 from symdiff.ad.environment import (adjoint, builtin, length_of, names_for, overwrites,
                                     stack_names)
 from symdiff.ad.facts import starts_adjoint
@@ -21,24 +25,115 @@ from symdiff.core import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 from symdiff.ad.taping import restoring, saved_for_reverse
+from symdiff.primitives.changes import Insert, Put, Taken, put_back_position
 from symdiff.primitives.containers import Each, reads_position
 from symdiff.primitives.reductions import in_math
 from symdiff.primitives.registry import operation_of
 
 
+def change_operands(stmt):
+    """The operands of a change, as its record's builders take them: the list, then the
+    value and the indices of ``xs[i] = v``, the value of an append, the index of
+    ``pop(i)``."""
+    if isinstance(stmt, ir.SetItem):
+        return (ex.Name(stmt.container), ex.of_operand(stmt.value)) + tuple(
+            ex.of_operand(i) for i in stmt.path)
+    if isinstance(stmt, ir.Push):
+        return ex.Name(stmt.stack), ex.of_operand(stmt.value)
+    return (ex.Name(stmt.stack),) + (() if stmt.index is None else (
+        ex.of_operand(stmt.index),))
+
+
+def _shares(env, stmt, g):
+    """``(the list's effect, the value's share)`` of a change's record's VJP builders,
+    for the list's adjoint ``g`` (an expression)."""
+    vjp, args, names = operation_of(stmt).vjp, change_operands(stmt), names_for(env, stmt)
+    return vjp[0](g, args, None, names), vjp[1](g, args, None, names)
+
+
+def effect(env, stmt, into, change, zeros_of=None):
+    """The statements of ``change`` (``primitives.changes``: an effect of a record's
+    builder) on the list ``into`` (a name), in place: ``into[i] = value`` (``zeros_of``:
+    ``(kind, value)`` of an element whose zeros are ``zeros(kind, value)``),
+    ``into.append(value)`` or ``into.insert(p, value)``, ``into.pop()`` dropped."""
+    if isinstance(change, Put):
+        value = change.value
+        if value is None:
+            value = sw.ZERO if zeros_of is None else zeros(*zeros_of)
+        return [sw.Let(_placed(ex.Name(into), change.path), value)]
+    if isinstance(change, Insert):
+        if change.index is None:
+            return [sw.Push(into, change.value, method=True)]
+        position = put_back_position(change.index, ex.Name(into), names_for(env, stmt))
+        return [sw.Do(ex.Call(ex.Attribute(ex.Name(into), "insert"), (position,
+                                                                     change.value)))]
+    return [taken(into, change, None)]
+
+
+def taken(into, change, target):
+    """``target = into.pop()`` (or ``pop(i)``) of a ``Taken`` effect, the value dropped
+    where ``target`` is None."""
+    if change.index is None:
+        return sw.Pop(target, into, method=True)
+    popped = taking(into, change)
+    return sw.Do(popped) if target is None else sw.Let(target, popped)
+
+
+def taking(into, change):
+    """The expression ``into.pop()`` (``into.pop(i)``) of a ``Taken`` effect."""
+    return ex.Call(ex.Attribute(ex.Name(into), "pop"), () if change.index is None else (
+        change.index,))
+
+
+def _taken_by(share, g, change):
+    """Whether ``share`` reads the very element the effect ``change`` takes out of
+    ``g``: then the share is that ``pop``'s value."""
+    if not isinstance(change, Taken):
+        return False
+    last = ex.UnaryOp("-", ex.Const(1)) if change.index is None else change.index
+    return share == ex.Subscript(g, last)
+
+
+def _placed(node, path):
+    for index in path:
+        node = ex.Subscript(node, index)
+    return node
+
+
+def _active_var(env, operand):
+    return isinstance(operand, ir.Var) and operand.name in env.active
+
+
 def set_item(env, stmt, scope):
+    """``xs[k] = v``: its record's VJP gives ``v`` the adjoint at the place, which then
+    starts anew (``dv += dxs[k]; dxs[k] = 0.0``); a row replaced (``h[t] = row``) adds it
+    number by number, and the old row comes back, with zeros for its adjoint."""
     element = place(stmt.container, stmt.path)
     forward = [sw.Let(element, ex.of_operand(stmt.value))]
-    if isinstance(stmt.value, ir.Var) and stmt.value.name in env.program.containers:
-        return set_row(env, stmt, scope, element, forward)
+    row = isinstance(stmt.value, ir.Var) and stmt.value.name in env.program.containers
+    if row:
+        push, pop = stack_names(env)
+        forward.insert(0, sw.Push(push, element))
     reverse = []
     if stmt.container in env.active:
-        d = place(adjoint(env, stmt.container), stmt.path)
-        value = stmt.value
-        if isinstance(value, ir.Var) and value.name in env.active:
-            reverse.append(sw.AddTo(adjoint(env, value.name), d))
-        reverse.append(sw.Let(d, sw.ZERO))
-    if restores(env, stmt.container, stmt):
+        d = adjoint(env, stmt.container)
+        reset, share = _shares(env, stmt, ex.Name(d))
+        if row and stmt.value.name in env.active:  # number by number, nested ones too
+            reverse += added_into(env, ex.Name(adjoint(env, stmt.value.name)), share,
+                                  env.program.containers[stmt.value.name])
+        elif _active_var(env, stmt.value):
+            reverse.append(sw.AddTo(adjoint(env, stmt.value.name), share))
+        if row:
+            kind = env.program.containers[stmt.container]
+            for index in stmt.path:
+                kind = element_kind(kind, index.value if isinstance(index, ir.Const) else None)
+            reverse.append(sw.Let(element, ex.Call(ex.Name(pop))))
+            reverse += effect(env, stmt, d, reset, (kind, element))
+        else:
+            reverse += effect(env, stmt, d, reset)
+    elif row:
+        reverse.append(sw.Let(element, ex.Call(ex.Name(pop))))
+    if not row and restores(env, stmt.container, stmt):
         push, pop = stack_names(env)
         forward.insert(0, sw.Push(push, element))
         reverse.append(sw.Let(element, ex.Call(ex.Name(pop))))
@@ -46,69 +141,52 @@ def set_item(env, stmt, scope):
                              reverse)
 
 
-def set_row(env, stmt, scope, element, forward):
-    """``h[t] = row``: the new row's adjoint takes the element's, number by number;
-    the old row comes back, with zeros for its adjoint."""
-    push, pop = stack_names(env)
-    forward.insert(0, sw.Push(push, element))
-    reverse = []
-    if stmt.container in env.active:
-        d = place(adjoint(env, stmt.container), stmt.path)
-        if stmt.value.name in env.active:
-            index = env.names.fresh("i")
-            into = ex.Subscript(ex.Name(adjoint(env, stmt.value.name)), ex.Name(index))
-            reverse.append(sw.For(index, (length_of(env, d),),
-                                  [sw.AddTo(into, ex.Subscript(d, ex.Name(index)))]))
-        kind = env.program.containers[stmt.container]
-        for index in stmt.path:
-            kind = element_kind(kind, index.value if isinstance(index, ir.Const) else None)
-        reverse += [sw.Let(element, ex.Call(ex.Name(pop))), sw.Let(d, zeros(kind, element))]
-    else:
-        reverse.append(sw.Let(element, ex.Call(ex.Name(pop))))
-    return saved_for_reverse(env, stmt, scope, ir.operand_names(stmt.path), forward,
-                             reverse)
-
-
 def append_to_list(env, stmt, scope):
-    """``ys.append(v)`` on a list: its reverse takes the element back out of both."""
+    """``ys.append(v)`` on a list: its record's VJP takes the element back out of the
+    list's adjoint, as ``v``'s share (``dv += dys.pop()``; a row, number by number), and
+    the reverse takes it out of the list where a later reverse step reads it."""
     forward = [sw.Push(stmt.stack, ex.of_operand(stmt.value), method=True)]
     reverse = [sw.Pop(None, stmt.stack, method=True)] if restores(
         env, stmt.stack, stmt) else []
-    if stmt.stack in env.active:
-        d = adjoint(env, stmt.stack)
-        value = stmt.value
-        popped = ex.Call(ex.Attribute(ex.Name(d), "pop"))
-        if isinstance(value, ir.Var) and value.name in env.active and (
-                value.name in env.program.containers):  # a row: added in, number by number
-            row, index = env.names.fresh(f"d{value.name}_appended"), env.names.fresh("i")
-            into = ex.Subscript(ex.Name(adjoint(env, value.name)), ex.Name(index))
-            reverse += [sw.Let(row, popped), sw.For(index, (length_of(env, ex.Name(row)),), [
-                sw.AddTo(into, ex.Subscript(ex.Name(row), ex.Name(index)))])]
-        elif isinstance(value, ir.Var) and value.name in env.active:
-            summed = summed_only(env, stmt.stack)
-            share = popped if summed is None else ex.Name(adjoint(env, summed.target))
-            reverse.append(sw.AddTo(adjoint(env, value.name), share))
-        elif summed_only(env, stmt.stack) is None:
-            reverse.append(sw.Pop(None, d, method=True))
+    if stmt.stack not in env.active:
+        return forward, reverse
+    d = adjoint(env, stmt.stack)
+    dropped, share = _shares(env, stmt, ex.Name(d))
+    summed = summed_only(env, stmt.stack)  # no list of adjoints: each is the sum's
+    if _active_var(env, stmt.value) and _taken_by(share, ex.Name(d), dropped):
+        share = taking(d, dropped)
+    if _active_var(env, stmt.value) and stmt.value.name in env.program.containers:
+        row, index = env.names.fresh(f"d{stmt.value.name}_appended"), env.names.fresh("i")
+        into = ex.Subscript(ex.Name(adjoint(env, stmt.value.name)), ex.Name(index))
+        reverse += [sw.Let(row, share), sw.For(index, (length_of(env, ex.Name(row)),), [
+            sw.AddTo(into, ex.Subscript(ex.Name(row), ex.Name(index)))])]
+    elif _active_var(env, stmt.value):
+        if summed is not None:
+            share = ex.Name(adjoint(env, summed.target))
+        reverse.append(sw.AddTo(adjoint(env, stmt.value.name), share))
+    elif summed is None:
+        reverse += effect(env, stmt, d, dropped)
     return forward, reverse
 
 
 def pop_from_list(env, stmt, scope):
-    """``v = ys.pop()`` (or ``ys.pop(i)``): its reverse puts ``v``'s adjoint back on the
-    list's adjoint (which has the list's shape at every point), at the end (or where
-    it was taken out), and ``v`` back on the list where a later reverse step reads the
-    list."""
+    """``v = ys.pop()`` (or ``ys.pop(i)``): its record's VJP puts ``v``'s adjoint back on
+    the list's adjoint (which has the list's shape at every point), at the end (or where
+    it was taken out), and the reverse puts ``v`` back on the list where a later reverse
+    step reads the list."""
     redefines = overwrites(env, stmt, scope)
     if stmt.index is None:
         forward = [sw.Pop(stmt.target, stmt.stack, method=True)]
     else:
         forward = [sw.Let(stmt.target, ex.Call(ex.Attribute(ex.Name(stmt.stack), "pop"),
                                                (ex.of_operand(stmt.index),)))]
+    put_back = operation_of(stmt).vjp[0]
+    args, names = change_operands(stmt), names_for(env, stmt)
     reverse = []
     if stmt.stack in env.active:
         active = stmt.target in env.active
-        value = ex.Name(adjoint(env, stmt.target)) if active else sw.ZERO
-        reverse.append(put_back(env, stmt, adjoint(env, stmt.stack), value))
+        g = ex.Name(adjoint(env, stmt.target)) if active else sw.ZERO
+        reverse += effect(env, stmt, adjoint(env, stmt.stack), put_back(g, args, None, names))
         if active and redefines:
             reverse.append(sw.Let(adjoint(env, stmt.target), sw.ZERO))
     if restores(env, stmt.stack, stmt):
@@ -118,30 +196,11 @@ def pop_from_list(env, stmt, scope):
             push, pop = stack_names(env)
             forward.append(sw.Push(push, popped))
             popped = ex.Call(ex.Name(pop))
-        reverse.append(put_back(env, stmt, stmt.stack, popped))
+        undone = put_back(popped, args, None, names)  # the pop undone: the same put-back
+        reverse += effect(env, stmt, stmt.stack, undone)
     forward, reverse = saved_for_reverse(env, stmt, scope, ir.operand_names(
         (stmt.index,)), forward, reverse)
     return restoring(env, stmt, scope, forward, reverse)
-
-
-def put_back(env, stmt, into, value):
-    """``into.append(value)`` for a pop of the last element; for ``pop(i)``,
-    ``into.insert(p, value)`` at the position ``p`` it was taken from, read from the
-    list's length where ``i`` may be negative (``i if i >= 0 else len(into) + 1 + i``;
-    ``len(into) - 1`` for ``pop(-2)``)."""
-    if stmt.index is None:
-        return sw.Push(into, value, method=True)
-    index = ex.of_operand(stmt.index)
-    after = ex.BinOp("+", length_of(env, ex.Name(into)), ex.Const(1))
-    if isinstance(stmt.index, ir.Const) and stmt.index.value >= 0:
-        position = index
-    elif isinstance(stmt.index, ir.Const):
-        position = ex.BinOp("-", length_of(env, ex.Name(into)), ex.Const(
-            -stmt.index.value - 1))
-    else:
-        position = ex.IfExp(ex.Compare(index, (">=",), (ex.Const(0),)), index,
-                            ex.BinOp("+", after, index))
-    return sw.Do(ex.Call(ex.Attribute(ex.Name(into), "insert"), (position, value)))
 
 
 def summed_only(env, name):

@@ -177,8 +177,8 @@ def take(env, stmt, scope):
     else:
         value = ex.Call(ex.Name(builtin(env, stmt.copy)), (source,), descending)
     forward = [sw.Let(stmt.target, value)]
-    if stmt.target not in env.active:
-        return forward, []
+    if stmt.target not in env.active or stmt.container not in env.active:
+        return forward, []  # (a copy of data made active later: no adjoint to add into)
     positions, index = env.names.fresh(f"{stmt.target}_positions"), env.names.fresh("i")
     d = ex.Name(adjoint(env, stmt.target))
     scattered = operation_of(stmt).vjp[0](d, container_operands(stmt), ex.Name(
@@ -203,7 +203,7 @@ def share(env, stmt, scope):
     """``x = h``, a loop-carried name bound to another list: its adjoint is added
     into the other's, element by element, and the old list comes back."""
     forward = [sw.Let(stmt.target, place(stmt.container, stmt.path))]
-    if stmt.target not in env.active:
+    if stmt.target not in env.active or stmt.container not in env.active:
         return forward, []
     d = adjoint(env, stmt.target)
     index = env.names.fresh("i")
@@ -253,6 +253,9 @@ def item(env, stmt, scope):
     if stmt.target not in env.active or stmt.target in env.facts.forwarded:
         return restoring(env, stmt, scope, forward, [])
     g = adjoint(env, stmt.target)
+    if stmt.container not in env.active:  # a number of data made active later (``x =
+        # state[0]``, then ``x = x + dt * v``): its adjoint goes nowhere, and starts anew
+        return restoring(env, stmt, scope, forward, [sw.Let(g, sw.ZERO)] if redefines else [])
     vjp = operation_of(stmt).vjp[0]
     reverse = added(env, adjoint(env, stmt.container), vjp(
         ex.Name(g), container_operands(stmt), ex.Name(stmt.target), names_for(env, stmt)))

@@ -20,6 +20,7 @@ tangent.
 
 from types import MappingProxyType
 
+from symdiff.ad.changes import change_operands, effect, taken
 from symdiff.ad.containers import container_operands, place
 from symdiff.ad.control import branch_statement
 from symdiff.ad.environment import Environment, builtin, flatten, forward_expression, names_for
@@ -167,11 +168,11 @@ def list_statement(env, stmt):
             made.append(sw.Let(tangent(env, stmt.target), container_tangent(
                 env, stmt, (stmt.container, getattr(stmt.start, "name", None)))))
         return made
-    if isinstance(stmt, ir.SetItem):
+    if isinstance(stmt, ir.SetItem):  # the record's JVP: the value's tangent at its place
         made = [sw.Let(place(stmt.container, stmt.path), ex.of_operand(stmt.value))]
         if stmt.container in env.active:
-            made.append(sw.Let(place(tangent(env, stmt.container), stmt.path),
-                               tangent_of(env, stmt.value)))
+            into = tangent(env, stmt.container)
+            made += effect(env, stmt, into, _jvp(env, stmt, 1, tangent_of(env, stmt.value)))
         return made
     if isinstance(stmt, ir.Item):
         made = [sw.Let(stmt.target, place(stmt.container, stmt.path))]
@@ -179,29 +180,35 @@ def list_statement(env, stmt):
             made.append(sw.Let(tangent(env, stmt.target), container_tangent(
                 env, stmt, (stmt.container,) + (None,) * len(stmt.path))))
         return made
-    if isinstance(stmt, ir.Push):
+    if isinstance(stmt, ir.Push):  # the record's JVP: the value's tangent appended
         made = [sw.Push(stmt.stack, ex.of_operand(stmt.value), method=True)]
         if stmt.stack in env.active:
-            made.append(sw.Push(tangent(env, stmt.stack), tangent_of(env, stmt.value),
-                                method=True))
+            into = tangent(env, stmt.stack)
+            made += effect(env, stmt, into, _jvp(env, stmt, 1, tangent_of(env, stmt.value)))
         return made
     if stmt.index is not None:  # ``ys.pop(i)`` beside ``dys.pop(i)``
-        index = (ex.of_operand(stmt.index),)
         made = [sw.Let(stmt.target, ex.Call(ex.Attribute(ex.Name(stmt.stack), "pop"),
-                                            index))]
-        if stmt.stack in env.active:
-            popped = ex.Call(ex.Attribute(ex.Name(tangent(env, stmt.stack)), "pop"), index)
-            made.append(sw.Let(tangent(env, stmt.target), popped) if stmt.target in
-                        env.active else sw.Do(popped))
+                                            (ex.of_operand(stmt.index),)))]
     else:
         made = [sw.Pop(stmt.target, stmt.stack, method=True)]
-    if stmt.index is None and stmt.stack in env.active:
-        made.append(sw.Pop(tangent(env, stmt.target) if stmt.target in env.active
-                           else None, tangent(env, stmt.stack), method=True))
-    elif stmt.stack not in env.active and stmt.target in env.active:
+    if stmt.stack in env.active:  # the record's JVP: the popped tangent taken out
+        target = tangent(env, stmt.target) if stmt.index is None and (
+            stmt.target in env.active) else None
+        into = tangent(env, stmt.stack)
+        change = _jvp(env, stmt, 0, ex.Name(into))
+        if stmt.index is not None and stmt.target in env.active:
+            target = tangent(env, stmt.target)
+        made.append(taken(into, change, target))
+    elif stmt.target in env.active:
         # active where it is assigned again: zero here
         made.append(sw.Let(tangent(env, stmt.target), sw.ZERO))
     return made
+
+def _jvp(env, stmt, position, along):
+    """The value of the JVP builder of a change's operand at ``position`` (its record's,
+    ``primitives.changes``) for the tangent ``along``."""
+    builder = operation_of(stmt).jvp[position]
+    return builder(along, change_operands(stmt), None, names_for(env, stmt))
 
 def built_tangent(env, stmt):
     """The tangent of a flat list built (``Build``): its record's JVP for each number

@@ -16,7 +16,10 @@ Anything else (a slice, ``sum``, a join, a write, a use as a number, an element 
 itself indexed or looped over, a dict built from it, a dict's ``keys``, ``values`` or
 ``items``, which a table has not) needs the argument's kind, so the function is
 generated per kind of the arguments of each call (``specialized``).  False is the safe
-answer: such a build reads the same values, with their kinds.
+answer: such a build reads the same values, with their kinds.  The same reading guards a
+build with no kinds (forward mode builds so): ``check_tables`` refuses, located at the
+read (``first_container_read``), a parameter lowered as a table that is read otherwise,
+such as ``for k in d: d[k]``, which a table would run over by position.
 
     def horner(x, coeffs):                  read_as_tables(tree, "coeffs")  -> True
         s = 0.0
@@ -28,12 +31,23 @@ answer: such a build reads the same values, with their kinds.
 """
 
 import ast
+import types
 
+from symdiff.errors import SymdiffError, UnsupportedSyntaxError
 from symdiff.frontend.kinds import uses_containers
+from symdiff.frontend.parse import parse_function
+from symdiff.frontend.resolve import parameter_names
 
 
 def read_as_tables(tree, param, helper=None):
     """Whether every read of ``param`` in ``tree`` reads it as a table (see the module)."""
+    return first_container_read(tree, param, helper) is None
+
+
+def first_container_read(tree, param, helper=None):
+    """The first node of ``tree`` (in ``ast.walk``'s order) that reads ``param`` other
+    than as a table (a nested function's parameter of the same name counts); None when
+    every read is a table's."""
     reading = _Reading(tree, helper)
     args = tree.args
     own = next((a for a in args.posonlyargs + args.args + args.kwonlyargs if a.arg == param),
@@ -41,10 +55,55 @@ def read_as_tables(tree, param, helper=None):
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id == param and not (
                 isinstance(node.ctx, ast.Load) and reading.table_read(node)):
-            return False
+            return node
         if isinstance(node, ast.arg) and node.arg == param and node is not own:
-            return False  # a nested function's parameter of the same name
-    return True
+            return node
+    return None
+
+
+def reading_of(fn, readings, depth=4, parsed=None):
+    """``(parsed, parameter names, helper)`` of a function, for ``uses_containers`` and
+    ``read_as_tables`` (``helper(name)``: the same of a function it calls by name, read
+    ``depth`` calls deep at most); None when its source cannot be read (``parsed``: its
+    parse, when at hand).  ``readings`` keeps each function's, read once however often it
+    is called."""
+    if fn not in readings or fn is None:
+        try:
+            parsed = parsed if parsed is not None else parse_function(fn)
+        except SymdiffError:
+            readings[fn] = None
+            return None
+        params = parameter_names(parsed.tree)
+
+        def helper(name):
+            found = parsed.closure.get(name, parsed.globals.get(name))
+            if depth == 0 or not isinstance(found, types.FunctionType) or found is fn:
+                return None
+            inner = reading_of(found, readings, depth - 1)
+            return None if inner is None else (inner[0].tree, inner[1], inner[2])
+        readings[fn] = (parsed, params, helper)
+    return readings[fn]
+
+
+def check_tables(parsed, tables):
+    """Raise, located, where a parameter lowered as a table of data (``tables``: the
+    parameters a program built with no kinds reads so) is read other than as a table:
+    its kind decides what the read means (``for k in d: d[k]`` runs over a dict's keys,
+    a list's elements), and no kinds were given, so the program would read it by
+    position, as a list."""
+    if not tables:
+        return
+    helper = reading_of(parsed.fn, {}, parsed=parsed)[2]
+    for param in tables:
+        node = first_container_read(parsed.tree, param, helper)
+        if node is not None:
+            raise parsed.error(
+                UnsupportedSyntaxError, node, f"{param} is read here in a way its kind "
+                "decides (a dict looped over by its keys, or a container read other than as "
+                "a table of numbers), and its kind is known only from a call's arguments",
+                "take symdiff.grad of the function (built for the kinds of each call's "
+                "arguments), or give symdiff.source example arguments; forward mode (jvp, "
+                "jacobian, hessian, hvp) does not read such a parameter yet")
 
 
 class _Reading:

@@ -1,5 +1,6 @@
 """The records of container operations (element reads, builds, joins, slices, lists bound
-again, reductions), stated as ``sin``'s is.
+again, reductions), stated as ``sin``'s is; the changes' (``xs[i] = v``, ``append``,
+``pop``) are ``primitives.changes``.
 
 Expects nothing.  Guarantees a frozen ``Operation`` per container operation symdiff
 differentiates by a record (``RECORDS``: the reductions, by a ``Reduce``'s op; ``SHARE``;

@@ -23,7 +23,7 @@ import math
 from types import MappingProxyType
 
 from symdiff.primitives import (array_linalg, array_reductions, array_shapes, arrays,
-                                containers, indexing, scalar, scipy)
+                                changes, containers, indexing, scalar, scipy)
 from symdiff.primitives.record import primitive
 from symdiff.core.types import FLOAT, INT
 from symdiff.primitives.special import HELPERS
@@ -72,8 +72,8 @@ def rule_of(op):
 def operation_of(stmt):
     """The record of a container statement differentiated by one (``containers``): an
     element read (``Item``), a build (``Build``), a join (``Join``), a slice or copy
-    (``Take``), a list bound again (``Share``), a reduction (``Reduce``); None for the
-    others (``SetItem``, ``Push``, ``Pop``), whose rules ``ad`` still states itself."""
+    (``Take``), a list bound again (``Share``), a reduction (``Reduce``), a change
+    (``SetItem``, an append ``Push``, ``Pop``: ``changes``); None for any other."""
     name = type(stmt).__name__
     if name == "Item":
         return containers.item_operation(len(stmt.path))
@@ -89,6 +89,12 @@ def operation_of(stmt):
         return containers.take_operation(stmt.copy, stmt.descending)
     if name == "Reduce":
         return containers.reduction(stmt.op)
+    if name == "SetItem":
+        return changes.set_item_operation(len(stmt.path))
+    if name == "Push":
+        return changes.APPEND
+    if name == "Pop":
+        return changes.pop_operation(stmt.index is not None)
     return None
 
 

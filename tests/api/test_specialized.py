@@ -19,7 +19,7 @@ import pytest
 
 import symdiff
 import symdiff.api as api
-from symdiff.errors import SymdiffError
+from symdiff.errors import SymdiffError, UnsupportedSyntaxError
 from symdiff.frontend.parse import parse_function
 from symdiff.frontend.table_reads import read_as_tables
 from symdiff.specialized import Specialized, container_kinds, per_kinds
@@ -207,11 +207,11 @@ def _right(fn, wrt, point):
 
 
 def test_the_decision_reads_each_helper_once(monkeypatch):
-    import symdiff.specialized as specialized
+    import symdiff.frontend.table_reads as table_reads
 
     read = []
-    real = specialized.parse_function
-    monkeypatch.setattr(specialized, "parse_function",
+    real = table_reads.parse_function
+    monkeypatch.setattr(table_reads, "parse_function",
                         lambda fn: read.append(fn.__name__) or real(fn))
     assert per_kinds(calls_horner_often, "x") is False
     assert sorted(read) == ["calls_horner_often", "horner"]
@@ -228,3 +228,25 @@ def test_a_per_kind_gradient_is_not_differentiated_again():
         with pytest.raises(SymdiffError, match="generated per kind") as caught:
             attempt()
         assert caught.value.lineno == line
+
+
+def over_keys(x, data):
+    s = 0.0
+    for k in data:
+        s += data[k] * x
+    return s
+
+
+@pytest.mark.parametrize("transform", [symdiff.jvp, symdiff.jacobian, symdiff.hessian,
+                                       symdiff.hvp], ids=lambda t: t.__name__)
+def test_a_data_dict_looped_over_by_key_is_not_built_as_a_table(transform):
+    """Built without kinds (forward mode is), ``for k in data: data[k]`` would run over
+    the positions of ``data`` (``KeyError: 0`` on a dict): it is refused at the loop."""
+    point = (2.0, {"a": 1.0, "b": 3.0})
+    with pytest.raises(UnsupportedSyntaxError) as caught:
+        transform(over_keys, wrt="x")(*point, *((1.0,) if transform in (
+            symdiff.jvp, symdiff.hvp) else ()))
+    loop = over_keys.__code__.co_firstlineno + 2
+    assert (caught.value.lineno, caught.value.col_offset) == (loop, 13)
+    assert symdiff.grad(over_keys, wrt="x")(*point) == pytest.approx(
+        symdiff.tape.grad(over_keys, wrt="x")(*point))

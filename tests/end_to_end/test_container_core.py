@@ -441,3 +441,56 @@ def test_the_divergence_locator_names_a_line_inside_a_comprehension(tmp_path):
     assert not report.ok
     text = str(report)
     assert f"{path}:14: `soft(x) * x`" in text  # the element's line, not the sum's
+
+
+def _data_read_then_made_active(xs, y):
+    a = xs[0]
+    for _ in range(2):
+        a = a * y
+    return a + sum(xs)  # the sum: xs needs its kind, so it is built per kinds
+
+
+def _slice_of_data_made_active(xs, y):
+    tail = xs[1:]
+    tail[0] = y * y
+    return sum(tail)
+
+
+def _oscillator_state(state, dt):
+    x, v = state
+    for _ in range(5):
+        x, v = x + dt * v, v - dt * math.sin(x)
+    return x * x + v * v
+
+
+@pytest.mark.parametrize("fn, point, wrt", [
+    (_data_read_then_made_active, ([1.5, 2.0], 0.5), "y"),
+    (_slice_of_data_made_active, ([1.0, 2.0, 3.0], 0.5), "y"),
+    (_oscillator_state, ((0.5, 0.0), 0.1), "dt"),
+    (_oscillator_state, ([1.2, -0.4], 0.2), "dt")], ids=lambda v: getattr(v, "__name__", ""))
+def test_an_element_of_data_made_active_later_gives_data_no_adjoint(fn, point, wrt):
+    """``x = state[0]`` with ``state`` data, then ``x`` made active by ``dt``: the read's
+    reverse adds into no adjoint of ``state`` (it wrote ``dstate[0] += dx``, undefined)."""
+    import symdiff.api as api
+
+    expected = symdiff.tape.grad(fn, wrt=wrt)(*point)
+    for optimize in (True, False):
+        built = api.build(fn, wrt, optimize=optimize, kinds=container_kinds(fn, point))
+        assert built.function(*point) == pytest.approx(expected)
+    assert symdiff.grad(fn, wrt=wrt)(*point) == pytest.approx(expected)
+
+
+def _nested_row_assigned(xs):
+    h = [[[0.0, 0.0]], [[0.0, 0.0]]]
+    row = [[xs[0] * 2.0, xs[1]]]
+    h[0] = row
+    return h[0][0][0] + h[0][0][1] * xs[0]
+
+
+def test_a_row_of_rows_assigned_gets_its_adjoint_number_by_number():
+    """``h[0] = row`` with rows of lists: the reverse adds ``dh[0]`` into ``drow`` number
+    by number (it wrote ``drow[i] += dh[0][i]``, which extends a list: a wrong gradient)."""
+    point = ([1.5, 2.0],)
+    assert_gradient(_nested_row_assigned, point)
+    assert symdiff.grad(_nested_row_assigned)(*point) == pytest.approx(
+        symdiff.tape.grad(_nested_row_assigned)(*point))

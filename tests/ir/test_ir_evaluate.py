@@ -41,6 +41,7 @@ from symdiff.checking.leaves import is_container, leaves, rebuild
 from symdiff.checking.tape_bridge import raw, tape_op, tape_reduction
 from symdiff.errors import SymdiffError
 from symdiff.frontend.parse import parse_function
+from symdiff.frontend.table_reads import check_tables
 from symdiff.ir import evaluate
 from symdiff.pipeline import lower
 from symdiff.specialized import container_kinds
@@ -207,18 +208,6 @@ def _lowered(fn, kinds, called):
         pytest.skip(f"refused on purpose: {type(refused).__name__}: {what} ({where})")
 
 
-# Container functions whose program built without kinds (the dict read as a table of
-# data, as ``grad(f, wrt=<another parameter>)`` builds it at once) iterates the dict by
-# position: ``for k in p`` is ``for k_index in range(len(p)): k = p[k_index]``
-# (``lower/iteration.py``), which raises KeyError where the function returns.  Each is
-# pinned to that: the test fails the day the program is right, and the name goes.
-DICT_TABLES_PENDING = {
-    "containers.dict_iteration", "containers.weighted_sum_over_keys", "containers.l2_penalty",
-    "containers.mean_of_values", "containers.polynomial_over_items",
-    "containers.horner_over_reversed_keys", "containers.logsumexp_over_values",
-    "containers.first_keys_until_large"}
-
-
 def _programs(fn):
     """``[(program, calls, as tables)]``: ``fn`` lowered for each kind signature of its
     calls, with those calls; a container function also lowered without kinds where symdiff
@@ -238,17 +227,19 @@ def _programs(fn):
         found.append((program, calls, False))
         if kinds:
             try:
-                found.append((lower(parse_function(fn)), calls, True))
+                parsed = parse_function(fn)
+                at_once = lower(parsed)
+                check_tables(parsed, list(at_once.tables))  # as ``pipeline.generate``
+                found.append((at_once, calls, True))
             except SymdiffError:  # it reads a parameter as a container: built per kinds only
                 pass
     return found
 
 
 @pytest.mark.parametrize("fn", _functions())
-def test_the_evaluator_computes_what_the_function_computes(fn, request):
-    pending = request.node.callspec.id in DICT_TABLES_PENDING
+def test_the_evaluator_computes_what_the_function_computes(fn):
     compared = 0
-    for program, calls, as_tables in _programs(fn):
+    for program, calls, _ in _programs(fn):
         for args, kwargs in calls:
             env = {program.kwargs: {k: v for k, v in kwargs.items() if k not in program.kwonly}
                    } if program.kwargs else {}
@@ -256,9 +247,6 @@ def test_the_evaluator_computes_what_the_function_computes(fn, request):
             want = _outcome(lambda a: fn(*a, **kwargs), args)
             got = _outcome(lambda a: evaluate.run(program, a, float_ops(program), env=env),
                            args)
-            if as_tables and pending:
-                assert (want[0], got[:2]) == ("value", ("raised", KeyError)), (args, got, want)
-                continue
             assert got[0] == want[0] and (
                 _same(got[1], want[1]) if got[0] == "value" else got[1] == want[1]), (
                 args, kwargs, got[:2], want[:2])
