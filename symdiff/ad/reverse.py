@@ -36,6 +36,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from symdiff.ad.adjoints import accumulate, initialize_adjoints
+from symdiff.ad.arrays import (array_zeros, as_array, differentiable, indexed_arrays, indexed_zeros,
+                               refuse_array_result, scattered, term_names, written, zero_of,
+                               zeroed, zeros_like)
 from symdiff.ad.changes import append_to_list, join, pop_from_list, reduce, set_item
 from symdiff.ad.containers import (branch_local_adjoints, build_container,
                                    container_adjoints, gradient_of, item, share, structured,
@@ -49,16 +52,12 @@ from symdiff.ad.taping import Scope, recomputed, restorations, restoring
 from symdiff.ad.writer import Names, operand, operands, spelled_out
 from symdiff.analysis.activity import active_names
 from symdiff.core import expr as ex
-from symdiff.core import types as t
-from symdiff.errors import UnsupportedSyntaxError
 from symdiff.analysis.sweep_types import type_sweeps
 from symdiff.analysis.defuse import DefUse
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
-from symdiff.core.rewrite import breadth_first_names
 from symdiff.primitives.derivatives import merged, unit
-from symdiff.primitives.indexing import Scattered, Zeroed, index_record
-from symdiff.primitives.texts import instantiate
+from symdiff.primitives.indexing import Scattered, Zeroed
 
 SECTION = "reverse sweep"  # the heading comment of the second half
 
@@ -105,13 +104,6 @@ def environment(program, wrt, record=False, defuse=None):
                        MappingProxyType(built_sides(program, defuse, active)),
                        MappingProxyType(restorations(program, defuse, active)), names,
                        names.fresh("record") if record else None, indexed_arrays(program))
-
-
-def differentiable(program, name):
-    """Whether a parameter can carry a derivative: not an array of integers or booleans
-    (read, never differentiated)."""
-    kind = program.arrays.get(name)
-    return kind is None or kind.dtype.startswith("float")
 
 
 # --- the function -----------------------------------------------------------------------
@@ -207,19 +199,6 @@ def statement(env, stmt, scope):
     raise TypeError(stmt)
 
 
-def array_zeros(env):
-    """``{adjoint: numpy.zeros_like(parameter)}`` for the array parameters differentiated
-    by: an adjoint a loop or branch accumulates into starts as zeros of its shape, so the
-    gradient has it where no contribution reaches (a loop run no times)."""
-    return {env.names.derivatives[p]: zeros_like(env, p) for p in env.wrt
-            if p in env.program.arrays and p in env.names.derivatives}
-
-
-def zeros_like(env, name):
-    return ex.Call(ex.Attribute(ex.Name(env.program.numpy_name), "zeros_like"),
-                   (ex.Name(name),))
-
-
 def no_gradient(env, name):
     """The gradient of a parameter no derivative reaches: zeros of its structure."""
     if name in env.program.arrays:
@@ -288,101 +267,6 @@ def operation(env, stmt, scope):
     elif redefines:
         reverse.append(sw.Let(g, zero_of(env, stmt.target)))  # the old value's starts anew
     return restoring(env, stmt, scope, forward, reverse)
-
-
-def refuse_array_result(program):
-    """A located error where the function returns an array: a gradient is of a number."""
-    result = program.result
-    kind = program.types.get(result.name) if isinstance(result, ir.Var) else None
-    if isinstance(kind, t.Array) and kind.ndim:
-        origin = program.origin
-        raise UnsupportedSyntaxError(
-            f"{program.name} returns an array of {kind.ndim} axes, not a number: a gradient "
-            "is taken of one number", filename=origin.filename, lineno=origin.lineno,
-            col_offset=origin.col_offset, source_line=origin.text,
-            hint="return a number made of it (np.sum(...), np.mean(...), a loss)")
-
-
-def written(env, stmt):
-    """``y = x.copy()`` then ``y[index] = v``: the forward of ``x[index] = v`` (a new
-    array, so what the reverse saved of ``x`` stays as it was)."""
-    x, v, *index = operands(stmt)
-    read = instantiate(env.program.rule(stmt.op).forward, env.program.rule(stmt.op).params,
-                       (ex.Name(stmt.target), v, *index), None, None)
-    return [sw.Let(stmt.target, ex.Call(ex.Attribute(x, "copy"))), sw.Let(read, v)]
-
-
-def zeroed(env, d, term):
-    """``d += g`` with zeros at ``index``: the adjoint of an array before a write, from
-    the one after it (a copy: ``g`` may be another adjoint's value)."""
-    name = env.names.fresh(f"{d}_before")
-    return [sw.Let(name, ex.Call(ex.Attribute(term.value, "copy"))),
-            sw.Let(ex.Subscript(ex.Name(name), term.index), sw.ZERO),
-            accumulate(d, ex.Name(name))]
-
-
-def term_names(term):
-    """The names a builder's contribution reads."""
-    if isinstance(term, (Scattered, Zeroed)):
-        return breadth_first_names(ex.Tuple((term.index, term.value)))
-    return breadth_first_names(term)
-
-
-def scattered(env, d, term):
-    """``d[index] += value``, into the zeros the array's adjoint starts as
-    (``indexed_zeros``); ``numpy.add.at`` where the index's positions may repeat."""
-    if term.repeats:
-        add_at = ex.Attribute(ex.Attribute(ex.Name(env.program.numpy_name), "add"), "at")
-        return sw.Do(ex.Call(add_at, (ex.Name(d), as_value(env, term.index), term.value)))
-    return sw.AddTo(ex.Subscript(ex.Name(d), term.index), term.value)
-
-
-def as_value(env, index):
-    """An index as a value a call takes: its slices as ``slice(lower, upper, step)``
-    (``np.add.at(dx, (i, slice(None, None, -1)), g)``)."""
-    parts = index.elts if isinstance(index, ex.Tuple) else (index,)
-    made = tuple(ex.Call(ex.Name(builtin(env, "slice")), tuple(
-        ex.Const(None) if b is None else b for b in (p.lower, p.upper, p.step)))
-        if isinstance(p, ex.Slice) else p for p in parts)
-    return ex.Tuple(made) if isinstance(index, ex.Tuple) else made[0]
-
-
-def indexed_arrays(program):
-    """The arrays read or written by index (``x[i]``, ``x[i] = v``): their adjoints are
-    buffers the reverse adds into or zeroes at the index, never the number zero."""
-    found = set()
-    for stmt in ir.walk(program.body):
-        if isinstance(stmt, ir.Assign) and isinstance(stmt.args[0] if stmt.args else None,
-                                                      ir.Var) and (
-                index_record(stmt.op) is not None or program.rule(stmt.op).writes):
-            found.update((stmt.args[0].name, stmt.target) if program.rule(stmt.op).writes
-                         else (stmt.args[0].name,))
-    return frozenset(found)
-
-
-def zero_of(env, name):
-    """What the adjoint of ``name`` starts anew as: zeros of its shape for an array read
-    or written by index (``indexed_arrays``), else the number zero."""
-    return zeros_like(env, name) if name in env.indexed else sw.ZERO
-
-
-def indexed_zeros(env):
-    """``d = numpy.zeros_like(x)`` for each active array ``x`` read by index: its adjoint
-    is a buffer the gradient allocated, which the reverse of each read adds into."""
-    found = {}
-    for stmt in env.defuse.statements:
-        if isinstance(stmt, ir.Assign) and index_record(stmt.op) is not None and (
-                stmt.target in env.active) and isinstance(stmt.args[0], ir.Var):
-            found.setdefault(stmt.args[0].name, None)
-    return [sw.Let(adjoint(env, x), zeros_like(env, x)) for x in found]
-
-
-def as_array(env, name, node):
-    """The gradient of an array parameter: an array of no axes stays one (a sum of its
-    contributions is NumPy's scalar)."""
-    if env.program.arrays[name].ndim:
-        return node
-    return ex.Call(ex.Attribute(ex.Name(env.program.numpy_name), "asarray"), (node,))
 
 
 def as_float(env, node):

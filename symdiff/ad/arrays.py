@@ -1,0 +1,146 @@
+"""Arrays in the sweeps: what reverse mode writes for NumPy arrays besides each record's
+builders.
+
+Used by ``differentiate`` (``ad.reverse``).  Guarantees, for a program whose variables
+include arrays (``Program.arrays``, the types of ``analysis.types``):
+
+- the adjoint of an array parameter starts as ``np.zeros_like`` of it where a loop or
+  branch accumulates into it (``array_zeros``), and so does the adjoint of an array read
+  or written by index (``indexed_arrays``, ``indexed_zeros``, ``zero_of``): a buffer the
+  reverse adds into (``dx[i] += g``, ``np.add.at`` where positions may repeat:
+  ``scattered``) or zeroes at a written place (``zeroed``), never the number zero;
+- the forward of ``x[i] = v`` makes a new array (``written``), so what the reverse
+  saved of ``x`` stays as it was;
+- a gradient of an array is an array (``as_array``), and a function returning an
+  array is refused, located (``refuse_array_result``).
+
+    X[:, 0] read            ->  dX = np.zeros_like(X)  ...  dX[:, 0] += dX_part
+    X[rows] read            ->  np.add.at(dX, rows, dX_rows)
+"""
+
+from symdiff.ad.adjoints import accumulate
+from symdiff.ad.environment import adjoint, builtin
+from symdiff.ad.writer import operands
+from symdiff.core import expr as ex
+from symdiff.core import types as t
+from symdiff.core.rewrite import breadth_first_names
+from symdiff.errors import UnsupportedSyntaxError
+from symdiff.ir import nodes as ir
+from symdiff.ir import sweeps as sw
+from symdiff.primitives.indexing import Scattered, Zeroed, index_record
+from symdiff.primitives.texts import instantiate
+
+
+def differentiable(program, name):
+    """Whether a parameter can carry a derivative: not an array of integers or booleans
+    (read, never differentiated)."""
+    kind = program.arrays.get(name)
+    return kind is None or kind.dtype.startswith("float")
+
+
+def array_zeros(env):
+    """``{adjoint: numpy.zeros_like(parameter)}`` for the array parameters differentiated
+    by: an adjoint a loop or branch accumulates into starts as zeros of its shape, so the
+    gradient has it where no contribution reaches (a loop run no times)."""
+    return {env.names.derivatives[p]: zeros_like(env, p) for p in env.wrt
+            if p in env.program.arrays and p in env.names.derivatives}
+
+
+def zeros_like(env, name):
+    return ex.Call(ex.Attribute(ex.Name(env.program.numpy_name), "zeros_like"),
+                   (ex.Name(name),))
+
+
+def refuse_array_result(program):
+    """A located error where the function returns an array: a gradient is of a number."""
+    result = program.result
+    kind = program.types.get(result.name) if isinstance(result, ir.Var) else None
+    if isinstance(kind, t.Array) and kind.ndim:
+        origin = program.origin
+        raise UnsupportedSyntaxError(
+            f"{program.name} returns an array of {kind.ndim} axes, not a number: a gradient "
+            "is taken of one number", filename=origin.filename, lineno=origin.lineno,
+            col_offset=origin.col_offset, source_line=origin.text,
+            hint="return a number made of it (np.sum(...), np.mean(...), a loss)")
+
+
+def written(env, stmt):
+    """``y = x.copy()`` then ``y[index] = v``: the forward of ``x[index] = v`` (a new
+    array, so what the reverse saved of ``x`` stays as it was)."""
+    x, v, *index = operands(stmt)
+    read = instantiate(env.program.rule(stmt.op).forward, env.program.rule(stmt.op).params,
+                       (ex.Name(stmt.target), v, *index), None, None)
+    return [sw.Let(stmt.target, ex.Call(ex.Attribute(x, "copy"))), sw.Let(read, v)]
+
+
+def zeroed(env, d, term):
+    """``d += g`` with zeros at ``index``: the adjoint of an array before a write, from
+    the one after it (a copy: ``g`` may be another adjoint's value)."""
+    name = env.names.fresh(f"{d}_before")
+    return [sw.Let(name, ex.Call(ex.Attribute(term.value, "copy"))),
+            sw.Let(ex.Subscript(ex.Name(name), term.index), sw.ZERO),
+            accumulate(d, ex.Name(name))]
+
+
+def term_names(term):
+    """The names a builder's contribution reads."""
+    if isinstance(term, (Scattered, Zeroed)):
+        return breadth_first_names(ex.Tuple((term.index, term.value)))
+    return breadth_first_names(term)
+
+
+def scattered(env, d, term):
+    """``d[index] += value``, into the zeros the array's adjoint starts as
+    (``indexed_zeros``); ``numpy.add.at`` where the index's positions may repeat."""
+    if term.repeats:
+        add_at = ex.Attribute(ex.Attribute(ex.Name(env.program.numpy_name), "add"), "at")
+        return sw.Do(ex.Call(add_at, (ex.Name(d), as_value(env, term.index), term.value)))
+    return sw.AddTo(ex.Subscript(ex.Name(d), term.index), term.value)
+
+
+def as_value(env, index):
+    """An index as a value a call takes: its slices as ``slice(lower, upper, step)``
+    (``np.add.at(dx, (i, slice(None, None, -1)), g)``)."""
+    parts = index.elts if isinstance(index, ex.Tuple) else (index,)
+    made = tuple(ex.Call(ex.Name(builtin(env, "slice")), tuple(
+        ex.Const(None) if b is None else b for b in (p.lower, p.upper, p.step)))
+        if isinstance(p, ex.Slice) else p for p in parts)
+    return ex.Tuple(made) if isinstance(index, ex.Tuple) else made[0]
+
+
+def indexed_arrays(program):
+    """The arrays read or written by index (``x[i]``, ``x[i] = v``): their adjoints are
+    buffers the reverse adds into or zeroes at the index, never the number zero."""
+    found = set()
+    for stmt in ir.walk(program.body):
+        if isinstance(stmt, ir.Assign) and isinstance(stmt.args[0] if stmt.args else None,
+                                                      ir.Var) and (
+                index_record(stmt.op) is not None or program.rule(stmt.op).writes):
+            found.update((stmt.args[0].name, stmt.target) if program.rule(stmt.op).writes
+                         else (stmt.args[0].name,))
+    return frozenset(found)
+
+
+def zero_of(env, name):
+    """What the adjoint of ``name`` starts anew as: zeros of its shape for an array read
+    or written by index (``indexed_arrays``), else the number zero."""
+    return zeros_like(env, name) if name in env.indexed else sw.ZERO
+
+
+def indexed_zeros(env):
+    """``d = numpy.zeros_like(x)`` for each active array ``x`` read by index: its adjoint
+    is a buffer the gradient allocated, which the reverse of each read adds into."""
+    found = {}
+    for stmt in env.defuse.statements:
+        if isinstance(stmt, ir.Assign) and index_record(stmt.op) is not None and (
+                stmt.target in env.active) and isinstance(stmt.args[0], ir.Var):
+            found.setdefault(stmt.args[0].name, None)
+    return [sw.Let(adjoint(env, x), zeros_like(env, x)) for x in found]
+
+
+def as_array(env, name, node):
+    """The gradient of an array parameter: an array of no axes stays one (a sum of its
+    contributions is NumPy's scalar)."""
+    if env.program.arrays[name].ndim:
+        return node
+    return ex.Call(ex.Attribute(ex.Name(env.program.numpy_name), "asarray"), (node,))
