@@ -70,6 +70,7 @@ class Generated:
     helpers: dict = field(default_factory=dict)  # helper (``special``) -> the name it is defined by
     counters: tuple = ()  # the trip counters of loops the reverse sweep runs back (int names)
     containers: dict = field(default_factory=dict)  # the program's containers: name -> kind
+    returns_value: bool = True  # the function's value is returned: its overflow is raised
 
 
 def differentiate(program, wrt, *, with_value=False, as_tuple=None, record=False,
