@@ -65,7 +65,7 @@ class Gradient:
         self.function = compile_module(self.source, self.name, program.namespace,
                                        parsed.filename, "; ".join(variant), built.module)
         self.reads = program.reads
-        self._watched = _watched(self.reads)
+        self._watched = _watched_reads(self.reads)
 
     @functools.cached_property
     def graph(self):
@@ -76,6 +76,12 @@ class Gradient:
         self._defuse = None
         return graph
 
+    def watched(self):
+        """``(scopes, names, objects, current)`` for ``frontend.guards.guard``: the
+        globals the build read, and ``is_current`` when it read a table (None if not)."""
+        scopes, names, objects, tables = self._watched
+        return scopes, names, objects, self.is_current if tables else None
+
     def is_current(self):
         """Whether each global the build read is still the same object, and each table
         among them holds the same numbers (the names compared at C speed: a gradient
@@ -85,7 +91,7 @@ class Gradient:
             not tables or all(table_values(obj) == contents for obj, contents in tables))
 
 
-def _watched(reads):
+def _watched_reads(reads):
     """``reads`` once each, as ``(scopes, names, objects, tables)``: three columns and
     the ``(object, contents)`` of each table."""
     unique = {(id(scope), name): (scope, name, obj) for scope, name, obj, _ in reads}

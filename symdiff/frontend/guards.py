@@ -27,9 +27,12 @@ PLAIN = frozenset({float, int})  # the numbers whose kind is a float, by exact t
 SCALARS = frozenset({float, int, bool, str, type(None)})  # never a container's kind
 
 
-def guard(kinds, names):
+def guard(kinds, names, watched=None):
     """``fits(args)`` for arguments bound, in order, to parameters ``names`` and whose
-    containers have ``kinds`` (any parameter not in ``kinds`` holds no container)."""
+    containers have ``kinds`` (any parameter not in ``kinds`` holds no container).
+    ``watched``: ``(scopes, names, objects, current)``, names that must still be bound
+    in their scopes to those objects, and a function asked last when not None (the
+    gradient's check of the tables it read): False when one is not."""
     fresh = (f"v{n}" for n in itertools.count())
     params = [next(fresh) for _ in names]
     lines = [f"def fits(args, {_LOCALS}):", f"    if len(args) != {len(names)}:", "        return False",
@@ -43,11 +46,28 @@ def guard(kinds, names):
         else:
             lines += _fail(f"type({var}) not in SCALARS", "        ")
     lines += _numbers_checks(numbers, "        ")
-    lines += ["    except ValueError:", "        return False", "    return True"]
+    lines += ["    except ValueError:", "        return False"]
     namespace = {"PLAIN": PLAIN, "SCALARS": SCALARS, "ndarray": _ndarray(kinds.values()),
                  "chain": itertools.chain.from_iterable}
+    lines += _watched_checks(watched, namespace)
+    lines.append("    return True")
     exec(compile("\n".join(lines) + "\n", "<symdiff guard>", "exec"), namespace)
     return namespace["fits"]
+
+
+def _watched_checks(watched, namespace):
+    """Lines that return False unless each watched name is bound to its object."""
+    if watched is None:
+        return []
+    scopes, names, objects, current = watched
+    lines = []
+    for i, (scope, name, obj) in enumerate(zip(scopes, names, objects)):
+        namespace[f"scope{i}"], namespace[f"object{i}"] = scope, obj
+        lines += _fail(f"scope{i}.get({name!r}) is not object{i}", "    ")
+    if current is not None:
+        namespace["current"] = current
+        lines += _fail("not current()", "    ")
+    return lines
 
 
 _LOCALS = "type=type, float=float, tuple=tuple, list=list, PLAIN=PLAIN"  # read as locals

@@ -111,3 +111,15 @@ def test_a_gradient_per_kind_takes_the_build_of_each_call_s_kinds():
         got = gradient(arg)
         want = symdiff.tape.grad(rosenbrock)(list(xs))
         assert type(got) is type(arg) and list(got) == pytest.approx(list(want))
+
+
+def test_a_global_rebound_after_a_call_builds_again(tmp_path):
+    """The guard of the last call also checks the globals its build read."""
+    import symdiff
+    from tests import oracles
+    module = oracles.module_from_text(tmp_path, "rebound_scale", (
+        "SCALE = 2.0\n\n\ndef scaled(xs):\n    return SCALE * sum(x * x for x in xs)\n"))
+    gradient = symdiff.grad(module.scaled)
+    assert gradient([1.0, 3.0]) == [4.0, 12.0]
+    module.SCALE = 0.5
+    assert gradient([1.0, 3.0]) == [1.0, 3.0]
