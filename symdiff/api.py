@@ -21,6 +21,7 @@ The cache keeps the ``CACHE_SIZE`` gradients used last.
 """
 
 import functools
+import operator
 
 from symdiff.analysis.graph import build_graph
 from symdiff.backend.compile import compile_module
@@ -65,6 +66,7 @@ class Gradient:
         self.function = compile_module(self.source, self.name, program.namespace,
                                        parsed.filename, "; ".join(variant), built.module)
         self.reads = program.reads
+        self._watched = _watched_reads(self.reads)
 
     @functools.cached_property
     def graph(self):
@@ -75,9 +77,28 @@ class Gradient:
         self._defuse = None
         return graph
 
+    def watched(self):
+        """``(scopes, names, objects, current)`` for ``frontend.guards.guard``: the
+        globals the build read, and ``is_current`` when it read a table (None if not)."""
+        scopes, names, objects, tables = self._watched
+        return scopes, names, objects, self.is_current if tables else None
+
     def is_current(self):
-        return all(scope.get(name) is obj and (contents is None or table_values(obj) == contents)
-                   for scope, name, obj, contents in self.reads)
+        """Whether each global the build read is still the same object, and each table
+        among them holds the same numbers (the names compared at C speed: a gradient
+        per kind of arguments asks on every call)."""
+        scopes, names, objects, tables = self._watched
+        return all(map(operator.is_, map(dict.get, scopes, names), objects)) and (
+            not tables or all(table_values(obj) == contents for obj, contents in tables))
+
+
+def _watched_reads(reads):
+    """``reads`` once each, as ``(scopes, names, objects, tables)``: three columns and
+    the ``(object, contents)`` of each table."""
+    unique = {(id(scope), name): (scope, name, obj) for scope, name, obj, _ in reads}
+    scopes, names, objects = zip(*unique.values()) if unique else ((), (), ())
+    tables = tuple((obj, contents) for _, _, obj, contents in reads if contents is not None)
+    return scopes, names, objects, tables
 
 
 def build(fn, wrt=None, *, with_value=False, optimize=True, mode="reverse", prefer=None,

@@ -242,6 +242,40 @@ def mismatches(reference, candidate, points):
     return bad
 
 
+def overflows_only_in_value(fn, plain, optimized, args, got):
+    """Whether an optimized gradient's outcome ``got`` at ``args``, unlike the unoptimized
+    gradient ``plain``'s, is one ``DESIGN.md``'s Semantics allow: ``fn`` and ``plain``
+    (which computes every value ``fn`` does) raise ``OverflowError``, and ``got`` is what
+    ``plain`` gives on numpy floats, where an overflow gives inf, not an exception: the
+    same real derivative (when that raises, a math call overflowing on numpy floats
+    too, any real one), or the same exception, which ``fn`` meets after the overflow
+    (``math.sin(inf)``)."""
+    if outcome(fn, args) != ("raises", OverflowError) or outcome(
+            plain, args) != ("raises", OverflowError):
+        return False
+    import numpy as np
+    with np.errstate(all="ignore"):
+        witness = outcome(lambda *a: plain(*map(np.float64, a)), args)
+    if got[0] == "raises":
+        return got[1] is not OverflowError and witness == got
+    derivative = as_tuple(got[1])
+    if not all(type(g) in (float, int) for g in derivative):
+        return False
+    if witness[0] == "raises":
+        return True
+    expected = as_tuple(witness[1])
+    return len(expected) == len(derivative) and all(
+        _close(g, float(w)) for g, w in zip(derivative, expected))
+
+
+def _close(a, b, rel=1e-9):
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    if math.isinf(a) or math.isinf(b):
+        return a == b
+    return math.isclose(a, b, rel_tol=rel, abs_tol=1e-300)
+
+
 @contextlib.contextmanager
 def time_limit(seconds, error):
     """Raise ``error`` in the block after ``seconds`` (a while loop that never ends, sympy

@@ -74,6 +74,7 @@ class Generated:
     counters: tuple = ()  # the trip counters of loops the reverse sweep runs back (int names)
     containers: dict = field(default_factory=dict)  # the program's containers: name -> kind
     arrays: dict = field(default_factory=dict)  # the program's arrays (the module's too)
+    returns_value: bool = True  # the function's value is returned: its overflow is raised
 
 
 def differentiate(program, wrt, *, with_value=False, as_tuple=None, record=False,

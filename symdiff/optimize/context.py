@@ -5,7 +5,9 @@ and what its module binds.  Guarantees one object per ``optimize_function`` call
 by ``Context.of``, that every pass takes: the name generated code calls ``math`` by,
 the names' types (``function.types``, read live: a pass that adds a name gives it a
 type there), which calls are pure (``effects.Calls``), the kinds of the program's
-containers and which names are their adjoints, and ``remember``: a fact about an
+containers and which names are their adjoints, whether the function returns its value
+(then an ``OverflowError`` computing it is raised, as the function raises it), and
+``remember``: a fact about an
 expression computed once per expression object in this run (expressions are frozen, so
 a fact about one is a function of it and of this context).  Nothing is kept between two
 runs: two builds never share a table.
@@ -30,6 +32,7 @@ class Context:
     module: Module = field(default_factory=Module)  # the names of math, numpy, the helpers
     constants: dict = field(default_factory=dict)  # the ints the module binds -> values
     tables: dict = field(default_factory=dict)  # what ``remember`` keeps, by fact
+    returns_value: bool = True  # the function's value is returned: its overflow is raised
 
     @classmethod
     def of(cls, function, math_name="math", generated=None):
@@ -43,7 +46,8 @@ class Context:
                      if type(value) is int}
         return cls(function, math_name, Calls.of(generated), containers,
                    frozenset(adjoints[n] for n in containers if n in adjoints),
-                   Module.of(generated), constants)
+                   Module.of(generated), constants,
+                   returns_value=getattr(generated, "returns_value", True))
 
     @property
     def types(self):

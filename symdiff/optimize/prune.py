@@ -33,7 +33,10 @@ def drop_dead_statements(function, context):
     its own block (the reverse sweep recomputing a value the forward one computed).
     A write to a place stays while its container is needed.  A value nothing needs goes
     though an int too large for a float would make it raise ``OverflowError``
-    (``facts.cannot_raise``'s ``overflow_only``).
+    (``facts.cannot_raise``'s ``overflow_only``); in a gradient that does not return
+    the function's value, though computing it may raise any ``OverflowError`` (a float
+    too large: ``d ** 2``; ``any_overflow``): such a gradient raises where ``f`` is not
+    defined, not where only ``f``'s value overflows (``DESIGN.md``, Semantics).
     """
     every = [stmt for block in blocks(function) for stmt in block]
     own = {id(stmt): reads(stmt, context) for stmt in every}
@@ -44,13 +47,13 @@ def drop_dead_statements(function, context):
     in_range = in_range_reads(function)
     for stmt in every:
         if isinstance(stmt, (sw.Let, sw.AddTo)) and (id(stmt) in in_range or all(
-                cannot_raise(e, context, True) or _sums_numbers(e, numbers, math_name)
+                _only_overflows(e, context) or _sums_numbers(e, numbers, math_name)
                 for e in _values(stmt))):
             removable[id(stmt)] = sw.target_name(stmt.target)
             if sw.is_place(stmt.target):
                 places.add(id(stmt))
         elif isinstance(stmt, sw.Push) and stmt.method and stmt.stack in numbers and (
-                cannot_raise(stmt.value, context, True)):  # an append: a write to the list
+                _only_overflows(stmt.value, context)):  # an append: a write to the list
             removable[id(stmt)] = stmt.stack
             places.add(id(stmt))
     needed = set()
@@ -76,6 +79,15 @@ def drop_dead_statements(function, context):
             block[:] = keep
             changed = True
     return changed
+
+
+def _only_overflows(expr, context):
+    """Whether evaluating ``expr`` raises nothing but ``OverflowError`` (of any value when
+    the function does not return its own value; else only of an int too large for a
+    float, which a gradient, a float, overflows on anyway)."""
+    if context.returns_value:
+        return cannot_raise(expr, context, True)
+    return cannot_raise(expr, context, any_overflow=True)
 
 
 def in_range_reads(function):

@@ -1,0 +1,170 @@
+"""Guards: a check, per kind signature, that a call's arguments have exactly those kinds.
+
+Expects the kinds a gradient was built for (``{parameter: kind}``, the containers'
+kinds without their lists' lengths, as ``specialized.container_kinds`` gives them) and
+the parameter names of the call's positional arguments.  Guarantees a function
+``fits(args)`` that is True only when ``container_kinds`` of ``args`` would give the same
+kinds, so the gradient built for them serves the call: each container is checked once
+(its type, its length for a tuple, its keys in order for a dict, ``ndim``, ``dtype`` and
+axes of size one for an array), the numbers of a list or tuple of numbers at C speed
+(``set(map(type, xs))``), never through ``kind_of``'s ABC test per number.  A False is
+no verdict: the caller then finds the kinds the long way (a NumPy float, a subclass of
+list or a list of mixed kinds are read there).
+
+    >>> fits = guard({"xs": t.List(t.FLOAT)}, ["xs", "y"])
+    >>> fits(([1.0, 2, 3.5], 2.0)), fits(([1.0, "a"], 2.0)), fits(((1.0, 2.0), 2.0))
+    (True, False, False)
+
+The check is written as the text of one function per signature and compiled once:
+a list of containers is one loop that unpacks each, as the function itself does.
+"""
+
+import itertools
+
+from symdiff.core import types as t
+
+PLAIN = frozenset({float, int})  # the numbers whose kind is a float, by exact type
+SCALARS = frozenset({float, int, bool, str, type(None)})  # never a container's kind
+
+
+def guard(kinds, names, watched=None):
+    """``fits(args)`` for arguments bound, in order, to parameters ``names`` and whose
+    containers have ``kinds`` (any parameter not in ``kinds`` holds no container).
+    ``watched``: ``(scopes, names, objects, current)``, names that must still be bound
+    in their scopes to those objects, and a function asked last when not None (the
+    gradient's check of the tables it read): False when one is not."""
+    fresh = (f"v{n}" for n in itertools.count())
+    params = [next(fresh) for _ in names]
+    lines = [f"def fits(args, {_LOCALS}):", f"    if len(args) != {len(names)}:", "        return False",
+             "    try:"]  # a tuple of another length: unpacking it raises ValueError
+    if params:
+        lines.append(f"        {', '.join(params)}, = args")
+    numbers = []
+    for name, var in zip(names, params):
+        if name in kinds:
+            lines += _checks(kinds[name], var, "        ", fresh, numbers)
+        else:
+            lines += _fail(f"type({var}) not in SCALARS", "        ")
+    lines += _numbers_checks(numbers, "        ")
+    lines += ["    except ValueError:", "        return False"]
+    namespace = {"PLAIN": PLAIN, "SCALARS": SCALARS, "ndarray": _ndarray(kinds.values()),
+                 "chain": itertools.chain.from_iterable}
+    lines += _watched_checks(watched, namespace)
+    lines.append("    return True")
+    exec(compile("\n".join(lines) + "\n", "<symdiff guard>", "exec"), namespace)
+    return namespace["fits"]
+
+
+def _watched_checks(watched, namespace):
+    """Lines that return False unless each watched name is bound to its object."""
+    if watched is None:
+        return []
+    scopes, names, objects, current = watched
+    lines = []
+    for i, (scope, name, obj) in enumerate(zip(scopes, names, objects)):
+        namespace[f"scope{i}"], namespace[f"object{i}"] = scope, obj
+        lines += _fail(f"scope{i}.get({name!r}) is not object{i}", "    ")
+    if current is not None:
+        namespace["current"] = current
+        lines += _fail("not current()", "    ")
+    return lines
+
+
+_LOCALS = "type=type, float=float, tuple=tuple, list=list, PLAIN=PLAIN"  # read as locals
+
+
+def _numbers_checks(numbers, indent):
+    """One test that ``numbers`` are floats, and when one is not, that each is a float
+    or an int (so a float costs one call of ``type``)."""
+    if not numbers:
+        return []
+    floats = " or ".join(f"type({n}) is not float" for n in numbers)
+    plain = " or ".join(f"type({n}) not in PLAIN" for n in numbers)
+    return [f"{indent}if {floats}:"] + _fail(plain, indent + "    ")
+
+
+def _fail(condition, indent):
+    return [f"{indent}if {condition}:", f"{indent}    return False"]
+
+
+def _checks(kind, var, indent, fresh, numbers):
+    """Lines that return False unless ``var`` has the kind ``kind``; a number is left in
+    ``numbers``, for ``_numbers_checks`` after the lines of its loop or function."""
+    if kind == t.FLOAT:
+        numbers.append(var)
+        return []
+    if isinstance(kind, t.Array):
+        return _array_checks(kind, var, indent)
+    if isinstance(kind, t.Tuple):
+        return _tuple_checks(kind, var, indent, fresh, numbers)
+    if isinstance(kind, t.List):
+        return _list_checks(kind, var, indent, fresh)
+    if isinstance(kind, t.Dict):
+        keys = tuple(k for k, _ in kind.items)
+        lines = _fail(f"type({var}) is not dict or tuple({var}) != {keys!r}", indent)
+        for key, value in kind.items:
+            item = next(fresh)
+            lines += [f"{indent}{item} = {var}[{key!r}]"] + _checks(
+                value, item, indent, fresh, numbers)
+        return lines
+    return _fail("True", indent)  # a kind no argument is built for: the long way
+
+
+def _tuple_checks(kind, var, indent, fresh, numbers):
+    """A tuple unpacked (in ``guard``'s ``try``), or its numbers checked at C speed."""
+    size = len(kind.elts)
+    if size == 0 or size > 4 and all(e == t.FLOAT for e in kind.elts):
+        return _fail(f"type({var}) is not tuple or len({var}) != {size} or not set(map("
+                     f"type, {var})) <= PLAIN", indent)
+    lines = _fail(f"type({var}) is not tuple", indent)
+    items = [next(fresh) for _ in kind.elts]
+    lines.append(f"{indent}{', '.join(items)}, = {var}")
+    for elt, item in zip(kind.elts, items):
+        lines += _checks(elt, item, indent, fresh, numbers)
+    return lines
+
+
+def _list_checks(kind, var, indent, fresh):
+    """A list of numbers at C speed (an empty list is one of numbers); a list of lists of
+    numbers too, through its elements chained; any other list one loop over it."""
+    elem = kind.elem
+    if elem == t.FLOAT:
+        return _fail(f"type({var}) is not list or not set(map(type, {var})) <= PLAIN", indent)
+    lines = _fail(f"type({var}) is not list or not {var}", indent)
+    if elem == t.List(t.FLOAT):
+        return lines + _fail(f"set(map(type, {var})) != {{list}} or not set(map(type, "
+                             f"chain({var}))) <= PLAIN", indent)
+    item, inner = next(fresh), indent + "    "
+    numbers = []
+    body = _checks(elem, item, inner, fresh, numbers)
+    return lines + [f"{indent}for {item} in {var}:"] + body + _numbers_checks(numbers, inner)
+
+
+def _array_checks(kind, var, indent):
+    """An array by its type, dtype, number of axes and which axes have size one."""
+    lines = _fail(f"type({var}) is not ndarray or {var}.dtype.name != {kind.dtype!r} or "
+                  f"{var}.ndim != {kind.ndim}", indent)
+    sizes = [f"({var}.shape[{axis}] == 1) is not {axis in kind.unit_axes}"
+             for axis in range(kind.ndim)]
+    return lines + (_fail(" or ".join(sizes), indent) if sizes else [])
+
+
+def _ndarray(kinds):
+    """NumPy's array type when some kind is an array's (NumPy is then imported already:
+    an argument was an array); None otherwise, which no argument's type is."""
+    if any(_has_array(kind) for kind in kinds):
+        import numpy
+        return numpy.ndarray
+    return None
+
+
+def _has_array(kind):
+    if isinstance(kind, t.Array):
+        return True
+    if isinstance(kind, t.Tuple):
+        return any(_has_array(e) for e in kind.elts)
+    if isinstance(kind, t.List):
+        return _has_array(kind.elem)
+    if isinstance(kind, t.Dict):
+        return any(_has_array(v) for _, v in kind.items)
+    return False
