@@ -29,6 +29,9 @@ from symdiff.primitives.registry import names, operator_ops, variant
 
 _ARRAY_ELEMENTS = {"f": t.FLOAT, "i": t.INT, "u": t.INT, "b": t.BOOL}  # by dtype kind
 NUMBERS = t.NUMBERS
+# Each type of these classes is one of ``NUMBERS`` and each of those is of one of them:
+# ``type(k) in _NUMBER_CLASSES`` is ``k in NUMBERS``, without comparing types field by field.
+_NUMBER_CLASSES = frozenset(type(k) for k in NUMBERS)
 POPPED = object()  # the value of ``t = pop()`` from a save stack: what ``push`` saved
 UNKNOWN = object()  # a name known to hold values of no one type (None once settled)
 
@@ -42,7 +45,7 @@ def sweep_join(a, b):
         return a
     if a is UNKNOWN or b is UNKNOWN:
         return UNKNOWN
-    if a in NUMBERS and b in NUMBERS:
+    if type(a) in _NUMBER_CLASSES and type(b) in _NUMBER_CLASSES:
         return t.either(a, b)  # an int and a float: a number
     if isinstance(a, t.List) and isinstance(b, t.List):  # (elem None: no element yet)
         elem = sweep_join(a.elem, b.elem)
@@ -64,11 +67,22 @@ def sweep_join(a, b):
 def value_type(expr, env, module):
     """The type ``expr`` certainly has when the names hold the types of ``env`` (None:
     not known, or no value yet)."""
-    kind = type(expr)
-    rule = _RULES.get(kind)
+    def of(node):  # one closure for the whole expression, not one per node
+        rule = _RULES.get(type(node))
+        if rule is None:
+            return None
+        found = rule(node, of, env, module)
+        return None if found is UNKNOWN else found
+    return of(expr)
+
+
+def value_type_from(expr, of, env, module):
+    """``value_type`` of ``expr``, its operands' types given by ``of`` (``value_type``
+    of each, or a caller's memory of them)."""
+    rule = _RULES.get(type(expr))
     if rule is None:
         return None
-    found = rule(expr, lambda e: value_type(e, env, module), env, module)
+    found = rule(expr, of, env, module)
     return None if found is UNKNOWN else found
 
 
@@ -99,7 +113,7 @@ def _unary(expr, of, env, module):
     operand = of(expr.operand)
     if expr.op == "not":
         return t.BOOL
-    if operand not in NUMBERS:
+    if type(operand) not in _NUMBER_CLASSES:
         return None
     op = operator_ops(1).get(expr.op)
     if op is None:  # ``~``: an int's
@@ -117,7 +131,7 @@ def _binary(expr, of, env, module):
             left.length, right.length) else left.length + right.length)
     if expr.op == "+" and isinstance(left, t.Tuple) and isinstance(right, t.Tuple):
         return t.Tuple(left.elts + right.elts)
-    if left not in NUMBERS or right not in NUMBERS:
+    if type(left) not in _NUMBER_CLASSES or type(right) not in _NUMBER_CLASSES:
         return None
     op = expr.op
     if op in operator_ops(2):  # a float meeting any number: a float, or it raises

@@ -284,6 +284,9 @@ _WRITERS = {
 
 def children(expr):
     """The expressions directly inside ``expr``, in evaluation order."""
+    direct = _DIRECT_CHILDREN.get(type(expr))  # the kinds most expressions are made of
+    if direct is not None:
+        return direct(expr)
     if isinstance(expr, (Name, Const)):
         return ()
     if isinstance(expr, Attribute):
@@ -317,13 +320,27 @@ def children(expr):
     raise InternalError("ir", f"not an IR expression: {expr!r}")
 
 
+_DIRECT_CHILDREN = {
+    Name: lambda e: (), Const: lambda e: (),
+    BinOp: lambda e: (e.left, e.right),
+    UnaryOp: lambda e: (e.operand,),
+    Attribute: lambda e: (e.value,),
+    Subscript: lambda e: (e.value, e.index),
+    Call: lambda e: (e.func,) + e.args + tuple(v for _, v in e.keywords) if e.keywords else (
+        (e.func,) + e.args),
+}
+
+
 def walk(expr):
     """``expr`` and every expression inside it, in evaluation order (parents first)."""
     stack = [expr]
+    pop, push = stack.pop, stack.extend
     while stack:
-        node = stack.pop()
+        node = pop()
         yield node
-        stack.extend(reversed(children(node)))
+        inner = children(node)
+        if inner:
+            push(reversed(inner))
 
 
 def names(expr):

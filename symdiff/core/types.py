@@ -150,8 +150,11 @@ NUMPY_FLOAT = Float(numpy=True)
 NUMBERS = (BOOL, INT, NUMBER, FLOAT, NUMPY_FLOAT)
 
 
+_NUMBER_CLASSES = frozenset(type(k) for k in NUMBERS)  # each of whose types is in NUMBERS
+
+
 def is_number(t):
-    return t in NUMBERS
+    return type(t) in _NUMBER_CLASSES  # ``t in NUMBERS``, read from the class
 
 
 def is_numpy(t):

@@ -158,6 +158,10 @@ class Function:
     kw_defaults: tuple = ()  # their defaults, an expression or None (none) for each
 
 
+_SIMPLE = frozenset((Let, AddTo, Do, NewStack, Push, Pop, Break, Pass, Check, Comment, Raise,
+                     Return))  # the statements that hold no block (``blocks`` gives none)
+
+
 def blocks(stmt):
     """The blocks nested directly in ``stmt``."""
     if isinstance(stmt, If):
@@ -294,6 +298,8 @@ def walk(block):
     """Every statement of ``block`` and those nested in it, depth first in source order."""
     for stmt in block:
         yield stmt
+        if type(stmt) in _SIMPLE:  # most statements: no block inside
+            continue
         for inner in blocks(stmt):
             yield from walk(inner)
 

@@ -9,11 +9,15 @@ containers and which names are their adjoints, whether the function returns its 
 (then an ``OverflowError`` computing it is raised, as the function raises it), and
 ``remember``: a fact about an
 expression computed once per expression object in this run (expressions are frozen, so
-a fact about one is a function of it and of this context).  Nothing is kept between two
-runs: two builds never share a table.
+a fact about one is a function of it and of this context).  ``analysis``: a fact about
+the whole function (how often each name is assigned, say), computed once while the
+driver runs the passes and dropped as soon as one reports a change (``forget``), so
+a pass that changed nothing leaves the next one what it found.  Nothing is kept between
+two runs: two builds never share a table.
 
     context = Context.of(function, "math")
     context.remember("quiet", expr, lambda e: ...)   # computed once for this expr
+    context.analysis(assignment_counts, function)     # once until a pass changes it
 """
 
 from dataclasses import dataclass, field
@@ -33,6 +37,7 @@ class Context:
     constants: dict = field(default_factory=dict)  # the ints the module binds -> values
     tables: dict = field(default_factory=dict)  # what ``remember`` keeps, by fact
     returns_value: bool = True  # the function's value is returned: its overflow is raised
+    analyses: dict = None  # while the driver runs: each analysis of the function found
 
     @classmethod
     def of(cls, function, math_name="math", generated=None):
@@ -75,3 +80,20 @@ class Context:
         value = compute(expr)
         table[id(expr)] = (expr, value)
         return value
+
+    def analysis(self, compute, function):
+        """``compute(function, self)``: kept while the driver runs the passes over this
+        context's function, until one reports a change (outside the driver, or of another
+        function, computed afresh each time).  The caller must not change what it gets."""
+        analyses = self.analyses
+        if analyses is None or function is not self.function:
+            return compute(function, self)
+        found = analyses.get(compute)
+        if found is None:
+            found = analyses[compute] = compute(function, self)
+        return found
+
+    def forget(self):
+        """Drop every analysis kept: a pass changed the function."""
+        if self.analyses:
+            self.analyses.clear()

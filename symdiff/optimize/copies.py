@@ -9,12 +9,10 @@ container: a copy of the container is not propagated past it.
 """
 
 from symdiff.core import expr as ex
-from symdiff.ir import sweeps as sw
+from symdiff.optimize.analyses import assignment_counts, read_counts, write_counts
 from symdiff.optimize.facts import known_number
 from symdiff.optimize.walk import (
-    all_reads,
     blocks,
-    every_statement,
     is_compound,
     plain_target,
     reads,
@@ -31,7 +29,7 @@ def propagate_copies(function, context):
 
     Top-level statements only, all found in one pass and substituted in a second.
     """
-    counts = assignment_counts(function)
+    counts = context.analysis(assignment_counts, function)
     last_write = {}  # name -> index of the last top-level statement assigning it
     for index, stmt in enumerate(function.body):
         for node in statements([stmt]) if is_compound(stmt) else (stmt,):
@@ -61,11 +59,8 @@ def propagate_copies(function, context):
 def propagate_local_copies(function, context):
     """Inside a block (a loop body, say): ``a = b`` where ``a`` is assigned nowhere else
     and read only further down the block, and ``b`` does not change before those reads."""
-    sites = {}
-    for node in every_statement(function):
-        for target in writes(node):
-            sites[target] = sites.get(target, 0) + 1
-    readers = all_reads(function, context)
+    sites = context.analysis(write_counts, function)
+    readers = context.analysis(read_counts, function)
     changed = False
     for block in blocks(function):
         if block is function.body:
@@ -99,34 +94,3 @@ def propagate_local_copies(function, context):
 def _mentions(stmt, name, context):
     """Whether ``stmt`` or a statement nested in it reads or writes ``name``."""
     return any(name in reads(s, context) or name in writes(s) for s in statements([stmt]))
-
-
-def assignment_counts(function):
-    """How often each name is assigned: 1 for one plain assignment run once, else 2+ (a
-    parameter counts once; an accumulation, a loop variable, a write to a place of a
-    container, or anything in a loop counts twice)."""
-    counts = {p: 1 for p in function.params}
-    get = counts.get
-    stack = [(function.body, False)]
-    while stack:
-        block, in_loop = stack.pop()
-        for node in block:
-            kind = type(node)
-            if kind is sw.Comment:
-                continue
-            if kind is sw.Let or kind is sw.AddTo:  # most statements: one target each
-                target = node.target
-                if type(target) is str:
-                    counts[target] = get(target, 0) + 1 + (in_loop or kind is sw.AddTo)
-                else:
-                    name = sw.target_name(target)
-                    counts[name] = get(name, 0) + 2
-                continue
-            once = kind is sw.NewStack or kind is sw.Pop
-            repeated = in_loop or not once
-            for target in writes(node):
-                counts[target] = get(target, 0) + 1 + repeated
-            inner = in_loop or kind is sw.For or kind is sw.While
-            for nested in sw.blocks(node):
-                stack.append((nested, inner))
-    return counts

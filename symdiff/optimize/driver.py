@@ -13,7 +13,9 @@ algebraic shortcut that is wrong for some float (``0 * x`` stays, ``x + 0.0``
 stays because ``-0.0 + 0.0`` is ``0.0``).  Each pass returns whether it changed
 anything; the passes repeat until none does, at most ``MAX_ROUNDS`` times (the
 round ends as soon as every pass has seen the same tree and left it alone: a pass is a
-function of the tree, so running it again would change nothing).
+function of the tree, so running it again would change nothing).  The analyses a pass
+asks of the context (``analyses``: how often each name is assigned, read, written) are
+kept for the next pass while none reports a change.
 A number whose type is not known may be an int of 2**1024 or more, which meeting a
 float raises ``OverflowError``: such a statement is not moved past another that may
 raise; it is dropped as dead all the same (an ``OverflowError`` of a value nothing
@@ -59,13 +61,18 @@ def run_passes(function, context, passes=None):
     """Run ``passes`` (every pass) over ``function`` until none changes anything."""
     passes = PASSES if passes is None else passes
     unchanged = 0  # passes run in a row that changed nothing
-    for run in itertools.islice(itertools.cycle(passes), MAX_ROUNDS * len(passes)):
-        if run(function, context):
-            unchanged = 0
-        else:
-            unchanged += 1
-            if unchanged == len(passes):  # each saw this very tree and left it
-                break
+    context.analyses = {}  # kept from one pass to the next until one changes the tree
+    try:
+        for run in itertools.islice(itertools.cycle(passes), MAX_ROUNDS * len(passes)):
+            if run(function, context):
+                unchanged = 0
+                context.forget()
+            else:
+                unchanged += 1
+                if unchanged == len(passes):  # each saw this very tree and left it
+                    break
+    finally:
+        context.analyses = None
     return function
 
 

@@ -28,7 +28,7 @@ guesses from the shape of an expression:
 import math
 
 from symdiff.core import expr as ex
-from symdiff.analysis.value_types import NUMBERS, value_type
+from symdiff.analysis.value_types import UNKNOWN, value_type_from
 from symdiff.ir import sweeps as sw
 from symdiff.core import types as t
 from symdiff.primitives.registry import names, rule_of, total, total_math
@@ -36,6 +36,12 @@ from symdiff.primitives.registry import names, rule_of, total, total_math
 _ORDERED = frozenset(("<", "<=", ">", ">="))
 _EQUAL = frozenset(("==", "!="))
 FLOATS = (t.FLOAT, t.NUMPY_FLOAT)  # a float, and one that may be numpy's (a float too)
+# Each type of these classes is one of ``t.NUMBERS`` (``FLOATS``: of ``Float``) and each
+# of those is of one of them: membership read from the class, not by comparing types.
+_NUMBER_CLASSES = frozenset(type(k) for k in t.NUMBERS)
+_FLOAT_OR_NUMBER = frozenset((t.Float, t.Number))
+_INT_OR_NUMBER = frozenset((t.Int, t.Number))
+_INT_OR_BOOL = frozenset((t.Int, t.Bool))
 _BIG = 2 ** 1000  # ints written out below this meet a float without overflowing
 
 
@@ -45,19 +51,28 @@ def dotted(const):
 
 
 def type_of(expr, context):
-    """The type ``expr`` certainly has (None: not known)."""
-    return context.remember("type", expr, lambda e: value_type(e, context.types,
-                                                               context.module))
+    """The type ``expr`` certainly has (None: not known); kept for the run, as are its
+    operands' (``analysis.value_types``)."""
+    if type(expr) is ex.Name:  # the name's type: nothing to remember
+        kind = context.types.get(expr.id)
+        return None if kind is UNKNOWN else kind
+    table = context.table("type")
+    hit = table.get(id(expr))
+    if hit is not None and hit[0] is expr:
+        return hit[1]
+    kind = value_type_from(expr, lambda e: type_of(e, context), context.types, context.module)
+    table[id(expr)] = (expr, kind)
+    return kind
 
 
 def is_float(expr, context):
     """Whether ``expr`` certainly evaluates to a float (so ``1.0 * expr`` is ``expr``)."""
-    return type_of(expr, context) in FLOATS
+    return type(type_of(expr, context)) is t.Float
 
 
 def is_int(expr, context):
     """Whether ``expr`` certainly evaluates to an int (a bool is one)."""
-    return type_of(expr, context) in (t.INT, t.BOOL)
+    return type(type_of(expr, context)) in _INT_OR_BOOL
 
 
 def cannot_raise(expr, context, overflow_only=False, math_name=..., any_overflow=False):
@@ -67,9 +82,13 @@ def cannot_raise(expr, context, overflow_only=False, math_name=..., any_overflow
     ``math`` calls are judged under (None: every one may raise)."""
     math_name = context.math_name if math_name is ... else math_name
     overflow_only = overflow_only or any_overflow
-    return context.remember(("quiet", overflow_only, any_overflow, math_name), expr,
-                            lambda e: _Judge(context, overflow_only, math_name,
-                                             any_overflow).quiet(e))
+    table = context.table(("quiet", overflow_only, any_overflow, math_name))
+    hit = table.get(id(expr))
+    if hit is not None and hit[0] is expr:
+        return hit[1]
+    quiet = _Judge(context, overflow_only, math_name, any_overflow).quiet(expr)
+    table[id(expr)] = (expr, quiet)  # the entry keeps ``expr``: no other takes its id
+    return quiet
 
 
 class _Judge:
@@ -108,7 +127,7 @@ class _Judge:
             self.big_int(b) and self.float(a)))
 
     def big_int(self, expr):
-        if self.type(expr) not in (t.INT, t.NUMBER):
+        if type(self.type(expr)) not in _INT_OR_NUMBER:
             return False
         if type(expr) is ex.Name:
             return expr.id not in small_ints(self.context)
@@ -116,10 +135,13 @@ class _Judge:
         return value is None or abs(value) >= _BIG
 
     def float(self, expr):
-        return self.type(expr) in FLOATS + (t.NUMBER,)
+        return type(self.type(expr)) in _FLOAT_OR_NUMBER
 
     def numeric(self, *exprs):
-        return all(self.type(e) in NUMBERS for e in exprs)
+        for e in exprs:
+            if type(type_of(e, self.context)) not in _NUMBER_CLASSES:
+                return False
+        return True
 
     def binop(self, sub):
         left, right = sub.left, sub.right
@@ -154,7 +176,8 @@ class _Judge:
         if all(op in _EQUAL for op in sub.ops):
             ok = None not in kinds and not any(isinstance(k, t.Array) for k in kinds)
         elif all(op in _ORDERED or op in _EQUAL for op in sub.ops):
-            ok = all(k in NUMBERS for k in kinds) or all(k == t.STR for k in kinds)
+            ok = all(type(k) in _NUMBER_CLASSES for k in kinds) or all(
+                k == t.STR for k in kinds)
         else:
             ok = False
         return tuple(reversed(operands)) if ok else False

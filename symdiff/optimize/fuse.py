@@ -21,13 +21,12 @@ stack's ``pop``, a user function) stays where it is.
 
 from symdiff.core import expr as ex
 from symdiff.ir import sweeps as sw
+from symdiff.optimize.analyses import read_counts, write_counts
 from symdiff.optimize.facts import cannot_raise
 from symdiff.optimize.walk import (
     OPERATIONS,
-    all_reads,
     blocks,
     count_operations,
-    every_statement,
     is_comment,
     name_reads,
     plain_target,
@@ -49,12 +48,13 @@ def fuse_single_uses(function, context):
     sites, reads = _counts(function, context)
     changed = False
     for block in blocks(function):
-        i = 0
-        while i < len(block):
-            if _fuse(block, i, sites, reads, context):
-                changed = True
-            else:
-                i += 1
+        # a fused value's statement goes; the search below one never meets another gone
+        # (each goes where the scan stands), so the block is rebuilt once, not shifted
+        keep = [stmt for i, stmt in enumerate(block)
+                if not _fuse(block, i, sites, reads, context)]
+        if len(keep) != len(block):
+            block[:] = keep
+            changed = True
     return changed
 
 
@@ -139,17 +139,15 @@ def _place(block, i, j, name, value, raises, reads, context):
     if raises and not _only_quiet_before(evaluated, name, raises, context):
         return False
     reader.value = renamed(reader.value, {name: value}, context)
-    del block[i]
-    return True
+    return True  # ``block[i]`` goes
 
 
 def _counts(function, context):
     """How many places assign each name (parameters count), and how many read it."""
-    sites = {p: 1 for p in function.params}
-    for stmt in every_statement(function):
-        for target in writes(stmt):
-            sites[target] = sites.get(target, 0) + 1
-    return sites, all_reads(function, context)
+    sites = dict(context.analysis(write_counts, function))
+    for p in function.params:
+        sites[p] = sites.get(p, 0) + 1
+    return sites, context.analysis(read_counts, function)
 
 
 def _stmt_class(stmt, context):

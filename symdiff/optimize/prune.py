@@ -95,6 +95,9 @@ def in_range_reads(function):
     name assigned ``len(xs)`` once) of a list bound once and never changed (no element
     written, nothing appended or popped), the loop assigning neither ``i`` nor ``xs``:
     the index is in range, and the read raises nothing."""
+    if not any(type(stmt) is sw.For and stmt.over is None and len(stmt.bounds) == 1
+               for stmt in statements(function.body)):
+        return set()  # no loop over a range: no such read
     lengths, written = {}, set()  # name -> its whole values; lists changed or rebound
     for stmt in statements(function.body):
         if isinstance(stmt, (sw.Let, sw.AddTo)) and sw.is_place(stmt.target):

@@ -10,7 +10,7 @@ a row become one sum of at most MAX_TERMS terms.
 
 from symdiff.core import expr as ex
 from symdiff.ir import sweeps as sw
-from symdiff.optimize.copies import assignment_counts
+from symdiff.optimize.analyses import assignment_counts
 from symdiff.optimize.walk import (
     blocks,
     children,
@@ -37,7 +37,7 @@ def reuse_values(function, context):
     (``xs[k]``) is never a value to reuse.
     """
     math_name = context.math_name
-    counts = assignment_counts(function)
+    counts = context.analysis(assignment_counts, function)
     known = {}  # value number of an expression -> the name holding its value
     reuse = _Reuse(known, context)
     for stmt in function.body:

@@ -105,10 +105,20 @@ def name_reads(expr, context=None):
 
 def reads(stmt, context=None):
     """Every name ``stmt`` reads itself (not nested statements), once per occurrence (a
-    tuple, ``ir.sweeps.reads``)."""
+    tuple, ``ir.sweeps.reads``; with a ``context``, an assignment's are kept while it
+    holds the same value and target: expressions are frozen)."""
     if context is None:
         return sw.reads(stmt)
-    return sw.reads(stmt, lambda e: context.remember("names", e, sw.name_reads))
+    kind = type(stmt)
+    if kind is not sw.Let and kind is not sw.AddTo:
+        return sw.reads(stmt, lambda e: context.remember("names", e, sw.name_reads))
+    table = context.table("statement reads")
+    hit = table.get(id(stmt))
+    if hit is not None and hit[0] is stmt and hit[1] is stmt.value and hit[2] is stmt.target:
+        return hit[3]
+    found = sw.reads(stmt, lambda e: context.remember("names", e, sw.name_reads))
+    table[id(stmt)] = (stmt, stmt.value, stmt.target, found)
+    return found
 
 
 def writes(stmt):
