@@ -27,6 +27,7 @@ import types
 
 from symdiff import markers
 from symdiff.errors import SymdiffError
+from symdiff.witnesses.tape.arrays import ArrayValue
 from symdiff.witnesses.tape.stand_ins import _Namespace, stand_in
 from symdiff.witnesses.tape.value import Value, _data
 
@@ -35,7 +36,10 @@ _LIBRARY_DIRS = ("<frozen ",) + tuple(
 
 
 def _float(x=0.0):
-    """``float`` for copied code: a ``Value`` passes through with its derivative."""
+    """``float`` for copied code: a ``Value`` passes through with its derivative, and so
+    does an ``ArrayValue`` of one element, as a Value."""
+    if isinstance(x, ArrayValue):
+        return x.item()
     if isinstance(x, Value):
         if type(x.data) is not float:
             float(x.data)  # an int too large for a float: OverflowError, as float() gives
