@@ -145,7 +145,14 @@ def deferring(stand_in, original):
             return original(*args, **kwargs)
         return stand_in(*args, **kwargs)
     apply.__name__ = apply.__qualname__ = getattr(stand_in, "__name__", "stand_in")
+    for method in _UFUNC_METHODS:  # np.add.reduce(x): the ufunc's, reaching the tape's
+        if hasattr(original, method):
+            setattr(apply, method, getattr(original, method))
     return apply
+
+
+_UFUNC_METHODS = ("reduce", "accumulate", "outer", "at", "reduceat", "nin", "nout",
+                  "identity")
 
 
 def _on_tape(function, original):

@@ -36,8 +36,10 @@ def matmul(a, b):
 
     def cotangent(g):
         g = np.asarray(g)
+        if ad.ndim == 1 and bd.ndim == 1:
+            return g.reshape(1, 1)
         if ad.ndim == 1:
-            g = np.expand_dims(g, -2)
+            return np.expand_dims(g, -2)
         return np.expand_dims(g, -1) if bd.ndim == 1 else g
     edges = ()
     if an is not None:

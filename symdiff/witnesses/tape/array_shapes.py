@@ -265,9 +265,14 @@ def take(a, indices, axis=None, out=None, mode="raise"):
 
 
 def moveaxis(a, source, destination):
-    np = numpy()
-    order = np.moveaxis(np.arange(lift(a)[0].ndim), source, destination)
-    return OFFERED["transpose"](a, tuple(int(i) for i in order))
+    ndim = lift(a)[0].ndim
+    source = [s % ndim for s in (source if isinstance(source, (tuple, list)) else [source])]
+    destination = [d % ndim for d in (destination if isinstance(destination, (tuple, list))
+                                      else [destination])]
+    order = [n for n in range(ndim) if n not in source]
+    for d, s in sorted(zip(destination, source)):
+        order.insert(d, s)
+    return OFFERED["transpose"](a, tuple(order))
 
 
 def like(maker):

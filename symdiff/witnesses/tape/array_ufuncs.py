@@ -206,6 +206,8 @@ def ufuncs(np):
         table[name] = flat(getattr(np, name))
     table["true_divide"], table["mod"], table["abs"] = (
         table["divide"], table["remainder"], table["absolute"])
+    if "digamma" in table:
+        table["psi"] = table["digamma"]     # the name of SciPy's digamma ufunc
     return table
 
 
