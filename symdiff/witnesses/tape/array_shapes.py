@@ -97,8 +97,20 @@ def _reshaping(forward):
     return apply
 
 
-reshape = _reshaping(lambda np, x, shape, order="C": np.reshape(x, shape, order=order))
-ravel = _reshaping(lambda np, x, order="C": np.ravel(x, order=order))
+def reshape(a, shape, order="C"):
+    """``numpy.reshape``: the VJP reads ``g`` back in the same ``order``."""
+    np = numpy()
+    data, node = lift(a)
+    y = np.reshape(data, shape, order=order)
+    if node is None:
+        return y
+    return record(y, (node, lambda g: np.reshape(g, data.shape, order=order)))
+
+
+def ravel(a, order="C"):
+    return reshape(a, -1, order=order)
+
+
 expand_dims = _reshaping(lambda np, x, axis: np.expand_dims(x, axis))
 squeeze = _reshaping(lambda np, x, axis=None: np.squeeze(x, axis))
 copy_ = _reshaping(lambda np, x, order="K", subok=False: np.array(x, copy=True))

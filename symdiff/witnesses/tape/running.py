@@ -35,16 +35,28 @@ _LIBRARY_DIRS = ("<frozen ",) + tuple(
     sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib"))
 
 
-def _float(x=0.0):
+class _Float:
     """``float`` for copied code: a ``Value`` passes through with its derivative, and so
-    does an ``ArrayValue`` of one element, as a Value."""
-    if isinstance(x, ArrayValue):
-        return x.item()
-    if isinstance(x, Value):
-        if type(x.data) is not float:
-            float(x.data)  # an int too large for a float: OverflowError, as float() gives
-        return x
-    return float(x)
+    does an ``ArrayValue`` of one element, as a Value.  numpy reads it as ``float``
+    (``np.zeros(n, dtype=float)``, ``x.astype(float)``) through its ``dtype``."""
+
+    __name__ = __qualname__ = "float"
+
+    def __call__(self, x=0.0):
+        if isinstance(x, ArrayValue):
+            return x.item()
+        if isinstance(x, Value):
+            if type(x.data) is not float:
+                float(x.data)  # an int too large for a float: OverflowError, as float() gives
+            return x
+        return float(x)
+
+    @property
+    def dtype(self):
+        return sys.modules["numpy"].dtype(float)
+
+
+_float = _Float()
 
 
 def _is_user(value):
