@@ -180,5 +180,8 @@ def special_stand_ins(special):
     return {"logsumexp": _on_tape(reductions.logsumexp, special.logsumexp)}
 
 
-offer(array_function=array_function, array_ufunc=array_ufunc)
+offer(array_function=array_function, array_ufunc=array_ufunc,
+      **{name: _reading(lambda a, *args, _name=name, **kwargs: getattr(
+          _numbers(a), _name)(*_numbers(args), **_numbers(kwargs)))
+         for name in ("argmax", "argmin", "argsort", "any", "all", "nonzero")})
 _offer(array_ufunc=array_ufunc)

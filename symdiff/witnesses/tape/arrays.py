@@ -289,6 +289,7 @@ class ArrayValue:
     ravel, flatten, squeeze = _method("ravel"), _method("ravel"), _method("squeeze")
     clip, trace, diagonal = _method("clip"), _method("trace"), _method("diagonal")
     swapaxes, argmax, argmin = _method("swapaxes"), _method("argmax"), _method("argmin")
+    argsort, any, all, nonzero = (_method(n) for n in ("argsort", "any", "all", "nonzero"))
 
 
 _DETACHING = ("an ArrayValue cannot be {what}: its derivative would be lost. Use numpy's "
