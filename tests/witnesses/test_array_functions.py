@@ -36,11 +36,11 @@ def test_numpy_under_any_name_and_from_imports():
 
 def test_a_function_the_tape_lacks_is_refused_naming_it_at_the_users_line():
     def f(x):
-        return np.sum(np.sort(x))
+        return np.sum(np.median(x))
     with pytest.raises(SymdiffError) as caught:
         tape.grad(f)(_x())
     error = caught.value
-    assert "numpy.sort" in error.message
+    assert "numpy.median" in error.message
     assert error.filename == __file__ and error.lineno == f.__code__.co_firstlineno + 1
 
 

@@ -13,12 +13,14 @@ that only read numbers (``argmax``, ``shape``, ``allclose``...) run on the numbe
 
     np.sum(x, axis=0)      -> array_reductions.sum_
     np.linalg.solve(A, b)  -> array_linalg.solve
-    np.sort(x)             -> SymdiffError: numpy.sort is not on the tape's arrays
+    np.median(x)           -> SymdiffError: numpy.median has no derivative on the tape's
+                              arrays
 """
 
 import sys
 
 from symdiff.errors import SymdiffError
+from symdiff.witnesses.tape import array_arrangements as arrangements
 from symdiff.witnesses.tape import array_linalg as linalg
 from symdiff.witnesses.tape import array_reductions as reductions
 from symdiff.witnesses.tape import array_shapes as shapes
@@ -39,9 +41,15 @@ _DIFFERENTIABLE = {  # numpy's name -> the tape's function
     "concatenate": shapes.concatenate, "stack": shapes.stack, "vstack": shapes.vstack,
     "hstack": shapes.hstack, "where": shapes.where, "clip": shapes.clip, "take": shapes.take,
     "copy": shapes.copy_, "array": shapes.array, "asarray": shapes.asarray,
+    "flip": arrangements.flip, "roll": arrangements.roll, "sort": arrangements.sort,
+    "tile": arrangements.tile, "repeat": arrangements.repeat, "pad": arrangements.pad,
+    "triu": arrangements.triu, "tril": arrangements.tril, "average": arrangements.average,
+    "atleast_1d": arrangements.atleast_1d, "atleast_2d": arrangements.atleast_2d,
+    "tensordot": arrangements.tensordot, "sinc": arrangements.sinc,
 }
 _LINALG = {"norm": reductions.norm, "solve": linalg.solve, "inv": linalg.inv,
-           "det": linalg.det, "slogdet": linalg.slogdet, "cholesky": linalg.cholesky}
+           "det": linalg.det, "slogdet": linalg.slogdet, "cholesky": linalg.cholesky,
+           "matrix_power": arrangements.matrix_power}
 _LIKE = ("zeros_like", "ones_like", "full_like", "empty_like")
 _READING = ("shape", "ndim", "size", "argmax", "argmin", "argsort", "nonzero", "flatnonzero",
             "count_nonzero", "any", "all", "isclose", "allclose", "array_equal", "round",
