@@ -140,6 +140,8 @@ def _user_frame():
 
 
 def _array_like(x):
+    if type(x) is float or type(x) is int:
+        return False
     if isinstance(x, (list, tuple)):
         return any(_array_like(i) for i in x)
     return isinstance(x, ArrayValue) or is_ndarray(x) and x.ndim > 0
@@ -188,8 +190,14 @@ def special_stand_ins(special):
     return {"logsumexp": _on_tape(reductions.logsumexp, special.logsumexp)}
 
 
+def _reading_method(name):
+    """``x.<name>(...)`` on the numbers: ``x.argmax()``, ``x.any()``..."""
+    def apply(a, *args, **kwargs):
+        return getattr(a.data, name)(*_numbers(args), **_numbers(kwargs))
+    return apply
+
+
 offer(array_function=array_function, array_ufunc=array_ufunc,
-      **{name: _reading(lambda a, *args, _name=name, **kwargs: getattr(
-          _numbers(a), _name)(*_numbers(args), **_numbers(kwargs)))
+      **{name: _reading_method(name)
          for name in ("argmax", "argmin", "argsort", "any", "all", "nonzero")})
 _offer(array_ufunc=array_ufunc)

@@ -213,23 +213,19 @@ def ufuncs(np):
 
 def _arithmetic(name):
     def apply(*args):
-        return _table()[name](*args)
+        return ufunc_table()[name](*args)
     return apply
 
 
-_TABLES = {}  # "ufuncs" -> the table, made once numpy (and maybe SciPy) is imported
-
-
-def _table():
-    special = "scipy.special" in sys.modules
-    if _TABLES.get("special") is not special or "ufuncs" not in _TABLES:
-        _TABLES["ufuncs"], _TABLES["special"] = ufuncs(numpy()), special
-    return _TABLES["ufuncs"]
+_TABLES = {}  # "ufuncs" -> the table, and "special" -> whether SciPy was in it
 
 
 def ufunc_table():
-    """``ufuncs(numpy)``, made once (again when SciPy is imported since)."""
-    return _table()
+    """``ufuncs(numpy)``, made once (and again once SciPy is imported since)."""
+    special = "scipy.special" in sys.modules
+    if "ufuncs" not in _TABLES or _TABLES["special"] != special:
+        _TABLES["ufuncs"], _TABLES["special"] = ufuncs(numpy()), special
+    return _TABLES["ufuncs"]
 
 
 offer(**{name: _arithmetic(name) for name in (

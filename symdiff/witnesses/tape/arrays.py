@@ -171,10 +171,6 @@ class ArrayValue:
     def __init__(self, data, _edges=()):
         self._node = Node(data, _edges)
 
-    @classmethod
-    def constant(cls, data):
-        return cls(data)
-
     # attributes read the array
     data = property(lambda self: self._node.data)
     grad = property(lambda self: self._node.grad)
