@@ -96,3 +96,12 @@ def test_logsumexp(axis, keepdims):
 
 def test_add_reduce_is_sum():
     check_vjp(lambda x: np.add.reduce(x, axis=0) + np.maximum.reduce(x, axis=1).sum(), (_x(11, (3, 4)),))
+
+
+def test_keywords_the_tape_lacks_are_refused_by_name():
+    from symdiff.witnesses.tape.arrays import ArrayValue
+    x = ArrayValue(_x(12, (3, 4)))
+    with pytest.raises(TypeError, match="initial="):
+        np.max(x, initial=0.0)
+    with pytest.raises(TypeError, match="out="):
+        np.sum(x, out=np.empty(()))

@@ -113,3 +113,14 @@ def test_float32_parameters_give_float32_gradients():
     x = np.random.default_rng(3).normal(size=(4,)).astype(np.float32)
     grad = check_grad(lambda x: np.sum(np.sin(x) * x), (x,), wrt=(0,), rtol=1e-3, atol=1e-4)
     assert grad[0].dtype == np.float32
+
+
+def test_every_numpy_function_of_the_scalar_tape_has_an_array_version():
+    from symdiff.witnesses.tape.array_functions import functions
+    from symdiff.witnesses.tape.array_ufuncs import ufunc_table
+    from symdiff.witnesses.tape.numpy_stand_ins import numpy_stand_ins
+    from symdiff.witnesses.tape.scipy_functions import special_stand_ins
+    arrays = set(ufunc_table()) | {f.__name__ for f in functions(np)}
+    missing = [name for name in [*numpy_stand_ins(np), *special_stand_ins(special)]
+               if name not in arrays]
+    assert not missing

@@ -34,11 +34,15 @@ def _spread(np, g, shape, axes, keepdims):
     return np.broadcast_to(g, shape)
 
 
-def _reduction(forward, vjp_of):
+def _reduction(name, forward, vjp_of, options=()):
     """A reduction: ``forward(np, data, axis, keepdims)`` is the value, ``vjp_of(np, data,
-    y, axes, keepdims)`` the function from the cotangent to the array's VJP."""
+    y, axes, keepdims)`` the function from the cotangent to the array's VJP; ``options``
+    names the further keywords it takes (``ddof``)."""
     def apply(a, axis=None, dtype=None, out=None, keepdims=False, **kwargs):
         _refuse_out(out)
+        for key in kwargs:
+            if key not in options:
+                raise TypeError(f"numpy.{name} with {key}= is not on the tape")
         np = numpy()
         data, node = lift(a)
         axes = _axes(axis, data.ndim)
@@ -113,20 +117,20 @@ def _std_vjp(np, data, y, axes, keepdims, ddof=0):
     return vjp
 
 
-sum_ = _reduction(lambda np, x, axis, keepdims: np.sum(x, axis=axis, keepdims=keepdims),
-                  _sum_vjp)
-mean = _reduction(lambda np, x, axis, keepdims: np.mean(x, axis=axis, keepdims=keepdims),
-                  _mean_vjp)
-prod = _reduction(lambda np, x, axis, keepdims: np.prod(x, axis=axis, keepdims=keepdims),
-                  _prod_vjp)
-max_ = _reduction(lambda np, x, axis, keepdims: np.max(x, axis=axis, keepdims=keepdims),
-                  _extreme_vjp)
-min_ = _reduction(lambda np, x, axis, keepdims: np.min(x, axis=axis, keepdims=keepdims),
-                  _extreme_vjp)
-var = _reduction(lambda np, x, axis, keepdims, ddof=0: np.var(
-    x, axis=axis, keepdims=keepdims, ddof=ddof), _var_vjp)
-std = _reduction(lambda np, x, axis, keepdims, ddof=0: np.std(
-    x, axis=axis, keepdims=keepdims, ddof=ddof), _std_vjp)
+def _numpy(name):
+    """NumPy's reduction ``name`` as a ``forward`` of ``_reduction``."""
+    def forward(np, x, axis, keepdims, **options):
+        return getattr(np, name)(x, axis=axis, keepdims=keepdims, **options)
+    return forward
+
+
+sum_ = _reduction("sum", _numpy("sum"), _sum_vjp)
+mean = _reduction("mean", _numpy("mean"), _mean_vjp)
+prod = _reduction("prod", _numpy("prod"), _prod_vjp)
+max_ = _reduction("max", _numpy("max"), _extreme_vjp)
+min_ = _reduction("min", _numpy("min"), _extreme_vjp)
+var = _reduction("var", _numpy("var"), _var_vjp, ("ddof",))
+std = _reduction("std", _numpy("std"), _std_vjp, ("ddof",))
 
 
 def norm(x, ord=None, axis=None, keepdims=False):

@@ -15,6 +15,8 @@ zeroed, ``v``'s is ``g[key]`` summed back to ``v``'s shape.
     np.stack([a, b])  a gets g[0], b gets g[1]
 """
 
+import numbers
+
 from symdiff.witnesses.tape.array_ufuncs import ufunc_table
 from symdiff.witnesses.tape.arrays import (
     OFFERED,
@@ -40,8 +42,8 @@ def _index_data(key):
 def _basic(key):
     """Whether ``key`` is basic indexing: no position can be read twice."""
     parts = key if isinstance(key, tuple) else (key,)
-    return all(type(k) is int or isinstance(k, slice) or k is None or k is Ellipsis
-               for k in parts)
+    return all(isinstance(k, (numbers.Integral, slice)) and not isinstance(k, bool)
+               or k is None or k is Ellipsis for k in parts)
 
 
 def _scatter(np, shape, key, g):
