@@ -79,3 +79,13 @@ def test_a_value_meets_a_data_array_in_numpys_functions():
             np.clip(X, -s, s))
     X = _x(seed=1)
     check_grad(f, (0.3, X), wrt=(0,))
+
+
+@pytest.mark.parametrize("call", [
+    lambda x: np.sum(x ** 2), lambda x: np.mean(x) * np.max(x),
+    lambda x: np.where(x > 0, x * x, 0.0), lambda x: np.sum(np.stack([x, 2.0 * x])),
+    lambda x: np.mean([x, x * 2.0]), lambda x: np.dot(x, np.arange(3.0)).sum(),
+], ids=["sum", "mean max", "where", "stack", "list", "dot data"])
+def test_numpys_array_functions_of_a_number_parameter(call):
+    """np.sum(v) of a scalar Value (numpy's own refuses it) is the tape's too."""
+    check_grad(call, (1.3,), wrt=(0,))

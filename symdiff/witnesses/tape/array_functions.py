@@ -166,11 +166,12 @@ _UFUNC_METHODS = ("reduce", "accumulate", "outer", "at", "reduceat", "nin", "nou
 
 
 def _on_tape(function, original):
-    """``function`` when a tape value meets an array among the arguments (or a list of
-    Values is made an array), else NumPy's own ``original``."""
+    """``function`` when a tape value is an argument, or meets an array in a list (or a
+    list of Values is made an array), else NumPy's own ``original`` (which takes a list
+    of Values as an object array)."""
     def apply(*args, **kwargs):
         values = list(args) + list(kwargs.values())
-        if any(isinstance(a, ArrayValue) for a in values) or is_tape(values) and (
+        if any(isinstance(a, (ArrayValue, Value)) for a in values) or is_tape(values) and (
                 any(_array_like(a) for a in values) or original.__name__ in ("array",
                                                                                "asarray")):
             return function(*args, **kwargs)

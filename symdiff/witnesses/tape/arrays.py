@@ -97,11 +97,18 @@ def record(y, edges):
         return y
     wrapped = ()
     for i in range(0, len(edges), 2):
-        wrapped += (edges[i], Pullback(edges[i + 1]))
+        vjp = edges[i + 1]
+        if isinstance(edges[i], Value):  # a scalar's gradient stays a float
+            vjp = _to_float(vjp)
+        wrapped += (edges[i], Pullback(vjp))
     np = numpy()
     if np.ndim(y) == 0:
         return Value(float(y), wrapped)
     return ArrayValue(np.asarray(y), wrapped)
+
+
+def _to_float(vjp):
+    return lambda g: float(vjp(g))
 
 
 def unbroadcast(g, shape):
