@@ -141,3 +141,15 @@ def test_dot_of_many_dimensions_is_refused():
     from symdiff.witnesses.tape.arrays import ArrayValue
     with pytest.raises((TypeError, SymdiffError), match="dot"):
         np.dot(ArrayValue(np.ones((2, 2, 2))), np.ones((2, 2)))
+
+
+def test_eigh_along_symmetric_directions():
+    """Eigenvalues, and functions of the eigenvectors that do not depend on their signs."""
+    rng = np.random.default_rng(14)
+    M = rng.normal(size=(4, 4))
+
+    def parts(S):
+        return np.linalg.eigh((S + S.T) / 2.0)
+    check_vjp(lambda S: parts(S)[0], (M,))
+    check_vjp(lambda S: parts(S).eigenvectors ** 2, (M,))
+    check_vjp(lambda S: np.sum(parts(S)[1][:, 0] ** 2 * np.arange(4.0)) * parts(S)[0][2], (M,))

@@ -49,7 +49,7 @@ _DIFFERENTIABLE = {  # numpy's name -> the tape's function
 }
 _LINALG = {"norm": reductions.norm, "solve": linalg.solve, "inv": linalg.inv,
            "det": linalg.det, "slogdet": linalg.slogdet, "cholesky": linalg.cholesky,
-           "matrix_power": arrangements.matrix_power}
+           "matrix_power": arrangements.matrix_power, "eigh": linalg.eigh}
 _LIKE = ("zeros_like", "ones_like", "full_like", "empty_like")
 _READING = ("shape", "ndim", "size", "argmax", "argmin", "argsort", "nonzero", "flatnonzero",
             "count_nonzero", "any", "all", "isclose", "allclose", "array_equal", "round",
