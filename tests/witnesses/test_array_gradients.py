@@ -216,3 +216,10 @@ def test_an_array_result_is_refused():
 def test_a_bool_array_parameter_is_refused():
     with pytest.raises(SymdiffError, match="bool array"):
         tape.grad(lambda m, x: np.sum(np.where(m, x, 0.0)), wrt=0)(MASK, Y)
+
+
+def test_an_int_array_in_wrt_may_still_index():
+    W, labels = RNG.normal(size=(3, 4)), RNG.integers(0, 4, size=6)
+    gW, gX, glabels = tape.grad(softmax_cross_entropy)(W, X, labels)
+    assert glabels.dtype == np.float64 and np.array_equal(glabels, np.zeros(6))
+    check_grad(softmax_cross_entropy, (W, X, labels), wrt=(0, 1))

@@ -85,11 +85,10 @@ def _on_values(label, name, path, arg):
 
 
 def _leaf(array):
-    """An ArrayValue for a parameter array: its floats, the array itself when of floats
-    (nothing on the tape writes into a node's array), a float64 copy for integers."""
-    data = array if array.dtype.kind == "f" else array.astype(numpy().float64)
-    leaf = ArrayValue(data)
-    return _Leaf(leaf, array.dtype)
+    """An ArrayValue for a parameter array, holding the array itself (nothing on the tape
+    writes into a node's array); an array of ints stays one, so that it may still index
+    (``logp[rows, labels]``), and its gradient is float64."""
+    return _Leaf(ArrayValue(array), array.dtype)
 
 
 class _Leaf:
