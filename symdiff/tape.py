@@ -55,9 +55,29 @@ Conventions at awkward points (those of JAX and PyTorch):
   them, are computed by SciPy, with the derivatives written here; a ``scale <= 0`` gives
   ``nan`` (SciPy's value) and derivative ``nan``.
 
+NumPy arrays: an array argument of floats (or ints) becomes an ``ArrayValue``, a NumPy
+array on the tape with its own hand-written VJPs, and the gradient comes back as an array
+of the parameter's shape and dtype (float64 for ints), inside tuples, lists and dicts as
+numbers do.  The unchanged function runs on it: the operators (``@`` included, both
+sides, in-place forms with copy semantics), comparisons giving plain bool arrays,
+indexing (ints, slices with steps, ``None``, ``...``, integer arrays, masks) and writes
+``x[i] = v``, NumPy's ufuncs with broadcasting, reductions with ``axis``/``keepdims``,
+linear algebra and shape functions (``symdiff.witnesses.tape.array_functions`` lists
+them).  A reduction to one number gives a ``Value``, so arrays and scalars mix freely.
+A NumPy function with no derivative on the tape raises ``SymdiffError`` naming it, at
+the user's line.  ``vjp(fn, wrt)(*args)`` gives ``(value, pullback)`` for functions
+returning arrays or containers of them.
+
+- ``max``/``min`` (the reductions) share the gradient equally among tied elements (as
+  JAX); ``np.maximum``/``np.minimum``/``np.clip`` pass it, elementwise, to the argument
+  returned (the first on a tie), as for scalars; ``abs``, ``sign`` and ``norm`` have
+  gradient 0 at 0, ``sqrt`` ``inf``; ``prod`` is exact at zeros; ``cholesky``'s VJP is
+  the symmetric one (NumPy reads the lower triangle).
+
 This module is the engine's public name and only re-exports it.  The engine lives in
 ``symdiff.witnesses.tape`` (``value``, the function families ``math_functions``,
-``numpy_functions`` and ``scipy_functions``, ``stand_ins``, ``running``, ``gradients``),
+``numpy_functions`` and ``scipy_functions``, ``stand_ins``, ``running``, ``gradients``,
+``pullbacks``, and the array modules ``arrays``, ``array_*``),
 which imports nothing of symdiff's generator.
 """
 

@@ -12,9 +12,15 @@ disagreement here.  Guarantees the names of ``__all__``, by module:
 - ``stand_ins``: what the user's code sees in place of math, numpy and SciPy;
   ``numpy_stand_ins``: numpy's functions on scalars with numpy's semantics.
 - ``running``: copies of the user's functions that compute on Values (``on_values``).
-- ``gradients``: ``grad`` and ``value_and_grad``.
+- ``gradients``: ``grad`` and ``value_and_grad``; ``pullbacks``: ``vjp``.
+- ``arrays``: ``ArrayValue``, a NumPy array on the tape, and the recording helpers of the
+  array modules, which state their own VJPs: ``array_ufuncs`` (elementwise, with
+  broadcasting), ``array_reductions``, ``array_linalg``, ``array_shapes`` (indexing,
+  joins, ``where``), ``array_arrangements`` (``sort``, ``pad``, ``roll``...);
+  ``array_functions``: which NumPy function an ArrayValue reaches, and the refusals.
 """
 
+from symdiff.witnesses.tape.arrays import ArrayValue
 from symdiff.witnesses.tape.gradients import grad, value_and_grad
 from symdiff.witnesses.tape.math_functions import (
     acos,
@@ -77,6 +83,7 @@ from symdiff.witnesses.tape.numpy_functions import (
     sinc,
     square,
 )
+from symdiff.witnesses.tape.pullbacks import vjp
 from symdiff.witnesses.tape.running import on_values
 from symdiff.witnesses.tape.scipy_functions import (
     digamma,
@@ -93,7 +100,7 @@ from symdiff.witnesses.tape.scipy_functions import (
 from symdiff.witnesses.tape.value import PARTIALS, Value, on_numbers
 
 __all__ = [
-    "Value", "grad", "value_and_grad", "sin", "cos", "tan", "asin", "acos", "atan", "atan2",
+    "Value", "ArrayValue", "grad", "value_and_grad", "vjp", "sin", "cos", "tan", "asin", "acos", "atan", "atan2",
     "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "exp", "expm1", "log", "log1p", "log2",
     "log10", "sqrt", "pow", "hypot", "fabs", "erf", "erfc", "floor", "ceil", "fmod", "copysign",
     "degrees", "radians", "cbrt", "exp2", "lgamma", "gamma", "ldexp", "remainder", "nextafter",

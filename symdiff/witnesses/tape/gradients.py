@@ -1,11 +1,14 @@
 """The tape's gradients of a user function: ``grad`` and ``value_and_grad``.
 
 Expects a user function returning one number, and which of its parameters to
-differentiate by; an argument may be a number or a tuple, list or dict of numbers, nested.
-Guarantees a function that runs the unchanged ``fn`` on ``Value``s (through
-``running.on_values``; each number inside a container argument becomes a ``Value``, in a
-structure of the same types), walks the tape back from the result, and returns the
-gradient as floats, shaped as ``symdiff.grad`` shapes it: one float per number parameter,
+differentiate by; an argument may be a number, a NumPy array of floats (or ints), or a
+tuple, list or dict of them, nested.  Guarantees a function that runs the unchanged ``fn``
+on ``Value``s and ``ArrayValue``s (through ``running.on_values``; each number inside a
+container argument becomes a ``Value``, each array an ``ArrayValue``, in a structure of
+the same types), walks the tape back from the result (a number, or an array of one
+element), and returns the gradient shaped as ``symdiff.grad`` shapes it: one float per
+number parameter, an array of its shape and dtype per array parameter (float64 for an
+array of ints),
 the parameter's structure for a container (a list for a list, a tuple for a tuple, a dict
 with the same keys in the same order); one parameter alone, else a tuple in the order
 asked.  A bool or str inside a differentiated container is refused with a
@@ -16,12 +19,16 @@ asked.  A bool or str inside a differentiated container is refused with a
 
     def g(p):                    grad(g)({"w": [1.0, 2.0], "b": 3.0})
         return p["w"][1] * p["b"]      -> {"w": [0.0, 3.0], "b": 2.0}
+
+    def h(w, X):                 grad(h)(np.ones(3), np.eye(3))   -> array([2., 2., 2.])
+        return np.sum((X @ w) ** 2)
 """
 
 import inspect
 import numbers
 
 from symdiff.errors import SymdiffError
+from symdiff.witnesses.tape.arrays import ArrayValue, is_ndarray, numpy
 from symdiff.witnesses.tape.running import on_values
 from symdiff.witnesses.tape.value import Value, _data
 
@@ -67,13 +74,33 @@ def _on_values(label, name, path, arg):
         return type(arg)(_on_values(label, name, path + (i,), item) for i, item in enumerate(arg))
     if isinstance(arg, (Value, numbers.Real)) and not (path and isinstance(arg, bool)):
         return Value(arg)
+    if is_ndarray(arg) and arg.dtype.kind in "fiu":
+        return _leaf(arg)
     where = name + "".join(f'["{key}"]' if isinstance(key, str) else f"[{key!r}]"
                            for key in path)
     inside = f": {where} is" if path else ": it is"
+    what = f"{arg.dtype} array" if is_ndarray(arg) else type(arg).__name__
     raise SymdiffError(f"cannot differentiate {label} by {name!r}{inside} a "
-                       f"{type(arg).__name__}, not a number",
+                       f"{what}, not a number",
                        hint="a bool or a str carries no derivative; leave the parameter "
                             "out of wrt= (name the others)")
+
+
+def _leaf(array):
+    """An ArrayValue for a parameter array, holding the array itself (nothing on the tape
+    writes into a node's array); an array of ints stays one, so that it may still index
+    (``logp[rows, labels]``), and its gradient is float64."""
+    return _Leaf(ArrayValue(array), array.dtype)
+
+
+class _Leaf:
+    """A parameter array's handle, with the node it started as and the parameter's dtype:
+    the code may give the handle new nodes (``x[i] = v``, ``x += v``)."""
+
+    __slots__ = ("handle", "node", "dtype")
+
+    def __init__(self, handle, dtype):
+        self.handle, self.node, self.dtype = handle, handle._node, dtype
 
 
 def _restructured(inputs):
@@ -82,7 +109,7 @@ def _restructured(inputs):
         return {key: _restructured(item) for key, item in inputs.items()}
     if type(inputs) in (tuple, list):
         return type(inputs)(_restructured(item) for item in inputs)
-    return inputs
+    return inputs.handle if isinstance(inputs, _Leaf) else inputs
 
 
 def _gradients(inputs):
@@ -91,7 +118,33 @@ def _gradients(inputs):
         return {key: _gradients(item) for key, item in inputs.items()}
     if type(inputs) in (tuple, list):
         return type(inputs)(_gradients(item) for item in inputs)
+    if isinstance(inputs, _Leaf):  # 0.0 when the result does not depend on it
+        np = numpy()
+        grad = np.broadcast_to(inputs.node.grad, inputs.node.data.shape)
+        return np.array(grad, dtype=inputs.dtype if inputs.dtype.kind == "f" else np.float64)
     return float(inputs.grad)
+
+
+def _result(label, out):
+    """The number ``fn`` returned, its graph walked back: a Value, an ArrayValue or an
+    array of one element, or a number."""
+    if isinstance(out, ArrayValue) and out.size == 1:
+        out.backward()
+        return out.data.reshape(())
+    if isinstance(out, Value):
+        out.backward()
+    elif is_ndarray(out) and out.size == 1:
+        return out.reshape(())
+    elif not isinstance(out, numbers.Real):
+        raise SymdiffError(f"{label} returned a {_kind(out)}",
+                           hint="the tape differentiates functions returning one number")
+    return _data(out)
+
+
+def _kind(out):
+    if isinstance(out, ArrayValue) or is_ndarray(out):
+        return f"array of shape {out.shape}"
+    return type(out).__name__
 
 
 def _differentiate(fn, wrt, with_value):
@@ -106,15 +159,10 @@ def _differentiate(fn, wrt, with_value):
             # entry in place (``params[k] = ...``) leaves the leaves read below as they were
             inputs[name] = _on_values(label, name, (), bound.arguments[name])
             bound.arguments[name] = _restructured(inputs[name])
-        out = on_values(fn)(*bound.args, **bound.kwargs)
-        if isinstance(out, Value):
-            out.backward()
-        elif not isinstance(out, numbers.Real):
-            raise SymdiffError(f"{label} returned a {type(out).__name__}",
-                               hint="the tape differentiates functions returning one number")
+        out = _result(label, on_values(fn)(*bound.args, **bound.kwargs))
         grads = tuple(_gradients(inputs[name]) for name in names)
         result = grads[0] if single else grads
-        return (_saturated_value(_data(out)), result) if with_value else result
+        return (_saturated_value(out), result) if with_value else result
 
     differentiated.__name__ = differentiated.__qualname__ = f"grad_{label}"
     return differentiated

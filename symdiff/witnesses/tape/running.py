@@ -27,6 +27,7 @@ import types
 
 from symdiff import markers
 from symdiff.errors import SymdiffError
+from symdiff.witnesses.tape.arrays import ArrayValue
 from symdiff.witnesses.tape.stand_ins import _Namespace, stand_in
 from symdiff.witnesses.tape.value import Value, _data
 
@@ -37,7 +38,9 @@ _LIBRARY_DIRS = ("<frozen ",) + tuple(
 class _NumberClass(type):
     """``isinstance(v, float)`` (``int``) in copied code: a float (an int), or a ``Value``
     standing for one (so code that tells numbers from sequences takes the number's
-    path, and one that tells ints from floats the path of the number the Value holds)."""
+    path, and one that tells ints from floats the path of the number the Value holds).
+    numpy reads the class as the builtin it stands for (``np.zeros(n, dtype=float)``,
+    ``x.astype(float)``) through its ``dtype``."""
 
     def __instancecheck__(cls, value):
         if isinstance(value, Value):
@@ -46,6 +49,10 @@ class _NumberClass(type):
 
     def __subclasscheck__(cls, kind):
         return issubclass(kind, cls.builtin)
+
+    @property
+    def dtype(cls):
+        return sys.modules["numpy"].dtype(cls.builtin)
 
 
 class _int(metaclass=_NumberClass):
@@ -59,11 +66,14 @@ class _int(metaclass=_NumberClass):
 
 
 class _float(metaclass=_NumberClass):
-    """``float`` for copied code: a ``Value`` passes through with its derivative."""
+    """``float`` for copied code: a ``Value`` passes through with its derivative, and so
+    does an ``ArrayValue`` of one element, as a Value."""
 
     builtin = float
 
     def __new__(cls, x=0.0):
+        if isinstance(x, ArrayValue):
+            return x.item()
         if isinstance(x, Value):
             if type(x.data) is not float:
                 float(x.data)  # an int too large for a float: OverflowError, as float() gives

@@ -18,7 +18,7 @@ import math
 import sys
 
 from symdiff.errors import SymdiffError
-from symdiff.witnesses.tape import math_functions
+from symdiff.witnesses.tape import array_functions, math_functions
 from symdiff.witnesses.tape.numpy_stand_ins import numpy_stand_ins
 from symdiff.witnesses.tape.scipy_functions import norm, special_stand_ins
 from symdiff.witnesses.tape.value import Value, _offer, on_numbers
@@ -69,10 +69,20 @@ def stand_in(value):
     None."""
     numpy = sys.modules.get("numpy")
     if numpy is not None and id(numpy) not in _STAND_INS:
-        _register(numpy, numpy_stand_ins(numpy))
+        _register(numpy, _numpy_table(numpy))
     _register_scipy()
     found = _STAND_INS.get(id(value))
     return found[1] if found is not None and found[0] is value else None
+
+
+def _numpy_table(numpy):
+    """The scalar stand-ins, handing arrays to numpy (so to the tape's arrays), and the
+    array functions numpy's protocols do not reach (``np.array`` of Values...)."""
+    table = {name: array_functions.deferring(function, getattr(numpy, name))
+             for name, function in numpy_stand_ins(numpy).items()}
+    for name, function in array_functions.namespace_stand_ins(numpy).items():
+        table.setdefault(name, function)
+    return table
 
 
 _offer(stand_in=stand_in)  # numpy's function of a Value reaches its stand-in (__array_ufunc__)
@@ -82,7 +92,8 @@ def _register_scipy():
     """The stand-ins for scipy.special, scipy.stats.norm and scipy itself, once imported."""
     special, stats = sys.modules.get("scipy.special"), sys.modules.get("scipy.stats")
     if special is not None and id(special) not in _STAND_INS:
-        _register(special, special_stand_ins(special))
+        _register(special, {**special_stand_ins(special),
+                            **array_functions.special_stand_ins(special)})
     if stats is not None and id(stats) not in _STAND_INS:
         _register(stats, {"norm": norm})
     scipy = sys.modules.get("scipy")

@@ -213,35 +213,9 @@ class Value:
         """Set ``.grad`` of every node this value depends on to d(self)/d(node).
 
         Those gradients are reset first, so calling ``backward()`` twice gives the same
-        result twice (unlike micrograd or PyTorch, nothing accumulates).  The walk is
-        Kahn's algorithm on explicit stacks: count each node's consumers, then release a
-        node once every consumer has passed its gradient back.  No recursion, and the
-        order depends on nothing but the recorded graph.
+        result twice (unlike micrograd or PyTorch, nothing accumulates).  See ``_walk``.
         """
-        pending = {self: 0}     # node -> edges from consumers not yet processed
-        stack = [self]
-        while stack:
-            edges = stack.pop()._edges
-            for i in range(0, len(edges), 2):
-                operand = edges[i]
-                if operand in pending:
-                    pending[operand] += 1
-                else:
-                    pending[operand] = 1
-                    stack.append(operand)
-        for node in pending:
-            node.grad = 0.0
-        self.grad = 1.0
-        stack = [self]
-        while stack:
-            node = stack.pop()
-            g, edges = node.grad, node._edges
-            for i in range(0, len(edges), 2):
-                operand = edges[i]
-                operand.grad += g * edges[i + 1]
-                pending[operand] -= 1
-                if not pending[operand]:
-                    stack.append(operand)
+        _walk(self, 1.0)
 
     # arithmetic: each line states the local partials with respect to (left, right)
     __add__, __radd__ = _operator(operator.add, _partials("add", lambda a, b, y: (1.0, 1.0)))
@@ -303,6 +277,8 @@ class Value:
         """numpy's function of a Value (``np.tanh(v)``, ``np.float64(2) * v``): the tape's
         stand-in for it, with numpy's semantics, so the derivative is kept; one the tape
         has no derivative for raises, rather than computing on the bare number."""
+        if any(getattr(x, "ndim", 0) or hasattr(x, "_tape_array") for x in inputs):  # arrays
+            return OFFERED["array_ufunc"](ufunc, method, inputs, kwargs)
         function = OFFERED["stand_in"](ufunc) if method == "__call__" and not kwargs else None
         if function is None:
             raise TypeError(f"numpy.{ufunc.__name__} ({method}) of a Value has no derivative "
@@ -336,6 +312,43 @@ class Value:
 
     def __round__(self, ndigits=None):
         return round(self.data, ndigits)
+
+
+def _walk(root, seed):
+    """Set ``.grad`` of every node ``root`` depends on, ``root``'s own to ``seed``.
+
+    Kahn's algorithm on explicit stacks: count each node's consumers, then release a node
+    once every consumer has passed its gradient back.  No recursion, and the order depends
+    on nothing but the recorded graph.  A node is anything with ``grad`` and ``_edges``
+    (a Value, or an array node of ``arrays``); a local derivative is a number, or an
+    object whose ``g * local`` is the vector-Jacobian product (``arrays._Pullback``).  A
+    gradient starts as ``0.0`` and each contribution is added to it, the first making a
+    new object, so no two nodes share a gradient array.
+    """
+    pending = {root: 0}     # node -> edges from consumers not yet processed
+    stack = [root]
+    while stack:
+        edges = stack.pop()._edges
+        for i in range(0, len(edges), 2):
+            operand = edges[i]
+            if operand in pending:
+                pending[operand] += 1
+            else:
+                pending[operand] = 1
+                stack.append(operand)
+    for node in pending:
+        node.grad = 0.0
+    root.grad = seed
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        g, edges = node.grad, node._edges
+        for i in range(0, len(edges), 2):
+            operand = edges[i]
+            operand.grad += g * edges[i + 1]
+            pending[operand] -= 1
+            if not pending[operand]:
+                stack.append(operand)
 
 
 _DETACHING = ("a Value cannot be {what}: its derivative would be lost (a function of math "
