@@ -85,11 +85,16 @@ def where_text(name, path):
     return name + "".join(f"[{key!r}]" for key in path)
 
 
-def precision(point):
-    """The ``PRECISION`` row of the lowest precision float array in ``point``."""
+def lowest_precision(point):
+    """``np.float32`` when an array or NumPy scalar of ``point`` is float32, else float64."""
     dtypes = [leaf.dtype for argument in point for _, leaf in leaves(argument)
               if isinstance(leaf, (np.ndarray, np.floating))]
-    return PRECISION[np.float32 if np.dtype(np.float32) in dtypes else np.float64]
+    return np.float32 if np.dtype(np.float32) in dtypes else np.float64
+
+
+def precision(point):
+    """The ``PRECISION`` row of the lowest precision float in ``point``."""
+    return PRECISION[lowest_precision(point)]
 
 
 # --- structure -------------------------------------------------------------------------

@@ -5,8 +5,11 @@ arrays of one shape and, broadcast, an ``(n, m)`` array against ``(m,)``, ``(n, 
 ``(1, m)``, a Python float, a NumPy scalar and a 0-d array, two arrays broadcast both
 ways (``(n, 1)`` with ``(1, m)``) and a 3-D one against a matrix; ``np.where`` with a
 mask given as data and with a mask computed from the values; in-place operators on a
-copy.  ``CASES`` at the end gives each function its points (``array_case``).
+copy; code written for numbers given NumPy scalars, 0-d arrays and entries of an
+array.  ``CASES`` at the end gives each function its points (``array_case``).
 """
+
+import math
 
 import numpy as np
 from numpy import cos, exp, sin, tanh
@@ -166,6 +169,20 @@ def augmented_on_a_new_array(x, y):
     return np.sum(z)
 
 
+# --- scalar code given NumPy scalars and arrays ------------------------------------------
+
+def scalar_code_on_numpy_scalars(x, t):
+    return np.tanh(x) * x + t ** 2
+
+
+def scalar_code_on_a_zero_d_array(s, t):
+    return np.exp(s) * t + s ** 2
+
+
+def entries_through_math(x):
+    return math.exp(x[0]) * x[1] + math.sin(x[-1])
+
+
 CASES = [
     at(exp_times_tanh, (normal("ett", 3),), (normal("ett", 2, 4),), (normal("ett", 5, dtype=F32),)),
     at(softplus_sum, (normal("sps", 1),), (normal("sps", 7),), (normal("sps", 3, 2),)),
@@ -221,4 +238,8 @@ CASES = [
     at(augmented_on_a_copy, (normal("aoc", 4),), (normal("aoc", 2, 3),)),
     at(augmented_on_a_new_array, (normal("aona", 4), normal("aonb", 4)),
        (normal("aona", 3, 2), normal("aonb", 2))),
+    at(scalar_code_on_numpy_scalars, (np.float64(0.4), np.float64(-1.2)),
+       (np.float32(0.4), np.float32(0.7))),
+    at(scalar_code_on_a_zero_d_array, (np.array(0.3), 1.5), (np.array(-0.6, dtype=F32), np.float32(0.5))),
+    at(entries_through_math, (normal("etm", 2),), (normal("etm", 5),)),
 ]
