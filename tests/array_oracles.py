@@ -15,7 +15,8 @@ parameter in ``wrt`` order.  Three checks, each returning a list of failure mess
 - ``elementwise_failures``: for small parameters, each entry of the gradient against a
   Richardson estimate of the derivative by that entry alone.
 
-``gradient_failures`` runs all three.  Tolerances follow the lowest precision among the
+``gradient_failures`` runs all three, and ``alias_failures`` (no gradient array shares
+memory with an argument or with another gradient array).  Tolerances follow the lowest precision among the
 arrays of the point: float32 steps are larger (rounding, not truncation, dominates) and
 the tolerances looser.  For a ``kinky`` function an estimate whose steps ``h`` and ``2h``
 disagree (a kink or a tie within two steps) is skipped, never counted as agreement.
@@ -128,6 +129,26 @@ def _shown(value):
     if isinstance(value, np.ndarray):
         return f"an array of shape {value.shape} {value.dtype}"
     return f"a {type(value).__name__}"
+
+
+def alias_failures(gradients, point, names):
+    """Gradient arrays that share memory with an argument or with each other: an adjoint
+    must be an array of its own (a caller that updates ``w -= lr * dw`` in place, or
+    ``dw`` itself, must not change anything else)."""
+    arguments = [leaf for argument in point for _, leaf in leaves(argument)
+                 if isinstance(leaf, np.ndarray)]
+    found, failures = [], []
+    for g, name in zip(gradients, names):
+        for path, leaf in leaves(g):
+            if not isinstance(leaf, np.ndarray) or leaf.size == 0:
+                continue
+            where = where_text(name, path)
+            if any(np.shares_memory(leaf, a) for a in arguments):
+                failures.append(f"{where}: shares memory with an argument")
+            failures += [f"{where}: shares memory with {other}" for other, seen in found
+                         if np.shares_memory(leaf, seen)]
+            found.append((where, leaf))
+    return failures
 
 
 # --- moving a point --------------------------------------------------------------------
@@ -260,8 +281,9 @@ def gradient_failures(fn, point, gradient, wrt=None, kinky=False, seed="", direc
                 for f in structure_failures(g, point[i], name)]
     if failures:
         return failures
+    failures = alias_failures(gradients, point, names)
     rng = np.random.default_rng(zlib.crc32(f"{seed}:{getattr(fn, '__name__', '')}".encode()))
-    failures = directional_failures(fn, point, indices, gradients, rng, directions, kinky)
+    failures += directional_failures(fn, point, indices, gradients, rng, directions, kinky)
     size = sum(int(np.size(leaf)) for i in indices for _, leaf in leaves(point[i]))
     if size <= ELEMENTWISE_LIMIT:
         failures += elementwise_failures(fn, point, indices, gradients, names, kinky)

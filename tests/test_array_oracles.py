@@ -2,7 +2,8 @@
 functions pass at every point of theirs, and deliberately wrong ones (transposed, a
 broadcast not summed back, a sign flipped, the gradient of a tied maximum given to the
 first entry only, repeated indices written instead of added, float64 for a float32
-parameter, a tuple for a list) are rejected.
+parameter, a tuple for a list, an argument or one array returned as two gradients) are
+rejected.
 
 The hand gradients are derived on paper from the function's formula, not from any
 differentiator; each is a function of the point returning the gradient as
@@ -225,6 +226,10 @@ WRONG = [  # (case, what is wrong, a wrong gradient, points: None for the case's
     ("elementwise.float32_scaled", "a float64 gradient for a float32 parameter",
      lambda x: (2.0 + 2.0 * x).astype(np.float64), None),
     ("indexing.list_of_arrays", "a tuple for a list", lambda a: tuple(d_list_of_arrays(a)), None),
+    ("elementwise.where_given_mask", "the parameter itself returned where 2 x is (at x = 2 x)",
+     lambda x, m: x, [(np.zeros(3), np.array([True, False, True]))]),
+    ("linalg.matmul_frobenius", "dA and dB one array",
+     lambda A, B: (lambda g: (g, g))(np.zeros((2, 2))), [(np.zeros((2, 2)), np.zeros((2, 2)))]),
     ("models.mlp_over_a_dict", "the dict's keys in another order",
      lambda p, X, y: dict(reversed(list(d_mlp_over_a_dict(p, X, y).items()))), None),
     ("models.mean_squared_error", "a gradient for w alone where (w, b) was asked",

@@ -152,6 +152,12 @@ def where_with_a_scalar_side(X, t):
     return np.sum(np.where(X > t, X - t, 0.0) ** 2)
 
 
+def combined_masks(x, y):
+    both = (x > 0.0) & (y < 0.5)
+    either = (x < -0.5) | (y > 1.0)
+    return np.sum(np.where(both, x * y, x + y)) + np.sum(np.where(either, y ** 2, 0.0))
+
+
 # --- in place, on a copy ---------------------------------------------------------------
 
 def augmented_on_a_copy(x):
@@ -234,6 +240,8 @@ CASES = [
     at(multiplied_by_mask, (normal("mbm", 5), mask("mbmm", 5)),
        (normal("mbm", 2, 3), mask("mbmm", 2, 3)), wrt="x"),
     at(where_with_a_scalar_side, (normal("wss", 3, 3), 0.2), (normal("wss", 6), -0.4),
+       kinky=True),
+    at(combined_masks, (normal("cmx", 5), normal("cmy", 5)), (normal("cmx", 3, 3), normal("cmy", 3, 3)),
        kinky=True),
     at(augmented_on_a_copy, (normal("aoc", 4),), (normal("aoc", 2, 3),)),
     at(augmented_on_a_new_array, (normal("aona", 4), normal("aonb", 4)),

@@ -76,6 +76,18 @@ def shapes_read(X):
     return np.sum(X ** 2) / (n * m) + X.ndim * np.sum(X) / len(X)
 
 
+def constants_of_a_shape(x):
+    ramp = np.linspace(0.0, 1.0, x.shape[0])
+    base = np.ones_like(x) * 0.5 + np.zeros_like(x) + np.full(x.shape, 0.25)
+    return np.sum(x * ramp + base * x ** 2)
+
+
+def identity_and_diagonal(A):
+    n = A.shape[0]
+    i = np.arange(n)
+    return np.sum(A * np.eye(n)) + np.sum(A[i, i] ** 2) + np.sum(A[i, ::-1][0])
+
+
 # --- reading ---------------------------------------------------------------------------
 
 def first_and_last(x):
@@ -209,6 +221,8 @@ CASES = [
     at(array_of_entries, (normal("aoe", 2),), (normal("aoe", 5),)),
     at(asarray_of_a_list, ([0.3, -0.7, 1.1],), ([0.5],)),
     at(shapes_read, (normal("sr", 3, 2),), (normal("sr", 1, 4),)),
+    at(constants_of_a_shape, (normal("cos", 1),), (normal("cos", 5),)),
+    at(identity_and_diagonal, (normal("iad", 1, 1),), (normal("iad", 3, 3),)),
     at(first_and_last, (normal("fal", 2),), (normal("fal", 5),), (normal("fal", 3, dtype=F32),)),
     at(strided_products, (normal("sp", 2),), (normal("sp", 6),)),
     at(tail_window, (normal("tw", 3),), (normal("tw", 7),)),

@@ -43,7 +43,7 @@ def cross_entropy_by_logsumexp(W, b, X, labels):
 
 def mean_squared_error(w, b, X, y):
     residual = X @ w + b - y
-    return np.mean(residual ** 2)
+    return float(np.mean(residual ** 2))
 
 
 def huber_loss(w, X, y):
@@ -68,6 +68,13 @@ def kl_between_softmaxes(p_logits, q_logits):
     p = np.exp(p_logits - logsumexp(p_logits, axis=-1, keepdims=True))
     log_q = q_logits - logsumexp(q_logits, axis=-1, keepdims=True)
     return np.sum(p * (np.log(p) - log_q))
+
+
+def tempered_cross_entropy(temperature, logits, labels):
+    z = logits / temperature
+    z = z - z.max(axis=1, keepdims=True)
+    log_p = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+    return -np.mean(log_p[np.arange(logits.shape[0]), labels])
 
 
 def masked_mse(pred, target, m):
@@ -273,6 +280,8 @@ CASES = [
     at(poisson_regression, *batches(lambda n: (normal("poi", 2, scale=0.3), normal(f"poiX{n}", n, 2),
                                                classes(f"poic{n}", n, 4).astype(float))), wrt="w"),
     at(kl_between_softmaxes, (normal("kbsp", 4), normal("kbsq", 4)), (normal("kbsp", 3, 2), normal("kbsq", 3, 2))),
+    at(tempered_cross_entropy, *batches(lambda n: (1.5, normal(f"tce{n}", n, 3), classes(f"tcel{n}", n, 3))),
+       wrt="temperature"),
     at(masked_mse, (normal("mmp", 5), normal("mmt", 5), mask("mmm", 5)),
        (normal("mmp", 2, 3), normal("mmt", 2, 3), mask("mmm", 2, 3)), wrt="pred"),
     at(dense_tanh, *batches(lambda n: (normal("dt", 3, 2), normal("dtb", 2), normal(f"dtX{n}", n, 3))),
