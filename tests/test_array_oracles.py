@@ -15,10 +15,10 @@ import pytest
 
 try:
     import array_oracles as oracles
-    from corpus.arrays import CASES
+    from corpus.arrays import ARRAY_CASES as CASES
 except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests import array_oracles as oracles
-    from tests.corpus.arrays import CASES
+    from tests.corpus.arrays import ARRAY_CASES as CASES
 
 
 def sigmoid(z):

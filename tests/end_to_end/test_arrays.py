@@ -1,4 +1,4 @@
-"""Gradients of functions over NumPy arrays: the array corpus (``corpus/arrays.py``)
+"""Gradients of functions over NumPy arrays: the array corpus (``corpus/arrays/``)
 against the array oracles (``array_oracles``), the tape and sympy.
 
 For every function, at every one of its points:
@@ -35,10 +35,10 @@ from symdiff.witnesses.symbolic import evaluate_grad
 
 try:
     import array_oracles as oracles
-    from corpus.arrays import CASES, CATEGORIES
+    from corpus.arrays import ARRAY_CASES as CASES, CATEGORIES
 except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests import array_oracles as oracles
-    from tests.corpus.arrays import CASES, CATEGORIES
+    from tests.corpus.arrays import ARRAY_CASES as CASES, CATEGORIES
 
 REFUSED = {  # cases symdiff refuses today with a SymdiffError; the list only shrinks
     # elementwise: np.sum / np.mean / np.float32 unknown, x.copy, & on masks, a method of

@@ -6,7 +6,7 @@ arrays of one shape and, broadcast, an ``(n, m)`` array against ``(m,)``, ``(n, 
 ways (``(n, 1)`` with ``(1, m)``) and a 3-D one against a matrix; ``np.where`` with a
 mask given as data and with a mask computed from the values; in-place operators on a
 copy; code written for numbers given NumPy scalars, 0-d arrays and entries of an
-array.  ``CASES`` at the end gives each function its points (``array_case``).
+array.  ``CASES`` at the end gives each function its points (``case.at``).
 """
 
 import math
@@ -14,7 +14,7 @@ import math
 import numpy as np
 from numpy import cos, exp, sin, tanh
 
-from .array_case import F32, at, mask, normal, positive, uniform
+from .case import F32, at, mask, normal, positive, uniform
 
 
 # --- ufuncs --------------------------------------------------------------------------

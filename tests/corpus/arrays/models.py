@@ -14,7 +14,7 @@ descent.  Data (``X``, ``y``, labels, masks) is never differentiated.
 import numpy as np
 from scipy.special import logsumexp
 
-from .array_case import F32, at, batches, classes, mask, normal, positive, signs
+from .case import F32, at, batches, classes, mask, normal, positive, signs
 
 
 # --- losses ----------------------------------------------------------------------------

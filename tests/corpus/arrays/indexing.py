@@ -12,7 +12,7 @@ arrays and a tuple of them.
 
 import numpy as np
 
-from .array_case import F32, at, classes, mask, normal
+from .case import F32, at, classes, mask, normal
 
 
 # --- shape -----------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import numpy as np
 from numpy.linalg import norm
 from scipy.special import logsumexp
 
-from .array_case import F32, at, normal, positive, uniform
+from .case import F32, at, normal, positive, uniform
 
 TIED = np.array([0.3, 1.2, -0.5, 1.2, 0.1])
 TIED_ROWS = np.array([[0.5, 2.0, 2.0], [-1.0, 0.3, -0.2], [0.7, 0.7, -0.4]])

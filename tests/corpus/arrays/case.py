@@ -1,6 +1,7 @@
 """The record of one array corpus function and the seeded data its points are made of.
 
-A corpus module (``arrays_*.py``) writes functions over ``np.ndarray`` and lists them as
+A corpus module (``elementwise.py``, ``models.py``, ...) writes functions over
+``np.ndarray`` and lists them as
 
     at(fn, point, point, ..., wrt=None, kinky=False)
 

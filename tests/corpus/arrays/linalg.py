@@ -12,7 +12,7 @@ rule symmetrizes or not.
 import numpy as np
 from numpy.linalg import solve
 
-from .array_case import F32, at, normal, spd, well_conditioned
+from .case import F32, at, normal, spd, well_conditioned
 
 
 def quadratic_form(A, x):
