@@ -19,7 +19,11 @@ parameter in ``wrt`` order.  Three checks, each returning a list of failure mess
 memory with an argument or with another gradient array).  Tolerances follow the lowest precision among the
 arrays of the point: float32 steps are larger (rounding, not truncation, dominates) and
 the tolerances looser.  For a ``kinky`` function an estimate whose steps ``h`` and ``2h``
-disagree (a kink or a tie within two steps) is skipped, never counted as agreement.
+disagree (a kink or a tie within two steps) is skipped, never counted as agreement; one
+whose steps disagree a little is compared with that disagreement added to the tolerance:
+at a tie of a maximum the central difference tends to the mean of the one-sided
+derivatives (the shared gradient of the convention) with an error of order ``h``, about
+two thirds of that disagreement, not of order ``h**4``.
 
     gradient_failures(lambda x: np.sum(x ** 2), (np.ones(3),), 2.0 * np.ones(3))  -> []
     gradient_failures(lambda x: np.sum(x ** 2), (np.ones(3),), -2.0 * np.ones(3)) -> [...]
@@ -208,6 +212,7 @@ def directional_failures(fn, point, indices, gradients, rng, count=3, kinky=Fals
         if kinky and spread > kink * (1.0 + abs(estimate)):
             continue
         tolerance = rtol * max(abs(inner), abs(estimate), 1e-2 * magnitude) + atol * (1.0 + value)
+        tolerance += spread if kinky else 0.0
         if not abs(inner - estimate) <= tolerance:
             failures.append(f"<gradient, v> {inner!r}, directional difference {estimate!r}")
     return failures
@@ -257,7 +262,7 @@ def elementwise_failures(fn, point, indices, gradients, names, kinky=False):
             got, want, apart = (np.asarray(a, dtype=np.float64) for a in (g_leaf, e_leaf, s_leaf))
             tolerance = rtol * np.maximum(np.abs(got), np.abs(want)) + rtol * 1e-2 * scale + (
                 atol * (1.0 + value))
-            wrong = ~(np.abs(got - want) <= tolerance)
+            wrong = ~(np.abs(got - want) <= tolerance + (apart if kinky else 0.0))
             if kinky:
                 wrong &= ~(apart > kink * (1.0 + np.abs(want)))
             for index in zip(*np.nonzero(wrong)) if wrong.ndim else ([()] if wrong else []):

@@ -20,7 +20,8 @@ For every function, at every one of its points:
   today, each with its reason, under the same shrink-only rule;
 - the tape (``symdiff.tape.grad``) and the sympy witness, where they take arrays, agree
   with the oracles and with every returned gradient.  Until they take arrays (tried on a
-  small function) those tests are skipped, saying so.
+  small function) those tests are skipped, saying so; ``TAPE_PENDING`` lists the cases
+  the tape does not take yet, with the same shrink-only rule once it takes arrays.
 """
 
 import math
@@ -119,6 +120,13 @@ KNOWN_WRONG = {  # case -> why the gradient symdiff returns is wrong today
         "the gradient by a 0-d array parameter is a Python float, not a 0-d array of its dtype",
 }
 
+TAPE_PENDING = {  # case -> what the tape witness does not take yet (checked once it takes
+    # arrays: a listed case the tape then differentiates rightly fails, and is removed)
+    "linalg.einsum_trace_and_rows": "np.einsum with an index repeated in one operand ('ii')",
+    "indexing.filled_by_index": "a Value written into a plain float array (np.zeros)",
+    "indexing.scattered_into_zeros": "an ArrayValue written into a plain float array",
+}
+
 EXACT = {np.float64: 1e-9, np.float32: 1e-4}  # relative, symdiff against the tape or sympy
 SMALL = 16  # numbers across a point's arrays for the sympy witness
 
@@ -129,7 +137,7 @@ def test_the_corpus_is_large_enough():
 
 
 def test_the_lists_name_corpus_cases_once():
-    lists = (REFUSED, set(KNOWN_BROKEN), set(KNOWN_WRONG))
+    lists = (REFUSED, set(KNOWN_BROKEN), set(KNOWN_WRONG), set(TAPE_PENDING))
     assert all(names <= set(CASES) for names in lists)
     assert not (REFUSED & set(KNOWN_BROKEN)) and not (set(KNOWN_BROKEN) & set(KNOWN_WRONG))
 
@@ -310,8 +318,8 @@ def witness_failures(case_id, name, witness, points):
         point = case.points[k]
         try:
             want = witness(case, point)
-        except symdiff.SymdiffError as error:
-            failures.append(f"{case_id} at point {k}: the {name} refuses: {first_line(error)}")
+        except Exception as error:  # noqa: BLE001 - a witness that raises fails, and names why
+            failures.append(f"{case_id} at point {k}: the {name} raises {first_line(error)}")
             continue
         failures += [f"{case_id} at point {k}: the {name}: {f}" for f in oracles.gradient_failures(
             case.fn, point, want, case.wrt, case.kinky, seed=case_id)]
@@ -334,9 +342,13 @@ def test_the_tape_agrees(category):
         pytest.skip(reason)
     failures = []
     for case in CATEGORIES[category]:
-        failures += witness_failures(
-            f"{category}.{case.label}", "tape",
-            lambda c, p: symdiff.tape.grad(c.fn, wrt=c.wrt)(*p), range(len(case.points)))
+        case_id = f"{category}.{case.label}"
+        found = witness_failures(case_id, "tape",
+                                 lambda c, p: symdiff.tape.grad(c.fn, wrt=c.wrt)(*p),
+                                 range(len(case.points)))
+        if case_id in TAPE_PENDING:
+            found = [] if found else [f"{case_id}: the tape takes it: remove it from TAPE_PENDING"]
+        failures += found
     assert not failures, "\n".join(failures)
 
 
