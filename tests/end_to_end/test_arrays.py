@@ -1,0 +1,365 @@
+"""Gradients of functions over NumPy arrays: the array corpus (``corpus/arrays/``)
+against the array oracles (``array_oracles``), the tape and sympy.
+
+For every function, at every one of its points:
+
+- it runs in plain NumPy, returns a finite scalar (a Python float or a NumPy scalar) and
+  leaves its arguments as they were, bit for bit;
+- ``symdiff.grad(f, wrt=...)(*point)`` either returns a gradient or raises.  Array
+  support is being built, so most functions are refused today: ``REFUSED`` lists the
+  cases expected to raise a ``SymdiffError`` (located: a file and a line) at some point of
+  theirs, and the list only shrinks (a listed case that no longer raises fails, so it is
+  removed the day it is supported; an unlisted case that raises fails).  A case raising
+  anything else (a ``TypeError`` from inside generated code, an ``InternalError``), or
+  whose gradient changes its arguments, is a bug of symdiff: ``KNOWN_BROKEN`` lists
+  those, each with its reason, under the same rule;
+- every gradient returned is checked, never skipped: its structure, shapes and dtypes,
+  that none of its arrays shares memory with an argument or another of its arrays,
+  directional finite differences along random directions and, for small parameters,
+  entry by entry.  ``KNOWN_WRONG`` lists the cases whose returned gradient is wrong
+  today, each with its reason, under the same shrink-only rule;
+- the tape (``symdiff.tape.grad``) and the sympy witness, where they take arrays, agree
+  with the oracles and with every returned gradient.  Until they take arrays (tried on a
+  small function) those tests are skipped, saying so; ``TAPE_PENDING`` lists the cases
+  the tape does not take yet, with the same shrink-only rule once it takes arrays.
+"""
+
+import math
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+import symdiff
+import symdiff.tape
+from symdiff.witnesses.symbolic import evaluate_grad
+
+try:
+    import array_oracles as oracles
+    from corpus.arrays import ARRAY_CASES as CASES, CATEGORIES
+except ImportError:  # run with the repository root, not tests/, on sys.path
+    from tests import array_oracles as oracles
+    from tests.corpus.arrays import ARRAY_CASES as CASES, CATEGORIES
+
+REFUSED = {  # cases symdiff refuses today with a SymdiffError; the list only shrinks
+    # elementwise: np.sum / np.mean / np.float32 unknown, x.copy, & on masks, a method of
+    # an expression, an ndarray read as "a table of numbers"
+    "elementwise.absolute_deviation", "elementwise.against_a_column",
+    "elementwise.against_a_numpy_scalar", "elementwise.against_a_python_float",
+    "elementwise.against_a_row", "elementwise.against_a_row_vector",
+    "elementwise.against_a_zero_d_array", "elementwise.augmented_on_a_copy",
+    "elementwise.augmented_on_a_new_array", "elementwise.broadcast_chain",
+    "elementwise.clipped_square", "elementwise.column_against_row", "elementwise.combined_masks",
+    "elementwise.cube_against_matrix", "elementwise.divided_by_scales",
+    "elementwise.elementwise_maximum", "elementwise.entries_through_math",
+    "elementwise.exp_times_tanh", "elementwise.float32_scaled",
+    "elementwise.imported_ufuncs", "elementwise.leaky_relu", "elementwise.logaddexp_sum",
+    "elementwise.logs_of_positive", "elementwise.multiplied_by_mask",
+    "elementwise.negative_and_divide", "elementwise.power_and_reciprocal",
+    "elementwise.sigmoid_mean", "elementwise.sign_times_square", "elementwise.smooth_abs",
+    "elementwise.softplus_sum", "elementwise.square_and_reciprocal", "elementwise.trig_mix",
+    "elementwise.vector_outer_by_none", "elementwise.where_given_mask",
+    "elementwise.where_picks_between", "elementwise.where_with_a_scalar_side",
+    # reductions: every reduction unknown, methods on arrays refused, scipy's logsumexp
+    # read as a user function (its `with` refused)
+    "reductions.column_minima", "reductions.cumulative_along_rows",
+    "reductions.cumulative_sum", "reductions.first_differences",
+    "reductions.frobenius_norm", "reductions.largest_entry", "reductions.logsumexp_of_all",
+    "reductions.logsumexp_of_rows", "reductions.mean_method_keepdims",
+    "reductions.mean_over_two_axes", "reductions.normalized_by_row_sums",
+    "reductions.product_of_all", "reductions.product_of_rows", "reductions.range_of_values",
+    "reductions.row_norms", "reductions.sample_variance", "reductions.shifted_by_row_max",
+    "reductions.standardized", "reductions.sum_of_a_comparison_count",
+    "reductions.sum_over_rows", "reductions.sum_over_the_last_axis",
+    "reductions.total_variation", "reductions.trace_of_square",
+    "reductions.variance_and_std", "reductions.vector_norm",
+    # linalg: the @ operator, np.dot/inner/outer/einsum/transpose/diag/linalg unknown
+    "linalg.batched_einsum", "linalg.batched_matmul", "linalg.bilinear_einsum",
+    "linalg.cholesky_log_det", "linalg.cholesky_whitening", "linalg.determinant",
+    "linalg.diagonal_both_ways", "linalg.dot_then_square", "linalg.einsum_trace_and_rows",
+    "linalg.gaussian_negative_log_likelihood", "linalg.gram_matrix", "linalg.inner_and_outer",
+    "linalg.inverse_sum", "linalg.linear_solve", "linalg.log_determinant",
+    "linalg.matmul_frobenius", "linalg.matrix_vector_chain", "linalg.quadratic_form",
+    "linalg.ridge_closed_form", "linalg.solve_imported", "linalg.transpose_axes",
+    "linalg.whitened_residual",
+    # indexing: slices, None, ..., ~, .shape/.copy/.reshape, np.zeros/linspace/array/stack
+    # unknown
+    "indexing.array_of_entries", "indexing.array_of_scalars", "indexing.asarray_of_a_list",
+    "indexing.column_added_on_a_copy", "indexing.concatenated",
+    "indexing.concatenated_columns", "indexing.constants_of_a_shape",
+    "indexing.differences_in_place", "indexing.identity_and_diagonal",
+    "indexing.ellipsis_and_none", "indexing.expanded_then_matched",
+    "indexing.filled_by_index", "indexing.first_and_last", "indexing.gathered_pairs",
+    "indexing.gathered_with_repeats", "indexing.list_of_arrays", "indexing.loop_over_range",
+    "indexing.loop_over_rows", "indexing.neighbours_in_a_loop", "indexing.pairwise_by_none",
+    "indexing.positive_entries", "indexing.raveled_weights", "indexing.reshaped_pairs",
+    "indexing.row_and_column", "indexing.row_overwritten", "indexing.rows_by_index",
+    "indexing.rows_by_mask", "indexing.scattered_into_zeros", "indexing.selected_by_mask",
+    "indexing.shapes_read", "indexing.squeezed_column", "indexing.stacked",
+    "indexing.strided_products", "indexing.tail_window", "indexing.tuple_of_arrays",
+    # models: mostly the @ operator, then slices, reductions and methods
+    "models.attention", "models.batch_norm", "models.binary_cross_entropy",
+    "models.convolution_1d", "models.cosine_similarity", "models.cross_entropy_by_logsumexp",
+    "models.dense_tanh", "models.entropy_of_softmax", "models.exponential_smoothing",
+    "models.gated_update", "models.heat_steps", "models.hinge_loss", "models.huber_loss",
+    "models.kernel_ridge_fit", "models.kl_between_softmaxes", "models.l2_over_a_dict",
+    "models.laplacian_2d", "models.laplacian_energy", "models.layer_norm",
+    "models.logistic_loss", "models.masked_mse", "models.mean_squared_error",
+    "models.mlp_over_a_dict", "models.mlp_over_a_list", "models.pairwise_squared_distances",
+    "models.poisson_regression", "models.rbf_kernel_sum", "models.relu_mlp",
+    "models.ridge_over_a_dict", "models.rnn_over_range", "models.rnn_over_rows",
+    "models.self_attention", "models.softmax_cross_entropy", "models.tempered_cross_entropy",
+    "models.unrolled_gradient_descent",
+}
+
+KNOWN_BROKEN = {  # case -> why symdiff raises something other than a SymdiffError
+}
+
+KNOWN_WRONG = {  # case -> why the gradient symdiff returns is wrong today
+    "elementwise.scalar_code_on_a_zero_d_array":
+        "the gradient by a 0-d array parameter is a Python float, not a 0-d array of its dtype",
+}
+
+TAPE_PENDING = {  # case -> what the tape witness does not take yet (checked once it takes
+    # arrays: a listed case the tape then differentiates rightly fails, and is removed)
+    "linalg.einsum_trace_and_rows": "np.einsum with an index repeated in one operand ('ii')",
+    "indexing.filled_by_index": "a Value written into a plain float array (np.zeros)",
+    "indexing.scattered_into_zeros": "an ArrayValue written into a plain float array",
+}
+
+EXACT = {np.float64: 1e-9, np.float32: 1e-4}  # relative, symdiff against the tape or sympy
+SMALL = 16  # numbers across a point's arrays for the sympy witness
+
+
+def test_the_corpus_is_large_enough():
+    assert len(CASES) >= 90 and all(len(cases) >= 10 for cases in CATEGORIES.values())
+    assert len(CASES) == sum(len(cases) for cases in CATEGORIES.values())  # labels unique
+
+
+def test_the_lists_name_corpus_cases_once():
+    lists = (REFUSED, set(KNOWN_BROKEN), set(KNOWN_WRONG), set(TAPE_PENDING))
+    assert all(names <= set(CASES) for names in lists)
+    assert not (REFUSED & set(KNOWN_BROKEN)) and not (set(KNOWN_BROKEN) & set(KNOWN_WRONG))
+
+
+@pytest.mark.parametrize("case_id", list(CASES))
+def test_points_vary_the_shapes(case_id):
+    """Several points, and where a parameter is an array, more than one shape of it (or
+    one dtype and another), so a build made for one point has to serve or refuse another."""
+    case = CASES[case_id]
+    assert len(case.points) >= 2
+    kinds = {tuple((path, np.shape(leaf), getattr(leaf, "dtype", type(leaf)))
+                   for argument in point for path, leaf in oracles.leaves(argument))
+             for point in case.points}
+    assert len(kinds) >= 2 or not any(isinstance(leaf, np.ndarray) for argument in case.points[0]
+                                      for _, leaf in oracles.leaves(argument))
+
+
+# --- plain NumPy ------------------------------------------------------------------------
+
+def frozen(value):
+    """A comparable copy of a value: arrays as (dtype, shape, bytes), containers alike."""
+    if isinstance(value, np.ndarray):
+        return ("array", value.dtype.str, value.shape, value.tobytes())
+    if type(value) is dict:
+        return ("dict", tuple((k, frozen(v)) for k, v in value.items()))
+    if type(value) in (tuple, list):
+        return (type(value).__name__, tuple(frozen(v) for v in value))
+    return (type(value).__name__, repr(value))
+
+
+@pytest.mark.parametrize("case_id", list(CASES))
+def test_runs_in_plain_numpy(case_id):
+    """A finite scalar at every point, the same twice, the arguments untouched."""
+    case = CASES[case_id]
+    for point in case.points:
+        before = frozen(point)
+        with np.errstate(all="raise", under="ignore"):
+            value = case.fn(*point)
+        assert isinstance(value, (float, np.floating)) and not isinstance(value, np.ndarray), (
+            f"{case.label} returns {type(value).__name__}")
+        assert math.isfinite(value), value
+        assert frozen(point) == before, f"{case.label} changed its arguments"
+        assert case.fn(*point) == value
+
+
+# --- symdiff today ----------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def outcome(case_id, k):
+    """("gradient", g), ("refused", SymdiffError) or ("broken", exception) at point k; a
+    gradient that changed its arguments is "broken" too."""
+    case = CASES[case_id]
+    point = case.points[k]
+    before = frozen(point)
+    try:
+        gradient = symdiff.grad(case.fn, wrt=case.wrt)(*point)
+    except symdiff.SymdiffError as error:
+        return "refused", error
+    except Exception as error:  # noqa: BLE001 - a bug of symdiff, listed in KNOWN_BROKEN
+        return "broken", error
+    if frozen(point) != before:
+        return "broken", AssertionError("the gradient changed its arguments")
+    return "gradient", gradient
+
+
+def outcomes(case_id):
+    return [outcome(case_id, k) for k in range(len(CASES[case_id].points))]
+
+
+def first_line(error):
+    return f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
+
+
+@pytest.mark.parametrize("case_id", list(CASES))
+def test_refused_only_as_listed(case_id):
+    refusals = [error for kind, error in outcomes(case_id) if kind == "refused"]
+    if case_id in REFUSED:
+        assert refusals, f"{case_id} is no longer refused: remove it from REFUSED"
+    else:
+        assert not refusals, f"{case_id} is refused: {first_line(refusals[0])}"
+    for error in refusals:
+        assert error.filename is not None and error.lineno is not None, (
+            f"a refusal without a location: {first_line(error)}")
+
+
+@pytest.mark.parametrize("case_id", list(CASES))
+def test_broken_only_as_listed(case_id):
+    broken = [error for kind, error in outcomes(case_id) if kind == "broken"]
+    if case_id in KNOWN_BROKEN:
+        assert broken, f"{case_id} no longer raises a stray exception: remove it from KNOWN_BROKEN"
+    else:
+        assert not broken, f"{case_id}: symdiff raises {first_line(broken[0])}"
+
+
+def returned_failures(case_id):
+    """Oracle failures of every gradient symdiff returned for a case, and their count."""
+    case = CASES[case_id]
+    failures, checked = [], 0
+    for k, (kind, gradient) in enumerate(outcomes(case_id)):
+        if kind == "gradient":
+            checked += 1
+            failures += [f"at point {k}: {f}" for f in oracles.gradient_failures(
+                case.fn, case.points[k], gradient, case.wrt, case.kinky, seed=case_id)]
+    return failures, checked
+
+
+@pytest.mark.parametrize("case_id", list(CASES))
+def test_returned_gradients_are_right(case_id):
+    failures, checked = returned_failures(case_id)
+    if not checked:
+        listed = case_id in REFUSED or case_id in KNOWN_BROKEN
+        assert listed, f"{case_id}: no gradient, and in neither REFUSED nor KNOWN_BROKEN"
+        return
+    if case_id in KNOWN_WRONG:
+        assert failures, f"{case_id}'s gradients are right now: remove it from KNOWN_WRONG"
+    else:
+        assert not failures, "\n".join(failures)
+
+
+# --- the witnesses ----------------------------------------------------------------------
+
+def _probe(x, w):
+    return np.sum(np.tanh(x * w))
+
+
+PROBE = (np.array([0.5, -1.0, 2.0]), np.array([0.3, 0.2, -0.1]))
+
+
+def _probe_gradient():
+    x, w = PROBE
+    g = 1.0 - np.tanh(x * w) ** 2
+    return g * w, g * x
+
+
+@lru_cache(maxsize=None)
+def witness_refusal(name):
+    """None when the witness ``name`` returns a gradient of a small array function (right
+    or wrong: that is checked), else why it does not take arrays (what it raised)."""
+    run = {"tape": lambda: symdiff.tape.grad(_probe)(*PROBE),
+           "sympy": lambda: evaluate_grad(_probe, PROBE)}[name]
+    try:
+        run()
+    except Exception as error:  # noqa: BLE001 - whatever it raises, it cannot take arrays
+        return f"the {name} witness does not take arrays yet: {first_line(error)}"
+    return None  # whatever it returns is checked, case by case
+
+
+def test_a_witness_that_takes_arrays_is_right_on_the_probe():
+    for name, run in (("tape", lambda: symdiff.tape.grad(_probe)(*PROBE)),
+                      ("sympy", lambda: evaluate_grad(_probe, PROBE))):
+        if witness_refusal(name) is None:
+            got = run()
+            assert not [f for g, x in zip(got, PROBE) for f in oracles.structure_failures(g, x)]
+            assert all(np.allclose(g, w) for g, w in zip(got, _probe_gradient())), (name, got)
+
+
+def agreement_failures(case, point, got, want, label):
+    """Where ``got`` and a witness's ``want`` differ, leaf by leaf, beyond rounding."""
+    indices, single = oracles.differentiated(case.fn, case.wrt)
+    got, want = (oracles.per_parameter(g, len(indices), single) for g in (got, want))
+    tolerance = EXACT[oracles.lowest_precision(point)]
+    failures = []
+    for i, g, w in zip(indices, got, want):
+        for (path, g_leaf), (_, w_leaf) in zip(oracles.leaves(g), oracles.leaves(w)):
+            g_leaf, w_leaf = np.asarray(g_leaf, float), np.asarray(w_leaf, float)
+            scale = tolerance * (np.abs(w_leaf) + 1e-3 * max(1.0, float(np.max(np.abs(w_leaf)))))
+            if g_leaf.shape != w_leaf.shape or not np.all(np.abs(g_leaf - w_leaf) <= scale):
+                failures.append(f"d/d{oracles.where_text(case.params[i], path)}: "
+                                f"{g_leaf.tolist()!r}, {label} {w_leaf.tolist()!r}")
+    return failures
+
+
+def witness_failures(case_id, name, witness, points):
+    """The witness's gradient at each point against the oracles and against symdiff's."""
+    case = CASES[case_id]
+    failures = []
+    for k in points:
+        point = case.points[k]
+        try:
+            want = witness(case, point)
+        except Exception as error:  # noqa: BLE001 - a witness that raises fails, and names why
+            failures.append(f"{case_id} at point {k}: the {name} raises {first_line(error)}")
+            continue
+        failures += [f"{case_id} at point {k}: the {name}: {f}" for f in oracles.gradient_failures(
+            case.fn, point, want, case.wrt, case.kinky, seed=case_id)]
+        kind, got = outcome(case_id, k)
+        if kind == "gradient" and case_id not in KNOWN_WRONG:
+            failures += [f"{case_id} at point {k}: {f}"
+                         for f in agreement_failures(case, point, got, want, name)]
+    return failures
+
+
+def small(point):
+    return sum(int(np.size(leaf)) for argument in point
+               for _, leaf in oracles.leaves(argument)) <= SMALL
+
+
+@pytest.mark.parametrize("category", list(CATEGORIES))
+def test_the_tape_agrees(category):
+    reason = witness_refusal("tape")
+    if reason:
+        pytest.skip(reason)
+    failures = []
+    for case in CATEGORIES[category]:
+        case_id = f"{category}.{case.label}"
+        found = witness_failures(case_id, "tape",
+                                 lambda c, p: symdiff.tape.grad(c.fn, wrt=c.wrt)(*p),
+                                 range(len(case.points)))
+        if case_id in TAPE_PENDING:
+            found = [] if found else [f"{case_id}: the tape takes it: remove it from TAPE_PENDING"]
+        failures += found
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("category", list(CATEGORIES))
+def test_sympy_agrees_on_small_shapes(category):
+    reason = witness_refusal("sympy")
+    if reason:
+        pytest.skip(reason)
+    failures = []
+    for case in CATEGORIES[category]:
+        failures += witness_failures(
+            f"{category}.{case.label}", "sympy", lambda c, p: evaluate_grad(c.fn, p, wrt=c.wrt),
+            [k for k, point in enumerate(case.points) if small(point)])
+    assert not failures, "\n".join(failures)
