@@ -19,9 +19,12 @@ user's function.  Guarantees:
     check(layer, (W, b, X), wrt=("W", "b")) rows: W[0, 0] ... b[1], W along v1 ... b along v3
 """
 
+import math
+
 from symdiff.checking.arrays import is_float_array
 from symdiff.checking.directions import (directional_difference, inner, random_directions,
                                          single)
+from symdiff.checking.leaf_rows import structure_problem
 from symdiff.checking.leaves import is_container, leaves
 from symdiff.checking.report import NOT_AVAILABLE, NotAvailable, Raised, Row
 from symdiff.checking.statuses import close, status
@@ -73,11 +76,13 @@ def direction_rows(fn, point, names, indices, gen, tap, count, seed, rtol, atol)
     rows = []
     for k, (name, index) in enumerate(zip(names, indices)):
         value = point[index]
-        if not holds_arrays(point, [index]) or isinstance(gen[k], Raised):
+        if not holds_arrays(point, [index]) or isinstance(gen[k], Raised) or (
+                structure_problem(gen[k], value, name)):  # its element rows say so
             continue
         for j, v in enumerate(random_directions(value, count, seed + 7919 * k), start=1):
             generated = inner(gen[k], v)
-            taped = tap[k] if isinstance(tap[k], (NotAvailable, Raised)) else inner(tap[k], v)
+            taped = tap[k] if isinstance(tap[k], (NotAvailable, Raised)) else (
+                math.nan if structure_problem(tap[k], value, name) else inner(tap[k], v))
             fd = directional_difference(fn, point, index, v)
             said = element_status(generated, taped, fd, rtol, atol, value)
             rows.append(Row(point, f"{name} along v{j}", generated, taped, None, fd[0],
