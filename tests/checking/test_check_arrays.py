@@ -153,8 +153,13 @@ def test_random_points_from_an_array_example():
     def f(A):
         return np.sum(np.sin(A) * A)
 
-    report = symdiff.check(f, example=(normal(2, 2),), samples=2)
+    example = normal(2, 2, dtype=np.float32)
+    report = symdiff.check(f, example=(example,), samples=2, domain=(0.1, 2.0))
     assert report.ok and len(report.rows) == 2 * (4 + 3)
+    first, second = report.rows[0].point[0], report.rows[-1].point[0]
+    assert first.dtype == np.float32 and first.shape == (2, 2)
+    assert not np.array_equal(first, second) and not np.array_equal(first, example)
+    assert np.all((first >= 0.1) & (first <= 2.0))
 
 
 # --- a wrong gradient is caught ---------------------------------------------------------
