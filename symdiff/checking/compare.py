@@ -29,9 +29,14 @@ import math
 import time
 
 from symdiff import tape
+from symdiff.checking.array_rows import (DIRECTIONS, direction_rows, element_status,
+                                        holds_arrays, summary, tape_at)
+from symdiff.checking.array_rules import check_array_rules
+from symdiff.checking.arrays import sampled
 from symdiff.checking.examples import needs_example, random_points
 from symdiff.checking.leaf_rows import cells, finite_differences, places
 from symdiff.checking.locate import locate_safely
+from symdiff.checking.locate_arrays import locate_arrays
 from symdiff.checking.report import CheckReport, Raised, Row
 from symdiff.checking.rules import check_rules
 from symdiff.checking.statuses import status, with_remark
@@ -43,7 +48,7 @@ SYMPY_TIMEOUT = 5.0  # seconds for the sympy witness, over all the points of one
 
 
 def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2.0), seed=0,
-          kwargs=None, sympy_timeout=SYMPY_TIMEOUT, example=None):
+          kwargs=None, sympy_timeout=SYMPY_TIMEOUT, example=None, directions=DIRECTIONS):
     """Evaluate ``fn``'s gradient four ways at each point and report where they disagree.
 
     A point gives the positional parameters in order; those left out take their defaults.
@@ -53,6 +58,9 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
     structure they keep: its numbers are drawn from ``domain``).
     ``kwargs``: the keyword arguments every call gets (what ``**kwargs`` receives).
     ``sympy_timeout`` bounds the sympy witness's time over all the points (None: no bound).
+    An argument may be a NumPy float array, alone or in a container: each element is a
+    row (``W[1, 2]``; a random sample of them past ``arrays.ELEMENT_LIMIT``), and each
+    array parameter has ``directions`` rows more, along random directions.
     """
     from symdiff.api import build
     from symdiff.specialized import container_kinds
@@ -89,22 +97,28 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
     indices = [program.params.index(n) for n in names]
     for point in points:
         point = complete_point(fn, program.params, point)
+        arrays = holds_arrays(point, indices)
         gen = _attempt(generated, point, names, kwargs)
-        tap = _attempt(by_tape, point, names, kwargs)
+        tap, tape_reason = (tape_at(by_tape, point, names, kwargs) if arrays
+                            else (_attempt(by_tape, point, names, kwargs), None))
         expected = _raises(user, point)
         if expected is not None:
             _rows_where_the_function_raises(report, point, names, indices, gen, tap, expected)
             continue
-        sym, sympy_status = sympy.at(point)
-        where = places(point, names, indices)
+        sym, sympy_status = ((None,) * len(names), "not used") if arrays else sympy.at(point)
+        where, sampled_note = sampled(places(point, names, indices), seed=seed)
         fds = finite_differences(user, point, where)
-        problems = check_rules(program, point, rtol=1e-5, kwargs=kwargs)
+        problems = (check_array_rules(program, point, kwargs, seed) if arrays else
+                    check_rules(program, point, rtol=1e-5, kwargs=kwargs))
         report.rule_problems += [p for p in problems if all(
             (q.function, q.argument) != (p.function, p.argument) for q in report.rule_problems)]
         diverged = bool(problems)
-        for c in cells(point, names, indices, gen, tap, sym, fds):
-            said = c.problem or status(c.generated, c.tape, c.sympy, c.finite, rtol, atol,
-                                       bool(problems))
+        for c, (_, index, _) in zip(cells(point, names, indices, gen, tap, sym, fds, where),
+                                    where):
+            said = c.problem or (
+                element_status(c.generated, c.tape, c.finite, rtol, atol, point[index],
+                               bool(problems)) if arrays else
+                status(c.generated, c.tape, c.sympy, c.finite, rtol, atol, bool(problems)))
             if stops and said == "ok (fd differs)":
                 said = "ok (finite differences see through stop_gradient)"
             if sympy_status == "timed out":
@@ -112,8 +126,17 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
             report.rows.append(Row(point, c.label, c.generated, c.tape, c.sympy, c.finite[0],
                                    said, sympy_status))
             diverged |= not said.startswith("ok")
+        if arrays:
+            for said in summary(point, names, indices, where, sampled_note, tape_reason,
+                                directions):
+                report.note(said)
+            rows = direction_rows(user, point, names, indices, gen, tap, directions, seed,
+                                  rtol, atol)
+            report.rows += rows
+            diverged |= any(not r.status.startswith("ok") for r in rows)
         if diverged and not any(isinstance(v, Raised) for v in gen + tap):
-            found = locate_safely(report, program, names, point, rtol, atol, kwargs)
+            found = (locate_arrays(report, program, names, point, kwargs) if arrays else
+                     locate_safely(report, program, names, point, rtol, atol, kwargs))
             if found is not None and all((d.lineno, d.argument) != (found.lineno, found.argument)
                                          for d in report.divergences):
                 report.divergences.append(found)

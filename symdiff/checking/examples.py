@@ -11,8 +11,8 @@ an example point.  Guarantees:
 - ``random_points``: points where the function returns a finite number.  Without an
   example, a uniform number in the domain per differentiated parameter and a small whole
   number for the others (often counts), as ``check`` always drew them; with an example,
-  each number of a differentiated parameter (inside its containers too) is drawn from the
-  domain and the other parameters keep the example's values.
+  each number of a differentiated parameter (inside its containers and arrays too) is
+  drawn from the domain and the other parameters keep the example's values.
 
     def f(xs): return sum(x * x for x in xs)
     random_points(f, ["xs"], ["xs"], set(), 2, (0.1, 2.0), 0, example=([1.0, 1.0],))
@@ -24,6 +24,9 @@ import builtins
 import math
 import random
 
+import numpy as np
+
+from symdiff.checking.arrays import is_float_array
 from symdiff.checking.leaves import is_container, leaves, number_leaf, rebuild
 from symdiff.errors import InternalError, SymdiffError
 
@@ -126,7 +129,7 @@ def random_points(fn, params, names, optional, samples, domain, seed, example=No
             raise
         except Exception:  # noqa: BLE001 - outside the domain, or failing its input checks
             continue
-        if isinstance(value, (int, float)) and math.isfinite(value):
+        if isinstance(value, (int, float, np.floating)) and math.isfinite(value):
             points.append(point)
         if len(points) == samples:
             break
@@ -134,8 +137,15 @@ def random_points(fn, params, names, optional, samples, domain, seed, example=No
 
 
 def _drawn(value, rng, domain):
-    """``value`` with each number drawn from the domain (bools and strings kept)."""
+    """``value`` with each number drawn from the domain (bools and strings kept; each
+    element of a float array drawn, in its shape and dtype)."""
     if not is_container(value):
-        return rng.uniform(*domain) if number_leaf(value) else value
-    return rebuild(value, [rng.uniform(*domain) if number_leaf(leaf) else leaf
-                           for _, leaf in leaves(value)])
+        return _drawn_leaf(value, rng, domain)
+    return rebuild(value, [_drawn_leaf(leaf, rng, domain) for _, leaf in leaves(value)])
+
+
+def _drawn_leaf(leaf, rng, domain):
+    if is_float_array(leaf):
+        drawn = np.random.default_rng(rng.getrandbits(64)).uniform(*domain, size=leaf.shape)
+        return drawn.astype(leaf.dtype)
+    return rng.uniform(*domain) if number_leaf(leaf) else leaf

@@ -6,12 +6,14 @@ the parameter's structure of floats for a tuple, list or dict (or a ``Raised`` w
 witness raised, None where sympy was not used).  Guarantees:
 
 - ``places(point, names, indices)``: ``(name, index, path)`` per number, in order, a
-  number parameter with the empty path;
+  number parameter with the empty path, an array's element with its index as the last
+  step (``symdiff.checking.arrays``);
 - ``pick(gradient, path)``: the number at ``path`` of one parameter's gradient (a
   ``Raised`` or None as it is);
 - ``structure_problem(gradient, like)``: what is wrong with a gradient's structure
-  against the parameter's own (a list where a tuple is, a missing key, a length), or
-  None: a gradient must have exactly its parameter's structure;
+  against the parameter's own (a list where a tuple is, a missing key, a length, an
+  array's shape or dtype), or None: a gradient must have exactly its parameter's
+  structure;
 - ``finite_differences(fn, point, places)``: the central difference by each number;
 - ``cells(...)``: per place, its row's text (``xs[2]``, ``p["w"]``) and the four values,
   the generated one nan where its gradient's structure is wrong, with that problem.
@@ -23,8 +25,9 @@ witness raised, None where sympy was not used).  Guarantees:
 import math
 from dataclasses import dataclass
 
+from symdiff.checking.arrays import expand, is_float_array
 from symdiff.checking.leaves import is_container, leaves, path_text
-from symdiff.checking.report import Raised
+from symdiff.checking.report import NotAvailable, Raised
 from symdiff.checking.statuses import finite_difference
 
 
@@ -33,18 +36,18 @@ def places(point, names, indices):
     found = []
     for name, index in zip(names, indices):
         value = point[index]
-        paths = [path for path, _ in leaves(value)] if is_container(value) else [()]
-        found += [(name, index, path) for path in paths]
+        pairs = leaves(value) if is_container(value) else [((), value)]
+        found += [(name, index, path) for at, leaf in pairs for path in expand(leaf, at)]
     return found
 
 
 def pick(gradient, path):
     """The number at ``path`` of one parameter's gradient (a Raised or None as it is)."""
-    if gradient is None or isinstance(gradient, Raised):
+    if gradient is None or isinstance(gradient, (Raised, NotAvailable)):
         return gradient
     for key in path:
         gradient = gradient[key]
-    return gradient
+    return float(gradient) if hasattr(gradient, "dtype") else gradient  # an element
 
 
 def structure_problem(gradient, like, name):
@@ -55,6 +58,11 @@ def structure_problem(gradient, like, name):
     while stack:
         path, got, want = stack.pop()
         where = path_text(name, path)
+        if is_float_array(want):
+            problem = _array_problem(got, want, where)
+            if problem:
+                return problem
+            continue
         if not is_container(want):
             if is_container(got) or isinstance(got, bool) or not isinstance(
                     got, (int, float)):
@@ -71,6 +79,17 @@ def structure_problem(gradient, like, name):
             if len(got) != len(want):
                 return f"the gradient by {where} has {len(got)} items, not {len(want)}"
             stack += [(path + (i,), got[i], want[i]) for i in reversed(range(len(want)))]
+    return None
+
+
+def _array_problem(got, want, where):
+    """What differs between an array parameter's gradient and the array, or None."""
+    if not is_float_array(got):
+        return f"the gradient by {where} is a {type(got).__name__}, not an array of floats"
+    if got.shape != want.shape:
+        return f"the gradient by {where} has the shape {got.shape}, not {want.shape}"
+    if got.dtype != want.dtype:
+        return f"the gradient by {where} is of {got.dtype}, not {want.dtype}"
     return None
 
 
@@ -92,10 +111,11 @@ class Cells:
     problem: str = None  # the generated gradient's structure is wrong
 
 
-def cells(point, names, indices, gen, tap, sym, fds):
-    """The ``Cells`` of each place, in order; ``gen``, ``tap`` and ``sym`` hold one
-    gradient per parameter differentiated, ``fds`` one estimate per place."""
-    where = places(point, names, indices)
+def cells(point, names, indices, gen, tap, sym, fds, where=None):
+    """The ``Cells`` of each place (``where``, by default all of them), in order; ``gen``,
+    ``tap`` and ``sym`` hold one gradient per parameter differentiated, ``fds`` one
+    estimate per place."""
+    where = places(point, names, indices) if where is None else where
     wrong = {name: structure_problem(g, point[index], name)
              for name, index, g in zip(names, indices, gen)}
     found = []

@@ -36,7 +36,7 @@ def locate_safely(report, program, names, point, rtol, atol, kwargs):
 
 def locate(program, names, point, rtol=1e-7, atol=1e-9, kwargs=None):
     """The first statement, walking back from the result, whose contribution differs."""
-    generated = _recorded_contributions(program, names, point, kwargs or {})
+    generated = recorded_contributions(program, names, point, kwargs or {})
     taped = _tape_contributions(program, names, point, kwargs or {})
     seen = {}
     for sid, arg, value in generated:
@@ -56,7 +56,9 @@ def locate(program, names, point, rtol=1e-7, atol=1e-9, kwargs=None):
     return None
 
 
-def _recorded_contributions(program, names, point, kwargs):
+def recorded_contributions(program, names, point, kwargs):
+    """``(statement id, argument, contribution)`` per term of the chain rule, in the order
+    the generated reverse sweep computes them."""
     records = []
     generated = to_python(differentiate(program, list(names), record=True, as_tuple=True))
     text = emit(generated)

@@ -6,7 +6,8 @@ given is right, whose ``str`` is the table (``check f: ok``, one row per point a
 parameter, then the divergences, wrong rules and notes), and whose ``_repr_html_`` is
 the same table for Jupyter, failing rows marked.  Numbers are printed with ten
 significant digits; a container or table argument of a point by how many numbers it
-holds (``[3 numbers]``, ``{2 numbers}`` for a dict); a row's ``param`` is the path of
+holds (``[3 numbers]``, ``{2 numbers}`` for a dict; ``<float64 array 3x2>`` for an
+array of two or more axes); a row's ``param`` is the path of
 the number it checks (``x``, ``xs[2]``, ``p["w"]``).
 """
 
@@ -36,14 +37,17 @@ class Divergence:
     function: str
     argument: str
     generated: float
-    tape: float
+    tape: float  # what the witness gives
     point: tuple
+    witness: str = "tape"  # or "finite differences", where the tape takes no arrays
 
     def __str__(self):
         where = f"{self.filename}:{self.lineno}"
         inside = "" if not self.function else f" (in {self.function})"
+        at = _fmt_point(self.point) if _holds_array(self.point) else self.point
         return (f"{where}{inside}: `{self.text}` — the derivative through {self.argument} "
-                f"differs: generated {self.generated!r}, tape {self.tape!r} at {self.point}")
+                f"differs: generated {self.generated!r}, {self.witness} {self.tape!r} "
+                f"at {at}")
 
 
 @dataclass
@@ -55,8 +59,9 @@ class RuleProblem:
     point: tuple
 
     def __str__(self):
+        at = _fmt_point(self.point) if _holds_array(self.point) else self.point
         return (f"the rule given for {self.function} is wrong by {self.argument} at "
-                f"{self.point}: rule {self.rule!r}, finite differences {self.finite_difference!r}")
+                f"{at}: rule {self.rule!r}, finite differences {self.finite_difference!r}")
 
 
 class Raised:
@@ -70,6 +75,19 @@ class Raised:
 
     def __repr__(self):
         return f"Raised({self.kind.__name__})"
+
+
+class NotAvailable:
+    """A witness's cell where it cannot run on arrays: shown as ``n/a (arrays)``."""
+
+    def __str__(self):
+        return "n/a (arrays)"
+
+    def __repr__(self):
+        return "NotAvailable()"
+
+
+NOT_AVAILABLE = NotAvailable()
 
 
 @dataclass
@@ -137,9 +155,16 @@ def _fmt_argument(value):
     if isinstance(value, numbers.Real):
         return f"{value:.4g}"
     if isinstance(value, (tuple, list, dict)):  # its size says enough in a table row
-        count = len(leaves(value))
+        count = sum(getattr(leaf, "size", 1) for _, leaf in leaves(value))
         words = f"{count} number{'s' * (count != 1)}"
         return f"{{{words}}}" if isinstance(value, dict) else f"[{words}]"
     if getattr(value, "ndim", None) == 1:
         return f"[{len(value)} numbers]"
+    if getattr(value, "ndim", None) is not None and getattr(value, "shape", None):
+        return f"<{value.dtype} array {'x'.join(map(str, value.shape))}>"
     return repr(value)
+
+
+def _holds_array(point):
+    """Whether an argument of ``point`` is, or a container of it holds, a NumPy array."""
+    return any(getattr(leaf, "ndim", 0) for value in point for _, leaf in leaves(value))

@@ -1,11 +1,15 @@
 """Finite differences: the derivative of a function estimated from its values alone.
 
-Expects a function returning a number, a point (a tuple of arguments: floats, or tuples,
-lists and dicts of them) and where to move it: the index of a number parameter, or
-``(index, *path)`` for one number inside a container argument (``(0, 2)`` is ``xs[2]``
-of the first parameter, ``(1, "w", 0)`` is ``p["w"][0]`` of the second).  The point is
-never changed: each step calls ``fn`` on a copy whose containers along the path are new
-ones of the same types.  Guarantees two estimates of that derivative that run nothing
+Expects a function returning a number, a point (a tuple of arguments: floats, NumPy
+arrays of floats, or tuples, lists and dicts of them) and where to move it: the index of
+a number parameter, or ``(index, *path)`` for one number inside a container or array
+argument (``(0, 2)`` is ``xs[2]`` of the first parameter, ``(1, "w", 0)`` is
+``p["w"][0]`` of the second; a tuple of integers as the last step, ``(0, (1, 2))``, is
+the element ``W[1, 2]`` of an array).  The point is never changed: each step calls
+``fn`` on a copy whose containers and array along the path are new ones of the same
+types.  An element of a float32 array is moved by a step fit for its precision (the
+cube root of its machine epsilon, relative), and its steadiness is judged with a
+tolerance to match.  Guarantees two estimates of that derivative that run nothing
 but ``fn``:
 
 - ``central_difference``: ``(fn(x + h) - fn(x - h)) / 2h`` with ``h`` relative to
@@ -24,6 +28,8 @@ but ``fn``:
 
 import math
 import numbers
+
+import numpy as np
 
 
 def leaf(point, where):
@@ -48,6 +54,10 @@ def _moved(value, path, delta):
     if not path:
         return value + delta
     key, rest = path[0], path[1:]
+    if isinstance(value, np.ndarray):  # an element: a copy of the array, moved there
+        copy = value.copy()
+        copy[key] = _moved(value[key], rest, delta)
+        return copy
     if type(value) is dict:
         return {k: _moved(v, rest, delta) if k == key else v for k, v in value.items()}
     items = list(value)
@@ -55,14 +65,33 @@ def _moved(value, path, delta):
     return tuple(items) if type(value) is tuple else items
 
 
-def central_difference(fn, point, index, step=1e-6):
+def precision(value):
+    """``(step, rtol, atol)`` for a number: the scalar defaults, or wider ones for an
+    element of a float32 array, whose steps the array rounds to its precision.
+
+    >>> precision(0.5)
+    (1e-06, 0.0001, 1e-07)
+    """
+    if getattr(value, "dtype", None) == np.float32:
+        return 5e-3, 2e-2, 1e-3
+    return 1e-6, 1e-4, 1e-7
+
+
+def central_difference(fn, point, index, step=None):
     """(central difference, "steady" / "unsteady" / "undefined"): whether quartering the step
     leaves it steady, or "undefined" (the estimate nan) where a step leaves the function's
     domain or the real numbers (a complex value, as ``(-2.0) ** 3.01`` gives).  ``index``
-    is a parameter's index or ``(index, *path)`` (see the module)."""
+    is a parameter's index or ``(index, *path)`` (see the module); ``step`` by default
+    as ``precision`` gives it for that number."""
+    here = leaf(point, index)
+    default, rtol, atol = precision(here)
+    step = default if step is None else step
+
     def at(h):
-        scale = h * max(1.0, abs(leaf(point, index)))
+        scale = h * max(1.0, abs(float(here)))
         plus, minus = moved(point, index, scale), moved(point, index, -scale)
+        if hasattr(here, "dtype"):  # an array's element: the step as the array rounds it
+            scale = (float(leaf(plus, index)) - float(leaf(minus, index))) / 2
         try:
             up, down = fn(*plus), fn(*minus)
         except (ValueError, ZeroDivisionError, OverflowError):
@@ -70,13 +99,13 @@ def central_difference(fn, point, index, step=1e-6):
         if not (isinstance(up, numbers.Real) and isinstance(down, numbers.Real)):
             return math.nan
         try:
-            return float((up - down) / (2 * scale))
+            return float((float(up) - float(down)) / (2 * scale))
         except (ZeroDivisionError, OverflowError):
             return math.nan
     first, second = at(step), at(step / 4)
     if math.isnan(first) or math.isnan(second):
         return math.nan, "undefined"
-    return first, "steady" if _steady(first, second) else "unsteady"
+    return first, "steady" if _steady(first, second, rtol, atol) else "unsteady"
 
 
 def _steady(a, b, rtol=1e-4, atol=1e-7):
