@@ -168,6 +168,15 @@ def array_statics(op):
     return _STATICS.get(op) or (_STATICS.get(head, {}) if count.isdigit() else {})
 
 
+def array_checked(op):
+    """Whether a call of the array operation ``op`` on arguments its type rule gives no
+    value for is refused once types are known (the records of ``array_reductions``,
+    ``array_linalg``, ``array_shapes``; ``arrays``' own leave it to their rules)."""
+    head, _, count = op.rpartition("_")
+    return any(op in m.RECORDS or count.isdigit() and head in getattr(m, "FAMILIES", ())
+               for m in (array_reductions, array_linalg, array_shapes))
+
+
 def array_hint(op):
     """What the array operation ``op`` takes, said where a call of it is refused."""
     head, _, count = op.rpartition("_")
