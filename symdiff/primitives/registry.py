@@ -144,9 +144,10 @@ def names(family):
 
 
 def array_names():
-    """``{name: op}`` of the array operations NumPy's functions (``numpy.sum``), methods
-    (``x.sum()``) and attributes (``x.T``) spell: ``"functions"``, ``"methods"``,
-    ``"attributes"``."""
+    """``{name: op}`` of the array operations NumPy's functions (``numpy.sum``; those of a
+    submodule by their path, ``linalg.solve``), methods (``x.sum()``), attributes
+    (``x.T``) and SciPy's functions (``scipy.special.logsumexp``) spell:
+    ``"functions"``, ``"methods"``, ``"attributes"``, ``"scipy"``."""
     return _ARRAY_NAMES
 
 
