@@ -3,7 +3,8 @@ type rule gives no value for (``np.trace`` of a vector, ``np.dot`` of arrays of 
 axes), once every variable's type is known.
 
 Expects a ``Program`` whose ``types`` the inference set.  Guarantees it returns
-nothing where every array operation with typed arguments has a result type, and
+nothing where every array operation it checks (``registry.array_checked``) with typed
+arguments has a result type, and
 raises an ``UnsupportedSyntaxError`` at the user's line otherwise, naming the
 operation and its arguments' types, with the record's hint (``registry.array_hint``).
 
@@ -14,7 +15,7 @@ operation and its arguments' types, with the record's hint (``registry.array_hin
 from symdiff.core import types as t
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
-from symdiff.primitives.registry import array_hint
+from symdiff.primitives.registry import array_checked, array_hint
 
 
 def refuse_array_forms(program):
@@ -28,7 +29,7 @@ def _refuse(program, stmt):
         rule = program.rule(stmt.op)
     except KeyError:
         return
-    if rule.array_result is None:
+    if rule.array_result is None or not array_checked(stmt.op):
         return
     kinds = [program.types.get(a.name) if isinstance(a, ir.Var) else None
              for a in stmt.args]

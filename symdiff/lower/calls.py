@@ -290,10 +290,11 @@ def bind_primitive(frame, rule, node, shown):
                           f"pass {', '.join(sorted(keyword_only))} by keyword")
     named = dict(zip(positional, node.args))
     for keyword in node.keywords:  # a function with defaults takes its parameters by name
-        if not rule.defaults or keyword.arg not in params or keyword.arg in named:
+        by_name = rule.defaults or rule.array_result is not None  # ``expand_dims(x, axis=1)``
+        if not by_name or keyword.arg not in params or keyword.arg in named:
             raise frame.error(UnsupportedSyntaxError, keyword,
                               f"{shown} takes no keyword argument {keyword.arg!r} here",
-                              "pass numbers by position" if not rule.defaults else
+                              "pass numbers by position" if not by_name else
                               f"its parameters are {', '.join(params)}")
         named[keyword.arg] = keyword.value
     missing = [p for p in params[:required] if p not in named]

@@ -151,9 +151,10 @@ def names(family):
 
 
 def array_names():
-    """``{name: op}`` of the array operations NumPy's functions (``numpy.sum``), methods
-    (``x.sum()``) and attributes (``x.T``) spell: ``"functions"``, ``"methods"``,
-    ``"attributes"``."""
+    """``{name: op}`` of the array operations NumPy's functions (``numpy.sum``; those of a
+    submodule by their path, ``linalg.solve``), methods (``x.sum()``), attributes
+    (``x.T``) and SciPy's functions (``scipy.special.logsumexp``) spell:
+    ``"functions"``, ``"methods"``, ``"attributes"``, ``"scipy"``."""
     return _ARRAY_NAMES
 
 
@@ -173,6 +174,15 @@ def array_statics(op):
     ``"none"`` (only None), ``"one"`` (only 1), ``"str"``."""
     head, _, count = op.rpartition("_")
     return _STATICS.get(op) or (_STATICS.get(head, {}) if count.isdigit() else {})
+
+
+def array_checked(op):
+    """Whether a call of the array operation ``op`` on arguments its type rule gives no
+    value for is refused once types are known (the records of ``array_reductions``,
+    ``array_linalg``, ``array_shapes``; ``arrays``' own leave it to their rules)."""
+    head, _, count = op.rpartition("_")
+    return any(op in m.RECORDS or count.isdigit() and head in getattr(m, "FAMILIES", ())
+               for m in (array_reductions, array_linalg, array_shapes))
 
 
 def array_hint(op):

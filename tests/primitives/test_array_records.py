@@ -158,7 +158,7 @@ def reshapes(a):
 def axes_moved(t):
     return (np.sum(np.transpose(t, (2, 0, 1)) ** 3 * np.arange(t.size).reshape(4, 2, 3))
             + np.sum(t.transpose(1, 0, 2) ** 3) + np.sum(np.expand_dims(t, 1) ** 3)
-            + np.sum(np.squeeze(np.expand_dims(t, -1), -1) ** 2))
+            + np.sum(np.squeeze(np.expand_dims(t, axis=-1), axis=-1) ** 2))
 
 
 def joins(a, b, x, y):
