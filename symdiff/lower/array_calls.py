@@ -31,6 +31,11 @@ def written_out(frame, op, call, shown):
                           f"{'sizes' if how != 'list' else 'arrays'} here",
                           f"write them out: {_example(head)}")
     given = args[at]
+    if how == "shape" and isinstance(given, ast.Attribute) and given.attr == "shape":
+        like = f"np.{head}_like({ast.unparse(given.value)}{', ...' if head == 'full' else ''})"
+        raise frame.error(UnsupportedSyntaxError, given, f"{shown} of an array's shape is "
+                          "not supported here", f"write {like}, an array of its shape, "
+                          "or the sizes out")
     if how == "rest" and len(args) > at + 1 or how in ("rest", "shape") and not isinstance(
             given, (ast.Tuple, ast.List)):
         items = args[at:] if how == "rest" else [given]

@@ -135,8 +135,10 @@ def _product_vjp(args, out):
         texts = ("numpy.outer(g, y)", "x.T @ g")
     elif y.ndim == 2:
         texts = ("y @ g", "numpy.outer(x, g)")
-    else:
+    elif x.ndim == 1 and y.ndim == 1:
         texts = ("g * y", "g * x")
+    else:  # (the type rule gives no value: refused where it is called, located)
+        return (None, None)
     return tuple(Text(text, params) for text in texts)
 
 
@@ -177,6 +179,10 @@ RECORDS = table(
 METHODS = {"sum": "array_sum", "mean": "array_mean", "dot": "matmul",
            "transpose": "transpose", "copy": "array_copy"}  # ``x.sum(axis=0)``: the method's record
 ATTRIBUTES = {"T": "transpose"}  # ``x.T``
+HINTS = {  # what a refused call of one of these takes (``registry.array_hint``)
+    "matmul": "it multiplies arrays of one or two axes: loop over a stack of matrices",
+    "where": "it takes a condition and two values, numbers or arrays that broadcast",
+}
 
 
 def for_arrays(record, arg_types, out_type):

@@ -181,6 +181,9 @@ def array_checked(op):
     value for is refused once types are known (the records of ``array_reductions``,
     ``array_linalg``, ``array_shapes``; ``arrays``' own leave it to their rules)."""
     head, _, count = op.rpartition("_")
+    if op in arrays.RECORDS and op not in ("array_sum", "array_mean") or (
+            indexing.index_record(op) or indexing.write_record(op)):
+        return True  # (``np.sum`` of a number is the number, as before)
     return any(op in m.RECORDS or count.isdigit() and head in getattr(m, "FAMILIES", ())
                for m in (array_reductions, array_linalg, array_shapes))
 
@@ -188,7 +191,7 @@ def array_checked(op):
 def array_hint(op):
     """What the array operation ``op`` takes, said where a call of it is refused."""
     head, _, count = op.rpartition("_")
-    for module in (array_reductions, array_linalg, array_shapes):
+    for module in (arrays, array_reductions, array_linalg, array_shapes):
         for name in (op, head if count.isdigit() else op):
             if name in module.HINTS:
                 return module.HINTS[name]
