@@ -51,8 +51,8 @@ def _corpus_functions():
                      and value.__code__.co_argcount]  # a script's main() is not differentiated
     groups.append(("examples", examples))
     # built for the kinds of their first point
-    from corpus import branch_local, containers, control_lists, joins, tangent_lists
-    corpora = (containers, tangent_lists, joins, branch_local, control_lists)
+    from corpus import arguments, branch_local, containers, control_lists, joins, tangent_lists
+    corpora = (containers, tangent_lists, joins, branch_local, control_lists, arguments)
     groups.append(("containers", [(f"{module.__name__.rpartition('.')[2]}.{c.label}", c.fn,
                                    c.points[0]) for module in corpora for c in module.CASES]))
     return groups

@@ -229,6 +229,27 @@ def cubed_total(x):
     return x ** 3
 
 
+# --- sorted values: medians, trimmed means ----------------------------------------------
+
+def median(xs):
+    s = sorted(xs)
+    n = len(s)
+    if n % 2 == 1:
+        return s[n // 2]
+    return 0.5 * (s[n // 2 - 1] + s[n // 2])
+
+
+def trimmed_mean(xs, trim=1):
+    s = sorted(xs)
+    kept = s[trim:len(s) - trim]
+    return sum(kept) / len(kept)
+
+
+def top_two_margin(scores):
+    ranked = sorted(scores, reverse=True)
+    return ranked[0] - ranked[1] + 0.1 * ranked[0] * ranked[1]
+
+
 CASES = [
     at(huber, (0.5, 1.0), (3.0, 2.0), (-2.5, 1.0), wrt=("r", "delta"), kinky=True),
     at(huber, (0.5, 1.0), (-3.0, 2.0), kinky=True, name="huber_by_default"),
@@ -274,4 +295,8 @@ CASES = [
     at(as_vector_norm, (-2.5,), (0.75,), kinky=True, name="as_vector_norm_of_a_number"),
     at(cubed_total, ([0.5, -1.5],), name="cubed_total_of_a_list"),
     at(cubed_total, (1.25,), name="cubed_total_of_a_number"),
+    at(median, ([0.5, -1.2, 0.8],), ([0.3, 0.9, 0.1, -0.5],), kinky=True),
+    at(trimmed_mean, ([0.5, -1.2, 0.8, 2.0, 0.1], 1), ([0.3, 0.9, 0.1, -0.5, 1.5, 0.7], 2),
+       kinky=True),
+    at(top_two_margin, ([0.5, -1.2, 0.8],), ([0.3, 0.35, 0.1, 0.2],), kinky=True),
 ]

@@ -297,3 +297,25 @@ def test_a_keyed_max_of_nothing_raises_as_python_does(tmp_path):
         fn([0.5, 1.5])
     with pytest.raises(ValueError):
         symdiff.grad(fn)([0.5, 1.5])
+
+
+SORTS = """\
+def top_two_margin(scores):
+    ranked = sorted(scores, reverse=True)
+    return ranked[0] - ranked[1] + 0.1 * ranked[0] * ranked[1]
+
+
+def lowest_first(xs):
+    s = sorted(xs)
+    return 3.0 * s[0] + s[1]
+"""
+
+
+@pytest.mark.parametrize("name", ["top_two_margin", "lowest_first"])
+@pytest.mark.parametrize("xs", [[0.3, 0.3, 0.1], [0.1, 0.3, 0.3], [0.2, 0.2, 0.2]])
+def test_ties_go_through_the_permutation_as_pythons_stable_sort_orders_them(tmp_path, name,
+                                                                             xs):
+    """At a tie the derivative goes to the tied items in the order ``sorted`` leaves them
+    (the tape runs ``sorted`` itself on its values)."""
+    fn = define(tmp_path, SORTS, name)
+    assert symdiff.grad(fn)(xs) == symdiff.tape.grad(fn)(xs)
