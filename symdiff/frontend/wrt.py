@@ -27,6 +27,7 @@ table is read, with a hint naming the number parameters to pass instead.
 from dataclasses import dataclass
 
 from symdiff.analysis.activity import active_names
+from symdiff.core import types as t
 from symdiff.errors import InternalError, SymdiffError, UnsupportedSyntaxError
 from symdiff.frontend.resolve import parameter_names
 
@@ -51,7 +52,21 @@ def resolve(wrt, program, parsed, prefer=None):
         chosen = _active(program, list(choice.names)) or list(choice.names)
         choice = Choice(tuple(chosen), len(chosen) == 1)
     refuse_tables(program, choice.names)
+    refuse_strings(program, parsed, choice.names)
     return choice
+
+
+def refuse_strings(program, parsed, names):
+    """A parameter that holds a string (a flag: ``mode="mean"``) cannot carry a
+    derivative: named in ``wrt``, it is refused at the parameter."""
+    for name in names:
+        if program.types.get(name) in (t.STR, t.Optional(t.STR)):
+            where = next(a for a in parsed.tree.args.posonlyargs + parsed.tree.args.args +
+                         parsed.tree.args.kwonlyargs if a.arg == name)
+            numbers = tuple(p for p in names if p != name)
+            raise parsed.error(SymdiffError, where, f"{name} holds a string, which has no "
+                               "derivative", f"leave it out of wrt: wrt={numbers!r}"
+                               if numbers else "differentiate by a number parameter")
 
 
 def choose(wrt, parsed):
@@ -88,12 +103,13 @@ def optional_parameters(parsed):
 
 
 def counting_parameters(parsed):
-    """The parameters whose default is an int or a bool (``label=1``, ``n=10``,
-    ``normalize=True``): a count, an index or a flag, never differentiated unless named."""
+    """The parameters whose default is an int, a bool or a string (``label=1``, ``n=10``,
+    ``normalize=True``, ``mode="mean"``): a count, an index or a flag, never
+    differentiated unless named."""
     params = parameters(parsed)
     values = getattr(parsed.fn, "__defaults__", None) or ()
     return tuple(p for p, v in zip(params[len(params) - len(values):], values)
-                 if isinstance(v, int))
+                 if isinstance(v, (int, str)))
 
 
 def _active(program, names):

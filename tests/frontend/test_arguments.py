@@ -319,3 +319,17 @@ def test_ties_go_through_the_permutation_as_pythons_stable_sort_orders_them(tmp_
     (the tape runs ``sorted`` itself on its values)."""
     fn = define(tmp_path, SORTS, name)
     assert symdiff.grad(fn)(xs) == symdiff.tape.grad(fn)(xs)
+
+
+def scaled_by_text(x, s="double"):
+    return x * 2.0 if s == "double" else x
+
+
+def test_a_string_default_is_left_out_of_the_default_wrt():
+    assert symdiff.grad(scaled_by_text)(2.0) == 2.0
+
+
+def test_a_string_named_in_wrt_is_refused_at_the_parameter():
+    with pytest.raises(symdiff.SymdiffError, match="holds a string") as caught:
+        symdiff.grad(scaled_by_text, wrt=("x", "s"))(2.0, "double")
+    assert caught.value.lineno == scaled_by_text.__code__.co_firstlineno
