@@ -18,6 +18,7 @@ a person writes them:
                                        db = g[:, a.shape[1]:a.shape[1] + b.shape[1]]
     y = np.stack([a, b])               da = g[0]     db = g[1]
     y = np.full((n,), v)               dv = np.sum(g)
+    y = np.zeros(x.shape), z = x.reshape(w.shape)   (``zeros_as``, ``reshape_as``)
 """
 
 from dataclasses import dataclass, replace
@@ -56,9 +57,15 @@ def _to_shape(args, out):
     return (Text("g.reshape(x.shape)", ("x",) + sizes),) + (None,) * len(sizes)
 
 
+def _sizes(kinds):
+    """Whether operands of types ``kinds`` are sizes: integers (or not known yet), not
+    a shape kept in a name (``s = x.shape``: a table)."""
+    return all(k is None or k in (t.INT, t.BOOL, t.NUMBER) for k in kinds)
+
+
 def reshaped(args, consts):
     x = args[0] if args else None
-    if not isinstance(x, t.Array):
+    if not isinstance(x, t.Array) or not _sizes(args[1:]):
         return None
     return t.Array(x.dtype, len(args) - 1, _units_of_sizes(tuple(consts)[1:]))
 
@@ -266,12 +273,37 @@ def _made(name, function, count, fill=False):
     params = sizes + (("v",) if fill else ())
 
     def rule(args, consts):
+        if not _sizes(args[:count]):
+            return None
         return t.Array("float64", count, _units_of_sizes(tuple(consts)[:count]))
 
     def vjp(args, out):
         return (None,) * count + ((Text("numpy.sum(g)", params),) if fill else ())
     forward = f"numpy.{function}(({shape}){', v' if fill else ''})"
     return _array(f"{name}_{count}", forward, params, rule, vjp, ints=sizes)
+
+
+def _shaped_as(name, function, fill=False):
+    """``numpy.zeros(s.shape)``, ``numpy.full(s.shape, v)``: of the shape of the array
+    ``s`` (its axes of size one too), never differentiated in ``s``."""
+    params = ("s",) + (("v",) if fill else ())
+
+    def rule(args, consts):
+        s = args[0] if args else None
+        return t.Array("float64", s.ndim, s.unit_axes) if isinstance(s, t.Array) else None
+
+    def vjp(args, out):
+        return (None,) + ((Text("numpy.sum(g)", params),) if fill else ())
+    return _array(f"{name}_as", f"numpy.{function}(s.shape{', v' if fill else ''})", params,
+                  rule, vjp)
+
+
+def reshaped_as(args, consts):
+    """``x.reshape(s.shape)``: ``x``'s dtype, ``s``'s axes."""
+    x, s = (tuple(args) + (None, None))[:2]
+    if not (isinstance(x, t.Array) and isinstance(s, t.Array)):
+        return None
+    return t.Array(x.dtype, s.ndim, s.unit_axes)
 
 
 def _like(args, consts):
@@ -331,6 +363,9 @@ def _head(head, names):
 RECORDS = table(
     *(_head(head, (head,)) for head in ("reshape", "concatenate", "stack", "vstack",
                                         "hstack", "array", "zeros", "ones", "full")),
+    _array("reshape_as", "x.reshape(s.shape)", ("x", "s"), reshaped_as,
+           lambda args, out: (Text("g.reshape(x.shape)", ("x", "s")), None)),
+    _shaped_as("zeros", "zeros"), _shaped_as("ones", "ones"), _shaped_as("full", "full", True),
     _array("ravel", "numpy.ravel(x)", ("x",), raveled, _to_shape, numpy=("ravel",)),
     _array("flatten", "x.flatten()", ("x",), raveled, _to_shape),
     _array("asarray", "numpy.asarray(x)", ("x",), _like,
@@ -368,7 +403,10 @@ HINTS = {
                "axes of size one are not known when the gradient is built)",
     "asarray": "it takes an array, or values written out: np.asarray([a, b])",
     "transpose_axes": "it takes a constant permutation of the array's axes",
-    "reshape": "it takes an array and its new sizes (ints), -1 for one of them",
+    "reshape": "it takes an array and its new sizes (ints, -1 for one of them) written "
+               "out, or another array's shape: x.reshape(y.shape)",
+    **{head: "it takes its sizes (ints) written out, or an array's shape: "
+             f"np.{head}(x.shape)" for head in ("zeros", "ones", "full")},
     **{head: "it takes arrays of one number of axes, written out: [a, b], and a constant "
              "axis" for head in ("concatenate", "stack", "vstack", "hstack")},
     "array": "it takes numbers, or arrays of one number of axes, written out: [a, b]",
