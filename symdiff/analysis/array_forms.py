@@ -12,7 +12,6 @@ operation and its arguments' types, with the record's hint (``registry.array_hin
                                       not supported — it takes a matrix (an array of 2 axes)
 """
 
-from symdiff.core import types as t
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
 from symdiff.primitives.registry import array_checked, array_hint
@@ -35,7 +34,7 @@ def _refuse(program, stmt):
              for a in stmt.args]
     if any(isinstance(a, ir.Var) and k is None for a, k in zip(stmt.args, kinds)):
         return  # not known: ``check_program`` reports it
-    shown = ", ".join(str(k) for k in kinds if isinstance(k, t.Array)) or "numbers"
+    shown = ", ".join(str(k) for k in kinds if k is not None) or "constants"
     origin = stmt.origin
     raise UnsupportedSyntaxError(
         f"{_shown(rule)} of {shown} is not supported",
@@ -52,4 +51,4 @@ def _shown(rule):
         return f"scipy.special.{rule.scipy[0]}"
     head, _, count = rule.name.rpartition("_")
     name = head if count.isdigit() else rule.name
-    return {"transpose_axes": "transpose"}.get(name, name).removeprefix("array_")
+    return "numpy." + {"transpose_axes": "transpose"}.get(name, name).removeprefix("array_")

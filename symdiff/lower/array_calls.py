@@ -9,6 +9,7 @@ error where they are not written out:
     np.reshape(x, (n, -1))        ->  reshape_2, numpy.reshape(x, n, -1)
     x.reshape(n, -1)              ->  reshape_2 (the sizes as they are)
     np.zeros((n, 3)), np.zeros(n) ->  zeros_2, zeros_1
+    np.zeros(x.shape)             ->  zeros_as, numpy.zeros(x)   (x.reshape(y.shape): reshape_as)
     np.concatenate([a, b], axis=1)->  concatenate_2, numpy.concatenate(a, b, axis=1)
 """
 
@@ -31,11 +32,10 @@ def written_out(frame, op, call, shown):
                           f"{'sizes' if how != 'list' else 'arrays'} here",
                           f"write them out: {_example(head)}")
     given = args[at]
-    if how == "shape" and isinstance(given, ast.Attribute) and given.attr == "shape":
-        like = f"np.{head}_like({ast.unparse(given.value)}{', ...' if head == 'full' else ''})"
-        raise frame.error(UnsupportedSyntaxError, given, f"{shown} of an array's shape is "
-                          "not supported here", f"write {like}, an array of its shape, "
-                          "or the sizes out")
+    if head in _AS and isinstance(given, ast.Attribute) and given.attr == "shape" and (
+            how == "shape" or len(args) == at + 1):  # ``np.zeros(x.shape)``: zeros_as(x)
+        spread = ast.Call(call.func, args[:at] + [given.value] + args[at + 1:], call.keywords)
+        return f"{head}_as", ast.copy_location(spread, call)
     if how == "rest" and len(args) > at + 1 or how in ("rest", "shape") and not isinstance(
             given, (ast.Tuple, ast.List)):
         items = args[at:] if how == "rest" else [given]
@@ -52,6 +52,9 @@ def written_out(frame, op, call, shown):
                           "supported", f"write them out: {_example(head)}")
     spread = ast.Call(call.func, args[:at] + items + rest, call.keywords)
     return f"{head}_{len(items)}", ast.copy_location(spread, call)
+
+
+_AS = ("reshape", "zeros", "ones", "full")  # that take another array's ``.shape``
 
 
 def _example(head):

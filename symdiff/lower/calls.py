@@ -27,6 +27,7 @@ from symdiff.lower.kind_tests import kind_test
 from symdiff.primitives.reductions import REDUCTIONS, WITH_START, function
 from symdiff.primitives.registry import (
     VARIADIC,
+    array_pairs,
     array_statics,
     chains,
     pairs,
@@ -207,7 +208,7 @@ def call_custom(frame, fn, node, target):
 
 def primitive_call(frame, op, node, shown, target):
     """Emit the call ``node`` of primitive ``op``; its result operand."""
-    if op in pairs():
+    if op in pairs() or op in array_pairs():
         raise frame.error(UnsupportedSyntaxError, node,
                           f"{shown} returns a pair, not a number",
                           f"unpack it: `first, second = {shown}(...)`")
@@ -318,7 +319,7 @@ def bind_primitive(frame, rule, node, shown):
 def pair_call(frame, callee, node, count):
     """``m, e = math.frexp(x)``, ``f, i = math.modf(x)``: one primitive per half, of the
     argument evaluated once; None when ``callee`` returns no pair."""
-    halves = pairs().get(callee.value)
+    halves = pairs().get(callee.value) or array_pairs().get(callee.value)
     if halves is None:
         return None
     shown = ast.unparse(node.func)

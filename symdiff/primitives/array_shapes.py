@@ -1,6 +1,6 @@
 """Array shapes as records: ``reshape``, ``ravel``/``flatten``, ``expand_dims``,
-``squeeze``, ``transpose`` with axes, ``concatenate``/``stack``/``vstack``/``hstack``
-and ``numpy.array`` of values written out, and the arrays made from sizes alone
+``squeeze``, ``transpose`` with axes, the joins of ``array_joins`` (``concatenate``,
+``stack``, ``numpy.array`` of values written out), and the arrays made from sizes alone
 (``zeros``, ``ones``, ``full``, ``eye``, ``arange``, ``linspace``, ``*_like``).
 
 Expects argument types of ``symdiff.core.types``.  A call that writes its sizes or its
@@ -18,35 +18,23 @@ a person writes them:
                                        db = g[:, a.shape[1]:a.shape[1] + b.shape[1]]
     y = np.stack([a, b])               da = g[0]     db = g[1]
     y = np.full((n,), v)               dv = np.sum(g)
+    y = np.zeros(x.shape), z = x.reshape(w.shape)   (``zeros_as``, ``reshape_as``)
 """
 
 from dataclasses import dataclass, replace
 
 from symdiff.core import expr as ex
 from symdiff.core import types as t
+from symdiff.primitives import array_joins
+from symdiff.primitives.array_joins import _value
 from symdiff.primitives.array_reductions import _text
 from symdiff.primitives.arrays import _array
-from symdiff.primitives.broadcasting import Text, constant_value as _constant
+from symdiff.primitives.broadcasting import Text
 from symdiff.primitives.record import table
-
-_SLICE = ex.Slice()
-
-
-def _value(arg):
-    """A constant operand's value (an int, negative ones too), else None."""
-    if isinstance(arg, ex.Const):
-        return arg.value
-    return _constant(arg)
-
 
 def _units_of_sizes(consts):
     """The axes a shape of constant sizes ``consts`` gives size one."""
     return tuple(a for a, size in enumerate(consts) if size == 1 and type(size) is int)
-
-
-def _float_dtype(kinds):
-    floats = [k.dtype for k in kinds if isinstance(k, t.Array)]
-    return t.broadcast(kinds).dtype if floats else "float64"
 
 
 # --- reshape, ravel, expand_dims, squeeze, transpose --------------------------------------
@@ -57,9 +45,15 @@ def _to_shape(args, out):
     return (Text("g.reshape(x.shape)", ("x",) + sizes),) + (None,) * len(sizes)
 
 
+def _sizes(kinds):
+    """Whether operands of types ``kinds`` are sizes: integers (or not known yet), not
+    a shape kept in a name (``s = x.shape``: a table)."""
+    return all(k is None or k in (t.INT, t.BOOL, t.NUMBER) for k in kinds)
+
+
 def reshaped(args, consts):
     x = args[0] if args else None
-    if not isinstance(x, t.Array):
+    if not isinstance(x, t.Array) or not _sizes(args[1:]):
         return None
     return t.Array(x.dtype, len(args) - 1, _units_of_sizes(tuple(consts)[1:]))
 
@@ -128,137 +122,6 @@ def _transpose_axes(count):
                   lambda args, out: (_Untranspose(),) + (None,) * count, ints=axes)
 
 
-# --- joining arrays and numbers written out -----------------------------------------------
-
-def _join_axis(kinds, consts, stacked):
-    """The axis (of the result) a join puts its operands along, and the result's ndim."""
-    ndim = max(k.ndim for k in kinds) + stacked
-    axis = consts[len(kinds)] if len(consts) > len(kinds) else 0
-    if type(axis) is not int or not -ndim <= axis < ndim:
-        return None, ndim
-    return axis % ndim, ndim
-
-
-def _arrays_alike(kinds):
-    return kinds and all(isinstance(k, t.Array) for k in kinds) and len(
-        {k.ndim for k in kinds}) == 1
-
-
-def concatenated(args, consts):
-    kinds = list(args[:len(args) - 1])
-    if not _arrays_alike(kinds) or kinds[0].ndim == 0:
-        return None
-    axis, ndim = _join_axis(kinds, consts, 0)
-    if axis is None:
-        return None
-    units = tuple(a for a in range(ndim) if a != axis and all(a in k.unit_axes for k in kinds))
-    return t.Array(_float_dtype(kinds), ndim, units)
-
-
-def stacked(args, consts):
-    kinds = list(args[:len(args) - 1])
-    if not _arrays_alike(kinds):
-        return None
-    axis, ndim = _join_axis(kinds, consts, 1)
-    if axis is None:
-        return None
-    units = tuple(a + (a >= axis) for a in range(ndim - 1) if all(a in k.unit_axes
-                                                                   for k in kinds))
-    if len(kinds) == 1:
-        units += (axis,)
-    return t.Array(_float_dtype(kinds), ndim, tuple(sorted(units)))
-
-
-def arrayed(args, consts):
-    """``numpy.array([a, b, c])``: numbers give a vector, arrays of one ndim a stack."""
-    kinds = list(args)
-    if all(t.is_number(k) for k in kinds):
-        dtype = "int64" if all(k in (t.INT, t.BOOL) for k in kinds) else "float64"
-        return t.Array(dtype, 1, (0,) if len(kinds) == 1 else ())
-    return stacked(kinds + [None], (None,) * len(kinds) + (0,))
-
-
-def _index(axis, value):
-    """``g[:, :, value]``: ``value`` at ``axis``, every element before it."""
-    return value if axis == 0 else ex.Tuple((_SLICE,) * axis + (value,))
-
-
-@dataclass(frozen=True)
-class _Part:
-    """The adjoint of the ``index``th of the arrays joined (concatenated along an axis,
-    or stacked along a new one): its part of ``g``."""
-
-    index: int
-    axis: int  # normalized: the result's axis, for arrays of ``ndim`` axes
-    stacked: bool
-
-    def __call__(self, g, args, out, names):
-        if self.stacked:
-            return ex.Subscript(g, _index(self.axis, ex.Const(self.index)))
-        sizes = [_text("x.shape[a]", names, x=x, a=ex.Const(self.axis))
-                 for x in args[:self.index + 1]]
-        start = None
-        for size in sizes[:-1]:
-            start = size if start is None else ex.BinOp("+", start, size)
-        stop = sizes[-1] if start is None else ex.BinOp("+", start, sizes[-1])
-        return ex.Subscript(g, _index(self.axis, ex.Slice(start, stop)))
-
-
-@dataclass(frozen=True)
-class _JoinPart:
-    """``_Part`` with the axis read from the call's constant ``axis`` operand."""
-
-    index: int
-    ndim: int
-    stacked: bool
-
-    def __call__(self, g, args, out, names):
-        axis = _value(args[-1]) % self.ndim
-        return _Part(self.index, axis, self.stacked)(g, args, out, names)
-
-
-def _joined(name, function, rule, stacking, count):
-    arrays = tuple(f"a{i}" for i in range(count))
-    listed = ", ".join(arrays) + ("," if count == 1 else "")
-
-    def vjp(args, out):
-        return tuple(_JoinPart(i, out.ndim, stacking) for i in range(count)) + (None,)
-    return _array(f"{name}_{count}", f"numpy.{function}([{listed}], axis=axis)",
-                  arrays + ("axis",), rule, vjp, defaults=(0,), ints=("axis",))
-
-
-def _sided(name, stacking_1d, axis_1d, axis_nd):
-    """``vstack``/``hstack``: ``stack``/``concatenate`` along a fixed axis."""
-    def rule(args, consts):
-        kinds = list(args)
-        if not _arrays_alike(kinds):
-            return None
-        one_d = kinds[0].ndim == 1
-        axis = axis_1d if one_d else axis_nd
-        join = stacked if one_d and stacking_1d else concatenated
-        return join(kinds + [None], (None,) * len(kinds) + (axis,))
-
-    def make(count):
-        arrays = tuple(f"a{i}" for i in range(count))
-        listed = ", ".join(arrays) + ("," if count == 1 else "")
-
-        def vjp(args, out):
-            one_d = args[0].ndim == 1
-            axis = axis_1d if one_d else axis_nd
-            return tuple(_Part(i, axis, one_d and stacking_1d) for i in range(count))
-        return _array(f"{name}_{count}", f"numpy.{name}([{listed}])", arrays, rule, vjp)
-    return make
-
-
-def _array_of(count):
-    items = tuple(f"a{i}" for i in range(count))
-    listed = ", ".join(items) + ("," if count == 1 else "")
-
-    def vjp(args, out):
-        return tuple(_Part(i, 0, True) for i in range(count))
-    return _array(f"array_{count}", f"numpy.array([{listed}])", items, arrayed, vjp)
-
-
 # --- arrays made from sizes ---------------------------------------------------------------
 
 def _made(name, function, count, fill=False):
@@ -267,12 +130,37 @@ def _made(name, function, count, fill=False):
     params = sizes + (("v",) if fill else ())
 
     def rule(args, consts):
+        if not _sizes(args[:count]):
+            return None
         return t.Array("float64", count, _units_of_sizes(tuple(consts)[:count]))
 
     def vjp(args, out):
         return (None,) * count + ((Text("numpy.sum(g)", params),) if fill else ())
     forward = f"numpy.{function}(({shape}){', v' if fill else ''})"
     return _array(f"{name}_{count}", forward, params, rule, vjp, ints=sizes)
+
+
+def _shaped_as(name, function, fill=False):
+    """``numpy.zeros(s.shape)``, ``numpy.full(s.shape, v)``: of the shape of the array
+    ``s`` (its axes of size one too), never differentiated in ``s``."""
+    params = ("s",) + (("v",) if fill else ())
+
+    def rule(args, consts):
+        s = args[0] if args else None
+        return t.Array("float64", s.ndim, s.unit_axes) if isinstance(s, t.Array) else None
+
+    def vjp(args, out):
+        return (None,) + ((Text("numpy.sum(g)", params),) if fill else ())
+    return _array(f"{name}_as", f"numpy.{function}(s.shape{', v' if fill else ''})", params,
+                  rule, vjp)
+
+
+def reshaped_as(args, consts):
+    """``x.reshape(s.shape)``: ``x``'s dtype, ``s``'s axes."""
+    x, s = (tuple(args) + (None, None))[:2]
+    if not (isinstance(x, t.Array) and isinstance(s, t.Array)):
+        return None
+    return t.Array(x.dtype, s.ndim, s.unit_axes)
 
 
 def _like(args, consts):
@@ -304,16 +192,12 @@ def _spaced_vjp(args, out):
 
 
 FAMILIES = {  # head -> its record of ``count`` sizes or values
-    "reshape": _reshape, "transpose_axes": _transpose_axes,
-    "concatenate": lambda n: _joined("concatenate", "concatenate", concatenated, False, n),
-    "stack": lambda n: _joined("stack", "stack", stacked, True, n),
-    "vstack": _sided("vstack", True, 0, 0), "hstack": _sided("hstack", False, 0, 1),
-    "array": _array_of, "zeros": lambda n: _made("zeros", "zeros", n),
+    "reshape": _reshape, "transpose_axes": _transpose_axes, **array_joins.FAMILIES,
+    "zeros": lambda n: _made("zeros", "zeros", n),
     "ones": lambda n: _made("ones", "ones", n), "full": lambda n: _made("full", "full", n, True),
 }
 WRITTEN = {  # head -> (where its sizes or values stand in the call, how they are written)
-    "reshape": (1, "rest"), "transpose_axes": (1, "rest"), "concatenate": (0, "list"),
-    "stack": (0, "list"), "vstack": (0, "list"), "hstack": (0, "list"), "array": (0, "list"),
+    "reshape": (1, "rest"), "transpose_axes": (1, "rest"), **array_joins.WRITTEN,
     "zeros": (0, "shape"), "ones": (0, "shape"), "full": (0, "shape"),
 }
 
@@ -332,6 +216,9 @@ def _head(head, names):
 RECORDS = table(
     *(_head(head, (head,)) for head in ("reshape", "concatenate", "stack", "vstack",
                                         "hstack", "array", "zeros", "ones", "full")),
+    _array("reshape_as", "x.reshape(s.shape)", ("x", "s"), reshaped_as,
+           lambda args, out: (Text("g.reshape(x.shape)", ("x", "s")), None)),
+    _shaped_as("zeros", "zeros"), _shaped_as("ones", "ones"), _shaped_as("full", "full", True),
     _array("ravel", "numpy.ravel(x)", ("x",), raveled, _to_shape, numpy=("ravel",)),
     _array("flatten", "x.flatten()", ("x",), raveled, _to_shape),
     _array("asarray", "numpy.asarray(x)", ("x",), _like,
@@ -369,7 +256,10 @@ HINTS = {
                "axes of size one are not known when the gradient is built)",
     "asarray": "it takes an array, or values written out: np.asarray([a, b])",
     "transpose_axes": "it takes a constant permutation of the array's axes",
-    "reshape": "it takes an array and its new sizes (ints), -1 for one of them",
+    "reshape": "it takes an array and its new sizes (ints, -1 for one of them) written "
+               "out, or another array's shape: x.reshape(y.shape)",
+    **{head: "it takes its sizes (ints) written out, or an array's shape: "
+             f"np.{head}(x.shape)" for head in ("zeros", "ones", "full")},
     **{head: "it takes arrays of one number of axes, written out: [a, b], and a constant "
              "axis" for head in ("concatenate", "stack", "vstack", "hstack")},
     "array": "it takes numbers, or arrays of one number of axes, written out: [a, b]",

@@ -128,9 +128,9 @@ def _names(family):
     return MappingProxyType(found)
 
 
-def _pairs():
+def _pairs(records=None):
     halves = {}
-    for record in (*RECORDS.values(), *arrays.RECORDS.values()):
+    for record in (RECORDS.values() if records is None else records):
         if record.pair is not None:
             function, index = record.pair
             halves.setdefault(function, {})[index] = record.name
@@ -140,6 +140,7 @@ def _pairs():
 _FAMILIES = ("math", "numpy", "builtin", "scipy", "method")
 _BY_FAMILY = {family: _names(family) for family in _FAMILIES}
 _PAIRS = MappingProxyType(_pairs())
+_ARRAY_PAIRS = MappingProxyType(_pairs(arrays.RECORDS.values()))
 
 
 def names(family):
@@ -210,6 +211,12 @@ _ARRAY_NAMES = MappingProxyType({
 def pairs():
     """``{function: (op of the first half, op of the second)}`` for ``m, e = math.frexp(x)``."""
     return _PAIRS
+
+
+def array_pairs():
+    """``pairs`` of the array functions returning two values: ``sign, logdet =
+    numpy.linalg.slogdet(a)``."""
+    return _ARRAY_PAIRS
 
 
 def variant(op, count):

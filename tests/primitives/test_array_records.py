@@ -155,6 +155,12 @@ def reshapes(a):
             + np.sum(a.reshape(a.shape[1], n) ** 3) + np.sum(np.ravel(a) * a.flatten()))
 
 
+def shaped_as(a, b):
+    return (np.sum(a.reshape(b.shape) * b) + np.sum(np.reshape(b, a.shape) ** 3)
+            + np.sum(np.zeros(a.shape) + a * np.ones(a.shape)) + np.sum(np.full(b.shape, 2.0)
+                                                                         * b ** 3))
+
+
 def axes_moved(t):
     return (np.sum(np.transpose(t, (2, 0, 1)) ** 3 * np.arange(t.size).reshape(4, 2, 3))
             + np.sum(t.transpose(1, 0, 2) ** 3) + np.sum(np.expand_dims(t, 1) ** 3)
@@ -211,6 +217,7 @@ def _cases(rng):
               (cholesky_factor, (_matrix(rng, 4) + 4.0 * np.eye(4),)),
               (reshapes, (normal(size=(4, 6)),)),
               (axes_moved, (normal(size=(2, 3, 4)),)),
+              (shaped_as, (normal(size=(2, 6)), normal(size=(4, 3)))),
               (joins, (normal(size=(3, 2)), normal(size=(3, 4)), normal(size=5),
                        normal(size=5))),
               (built, (normal(size=4), float(normal()))),
@@ -369,11 +376,17 @@ def transpose_repeated(t):
     return np.sum(np.transpose(t, (0, 0, 1)))
 
 
+def shape_in_a_name(x):
+    shape = x.shape
+    return np.sum(np.zeros(shape) + x)
+
+
 _REFUSED = [(axis_variable, ("m", 1)), (trace_vector, ("v",)), (dot_3d, ("t", "m")),
             (einsum_diagonal, ("m",)), (einsum_ellipsis, ("m",)), (outer_matrix, ("m", "v")),
             (norm_ord, ("v",)), (diff_twice, ("v",)), (squeeze_all, ("m",)),
             (concatenate_variable, ("v",)), (var_ddof_variable, ("v", 1.0)),
-            (logsumexp_weights, ("v",)), (solve_vector, ("v",)), (transpose_repeated, ("t",))]
+            (logsumexp_weights, ("v",)), (solve_vector, ("v",)), (transpose_repeated, ("t",)),
+            (shape_in_a_name, ("m",))]
 
 
 @pytest.mark.parametrize("case", range(len(_REFUSED)))
