@@ -4,7 +4,8 @@ Expects a point whose differentiated parameters hold NumPy float arrays (alone o
 lists and dicts), the gradients the generated code and the tape gave there, and the
 user's function.  Guarantees:
 
-- ``holds_arrays(point, indices)``: whether any of those parameters holds a float array;
+- ``holds_arrays(point, indices)``: whether any of those arguments holds a float array
+  (``check`` treats a point as one with arrays where any argument does, data too);
 - ``tape_at(by_tape, point, names, kwargs)``: the tape's gradients, or ``NOT_AVAILABLE``
   per parameter (with the reason) where the tape engine raises on arrays: a column the
   report shows as ``n/a (arrays)``, never a failure, so the comparison turns on by itself
@@ -103,7 +104,8 @@ def summary(point, names, indices, places, sample_note, tape_reason, count):
         kind = "float32" if single(value) else "float64"
         parts.append(f"{name} ({kind}): {shown} of its {total} numbers one by one and "
                      f"{count} random directions")
-    notes = ["arrays compared with central differences: " + "; ".join(parts)]
+    notes = ["arrays compared with central differences: " + "; ".join(parts) if parts else
+             "compared with central differences (the point holds arrays)"]
     notes += [sample_note] if sample_note else []
     if tape_reason:
         notes.append(f"tape: not available for arrays ({tape_reason})")

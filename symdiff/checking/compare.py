@@ -27,6 +27,7 @@ import functools
 import inspect
 import math
 import time
+from dataclasses import dataclass
 
 from symdiff import tape
 from symdiff.checking.array_rows import (DIRECTIONS, direction_rows, element_status,
@@ -94,53 +95,77 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
     sympy = _SympyWitness(fn, names, kwargs, sympy_timeout, report)
     stops = any(isinstance(s, ir.Assign) and s.op == "stop_gradient"
                 for s in ir.walk(program.body))
-    indices = [program.params.index(n) for n in names]
+    run = _Run(user, program, names, [program.params.index(n) for n in names], generated,
+               by_tape, sympy, kwargs, stops, rtol, atol, seed, directions)
     for point in points:
-        point = complete_point(fn, program.params, point)
-        arrays = holds_arrays(point, indices)
-        gen = _attempt(generated, point, names, kwargs)
-        tap, tape_reason = (tape_at(by_tape, point, names, kwargs) if arrays
-                            else (_attempt(by_tape, point, names, kwargs), None))
-        expected = _raises(user, point)
-        if expected is not None:
-            _rows_where_the_function_raises(report, point, names, indices, gen, tap, expected)
-            continue
-        sym, sympy_status = ((None,) * len(names), "not used") if arrays else sympy.at(point)
-        where, sampled_note = sampled(places(point, names, indices), seed=seed)
-        fds = finite_differences(user, point, where)
-        problems = (check_array_rules(program, point, kwargs, seed) if arrays else
-                    check_rules(program, point, rtol=1e-5, kwargs=kwargs))
-        report.rule_problems += [p for p in problems if all(
-            (q.function, q.argument) != (p.function, p.argument) for q in report.rule_problems)]
-        diverged = bool(problems)
-        for c, (_, index, _) in zip(cells(point, names, indices, gen, tap, sym, fds, where),
-                                    where):
-            said = c.problem or (
-                element_status(c.generated, c.tape, c.finite, rtol, atol, point[index],
-                               bool(problems)) if arrays else
-                status(c.generated, c.tape, c.sympy, c.finite, rtol, atol, bool(problems)))
-            if stops and said == "ok (fd differs)":
-                said = "ok (finite differences see through stop_gradient)"
-            if sympy_status == "timed out":
-                said = with_remark(said, "sympy: timed out")
-            report.rows.append(Row(point, c.label, c.generated, c.tape, c.sympy, c.finite[0],
-                                   said, sympy_status))
-            diverged |= not said.startswith("ok")
-        if arrays:
-            for said in summary(point, names, indices, where, sampled_note, tape_reason,
-                                directions):
-                report.note(said)
-            rows = direction_rows(user, point, names, indices, gen, tap, directions, seed,
-                                  rtol, atol)
-            report.rows += rows
-            diverged |= any(not r.status.startswith("ok") for r in rows)
-        if diverged and not any(isinstance(v, Raised) for v in gen + tap):
-            found = (locate_arrays(report, program, names, point, kwargs) if arrays else
-                     locate_safely(report, program, names, point, rtol, atol, kwargs))
-            if found is not None and all((d.lineno, d.argument) != (found.lineno, found.argument)
-                                         for d in report.divergences):
-                report.divergences.append(found)
+        _check_point(report, run, complete_point(fn, program.params, point))
     return report
+
+
+@dataclass
+class _Run:
+    """What every point of one check is checked with."""
+
+    user: object  # the function, with the keyword arguments every call gets
+    program: object
+    names: list
+    indices: list
+    generated: object
+    by_tape: object
+    sympy: object
+    kwargs: dict
+    stops: bool
+    rtol: float
+    atol: float
+    seed: int
+    directions: int
+
+
+def _check_point(report, run, point):
+    """The rows, rule problems, notes and divergence of one point, added to ``report``."""
+    names, indices, kwargs = run.names, run.indices, run.kwargs
+    arrays = holds_arrays(point, range(len(point)))  # the tape and sympy read no arrays
+    gen = _attempt(run.generated, point, names, kwargs)
+    tap, tape_reason = (tape_at(run.by_tape, point, names, kwargs) if arrays
+                        else (_attempt(run.by_tape, point, names, kwargs), None))
+    expected = _raises(run.user, point)
+    if expected is not None:
+        _rows_where_the_function_raises(report, point, names, indices, gen, tap, expected)
+        return
+    sym, sympy_status = ((None,) * len(names), "not used") if arrays else run.sympy.at(point)
+    where, sampled_note = sampled(places(point, names, indices), seed=run.seed)
+    fds = finite_differences(run.user, point, where)
+    problems = (check_array_rules(run.program, point, kwargs, run.seed) if arrays else
+                check_rules(run.program, point, rtol=1e-5, kwargs=kwargs))
+    report.rule_problems += [p for p in problems if all(
+        (q.function, q.argument) != (p.function, p.argument) for q in report.rule_problems)]
+    diverged = bool(problems)
+    for c, (_, index, _) in zip(cells(point, names, indices, gen, tap, sym, fds, where), where):
+        said = c.problem or (
+            element_status(c.generated, c.tape, c.finite, run.rtol, run.atol, point[index],
+                           bool(problems)) if arrays else
+            status(c.generated, c.tape, c.sympy, c.finite, run.rtol, run.atol, bool(problems)))
+        if run.stops and said == "ok (fd differs)":
+            said = "ok (finite differences see through stop_gradient)"
+        if sympy_status == "timed out":
+            said = with_remark(said, "sympy: timed out")
+        report.rows.append(Row(point, c.label, c.generated, c.tape, c.sympy, c.finite[0],
+                               said, sympy_status))
+        diverged |= not said.startswith("ok")
+    if arrays:
+        for said in summary(point, names, indices, where, sampled_note, tape_reason,
+                            run.directions):
+            report.note(said)
+        rows = direction_rows(run.user, point, names, indices, gen, tap, run.directions,
+                              run.seed, run.rtol, run.atol)
+        report.rows += rows
+        diverged |= any(not r.status.startswith("ok") for r in rows)
+    if diverged and not any(isinstance(v, Raised) for v in gen + tap):
+        found = (locate_arrays(report, run.program, names, point, kwargs) if arrays else
+                 locate_safely(report, run.program, names, point, run.rtol, run.atol, kwargs))
+        if found is not None and all((d.lineno, d.argument) != (found.lineno, found.argument)
+                                     for d in report.divergences):
+            report.divergences.append(found)
 
 
 def _as_tuple(function):

@@ -278,3 +278,18 @@ def test_the_element_witness_moves_one_element_only():
     single = W.astype(np.float32)
     estimate, steadiness = central_difference(f, (single,), (0, (0, 1)))
     assert steadiness == "steady" and np.isclose(estimate, 3 * single[0, 1] ** 2, rtol=1e-2)
+
+
+def test_a_number_checked_where_the_data_are_arrays(monkeypatch):
+    def f(c, X):
+        return np.sum(np.tanh(X * c))
+
+    point = (0.7, normal(4))
+    report = symdiff.check(f, point, wrt="c")
+    assert report.ok, str(report)
+    assert [r.param for r in report.rows] == ["c"]
+    assert not any("timed out" in n for n in report.notes)
+    tape_column_is_honest(report)
+    built_wrong(monkeypatch, lambda gradient: 1.01 * gradient)
+    report = symdiff.check(f, point, wrt="c")
+    assert not report.ok and report.rows[0].status == "finite differences differ"
