@@ -16,10 +16,13 @@ list or a list of mixed kinds are read there).
     (True, False, False)
 
 The check is written as the text of one function per signature and compiled once:
-a list of containers is one loop that unpacks each, as the function itself does.
+a list of containers is one loop that unpacks each, as the function itself does; a
+list of tuples of numbers (data, most often, the same from call to call) is checked so
+once, then only for holding the same tuples as at the last check, which the guard keeps.
 """
 
 import itertools
+import operator
 
 from symdiff.core import types as t
 
@@ -33,7 +36,7 @@ def guard(kinds, names, watched=None):
     ``watched``: ``(scopes, names, objects, current)``, names that must still be bound
     in their scopes to those objects, and a function asked last when not None (the
     gradient's check of the tables it read): False when one is not."""
-    fresh = (f"v{n}" for n in itertools.count())
+    fresh = _Fresh()
     params = [next(fresh) for _ in names]
     lines = [f"def fits(args, {_LOCALS}):", f"    if len(args) != {len(names)}:", "        return False",
              "    try:"]  # a tuple of another length: unpacking it raises ValueError
@@ -48,7 +51,8 @@ def guard(kinds, names, watched=None):
     lines += _numbers_checks(numbers, "        ")
     lines += ["    except ValueError:", "        return False"]
     namespace = {"PLAIN": PLAIN, "SCALARS": SCALARS, "ndarray": _ndarray(kinds.values()),
-                 "chain": itertools.chain.from_iterable}
+                 "chain": itertools.chain.from_iterable, "is_": operator.is_}
+    namespace.update((f"seen_{var}", [()]) for var in fresh.remembered)
     lines += _watched_checks(watched, namespace)
     lines.append("    return True")
     exec(compile("\n".join(lines) + "\n", "<symdiff guard>", "exec"), namespace)
@@ -81,6 +85,16 @@ def _numbers_checks(numbers, indent):
     floats = " or ".join(f"type({n}) is not float" for n in numbers)
     plain = " or ".join(f"type({n}) not in PLAIN" for n in numbers)
     return [f"{indent}if {floats}:"] + _fail(plain, indent + "    ")
+
+
+class _Fresh:
+    """Fresh variable names (``next``), and the lists whose last elements are kept."""
+
+    def __init__(self):
+        self.count, self.remembered = itertools.count(), []
+
+    def __next__(self):
+        return f"v{next(self.count)}"
 
 
 def _fail(condition, indent):
@@ -134,10 +148,30 @@ def _list_checks(kind, var, indent, fresh):
     if elem == t.List(t.FLOAT):
         return lines + _fail(f"set(map(type, {var})) != {{list}} or not set(map(type, "
                              f"chain({var}))) <= PLAIN", indent)
+    if _immutable(elem):  # the elements checked last time, unchanged: nothing to check
+        fresh.remembered.append(var)
+        seen = f"seen_{var}"
+        lines += [f"{indent}if len({seen}[0]) != len({var}) or not all(map(is_, {var}, "
+                  f"{seen}[0])):"]
+        return lines + _loop_checks(elem, var, indent + "    ", fresh) + [
+            f"{indent}    {seen}[0] = tuple({var})"]
+    return lines + _loop_checks(elem, var, indent, fresh)
+
+
+def _loop_checks(elem, var, indent, fresh):
     item, inner = next(fresh), indent + "    "
     numbers = []
     body = _checks(elem, item, inner, fresh, numbers)
-    return lines + [f"{indent}for {item} in {var}:"] + body + _numbers_checks(numbers, inner)
+    return [f"{indent}for {item} in {var}:"] + body + _numbers_checks(numbers, inner)
+
+
+def _immutable(kind):
+    """Whether a value of ``kind`` holds only tuples and numbers: the same object is of
+    the same kind on every call (a list's elements of such a kind are checked once, and
+    then only that they are the same objects, at C speed; the guard keeps them)."""
+    if kind == t.FLOAT:
+        return True
+    return isinstance(kind, t.Tuple) and all(_immutable(e) for e in kind.elts)
 
 
 def _array_checks(kind, var, indent):

@@ -123,3 +123,19 @@ def test_a_global_rebound_after_a_call_builds_again(tmp_path):
     assert gradient([1.0, 3.0]) == [4.0, 12.0]
     module.SCALE = 0.5
     assert gradient([1.0, 3.0]) == [1.0, 3.0]
+
+
+def test_a_list_of_tuples_changed_since_the_last_check_is_checked_again():
+    """A list of tuples of numbers is checked once, then by the identity of its tuples:
+    any tuple replaced, added or removed is checked again."""
+    fits = guard({"data": t.List(t.Tuple((t.Tuple((t.FLOAT, t.FLOAT)), t.FLOAT)))}, ["data"])
+    data = [((1.0, 2.0), 1.0), ((3.0, 4), -1.0)]
+    assert fits((data,)) and fits((data,))
+    for bad in (((1.0, True), 1.0), ((1.0, 2.0, 3.0), 1.0), ([1.0, 2.0], 1.0), (1.0, 2.0)):
+        changed = list(data)
+        changed[1] = bad
+        assert not fits((changed,)), bad
+        data.append(bad)
+        assert not fits((data,)), bad
+        data.pop()
+        assert fits((data,))
