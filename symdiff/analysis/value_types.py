@@ -67,13 +67,7 @@ def sweep_join(a, b):
 def value_type(expr, env, module):
     """The type ``expr`` certainly has when the names hold the types of ``env`` (None:
     not known, or no value yet)."""
-    def of(node):  # one closure for the whole expression, not one per node
-        rule = _RULES.get(type(node))
-        if rule is None:
-            return None
-        found = rule(node, of, env, module)
-        return None if found is UNKNOWN else found
-    return of(expr)
+    return value_type_from(expr, lambda e: value_type(e, env, module), env, module)
 
 
 def value_type_from(expr, of, env, module):

@@ -52,7 +52,9 @@ def optimize_function(generated):
     """A copy of ``generated`` with its function rewritten by every pass."""
     result = copy.copy(generated)
     function = clone_function(generated.function)
-    run_passes(function, Context.of(function, generated.math_name, generated))
+    context = Context.of(function, generated.math_name, generated)
+    run_passes(function, context)
+    context.tables.clear()  # what the run remembered goes now, not when a collection finds it
     result.function = sw.number_statements(function)
     return result
 

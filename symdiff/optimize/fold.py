@@ -46,8 +46,6 @@ class _Folder:
         self.math_name = context.math_name
         self.changed = False
         self.stable = context.table("folded")  # expressions folding leaves as they are
-        self.visitors = {ex.BinOp: self.binop, ex.UnaryOp: self.unaryop,
-                         ex.Compare: self.compare, ex.IfExp: self.ifexp, ex.Call: self.call}
 
     def fold(self, expr):
         """``expr`` folded; one that folding left unchanged before is not walked again
@@ -56,15 +54,15 @@ class _Folder:
         if hit is not None and hit[0] is expr:
             return expr
         before, self.changed = self.changed, False
-        folded = transform(expr, self.visit)
+        folded = transform(expr, self.visit)  # (bound here: kept, it would make a cycle)
         if not self.changed:
             self.stable[id(expr)] = (expr, True)
         self.changed |= before
         return folded
 
     def visit(self, node):
-        visitor = self.visitors.get(type(node))
-        return node if visitor is None else visitor(node)
+        visitor = _VISITORS.get(type(node))
+        return node if visitor is None else visitor(self, node)
 
     def keeps_type(self, one, other):
         """``1 * e`` is ``e``; ``1.0 * e`` is ``e`` only when ``e`` is a float already."""
@@ -163,6 +161,10 @@ class _Folder:
                 if isinstance(value, float) and math.isfinite(value):
                     return self._done(_literal(value))
         return node
+
+
+_VISITORS = {ex.BinOp: _Folder.binop, ex.UnaryOp: _Folder.unaryop, ex.Compare: _Folder.compare,
+             ex.IfExp: _Folder.ifexp, ex.Call: _Folder.call}  # (functions: no cycle)
 
 
 def _times_one(node):

@@ -180,8 +180,9 @@ def _only_quiet_before(node, name, raises, context):
     ``and``/``or``)."""
     state = {"found": False}
 
-    def visit(node):
-        """Walk in evaluation order; False as soon as something before ``name`` may raise."""
+    def visit(node, again):
+        """Walk in evaluation order; False as soon as something before ``name`` may raise
+        (``again``: itself, passed in, so that it holds no reference to itself)."""
         if state["found"]:
             return True
         if isinstance(node, ex.Name):
@@ -196,13 +197,13 @@ def _only_quiet_before(node, name, raises, context):
             if any(name in ex.names(p) for p in parts[1 + isinstance(node, ex.Compare):]):
                 return False
         for child in _evaluation_order(node):
-            if not visit(child):
+            if not again(child, again):
                 return False
             if state["found"]:
                 return True
         return _compatible(raises, _class(node, context))
 
-    return visit(node) and state["found"]
+    return visit(node, visit) and state["found"]
 
 
 def _evaluation_order(node):
