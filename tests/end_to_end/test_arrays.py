@@ -53,7 +53,6 @@ REFUSED = {  # cases symdiff refuses today with a SymdiffError (located); the li
     "indexing.squeezed_column",  # the method squeeze with axis=None is not supported
     "indexing.array_of_scalars",  # np.array of numbers is not something symdiff differentiates
     "indexing.asarray_of_a_list",  # np.asarray of numbers is not something symdiff differentiates
-    "indexing.constants_of_a_shape",  # np.full of an array's shape is not supported here
     "indexing.ellipsis_and_none",  # a ellipsis constant is not supported
     "indexing.selected_by_mask",  # the ~ operator is not supported
     "indexing.list_of_arrays",  # np.sum of numbers is not something symdiff differentiates
