@@ -16,7 +16,7 @@ person writes, the reduced axis put back where ``keepdims`` did not keep it:
 Conventions where the derivative is not defined: ``max``/``min`` share the gradient
 equally among tied elements (as JAX does); the norm's gradient at the origin is 0 (a
 subgradient, as PyTorch gives); ``std``'s at a constant slice is nan (0/0, as JAX).
-``prod``'s gradient is ``out / x``: nan where a factor is exactly zero.
+``prod``'s gradient is the product of the other factors, exact where factors are zero.
 """
 
 from dataclasses import dataclass
@@ -74,12 +74,21 @@ class _Extreme:
 
 @dataclass(frozen=True)
 class _Product:
-    """``prod``: each factor's partial is the product over the others, ``out / x``."""
+    """``prod``: each factor's partial is the product over the others, exact where
+    factors are zero: ``p / x`` for a nonzero factor where none is zero (``p`` the
+    product of the nonzero ones), ``p`` for the one zero factor, 0 where two are."""
 
     def __call__(self, g, args, out, names):
         x, axis, keepdims = _reduction_args(args)
-        return _text("g * out / x", names, g=_back(g, axis, keepdims, names),
-                     out=_back(out, axis, keepdims, names), x=x)
+        kept = {} if _none(axis) else {"axis": axis}
+        over = ", axis=axis" if kept else ""
+        nonzero = _text("numpy.where(x != 0, x, 1.0)", names, x=x)
+        p = _text(f"numpy.prod(nonzero{over}, keepdims=True)", names, nonzero=nonzero, **kept)
+        zeros = _text(f"numpy.sum(x == 0{over}, keepdims=True)", names, x=x, **kept)
+        return _text("g * numpy.where(x != 0, numpy.where(zeros == 0, p / nonzero, 0.0), "
+                     "numpy.where(zeros == 1, p, 0.0))", names,
+                     g=_back(g, axis, keepdims, names), x=x, p=p, zeros=zeros,
+                     nonzero=nonzero)
 
 
 def _count(x, axis, names):

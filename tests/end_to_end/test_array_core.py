@@ -254,6 +254,10 @@ def iterated(w):
     return np.sum(x * x)
 
 
+def products(x, X):
+    return np.prod(x) + np.sum(np.prod(X, axis=1) * np.arange(1.0, X.shape[0] + 1))
+
+
 X53, W34 = normal(5, 3), normal(3, 4)
 CASES = [
     (logistic, (normal(3), X53, np.sign(normal(5))), ["w"]),
@@ -296,6 +300,9 @@ CASES = [
     (attention, (normal(3, 2), normal(4, 2), normal(4, 2)), ["Q", "K", "V"]),
     (huber, (normal(3), X53, 3 * normal(5)), ["w"]),
     (iterated, (normal(3),), ["w"]),
+    (products, (np.array([2.0, 0.0, 4.0]), np.array([[1.0, 2.0, 0.0], [3.0, 0.5, 2.0],
+                                                    [0.0, 0.0, 1.0]])), ["x", "X"]),
+    (products, (np.array([0.0, 0.0, 4.0]), normal(2, 3)), ["x", "X"]),
     (layer, (W34.astype(np.float32), normal(4, dtype=np.float32),
              X53.astype(np.float32)), ["W", "b"]),
 ]
