@@ -47,7 +47,7 @@ def assignment_counts(function, context=None):
 
 
 def read_counts(function, context=None):
-    """How often each name is read anywhere in ``function`` (``walk.all_reads``)."""
+    """How often each name is read anywhere in ``function`` (``walk.reads``)."""
     counts = {}
     get = counts.get
     for stmt in every_statement(function):

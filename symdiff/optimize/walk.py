@@ -133,15 +133,6 @@ def plain_target(stmt):
     return None
 
 
-def all_reads(function, context=None):
-    """How often each name is read anywhere in ``function``."""
-    counts = {}
-    for stmt in every_statement(function):
-        for name in reads(stmt, context):
-            counts[name] = counts.get(name, 0) + 1
-    return counts
-
-
 def rewrite(stmt, change):
     """Put ``change(e)`` in place of each expression ``e`` that ``stmt`` holds itself."""
     if isinstance(stmt, (sw.Let, sw.AddTo, sw.Do, sw.Push, sw.Raise, sw.Return)):
