@@ -29,8 +29,6 @@ but ``fn``:
 import math
 import numbers
 
-import numpy as np
-
 
 def leaf(point, where):
     """The number of ``point`` at ``where`` (an index, or ``(index, *path)``)."""
@@ -54,7 +52,7 @@ def _moved(value, path, delta):
     if not path:
         return value + delta
     key, rest = path[0], path[1:]
-    if isinstance(value, np.ndarray):  # an element: a copy of the array, moved there
+    if _is_array(value):  # an element: a copy of the array, moved there
         copy = value.copy()
         copy[key] = _moved(value[key], rest, delta)
         return copy
@@ -65,6 +63,12 @@ def _moved(value, path, delta):
     return tuple(items) if type(value) is tuple else items
 
 
+def _is_array(value):
+    """Whether ``value`` is an array (NumPy's, found by what it has: numpy is the user's
+    to import)."""
+    return all(hasattr(value, attr) for attr in ("shape", "dtype", "copy", "ndim"))
+
+
 def precision(value):
     """``(step, rtol, atol)`` for a number: the scalar defaults, or wider ones for an
     element of a float32 array, whose steps the array rounds to its precision.
@@ -72,7 +76,7 @@ def precision(value):
     >>> precision(0.5)
     (1e-06, 0.0001, 1e-07)
     """
-    if getattr(value, "dtype", None) == np.float32:
+    if str(getattr(value, "dtype", "")) == "float32":
         return 5e-3, 2e-2, 1e-3
     return 1e-6, 1e-4, 1e-7
 
