@@ -23,7 +23,8 @@ of its leaves).  Guarantees:
     'params["W1"][0, 3]'
 """
 
-import numpy as np
+import importlib
+import sys
 
 ELEMENT_LIMIT = 200  # array elements compared one by one per point, in all
 
@@ -37,20 +38,27 @@ class At(tuple):
         return ", ".join(str(i) for i in self)
 
 
+def numpy():
+    """NumPy, imported where an array is met: symdiff itself runs without it."""
+    return importlib.import_module("numpy")
+
+
 def is_float_array(value):
     """Whether ``value`` is a NumPy array of float32 or float64.
 
     >>> is_float_array(np.ones(2)), is_float_array(np.ones(2, int)), is_float_array(1.0)
     (True, False, False)
     """
-    return isinstance(value, np.ndarray) and value.dtype in (np.float32, np.float64)
+    np = sys.modules.get("numpy")  # (no array where NumPy is not imported)
+    return np is not None and isinstance(value, np.ndarray) and value.dtype in (
+        np.float32, np.float64)
 
 
 def expand(value, path):
     """The paths of the numbers of ``value`` found at ``path``: an array's elements."""
     if not is_float_array(value):
         return [path]
-    return [path + (At(index),) for index in np.ndindex(value.shape)]
+    return [path + (At(index),) for index in numpy().ndindex(value.shape)]
 
 
 def is_element(path):
@@ -63,7 +71,7 @@ def sampled(places, limit=ELEMENT_LIMIT, seed=0):
     elements = [i for i, (_, _, path) in enumerate(places) if is_element(path)]
     if len(elements) <= limit:
         return places, None
-    chosen = set(np.random.default_rng(seed).choice(elements, size=limit, replace=False))
+    chosen = set(numpy().random.default_rng(seed).choice(elements, size=limit, replace=False))
     kept = [p for i, p in enumerate(places) if i in chosen or not is_element(p[2])]
     return kept, (f"{limit} of the {len(elements)} array elements compared one by one "
                   "(a random sample); the random directions move every element")

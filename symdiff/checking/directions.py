@@ -21,17 +21,17 @@ booleans and strings kept still):
 import math
 import numbers
 
-import numpy as np
 
 from symdiff.checking.arrays import is_float_array
 from symdiff.checking.leaves import is_container, leaves, number_leaf, rebuild
 from symdiff.witnesses.finite import precision
+from symdiff.checking.arrays import numpy
 
-_SINGLE = np.float32(0.0)  # a float32 number: its step and tolerances (``precision``)
 
 
 def random_directions(value, count, seed=0):
     """``count`` directions of ``value``'s structure."""
+    np = numpy()  # where arrays are: symdiff itself runs without NumPy
     rng = np.random.default_rng(seed)
     return [_drawn(value, rng) for _ in range(count)]
 
@@ -51,24 +51,27 @@ def _one(leaf, rng):
 
 def _floats(value):
     """The float leaves of a structure, each an array (a number as a 0-d one)."""
+    np = numpy()  # where arrays are: symdiff itself runs without NumPy
     pairs = leaves(value) if is_container(value) else [((), value)]
     return [np.asarray(leaf, dtype=np.float64) for _, leaf in pairs]
 
 
 def inner(gradient, direction):
     """The sum of the gradient times the direction over every number."""
+    np = numpy()  # where arrays are: symdiff itself runs without NumPy
     return float(sum(np.sum(g * v) for g, v in zip(_floats(gradient), _floats(direction))))
 
 
 def single(value):
     """Whether a parameter holds a float32 array (its steps and tolerances are wider)."""
+    np = numpy()  # where arrays are: symdiff itself runs without NumPy
     pairs = leaves(value) if is_container(value) else [((), value)]
     return any(is_float_array(leaf) and leaf.dtype == np.float32 for _, leaf in pairs)
 
 
 def tolerances(value):
     """``(step, rtol, atol)`` for a parameter: float32's where it holds a float32 array."""
-    return precision(_SINGLE if single(value) else 0.0)
+    return precision(numpy().float32(0.0) if single(value) else 0.0)  # float32's steps
 
 
 def _along(value, direction, t):
@@ -87,6 +90,7 @@ def _step(leaf, d, t):
 
 def directional_difference(fn, point, index, direction):
     """``(estimate, steadiness)`` of the derivative of ``fn`` along ``direction``."""
+    np = numpy()  # where arrays are: symdiff itself runs without NumPy
     value = point[index]
     step, rtol, atol = tolerances(value)
     size = max([1.0] + [float(np.max(np.abs(a))) for a in _floats(value) if a.size])

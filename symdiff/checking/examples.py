@@ -22,13 +22,14 @@ an example point.  Guarantees:
 import ast
 import builtins
 import math
+import numbers
 import random
 
-import numpy as np
 
 from symdiff.checking.arrays import is_float_array
 from symdiff.checking.leaves import is_container, leaves, number_leaf, rebuild
 from symdiff.errors import InternalError, SymdiffError
+from symdiff.checking.arrays import numpy
 
 # the functions that read their argument as a container (compared by identity)
 _READERS = (len, sum, min, max, zip, enumerate, sorted, reversed, list, tuple, dict, iter,
@@ -129,7 +130,7 @@ def random_points(fn, params, names, optional, samples, domain, seed, example=No
             raise
         except Exception:  # noqa: BLE001 - outside the domain, or failing its input checks
             continue
-        if isinstance(value, (int, float, np.floating)) and math.isfinite(value):
+        if isinstance(value, numbers.Real) and math.isfinite(value):  # numpy's floats too
             points.append(point)
         if len(points) == samples:
             break
@@ -146,6 +147,6 @@ def _drawn(value, rng, domain):
 
 def _drawn_leaf(leaf, rng, domain):
     if is_float_array(leaf):
-        drawn = np.random.default_rng(rng.getrandbits(64)).uniform(*domain, size=leaf.shape)
+        drawn = numpy().random.default_rng(rng.getrandbits(64)).uniform(*domain, size=leaf.shape)
         return drawn.astype(leaf.dtype)
     return rng.uniform(*domain) if number_leaf(leaf) else leaf

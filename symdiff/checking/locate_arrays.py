@@ -23,7 +23,6 @@ program is read, never changed.
 import math
 import numbers
 
-import numpy as np
 
 from symdiff.checking.arrays import is_float_array
 from symdiff.checking.interpret import keywords
@@ -33,6 +32,7 @@ from symdiff.errors import InternalError, SymdiffError
 from symdiff.ir import nodes as ir
 from symdiff.ir.evaluate import on_records, run
 from symdiff.witnesses.finite import precision
+from symdiff.checking.arrays import numpy
 
 LIMIT = 60  # contributions checked per point
 
@@ -50,6 +50,7 @@ def locate_arrays(report, program, names, point, kwargs, seed=0):
 
 def locate_by_differences(program, names, point, kwargs, seed=0, report=None):
     """The first statement, walking back from the result, whose contribution differs."""
+    np = numpy()  # where arrays are: symdiff itself runs without NumPy
     records = recorded_contributions(program, names, point, kwargs)
     executions = _forward_arguments(program, point, kwargs)
     rng = np.random.default_rng(seed)
@@ -82,6 +83,7 @@ def locate_by_differences(program, names, point, kwargs, seed=0, report=None):
 
 
 def _numeric(value):
+    np = numpy()  # where arrays are: symdiff itself runs without NumPy
     return isinstance(value, (np.ndarray, numbers.Real)) and not isinstance(value, bool)
 
 
@@ -91,6 +93,7 @@ def _float(value):
 
 def _forward_arguments(program, point, kwargs):
     """Per statement id, the operands' values of each execution (arrays copied)."""
+    np = numpy()  # where arrays are: symdiff itself runs without NumPy
     found = {}
 
     def observe(stmt, out, args):
@@ -102,6 +105,7 @@ def _forward_arguments(program, point, kwargs):
 
 def _moved_result(program, point, kwargs, where, here, u):
     """(d/dt of the result with that operand moved by ``t u``, whether it is steady)."""
+    np = numpy()  # where arrays are: symdiff itself runs without NumPy
     step, rtol, atol = precision(np.asarray(here).flat[0] if np.ndim(here) else here)
     size = max(1.0, float(np.max(np.abs(here))) if np.size(here) else 1.0)
 
@@ -118,6 +122,7 @@ def _moved_result(program, point, kwargs, where, here, u):
 
 def _result(program, point, kwargs, where, delta):
     """The program's result with one operand of one execution moved by ``delta``."""
+    np = numpy()  # where arrays are: symdiff itself runs without NumPy
     sid, execution, arg = where
     base, count = on_records(program), [0]
 
