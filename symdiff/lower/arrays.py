@@ -52,7 +52,7 @@ def _on_module(frame, node):
 def attribute(frame, node, target):
     """``x.T``, or an array's measure (``x.shape``, ``x.ndim``, ``x.size``); None for
     an attribute of a module."""
-    if not frame.unit.arrays or _on_module(frame, node):
+    if not frame.unit.array_code or _on_module(frame, node):
         return None
     op = array_names()["attributes"].get(node.attr)
     if op is not None:
@@ -66,7 +66,7 @@ def attribute(frame, node, target):
 def subscript(frame, node, target):
     """``x.shape[k]``: one axis's size, an integer read as the gradient runs."""
     value = node.value
-    if not (frame.unit.arrays and isinstance(value, ast.Attribute) and value.attr == "shape"
+    if not (frame.unit.array_code and isinstance(value, ast.Attribute) and value.attr == "shape"
             and not _on_module(frame, value)):
         return None
     if not (isinstance(node.slice, ast.Constant) and type(node.slice.value) is int or (
@@ -86,7 +86,7 @@ def element(frame, node, target):
     module holds): the record of its index's pattern (``arrays.index_pattern``); None
     for anything else."""
     value = node.value
-    if not frame.unit.arrays or isinstance(value, ast.Name) and (
+    if not frame.unit.array_code or isinstance(value, ast.Name) and (
             value.id not in frame.unit.arrays and scope_of(frame, value.id) is None
             and _global_array(frame, value) is None) or (
             isinstance(value, ast.Attribute) and _on_module(frame, value)):
@@ -103,7 +103,7 @@ def global_array(frame, node):
     """A NumPy array of the module read whole in a function that computes with arrays
     (``X_train`` as data): its name in the generated module, typed as the array it
     holds when the gradient is built; None for any other name."""
-    found = _global_array(frame, node) if frame.unit.arrays else None
+    found = _global_array(frame, node) if frame.unit.array_code else None
     if found is None:
         return None
     name = frame.unit.global_name(node.id, found[0])
@@ -129,7 +129,7 @@ def assign_element(frame, target, value_node):
     not a container): ``x`` bound to the record of the write (``indexing.write_op``);
     False for anything else."""
     array = target.value
-    if not frame.unit.arrays or not isinstance(array, ast.Name) or (
+    if not frame.unit.array_code or not isinstance(array, ast.Name) or (
             array.id not in frame.unit.arrays and scope_of(frame, array.id) is None) or (
             container_of(frame, array, filling=True) is not None):
         return False
@@ -179,7 +179,7 @@ def _index_hint(index):
 def length(frame, node, target):
     """``len(x)`` of an array parameter or of a local value: its first axis's size, read
     as the gradient runs; None for anything else (a table of the module)."""
-    if not frame.unit.arrays or not isinstance(node, ast.Name) or (
+    if not frame.unit.array_code or not isinstance(node, ast.Name) or (
             node.id not in frame.unit.arrays and scope_of(frame, node.id) is None):
         return None
     return _measured(frame, node, lambda o: ast.Call(ast.Name("len", ast.Load()), [o], []),
@@ -191,7 +191,7 @@ def method_call(frame, node, target, bind):
     of the same name, ``x`` its first argument (``bind(frame, rule, call, shown)``: the
     operands of a call of a record); None for a call of a module's function."""
     func = node.func
-    if not frame.unit.arrays or _on_module(frame, func):
+    if not frame.unit.array_code or _on_module(frame, func):
         return None
     op = array_names()["methods"].get(func.attr)
     if op is None:

@@ -19,7 +19,8 @@ or a ``math`` function symdiff refuses (with the reason: ``math.gcd`` works on i
 import ast
 import sys
 
-from symdiff.errors import UnknownFunctionError, UnsupportedSyntaxError
+from symdiff.core import types as t
+from symdiff.errors import InternalError, UnknownFunctionError, UnsupportedSyntaxError
 from symdiff.frontend.resolve import lookup
 from symdiff.ir import nodes as ir
 from symdiff.lower import array_calls, arrays, changes, containers, names, operands, tables
@@ -230,13 +231,24 @@ def primitive_call(frame, op, node, shown, target):
     args = bind_primitive(frame, rule_of(op), node, shown)
     spelling_of = {} if op == "stop_gradient" else spelled(frame, node.func)
     if rule_of(op).array_vjp is not None:  # written with its keywords: ``axis=0``
-        if not frame.unit.arrays:
+        if not frame.unit.array_code and not _takes_numbers(rule_of(op), args):
             raise frame.error(UnknownFunctionError, node, f"{shown} of numbers is not "
                               "something symdiff differentiates", f"it differentiates "
                               f"{shown} of NumPy arrays: pass arrays of floats")
         # SciPy's (``logsumexp``) is called as the user's code calls it; NumPy's by its text
         spelling_of["call"] = scipy_spelling(frame, node.func) if rule_of(op).scipy else None
     return operands.emit_op(frame, op, args, target, **spelling_of)
+
+
+def _takes_numbers(rule, args):
+    """Whether the array operation ``rule`` makes an array of numbers (``np.array([a,
+    b])``, ``np.zeros(3)``): its type rule gives a value where its operands are numbers."""
+    kinds = tuple(t.of_value(a.value) if isinstance(a, ir.Const) else t.FLOAT for a in args)
+    consts = tuple(a.value if isinstance(a, ir.Const) else None for a in args)
+    try:
+        return rule.array_result(kinds, consts) is not None
+    except (TypeError, ValueError, InternalError):  # (a constant a rule cannot read)
+        return False
 
 
 STATIC = {"axis": (lambda v: v is None or type(v) is int, "an int or None"),

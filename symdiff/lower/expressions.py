@@ -133,14 +133,22 @@ def binary_chain(frame, node, target):
         node = node.left
     result = value(frame, node)
     for i, step in enumerate(reversed(spine)):
-        if isinstance(step.op, ast.MatMult) and not frame.unit.arrays:
+        right = value(frame, step.right)
+        if isinstance(step.op, ast.MatMult) and not frame.unit.arrays and all(
+                _number(frame, o) for o in (result, right)):
             raise frame.error(UnsupportedSyntaxError, step, "the @ operator is not "
                               "supported on numbers", "use *, or pass NumPy arrays")
-        right = value(frame, step.right)
         last = i == len(spine) - 1
         result = operands.emit_op(frame, BINARY[type(step.op)], (result, right),
                                   target if last else None)
     return result
+
+
+def _number(frame, operand):
+    """Whether ``operand`` is known a number while lowering: a constant, or a parameter
+    passed one (no array is passed, and it is no container)."""
+    return isinstance(operand, ir.Const) or (
+        operand.name in frame.unit.params and operand.name not in frame.unit.containers)
 
 
 def condition(frame, node):

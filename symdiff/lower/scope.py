@@ -42,6 +42,7 @@ class Unit:
         self.custom_functions = {}  # op -> (function, partials)
         self.containers = {}  # generated name -> the container type it holds
         self.arrays = {}  # parameter -> the array type the call passes it
+        self.array_code = False  # the function computes with arrays (``uses_arrays``)
         self.params = set()  # the differentiated function's parameters
         self.specialized = False  # generated for the kinds of a call's arguments
         self.strings = set()  # generated names a string's method gives a string (``kind.lower()``)

@@ -182,6 +182,8 @@ ATTRIBUTES = {"T": "transpose"}  # ``x.T``
 HINTS = {  # what a refused call of one of these takes (``registry.array_hint``)
     "matmul": "it multiplies arrays of one or two axes: loop over a stack of matrices",
     "where": "it takes a condition and two values, numbers or arrays that broadcast",
+    "array_sum": "it reduces an array: of a number, write the number itself",
+    "array_mean": "it reduces an array: of a number, write the number itself",
 }
 
 

@@ -182,9 +182,8 @@ def array_checked(op):
     value for is refused once types are known (the records of ``array_reductions``,
     ``array_linalg``, ``array_shapes``; ``arrays``' own leave it to their rules)."""
     head, _, count = op.rpartition("_")
-    if op in arrays.RECORDS and op not in ("array_sum", "array_mean") or (
-            indexing.index_record(op) or indexing.write_record(op)):
-        return True  # (``np.sum`` of a number is the number, as before)
+    if op in arrays.RECORDS or indexing.index_record(op) or indexing.write_record(op):
+        return True
     return any(op in m.RECORDS or count.isdigit() and head in getattr(m, "FAMILIES", ())
                for m in (array_reductions, array_linalg, array_shapes))
 

@@ -258,6 +258,11 @@ def products(x, X):
     return np.prod(x) + np.sum(np.prod(X, axis=1) * np.arange(1.0, X.shape[0] + 1))
 
 
+def built_from_numbers(a, b):
+    v = np.array([a, b * a, np.sin(b)]) + np.zeros(3)
+    return v @ v
+
+
 X53, W34 = normal(5, 3), normal(3, 4)
 CASES = [
     (logistic, (normal(3), X53, np.sign(normal(5))), ["w"]),
@@ -303,6 +308,7 @@ CASES = [
     (products, (np.array([2.0, 0.0, 4.0]), np.array([[1.0, 2.0, 0.0], [3.0, 0.5, 2.0],
                                                     [0.0, 0.0, 1.0]])), ["x", "X"]),
     (products, (np.array([0.0, 0.0, 4.0]), normal(2, 3)), ["x", "X"]),
+    (built_from_numbers, (0.3, 0.7), ["a", "b"]),
     (layer, (W34.astype(np.float32), normal(4, dtype=np.float32),
              X53.astype(np.float32)), ["W", "b"]),
 ]
@@ -386,6 +392,13 @@ def test_an_array_returned_is_refused_with_its_location():
         return np.tanh(w) * np.sum(w)
     with pytest.raises(SymdiffError, match="returns an array"):
         symdiff.grad(elementwise)(normal(3))
+
+
+def test_a_reduction_of_a_number_is_refused_with_its_location():
+    def summed(a):
+        return np.sum(a) * 2.0
+    with pytest.raises(SymdiffError, match="numpy.sum of float is not supported"):
+        symdiff.grad(summed)(0.5)
 
 
 def test_forward_mode_refuses_array_code():

@@ -51,11 +51,10 @@ REFUSED = {  # cases symdiff refuses today with a SymdiffError (located); the li
     "linalg.diagonal_both_ways",  # np.diag is not something symdiff can differentiate
     "linalg.cholesky_log_det",  # np.diag is not something symdiff can differentiate
     "indexing.squeezed_column",  # the method squeeze with axis=None is not supported
-    "indexing.array_of_scalars",  # np.array of numbers is not something symdiff differentiates
-    "indexing.asarray_of_a_list",  # np.asarray of numbers is not something symdiff differentiates
+    "indexing.asarray_of_a_list",  # a container stands where a number is needed
     "indexing.ellipsis_and_none",  # a ellipsis constant is not supported
     "indexing.selected_by_mask",  # the ~ operator is not supported
-    "indexing.list_of_arrays",  # np.sum of numbers is not something symdiff differentiates
+    "indexing.list_of_arrays",  # numpy.getitem of float, int is not supported
     "models.l2_over_a_dict",  # a dict['w': array[float64, 1, ()], 'b': array[float64, 0, ()]] is read by a key 
 }
 
