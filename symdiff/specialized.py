@@ -20,7 +20,6 @@ kinds: a new signature costs one build, a known one a dictionary look-up.
 """
 
 import inspect
-import types
 
 from symdiff.backend.travel import Travels, carried
 from symdiff.errors import SymdiffError
@@ -47,7 +46,7 @@ def per_kinds(fn, wrt):
     if reading is None:
         return False
     parsed, params, helper = reading
-    if uses_arrays(parsed.tree, lambda name: _module(parsed, name)):
+    if uses_arrays(parsed):
         return True
     if not uses_containers(parsed.tree, params, helper):  # most functions: one look
         return False
@@ -60,14 +59,7 @@ def computes_with_arrays(fn):
     """Whether ``fn``'s source computes with NumPy arrays (``frontend.kinds``:
     ``uses_arrays``); False when it cannot be read."""
     reading = reading_of(fn, {}, depth=0)
-    return reading is not None and uses_arrays(reading[0].tree,
-                                               lambda name: _module(reading[0], name))
-
-
-def _module(parsed, name):
-    """The module the free name ``name`` of a parsed function refers to, or None."""
-    found = parsed.closure.get(name, parsed.globals.get(name))
-    return found if isinstance(found, types.ModuleType) else None
+    return reading is not None and uses_arrays(reading[0])
 
 
 def container_kinds(fn, args, kwargs=None, signature=None):

@@ -18,6 +18,7 @@ arguments have equal kinds share one generated gradient.
 
 import ast
 import numbers
+import types
 
 from symdiff.core import types as t
 from symdiff.core.types import element  # noqa: F401 (one statement, in the type system)
@@ -33,7 +34,7 @@ def kind_of(value):
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
         return t.FLOAT
     if type(value).__name__ == "ndarray":
-        return array_kind(value)
+        return t.array_type(value)
     if type(value) in (list, tuple) and set(map(type, value)) <= PLAIN:  # plain numbers
         if type(value) is list:
             return t.List(t.FLOAT, len(value))
@@ -57,14 +58,6 @@ def kind_of(value):
     return None
 
 
-def array_kind(value):
-    """The kind of a NumPy array of floats (``float64``, ``float32``), integers or
-    booleans (read, never differentiated): its dtype, its number of axes and the axes
-    of size one, what broadcasting depends on (not the sizes of the others: a new batch
-    size is the same kind); None for any other array (complex, objects)."""
-    return t.array_type(value)
-
-
 def _is_leafy(kind):
     return kind is not None
 
@@ -74,12 +67,16 @@ def signature(args):
     return tuple(kind_of(a) for a in args)
 
 
-def uses_arrays(tree, module_of):
-    """Whether the function ``tree`` computes with NumPy arrays: it multiplies with ``@``,
-    reads an array's ``.T``, ``.shape``, ``.ndim`` or ``.size``, calls an array method
-    (``x.sum()``) or one of NumPy's array functions (``np.sum``, ``np.where``).
-    ``module_of(name)`` is the module a free name of the function refers to, or None.
+def uses_arrays(parsed):
+    """Whether the parsed function ``parsed`` computes with NumPy arrays: it multiplies
+    with ``@``, reads an array's ``.T``, ``.shape``, ``.ndim`` or ``.size``, calls an array
+    method (``x.sum()``) or one of NumPy's array functions (``np.sum``, ``np.where``).
     Such a function is generated on its first call, for the kinds of its arguments."""
+    tree = parsed.tree
+
+    def module_of(name):  # the module a free name of the function refers to, or None
+        found = parsed.closure.get(name, parsed.globals.get(name))
+        return found if isinstance(found, types.ModuleType) else None
     found = array_names()
     for node in ast.walk(tree):
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):

@@ -25,7 +25,6 @@ itself).  Guarantees:
 """
 
 import sys
-import types
 
 from symdiff.frontend.resolve import all_identifiers, parameter_names
 from symdiff.frontend.wrt import optional_parameters
@@ -63,8 +62,7 @@ def normalize(parsed, allow_tuple=False, kinds=None):
             unit.arrays[name] = kind
         elif kind is not None:
             unit.containers[name] = kind
-    unit.array_code = bool(unit.arrays) or uses_arrays(parsed.tree, lambda name: _module(
-        parsed, name))  # (arrays made of numbers, ``np.array([a, b])``, count too)
+    unit.array_code = bool(unit.arrays) or uses_arrays(parsed)  # (``np.array([a, b])`` too)
     kwargs = parsed.tree.args.kwarg.arg if parsed.tree.args.kwarg is not None else None
     if kwargs is not None:
         frame.mapping[kwargs] = ir.Var(namer.claim(kwargs))
@@ -90,12 +88,6 @@ def _numpy_name(unit, body):
                           for s in ir.walk(body)):
         return unit.global_name("np", sys.modules["numpy"])
     return None
-
-
-def _module(parsed, name):
-    """The module the free name ``name`` of the function refers to, or None."""
-    found = parsed.closure.get(name, parsed.globals.get(name))
-    return found if isinstance(found, types.ModuleType) else None
 
 
 def _math_alias(parsed, namer, local):

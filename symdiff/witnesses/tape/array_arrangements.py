@@ -17,33 +17,21 @@ import math
 
 from symdiff.witnesses.tape.array_linalg import einsum, matmul
 from symdiff.witnesses.tape.array_reductions import mean, sum_
-from symdiff.witnesses.tape.array_shapes import reshape, take
+from symdiff.witnesses.tape.array_shapes import rearranging, reshape, take
 from symdiff.witnesses.tape.array_ufuncs import ufunc_table, unary
 from symdiff.witnesses.tape.arrays import lift, numpy, record
-
-
-def _simple(forward, backward):
-    """A rearrangement: ``forward(np, data, *args)``; ``backward(np, g, data, *args)``."""
-    def apply(a, *args, **kwargs):
-        np = numpy()
-        data, node = lift(a)
-        y = forward(np, data, *args, **kwargs)
-        if node is None:
-            return y
-        return record(y, (node, lambda g: backward(np, g, data, *args, **kwargs)))
-    return apply
 
 
 def _negated(shift):
     return tuple(-s for s in shift) if isinstance(shift, (tuple, list)) else -shift
 
 
-flip = _simple(lambda np, x, axis=None: np.flip(x, axis),
+flip = rearranging(lambda np, x, axis=None: np.flip(x, axis),
                lambda np, g, x, axis=None: np.flip(g, axis))
-roll = _simple(lambda np, x, shift, axis=None: np.roll(x, shift, axis),
+roll = rearranging(lambda np, x, shift, axis=None: np.roll(x, shift, axis),
                lambda np, g, x, shift, axis=None: np.roll(g, _negated(shift), axis))
-triu = _simple(lambda np, x, k=0: np.triu(x, k), lambda np, g, x, k=0: np.triu(g, k))
-tril = _simple(lambda np, x, k=0: np.tril(x, k), lambda np, g, x, k=0: np.tril(g, k))
+triu = rearranging(lambda np, x, k=0: np.triu(x, k), lambda np, g, x, k=0: np.triu(g, k))
+tril = rearranging(lambda np, x, k=0: np.tril(x, k), lambda np, g, x, k=0: np.tril(g, k))
 
 
 def _sort_forward(np, x, axis=-1, kind=None, order=None):
@@ -59,7 +47,7 @@ def _sort_backward(np, g, x, axis=-1, kind=None, order=None):
     return out.reshape(x.shape)
 
 
-sort = _simple(_sort_forward, _sort_backward)
+sort = rearranging(_sort_forward, _sort_backward)
 
 
 def _tile_backward(np, g, x, reps):
@@ -72,7 +60,7 @@ def _tile_backward(np, g, x, reps):
     return summed.reshape(x.shape)
 
 
-tile = _simple(lambda np, x, reps: np.tile(x, reps), _tile_backward)
+tile = rearranging(lambda np, x, reps: np.tile(x, reps), _tile_backward)
 
 
 def repeat(a, repeats, axis=None):

@@ -87,16 +87,21 @@ def _zeroed(np, g, key):
     return g
 
 
-def _reshaping(forward):
-    """A function that only rearranges: the VJP puts ``g`` back in the input's shape."""
+def rearranging(forward, backward):
+    """A rearrangement: ``forward(np, data, *args)``; ``backward(np, g, data, *args)``."""
     def apply(a, *args, **kwargs):
         np = numpy()
         data, node = lift(a)
         y = forward(np, data, *args, **kwargs)
         if node is None:
             return y
-        return record(y, (node, lambda g: np.reshape(g, data.shape)))
+        return record(y, (node, lambda g: backward(np, g, data, *args, **kwargs)))
     return apply
+
+
+def _reshaping(forward):
+    """A function that only rearranges: the VJP puts ``g`` back in the input's shape."""
+    return rearranging(forward, lambda np, g, data, *args, **kwargs: np.reshape(g, data.shape))
 
 
 def reshape(a, shape, order="C"):
