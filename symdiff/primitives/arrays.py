@@ -35,11 +35,6 @@ def _dtype(*kinds):
     return t.broadcast(kinds).dtype
 
 
-def _scalar(kind):
-    """The type of one number of an array of type ``kind``: numpy's scalar."""
-    return t.NUMPY_FLOAT
-
-
 def reduced(args, consts):
     """``sum``/``mean`` of ``x`` over ``axis`` (a constant int or None), ``keepdims``."""
     x = args[0] if args else None
@@ -48,12 +43,12 @@ def reduced(args, consts):
     axis = consts[1] if len(consts) > 1 else None
     keepdims = bool(consts[2]) if len(consts) > 2 else False
     if axis is None:
-        return t.Array(x.dtype, x.ndim, tuple(range(x.ndim))) if keepdims else _scalar(x)
+        return t.Array(x.dtype, x.ndim, tuple(range(x.ndim))) if keepdims else t.NUMPY_FLOAT
     axis = axis % x.ndim
     if keepdims:
         return t.Array(x.dtype, x.ndim, tuple(sorted(set(x.unit_axes) | {axis})))
     if x.ndim == 1:
-        return _scalar(x)
+        return t.NUMPY_FLOAT  # (numpy's scalar)
     return t.Array(x.dtype, x.ndim - 1, tuple(a - (a > axis) for a in x.unit_axes
                                                if a != axis))
 
