@@ -32,7 +32,7 @@ def gradients(workload, symdiff):
     """``(symdiff's gradient as called, its generated function)`` for ``workload``."""
     gradient = symdiff.grad(workload.fn, wrt=0 if workload.hand.__name__ != (
         "rosenbrock_grad") else None)
-    gradient(*workload.args)  # builds it for these kinds
+    gradient(*workload.point)  # builds it for these kinds
     built = getattr(gradient, "_last", None)
     if built is None:  # a function of numbers: built when grad was applied
         built = symdiff.api.build(workload.fn, gradient.wrt if hasattr(gradient, "wrt")
@@ -51,7 +51,7 @@ def flat(value):
 def run_one(workload, symdiff, run, settings):
     run.log(f"{workload.name}")
     gradient, generated = gradients(workload, symdiff)
-    args = workload.args
+    args = workload.point
     _, plain = run.measure(workload.fn, args, settings)
     baseline = (workload.fn, plain["number"])
     hand, hand_t = run.measure(workload.hand, args, settings, baseline)
@@ -90,7 +90,7 @@ def main(argv=None):
     import workloads
     settings = run.QUICK if options.quick else run.FULL
     found = dispatch_workloads.all_workloads()
-    found.append(dispatch_workloads.Workload(
+    found.append(workloads.Workload(
         "rosenbrock", "workloads.py's Rosenbrock of 10 scalars, a loop (built once)",
         workloads.rosenbrock, workloads.rosenbrock_grad,
         (-1.2, 1.0, 0.8, -0.5, 0.3, 1.1, 0.9, -0.7, 0.2, 1.4)))

@@ -15,16 +15,8 @@ structure), and the arguments it is measured at (made by a seeded generator).
 
 import math
 import random
-from dataclasses import dataclass
 
-
-@dataclass
-class Workload:
-    name: str
-    description: str
-    fn: object
-    hand: object
-    args: tuple
+from workloads import Workload
 
 
 def mlp(params, data):

@@ -21,7 +21,11 @@ from pathlib import Path
 
 @dataclass
 class Workload:
-    """One function to differentiate, its hand-written gradient and where to evaluate it."""
+    """One function to differentiate, its hand-written gradient and where to evaluate it.
+
+    ``point`` holds the arguments (numbers, containers or arrays); ``wrt`` names the
+    parameters differentiated, as ``symdiff.grad`` takes it (None: its default).
+    """
 
     name: str
     description: str
@@ -29,6 +33,7 @@ class Workload:
     hand: object
     point: tuple
     tags: list = field(default_factory=list)
+    wrt: object = None
 
 
 # (1) A mixed expression: 35 operations on 3 variables, most of the math module ----------
