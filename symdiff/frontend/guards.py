@@ -51,7 +51,8 @@ def guard(kinds, names, watched=None):
     lines += _numbers_checks(numbers, "        ")
     lines += ["    except ValueError:", "        return False"]
     namespace = {"PLAIN": PLAIN, "SCALARS": SCALARS, "ndarray": _ndarray(kinds.values()),
-                 "chain": itertools.chain.from_iterable, "is_": operator.is_}
+                 "chain": itertools.chain.from_iterable, "is_": operator.is_,
+                 **_dtypes(kinds.values())}
     namespace.update((f"seen_{var}", [()]) for var in fresh.remembered)
     lines += _watched_checks(watched, namespace)
     lines.append("    return True")
@@ -175,8 +176,11 @@ def _immutable(kind):
 
 
 def _array_checks(kind, var, indent):
-    """An array by its type, dtype, number of axes and which axes have size one."""
-    lines = _fail(f"type({var}) is not ndarray or {var}.dtype.name != {kind.dtype!r} or "
+    """An array by its type, dtype, number of axes and which axes have size one.  The
+    dtype is NumPy's own object for the name (``dtype_float64``, from ``_dtypes``), met by
+    identity: ``.dtype.name`` builds its string in Python, microseconds a call, and a
+    dtype that is not that object (another byte order) takes the long way."""
+    lines = _fail(f"type({var}) is not ndarray or {var}.dtype is not dtype_{kind.dtype} or "
                   f"{var}.ndim != {kind.ndim}", indent)
     sizes = [f"({var}.shape[{axis}] == 1) is not {axis in kind.unit_axes}"
              for axis in range(kind.ndim)]
@@ -186,19 +190,29 @@ def _array_checks(kind, var, indent):
 def _ndarray(kinds):
     """NumPy's array type when some kind is an array's (NumPy is then imported already:
     an argument was an array); None otherwise, which no argument's type is."""
-    if any(_has_array(kind) for kind in kinds):
+    if any(_arrays(kind) for kind in kinds):
         import numpy
         return numpy.ndarray
     return None
 
 
-def _has_array(kind):
+def _dtypes(kinds):
+    """``{"dtype_<name>": numpy.dtype(name)}`` for the dtypes of the array kinds."""
+    names = {array.dtype for kind in kinds for array in _arrays(kind)}
+    if not names:
+        return {}
+    import numpy
+    return {f"dtype_{name}": numpy.dtype(name) for name in names}
+
+
+def _arrays(kind):
+    """The array kinds inside ``kind``."""
     if isinstance(kind, t.Array):
-        return True
+        return [kind]
     if isinstance(kind, t.Tuple):
-        return any(_has_array(e) for e in kind.elts)
+        return [a for e in kind.elts for a in _arrays(e)]
     if isinstance(kind, t.List):
-        return _has_array(kind.elem)
+        return _arrays(kind.elem)
     if isinstance(kind, t.Dict):
-        return any(_has_array(v) for _, v in kind.items)
-    return False
+        return [a for _, v in kind.items for a in _arrays(v)]
+    return []

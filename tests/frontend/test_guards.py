@@ -99,6 +99,28 @@ def test_an_array_is_checked_by_dtype_axes_and_unit_axes_never_by_element():
         assert not fits((other,))
 
 
+def test_an_array_s_dtype_is_met_by_numpy_s_own_object_another_byte_order_goes_the_long_way():
+    """The guard takes the dtype object NumPy gives every native array of that name; an
+    array of the same name in the other byte order is no verdict (its kind is the same),
+    and the gradient called with one takes the long way to the same build."""
+    import symdiff
+    kinds = {"a": t.Array("float64", 1, ()), "b": t.Array("int64", 1, ())}
+    fits = guard(kinds, ["a", "b"])
+    swapped = np.arange(4.0).astype(np.dtype("float64").newbyteorder())
+    assert fits((np.arange(4.0), np.arange(4)))
+    assert not fits((swapped, np.arange(4)))
+    assert container_kinds(three, (swapped, np.arange(4), 0.0)) == container_kinds(
+        three, (np.arange(4.0), np.arange(4), 0.0))
+
+    def weighted(x, w):
+        return np.sum(np.sin(x) * w)
+
+    gradient, witness = symdiff.grad(weighted, wrt="x"), symdiff.tape.grad(weighted, wrt="x")
+    w = np.linspace(0.5, 2.0, 4)
+    for x in (np.arange(4.0), swapped, np.arange(4.0) + 1.0, swapped):
+        assert np.allclose(gradient(x, w), witness(x, w), rtol=1e-14, atol=0)
+
+
 def test_a_gradient_per_kind_takes_the_build_of_each_call_s_kinds():
     """Alternating kinds: each call gets the build of its own kinds, not the last one's."""
     import symdiff
