@@ -23,25 +23,12 @@ printed as markdown, the raw numbers written as JSON; progress goes to stderr.  
 asserted: a wrong or failing gradient is reported.
 """
 
-import os
 import sys
 
-THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
-                    "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
-XLA_ONE_THREAD = "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
-
-
-def one_thread():
-    """Every library on one thread; effective only before NumPy (or JAX) is imported."""
-    for name in THREAD_VARIABLES:
-        os.environ[name] = "1"
-    flags = os.environ.get("XLA_FLAGS", "")
-    if XLA_ONE_THREAD not in flags:
-        os.environ["XLA_FLAGS"] = f"{flags} {XLA_ONE_THREAD}".strip()
-
+import threads
 
 if __name__ == "__main__":
-    one_thread()
+    threads.one_thread()
 
 import argparse  # noqa: E402  (after the thread variables are set)
 import dataclasses  # noqa: E402
@@ -296,7 +283,7 @@ def main(argv=None):
     tools = options.tools.split(",") if options.tools else list(TOOLS)
     results = {"machine": run.machine(), "versions": array_tools.versions(),
                "mode": settings.mode, "settings": dataclasses.asdict(settings), "rtol": RTOL,
-               "sizes": sizes, "tools": tools, "threads": one_thread_report(),
+               "sizes": sizes, "tools": tools, "threads": threads.settings(),
                "workloads": []}
     for size in sizes:
         for name in names:
@@ -309,10 +296,6 @@ def main(argv=None):
                                   encoding="utf-8")
     run.log(f"wrote {options.json}")
     return 0
-
-
-def one_thread_report():
-    return {name: os.environ.get(name) for name in THREAD_VARIABLES + ("XLA_FLAGS",)}
 
 
 if __name__ == "__main__":
