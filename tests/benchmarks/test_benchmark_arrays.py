@@ -2,8 +2,10 @@
 every workload agrees with the hand-written one, and each hand-written gradient agrees with
 central differences along random directions.  No time is measured.  A tool that is not
 installed here (JAX, PyTorch, autograd) is skipped, as the benchmark skips it; any other
-failure of a tool fails the test, so the benchmark cannot rot unnoticed."""
+failure of a tool fails the test, so the benchmark cannot rot unnoticed.  The statement
+timer of ``statement_costs.py`` is checked to change nothing of what it times."""
 
+import ast
 import pathlib
 import sys
 
@@ -51,3 +53,27 @@ def test_workloads_are_differentiated_as_written():
         small, large = (array_workloads.make(name, size) for size in array_workloads.SIZES)
         assert small.fn is large.fn and small.wrt == large.wrt
         assert [np.ndim(a) for a in small.point] == [np.ndim(a) for a in large.point]
+
+
+COMPOUND = (ast.FunctionDef, ast.For, ast.While, ast.If, ast.With, ast.Try)
+
+
+def test_statement_costs_times_each_statement_where_it_stands_and_changes_nothing():
+    import time
+
+    import symdiff.api
+    import statement_costs
+    from symdiff.specialized import container_kinds
+    workload = array_workloads.make("rnn", "small")
+    built = symdiff.api.build(workload.fn, workload.wrt,
+                              kinds=container_kinds(workload.fn, workload.point))
+    timed, totals, counts, lines = statement_costs.timed_function(built, time.perf_counter)
+    got, want = timed(*workload.point), built.function(*workload.point)
+    assert all(np.array_equal(g, w) for g, w in zip(got, want))
+    steps = workload.point[3].shape[0]
+    runs = dict(zip((text for _, text in lines), counts))
+    assert runs["push(h)"] == runs["h = pop()"] == steps
+    assert runs["return dWh, dWx, db"] == 1 and all(total >= 0.0 for total in totals)
+    simple = [node for node in ast.walk(ast.parse(built.source).body[-1])
+              if isinstance(node, ast.stmt) and not isinstance(node, COMPOUND)]
+    assert sorted(line for line, _ in lines) == sorted(node.lineno for node in simple)
