@@ -124,7 +124,7 @@ class _Run:
 def _check_point(report, run, point):
     """The rows, rule problems, notes and divergence of one point, added to ``report``."""
     names, indices, kwargs = run.names, run.indices, run.kwargs
-    arrays = holds_arrays(point, range(len(point)))  # the tape and sympy read no arrays
+    arrays = holds_arrays(point, range(len(point)))
     gen = _attempt(run.generated, point, names, kwargs)
     tap, tape_reason = (tape_at(run.by_tape, point, names, kwargs) if arrays
                         else (_attempt(run.by_tape, point, names, kwargs), None))
@@ -132,7 +132,7 @@ def _check_point(report, run, point):
     if expected is not None:
         _rows_where_the_function_raises(report, point, names, indices, gen, tap, expected)
         return
-    sym, sympy_status = ((None,) * len(names), "not used") if arrays else run.sympy.at(point)
+    sym, sympy_status = run.sympy.at(point)
     where, sampled_note = sampled(places(point, names, indices), seed=run.seed)
     fds = finite_differences(run.user, point, where)
     problems = (check_array_rules(run.program, point, kwargs, run.seed) if arrays else
@@ -142,8 +142,8 @@ def _check_point(report, run, point):
     diverged = bool(problems)
     for c, (_, index, _) in zip(cells(point, names, indices, gen, tap, sym, fds, where), where):
         said = c.problem or (
-            element_status(c.generated, c.tape, c.finite, run.rtol, run.atol, point[index],
-                           bool(problems)) if arrays else
+            element_status(c.generated, c.tape, c.sympy, c.finite, run.rtol, run.atol,
+                           point[index], bool(problems)) if arrays else
             status(c.generated, c.tape, c.sympy, c.finite, run.rtol, run.atol, bool(problems)))
         if run.stops and said == "ok (fd differs)":
             said = "ok (finite differences see through stop_gradient)"
@@ -154,10 +154,10 @@ def _check_point(report, run, point):
         diverged |= not said.startswith("ok")
     if arrays:
         for said in summary(point, names, indices, where, sampled_note, tape_reason,
-                            run.directions):
+                            run.directions, sympy_status):
             report.note(said)
-        rows = direction_rows(run.user, point, names, indices, gen, tap, run.directions,
-                              run.seed, run.rtol, run.atol)
+        rows = direction_rows(run.user, point, names, indices, gen, tap, sym, sympy_status,
+                              (run.directions, run.seed, run.rtol, run.atol))
         report.rows += rows
         diverged |= any(not r.status.startswith("ok") for r in rows)
     if diverged and not any(isinstance(v, Raised) for v in gen + tap):
@@ -248,4 +248,10 @@ class _SympyWitness:
             return nothing, "timed out"
         except SymdiffError as exc:
             self.report.note(f"sympy not used: {exc.message}")
+            return nothing, "not used"
+        except InternalError:
+            raise
+        except Exception as exc:  # the function does not raise here (checked first): what
+            # the witness cannot compute is a column left out, with why
+            self.report.note(f"sympy not used: it raised {type(exc).__name__}: {exc}")
             return nothing, "not used"
