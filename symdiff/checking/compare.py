@@ -61,7 +61,10 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
     ``sympy_timeout`` bounds the sympy witness's time over all the points (None: no bound).
     An argument may be a NumPy float array, alone or in a container: each element is a
     row (``W[1, 2]``; a random sample of them past ``arrays.ELEMENT_LIMIT``), and each
-    array parameter has ``directions`` rows more, along random directions.
+    array parameter has ``directions`` rows more, along random directions; sympy checks
+    points whose arrays are small (``symbolic.MAX_ELEMENTS`` numbers in all).  A function
+    computing with arrays needs points or ``example=`` (random points keep its arrays'
+    shapes and dtypes).
     """
     from symdiff.api import build
     from symdiff.specialized import container_kinds
