@@ -14,7 +14,8 @@ own, and a mask computed from the inputs is decided at the point:
 - indexing (integers, slices with steps, ``None``, ``...``, integer arrays and masks),
   writes ``x[i] = v`` and ``x[:, 0] += v`` into the array (so views see them, as in
   NumPy), in-place operators on an array name (``y *= 2.0`` changes ``y``'s elements);
-- ``.T``, ``.shape``, ``.ndim``, ``.size``, iteration over the first axis, ``len``, and
+- ``.T``, ``.shape``, ``.ndim``, ``.size``, ``.dtype`` (float64 for an array of sympy
+  values), iteration over the first axis, ``len``, and
   the truth of a one-element array.
 
 Calls of NumPy's functions and of an array's methods are ``numpy_calls``'s.  No
@@ -172,6 +173,8 @@ class ArrayReader(ExpressionReader):
             return tuple(sympy.Integer(n) for n in base.shape)
         if node.attr in _MEASURES:
             return sympy.Integer(getattr(base, node.attr))
+        if node.attr == "dtype":  # the witness's arrays of sympy values stand for floats
+            return numpy().dtype(float) if base.dtype == object else base.dtype
         return _Method(base, node.attr)  # called by numpy_calls, which knows the methods
 
     def subscript(self, base, node):
