@@ -111,10 +111,10 @@ def needs_example(fn):
         return parsed.error(
             SymdiffError, parsed.tree, f"check needs a point to draw random points for "
             f"{name}, which computes with NumPy arrays: a random number has no shape",
-            hint=f"give the points to check at (check({name}, (np.ones(3), 2.0))), or an "
-                 f"example of the arguments (check({name}, example=(np.ones(3), 2.0))): "
-                 "random points keep each array's shape and dtype and draw its elements "
-                 "from domain=")
+            hint=f"give the points to check at (check({name}, (np.ones(3), 2.0)), or --at "
+                 f"on the command line), or an example of the arguments (check({name}, "
+                 "example=(np.ones(3), 2.0))): random points keep each array's shape and "
+                 "dtype and draw its elements from domain=")
     use = container_use(fn)
     if use is None:
         return None

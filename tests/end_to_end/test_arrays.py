@@ -22,10 +22,11 @@ For every function, at every one of its points:
   with the oracles and with every returned gradient.  Until they take arrays (tried on a
   small function) those tests are skipped, saying so; ``TAPE_PENDING`` lists the cases
   the tape does not take yet, with the same shrink-only rule once it takes arrays.  The
-  sympy witness is slow, so it is run at one point per case, the smallest of those
-  holding at most ``SMALL`` numbers; ``SYMPY_REFUSED`` lists the cases it refuses there
-  (a ``SymdiffError``), with why, under the same shrink-only rule, and ``SYMPY_LARGE``
-  the cases with no point that small (checked by the tape and finite differences only).
+  sympy witness is slow, so it is run at one point per case, the one holding the fewest
+  numbers; ``SYMPY_REFUSED`` lists the cases it refuses there (a ``SymdiffError``), with
+  why, under the same shrink-only rule, and ``SYMPY_LARGE`` the cases whose every point
+  holds more numbers than the witness takes (``MAX_ELEMENTS``: checked by the tape and
+  finite differences only).
 """
 
 import math
@@ -36,7 +37,7 @@ import pytest
 
 import symdiff
 import symdiff.tape
-from symdiff.witnesses.symbolic import evaluate_grad
+from symdiff.witnesses.symbolic import MAX_ELEMENTS, evaluate_grad
 
 try:
     import array_oracles as oracles
@@ -80,13 +81,9 @@ TAPE_PENDING = {  # case -> what the tape witness does not take yet (checked onc
 SYMPY_REFUSED = {  # case -> why the sympy witness refuses its smallest point; only shrinks
 }
 
-SYMPY_LARGE = {  # cases whose every point holds more than SMALL numbers
-    "models.cross_entropy_by_logsumexp", "models.mlp_over_a_dict", "models.relu_mlp",
-    "models.self_attention", "models.rnn_over_range",
-}
+SYMPY_LARGE = set()  # cases whose every point holds more than MAX_ELEMENTS numbers
 
 EXACT = {np.float64: 1e-9, np.float32: 1e-4}  # relative, symdiff against the tape or sympy
-SMALL = 16  # numbers across a point's arrays for the sympy witness
 
 
 def test_the_corpus_is_large_enough():
@@ -307,14 +304,15 @@ def test_the_tape_agrees(category):
 
 
 def smallest(case):
-    """The index of the case's point with the fewest numbers, if it is small, else None."""
+    """The index of the case's point with the fewest numbers, if the sympy witness takes
+    that many, else None."""
     counts = [sum(int(np.size(leaf)) for argument in point for _, leaf in oracles.leaves(argument))
               for point in case.points]
     k = counts.index(min(counts))
-    return k if counts[k] <= SMALL else None
+    return k if counts[k] <= MAX_ELEMENTS else None
 
 
-def test_sympy_large_lists_the_cases_without_a_small_point():
+def test_sympy_large_lists_the_cases_too_large_for_the_witness():
     assert SYMPY_LARGE == {case_id for case_id, case in CASES.items() if smallest(case) is None}
 
 
