@@ -154,3 +154,15 @@ def test_the_array_modules_import_no_stage():
         ours = {m for m in imported if m.split(".")[0] == "symdiff"}
         assert all(m == "symdiff.errors" or m.startswith("symdiff.witnesses.symbolic.")
                    for m in ours), (name, ours)
+
+
+def test_code_written_for_autograd_is_read_as_numpy():
+    anp = pytest.importorskip("autograd.numpy")
+
+    def f(W, x):
+        return anp.sum(anp.tanh(W @ x) ** 2) + anp.max(x) * anp.linalg.det(W)
+    agrees(f, (2.0 * np.eye(2) + 0.3 * RNG.standard_normal((2, 2)), RNG.standard_normal(2)))
+
+    def scalar(x):
+        return anp.tanh(x) * 2.0 + anp.maximum(x, 0.5)
+    assert np.isclose(evaluate_grad(scalar, 0.3), 2.0 * (1.0 - np.tanh(0.3) ** 2))

@@ -19,7 +19,9 @@ arrays is refused with an ``UnknownFunctionError`` naming it.  By kind:
   matrices (``det`` as its expression, ``cholesky`` as the textbook recurrence on the lower
   triangle);
 - a call on data only (``np.arange(n)``, ``np.eye(n)``, ``np.zeros(3)``): NumPy's, its floats
-  made sympy numbers.
+  made sympy numbers;
+- ``autograd.numpy`` (and ``autograd.scipy``) read as the NumPy (SciPy) function each of
+  its functions wraps, so code written for autograd is read unchanged.
 
     np.max(x) at x = (1.0, 2.0, 2.0)   ──►  x_1/2 + x_2/2
     np.linalg.det(A) of a 2x2 A        ──►  A_0_0*A_1_1 - A_0_1*A_1_0
@@ -58,11 +60,12 @@ class NumpyCalls(ArrayReader):
             if args[0].ndim == 0:
                 raise TypeError("len() of unsized object")
             return sympy.Integer(len(args[0]))
+        wrapper, func = _unwrapped(func)
         own = self.numpy_table().get(_key(func))
         if own is not None:
             return own(self, func, args, kwargs, node)
         name = _primitive_name(func)
-        if name is not None and any(is_array(a) for a in args):
+        if name is not None and (wrapper or any(is_array(a) for a in args)):
             return self.elementwise(name, args, kwargs, node)
         if not _of_numpy(func) or name is not None:
             return NotImplemented
@@ -164,6 +167,15 @@ def _key(func):
     except TypeError:
         return None
     return func
+
+
+def _unwrapped(func):
+    """(whether ``func`` is autograd's wrapper of a function, the function it wraps)."""
+    module = getattr(func, "__module__", None) or ""
+    inner = getattr(func, "fun", None)
+    if module.split(".")[0] == "autograd" and callable(inner):
+        return True, inner
+    return False, func
 
 
 def _of_numpy(func):
