@@ -10,12 +10,14 @@ user's function.  Guarantees:
   per parameter (with the reason) where the tape engine raises on arrays: a column the
   report shows as ``n/a (arrays)``, never a failure, so the comparison turns on by itself
   once the tape takes arrays;
-- ``element_status``: a row's status where finite differences are the witness that
-  decides (the tape not available): steady estimates that differ from the generated
-  element fail the row; tolerances are float32's for a float32 array;
+- ``element_status``: a row's status: as ``statuses.status`` says where the tape ran
+  (sympy too, where it took the point); else sympy, where it took the point, and steady
+  finite differences decide: an estimate that differs from the generated element fails
+  the row; tolerances are float32's for a float32 array;
 - ``direction_rows(...)``: one row per random direction and array parameter, ``W along
   v1``, the generated gradient's inner product with the direction against the
-  directional derivative by central differences (and the tape's where available).
+  directional derivative by central differences (and the tape's and sympy's where
+  available).
 
     check(layer, (W, b, X), wrt=("W", "b")) rows: W[0, 0] ... b[1], W along v1 ... b along v3
 """
@@ -54,13 +56,16 @@ def tape_at(by_tape, point, names, kwargs):
         return (NOT_AVAILABLE,) * len(names), f"{type(exc).__name__}: {exc}"
 
 
-def element_status(gen, tap, fd, rtol, atol, like, rule_wrong=False):
-    """A status for one number of an array parameter (``like`` is that parameter): as
-    ``status`` says where the tape ran; else steady finite differences decide."""
+def element_status(gen, tap, sym, fd, rtol, atol, like, rule_wrong=False):
+    """A status for one number of an array parameter (``like`` is that parameter; ``sym``
+    None where sympy did not take the point): as ``status`` says where the tape ran;
+    else sympy and steady finite differences decide."""
     if single(like):
         rtol, atol = max(rtol, 1e-4), max(atol, 1e-5)
     if isinstance(gen, Raised) or not isinstance(tap, NotAvailable):
-        return status(gen, tap, None, fd, rtol, atol, rule_wrong)
+        return status(gen, tap, sym, fd, rtol, atol, rule_wrong)
+    if sym is not None and not close(gen, sym, rtol, atol):
+        return "sympy differs"
     fd_rtol, fd_atol = (2e-2, 2e-3) if single(like) else (1e-4, 1e-6)
     estimate, steadiness = fd
     if steadiness == "undefined":
@@ -72,8 +77,10 @@ def element_status(gen, tap, fd, rtol, atol, like, rule_wrong=False):
     return "finite differences differ"
 
 
-def direction_rows(fn, point, names, indices, gen, tap, count, seed, rtol, atol):
-    """The rows ``W along v1`` ... of each array parameter (see the module)."""
+def direction_rows(fn, point, names, indices, gen, tap, sym, sympy_status, settings):
+    """The rows ``W along v1`` ... of each array parameter (see the module); ``settings``
+    is (directions per parameter, seed, rtol, atol)."""
+    count, seed, rtol, atol = settings
     rows = []
     for k, (name, index) in enumerate(zip(names, indices)):
         value = point[index]
@@ -84,14 +91,16 @@ def direction_rows(fn, point, names, indices, gen, tap, count, seed, rtol, atol)
             generated = inner(gen[k], v)
             taped = tap[k] if isinstance(tap[k], (NotAvailable, Raised)) else (
                 math.nan if structure_problem(tap[k], value, name) else inner(tap[k], v))
+            symbolic = None if sym[k] is None or structure_problem(sym[k], value, name) else (
+                inner(sym[k], v))
             fd = directional_difference(fn, point, index, v)
-            said = element_status(generated, taped, fd, rtol, atol, value)
-            rows.append(Row(point, f"{name} along v{j}", generated, taped, None, fd[0],
-                            said, "not used"))
+            said = element_status(generated, taped, symbolic, fd, rtol, atol, value)
+            rows.append(Row(point, f"{name} along v{j}", generated, taped, symbolic, fd[0],
+                            said, sympy_status if symbolic is not None else "not used"))
     return rows
 
 
-def summary(point, names, indices, places, sample_note, tape_reason, count):
+def summary(point, names, indices, places, sample_note, tape_reason, count, sympy_status):
     """The notes saying what was compared at a point with arrays."""
     parts = []
     for name, index in zip(names, indices):
@@ -109,5 +118,6 @@ def summary(point, names, indices, places, sample_note, tape_reason, count):
     notes += [sample_note] if sample_note else []
     if tape_reason:
         notes.append(f"tape: not available for arrays ({tape_reason})")
-    notes.append("sympy: not used for arrays (its witness reads numbers and containers)")
+    if sympy_status == "ok":
+        notes.append("sympy: took the point, its arrays element by element")
     return notes

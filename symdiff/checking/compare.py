@@ -61,7 +61,10 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
     ``sympy_timeout`` bounds the sympy witness's time over all the points (None: no bound).
     An argument may be a NumPy float array, alone or in a container: each element is a
     row (``W[1, 2]``; a random sample of them past ``arrays.ELEMENT_LIMIT``), and each
-    array parameter has ``directions`` rows more, along random directions.
+    array parameter has ``directions`` rows more, along random directions; sympy checks
+    points whose arrays are small (``symbolic.MAX_ELEMENTS`` numbers in all).  A function
+    computing with arrays needs points or ``example=`` (random points keep its arrays'
+    shapes and dtypes).
     """
     from symdiff.api import build
     from symdiff.specialized import container_kinds
@@ -124,7 +127,7 @@ class _Run:
 def _check_point(report, run, point):
     """The rows, rule problems, notes and divergence of one point, added to ``report``."""
     names, indices, kwargs = run.names, run.indices, run.kwargs
-    arrays = holds_arrays(point, range(len(point)))  # the tape and sympy read no arrays
+    arrays = holds_arrays(point, range(len(point)))
     gen = _attempt(run.generated, point, names, kwargs)
     tap, tape_reason = (tape_at(run.by_tape, point, names, kwargs) if arrays
                         else (_attempt(run.by_tape, point, names, kwargs), None))
@@ -132,7 +135,7 @@ def _check_point(report, run, point):
     if expected is not None:
         _rows_where_the_function_raises(report, point, names, indices, gen, tap, expected)
         return
-    sym, sympy_status = ((None,) * len(names), "not used") if arrays else run.sympy.at(point)
+    sym, sympy_status = run.sympy.at(point)
     where, sampled_note = sampled(places(point, names, indices), seed=run.seed)
     fds = finite_differences(run.user, point, where)
     problems = (check_array_rules(run.program, point, kwargs, run.seed) if arrays else
@@ -142,8 +145,8 @@ def _check_point(report, run, point):
     diverged = bool(problems)
     for c, (_, index, _) in zip(cells(point, names, indices, gen, tap, sym, fds, where), where):
         said = c.problem or (
-            element_status(c.generated, c.tape, c.finite, run.rtol, run.atol, point[index],
-                           bool(problems)) if arrays else
+            element_status(c.generated, c.tape, c.sympy, c.finite, run.rtol, run.atol,
+                           point[index], bool(problems)) if arrays else
             status(c.generated, c.tape, c.sympy, c.finite, run.rtol, run.atol, bool(problems)))
         if run.stops and said == "ok (fd differs)":
             said = "ok (finite differences see through stop_gradient)"
@@ -154,10 +157,10 @@ def _check_point(report, run, point):
         diverged |= not said.startswith("ok")
     if arrays:
         for said in summary(point, names, indices, where, sampled_note, tape_reason,
-                            run.directions):
+                            run.directions, sympy_status):
             report.note(said)
-        rows = direction_rows(run.user, point, names, indices, gen, tap, run.directions,
-                              run.seed, run.rtol, run.atol)
+        rows = direction_rows(run.user, point, names, indices, gen, tap, sym, sympy_status,
+                              (run.directions, run.seed, run.rtol, run.atol))
         report.rows += rows
         diverged |= any(not r.status.startswith("ok") for r in rows)
     if diverged and not any(isinstance(v, Raised) for v in gen + tap):
@@ -248,4 +251,10 @@ class _SympyWitness:
             return nothing, "timed out"
         except SymdiffError as exc:
             self.report.note(f"sympy not used: {exc.message}")
+            return nothing, "not used"
+        except InternalError:
+            raise
+        except Exception as exc:  # the function does not raise here (checked first): what
+            # the witness cannot compute is a column left out, with why
+            self.report.note(f"sympy not used: it raised {type(exc).__name__}: {exc}")
             return nothing, "not used"

@@ -6,8 +6,10 @@ an example point.  Guarantees:
 - ``container_use(fn)``: the first place the function's body uses a parameter as a
   container (``xs[i]``, ``for x in xs``, ``len(xs)``, ``w, b = params``, ``zip(xs, ys)``,
   ``sum(xs)``...), as ``(name, node, parsed)``, or None.  A random point cannot be drawn
-  for such a parameter without knowing its structure: ``needs_example`` is the located
-  ``SymdiffError`` (with a hint) that says so;
+  for such a parameter without knowing its structure, nor for a function that computes
+  with NumPy arrays (``frontend.kinds.uses_arrays``: ``@``, ``np.sum``, ``x.shape``...)
+  without knowing its arrays' shapes: ``needs_example`` is the located ``SymdiffError``
+  (with a hint naming ``example=``) that says so;
 - ``random_points``: points where the function returns a finite number.  Without an
   example, a uniform number in the domain per differentiated parameter and a small whole
   number for the others (often counts), as ``check`` always drew them; with an example,
@@ -96,8 +98,23 @@ def _uses(node, parsed):
 
 
 def needs_example(fn):
-    """The located error for a container parameter with no point to learn its structure
-    from, or None when every parameter is used as a number."""
+    """The located error for an array function, or a container parameter, with no point
+    to learn the shapes or the structure from; None when every parameter is a number."""
+    from symdiff.frontend.kinds import uses_arrays
+    from symdiff.frontend.parse import parse_function
+    try:
+        parsed = parse_function(fn)
+    except SymdiffError:
+        return None  # the build reports an unreadable source
+    if uses_arrays(parsed):
+        name = parsed.name
+        return parsed.error(
+            SymdiffError, parsed.tree, f"check needs a point to draw random points for "
+            f"{name}, which computes with NumPy arrays: a random number has no shape",
+            hint=f"give the points to check at (check({name}, (np.ones(3), 2.0)), or --at "
+                 f"on the command line), or an example of the arguments (check({name}, "
+                 "example=(np.ones(3), 2.0))): random points keep each array's shape and "
+                 "dtype and draw its elements from domain=")
     use = container_use(fn)
     if use is None:
         return None

@@ -28,6 +28,15 @@ class Row:
     status: str  # "ok", or what disagrees
     sympy_status: str = "ok"  # or "not used", "timed out"
 
+    @property
+    def witnesses(self):
+        """The witnesses that gave this row a number to compare the generated one with,
+        of ``("tape", "sympy", "finite differences")``."""
+        given = (("tape", self.tape), ("sympy", self.sympy),
+                 ("finite differences", self.finite_difference))
+        return tuple(name for name, value in given if isinstance(value, numbers.Real) and (
+            value == value))  # nan: no estimate
+
 
 @dataclass
 class Divergence:

@@ -27,17 +27,27 @@ Tuples, lists and dicts are read as Python reads them (``containers``); a contai
 argument at the point gets one real symbol per number, named by its path (``xs_2``,
 ``p_w``), and its derivatives come in its structure (``arguments``).
 
+NumPy arrays are NumPy arrays of sympy values (``arrays``): a float array argument gets
+one real symbol per element (``W_1_2``), NumPy's broadcasting, views and indexing act
+on them as on numbers, and NumPy's functions are read by ``numpy_calls`` (elementwise by
+the scalar table, sums and rearrangements by NumPy's own code on the symbols, ``max``
+and masks decided at the point, ``linalg`` by sympy's matrices); the derivatives by an
+array come as an array of its shape and dtype.  A point whose arrays hold more than
+``MAX_ELEMENTS`` numbers is refused.
+
 Importing this package imports sympy; ``symdiff`` imports it only when a witness is
 asked for (``symdiff.symbolic``, ``symdiff.symbolic_grad``, ``symdiff.check``).  Modules:
 ``values`` and ``functions`` (Python's values and functions as sympy ones),
 ``primitives`` (the names the witness knows), ``point`` (numbers at a point),
-``expressions``, ``containers`` and ``interpreter`` (reading a function body),
+``expressions``, ``containers``, ``arrays``, ``numpy_calls`` and ``interpreter``
+(reading a function body),
 ``arguments`` (the symbols of the parameters), ``build`` (these entry points).
 """
 
 
-from symdiff.witnesses.symbolic.build import evaluate, evaluate_grad, symbolic, symbolic_grad
+from symdiff.witnesses.symbolic.build import (MAX_ELEMENTS, evaluate, evaluate_grad, symbolic,
+                                             symbolic_grad)
 from symdiff.witnesses.symbolic.expressions import MAX_ITERATIONS, MAX_NODES
 
-__all__ = ["MAX_ITERATIONS", "MAX_NODES", "evaluate", "evaluate_grad", "symbolic",
-           "symbolic_grad"]
+__all__ = ["MAX_ELEMENTS", "MAX_ITERATIONS", "MAX_NODES", "evaluate", "evaluate_grad",
+           "symbolic", "symbolic_grad"]

@@ -11,6 +11,10 @@ parameter's symbols in its structure:
   ``p_w`` for ``p["w"]``, ``layers_1_0`` for ``layers[1][0]`` (a name already taken gets a
   ``_`` more, so no two leaves share a symbol); a bool or str inside one is refused with a
   ``SymdiffError`` naming its path;
+- a NumPy array of floats among the named ones (alone or inside a container) is an array
+  of the same shape with one real symbol per element, named by its index: ``W_1_2`` for
+  ``W[1, 2]``, ``p_b_0`` for ``p["b"][0]``; its symbols are an ``ArraySymbols``, whose
+  derivatives come back as an array of the parameter's shape and dtype;
 - anything else (a string flag, a table of data, a container not named) goes in as it is,
   a container as a copy (its symbol, which the expression does not hold, has derivative 0).
 
@@ -22,6 +26,7 @@ The traversal is this module's own: the witness imports nothing of symdiff's lea
 
 import numbers
 import re
+import sys
 
 import sympy
 
@@ -31,31 +36,64 @@ from symdiff.errors import SymdiffError
 def arguments(names, values, containers):
     """(arguments, point or None, {name: symbols in the parameter's structure})."""
     taken = set(names)
-    passed, point, symbols = [], ({} if values is not None else None), {}
+    given, point, symbols = [], ({} if values is not None else None), {}
     for name, value in zip(names, values if values is not None else [None] * len(names)):
         if values is None or _number(value):
             symbol = sympy.Symbol(name, real=True)
             if values is not None:
                 point[symbol] = sympy.Float(float(value))
-            passed.append(symbol)
+            given.append(symbol)
             symbols[name] = symbol
-        elif type(value) in (tuple, list, dict) and name in containers:
+        elif (type(value) in (tuple, list, dict) or _float_array(value)) and name in containers:
             structure = _symbols(name, (), value, taken, point)
-            passed.append(structure)
+            given.append(passed(structure))
             symbols[name] = structure
         else:  # a string flag or a table goes in as it is (its derivative is 0); a
             # container copied, so what the function assigns into it stays in the witness
-            passed.append(_copy(value))
+            given.append(_copy(value))
             symbols[name] = sympy.Symbol(name, real=True)
-    return passed, point, symbols
+    return given, point, symbols
 
 
 def _number(value):
     return isinstance(value, numbers.Real)
 
 
+def _float_array(value):
+    numpy = sys.modules.get("numpy")  # imported already if an argument is an array
+    return numpy is not None and isinstance(value, numpy.ndarray) and value.dtype.kind == "f"
+
+
+class ArraySymbols:
+    """The symbols of an array parameter: ``symbols`` (an object array of its shape, what
+    the interpreter is passed) and the parameter's ``dtype``, which its gradient keeps."""
+
+    def __init__(self, symbols, dtype):
+        self.symbols, self.dtype = symbols, dtype
+
+    def map(self, function):
+        """``function`` of each symbol, in the array's shape (its dtype where numbers)."""
+        numpy = sys.modules["numpy"]
+        found = numpy.empty(self.symbols.shape, dtype=object)
+        for index, symbol in numpy.ndenumerate(self.symbols):
+            found[index] = function(symbol)
+        numbers_only = all(isinstance(item, float) for item in found.flat)
+        return found.astype(self.dtype) if numbers_only else found
+
+
+def _array_symbols(name, path, value, taken, point):
+    """An object array of ``value``'s shape, a real symbol per element (``W_1_2``)."""
+    numpy = sys.modules["numpy"]
+    symbols = numpy.empty(value.shape, dtype=object)
+    for index in numpy.ndindex(value.shape):
+        symbols[index] = _symbols(name, path + index, value[index], taken, point)
+    return ArraySymbols(symbols, value.dtype)
+
+
 def _symbols(name, path, value, taken, point):
     """``value`` with a fresh real symbol for each number (its value noted in ``point``)."""
+    if _float_array(value):
+        return _array_symbols(name, path, value, taken, point)
     if type(value) is dict:
         return {key: _symbols(name, path + (key,), item, taken, point)
                 for key, item in value.items()}
@@ -94,8 +132,22 @@ def _part(key):
     return re.sub(r"\W", "_", key if isinstance(key, str) else repr(key)) or "_"
 
 
+def passed(structure):
+    """What the interpreter is given for a parameter's symbols: an ``ArraySymbols`` as
+    its array of symbols."""
+    if isinstance(structure, ArraySymbols):  # a copy: the function may write into it
+        return structure.symbols.copy()
+    if type(structure) is dict:
+        return {key: passed(item) for key, item in structure.items()}
+    if type(structure) in (tuple, list):
+        return type(structure)(passed(item) for item in structure)
+    return structure
+
+
 def structure_map(function, structure):
     """``function`` of each symbol of ``structure`` (as ``arguments`` built it), in it."""
+    if isinstance(structure, ArraySymbols):
+        return structure.map(function)
     if type(structure) is dict:
         return {key: structure_map(function, item) for key, item in structure.items()}
     if type(structure) in (tuple, list):

@@ -6,8 +6,10 @@ Expects a function in the language symdiff supports.  Guarantees ``symbolic``,
 read by ``interpreter.Interpreter`` in real symbols named after its positional
 parameters (one per number of a container parameter, named by its path: ``xs_2``,
 ``p_w``; see ``arguments``); the derivatives are sympy's ``diff``, in the structure of
-the parameter.  An expression so deep that sympy's own
-recursion gives up is refused with a ``SymdiffError``, not crashed on.
+the parameter (an array's in its shape and dtype).  An expression so deep that sympy's own
+recursion gives up is refused with a ``SymdiffError``, not crashed on, and so is a point
+whose arrays hold more than ``MAX_ELEMENTS`` numbers in all (element by element, sympy's
+expressions grow with the arrays: the tape and finite differences check large ones).
 
     def f(x, y):                 symbolic(f)                  ->  x*y + sin(x)
         return x * y + sin(x)    evaluate_grad(f, (0.0, 2.0)) ->  (3.0, 0.0)
@@ -21,10 +23,12 @@ import sympy
 from symdiff.errors import SymdiffError
 from symdiff.frontend.parse import parse_function
 from symdiff.witnesses.symbolic.arguments import arguments, structure_map
+from symdiff.witnesses.symbolic.arrays import is_array
 from symdiff.witnesses.symbolic.interpreter import Interpreter, _parameters
 from symdiff.witnesses.symbolic.point import _evaluate, _NoNumber
 from symdiff.witnesses.symbolic.values import _describe
 
+MAX_ELEMENTS = 64  # array elements of a point, in all, the witness takes
 
 def _build(fn, at, kwargs=None, wrt=None, containers="wrt"):
     """(expression, {name: the parameter's symbols}, the names ``wrt`` selects, whether one
@@ -45,7 +49,7 @@ def _build(fn, at, kwargs=None, wrt=None, containers="wrt"):
             raise ValueError(f"at= must give exactly the parameters {positional}, "
                              f"not {list(at)}")
         values = [at[name] for name in positional] if isinstance(at, dict) else (
-            [at] if isinstance(at, numbers.Real) else list(at))
+            [at] if isinstance(at, numbers.Real) or is_array(at) else list(at))
         defaults = getattr(parsed.fn, "__defaults__", None) or ()
         missing = len(positional) - len(values)
         if 0 < missing <= len(defaults):  # the last parameters left to their defaults
@@ -57,15 +61,37 @@ def _build(fn, at, kwargs=None, wrt=None, containers="wrt"):
         if any(k not in given for k in keywords):
             raise ValueError(f"kwargs= must give the keyword-only parameters {keywords}")
         values += [given[k] for k in keywords]
+    if values is not None:
+        _bounded_arrays(parsed, values)
     symbolized = {"wrt": set(chosen), "all": set(names), "none": set()}[containers]
     passed, point, symbols = arguments(names, values, symbolized)
     kwargs.update(zip(keywords, passed[len(positional):]))
     value = Interpreter(parsed, point).call(parsed.fn, passed[:len(positional)], kwargs,
                                             parsed.tree)
+    if is_array(value) and value.ndim == 0:  # a 0-d array: its number
+        value = value[()]
     if not isinstance(value, sympy.Expr):
         raise parsed.error(SymdiffError, parsed.tree, f"{parsed.name} returns "
                            f"{_describe(value)}, not a number", hint="return one float")
     return value, symbols, chosen, single, point
+
+
+def _bounded_arrays(parsed, values):
+    """Refuse a point whose arrays hold more than ``MAX_ELEMENTS`` numbers in all."""
+    count, stack = 0, list(values)
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack += value.values()
+        elif isinstance(value, (tuple, list)):
+            stack += value
+        elif is_array(value):
+            count += value.size
+    if count > MAX_ELEMENTS:
+        raise parsed.error(SymdiffError, parsed.tree, f"the arrays of the point hold {count} "
+                           f"numbers, more than the {MAX_ELEMENTS} the sympy witness reads "
+                           "element by element", hint="check smaller arrays with sympy; "
+                           "the tape and finite differences check any size")
 
 
 def _select(wrt, names, fn=None, keywords=()):

@@ -33,9 +33,7 @@ class ContainerReader:
 
     def iterate(self, value, node):
         """The items a ``for`` or a comprehension runs through ``value``: a tuple's or a
-        list's, a dict's keys, a one-dimensional numpy array's."""
-        if getattr(value, "ndim", None) == 1:
-            value = value.tolist()
+        list's, a dict's keys."""
         if isinstance(value, (tuple, list)):
             return [_outside_value(item) for item in value]
         if isinstance(value, dict):
@@ -92,9 +90,10 @@ class ContainerReader:
         return value
 
     def _eval_Subscript(self, node):
-        base = self.eval(node.value)
-        if getattr(base, "ndim", None) == 1:
-            base = tuple(base.tolist())  # a one-dimensional numpy array: a table
+        return self.subscript(self.eval(node.value), node)
+
+    def subscript(self, base, node):
+        """``base[...]`` for the subscript ``node``: an item of a dict, tuple or list."""
         if isinstance(base, dict):
             key = self.key(self.eval(node.slice), node.slice)
             if key not in base:
@@ -144,7 +143,10 @@ class ContainerReader:
 
     def assign_item(self, target, value):
         """``xs[i] = value`` or ``d[k] = value``."""
-        base = self.eval(target.value)
+        self.store_item(self.eval(target.value), target, value)
+
+    def store_item(self, base, target, value):
+        """``base[...] = value`` for the subscript ``target``."""
         if isinstance(base, dict):
             base[self.key(self.eval(target.slice), target.slice)] = value
             return

@@ -125,7 +125,10 @@ class ExpressionReader(ContainerReader):
                         hint="define it in the function, its module or its closure")
 
     def _eval_Attribute(self, node):
-        base = self.eval(node.value)
+        return self.attribute(self.eval(node.value), node)
+
+    def attribute(self, base, node):
+        """``base.attr`` for the attribute ``node``: a module's function or constant."""
         if not isinstance(base, types.ModuleType) and not _is_norm(base):
             raise self.unsupported(node, f"the attribute `{ast.unparse(node)}`")
         if not hasattr(base, node.attr):
@@ -172,7 +175,10 @@ class ExpressionReader(ContainerReader):
             right = self.comparand(comparator, node)
             if isinstance(left, str) != isinstance(right, str):
                 raise self.unsupported(node, "comparing a string with a number")
-            if not test(left, right):
+            truth = test(left, right)
+            if len(node.ops) == 1 and getattr(truth, "ndim", 0):  # arrays: a mask
+                return truth
+            if not truth:  # (a chain of array comparisons raises here, as in NumPy)
                 return sympy.S.Zero
             left = right
         return sympy.S.One

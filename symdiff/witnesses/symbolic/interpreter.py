@@ -29,7 +29,8 @@ from symdiff.errors import (
 )
 from symdiff.frontend.parse import lambda_as_def, parse_function
 from symdiff.frontend.wrappers import transparent
-from symdiff.witnesses.symbolic.expressions import ExpressionReader
+from symdiff.witnesses.symbolic.arrays import is_array
+from symdiff.witnesses.symbolic.numpy_calls import NumpyCalls
 from symdiff.witnesses.symbolic.primitives import (
     _KEYWORDS,
     _OF_POINTS,
@@ -71,7 +72,7 @@ class _Closure:
     parsed: object
 
 
-class Interpreter(ExpressionReader):
+class Interpreter(NumpyCalls):
     """Runs user functions over sympy values: their statements, loops and calls."""
 
     def call(self, fn, args, kwargs, node):
@@ -187,6 +188,8 @@ class Interpreter(ExpressionReader):
         value = self.sequence_operation(node.op, left, right, node)
         if value is NotImplemented:
             value = self.operate(node.op, node, left, right)
+        if is_array(left) and isinstance(node.target, ast.Name):  # y *= 2.0: in place
+            value = self.update_in_place(left, value, node)
         self.assign(node.target, self.checked(value, node))
 
     def _exec_Expr(self, node):
@@ -226,6 +229,8 @@ class Interpreter(ExpressionReader):
         return eval(code, scope)
 
     def concrete_value(self, value, node):
+        if is_array(value):
+            return self.numbers_of(value, node)
         if isinstance(value, (tuple, list)):
             return type(value)(self.concrete_value(item, node) for item in value)
         if isinstance(value, dict):
@@ -308,9 +313,11 @@ class Interpreter(ExpressionReader):
         func, callee = self.eval(node.func), ast.unparse(node.func)
         if isinstance(func, _Closure):
             return self.call_nested(func, args, kwargs, node)
-        if func is len and len(args) == 1 and (
-                isinstance(args[0], (tuple, list)) or getattr(args[0], "ndim", None) == 1):
-            return sympy.Integer(len(args[0]))  # a table's length
+        found = self.array_call(func, args, kwargs, node)
+        if found is not NotImplemented:  # NumPy's functions and an array's methods
+            return found
+        if func is len and len(args) == 1 and isinstance(args[0], (tuple, list)):
+            return sympy.Integer(len(args[0]))
         found = self.container_builtin(func, args, kwargs, node)
         if found is not NotImplemented:
             return found
