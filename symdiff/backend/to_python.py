@@ -9,6 +9,11 @@ expression is written by ``core.expr.to_ast``, a target that is a place
 ``ir.syntax.Comment``, and ``range``/``reversed`` are called by the names the generated
 code has for them (an alias where the user's code shadows one).  Nothing is added,
 dropped or reordered.
+
+With ``target="numba"`` the same statements are written in the subset ``numba.njit``
+compiles (``backend.numba_target``): each save stack is one list per type of value it
+saves, pushed and popped by its methods (no ``push, pop`` aliases), and a reversed
+range is a ``range`` with a negative step.
 """
 
 import ast
@@ -16,6 +21,7 @@ from dataclasses import replace
 
 from symdiff.errors import InternalError
 from symdiff.ir import sweeps as sw
+from symdiff.backend.numba_target import plan_stacks, refusal, reversed_range
 from symdiff.core.expr import to_ast
 from symdiff.ir.syntax import (
     attr,
@@ -29,11 +35,15 @@ from symdiff.core import expr as ex
 from symdiff.core import types as t
 
 
-def to_python(generated):
-    """``generated`` with its function written as a Python syntax tree."""
+def to_python(generated, target="python", origin=None):
+    """``generated`` with its function written as a Python syntax tree (``target``:
+    ``"python"``, or ``"numba"`` for the subset numba compiles; ``origin``: the user's
+    file, where a construct that subset lacks is refused)."""
     names = {b: alias for alias, b in generated.builtins.items()}
     owned = set(generated.adjoints.values()) | set(getattr(generated, "counters", ()))
-    return replace(generated, function=function(generated.function, names, owned))
+    stacks = plan_stacks(generated.function, origin) if target == "numba" else None
+    return replace(generated, function=function(generated.function, names, owned, stacks,
+                                                origin))
 
 
 class _Names(dict):
@@ -42,11 +52,14 @@ class _Names(dict):
 
     types = {}
     owned = frozenset()
+    stacks = None  # the numba target's ``StackPlan``; None: plain Python
+    origin = None
 
 
-def function(fn, builtins=None, owned=()):
+def function(fn, builtins=None, owned=(), stacks=None, origin=None):
     """The ``ast.FunctionDef`` of an ``ir.sweeps.Function`` (``owned``: the names of the
-    buffers the gradient allocated itself)."""
+    buffers the gradient allocated itself; ``stacks``: for the numba target, the lists
+    its save stacks are split into)."""
     kwarg = ast.arg(fn.kwarg, None) if fn.kwarg else None
     positional = fn.params[:len(fn.params) - len(fn.kwonly)]
     arguments = ast.arguments(posonlyargs=[], args=[ast.arg(p, None) for p in positional],
@@ -56,6 +69,7 @@ def function(fn, builtins=None, owned=()):
                               kwarg=kwarg, defaults=[to_ast(d) for d in fn.defaults])
     names = _Names(builtins or {})
     names.types, names.owned = fn.types or {}, frozenset(owned)
+    names.stacks, names.origin = stacks, origin
     return function_def(fn.name, arguments, statements(fn.body, names))
 
 
@@ -83,7 +97,12 @@ def _store(target):
 def _steps(stmt, builtins):
     if stmt.over is not None:
         keys = to_ast(stmt.over)
+        if stmt.reverse and builtins.stacks is not None:
+            raise refusal("a loop over a dict's keys", builtins.origin, None)
         return call(builtins.get("reversed", "reversed"), keys) if stmt.reverse else keys
+    if stmt.reverse and builtins.stacks is not None:
+        return call(builtins.get("range", "range"),
+                    *[to_ast(b) for b in reversed_range(stmt.bounds)])
     steps = call(builtins.get("range", "range"), *[to_ast(b) for b in stmt.bounds])
     return call(builtins.get("reversed", "reversed"), steps) if stmt.reverse else steps
 
@@ -120,16 +139,26 @@ def _numbers_inside(kind):
 
 def _push(stmt, builtins):
     value = to_ast(stmt.value)
+    if builtins.stacks is not None and not stmt.method:  # onto its type's list
+        into = builtins.stacks.list_for(stmt.stack, builtins.types.get(stmt.value.id))
+        return [ast.Expr(call_method(into, "append", value))]
     made = call_method(stmt.stack, "append", value) if stmt.method else call(stmt.stack, value)
     return [ast.Expr(made)]
 
 
 def _pop(stmt, builtins):
-    made = call_method(stmt.stack, "pop") if stmt.method else call(stmt.stack)
+    if builtins.stacks is not None and not stmt.method:  # off its type's list
+        made = call_method(builtins.stacks.list_for(stmt.stack, builtins.types.get(
+            stmt.target)), "pop")
+    else:
+        made = call_method(stmt.stack, "pop") if stmt.method else call(stmt.stack)
     return [ast.Expr(made) if stmt.target is None else _assign(stmt.target, made)]
 
 
 def _new_stack(stmt, builtins):
+    if builtins.stacks is not None:
+        return [_assign(name, ast.List([], ast.Load()))
+                for name in builtins.stacks.made[stmt.stack]]
     return [_assign(stmt.stack, ast.List([], ast.Load())),
             ast.Assign([ast.Tuple([store(stmt.push), store(stmt.pop)], ast.Store())],
                        ast.Tuple([attr(stmt.stack, "append"), attr(stmt.stack, "pop")],

@@ -1,0 +1,136 @@
+"""Jit: a generated function compiled with ``numba.njit``, its refusals located.
+
+Expects the generated function ``backend.compile`` made from text written for the numba target
+(``to_python(..., target="numba")``), that text, the user's file and the line of the
+user's ``def``.  Guarantees ``compile_numba(...)``: a callable that runs the function
+compiled by ``numba.njit`` (no ``fastmath``: every operation rounds as Python's does,
+so the numbers are the Python text's to the last bit), compiled at once for the
+argument types given (``signature``) and by numba for any other types on the first call
+with them.  Where numba cannot compile the text, the error is an
+``UnsupportedSyntaxError`` at the user's line the failing generated line comes from
+(the ``# line K:`` comment above it), naming what numba could not type: never numba's
+own traceback.  numba is imported only here, when asked for; without it the error says
+how to install it.
+
+    grad(f, jit="numba")      f.py:7:8: numba does not compile the gradient of line 7
+                              (t = table[k] * t): Untyped global name 'table' ...
+"""
+
+import re
+
+from symdiff.core import types as t
+from symdiff.errors import SymdiffError
+from symdiff.backend.numba_target import located_error
+
+TARGETS = (None, "numba")
+INSTALL = "pip install 'symdiff[numba]' (or pip install numba)"
+_USER_LINE = re.compile(r"#\s*line (\d+):")
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def check_target(jit):
+    """``jit`` if it is an option symdiff has (None, ``"numba"``), else a ``ValueError``."""
+    if jit not in TARGETS:
+        raise ValueError(f"jit={jit!r}: the compiled targets are {TARGETS[1:]} (or None)")
+    return jit
+
+
+def load_numba():
+    """The ``numba`` module; without it, a ``SymdiffError`` saying how to install it."""
+    try:
+        import numba
+    except ImportError:
+        raise SymdiffError("jit='numba' compiles the gradient with numba, which is not "
+                           "installed", hint=f"install it: {INSTALL}") from None
+    return numba
+
+
+def numba_signature(params, types):
+    """The numba types of ``params`` (from their ``core.types`` in ``types``), or None
+    when one is not a number: those are compiled on the first call, for what is passed."""
+    numba = load_numba()
+    found = []
+    for name in params:
+        kind = types.get(name)
+        if kind == t.BOOL:
+            found.append(numba.boolean)
+        elif isinstance(kind, t.Int):
+            found.append(numba.int64)
+        elif isinstance(kind, (t.Float, t.Number)):
+            found.append(numba.float64)
+        else:
+            return None
+    return tuple(found)
+
+
+def compile_numba(function, text, origin, first_line, signature=None):
+    """``function`` (compiled from ``text``) under ``numba.njit``, as a callable whose
+    numba errors are located at the user's lines (``origin``, ``first_line``: the user's
+    file and ``def`` line)."""
+    numba = load_numba()
+    failure = numba.core.errors.NumbaError
+    located = _Locator(text, function.__code__.co_filename, origin, first_line)
+    try:
+        dispatcher = numba.njit(function)
+        if signature is not None:
+            dispatcher.compile(signature)
+    except failure as error:
+        raise located(error) from None
+
+    def compiled(*args, **kwargs):
+        try:
+            return dispatcher(*args, **kwargs)
+        except failure as error:  # a compile for new argument types: never a run's error
+            raise located(error) from None
+
+    compiled.__name__ = compiled.__qualname__ = function.__name__
+    compiled.__doc__, compiled.__wrapped__ = function.__doc__, function
+    compiled.py_func, compiled.dispatcher = function, dispatcher
+    return compiled
+
+
+class _Locator:
+    """numba's error -> the ``UnsupportedSyntaxError`` at the user's line."""
+
+    def __init__(self, text, generated_file, origin, first_line):
+        self.lines = text.splitlines()
+        self.generated_file, self.origin, self.first_line = generated_file, origin, first_line
+
+    def __call__(self, error):
+        message = _ANSI.sub("", str(error))
+        line = self.user_line(self.generated_line(message))
+        what = _first_reason(message)
+        construct = f"the gradient of line {line}" if line != self.first_line else \
+            "the gradient"
+        return located_error(f"numba does not compile {construct}: {what}", self.origin,
+                             line, "use the gradient without jit (its Python text runs "
+                             "anywhere), or write that line in what numba compiles")
+
+    def generated_line(self, message):
+        found = re.search(re.escape(f'File "{self.generated_file}", line ') + r"(\d+)",
+                          message)
+        return int(found.group(1)) if found else None
+
+    def user_line(self, generated):
+        """The user's line a generated line comes from: the ``# line K:`` comment above it
+        (the ``def`` line when there is none)."""
+        if generated is not None:
+            for text in reversed(self.lines[:generated]):
+                found = _USER_LINE.search(text)
+                if found:
+                    return int(found.group(1))
+        return self.first_line
+
+
+def _first_reason(message):
+    """The line of numba's message that says what failed (not which pipeline step)."""
+    for text in message.splitlines():
+        text = text.strip()
+        if text and not text.startswith(("Failed in", "- Resolution failure", "During:",
+                                          "File ")):
+            return text.rstrip(":")
+    return "numba refused it"
+
+
+__all__ = ["INSTALL", "TARGETS", "check_target", "compile_numba", "load_numba",
+           "numba_signature"]
