@@ -24,7 +24,7 @@ from symdiff.backend.numba_target import located_error
 
 TARGETS = (None, "numba")
 INSTALL = "pip install 'symdiff[numba]' (or pip install numba)"
-_USER_LINE = re.compile(r"#\s*line (\d+):")
+_USER_LINE = re.compile(r"#\s*line (\d+)(?: \(in ([\w.]+)\))?:")  # (in a helper inlined)
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
@@ -63,13 +63,14 @@ def numba_signature(params, types):
     return tuple(found)
 
 
-def compile_numba(function, text, origin, first_line, signature=None):
+def compile_numba(function, text, origin, first_line, signature=None, scope=None):
     """``function`` (compiled from ``text``) under ``numba.njit``, as a callable whose
     numba errors are located at the user's lines (``origin``, ``first_line``: the user's
-    file and ``def`` line)."""
+    file and ``def`` line; ``scope``: its globals, where the helpers it calls are)."""
     numba = load_numba()
-    failure = numba.core.errors.NumbaError
-    located = _Locator(text, function.__code__.co_filename, origin, first_line)
+    errors = numba.core.errors
+    failure = (errors.NumbaError, errors.UnsupportedBytecodeError)  # what numba refuses
+    located = _Locator(text, function.__code__.co_filename, origin, first_line, scope or {})
     try:
         dispatcher = numba.njit(function)
         if signature is not None:
@@ -92,34 +93,42 @@ def compile_numba(function, text, origin, first_line, signature=None):
 class _Locator:
     """numba's error -> the ``UnsupportedSyntaxError`` at the user's line."""
 
-    def __init__(self, text, generated_file, origin, first_line):
+    def __init__(self, text, generated_file, origin, first_line, scope):
         self.lines = text.splitlines()
         self.generated_file, self.origin, self.first_line = generated_file, origin, first_line
+        self.scope = scope
 
     def __call__(self, error):
         message = _ANSI.sub("", str(error))
-        line = self.user_line(self.generated_line(message))
+        filename, line = self.user_line(self.generated_line(message))
         what = _first_reason(message)
         construct = f"the gradient of line {line}" if line != self.first_line else \
             "the gradient"
-        return located_error(f"numba does not compile {construct}: {what}", self.origin,
+        return located_error(f"numba does not compile {construct}: {what}", filename,
                              line, "use the gradient without jit (its Python text runs "
                              "anywhere), or write that line in what numba compiles")
 
     def generated_line(self, message):
-        found = re.search(re.escape(f'File "{self.generated_file}", line ') + r"(\d+)",
-                          message)
+        """The line of the generated text numba names (``File "...", line 12`` in a typing
+        error, ``Raised from ... (12)`` in a refusal of the bytecode)."""
+        name = re.escape(self.generated_file)
+        found = re.search(f'File "{name}", line ' + r"(\d+)", message) or re.search(
+            name + r" \((\d+)\)", message)
         return int(found.group(1)) if found else None
 
     def user_line(self, generated):
-        """The user's line a generated line comes from: the ``# line K:`` comment above it
-        (the ``def`` line when there is none)."""
-        if generated is not None:
-            for text in reversed(self.lines[:generated]):
-                found = _USER_LINE.search(text)
-                if found:
-                    return int(found.group(1))
-        return self.first_line
+        """``(file, line)`` of the user's line a generated line comes from: the ``# line
+        K:`` comment above it, in the file of the helper it names when it names one (the
+        ``def`` line when there is none)."""
+        for text in reversed(self.lines[:generated or 0]):
+            found = _USER_LINE.search(text)
+            if found and found.group(2) is None:
+                return self.origin, int(found.group(1))
+            helper = getattr(self.scope.get(found.group(2)), "__code__", None) if found \
+                else None
+            if helper is not None:
+                return helper.co_filename, int(found.group(1))
+        return self.origin, self.first_line
 
 
 def _first_reason(message):
@@ -128,7 +137,7 @@ def _first_reason(message):
         text = text.strip()
         if text and not text.startswith(("Failed in", "- Resolution failure", "During:",
                                           "File ")):
-            return text.rstrip(":")
+            return text.partition(" Raised from ")[0].rstrip(":")
     return "numba refused it"
 
 
