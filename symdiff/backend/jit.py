@@ -2,11 +2,11 @@
 
 Expects the generated function ``backend.compile`` made from text written for the numba target
 (``to_python(..., target="numba")``), that text, the user's file and the line of the
-user's ``def``.  Guarantees ``compile_numba(...)``: a callable that runs the function
-compiled by ``numba.njit`` (no ``fastmath``: every operation rounds as Python's does,
-so the numbers are the Python text's to the last bit), compiled at once for the
-argument types given (``signature``) and by numba for any other types on the first call
-with them.  Where numba cannot compile the text, the error is an
+user's ``def``.  Guarantees ``compile_numba(...)``: numba's dispatcher of the function
+(``numba.njit``, no ``fastmath``: every operation rounds as Python's does, but for
+``x ** 2`` and whole powers, which numba multiplies out, and NumPy's functions on a
+number, which it takes from the C library), compiled at once for the argument types
+given (``signature``) and by numba for any other types on the first call with them.  Where numba cannot compile the text, the error is an
 ``UnsupportedSyntaxError`` at the user's line the failing generated line comes from
 (the ``# line K:`` comment above it), naming what numba could not type: never numba's
 own traceback.  numba is imported only here, when asked for; without it the error says
@@ -64,9 +64,11 @@ def numba_signature(params, types):
 
 
 def compile_numba(function, text, origin, first_line, signature=None, scope=None):
-    """``function`` (compiled from ``text``) under ``numba.njit``, as a callable whose
-    numba errors are located at the user's lines (``origin``, ``first_line``: the user's
-    file and ``def`` line; ``scope``: its globals, where the helpers it calls are)."""
+    """``function`` (compiled from ``text``) under ``numba.njit``: numba's dispatcher,
+    whose compiles for new argument types raise their errors located at the user's lines
+    (``origin``, ``first_line``: the user's file and ``def`` line; ``scope``: its
+    globals, where the helpers it calls are).  A call whose types were compiled before
+    goes straight to the machine code."""
     numba = load_numba()
     errors = numba.core.errors
     failure = (errors.NumbaError, errors.UnsupportedBytecodeError)  # what numba refuses
@@ -77,17 +79,16 @@ def compile_numba(function, text, origin, first_line, signature=None, scope=None
             dispatcher.compile(signature)
     except failure as error:
         raise located(error) from None
+    compile_for = dispatcher._compile_for_args  # what a call of types not compiled runs
 
-    def compiled(*args, **kwargs):
+    def compile_located(*args, **kwargs):
         try:
-            return dispatcher(*args, **kwargs)
-        except failure as error:  # a compile for new argument types: never a run's error
+            return compile_for(*args, **kwargs)
+        except failure as error:
             raise located(error) from None
 
-    compiled.__name__ = compiled.__qualname__ = function.__name__
-    compiled.__doc__, compiled.__wrapped__ = function.__doc__, function
-    compiled.py_func, compiled.dispatcher = function, dispatcher
-    return compiled
+    dispatcher._compile_for_args = compile_located
+    return dispatcher
 
 
 class _Locator:

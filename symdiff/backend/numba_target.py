@@ -21,10 +21,13 @@ known type) is refused with an ``UnsupportedSyntaxError`` at the user's line.
     for i in reversed(range(n)):           for i in range(n - 1, -1, -1):
 """
 
+import importlib
 import linecache
 import re
+import sys
 from dataclasses import dataclass, field
 
+from symdiff.backend.numba_capacity import capacities
 from symdiff.core import expr as ex
 from symdiff.core import types as t
 from symdiff.errors import UnsupportedSyntaxError
@@ -40,13 +43,23 @@ class StackPlan:
 
     lists: dict = field(default_factory=dict)
     made: dict = field(default_factory=dict)
+    # a list preallocated as an array -> (its capacity, its dtype or None for floats,
+    # the name of the count of values it holds); ``numpy``: the name numpy is read by
+    arrays: dict = field(default_factory=dict)
+    numpy: str = None
+    categories: dict = field(default_factory=dict)  # a list's name -> what it holds
 
     def list_for(self, stack, kind):
         return self.lists[stack][_category(kind)]
 
 
-def plan_stacks(function, origin=None):
-    """The lists each save stack of ``function`` is split into (``StackPlan``)."""
+_DTYPES = {"floats": None, "numbers": None, "ints": "int64", "flags": "bool_"}
+_BUILTINS = ("len", "max", "range")  # what a capacity calls
+
+
+def plan_stacks(function, origin=None, namespace=None):
+    """The lists each save stack of ``function`` is split into (``StackPlan``), with the
+    arrays among them (``namespace``: the module's names, where numpy may be bound)."""
     types = function.types or {}
     stacks = [s for s in sw.walk(function.body) if type(s) is sw.NewStack]
     taken = _names_of(function)
@@ -67,7 +80,34 @@ def plan_stacks(function, origin=None):
         else:
             _check_other(stmt, plan, origin, line)
     _check_pops(function.body, stacks, pushed, origin)
+    _preallocate(plan, function, types, taken, namespace or {})
     return plan
+
+
+def _preallocate(plan, function, types, taken, namespace):
+    """The lists of numbers whose pushes can be counted become arrays of that capacity
+    (``numba_capacity``), each with the count of the values it holds."""
+    own = set(function.params) | {n for s in sw.walk(function.body) for n in sw.binds(s)}
+    if any(n in namespace or n in own for n in _BUILTINS):
+        return  # a capacity calls them: the user's names would shadow them
+
+    def list_of(push):
+        lists = plan.lists.get(push.stack) if not push.method else None
+        name = lists and lists.get(_category(types.get(push.value.id)))
+        return name if plan.categories.get(name) in _DTYPES else None
+
+    found = capacities(function, list_of)
+    if not found:
+        return
+    numpy = sys.modules.get("numpy") or importlib.import_module("numpy")
+    plan.numpy = next((n for n, v in namespace.items() if v is numpy), None)
+    if plan.numpy is None:
+        plan.numpy = _fresh("np", taken | set(namespace))
+        taken.add(plan.numpy)
+    for name, capacity in found.items():
+        top = _fresh(f"{name}_top", taken)
+        taken.add(top)
+        plan.arrays[name] = (capacity, _DTYPES[plan.categories[name]], top)
 
 
 def _check_other(stmt, plan, origin, line):
@@ -105,6 +145,7 @@ def _add_list(plan, stacks, push, kind, taken, origin, line):
     name = _fresh(base, taken)
     taken.add(name)
     lists[category] = name
+    plan.categories[name] = category
     plan.made[stack].append(name)
 
 

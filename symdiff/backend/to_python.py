@@ -17,6 +17,7 @@ range is a ``range`` with a negative step.
 """
 
 import ast
+import sys
 from dataclasses import replace
 
 from symdiff.errors import InternalError
@@ -41,9 +42,13 @@ def to_python(generated, target="python", origin=None):
     file, where a construct that subset lacks is refused)."""
     names = {b: alias for alias, b in generated.builtins.items()}
     owned = set(generated.adjoints.values()) | set(getattr(generated, "counters", ()))
-    stacks = plan_stacks(generated.function, origin) if target == "numba" else None
+    stacks = plan_stacks(generated.function, origin, generated.namespace) if (
+        target == "numba") else None
+    namespace = generated.namespace
+    if stacks is not None and stacks.numpy is not None and stacks.numpy not in namespace:
+        namespace = {**namespace, stacks.numpy: sys.modules["numpy"]}  # for the arrays
     return replace(generated, function=function(generated.function, names, owned, stacks,
-                                                origin))
+                                                origin), namespace=namespace)
 
 
 class _Names(dict):
@@ -141,6 +146,10 @@ def _push(stmt, builtins):
     value = to_ast(stmt.value)
     if builtins.stacks is not None and not stmt.method:  # onto its type's list
         into = builtins.stacks.list_for(stmt.stack, builtins.types.get(stmt.value.id))
+        if into in builtins.stacks.arrays:  # at its count, which grows by one
+            top = builtins.stacks.arrays[into][2]
+            return [ast.Assign([_store(ex.Subscript(ex.Name(into), ex.Name(top)))], value,
+                               None), _count(top, ast.Add())]
         return [ast.Expr(call_method(into, "append", value))]
     made = call_method(stmt.stack, "append", value) if stmt.method else call(stmt.stack, value)
     return [ast.Expr(made)]
@@ -148,21 +157,40 @@ def _push(stmt, builtins):
 
 def _pop(stmt, builtins):
     if builtins.stacks is not None and not stmt.method:  # off its type's list
-        made = call_method(builtins.stacks.list_for(stmt.stack, builtins.types.get(
-            stmt.target)), "pop")
+        into = builtins.stacks.list_for(stmt.stack, builtins.types.get(stmt.target))
+        if into in builtins.stacks.arrays:  # the count goes back by one, to the value
+            top = builtins.stacks.arrays[into][2]
+            return [_count(top, ast.Sub()), _assign(stmt.target, to_ast(
+                ex.Subscript(ex.Name(into), ex.Name(top))))]
+        made = call_method(into, "pop")
     else:
         made = call_method(stmt.stack, "pop") if stmt.method else call(stmt.stack)
     return [ast.Expr(made) if stmt.target is None else _assign(stmt.target, made)]
 
 
+def _count(top, op):
+    return ast.AugAssign(store(top), op, to_ast(ex.Const(1)))
+
+
 def _new_stack(stmt, builtins):
     if builtins.stacks is not None:
-        return [_assign(name, ast.List([], ast.Load()))
-                for name in builtins.stacks.made[stmt.stack]]
+        return [made for name in builtins.stacks.made[stmt.stack]
+                for made in _new_list(name, builtins.stacks)]
     return [_assign(stmt.stack, ast.List([], ast.Load())),
             ast.Assign([ast.Tuple([store(stmt.push), store(stmt.pop)], ast.Store())],
                        ast.Tuple([attr(stmt.stack, "append"), attr(stmt.stack, "pop")],
                                  ast.Load()))]
+
+
+def _new_list(name, stacks):
+    """A save list: empty, or an array of its capacity with its count at zero."""
+    if name not in stacks.arrays:
+        return [_assign(name, ast.List([], ast.Load()))]
+    capacity, dtype, top = stacks.arrays[name]
+    args = (capacity,) + (() if dtype is None else (ex.Attribute(ex.Name(stacks.numpy),
+                                                                 dtype),))
+    empty = ex.Call(ex.Attribute(ex.Name(stacks.numpy), "empty"), args)
+    return [_assign(name, to_ast(empty)), _assign(top, to_ast(ex.Const(0)))]
 
 
 def _unknown(stmt, builtins):

@@ -51,12 +51,10 @@ def transparent(fn):
 
 
 def _compiled_by_numba(fn):
-    """Whether ``fn`` is numba's dispatcher of a Python function (or symdiff's compiled
-    gradient, which holds one)."""
-    inner = getattr(fn, "py_func", None)
-    return inspect.isfunction(inner) and inner is not fn and (
-        type(fn).__module__.partition(".")[0] == "numba"
-        or getattr(fn, "dispatcher", None) is not None)
+    """Whether ``fn`` is numba's dispatcher of a Python function (``@numba.njit``, and
+    the gradients compiled with ``jit="numba"``)."""
+    return type(fn).__module__.partition(".")[0] == "numba" and inspect.isfunction(
+        getattr(fn, "py_func", None))
 
 
 def check_wrapper(fn):

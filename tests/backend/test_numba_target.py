@@ -110,7 +110,53 @@ def test_the_lists_are_named_apart_from_the_users_names():
                 flags = flags * 0.9
         return flags
     text = numba_text(flagged, wrt="x")
-    assert "flags_1 = []" in text and "flags_1.append(" in text
+    assert "flags_1 = np.empty(max(n, 0), np.bool_)" in text
+    assert "flags_1[flags_1_top] = cond" in text
+
+
+def nested_loops(x, n):
+    s = x
+    for i in range(n):
+        for j in range(3):
+            if s > 0.0:
+                s = s * 0.5 + j
+            else:
+                s = math.sin(s)
+    return s
+
+
+def counted_later(x, n):
+    m = n + 1
+    s = x
+    for i in range(m):
+        s = math.sin(s)
+    return s
+
+
+def test_a_list_whose_pushes_can_be_counted_is_an_array_of_that_capacity():
+    text = numba_text(nested_loops, wrt="x")
+    # each of the 3 * n steps pushes a flag, and one branch a value
+    assert "numbers = np.empty(3 * max(n, 0))" in text, text
+    assert "flags = np.empty(3 * max(n, 0), np.bool_)" in text, text
+    assert ".append(" not in text and ".pop()" not in text
+
+
+def test_a_list_pushed_in_a_while_loop_grows():
+    assert ".append(" in numba_text(halving, wrt="x")
+
+
+def test_a_bound_computed_once_from_the_parameters_counts_as_they_do():
+    assert "np.empty(max(n + 1, 0))" in numba_text(counted_later, wrt="x")
+
+
+def test_a_bound_computed_in_a_loop_grows():
+    def triangle(x, n):
+        s = x
+        for i in range(n):
+            for j in range(i):
+                s = math.sin(s)
+        return s
+    assert ".append(" in numba_text(triangle, wrt="x")
 
 
 def test_the_python_text_is_unchanged_by_the_option():
@@ -153,11 +199,11 @@ def test_the_source_shown_is_the_text_compiled():
     assert compiled.source == symdiff.source(recurrence, wrt=("x", "y"), jit="numba")
     assert "range(n - 1, -1, -1)" in compiled.source
     gradient = build(recurrence, ("x", "y"), jit="numba")
-    assert gradient.function.dispatcher.py_func.__name__ == "grad_recurrence"
+    assert gradient.function.py_func.__name__ == "grad_recurrence"
     assert build(recurrence, ("x", "y"), jit="numba") is gradient  # cached
     assert build(recurrence, ("x", "y")) is not gradient  # the Python one apart
     # compiled at once for the parameters' types: a float, a float and an int
-    assert [str(t) for t in gradient.function.dispatcher.signatures[0]] == [
+    assert [str(t) for t in gradient.function.signatures[0]] == [
         "float64", "float64", "int64"]
 
 
