@@ -5,7 +5,8 @@ compiled with ``numba.njit``.
     python benchmarks/numba.py            # about a minute on 2 busy CPUs
     python benchmarks/numba.py --quick    # fewer repetitions
 
-For each scalar workload the report gives the time of one call of each, the two ratios
+For each scalar workload the report gives the time of one call of each (the best of
+seven rounds in which they take turns), the two ratios
 the compiled gradient is held to (at most 1.5x the hand-written compiled gradient, at
 most 4x the njit-ed function), and the one-time costs beside them: numba's compile of
 the function, of the hand-written gradient, and symdiff's build with ``jit="numba"``
@@ -168,20 +169,29 @@ def workloads_here(directory):
 
 # --- timing ------------------------------------------------------------------------------
 
-def per_call(fn, args, budget):
-    """The best of five rounds of the mean time of one call, each round ``budget`` s."""
+def calls_per_round(fn, args, budget):
+    """How many calls of ``fn`` take about ``budget`` / 10 seconds (after a first call)."""
     fn(*args)
     count, start = 0, time.perf_counter()
     while time.perf_counter() - start < budget / 10:
         fn(*args)
         count += 1
-    rounds = []
-    for _ in range(5):
-        start = time.perf_counter()
-        for _ in range(count):
-            fn(*args)
-        rounds.append((time.perf_counter() - start) / count)
-    return min(rounds)
+    return count
+
+
+def per_call(timed, args, budget, rounds=7):
+    """``{column: seconds}``: the best over ``rounds`` of the mean time of one call, the
+    columns taking turns within each round (so a busy moment of the machine falls on all
+    of them, and their ratios stay comparable)."""
+    counts = {column: calls_per_round(fn, args, budget) for column, fn in timed.items()}
+    best = {column: math.inf for column in timed}
+    for _ in range(rounds):
+        for column, fn in timed.items():
+            start = time.perf_counter()
+            for _ in range(counts[column]):
+                fn(*args)
+            best[column] = min(best[column], (time.perf_counter() - start) / counts[column])
+    return best
 
 
 def first_call(make, args):
@@ -209,9 +219,8 @@ def measure(workload, budget):
         lambda: symdiff.grad(fn, wrt=wrt, jit="numba"), args)
     row["same bits"] = python(*args) == compiled(*args)
     row["error"] = relative_error(compiled(*args), hand_jitted(*args))
-    for column, timed in (("plain", fn), ("njit", jitted), ("python grad", python),
-                          ("numba grad", compiled), ("hand njit grad", hand_jitted)):
-        row[column] = per_call(timed, args, budget)
+    row.update(per_call({"plain": fn, "njit": jitted, "python grad": python,
+                         "numba grad": compiled, "hand njit grad": hand_jitted}, args, budget))
     return row
 
 

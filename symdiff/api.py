@@ -25,7 +25,8 @@ import operator
 
 from symdiff.analysis.graph import build_graph
 from symdiff.backend.compile import compile_module
-from symdiff.backend.jit import check_target, compile_numba, numba_signature
+from symdiff.backend.jit import (check_target, compile_numba, numba_signature,
+                                 untyped_parameter)
 from symdiff.backend.travel import wrap
 from symdiff.errors import UndefinedNameError, UnsupportedSyntaxError
 from symdiff.frontend.parse import parse_function
@@ -52,6 +53,11 @@ class Gradient:
 
     def _build(self, fn, wrt, with_value, optimize, mode, prefer, debug, kinds, jit=None):
         parsed = parse_function(fn)
+        if jit and untyped_parameter(kinds) is not None:
+            raise parsed.error(UnsupportedSyntaxError, parsed.tree, (
+                f"{untyped_parameter(kinds)} holds a dict, which numba does not take from "
+                "Python: it is not compiled with jit='numba'"),
+                "pass its values as numbers or a tuple, or use the gradient without jit")
         built = generate(parsed, wrt, prefer=prefer, with_value=with_value, optimize=optimize,
                          forward=mode == "forward", debug=debug, kinds=kinds,
                          target=jit or "python")

@@ -45,6 +45,22 @@ def load_numba():
     return numba
 
 
+def untyped_parameter(kinds):
+    """The first parameter whose kind holds a dict (numba types no Python dict), or None."""
+    for name, kind in (kinds or {}).items():
+        if _holds_dict(kind):
+            return name
+    return None
+
+
+def _holds_dict(kind):
+    if isinstance(kind, t.Dict):
+        return True
+    if isinstance(kind, t.Tuple):
+        return any(_holds_dict(e) for e in kind.elts)
+    return isinstance(kind, t.List) and _holds_dict(kind.elem)
+
+
 def numba_signature(params, types):
     """The numba types of ``params`` (from their ``core.types`` in ``types``), or None
     when one is not a number: those are compiled on the first call, for what is passed."""
@@ -143,4 +159,4 @@ def _first_reason(message):
 
 
 __all__ = ["INSTALL", "TARGETS", "check_target", "compile_numba", "load_numba",
-           "numba_signature"]
+           "numba_signature", "untyped_parameter"]

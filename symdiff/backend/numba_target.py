@@ -6,7 +6,8 @@ save stack (``NewStack``), one list per kind of value saved on it, since a list 
 compiles holds values of one type (``floats``, ``ints``, ``flags`` for bools,
 ``numbers`` for a parameter's number that may be an int or a float, ``saved``,
 ``saved_1``... one for each other type), named apart from every name of the function;
-and ``reversed_range(bounds)``: the arguments of the ``range`` that runs ``range(*bounds)``
+``tuples_written_out(function)``: ``tuple(xs)`` of a list of known length as
+``(xs[0], xs[1])``; and ``reversed_range(bounds)``: the arguments of the ``range`` that runs ``range(*bounds)``
 backwards (numba compiles no ``reversed``).  Splitting one stack into several keeps every
 value where it was: a value is popped into the name it was pushed from (``ad.taping``
 saves a name just before it is overwritten), and a name has one type, so a push and its
@@ -32,6 +33,7 @@ from symdiff.core import expr as ex
 from symdiff.core import types as t
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import sweeps as sw
+from symdiff.optimize import walk
 
 _LINE = re.compile(r"line (\d+):")  # a comment tying a block to the user's line
 
@@ -108,6 +110,27 @@ def _preallocate(plan, function, types, taken, namespace):
         top = _fresh(f"{name}_top", taken)
         taken.add(top)
         plan.arrays[name] = (capacity, _DTYPES[plan.categories[name]], top)
+
+
+def tuples_written_out(function, builtins=None):
+    """``function`` (a copy) with each ``tuple(xs)`` of a list of known length written as
+    ``(xs[0], xs[1], ...)``: numba builds no tuple from a list."""
+    names = {"tuple"} | {alias for alias, b in (builtins or {}).items() if b == "tuple"}
+    types = function.types or {}
+
+    def written_out(node):
+        if type(node) is not ex.Call or node.func not in [ex.Name(n) for n in names] or (
+                len(node.args) != 1 or node.keywords or type(node.args[0]) is not ex.Name):
+            return node
+        kind = types.get(node.args[0].id)
+        if not isinstance(kind, t.List) or kind.length is None:
+            return node
+        return ex.Tuple(tuple(ex.Subscript(node.args[0], ex.Const(i))
+                              for i in range(kind.length)))
+
+    copy = walk.clone_function(function)
+    walk.rewrite_all(copy.body, lambda e: walk.transform(e, written_out))
+    return copy
 
 
 def _check_other(stmt, plan, origin, line):
@@ -231,4 +254,5 @@ def located_error(message, origin, line, hint):
                                   col_offset=col, source_line=source or None, hint=hint)
 
 
-__all__ = ["StackPlan", "located_error", "plan_stacks", "refusal", "reversed_range"]
+__all__ = ["StackPlan", "located_error", "plan_stacks", "refusal", "reversed_range",
+           "tuples_written_out"]

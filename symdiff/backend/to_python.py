@@ -13,7 +13,7 @@ dropped or reordered.
 With ``target="numba"`` the same statements are written in the subset ``numba.njit``
 compiles (``backend.numba_target``): each save stack is one list per type of value it
 saves, pushed and popped by its methods (no ``push, pop`` aliases), and a reversed
-range is a ``range`` with a negative step.
+range is a ``range`` with a negative step, and a tuple made of a list is written out.
 """
 
 import ast
@@ -22,7 +22,8 @@ from dataclasses import replace
 
 from symdiff.errors import InternalError
 from symdiff.ir import sweeps as sw
-from symdiff.backend.numba_target import plan_stacks, refusal, reversed_range
+from symdiff.backend.numba_target import (plan_stacks, refusal, reversed_range,
+                                          tuples_written_out)
 from symdiff.core.expr import to_ast
 from symdiff.ir.syntax import (
     attr,
@@ -42,13 +43,15 @@ def to_python(generated, target="python", origin=None):
     file, where a construct that subset lacks is refused)."""
     names = {b: alias for alias, b in generated.builtins.items()}
     owned = set(generated.adjoints.values()) | set(getattr(generated, "counters", ()))
-    stacks = plan_stacks(generated.function, origin, generated.namespace) if (
-        target == "numba") else None
+    written = generated.function
+    if target == "numba":
+        written = tuples_written_out(written, generated.builtins)
+    stacks = plan_stacks(written, origin, generated.namespace) if target == "numba" else None
     namespace = generated.namespace
     if stacks is not None and stacks.numpy is not None and stacks.numpy not in namespace:
         namespace = {**namespace, stacks.numpy: sys.modules["numpy"]}  # for the arrays
-    return replace(generated, function=function(generated.function, names, owned, stacks,
-                                                origin), namespace=namespace)
+    return replace(generated, function=function(written, names, owned, stacks, origin),
+                   namespace=namespace)
 
 
 class _Names(dict):

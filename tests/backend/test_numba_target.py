@@ -17,6 +17,7 @@ import symdiff
 from symdiff.api import build
 from symdiff.backend.numba_target import reversed_range
 from symdiff.core import expr as ex
+from symdiff.core import types as t
 from symdiff.errors import SymdiffError, UnsupportedSyntaxError
 from symdiff.frontend.parse import parse_function
 from symdiff.pipeline import generate
@@ -242,3 +243,35 @@ def test_what_numba_cannot_compile_is_refused_at_the_users_line():
 def test_a_call_with_new_types_compiles_them():
     compiled = symdiff.grad(recurrence, wrt="x", jit="numba")
     assert bits(compiled(1, 1.7, 20)) == bits(symdiff.grad(recurrence, wrt="x")(1, 1.7, 20))
+
+
+def horner(x, coeffs):
+    s = 0.0
+    for c in coeffs:
+        s = s * x + c
+    return s
+
+
+def by_keys(d, x):
+    return d["a"] * x + d["b"]
+
+
+def test_a_tuple_made_of_a_list_is_written_out():
+    text = generate(parse_function(horner), target="numba",
+                    kinds={"coeffs": t.Tuple((t.FLOAT,) * 3)}).source
+    assert "tuple(" not in text and "(dcoeffs[0], dcoeffs[1], dcoeffs[2])" in text
+
+
+@needs_numba
+@pytest.mark.parametrize("coeffs", [(1.0, 2.0, 3.0), (0.5, -1.5)])
+def test_a_container_parameter_is_compiled_for_its_kind(coeffs):
+    compiled = symdiff.grad(horner, jit="numba")
+    assert bits(compiled(0.7, coeffs)) == bits(symdiff.grad(horner)(0.7, coeffs))
+
+
+@needs_numba
+def test_a_dict_parameter_is_refused_at_the_def():
+    with pytest.raises(UnsupportedSyntaxError, match="d holds a dict") as refused:
+        symdiff.grad(by_keys, jit="numba")({"a": 1.0, "b": 2.0}, 0.5)
+    assert refused.value.filename == __file__
+    assert refused.value.source_line.strip() == "def by_keys(d, x):"
