@@ -73,7 +73,7 @@ def plan_stacks(function, origin=None, namespace=None):
     pushed = {}  # a push's name -> the names pushed with it
     for stmt in sw.walk(function.body):
         if type(stmt) is sw.Comment:
-            line = _user_line(stmt.text, line)
+            line = user_line(stmt.text, line)
         elif type(stmt) is sw.Push and not stmt.method and stmt.stack in plan.lists:
             if type(stmt.value) is not ex.Name:
                 raise refusal("an element of a container saved on its own", origin, line)
@@ -148,7 +148,7 @@ def _check_pops(body, stacks, pushed, origin):
     line = None
     for stmt in sw.walk(body):
         if type(stmt) is sw.Comment:
-            line = _user_line(stmt.text, line)
+            line = user_line(stmt.text, line)
         elif type(stmt) is sw.Pop and not stmt.method and stmt.stack in pops:
             push = pops[stmt.stack]
             if stmt.target is None or stmt.target not in pushed.get(push, ()):
@@ -232,7 +232,8 @@ def _is_int(bound, value):
     return type(bound) is ex.Const and type(bound.value) is int and bound.value == value
 
 
-def _user_line(text, before):
+def user_line(text, before):
+    """The user's line a comment ``line K: ...`` names, or ``before`` for another one."""
     found = _LINE.match(text)
     return int(found.group(1)) if found else before
 
@@ -255,4 +256,4 @@ def located_error(message, origin, line, hint):
 
 
 __all__ = ["StackPlan", "located_error", "plan_stacks", "refusal", "reversed_range",
-           "tuples_written_out"]
+           "tuples_written_out", "user_line"]

@@ -23,7 +23,7 @@ from dataclasses import replace
 from symdiff.errors import InternalError
 from symdiff.ir import sweeps as sw
 from symdiff.backend.numba_target import (plan_stacks, refusal, reversed_range,
-                                          tuples_written_out)
+                                          tuples_written_out, user_line)
 from symdiff.core.expr import to_ast
 from symdiff.ir.syntax import (
     attr,
@@ -62,6 +62,7 @@ class _Names(dict):
     owned = frozenset()
     stacks = None  # the numba target's ``StackPlan``; None: plain Python
     origin = None
+    line = None  # the user's line of the last comment written (where a refusal points)
 
 
 def function(fn, builtins=None, owned=(), stacks=None, origin=None):
@@ -106,7 +107,7 @@ def _steps(stmt, builtins):
     if stmt.over is not None:
         keys = to_ast(stmt.over)
         if stmt.reverse and builtins.stacks is not None:
-            raise refusal("a loop over a dict's keys", builtins.origin, None)
+            raise refusal("a loop over a dict's keys", builtins.origin, builtins.line)
         return call(builtins.get("reversed", "reversed"), keys) if stmt.reverse else keys
     if stmt.reverse and builtins.stacks is not None:
         return call(builtins.get("range", "range"),
@@ -196,6 +197,11 @@ def _new_list(name, stacks):
     return [_assign(name, to_ast(empty)), _assign(top, to_ast(ex.Const(0)))]
 
 
+def _comment(stmt, builtins):
+    builtins.line = user_line(stmt.text, builtins.line)
+    return [comment(stmt.text)]
+
+
 def _unknown(stmt, builtins):
     raise InternalError("to_python", f"not a statement of generated code: {stmt!r}")
 
@@ -215,7 +221,7 @@ _WRITERS = {
     sw.Break: lambda s, b: [ast.Break()],
     sw.Pass: lambda s, b: [ast.Pass()],
     sw.Check: lambda s, b: [s.check.to_ast()],
-    sw.Comment: lambda s, b: [comment(s.text)],
+    sw.Comment: lambda s, b: _comment(s, b),
     sw.Raise: lambda s, b: [ast.Raise(to_ast(s.value), None)],
     sw.Return: lambda s, b: [ast.Return(to_ast(s.value))],
 }

@@ -275,3 +275,13 @@ def test_a_dict_parameter_is_refused_at_the_def():
         symdiff.grad(by_keys, jit="numba")({"a": 1.0, "b": 2.0}, 0.5)
     assert refused.value.filename == __file__
     assert refused.value.source_line.strip() == "def by_keys(d, x):"
+
+
+@needs_numba
+def test_a_compiled_gradient_pickles_by_its_recipe_and_comes_back_compiled():
+    import pickle
+    compiled = symdiff.grad(recurrence, wrt="x", jit="numba")
+    back = pickle.loads(pickle.dumps(compiled))
+    assert back._made[2] == {"wrt": "x", "optimize": True, "jit": "numba"}
+    assert type(back._core).__module__.startswith("numba")
+    assert bits(back(0.3, 1.7, 40)) == bits(compiled(0.3, 1.7, 40))

@@ -33,13 +33,18 @@ from symdiff.backend.compile import compile_module
 from symdiff.errors import SymdiffError, UnsupportedSyntaxError
 from symdiff.frontend.parse import parse_function
 from symdiff.pipeline import generate
+from symdiff.specialized import container_kinds
 
 try:
     import golden_cases
-    from corpus import checks, control, lambdas, nested, special, straight
+    from corpus import (arguments, branch_local, checks, containers, control,
+                        control_lists, joins, lambdas, nested, special, straight,
+                        tangent_lists)
 except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests import golden_cases
-    from tests.corpus import checks, control, lambdas, nested, special, straight
+    from tests.corpus import (arguments, branch_local, checks, containers, control,
+                              control_lists, joins, lambdas, nested, special, straight,
+                              tangent_lists)
 
 try:
     import numba
@@ -87,8 +92,10 @@ def outcome(function, point):
 
 
 def bits(value):
-    if isinstance(value, tuple):
-        return tuple(bits(v) for v in value)
+    if isinstance(value, (tuple, list)):
+        return (type(value).__name__,) + tuple(bits(v) for v in value)
+    if isinstance(value, dict):
+        return tuple((k, bits(v)) for k, v in value.items())
     if isinstance(value, float):
         return "nan" if math.isnan(value) else struct.pack("<d", value).hex()
     return (type(value).__name__, repr(value))
@@ -135,6 +142,35 @@ def test_the_text_for_numba_runs_as_python_with_the_same_bits(case_id, fn, domai
                               parsed.filename, "numba text", built.module)
     for point in points(case_id, domain, count):
         assert bits(outcome(as_numba, point)) == bits(outcome(python, point)), point
+
+
+CONTAINER_CASES = {f"{m.__name__.rpartition('.')[2]}.{c.label}": c
+                   for m in (containers, tangent_lists, joins, branch_local, control_lists,
+                             arguments) for c in m.CASES}
+
+
+@pytest.mark.parametrize("case_id", list(CONTAINER_CASES))
+def test_the_container_corpus_text_for_numba_runs_as_python_with_the_same_bits(case_id):
+    """The same for the functions of containers, at their points, for their kinds; a
+    construct the numba target cannot take (a loop over a dict's keys) is refused at
+    its line."""
+    case = CONTAINER_CASES[case_id]
+    parsed = parse_function(case.fn)
+    python = symdiff.grad(case.fn, wrt=case.wrt)
+    count = case.fn.__code__.co_argcount
+    for point in case.points:
+        args, kwargs = point[:count], dict(zip(case.params[count:], point[count:]))
+        try:
+            built = generate(parsed, case.wrt, target="numba",
+                             kinds=container_kinds(case.fn, args, kwargs))
+        except SymdiffError as refused:
+            assert_located(refused, case.fn)
+            continue
+        as_numba = compile_module(built.source, built.function.name,
+                                  built.program.namespace, parsed.filename, "numba text",
+                                  built.module)
+        got = outcome(lambda *a: as_numba(*a, **kwargs), args)
+        assert bits(got) == bits(outcome(lambda *a: python(*a, **kwargs), args)), point
 
 
 def compiled_against_python(case_id, fn, domain, count):
