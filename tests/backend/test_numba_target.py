@@ -285,3 +285,18 @@ def test_a_compiled_gradient_pickles_by_its_recipe_and_comes_back_compiled():
     assert back._made[2] == {"wrt": "x", "optimize": True, "jit": "numba"}
     assert type(back._core).__module__.startswith("numba")
     assert bits(back(0.3, 1.7, 40)) == bits(compiled(0.3, 1.7, 40))
+
+
+@needs_numba
+def test_the_readmes_example_runs_and_matches_the_python_gradient(tmp_path, monkeypatch):
+    import importlib
+    import pathlib
+    readme = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme.split("## Compiled gradients with numba", 1)[1]
+    block = section.split("```python\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "readme_numba.py").write_text("import math\nimport symdiff\n\n" + block)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("readme_numba")
+    assert bits(module.rec(0.3, 1.7, 100)) == bits(
+        symdiff.grad(recurrence, wrt=("x", "y"))(0.3, 1.7, 100))
+    assert "numbers = np.empty(2 * max(n, 0))" in module.rec.source
