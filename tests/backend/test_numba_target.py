@@ -300,3 +300,19 @@ def test_the_readmes_example_runs_and_matches_the_python_gradient(tmp_path, monk
     assert bits(module.rec(0.3, 1.7, 100)) == bits(
         symdiff.grad(recurrence, wrt=("x", "y"))(0.3, 1.7, 100))
     assert "numbers = np.empty(2 * max(n, 0))" in module.rec.source
+
+
+def over_elements(w, x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s = s + math.sin(w[i] * x[i])
+    return s
+
+
+@needs_numba
+def test_a_loop_over_array_elements_compiles_with_the_python_bits():
+    np = pytest.importorskip("numpy")
+    w, x = np.linspace(0.1, 1.0, 7), np.linspace(-1.0, 1.0, 7)
+    compiled = symdiff.grad(over_elements, wrt="w", jit="numba")(w, x)
+    python = symdiff.grad(over_elements, wrt="w")(w, x)
+    assert compiled.dtype == python.dtype and compiled.tobytes() == python.tobytes()
