@@ -25,6 +25,8 @@ import operator
 
 from symdiff.analysis.graph import build_graph
 from symdiff.backend.compile import compile_module
+from symdiff.backend.jit import (check_target, compile_numba, numba_signature,
+                                 untyped_parameter)
 from symdiff.backend.travel import wrap
 from symdiff.errors import UndefinedNameError, UnsupportedSyntaxError
 from symdiff.frontend.parse import parse_function
@@ -42,17 +44,23 @@ class Gradient:
     """Everything built for one function: the generated text, function and graph."""
 
     def __init__(self, fn, wrt, with_value, optimize, mode="reverse", prefer=None,
-                 debug=None, kinds=None):
+                 debug=None, kinds=None, jit=None):
         # held, so the ids in ``build``'s key stay those of these objects
         self.owners = (getattr(fn, "__code__", fn), getattr(fn, "__globals__", None),
                        tuple(getattr(fn, "__closure__", None) or ()))
         with collector_paused():  # the graph and the compiled function too (``pipeline``)
-            self._build(fn, wrt, with_value, optimize, mode, prefer, debug, kinds)
+            self._build(fn, wrt, with_value, optimize, mode, prefer, debug, kinds, jit)
 
-    def _build(self, fn, wrt, with_value, optimize, mode, prefer, debug, kinds):
+    def _build(self, fn, wrt, with_value, optimize, mode, prefer, debug, kinds, jit=None):
         parsed = parse_function(fn)
+        if jit and untyped_parameter(kinds) is not None:
+            raise parsed.error(UnsupportedSyntaxError, parsed.tree, (
+                f"{untyped_parameter(kinds)} holds a dict, which numba does not take from "
+                "Python: it is not compiled with jit='numba'"),
+                "pass its values as numbers or a tuple, or use the gradient without jit")
         built = generate(parsed, wrt, prefer=prefer, with_value=with_value, optimize=optimize,
-                         forward=mode == "forward", debug=debug, kinds=kinds)
+                         forward=mode == "forward", debug=debug, kinds=kinds,
+                         target=jit or "python")
         program, self.source = built.program, built.source
         self.wrt_names, self.single = list(built.wrt.names), built.wrt.single
         self._parsed, self._defuse = parsed, built.defuse  # for the graph, when asked
@@ -62,9 +70,14 @@ class Gradient:
         named = wrt is not None or prefer is not None
         variant = [] if not named else [f"wrt {self.wrt_names[0]}" if self.single
                                         else f"wrt ({names})"]
-        variant += ["value"] * with_value + ["unoptimized"] * (not optimize)
+        variant += ["value"] * with_value + ["unoptimized"] * (not optimize) + [jit] * bool(jit)
         self.function = compile_module(self.source, self.name, program.namespace,
                                        parsed.filename, "; ".join(variant), built.module)
+        if jit == "numba":  # compiled at once for the numbers the parameters hold
+            signature = numba_signature(program.params, program.types) if (
+                mode == "reverse" and not program.defaults) else None
+            self.function = compile_numba(self.function, self.source, parsed.filename,
+                                          parsed.tree.lineno, signature, parsed.globals)
         self.reads = program.reads
         self._watched = _watched_reads(self.reads)
 
@@ -102,15 +115,17 @@ def _watched_reads(reads):
 
 
 def build(fn, wrt=None, *, with_value=False, optimize=True, mode="reverse", prefer=None,
-          debug=None, kinds=None):
+          debug=None, kinds=None, jit=None):
     """The cached ``Gradient`` of ``fn`` (``mode="forward"``: its forward-mode function).
 
     ``prefer="active"``: with ``wrt=None``, only the parameters a derivative can flow
     from (``check``'s default; see ``symdiff.frontend.wrt``).  ``debug``: called after
     each pipeline stage (``symdiff.pipeline.generate``); the gradient is then built
     afresh (and cached as any other).  ``kinds``: the container parameters' types
-    (``specialized.container_kinds``), part of the key.
+    (``specialized.container_kinds``), part of the key.  ``jit="numba"``: the text
+    written for numba and compiled with ``numba.njit`` (``backend.jit``).
     """
+    check_target(jit)
     if isinstance(fn, Specialized):
         raise _per_kinds_error(fn)
     if mode == "forward" and computes_with_arrays(fn):
@@ -125,12 +140,13 @@ def build(fn, wrt=None, *, with_value=False, optimize=True, mode="reverse", pref
     # by identity: equal code objects in two modules, or two generated functions, differ
     code, scope = getattr(fn, "__code__", fn), getattr(fn, "__globals__", None)
     key = (id(code), id(scope), _closure_key(fn), wrt_key, with_value, optimize, mode, prefer,
-           tuple(sorted((kinds or {}).items())))
+           tuple(sorted((kinds or {}).items())), jit)
     cached = _CACHE.get(key)
     if cached is not None and cached.is_current() and debug is None:
         _CACHE[key] = _CACHE.pop(key)  # now the most recently used
         return cached
-    gradient = Gradient(fn, wrt, with_value, optimize, mode, prefer, debug, kinds)
+    gradient = Gradient(fn, wrt, with_value, optimize, mode, prefer, debug, kinds,
+                        **jit_options({}, jit))
     _CACHE.pop(key, None)
     _CACHE[key] = gradient
     while len(_CACHE) > CACHE_SIZE:
@@ -138,37 +154,39 @@ def build(fn, wrt=None, *, with_value=False, optimize=True, mode="reverse", pref
     return gradient
 
 
-def grad(fn=None, *, wrt=None, optimize=True):
-    """The gradient of ``fn``: ``@grad``, ``@grad(wrt="x")`` or ``grad(f, wrt=(0, 1))``."""
+def grad(fn=None, *, wrt=None, optimize=True, jit=None):
+    """The gradient of ``fn``: ``@grad``, ``@grad(wrt="x")`` or ``grad(f, wrt=(0, 1))``;
+    ``jit="numba"``: compiled with ``numba.njit`` (``backend.jit``)."""
     if fn is None:
-        return functools.partial(grad, wrt=wrt, optimize=optimize)
-    return _wrap(fn, wrt, with_value=False, optimize=optimize)
+        return functools.partial(grad, wrt=wrt, optimize=optimize, jit=jit)
+    return _wrap(fn, wrt, with_value=False, optimize=optimize, jit=jit)
 
 
-def value_and_grad(fn=None, *, wrt=None, optimize=True):
+def value_and_grad(fn=None, *, wrt=None, optimize=True, jit=None):
     """Like ``grad``, but the function returns ``(value, gradient)``."""
     if fn is None:
-        return functools.partial(value_and_grad, wrt=wrt, optimize=optimize)
-    return _wrap(fn, wrt, with_value=True, optimize=optimize)
+        return functools.partial(value_and_grad, wrt=wrt, optimize=optimize, jit=jit)
+    return _wrap(fn, wrt, with_value=True, optimize=optimize, jit=jit)
 
 
-def source(fn, *example_args, wrt=None, optimize=True, debug=None):
+def source(fn, *example_args, wrt=None, optimize=True, debug=None, jit=None):
     """The generated module text of ``fn``'s gradient; with ``example_args``, the text
     generated for arguments of their kinds (a function with container parameters is
     specialized to them).  With ``debug``, built afresh, calling ``debug(stage, value)``
-    after every stage (``pipeline.generate``)."""
+    after every stage (``pipeline.generate``); with ``jit="numba"``, the text compiled."""
     fn = _unwrap(fn)
     return build(fn, wrt, optimize=optimize, debug=debug,
-                 kinds=container_kinds(fn, example_args)).source
+                 kinds=container_kinds(fn, example_args), jit=jit).source
 
 
 class GradFunction(BuiltLater):
     """A gradient built on first use (its function reads names defined later), and from
     then on a snapshot like any other."""
 
-    def __init__(self, fn, wrt, with_value, optimize):
+    def __init__(self, fn, wrt, with_value, optimize, jit=None):
         self.fn = fn
         self._options = (wrt, with_value, optimize)
+        self._jit = jit
         self._built = None
         self.__name__ = self.__qualname__ = f"grad_{fn.__name__}"
         self.__doc__ = f"Gradient of {fn.__name__}, generated by symdiff."
@@ -176,7 +194,8 @@ class GradFunction(BuiltLater):
     def _gradient(self):
         if self._built is None:
             wrt, with_value, optimize = self._options
-            self._built = build(self.fn, wrt, with_value=with_value, optimize=optimize)
+            self._built = build(self.fn, wrt, with_value=with_value, optimize=optimize,
+                                jit=self._jit)
         return self._built
 
     def __call__(self, *args, **kwargs):
@@ -188,16 +207,23 @@ class GradFunction(BuiltLater):
         return f"<symdiff gradient of {self.fn.__qualname__}>"
 
 
-def _wrap(fn, wrt, with_value, optimize):
+def _wrap(fn, wrt, with_value, optimize, jit=None):
     subject, fn = fn, _unwrap(fn)
+    check_target(jit)
     if per_kinds(fn, wrt):  # decided from the source: built on each call's kinds
-        return Specialized(fn, wrt, with_value, optimize, build)
+        return Specialized(fn, wrt, with_value, optimize,
+                           functools.partial(build, jit=jit) if jit else build, jit=jit)
     try:
-        gradient = build(fn, wrt, with_value=with_value, optimize=optimize)
+        gradient = build(fn, wrt, with_value=with_value, optimize=optimize, jit=jit)
     except UndefinedNameError:
-        return GradFunction(fn, wrt, with_value, optimize)
+        return GradFunction(fn, wrt, with_value, optimize, jit)
     return wrap(gradient, "value_and_grad" if with_value else "grad", subject,
-                {"wrt": wrt, "optimize": optimize}, fn=fn)
+                jit_options({"wrt": wrt, "optimize": optimize}, jit), fn=fn)
+
+
+def jit_options(options, jit):
+    """``options`` with ``jit`` when it is set (a gradient without it pickles as before)."""
+    return {**options, "jit": jit} if jit else options
 
 
 def _unwrap(fn):

@@ -15,6 +15,10 @@ for all: when ``wrt`` names one parameter (or ``f`` has one and ``wrt`` is None)
 axis is bare, as ``grad(f, wrt="x")`` is a float: ``hessian(f, wrt="x")`` is a float,
 ``jacobian(f, wrt="x")`` one float per output, ``hvp(f, wrt="x")`` a float.
 
+Each takes ``jit="numba"`` as ``grad`` does: the forward-mode function (for ``hessian``
+and ``hvp``, the forward mode of the gradient) is written for numba and compiled with
+``numba.njit``; the rows are gathered in Python around it.
+
 Each returns a ``travel.GeneratedFunction``, so it pickles (by reference to ``f``,
 or as the generated text) and displays its generated code in a notebook; the
 evaluators below are module functions, bound to the generated code and ``f``'s
@@ -24,18 +28,18 @@ signature, for that reason.
 import functools
 import types
 
-from symdiff.api import _unwrap, build
+from symdiff.api import _unwrap, build, jit_options
 from symdiff.backend.travel import wrap
 from symdiff.frontend.parse import parse_function
 from symdiff.frontend.wrt import choose, keyword_only_error
 
 
-def jvp(fn=None, *, wrt=None, optimize=True):
+def jvp(fn=None, *, wrt=None, optimize=True, jit=None):
     """The forward-mode function of ``fn``: ``jvp_f(*args, *tangents) -> (value, tangent)``."""
     if fn is None:
-        return functools.partial(jvp, wrt=wrt, optimize=optimize)
-    gradient = build(_unwrap(fn), wrt, optimize=optimize, mode="forward")
-    options = {"wrt": wrt, "optimize": optimize}
+        return functools.partial(jvp, wrt=wrt, optimize=optimize, jit=jit)
+    gradient = build(_unwrap(fn), wrt, optimize=optimize, mode="forward", jit=jit)
+    options = jit_options({"wrt": wrt, "optimize": optimize}, jit)
     if not gradient.program.defaults:
         return wrap(gradient, "jvp", fn, options, fn=fn, adjoints=False)
     # a left-out argument comes before the tangents
@@ -44,41 +48,44 @@ def jvp(fn=None, *, wrt=None, optimize=True):
                        gradient.function.__name__), name=gradient.function.__name__)
 
 
-def jacobian(fn=None, *, wrt=None):
+def jacobian(fn=None, *, wrt=None, jit=None):
     """``J(*args)``: the Jacobian as nested tuples, one row per output.
 
     A function returning one number gets one row: its gradient as a tuple (a float
     when ``wrt`` names one parameter).
     """
     if fn is None:
-        return functools.partial(jacobian, wrt=wrt)
-    gradient = build(_unwrap(fn), wrt, mode="forward")
+        return functools.partial(jacobian, wrt=wrt, jit=jit)
+    gradient = build(_unwrap(fn), wrt, mode="forward", jit=jit)
     name = f"jacobian_{gradient.program.name}"
-    return wrap(gradient, "jacobian", fn, {"wrt": wrt}, fn=fn, evaluate=jacobian_rows,
+    return wrap(gradient, "jacobian", fn, jit_options({"wrt": wrt}, jit), fn=fn,
+                evaluate=jacobian_rows,
                 bound=(signature(gradient.program), len(gradient.wrt_names), gradient.single,
                        name), name=name, adjoints=False)
 
 
-def hessian(fn=None, *, wrt=None):
+def hessian(fn=None, *, wrt=None, jit=None):
     """``H(*args)``: the matrix of second derivatives as nested tuples (forward over
     reverse); a float when ``wrt`` names one parameter."""
     if fn is None:
-        return functools.partial(hessian, wrt=wrt)
-    forward, gradient, single = _gradient_forward(fn, wrt)
+        return functools.partial(hessian, wrt=wrt, jit=jit)
+    forward, gradient, single = _gradient_forward(fn, wrt, jit)
     name = f"hessian_{gradient.program.name}"
-    return wrap(forward, "hessian", fn, {"wrt": wrt}, fn=fn, evaluate=hessian_rows,
+    return wrap(forward, "hessian", fn, jit_options({"wrt": wrt}, jit), fn=fn,
+                evaluate=hessian_rows,
                 bound=(signature(gradient.program), len(gradient.wrt_names), single,
                        name), name=name, drawn=gradient)
 
 
-def hvp(fn=None, *, wrt=None):
+def hvp(fn=None, *, wrt=None, jit=None):
     """``hvp_f(*args, *vector)``: the Hessian times ``vector``, without forming the Hessian
     (a float when ``wrt`` names one parameter)."""
     if fn is None:
-        return functools.partial(hvp, wrt=wrt)
-    forward, gradient, single = _gradient_forward(fn, wrt)
+        return functools.partial(hvp, wrt=wrt, jit=jit)
+    forward, gradient, single = _gradient_forward(fn, wrt, jit)
     name = f"hvp_{gradient.program.name}"
-    return wrap(forward, "hvp", fn, {"wrt": wrt}, fn=fn, evaluate=hvp_values,
+    return wrap(forward, "hvp", fn, jit_options({"wrt": wrt}, jit), fn=fn,
+                evaluate=hvp_values,
                 bound=(signature(gradient.program), len(gradient.wrt_names), single,
                        name), name=name, drawn=gradient)
 
@@ -162,10 +169,10 @@ def _directions(count):
     return [tuple(1.0 if j == i else 0.0 for j in range(count)) for i in range(count)]
 
 
-def _gradient_forward(fn, wrt):
-    """The forward mode of ``fn``'s generated gradient, the gradient itself (a tuple,
-    whatever ``wrt`` says: its parameters and defaults), and whether ``wrt`` asks for one
-    bare value.  The parameters are read off the source (``frontend.wrt.choose``, as
+def _gradient_forward(fn, wrt, jit=None):
+    """The forward mode of ``fn``'s generated gradient (compiled for ``jit``), the gradient
+    itself (a tuple, whatever ``wrt`` says: its parameters and defaults), and whether
+    ``wrt`` asks for one bare value.  The parameters are read off the source (``frontend.wrt.choose``, as
     the build resolves them), so one gradient is built, not one to learn them first."""
     fn = _unwrap(fn)
     parsed = parse_function(fn)
@@ -173,5 +180,5 @@ def _gradient_forward(fn, wrt):
         raise keyword_only_error(parsed)
     choice = choose(wrt, parsed)
     gradient = build(fn, choice.names)  # the gradient as a tuple, even of one
-    forward = build(gradient.function, choice.names, mode="forward")
+    forward = build(gradient.function, choice.names, mode="forward", jit=jit)
     return forward, gradient, choice.single

@@ -100,13 +100,14 @@ def lower(parsed, *, forward=False, debug=None, kinds=None):
 
 
 def generate(parsed, wrt=None, *, prefer=None, with_value=False, optimize=True,
-             forward=False, debug=None, kinds=None):
+             forward=False, debug=None, kinds=None, target="python"):
     """The generated gradient (``forward``: the tangent function) of a parsed function.
 
     ``wrt`` and ``prefer`` are as the caller wrote them (``frontend.wrt``): once the
     program is lowered, they are resolved to a ``Choice`` of parameters (and whether one
     bare value is returned), which the sweeps are written for and ``Generated.wrt``
     holds.  ``kinds``: the container parameters' types, as ``lower`` takes them.
+    ``target``: ``"python"``, or ``"numba"`` for the text numba compiles (``to_python``).
     """
     with collector_paused():
         show = debug or _quiet
@@ -117,11 +118,12 @@ def generate(parsed, wrt=None, *, prefer=None, with_value=False, optimize=True,
         choice = resolve(wrt, program, parsed, prefer)
         check_tables(parsed, list(program.tables))  # those in wrt are refused by resolve
         return differentiate_program(parsed, program, choice, with_value=with_value,
-                                     optimize=optimize, forward=forward, debug=debug)
+                                     optimize=optimize, forward=forward, debug=debug,
+                                     target=target)
 
 
 def differentiate_program(parsed, program, choice, *, with_value=False, optimize=True,
-                          forward=False, debug=None):
+                          forward=False, debug=None, target="python"):
     """The stages after ``lower``, for the parameters ``choice`` names: the sweeps,
     optimized, as a Python tree, and its text."""
     show = debug or _quiet
@@ -143,7 +145,7 @@ def differentiate_program(parsed, program, choice, *, with_value=False, optimize
         verify_sweeps(program, generated, "optimize")
         show("optimize", generated.function)
     with stage("to_python", parsed):
-        generated = to_python(generated)
+        generated = to_python(generated, target, parsed.filename)
     show("to_python", generated.function)
     with stage("emit", parsed):
         source, module = emit_parsed(generated)

@@ -114,8 +114,9 @@ class BuiltLater(Travels):
 
     def _recipe(self):
         wrt, with_value, optimize = self._options
+        jit = getattr(self, "_jit", None)  # the compiled target, when one was asked for
         return ("value_and_grad" if with_value else "grad", self.fn,
-                {"wrt": wrt, "optimize": optimize})
+                {"wrt": wrt, "optimize": optimize, **({"jit": jit} if jit else {})})
 
     def _carried(self):
         gradient = self._built_gradient()
@@ -127,9 +128,10 @@ _NONE_RECENT = (lambda args: False, None)  # before a call, or after one with ke
 
 
 class Specialized(BuiltLater):
-    def __init__(self, fn, wrt, with_value, optimize, build):
+    def __init__(self, fn, wrt, with_value, optimize, build, jit=None):
         self.fn = fn
-        self._build = build  # ``api.build``
+        self._build = build  # ``api.build`` (with its ``jit`` option bound, when given)
+        self._jit = jit
         self._options = (wrt, with_value, optimize)
         self._last = None
         self._signature = inspect.signature(fn)

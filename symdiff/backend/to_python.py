@@ -9,13 +9,21 @@ expression is written by ``core.expr.to_ast``, a target that is a place
 ``ir.syntax.Comment``, and ``range``/``reversed`` are called by the names the generated
 code has for them (an alias where the user's code shadows one).  Nothing is added,
 dropped or reordered.
+
+With ``target="numba"`` the same statements are written in the subset ``numba.njit``
+compiles (``backend.numba_target``): each save stack is one list per type of value it
+saves, pushed and popped by its methods (no ``push, pop`` aliases), and a reversed
+range is a ``range`` with a negative step, and a tuple made of a list is written out.
 """
 
 import ast
+import sys
 from dataclasses import replace
 
 from symdiff.errors import InternalError
 from symdiff.ir import sweeps as sw
+from symdiff.backend.numba_target import (plan_stacks, refusal, reversed_range,
+                                          tuples_written_out, user_line)
 from symdiff.core.expr import to_ast
 from symdiff.ir.syntax import (
     attr,
@@ -29,11 +37,21 @@ from symdiff.core import expr as ex
 from symdiff.core import types as t
 
 
-def to_python(generated):
-    """``generated`` with its function written as a Python syntax tree."""
+def to_python(generated, target="python", origin=None):
+    """``generated`` with its function written as a Python syntax tree (``target``:
+    ``"python"``, or ``"numba"`` for the subset numba compiles; ``origin``: the user's
+    file, where a construct that subset lacks is refused)."""
     names = {b: alias for alias, b in generated.builtins.items()}
     owned = set(generated.adjoints.values()) | set(getattr(generated, "counters", ()))
-    return replace(generated, function=function(generated.function, names, owned))
+    written = generated.function
+    if target == "numba":
+        written = tuples_written_out(written, generated.builtins)
+    stacks = plan_stacks(written, origin, generated.namespace) if target == "numba" else None
+    namespace = generated.namespace
+    if stacks is not None and stacks.numpy is not None and stacks.numpy not in namespace:
+        namespace = {**namespace, stacks.numpy: sys.modules["numpy"]}  # for the arrays
+    return replace(generated, function=function(written, names, owned, stacks, origin),
+                   namespace=namespace)
 
 
 class _Names(dict):
@@ -42,11 +60,15 @@ class _Names(dict):
 
     types = {}
     owned = frozenset()
+    stacks = None  # the numba target's ``StackPlan``; None: plain Python
+    origin = None
+    line = None  # the user's line of the last comment written (where a refusal points)
 
 
-def function(fn, builtins=None, owned=()):
+def function(fn, builtins=None, owned=(), stacks=None, origin=None):
     """The ``ast.FunctionDef`` of an ``ir.sweeps.Function`` (``owned``: the names of the
-    buffers the gradient allocated itself)."""
+    buffers the gradient allocated itself; ``stacks``: for the numba target, the lists
+    its save stacks are split into)."""
     kwarg = ast.arg(fn.kwarg, None) if fn.kwarg else None
     positional = fn.params[:len(fn.params) - len(fn.kwonly)]
     arguments = ast.arguments(posonlyargs=[], args=[ast.arg(p, None) for p in positional],
@@ -56,6 +78,7 @@ def function(fn, builtins=None, owned=()):
                               kwarg=kwarg, defaults=[to_ast(d) for d in fn.defaults])
     names = _Names(builtins or {})
     names.types, names.owned = fn.types or {}, frozenset(owned)
+    names.stacks, names.origin = stacks, origin
     return function_def(fn.name, arguments, statements(fn.body, names))
 
 
@@ -83,7 +106,12 @@ def _store(target):
 def _steps(stmt, builtins):
     if stmt.over is not None:
         keys = to_ast(stmt.over)
+        if stmt.reverse and builtins.stacks is not None:
+            raise refusal("a loop over a dict's keys", builtins.origin, builtins.line)
         return call(builtins.get("reversed", "reversed"), keys) if stmt.reverse else keys
+    if stmt.reverse and builtins.stacks is not None:
+        return call(builtins.get("range", "range"),
+                    *[to_ast(b) for b in reversed_range(stmt.bounds)])
     steps = call(builtins.get("range", "range"), *[to_ast(b) for b in stmt.bounds])
     return call(builtins.get("reversed", "reversed"), steps) if stmt.reverse else steps
 
@@ -120,20 +148,58 @@ def _numbers_inside(kind):
 
 def _push(stmt, builtins):
     value = to_ast(stmt.value)
+    if builtins.stacks is not None and not stmt.method:  # onto its type's list
+        into = builtins.stacks.list_for(stmt.stack, builtins.types.get(stmt.value.id))
+        if into in builtins.stacks.arrays:  # at its count, which grows by one
+            top = builtins.stacks.arrays[into][2]
+            return [ast.Assign([_store(ex.Subscript(ex.Name(into), ex.Name(top)))], value,
+                               None), _count(top, ast.Add())]
+        return [ast.Expr(call_method(into, "append", value))]
     made = call_method(stmt.stack, "append", value) if stmt.method else call(stmt.stack, value)
     return [ast.Expr(made)]
 
 
 def _pop(stmt, builtins):
-    made = call_method(stmt.stack, "pop") if stmt.method else call(stmt.stack)
+    if builtins.stacks is not None and not stmt.method:  # off its type's list
+        into = builtins.stacks.list_for(stmt.stack, builtins.types.get(stmt.target))
+        if into in builtins.stacks.arrays:  # the count goes back by one, to the value
+            top = builtins.stacks.arrays[into][2]
+            return [_count(top, ast.Sub()), _assign(stmt.target, to_ast(
+                ex.Subscript(ex.Name(into), ex.Name(top))))]
+        made = call_method(into, "pop")
+    else:
+        made = call_method(stmt.stack, "pop") if stmt.method else call(stmt.stack)
     return [ast.Expr(made) if stmt.target is None else _assign(stmt.target, made)]
 
 
+def _count(top, op):
+    return ast.AugAssign(store(top), op, to_ast(ex.Const(1)))
+
+
 def _new_stack(stmt, builtins):
+    if builtins.stacks is not None:
+        return [made for name in builtins.stacks.made[stmt.stack]
+                for made in _new_list(name, builtins.stacks)]
     return [_assign(stmt.stack, ast.List([], ast.Load())),
             ast.Assign([ast.Tuple([store(stmt.push), store(stmt.pop)], ast.Store())],
                        ast.Tuple([attr(stmt.stack, "append"), attr(stmt.stack, "pop")],
                                  ast.Load()))]
+
+
+def _new_list(name, stacks):
+    """A save list: empty, or an array of its capacity with its count at zero."""
+    if name not in stacks.arrays:
+        return [_assign(name, ast.List([], ast.Load()))]
+    capacity, dtype, top = stacks.arrays[name]
+    args = (capacity,) + (() if dtype is None else (ex.Attribute(ex.Name(stacks.numpy),
+                                                                 dtype),))
+    empty = ex.Call(ex.Attribute(ex.Name(stacks.numpy), "empty"), args)
+    return [_assign(name, to_ast(empty)), _assign(top, to_ast(ex.Const(0)))]
+
+
+def _comment(stmt, builtins):
+    builtins.line = user_line(stmt.text, builtins.line)
+    return [comment(stmt.text)]
 
 
 def _unknown(stmt, builtins):
@@ -155,7 +221,7 @@ _WRITERS = {
     sw.Break: lambda s, b: [ast.Break()],
     sw.Pass: lambda s, b: [ast.Pass()],
     sw.Check: lambda s, b: [s.check.to_ast()],
-    sw.Comment: lambda s, b: [comment(s.text)],
+    sw.Comment: lambda s, b: _comment(s, b),
     sw.Raise: lambda s, b: [ast.Raise(to_ast(s.value), None)],
     sw.Return: lambda s, b: [ast.Return(to_ast(s.value))],
 }

@@ -187,6 +187,7 @@ def carried(core, text, transform, name, of, evaluate=None, bound=()):
     function it defines, the pseudo-file it is shown under, and the globals the function
     reads that the text does not bind."""
     binds = _bound_by(text)
+    core = getattr(core, "py_func", core)  # numba's dispatcher: the Python text it compiled
     scope = core.__globals__
     outside = {n: scope[n] for n in _global_reads(core.__code__)
                if n in scope and n not in binds and not n.startswith("__")}

@@ -32,12 +32,16 @@ class StandsFor:
 
 def transparent(fn):
     """The function a wrapper that changes no value calls: ``functools.lru_cache`` (and
-    ``cache``) return what it returns, ``staticmethod`` only rebinds it, and a gradient
-    symdiff returned runs the code it generated."""
+    ``cache``) return what it returns, ``staticmethod`` only rebinds it, a gradient
+    symdiff returned runs the code it generated, and a function compiled by numba
+    (``@numba.njit``, or a gradient compiled with ``jit="numba"``) compiles the Python
+    function it holds (``py_func``), which is read."""
     cached = getattr(functools, "_lru_cache_wrapper", None)
     while True:
         if isinstance(fn, StandsFor) and fn._stands_for() is not None:
             fn = fn._stands_for()
+        elif _compiled_by_numba(fn):
+            fn = fn.py_func
         elif isinstance(fn, staticmethod):
             fn = fn.__func__
         elif cached is not None and isinstance(fn, cached):
@@ -45,6 +49,12 @@ def transparent(fn):
         else:
             return fn
 
+
+def _compiled_by_numba(fn):
+    """Whether ``fn`` is numba's dispatcher of a Python function (``@numba.njit``, and
+    the gradients compiled with ``jit="numba"``)."""
+    return type(fn).__module__.partition(".")[0] == "numba" and inspect.isfunction(
+        getattr(fn, "py_func", None))
 
 
 def check_wrapper(fn):
