@@ -1,0 +1,156 @@
+"""The seed of a vector-Jacobian product: the reverse sweep started from a cotangent.
+
+Used by ``differentiate`` (``ad.reverse``) when it writes ``vjp_f`` rather than
+``grad_f``.  Expects the ``Environment`` of a program whose result may be a number, an
+array, or a tuple, list or dict of them, nested (``lower`` with ``any_result``; its type
+is type inference's, never read off a run of ``f``).  Guarantees:
+
+- ``Seed.param``, a fresh parameter name the generated function takes after ``f``'s
+  parameters, the cotangent of the result, in the result's structure;
+- ``Seed.statements``, the statement that binds the result's adjoint to it where grad
+  binds it to ``1.0``: the number itself; an array as it is, or a copy where the reverse
+  adds into its adjoint in place (the array is read by index); a container as the mutable
+  structure the reverse adds into (a list for a tuple, a dict for a dict), its arrays
+  copied, so the caller's cotangent is never changed;
+- ``kept_value``, the value returned: the result as it is, or a copy of its containers
+  where the reverse sweep changes a container back (``ys.pop()`` undoing an append that
+  a later sum read), so the value is the one the forward sweep ended with;
+- ``without_result``, the container facts (``ad.facts``) with the result left out of the
+  shortcuts that assume a container's adjoint comes only from the reads of it (a sum's
+  adjoint spread over it, an element's adjoint standing for its place): the seed gives
+  the result's adjoint a value of its own.
+
+    def step(p, x):                def vjp_step(p, x, cotangent):
+        new = {"w": p["w"] * x}        ...
+        return new                     dnew = dict(cotangent)
+                                       ...
+"""
+
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+
+from symdiff.ad.environment import adjoint, builtin
+from symdiff.core import expr as ex
+from symdiff.core import types as t
+from symdiff.ir import nodes as ir
+from symdiff.ir import sweeps as sw
+
+
+@dataclass(frozen=True)
+class Seed:
+    param: str  # the cotangent parameter
+    kind: object  # the result's type: the cotangent's
+    statements: tuple  # the result's adjoint bound to the cotangent
+
+
+def result_name(program):
+    """The variable the program's result is held in (None for a constant)."""
+    return program.result.name if isinstance(program.result, ir.Var) else None
+
+
+def seed(env):
+    """The cotangent parameter of ``env``'s program and the statement seeding the
+    adjoint of its result (none where the result is not active)."""
+    program = env.program
+    param = env.names.fresh("cotangent")
+    name = result_name(program)
+    kind = program.types.get(name) if name is not None else t.FLOAT
+    if name is None or name not in env.active:
+        return Seed(param, kind, ())
+    numpy = ex.Name(program.numpy_name) if program.numpy_name else None
+    value = ex.Name(param)
+    if isinstance(kind, t.Array):
+        value = _copied(value) if name in env.indexed else value
+    elif isinstance(kind, (t.List, t.Tuple, t.Dict)):
+        value = mutable(env, kind, value, numpy)
+    return Seed(param, kind, (sw.Let(adjoint(env, name), value),))
+
+
+def mutable(env, kind, value, numpy=None):
+    """The expression of ``value`` (of type ``kind``) as a container adjoint: lists for
+    tuples and lists, dicts for dicts, nested alike, arrays copied (the reverse adds into
+    them in place), numbers as they are."""
+    if isinstance(kind, t.Array):
+        return _copied(value)
+    if isinstance(kind, t.Dict):
+        if not any(_nested(v) for _, v in kind.items):
+            return ex.Call(ex.Name(builtin(env, "dict")), (value,))
+        return ex.Dict(tuple(ex.Const(k) for k, _ in kind.items), tuple(
+            mutable(env, v, ex.Subscript(value, ex.Const(k)), numpy) for k, v in kind.items))
+    if isinstance(kind, t.List):
+        if not _nested(kind.elem):
+            return ex.Call(ex.Name(builtin(env, "list")), (value,))
+        item = env.names.fresh("item")
+        return ex.ListComp(mutable(env, kind.elem, ex.Name(item), numpy), item, value)
+    if isinstance(kind, t.Tuple):
+        if not any(_nested(e) for e in kind.elts):
+            return ex.Call(ex.Name(builtin(env, "list")), (value,))
+        return ex.List(tuple(mutable(env, e, ex.Subscript(value, ex.Const(i)), numpy)
+                             for i, e in enumerate(kind.elts)))
+    return value
+
+
+def kept_value(env, value, reverse, adjoints):
+    """``value`` (the result's expression), copied where ``reverse`` (the reverse sweep's
+    statements) changes a container other than an adjoint (``adjoints``): a list popped,
+    an element assigned back."""
+    kind = env.program.types.get(result_name(env.program))
+    if not _holds_containers(kind) or not any(
+            _changes(stmt, adjoints) for stmt in sw.walk(reverse)):
+        return value
+    return snapshot(env, kind, value)
+
+
+def _changes(stmt, adjoints):
+    if isinstance(stmt, (sw.Pop, sw.Push)):
+        return stmt.method and stmt.stack not in adjoints
+    if isinstance(stmt, (sw.Let, sw.AddTo)) and sw.is_place(stmt.target):
+        return sw.target_name(stmt.target) not in adjoints
+    return isinstance(stmt, sw.Do)
+
+
+def _holds_containers(kind):
+    return isinstance(kind, (t.List, t.Tuple, t.Dict)) and (
+        not isinstance(kind, t.Tuple) or any(_holds_containers(e) for e in kind.elts))
+
+
+def snapshot(env, kind, value):
+    """A copy of the containers of ``value`` (of type ``kind``) that can change: lists and
+    dicts, nested alike; numbers, arrays and tuples of them as they are."""
+    if isinstance(kind, t.List):
+        if not _holds_containers(kind.elem):
+            return ex.Call(ex.Name(builtin(env, "list")), (value,))
+        item = env.names.fresh("item")
+        return ex.ListComp(snapshot(env, kind.elem, ex.Name(item)), item, value)
+    if isinstance(kind, t.Dict):
+        if not any(_holds_containers(v) for _, v in kind.items):
+            return ex.Call(ex.Name(builtin(env, "dict")), (value,))
+        return ex.Dict(tuple(ex.Const(k) for k, _ in kind.items), tuple(
+            snapshot(env, v, ex.Subscript(value, ex.Const(k))) for k, v in kind.items))
+    if isinstance(kind, t.Tuple) and _holds_containers(kind):
+        return ex.Tuple(tuple(snapshot(env, e, ex.Subscript(value, ex.Const(i)))
+                              for i, e in enumerate(kind.elts)))
+    return value
+
+
+def _nested(kind):
+    """Whether ``mutable`` writes ``kind`` other than as it is."""
+    return isinstance(kind, (t.List, t.Tuple, t.Dict, t.Array))
+
+
+def _copied(value):
+    return ex.Call(ex.Attribute(value, "copy"))
+
+
+def without_result(facts, program):
+    """``facts`` with the program's result left out of ``summed_only``, ``started`` and
+    ``forwarded`` (its adjoint starts from the cotangent, not from its reads alone)."""
+    name = result_name(program)
+    if name is None:
+        return facts
+    return replace(
+        facts, started=facts.started - {name},
+        summed_only=MappingProxyType({k: v for k, v in facts.summed_only.items()
+                                      if k != name}),
+        forwarded=MappingProxyType({k: v for k, v in facts.forwarded.items()
+                                    if v[0] != name}))
