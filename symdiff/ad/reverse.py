@@ -48,7 +48,7 @@ from symdiff.ad.environment import (Environment, adjoint, built_sides, builtin, 
                                     forward_expression, names_for, overwrites,
                                     redefinitions, stack_names)
 from symdiff.ad.facts import container_facts
-from symdiff.ad.seed import kept_value, seed, without_result
+from symdiff.ad.seed import kept_value, refuse_arrays_read_back, seed, without_result
 from symdiff.ad.taping import Scope, recomputed, restorations, restoring
 from symdiff.ad.writer import Names, operand, operands, spelled_out
 from symdiff.analysis.activity import active_names
@@ -121,6 +121,8 @@ def build(env, with_value, as_tuple, seeded=False):
     start = seed(env) if seeded else None
     if start is None:
         refuse_array_result(program)
+    else:
+        refuse_arrays_read_back(program)
     fwd, rev = block(env, program.body, Scope())
     body = flatten(env, fwd)
     result = program.result

@@ -15,6 +15,13 @@ is type inference's, never read off a run of ``f``).  Guarantees:
 - ``kept_value``, the value returned: the result as it is, or a copy of its containers
   where the reverse sweep changes a container back (``ys.pop()`` undoing an append that
   a later sum read), so the value is the one the forward sweep ended with;
+- ``refuse_arrays_read_back``: a located error where an array is put in a list or dict
+  built here whose type holds a number there (type inference types the elements of a
+  container it builds as numbers) and the container is then read or changed: the arrays
+  read back would be taken for numbers (a broadcast not undone), a wrong gradient.  A
+  container of arrays built and returned, as a training step returns its new
+  parameters, is read by no statement, and its reverse only reads the cotangent's
+  entries: it is differentiated;
 - ``without_result``, the container facts (``ad.facts``) with the result left out of the
   shortcuts that assume a container's adjoint comes only from the reads of it (a sum's
   adjoint spread over it, an element's adjoint standing for its place): the seed gives
@@ -32,6 +39,7 @@ from types import MappingProxyType
 from symdiff.ad.environment import adjoint, builtin
 from symdiff.core import expr as ex
 from symdiff.core import types as t
+from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 
@@ -140,6 +148,55 @@ def _nested(kind):
 
 def _copied(value):
     return ex.Call(ex.Attribute(value, "copy"))
+
+
+def refuse_arrays_read_back(program):
+    """A located error where a container built here holds an array its type takes for a
+    number, and a statement reads or changes that container (see the module)."""
+    holding = {}  # container -> the statement that put an array in it
+    for stmt in ir.walk(program.body):
+        if isinstance(stmt, ir.Build):
+            kind = program.types.get(stmt.target)
+            if any(_array(program, item) and t.is_number(_element(kind, path))
+                   for path, item in ir.literal_leaves(stmt.items, stmt.keys)):
+                holding.setdefault(stmt.target, stmt)
+        elif isinstance(stmt, ir.SetItem) and _array(program, stmt.value):
+            holding.setdefault(stmt.container, stmt)
+    for stmt in ir.walk(program.body):
+        read = [name for name in _containers_read(stmt) if name in holding]
+        if read:
+            origin = stmt.origin
+            raise UnsupportedSyntaxError(
+                f"an array is kept in the container {read[0]} built at line "
+                f"{holding[read[0]].origin.lineno} and read from it again: symdiff does not "
+                "follow arrays through a list or dict built in the function yet",
+                filename=origin.filename, lineno=origin.lineno,
+                col_offset=origin.col_offset, source_line=origin.text,
+                hint="keep each array in a name of its own and build the container once, "
+                     "where it is returned")
+
+
+def _array(program, operand):
+    return isinstance(operand, ir.Var) and isinstance(program.types.get(operand.name),
+                                                      t.Array)
+
+
+def _element(kind, path):
+    for step in path:
+        if kind is None:
+            return None
+        kind = t.element(kind, step)
+    return kind
+
+
+def _containers_read(stmt):
+    if isinstance(stmt, (ir.Item, ir.SetItem, ir.Share, ir.Take, ir.Reduce)):
+        return [stmt.container]
+    if isinstance(stmt, ir.Join):
+        return [part.container for part in stmt.parts if isinstance(part, ir.Ref)]
+    if isinstance(stmt, (ir.Push, ir.Pop)):
+        return [stmt.stack]
+    return []
 
 
 def without_result(facts, program):

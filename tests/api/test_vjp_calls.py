@@ -45,6 +45,17 @@ def as_text(x):
     return "x"
 
 
+def changed_in_a_list(x, y):
+    out = [x, y]
+    out[0] = out[0] * out[1]
+    return out
+
+
+def changed_in_names(x, y):
+    first = x * y
+    return [first, y]
+
+
 def test_the_cotangent_comes_last_and_the_value_first():
     r, theta = 1.5, 0.3
     value, (dr, dtheta) = symdiff.vjp(polar)(r, theta, (2.0, -1.0))
@@ -152,6 +163,19 @@ def test_a_result_that_is_not_a_number_or_container_is_refused():
     with pytest.raises(SymdiffError) as caught:
         symdiff.vjp(as_text)
     assert caught.value.filename == __file__
+
+
+def test_arrays_read_back_from_a_list_built_here_are_refused_and_the_way_out_works():
+    x, y = np.array([1.0, 2.0]), np.array([3.0, -1.0])
+    with pytest.raises(SymdiffError) as caught:
+        symdiff.vjp(changed_in_a_list)(x, y, [np.ones(2), np.ones(2)])
+    error = caught.value
+    assert error.lineno == changed_in_a_list.__code__.co_firstlineno + 2
+    assert "keep each array in a name of its own" in str(error)
+    ct = [np.array([1.0, 0.5]), np.array([-1.0, 2.0])]
+    value, (dx, dy) = symdiff.vjp(changed_in_names)(x, y, ct)  # as the hint says
+    assert np.allclose(value[0], x * y) and np.allclose(dx, ct[0] * y)
+    assert np.allclose(dy, ct[0] * x + ct[1])
 
 
 def test_grad_still_refuses_a_container_result():

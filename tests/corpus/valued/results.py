@@ -228,6 +228,12 @@ def layer_outputs(x, W1, W2):
     return [h1, h2]
 
 
+def hidden_and_output(x, W1, v):
+    h1 = np.tanh(W1 @ x)
+    h2 = np.sin(h1)
+    return {"hidden": [h1, h2], "out": h2 @ v}
+
+
 def moments(x):
     return np.mean(x), np.var(x), np.max(x)
 
@@ -275,5 +281,6 @@ CASES = [
     at(loss_with_aux, (normal("w", 3), normal("X", 4, 3), normal("y", 4)), wrt="w"),
     at(logits_and_probs, (normal("W", 3, 4) * 0.5, normal("x", 4))),
     at(layer_outputs, (normal("x", 3), normal("W1", 4, 3), normal("W2", 2, 4))),
+    at(hidden_and_output, (normal("x", 3), normal("W1", 4, 3), normal("v", 4))),
     at(moments, (positive("x", 6),), kinky=True),
 ]
