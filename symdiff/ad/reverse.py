@@ -48,7 +48,8 @@ from symdiff.ad.environment import (Environment, adjoint, built_sides, builtin, 
                                     forward_expression, names_for, overwrites,
                                     redefinitions, stack_names)
 from symdiff.ad.facts import container_facts
-from symdiff.ad.seed import kept_value, refuse_arrays_read_back, seed, without_result
+from symdiff.ad.seed import (kept_value, read_only, refuse_arrays_read_back, seed,
+                            without_result)
 from symdiff.ad.taping import Scope, recomputed, restorations, restoring
 from symdiff.ad.writer import Names, operand, operands, spelled_out
 from symdiff.analysis.activity import active_names
@@ -137,6 +138,8 @@ def build(env, with_value, as_tuple, seeded=False):
         reverse += seeding + [s for s in container_adjoints(env) + indexed_zeros(env)
                               if s.target not in seeded_names]
         reverse += flatten(env, rev)
+        if start:
+            reverse = read_only(start, reverse, adjoint(env, result.name))
     if with_value:
         value = operand(result)
         if calls and (start is None or start.kind in t.NUMBERS):

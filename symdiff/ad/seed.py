@@ -11,7 +11,9 @@ is type inference's, never read off a run of ``f``).  Guarantees:
   binds it to ``1.0``: the number itself; an array as it is, or a copy where the reverse
   adds into its adjoint in place (the array is read by index); a container as the mutable
   structure the reverse adds into (a list for a tuple, a dict for a dict), its arrays
-  copied, so the caller's cotangent is never changed;
+  copied, so the caller's cotangent is never changed; ``read_only`` binds it to the
+  cotangent itself where no statement of the reverse sweep changes the adjoint (it is
+  only read: ``dresult[0]``);
 - ``kept_value``, the value returned: the result as it is, or a copy of its containers
   where the reverse sweep changes a container back (``ys.pop()`` undoing an append that
   a later sum read), so the value is the one the forward sweep ended with;
@@ -74,6 +76,18 @@ def seed(env):
     return Seed(param, kind, (sw.Let(adjoint(env, name), value),))
 
 
+def read_only(start, reverse, adjoint_name):
+    """``reverse`` with the seed's copy left out where no statement after it changes the
+    result's adjoint ``adjoint_name`` (adds into a place of it, pops from it)."""
+    if not start.statements or isinstance(start.statements[0].value, ex.Name):
+        return reverse
+    seeded = start.statements[0]
+    at = next(i for i, stmt in enumerate(reverse) if stmt is seeded)
+    if any(_changes(stmt, {adjoint_name}, inside=True) for stmt in sw.walk(reverse[at + 1:])):
+        return reverse
+    return reverse[:at] + [sw.Let(seeded.target, ex.Name(start.param))] + reverse[at + 1:]
+
+
 def mutable(env, kind, value, numpy=None):
     """The expression of ``value`` (of type ``kind``) as a container adjoint: lists for
     tuples and lists, dicts for dicts, nested alike, arrays copied (the reverse adds into
@@ -109,12 +123,25 @@ def kept_value(env, value, reverse, adjoints):
     return snapshot(env, kind, value)
 
 
-def _changes(stmt, adjoints):
-    if isinstance(stmt, (sw.Pop, sw.Push)):
-        return stmt.method and stmt.stack not in adjoints
-    if isinstance(stmt, (sw.Let, sw.AddTo)) and sw.is_place(stmt.target):
-        return sw.target_name(stmt.target) not in adjoints
-    return isinstance(stmt, sw.Do)
+_CHANGING = ("append", "pop", "insert", "extend")  # the list methods sweeps call
+
+
+def _changes(stmt, names, inside=False):
+    """Whether ``stmt`` changes a container in place: one not among ``names``, or with
+    ``inside`` one among them (``Do``, a call, may change any)."""
+    if isinstance(stmt, sw.Do):
+        return True
+    if isinstance(stmt, (sw.Pop, sw.Push)) and stmt.method and (
+            stmt.stack in names) == inside:
+        return True
+    if isinstance(stmt, (sw.Let, sw.AddTo)):
+        if sw.is_place(stmt.target) and (sw.target_name(stmt.target) in names) == inside:
+            return True
+        return any(isinstance(node, ex.Call) and isinstance(node.func, ex.Attribute)
+                   and node.func.attr in _CHANGING and isinstance(node.func.value, ex.Name)
+                   and (node.func.value.id in names) == inside
+                   for node in ex.walk(stmt.value))
+    return False
 
 
 def _holds_containers(kind):
