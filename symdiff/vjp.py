@@ -59,6 +59,7 @@ def described(program):
     """What ``checked_product`` reads of ``program``: its signature (``higher.signature``)
     and its result's type."""
     found = signature(program)
+    found.kwonly, found.kw_defaults = tuple(program.kwonly), dict(program.kw_defaults)
     result = program.result
     found.result_kind = program.types.get(result.name) if hasattr(result, "name") else None
     return found
@@ -70,9 +71,13 @@ def checked_product(function, program, name, *args, **kwargs):
     if not args:
         raise TypeError(f"{name}() takes the function's arguments followed by a cotangent "
                         "of its result")
+    kwargs = {**{p: program.kw_defaults[p] for p in program.kwonly if p in program.kw_defaults},
+              **kwargs}
     point, named = bind_arguments(program, args[:-1], kwargs, name)
+    positional = len(point) - len(program.kwonly)  # the keyword-only ones come last
+    named.update(zip(program.kwonly, point[positional:]))
     _refuse(name, structure_mismatch(program.result_kind, args[-1]))  # before it is read
-    value, gradient = function(*point, args[-1], **named)
+    value, gradient = function(*point[:positional], args[-1], **named)
     _refuse(name, mismatch_of(value, args[-1]))  # the lengths and shapes the call gave
     return value, gradient
 

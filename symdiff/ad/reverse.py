@@ -324,9 +324,12 @@ def _default(value):
 
 def function_of(name, program, body, extra=()):
     """The ``Function`` named ``name`` with ``program``'s parameters (then ``extra``
-    ones, which drop the defaults) and ``body``."""
+    ones, which drop the defaults, before the keyword-only ones) and ``body``."""
     defaults = () if extra else tuple(_default(d) for d in program.defaults)
     kw_defaults = tuple(_default(program.kw_defaults[p]) if p in program.kw_defaults else None
                         for p in program.kwonly)
-    return sw.Function(name, tuple(program.params) + tuple(extra), defaults, program.kwargs,
-                       body, kwonly=tuple(program.kwonly), kw_defaults=kw_defaults)
+    params = tuple(program.params)
+    positional = len(params) - len(program.kwonly)
+    return sw.Function(name, params[:positional] + tuple(extra) + params[positional:],
+                       defaults, program.kwargs, body, kwonly=tuple(program.kwonly),
+                       kw_defaults=kw_defaults)

@@ -45,6 +45,14 @@ def as_text(x):
     return "x"
 
 
+def keyword_scaled(x, *, k=2.0):
+    return x * k, x
+
+
+def energy(x, y):
+    return x * x * y + math.sin(x * y)
+
+
 def changed_in_a_list(x, y):
     out = [x, y]
     out[0] = out[0] * out[1]
@@ -80,6 +88,20 @@ def test_defaults_are_filled_in_and_keywords_taken():
     assert left_out == named == given
     assert left_out[0] == {"x": 6.0, "x2": 9.0}
     assert left_out[1] == (2.0 + 0.5 * 6.0, 3.0)
+
+
+def test_keyword_only_parameters_stay_keyword_only():
+    product = symdiff.vjp(keyword_scaled)
+    assert "def vjp_keyword_scaled(x, cotangent, *, k=2.0):" in product.source
+    assert product(1.5, (1.0, 1.0)) == ((3.0, 1.5), 3.0)
+    assert product(1.5, (1.0, 1.0), k=3.0) == ((4.5, 1.5), 4.0)
+
+
+def test_the_vjp_of_a_gradient_is_a_hessian_vector_product():
+    value, product = symdiff.vjp(symdiff.grad(energy))(1.0, 2.0, (1.0, 0.5))
+    assert value == symdiff.grad(energy)(1.0, 2.0)
+    want = symdiff.hvp(energy)(1.0, 2.0, 1.0, 0.5)  # the Hessian is symmetric
+    assert all(math.isclose(a, b, rel_tol=1e-12) for a, b in zip(product, want))
 
 
 def test_a_container_parameter_gets_a_gradient_of_its_structure():
