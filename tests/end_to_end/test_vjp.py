@@ -5,7 +5,7 @@ arrays, nested), at each of its points and for several random cotangents ``ct`` 
 result's structure:
 
 - the tape (``symdiff.tape.vjp``, written apart from the generator) gives the same value
-  and the same gradient;
+  and the same gradient, before the optimizer and after it;
 - finite differences along a random direction ``v`` of the parameters differentiated
   agree, as autograd's ``check_vjp`` checks: ``<ct, (f(x + h v) - f(x - h v)) / 2h>``
   against ``<vjp(ct), v>``;
@@ -96,10 +96,11 @@ def point_args(case, point):
     return {name: value for name, value in zip(case.params, point)}
 
 
+@pytest.mark.parametrize("optimize", [True, False], ids=["optimized", "unoptimized"])
 @pytest.mark.parametrize("label", list(CASES))
-def test_the_tape_agrees(label):
+def test_the_tape_agrees(label, optimize):
     case = CASES[label]
-    product = symdiff.vjp(case.fn, wrt=case.wrt)
+    product = symdiff.vjp(case.fn, wrt=case.wrt, optimize=optimize)
     tape = symdiff.tape.vjp(case.fn, wrt=case.wrt)
     rng = np.random.default_rng(len(label))
     for point in case.points:

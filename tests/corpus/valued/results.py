@@ -122,6 +122,15 @@ def nested_tuples(x):
     return x * 2.0, (x * 3.0, x)
 
 
+def constant_list(x):
+    return [1.0, 2.0]
+
+
+def params_and_loss(params, x):
+    loss = params["w"] * x + params["b"]
+    return params, loss
+
+
 def with_a_count(x, xs):
     return x * 2.0, len(xs)
 
@@ -234,6 +243,11 @@ def hidden_and_output(x, W1, v):
     return {"hidden": [h1, h2], "out": h2 @ v}
 
 
+def arrays_and_their_loss(params, x):
+    loss = np.sum(params["w"] * x)
+    return params, loss
+
+
 def moments(x):
     return np.mean(x), np.var(x), np.max(x)
 
@@ -258,6 +272,9 @@ CASES = [
     at(element_changed_by_itself, (1.5, 2.5)),
     at(nested_tuples, (1.5,)),
     at(with_a_count, (1.5, [1.0, 2.0]), wrt="x"),
+    at(constant_list, (1.5,)),
+    at(params_and_loss, ({"w": 0.5, "b": 1.5}, 2.0)),
+    at(arrays_and_their_loss, ({"w": normal("w", 3)}, 1.5)),
     at(identity, (normal("x", 3),), (0.5,)),
     at(repeated_sine, (normal("x", 3),)),
     at(written_by_index, (normal("x", 4),)),
