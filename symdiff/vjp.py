@@ -11,7 +11,7 @@ gradient of ``<cotangent, f(*args)>``, shaped as ``grad``'s (one parameter bare,
 for several, a container or an array as its parameter).  So ``vjp`` of a function
 returning one number with cotangent ``1.0`` is ``value_and_grad``.
 
-    @symdiff.vjp
+    @symdiff.vjp(wrt="params")
     def step(params, x):                       new, dparams = step(params, x, dnew)
         return {"w": params["w"] - 0.1 * x}
 
@@ -68,10 +68,8 @@ def described(program):
 
 def checked_product(function, program, name, *args, **kwargs):
     """``function(*point, cotangent)`` with ``program``'s defaults filled in for the
-    arguments left out, the cotangent checked against the value's structure and shapes."""
-    if not args:
-        raise TypeError(f"{name}() takes the function's arguments followed by a cotangent "
-                        "of its result")
+    arguments left out (``args`` ends with the cotangent), the cotangent checked against
+    the value's structure and shapes."""
     kwargs = {**{p: program.kw_defaults[p] for p in program.kwonly if p in program.kw_defaults},
               **kwargs}
     point, named = bind_arguments(program, args[:-1], kwargs, name)
