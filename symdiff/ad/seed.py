@@ -189,13 +189,16 @@ def refuse_arrays_read_back(program):
                 holding.setdefault(stmt.target, stmt)
         elif isinstance(stmt, ir.SetItem) and _array(program, stmt.value):
             holding.setdefault(stmt.container, stmt)
+        elif isinstance(stmt, ir.Push) and _array(program, stmt.value):  # ``ys.append(h)``
+            holding.setdefault(stmt.stack, stmt)
     for stmt in ir.walk(program.body):
-        read = [name for name in _containers_read(stmt) if name in holding]
+        read = [name for name in _containers_read(stmt) if name in holding
+                and not (isinstance(stmt, ir.Push) and _array(program, stmt.value))]
         if read:
             origin = stmt.origin
             raise UnsupportedSyntaxError(
-                f"an array is kept in the container {read[0]} built at line "
-                f"{holding[read[0]].origin.lineno} and read from it again: symdiff does not "
+                f"an array put in the container {read[0]} at line "
+                f"{holding[read[0]].origin.lineno} is read from it again: symdiff does not "
                 "follow arrays through a list or dict built in the function yet",
                 filename=origin.filename, lineno=origin.lineno,
                 col_offset=origin.col_offset, source_line=origin.text,

@@ -59,6 +59,13 @@ def changed_in_a_list(x, y):
     return out
 
 
+def read_after_append(x):
+    ys = []
+    ys.append(x * 2.0)
+    ys.append(ys[0] + 1.0)
+    return ys
+
+
 def changed_in_names(x, y):
     first = x * y
     return [first, y]
@@ -198,6 +205,14 @@ def test_arrays_read_back_from_a_list_built_here_are_refused_and_the_way_out_wor
     value, (dx, dy) = symdiff.vjp(changed_in_names)(x, y, ct)  # as the hint says
     assert np.allclose(value[0], x * y) and np.allclose(dx, ct[0] * y)
     assert np.allclose(dy, ct[0] * x + ct[1])
+
+
+def test_an_array_appended_and_read_back_is_refused(monkeypatch):
+    # the IR check the tests turn on flags a list of appended arrays at lowering already
+    # (its type says numbers); a user's build, without it, meets the refusal
+    monkeypatch.delenv("SYMDIFF_CHECK_IR", raising=False)
+    with pytest.raises(SymdiffError, match="put in the container ys at line"):
+        symdiff.vjp(read_after_append)(np.ones(2), [np.ones(2), np.ones(2)])
 
 
 def test_grad_still_refuses_a_container_result():
