@@ -30,9 +30,11 @@ is type inference's, never read off a run of ``f``).  Guarantees:
   the result's adjoint a value of its own.
 
     def step(p, x):                def vjp_step(p, x, cotangent):
-        new = {"w": p["w"] * x}        ...
-        return new                     dnew = dict(cotangent)
+        new = {"w": p["w"] * x}        ...   (the forward sweep)
+        return new                     dmul_new = cotangent['w']   (read only: no copy)
+                                       dp['w'] += dmul_new * x
                                        ...
+    ys.append(s); return ys            dys = list(cotangent)   (the reverse pops from it)
 """
 
 from dataclasses import dataclass, replace
