@@ -66,7 +66,7 @@ def seed(env):
     program = env.program
     param = env.names.fresh("cotangent")
     name = result_name(program)
-    kind = program.types.get(name) if name is not None else t.FLOAT
+    kind = built_kind(program, name) if name is not None else t.FLOAT
     if name is None or name not in env.active:
         return Seed(param, kind, ())
     numpy = ex.Name(program.numpy_name) if program.numpy_name else None
@@ -76,6 +76,39 @@ def seed(env):
     elif isinstance(kind, (t.List, t.Tuple, t.Dict)):
         value = mutable(env, kind, value, numpy)
     return Seed(param, kind, (sw.Let(adjoint(env, name), value),))
+
+
+def built_kind(program, name):
+    """The type of ``name`` with the arrays it was built of where type inference says
+    numbers (it types the elements of a container built here so): the cotangent's type,
+    so the reverse sweep treats its arrays as arrays (adds to them out of place)."""
+    kind = program.types.get(name)
+    for stmt in ir.walk(program.body):
+        if isinstance(stmt, ir.Build) and stmt.target == name and stmt.repeat is None:
+            for path, item in ir.literal_leaves(stmt.items, stmt.keys):
+                if isinstance(item, ir.Var):
+                    found = built_kind(program, item.name) if (
+                        item.name in program.containers and item.name != name) else (
+                        program.types.get(item.name))
+                    if isinstance(found, (t.Array, t.List, t.Tuple, t.Dict)):
+                        kind = _with_leaf(kind, path, found)
+    return kind
+
+
+def _with_leaf(kind, path, leaf):
+    """``kind`` with the element at ``path`` (constant indices, keys) of type ``leaf``."""
+    if not path:
+        return leaf
+    head, rest = path[0], path[1:]
+    if isinstance(kind, t.Dict):
+        return t.Dict(tuple((k, _with_leaf(v, rest, leaf) if k == head else v)
+                            for k, v in kind.items))
+    if isinstance(kind, t.Tuple):
+        return t.Tuple(tuple(_with_leaf(e, rest, leaf) if i == head else e
+                             for i, e in enumerate(kind.elts)))
+    if isinstance(kind, t.List):
+        return t.List(_with_leaf(kind.elem, rest, leaf), kind.length)
+    return kind
 
 
 def read_only(start, reverse, adjoint_name):

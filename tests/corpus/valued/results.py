@@ -248,6 +248,14 @@ def arrays_and_their_loss(params, x):
     return params, loss
 
 
+def with_its_sine(x):
+    return x, np.sin(x)
+
+
+def twice_by_key(x):
+    return {"a": x, "b": x}
+
+
 def moments(x):
     return np.mean(x), np.var(x), np.max(x)
 
@@ -299,5 +307,7 @@ CASES = [
     at(logits_and_probs, (normal("W", 3, 4) * 0.5, normal("x", 4))),
     at(layer_outputs, (normal("x", 3), normal("W1", 4, 3), normal("W2", 2, 4))),
     at(hidden_and_output, (normal("x", 3), normal("W1", 4, 3), normal("v", 4))),
+    at(with_its_sine, (normal("x", 3),)),
+    at(twice_by_key, (normal("x", 2),), (0.5,)),
     at(moments, (positive("x", 6),), kinky=True),
 ]
