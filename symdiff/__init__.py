@@ -27,6 +27,7 @@ from symdiff.errors import (
 )
 from symdiff.higher import hessian, hvp, jacobian, jvp
 from symdiff.markers import custom_grad, defgrad, stop_gradient
+from symdiff.vjp import vjp
 
 __all__ = [
     "DecoratorError", "InternalError", "RecursionCycleError", "SourceChangedError",
@@ -34,11 +35,12 @@ __all__ = [
     "UndefinedNameError", "UnknownFunctionError", "UnsupportedSyntaxError",
     "CheckReport", "check", "custom_grad", "defgrad", "grad", "source", "stop_gradient",
     "symbolic", "symbolic_grad", "tape", "value_and_grad", "jvp", "jacobian", "hessian", "hvp",
+    "vjp",
 ]
 __version__ = "0.1.0"
 
 serve({"grad": grad, "value_and_grad": value_and_grad, "jvp": jvp, "jacobian": jacobian,
-       "hessian": hessian, "hvp": hvp})  # what a pickle by recipe is rebuilt with
+       "hessian": hessian, "hvp": hvp, "vjp": vjp})  # what a pickle by recipe is rebuilt with
 del serve
 
 

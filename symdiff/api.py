@@ -60,7 +60,7 @@ class Gradient:
                 "pass its values as numbers or a tuple, or use the gradient without jit")
         built = generate(parsed, wrt, prefer=prefer, with_value=with_value, optimize=optimize,
                          forward=mode == "forward", debug=debug, kinds=kinds,
-                         target=jit or "python")
+                         target=jit or "python", seeded=mode == "vjp")
         program, self.source = built.program, built.source
         self.wrt_names, self.single = list(built.wrt.names), built.wrt.single
         self._parsed, self._defuse = parsed, built.defuse  # for the graph, when asked
@@ -116,7 +116,8 @@ def _watched_reads(reads):
 
 def build(fn, wrt=None, *, with_value=False, optimize=True, mode="reverse", prefer=None,
           debug=None, kinds=None, jit=None):
-    """The cached ``Gradient`` of ``fn`` (``mode="forward"``: its forward-mode function).
+    """The cached ``Gradient`` of ``fn`` (``mode="forward"``: its forward-mode function;
+    ``mode="vjp"``: its vector-Jacobian product, ``symdiff.vjp``).
 
     ``prefer="active"``: with ``wrt=None``, only the parameters a derivative can flow
     from (``check``'s default; see ``symdiff.frontend.wrt``).  ``debug``: called after

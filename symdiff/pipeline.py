@@ -74,12 +74,13 @@ class Generated:
     module: object = None  # the module tree ``source`` parses to (``emit_parsed``)
 
 
-def lower(parsed, *, forward=False, debug=None, kinds=None):
+def lower(parsed, *, forward=False, debug=None, kinds=None, seeded=False):
     """The ``Program`` of a parsed function: fenced, desugared, lowered and hoisted.
 
     With ``forward``, the function may return a tuple of numbers (forward mode).
     ``kinds`` maps each container parameter to its type (``frontend.kinds``): the
-    program is specialized to them.
+    program is specialized to them.  With ``seeded`` (``vjp``), it may return a
+    container or an array.
     """
     show = debug or _quiet
     with stage("fence", parsed):
@@ -89,7 +90,7 @@ def lower(parsed, *, forward=False, debug=None, kinds=None):
     show("desugar", desugared)
     with stage("lower", parsed):
         program = annotate(number_statements(normalize(desugared, allow_tuple=forward,
-                                                       kinds=kinds)))
+                                                       kinds=kinds, any_result=seeded)))
     verify(program, "lower")
     show("lower", program)
     with stage("hoist", parsed):
@@ -100,7 +101,7 @@ def lower(parsed, *, forward=False, debug=None, kinds=None):
 
 
 def generate(parsed, wrt=None, *, prefer=None, with_value=False, optimize=True,
-             forward=False, debug=None, kinds=None, target="python"):
+             forward=False, debug=None, kinds=None, target="python", seeded=False):
     """The generated gradient (``forward``: the tangent function) of a parsed function.
 
     ``wrt`` and ``prefer`` are as the caller wrote them (``frontend.wrt``): once the
@@ -108,22 +109,24 @@ def generate(parsed, wrt=None, *, prefer=None, with_value=False, optimize=True,
     bare value is returned), which the sweeps are written for and ``Generated.wrt``
     holds.  ``kinds``: the container parameters' types, as ``lower`` takes them.
     ``target``: ``"python"``, or ``"numba"`` for the text numba compiles (``to_python``).
+    ``seeded``: the vector-Jacobian product (``symdiff.vjp``), whose reverse sweep starts
+    from a cotangent parameter of the result's structure instead of 1.0.
     """
     with collector_paused():
         show = debug or _quiet
         show("parse", parsed)
-        program = lower(parsed, forward=forward, debug=debug, kinds=kinds)
+        program = lower(parsed, forward=forward, debug=debug, kinds=kinds, seeded=seeded)
         if forward and program.kwonly:
             raise keyword_only_error(parsed)
         choice = resolve(wrt, program, parsed, prefer)
         check_tables(parsed, list(program.tables))  # those in wrt are refused by resolve
         return differentiate_program(parsed, program, choice, with_value=with_value,
                                      optimize=optimize, forward=forward, debug=debug,
-                                     target=target)
+                                     target=target, seeded=seeded)
 
 
 def differentiate_program(parsed, program, choice, *, with_value=False, optimize=True,
-                          forward=False, debug=None, target="python"):
+                          forward=False, debug=None, target="python", seeded=False):
     """The stages after ``lower``, for the parameters ``choice`` names: the sweeps,
     optimized, as a Python tree, and its text."""
     show = debug or _quiet
@@ -134,7 +137,8 @@ def differentiate_program(parsed, program, choice, *, with_value=False, optimize
             generated = differentiate_forward(program, names, defuse=defuse)
         else:
             generated = differentiate(program, names, with_value=with_value,
-                                      as_tuple=not choice.single, defuse=defuse)
+                                      as_tuple=not choice.single, defuse=defuse,
+                                      seeded=seeded)
     verify_sweeps(program, generated, "differentiate")
     show("differentiate", generated.function)
     if not forward and not with_value:  # an overflow only the value needs is not raised

@@ -15,7 +15,7 @@ it, never one listed after:
     analysis, frontend, lower, ad,   the passes, each reading the ones before it
     optimize, backend
     pipeline, specialized, api,      running the passes, the public transforms, checking
-    higher, checking
+    higher, vjp, checking
     symdiff, cli, __main__           the package's public names, the command line
 
 The witnesses stand apart (``WITNESSES``: ``symdiff.witnesses`` and ``symdiff.tape``, its
@@ -53,7 +53,7 @@ LAYERS = [  # from the bottom up; a layer imports only itself and those before i
     "errors", "markers", "core",
     "primitives", "ir",
     "analysis", "frontend", "lower", "ad", "optimize", "backend",
-    "pipeline", "specialized", "api", "higher", "checking",
+    "pipeline", "specialized", "api", "higher", "vjp", "checking",
     "symdiff",  # the package's public names (symdiff/__init__.py)
     "cli", "__main__",
 ]

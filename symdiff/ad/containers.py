@@ -300,9 +300,13 @@ def build_container(env, stmt, scope):
 
 def added_into(env, into, value, kind):
     """``into += value`` for a number; for a list or tuple of numbers, number by
-    number (``for i in range(len(value)): into[i] += value[i]``)."""
+    number (``for i in range(len(value)): into[i] += value[i]``); for a dict, key by
+    key."""
     if not _nested(kind):
         return [sw.AddTo(into, value)]
+    if isinstance(kind, t.Dict):
+        return [s for key, item in kind.items for s in added_into(
+            env, ex.Subscript(into, ex.Const(key)), ex.Subscript(value, ex.Const(key)), item)]
     index = env.names.fresh("i")
     length = length_of(env, value)
     return [sw.For(index, (length,), added_into(

@@ -48,10 +48,13 @@ from symdiff.ad.environment import (Environment, adjoint, built_sides, builtin, 
                                     forward_expression, names_for, overwrites,
                                     redefinitions, stack_names)
 from symdiff.ad.facts import container_facts
+from symdiff.ad.seed import (kept_value, read_only, refuse_arrays_read_back, seed,
+                            without_result)
 from symdiff.ad.taping import Scope, recomputed, restorations, restoring
 from symdiff.ad.writer import Names, operand, operands, spelled_out
 from symdiff.analysis.activity import active_names
 from symdiff.core import expr as ex
+from symdiff.core import types as t
 from symdiff.analysis.sweep_types import type_sweeps
 from symdiff.analysis.defuse import DefUse
 from symdiff.ir import nodes as ir
@@ -78,7 +81,7 @@ class Generated:
 
 
 def differentiate(program, wrt, *, with_value=False, as_tuple=None, record=False,
-                  defuse=None):
+                  defuse=None, seeded=False):
     """The gradient function of ``program`` w.r.t. the names ``wrt``, as IR.
 
     The function returns one number for one name, else a tuple (``as_tuple``
@@ -87,21 +90,26 @@ def differentiate(program, wrt, *, with_value=False, as_tuple=None, record=False
     contribution)`` for every term of the chain rule (``Generated.record_name``
     says what to bind ``record`` to), for ``check`` to compare against the tape; a
     statement is named by its id (``sid``).  ``defuse`` is the program's
-    ``DefUse``, built here when not given.
+    ``DefUse``, built here when not given.  With ``seeded``, the vector-Jacobian product
+    ``vjp_f(*params, cotangent)`` (``ad.seed``): the result may be an array or a
+    container, and its adjoint starts from the cotangent instead of 1.0.
     """
     if as_tuple is None:
         as_tuple = len(wrt) != 1
-    return build(environment(program, wrt, record, defuse), with_value, as_tuple)
+    return build(environment(program, wrt, record, defuse, seeded), with_value, as_tuple,
+                 seeded)
 
 
-def environment(program, wrt, record=False, defuse=None):
+def environment(program, wrt, record=False, defuse=None, seeded=False):
     """The ``Environment`` (``ad.environment``) the sweeps of ``program`` w.r.t. ``wrt``
     are written in: its analyses, computed once, and a fresh ``Names``."""
     defuse = defuse if defuse is not None else DefUse(program)
     names = Names(program, defuse)
     active = active_names(program, [w for w in wrt if differentiable(program, w)], defuse)
+    facts = container_facts(program, defuse, active)
     return Environment(program, defuse, tuple(wrt), frozenset(active),
-                       container_facts(program, defuse, active), redefinitions(program),
+                       without_result(facts, program) if seeded else facts,
+                       redefinitions(program),
                        MappingProxyType(built_sides(program, defuse, active)),
                        MappingProxyType(restorations(program, defuse, active)), names,
                        names.fresh("record") if record else None, indexed_arrays(program))
@@ -109,26 +117,36 @@ def environment(program, wrt, record=False, defuse=None):
 
 # --- the function -----------------------------------------------------------------------
 
-def build(env, with_value, as_tuple):
+def build(env, with_value, as_tuple, seeded=False):
     program, names = env.program, env.names
-    refuse_array_result(program)
+    start = seed(env) if seeded else None
+    if start is None:
+        refuse_array_result(program)
+    else:
+        refuse_arrays_read_back(program)
     fwd, rev = block(env, program.body, Scope())
     body = flatten(env, fwd)
     result = program.result
-    value_name = None
+    value_name = names.fresh("value") if with_value else None
     calls = bool(program.arrays) or any(getattr(s, "call", None)
                                         for s in env.defuse.statements)
-    if with_value:
-        value_name = names.fresh("value")
-        value = operand(result)
-        if calls:
-            value = as_float(env, value)
-        body.append(sw.Let(value_name, value))
     reverse = []
     if isinstance(result, ir.Var) and result.name in env.active:
-        reverse.append(sw.Let(adjoint(env, result.name), ex.Const(1.0)))
-        reverse += container_adjoints(env) + indexed_zeros(env)
+        seeding = list(start.statements) if start else [
+            sw.Let(adjoint(env, result.name), ex.Const(1.0))]
+        seeded_names = {s.target for s in seeding}
+        reverse += seeding + [s for s in container_adjoints(env) + indexed_zeros(env)
+                              if s.target not in seeded_names]
         reverse += flatten(env, rev)
+        if start:
+            reverse = read_only(start, reverse, adjoint(env, result.name))
+    if with_value:
+        value = operand(result)
+        if calls and (start is None or start.kind in t.NUMBERS):
+            value = as_float(env, value)
+        elif start is not None:
+            value = kept_value(env, value, reverse, set(names.derivatives.values()))
+        body.append(sw.Let(value_name, value))
     initialized = initialize_adjoints(reverse, set(names.derivatives.values()),
                                       names.local | branch_local_adjoints(env),
                                       array_zeros(env))
@@ -148,12 +166,13 @@ def build(env, with_value, as_tuple):
         reverse.insert(0, sw.Comment(f"{SECTION}: adjoints, from the result back", True))
     statements = none_guards(program, env.wrt) + prologue + body + reverse + [
         sw.Return(grad)]
-    name = names.fresh(f"grad_{program.name}")
+    name = names.fresh(f"{'vjp' if start else 'grad'}_{program.name}")
+    extra = (start.param,) if start else ()
     return type_sweeps(Generated(
-        function_of(name, program, statements), program.math_name, program.namespace,
+        function_of(name, program, statements, extra), program.math_name, program.namespace,
         dict(names.derivatives), env.record, {alias: b for b, alias in names.builtins.items()},
         dict(names.helpers), tuple(names.counters), dict(program.containers),
-        dict(program.arrays)), program.types)
+        dict(program.arrays)), program.types, {start.param: start.kind} if start else None)
 
 
 # --- blocks -----------------------------------------------------------------------------
@@ -305,9 +324,12 @@ def _default(value):
 
 def function_of(name, program, body, extra=()):
     """The ``Function`` named ``name`` with ``program``'s parameters (then ``extra``
-    ones, which drop the defaults) and ``body``."""
+    ones, which drop the defaults, before the keyword-only ones) and ``body``."""
     defaults = () if extra else tuple(_default(d) for d in program.defaults)
     kw_defaults = tuple(_default(program.kw_defaults[p]) if p in program.kw_defaults else None
                         for p in program.kwonly)
-    return sw.Function(name, tuple(program.params) + tuple(extra), defaults, program.kwargs,
-                       body, kwonly=tuple(program.kwonly), kw_defaults=kw_defaults)
+    params = tuple(program.params)
+    positional = len(params) - len(program.kwonly)
+    return sw.Function(name, params[:positional] + tuple(extra) + params[positional:],
+                       defaults, program.kwargs, body, kwonly=tuple(program.kwonly),
+                       kw_defaults=kw_defaults)

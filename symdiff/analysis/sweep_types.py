@@ -85,14 +85,17 @@ def save_stacks(function):
 POPPED = object()  # the value of ``t = pop()`` from a save stack: what ``push`` saved
 
 
-def type_sweeps(generated, types):
+def type_sweeps(generated, types, exact=None):
     """``generated`` with its statements numbered and ``function.types`` set, from the
-    program's ``types`` (name -> type) and the adjoint map ``generated.adjoints``."""
+    program's ``types`` (name -> type) and the adjoint map ``generated.adjoints``;
+    ``exact``: parameters whose type is as given, not widened to what a caller may pass
+    (a vjp's cotangent: a float's is a float, as the adjoint it seeds)."""
     function = sw.number_statements(generated.function)
     primals = {d: p for p, d in generated.adjoints.items()}  # forward mode: a tangent
     given = {p: as_passed(types.get(p, types.get(primals.get(p)))) for p in function.params}
     if function.kwarg:
         given[function.kwarg] = None
+    given.update(exact or {})
     for name, value in generated.namespace.items():  # ``SCALE = 2.5``: the module's
         kind = of_constant(value)
         if kind is not None and name not in given:

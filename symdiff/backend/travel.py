@@ -46,7 +46,7 @@ from symdiff.backend import display
 from symdiff.backend.compile import run_text
 from symdiff.frontend.wrappers import StandsFor
 
-TRANSFORMS = ("grad", "value_and_grad", "jvp", "jacobian", "hessian", "hvp")
+TRANSFORMS = ("grad", "value_and_grad", "jvp", "jacobian", "hessian", "hvp", "vjp")
 _PUBLIC = {}  # transform name -> the public function ``rebuild`` applies (``serve``)
 _MADE = weakref.WeakKeyDictionary()  # Gradient -> [GeneratedFunctions made of it]
 _ARRIVED = {}  # what from_source compiled, by its text and what it ran as

@@ -92,7 +92,7 @@ def bind(frame, name, operand):
 def returned(frame, node):
     """The error for a container returned by the differentiated function, or by a helper
     from inside a branch or a loop."""
-    if frame.top:
+    if frame.top and not frame.unit.any_result:
         return frame.error(UnsupportedSyntaxError, node, "a container is returned: a "
                            "gradient is taken of a function returning one number",
                            "return one number (sum(xs), xs[-1]), or use symdiff.jacobian "

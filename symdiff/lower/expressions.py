@@ -113,7 +113,9 @@ def _kept(frame, node):
     assignment to one name, or what a helper returns."""
     where = frame.statement_node
     if isinstance(where, ast.Return) and where.value is node:
-        return not frame.top and isinstance(node, ast.List)  # a tuple: values unpacked
+        if frame.top:  # the result itself: a container only where ``vjp`` takes one
+            return frame.unit.any_result
+        return isinstance(node, ast.List)  # a tuple: values unpacked
     return (isinstance(where, ast.Assign) and where.value is node and len(where.targets) == 1
             and isinstance(where.targets[0], ast.Name))
 

@@ -55,7 +55,8 @@ def _body(frame, stmts, result_target):
             target = result_target if simple else (result_target or frame.result_name())
             frame.hint = target or "result"
             operand = frame.value(final.value, target)
-            if frame.top and containers.is_container_operand(frame, operand):
+            if frame.top and not frame.unit.any_result and containers.is_container_operand(
+                    frame, operand):
                 raise changes.returned(frame, final.value)
     else:
         if not contains(stmts, ast.Return):

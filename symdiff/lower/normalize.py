@@ -37,12 +37,14 @@ from symdiff.lower.inline import run_function_body
 from symdiff.lower.scope import Unit
 
 
-def normalize(parsed, allow_tuple=False, kinds=None):
+def normalize(parsed, allow_tuple=False, kinds=None, any_result=False):
     """The ``Program`` of a parsed function that passed ``fence``.
 
     With ``allow_tuple`` (forward mode), the function may return a tuple of
     numbers; ``Program.result`` is then a tuple of operands.  ``kinds`` maps a
-    parameter to the container type the call passes it (``frontend.kinds``).
+    parameter to the container type the call passes it (``frontend.kinds``).  With
+    ``any_result`` (``vjp``), it may return a container (a literal too) or an array;
+    ``Program.result`` is then the variable holding it.
     """
     namer = Namer(all_identifiers(parsed.tree) + list(BUILTINS))
     unit = Unit(parsed, namer, None)
@@ -51,6 +53,7 @@ def normalize(parsed, allow_tuple=False, kinds=None):
     math_name = unit.math_name = _math_alias(parsed, namer, local)
     program_origin = _origin(parsed, parsed.tree)
     unit.allow_tuple = allow_tuple
+    unit.any_result = any_result
     frame = Frame(unit, parsed, mapping={}, stack=(parsed.fn,), top=True)
     params = []
     for name in local[:_param_count(parsed.tree)]:

@@ -38,6 +38,7 @@ class Unit:
         self._globals = {}
         self._parsed = {}
         self.allow_tuple = False
+        self.any_result = False  # (vjp) the function may return a container or an array
         self.program_rules = {}  # op -> Rule, for functions with their own rule
         self.custom_functions = {}  # op -> (function, partials)
         self.containers = {}  # generated name -> the container type it holds

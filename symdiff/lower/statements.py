@@ -169,7 +169,8 @@ def stmt_Return(frame, node):
     else:
         frame.hint = frame.result_name()
         result = frame.value(node.value, frame.result_name())
-        if containers.is_container_operand(frame, result) and (frame.top or frame.compound):
+        if containers.is_container_operand(frame, result) and (
+                frame.top and not frame.unit.any_result or frame.compound):
             raise changes.returned(frame, node.value)
     if frame.compound:
         set_returned(frame)
