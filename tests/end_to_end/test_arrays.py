@@ -43,7 +43,6 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
 
 REFUSED = {  # cases symdiff refuses today with a SymdiffError (located); the list only shrinks
     "elementwise.float32_scaled",  # np.float32 is not something symdiff can differentiate
-    "elementwise.combined_masks",  # the & operator is not supported
     "reductions.mean_over_two_axes",  # a tuple of 2 values stands where one number is needed
     "linalg.bilinear_einsum",  # np.einsum takes 2 arguments by position here, not 4
     "linalg.einsum_trace_and_rows",  # numpy.einsum of array[float64, 2, ()] is not supported
@@ -53,7 +52,6 @@ REFUSED = {  # cases symdiff refuses today with a SymdiffError (located); the li
     "indexing.squeezed_column",  # the method squeeze with axis=None is not supported
     "indexing.asarray_of_a_list",  # a container stands where a number is needed
     "indexing.ellipsis_and_none",  # a ellipsis constant is not supported
-    "indexing.selected_by_mask",  # the ~ operator is not supported
     "indexing.list_of_arrays",  # numpy.getitem of float, int is not supported
     "models.l2_over_a_dict",  # a dict['w': array[float64, 1, ()], 'b': array[float64, 0, ()]] is read by a key 
 }

@@ -1,0 +1,105 @@
+"""Array operations NumPy code writes beyond the first records: masks combined (``&``,
+``|``, ``~``), through ``symdiff.grad`` on small functions that use them.
+
+Each gradient is checked against the tape witness (``symdiff.tape.grad``, which runs
+the unchanged function on its own array values) and, along seeded random directions,
+against a five-point central difference of the function run by NumPy.  A refused form
+is a located ``SymdiffError``.
+"""
+
+import inspect
+
+import numpy as np
+import pytest
+
+import symdiff
+import symdiff.tape
+from symdiff import grad
+from symdiff.errors import UnsupportedSyntaxError
+
+
+def _directional(f, args, index, v, h=1e-3):
+    def at(s):
+        moved = list(args)
+        moved[index] = args[index] + s * v
+        return float(f(*moved))
+    return (-at(2 * h) + 8 * at(h) - 8 * at(-h) + at(-2 * h)) / (12 * h)
+
+
+def _as_tuple(got, wrt):
+    return got if len(wrt) > 1 else (got,)
+
+
+def check(f, args, wrt, seed=0):
+    """symdiff's gradient by ``wrt`` at ``args``: the tape's, and finite differences'."""
+    rng = np.random.default_rng(seed)
+    params = list(inspect.signature(f).parameters)
+    chosen = wrt if len(wrt) > 1 else wrt[0]
+    got = _as_tuple(grad(f, wrt=chosen)(*args), wrt)
+    tape = _as_tuple(symdiff.tape.grad(f, wrt=chosen)(*args), wrt)
+    scale = 1.0 + abs(float(f(*args)))
+    for name, gradient, witness in zip(wrt, got, tape):
+        index = params.index(name)
+        assert np.shape(gradient) == np.shape(args[index]), name
+        assert np.allclose(gradient, witness, rtol=1e-9, atol=1e-12), (name, gradient, witness)
+        for _ in range(2):
+            v = rng.normal(size=np.shape(args[index]))
+            expected = _directional(f, args, index, v)
+            assert float(np.sum(gradient * v)) == pytest.approx(
+                expected, rel=1e-6, abs=1e-7 * scale), name
+    return got
+
+
+# --- masks ----------------------------------------------------------------------------
+
+def masks_combined(x, y):
+    both = (x > 0.0) & (y < 0.5)
+    either = (x < -0.5) | (y > 1.0)
+    return np.sum(np.where(both, x * y, 0.0)) + np.sum(np.where(either & ~both, y ** 2, x))
+
+
+def outside_a_mask(x, m):
+    return np.sum(x[~m] ** 2) + np.sum(np.where(m | (x > 1.0), x, 0.0))
+
+
+MASK_POINTS = [
+    (masks_combined, (np.array([0.5, -1.0, 2.0, 0.3]), np.array([0.1, 2.0, 0.3, 0.9])), ("x", "y")),
+    (masks_combined, (np.array([[0.5, -1.0], [2.0, -0.7]]), np.array([0.1, 2.0])), ("x", "y")),
+    (outside_a_mask, (np.array([0.5, -1.0, 2.0]), np.array([True, False, False])), ("x",)),
+]
+
+
+@pytest.mark.parametrize("f, args, wrt", MASK_POINTS)
+def test_masks_combined(f, args, wrt):
+    check(f, args, wrt)
+
+
+def test_a_mask_has_no_adjoint_and_is_computed_as_written():
+    source = symdiff.source(masks_combined, *MASK_POINTS[0][1])
+    assert "both = (x > 0.0) & (y < 0.5)" in source
+    assert "dboth" not in source and "deither" not in source
+
+
+def bits_of_numbers(x):
+    return x & 1
+
+
+def inverted_number(x):
+    return ~x
+
+
+@pytest.mark.parametrize("f", [bits_of_numbers, inverted_number])
+def test_bit_operators_of_numbers_are_refused_located(f):
+    with pytest.raises(UnsupportedSyntaxError) as caught:
+        grad(f)(3.0)
+    assert caught.value.lineno == inspect.getsourcelines(f)[1] + 1
+
+
+def floats_anded(x, y):
+    return np.sum(np.where(x & y, x, y))
+
+
+def test_a_mask_operator_of_floats_is_refused_located():
+    with pytest.raises(symdiff.SymdiffError) as caught:
+        grad(floats_anded)(np.ones(2), np.ones(2))
+    assert caught.value.lineno == inspect.getsourcelines(floats_anded)[1] + 1
