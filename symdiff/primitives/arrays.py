@@ -44,13 +44,25 @@ def reduced(args, consts):
     keepdims = bool(consts[2]) if len(consts) > 2 else False
     if axis is None:
         return t.Array(x.dtype, x.ndim, tuple(range(x.ndim))) if keepdims else t.NUMPY_FLOAT
-    axis = axis % x.ndim
+    axes = _axes_of(axis, x.ndim)
+    if axes is None:
+        return None
     if keepdims:
-        return t.Array(x.dtype, x.ndim, tuple(sorted(set(x.unit_axes) | {axis})))
-    if x.ndim == 1:
+        return t.Array(x.dtype, x.ndim, tuple(sorted(set(x.unit_axes) | set(axes))))
+    if len(axes) == x.ndim:
         return t.NUMPY_FLOAT  # (numpy's scalar)
-    return t.Array(x.dtype, x.ndim - 1, tuple(a - (a > axis) for a in x.unit_axes
-                                               if a != axis))
+    kept = [a for a in range(x.ndim) if a not in axes]
+    return t.Array(x.dtype, len(kept), tuple(kept.index(a) for a in x.unit_axes if a in kept))
+
+
+def _axes_of(axis, ndim):
+    """The axes ``axis`` (an int or a tuple of ints) names of an array of ``ndim`` axes,
+    each counted from the front; None where one is out of range or named twice."""
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    if not all(-ndim <= a < ndim for a in axes):
+        return None
+    found = tuple(sorted({a % ndim for a in axes}))
+    return found if len(found) == len(axes) else None
 
 
 def product(args, consts):
@@ -106,8 +118,8 @@ class _Spread:
         x, axis, keepdims = (tuple(args) + (ex.Const(None), ex.Const(False)))[:3]
         count = None
         if self.mean:
-            count = ex.Attribute(x, "size") if axis == ex.Const(None) else ex.Subscript(
-                ex.Attribute(x, "shape"), axis)
+            count = ex.Attribute(x, "size") if axis == ex.Const(None) else _shape_product(
+                x, axis)
         if axis == ex.Const(None) and not _true(keepdims):
             value = g if count is None else ex.BinOp("/", g, count)
             return call(names, "full_like", x, value)
@@ -115,6 +127,22 @@ class _Spread:
             g = call(names, "expand_dims", g, axis)
         spread = ex.BinOp("*", g, call(names, "ones_like", x))
         return spread if count is None else ex.BinOp("/", spread, count)
+
+
+def _shape_product(x, axis):
+    """``x.shape[1]``, or ``x.shape[0] * x.shape[2]`` for ``axis=(0, 2)``."""
+    count = None
+    for a in _each_axis(axis):
+        size = ex.Subscript(ex.Attribute(x, "shape"), a)
+        count = size if count is None else ex.BinOp("*", count, size)
+    return count
+
+
+def _each_axis(axis):
+    """The IR expressions of the axes ``axis`` names: itself, or each of a tuple's."""
+    if isinstance(axis, ex.Const) and isinstance(axis.value, tuple):
+        return tuple(ex.Const(a) for a in axis.value)
+    return (axis,)
 
 
 def _true(const):

@@ -43,7 +43,6 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
 
 REFUSED = {  # cases symdiff refuses today with a SymdiffError (located); the list only shrinks
     "elementwise.float32_scaled",  # np.float32 is not something symdiff can differentiate
-    "reductions.mean_over_two_axes",  # a tuple of 2 values stands where one number is needed
     "linalg.bilinear_einsum",  # np.einsum takes 2 arguments by position here, not 4
     "linalg.einsum_trace_and_rows",  # numpy.einsum of array[float64, 2, ()] is not supported
     "linalg.batched_matmul",  # numpy.matmul of array[float64, 3, ()], array[float64, 1, ()] is not supported

@@ -1,5 +1,5 @@
 """Array operations NumPy code writes beyond the first records: masks combined (``&``,
-``|``, ``~``), through ``symdiff.grad`` on small functions that use them.
+``|``, ``~``), reductions over a tuple of axes, through ``symdiff.grad`` on small functions that use them.
 
 Each gradient is checked against the tape witness (``symdiff.tape.grad``, which runs
 the unchanged function on its own array values) and, along seeded random directions,
@@ -103,3 +103,45 @@ def test_a_mask_operator_of_floats_is_refused_located():
     with pytest.raises(symdiff.SymdiffError) as caught:
         grad(floats_anded)(np.ones(2), np.ones(2))
     assert caught.value.lineno == inspect.getsourcelines(floats_anded)[1] + 1
+
+
+# --- reductions over a tuple of axes ---------------------------------------------------
+
+def over_axes(A):
+    m = np.mean(A, axis=(0, 2))
+    s = np.sum(A ** 2, axis=(1, -1), keepdims=True)
+    return np.sum(m ** 2) + np.sum(np.sin(s)) + np.sum(np.max(A, axis=(0, -1)) * np.prod(
+        A, axis=(2, 0)))
+
+
+def moments_over_axes(A):
+    return np.sum(np.var(A, axis=(0, 1)) + np.std(A, axis=(1, 2), keepdims=True) ** 3)
+
+
+AXES = np.random.default_rng(3).normal(size=(2, 3, 4))
+
+
+@pytest.mark.parametrize("f", [over_axes, moments_over_axes])
+@pytest.mark.parametrize("A", [AXES, AXES[:1], AXES.astype(np.float64)[:, :2, :1]])
+def test_reductions_over_a_tuple_of_axes(f, A):
+    check(f, (A,), ("A",))
+
+
+def test_a_mean_over_axes_divides_by_their_sizes():
+    source = symdiff.source(over_axes, AXES)
+    assert "/ (A.shape[0] * A.shape[2])" in source
+
+
+def axes_named_twice(A):
+    return np.sum(A, axis=(0, 0))
+
+
+def axes_not_constant(A, k):
+    return np.sum(np.sum(A, axis=(0, k)))
+
+
+@pytest.mark.parametrize("f, args", [(axes_named_twice, (AXES,)), (axes_not_constant, (AXES, 1))])
+def test_axes_not_written_as_distinct_constants_are_refused_located(f, args):
+    with pytest.raises(symdiff.SymdiffError) as caught:
+        grad(f, wrt="A")(*args)
+    assert caught.value.lineno == inspect.getsourcelines(f)[1] + 1
