@@ -14,6 +14,7 @@ chosen by the arguments' types, written as a person writes them:
     x = np.linalg.solve(A, b)       db = np.linalg.solve(A.T, g)
                                     dA = -np.outer(np.linalg.solve(A.T, g), x)
     d = np.linalg.det(A)            dA = g * d * np.linalg.inv(A).T
+    D = np.diag(v)                  dv = np.diag(g)
     s, l = np.linalg.slogdet(A)     dA = g * np.linalg.inv(A).T    (the sign: none)
 """
 
@@ -183,6 +184,28 @@ def _einsum_vjp(count):
     return vjp
 
 
+# --- numpy.diag: a vector to its diagonal matrix, a matrix to its diagonal -----------------
+
+def diagonal_of(args, consts):
+    """``numpy.diag(v)`` of a vector: a square matrix; of a matrix: its diagonal, of
+    length one where an axis of the matrix has size one."""
+    if not _arrays(args, (1, 2)):
+        return None
+    x = args[0]
+    if x.ndim == 1:
+        return t.Array(x.dtype, 2, (0, 1) if x.unit_axes else ())
+    return t.Array(x.dtype, 1, (0,) if x.unit_axes else ())
+
+
+def _diag_vjp(args, out):
+    """A vector's adjoint is the diagonal of ``g``; a matrix's, the diagonal matrix of
+    ``g`` padded to its shape (a matrix that is not square has a shorter diagonal)."""
+    if args[0].ndim == 1:
+        return (Text("numpy.diag(g)", ("x",)),)
+    return (Text("numpy.pad(numpy.diag(g), ((0, x.shape[0] - g.shape[0]), "
+                 "(0, x.shape[1] - g.shape[0])))", ("x",)),)
+
+
 # --- numpy.linalg ---------------------------------------------------------------------------
 
 def solved(args, consts):
@@ -233,6 +256,7 @@ RECORDS = table(
            variants=((3, "einsum_2"),)),
     _array("einsum_2", "numpy.einsum(subscripts, x, y)", ("subscripts", "x", "y"),
            einsummed, _einsum_vjp(2), ints=("subscripts",)),
+    _array("diag", "numpy.diag(x)", ("x",), diagonal_of, _diag_vjp, numpy=("diag",)),
     _array("solve", "numpy.linalg.solve(a, b)", ("a", "b"), solved, _solve_vjp,
            numpy=("linalg.solve",)),
     _array("inv", "numpy.linalg.inv(a)", ("a",), square,
@@ -261,6 +285,7 @@ HINTS = {
               "operand and in the result, and one or two arrays",
     "einsum_2": "it takes a constant subscript string without '...', each letter once per "
                 "operand and in the result, and one or two arrays",
+    "diag": "it takes a vector or a matrix (and no offset k)",
     "solve": "it takes a matrix and a vector or a matrix",
     "inv": "it takes a square matrix", "det": "it takes a square matrix",
     "cholesky": "it takes a square matrix",

@@ -46,9 +46,6 @@ REFUSED = {  # cases symdiff refuses today with a SymdiffError (located); the li
     "linalg.bilinear_einsum",  # np.einsum takes 2 arguments by position here, not 4
     "linalg.einsum_trace_and_rows",  # numpy.einsum of array[float64, 2, ()] is not supported
     "linalg.batched_matmul",  # numpy.matmul of array[float64, 3, ()], array[float64, 1, ()] is not supported
-    "linalg.diagonal_both_ways",  # np.diag is not something symdiff can differentiate
-    "linalg.cholesky_log_det",  # np.diag is not something symdiff can differentiate
-    "indexing.squeezed_column",  # the method squeeze with axis=None is not supported
     "indexing.asarray_of_a_list",  # a container stands where a number is needed
     "indexing.ellipsis_and_none",  # a ellipsis constant is not supported
     "indexing.list_of_arrays",  # numpy.getitem of float, int is not supported

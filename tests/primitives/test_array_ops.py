@@ -1,5 +1,6 @@
 """Array operations NumPy code writes beyond the first records: masks combined (``&``,
-``|``, ``~``), reductions over a tuple of axes, through ``symdiff.grad`` on small functions that use them.
+``|``, ``~``), reductions over a tuple of axes, ``squeeze`` with no axis, ``np.diag``,
+through ``symdiff.grad`` on small functions that use them.
 
 Each gradient is checked against the tape witness (``symdiff.tape.grad``, which runs
 the unchanged function on its own array values) and, along seeded random directions,
@@ -145,3 +146,47 @@ def test_axes_not_written_as_distinct_constants_are_refused_located(f, args):
     with pytest.raises(symdiff.SymdiffError) as caught:
         grad(f, wrt="A")(*args)
     assert caught.value.lineno == inspect.getsourcelines(f)[1] + 1
+
+
+# --- squeeze with no axis, np.diag ------------------------------------------------------
+
+def squeezed(C):
+    return np.sum(np.exp(C.squeeze()) * np.arange(3.0)) + np.sum(np.squeeze(C * C) ** 3)
+
+
+def squeezed_to_a_number(c):
+    return np.squeeze(c) * 2.0 + np.sum(c)
+
+
+def diagonals(A, v):
+    return np.sum(np.diag(A) ** 2) + np.sum(np.diag(v) @ A) + np.sum(np.exp(np.diag(A.T @ A)))
+
+
+RNG = np.random.default_rng(5)
+SHAPE_POINTS = [
+    (squeezed, (RNG.normal(size=(3, 1)),), ("C",)),
+    (squeezed, (RNG.normal(size=(1, 3, 1)),), ("C",)),
+    (squeezed_to_a_number, (RNG.normal(size=(1, 1)),), ("c",)),
+    (diagonals, (RNG.normal(size=(3, 3)), RNG.normal(size=3)), ("A", "v")),
+    (diagonals, (RNG.normal(size=(1, 1)), RNG.normal(size=1)), ("A", "v")),
+]
+
+
+@pytest.mark.parametrize("f, args, wrt", SHAPE_POINTS)
+def test_squeeze_and_diag(f, args, wrt):
+    check(f, args, wrt)
+
+
+def diagonal_of_a_rectangle(A):
+    return np.sum(np.exp(np.diag(A)))
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (3, 2), (1, 4)])
+def test_the_diagonal_of_a_matrix_that_is_not_square(shape):
+    check(diagonal_of_a_rectangle, (RNG.normal(size=shape),), ("A",))
+
+
+def test_squeeze_with_no_axis_takes_out_the_axes_of_size_one():
+    source = symdiff.source(squeezed, SHAPE_POINTS[1][1][0])
+    assert ".reshape(C.shape)" in source
+    assert symdiff.source(diagonals, *SHAPE_POINTS[3][1]).count("np.diag(") >= 3
