@@ -43,8 +43,6 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
 
 REFUSED = {  # cases symdiff refuses today with a SymdiffError (located); the list only shrinks
     "elementwise.float32_scaled",  # np.float32 is not something symdiff can differentiate
-    "linalg.bilinear_einsum",  # np.einsum takes 2 arguments by position here, not 4
-    "linalg.einsum_trace_and_rows",  # numpy.einsum of array[float64, 2, ()] is not supported
     "linalg.batched_matmul",  # numpy.matmul of array[float64, 3, ()], array[float64, 1, ()] is not supported
     "indexing.asarray_of_a_list",  # a container stands where a number is needed
     "indexing.ellipsis_and_none",  # a ellipsis constant is not supported
@@ -62,7 +60,6 @@ KNOWN_WRONG = {  # case -> why the gradient symdiff returns is wrong today
 
 TAPE_PENDING = {  # case -> what the tape witness does not take yet (checked once it takes
     # arrays: a listed case the tape then differentiates rightly fails, and is removed)
-    "linalg.einsum_trace_and_rows": "np.einsum with an index repeated in one operand ('ii')",
     "indexing.filled_by_index": "a Value written into a plain float array (np.zeros)",
     "indexing.scattered_into_zeros": "an ArrayValue written into a plain float array",
 }

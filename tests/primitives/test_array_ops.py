@@ -1,6 +1,6 @@
 """Array operations NumPy code writes beyond the first records: masks combined (``&``,
 ``|``, ``~``), reductions over a tuple of axes, ``squeeze`` with no axis, ``np.diag``,
-through ``symdiff.grad`` on small functions that use them.
+``einsum`` of a diagonal and of up to four operands, through ``symdiff.grad`` on small functions that use them.
 
 Each gradient is checked against the tape witness (``symdiff.tape.grad``, which runs
 the unchanged function on its own array values) and, along seeded random directions,
@@ -190,3 +190,35 @@ def test_squeeze_with_no_axis_takes_out_the_axes_of_size_one():
     source = symdiff.source(squeezed, SHAPE_POINTS[1][1][0])
     assert ".reshape(C.shape)" in source
     assert symdiff.source(diagonals, *SHAPE_POINTS[3][1]).count("np.diag(") >= 3
+
+
+# --- einsum: a letter twice in one operand, up to four operands ---------------------------
+
+def traces(A, B):
+    return np.einsum("ii", A) * np.einsum("ii->", A @ B) + np.sum(np.einsum("ii->i", A) ** 3)
+
+
+def chained(a, B, C, d):
+    return np.einsum("i,ij,jk,k->", a, B, C, d) + np.sum(np.einsum("ij,jk,kl->il", B, C, C.T))
+
+
+def diagonal_blocks(T):
+    return np.sum(np.einsum("iij->j", T) ** 2)
+
+
+EINSUM_POINTS = [
+    (traces, (RNG.normal(size=(3, 3)), RNG.normal(size=(3, 3))), ("A", "B")),
+    (traces, (RNG.normal(size=(1, 1)), RNG.normal(size=(1, 1))), ("A", "B")),
+    (chained, (RNG.normal(size=2), RNG.normal(size=(2, 3)), RNG.normal(size=(3, 4)),
+               RNG.normal(size=4)), ("a", "B", "C", "d")),
+    (diagonal_blocks, (RNG.normal(size=(2, 2, 3)),), ("T",)),
+]
+
+
+@pytest.mark.parametrize("f, args, wrt", EINSUM_POINTS)
+def test_einsum_of_diagonals_and_of_many_operands(f, args, wrt):
+    check(f, args, wrt)
+
+
+def test_the_trace_by_einsum_gives_back_an_identity():
+    assert "np.eye(A.shape[1], dtype=A.dtype)" in symdiff.source(traces, *EINSUM_POINTS[0][1])
