@@ -46,6 +46,8 @@ def dotted(args, consts):
     arrays = [a for a in args if isinstance(a, t.Array)]
     if len(arrays) == 1 and all(isinstance(a, t.Array) or t.is_number(a) for a in args):
         return t.broadcast(args, dtype="float64")  # ``numpy.dot`` makes the number an array
+    if any(isinstance(a, t.Array) and a.ndim > 2 for a in args):
+        return None  # (``numpy.dot`` of a stack is no product of matrices: not taken)
     return product(args, consts)
 
 

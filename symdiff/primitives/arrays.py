@@ -66,10 +66,13 @@ def _axes_of(axis, ndim):
 
 
 def product(args, consts):
-    """``x @ y`` of arrays of one or two axes."""
-    if len(args) != 2 or not all(isinstance(a, t.Array) and 1 <= a.ndim <= 2 for a in args):
+    """``x @ y`` of arrays of one or two axes, or of a stack of matrices (``x`` or ``y``
+    of three axes or more: see ``stacked``)."""
+    if len(args) != 2 or not all(isinstance(a, t.Array) and a.ndim >= 1 for a in args):
         return None
     x, y = args
+    if x.ndim > 2 or y.ndim > 2:
+        return stacked(x, y)
     dtype = _dtype(x, y)
     if x.ndim == 2 and y.ndim == 2:
         units = tuple(a for a, on in ((0, 0 in x.unit_axes), (1, 1 in y.unit_axes)) if on)
@@ -79,6 +82,24 @@ def product(args, consts):
     if y.ndim == 2:
         return t.Array(dtype, 1, (0,) if 1 in y.unit_axes else ())
     return t.NUMPY_FLOAT
+
+
+def stacked(x, y):
+    """``x @ y`` where one is a stack of matrices, the last two axes of each the matrices
+    (a vector is one row or one column): the stack's axes in front, then ``x``'s rows
+    and ``y``'s columns.  Two stacks of as many axes, whose stack axes known to have size
+    one agree (NumPy would broadcast them otherwise): the sum back is not written."""
+    if x.ndim > 2 and y.ndim > 2 and (x.ndim != y.ndim or [
+            a for a in x.unit_axes if a < x.ndim - 2] != [a for a in y.unit_axes if a < y.ndim - 2]):
+        return None
+    stack = x if x.ndim > 2 else y
+    lead = stack.ndim - 2
+    units = [a for a in stack.unit_axes if a < lead]
+    if x.ndim >= 2 and x.ndim - 2 in x.unit_axes:
+        units.append(lead)
+    if y.ndim >= 2 and y.ndim - 1 in y.unit_axes:
+        units.append(lead + (x.ndim >= 2))
+    return t.Array(_dtype(x, y), lead + (x.ndim >= 2) + (y.ndim >= 2), tuple(units))
 
 
 def transposed(args, consts):
@@ -149,9 +170,31 @@ def _true(const):
     return isinstance(const, ex.Const) and bool(const.value)
 
 
+_STACKED = {  # (x is the stack, how many axes the other has) -> x's and y's adjoints
+    (True, 1): ("numpy.expand_dims(g, -1) * y", "x.reshape(-1, x.shape[-1]).T @ g.ravel()"),
+    (True, 2): ("g @ y.T", "x.reshape(-1, x.shape[-1]).T @ g.reshape(-1, g.shape[-1])"),
+    (True, 3): ("g @ numpy.swapaxes(y, -1, -2)", "numpy.swapaxes(x, -1, -2) @ g"),
+    (False, 1): ("numpy.sum(y * numpy.expand_dims(g, -2), axis={lead_and_last})",
+                 "numpy.expand_dims(x, -1) * numpy.expand_dims(g, -2)"),
+    (False, 2): ("numpy.sum(g @ numpy.swapaxes(y, -1, -2), axis={lead})", "x.T @ g"),
+}
+
+
+def _stacked_vjp(x, y):
+    """The adjoints of a product with a stack of matrices: by the stack's matrices, the
+    other operand's summed over the stack's axes (in front of its last two)."""
+    stack = x if x.ndim > 2 else y
+    key = (True, min(y.ndim, 3)) if x.ndim > 2 else (False, x.ndim)
+    lead = tuple(range(stack.ndim - 2))
+    axes = {"lead": lead[0] if len(lead) == 1 else lead, "lead_and_last": lead + (-1,)}
+    return tuple(Text(text.format(**axes), ("x", "y")) for text in _STACKED[key])
+
+
 def _product_vjp(args, out):
     x, y = args
     params = ("x", "y")
+    if x.ndim > 2 or y.ndim > 2:
+        return _stacked_vjp(x, y)
     if x.ndim == 2 and y.ndim == 2:
         texts = ("g @ y.T", "x.T @ g")
     elif x.ndim == 2:
@@ -203,7 +246,8 @@ METHODS = {"sum": "array_sum", "mean": "array_mean", "dot": "matmul",
            "transpose": "transpose", "copy": "array_copy"}  # ``x.sum(axis=0)``: the method's record
 ATTRIBUTES = {"T": "transpose"}  # ``x.T``
 HINTS = {  # what a refused call of one of these takes (``registry.array_hint``)
-    "matmul": "it multiplies arrays of one or two axes: loop over a stack of matrices",
+    "matmul": "it multiplies arrays of one or two axes, or a stack of matrices by a "
+              "matrix, a vector or a stack of as many axes",
     "where": "it takes a condition and two values, numbers or arrays that broadcast",
     "array_sum": "it reduces an array: of a number, write the number itself",
     "array_mean": "it reduces an array: of a number, write the number itself",

@@ -43,7 +43,6 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
 
 REFUSED = {  # cases symdiff refuses today with a SymdiffError (located); the list only shrinks
     "elementwise.float32_scaled",  # np.float32 is not something symdiff can differentiate
-    "linalg.batched_matmul",  # numpy.matmul of array[float64, 3, ()], array[float64, 1, ()] is not supported
     "indexing.asarray_of_a_list",  # a container stands where a number is needed
     "indexing.ellipsis_and_none",  # a ellipsis constant is not supported
     "indexing.list_of_arrays",  # numpy.getitem of float, int is not supported

@@ -1,6 +1,7 @@
 """Array operations NumPy code writes beyond the first records: masks combined (``&``,
 ``|``, ``~``), reductions over a tuple of axes, ``squeeze`` with no axis, ``np.diag``,
-``einsum`` of a diagonal and of up to four operands, through ``symdiff.grad`` on small functions that use them.
+``einsum`` of a diagonal and of up to four operands, ``@`` of a stack of matrices,
+through ``symdiff.grad`` on small functions that use them.
 
 Each gradient is checked against the tape witness (``symdiff.tape.grad``, which runs
 the unchanged function on its own array values) and, along seeded random directions,
@@ -222,3 +223,32 @@ def test_einsum_of_diagonals_and_of_many_operands(f, args, wrt):
 
 def test_the_trace_by_einsum_gives_back_an_identity():
     assert "np.eye(A.shape[1], dtype=A.dtype)" in symdiff.source(traces, *EINSUM_POINTS[0][1])
+
+
+# --- @ of a stack of matrices -----------------------------------------------------------
+
+def stacked_product(A, B):
+    return np.sum(np.sin(A @ B))
+
+
+@pytest.mark.parametrize("shapes", [((3, 2, 4), (4,)), ((1, 3, 3), (3,)), ((2, 2, 2), (2, 1)),
+                                    ((2, 5, 3, 4), (4, 2)), ((3, 4), (2, 4, 5)),
+                                    ((4,), (2, 4, 5)), ((2, 3, 4), (2, 4, 5)),
+                                    ((1, 3, 4), (1, 4, 1)), ((4,), (3, 2, 4, 1))], ids=str)
+def test_a_stack_of_matrices_times_a_vector_a_matrix_or_a_stack(shapes):
+    check(stacked_product, tuple(RNG.normal(size=s) for s in shapes), ("A", "B"))
+
+
+def stacks_broadcast(A, B):
+    return np.sum(A @ B)
+
+
+def dot_of_a_stack(A, B):
+    return np.sum(np.dot(A, B))
+
+
+@pytest.mark.parametrize("f", [stacks_broadcast, dot_of_a_stack])
+def test_a_product_of_stacks_numpy_broadcasts_is_refused_located(f):
+    with pytest.raises(symdiff.SymdiffError) as caught:
+        grad(f)(np.ones((1, 3, 4)), np.ones((2, 4, 5)))
+    assert caught.value.lineno == inspect.getsourcelines(f)[1] + 1
