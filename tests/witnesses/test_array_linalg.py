@@ -141,6 +141,15 @@ def test_cholesky_along_symmetric_directions():
     check_vjp(lambda S: np.sum(np.log(np.diag(f(S)))), (S,))
 
 
+def test_cholesky_reads_the_lower_triangle():
+    """Along any direction: NumPy's factor of ``A`` is that of its lower triangle mirrored."""
+    rng = np.random.default_rng(17)
+    M = rng.normal(size=(3, 3))
+    A = M @ M.T + 3.0 * np.eye(3) + np.triu(rng.normal(size=(3, 3)), 1)  # not symmetric
+    check_vjp(lambda A: np.linalg.cholesky(A), (A,))
+    check_vjp(lambda A: np.sum(np.log(np.diag(np.linalg.cholesky(A)))), (A,))
+
+
 def test_dot_of_many_dimensions_is_refused():
     from symdiff.witnesses.tape.arrays import ArrayValue
     with pytest.raises((TypeError, SymdiffError), match="dot"):

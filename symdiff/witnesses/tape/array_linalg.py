@@ -237,7 +237,9 @@ def slogdet(A):
 
 def cholesky(A, upper=False):
     """``numpy.linalg.cholesky`` of a 2-d symmetric positive-definite matrix (the lower
-    factor; NumPy reads the lower triangle, and the VJP given is symmetric)."""
+    factor).  NumPy reads the lower triangle only: the symmetric VJP ``G`` is folded onto
+    it, each entry below the diagonal standing for itself and its mirror (``2 G_ij``),
+    the diagonal as it is, nothing above."""
     np = numpy()
     data, node = lift(A)
     if data.ndim != 2 or upper:
@@ -251,7 +253,8 @@ def cholesky(A, upper=False):
         phi[np.diag_indices_from(phi)] *= 0.5
         left = np.linalg.solve(L.T, phi)             # L^-T Phi
         S = np.linalg.solve(L.T, left.T).T           # L^-T Phi L^-1
-        return 0.5 * (S + S.T)
+        G = 0.5 * (S + S.T)
+        return np.tril(2.0 * G) - np.diag(np.diag(G))
     return record(L, (node, vjp))
 
 
