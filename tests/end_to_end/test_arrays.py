@@ -42,7 +42,6 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests.corpus.arrays import ARRAY_CASES as CASES, CATEGORIES
 
 REFUSED = {  # cases symdiff refuses today with a SymdiffError (located); the list only shrinks
-    "elementwise.float32_scaled",  # np.float32 is not something symdiff can differentiate
     "indexing.asarray_of_a_list",  # a container stands where a number is needed
     "indexing.ellipsis_and_none",  # a ellipsis constant is not supported
     "indexing.list_of_arrays",  # numpy.getitem of float, int is not supported

@@ -1,7 +1,7 @@
 """Array operations NumPy code writes beyond the first records: masks combined (``&``,
 ``|``, ``~``), reductions over a tuple of axes, ``squeeze`` with no axis, ``np.diag``,
 ``einsum`` of a diagonal and of up to four operands, ``@`` of a stack of matrices,
-through ``symdiff.grad`` on small functions that use them.
+casts (``np.float32(x)``), through ``symdiff.grad`` on small functions that use them.
 
 Each gradient is checked against the tape witness (``symdiff.tape.grad``, which runs
 the unchanged function on its own array values) and, along seeded random directions,
@@ -252,3 +252,29 @@ def test_a_product_of_stacks_numpy_broadcasts_is_refused_located(f):
     with pytest.raises(symdiff.SymdiffError) as caught:
         grad(f)(np.ones((1, 3, 4)), np.ones((2, 4, 5)))
     assert caught.value.lineno == inspect.getsourcelines(f)[1] + 1
+
+
+# --- casts ---------------------------------------------------------------------------------
+
+def scaled_in_float32(x):
+    return np.sum(x * np.float32(2.0) + x * x)
+
+
+def cast_down_and_up(x):
+    return np.sum(np.float32(x) ** 2) + np.sum(np.float64(x * 0.5))
+
+
+def test_a_float32_constant_keeps_float32():
+    x = RNG.normal(size=4).astype(np.float32)
+    got = grad(scaled_in_float32)(x)
+    assert got.dtype == np.float32
+    assert np.allclose(got, symdiff.tape.grad(scaled_in_float32)(x), rtol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_a_cast_array_s_gradient_comes_back_in_its_dtype(dtype):
+    """(The tape cannot follow ``np.float32(x)`` of its values: finite differences.)"""
+    x = RNG.normal(size=(2, 3)).astype(dtype)
+    got = grad(cast_down_and_up)(x)
+    assert got.dtype == dtype
+    assert np.allclose(got, 2.0 * x.astype(np.float32) + 0.5, rtol=1e-6)
