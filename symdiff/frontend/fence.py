@@ -277,7 +277,8 @@ def _check_accepted(parsed, node):
         raise parsed.error(UnsupportedSyntaxError, node, "assigning to an attribute is not supported",
                            "assign to a local variable")
     elif isinstance(node, ast.Constant) and not isinstance(node.value, (int, float, bool)):
-        if node.value is not None and not isinstance(node.value, str):
+        if node.value is not None and node.value is not Ellipsis and not isinstance(
+                node.value, str):  # (``...`` indexes arrays: elsewhere lowering refuses it)
             raise parsed.error(UnsupportedSyntaxError, node,
                                f"a {type(node.value).__name__} constant is not supported",
                                "use int or float numbers")

@@ -1,7 +1,7 @@
 """Array operations NumPy code writes beyond the first records: masks combined (``&``,
 ``|``, ``~``), reductions over a tuple of axes, ``squeeze`` with no axis, ``np.diag``,
 ``einsum`` of a diagonal and of up to four operands, ``@`` of a stack of matrices,
-casts (``np.float32(x)``), through ``symdiff.grad`` on small functions that use them.
+casts (``np.float32(x)``), ``...`` in an index, through ``symdiff.grad`` on small functions that use them.
 
 Each gradient is checked against the tape witness (``symdiff.tape.grad``, which runs
 the unchanged function on its own array values) and, along seeded random directions,
@@ -278,3 +278,25 @@ def test_a_cast_array_s_gradient_comes_back_in_its_dtype(dtype):
     got = grad(cast_down_and_up)(x)
     assert got.dtype == dtype
     assert np.allclose(got, 2.0 * x.astype(np.float32) + 0.5, rtol=1e-6)
+
+
+# --- ... in an index --------------------------------------------------------------------
+
+def through_an_ellipsis(A):
+    return np.sum(A[..., 0] ** 2) + np.sum(A[:, None, 1, :]) + np.sum(A[0, ...] * A[1, ..., :])
+
+
+@pytest.mark.parametrize("shape", [(3, 2, 2), (2, 4, 3), (2, 2, 1)], ids=str)
+def test_an_ellipsis_stands_for_the_axes_left(shape):
+    check(through_an_ellipsis, (RNG.normal(size=shape),), ("A",))
+
+
+def ellipsis_as_a_value(x):
+    y = ...
+    return x * 2.0 if y is not None else x
+
+
+def test_an_ellipsis_elsewhere_is_refused_located():
+    with pytest.raises(UnsupportedSyntaxError) as caught:
+        grad(ellipsis_as_a_value)(1.0)
+    assert caught.value.lineno == inspect.getsourcelines(ellipsis_as_a_value)[1] + 1
