@@ -72,7 +72,8 @@ def signature(args):
 def uses_arrays(parsed):
     """Whether the parsed function ``parsed`` computes with NumPy arrays: it multiplies
     with ``@``, reads an array's ``.T``, ``.shape``, ``.ndim`` or ``.size``, calls an array
-    method (``x.sum()``) or one of NumPy's array functions (``np.sum``, ``np.where``).
+    method (``x.sum()``) or one of NumPy's array functions (``np.sum``, ``np.where``, or
+    imported by name: ``from numpy import sum as npsum``; autograd's NumPy is NumPy).
     Such a function is generated on its first call, for the kinds of its arguments."""
     tree = parsed.tree
 
@@ -84,12 +85,12 @@ def uses_arrays(parsed):
         return found if isinstance(found, types.ModuleType) else None
     found = array_names()
     numpy = sys.modules.get("numpy")
-    functions = [getattr(numpy, name, None) for name in found["functions"] if "." not in name]
+    functions = {id(getattr(numpy, name)) for name in found["functions"]
+                 if "." not in name and hasattr(numpy, name)}  # (none without numpy)
     for node in ast.walk(tree):
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
             return True
-        if isinstance(node, ast.Name) and numpy is not None and any(
-                value_of(node.id) is f for f in functions if f is not None):
+        if isinstance(node, ast.Name) and id(value_of(node.id)) in functions:
             return True  # ``from numpy import sum as npsum``
         if not isinstance(node, ast.Attribute):
             continue
