@@ -244,6 +244,8 @@ def of_value(value):
         return FLOAT
     if isinstance(value, str):
         return STR
+    if type(value) is tuple and all(type(v) is int for v in value):  # ``axis=(0, 2)``
+        return Tuple(tuple(INT for _ in value))
     raise InternalError("types", f"no type for the constant {value!r}")
 
 

@@ -35,6 +35,7 @@ ACCEPTED = {
     "Load", "Store", "Add", "Sub", "Mult", "Div", "Pow", "FloorDiv", "Mod", "USub", "UAdd",
     "Not", "And", "Or", "Eq", "NotEq", "Lt", "LtE", "Gt", "GtE", "Is", "IsNot",
     "MatMult",  # of arrays (lowering refuses it where the function has none)
+    "BitAnd", "BitOr", "Invert",  # of masks (lowering refuses them where the function has none)
 }
 
 _LOOPS = ("loops are limited to `for ... in range(...)`, `for c in TABLE` (a tuple or list "
@@ -80,10 +81,7 @@ REFUSED = {
     "TypeIgnore": ("a type: ignore comment", "remove it"),
     "LShift": ("the << operator", "bit operations are not differentiable"),
     "RShift": ("the >> operator", "bit operations are not differentiable"),
-    "BitOr": ("the | operator", "bit operations are not differentiable"),
     "BitXor": ("the ^ operator", "for a power write **"),
-    "BitAnd": ("the & operator", "bit operations are not differentiable"),
-    "Invert": ("the ~ operator", "bit operations are not differentiable"),
     "In": ("an `in` test", "compare numbers with ==, <, >"),
     "NotIn": ("a `not in` test", "compare numbers with ==, <, >"),
     "Del": ("a del statement", "assign a new value instead"),
@@ -279,7 +277,8 @@ def _check_accepted(parsed, node):
         raise parsed.error(UnsupportedSyntaxError, node, "assigning to an attribute is not supported",
                            "assign to a local variable")
     elif isinstance(node, ast.Constant) and not isinstance(node.value, (int, float, bool)):
-        if node.value is not None and not isinstance(node.value, str):
+        if node.value is not None and node.value is not Ellipsis and not isinstance(
+                node.value, str):  # (``...`` indexes arrays: elsewhere lowering refuses it)
             raise parsed.error(UnsupportedSyntaxError, node,
                                f"a {type(node.value).__name__} constant is not supported",
                                "use int or float numbers")

@@ -18,10 +18,12 @@ arguments have equal kinds share one generated gradient.
 
 import ast
 import numbers
+import sys
 import types
 
 from symdiff.core import types as t
 from symdiff.core.types import element  # noqa: F401 (one statement, in the type system)
+from symdiff.frontend.wrappers import as_numpy
 from symdiff.primitives.reductions import REDUCTIONS
 from symdiff.primitives.registry import array_names
 
@@ -70,17 +72,26 @@ def signature(args):
 def uses_arrays(parsed):
     """Whether the parsed function ``parsed`` computes with NumPy arrays: it multiplies
     with ``@``, reads an array's ``.T``, ``.shape``, ``.ndim`` or ``.size``, calls an array
-    method (``x.sum()``) or one of NumPy's array functions (``np.sum``, ``np.where``).
+    method (``x.sum()``) or one of NumPy's array functions (``np.sum``, ``np.where``, or
+    imported by name: ``from numpy import sum as npsum``; autograd's NumPy is NumPy).
     Such a function is generated on its first call, for the kinds of its arguments."""
     tree = parsed.tree
 
+    def value_of(name):  # what a free name of the function refers to (autograd's NumPy:
+        return as_numpy(parsed.closure.get(name, parsed.globals.get(name)))  # NumPy's)
+
     def module_of(name):  # the module a free name of the function refers to, or None
-        found = parsed.closure.get(name, parsed.globals.get(name))
+        found = value_of(name)
         return found if isinstance(found, types.ModuleType) else None
     found = array_names()
+    numpy = sys.modules.get("numpy")
+    functions = {id(getattr(numpy, name)) for name in found["functions"]
+                 if "." not in name and hasattr(numpy, name)}  # (none without numpy)
     for node in ast.walk(tree):
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
             return True
+        if isinstance(node, ast.Name) and id(value_of(node.id)) in functions:
+            return True  # ``from numpy import sum as npsum``
         if not isinstance(node, ast.Attribute):
             continue
         if isinstance(node.value, ast.Name) and module_of(node.value.id) is not None:

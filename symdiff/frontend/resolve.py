@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from symdiff.frontend.exits import own_nodes
 from symdiff.ir.syntax import walk
-from symdiff.frontend.wrappers import transparent
+from symdiff.frontend.wrappers import as_numpy, transparent
 from symdiff.core.types import is_table
 from symdiff.markers import CUSTOM_RULES, stop_gradient
 from symdiff.primitives.registry import array_names, names
@@ -85,7 +85,7 @@ def all_identifiers(tree):
 def classify(obj):
     """What a global, closure or builtin object is to symdiff (a wrapper that changes no
     value, such as ``functools.lru_cache``, is what it wraps)."""
-    obj = transparent(obj)
+    obj = as_numpy(transparent(obj))
     if obj is math:
         return Meaning("module", "math")
     numpy = _numpy()
@@ -148,11 +148,12 @@ def module_attribute(module, attr):
 
 
 def lookup(name, closure, globals_):
-    """The object a free name refers to, or a ``KeyError``."""
+    """The object a free name refers to (autograd's NumPy as the NumPy it wraps), or a
+    ``KeyError``."""
     if name in closure:
-        return closure[name]
+        return as_numpy(closure[name])
     if name in globals_:
-        return globals_[name]
+        return as_numpy(globals_[name])
     if hasattr(builtins, name):
         return getattr(builtins, name)
     raise KeyError(name)

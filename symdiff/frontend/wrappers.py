@@ -15,6 +15,8 @@ import ast
 import functools
 import inspect
 import linecache
+import sys
+import types
 
 from symdiff.errors import DecoratorError, SourceChangedError, SourceUnavailableError
 from symdiff.frontend.provenance import DEFS, def_starts, module_tree
@@ -55,6 +57,30 @@ def _compiled_by_numba(fn):
     the gradients compiled with ``jit="numba"``)."""
     return type(fn).__module__.partition(".")[0] == "numba" and inspect.isfunction(
         getattr(fn, "py_func", None))
+
+
+def as_numpy(obj):
+    """``obj`` as the NumPy it wraps, where it is autograd's: the module
+    ``autograd.numpy`` (and its submodules, ``autograd.numpy.linalg``) is ``numpy``'s,
+    and a function of theirs (a primitive, which computes its ``fun`` on arrays, or a
+    wrapper such as ``array``) is NumPy's function of the same name.  Code written for
+    autograd reads as NumPy, and what symdiff generates calls NumPy itself."""
+    name = getattr(obj, "__name__", None)
+    if isinstance(obj, types.ModuleType):
+        if name is not None and (name == "autograd.numpy" or name.startswith("autograd.numpy.")):
+            return sys.modules.get("numpy" + name[len("autograd.numpy"):], obj)
+        return obj
+    module = getattr(obj, "__module__", None)
+    if not (isinstance(module, str) and module.startswith("autograd.")) or not callable(obj):
+        return obj
+    raw = getattr(obj, "fun", None) if getattr(obj, "_is_autograd_primitive", False) else None
+    if raw is not None:
+        return raw
+    numpy = sys.modules.get("numpy")
+    wrapper = sys.modules.get("autograd.numpy")
+    if numpy is not None and wrapper is not None and name and getattr(wrapper, name, None) is obj:
+        return getattr(numpy, name, obj)
+    return obj
 
 
 def check_wrapper(fn):

@@ -24,6 +24,7 @@ from symdiff.errors import InternalError, UnknownFunctionError, UnsupportedSynta
 from symdiff.frontend.resolve import lookup
 from symdiff.ir import nodes as ir
 from symdiff.lower import array_calls, arrays, changes, containers, names, operands, tables
+from symdiff.lower.statics import check_statics, constant_axes
 from symdiff.lower.kind_tests import kind_test
 from symdiff.primitives.reductions import REDUCTIONS, WITH_START, function
 from symdiff.primitives.registry import (
@@ -251,30 +252,6 @@ def _takes_numbers(rule, args):
         return False
 
 
-STATIC = {"axis": (lambda v: v is None or type(v) is int, "an int or None"),
-          "int": (lambda v: type(v) is int, "an int"),
-          "bool": (lambda v: type(v) is bool, "True or False"),
-          "none": (lambda v: v is None, "None only"),
-          "one": (lambda v: v == 1 and type(v) is int, "1 only"),
-          "str": (lambda v: isinstance(v, str), "a string")}
-
-
-def check_statics(frame, op, rule, args, node, shown):
-    """A located error where a parameter of the array operation ``op`` that must be a
-    constant (``array_statics``: an axis, ``keepdims``) is not one it takes."""
-    for param, kind in array_statics(op).items():
-        value = args[rule.params.index(param)]
-        accepts, what = STATIC[kind]
-        if not (isinstance(value, ir.Const) and value.text is None):
-            raise frame.error(UnsupportedSyntaxError, node,
-                              f"{shown} takes {param} as a constant here",
-                              f"write {param}= as {what}, in the call")
-        if not accepts(value.value):
-            raise frame.error(UnsupportedSyntaxError, node,
-                              f"{shown} with {param}={value.value!r} is not supported",
-                              f"{param} takes {what}")
-
-
 def scipy_spelling(frame, func):
     """The text generated code calls a SciPy function by, as the user's code names it
     (``logsumexp``, ``sp.logsumexp``)."""
@@ -319,9 +296,11 @@ def bind_primitive(frame, rule, node, shown):
     written = list(node.args) + [k.value for k in node.keywords]
     strings = {id(named[p]) for p, kind in array_statics(rule.name).items()
                if kind == "str" and p in named}  # ``numpy.einsum("ij,jk->ik", a, b)``
+    axes = {id(named[p]): constant_axes(named[p]) for p, kind in array_statics(
+        rule.name).items() if kind == "axes" and p in named}  # ``axis=(0, 2)``
     values = {id(arg): ir.Const(arg.value) if id(arg) in strings and isinstance(
-        arg, ast.Constant) and isinstance(arg.value, str) else frame.value(arg)
-        for arg in written}  # in source order
+        arg, ast.Constant) and isinstance(arg.value, str) else ir.Const(axes[id(arg)]) if (
+        axes.get(id(arg)) is not None) else frame.value(arg) for arg in written}  # in order
     defaults = dict(zip(params[required:], rule.defaults))
     args = [values[id(named[p])] if p in named else ir.Const(defaults[p]) for p in params]
     check_statics(frame, rule.name, rule, args, node, shown)

@@ -25,6 +25,10 @@ BINARY, UNARY = operators(2), operators(1)  # ast.Add -> "add", ast.USub -> "neg
 _COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt,
             ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
             ast.Is: operator.is_, ast.IsNot: operator.is_not}
+_MASKS = "bit operations are not differentiable: they combine masks of NumPy arrays"
+ARRAY_OPERATORS = {  # the operators of arrays only, refused where a function has none
+    ast.MatMult: ("@", "use *, or pass NumPy arrays"), ast.BitAnd: ("&", _MASKS),
+    ast.BitOr: ("|", _MASKS), ast.Invert: ("~", _MASKS)}
 
 
 def value(frame, node, target=None):
@@ -80,6 +84,10 @@ def value_inner(frame, node, target):
         if isinstance(node.operand, ast.Constant) and isinstance(node.op, ast.USub):
             return ir.Const(-node.operand.value)
         operand = value(frame, node.operand)
+        if type(node.op) in ARRAY_OPERATORS and not frame.unit.arrays and _number(frame, operand):
+            shown, hint = ARRAY_OPERATORS[type(node.op)]
+            raise frame.error(UnsupportedSyntaxError, node, f"the {shown} operator is not "
+                              "supported on numbers", hint)
         return operands.emit_op(frame, UNARY[type(node.op)], (operand,), target)
     if isinstance(node, ast.Call):
         return calls.call(frame, node, target)
@@ -136,10 +144,11 @@ def binary_chain(frame, node, target):
     result = value(frame, node)
     for i, step in enumerate(reversed(spine)):
         right = value(frame, step.right)
-        if isinstance(step.op, ast.MatMult) and not frame.unit.arrays and all(
+        if type(step.op) in ARRAY_OPERATORS and not frame.unit.arrays and all(
                 _number(frame, o) for o in (result, right)):
-            raise frame.error(UnsupportedSyntaxError, step, "the @ operator is not "
-                              "supported on numbers", "use *, or pass NumPy arrays")
+            shown, hint = ARRAY_OPERATORS[type(step.op)]
+            raise frame.error(UnsupportedSyntaxError, step, f"the {shown} operator is not "
+                              "supported on numbers", hint)
         last = i == len(spine) - 1
         result = operands.emit_op(frame, BINARY[type(step.op)], (result, right),
                                   target if last else None)

@@ -20,6 +20,7 @@ from symdiff.errors import (
 )
 from symdiff.frontend.fence import fence
 from symdiff.frontend.parse import ParsedFunction, parse_function
+from symdiff.frontend.wrappers import as_numpy
 from symdiff.lower.desugar import desugar
 from symdiff.lower.reading import read_tree
 
@@ -109,7 +110,7 @@ class Unit:
 
 
 def _is_main_global(parsed, name, value):
-    return parsed.globals.get(name, parsed.closure.get(name)) is value
+    return as_numpy(parsed.globals.get(name, parsed.closure.get(name))) is value
 
 
 @dataclass(eq=False)

@@ -1,6 +1,6 @@
 """Array products and linear algebra as records: ``numpy.dot`` (a number as either
-operand too), ``outer``, ``inner``, ``kron``, ``einsum`` of one or two operands with a constant
-subscript string, and ``numpy.linalg``'s ``solve``, ``inv``, ``det``, ``cholesky`` and ``slogdet``
+operand too), ``outer``, ``inner``, ``kron``, ``einsum`` of one to four operands with a constant
+subscript string (a letter twice in one operand reads its diagonal), and ``numpy.linalg``'s ``solve``, ``inv``, ``det``, ``cholesky`` and ``slogdet``
 (unpacked: ``sign, logdet = np.linalg.slogdet(a)``, one record per half, ``PAIRED``).
 
 Expects argument types of ``symdiff.core.types``; ``einsum``'s subscripts a constant
@@ -14,6 +14,7 @@ chosen by the arguments' types, written as a person writes them:
     x = np.linalg.solve(A, b)       db = np.linalg.solve(A.T, g)
                                     dA = -np.outer(np.linalg.solve(A.T, g), x)
     d = np.linalg.det(A)            dA = g * d * np.linalg.inv(A).T
+    D = np.diag(v)                  dv = np.diag(g)
     s, l = np.linalg.slogdet(A)     dA = g * np.linalg.inv(A).T    (the sign: none)
 """
 
@@ -45,6 +46,8 @@ def dotted(args, consts):
     arrays = [a for a in args if isinstance(a, t.Array)]
     if len(arrays) == 1 and all(isinstance(a, t.Array) or t.is_number(a) for a in args):
         return t.broadcast(args, dtype="float64")  # ``numpy.dot`` makes the number an array
+    if any(isinstance(a, t.Array) and a.ndim > 2 for a in args):
+        return None  # (``numpy.dot`` of a stack is no product of matrices: not taken)
     return product(args, consts)
 
 
@@ -115,8 +118,9 @@ def _kron_vjp(args, out):
 def subscripts(text, count):
     """``(operands' letters, result's letters)`` of an einsum subscript string for
     ``count`` operands, the result written out or implicit (each letter seen once, in
-    order); None for what is not supported: an ellipsis, a letter twice in one operand
-    or in the result, a result letter no operand has."""
+    order); None for what is not supported: an ellipsis, a letter twice in the result,
+    a result letter no operand has.  A letter twice in one operand reads its diagonal
+    (``"ii"``, the trace)."""
     if not isinstance(text, str) or "." in text:
         return None
     text = text.replace(" ", "")
@@ -127,8 +131,7 @@ def subscripts(text, count):
     if not arrow:
         letters = "".join(parts)
         result = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
-    if any(len(set(p)) != len(p) for p in parts + [result]) or not set(result) <= set(
-            "".join(parts)):
+    if len(set(result)) != len(result) or not set(result) <= set("".join(parts)):
         return None
     return tuple(parts), result
 
@@ -155,16 +158,19 @@ def einsummed(args, consts):
 class _EinsumAdjoint:
     """The adjoint of operand ``index``: the einsum of ``g`` with the other operands
     into its letters (with a ones array of its shape where a letter of it is summed in
-    it alone, so the einsum puts that axis back)."""
+    it alone, so the einsum puts that axis back).  A letter it has twice (``"ii"``)
+    is given a letter of its own the second time, and an identity matrix joins the two:
+    the adjoint lives on the diagonal the operand's letters read."""
 
     index: int
 
     def __call__(self, g, args, out, names):
         spec, operands = args[0], list(args[1:])
         parts, result = subscripts(spec.value, len(operands))
-        mine = parts[self.index]
+        mine, eyes = _distinct(parts[self.index], set(spec.value), operands[self.index],
+                               names)
         others = [(p, o) for i, (p, o) in enumerate(zip(parts, operands)) if i != self.index]
-        inputs = ([(result, g)] if result else []) + others  # a number ``g`` multiplies
+        inputs = ([(result, g)] if result else []) + others + eyes  # a number ``g`` multiplies
         if not set(mine) <= set("".join(p for p, _ in inputs)):
             ones = _text("numpy.ones_like(x)", names, x=operands[self.index])
             inputs.append((mine, ones))
@@ -177,10 +183,47 @@ class _EinsumAdjoint:
         return summed if result else _text("g * v", names, g=g, v=summed)
 
 
+def _distinct(letters, taken, x, names):
+    """``letters`` with each letter after its first time renamed to one no subscript
+    uses, and the identity matrices (letters, expression) joining each to the first."""
+    free = [c for c in "abcdefghijklmnopqrstuvwxyz" if c not in taken]
+    renamed, eyes = "", []
+    for axis, letter in enumerate(letters):
+        if letter in renamed:
+            new = free.pop(0)
+            eye = _text("numpy.eye(x.shape[a], dtype=x.dtype)", names, x=x, a=ex.Const(axis))
+            eyes.append((letter + new, eye))
+            letter = new
+        renamed += letter
+    return renamed, eyes
+
+
 def _einsum_vjp(count):
     def vjp(args, out):
         return (None,) + tuple(_EinsumAdjoint(i) for i in range(count))
     return vjp
+
+
+# --- numpy.diag: a vector to its diagonal matrix, a matrix to its diagonal -----------------
+
+def diagonal_of(args, consts):
+    """``numpy.diag(v)`` of a vector: a square matrix; of a matrix: its diagonal, of
+    length one where an axis of the matrix has size one."""
+    if not _arrays(args, (1, 2)):
+        return None
+    x = args[0]
+    if x.ndim == 1:
+        return t.Array(x.dtype, 2, (0, 1) if x.unit_axes else ())
+    return t.Array(x.dtype, 1, (0,) if x.unit_axes else ())
+
+
+def _diag_vjp(args, out):
+    """A vector's adjoint is the diagonal of ``g``; a matrix's, the diagonal matrix of
+    ``g`` padded to its shape (a matrix that is not square has a shorter diagonal)."""
+    if args[0].ndim == 1:
+        return (Text("numpy.diag(g)", ("x",)),)
+    return (Text("numpy.pad(numpy.diag(g), ((0, x.shape[0] - g.shape[0]), "
+                 "(0, x.shape[1] - g.shape[0])))", ("x",)),)
 
 
 # --- numpy.linalg ---------------------------------------------------------------------------
@@ -221,6 +264,9 @@ _CHOLESKY = (f"numpy.tril(numpy.linalg.solve(out.T, numpy.linalg.solve(out.T, {_
              f"({_PHI_M}).T).T)) * {_HALVED}")
 
 
+_EINSUM_COUNTS = (1, 2, 3, 4)  # the numbers of operands einsum takes: a record each
+_OPERANDS = ("x", "y", "z", "w")
+
 RECORDS = table(
     _array("dot", "numpy.dot(x, y)", ("x", "y"), dotted, _dot_vjp, numpy=("dot",)),
     _array("outer", "numpy.outer(x, y)", ("x", "y"), outer,
@@ -230,9 +276,11 @@ RECORDS = table(
     _array("kron", "numpy.kron(x, y)", ("x", "y"), kron, _kron_vjp, numpy=("kron",)),
     _array("einsum", "numpy.einsum(subscripts, x)", ("subscripts", "x"), einsummed,
            _einsum_vjp(1), ints=("subscripts",), numpy=("einsum",),
-           variants=((3, "einsum_2"),)),
-    _array("einsum_2", "numpy.einsum(subscripts, x, y)", ("subscripts", "x", "y"),
-           einsummed, _einsum_vjp(2), ints=("subscripts",)),
+           variants=tuple((count + 1, f"einsum_{count}") for count in _EINSUM_COUNTS[1:])),
+    *(_array(f"einsum_{count}", f"numpy.einsum(subscripts, {', '.join(_OPERANDS[:count])})",
+             ("subscripts",) + _OPERANDS[:count], einsummed, _einsum_vjp(count),
+             ints=("subscripts",)) for count in _EINSUM_COUNTS[1:]),
+    _array("diag", "numpy.diag(x)", ("x",), diagonal_of, _diag_vjp, numpy=("diag",)),
     _array("solve", "numpy.linalg.solve(a, b)", ("a", "b"), solved, _solve_vjp,
            numpy=("linalg.solve",)),
     _array("inv", "numpy.linalg.inv(a)", ("a",), square,
@@ -251,16 +299,17 @@ RECORDS = table(
 
 PAIRED = {"linalg.slogdet": "slogdet"}  # ``sign, logdet = numpy.linalg.slogdet(a)``
 METHODS = {}  # ``x.dot(y)`` is ``arrays.METHODS``' (``matmul``)
-STATICS = {"einsum": {"subscripts": "str"}, "einsum_2": {"subscripts": "str"}}
+STATICS = {"einsum": {"subscripts": "str"},
+           **{f"einsum_{count}": {"subscripts": "str"} for count in _EINSUM_COUNTS[1:]}}
 HINTS = {
     "dot": "it takes arrays of one or two axes, or an array and a number",
     "outer": "it takes two vectors (arrays of 1 axis)",
     "inner": "it takes arrays of one or two axes",
     "kron": "it takes two vectors or two matrices",
-    "einsum": "it takes a constant subscript string without '...', each letter once per "
-              "operand and in the result, and one or two arrays",
-    "einsum_2": "it takes a constant subscript string without '...', each letter once per "
-                "operand and in the result, and one or two arrays",
+    **{name: "it takes a constant subscript string without '...', each letter once in "
+             "the result, and one to four arrays"
+       for name in ("einsum", *(f"einsum_{count}" for count in _EINSUM_COUNTS[1:]))},
+    "diag": "it takes a vector or a matrix (and no offset k)",
     "solve": "it takes a matrix and a vector or a matrix",
     "inv": "it takes a square matrix", "det": "it takes a square matrix",
     "cholesky": "it takes a square matrix",

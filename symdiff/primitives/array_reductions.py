@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from symdiff.core import expr as ex
 from symdiff.core import types as t
-from symdiff.primitives.arrays import _array, reduced
+from symdiff.primitives.arrays import _array, _each_axis, reduced
 from symdiff.primitives.broadcasting import Text, constant_value as _constant
 from symdiff.primitives.record import table
 from symdiff.primitives.texts import instantiate
@@ -92,7 +92,15 @@ class _Product:
 
 
 def _count(x, axis, names):
-    return _text("x.size" if _none(axis) else "x.shape[axis]", names, x=x, axis=axis)
+    """The number of elements a reduction of ``x`` over ``axis`` takes each result from:
+    ``x.size``, ``x.shape[1]``, ``x.shape[0] * x.shape[2]`` for ``axis=(0, 2)``."""
+    if _none(axis):
+        return _text("x.size", names, x=x)
+    count = None
+    for a in _each_axis(axis):
+        size = _text("x.shape[a]", names, x=x, a=a)
+        count = size if count is None else ex.BinOp("*", count, size)
+    return count
 
 
 def _centered(x, axis, names):
@@ -283,13 +291,13 @@ METHODS = {"max": "array_max", "min": "array_min", "prod": "array_prod", "var": 
            "std": "array_std", "cumsum": "cumsum", "trace": "trace"}
 
 # The constants lowering requires of a call: param -> (accepts(value), what it takes).
-STATICS = {
-    **{op: {"axis": "axis", "keepdims": "bool"} for op in (
-        "array_max", "array_min", "array_prod")},
-    "array_var": {"axis": "axis", "keepdims": "bool", "ddof": "int"},
-    "array_std": {"axis": "axis", "keepdims": "bool", "ddof": "int"},
-    "norm": {"ord": "none", "axis": "axis", "keepdims": "bool"},
-    "logsumexp": {"axis": "axis", "b": "none", "keepdims": "bool"},
+STATICS = {  # (``axes``: an int, a tuple of ints or None; ``sum`` and ``mean`` are ``arrays``')
+    **{op: {"axis": "axes", "keepdims": "bool"} for op in (
+        "array_sum", "array_mean", "array_max", "array_min", "array_prod")},
+    "array_var": {"axis": "axes", "keepdims": "bool", "ddof": "int"},
+    "array_std": {"axis": "axes", "keepdims": "bool", "ddof": "int"},
+    "norm": {"ord": "none", "axis": "axes", "keepdims": "bool"},
+    "logsumexp": {"axis": "axes", "b": "none", "keepdims": "bool"},
     "cumsum": {"axis": "axis"},
     "diff": {"n": "one", "axis": "int"},
 }

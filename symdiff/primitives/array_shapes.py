@@ -14,6 +14,7 @@ a person writes them:
 
     y = x.reshape(n, -1)               dx = g.reshape(x.shape)
     y = np.expand_dims(x, 1)           dx = np.squeeze(g, 1)
+    y = np.squeeze(x)                  dx = g.reshape(x.shape)
     y = np.concatenate([a, b], axis=1) da = g[:, :a.shape[1]]
                                        db = g[:, a.shape[1]:a.shape[1] + b.shape[1]]
     y = np.stack([a, b])               da = g[0]     db = g[1]
@@ -38,6 +39,22 @@ def _units_of_sizes(consts):
 
 
 # --- reshape, ravel, expand_dims, squeeze, transpose --------------------------------------
+
+@dataclass(frozen=True)
+class _Unsqueeze:
+    """``squeeze``'s adjoint: ``g`` with the axis put back, or, where every axis of size
+    one went (no axis given), ``g`` in ``x``'s shape (a number ``g`` for a result of no
+    axes: ``numpy.reshape``)."""
+
+    number: bool = False
+
+    def __call__(self, g, args, out, names):
+        x, axis = args
+        if isinstance(axis, ex.Const) and axis.value is None:
+            text = "numpy.reshape(g, x.shape)" if self.number else "g.reshape(x.shape)"
+            return _text(text, names, g=g, x=x)
+        return _text("numpy.expand_dims(g, axis)", names, g=g, axis=axis)
+
 
 def _to_shape(args, out):
     """``g.reshape(x.shape)`` (the sizes after ``x`` have no derivative)."""
@@ -86,9 +103,13 @@ def expanded(args, consts):
 
 
 def squeezed(args, consts):
+    """``numpy.squeeze(x, axis)``: the axis taken out; with no axis, every axis the type
+    knows has size one (the kinds of the arguments say which)."""
     x = args[0] if args else None
     if not isinstance(x, t.Array):
         return None
+    if (tuple(consts) + (None, None))[1] is None:
+        return t.Array(x.dtype, x.ndim - len(x.unit_axes), ())
     at = _axis_of(args, consts, x.ndim)
     if at is None:
         return None
@@ -226,8 +247,8 @@ RECORDS = table(
     _array("expand_dims", "numpy.expand_dims(x, axis)", ("x", "axis"), expanded,
            lambda args, out: (Text("numpy.squeeze(g, axis)", ("x", "axis")), None),
            ints=("axis",), numpy=("expand_dims",)),
-    _array("squeeze", "numpy.squeeze(x, axis)", ("x", "axis"), squeezed,
-           lambda args, out: (Text("numpy.expand_dims(g, axis)", ("x", "axis")), None),
+    _array("squeeze", "numpy.squeeze(x, axis=axis)", ("x", "axis"), squeezed,
+           lambda args, out: (_Unsqueeze(not isinstance(out, t.Array) or out.ndim == 0), None),
            defaults=(None,), ints=("axis",), numpy=("squeeze",)),
     _array("zeros_like", "numpy.zeros_like(x)", ("x",), _like, _no_derivative,
            numpy=("zeros_like",)),
@@ -248,12 +269,11 @@ RECORDS = table(
 
 METHODS = {"reshape": "reshape", "ravel": "ravel", "flatten": "flatten",
            "squeeze": "squeeze"}
-STATICS = {"expand_dims": {"axis": "int"}, "squeeze": {"axis": "int"},
+STATICS = {"expand_dims": {"axis": "int"}, "squeeze": {"axis": "axis"},
            **{f"{head}": {"axis": "int"} for head in ("concatenate", "stack")}}
 HINTS = {
     "expand_dims": "it takes an array and a constant axis",
-    "squeeze": "it takes an array and a constant axis (axis=None is not supported: the "
-               "axes of size one are not known when the gradient is built)",
+    "squeeze": "it takes an array and a constant axis, or none",
     "asarray": "it takes an array, or values written out: np.asarray([a, b])",
     "transpose_axes": "it takes a constant permutation of the array's axes",
     "reshape": "it takes an array and its new sizes (ints, -1 for one of them) written "

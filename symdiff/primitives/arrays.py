@@ -44,20 +44,35 @@ def reduced(args, consts):
     keepdims = bool(consts[2]) if len(consts) > 2 else False
     if axis is None:
         return t.Array(x.dtype, x.ndim, tuple(range(x.ndim))) if keepdims else t.NUMPY_FLOAT
-    axis = axis % x.ndim
+    axes = _axes_of(axis, x.ndim)
+    if axes is None:
+        return None
     if keepdims:
-        return t.Array(x.dtype, x.ndim, tuple(sorted(set(x.unit_axes) | {axis})))
-    if x.ndim == 1:
+        return t.Array(x.dtype, x.ndim, tuple(sorted(set(x.unit_axes) | set(axes))))
+    if len(axes) == x.ndim:
         return t.NUMPY_FLOAT  # (numpy's scalar)
-    return t.Array(x.dtype, x.ndim - 1, tuple(a - (a > axis) for a in x.unit_axes
-                                               if a != axis))
+    kept = [a for a in range(x.ndim) if a not in axes]
+    return t.Array(x.dtype, len(kept), tuple(kept.index(a) for a in x.unit_axes if a in kept))
+
+
+def _axes_of(axis, ndim):
+    """The axes ``axis`` (an int or a tuple of ints) names of an array of ``ndim`` axes,
+    each counted from the front; None where one is out of range or named twice."""
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    if not all(-ndim <= a < ndim for a in axes):
+        return None
+    found = tuple(sorted({a % ndim for a in axes}))
+    return found if len(found) == len(axes) else None
 
 
 def product(args, consts):
-    """``x @ y`` of arrays of one or two axes."""
-    if len(args) != 2 or not all(isinstance(a, t.Array) and 1 <= a.ndim <= 2 for a in args):
+    """``x @ y`` of arrays of one or two axes, or of a stack of matrices (``x`` or ``y``
+    of three axes or more: see ``stacked``)."""
+    if len(args) != 2 or not all(isinstance(a, t.Array) and a.ndim >= 1 for a in args):
         return None
     x, y = args
+    if x.ndim > 2 or y.ndim > 2:
+        return stacked(x, y)
     dtype = _dtype(x, y)
     if x.ndim == 2 and y.ndim == 2:
         units = tuple(a for a, on in ((0, 0 in x.unit_axes), (1, 1 in y.unit_axes)) if on)
@@ -67,6 +82,24 @@ def product(args, consts):
     if y.ndim == 2:
         return t.Array(dtype, 1, (0,) if 1 in y.unit_axes else ())
     return t.NUMPY_FLOAT
+
+
+def stacked(x, y):
+    """``x @ y`` where one is a stack of matrices, the last two axes of each the matrices
+    (a vector is one row or one column): the stack's axes in front, then ``x``'s rows
+    and ``y``'s columns.  Two stacks of as many axes, whose stack axes known to have size
+    one agree (NumPy would broadcast them otherwise): the sum back is not written."""
+    if x.ndim > 2 and y.ndim > 2 and (x.ndim != y.ndim or [
+            a for a in x.unit_axes if a < x.ndim - 2] != [a for a in y.unit_axes if a < y.ndim - 2]):
+        return None
+    stack = x if x.ndim > 2 else y
+    lead = stack.ndim - 2
+    units = [a for a in stack.unit_axes if a < lead]
+    if x.ndim >= 2 and x.ndim - 2 in x.unit_axes:
+        units.append(lead)
+    if y.ndim >= 2 and y.ndim - 1 in y.unit_axes:
+        units.append(lead + (x.ndim >= 2))
+    return t.Array(_dtype(x, y), lead + (x.ndim >= 2) + (y.ndim >= 2), tuple(units))
 
 
 def transposed(args, consts):
@@ -106,8 +139,8 @@ class _Spread:
         x, axis, keepdims = (tuple(args) + (ex.Const(None), ex.Const(False)))[:3]
         count = None
         if self.mean:
-            count = ex.Attribute(x, "size") if axis == ex.Const(None) else ex.Subscript(
-                ex.Attribute(x, "shape"), axis)
+            count = ex.Attribute(x, "size") if axis == ex.Const(None) else _shape_product(
+                x, axis)
         if axis == ex.Const(None) and not _true(keepdims):
             value = g if count is None else ex.BinOp("/", g, count)
             return call(names, "full_like", x, value)
@@ -117,13 +150,51 @@ class _Spread:
         return spread if count is None else ex.BinOp("/", spread, count)
 
 
+def _shape_product(x, axis):
+    """``x.shape[1]``, or ``x.shape[0] * x.shape[2]`` for ``axis=(0, 2)``."""
+    count = None
+    for a in _each_axis(axis):
+        size = ex.Subscript(ex.Attribute(x, "shape"), a)
+        count = size if count is None else ex.BinOp("*", count, size)
+    return count
+
+
+def _each_axis(axis):
+    """The IR expressions of the axes ``axis`` names: itself, or each of a tuple's."""
+    if isinstance(axis, ex.Const) and isinstance(axis.value, tuple):
+        return tuple(ex.Const(a) for a in axis.value)
+    return (axis,)
+
+
 def _true(const):
     return isinstance(const, ex.Const) and bool(const.value)
+
+
+_STACKED = {  # (x is the stack, how many axes the other has) -> x's and y's adjoints
+    (True, 1): ("numpy.expand_dims(g, -1) * y", "x.reshape(-1, x.shape[-1]).T @ g.ravel()"),
+    (True, 2): ("g @ y.T", "x.reshape(-1, x.shape[-1]).T @ g.reshape(-1, g.shape[-1])"),
+    (True, 3): ("g @ numpy.swapaxes(y, -1, -2)", "numpy.swapaxes(x, -1, -2) @ g"),
+    (False, 1): ("numpy.sum(y * numpy.expand_dims(g, -2), axis={lead_and_last})",
+                 "numpy.expand_dims(x, -1) * numpy.expand_dims(g, -2)"),
+    (False, 2): ("numpy.sum(g @ numpy.swapaxes(y, -1, -2), axis={lead})", "x.T @ g"),
+}
+
+
+def _stacked_vjp(x, y):
+    """The adjoints of a product with a stack of matrices: by the stack's matrices, the
+    other operand's summed over the stack's axes (in front of its last two)."""
+    stack = x if x.ndim > 2 else y
+    key = (True, min(y.ndim, 3)) if x.ndim > 2 else (False, x.ndim)
+    lead = tuple(range(stack.ndim - 2))
+    axes = {"lead": lead[0] if len(lead) == 1 else lead, "lead_and_last": lead + (-1,)}
+    return tuple(Text(text.format(**axes), ("x", "y")) for text in _STACKED[key])
 
 
 def _product_vjp(args, out):
     x, y = args
     params = ("x", "y")
+    if x.ndim > 2 or y.ndim > 2:
+        return _stacked_vjp(x, y)
     if x.ndim == 2 and y.ndim == 2:
         texts = ("g @ y.T", "x.T @ g")
     elif x.ndim == 2:
@@ -175,7 +246,8 @@ METHODS = {"sum": "array_sum", "mean": "array_mean", "dot": "matmul",
            "transpose": "transpose", "copy": "array_copy"}  # ``x.sum(axis=0)``: the method's record
 ATTRIBUTES = {"T": "transpose"}  # ``x.T``
 HINTS = {  # what a refused call of one of these takes (``registry.array_hint``)
-    "matmul": "it multiplies arrays of one or two axes: loop over a stack of matrices",
+    "matmul": "it multiplies arrays of one or two axes, or a stack of matrices by a "
+              "matrix, a vector or a stack of as many axes",
     "where": "it takes a condition and two values, numbers or arrays that broadcast",
     "array_sum": "it reduces an array: of a number, write the number itself",
     "array_mean": "it reduces an array: of a number, write the number itself",

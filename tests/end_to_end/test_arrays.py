@@ -47,18 +47,7 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests.corpus.arrays import ARRAY_CASES as CASES, CATEGORIES
 
 REFUSED = {  # cases symdiff refuses today with a SymdiffError (located); the list only shrinks
-    "elementwise.float32_scaled",  # np.float32 is not something symdiff can differentiate
-    "elementwise.combined_masks",  # the & operator is not supported
-    "reductions.mean_over_two_axes",  # a tuple of 2 values stands where one number is needed
-    "linalg.bilinear_einsum",  # np.einsum takes 2 arguments by position here, not 4
-    "linalg.einsum_trace_and_rows",  # numpy.einsum of array[float64, 2, ()] is not supported
-    "linalg.batched_matmul",  # numpy.matmul of array[float64, 3, ()], array[float64, 1, ()] is not supported
-    "linalg.diagonal_both_ways",  # np.diag is not something symdiff can differentiate
-    "linalg.cholesky_log_det",  # np.diag is not something symdiff can differentiate
-    "indexing.squeezed_column",  # the method squeeze with axis=None is not supported
     "indexing.asarray_of_a_list",  # a container stands where a number is needed
-    "indexing.ellipsis_and_none",  # a ellipsis constant is not supported
-    "indexing.selected_by_mask",  # the ~ operator is not supported
     "indexing.list_of_arrays",  # numpy.getitem of float, int is not supported
     "models.l2_over_a_dict",  # a dict['w': array[float64, 1, ()], 'b': array[float64, 0, ()]] is read by a key 
 }
@@ -73,7 +62,6 @@ KNOWN_WRONG = {  # case -> why the gradient symdiff returns is wrong today
 
 TAPE_PENDING = {  # case -> what the tape witness does not take yet (checked once it takes
     # arrays: a listed case the tape then differentiates rightly fails, and is removed)
-    "linalg.einsum_trace_and_rows": "np.einsum with an index repeated in one operand ('ii')",
     "indexing.filled_by_index": "a Value written into a plain float array (np.zeros)",
     "indexing.scattered_into_zeros": "an ArrayValue written into a plain float array",
 }

@@ -89,10 +89,6 @@ def _parse(subscripts, operands):
         output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
     if len(inputs) != len(operands):
         raise ValueError(f"einsum: {len(inputs)} subscripts for {len(operands)} operands")
-    for term in inputs:
-        if len(set(term)) != len(term):
-            raise TypeError(f"numpy.einsum with an index repeated in one operand ({term!r}) "
-                            "is not on the tape: take np.diagonal first")
     return inputs, output
 
 
@@ -113,20 +109,29 @@ def einsum(subscripts, *operands, **kwargs):
 
 
 def _einsum_vjp(np, inputs, output, datas, i):
-    """The VJP of operand ``i``: the einsum of ``g`` and the others onto its subscripts,
-    spread along its indices that appear nowhere else (summed away in the forward)."""
+    """The VJP of operand ``i``: the einsum of ``g`` and the others onto its distinct
+    subscripts, spread along its indices that appear nowhere else (summed away in the
+    forward); where an index repeats in the operand (``"ii"``), written into zeros at
+    the entries whose repeated indices agree (the diagonal it reads), by fancy indexing."""
     others = [t for j, t in enumerate(inputs) if j != i]
     seen = set(output) | set("".join(others))
-    kept = "".join(c for c in inputs[i] if c in seen)
+    distinct = "".join(dict.fromkeys(inputs[i]))
+    kept = "".join(c for c in distinct if c in seen)
     sizes = dict(zip(inputs[i], datas[i].shape))
 
     def vjp(g):
         rest = [d for j, d in enumerate(datas) if j != i]
         part = np.einsum(f"{','.join([output] + others)}->{kept}", g, *rest)
-        shape = [sizes[c] if c in kept else 1 for c in inputs[i]]
-        order = [kept.index(c) for c in inputs[i] if c in kept]
+        shape = [sizes[c] if c in kept else 1 for c in distinct]
+        order = [kept.index(c) for c in distinct if c in kept]
         part = np.transpose(part, order) if order else part
-        return np.broadcast_to(part.reshape(shape), datas[i].shape)
+        full = np.broadcast_to(part.reshape(shape), [sizes[c] for c in distinct])
+        if distinct == inputs[i]:
+            return full
+        grid = np.indices(full.shape)
+        out = np.zeros(datas[i].shape, dtype=np.result_type(full.dtype, datas[i].dtype))
+        out[tuple(grid[distinct.index(c)] for c in inputs[i])] = full
+        return out
     return vjp
 
 
@@ -232,7 +237,9 @@ def slogdet(A):
 
 def cholesky(A, upper=False):
     """``numpy.linalg.cholesky`` of a 2-d symmetric positive-definite matrix (the lower
-    factor; NumPy reads the lower triangle, and the VJP given is symmetric)."""
+    factor).  NumPy reads the lower triangle only: the symmetric VJP ``G`` is folded onto
+    it, each entry below the diagonal standing for itself and its mirror (``2 G_ij``),
+    the diagonal as it is, nothing above."""
     np = numpy()
     data, node = lift(A)
     if data.ndim != 2 or upper:
@@ -246,7 +253,8 @@ def cholesky(A, upper=False):
         phi[np.diag_indices_from(phi)] *= 0.5
         left = np.linalg.solve(L.T, phi)             # L^-T Phi
         S = np.linalg.solve(L.T, left.T).T           # L^-T Phi L^-1
-        return 0.5 * (S + S.T)
+        G = 0.5 * (S + S.T)
+        return np.tril(2.0 * G) - np.diag(np.diag(G))
     return record(L, (node, vjp))
 
 

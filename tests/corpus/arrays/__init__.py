@@ -1,13 +1,15 @@
 """The array corpus: functions over ``np.ndarray`` as ML engineers and scientists write
 NumPy, each with the argument tuples it is tested at and what it is differentiated by.
 
-The functions live in five modules by what they exercise; this package gathers them:
+The functions live in modules by what they exercise; this package gathers them:
 
     CATEGORIES["elementwise"]   ufuncs, arithmetic, every broadcast pattern, where, masks
     CATEGORIES["reductions"]    sum/mean/prod/max/min/var/std/norm/cumsum/diff/trace/logsumexp
     CATEGORIES["linalg"]        @, dot, matmul, inner, outer, einsum, transpose, np.linalg
     CATEGORIES["indexing"]      shapes, indexing, loops over arrays, writes, lists of arrays
     CATEGORIES["models"]        losses, layers, attention, recurrences, stencils, kernels
+    CATEGORIES["idioms"]        NumPy as people write it: imports by name, autograd's
+                                numpy, norms by axis, masks combined, stacks, squeeze
 
 ``ARRAY_CASES`` maps ``"category.label"`` to its ``case.Case``.  Every function returns a
 scalar (a Python float or a NumPy scalar) at each of its points and leaves its arguments
@@ -19,7 +21,7 @@ IR evaluator's tests (``tests/ir/test_ir_evaluate.py``) run every function and e
 do not take arrays yet; they opt in by reading ``ARRAY_CASES`` when they do.
 """
 
-from . import elementwise, indexing, linalg, models, reductions
+from . import elementwise, for_autograd, idioms, indexing, linalg, models, reductions
 
 CATEGORIES = {
     "elementwise": elementwise.CASES,
@@ -27,6 +29,7 @@ CATEGORIES = {
     "linalg": linalg.CASES,
     "indexing": indexing.CASES,
     "models": models.CASES,
+    "idioms": idioms.CASES + for_autograd.CASES,
 }
 
 ARRAY_CASES = {f"{category}.{case.label}": case

@@ -1,0 +1,65 @@
+"""The parameters of an array operation that a call must give as constants: an axis,
+a tuple of axes, ``keepdims``, an einsum's subscripts (``registry.array_statics``).
+
+Expects the call's operands (``ir`` operands, in the record's parameter order) and,
+for ``constant_axes``, the syntax of one argument.  Guarantees ``check_statics``, a
+located ``UnsupportedSyntaxError`` where a parameter is not a constant it takes, and
+``constant_axes``: the tuple of ints an argument writes (``axis=(0, -1)``), which
+lowering passes as one constant.
+
+    np.sum(x, axis=(0, 2))     ->  array_sum(x, (0, 2), False)
+    np.sum(x, axis=k)          ->  UnsupportedSyntaxError: np.sum takes axis as a constant here
+"""
+
+import ast
+
+from symdiff.errors import UnsupportedSyntaxError
+from symdiff.ir import nodes as ir
+from symdiff.primitives.registry import array_statics
+
+
+STATIC = {"axis": (lambda v: v is None or type(v) is int, "an int or None"),
+          "axes": (lambda v: v is None or type(v) is int or _axes(v),
+                   "an int, a tuple of distinct ints or None"),
+          "int": (lambda v: type(v) is int, "an int"),
+          "bool": (lambda v: type(v) is bool, "True or False"),
+          "none": (lambda v: v is None, "None only"),
+          "one": (lambda v: v == 1 and type(v) is int, "1 only"),
+          "str": (lambda v: isinstance(v, str), "a string")}
+
+
+def _axes(value):
+    return type(value) is tuple and len(value) > 0 and all(type(v) is int for v in value) and (
+        len(set(value)) == len(value))
+
+
+def constant_axes(node):
+    """The tuple of ints ``node`` writes (``axis=(0, 2)``), or None."""
+    if not isinstance(node, ast.Tuple):
+        return None
+    values = [_constant_int(e) for e in node.elts]
+    return tuple(values) if values and all(type(v) is int for v in values) else None
+
+
+def _constant_int(node):
+    """The int ``node`` writes (``2``, ``-1``), or None."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _constant_int(node.operand)
+        return None if inner is None else -inner
+    return node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
+
+
+def check_statics(frame, op, rule, args, node, shown):
+    """A located error where a parameter of the array operation ``op`` that must be a
+    constant (``array_statics``: an axis, ``keepdims``) is not one it takes."""
+    for param, kind in array_statics(op).items():
+        value = args[rule.params.index(param)]
+        accepts, what = STATIC[kind]
+        if not (isinstance(value, ir.Const) and value.text is None):
+            raise frame.error(UnsupportedSyntaxError, node,
+                              f"{shown} takes {param} as a constant here",
+                              f"write {param}= as {what}, in the call")
+        if not accepts(value.value):
+            raise frame.error(UnsupportedSyntaxError, node,
+                              f"{shown} with {param}={value.value!r} is not supported",
+                              f"{param} takes {what}")

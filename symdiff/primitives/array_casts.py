@@ -1,0 +1,47 @@
+"""Casts to a float dtype: ``np.float32(x)`` and ``np.float64(x)`` of a number or an
+array, records whose derivative is one.
+
+Expects argument types of ``symdiff.core.types``.  Guarantees ``RECORDS``, one array
+record per dtype, each spelled by NumPy's name of its type: of an array of floats,
+integers or booleans the array of that dtype (its axes as they are); of a number,
+NumPy's scalar.  The adjoint is ``g`` itself, cast back to the operand's dtype where
+that differs (a float64 array's gradient stays float64); a number's is ``g``.
+
+    y = x * np.float32(2.0)       (a constant: no adjoint)
+    y = np.float32(X)             dX = g.astype(X.dtype)        (X of float64)
+"""
+
+from symdiff.core import types as t
+from symdiff.primitives.arrays import _array
+from symdiff.primitives.broadcasting import Text
+from symdiff.primitives.record import table
+
+
+def _cast_to(dtype):
+    def rule(args, consts):
+        x = args[0] if args else None
+        if isinstance(x, t.Array):
+            return t.Array(dtype, x.ndim, x.unit_axes)
+        return t.NUMPY_FLOAT if t.is_number(x) else None
+    return rule
+
+
+def _cast_back(dtype):
+    def vjp(args, out):
+        x = args[0]
+        if isinstance(x, t.Array) and x.dtype != dtype:
+            return (Text("g.astype(x.dtype)", ("x",)),)
+        return (Text("g", ("x",)),)
+    return vjp
+
+
+def _cast(dtype):
+    return _array(dtype, f"numpy.{dtype}(x)", ("x",), _cast_to(dtype), _cast_back(dtype),
+                  numpy=(dtype,), total=True, cheap=True)
+
+
+RECORDS = table(_cast("float32"), _cast("float64"))
+
+METHODS = {}
+STATICS = {}
+HINTS = {name: "it takes a number or an array of numbers" for name in RECORDS}
