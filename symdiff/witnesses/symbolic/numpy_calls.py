@@ -173,9 +173,30 @@ def _unwrapped(func):
     """(whether ``func`` is autograd's wrapper of a function, the function it wraps)."""
     module = getattr(func, "__module__", None) or ""
     inner = getattr(func, "fun", None)
-    if module.split(".")[0] == "autograd" and callable(inner):
+    if module.split(".")[0] != "autograd":
+        return False, func
+    if callable(inner):
         return True, inner
-    return False, func
+    # a function autograd writes in Python over its primitives (``autograd.numpy.mean``):
+    # the NumPy function of the same name
+    twin = _numpy_twin(module, getattr(func, "__name__", None))
+    return (True, twin) if twin is not None else (False, func)
+
+
+def _numpy_twin(module, name):
+    """The function ``name`` of the NumPy (SciPy) module that autograd's ``module``
+    stands for, or None."""
+    import importlib
+
+    place = module.split(".")[1:2]
+    target = {"numpy": "numpy", "scipy": "scipy"}.get(place[0] if place else "")
+    if target is None or not name:
+        return None
+    try:
+        found = getattr(importlib.import_module(target), name, None)
+    except ImportError:
+        return None
+    return found if callable(found) else None
 
 
 def _of_numpy(func):
