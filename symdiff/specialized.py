@@ -95,7 +95,7 @@ def without_lengths(kind):
     if isinstance(kind, t.Tuple):
         return t.Tuple(tuple(without_lengths(e) for e in kind.elts))
     if isinstance(kind, t.Dict):
-        return t.Dict(tuple((k, without_lengths(v)) for k, v in kind.items))
+        return t.with_items(kind, tuple((k, without_lengths(v)) for k, v in kind.items))
     return kind
 
 

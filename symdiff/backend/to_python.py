@@ -14,6 +14,7 @@ dropped or reordered.
 import ast
 from dataclasses import replace
 
+from symdiff.backend.fields import attribute_reads
 from symdiff.errors import InternalError
 from symdiff.ir import sweeps as sw
 from symdiff.core.expr import to_ast
@@ -33,7 +34,9 @@ def to_python(generated):
     """``generated`` with its function written as a Python syntax tree."""
     names = {b: alias for alias, b in generated.builtins.items()}
     owned = set(generated.adjoints.values()) | set(getattr(generated, "counters", ()))
-    return replace(generated, function=function(generated.function, names, owned))
+    tree = function(generated.function, names, owned)
+    return replace(generated, function=attribute_reads(tree, generated.function.types, set(
+        generated.adjoints.values())))
 
 
 class _Names(dict):

@@ -8,7 +8,9 @@ order asked for, and whether the caller gets one bare value (``single``) or a tu
 - ``None``: every positional parameter but those whose default is None (optional
   arguments) or an int or a bool (a count, an index, a flag: ``label=1``, ``n=10``),
   never differentiated unless named; all of them when that leaves none.  Keyword-only
-  parameters are differentiated only when named.
+  parameters are differentiated only when named, and so is a parameter given an instance
+  of a plain class (``system.mass`` read as data; a namedtuple or a dataclass is
+  differentiated as a container is).
   ``prefer="active"`` narrows that default further to the parameters a derivative can
   flow from (``check``'s default, ``analysis.activity``); it is never applied to a
   ``wrt`` the caller wrote.
@@ -28,6 +30,7 @@ from dataclasses import dataclass
 
 from symdiff.analysis.activity import active_names
 from symdiff.core import types as t
+from symdiff.core.records import is_plain
 from symdiff.errors import InternalError, SymdiffError, UnsupportedSyntaxError
 from symdiff.frontend.resolve import parameter_names
 
@@ -48,6 +51,9 @@ def resolve(wrt, program, parsed, prefer=None):
     if prefer not in PREFERENCES:
         raise InternalError("wrt", f"prefer={prefer!r}: one of {PREFERENCES}")
     choice = choose(wrt, parsed)
+    if wrt is None:  # an instance of a plain class is data unless named
+        kept = [n for n in choice.names if not is_plain(program.containers.get(n))]
+        choice = Choice(tuple(kept), len(kept) == 1) if kept else choice
     if wrt is None and prefer == "active":
         chosen = _active(program, list(choice.names)) or list(choice.names)
         choice = Choice(tuple(chosen), len(chosen) == 1)

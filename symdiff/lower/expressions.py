@@ -62,7 +62,9 @@ def value_inner(frame, node, target):
         found = arrays.global_array(frame, node)
         return found if found is not None else names.name_operand(frame, node)
     if isinstance(node, ast.Attribute):
-        found = arrays.attribute(frame, node, target)
+        found = containers.read(frame, node, target)  # a record's field
+        if found is None:
+            found = arrays.attribute(frame, node, target)
         return found if found is not None else names.attribute_operand(frame, node)
     if isinstance(node, ast.BinOp):
         built = changes.repeated(frame, node, target)

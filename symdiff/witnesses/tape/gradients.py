@@ -28,6 +28,7 @@ import inspect
 import numbers
 
 from symdiff.errors import SymdiffError
+from symdiff.witnesses.tape import objects
 from symdiff.witnesses.tape.arrays import ArrayValue, is_ndarray, numpy
 from symdiff.witnesses.tape.running import on_values
 from symdiff.witnesses.tape.value import Value, _data
@@ -74,6 +75,8 @@ def _on_values(label, name, path, arg):
         return type(arg)(_on_values(label, name, path + (i,), item) for i, item in enumerate(arg))
     if isinstance(arg, (Value, numbers.Real)) and not (path and isinstance(arg, bool)):
         return Value(arg)
+    if objects.fields(arg) is not None:
+        return _Object(label, name, path, arg)
     if is_ndarray(arg) and arg.dtype.kind in "fiu":
         return _leaf(arg)
     where = name + "".join(f'["{key}"]' if isinstance(key, str) else f"[{key!r}]"
@@ -103,8 +106,25 @@ class _Leaf:
         self.handle, self.node, self.dtype = handle, handle._node, dtype
 
 
+class _Object:
+    """An object argument on the tape: the object, and its fields that hold numbers,
+    containers or arrays as Values (``inputs``, name -> what ``_on_values`` made); its
+    other fields are static, as they are."""
+
+    def __init__(self, label, name, path, value):
+        self.value, self.inputs = value, {}
+        for field, item in objects.fields(value):
+            try:
+                self.inputs[field] = _on_values(label, name, path + (field,), item)
+            except SymdiffError:  # a string, a function, a flag: static
+                pass
+
+
 def _restructured(inputs):
     """The same ``Value``s in new containers of the same types."""
+    if isinstance(inputs, _Object):
+        return objects.rebuilt(inputs.value, {k: _restructured(v)
+                                              for k, v in inputs.inputs.items()})
     if type(inputs) is dict:
         return {key: _restructured(item) for key, item in inputs.items()}
     if type(inputs) in (tuple, list):
@@ -114,6 +134,9 @@ def _restructured(inputs):
 
 def _gradients(inputs):
     """The ``.grad`` of each Value of ``inputs``, in its structure."""
+    if isinstance(inputs, _Object):
+        return objects.gradient(inputs.value, {k: _gradients(v)
+                                               for k, v in inputs.inputs.items()})
     if type(inputs) is dict:
         return {key: _gradients(item) for key, item in inputs.items()}
     if type(inputs) in (tuple, list):
