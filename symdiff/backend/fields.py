@@ -16,6 +16,7 @@ nothing else changed.
 import ast
 
 from symdiff.core.records import is_record
+from symdiff.core import types as t
 from symdiff.core.types import element
 
 
@@ -23,10 +24,21 @@ def attribute_reads(function, types, adjoints=()):
     """``function`` (an ``ast.FunctionDef``) with its records' reads as attribute reads
     (in place; returned)."""
     records = {name: kind for name, kind in (types or {}).items()
-               if is_record(kind) and name not in adjoints}
+               if holds_record(kind) and name not in adjoints}
     if records:
         _Fields(records).visit(function)
     return function
+
+
+def holds_record(kind):
+    """Whether ``kind`` is a record, or a container with one inside."""
+    if is_record(kind):
+        return True
+    if isinstance(kind, t.List):
+        return holds_record(kind.elem)
+    if isinstance(kind, t.Tuple):
+        return any(holds_record(e) for e in kind.elts)
+    return isinstance(kind, t.Dict) and any(holds_record(v) for _, v in kind.items)
 
 
 class _Fields(ast.NodeTransformer):
@@ -42,7 +54,7 @@ class _Fields(ast.NodeTransformer):
             return element(outer, node.attr) if is_record(outer) else None
         if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
             outer, key = self.kind(node.value), node.slice
-            if outer is None or is_record(outer):
+            if outer is None or is_record(outer):  # (a record is read by ``.``)
                 return None
             return element(outer, key.value if isinstance(key, ast.Constant) else None)
         return None

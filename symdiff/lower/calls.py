@@ -23,7 +23,8 @@ from symdiff.core import types as t
 from symdiff.errors import InternalError, UnknownFunctionError, UnsupportedSyntaxError
 from symdiff.frontend.resolve import lookup
 from symdiff.ir import nodes as ir
-from symdiff.lower import array_calls, arrays, changes, containers, names, operands, tables
+from symdiff.lower import (array_calls, arrays, changes, containers, methods, names, operands,
+                           tables)
 from symdiff.lower.kind_tests import kind_test
 from symdiff.primitives.reductions import REDUCTIONS, WITH_START, function
 from symdiff.primitives.registry import (
@@ -58,6 +59,9 @@ def call(frame, node, target):
         return tables.kwargs_entry(frame, node, node.args[0], default, target)
     elif isinstance(node.func, ast.Attribute) and names.is_string_method(frame, node):
         return names.string_method(frame, node, target)
+    elif isinstance(node.func, ast.Attribute) and methods.method_of(frame, node) is not None:
+        function, call_node = methods.method_of(frame, node)  # ``self.h(x)``: ``h(self, x)``
+        return frame.call_user(function, call_node, target)
     elif isinstance(node.func, ast.Attribute):
         method = arrays.method_call(frame, node, target, bind_primitive)
         if method is not None:
