@@ -28,6 +28,7 @@ from symdiff.frontend.guards import guard
 from symdiff.frontend.kinds import kind_of, uses_arrays, uses_containers
 from symdiff.frontend.table_reads import read_as_tables, reading_of
 from symdiff.frontend.wrt import choose
+from symdiff.core.records import Function
 from symdiff.core.types import is_container
 
 
@@ -81,7 +82,7 @@ def container_kinds(fn, args, kwargs=None, signature=None):
     kinds = {}
     for name, value in arguments.items():
         kind = kind_of(value)
-        if is_container(kind) or isinstance(kind, t.Array):
+        if is_container(kind) or isinstance(kind, (t.Array, Function)):
             kinds[name] = without_lengths(kind)
     return kinds
 

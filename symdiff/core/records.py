@@ -9,7 +9,10 @@ instance of another class is another type, and a gradient built for one is never
 for the other) and the names of its other fields (``static``: strings, functions,
 anything without a derivative, kept as they are).
 
-Expects nothing; guarantees ``Record`` and the questions asked of it: whether its class
+A function passed as a value has the type ``Function``: the function itself, so its
+calls are inlined per kind signature.
+
+Expects nothing; guarantees ``Record``, ``Function`` and the questions asked of them: whether its class
 is a namedtuple or a dataclass (``is_structured``: its gradient is an instance of the
 same class, as JAX's registered pytrees give) or a plain class (``is_plain``: read as
 data unless ``wrt`` names it, its gradient a dict of its number attributes, since its
@@ -58,3 +61,19 @@ def is_plain(kind):
 
 def is_namedtuple_class(cls):
     return isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields")
+
+
+@dataclass(frozen=True)
+class Function:
+    """A function passed as a value (``euler(rhs, x0, dt, n)``): the function itself, by
+    identity, so a gradient built for one is never used for another; its calls are
+    inlined as any helper's."""
+
+    fn: object
+
+    def __str__(self):
+        return f"function[{getattr(self.fn, '__qualname__', self.fn)}]"
+
+
+def is_function(kind):
+    return isinstance(kind, Function)

@@ -113,7 +113,7 @@ def fence(parsed, tree=None):
     """Raise ``UnsupportedSyntaxError`` at the first construct outside the language."""
     tree = tree if tree is not None else parsed.tree
     _check_signature(parsed, tree, kwargs=True)
-    nested = _check_nested(parsed, tree) | _key_lambdas(tree)
+    nested = _check_nested(parsed, tree) | _key_lambdas(tree) | _argument_lambdas(parsed, tree)
     checked = {}  # node class -> whether ``_check_accepted`` has a rule for it
     for node, where in _nodes(tree):
         name = type(node).__name__
@@ -203,13 +203,29 @@ def _key_lambdas(tree):
             for k in node.keywords if k.arg == "key" and isinstance(k.value, ast.Lambda)}
 
 
+def _argument_lambdas(parsed, tree):
+    """The ids of the lambdas given as an argument of a call by name (``euler(lambda x:
+    -k * x, x0, dt, n)``, ``ode.euler(...)``: a function passed to a helper, which
+    ``lower.function_values`` inlines where the helper calls it), each with a signature
+    the language takes."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
+            for arg in node.args + [k.value for k in node.keywords if k.arg != "key"]:
+                if isinstance(arg, ast.Lambda):
+                    _check_signature(parsed, arg)
+                    found.add(id(arg))
+    return found
+
+
 def _check_nested_uses(parsed, tree, names):
     """Each nested function of ``names`` (name -> its defining statement) is only ever
     called, never bound again, and is no parameter's name."""
-    callees = set()  # a call is walked before its function's name
-    for node in ast.walk(tree):
+    callees = set()  # a call is walked before its function's name (and its arguments:
+    for node in ast.walk(tree):  # a function passed to a helper, ``lower.function_values``)
         if isinstance(node, ast.Call):
             callees.add(id(node.func))
+            callees.update(id(a) for a in node.args + [k.value for k in node.keywords])
         elif isinstance(node, ast.Name) and node.id in names:
             if isinstance(node.ctx, ast.Store) and node is not getattr(
                     names[node.id], "targets", [None])[0]:
@@ -219,7 +235,7 @@ def _check_nested_uses(parsed, tree, names):
             if isinstance(node.ctx, ast.Load) and id(node) not in callees:
                 raise parsed.error(UnsupportedSyntaxError, node,
                                    f"the nested function {node.id} is used as a value",
-                                   "call it: nested functions can only be called")
+                                   "call it, or pass it to a function of yours")
     for arg in tree.args.posonlyargs + tree.args.args:
         if arg.arg in names:
             raise parsed.error(UnsupportedSyntaxError, names[arg.arg],

@@ -4,7 +4,8 @@ Expects the arguments of one call of a user function.  Guarantees, for each argu
 its kind as an IR type (``symdiff.core.types``): a number is ``float`` (an int or a bool
 is read as the number it is), a tuple ``Tuple`` of its elements' kinds, a list ``List``
 of one element kind and its length, a dict ``Dict`` of its keys and their values'
-kinds; a namedtuple, a dataclass or a plain instance ``Record`` of its class and its
+kinds; a Python function ``Function`` (itself: its calls are inlined); a
+namedtuple, a dataclass or a plain instance ``Record`` of its class and its
 fields' kinds (``core.records``: the fields without a kind are its static ones);
 anything else (a string, None, a table of data the function only reads) is
 ``None``, which leaves the parameter to be read as it is today.  Two calls whose
@@ -24,7 +25,7 @@ import numbers
 import types
 
 from symdiff.core import types as t
-from symdiff.core.records import Record
+from symdiff.core.records import Function, Record
 from symdiff.core.types import element  # noqa: F401 (one statement, in the type system)
 from symdiff.primitives.reductions import REDUCTIONS
 from symdiff.primitives.registry import array_names
@@ -40,6 +41,8 @@ def kind_of(value, depth=0):
         return t.FLOAT
     if type(value).__name__ == "ndarray":
         return t.array_type(value)
+    if not depth and isinstance(value, types.FunctionType):  # a function passed as a value
+        return Function(value)
     if type(value) in (list, tuple) and set(map(type, value)) <= PLAIN:  # plain numbers
         if type(value) is list:
             return t.List(t.FLOAT, len(value))
@@ -180,6 +183,8 @@ def uses_containers(tree, params, helper=None):
                         return True
         if isinstance(node, (ast.Subscript, ast.Attribute)) and _is_param(node.value, params):
             return True  # an element read, or a field's (``p.w``)
+        if isinstance(node, ast.Call) and _is_param(node.func, params):
+            return True  # a function passed as a value, called
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
                 node.func.attr in ("keys", "values", "items")) and _is_param(
                 node.func.value, params):  # a dict's entries

@@ -99,6 +99,10 @@ def call(frame, node, target):
         refused = names.refused_math(frame, node, shown, obj=callee.value)
         if refused is not None:
             raise refused
+        if callee.kind == "local":  # ``f(x)`` of a parameter given no function of the user's
+            raise frame.error(UnknownFunctionError, node, f"{shown} is called, and holds no "
+                              "function of yours here", "pass a def or a lambda of yours "
+                              "(`lambda v: math.sin(v)` for a function of math)")
         raise frame.error(UnknownFunctionError, node,
                           f"{shown} is not a function symdiff can differentiate",
                           "use math functions, abs/min/max/pow, or your own def functions")

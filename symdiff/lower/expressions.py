@@ -106,6 +106,9 @@ def value_inner(frame, node, target):
                           "assign the list to a name of its own: xs = [...]")
     if isinstance(node, ast.Tuple):
         raise names.tuple_not_a_number(frame, node)
+    if isinstance(node, ast.Lambda):
+        raise frame.error(UnsupportedSyntaxError, node, "a lambda stands where a number is "
+                          "read", "pass it to a function of yours, which calls it")
     raise frame.error(UnsupportedSyntaxError, node,
                       f"{type(node).__name__} is not supported in an expression")
 

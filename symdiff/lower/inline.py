@@ -20,6 +20,7 @@ from symdiff.frontend.resolve import classify, parameter_defaults
 from symdiff.ir import nodes as ir
 from symdiff.core.types import table_values
 from symdiff.lower import calls, changes, containers, names, tables
+from symdiff.lower.function_values import passed_functions
 from symdiff.lower.tables import Table
 
 
@@ -146,7 +147,9 @@ def call_user(frame, fn, node, target, unpacked=None, discard=False):
                           "only the differentiated function may take **kwargs; pass "
                           "its values as named parameters")
     helper = frame.helper(parsed, fn)
+    node, passed = passed_functions(frame, fn, helper.reading, node)
     bound = bind_arguments(frame, fn, helper.reading, node)
+    helper.functions.update(passed)  # its calls of such a parameter inline the function
     helper.unpacked = unpacked
     helper.checks_only = discard and not helper.reading.gives_value
     helper.definer = fn.definer if nested else None

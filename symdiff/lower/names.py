@@ -54,8 +54,9 @@ def is_nested_table(value):
 def meaning_of(frame, name, node):
     scope = scope_of(frame, name)
     if scope is not None:
-        if name in scope.functions:
-            return Meaning("nested", scope.functions[name])
+        if name in scope.functions:  # a def of the body, or a function passed as a value
+            found = scope.functions[name]
+            return found if isinstance(found, Meaning) else Meaning("nested", found)
         return Meaning("local")
     try:
         found = lookup(name, frame.parsed.closure, frame.parsed.globals)

@@ -26,7 +26,7 @@ itself).  Guarantees:
 
 import sys
 
-from symdiff.frontend.resolve import all_identifiers, parameter_names
+from symdiff.frontend.resolve import all_identifiers, classify, parameter_names
 from symdiff.frontend.wrt import optional_parameters
 from symdiff.core import types as t
 from symdiff.frontend.kinds import uses_arrays
@@ -35,6 +35,7 @@ from symdiff.ir.names import BUILTINS, Namer
 from symdiff.lower.frame import Frame
 from symdiff.lower.inline import run_function_body
 from symdiff.lower.scope import Unit
+from symdiff.core.records import Function
 
 
 def normalize(parsed, allow_tuple=False, kinds=None):
@@ -60,6 +61,8 @@ def normalize(parsed, allow_tuple=False, kinds=None):
         kind = (kinds or {}).get(name)
         if isinstance(kind, t.Array):
             unit.arrays[name] = kind
+        elif isinstance(kind, Function):  # its calls inline the function passed (or call
+            frame.functions[name] = classify(kind.fn)  # the primitive: ``math.sin``)
         elif kind is not None:
             unit.containers[name] = kind
     unit.array_code = bool(unit.arrays) or uses_arrays(parsed)  # (``np.array([a, b])`` too)

@@ -8,7 +8,7 @@ container argument becomes a ``Value``, each array an ``ArrayValue``, in a struc
 the same types), walks the tape back from the result (a number, or an array of one
 element), and returns the gradient shaped as ``symdiff.grad`` shapes it: one float per
 number parameter, an array of its shape and dtype per array parameter (float64 for an
-array of ints),
+array of ints; a function passed as an argument runs on Values as ``fn`` does),
 the parameter's structure for a container (a list for a list, a tuple for a tuple, a dict
 with the same keys in the same order); one parameter alone, else a tuple in the order
 asked.  A bool or str inside a differentiated container is refused with a
@@ -26,6 +26,7 @@ asked.  A bool or str inside a differentiated container is refused with a
 
 import inspect
 import numbers
+import types
 
 from symdiff.errors import SymdiffError
 from symdiff.witnesses.tape import objects
@@ -182,6 +183,9 @@ def _differentiate(fn, wrt, with_value):
             # entry in place (``params[k] = ...``) leaves the leaves read below as they were
             inputs[name] = _on_values(label, name, (), bound.arguments[name])
             bound.arguments[name] = _restructured(inputs[name])
+        for name, value in bound.arguments.items():  # a function passed as a value runs
+            if isinstance(value, types.FunctionType):  # on Values too (``euler(rhs, ...)``)
+                bound.arguments[name] = on_values(value)
         out = _result(label, on_values(fn)(*bound.args, **bound.kwargs))
         grads = tuple(_gradients(inputs[name]) for name in names)
         result = grads[0] if single else grads
