@@ -114,9 +114,13 @@ def fence(parsed, tree=None):
     tree = tree if tree is not None else parsed.tree
     _check_signature(parsed, tree, kwargs=True)
     nested = _check_nested(parsed, tree) | _key_lambdas(tree) | _argument_lambdas(parsed, tree)
+    spread = {id(a) for node in ast.walk(tree) if isinstance(node, ast.Call)
+              for a in node.args if isinstance(a, ast.Starred)}  # ``f(t, x, *p)``
     checked = {}  # node class -> whether ``_check_accepted`` has a rule for it
     for node, where in _nodes(tree):
         name = type(node).__name__
+        if id(node) in spread:  # read by ``lower.star_arguments``
+            continue
         if isinstance(node, (ast.FunctionDef, ast.Lambda)) and node is not tree:
             if id(node) not in nested:
                 what = ("a lambda here" if isinstance(node, ast.Lambda)
@@ -258,8 +262,8 @@ def _check_signature(parsed, tree, kwargs=False):
     where ``kwargs`` allows it (a function defined with ``def`` at module level: the
     differentiated function reads ``**kwargs`` with constant keys)."""
     args = tree.args
-    for extra, what in ((args.vararg, "*args"), (None if kwargs else args.kwarg, "**kwargs")):
-        if extra is not None:
+    for extra, what in ((None, "*args"), (None if kwargs else args.kwarg, "**kwargs")):
+        if extra is not None:  # (``*args`` of a helper: ``lower.star_arguments`` binds it)
             raise parsed.error(UnsupportedSyntaxError, extra, f"{what} parameters are not supported",
                                "name each parameter")
     if args.kwonlyargs and not kwargs:

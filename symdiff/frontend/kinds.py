@@ -183,8 +183,9 @@ def uses_containers(tree, params, helper=None):
                         return True
         if isinstance(node, (ast.Subscript, ast.Attribute)) and _is_param(node.value, params):
             return True  # an element read, or a field's (``p.w``)
-        if isinstance(node, ast.Call) and _is_param(node.func, params):
-            return True  # a function passed as a value, called
+        if isinstance(node, ast.Call) and (_is_param(node.func, params) or any(
+                isinstance(a, ast.Starred) and _is_param(a.value, params) for a in node.args)):
+            return True  # a function passed as a value, called; a tuple spread: ``f(*p)``
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
                 node.func.attr in ("keys", "values", "items")) and _is_param(
                 node.func.value, params):  # a dict's entries

@@ -26,6 +26,7 @@ itself).  Guarantees:
 
 import sys
 
+from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.resolve import all_identifiers, classify, parameter_names
 from symdiff.frontend.wrt import optional_parameters
 from symdiff.core import types as t
@@ -66,6 +67,11 @@ def normalize(parsed, allow_tuple=False, kinds=None):
         elif kind is not None:
             unit.containers[name] = kind
     unit.array_code = bool(unit.arrays) or uses_arrays(parsed)  # (``np.array([a, b])`` too)
+    if parsed.tree.args.vararg is not None:
+        raise parsed.error(UnsupportedSyntaxError, parsed.tree.args.vararg, f"the "
+                           f"differentiated function takes *{parsed.tree.args.vararg.arg}",
+                           "name each parameter, or take the values as one tuple parameter "
+                           "(a helper it calls may take *args)")
     kwargs = parsed.tree.args.kwarg.arg if parsed.tree.args.kwarg is not None else None
     if kwargs is not None:
         frame.mapping[kwargs] = ir.Var(namer.claim(kwargs))

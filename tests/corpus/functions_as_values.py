@@ -133,6 +133,52 @@ def smooth_max(a, b, softness):
     return a + soft(b - a)
 
 
+# --- arguments spread and gathered: ``f(t, x, *p)``, ``g(x, **options)`` ------------------
+
+def damped_rhs(t, x, a, b):
+    return -a * x + b * math.cos(t)
+
+
+def step_with(f, t, x, h, *p):
+    return x + h * f(t, x, *p)
+
+
+def step_gathered(x, a, b):
+    return step_with(damped_rhs, 0.0, x, 0.1, a, b) + step_with(forced, 0.5, x, 0.2)
+
+
+def spread_tuple(x, p):
+    return damped_rhs(0.1, x, *p)
+
+
+def count_rest(*values):
+    total = 0.0
+    for v in values:
+        total = total + v * v
+    return total * len(values)
+
+
+def gathered_loop(a, b, c):
+    return count_rest(a, b, c) + count_rest(a)
+
+
+def scaled_sine(x, scale=1.0, shift=0.0):
+    return scale * math.sin(x) + shift
+
+
+def options_forwarded(x, s, c):
+    options = {"scale": s, "shift": c}
+    return scaled_sine(x, **options)
+
+
+def integrate_with(x0, k, w):
+    params = (k, w)
+    x = x0
+    for i in range(3):
+        x = step_with(damped_rhs, 0.1 * i, x, 0.1, *params)
+    return x
+
+
 CASES = [
     at(euler, (decay, 1.0, 0.1, 3), (logistic, 0.3, 0.05, 5), wrt=("x", "dt")),
     at(euler, (decay, 1.0, 0.1, 3), wrt="x", name="euler_x"),
@@ -149,4 +195,9 @@ CASES = [
     at(area, (0.8, 1.3), (1.5, 0.4)),
     at(by_keyword, (1.0, 0.3), (0.5, 1.2)),
     at(smooth_max, (0.3, 0.7, 0.5), (1.0, -0.2, 2.0)),
+    at(step_gathered, (1.0, 0.5, 0.2), (-0.3, 1.5, 0.7)),
+    at(spread_tuple, (1.0, (0.5, 0.2)), (0.4, (-1.0, 2.0))),
+    at(gathered_loop, (0.3, -0.5, 1.2)),
+    at(options_forwarded, (0.7, 2.0, 0.3), (-0.2, 0.5, 1.0)),
+    at(integrate_with, (1.0, 0.5, 0.2), (0.2, 1.1, -0.4)),
 ]

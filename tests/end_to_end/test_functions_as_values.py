@@ -44,15 +44,28 @@ def as_list(gradient, wrt):
     return [gradient] if isinstance(wrt, str) else list(gradient)
 
 
+def paths(value, path=()):
+    """The paths of the numbers in ``value`` (a number, or a tuple or list of them)."""
+    if isinstance(value, (tuple, list)):
+        return [p for i, item in enumerate(value) for p in paths(item, path + (i,))]
+    return [path]
+
+
+def at_path(value, path):
+    for i in path:
+        value = value[i]
+    return value
+
+
 @pytest.mark.parametrize("label, index", POINTS)
 def test_gradient_agrees_with_the_tape(label, index):
     case, point = CASES[label], CASES[label].points[index]
     got = symdiff.grad(case.fn, wrt=case.wrt)(*point)
     want = symdiff.tape.grad(case.fn, wrt=tape_wrt(case, point))(*point)
-    wrt = tape_wrt(case, point)
-    assert type(got) is type(want)
-    for g, w in zip(as_list(got, wrt), as_list(want, wrt)):
-        assert math.isclose(g, w, rel_tol=1e-10, abs_tol=1e-12), (g, w)
+    assert type(got) is type(want) and paths(got) == paths(want)
+    for path in paths(want):
+        g, w = at_path(got, path), at_path(want, path)
+        assert type(g) is float and math.isclose(g, w, rel_tol=1e-10, abs_tol=1e-12), (g, w)
 
 
 @pytest.mark.parametrize("label, index", POINTS)
@@ -63,13 +76,15 @@ def test_gradient_agrees_with_finite_differences_along_a_direction(label, index)
     params = list(inspect.signature(case.fn).parameters)
     gradient = as_list(symdiff.grad(case.fn, wrt=case.wrt)(*point), wrt)
     rng = random.Random(f"functions:{label}:{index}")
-    direction = [rng.uniform(-1.0, 1.0) for _ in names]
-    inner = sum(g * v for g, v in zip(gradient, direction))
+    places = [(params.index(n), path, g) for n, g in zip(names, gradient)
+              for path in paths(point[params.index(n)])]
+    direction = [rng.uniform(-1.0, 1.0) for _ in places]
+    inner = sum(at_path(g, path) * v for (_, path, g), v in zip(places, direction))
 
     def along(t):
         arguments = list(point)
-        for name, v in zip(names, direction):
-            arguments = moved(arguments, params.index(name), t * v)
+        for (i, path, _), v in zip(places, direction):
+            arguments = moved(arguments, (i, *path) if path else i, t * v)
         return case.fn(*arguments)
     h = 1e-4
     near, far = (along(h) - along(-h)) / (2 * h), (along(2 * h) - along(-2 * h)) / (4 * h)
@@ -120,3 +135,44 @@ def test_a_parameter_called_that_holds_no_function_of_the_users_is_refused_locat
         symdiff.grad(corpus.apply_twice, wrt="x")(math.sin, 0.3)
     assert caught.value.lineno is not None and "f(" in caught.value.source_line
     assert "lambda" in caught.value.hint
+
+
+def spreads_a_list(x, ps):
+    return corpus.damped_rhs(0.1, x, *ps)
+
+
+def takes_star_args(x, *p):
+    return x * p[0]
+
+
+def takes_one_tuple(x, p):
+    return x * p[0]
+
+
+def forwards_kwargs(x, **options):
+    return corpus.scaled_sine(x, **options)
+
+
+def forwards_kwargs_by_name(x, **options):
+    return corpus.scaled_sine(x, scale=options["scale"])
+
+
+@pytest.mark.parametrize("fn, args, words, way_out, way_args", [
+    (spreads_a_list, (1.0, [0.5, 0.2]), "spreads a list", spreads_a_list, (1.0, (0.5, 0.2))),
+    (takes_star_args, (1.0, 2.0), "takes *p", takes_one_tuple, (1.0, (2.0,))),
+    (forwards_kwargs, (1.0,), "**options", None, None),
+])
+def test_a_spread_refused_is_located_and_its_way_out_works(fn, args, words, way_out, way_args):
+    with pytest.raises(symdiff.SymdiffError) as caught:
+        symdiff.grad(fn)(*args)
+    error = caught.value
+    assert error.filename == __file__ and error.lineno is not None and error.hint
+    assert words in str(error)
+    if way_out is not None:
+        got = symdiff.grad(way_out)(*way_args)
+        assert got == symdiff.tape.grad(way_out)(*way_args)
+
+
+def test_keyword_arguments_read_by_name_are_forwarded():
+    got = symdiff.grad(forwards_kwargs_by_name)(0.7, scale=2.0)
+    assert math.isclose(got, 2.0 * math.cos(0.7), rel_tol=1e-12)
