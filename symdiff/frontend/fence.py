@@ -12,6 +12,8 @@ is refused until someone decides otherwise.
 """
 
 import ast
+import builtins
+import types
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.exits import child_nodes, contains
@@ -114,8 +116,7 @@ def fence(parsed, tree=None):
     tree = tree if tree is not None else parsed.tree
     _check_signature(parsed, tree, kwargs=True)
     nested = _check_nested(parsed, tree) | _key_lambdas(tree) | _argument_lambdas(parsed, tree)
-    spread = {id(a) for node in ast.walk(tree) if isinstance(node, ast.Call)
-              for a in node.args if isinstance(a, ast.Starred)}  # ``f(t, x, *p)``
+    spread = _spread_arguments(parsed, tree)
     checked = {}  # node class -> whether ``_check_accepted`` has a rule for it
     for node, where in _nodes(tree):
         name = type(node).__name__
@@ -205,6 +206,24 @@ def _key_lambdas(tree):
     return {id(k.value) for node in ast.walk(tree) if isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name) and node.func.id in ("max", "min")
             for k in node.keywords if k.arg == "key" and isinstance(k.value, ast.Lambda)}
+
+
+def _spread_arguments(parsed, tree):
+    """The ids of the ``*p`` arguments of calls of the user's functions (``f(t, x,
+    *p)``: ``lower.star_arguments`` writes them out); a builtin's (``max(*xs)``) are
+    refused here, as before."""
+    found = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Name):
+            meant = parsed.closure.get(func.id, parsed.globals.get(func.id, getattr(
+                builtins, func.id, None)))
+            if meant is not None and not isinstance(meant, types.FunctionType):
+                continue
+        found.update(id(a) for a in node.args if isinstance(a, ast.Starred))
+    return found
 
 
 def _argument_lambdas(parsed, tree):
