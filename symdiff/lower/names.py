@@ -168,6 +168,12 @@ def module_member(frame, node):
                           "only math.* and numpy.* functions and constants can be used")
     else:
         base = meaning_of(frame, node.value.id, node.value)
+    if base.kind == "local":  # an object read without the kinds of the call's arguments
+        raise frame.error(UnsupportedSyntaxError, node, f"{ast.unparse(node)}: {node.value.id} "
+                          "is read as an object here, whose fields are known only from the "
+                          "arguments", "symdiff.grad and value_and_grad read objects (built for "
+                          "the arguments' kinds); forward mode and a gradient built without "
+                          "arguments do not yet: pass the fields as numbers")
     if base.kind != "module":
         raise frame.error(UnsupportedSyntaxError, node,
                           f"{ast.unparse(node)}: attribute access on {node.value.id} is not "

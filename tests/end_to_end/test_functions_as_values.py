@@ -21,13 +21,13 @@ try:
 except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests.corpus import functions_as_values as corpus
 
-CASES = {c.label: c for c in corpus.CASES}
-POINTS = [pytest.param(c.label, i, id=f"{c.label}-{i}") for c in corpus.CASES
+CASES = {c.label: c for c in corpus.VALUE_CASES}
+POINTS = [pytest.param(c.label, i, id=f"{c.label}-{i}") for c in corpus.VALUE_CASES
           for i in range(len(c.points))]
 
 
 def test_the_labels_are_distinct():
-    assert len(CASES) == len(corpus.CASES) >= 15
+    assert len(CASES) == len(corpus.VALUE_CASES) >= 15
 
 
 def tape_wrt(case, point):

@@ -29,13 +29,13 @@ try:
 except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests.corpus import objects
 
-CASES = {c.label: c for c in objects.CASES}
+CASES = {c.label: c for c in objects.OBJECT_CASES}
 EXACT = 1e-10
 FD = 1e-6
 
 
 def test_the_labels_are_distinct_and_many():
-    assert len(CASES) == len(objects.CASES) >= 25
+    assert len(CASES) == len(objects.OBJECT_CASES) >= 25
 
 
 def function_and_instance(fn):
@@ -115,7 +115,7 @@ def at_path(value, path):
     return value
 
 
-POINTS = [pytest.param(c.label, i, id=f"{c.label}-{i}") for c in objects.CASES
+POINTS = [pytest.param(c.label, i, id=f"{c.label}-{i}") for c in objects.OBJECT_CASES
           for i in range(len(c.points))]
 
 
