@@ -20,14 +20,14 @@ class Case:
     points: tuple
     wrt: object = None
     name: str = None
-    symbolic: bool = False  # whether the sympy witness reads it
+    symbolic: bool = True  # whether the sympy witness reads it (not ``*args``, ``**d``)
 
     @property
     def label(self):
         return self.name or self.fn.__name__
 
 
-def at(fn, *points, wrt=None, name=None, symbolic=False):
+def at(fn, *points, wrt=None, name=None, symbolic=True):
     return Case(fn, tuple(points), wrt, name, symbolic)
 
 
@@ -197,9 +197,9 @@ VALUE_CASES = [
     at(area, (0.8, 1.3), (1.5, 0.4)),
     at(by_keyword, (1.0, 0.3), (0.5, 1.2)),
     at(smooth_max, (0.3, 0.7, 0.5), (1.0, -0.2, 2.0)),
-    at(step_gathered, (1.0, 0.5, 0.2), (-0.3, 1.5, 0.7)),
+    at(step_gathered, (1.0, 0.5, 0.2), (-0.3, 1.5, 0.7), symbolic=False),
     at(spread_tuple, (1.0, (0.5, 0.2)), (0.4, (-1.0, 2.0))),
-    at(gathered_loop, (0.3, -0.5, 1.2)),
-    at(options_forwarded, (0.7, 2.0, 0.3), (-0.2, 0.5, 1.0)),
-    at(integrate_with, (1.0, 0.5, 0.2), (0.2, 1.1, -0.4)),
+    at(gathered_loop, (0.3, -0.5, 1.2), symbolic=False),
+    at(options_forwarded, (0.7, 2.0, 0.3), (-0.2, 0.5, 1.0), symbolic=False),
+    at(integrate_with, (1.0, 0.5, 0.2), (0.2, 1.1, -0.4), symbolic=False),
 ]

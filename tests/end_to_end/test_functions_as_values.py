@@ -1,6 +1,6 @@
 """Gradients of functions given functions as values (``corpus/functions_as_values.py``)
 against the tape, finite differences along random directions, and sympy where its
-witness reads the function.
+witness reads the function (not ``*args`` or ``**d``).
 
 The function passed is part of the kind signature: ``euler`` given ``decay`` and given
 ``logistic`` are two gradients, each inlining its own; a refusal left is located.
@@ -15,6 +15,7 @@ import pytest
 import symdiff
 import symdiff.tape
 from symdiff.witnesses.finite import moved
+from symdiff.witnesses.symbolic import evaluate_grad
 
 try:
     from corpus import functions_as_values as corpus
@@ -89,6 +90,18 @@ def test_gradient_agrees_with_finite_differences_along_a_direction(label, index)
     h = 1e-4
     near, far = (along(h) - along(-h)) / (2 * h), (along(2 * h) - along(-2 * h)) / (4 * h)
     assert math.isclose(inner, (4.0 * near - far) / 3.0, rel_tol=1e-6, abs_tol=1e-7)
+
+
+@pytest.mark.parametrize("label, index", [p for p in POINTS if CASES[p.values[0]].symbolic])
+def test_gradient_agrees_with_sympy(label, index):
+    case, point = CASES[label], CASES[label].points[index]
+    wrt = tape_wrt(case, point)
+    got = symdiff.grad(case.fn, wrt=case.wrt)(*point)
+    want = evaluate_grad(case.fn, point, wrt=wrt)
+    assert paths(got) == paths(want)
+    for path in paths(want):
+        assert math.isclose(at_path(got, path), at_path(want, path), rel_tol=1e-9,
+                            abs_tol=1e-12)
 
 
 def test_the_function_passed_is_part_of_the_kind():
