@@ -33,10 +33,13 @@ from symdiff.core.types import FLOAT, Dict  # noqa: F401 (FLOAT: the doctest's)
 @dataclass(frozen=True)
 class Record(Dict):
     """An object read by its fields (see the module): ``items`` the fields with a kind,
-    ``cls`` its class, ``static`` the names of its other fields."""
+    ``cls`` its class, ``static`` the names of its other fields, and ``constants``
+    ``(name, value)`` of those holding a string, a bool or None (a flag, read as the
+    constant it is: its value is part of the type, so another value is another type)."""
 
     cls: object = None
     static: tuple = ()
+    constants: tuple = ()
 
     def __str__(self):
         fields = ", ".join(f"{k}: {t}" for k, t in self.items)

@@ -73,18 +73,21 @@ RECORD_DEPTH = 4  # records inside records, at most (an object graph may have cy
 
 def record_kind(value, depth=0):
     """The ``Record`` of a namedtuple, a dataclass or a plain instance: its fields, in
-    their order, those with a kind as items and the others as static; None nested
+    their order, those with a kind as items and the others as static (a string's, a
+    bool's or None's value kept: a flag is read as the constant it is); None nested
     deeper than ``RECORD_DEPTH``."""
     if depth >= RECORD_DEPTH:
         return None
-    items, static = [], []
+    items, static, constants = [], [], []
     for name, field in fields_of(value):
         kind = kind_of(field, depth + 1)
         if kind is None:
             static.append(name)
+            if field is None or type(field) in (str, bool):  # a flag: read as a constant
+                constants.append((name, field))
         else:
             items.append((name, kind))
-    return Record(tuple(items), type(value), tuple(static))
+    return Record(tuple(items), type(value), tuple(static), tuple(constants))
 
 
 def fields_of(value):

@@ -17,7 +17,8 @@ import operator
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
-from symdiff.lower import arrays, calls, changes, containers, joins, names, operands, tables
+from symdiff.lower import (arrays, calls, changes, containers, joins, methods, names, operands,
+                           tables)
 from symdiff.lower.operands import operand_ast, reads_of
 from symdiff.primitives.registry import operators
 
@@ -62,7 +63,9 @@ def value_inner(frame, node, target):
         found = arrays.global_array(frame, node)
         return found if found is not None else names.name_operand(frame, node)
     if isinstance(node, ast.Attribute):
-        found = containers.read(frame, node, target)  # a record's field
+        found = methods.constant_field(frame, node)  # a record's flag, or its field
+        if found is None:
+            found = containers.read(frame, node, target)
         if found is None:
             found = arrays.attribute(frame, node, target)
         return found if found is not None else names.attribute_operand(frame, node)

@@ -29,6 +29,12 @@ def field_key(frame, node, kind):
     if element(kind, node.attr) is not None:
         return ir.Const(node.attr)
     owner = ast.unparse(node.value)
+    constants = dict(kind.constants)
+    if node.attr in constants:
+        raise frame.error(UnsupportedSyntaxError, node, f"{owner}.{node.attr} holds a "
+                          f"{type(constants[node.attr]).__name__}, read as a flag (compared, "
+                          "tested), not as a container", f"compare it ({owner}.{node.attr} == "
+                          "...), or pass what you compute from it as an argument")
     if node.attr in kind.static:
         raise frame.error(UnsupportedSyntaxError, node, f"{owner}.{node.attr} holds no number, "
                           "container or array, which is all symdiff reads of an object",

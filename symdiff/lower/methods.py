@@ -1,5 +1,5 @@
 """Methods: ``self.h(x)`` of a record read as the call ``h(self, x)`` of its class's
-function.
+function; and a record's flags, ``p.mode``, read as the constants they are.
 
 Expects a ``Frame`` and a call whose function is an attribute of a container lowering
 knows as a ``Record`` (``core.records``).  Guarantees, where the record's class defines
@@ -19,6 +19,18 @@ import inspect
 from symdiff.core.records import is_record
 from symdiff.ir import nodes as ir
 from symdiff.lower import containers
+
+
+def constant_field(frame, node):
+    """The ``Const`` a flag field holds (``p.mode`` of a string, a bool or None: its
+    value is part of the record's kind, so the gradient is built again for another),
+    or None for any other attribute."""
+    found = containers.container_of(frame, node.value)
+    kind = found and containers.kind_of_operand(frame, ir.Ref(*found))
+    if not is_record(kind) or not isinstance(node.ctx, ast.Load):
+        return None
+    constants = dict(kind.constants)
+    return ir.Const(constants[node.attr]) if node.attr in constants else None
 
 
 def method_of(frame, node):

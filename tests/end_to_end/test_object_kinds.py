@@ -134,7 +134,8 @@ def missing_field(p, x):
 
 
 @pytest.mark.parametrize("fn, args, where, words", [
-    (read_static, (Tagged(1.0), 2.0), "t.tag", "holds no number"),
+    (read_static, (Tagged(1.0), 2.0), "t.tag", "read as a flag"),
+    (read_static, (Tagged(1.0, len), 2.0), "t.tag", "holds no number"),
     (assigns_field, (P(1.0, 2.0), 2.0), "p.w = x", "attribute"),
     (loops_over_fields, (P(1.0, 2.0), 2.0), "p:", "loop over a P"),
     (missing_field, (P(1.0, 2.0), 2.0), "p.z", "no field z"),
@@ -145,6 +146,17 @@ def test_refusals_are_located_and_name_the_construct(fn, args, where, words):
     error = caught.value
     assert error.filename == __file__ and error.lineno is not None and error.hint
     assert where in error.source_line[error.col_offset:] and words in str(error)
+
+
+def test_a_flag_field_is_read_as_a_constant_of_the_kind():
+    def activation(t, x):
+        if t.tag == "a":
+            return math.tanh(t.w * x)
+        return t.w * x * x
+    gradient = symdiff.grad(activation)
+    for record in (Tagged(0.5, "a"), Tagged(0.5, "b"), Tagged(0.5, "a")):
+        assert gradient(record, 1.2) == symdiff.tape.grad(activation)(record, 1.2)
+    assert kind_of(Tagged(0.5, "a")) != kind_of(Tagged(0.5, "b"))
 
 
 def test_the_way_out_of_a_loop_over_fields_works():
