@@ -163,3 +163,19 @@ def test_the_way_out_of_a_loop_over_fields_works():
     point = (P(1.5, -0.5), 2.0)
     assert symdiff.grad(loops_over_a_tuple_of_fields)(*point) == symdiff.tape.grad(
         loops_over_a_tuple_of_fields)(*point)
+
+
+def test_the_guard_of_a_record_fits_exactly_the_arguments_of_its_kind():
+    from symdiff.frontend.guards import guard
+    from symdiff.specialized import container_kinds
+
+    def uses(p, x):
+        return p.w * x
+    built_for = (Tagged(1.0, "a"), 2.0)
+    fits = guard(container_kinds(uses, built_for), ["p", "x"])
+    others = [(Tagged(3.0, "a"), 1.0), (Tagged(3, "a"), 1.0), (Tagged(1.0, "b"), 2.0),
+              (Tagged([1.0], "a"), 2.0), (P(1.0, 2.0), 2.0), (Tagged(True, "a"), 2.0)]
+    for args in [built_for] + others:
+        same = container_kinds(uses, args) == container_kinds(uses, built_for)
+        assert not fits(args) or same, args
+    assert fits(others[0]) and fits(others[1]) and not fits(others[2])
