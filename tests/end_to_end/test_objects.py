@@ -1,5 +1,5 @@
-"""Gradients of functions over objects (``corpus/objects.py``) against the tape and
-finite differences, leaf by leaf.
+"""Gradients of functions over objects (``corpus/objects.py``) against the tape,
+finite differences and (for the plain functions) sympy, leaf by leaf.
 
 For every case, at every one of its points: ``symdiff.grad`` (of the function, the
 bound method, the callable instance) has the structure the tape gives (a namedtuple or a
@@ -23,6 +23,7 @@ import pytest
 import symdiff
 import symdiff.tape
 from symdiff.witnesses.finite import moved
+from symdiff.witnesses.symbolic import evaluate_grad
 
 try:
     from corpus import objects
@@ -76,22 +77,23 @@ def fields(value):
     return None
 
 
-def assert_alike(got, want, where):
+def assert_alike(got, want, where, tolerance=EXACT):
     """``got`` has ``want``'s structure exactly, and its numbers agree."""
     assert type(got) is type(want), f"{where}: {type(got).__name__}, not {type(want).__name__}"
     if fields(want) is not None:
         for (name, g), (_, w) in zip(fields(got), fields(want)):
-            assert_alike(g, w, f"{where}.{name}")
+            assert_alike(g, w, f"{where}.{name}", tolerance)
     elif isinstance(want, dict):
         assert list(got) == list(want), f"{where}: keys {list(got)}, not {list(want)}"
         for key in want:
-            assert_alike(got[key], want[key], f"{where}[{key!r}]")
+            assert_alike(got[key], want[key], f"{where}[{key!r}]", tolerance)
     elif isinstance(want, (list, tuple)):
         assert len(got) == len(want), where
         for i, (g, w) in enumerate(zip(got, want)):
-            assert_alike(g, w, f"{where}[{i}]")
+            assert_alike(g, w, f"{where}[{i}]", tolerance)
     elif isinstance(want, float):
-        assert math.isclose(got, want, rel_tol=EXACT, abs_tol=EXACT), f"{where}: {got} != {want}"
+        assert math.isclose(got, want, rel_tol=tolerance, abs_tol=tolerance), (
+            f"{where}: {got} != {want}")
     else:
         assert got == want, f"{where}: {got!r} != {want!r}"
 
@@ -129,6 +131,16 @@ def test_gradient_agrees_with_the_tape(label, index):
     full = point if instance is None else (instance,) + point
     want = symdiff.tape.grad(function, wrt=names[0] if single else tuple(names))(*full)
     assert_alike(got, want, label)
+
+
+@pytest.mark.parametrize("label, index", [p for p in POINTS if inspect.isfunction(
+    CASES[p.values[0]].fn)])
+def test_gradient_agrees_with_sympy(label, index):
+    case = CASES[label]
+    point = case.points[index]
+    names, single = tape_wrt(case, point)
+    want = evaluate_grad(case.fn, point, wrt=names[0] if single else tuple(names))
+    assert_alike(symdiff.grad(case.fn, wrt=case.wrt)(*point), want, label, 1e-9)
 
 
 @pytest.mark.parametrize("label, index", POINTS)

@@ -11,6 +11,10 @@ parameter's symbols in its structure:
   ``p_w`` for ``p["w"]``, ``layers_1_0`` for ``layers[1][0]`` (a name already taken gets a
   ``_`` more, so no two leaves share a symbol); a bool or str inside one is refused with a
   ``SymdiffError`` naming its path;
+- a namedtuple, a dataclass or a plain instance among the named ones is a copy of it
+  with one real symbol per number of its fields, named as a dict's (``p_w``), its other
+  fields as they were; its gradient a namedtuple or dataclass of its class, a plain
+  instance's a dict of its number attributes;
 - anything else (a string flag, a table of data, a container not named) goes in as it is,
   a container as a copy (its symbol, which the expression does not hold, has derivative 0).
 
@@ -20,6 +24,7 @@ parameter's symbols in its structure:
 The traversal is this module's own: the witness imports nothing of symdiff's leaf helpers.
 """
 
+import copy
 import numbers
 import re
 
@@ -39,15 +44,78 @@ def arguments(names, values, containers):
                 point[symbol] = sympy.Float(float(value))
             passed.append(symbol)
             symbols[name] = symbol
-        elif type(value) in (tuple, list, dict) and name in containers:
+        elif (type(value) in (tuple, list, dict) or _fields(value) is not None) and (
+                name in containers):
             structure = _symbols(name, (), value, taken, point)
-            passed.append(structure)
+            passed.append(_passed(structure))
             symbols[name] = structure
         else:  # a string flag or a table goes in as it is (its derivative is 0); a
             # container copied, so what the function assigns into it stays in the witness
             passed.append(_copy(value))
             symbols[name] = sympy.Symbol(name, real=True)
     return passed, point, symbols
+
+
+class _Object:
+    """An object's symbols: ``value``, a copy of it (made without its class) whose number
+    fields, and the numbers of its container fields, are symbols, named as a dict's
+    (``p_w``); ``fields`` those fields' structures; the other fields (a string, a flag, a
+    function) are as they were."""
+
+    def __init__(self, name, path, obj, taken, point):
+        self.obj, self.fields = obj, {}
+        for field, item in _fields(obj):
+            names, values = set(taken), dict(point)  # kept only if every leaf is a number
+            try:
+                self.fields[field] = _symbols(name, path + (field,), item, names, values)
+            except SymdiffError:  # no number: static
+                continue
+            taken |= names
+            point.update(values)
+        self.value = _rebuilt(obj, {k: _passed(v) for k, v in self.fields.items()})
+
+    def gradient(self, grads):
+        """``grads`` (field -> its derivatives) in the object's structure: a namedtuple
+        or a dataclass of its class, its other fields as they were; a plain instance's
+        as a dict (its class need not be built from its attributes)."""
+        if isinstance(self.obj, tuple) or hasattr(self.obj, "__dataclass_fields__"):
+            return _rebuilt(self.obj, grads)
+        return dict(grads)
+
+
+def _passed(structure):
+    """What the interpreter is given for a structure of symbols: an object's copy holding
+    them in place of each ``_Object``."""
+    if isinstance(structure, _Object):
+        return structure.value
+    if type(structure) is dict:
+        return {key: _passed(item) for key, item in structure.items()}
+    if type(structure) in (tuple, list):
+        return type(structure)(_passed(item) for item in structure)
+    return structure
+
+
+def _fields(value):
+    """``[(name, value)]`` of a namedtuple's, a dataclass's or a plain instance's fields;
+    None for anything else."""
+    if isinstance(value, tuple) and hasattr(type(value), "_fields"):
+        return list(zip(type(value)._fields, value))
+    if hasattr(value, "__dataclass_fields__") and not isinstance(value, type):
+        return [(name, getattr(value, name)) for name in value.__dataclass_fields__]
+    if type(value).__module__ not in ("builtins", "numpy") and isinstance(
+            getattr(value, "__dict__", None), dict) and not callable(value) and not (
+            isinstance(value, type)):
+        return [(k, v) for k, v in vars(value).items() if not k.startswith("__")]
+    return None
+
+
+def _rebuilt(obj, changed):
+    if isinstance(obj, tuple):
+        return obj._replace(**changed)
+    made = copy.copy(obj)
+    for name, value in changed.items():
+        object.__setattr__(made, name, value)
+    return made
 
 
 def _number(value):
@@ -62,6 +130,8 @@ def _symbols(name, path, value, taken, point):
     if type(value) in (tuple, list):
         return type(value)(_symbols(name, path + (i,), item, taken, point)
                            for i, item in enumerate(value))
+    if _fields(value) is not None:
+        return _Object(name, path, value, taken, point)
     if not _number(value) or isinstance(value, bool):
         where = name + "".join(f'["{key}"]' if isinstance(key, str) else f"[{key!r}]"
                                for key in path)
@@ -96,6 +166,9 @@ def _part(key):
 
 def structure_map(function, structure):
     """``function`` of each symbol of ``structure`` (as ``arguments`` built it), in it."""
+    if isinstance(structure, _Object):
+        return structure.gradient({k: structure_map(function, v)
+                                   for k, v in structure.fields.items()})
     if type(structure) is dict:
         return {key: structure_map(function, item) for key, item in structure.items()}
     if type(structure) in (tuple, list):
