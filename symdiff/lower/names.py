@@ -121,7 +121,8 @@ def name_operand(frame, node):
                           "only numbers can be differentiated")
     raise frame.error(UnsupportedSyntaxError, node,
                       f"{node.id} is {KINDS[meant.kind]}, not a number",
-                      _USES.get(meant.kind, "call it: a function is only called"))
+                      _USES.get(meant.kind, "call it, or pass it to a function of yours, "
+                                "which calls it"))
 
 
 def tuple_not_a_number(frame, node):
