@@ -184,7 +184,8 @@ def uses_containers(tree, params, helper=None):
                     asked.add((node.func.id, passed))
                     if uses_containers(inner, passed, inner_helper):
                         return True
-        if isinstance(node, (ast.Subscript, ast.Attribute)) and _is_param(node.value, params):
+        if isinstance(node, ast.Subscript) and _is_param(node.value, params) or (
+                _reads_field(node, params)):
             return True  # an element read, or a field's (``p.w``)
         if isinstance(node, ast.Call) and (_is_param(node.func, params) or any(
                 isinstance(a, ast.Starred) and _is_param(a.value, params) for a in node.args)):
@@ -203,6 +204,13 @@ def uses_containers(tree, params, helper=None):
         if _joins_param(node, params, lists):
             return True
     return False
+
+
+def _reads_field(node, params):
+    """Whether ``node`` reads an attribute of one of ``params`` (``p.w``, ``self.h(x)``),
+    not a string's method (``kind.lower()``, read as it is)."""
+    return isinstance(node, ast.Attribute) and _is_param(node.value, params) and not (
+        hasattr(str, node.attr))
 
 
 def _joined_names(tree, params):

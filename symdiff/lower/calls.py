@@ -99,6 +99,10 @@ def call(frame, node, target):
         refused = names.refused_math(frame, node, shown, obj=callee.value)
         if refused is not None:
             raise refused
+        starred = [a for a in node.args if isinstance(a, ast.Starred)]
+        if callee.kind == "local" and starred:  # (spread only into a function of yours)
+            raise frame.error(UnsupportedSyntaxError, starred[0], "a starred expression is "
+                              "not supported here", "name each value")
         if callee.kind == "local":  # ``f(x)`` of a parameter given no function of the user's
             raise frame.error(UnknownFunctionError, node, f"{shown} is called, and holds no "
                               "function of yours here", "pass a def or a lambda of yours "
