@@ -173,6 +173,8 @@ def uses_containers(tree, params, helper=None):
     lists = {node.targets[0].id for node in ast.walk(tree) if isinstance(node, ast.Assign)
              and isinstance(node.targets[0], ast.Name) and isinstance(node.value, _DISPLAYS)}
     asked = set()  # (helper, the parameters given) already asked: a helper called often
+    methods = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(
+        n.func, ast.Attribute) and hasattr(str, n.func.attr)}  # ``kind.lower()``
     for node in ast.walk(tree):
         if helper is not None and isinstance(node, ast.Call) and isinstance(
                 node.func, ast.Name) and any(_is_param(a, params) for a in node.args):
@@ -185,7 +187,7 @@ def uses_containers(tree, params, helper=None):
                     if uses_containers(inner, passed, inner_helper):
                         return True
         if isinstance(node, ast.Subscript) and _is_param(node.value, params) or (
-                _reads_field(node, params)):
+                _reads_field(node, params, methods)):
             return True  # an element read, or a field's (``p.w``)
         if isinstance(node, ast.Call) and (_is_param(node.func, params) or any(
                 isinstance(a, ast.Starred) and _is_param(a.value, params) for a in node.args)):
@@ -206,11 +208,12 @@ def uses_containers(tree, params, helper=None):
     return False
 
 
-def _reads_field(node, params):
+def _reads_field(node, params, methods):
     """Whether ``node`` reads an attribute of one of ``params`` (``p.w``, ``self.h(x)``),
-    not a string's method (``kind.lower()``, read as it is)."""
-    return isinstance(node, ast.Attribute) and _is_param(node.value, params) and not (
-        hasattr(str, node.attr))
+    not a string's method called (``kind.lower()``: ``methods``, the ids of such calls'
+    functions), which is read as it is."""
+    return isinstance(node, ast.Attribute) and _is_param(node.value, params) and (
+        id(node) not in methods)
 
 
 def _joined_names(tree, params):

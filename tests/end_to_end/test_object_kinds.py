@@ -179,3 +179,15 @@ def test_the_guard_of_a_record_fits_exactly_the_arguments_of_its_kind():
         same = container_kinds(uses, args) == container_kinds(uses, built_for)
         assert not fits(args) or same, args
     assert fits(others[0]) and fits(others[1]) and not fits(others[2])
+
+
+@dataclass
+class Counted:
+    count: float  # a field named as a string's method
+
+
+def test_a_field_named_as_a_strings_method_is_a_field():
+    def scaled(p, x):
+        return p.count * x * x
+    got = symdiff.grad(scaled)(Counted(2.0), 3.0)
+    assert got == symdiff.tape.grad(scaled)(Counted(2.0), 3.0)
