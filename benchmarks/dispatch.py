@@ -41,6 +41,8 @@ def gradients(workload, symdiff):
 
 
 def flat(value):
+    if hasattr(value, "__dataclass_fields__"):
+        return flat(vars(value))
     if isinstance(value, dict):
         return [x for v in value.values() for x in flat(v)]
     if isinstance(value, (list, tuple)):

@@ -10,11 +10,14 @@ structure), and the arguments it is measured at (made by a seeded generator).
 - ``mlp``: a two-layer perceptron over a dict of lists of parameters, 3 data points;
 - ``logistic``: logistic loss over 1,000 ``((x1, x2), y)`` pairs (the data outweighs
   the parameters: every number of it is an argument);
-- ``rosenbrock_list``: Rosenbrock over a list of 10 numbers, written as a loop.
+- ``rosenbrock_list``: Rosenbrock over a list of 10 numbers, written as a loop;
+- ``mlp_object``: ``mlp`` with its parameters in a dataclass (``params.w1``): the kind
+  of an object (its class and its fields' kinds) is found on every call.
 """
 
 import math
 import random
+from dataclasses import dataclass
 
 from workloads import Workload
 
@@ -100,6 +103,35 @@ def rosenbrock_list_grad(x):
     return g
 
 
+@dataclass
+class Layers:
+    w1: list
+    b1: list
+    w2: list
+    b2: float
+
+
+def mlp_object(params, data):
+    loss = 0.0
+    for x, y in data:
+        hidden = []
+        for row, b in zip(params.w1, params.b1):
+            s = b
+            for w, xi in zip(row, x):
+                s += w * xi
+            hidden.append(math.tanh(s))
+        out = params.b2
+        for w, h in zip(params.w2, hidden):
+            out += w * h
+        loss += (out - y) ** 2
+    return loss
+
+
+def mlp_object_grad(params, data):
+    g = mlp_grad(vars(params), data)
+    return Layers(g["w1"], g["b1"], g["w2"], g["b2"])
+
+
 def all_workloads():
     rng = random.Random(28)
     params = {"w1": [[rng.uniform(-1, 1) for _ in range(3)] for _ in range(4)],
@@ -116,4 +148,6 @@ def all_workloads():
                  logistic, logistic_grad, ([0.3, -0.2, 0.1], pairs)),
         Workload("rosenbrock_list", "Rosenbrock over a list of 10 numbers, as a loop",
                  rosenbrock_list, rosenbrock_list_grad, (xs,)),
+        Workload("mlp_object", "mlp with its params in a dataclass (params.w1)",
+                 mlp_object, mlp_object_grad, (Layers(**params), points)),
     ]

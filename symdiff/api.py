@@ -33,8 +33,8 @@ from symdiff.frontend.parse import parse_function
 from symdiff.frontend.wrappers import transparent
 from symdiff.core.types import table_values
 from symdiff.pipeline import collector_paused, generate, stage
-from symdiff.specialized import (BuiltLater, Specialized, computes_with_arrays, container_kinds,
-                                 per_kinds)
+from symdiff.specialized import (BuiltLater, MethodGradient, Specialized, bound_instance,
+                                 computes_with_arrays, container_kinds, method_wrt, per_kinds)
 
 CACHE_SIZE = 512
 _CACHE = {}  # in order of use, the least recently used first
@@ -176,6 +176,9 @@ def source(fn, *example_args, wrt=None, optimize=True, debug=None, jit=None):
     specialized to them).  With ``debug``, built afresh, calling ``debug(stage, value)``
     after every stage (``pipeline.generate``); with ``jit="numba"``, the text compiled."""
     fn = _unwrap(fn)
+    bound = bound_instance(fn)
+    if bound is not None:  # a method: its function, the instance the first argument
+        fn, example_args, wrt = bound[0], (bound[1],) + example_args, method_wrt(bound[0], wrt)
     return build(fn, wrt, optimize=optimize, debug=debug,
                  kinds=container_kinds(fn, example_args), jit=jit).source
 
@@ -211,6 +214,10 @@ class GradFunction(BuiltLater):
 def _wrap(fn, wrt, with_value, optimize, jit=None):
     subject, fn = fn, _unwrap(fn)
     check_target(jit)
+    bound = bound_instance(fn)
+    if bound is not None:  # ``model.loss``, ``spring``: the function, the instance its data
+        return MethodGradient(*bound, wrt, lambda function, inner_wrt: _wrap(
+            function, inner_wrt, with_value, optimize, jit))
     if per_kinds(fn, wrt):  # decided from the source: built on each call's kinds
         return Specialized(fn, wrt, with_value, optimize,
                            functools.partial(build, jit=jit) if jit else build, jit=jit)

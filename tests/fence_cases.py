@@ -452,7 +452,7 @@ pair_lambda = lambda x: (x, 2.0 * x)  # FENCE lambda_returns_tuple at (x, 2.0
 
 
 class Model:
-    def loss(self, x):  # FENCE bound_method at def
+    def loss(self, x):  # a bound method: differentiated by x (tests/frontend/test_fence.py)
         return x * x
 
 

@@ -19,7 +19,10 @@ list a loop builds anew is saved by reference.  The gradient of a container para
 is returned in its structure (a tuple for a tuple: ``tuple(dparams)``).
 """
 
+import dataclasses
+
 from symdiff.core import expr as ex
+from symdiff.core.records import is_structured
 from symdiff.ad.environment import (adjoint, built_in, builtin, length_of, names_for,
                                     overwrites, stack_names)
 from symdiff.ad.taping import restoring, saved_for_reverse
@@ -103,23 +106,70 @@ def _nested(kind, numpy=None):
         numpy is not None and isinstance(kind, t.Array))
 
 
-def structured(kind, value, number=None):
+def structured(kind, value, number=None, primal=None):
     """The gradient ``value`` (lists of floats) as the parameter's structure: a tuple
-    for a tuple, nested alike; with ``number``, each number ``v`` of it as ``number(v)``
-    (a NumPy scalar made a float)."""
+    for a tuple, nested alike, an instance of a namedtuple's or a dataclass's class for
+    one (``primal``: the expression of the parameter, whose class it is and whose static
+    fields it keeps); with ``number``, each number ``v`` of it as ``number(v)`` (a NumPy
+    scalar made a float)."""
     if not _converts(kind, number is not None):
         return value
     if isinstance(kind, t.Float):
         return number(value)
+    if isinstance(kind, t.List) and primal is not None and _holds_objects(kind.elem):
+        at = _index_name(primal)  # each element read by its index, and its object's
+        return ex.ListComp(structured(kind.elem, ex.Subscript(value, ex.Name(at)), number,
+                                      ex.Subscript(primal, ex.Name(at))), at, ex.Call(
+            ex.Name("range"), (ex.Call(ex.Name("len"), (value,)),)))
     if isinstance(kind, t.List):
         return ex.ListComp(structured(kind.elem, ex.Name("item"), number), "item", value)
     if isinstance(kind, t.Dict):
-        return ex.Dict(tuple(ex.Const(k) for k, _ in kind.items), tuple(
-            structured(v, ex.Subscript(value, ex.Const(k)), number) for k, v in kind.items))
+        parts = tuple(structured(v, ex.Subscript(value, ex.Const(k)), number, _field(
+            primal, kind, k)) for k, v in kind.items)
+        if is_structured(kind) and primal is not None:
+            return instance_of(kind, primal, parts)
+        return ex.Dict(tuple(ex.Const(k) for k, _ in kind.items), parts)
     if not any(_converts(e, number is not None) for e in kind.elts):
         return ex.Call(ex.Name("tuple"), (value,))
-    return ex.Tuple(tuple(structured(e, ex.Subscript(value, ex.Const(i)), number)
-                          for i, e in enumerate(kind.elts)))
+    return ex.Tuple(tuple(structured(e, ex.Subscript(value, ex.Const(i)), number, _field(
+        primal, kind, i)) for i, e in enumerate(kind.elts)))
+
+
+def _holds_objects(kind):
+    """Whether ``kind`` is, or holds, a namedtuple's or a dataclass's record."""
+    if is_structured(kind):
+        return True
+    inner = kind.elts if isinstance(kind, t.Tuple) else (kind.elem,) if isinstance(
+        kind, t.List) else tuple(v for _, v in kind.items) if isinstance(kind, t.Dict) else ()
+    return any(_holds_objects(k) for k in inner)
+
+
+def _index_name(primal):
+    """A name for a comprehension's index that the expression ``primal`` does not read."""
+    taken = set(ex.names(primal))
+    return next(n for n in ("index", "position", "place", "k_index") if n not in taken)
+
+
+def _field(primal, kind, key):
+    """The expression of ``primal``'s element ``key`` (None where a list lies between)."""
+    return None if primal is None else ex.Subscript(primal, ex.Const(key))
+
+
+def instance_of(kind, primal, parts):
+    """``type(p)(w=..., b=..., name=p.name)``: an instance of the record's class built
+    from ``parts`` (its fields' gradients, in order) and its static fields as ``primal``
+    holds them (``backend.fields`` writes ``p['name']`` as ``p.name``)."""
+    keywords = tuple((k, part) for (k, _), part in zip(kind.items, parts)) + tuple(
+        (k, ex.Attribute(primal, k)) for k in kind.static)
+    order = _field_order(kind)
+    keywords = tuple(sorted(keywords, key=lambda kv: order.get(kv[0], len(order))))
+    return ex.Call(ex.Call(ex.Name("type"), (primal,)), (), keywords)
+
+
+def _field_order(kind):
+    names = kind.cls._fields if hasattr(kind.cls, "_fields") else [
+        f.name for f in dataclasses.fields(kind.cls)]
+    return {name: i for i, name in enumerate(names)}
 
 
 def _converts(kind, numbers=False):
@@ -128,9 +178,9 @@ def _converts(kind, numbers=False):
     if isinstance(kind, t.Tuple):
         return True
     if isinstance(kind, t.List):
-        return _converts(kind.elem, numbers)
+        return _converts(kind.elem, numbers) or _holds_objects(kind.elem)
     if isinstance(kind, t.Dict):
-        return any(_converts(v, numbers) for _, v in kind.items)
+        return is_structured(kind) or any(_converts(v, numbers) for _, v in kind.items)
     return numbers and isinstance(kind, t.Float)
 
 
@@ -244,7 +294,7 @@ def gradient_of(env, name, number=None):
     """The gradient of the parameter ``name``, in its structure (``structured``)."""
     kind = env.program.containers.get(name)
     value = ex.Name(adjoint(env, name))
-    return value if kind is None else structured(kind, value, number)
+    return value if kind is None else structured(kind, value, number, ex.Name(name))
 
 
 def item(env, stmt, scope):

@@ -227,7 +227,7 @@ def no_gradient(env, name):
     if kind is None:
         return ex.Const(0.0)
     numpy = ex.Name(env.program.numpy_name) if env.program.numpy_name else None
-    return spelled_out(structured(kind, zeros(kind, ex.Name(name), numpy)))
+    return spelled_out(structured(kind, zeros(kind, ex.Name(name), numpy), primal=ex.Name(name)))
 
 
 # --- one operation ----------------------------------------------------------------------

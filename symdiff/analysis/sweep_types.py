@@ -154,7 +154,7 @@ def as_passed(kind):
     if isinstance(kind, t.Tuple):
         return t.Tuple(tuple(as_passed(e) for e in kind.elts))
     if isinstance(kind, t.Dict):
-        return t.Dict(tuple((k, as_passed(v)) for k, v in kind.items))
+        return t.with_items(kind, tuple((k, as_passed(v)) for k, v in kind.items))
     if isinstance(kind, t.Table):
         return t.Table(as_passed(kind.elem))
     if isinstance(kind, t.Optional):
@@ -314,10 +314,11 @@ def _written(place, value):
             return t.List(new, kind.length)
         index = place.index
         if isinstance(kind, t.Dict) and type(index) is ex.Const and index.text is None:
-            return t.Dict(tuple((k, new if k == index.value else v) for k, v in kind.items)
-                          ) if index.value in dict(kind.items) else UNKNOWN
+            return t.with_items(kind, tuple((k, new if k == index.value else v)
+                                            for k, v in kind.items)
+                                ) if index.value in dict(kind.items) else UNKNOWN
         if isinstance(kind, t.Dict):  # a key known at run time: any of them
-            return t.Dict(tuple((k, new) for k, _ in kind.items))
+            return t.with_items(kind, tuple((k, new) for k, _ in kind.items))
         return UNKNOWN
     written.reads = [place.value.id] + ex.names(value)
     return written

@@ -20,6 +20,7 @@ import ast
 import sys
 from dataclasses import replace
 
+from symdiff.backend.fields import attribute_reads
 from symdiff.errors import InternalError
 from symdiff.ir import sweeps as sw
 from symdiff.backend.numba_target import (plan_stacks, refusal, reversed_range,
@@ -50,8 +51,9 @@ def to_python(generated, target="python", origin=None):
     namespace = generated.namespace
     if stacks is not None and stacks.numpy is not None and stacks.numpy not in namespace:
         namespace = {**namespace, stacks.numpy: sys.modules["numpy"]}  # for the arrays
-    return replace(generated, function=function(written, names, owned, stacks, origin),
-                   namespace=namespace)
+    tree = function(written, names, owned, stacks, origin)
+    return replace(generated, function=attribute_reads(tree, written.types, set(
+        generated.adjoints.values())), namespace=namespace)
 
 
 class _Names(dict):

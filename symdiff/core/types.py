@@ -25,6 +25,7 @@ their passes extend one type system instead of adding another:
   the sizes of the other axes are not part of the type.
 """
 
+import dataclasses
 import numbers
 import sys
 from dataclasses import dataclass
@@ -123,6 +124,18 @@ class Dict(Type):
         return "dict[" + ", ".join(f"{k!r}: {t}" for k, t in self.items) + "]"
 
 
+def with_items(kind, items):
+    """The dict (or record) type ``kind`` with its items ``items``: a record stays one of
+    its class."""
+    return dataclasses.replace(kind, items=items)
+
+
+def _alike(a, b):
+    """Whether ``a`` and ``b`` are dicts, or records of one class, with the same keys."""
+    return isinstance(a, Dict) and type(a) is type(b) and getattr(a, "cls", None) == getattr(
+        b, "cls", None) and [k for k, _ in a.items] == [k for k, _ in b.items]
+
+
 @dataclass(frozen=True)
 class Array(Type):
     dtype: str  # NumPy's name: "float64", "int64", "bool"
@@ -191,9 +204,8 @@ def join(a, b):
         return List(join(a.elem, b.elem), a.length if a.length == b.length else None)
     if isinstance(a, Tuple) and isinstance(b, Tuple) and len(a.elts) == len(b.elts):
         return Tuple(tuple(join(x, y) for x, y in zip(a.elts, b.elts)))
-    if isinstance(a, Dict) and isinstance(b, Dict) and [k for k, _ in a.items] == [
-            k for k, _ in b.items]:
-        return Dict(tuple((k, join(x, y)) for (k, x), (_, y) in zip(a.items, b.items)))
+    if _alike(a, b):
+        return with_items(a, tuple((k, join(x, y)) for (k, x), (_, y) in zip(a.items, b.items)))
     if isinstance(a, Table) and isinstance(b, Table):
         return Table(join(a.elem, b.elem))
     if isinstance(a, Array) and isinstance(b, Array) and a.ndim == b.ndim and (
@@ -224,10 +236,9 @@ def element_join(a, b):
     if isinstance(a, Tuple) and isinstance(b, Tuple) and len(a.elts) == len(b.elts):
         elts = tuple(element_join(x, y) for x, y in zip(a.elts, b.elts))
         return None if None in elts else Tuple(elts)
-    if isinstance(a, Dict) and isinstance(b, Dict) and [k for k, _ in a.items] == [
-            k for k, _ in b.items]:
+    if _alike(a, b):
         values = [element_join(x, y) for (_, x), (_, y) in zip(a.items, b.items)]
-        return None if None in values else Dict(tuple(
+        return None if None in values else with_items(a, tuple(
             (k, v) for (k, _), v in zip(a.items, values)))
     return None
 
@@ -371,8 +382,8 @@ def stored(kind, path, value):
         return Tuple(tuple(stored(e, rest, value) if head is None or head % len(kind.elts) == i
                            else e for i, e in enumerate(kind.elts)))
     if isinstance(kind, Dict):
-        return Dict(tuple((k, stored(v, rest, value) if head is None or head == k else v)
-                          for k, v in kind.items))
+        return with_items(kind, tuple((k, stored(v, rest, value) if head is None or head == k
+                                       else v) for k, v in kind.items))
     return kind
 
 

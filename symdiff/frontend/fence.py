@@ -12,6 +12,8 @@ is refused until someone decides otherwise.
 """
 
 import ast
+import builtins
+import types
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.exits import child_nodes, contains
@@ -111,10 +113,13 @@ def fence(parsed, tree=None):
     """Raise ``UnsupportedSyntaxError`` at the first construct outside the language."""
     tree = tree if tree is not None else parsed.tree
     _check_signature(parsed, tree, kwargs=True)
-    nested = _check_nested(parsed, tree) | _key_lambdas(tree)
+    nested = _check_nested(parsed, tree) | _key_lambdas(tree) | _argument_lambdas(parsed, tree)
+    spread = _spread_arguments(parsed, tree)
     checked = {}  # node class -> whether ``_check_accepted`` has a rule for it
     for node, where in _nodes(tree):
         name = type(node).__name__
+        if id(node) in spread:  # read by ``lower.star_arguments``
+            continue
         if isinstance(node, (ast.FunctionDef, ast.Lambda)) and node is not tree:
             if id(node) not in nested:
                 what = ("a lambda here" if isinstance(node, ast.Lambda)
@@ -201,13 +206,47 @@ def _key_lambdas(tree):
             for k in node.keywords if k.arg == "key" and isinstance(k.value, ast.Lambda)}
 
 
+def _spread_arguments(parsed, tree):
+    """The ids of the ``*p`` arguments of calls of the user's functions (``f(t, x,
+    *p)``: ``lower.star_arguments`` writes them out); a builtin's (``max(*xs)``) are
+    refused here, as before."""
+    found = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Name):
+            meant = parsed.closure.get(func.id, parsed.globals.get(func.id, getattr(
+                builtins, func.id, None)))
+            if meant is not None and not isinstance(meant, types.FunctionType):
+                continue
+        found.update(id(a) for a in node.args if isinstance(a, ast.Starred))
+    return found
+
+
+def _argument_lambdas(parsed, tree):
+    """The ids of the lambdas given as an argument of a call by name (``euler(lambda x:
+    -k * x, x0, dt, n)``, ``ode.euler(...)``: a function passed to a helper, which
+    ``lower.function_values`` inlines where the helper calls it), each with a signature
+    the language takes."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
+            for arg in node.args + [k.value for k in node.keywords if k.arg != "key"]:
+                if isinstance(arg, ast.Lambda):
+                    _check_signature(parsed, arg)
+                    found.add(id(arg))
+    return found
+
+
 def _check_nested_uses(parsed, tree, names):
     """Each nested function of ``names`` (name -> its defining statement) is only ever
     called, never bound again, and is no parameter's name."""
-    callees = set()  # a call is walked before its function's name
-    for node in ast.walk(tree):
+    callees = set()  # a call is walked before its function's name (and its arguments:
+    for node in ast.walk(tree):  # a function passed to a helper, ``lower.function_values``)
         if isinstance(node, ast.Call):
             callees.add(id(node.func))
+            callees.update(id(a) for a in node.args + [k.value for k in node.keywords])
         elif isinstance(node, ast.Name) and node.id in names:
             if isinstance(node.ctx, ast.Store) and node is not getattr(
                     names[node.id], "targets", [None])[0]:
@@ -217,7 +256,7 @@ def _check_nested_uses(parsed, tree, names):
             if isinstance(node.ctx, ast.Load) and id(node) not in callees:
                 raise parsed.error(UnsupportedSyntaxError, node,
                                    f"the nested function {node.id} is used as a value",
-                                   "call it: nested functions can only be called")
+                                   "call it, or pass it to a function of yours")
     for arg in tree.args.posonlyargs + tree.args.args:
         if arg.arg in names:
             raise parsed.error(UnsupportedSyntaxError, names[arg.arg],
@@ -240,8 +279,8 @@ def _check_signature(parsed, tree, kwargs=False):
     where ``kwargs`` allows it (a function defined with ``def`` at module level: the
     differentiated function reads ``**kwargs`` with constant keys)."""
     args = tree.args
-    for extra, what in ((args.vararg, "*args"), (None if kwargs else args.kwarg, "**kwargs")):
-        if extra is not None:
+    for extra, what in ((None, "*args"), (None if kwargs else args.kwarg, "**kwargs")):
+        if extra is not None:  # (``*args`` of a helper: ``lower.star_arguments`` binds it)
             raise parsed.error(UnsupportedSyntaxError, extra, f"{what} parameters are not supported",
                                "name each parameter")
     if args.kwonlyargs and not kwargs:

@@ -6,7 +6,8 @@ the parameter names of the call's positional arguments.  Guarantees a function
 ``fits(args)`` that is True only when ``container_kinds`` of ``args`` would give the same
 kinds, so the gradient built for them serves the call: each container is checked once
 (its type, its length for a tuple, its keys in order for a dict, ``ndim``, ``dtype`` and
-axes of size one for an array), the numbers of a list or tuple of numbers at C speed
+axes of size one for an array; a namedtuple's or a dataclass's class, fields and flags,
+a function passed by identity), the numbers of a list or tuple of numbers at C speed
 (``set(map(type, xs))``), never through ``kind_of``'s ABC test per number.  A False is
 no verdict: the caller then finds the kinds the long way (a NumPy float, a subclass of
 list or a list of mixed kinds are read there).
@@ -25,6 +26,7 @@ import itertools
 import operator
 
 from symdiff.core import types as t
+from symdiff.core.records import Function, is_record, is_structured
 
 PLAIN = frozenset({float, int})  # the numbers whose kind is a float, by exact type
 SCALARS = frozenset({float, int, bool, str, type(None)})  # never a container's kind
@@ -54,6 +56,7 @@ def guard(kinds, names, watched=None):
                  "chain": itertools.chain.from_iterable, "is_": operator.is_,
                  **_dtypes(kinds.values())}
     namespace.update((f"seen_{var}", [()]) for var in fresh.remembered)
+    namespace.update((f"OBJECT_{i}", obj) for i, obj in enumerate(fresh.objects))
     lines += _watched_checks(watched, namespace)
     lines.append("    return True")
     exec(compile("\n".join(lines) + "\n", "<symdiff guard>", "exec"), namespace)
@@ -93,6 +96,12 @@ class _Fresh:
 
     def __init__(self):
         self.count, self.remembered = itertools.count(), []
+        self.objects = []  # the classes and functions the checks compare with, by identity
+
+    def object(self, obj):
+        """The name the checks read ``obj`` by."""
+        self.objects.append(obj)
+        return f"OBJECT_{len(self.objects) - 1}"
 
     def __next__(self):
         return f"v{next(self.count)}"
@@ -114,6 +123,10 @@ def _checks(kind, var, indent, fresh, numbers):
         return _tuple_checks(kind, var, indent, fresh, numbers)
     if isinstance(kind, t.List):
         return _list_checks(kind, var, indent, fresh)
+    if isinstance(kind, Function):  # the very function the gradient inlines
+        return _fail(f"{var} is not {fresh.object(kind.fn)}", indent)
+    if is_record(kind):
+        return _record_checks(kind, var, indent, fresh, numbers)
     if isinstance(kind, t.Dict):
         keys = tuple(k for k, _ in kind.items)
         lines = _fail(f"type({var}) is not dict or tuple({var}) != {keys!r}", indent)
@@ -123,6 +136,24 @@ def _checks(kind, var, indent, fresh, numbers):
                 value, item, indent, fresh, numbers)
         return lines
     return _fail("True", indent)  # a kind no argument is built for: the long way
+
+
+def _record_checks(kind, var, indent, fresh, numbers):
+    """A namedtuple or a dataclass by its class, its fields' kinds and its flags' values;
+    a plain instance (whose attributes may come and go), or one with a static field
+    other than a flag (which could hold a number next time), the long way."""
+    if not is_structured(kind) or len(kind.constants) != len(kind.static):
+        return _fail("True", indent)
+    lines = _fail(f"type({var}) is not {fresh.object(kind.cls)}", indent)
+    for name, value in kind.constants:
+        field = f"{var}.{name}"
+        lines += _fail(f"{field} is not {value!r}" if not isinstance(value, str) else
+                       f"type({field}) is not str or {field} != {value!r}", indent)
+    for name, value in kind.items:
+        item = next(fresh)
+        lines += [f"{indent}{item} = {var}.{name}"] + _checks(value, item, indent, fresh,
+                                                              numbers)
+    return lines
 
 
 def _tuple_checks(kind, var, indent, fresh, numbers):

@@ -4,7 +4,10 @@ Expects the arguments of one call of a user function.  Guarantees, for each argu
 its kind as an IR type (``symdiff.core.types``): a number is ``float`` (an int or a bool
 is read as the number it is), a tuple ``Tuple`` of its elements' kinds, a list ``List``
 of one element kind and its length, a dict ``Dict`` of its keys and their values'
-kinds; anything else (a string, None, a table of data the function only reads) is
+kinds; a Python function ``Function`` (itself: its calls are inlined); a
+namedtuple, a dataclass or a plain instance ``Record`` of its class and its
+fields' kinds (``core.records``: the fields without a kind are its static ones);
+anything else (a string, None, a table of data the function only reads) is
 ``None``, which leaves the parameter to be read as it is today.  Two calls whose
 arguments have equal kinds share one generated gradient.
 
@@ -17,11 +20,13 @@ arguments have equal kinds share one generated gradient.
 """
 
 import ast
+import dataclasses
 import numbers
 import sys
 import types
 
 from symdiff.core import types as t
+from symdiff.core.records import Function, Record
 from symdiff.core.types import element  # noqa: F401 (one statement, in the type system)
 from symdiff.frontend.wrappers import as_numpy
 from symdiff.primitives.reductions import REDUCTIONS
@@ -31,21 +36,26 @@ from symdiff.primitives.registry import array_names
 PLAIN = frozenset({float, int})  # the types of a list's numbers, checked in one pass
 
 
-def kind_of(value):
-    """The kind of ``value`` (see the module's docstring), or None."""
+def kind_of(value, depth=0):
+    """The kind of ``value`` (see the module's docstring), or None (``depth``: the
+    records around it; one nested deeper than ``RECORD_DEPTH`` has no kind)."""
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
         return t.FLOAT
     if type(value).__name__ == "ndarray":
         return t.array_type(value)
+    if not depth and isinstance(value, types.FunctionType):  # a function passed as a value
+        return Function(value)
     if type(value) in (list, tuple) and set(map(type, value)) <= PLAIN:  # plain numbers
         if type(value) is list:
             return t.List(t.FLOAT, len(value))
         return t.Tuple((t.FLOAT,) * len(value))
-    if isinstance(value, tuple) and not hasattr(value, "_fields"):
-        elts = tuple(kind_of(v) for v in value)
+    if hasattr(type(value), "_fields") and isinstance(value, tuple) or is_instance(value):
+        return record_kind(value, depth)
+    if isinstance(value, tuple):
+        elts = tuple(kind_of(v, depth) for v in value)
         return t.Tuple(elts) if all(_is_leafy(e) for e in elts) else None
     if isinstance(value, list):
-        elts = [kind_of(v) for v in value]
+        elts = [kind_of(v, depth) for v in value]
         if not all(_is_leafy(e) for e in elts):
             return None
         elem = elts[0] if elts else t.FLOAT
@@ -55,9 +65,56 @@ def kind_of(value):
                 return None
         return t.List(elem, len(value))
     if isinstance(value, dict) and value and all(isinstance(k, str) for k in value):
-        items = tuple((k, kind_of(v)) for k, v in value.items())
+        items = tuple((k, kind_of(v, depth)) for k, v in value.items())
         return t.Dict(items) if all(_is_leafy(k) for _, k in items) else None
     return None
+
+
+RECORD_DEPTH = 4  # records inside records, at most (an object graph may have cycles)
+
+
+def record_kind(value, depth=0):
+    """The ``Record`` of a namedtuple, a dataclass or a plain instance: its fields, in
+    their order, those with a kind as items and the others as static (a string's, a
+    bool's or None's value kept: a flag is read as the constant it is); None nested
+    deeper than ``RECORD_DEPTH``."""
+    if depth >= RECORD_DEPTH:
+        return None
+    items, static, constants = [], [], []
+    for name, field in fields_of(value):
+        kind = kind_of(field, depth + 1)
+        if kind is None:
+            static.append(name)
+            if field is None or type(field) in (str, bool):  # a flag: read as a constant
+                constants.append((name, field))
+        else:
+            items.append((name, kind))
+    return Record(tuple(items), type(value), tuple(static), tuple(constants))
+
+
+def fields_of(value):
+    """``(name, value)`` of each field of a namedtuple, a dataclass or a plain instance."""
+    if isinstance(value, tuple):
+        return list(zip(type(value)._fields, value))
+    if dataclasses.is_dataclass(value):
+        return [(f.name, getattr(value, f.name)) for f in dataclasses.fields(value)]
+    return [(k, v) for k, v in vars(value).items() if not k.startswith("__")]
+
+
+_NOT_RECORDS = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
+                types.MethodType, types.BuiltinMethodType)
+
+
+def is_instance(value):
+    """Whether ``value`` is an instance of a class written in Python, with fields of its
+    own (a dataclass, or a plain object with a ``__dict__``), not a module, a class or a
+    function."""
+    if isinstance(value, _NOT_RECORDS) or callable(getattr(value, "__get__", None)):
+        return False
+    if dataclasses.is_dataclass(value):
+        return True
+    return type(value).__module__ not in ("builtins", "numpy") and isinstance(
+        getattr(value, "__dict__", None), dict)
 
 
 def _is_leafy(kind):
@@ -118,7 +175,7 @@ _MEASURES = ("shape", "ndim", "size")
 
 def uses_containers(tree, params, helper=None):
     """Whether the function ``tree`` reads any of ``params`` as a container: indexes,
-    measures, unpacks, loops over or reduces it (a dict's ``keys()``, ``values()`` or
+    reads a field of (``p.w``), measures, unpacks, loops over or reduces it (a dict's ``keys()``, ``values()`` or
     ``items()`` too), or passes it to a function that does.
     Such a function is generated on its first call, for the kinds of its arguments.
     ``helper(name)`` gives ``(tree, parameter names, helper)`` of a function ``tree``
@@ -127,6 +184,8 @@ def uses_containers(tree, params, helper=None):
     lists = {node.targets[0].id for node in ast.walk(tree) if isinstance(node, ast.Assign)
              and isinstance(node.targets[0], ast.Name) and isinstance(node.value, _DISPLAYS)}
     asked = set()  # (helper, the parameters given) already asked: a helper called often
+    methods = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(
+        n.func, ast.Attribute) and hasattr(str, n.func.attr)}  # ``kind.lower()``
     for node in ast.walk(tree):
         if helper is not None and isinstance(node, ast.Call) and isinstance(
                 node.func, ast.Name) and any(_is_param(a, params) for a in node.args):
@@ -138,8 +197,12 @@ def uses_containers(tree, params, helper=None):
                     asked.add((node.func.id, passed))
                     if uses_containers(inner, passed, inner_helper):
                         return True
-        if isinstance(node, ast.Subscript) and _is_param(node.value, params):
-            return True
+        if isinstance(node, ast.Subscript) and _is_param(node.value, params) or (
+                _reads_field(node, params, methods)):
+            return True  # an element read, or a field's (``p.w``)
+        if isinstance(node, ast.Call) and (_is_param(node.func, params) or any(
+                isinstance(a, ast.Starred) and _is_param(a.value, params) for a in node.args)):
+            return True  # a function passed as a value, called; a tuple spread: ``f(*p)``
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
                 node.func.attr in ("keys", "values", "items")) and _is_param(
                 node.func.value, params):  # a dict's entries
@@ -154,6 +217,14 @@ def uses_containers(tree, params, helper=None):
         if _joins_param(node, params, lists):
             return True
     return False
+
+
+def _reads_field(node, params, methods):
+    """Whether ``node`` reads an attribute of one of ``params`` (``p.w``, ``self.h(x)``),
+    not a string's method called (``kind.lower()``: ``methods``, the ids of such calls'
+    functions), which is read as it is."""
+    return isinstance(node, ast.Attribute) and _is_param(node.value, params) and (
+        id(node) not in methods)
 
 
 def _joined_names(tree, params):

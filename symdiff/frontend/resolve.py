@@ -53,12 +53,14 @@ def parameter_defaults(fn, tree):
 
 
 def local_names(tree):
-    """Parameters (positional, keyword-only, then ``**kwargs``), nested functions and
-    every name the function assigns (not the names its nested functions assign), in
-    first-seen order."""
+    """Parameters (positional, keyword-only, then ``**kwargs`` and ``*args``), nested
+    functions and every name the function assigns (not the names its nested functions
+    assign), in first-seen order."""
     names = parameter_names(tree)
     if tree.args.kwarg is not None:
         names.append(tree.args.kwarg.arg)
+    if tree.args.vararg is not None:
+        names.append(tree.args.vararg.arg)
     for node in own_nodes(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             names.append(node.id)

@@ -8,7 +8,10 @@ order asked for, and whether the caller gets one bare value (``single``) or a tu
 - ``None``: every positional parameter but those whose default is None (optional
   arguments) or an int or a bool (a count, an index, a flag: ``label=1``, ``n=10``),
   never differentiated unless named; all of them when that leaves none.  Keyword-only
-  parameters are differentiated only when named.
+  parameters are differentiated only when named, and so is a parameter given an instance
+  of a plain class (``system.mass`` read as data; a namedtuple or a dataclass is
+  differentiated as a container is); a parameter given a function never is (named in
+  ``wrt``, it is refused).
   ``prefer="active"`` narrows that default further to the parameters a derivative can
   flow from (``check``'s default, ``analysis.activity``); it is never applied to a
   ``wrt`` the caller wrote.
@@ -28,6 +31,7 @@ from dataclasses import dataclass
 
 from symdiff.analysis.activity import active_names
 from symdiff.core import types as t
+from symdiff.core.records import is_function, is_plain
 from symdiff.errors import InternalError, SymdiffError, UnsupportedSyntaxError
 from symdiff.frontend.resolve import parameter_names
 
@@ -43,17 +47,37 @@ class Choice:
 PREFERENCES = (None, "active")
 
 
-def resolve(wrt, program, parsed, prefer=None):
-    """The ``Choice`` ``wrt`` makes among ``program``'s parameters (see the module)."""
+def resolve(wrt, program, parsed, prefer=None, kinds=None):
+    """The ``Choice`` ``wrt`` makes among ``program``'s parameters (see the module;
+    ``kinds``: the parameters' kinds the program was lowered for)."""
     if prefer not in PREFERENCES:
         raise InternalError("wrt", f"prefer={prefer!r}: one of {PREFERENCES}")
     choice = choose(wrt, parsed)
+    functions = [n for n, kind in (kinds or {}).items() if is_function(kind)]
+    if wrt is None:  # an instance of a plain class is data unless named; a function always
+        kept = [n for n in choice.names if not is_plain(program.containers.get(n))
+                and n not in functions]
+        choice = Choice(tuple(kept), len(kept) == 1) if kept else choice
+    refuse_functions(parsed, choice.names, functions)
     if wrt is None and prefer == "active":
         chosen = _active(program, list(choice.names)) or list(choice.names)
         choice = Choice(tuple(chosen), len(chosen) == 1)
     refuse_tables(program, choice.names)
     refuse_strings(program, parsed, choice.names)
     return choice
+
+
+def refuse_functions(parsed, names, functions):
+    """A parameter given a function carries no derivative: named in ``wrt``, it is
+    refused at the parameter."""
+    for name in names:
+        if name in functions:
+            where = next(a for a in parsed.tree.args.posonlyargs + parsed.tree.args.args +
+                         parsed.tree.args.kwonlyargs if a.arg == name)
+            others = tuple(p for p in names if p != name)
+            raise parsed.error(SymdiffError, where, f"{name} holds a function, which has no "
+                               "derivative", f"leave it out of wrt: wrt={others!r}" if others
+                               else "differentiate by a number parameter")
 
 
 def refuse_strings(program, parsed, names):

@@ -169,7 +169,7 @@ class Evaluator:
         elif isinstance(stmt, ir.For) and stmt.over is not None:  # a dict's keys
             keys = self.lookup(stmt.over.container)
             for index in stmt.over.path:
-                keys = keys[self.operand(index)]
+                keys = _element(keys, self.operand(index))
             keys = sorted(keys) if stmt.sort else list(keys)
             for value in reversed(keys) if stmt.reverse else keys:
                 env[stmt.target] = value
@@ -219,14 +219,14 @@ class Evaluator:
                     continue
                 value = self.lookup(part.container)
                 for index in part.path:
-                    value = value[self.operand(index)]
+                    value = _element(value, self.operand(index))
                 joined = joined + value
             env[stmt.target] = joined
             return
         if isinstance(stmt, ir.Reduce):
             values = self.lookup(stmt.container)
             for index in stmt.path:
-                values = values[self.operand(index)]
+                values = _element(values, self.operand(index))
             start = None if stmt.start is None else self.operand(stmt.start)
             reduce = self.reductions(stmt.op)
             if start is None:
@@ -239,14 +239,14 @@ class Evaluator:
         path = [self.operand(i) for i in stmt.path]
         if isinstance(stmt, ir.Take):
             for index in path:
-                value = value[index]
+                value = _element(value, index)
             calls = {"list": list, "tuple": tuple, None: lambda v: v,
                      "sorted": lambda v: sorted(v, reverse=stmt.descending)}
             env[stmt.target] = calls[stmt.copy](value[slice(*[
                 None if b is None else self.operand(b) for b in stmt.bounds])])
             return
         for index in path[:-1] if isinstance(stmt, ir.SetItem) else path:
-            value = value[index]
+            value = _element(value, index)
         if isinstance(stmt, ir.SetItem):
             value[path[-1]] = self.operand(stmt.value)
         else:
@@ -301,7 +301,7 @@ class Evaluator:
             return self.expression(expr.func)(*[self.expression(a) for a in expr.args],
                                               **{k: self.expression(v) for k, v in expr.keywords})
         if kind is ex.Subscript:
-            return self.expression(expr.value)[self.expression(expr.index)]
+            return _element(self.expression(expr.value), self.expression(expr.index))
         if kind is ex.Slice:
             return slice(*(None if p is None else self.expression(p)
                            for p in (expr.lower, expr.upper, expr.step)))
@@ -322,3 +322,11 @@ class Evaluator:
             value = _CONVERSIONS[part.conversion](value)
         spec = "" if part.spec is None else self.expression(part.spec)
         return format(value, spec)
+
+
+def _element(value, index):
+    """``value[index]``, or a record's field ``index`` (``p["w"]`` of the IR is ``p.w``
+    of a namedtuple, a dataclass or an instance: ``core.records``)."""
+    if isinstance(index, str) and not isinstance(value, dict):
+        return getattr(value, index)
+    return value[index]

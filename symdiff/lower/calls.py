@@ -23,7 +23,8 @@ from symdiff.core import types as t
 from symdiff.errors import InternalError, UnknownFunctionError, UnsupportedSyntaxError
 from symdiff.frontend.resolve import lookup
 from symdiff.ir import nodes as ir
-from symdiff.lower import array_calls, arrays, changes, containers, names, operands, tables
+from symdiff.lower import (array_calls, arrays, changes, containers, methods, names, operands,
+                           tables)
 from symdiff.lower.statics import check_statics, constant_axes
 from symdiff.lower.kind_tests import kind_test
 from symdiff.primitives.reductions import REDUCTIONS, WITH_START, function
@@ -59,6 +60,9 @@ def call(frame, node, target):
         return tables.kwargs_entry(frame, node, node.args[0], default, target)
     elif isinstance(node.func, ast.Attribute) and names.is_string_method(frame, node):
         return names.string_method(frame, node, target)
+    elif isinstance(node.func, ast.Attribute) and methods.method_of(frame, node) is not None:
+        function, call_node = methods.method_of(frame, node)  # ``self.h(x)``: ``h(self, x)``
+        return frame.call_user(function, call_node, target)
     elif isinstance(node.func, ast.Attribute):
         method = arrays.method_call(frame, node, target, bind_primitive)
         if method is not None:
@@ -96,6 +100,14 @@ def call(frame, node, target):
         refused = names.refused_math(frame, node, shown, obj=callee.value)
         if refused is not None:
             raise refused
+        starred = [a for a in node.args if isinstance(a, ast.Starred)]
+        if callee.kind == "local" and starred:  # (spread only into a function of yours)
+            raise frame.error(UnsupportedSyntaxError, starred[0], "a starred expression is "
+                              "not supported here", "name each value")
+        if callee.kind == "local":  # ``f(x)`` of a parameter given no function of the user's
+            raise frame.error(UnknownFunctionError, node, f"{shown} is called, and holds no "
+                              "function of yours here", "pass a def or a lambda of yours "
+                              "(`lambda v: math.sin(v)` for a function of math)")
         raise frame.error(UnknownFunctionError, node,
                           f"{shown} is not a function symdiff can differentiate",
                           "use math functions, abs/min/max/pow, or your own def functions")

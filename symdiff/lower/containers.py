@@ -25,7 +25,8 @@ from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
 from symdiff.core import types as t
 from symdiff.core.types import element, is_container
-from symdiff.lower import names
+from symdiff.core.records import is_record
+from symdiff.lower import fields, names
 from symdiff.lower.filling import unfilled
 from symdiff.lower.keys import dict_key
 from symdiff.lower.operands import operand_ast, reads_of
@@ -103,6 +104,12 @@ def container_of(frame, node, written=False, filling=False):
             return None
         return (operand.container, operand.path) if isinstance(operand, ir.Ref) else (
             operand.name, ())
+    if isinstance(node, ast.Attribute):  # ``p.w`` of a record is ``p["w"]``
+        outer = container_of(frame, node.value)
+        kind = outer and kind_of_operand(frame, ir.Ref(*outer))
+        if not is_record(kind):
+            return None
+        return outer[0], outer[1] + (fields.field_key(frame, node, kind),)
     if not isinstance(node, (ast.Name, ast.Subscript)):
         return None
     if isinstance(node, ast.Subscript):
@@ -142,6 +149,8 @@ def index_operand(frame, node, name, path):
     dict's key (``keys.dict_key``)."""
     kind = kind_of_operand(frame, ir.Ref(name, path))
     index = node.slice
+    if is_record(kind):
+        return fields.position_key(frame, node, kind)
     if isinstance(kind, t.Dict):
         return dict_key(frame, node, kind)
     operand = frame.value(index)
@@ -240,8 +249,8 @@ def read_before(frame, name, path):
 
 def element_name(node, path):
     """A name for the element ``node`` reads: ``xs[0]`` -> ``xs_0``, ``xs[-1]`` ->
-    ``xs_last``, ``layers[i][1]`` -> ``layers_i_1``, ``p["w"]`` -> ``p_w``."""
-    while isinstance(node, ast.Subscript):
+    ``xs_last``, ``layers[i][1]`` -> ``layers_i_1``, ``p["w"]`` and ``p.w`` -> ``p_w``."""
+    while isinstance(node, (ast.Subscript, ast.Attribute)):
         node = node.value
     parts = [node.id if isinstance(node, ast.Name) else "element"]
     for index in path:

@@ -17,7 +17,8 @@ import operator
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
-from symdiff.lower import arrays, calls, changes, containers, joins, names, operands, tables
+from symdiff.lower import (arrays, calls, changes, containers, joins, methods, names, operands,
+                           tables)
 from symdiff.lower.operands import operand_ast, reads_of
 from symdiff.primitives.registry import operators
 
@@ -66,7 +67,11 @@ def value_inner(frame, node, target):
         found = arrays.global_array(frame, node)
         return found if found is not None else names.name_operand(frame, node)
     if isinstance(node, ast.Attribute):
-        found = arrays.attribute(frame, node, target)
+        found = methods.constant_field(frame, node)  # a record's flag, or its field
+        if found is None:
+            found = containers.read(frame, node, target)
+        if found is None:
+            found = arrays.attribute(frame, node, target)
         return found if found is not None else names.attribute_operand(frame, node)
     if isinstance(node, ast.BinOp):
         built = changes.repeated(frame, node, target)
@@ -112,6 +117,9 @@ def value_inner(frame, node, target):
                           "assign the list to a name of its own: xs = [...]")
     if isinstance(node, ast.Tuple):
         raise names.tuple_not_a_number(frame, node)
+    if isinstance(node, ast.Lambda):
+        raise frame.error(UnsupportedSyntaxError, node, "a lambda stands where a number is "
+                          "read", "pass it to a function of yours, which calls it")
     raise frame.error(UnsupportedSyntaxError, node,
                       f"{type(node).__name__} is not supported in an expression")
 

@@ -20,6 +20,8 @@ from symdiff.frontend.resolve import classify, parameter_defaults
 from symdiff.ir import nodes as ir
 from symdiff.core.types import table_values
 from symdiff.lower import calls, changes, containers, names, tables
+from symdiff.lower.function_values import passed_functions
+from symdiff.lower.star_arguments import rest_of, spread
 from symdiff.lower.tables import Table
 
 
@@ -147,7 +149,9 @@ def call_user(frame, fn, node, target, unpacked=None, discard=False):
                           "only the differentiated function may take **kwargs; pass "
                           "its values as named parameters")
     helper = frame.helper(parsed, fn)
+    node, passed = passed_functions(frame, fn, helper.reading, spread(frame, node))
     bound = bind_arguments(frame, fn, helper.reading, node)
+    helper.functions.update(passed)  # its calls of such a parameter inline the function
     helper.unpacked = unpacked
     helper.checks_only = discard and not helper.reading.gives_value
     helper.definer = fn.definer if nested else None
@@ -173,7 +177,8 @@ def bind_arguments(frame, fn, reading, node):
     ``node``, in the order of the parameters (``reading``: ``fn``'s tree's)."""
     params, tables = reading.params, reading.tables
     defaults = parameter_defaults(fn, reading.tree)
-    if len(node.args) > reading.positional:
+    rest = reading.tree.args.vararg
+    if len(node.args) > reading.positional and rest is None:
         raise frame.error(UnsupportedSyntaxError, node,
                           f"{fn.__name__} takes {reading.positional} positional arguments, "
                           f"{len(node.args)} given", "check the call")
@@ -198,6 +203,10 @@ def bind_arguments(frame, fn, reading, node):
                                   f"{fn.__name__}() is missing a number for {param}",
                                   "pass every parameter")
             bound[param] = ir.Const(defaults[param])
+    if rest is not None:  # ``*args``: the tuple of the arguments past the positional ones
+        bound[rest.arg] = containers.literal(frame, rest_of(frame, node, reading),
+                                             frame.namer.fresh(rest.arg))
+        params = list(params) + [rest.arg]
     return {p: bound[p] for p in params}
 
 

@@ -21,6 +21,7 @@ from symdiff.frontend.exits import contains
 from symdiff.core import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.core import types as t
+from symdiff.core.records import is_record
 from symdiff.lower import containers, control, expressions, names, tables
 from symdiff.lower.operands import any_of, operand_ast, reads_of
 from symdiff.lower.scope import Loop
@@ -73,6 +74,11 @@ def over_keys(frame, node):
         raise frame.error(UnsupportedSyntaxError, iterable, f"a loop over the keys of a "
                           f"{kind}: it has no keys", "loop over its elements, `for x in "
                           "xs:`, or its positions, `for i in range(len(xs)):`")
+    if is_record(kind):  # a namedtuple iterates its values, a dataclass not at all
+        raise frame.error(UnsupportedSyntaxError, iterable, f"a loop over a "
+                          f"{kind.cls.__qualname__}: its fields are read by name here",
+                          "loop over a tuple of them: for v in (" + ", ".join(
+                              f"{ast.unparse(iterable)}.{k}" for k, _ in kind.items) + "):")
     if sort and not isinstance(kind, t.Dict):
         return None  # sorted numbers: a copy (``changes.copied``)
     return (iterable, reverse, sort) if isinstance(kind, t.Dict) else None

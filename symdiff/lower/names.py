@@ -54,8 +54,9 @@ def is_nested_table(value):
 def meaning_of(frame, name, node):
     scope = scope_of(frame, name)
     if scope is not None:
-        if name in scope.functions:
-            return Meaning("nested", scope.functions[name])
+        if name in scope.functions:  # a def of the body, or a function passed as a value
+            found = scope.functions[name]
+            return found if isinstance(found, Meaning) else Meaning("nested", found)
         return Meaning("local")
     try:
         found = lookup(name, frame.parsed.closure, frame.parsed.globals)
@@ -120,7 +121,8 @@ def name_operand(frame, node):
                           "only numbers can be differentiated")
     raise frame.error(UnsupportedSyntaxError, node,
                       f"{node.id} is {KINDS[meant.kind]}, not a number",
-                      _USES.get(meant.kind, "call it: a function is only called"))
+                      _USES.get(meant.kind, "call it, or pass it to a function of yours, "
+                                "which calls it"))
 
 
 def tuple_not_a_number(frame, node):
@@ -167,6 +169,12 @@ def module_member(frame, node):
                           "only math.* and numpy.* functions and constants can be used")
     else:
         base = meaning_of(frame, node.value.id, node.value)
+    if base.kind == "local":  # an object read without the kinds of the call's arguments
+        raise frame.error(UnsupportedSyntaxError, node, f"{ast.unparse(node)}: {node.value.id} "
+                          "is read as an object here, whose fields are known only from the "
+                          "arguments", "symdiff.grad and value_and_grad read objects (built for "
+                          "the arguments' kinds); forward mode and a gradient built without "
+                          "arguments do not yet: pass the fields as numbers")
     if base.kind != "module":
         raise frame.error(UnsupportedSyntaxError, node,
                           f"{ast.unparse(node)}: attribute access on {node.value.id} is not "

@@ -26,7 +26,8 @@ itself).  Guarantees:
 
 import sys
 
-from symdiff.frontend.resolve import all_identifiers, parameter_names
+from symdiff.errors import UnsupportedSyntaxError
+from symdiff.frontend.resolve import all_identifiers, classify, parameter_names
 from symdiff.frontend.wrt import optional_parameters
 from symdiff.core import types as t
 from symdiff.frontend.kinds import uses_arrays
@@ -35,6 +36,7 @@ from symdiff.ir.names import BUILTINS, Namer
 from symdiff.lower.frame import Frame
 from symdiff.lower.inline import run_function_body
 from symdiff.lower.scope import Unit
+from symdiff.core.records import Function
 
 
 def normalize(parsed, allow_tuple=False, kinds=None, any_result=False):
@@ -63,9 +65,16 @@ def normalize(parsed, allow_tuple=False, kinds=None, any_result=False):
         kind = (kinds or {}).get(name)
         if isinstance(kind, t.Array):
             unit.arrays[name] = kind
+        elif isinstance(kind, Function):  # its calls inline the function passed (or call
+            frame.functions[name] = classify(kind.fn)  # the primitive: ``math.sin``)
         elif kind is not None:
             unit.containers[name] = kind
     unit.array_code = bool(unit.arrays) or uses_arrays(parsed)  # (``np.array([a, b])`` too)
+    if parsed.tree.args.vararg is not None:
+        raise parsed.error(UnsupportedSyntaxError, parsed.tree.args.vararg, f"the "
+                           f"differentiated function takes *{parsed.tree.args.vararg.arg}",
+                           "name each parameter, or take the values as one tuple parameter "
+                           "(a helper it calls may take *args)")
     kwargs = parsed.tree.args.kwarg.arg if parsed.tree.args.kwarg is not None else None
     if kwargs is not None:
         frame.mapping[kwargs] = ir.Var(namer.claim(kwargs))

@@ -4,7 +4,8 @@ Expects a function returning a number, a point (a tuple of arguments: floats, Nu
 arrays of floats, or tuples, lists and dicts of them) and where to move it: the index of
 a number parameter, or ``(index, *path)`` for one number inside a container or array
 argument (``(0, 2)`` is ``xs[2]`` of the first parameter, ``(1, "w", 0)`` is
-``p["w"][0]`` of the second; a tuple of integers as the last step, ``(0, (1, 2))``, is
+``p["w"][0]`` of the second, a field's name a namedtuple's, a dataclass's or an
+object's field, ``p.w``; a tuple of integers as the last step, ``(0, (1, 2))``, is
 the element ``W[1, 2]`` of an array).  The point is never changed: each step calls
 ``fn`` on a copy whose containers and array along the path are new ones of the same
 types.  An element of a float32 array is moved by a step fit for its precision (the
@@ -26,6 +27,7 @@ but ``fn``:
     central_difference(lambda xs: xs[0] * xs[1], ([2.0, 3.0],), (0, 1))  -> (2.0..., "steady")
 """
 
+from copy import copy as shallow_copy
 import math
 import numbers
 
@@ -35,7 +37,7 @@ def leaf(point, where):
     index, path = (where, ()) if isinstance(where, int) else (where[0], tuple(where[1:]))
     value = point[index]
     for key in path:
-        value = value[key]
+        value = getattr(value, key) if _is_object(value) else value[key]
     return value
 
 
@@ -58,9 +60,24 @@ def _moved(value, path, delta):
         return copy
     if type(value) is dict:
         return {k: _moved(v, rest, delta) if k == key else v for k, v in value.items()}
+    if _is_object(value):  # a copy whose field ``key`` is moved, made without its class
+        field = _moved(getattr(value, key), rest, delta)
+        if isinstance(value, tuple):
+            return value._replace(**{key: field})
+        made = shallow_copy(value)
+        object.__setattr__(made, key, field)
+        return made
     items = list(value)
     items[key] = _moved(items[key], rest, delta)
     return tuple(items) if type(value) is tuple else items
+
+
+def _is_object(value):
+    """Whether ``value`` is read by its fields: a namedtuple, or an object that is not a
+    container (a dataclass, a plain instance)."""
+    return hasattr(type(value), "_fields") or type(value) not in (tuple, list, dict) and (
+        isinstance(getattr(value, "__dict__", None), dict) or hasattr(value,
+                                                                      "__dataclass_fields__"))
 
 
 def _is_array(value):

@@ -16,6 +16,7 @@ import pytest
 
 import fence_cases as cases
 import symdiff
+import symdiff.tape
 from symdiff.frontend import fence
 from symdiff.errors import (RecursionCycleError, SourceUnavailableError, SymdiffError,
                             UndefinedNameError, UnknownFunctionError, UnsupportedSyntaxError)
@@ -158,7 +159,6 @@ CASES = {
     "unpack_math_call": (cases.unpacks_a_math_call, UnsupportedSyntaxError),
     "bare_return": (cases.bare_return, UnsupportedSyntaxError),
     "lambda_returns_tuple": (cases.pair_lambda, UnsupportedSyntaxError),
-    "bound_method": (cases.Model().loss, SourceUnavailableError),
     "indented_try": (cases.Holder().make_try(), UnsupportedSyntaxError),
     "indented_subscript": (cases.Holder().make_subscript(), UnsupportedSyntaxError),
     "indented_round": (cases.Holder().make_unknown(), UnknownFunctionError),
@@ -224,9 +224,9 @@ def test_lambda_without_readable_source_is_refused():
     assert "lambda" in str(err) and err.filename == "<string>"
 
 
-def test_bound_method_is_refused():
-    err = error_of(cases.Model().loss)
-    assert type(err) is SourceUnavailableError
+def test_bound_method_is_differentiated_by_its_own_parameters():
+    gradient = symdiff.grad(cases.Model().loss)
+    assert gradient(1.5) == symdiff.tape.grad(cases.Model.loss, wrt="x")(cases.Model(), 1.5)
 
 
 @pytest.mark.parametrize("builtin", [math.sin, abs, len], ids=["math.sin", "abs", "len"])

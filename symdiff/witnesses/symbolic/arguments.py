@@ -15,6 +15,10 @@ parameter's symbols in its structure:
   of the same shape with one real symbol per element, named by its index: ``W_1_2`` for
   ``W[1, 2]``, ``p_b_0`` for ``p["b"][0]``; its symbols are an ``ArraySymbols``, whose
   derivatives come back as an array of the parameter's shape and dtype;
+- a namedtuple, a dataclass or a plain instance among the named ones is a copy of it
+  with one real symbol per number of its fields, named as a dict's (``p_w``), its other
+  fields as they were; its gradient a namedtuple or dataclass of its class, a plain
+  instance's a dict of its number attributes;
 - anything else (a string flag, a table of data, a container not named) goes in as it is,
   a container as a copy (its symbol, which the expression does not hold, has derivative 0).
 
@@ -24,6 +28,7 @@ parameter's symbols in its structure:
 The traversal is this module's own: the witness imports nothing of symdiff's leaf helpers.
 """
 
+import copy
 import numbers
 import re
 import sys
@@ -44,7 +49,8 @@ def arguments(names, values, containers):
                 point[symbol] = sympy.Float(float(value))
             given.append(symbol)
             symbols[name] = symbol
-        elif (type(value) in (tuple, list, dict) or _float_array(value)) and name in containers:
+        elif (type(value) in (tuple, list, dict) or _float_array(value)
+              or _fields(value) is not None) and name in containers:
             structure = _symbols(name, (), value, taken, point)
             given.append(passed(structure))
             symbols[name] = structure
@@ -53,6 +59,56 @@ def arguments(names, values, containers):
             given.append(_copy(value))
             symbols[name] = sympy.Symbol(name, real=True)
     return given, point, symbols
+
+
+class _Object:
+    """An object's symbols: ``value``, a copy of it (made without its class) whose number
+    fields, and the numbers of its container fields, are symbols, named as a dict's
+    (``p_w``); ``fields`` those fields' structures; the other fields (a string, a flag, a
+    function) are as they were."""
+
+    def __init__(self, name, path, obj, taken, point):
+        self.obj, self.fields = obj, {}
+        for field, item in _fields(obj):
+            names, values = set(taken), dict(point)  # kept only if every leaf is a number
+            try:
+                self.fields[field] = _symbols(name, path + (field,), item, names, values)
+            except SymdiffError:  # no number: static
+                continue
+            taken |= names
+            point.update(values)
+        self.value = _rebuilt(obj, {k: passed(v) for k, v in self.fields.items()})
+
+    def gradient(self, grads):
+        """``grads`` (field -> its derivatives) in the object's structure: a namedtuple
+        or a dataclass of its class, its other fields as they were; a plain instance's
+        as a dict (its class need not be built from its attributes)."""
+        if isinstance(self.obj, tuple) or hasattr(self.obj, "__dataclass_fields__"):
+            return _rebuilt(self.obj, grads)
+        return dict(grads)
+
+
+def _fields(value):
+    """``[(name, value)]`` of a namedtuple's, a dataclass's or a plain instance's fields;
+    None for anything else."""
+    if isinstance(value, tuple) and hasattr(type(value), "_fields"):
+        return list(zip(type(value)._fields, value))
+    if hasattr(value, "__dataclass_fields__") and not isinstance(value, type):
+        return [(name, getattr(value, name)) for name in value.__dataclass_fields__]
+    if type(value).__module__ not in ("builtins", "numpy") and isinstance(
+            getattr(value, "__dict__", None), dict) and not callable(value) and not (
+            isinstance(value, type)):
+        return [(k, v) for k, v in vars(value).items() if not k.startswith("__")]
+    return None
+
+
+def _rebuilt(obj, changed):
+    if isinstance(obj, tuple):
+        return obj._replace(**changed)
+    made = copy.copy(obj)
+    for name, value in changed.items():
+        object.__setattr__(made, name, value)
+    return made
 
 
 def _number(value):
@@ -100,6 +156,8 @@ def _symbols(name, path, value, taken, point):
     if type(value) in (tuple, list):
         return type(value)(_symbols(name, path + (i,), item, taken, point)
                            for i, item in enumerate(value))
+    if _fields(value) is not None:
+        return _Object(name, path, value, taken, point)
     if not _number(value) or isinstance(value, bool):
         where = name + "".join(f'["{key}"]' if isinstance(key, str) else f"[{key!r}]"
                                for key in path)
@@ -134,9 +192,11 @@ def _part(key):
 
 def passed(structure):
     """What the interpreter is given for a parameter's symbols: an ``ArraySymbols`` as
-    its array of symbols."""
+    its array of symbols, an ``_Object`` as its copy holding them."""
     if isinstance(structure, ArraySymbols):  # a copy: the function may write into it
         return structure.symbols.copy()
+    if isinstance(structure, _Object):
+        return structure.value
     if type(structure) is dict:
         return {key: passed(item) for key, item in structure.items()}
     if type(structure) in (tuple, list):
@@ -148,6 +208,9 @@ def structure_map(function, structure):
     """``function`` of each symbol of ``structure`` (as ``arguments`` built it), in it."""
     if isinstance(structure, ArraySymbols):
         return structure.map(function)
+    if isinstance(structure, _Object):
+        return structure.gradient({k: structure_map(function, v)
+                                   for k, v in structure.fields.items()})
     if type(structure) is dict:
         return {key: structure_map(function, item) for key, item in structure.items()}
     if type(structure) in (tuple, list):

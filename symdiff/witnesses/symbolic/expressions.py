@@ -13,6 +13,7 @@ is decided at the point; an expression growing past ``MAX_NODES`` nodes, or loop
 """
 
 import ast
+import numbers
 import builtins
 import types
 
@@ -128,7 +129,11 @@ class ExpressionReader(ContainerReader):
         return self.attribute(self.eval(node.value), node)
 
     def attribute(self, base, node):
-        """``base.attr`` for the attribute ``node``: a module's function or constant."""
+        """``base.attr`` for the attribute ``node``: a field of an object passed in, a
+        module's function or constant."""
+        if _is_object(base) and hasattr(base, node.attr) and not callable(
+                getattr(base, node.attr)):  # a field of an object passed in
+            return _outside_value(getattr(base, node.attr))
         if not isinstance(base, types.ModuleType) and not _is_norm(base):
             raise self.unsupported(node, f"the attribute `{ast.unparse(node)}`")
         if not hasattr(base, node.attr):
@@ -191,3 +196,14 @@ class ExpressionReader(ContainerReader):
     def _eval_IfExp(self, node):
         return self.eval(node.body if self.truth(node.test) else node.orelse)
 
+
+
+def _is_object(value):
+    """Whether ``value`` is an object read by its fields: a namedtuple, a dataclass or a
+    plain instance (not a module, a class, a number or a container)."""
+    if isinstance(value, tuple):
+        return hasattr(type(value), "_fields")
+    return not isinstance(value, (type, types.ModuleType, numbers.Number, list, dict,
+                                  str)) and (hasattr(value, "__dataclass_fields__") or (
+        type(value).__module__ not in ("builtins", "numpy") and isinstance(
+            getattr(value, "__dict__", None), dict)))

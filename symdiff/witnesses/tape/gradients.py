@@ -8,7 +8,7 @@ container argument becomes a ``Value``, each array an ``ArrayValue``, in a struc
 the same types), walks the tape back from the result (a number, or an array of one
 element), and returns the gradient shaped as ``symdiff.grad`` shapes it: one float per
 number parameter, an array of its shape and dtype per array parameter (float64 for an
-array of ints),
+array of ints; a function passed as an argument runs on Values as ``fn`` does),
 the parameter's structure for a container (a list for a list, a tuple for a tuple, a dict
 with the same keys in the same order); one parameter alone, else a tuple in the order
 asked.  A bool or str inside a differentiated container is refused with a
@@ -26,8 +26,10 @@ asked.  A bool or str inside a differentiated container is refused with a
 
 import inspect
 import numbers
+import types
 
 from symdiff.errors import SymdiffError
+from symdiff.witnesses.tape import objects
 from symdiff.witnesses.tape.arrays import ArrayValue, is_ndarray, numpy
 from symdiff.witnesses.tape.running import on_values
 from symdiff.witnesses.tape.value import Value, _data
@@ -74,6 +76,8 @@ def _on_values(label, name, path, arg):
         return type(arg)(_on_values(label, name, path + (i,), item) for i, item in enumerate(arg))
     if isinstance(arg, (Value, numbers.Real)) and not (path and isinstance(arg, bool)):
         return Value(arg)
+    if objects.fields(arg) is not None:
+        return _Object(label, name, path, arg)
     if is_ndarray(arg) and arg.dtype.kind in "fiu":
         return _leaf(arg)
     where = name + "".join(f'["{key}"]' if isinstance(key, str) else f"[{key!r}]"
@@ -103,8 +107,25 @@ class _Leaf:
         self.handle, self.node, self.dtype = handle, handle._node, dtype
 
 
+class _Object:
+    """An object argument on the tape: the object, and its fields that hold numbers,
+    containers or arrays as Values (``inputs``, name -> what ``_on_values`` made); its
+    other fields are static, as they are."""
+
+    def __init__(self, label, name, path, value):
+        self.value, self.inputs = value, {}
+        for field, item in objects.fields(value):
+            try:
+                self.inputs[field] = _on_values(label, name, path + (field,), item)
+            except SymdiffError:  # a string, a function, a flag: static
+                pass
+
+
 def _restructured(inputs):
     """The same ``Value``s in new containers of the same types."""
+    if isinstance(inputs, _Object):
+        return objects.rebuilt(inputs.value, {k: _restructured(v)
+                                              for k, v in inputs.inputs.items()})
     if type(inputs) is dict:
         return {key: _restructured(item) for key, item in inputs.items()}
     if type(inputs) in (tuple, list):
@@ -114,6 +135,9 @@ def _restructured(inputs):
 
 def _gradients(inputs):
     """The ``.grad`` of each Value of ``inputs``, in its structure."""
+    if isinstance(inputs, _Object):
+        return objects.gradient(inputs.value, {k: _gradients(v)
+                                               for k, v in inputs.inputs.items()})
     if type(inputs) is dict:
         return {key: _gradients(item) for key, item in inputs.items()}
     if type(inputs) in (tuple, list):
@@ -159,6 +183,9 @@ def _differentiate(fn, wrt, with_value):
             # entry in place (``params[k] = ...``) leaves the leaves read below as they were
             inputs[name] = _on_values(label, name, (), bound.arguments[name])
             bound.arguments[name] = _restructured(inputs[name])
+        for name, value in bound.arguments.items():  # a function passed as a value runs
+            if isinstance(value, types.FunctionType):  # on Values too (``euler(rhs, ...)``)
+                bound.arguments[name] = on_values(value)
         out = _result(label, on_values(fn)(*bound.args, **bound.kwargs))
         grads = tuple(_gradients(inputs[name]) for name in names)
         result = grads[0] if single else grads

@@ -1,0 +1,82 @@
+"""Records: objects read by their fields, as one more kind of container.
+
+Part of ``core``, beside ``types``.  A namedtuple, a dataclass or a plain instance a
+function reads by attribute (``p.w``, ``self.k``, ``system.mass``) has the type
+``Record``: a ``types.Dict`` whose keys are the fields holding numbers, containers or
+arrays, so every container pass reads ``p.w`` as the element read ``p["w"]`` and gives
+it an adjoint as a dict's; what makes it a record is its class (part of the type: an
+instance of another class is another type, and a gradient built for one is never used
+for the other) and the names of its other fields (``static``: strings, functions,
+anything without a derivative, kept as they are).
+
+A function passed as a value has the type ``Function``: the function itself, so its
+calls are inlined per kind signature.
+
+Expects nothing; guarantees ``Record``, ``Function`` and the questions asked of them: whether its class
+is a namedtuple or a dataclass (``is_structured``: its gradient is an instance of the
+same class, as JAX's registered pytrees give) or a plain class (``is_plain``: read as
+data unless ``wrt`` names it, its gradient a dict of its number attributes, since its
+constructor need not take them).
+
+    >>> from collections import namedtuple
+    >>> Params = namedtuple("Params", "w b")
+    >>> str(Record((("w", FLOAT), ("b", FLOAT)), Params))
+    'Params[w: float, b: float]'
+"""
+
+import dataclasses
+from dataclasses import dataclass
+
+from symdiff.core.types import FLOAT, Dict  # noqa: F401 (FLOAT: the doctest's)
+
+
+@dataclass(frozen=True)
+class Record(Dict):
+    """An object read by its fields (see the module): ``items`` the fields with a kind,
+    ``cls`` its class, ``static`` the names of its other fields, and ``constants``
+    ``(name, value)`` of those holding a string, a bool or None (a flag, read as the
+    constant it is: its value is part of the type, so another value is another type)."""
+
+    cls: object = None
+    static: tuple = ()
+    constants: tuple = ()
+
+    def __str__(self):
+        fields = ", ".join(f"{k}: {t}" for k, t in self.items)
+        return f"{getattr(self.cls, '__qualname__', self.cls)}[{fields}]"
+
+
+def is_record(kind):
+    return isinstance(kind, Record)
+
+
+def is_structured(kind):
+    """Whether ``kind`` is a record of a namedtuple or a dataclass: its fields are its
+    whole state, and its class is built from them by keyword."""
+    return is_record(kind) and (is_namedtuple_class(kind.cls) or dataclasses.is_dataclass(
+        kind.cls))
+
+
+def is_plain(kind):
+    """Whether ``kind`` is a record of a plain instance (read as data by default)."""
+    return is_record(kind) and not is_structured(kind)
+
+
+def is_namedtuple_class(cls):
+    return isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields")
+
+
+@dataclass(frozen=True)
+class Function:
+    """A function passed as a value (``euler(rhs, x0, dt, n)``): the function itself, by
+    identity, so a gradient built for one is never used for another; its calls are
+    inlined as any helper's."""
+
+    fn: object
+
+    def __str__(self):
+        return f"function[{getattr(self.fn, '__qualname__', self.fn)}]"
+
+
+def is_function(kind):
+    return isinstance(kind, Function)
