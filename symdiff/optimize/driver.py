@@ -41,6 +41,7 @@ from symdiff.optimize.prune import (
     drop_orphan_comments,
 )
 from symdiff.optimize.reuse import merge_accumulations, reuse_values
+from symdiff.optimize.seeds import simplify_array_seeds
 from symdiff.optimize.walk import clone_function
 
 __all__ = ["MAX_ROUNDS", "PASSES", "optimize_function"]
@@ -80,5 +81,5 @@ def run_passes(function, context, passes=None):
 
 # Every pass, in the order each round runs them.
 PASSES = (fold_constants, propagate_copies, propagate_local_copies, reuse_values,
-          fuse_single_uses, merge_accumulations, drop_dead_statements, drop_empty_statements,
+          simplify_array_seeds, fuse_single_uses, merge_accumulations, drop_dead_statements, drop_empty_statements,
           drop_orphan_comments)

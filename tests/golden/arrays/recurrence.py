@@ -15,8 +15,6 @@ def grad_recurrence(W, U, xs):
         xs_t = xs[t]
         push(h)
         h = np.tanh(matmul_h + U @ xs_t)
-    # line 26: return np.sum(h)
-    result = np.sum(h)
     # reverse sweep: adjoints, from the result back
     # line 26: return np.sum(h)
     dh = np.full_like(h, 1.0)
