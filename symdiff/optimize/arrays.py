@@ -41,6 +41,7 @@ _ARITHMETIC = frozenset(("+", "-", "*", "/", "**"))
 _LIKE = frozenset(("zeros_like", "ones_like", "full_like", "empty_like"))
 _SHAPE_ATTRIBUTES = frozenset(("shape", "size", "ndim"))
 _REDUCTION_KEYWORDS = frozenset(("axis", "keepdims"))
+_PRODUCTS = frozenset(("outer", "inner", "dot", "matmul"))
 _WEAK_TYPES = (t.FLOAT, t.INT, t.BOOL, t.NUMBER)
 
 
@@ -59,6 +60,7 @@ def classes(context):
     found = context.tables.get("shape classes")
     if found is None:
         found = context.tables["shape classes"] = {}
+        context.tables["seeds"] = {}
         _find_classes(context, found)
     return found
 
@@ -81,6 +83,21 @@ def _find_classes(context, found):
                 isinstance(types.get(target), t.Array)):
             root = shape_class(stmt.value, context)
             found[target] = root if root not in (None, SCALAR) else target
+            if _constant_seed(stmt.value, context):
+                seeds(context)[target] = stmt.value
+
+
+def seeds(context):
+    """``{name: np.full_like(x, c)}`` of the names with a shape class bound to an array
+    of one number written out (``ones_like`` too): the name stands for that call."""
+    classes(context)
+    return context.tables.setdefault("seeds", {})
+
+
+def _constant_seed(value, context):
+    return type(value) is ex.Call and _numpy_call(value, context) in (
+        "full_like", "ones_like") and _like_arguments(value, context) and all(
+        type(a) is ex.Const and type(a.value) in (int, float) for a in value.args[1:])
 
 
 def _float_array(kind):
@@ -183,19 +200,22 @@ def dtype_of(expr, context):
         return WEAK if found in _WEAK_TYPES else "float64" if found == t.NUMPY_FLOAT else None
     if kind is ex.Const:
         return WEAK if type(expr.value) in (int, float) else None
-    if kind is ex.BinOp and expr.op in _ARITHMETIC:
+    if kind is ex.BinOp and (expr.op in _ARITHMETIC or expr.op == "@"):
         return _promote((dtype_of(expr.left, context), dtype_of(expr.right, context)))
     if kind is ex.UnaryOp and expr.op == "-":
         return dtype_of(expr.operand, context)
+    if kind is ex.Attribute and expr.attr == "T" or kind is ex.Subscript:
+        found = _array_type(expr.value, context)  # a view, or an element: of its dtype
+        return found.dtype if _float_array(found) else None
     if kind is not ex.Call:
         return None
     if _method_of_array(expr, context, "copy"):
         return dtype_of(expr.func.value, context)
     if _numpy_call(expr, context) in _LIKE and _like_arguments(expr, context):
         return dtype_of(expr.args[0], context)
-    if elementwise_op(expr, context) is not None:
-        return _promote(tuple(dtype_of(a, context) for a in expr.args))
     attr = _numpy_call(expr, context)
+    if elementwise_op(expr, context) is not None or attr in _PRODUCTS and not expr.keywords:
+        return _promote(tuple(dtype_of(a, context) for a in expr.args))
     if attr is not None and _reduction_step(expr, context, array_names()["functions"].get(
             attr)):  # a sum of float arrays keeps their dtype (a scalar of it: as strong)
         return context.types[expr.args[0].id].dtype

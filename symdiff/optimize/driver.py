@@ -35,6 +35,7 @@ from symdiff.optimize.context import Context
 from symdiff.optimize.copies import propagate_copies, propagate_local_copies
 from symdiff.optimize.fold import fold_constants
 from symdiff.optimize.fuse import fuse_single_uses
+from symdiff.optimize.in_place import accumulate_in_place, write_copies_in_place
 from symdiff.optimize.prune import (
     drop_dead_statements,
     drop_empty_statements,
@@ -55,6 +56,9 @@ def optimize_function(generated):
     function = clone_function(generated.function)
     context = Context.of(function, generated.math_name, generated)
     run_passes(function, context)
+    if write_copies_in_place(function, context):  # the copies gone, their names may go
+        run_passes(function, context)
+    accumulate_in_place(function, context)  # last: no later pass may make names share
     context.tables.clear()  # what the run remembered goes now, not when a collection finds it
     result.function = sw.number_statements(function)
     return result

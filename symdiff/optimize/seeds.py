@@ -31,6 +31,7 @@ from symdiff.optimize.arrays import (
     dtype_of,
     is_array,
     is_scalar,
+    seeds,
     shape_class,
 )
 from symdiff.optimize.walk import every_statement, rewrite, transform
@@ -108,6 +109,8 @@ def _is_ones(seed, cls, dtype, context):
     like = _like_of(seed, cls, dtype, context)
     if like == "ones_like":
         return True
+    if type(seed) is ex.Name and like is not None:
+        seed = seeds(context)[seed.id]
     return like == "full_like" and _known_one(seed.args[1])
 
 
@@ -118,7 +121,10 @@ def _known_one(value):
 
 def _like_of(seed, cls, dtype, context):
     """``ones_like`` or ``full_like`` when ``seed`` is that call of an array of class
-    ``cls`` and dtype ``dtype``, else None."""
+    ``cls`` and dtype ``dtype`` (or a name bound to one of a number written out), else
+    None."""
+    if type(seed) is ex.Name:
+        seed = seeds(context).get(seed.id, seed)
     if type(seed) is not ex.Call or not _numpy_like(seed, context) or (
             seed.func.attr not in ("ones_like", "full_like")):
         return None
@@ -131,6 +137,8 @@ def _stripped(seed, cls, dtype, context, op, outer):
     """What ``seed`` stands for once ``op`` meets an array of class ``cls`` and dtype
     ``dtype`` (see the module's docstring), or None."""
     like = _like_of(seed, cls, dtype, context)
+    if type(seed) is ex.Name and like is not None:
+        seed = seeds(context)[seed.id]
     if like == "full_like" and outer and _python_number(seed.args[1], context):
         return seed.args[1]
     if type(seed) is not ex.BinOp or seed.op not in ("*", "/"):

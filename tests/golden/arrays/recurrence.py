@@ -26,7 +26,7 @@ def grad_recurrence(W, U, xs):
         dadd_h = dh * (1.0 - h * h)
         h = pop()
         xs_t = xs[t]
-        dU = dU + np.outer(dadd_h, xs_t)
-        dW = dW + np.outer(dadd_h, h)
+        dU += np.outer(dadd_h, xs_t)
+        dW += np.outer(dadd_h, h)
         dh = W.T @ dadd_h
     return dW, dU

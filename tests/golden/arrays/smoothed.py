@@ -11,7 +11,7 @@ def grad_smoothed(u, dt):
     sub_new = u_part_1 - 2.0 * u_part_2
     u_part_3 = u[:-2]
     add_new = sub_new + u_part_3
-    new_1 = new.copy()
+    new_1 = new
     new_1[1:-1] = u_part + dt * add_new
     # reverse sweep: adjoints, from the result back
     du = np.zeros_like(u)
