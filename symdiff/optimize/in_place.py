@@ -28,7 +28,7 @@ from symdiff.core import types as t
 from symdiff.ir import sweeps as sw
 from symdiff.optimize.arrays import WEAK, dtype_of
 from symdiff.optimize.effects import NUMPY_ALLOCATING, NUMPY_PURE
-from symdiff.optimize.walk import every_statement, writes
+from symdiff.optimize.walk import blocks, every_statement, statements, writes
 from symdiff.primitives.registry import names
 
 _SHAPE = frozenset(("shape", "size", "ndim", "dtype"))
@@ -160,33 +160,94 @@ def _visit_call(expr, found, context):
 
 
 def write_copies_in_place(function, context):
-    """``y = x.copy()`` as ``y = x`` where only shapes of ``x`` are read elsewhere."""
-    bound = {}
-    for stmt in every_statement(function):
-        for name in writes(stmt):
-            bound[name] = bound.get(name, 0) + 1
-    fresh = {stmt.target for stmt in function.body
-             if type(stmt) is sw.Let and type(stmt.target) is str and bound.get(
-                 stmt.target) == 1 and stmt.target not in function.params and _makes_new(
-                 stmt.value, context) and isinstance(context.types.get(stmt.target), t.Array)}
-    reads = {}  # name -> [(statement, whole read)] of the reads that are not of shapes
-    for stmt in every_statement(function):
-        for expr in sw.expressions(stmt):
-            _value_reads(expr, fresh, stmt, reads, context)
+    """``y = x.copy()`` as ``y = x`` where nothing needs ``x``'s array as it was."""
     changed = False
-    for name in fresh:
-        found = reads.get(name, [])
-        if len(found) == 1 and _copy_of(found[0][1], name) and type(found[0][0]) is sw.Let and (
-                found[0][0].value is found[0][1]) and type(found[0][0].target) is str:
-            found[0][0].value = ex.Name(name)
-            changed = True
+    for block in blocks(function):
+        for at, stmt in enumerate(block):
+            if _elidable(function, block, at, context):
+                stmt.value = stmt.value.func.value
+                changed = True
     return changed
 
 
+def _elidable(function, block, at, context):
+    """Whether the copy ``block[at]`` (``y = x.copy()``) may be ``y = x``: ``x`` and
+    ``y`` hold new arrays of their own (bound to new arrays, to each other, or by this
+    copy), neither's array escapes, and ``x``'s value is not read again before ``x`` is
+    bound anew in this block (or, in the function's own block, is never read again)."""
+    stmt = block[at]
+    if type(stmt) is not sw.Let or type(stmt.target) is not str or not _copy_of(
+            stmt.value, getattr(getattr(stmt.value, "func", None), "value", False)):
+        return False
+    x, y = stmt.value.func.value, stmt.target
+    if type(x) is not ex.Name or x.id == y or not all(
+            _float_array(context.types.get(n)) for n in (x.id, y)):
+        return False
+    pair = {x.id, y}
+    if pair & set(function.params) or not _owns_pair(function, pair, stmt, context):
+        return False
+    for later in block[at + 1:]:
+        if _reads_value(later, x.id, context):
+            return False
+        if type(later) is sw.Let and later.target == x.id:
+            return True  # bound anew: its old array is no longer needed
+    if block is not function.body:
+        return False
+    return all(_before(function.body, at, s) for s in every_statement(function)
+               if s is not stmt and _reads_value(s, x.id, context))
+
+
+def _float_array(kind):
+    return isinstance(kind, t.Array) and kind.dtype.startswith("float")
+
+
+def _is_alias(stmt, pair):
+    return type(stmt) is sw.Let and type(stmt.value) is ex.Name and (
+        {stmt.target, stmt.value.id} & pair)
+
+
+def _owns_pair(function, pair, copy, context):
+    """Whether every binding of the names of ``pair`` makes a new array or binds one of
+    them to the other, and none of their arrays escapes but into the other."""
+    for stmt in every_statement(function):
+        if stmt is copy:
+            continue
+        if _is_alias(stmt, pair):
+            if not {stmt.target, stmt.value.id} <= pair:
+                return False
+            continue
+        if type(stmt) is sw.Let and stmt.target in pair and not _makes_new(
+                stmt.value, context):
+            return False
+        if type(stmt) not in (sw.Let, sw.AddTo) and set(writes(stmt)) & pair:
+            return False  # a pop, a loop's variable
+        if _escaping(stmt, context) & pair:
+            return False
+    return True
+
+
+def _reads_value(stmt, name, context):
+    """Whether ``stmt`` (or one nested in it) reads ``name``'s values, not only its shape."""
+    found = {}
+    for inner in statements([stmt]):
+        for expr in sw.expressions(inner):
+            _value_reads(expr, {name}, inner, found, context)
+        if type(inner) in (sw.Let, sw.AddTo) and sw.is_place(inner.target) and (
+                sw.target_name(inner.target) == name):
+            return True  # a write into it
+    return bool(found)
+
+
+def _before(body, at, stmt):
+    """Whether ``stmt`` is one of the statements before ``body[at]`` (or in one)."""
+    return any(stmt is inner for inner in statements(body[:at]))
+
+
 def _copy_of(expr, name):
+    """Whether ``expr`` is ``name.copy()``."""
     func = getattr(expr, "func", None)
     return type(expr) is ex.Call and not expr.args and not expr.keywords and type(
-        func) is ex.Attribute and func.attr == "copy" and func.value == ex.Name(name)
+        func) is ex.Attribute and func.attr == "copy" and func.value == name
 
 
 def _value_reads(expr, names, stmt, found, context):
@@ -201,11 +262,6 @@ def _value_reads(expr, names, stmt, found, context):
     if type(expr) is ex.Call and _numpy_function(expr, context) in (
             "zeros_like", "ones_like", "empty_like") and len(expr.args) == 1 and (
             type(expr.args[0]) is ex.Name) and not expr.keywords:
-        return
-    if _copy_of(expr, getattr(getattr(expr, "func", None), "value", ex.Name("")).id
-                if type(getattr(getattr(expr, "func", None), "value", None)) is ex.Name
-                else "") and expr.func.value.id in names:
-        found.setdefault(expr.func.value.id, []).append((stmt, expr))
         return
     for child in ex.children(expr):
         _value_reads(child, names, stmt, found, context)
