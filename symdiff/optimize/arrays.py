@@ -41,6 +41,7 @@ _ARITHMETIC = frozenset(("+", "-", "*", "/", "**"))
 _LIKE = frozenset(("zeros_like", "ones_like", "full_like", "empty_like"))
 _SHAPE_ATTRIBUTES = frozenset(("shape", "size", "ndim"))
 _REDUCTION_KEYWORDS = frozenset(("axis", "keepdims"))
+_VIEWS = frozenset(("expand_dims", "squeeze", "ravel", "transpose"))
 _PRODUCTS = frozenset(("outer", "inner", "dot", "matmul"))
 _WEAK_TYPES = (t.FLOAT, t.INT, t.BOOL, t.NUMBER)
 
@@ -214,6 +215,9 @@ def dtype_of(expr, context):
     if _numpy_call(expr, context) in _LIKE and _like_arguments(expr, context):
         return dtype_of(expr.args[0], context)
     attr = _numpy_call(expr, context)
+    if attr in _VIEWS and expr.args and all(
+            type(a) is ex.Const for a in expr.args[1:]) and not expr.keywords:
+        return dtype_of(expr.args[0], context)  # a view of an array: of its dtype
     if elementwise_op(expr, context) is not None or attr in _PRODUCTS and not expr.keywords:
         return _promote(tuple(dtype_of(a, context) for a in expr.args))
     if attr is not None and _reduction_step(expr, context, array_names()["functions"].get(

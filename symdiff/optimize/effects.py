@@ -6,7 +6,7 @@ from its arguments alone and changes nothing: a function of ``math`` (under the 
 generated code calls ``math`` by), one of numpy's elementwise functions of the registry
 (under the user's alias), or a builtin of ``PURE_BUILTINS`` (those the registry's texts call,
 and ``len``, ``range``, ``reversed``) no name of the module shadows, or numpy's reductions
-and products of arrays (``NUMPY_PURE``); a call making a new array (``np.zeros_like``) may
+and products of arrays (``NUMPY_PURE``) and its views of one (``NUMPY_VIEWS``); a call making a new array (``np.zeros_like``) may
 be moved but never merged with another (each is a buffer of its own).  Every other call may have effects: a list's ``append`` or ``pop`` (the user's
 stack, its adjoint stack, the generated ``push`` and ``pop``), a function with its own
 derivative rule, ``record``.  The optimizer never merges two such calls into one, never
@@ -26,6 +26,8 @@ PURE_BUILTINS = frozenset(builtins_called()) | {"len", "range", "reversed"}
 # numpy's functions that compute a new value from arrays and change none
 NUMPY_PURE = frozenset(("sum", "mean", "prod", "max", "min", "amax", "amin", "var", "std",
                         "outer", "inner", "dot", "matmul", "trace", "cumsum", "diff", "where"))
+# numpy's functions giving a view of an array (another name then holds its memory)
+NUMPY_VIEWS = frozenset(("expand_dims", "transpose", "reshape", "squeeze", "ravel"))
 # numpy's functions that make a new array of a shape: pure, but each its own buffer (one
 # the gradient may write into), so two such calls are never merged into one
 NUMPY_ALLOCATING = frozenset(("zeros_like", "ones_like", "full_like", "empty_like", "zeros",
@@ -69,5 +71,5 @@ class Calls:
         if module == self.math_name:
             return callable(getattr(math, func.attr, None))
         return module in self.numpy_names and (
-            func.attr in names("numpy") or func.attr in NUMPY_PURE or (
+            func.attr in names("numpy") or func.attr in NUMPY_PURE or func.attr in NUMPY_VIEWS or (
                 allocating and func.attr in NUMPY_ALLOCATING))

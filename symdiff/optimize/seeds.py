@@ -171,6 +171,8 @@ def _array_operand(expr, context):
                 ) and dtype_of(expr, context) not in (None, WEAK) or is_array(expr, context)
     if kind is ex.UnaryOp and expr.op == "-":
         return _array_operand(expr.operand, context)
+    if kind is ex.Call and dtype_of(expr, context) not in (None, WEAK):
+        return True  # a numpy function's array (or numpy's scalar: never Python's)
     return is_array(expr, context)
 
 

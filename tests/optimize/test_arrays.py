@@ -85,6 +85,18 @@ def mixed_dtypes(w, X):
     return np.sum(np.tanh(X @ w)) + np.sum(w * w)
 
 
+def centered(x):
+    mu = np.mean(x, axis=-1, keepdims=True)
+    var = np.var(x, axis=-1, keepdims=True)
+    return np.sum((x - mu) ** 2 / (var + 1.0))
+
+
+def pairwise(X):
+    sq = np.sum(X ** 2, axis=1)
+    D = sq[:, None] + sq[None, :] - 2.0 * X @ X.T
+    return np.sum(D * D)
+
+
 CASES = [
     (logistic, (normal(3), normal(5, 3), np.sign(normal(5))), "w"),
     (squares, (normal(6), normal(6)), ("p", "y")),
@@ -95,6 +107,8 @@ CASES = [
     (old_value_needed, (normal(4),), "x"),
     (kept_view, (normal(4),), "x"),
     (saved_in_loop, (normal(3), normal(3, 3)), ("x", "W")),
+    (centered, (normal(3, 4),), "x"),
+    (pairwise, (normal(4, 2),), "X"),
     (mixed_dtypes, (normal(3, dtype=np.float32), normal(5, 3, dtype=np.float32)), "w"),
 ]
 
@@ -135,6 +149,22 @@ def test_no_multiply_by_a_ones_array():
     before = source(softmax_loss, CASES[2][1], "W", False)
     after = source(softmax_loss, CASES[2][1], "W", True)
     assert "np.ones_like(" in before and "np.ones_like(" not in after
+
+
+def test_forward_reductions_are_reused():
+    args = next(a for f, a, w in CASES if f is centered)
+    forward, reverse = forward_and_reverse(source(centered, args, "x", True))
+    assert "np.mean(x, axis=-1, keepdims=True)" in forward
+    assert "np.mean(" not in reverse  # the variance's VJP reads ``mu``, not a new mean
+    before = forward_and_reverse(source(centered, args, "x", False))[1]
+    assert "np.mean(x, axis=-1, keepdims=True)" in before
+
+
+def test_ones_after_a_spread_go():
+    args = next(a for f, a, w in CASES if f is pairwise)
+    before, after = source(pairwise, args, "X", False), source(pairwise, args, "X", True)
+    assert "np.ones_like(pow_sq)" in before and "np.ones_like(" not in after
+    assert "dX += np.expand_dims(dsq, 1) * (2 * X)" in after
 
 
 def test_accumulation_in_place_into_owned_buffers():
