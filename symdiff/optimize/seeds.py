@@ -24,6 +24,7 @@ and the same exceptions:
 
 from symdiff.core import expr as ex
 from symdiff.core import types as t
+from symdiff.ir import sweeps as sw
 from symdiff.optimize.arrays import (
     SCALAR,
     WEAK,
@@ -45,9 +46,12 @@ def simplify_array_seeds(function, context):
     if not any(isinstance(k, t.Array) for k in context.types.values()):
         return False
     changed = [False]
+    # the names a shape may be read from: a root another pass dropped is none of them
+    bound = set(function.params) | {s.target for s in function.body
+                                    if type(s) is sw.Let and type(s.target) is str}
 
     def visit(node):
-        new = _simplified(node, context)
+        new = _simplified(node, context, bound)
         if new is not node:
             changed[0] = True
         return new
@@ -57,25 +61,26 @@ def simplify_array_seeds(function, context):
     return changed[0]
 
 
-def _simplified(node, context):
+def _simplified(node, context, bound):
     kind = type(node)
     if kind is ex.BinOp and node.op in _STRIPPED:
         return _without_seed(node, context)
     if kind is ex.Attribute and node.attr in ("size", "shape") and type(node.value) is ex.Name:
-        root = _root(node.value, context, same_dtype=False)
+        root = _root(node.value, context, bound, same_dtype=False)
         return node if root is None else ex.Attribute(root, node.attr)
     if kind is ex.Call and _numpy_like(node, context) and node.args and (
             type(node.args[0]) is ex.Name):
-        root = _root(node.args[0], context, same_dtype=True)
+        root = _root(node.args[0], context, bound, same_dtype=True)
         return node if root is None else ex.Call(node.func, (root,) + node.args[1:],
                                                  node.keywords)
     return node
 
 
-def _root(name, context, same_dtype):
-    """The first name of ``name``'s shape class, where it is another (and of its dtype)."""
+def _root(name, context, bound, same_dtype):
+    """The first name of ``name``'s shape class, where it is another, still bound in the
+    function's own block (``bound``), and of its dtype."""
     root = classes(context).get(name.id)
-    if root is None or root == name.id:
+    if root is None or root == name.id or root not in bound:
         return None
     types = context.types
     if same_dtype and getattr(types.get(root), "dtype", None) != types[name.id].dtype:
