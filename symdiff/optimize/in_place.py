@@ -2,8 +2,10 @@
 holds become ``d += g``, and a copy made only to be written (``y = x.copy()`` then
 ``y[i] = v``) is left out where nothing reads ``x``'s array again.
 
-Expects a generated function as IR after the other passes reached their fixed point (the
-driver runs these last, once: a later pass could make a name share another's array).
+Expects a generated function as IR after the other passes reached their fixed point: the
+driver runs ``write_copies_in_place`` then (and the passes again, for the names it freed)
+and ``accumulate_in_place`` last of all, once (a later pass could make a name share
+another's array).
 Guarantees the same results, bit for bit, and the same exceptions:
 
 - ``AddTo(d, g)`` on a float array ``d`` is marked ``owned`` (written ``d += g``, which
@@ -13,10 +15,13 @@ Guarantees the same results, bit for bit, and the same exceptions:
   it), and no read of ``d`` lets its array escape: each is an operand of an operation
   that makes a new array, a shape read, the target of a write into ``d`` itself, or the
   value returned; never a name bound to it, a save on a stack, a view kept by a name;
-- ``y = x.copy()`` becomes ``y = x`` where ``x`` is bound once, to a new array, in the
-  function's own block, and every other read of ``x`` anywhere only reads its shape
-  (``x.shape``, ``np.zeros_like(x)``): the writes into ``y`` change an array nothing
-  else reads.
+- ``y = x.copy()`` becomes ``y = x`` where ``x`` and ``y`` hold arrays of their own
+  (every binding of either makes a new array or binds one to the other, neither is a
+  parameter, popped or a loop's variable, and neither's array escapes) and ``x``'s values
+  are not read again before ``x`` is bound anew in the copy's block (a loop's
+  ``out = y`` after the write), or, in the function's own block, never after the copy
+  (``x.shape``, ``np.zeros_like(x)`` read only its shape, which a write keeps): the writes
+  into ``y`` change an array nothing else reads.
 
     dU = np.zeros_like(U)                  dU = np.zeros_like(U)
     for t in ...:             ──►          for t in ...:
