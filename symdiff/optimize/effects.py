@@ -20,18 +20,24 @@ import math
 from dataclasses import dataclass
 
 from symdiff.core import expr as ex
-from symdiff.primitives.registry import builtins_called, names
+from symdiff.primitives.registry import array_names, builtins_called, names
 
 PURE_BUILTINS = frozenset(builtins_called()) | {"len", "range", "reversed"}
-# numpy's functions that compute a new value from arrays and change none
-NUMPY_PURE = frozenset(("sum", "mean", "prod", "max", "min", "amax", "amin", "var", "std",
-                        "outer", "inner", "dot", "matmul", "trace", "cumsum", "diff", "where"))
-# numpy's functions giving a view of an array (another name then holds its memory)
-NUMPY_VIEWS = frozenset(("expand_dims", "transpose", "reshape", "squeeze", "ravel"))
+# numpy's functions that may give a view of an array (another name then holds its memory;
+# ``np.einsum("ii->i", a)`` is one)
+NUMPY_VIEWS = frozenset(("expand_dims", "transpose", "reshape", "squeeze", "ravel", "einsum"))
 # numpy's functions that make a new array of a shape: pure, but each its own buffer (one
 # the gradient may write into), so two such calls are never merged into one
 NUMPY_ALLOCATING = frozenset(("zeros_like", "ones_like", "full_like", "empty_like", "zeros",
                               "ones", "full"))
+# numpy's array functions of the registry that make a new array of their arguments'
+# values (a join, a copy, a range) rather than compute a value from them
+_MADE = frozenset(("array", "asarray", "copy", "concatenate", "stack", "hstack", "vstack",
+                   "arange", "eye", "linspace"))
+# numpy's functions that compute a new value from arrays and change none: the registry's
+# array functions (reductions, products, ``where``) but those that make or view arrays
+NUMPY_PURE = frozenset(name for name in array_names()["functions"] if "." not in name) - (
+    NUMPY_ALLOCATING | NUMPY_VIEWS | _MADE)
 
 
 @dataclass(frozen=True)
