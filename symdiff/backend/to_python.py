@@ -132,6 +132,8 @@ def in_place(stmt, types, owned):
     place of) a buffer the gradient allocated; never where the types leave it open."""
     name = sw.target_name(stmt.target)
     kind = types.get(name)
+    if stmt.owned:  # an array the gradient allocated and no other name holds
+        return True
     if isinstance(kind, t.Array):  # an array adjoint bound to another's value: a new one
         return sw.is_place(stmt.target)  # (but into a place of zeros it allocated)
     if name in owned or not types:  # (sweeps without types: as written, as before)

@@ -6,7 +6,8 @@ the optimizer rewrites, and ``backend.to_python`` lowers to the Python tree ``em
 prints:
 
     Let(t, e)                 t = e         (t a name, or a place: ``xs[k] = e``)
-    AddTo(d, e)               d += e        (in place for numbers; ``negate``: d -= e;
+    AddTo(d, e)               d += e        (in place for numbers and ``owned`` arrays;
+                                             ``negate``: d -= e;
                                              d an adjoint's name, or a place: ``dxs[i] += e``)
     Do(e)                     e             (a call run for its effect)
     NewStack(s, push, pop)    s = []; push, pop = s.append, s.pop
@@ -52,6 +53,7 @@ class AddTo:
     value: object
     negate: bool = False  # ``target -= value``
     sid: int = field(default=None, compare=False)  # its id (``number_statements``)
+    owned: bool = False  # into an array only its target holds: in place (``optimize``)
 
 
 @dataclass

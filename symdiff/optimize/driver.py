@@ -35,12 +35,14 @@ from symdiff.optimize.context import Context
 from symdiff.optimize.copies import propagate_copies, propagate_local_copies
 from symdiff.optimize.fold import fold_constants
 from symdiff.optimize.fuse import fuse_single_uses
+from symdiff.optimize.in_place import accumulate_in_place, write_copies_in_place
 from symdiff.optimize.prune import (
     drop_dead_statements,
     drop_empty_statements,
     drop_orphan_comments,
 )
 from symdiff.optimize.reuse import merge_accumulations, reuse_values
+from symdiff.optimize.seeds import simplify_array_seeds
 from symdiff.optimize.walk import clone_function
 
 __all__ = ["MAX_ROUNDS", "PASSES", "optimize_function"]
@@ -54,6 +56,9 @@ def optimize_function(generated):
     function = clone_function(generated.function)
     context = Context.of(function, generated.math_name, generated)
     run_passes(function, context)
+    if write_copies_in_place(function, context):  # the copies gone, their names may go
+        run_passes(function, context)
+    accumulate_in_place(function, context)  # last: no later pass may make names share
     context.tables.clear()  # what the run remembered goes now, not when a collection finds it
     result.function = sw.number_statements(function)
     return result
@@ -80,5 +85,5 @@ def run_passes(function, context, passes=None):
 
 # Every pass, in the order each round runs them.
 PASSES = (fold_constants, propagate_copies, propagate_local_copies, reuse_values,
-          fuse_single_uses, merge_accumulations, drop_dead_statements, drop_empty_statements,
+          simplify_array_seeds, fuse_single_uses, merge_accumulations, drop_dead_statements, drop_empty_statements,
           drop_orphan_comments)

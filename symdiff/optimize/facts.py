@@ -11,7 +11,8 @@ guesses from the shape of an expression:
   ``number`` with a float or a ``number`` is not); ``/`` of a number that is no int by a
   nonzero number written out; ``-``, ``+`` of a number; comparisons of numbers (or of
   strings); the calls the registry calls ``total`` of arguments that are floats, bools or
-  ints written out (a big int is no float either).  A name of no known type may hold
+  ints written out (a big int is no float either); an operation on float arrays whose
+  shapes ``optimize.arrays`` proves compatible (``array_step``).  A name of no known type may hold
   anything, so an operation on it may raise.  With ``overflow_only``, an
   ``OverflowError`` of an int too large for a float counts as nothing: the question
   ``prune`` asks of a value nothing needs (``DESIGN.md``, Semantics: an
@@ -31,6 +32,7 @@ from symdiff.core import expr as ex
 from symdiff.analysis.value_types import UNKNOWN, value_type_from
 from symdiff.ir import sweeps as sw
 from symdiff.core import types as t
+from symdiff.optimize.arrays import array_step
 from symdiff.primitives.registry import names, rule_of, total, total_math
 
 _ORDERED = frozenset(("<", "<=", ">", ">="))
@@ -105,9 +107,9 @@ class _Judge:
         while stack:
             sub = stack.pop()
             judge = _JUDGES.get(type(sub))
-            if judge is None:
-                return False
-            inner = judge(self, sub)
+            inner = False if judge is None else judge(self, sub)
+            if inner is False:  # an operation on arrays, judged by their shapes
+                inner = array_step(sub, self.context, self)
             if inner is False:
                 return False
             stack.extend(inner)

@@ -89,7 +89,7 @@ def _has_effects(value, context):
     expression)."""
     calls = context.calls
     return context.remember("effects", value, lambda e: any(
-        isinstance(n, ex.Call) and not calls.is_pure(n) for n in walk(e)))
+        isinstance(n, ex.Call) and not calls.is_pure(n, allocating=True) for n in walk(e)))
 
 
 QUIET, OVERFLOW, RAISES = 0, 1, 2  # what evaluating a value may raise

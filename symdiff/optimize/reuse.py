@@ -120,8 +120,8 @@ def _number(node, context):
             key = ("binary", node.op, numbers[0], numbers[1])
         elif kind is ex.UnaryOp:
             key = ("unary", node.op, numbers[0])
-        elif kind is ex.Call and not node.keywords and context.calls.is_pure(node):
-            key = ("call", numbers)
+        elif kind is ex.Call and context.calls.is_pure(node):  # (``axis=0``: by name)
+            key = ("call", numbers, tuple(name for name, _ in node.keywords))
     if key is None:
         return None, inside
     interned = context.tables.setdefault("interned", {})  # key -> its number, this run

@@ -15,8 +15,6 @@ def grad_recurrence(W, U, xs):
         xs_t = xs[t]
         push(h)
         h = np.tanh(matmul_h + U @ xs_t)
-    # line 26: return np.sum(h)
-    result = np.sum(h)
     # reverse sweep: adjoints, from the result back
     # line 26: return np.sum(h)
     dh = np.full_like(h, 1.0)
@@ -28,7 +26,7 @@ def grad_recurrence(W, U, xs):
         dadd_h = dh * (1.0 - h * h)
         h = pop()
         xs_t = xs[t]
-        dU = dU + np.outer(dadd_h, xs_t)
-        dW = dW + np.outer(dadd_h, h)
+        dU += np.outer(dadd_h, xs_t)
+        dW += np.outer(dadd_h, h)
         dh = W.T @ dadd_h
     return dW, dU

@@ -15,17 +15,14 @@ def grad_softmax_cross_entropy(W, X, labels):
     X_length = X.shape[0]
     arange_result = np.arange(X_length)
     log_p_part = log_p[arange_result, labels]
-    array_mean_result = np.mean(log_p_part)
     # reverse sweep: adjoints, from the result back
     dlog_p = np.zeros_like(log_p)
     # line 33: return -np.mean(log_p[np.arange(X.shape[0]), labels])
     dlog_p_part = np.full_like(log_p_part, -1.0 / log_p_part.size)
     np.add.at(dlog_p, (arange_result, labels), dlog_p_part)
     # line 32: log_p = scores - np.log(np.sum(np.exp(scores), axis=1, keepdims=True))
-    dscores_1 = dlog_p
-    dlog_log_p = -np.sum(dlog_p, axis=1, keepdims=True)
-    dexp_log_p = dlog_log_p / array_sum_log_p * np.ones_like(exp_log_p)
-    dscores_1 = dscores_1 + dexp_log_p * exp_log_p
+    dscores_1 = (dlog_p
+                 + -np.sum(dlog_p, axis=1, keepdims=True) / array_sum_log_p * exp_log_p)
     # line 31: scores = scores - np.max(scores, axis=1, keepdims=True)
     dscores = dscores_1
     darray_max_scores = -np.sum(dscores_1, axis=1, keepdims=True)

@@ -11,15 +11,12 @@ def grad_two_layers(params, X, y):
     params_w2 = params['w2']
     # line 19: return np.mean((scores - y) ** 2)
     sub_result = hidden @ params_w2 - y
-    pow_result = sub_result ** 2
-    result = np.mean(pow_result)
     # reverse sweep: adjoints, from the result back
     dparams = {'W1': np.zeros_like(params['W1']),
                'b1': np.zeros_like(params['b1']),
                'w2': np.zeros_like(params['w2'])}
     # line 19: return np.mean((scores - y) ** 2)
-    dpow_result = np.full_like(pow_result, 1.0 / pow_result.size)
-    dsub_result = dpow_result * (2 * sub_result)
+    dsub_result = 1.0 / sub_result.size * (2 * sub_result)
     # line 18: scores = hidden @ params["w2"]
     dhidden = np.outer(dsub_result, params_w2)
     dparams['w2'] += hidden.T @ dsub_result
