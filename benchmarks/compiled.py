@@ -2,8 +2,8 @@
 the function itself (plain and under ``numba.njit``) and a gradient written by hand and
 compiled with ``numba.njit``.
 
-    python benchmarks/numba.py            # about a minute on 2 busy CPUs
-    python benchmarks/numba.py --quick    # fewer repetitions
+    python benchmarks/compiled.py            # about a minute on 2 busy CPUs
+    python benchmarks/compiled.py --quick    # fewer repetitions
 
 For each scalar workload the report gives the time of one call of each (the best of
 seven rounds in which they take turns), the two ratios
@@ -24,11 +24,10 @@ import tempfile
 import time
 from pathlib import Path
 
+import numba
+import numpy as np
+
 HERE = Path(__file__).resolve().parent
-# this file is named numba.py: numba is imported from site-packages, not from here
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
-import numba  # noqa: E402
-import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
