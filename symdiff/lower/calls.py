@@ -30,6 +30,7 @@ from symdiff.lower.kind_tests import kind_test
 from symdiff.primitives.reductions import REDUCTIONS, WITH_START, function
 from symdiff.primitives.registry import (
     VARIADIC,
+    none_hint,
     array_pairs,
     array_statics,
     chains,
@@ -306,6 +307,7 @@ def bind_primitive(frame, rule, node, shown):
                           f"not {len([p for p in params[:required] if p in named])}",
                           "pass numbers by position")
     written = list(node.args) + [k.value for k in node.keywords]
+    _refuse_none_operands(frame, rule, named, shown)
     strings = {id(named[p]) for p, kind in array_statics(rule.name).items()
                if kind == "str" and p in named}  # ``numpy.einsum("ij,jk->ik", a, b)``
     axes = {id(named[p]): constant_axes(named[p]) for p, kind in array_statics(
@@ -317,6 +319,18 @@ def bind_primitive(frame, rule, node, shown):
     args = [values[id(named[p])] if p in named else ir.Const(defaults[p]) for p in params]
     check_statics(frame, rule.name, rule, args, node, shown)
     return args
+
+
+def _refuse_none_operands(frame, rule, named, shown):
+    """A ``None`` written where a number record takes a number (``np.clip(x, lo, None)``):
+    NumPy reads it as no bound, the record's partials would compare with it."""
+    statics = array_statics(rule.name)
+    for param, arg in named.items():
+        if isinstance(arg, ast.Constant) and arg.value is None and param not in statics and (
+                rule.array_result is None):
+            raise frame.error(UnsupportedSyntaxError, arg,
+                              f"{shown} takes a number as {param} here, not None",
+                              none_hint(rule.name))
 
 
 def pair_call(frame, callee, node, count):

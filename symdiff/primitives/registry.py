@@ -189,6 +189,11 @@ def array_checked(op):
                for m in (array_reductions, array_linalg, array_shapes))
 
 
+def none_hint(op):
+    """What to write instead of a ``None`` argument of the number record ``op``."""
+    return scalar.NONE_HINTS.get(op, "pass a number")
+
+
 def array_hint(op):
     """What the array operation ``op`` takes, said where a call of it is refused."""
     head, _, count = op.rpartition("_")

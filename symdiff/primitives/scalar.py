@@ -252,6 +252,8 @@ _FUNCTIONS = (  # the gamma family (digamma, trigamma: see special.py), integers
               params=("x", "lo", "hi"), numpy=("clip",), result=pick),
 )
 
+NONE_HINTS = {"clip": "for one bound alone, np.maximum(x, lo) or np.minimum(x, hi)"}
+
 _LATER = tuple(  # Python 3.13
     primitive("fma", "math.fma(x, y, z)", ("y", "x", "1.0"), ((-3, 3),) * 3,
               "x * y + z rounded once", params=("x", "y", "z"), math=("fma",))

@@ -401,6 +401,20 @@ def test_a_reduction_of_a_number_is_refused_with_its_location():
         symdiff.grad(summed)(0.5)
 
 
+def test_a_none_bound_of_clip_is_refused_at_the_none():
+    def lower_bound(x):
+        return np.sum(np.clip(x, 0.1, None) ** 2)
+
+    def upper_bound(x):
+        return np.sum(np.clip(x, None, 0.5) ** 2)
+    for fn in (lower_bound, upper_bound):
+        with pytest.raises(SymdiffError, match="not None") as refused:
+            symdiff.grad(fn)(normal(3))
+        error = refused.value
+        assert error.source_line[error.col_offset:].startswith("None")
+        assert "np.maximum" in str(error)
+
+
 def test_forward_mode_refuses_array_code():
     with pytest.raises(SymdiffError, match="forward mode"):
         symdiff.jvp(layer)
