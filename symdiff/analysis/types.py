@@ -35,6 +35,7 @@ names are first defined; ``annotate`` stores it as ``program.types``.
 """
 
 
+from symdiff.analysis.array_aliases import refuse_aliased_writes
 from symdiff.analysis.array_forms import refuse_array_forms
 from symdiff.analysis.expression_types import (
     expression_type,
@@ -310,4 +311,5 @@ def annotate(program):
     """``program`` with ``program.types`` set to ``infer_types(program)``."""
     program.types = infer_types(program)
     refuse_array_forms(program)
+    refuse_aliased_writes(program)
     return program

@@ -125,8 +125,7 @@ class Dict(Type):
 
 
 def with_items(kind, items):
-    """The dict (or record) type ``kind`` with its items ``items``: a record stays one of
-    its class."""
+    """The dict type ``kind`` with ``items`` (a record type stays one of its class)."""
     return dataclasses.replace(kind, items=items)
 
 
