@@ -8,6 +8,10 @@
   like any other),
   one direction per parameter.  ``hvp(f)`` is one such direction, given.
 
+A function that computes with NumPy arrays is built per kind of the arguments of each
+call instead (``higher_arrays``: array tangents and vectors, a Jacobian of shape
+``out.shape + x.shape``, a Hessian of shape ``x.shape + x.shape``).
+
 Every entry point takes ``f``'s arguments as ``grad`` does: a parameter with a default
 may be left out (or given by name); the tangents of ``jvp`` and the vector of ``hvp``
 are the last positional arguments, one per ``wrt`` parameter.  One shape rule holds
@@ -24,16 +28,20 @@ signature, for that reason.
 import functools
 import types
 
+from symdiff import higher_arrays
 from symdiff.api import _unwrap, build
 from symdiff.backend.travel import wrap
 from symdiff.frontend.parse import parse_function
 from symdiff.frontend.wrt import choose, keyword_only_error
+from symdiff.specialized import computes_with_arrays
 
 
 def jvp(fn=None, *, wrt=None, optimize=True):
     """The forward-mode function of ``fn``: ``jvp_f(*args, *tangents) -> (value, tangent)``."""
     if fn is None:
         return functools.partial(jvp, wrt=wrt, optimize=optimize)
+    if _per_kinds(fn):
+        return higher_arrays.jvp(_unwrap(fn), wrt, optimize)
     gradient = build(_unwrap(fn), wrt, optimize=optimize, mode="forward")
     options = {"wrt": wrt, "optimize": optimize}
     if not gradient.program.defaults:
@@ -52,6 +60,8 @@ def jacobian(fn=None, *, wrt=None):
     """
     if fn is None:
         return functools.partial(jacobian, wrt=wrt)
+    if _per_kinds(fn):
+        return higher_arrays.jacobian(_unwrap(fn), wrt)
     gradient = build(_unwrap(fn), wrt, mode="forward")
     name = f"jacobian_{gradient.program.name}"
     return wrap(gradient, "jacobian", fn, {"wrt": wrt}, fn=fn, evaluate=jacobian_rows,
@@ -64,6 +74,8 @@ def hessian(fn=None, *, wrt=None):
     reverse); a float when ``wrt`` names one parameter."""
     if fn is None:
         return functools.partial(hessian, wrt=wrt)
+    if _per_kinds(fn):
+        return higher_arrays.hessian(_unwrap(fn), wrt)
     forward, gradient, single = _gradient_forward(fn, wrt)
     name = f"hessian_{gradient.program.name}"
     return wrap(forward, "hessian", fn, {"wrt": wrt}, fn=fn, evaluate=hessian_rows,
@@ -76,6 +88,8 @@ def hvp(fn=None, *, wrt=None):
     (a float when ``wrt`` names one parameter)."""
     if fn is None:
         return functools.partial(hvp, wrt=wrt)
+    if _per_kinds(fn):
+        return higher_arrays.hvp(_unwrap(fn), wrt)
     forward, gradient, single = _gradient_forward(fn, wrt)
     name = f"hvp_{gradient.program.name}"
     return wrap(forward, "hvp", fn, {"wrt": wrt}, fn=fn, evaluate=hvp_values,
@@ -160,6 +174,14 @@ def bind_arguments(program, args, kwargs, name):
 def _directions(count):
     """The unit vectors of ``count`` dimensions."""
     return [tuple(1.0 if j == i else 0.0 for j in range(count)) for i in range(count)]
+
+
+def _per_kinds(fn):
+    """Whether ``fn``'s derivatives are built per kind of the arguments of each call
+    (``higher_arrays``): it computes with NumPy arrays (``specialized.
+    computes_with_arrays``).  A function that only reads containers is built at once,
+    as forward mode reads no container parameter yet."""
+    return computes_with_arrays(_unwrap(fn))
 
 
 def _gradient_forward(fn, wrt):
