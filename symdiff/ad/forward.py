@@ -102,6 +102,8 @@ def statement(env, stmt):
         if stmt.target in env.active:
             made.append(sw.Let(tangent(env, stmt.target), zero_tangent(env, stmt.target)))
         return made
+    if isinstance(stmt, ir.Item) and read_from_parameter(env, stmt):
+        return list_statement(env, stmt)
     if isinstance(stmt, (ir.Build, ir.Push, ir.Pop, ir.Item, ir.SetItem)) and (
             built_here(env, stmt)) or (
             isinstance(stmt, ir.Reduce) and operation_of(stmt).jvp is not None
@@ -150,6 +152,24 @@ def built_here(env, stmt):
             and t.is_number(kind.elem) and not (isinstance(stmt, ir.Push) and (
                 stmt.value.name in env.program.containers if isinstance(
                     stmt.value, ir.Var) else False)))
+
+def read_from_parameter(env, stmt):
+    """Whether ``stmt`` reads an element of a container parameter (a tuple, list or dict
+    of arrays and numbers), or of an element read so: its tangent is the same element
+    of the tangent the caller passed (``dW = dparams["W"]``)."""
+    return stmt.container in env.program.params or stmt.container in _read_elements(env)
+
+
+def _read_elements(env):
+    """The containers the function reads out of a container parameter (``layer =
+    layers[i]``), in source order."""
+    found, params = set(), set(env.program.params)
+    for stmt in ir.walk(env.program.body):
+        if isinstance(stmt, ir.Item) and (stmt.container in params or stmt.container in found
+                                          ) and stmt.target in env.program.containers:
+            found.add(stmt.target)
+    return found
+
 
 def list_statement(env, stmt):
     """A list's tangent is a list in step with it: ``dys = [da, 0.0]`` beside

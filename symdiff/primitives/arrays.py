@@ -200,7 +200,8 @@ def for_arrays(record, arg_types, out_type):
         spelled = record.spelled("numpy")
         builders = tuple(None if b is None else Elementwise(b, isinstance(out_type, t.Array))
                          for b in spelled.vjps)
-        tangents = tuple(None if b is None else Elementwise(b, False) for b in spelled.jvps)
+        tangents = tuple(None if b is None else Elementwise(b, isinstance(out_type, t.Array))
+                         for b in spelled.jvps)
         broadcasting = True
         record = spelled
     if broadcasting and isinstance(out_type, t.Array):

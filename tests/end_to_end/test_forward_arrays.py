@@ -47,12 +47,6 @@ FORWARD_REFUSED = {  # case -> what forward mode refuses there; the list only sh
     "indexing.selected_by_mask": "the ~ operator is not supported",
     "indexing.list_of_arrays": "numpy.getitem of float, int is not supported",
     "models.l2_over_a_dict": "a dict read by a key known only when the gradient runs",
-    # forward mode reads no container parameter (a dict, list or tuple of arrays) yet
-    "models.ridge_over_a_dict": "forward mode reads no container parameter",
-    "models.relu_mlp": "forward mode reads no container parameter",
-    "models.mlp_over_a_list": "forward mode reads no container parameter",
-    "models.mlp_over_a_dict": "forward mode reads no container parameter",
-    "indexing.tuple_of_arrays": "forward mode reads no container parameter",
     # an array parameter read only by index or by a loop, with no NumPy call: forward
     # mode builds it for numbers, without the arguments' kinds
     "reductions.logsumexp_of_all": "logsumexp of numbers: built without kinds",
@@ -103,17 +97,22 @@ def test_jvp_of_the_corpus(label):
         assert np.isclose(float(value), float(expected), rtol=1e-12, atol=1e-12)
         assert np.ndim(tangent) == 0, f"{label}: a tangent of shape {np.shape(tangent)}"
         step, rtol, atol, kink = oracles.precision(point)
-        largest = max([1.0] + [float(np.max(np.abs(point[i]), initial=0.0)) for i in indices])
-        norm = max([1e-12] + [float(np.max(np.abs(v), initial=0.0)) for v in directions])
+        steps = [_leaves(v) for v in directions]
+        largest = max([1.0] + [float(np.max(np.abs(leaf), initial=0.0))
+                               for i in indices for leaf in _leaves(point[i])])
+        norm = max([1e-12] + [float(np.max(np.abs(v), initial=0.0)) for s in steps for v in s])
         estimate, spread = oracles.richardson(
-            case.fn, lambda t: oracles.along(point, indices, [[v] for v in directions], t),
-            step * largest / norm)
+            case.fn, lambda t: oracles.along(point, indices, steps, t), step * largest / norm)
         if case.kinky and spread > kink * (1.0 + abs(estimate)):
             continue
         tolerance = rtol * max(abs(float(tangent)), abs(estimate)) + atol * (
             1.0 + abs(float(expected))) + (spread if case.kinky else 0.0)
         assert abs(float(tangent) - estimate) <= tolerance, (
             f"{label}: jvp {float(tangent)!r}, directional difference {estimate!r}")
+
+
+def _leaves(value):
+    return [leaf for _, leaf in oracles.leaves(value)]
 
 
 def _gradient(case, point):
@@ -134,10 +133,11 @@ def test_jvp_is_the_gradient_along_the_direction(label):
             pytest.skip("symdiff.grad refuses it (test_arrays.REFUSED)")
         gradients = oracles.per_parameter(gradient, len(indices), len(indices) == 1 and (
             case.wrt is None or isinstance(case.wrt, str)))
-        inner = sum(float(np.sum(np.asarray(g, dtype=np.float64) * v))
-                    for g, v in zip(gradients, directions))
-        magnitude = sum(float(np.sum(np.abs(np.asarray(g, dtype=np.float64) * v)))
-                        for g, v in zip(gradients, directions))
+        pairs = [(np.asarray(g_leaf, dtype=np.float64), v_leaf)
+                 for g, v in zip(gradients, directions)
+                 for g_leaf, v_leaf in zip(_leaves(g), _leaves(v))]
+        inner = sum(float(np.sum(g * v)) for g, v in pairs)
+        magnitude = sum(float(np.sum(np.abs(g * v))) for g, v in pairs)
         exact = EXACT[oracles.lowest_precision(point)]
         assert abs(inner - float(tangent)) <= exact * max(1.0, magnitude), (
             f"{label}: <grad, v> {inner!r}, jvp {float(tangent)!r}")
