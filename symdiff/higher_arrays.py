@@ -23,6 +23,7 @@ signature costs a look-up), and then evaluates:
 import numpy as np
 
 from symdiff.api import build
+from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.parse import parse_function
 from symdiff.frontend.wrt import choose, keyword_only_error
 from symdiff.specialized import container_kinds
@@ -64,8 +65,24 @@ class PerKinds:
             raise TypeError(f"{self.__name__}() takes the function's arguments followed "
                             f"by {trailing} vectors, not {len(args)} values")
         point, vectors = args[:len(args) - trailing], args[len(args) - trailing:]
+        if self._evaluate in (_jacobian, _hessian):
+            self._refuse_containers(point)
         forward = self._forward(point)
         return self._evaluate(forward, point, vectors, self._positions, self._single)
+
+    def _refuse_containers(self, point):
+        """A located error where a parameter differentiated by is a container: a
+        Jacobian or Hessian is laid out by the axes of numbers and arrays."""
+        for name, position in zip(self._names, self._positions):
+            value = point[position] if position < len(point) else None
+            if value is not None and not isinstance(value, (np.ndarray, int, float, np.number)):
+                code = self.fn.__code__
+                raise UnsupportedSyntaxError(
+                    f"{self.__name__.partition('_')[0]} of {self.fn.__name__} by {name}, a "
+                    f"{type(value).__name__} of arrays, is not laid out yet",
+                    filename=code.co_filename, lineno=code.co_firstlineno, col_offset=0,
+                    hint="take jvp (or hvp) along a direction of its structure, or pass "
+                         "its arrays as parameters of their own")
 
     @property
     def source(self):

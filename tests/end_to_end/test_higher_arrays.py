@@ -244,3 +244,20 @@ def test_a_tangent_of_a_broadcast_operand_alone_has_the_results_shape():
     v = _data(3, 19)
     _, tangent = symdiff.jvp(broadcast_only, wrt="b")(x, b, v)
     assert np.isclose(tangent, np.sum(2 * 4 * b * v))
+
+
+def over_a_dict(params, x):
+    return np.sum(np.tanh(params["W"] @ x) ** 2)
+
+
+@pytest.mark.parametrize("transform", [symdiff.jacobian, symdiff.hessian],
+                         ids=lambda t: t.__name__)
+def test_a_container_parameter_is_refused_by_jacobian_and_hessian_with_its_location(
+        transform):
+    params, x = {"W": _data((2, 3), 20)}, _data(3, 21)
+    with pytest.raises(SymdiffError) as caught:
+        transform(over_a_dict, wrt="params")(params, x)
+    assert caught.value.lineno == over_a_dict.__code__.co_firstlineno
+    value, tangent = symdiff.jvp(over_a_dict, wrt="params")(params, x, {"W": np.ones((2, 3))})
+    grad = symdiff.grad(over_a_dict, wrt="params")(params, x)
+    assert np.isclose(tangent, np.sum(grad["W"]))
