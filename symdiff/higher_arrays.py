@@ -67,14 +67,15 @@ class PerKinds:
         point, vectors = args[:len(args) - trailing], args[len(args) - trailing:]
         if self._refused is not None and not any(map(_holds_array, point)):
             raise self._refused
-        if self._evaluate in (_jacobian, _hessian):
+        if self._evaluate in (_jacobian, _hessian, _hvp):
             self._refuse_containers(point)
         forward = self._forward(point)
         return self._evaluate(forward, point, vectors, self._positions, self._single)
 
     def _refuse_containers(self, point):
         """A located error where a parameter differentiated by is a container: a
-        Jacobian or Hessian is laid out by the axes of numbers and arrays."""
+        Jacobian or Hessian is laid out by the axes of numbers and arrays (and forward
+        mode does not read the containers the gradient of one builds)."""
         for name, position in zip(self._names, self._positions):
             value = point[position] if position < len(point) else None
             if value is not None and not isinstance(value, (np.ndarray, int, float, np.number)):
@@ -83,8 +84,8 @@ class PerKinds:
                     f"{self.__name__.partition('_')[0]} of {self.fn.__name__} by {name}, a "
                     f"{type(value).__name__} of arrays, is not laid out yet",
                     filename=code.co_filename, lineno=code.co_firstlineno, col_offset=0,
-                    hint="take jvp (or hvp) along a direction of its structure, or pass "
-                         "its arrays as parameters of their own")
+                    hint="take jvp along a direction of its structure, or pass its arrays "
+                         "as parameters of their own")
 
     @property
     def source(self):

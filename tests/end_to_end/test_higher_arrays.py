@@ -246,13 +246,14 @@ def over_a_dict(params, x):
     return np.sum(np.tanh(params["W"] @ x) ** 2)
 
 
-@pytest.mark.parametrize("transform", [symdiff.jacobian, symdiff.hessian],
+@pytest.mark.parametrize("transform", [symdiff.jacobian, symdiff.hessian, symdiff.hvp],
                          ids=lambda t: t.__name__)
-def test_a_container_parameter_is_refused_by_jacobian_and_hessian_with_its_location(
+def test_a_container_parameter_is_refused_by_jacobian_hessian_and_hvp_with_its_location(
         transform):
     params, x = {"W": _data((2, 3), 20)}, _data(3, 21)
+    vector = ({"W": np.ones((2, 3))},) if transform is symdiff.hvp else ()
     with pytest.raises(SymdiffError) as caught:
-        transform(over_a_dict, wrt="params")(params, x)
+        transform(over_a_dict, wrt="params")(params, x, *vector)
     assert caught.value.lineno == over_a_dict.__code__.co_firstlineno
     value, tangent = symdiff.jvp(over_a_dict, wrt="params")(params, x, {"W": np.ones((2, 3))})
     grad = symdiff.grad(over_a_dict, wrt="params")(params, x)
