@@ -99,6 +99,11 @@ def cumulative_and_differences(X):
     return np.sum(np.cumsum(X, axis=1) ** 2) + np.sum(np.diff(X, axis=0) ** 2)
 
 
+def masked_by_logic(x, y):
+    inside = np.logical_and(x > -0.5, np.logical_not(y > 1.0))
+    return np.sum(np.where(np.logical_or(inside, x > 1.5), x * y, y ** 2))
+
+
 def _rand(seed, *shape):
     return np.random.default_rng(seed).standard_normal(shape)
 
@@ -123,6 +128,7 @@ CASES = [
     (einsum_pair, (_rand(22, 2, 3), _rand(23, 3, 2))),
     (where_both, (_rand(24, 6), _rand(25, 6))),
     (cumulative_and_differences, (_rand(26, 3, 4),)),
+    (masked_by_logic, (_rand(27, 8), _rand(28, 8))),
 ]
 
 
