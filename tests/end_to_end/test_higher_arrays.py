@@ -255,3 +255,29 @@ def test_a_container_parameter_is_refused_by_jacobian_hessian_and_hvp_with_its_l
     value, tangent = symdiff.jvp(over_a_dict, wrt="params")(params, x, {"W": np.ones((2, 3))})
     grad = symdiff.grad(over_a_dict, wrt="params")(params, x)
     assert np.isclose(tangent, np.sum(grad["W"]))
+
+
+SCALE = 2.0
+
+
+def scaled_loss(w, X):
+    return np.sum(np.tanh(X @ w) * SCALE)
+
+
+def test_a_new_batch_size_reuses_the_build_and_a_changed_global_rebuilds_it():
+    global SCALE
+    jvp = symdiff.jvp(scaled_loss, wrt="w")
+    w, v = _data(3, 30), _data(3, 31)
+    first = jvp(w, _data((5, 3), 32), v)[1]
+    built = jvp._last
+    jvp(w, _data((9, 3), 33), v)
+    assert jvp._last is built  # the kinds, not the sizes, pick the build
+    X = _data((5, 3), 32)
+    SCALE = 3.0
+    try:
+        assert np.isclose(jvp(w, X, v)[1], 1.5 * first)
+        assert jvp._last is not built
+    finally:
+        SCALE = 2.0
+    jvp(w, X.astype(np.float32), v.astype(np.float32))
+    assert jvp._last is not built  # another dtype, another build
