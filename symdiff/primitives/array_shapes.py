@@ -1,7 +1,8 @@
 """Array shapes as records: ``reshape``, ``ravel``/``flatten``, ``expand_dims``,
 ``squeeze``, ``transpose`` with axes, the joins of ``array_joins`` (``concatenate``,
 ``stack``, ``numpy.array`` of values written out), and the arrays made from sizes alone
-(``zeros``, ``ones``, ``full``, ``eye``, ``arange``, ``linspace``, ``*_like``).
+(``zeros``, ``ones``, ``full``, ``eye``, ``arange``, ``linspace``, ``*_like``), and
+``numpy.flip``.
 
 Expects argument types of ``symdiff.core.types``.  A call that writes its sizes or its
 arrays out (``x.reshape(n, -1)``, ``np.zeros((n, 3))``, ``np.stack([a, b])``) is one
@@ -31,7 +32,7 @@ from symdiff.primitives.array_reductions import _text
 from symdiff.primitives.arrays import _array
 from symdiff.primitives.broadcasting import Text
 from symdiff.primitives.record import table
-from symdiff.primitives.tangents import linear
+from symdiff.primitives.tangents import Linear, linear
 
 def _units_of_sizes(consts):
     """The axes a shape of constant sizes ``consts`` gives size one."""
@@ -184,6 +185,9 @@ def _spaced(args, consts):
     return t.Array("float64", 1, (0,) if len(consts) > 2 and consts[2] == 1 else ())
 
 
+_FLIPPED_BACK = Linear("numpy.flip(x, axis=axis)", ("x", "axis"), 0, defaults=(None,))
+
+
 def _no_derivative(args, out):
     return (None,) * len(args)
 
@@ -233,6 +237,9 @@ RECORDS = table(
     _array("squeeze", "numpy.squeeze(x, axis)", ("x", "axis"), squeezed,
            lambda args, out: (Text("numpy.expand_dims(g, axis)", ("x", "axis")), None),
            defaults=(None,), ints=("axis",), numpy=("squeeze",), jvp=linear()),
+    _array("flip", "numpy.flip(x, axis=axis)", ("x", "axis"), _like,
+           lambda args, out: (_FLIPPED_BACK, None),  # a flip undoes itself
+           defaults=(None,), ints=("axis",), numpy=("flip",), jvp=linear()),
     _array("zeros_like", "numpy.zeros_like(x)", ("x",), _like, _no_derivative,
            numpy=("zeros_like",), jvp=_no_derivative),
     _array("ones_like", "numpy.ones_like(x)", ("x",), _like, _no_derivative,
@@ -256,7 +263,7 @@ RECORDS = table(
 
 METHODS = {"reshape": "reshape", "ravel": "ravel", "flatten": "flatten",
            "squeeze": "squeeze"}
-STATICS = {"expand_dims": {"axis": "int"}, "squeeze": {"axis": "int"},
+STATICS = {"expand_dims": {"axis": "int"}, "squeeze": {"axis": "int"}, "flip": {"axis": "axis"},
            **{f"{head}": {"axis": "int"} for head in ("concatenate", "stack")}}
 HINTS = {
     "expand_dims": "it takes an array and a constant axis",

@@ -104,6 +104,10 @@ def masked_by_logic(x, y):
     return np.sum(np.where(np.logical_or(inside, x > 1.5), x * y, y ** 2))
 
 
+def flipped(X, w):
+    return np.sum(np.flip(X, axis=1) * w) + np.sum(np.flip(X) ** 3) + np.sum(np.flip(X, 0) * X)
+
+
 def _rand(seed, *shape):
     return np.random.default_rng(seed).standard_normal(shape)
 
@@ -129,6 +133,7 @@ CASES = [
     (where_both, (_rand(24, 6), _rand(25, 6))),
     (cumulative_and_differences, (_rand(26, 3, 4),)),
     (masked_by_logic, (_rand(27, 8), _rand(28, 8))),
+    (flipped, (_rand(29, 3, 4), _rand(30, 4))),
 ]
 
 

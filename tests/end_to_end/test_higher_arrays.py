@@ -47,7 +47,6 @@ HVP_REFUSED = {
     "models.softmax_cross_entropy": "np.add.at",
     "models.tempered_cross_entropy": "np.add.at",
     "reductions.column_minima": "np.sum(..., dtype=...)",
-    "reductions.cumulative_along_rows": "np.flip",
     "reductions.first_differences": "np.pad",
     "reductions.largest_entry": "np.sum(..., dtype=...)",
     "reductions.range_of_values": "np.sum(..., dtype=...)",
