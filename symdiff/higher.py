@@ -33,8 +33,7 @@ from symdiff.api import _unwrap, build
 from symdiff.backend.travel import wrap
 from symdiff.frontend.parse import parse_function
 from symdiff.frontend.wrt import choose, keyword_only_error
-from symdiff.errors import SymdiffError
-from symdiff.specialized import computes_with_arrays, per_kinds
+from symdiff.specialized import computes_with_arrays
 
 
 def jvp(fn=None, *, wrt=None, optimize=True):
@@ -43,10 +42,7 @@ def jvp(fn=None, *, wrt=None, optimize=True):
         return functools.partial(jvp, wrt=wrt, optimize=optimize)
     if _per_kinds(fn):
         return higher_arrays.jvp(_unwrap(fn), wrt, optimize)
-    try:
-        gradient = build(_unwrap(fn), wrt, optimize=optimize, mode="forward")
-    except SymdiffError as refused:
-        return _per_kinds_after(fn, wrt, refused, higher_arrays.jvp, optimize)
+    gradient = build(_unwrap(fn), wrt, optimize=optimize, mode="forward")
     options = {"wrt": wrt, "optimize": optimize}
     if not gradient.program.defaults:
         return wrap(gradient, "jvp", fn, options, fn=fn, adjoints=False)
@@ -66,10 +62,7 @@ def jacobian(fn=None, *, wrt=None):
         return functools.partial(jacobian, wrt=wrt)
     if _per_kinds(fn):
         return higher_arrays.jacobian(_unwrap(fn), wrt)
-    try:
-        gradient = build(_unwrap(fn), wrt, mode="forward")
-    except SymdiffError as refused:
-        return _per_kinds_after(fn, wrt, refused, higher_arrays.jacobian)
+    gradient = build(_unwrap(fn), wrt, mode="forward")
     name = f"jacobian_{gradient.program.name}"
     return wrap(gradient, "jacobian", fn, {"wrt": wrt}, fn=fn, evaluate=jacobian_rows,
                 bound=(signature(gradient.program), len(gradient.wrt_names), gradient.single,
@@ -83,10 +76,7 @@ def hessian(fn=None, *, wrt=None):
         return functools.partial(hessian, wrt=wrt)
     if _per_kinds(fn):
         return higher_arrays.hessian(_unwrap(fn), wrt)
-    try:
-        forward, gradient, single = _gradient_forward(fn, wrt)
-    except SymdiffError as refused:
-        return _per_kinds_after(fn, wrt, refused, higher_arrays.hessian)
+    forward, gradient, single = _gradient_forward(fn, wrt)
     name = f"hessian_{gradient.program.name}"
     return wrap(forward, "hessian", fn, {"wrt": wrt}, fn=fn, evaluate=hessian_rows,
                 bound=(signature(gradient.program), len(gradient.wrt_names), single,
@@ -100,10 +90,7 @@ def hvp(fn=None, *, wrt=None):
         return functools.partial(hvp, wrt=wrt)
     if _per_kinds(fn):
         return higher_arrays.hvp(_unwrap(fn), wrt)
-    try:
-        forward, gradient, single = _gradient_forward(fn, wrt)
-    except SymdiffError as refused:
-        return _per_kinds_after(fn, wrt, refused, higher_arrays.hvp)
+    forward, gradient, single = _gradient_forward(fn, wrt)
     name = f"hvp_{gradient.program.name}"
     return wrap(forward, "hvp", fn, {"wrt": wrt}, fn=fn, evaluate=hvp_values,
                 bound=(signature(gradient.program), len(gradient.wrt_names), single,
@@ -195,16 +182,6 @@ def _per_kinds(fn):
     computes_with_arrays``).  A function that only reads containers is built at once,
     as forward mode reads no container parameter yet."""
     return computes_with_arrays(_unwrap(fn))
-
-
-def _per_kinds_after(fn, wrt, refused, make, *options):
-    """``fn`` built for numbers is ``refused``: where its gradient is built per kind of the
-    arguments (it reads a parameter as a container, ``specialized.per_kinds``), so is
-    this entry point, on each call with arrays (an array read by index or in a loop);
-    a call without arrays raises ``refused``, as the build for numbers does."""
-    if not per_kinds(_unwrap(fn), wrt):
-        raise refused
-    return make(_unwrap(fn), wrt, *options, refused=refused)
 
 
 def _gradient_forward(fn, wrt):

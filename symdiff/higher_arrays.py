@@ -36,7 +36,7 @@ class PerKinds:
     of the built forward-mode function, the parameters differentiated (``names``),
     whether one alone (``single``), and the call's arguments and trailing vectors."""
 
-    def __init__(self, fn, wrt, kind, evaluate, over_gradient, optimize=True, refused=None):
+    def __init__(self, fn, wrt, kind, evaluate, over_gradient, optimize=True):
         parsed = parse_function(fn)
         if over_gradient and parsed.tree.args.kwonlyargs:
             raise keyword_only_error(parsed)
@@ -45,7 +45,7 @@ class PerKinds:
         params = [p.arg for p in parsed.tree.args.args]
         self._positions = [params.index(name) for name in choice.names]
         self._evaluate, self._over_gradient, self._optimize = evaluate, over_gradient, optimize
-        self._last, self._refused = None, refused  # (raised by a call without arrays)
+        self._last = None
         self._signature = inspect.signature(fn)
         self._by_kinds = {}  # kinds -> (the forward build, the builds that must be current)
         self.__name__ = self.__qualname__ = f"{kind}_{fn.__name__}"
@@ -77,8 +77,6 @@ class PerKinds:
             raise TypeError(f"{self.__name__}() takes the function's arguments followed "
                             f"by {trailing} vectors, not {len(args)} values")
         point, vectors = args[:len(args) - trailing], args[len(args) - trailing:]
-        if self._refused is not None and not any(map(_holds_array, point)):
-            raise self._refused
         if self._evaluate in (_jacobian, _hessian, _hvp):
             self._refuse_containers(point)
         forward = self._forward(point)
@@ -109,14 +107,6 @@ class PerKinds:
 
     def __repr__(self):
         return f"<symdiff {self.__name__}, per kind of arguments>"
-
-
-def _holds_array(value):
-    if isinstance(value, np.ndarray):
-        return True
-    if type(value) in (tuple, list):
-        return any(map(_holds_array, value))
-    return type(value) is dict and any(map(_holds_array, value.values()))
 
 
 def _jvp(forward, point, vectors, positions, single):
@@ -186,17 +176,17 @@ def _hessian(forward, point, vectors, positions, single):
     return rows[0][0] if single else tuple(tuple(row) for row in rows)
 
 
-def jvp(fn, wrt, optimize=True, refused=None):
-    return PerKinds(fn, wrt, "jvp", _jvp, False, optimize, refused)
+def jvp(fn, wrt, optimize):
+    return PerKinds(fn, wrt, "jvp", _jvp, False, optimize)
 
 
-def jacobian(fn, wrt, refused=None):
-    return PerKinds(fn, wrt, "jacobian", _jacobian, False, refused=refused)
+def jacobian(fn, wrt):
+    return PerKinds(fn, wrt, "jacobian", _jacobian, False)
 
 
-def hvp(fn, wrt, refused=None):
-    return PerKinds(fn, wrt, "hvp", _hvp, True, refused=refused)
+def hvp(fn, wrt):
+    return PerKinds(fn, wrt, "hvp", _hvp, True)
 
 
-def hessian(fn, wrt, refused=None):
-    return PerKinds(fn, wrt, "hessian", _hessian, True, refused=refused)
+def hessian(fn, wrt):
+    return PerKinds(fn, wrt, "hessian", _hessian, True)
