@@ -28,7 +28,6 @@ signature, for that reason.
 import functools
 import types
 
-from symdiff import higher_arrays
 from symdiff.api import _unwrap, build
 from symdiff.backend.travel import wrap
 from symdiff.frontend.parse import parse_function
@@ -41,7 +40,7 @@ def jvp(fn=None, *, wrt=None, optimize=True):
     if fn is None:
         return functools.partial(jvp, wrt=wrt, optimize=optimize)
     if _per_kinds(fn):
-        return higher_arrays.jvp(_unwrap(fn), wrt, optimize)
+        return _arrays().jvp(_unwrap(fn), wrt, optimize)
     gradient = build(_unwrap(fn), wrt, optimize=optimize, mode="forward")
     options = {"wrt": wrt, "optimize": optimize}
     if not gradient.program.defaults:
@@ -61,7 +60,7 @@ def jacobian(fn=None, *, wrt=None):
     if fn is None:
         return functools.partial(jacobian, wrt=wrt)
     if _per_kinds(fn):
-        return higher_arrays.jacobian(_unwrap(fn), wrt)
+        return _arrays().jacobian(_unwrap(fn), wrt)
     gradient = build(_unwrap(fn), wrt, mode="forward")
     name = f"jacobian_{gradient.program.name}"
     return wrap(gradient, "jacobian", fn, {"wrt": wrt}, fn=fn, evaluate=jacobian_rows,
@@ -75,7 +74,7 @@ def hessian(fn=None, *, wrt=None):
     if fn is None:
         return functools.partial(hessian, wrt=wrt)
     if _per_kinds(fn):
-        return higher_arrays.hessian(_unwrap(fn), wrt)
+        return _arrays().hessian(_unwrap(fn), wrt)
     forward, gradient, single = _gradient_forward(fn, wrt)
     name = f"hessian_{gradient.program.name}"
     return wrap(forward, "hessian", fn, {"wrt": wrt}, fn=fn, evaluate=hessian_rows,
@@ -89,7 +88,7 @@ def hvp(fn=None, *, wrt=None):
     if fn is None:
         return functools.partial(hvp, wrt=wrt)
     if _per_kinds(fn):
-        return higher_arrays.hvp(_unwrap(fn), wrt)
+        return _arrays().hvp(_unwrap(fn), wrt)
     forward, gradient, single = _gradient_forward(fn, wrt)
     name = f"hvp_{gradient.program.name}"
     return wrap(forward, "hvp", fn, {"wrt": wrt}, fn=fn, evaluate=hvp_values,
@@ -174,6 +173,13 @@ def bind_arguments(program, args, kwargs, name):
 def _directions(count):
     """The unit vectors of ``count`` dimensions."""
     return [tuple(1.0 if j == i else 0.0 for j in range(count)) for i in range(count)]
+
+
+def _arrays():
+    """``higher_arrays``, imported where an array function is met: it imports NumPy,
+    which symdiff runs without."""
+    from symdiff import higher_arrays
+    return higher_arrays
 
 
 def _per_kinds(fn):

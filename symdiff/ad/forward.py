@@ -156,8 +156,12 @@ def built_here(env, stmt):
 def read_from_parameter(env, stmt):
     """Whether ``stmt`` reads an element of a container parameter (a tuple, list or dict
     of arrays and numbers), or of an element read so: its tangent is the same element
-    of the tangent the caller passed (``dW = dparams["W"]``)."""
-    return stmt.container in env.program.params or stmt.container in _read_elements(env)
+    of the tangent the caller passed (``dW = dparams["W"]``); a dict by a constant key."""
+    if not (stmt.container in env.program.params or stmt.container in _read_elements(env)):
+        return False
+    # a dict read by a key known only when it runs (a loop over its keys): not yet
+    return not (isinstance(env.program.containers.get(stmt.container), t.Dict) and not all(
+        isinstance(part, ir.Const) for part in stmt.path))
 
 
 def _read_elements(env):
