@@ -34,7 +34,7 @@ from symdiff.frontend.wrappers import transparent
 from symdiff.core.types import table_values
 from symdiff.pipeline import collector_paused, generate, stage
 from symdiff.specialized import (BuiltLater, MethodGradient, Specialized, bound_instance,
-                                 computes_with_arrays, container_kinds, method_wrt, per_kinds)
+                                 container_kinds, method_wrt, per_kinds)
 
 CACHE_SIZE = 512
 _CACHE = {}  # in order of use, the least recently used first
@@ -129,13 +129,6 @@ def build(fn, wrt=None, *, with_value=False, optimize=True, mode="reverse", pref
     check_target(jit)
     if isinstance(fn, Specialized):
         raise _per_kinds_error(fn)
-    if mode == "forward" and computes_with_arrays(fn):
-        code = fn.__code__
-        raise UnsupportedSyntaxError(
-            f"{fn.__name__} computes with NumPy arrays, and forward mode (jvp, jacobian, "
-            "hessian, hvp) does not take arrays yet", filename=code.co_filename,
-            lineno=code.co_firstlineno, col_offset=0,
-            hint="use symdiff.grad or symdiff.value_and_grad, which do")
     items = wrt if isinstance(wrt, (list, tuple)) else (wrt,)
     wrt_key = (isinstance(wrt, (list, tuple)),) + tuple((type(w), w) for w in items)
     # by identity: equal code objects in two modules, or two generated functions, differ

@@ -8,6 +8,10 @@
   like any other),
   one direction per parameter.  ``hvp(f)`` is one such direction, given.
 
+A function that computes with NumPy arrays is built per kind of the arguments of each
+call instead (``higher_arrays``: array tangents and vectors, a Jacobian of shape
+``out.shape + x.shape``, a Hessian of shape ``x.shape + x.shape``).
+
 Every entry point takes ``f``'s arguments as ``grad`` does: a parameter with a default
 may be left out (or given by name); the tangents of ``jvp`` and the vector of ``hvp``
 are the last positional arguments, one per ``wrt`` parameter.  One shape rule holds
@@ -31,13 +35,17 @@ import types
 from symdiff.api import _unwrap, build, jit_options
 from symdiff.backend.travel import wrap
 from symdiff.frontend.parse import parse_function
+from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.wrt import choose, keyword_only_error
+from symdiff.specialized import computes_with_arrays
 
 
 def jvp(fn=None, *, wrt=None, optimize=True, jit=None):
     """The forward-mode function of ``fn``: ``jvp_f(*args, *tangents) -> (value, tangent)``."""
     if fn is None:
         return functools.partial(jvp, wrt=wrt, optimize=optimize, jit=jit)
+    if _per_kinds(fn, jit):
+        return _arrays().jvp(_unwrap(fn), wrt, optimize)
     gradient = build(_unwrap(fn), wrt, optimize=optimize, mode="forward", jit=jit)
     options = jit_options({"wrt": wrt, "optimize": optimize}, jit)
     if not gradient.program.defaults:
@@ -56,6 +64,8 @@ def jacobian(fn=None, *, wrt=None, jit=None):
     """
     if fn is None:
         return functools.partial(jacobian, wrt=wrt, jit=jit)
+    if _per_kinds(fn, jit):
+        return _arrays().jacobian(_unwrap(fn), wrt)
     gradient = build(_unwrap(fn), wrt, mode="forward", jit=jit)
     name = f"jacobian_{gradient.program.name}"
     return wrap(gradient, "jacobian", fn, jit_options({"wrt": wrt}, jit), fn=fn,
@@ -69,6 +79,8 @@ def hessian(fn=None, *, wrt=None, jit=None):
     reverse); a float when ``wrt`` names one parameter."""
     if fn is None:
         return functools.partial(hessian, wrt=wrt, jit=jit)
+    if _per_kinds(fn, jit):
+        return _arrays().hessian(_unwrap(fn), wrt)
     forward, gradient, single = _gradient_forward(fn, wrt, jit)
     name = f"hessian_{gradient.program.name}"
     return wrap(forward, "hessian", fn, jit_options({"wrt": wrt}, jit), fn=fn,
@@ -82,6 +94,8 @@ def hvp(fn=None, *, wrt=None, jit=None):
     (a float when ``wrt`` names one parameter)."""
     if fn is None:
         return functools.partial(hvp, wrt=wrt, jit=jit)
+    if _per_kinds(fn, jit):
+        return _arrays().hvp(_unwrap(fn), wrt)
     forward, gradient, single = _gradient_forward(fn, wrt, jit)
     name = f"hvp_{gradient.program.name}"
     return wrap(forward, "hvp", fn, jit_options({"wrt": wrt}, jit), fn=fn,
@@ -167,6 +181,31 @@ def bind_arguments(program, args, kwargs, name):
 def _directions(count):
     """The unit vectors of ``count`` dimensions."""
     return [tuple(1.0 if j == i else 0.0 for j in range(count)) for i in range(count)]
+
+
+def _arrays():
+    """``higher_arrays``, imported where an array function is met: it imports NumPy,
+    which symdiff runs without."""
+    from symdiff import higher_arrays
+    return higher_arrays
+
+
+def _per_kinds(fn, jit=None):
+    """Whether ``fn``'s derivatives are built per kind of the arguments of each call
+    (``higher_arrays``): it computes with NumPy arrays (``specialized.
+    computes_with_arrays``).  A function that only reads containers is built at once,
+    as forward mode reads no container parameter yet.  Those builds are not compiled:
+    with ``jit``, such a function is refused at its ``def``."""
+    if not computes_with_arrays(_unwrap(fn)):
+        return False
+    if jit:
+        code = _unwrap(fn).__code__
+        raise UnsupportedSyntaxError(
+            f"{code.co_name} computes with NumPy arrays: its forward mode and higher "
+            "derivatives are not compiled with jit yet", filename=code.co_filename,
+            lineno=code.co_firstlineno, col_offset=0,
+            hint="leave out jit here (grad(f, jit=...) compiles the gradient)")
+    return True
 
 
 def _gradient_forward(fn, wrt, jit=None):

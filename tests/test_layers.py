@@ -53,7 +53,7 @@ LAYERS = [  # from the bottom up; a layer imports only itself and those before i
     "errors", "markers", "core",
     "primitives", "ir",
     "analysis", "frontend", "lower", "ad", "optimize", "backend",
-    "pipeline", "specialized", "api", "higher", "vjp", "checking",
+    "pipeline", "specialized", "api", "higher_arrays", "higher", "vjp", "checking",
     "symdiff",  # the package's public names (symdiff/__init__.py)
     "cli", "__main__",
 ]

@@ -6,7 +6,8 @@ user's computation with, after each active statement, the statement's tangent as
 the sum of its record's JVP builders on the arguments' tangents (an elementwise one's:
 the partial times the tangent).  The same records as reverse mode; control flow is kept
 as written and needs no stack.  A list of numbers the function builds has a list of
-tangents in step with it.  Each statement's rule is a function of the ``Environment``
+tangents in step with it.  A statement on NumPy arrays gets a tangent of its result's
+shape (``ad.forward_arrays``).  Each statement's rule is a function of the ``Environment``
 (``ad.environment``) and the statement, returning the statements that compute it and its
 tangent.
 
@@ -23,7 +24,9 @@ from types import MappingProxyType
 from symdiff.ad.changes import change_operands, effect, taken
 from symdiff.ad.containers import container_operands, place
 from symdiff.ad.control import branch_statement
+from symdiff.ad.arrays import differentiable, written
 from symdiff.ad.environment import Environment, builtin, flatten, forward_expression, names_for
+from symdiff.ad.forward_arrays import array_tangent, zero_tangent
 from symdiff.ad.reverse import Generated, function_of, none_guards
 from symdiff.ad.writer import Names, operand, operands
 from symdiff.analysis.activity import active_names
@@ -55,7 +58,8 @@ def environment(program, wrt, defuse=None):
     for param in wrt:
         names.derivative(param)
     return Environment(program, defuse, tuple(wrt), frozenset(active_names(
-        program, list(wrt), defuse)), None, frozenset(), MappingProxyType({}),
+        program, [w for w in wrt if differentiable(program, w)], defuse)), None,
+        frozenset(), MappingProxyType({}),
         MappingProxyType({}), names)
 
 
@@ -70,7 +74,8 @@ def build(env):
     results = program.result if isinstance(program.result, tuple) else (program.result,)
     values = tuple(operand(r) for r in results)
     tangents = tuple(ex.Name(names.derivatives[r.name]) if isinstance(r, ir.Var)
-                     and r.name in env.active else ex.Const(0.0) for r in results)
+                     and r.name in env.active else zero_tangent(env, r.name)
+                     if isinstance(r, ir.Var) else ex.Const(0.0) for r in results)
     if isinstance(program.result, tuple):
         value, along = ex.Tuple(values), ex.Tuple(tangents)
     else:
@@ -95,8 +100,10 @@ def statement(env, stmt):
     if isinstance(stmt, ir.Compute):
         made = [sw.Let(stmt.target, stmt.expr)]
         if stmt.target in env.active:
-            made.append(sw.Let(tangent(env, stmt.target), sw.ZERO))
+            made.append(sw.Let(tangent(env, stmt.target), zero_tangent(env, stmt.target)))
         return made
+    if isinstance(stmt, ir.Item) and read_from_parameter(env, stmt):
+        return list_statement(env, stmt)
     if isinstance(stmt, (ir.Build, ir.Push, ir.Pop, ir.Item, ir.SetItem)) and (
             built_here(env, stmt)) or (
             isinstance(stmt, ir.Reduce) and operation_of(stmt).jvp is not None
@@ -145,6 +152,28 @@ def built_here(env, stmt):
             and t.is_number(kind.elem) and not (isinstance(stmt, ir.Push) and (
                 stmt.value.name in env.program.containers if isinstance(
                     stmt.value, ir.Var) else False)))
+
+def read_from_parameter(env, stmt):
+    """Whether ``stmt`` reads an element of a container parameter (a tuple, list or dict
+    of arrays and numbers), or of an element read so: its tangent is the same element
+    of the tangent the caller passed (``dW = dparams["W"]``); a dict by a constant key."""
+    if not (stmt.container in env.program.params or stmt.container in _read_elements(env)):
+        return False
+    # a dict read by a key known only when it runs (a loop over its keys): not yet
+    return not (isinstance(env.program.containers.get(stmt.container), t.Dict) and not all(
+        isinstance(part, ir.Const) for part in stmt.path))
+
+
+def _read_elements(env):
+    """The containers the function reads out of a container parameter (``layer =
+    layers[i]``), in source order."""
+    found, params = set(), set(env.program.params)
+    for stmt in ir.walk(env.program.body):
+        if isinstance(stmt, ir.Item) and (stmt.container in params or stmt.container in found
+                                          ) and stmt.target in env.program.containers:
+            found.add(stmt.target)
+    return found
+
 
 def list_statement(env, stmt):
     """A list's tangent is a list in step with it: ``dys = [da, 0.0]`` beside
@@ -244,23 +273,31 @@ def tangent_of(env, operand):
 
 def operation(env, stmt):
     rule = env.program.rule_of(stmt)
-    forward = sw.Let(stmt.target, forward_expression(env, stmt))
+    forward = written(env, stmt) if rule.writes else [
+        sw.Let(stmt.target, forward_expression(env, stmt))]
     if stmt.target not in env.active:
-        return [forward]
+        return forward
     total = None
     args, names = operands(stmt), names_for(env, stmt)
-    for arg, builder in zip(stmt.args, rule.jvps):
-        if builder is None or not isinstance(arg, ir.Var) or arg.name not in env.active:
-            continue
-        term, sign = unit(builder(ex.Name(tangent(env, arg.name)), args,
-                                  ex.Name(stmt.target), names))
+    terms = [(builder, ex.Name(tangent(env, arg.name)))
+             for arg, builder in zip(stmt.args, rule.jvps) if builder is not None
+             and isinstance(arg, ir.Var) and arg.name in env.active]
+    if env.program.array_types(stmt) is not None:
+        along = array_tangent(env, stmt, tangent(env, stmt.target), terms, args, names)
+        return along + forward if _reads_itself(stmt) else forward + along
+    for builder, along in terms:
+        term, sign = unit(builder(along, args, ex.Name(stmt.target), names))
         if total is None:
             total = ex.UnaryOp("-", term) if sign == -1 else term
         else:
             total = ex.BinOp("-" if sign == -1 else "+", total, term)
     along = sw.Let(tangent(env, stmt.target), total if total is not None else sw.ZERO)
-    if stmt.target in [a.name for a in stmt.args if isinstance(a, ir.Var)]:
+    if _reads_itself(stmt):
         # ``s = s + t``: the tangent reads the old ``s``'s tangent, so it comes first,
         # and the partials here (of add and sub) read no value
-        return [along, forward]
-    return [forward, along]
+        return [along] + forward
+    return forward + [along]
+
+
+def _reads_itself(stmt):
+    return stmt.target in [a.name for a in stmt.args if isinstance(a, ir.Var)]

@@ -18,6 +18,7 @@ from symdiff.core import types as t
 from symdiff.primitives.array_reductions import _text
 from symdiff.primitives.arrays import _array
 from symdiff.primitives.broadcasting import constant_value as _constant
+from symdiff.primitives.tangents import linear
 
 _SLICE = ex.Slice()
 
@@ -128,7 +129,8 @@ def _joined(name, function, rule, stacking, count):
     def vjp(args, out):
         return tuple(_JoinPart(i, out.ndim, stacking) for i in range(count)) + (None,)
     return _array(f"{name}_{count}", f"numpy.{function}([{listed}], axis=axis)",
-                  arrays + ("axis",), rule, vjp, defaults=(0,), ints=("axis",))
+                  arrays + ("axis",), rule, vjp, defaults=(0,), ints=("axis",),
+                  jvp=linear(*range(count), joint=True))
 
 
 def _sided(name, stacking_1d, axis_1d, axis_nd):
@@ -150,7 +152,8 @@ def _sided(name, stacking_1d, axis_1d, axis_nd):
             one_d = args[0].ndim == 1
             axis = axis_1d if one_d else axis_nd
             return tuple(_Part(i, axis, one_d and stacking_1d) for i in range(count))
-        return _array(f"{name}_{count}", f"numpy.{name}([{listed}])", arrays, rule, vjp)
+        return _array(f"{name}_{count}", f"numpy.{name}([{listed}])", arrays, rule, vjp,
+                      jvp=linear(*range(count), joint=True))
     return make
 
 
@@ -160,7 +163,8 @@ def _array_of(count):
 
     def vjp(args, out):
         return tuple(_Part(i, 0, True) for i in range(count))
-    return _array(f"array_{count}", f"numpy.array([{listed}])", items, arrayed, vjp)
+    return _array(f"array_{count}", f"numpy.array([{listed}])", items, arrayed, vjp,
+                  jvp=linear(*range(count), joint=True))
 
 
 FAMILIES = {

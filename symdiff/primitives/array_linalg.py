@@ -26,6 +26,7 @@ from symdiff.primitives.array_reductions import _text
 from symdiff.primitives.arrays import _array, _product_vjp, product
 from symdiff.primitives.broadcasting import Text
 from symdiff.primitives.record import table
+from symdiff.primitives.tangents import linear
 
 
 def _arrays(args, *ndims):
@@ -263,38 +264,54 @@ _PHI_M = f"numpy.tril(out.T @ g) * {_HALVED}"
 _CHOLESKY = (f"numpy.tril(numpy.linalg.solve(out.T, numpy.linalg.solve(out.T, {_PHI_M} + "
              f"({_PHI_M}).T).T)) * {_HALVED}")
 
+# Forward: ``d log det(a) = trace(a^-1 da)``; ``dL = L phi(L^-1 S L^-T)`` with ``S`` the
+# symmetric matrix NumPy reads of the tangent (its lower triangle, mirrored).
+_TRACE = "numpy.trace(numpy.linalg.solve(a, g))"
+_CHOLESKY_JVP = ("out @ (numpy.tril(numpy.linalg.solve(out, numpy.linalg.solve(out, "
+                 f"numpy.tril(g) + numpy.tril(g, -1).T).T)) * {_HALVED})")
+
 
 _EINSUM_COUNTS = (1, 2, 3, 4)  # the numbers of operands einsum takes: a record each
 _OPERANDS = ("x", "y", "z", "w")
 
 RECORDS = table(
-    _array("dot", "numpy.dot(x, y)", ("x", "y"), dotted, _dot_vjp, numpy=("dot",)),
+    _array("dot", "numpy.dot(x, y)", ("x", "y"), dotted, _dot_vjp, numpy=("dot",),
+           jvp=linear(0, 1)),
     _array("outer", "numpy.outer(x, y)", ("x", "y"), outer,
            lambda args, out: (Text("g @ y", ("x", "y")), Text("x @ g", ("x", "y"))),
-           numpy=("outer",)),
-    _array("inner", "numpy.inner(x, y)", ("x", "y"), inner, _inner_vjp, numpy=("inner",)),
-    _array("kron", "numpy.kron(x, y)", ("x", "y"), kron, _kron_vjp, numpy=("kron",)),
+           numpy=("outer",), jvp=linear(0, 1)),
+    _array("inner", "numpy.inner(x, y)", ("x", "y"), inner, _inner_vjp, numpy=("inner",),
+           jvp=linear(0, 1)),
+    _array("kron", "numpy.kron(x, y)", ("x", "y"), kron, _kron_vjp, numpy=("kron",),
+           jvp=linear(0, 1)),
     _array("einsum", "numpy.einsum(subscripts, x)", ("subscripts", "x"), einsummed,
            _einsum_vjp(1), ints=("subscripts",), numpy=("einsum",),
-           variants=tuple((count + 1, f"einsum_{count}") for count in _EINSUM_COUNTS[1:])),
+           variants=tuple((count + 1, f"einsum_{count}") for count in _EINSUM_COUNTS[1:]),
+           jvp=linear(1)),
     *(_array(f"einsum_{count}", f"numpy.einsum(subscripts, {', '.join(_OPERANDS[:count])})",
              ("subscripts",) + _OPERANDS[:count], einsummed, _einsum_vjp(count),
-             ints=("subscripts",)) for count in _EINSUM_COUNTS[1:]),
-    _array("diag", "numpy.diag(x)", ("x",), diagonal_of, _diag_vjp, numpy=("diag",)),
+             ints=("subscripts",), jvp=linear(*range(1, count + 1)))
+      for count in _EINSUM_COUNTS[1:]),
+    _array("diag", "numpy.diag(x)", ("x",), diagonal_of, _diag_vjp, numpy=("diag",),
+           jvp=linear()),
     _array("solve", "numpy.linalg.solve(a, b)", ("a", "b"), solved, _solve_vjp,
-           numpy=("linalg.solve",)),
+           numpy=("linalg.solve",), jvp=lambda args, out: (
+               Text("-numpy.linalg.solve(a, g @ out)", ("a", "b")),
+               Text("numpy.linalg.solve(a, g)", ("a", "b")))),
     _array("inv", "numpy.linalg.inv(a)", ("a",), square,
-           lambda args, out: (Text("-out.T @ g @ out.T", ("a",)),), numpy=("linalg.inv",)),
+           lambda args, out: (Text("-out.T @ g @ out.T", ("a",)),), numpy=("linalg.inv",),
+           jvp=lambda args, out: (Text("-out @ g @ out", ("a",)),)),
     _array("det", "numpy.linalg.det(a)", ("a",), determinant,
            lambda args, out: (Text("g * out * numpy.linalg.inv(a).T", ("a",)),),
-           numpy=("linalg.det",)),
+           numpy=("linalg.det",), jvp=lambda args, out: (Text(f"out * {_TRACE}", ("a",)),)),
     _array("cholesky", "numpy.linalg.cholesky(a)", ("a",), square,
-           lambda args, out: (Text(_CHOLESKY, ("a",)),), numpy=("linalg.cholesky",)),
+           lambda args, out: (Text(_CHOLESKY, ("a",)),), numpy=("linalg.cholesky",),
+           jvp=lambda args, out: (Text(_CHOLESKY_JVP, ("a",)),)),
     _array("slogdet_sign", "numpy.linalg.slogdet(a)[0]", ("a",), determinant,
-           lambda args, out: (None,), pair=("slogdet", 0)),
+           lambda args, out: (None,), pair=("slogdet", 0), jvp=lambda args, out: (None,)),
     _array("slogdet_logdet", "numpy.linalg.slogdet(a)[1]", ("a",), determinant,
            lambda args, out: (Text("g * numpy.linalg.inv(a).T", ("a",)),),
-           pair=("slogdet", 1)),
+           pair=("slogdet", 1), jvp=lambda args, out: (Text(_TRACE, ("a",)),)),
 )
 
 PAIRED = {"linalg.slogdet": "slogdet"}  # ``sign, logdet = numpy.linalg.slogdet(a)``

@@ -26,6 +26,7 @@ from symdiff.core import types as t
 from symdiff.primitives.arrays import _array, _each_axis, reduced
 from symdiff.primitives.broadcasting import Text, constant_value as _constant
 from symdiff.primitives.record import table
+from symdiff.primitives.tangents import Contracted, linear
 from symdiff.primitives.texts import instantiate
 
 
@@ -258,7 +259,8 @@ _KEEP = dict(defaults=(None, False), ints=("axis", "keepdims"))
 
 def _reduction(name, function, builder, names):
     return _array(f"array_{name}", f"numpy.{function}(x, axis=axis, keepdims=keepdims)",
-                  _REDUCTION, reduced, _first(builder, 3), numpy=names, **_KEEP)
+                  _REDUCTION, reduced, _first(builder, 3), numpy=names,
+                  jvp=_first(Contracted(builder, 1, 2), 3), **_KEEP)
 
 
 RECORDS = table(
@@ -267,24 +269,29 @@ RECORDS = table(
     _reduction("prod", "prod", _Product(), ("prod",)),
     _array("array_var", "numpy.var(x, axis=axis, ddof=ddof, keepdims=keepdims)",
            ("x", "axis", "ddof", "keepdims"), moment, _first(_Moment(False), 4),
-           defaults=(None, 0, False), ints=("axis", "ddof", "keepdims"), numpy=("var",)),
+           defaults=(None, 0, False), ints=("axis", "ddof", "keepdims"), numpy=("var",),
+           jvp=_first(Contracted(_Moment(False), 1, 3), 4)),
     _array("array_std", "numpy.std(x, axis=axis, ddof=ddof, keepdims=keepdims)",
            ("x", "axis", "ddof", "keepdims"), moment, _first(_Moment(True), 4),
-           defaults=(None, 0, False), ints=("axis", "ddof", "keepdims"), numpy=("std",)),
+           defaults=(None, 0, False), ints=("axis", "ddof", "keepdims"), numpy=("std",),
+           jvp=_first(Contracted(_Moment(True), 1, 3), 4)),
     _array("norm", "numpy.linalg.norm(x, ord=ord, axis=axis, keepdims=keepdims)",
            ("x", "ord", "axis", "keepdims"), norm, _first(_Norm(), 4),
            defaults=(None, None, False), ints=("ord", "axis", "keepdims"),
-           numpy=("linalg.norm",)),
+           numpy=("linalg.norm",), jvp=_first(Contracted(_Norm(), 2, 3), 4)),
     _array("logsumexp", "logsumexp(x, axis, b, keepdims)", ("x", "axis", "b", "keepdims"),
            softmax_reduced, _first(_Softmax(), 4), defaults=(None, None, False),
-           ints=("axis", "b", "keepdims"), scipy=("logsumexp",)),
+           ints=("axis", "b", "keepdims"), scipy=("logsumexp",),
+           jvp=_first(Contracted(_Softmax(), 1, 3), 4)),
     _array("cumsum", "numpy.cumsum(x, axis=axis)", ("x", "axis"), accumulated,
-           _by_ndim(_ReversedCumsum, 2), defaults=(None,), ints=("axis",), numpy=("cumsum",)),
+           _by_ndim(_ReversedCumsum, 2), defaults=(None,), ints=("axis",), numpy=("cumsum",),
+           jvp=linear()),
     _array("diff", "numpy.diff(x, n=n, axis=axis)", ("x", "n", "axis"), differenced,
-           _by_ndim(_Difference, 3), defaults=(1, -1), ints=("n", "axis"), numpy=("diff",)),
+           _by_ndim(_Difference, 3), defaults=(1, -1), ints=("n", "axis"), numpy=("diff",),
+           jvp=linear()),
     _array("trace", "numpy.trace(x)", ("x",), traced,
            lambda args, out: (Text("g * numpy.eye(x.shape[0], x.shape[1], dtype=x.dtype)",
-                                   ("x",)),), numpy=("trace",)),
+                                   ("x",)),), numpy=("trace",), jvp=linear()),
 )
 
 METHODS = {"max": "array_max", "min": "array_min", "prod": "array_prod", "var": "array_var",

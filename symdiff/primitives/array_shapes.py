@@ -1,7 +1,8 @@
 """Array shapes as records: ``reshape``, ``ravel``/``flatten``, ``expand_dims``,
 ``squeeze``, ``transpose`` with axes, the joins of ``array_joins`` (``concatenate``,
 ``stack``, ``numpy.array`` of values written out), and the arrays made from sizes alone
-(``zeros``, ``ones``, ``full``, ``eye``, ``arange``, ``linspace``, ``*_like``).
+(``zeros``, ``ones``, ``full``, ``eye``, ``arange``, ``linspace``, ``*_like``), and
+``numpy.flip``.
 
 Expects argument types of ``symdiff.core.types``.  A call that writes its sizes or its
 arrays out (``x.reshape(n, -1)``, ``np.zeros((n, 3))``, ``np.stack([a, b])``) is one
@@ -32,6 +33,7 @@ from symdiff.primitives.array_reductions import _text
 from symdiff.primitives.arrays import _array
 from symdiff.primitives.broadcasting import Text
 from symdiff.primitives.record import table
+from symdiff.primitives.tangents import Linear, linear
 
 def _units_of_sizes(consts):
     """The axes a shape of constant sizes ``consts`` gives size one."""
@@ -78,7 +80,7 @@ def reshaped(args, consts):
 def _reshape(count):
     sizes = tuple(f"d{i}" for i in range(count))
     return _array(f"reshape_{count}", f"x.reshape({', '.join(sizes)})", ("x",) + sizes,
-                  reshaped, _to_shape, ints=sizes)
+                  reshaped, _to_shape, ints=sizes, jvp=linear())
 
 
 def raveled(args, consts):
@@ -140,7 +142,8 @@ def _transpose_axes(count):
     axes = tuple(f"a{i}" for i in range(count))
     return _array(f"transpose_axes_{count}", f"numpy.transpose(x, ({', '.join(axes)},))",
                   ("x",) + axes, transposed_by,
-                  lambda args, out: (_Untranspose(),) + (None,) * count, ints=axes)
+                  lambda args, out: (_Untranspose(),) + (None,) * count, ints=axes,
+                  jvp=linear())
 
 
 # --- arrays made from sizes ---------------------------------------------------------------
@@ -158,7 +161,8 @@ def _made(name, function, count, fill=False):
     def vjp(args, out):
         return (None,) * count + ((Text("numpy.sum(g)", params),) if fill else ())
     forward = f"numpy.{function}(({shape}){', v' if fill else ''})"
-    return _array(f"{name}_{count}", forward, params, rule, vjp, ints=sizes)
+    return _array(f"{name}_{count}", forward, params, rule, vjp, ints=sizes,
+                  jvp=linear(count) if fill else _no_derivative)
 
 
 def _shaped_as(name, function, fill=False):
@@ -173,7 +177,7 @@ def _shaped_as(name, function, fill=False):
     def vjp(args, out):
         return (None,) + ((Text("numpy.sum(g)", params),) if fill else ())
     return _array(f"{name}_as", f"numpy.{function}(s.shape{', v' if fill else ''})", params,
-                  rule, vjp)
+                  rule, vjp, jvp=linear(1) if fill else _no_derivative)
 
 
 def reshaped_as(args, consts):
@@ -200,6 +204,9 @@ def _ranged(args, consts):
 
 def _spaced(args, consts):
     return t.Array("float64", 1, (0,) if len(consts) > 2 and consts[2] == 1 else ())
+
+
+_FLIPPED_BACK = Linear("numpy.flip(x, axis=axis)", ("x", "axis"), 0, defaults=(None,))
 
 
 def _no_derivative(args, out):
@@ -238,38 +245,46 @@ RECORDS = table(
     *(_head(head, (head,)) for head in ("reshape", "concatenate", "stack", "vstack",
                                         "hstack", "array", "zeros", "ones", "full")),
     _array("reshape_as", "x.reshape(s.shape)", ("x", "s"), reshaped_as,
-           lambda args, out: (Text("g.reshape(x.shape)", ("x", "s")), None)),
+           lambda args, out: (Text("g.reshape(x.shape)", ("x", "s")), None), jvp=linear()),
     _shaped_as("zeros", "zeros"), _shaped_as("ones", "ones"), _shaped_as("full", "full", True),
-    _array("ravel", "numpy.ravel(x)", ("x",), raveled, _to_shape, numpy=("ravel",)),
-    _array("flatten", "x.flatten()", ("x",), raveled, _to_shape),
+    _array("ravel", "numpy.ravel(x)", ("x",), raveled, _to_shape, numpy=("ravel",),
+           jvp=linear()),
+    _array("flatten", "x.flatten()", ("x",), raveled, _to_shape, jvp=linear()),
     _array("asarray", "numpy.asarray(x)", ("x",), _like,
-           lambda args, out: (Text("g", ("x",)),), numpy=("asarray",)),
+           lambda args, out: (Text("g", ("x",)),), numpy=("asarray",), jvp=linear()),
     _array("expand_dims", "numpy.expand_dims(x, axis)", ("x", "axis"), expanded,
            lambda args, out: (Text("numpy.squeeze(g, axis)", ("x", "axis")), None),
-           ints=("axis",), numpy=("expand_dims",)),
+           ints=("axis",), numpy=("expand_dims",), jvp=linear()),
     _array("squeeze", "numpy.squeeze(x, axis=axis)", ("x", "axis"), squeezed,
            lambda args, out: (_Unsqueeze(not isinstance(out, t.Array) or out.ndim == 0), None),
-           defaults=(None,), ints=("axis",), numpy=("squeeze",)),
+           defaults=(None,), ints=("axis",), numpy=("squeeze",), jvp=linear()),
+    _array("flip", "numpy.flip(x, axis=axis)", ("x", "axis"), _like,
+           lambda args, out: (_FLIPPED_BACK, None),  # a flip undoes itself
+           defaults=(None,), ints=("axis",), numpy=("flip",), jvp=linear()),
     _array("zeros_like", "numpy.zeros_like(x)", ("x",), _like, _no_derivative,
-           numpy=("zeros_like",)),
+           numpy=("zeros_like",), jvp=_no_derivative),
     _array("ones_like", "numpy.ones_like(x)", ("x",), _like, _no_derivative,
-           numpy=("ones_like",)),
+           numpy=("ones_like",), jvp=_no_derivative),
     _array("full_like", "numpy.full_like(x, v)", ("x", "v"), _like,
-           lambda args, out: (None, Text("numpy.sum(g)", ("x", "v"))), numpy=("full_like",)),
+           lambda args, out: (None, Text("numpy.sum(g)", ("x", "v"))), numpy=("full_like",),
+           jvp=linear(1)),
     _array("eye", "numpy.eye(n)", ("n",), _eye, _no_derivative, ints=("n",), numpy=("eye",),
-           variants=((2, "eye_2"),)),
-    _array("eye_2", "numpy.eye(n, m)", ("n", "m"), _eye, _no_derivative, ints=("n", "m")),
+           variants=((2, "eye_2"),), jvp=_no_derivative),
+    _array("eye_2", "numpy.eye(n, m)", ("n", "m"), _eye, _no_derivative, ints=("n", "m"),
+           jvp=_no_derivative),
     _array("arange", "numpy.arange(a)", ("a",), _ranged, _no_derivative, numpy=("arange",),
-           variants=((2, "arange_2"), (3, "arange_3"))),
-    _array("arange_2", "numpy.arange(a, b)", ("a", "b"), _ranged, _no_derivative),
-    _array("arange_3", "numpy.arange(a, b, c)", ("a", "b", "c"), _ranged, _no_derivative),
+           variants=((2, "arange_2"), (3, "arange_3")), jvp=_no_derivative),
+    _array("arange_2", "numpy.arange(a, b)", ("a", "b"), _ranged, _no_derivative,
+           jvp=_no_derivative),
+    _array("arange_3", "numpy.arange(a, b, c)", ("a", "b", "c"), _ranged, _no_derivative,
+           jvp=_no_derivative),
     _array("linspace", "numpy.linspace(a, b, num)", ("a", "b", "num"), _spaced, _spaced_vjp,
-           defaults=(50,), ints=("num",), numpy=("linspace",)),
+           defaults=(50,), ints=("num",), numpy=("linspace",), jvp=linear(0, 1, joint=True)),
 )
 
 METHODS = {"reshape": "reshape", "ravel": "ravel", "flatten": "flatten",
            "squeeze": "squeeze"}
-STATICS = {"expand_dims": {"axis": "int"}, "squeeze": {"axis": "axis"},
+STATICS = {"expand_dims": {"axis": "int"}, "squeeze": {"axis": "axis"}, "flip": {"axis": "axis"},
            **{f"{head}": {"axis": "int"} for head in ("concatenate", "stack")}}
 HINTS = {
     "expand_dims": "it takes an array and a constant axis",

@@ -27,6 +27,7 @@ from symdiff.core import expr as ex
 from symdiff.core import types as t
 from symdiff.primitives.broadcasting import Elementwise, Text, Unbroadcast, call
 from symdiff.primitives.record import primitive, table
+from symdiff.primitives.tangents import LinearIn, linear, spread_where_broadcast
 
 
 # --- the type rules ------------------------------------------------------------------------
@@ -116,6 +117,19 @@ def selected(args, consts):
     floats = [a for a in args[1:] if isinstance(a, t.Array)]
     found = t.broadcast(args, dtype=_dtype(*floats) if floats else "float64")
     return found if found is not None else t.NUMPY_FLOAT
+
+
+def masked(args, consts):
+    """``numpy.logical_and(a, b)``, ``logical_or``, ``logical_not``: a mask of the
+    broadcast of the operands (a NumPy bool of numbers)."""
+    if not args or None in args:
+        return None
+    found = t.broadcast(args, dtype="bool")
+    return found if found is not None else t.BOOL
+
+
+def _no_derivative(args, out):
+    return (None,) * len(args)
 
 
 # --- the VJP builders, by the arguments' types ------------------------------------------
@@ -217,29 +231,36 @@ def _where_vjp(args, out):
     return (None, Text("numpy.where(c, g, 0.0)", params), Text("numpy.where(c, 0.0, g)", params))
 
 
-def _array(name, forward, params, result, vjp, defaults=(), ints=(), numpy=(), **facts):
-    return replace(primitive(name, forward, (None,) * len(params), None, params=params,
+def _array(name, forward, params, result, vjp, defaults=(), ints=(), numpy=(), jvp=None,
+           **facts):
+    """An array record; ``jvp``: its JVP builders by the arguments' types, or a function
+    of the record giving them (``tangents.linear``)."""
+    made = replace(primitive(name, forward, (None,) * len(params), None, params=params,
                              defaults=defaults, ints=ints, numpy=numpy, bridge=forward,
                              **facts),
                    array_result=result, array_vjp=vjp)
+    return replace(made, array_jvp=jvp.of(made) if isinstance(jvp, LinearIn) else jvp)
 
 
 RECORDS = table(
+    *(_array(f"logical_{name}", f"numpy.logical_{name}({', '.join(params)})", params, masked,
+             _no_derivative, numpy=(f"logical_{name}",), total=True, jvp=_no_derivative)
+      for name, params in (("and", ("x", "y")), ("or", ("x", "y")), ("not", ("x",)))),
     _array("array_sum", "numpy.sum(x, axis=axis, keepdims=keepdims)", ("x", "axis", "keepdims"),
            reduced, _reduction_vjp(False), defaults=(None, False), ints=("axis", "keepdims"),
-           numpy=("sum",), total=True),
+           numpy=("sum",), total=True, jvp=linear()),
     _array("array_mean", "numpy.mean(x, axis=axis, keepdims=keepdims)",
            ("x", "axis", "keepdims"), reduced, _reduction_vjp(True), defaults=(None, False),
-           ints=("axis", "keepdims"), numpy=("mean",), total=True),
+           ints=("axis", "keepdims"), numpy=("mean",), total=True, jvp=linear()),
     _array("matmul", "x @ y", ("x", "y"), product, _product_vjp, numpy=("matmul",),
-           operator="@"),
+           operator="@", jvp=linear(0, 1)),
     _array("transpose", "x.T", ("x",), transposed, _transpose_vjp, numpy=("transpose",),
-           total=True),
+           total=True, jvp=linear()),
     _array("where", "numpy.where(c, x, y)", ("c", "x", "y"), selected, _where_vjp,
-           numpy=("where",), broadcasting=True),
+           numpy=("where",), broadcasting=True, jvp=linear(1, 2, joint=True)),
     _array("array_copy", "x.copy()", ("x",), lambda args, consts: args[0] if args and (
         isinstance(args[0], t.Array)) else None, lambda args, out: (Text("g", ("x",)),),
-           numpy=("copy",), total=True),
+           numpy=("copy",), total=True, jvp=linear()),
 )
 
 METHODS = {"sum": "array_sum", "mean": "array_mean", "dot": "matmul",
@@ -260,14 +281,19 @@ def for_arrays(record, arg_types, out_type):
     summed back to its operand's shape where NumPy broadcast it."""
     if record.array_vjp is not None:
         builders = record.array_vjp(tuple(arg_types), out_type)
+        tangents = (record.array_jvp(tuple(arg_types), out_type) if record.array_jvp
+                    is not None else (None,) * len(builders))
         broadcasting = record.broadcasting
     else:
         spelled = record.spelled("numpy")
         builders = tuple(None if b is None else Elementwise(b, isinstance(out_type, t.Array))
                          for b in spelled.vjps)
+        tangents = tuple(None if b is None else Elementwise(b, isinstance(out_type, t.Array))
+                         for b in spelled.jvps)
         broadcasting = True
         record = spelled
     if broadcasting and isinstance(out_type, t.Array):
         builders = tuple(None if b is None or kind is None else Unbroadcast(b, kind, out_type)
                          for b, kind in zip(builders, arg_types))
-    return replace(record, vjp=builders, jvp=(None,) * len(builders), overrides=())
+        tangents = spread_where_broadcast(tangents, arg_types, out_type)
+    return replace(record, vjp=builders, jvp=tangents, overrides=())

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from symdiff.core import types as t
 from symdiff.primitives.broadcasting import Text, Unbroadcast
 from symdiff.primitives.record import primitive
+from symdiff.primitives.tangents import linear
 from symdiff.primitives.texts import instantiate
 
 
@@ -76,9 +77,10 @@ def index_operation(pattern):
             lower, upper, step = (next(names) if present else "" for present in part[1:])
             text.append(f"{lower}:{upper}" + (f":{step}" if step else ""))
     forward = f"x[{', '.join(text)}]"
-    return replace(primitive("getitem", forward, (None,) * len(params), None,
+    made = replace(primitive("getitem", forward, (None,) * len(params), None,
                              params=params, ints=params[1:], bridge=forward, cheap=True),
                    array_result=_indexed(pattern), array_vjp=_index_vjp(pattern))
+    return replace(made, array_jvp=linear().of(made))  # ``dx[index]``
 
 
 def _operands(pattern):
@@ -199,7 +201,8 @@ def write_op(pattern):
         _WRITE_RECORDS[name] = replace(
             primitive("setitem", text, (None,) * len(params), None, params=params,
                       ints=params[2:], bridge=text),
-            array_result=_written, array_vjp=_write_vjp(pattern, text, params), writes=True)
+            array_result=_written, array_vjp=_write_vjp(pattern, text, params), writes=True,
+            array_jvp=_write_jvp(text, params))
     return _WRITE_OPS[pattern]
 
 
@@ -219,6 +222,25 @@ def _write_vjp(pattern, text, params):
             value = Unbroadcast(value, args[1], region)
         return (_Zero(text, params), value) + (None,) * (len(args) - 2)
     return vjp
+
+
+def _write_jvp(text, params):
+    """The tangents of ``x[index] = v``: ``x``'s with the index's places taken
+    (``Zeroed``), ``v``'s at them (``Scattered``); forward mode writes them as one new
+    array, ``dx`` copied (or zeros) with ``dv`` (or zero) at the index."""
+    def jvp(args, out):
+        return (_Zero(text, params), _Put(text, params)) + (None,) * (len(args) - 2)
+    return jvp
+
+
+@dataclass(frozen=True)
+class _Put:
+    text: str
+    params: tuple
+
+    def __call__(self, g, args, out, names):
+        read = instantiate(self.text, self.params, args, out, names)
+        return Scattered(read.index, g, False)
 
 
 @dataclass(frozen=True)

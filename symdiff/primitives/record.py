@@ -71,6 +71,7 @@ class Primitive:
     internal: bool = False  # no name of its own: lowering makes it (``copy``)
     array_result: object = None  # an array operation's type rule: (types, consts) -> type
     array_vjp: object = None  # ... its VJP builders: (argument types, result type) -> tuple
+    array_jvp: object = None  # ... and its JVP builders, the same way
     broadcasting: bool = False  # an array operation that broadcasts its operands (``where``)
     writes: bool = False  # ``x[i] = v``: its value is ``x`` written at ``i`` (``indexing``)
 

@@ -415,9 +415,17 @@ def test_a_none_bound_of_clip_is_refused_at_the_none():
         assert "np.maximum" in str(error)
 
 
-def test_forward_mode_refuses_array_code():
-    with pytest.raises(SymdiffError, match="forward mode"):
-        symdiff.jvp(layer)
+def test_forward_mode_takes_array_code():
+    """``jvp`` of array code is built per kind of the arguments, as ``grad`` is: its
+    tangent is the gradient along the direction (``test_forward_arrays`` runs the
+    corpus)."""
+    rng = np.random.default_rng(3)
+    point = [rng.standard_normal(shape) for shape in ((3, 2), (2,), (5, 3))]
+    directions = [rng.standard_normal(np.shape(p)) for p in point]
+    value, tangent = symdiff.jvp(layer)(*point, *directions)
+    gradient = symdiff.grad(layer)(*point)
+    assert value == pytest.approx(layer(*point))
+    assert tangent == pytest.approx(sum(np.sum(g * v) for g, v in zip(gradient, directions)))
 
 
 def test_integer_arrays_are_read_never_differentiated():

@@ -1,0 +1,14 @@
+import numpy as np
+
+
+def jvp_masked_squares(pred, y, mask, dpred, dy):
+    # line 37: return np.sum(np.where(mask, pred - y, 0.0) ** 2)
+    sub_result = pred - y
+    dsub_result = dpred - dy
+    where_result = np.where(mask, sub_result, 0.0)
+    dwhere_result = np.where(mask, dsub_result, 0.0)
+    pow_result = where_result ** 2
+    dpow_result = dwhere_result * (2 * where_result)
+    result = np.sum(pow_result)
+    dresult = np.sum(dpow_result)
+    return result, dresult

@@ -1,0 +1,27 @@
+import numpy as np
+
+
+def jvp_two_layers(params, X, y, dparams):
+    # line 17: hidden = np.tanh(X @ params["W1"] + params["b1"])
+    params_W1 = params['W1']
+    dparams_W1 = dparams['W1']
+    matmul_hidden = X @ params_W1
+    dmatmul_hidden = X @ dparams_W1
+    params_b1 = params['b1']
+    dparams_b1 = dparams['b1']
+    add_hidden = matmul_hidden + params_b1
+    dadd_hidden = dmatmul_hidden + dparams_b1
+    hidden = np.tanh(add_hidden)
+    dhidden = dadd_hidden * (1.0 - hidden * hidden)
+    # line 18: scores = hidden @ params["w2"]
+    params_w2 = params['w2']
+    dparams_w2 = dparams['w2']
+    scores = hidden @ params_w2
+    dscores = dhidden @ params_w2 + hidden @ dparams_w2
+    # line 19: return np.mean((scores - y) ** 2)
+    sub_result = scores - y
+    pow_result = sub_result ** 2
+    dpow_result = dscores * (2 * sub_result)
+    result = np.mean(pow_result)
+    dresult = np.mean(dpow_result)
+    return result, dresult
