@@ -9,15 +9,13 @@ def vjp_training_step(params, X, y, cotangent):
     err = matmul_err + params_b - y
     # line 30: grad_w = X.T @ err / X.shape[0]
     transpose_grad_w = X.T
-    matmul_grad_w = transpose_grad_w @ err
     X_length = X.shape[0]
-    grad_w = matmul_grad_w / X_length
+    grad_w = transpose_grad_w @ err / X_length
     # line 31: return {"w": params["w"] - 0.1 * grad_w, "b": params["b"] - 0.1 * np.mean(err)}
     params_w_1 = params['w']
     sub_result = params_w_1 - 0.1 * grad_w
     params_b_1 = params['b']
-    array_mean_result = np.mean(err)
-    sub_result_1 = params_b_1 - 0.1 * array_mean_result
+    sub_result_1 = params_b_1 - 0.1 * np.mean(err)
     result = {'w': sub_result, 'b': sub_result_1}
     # reverse sweep: adjoints, from the result back
     dparams = {'w': np.zeros_like(params['w']), 'b': 0.0}
