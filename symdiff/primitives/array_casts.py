@@ -13,6 +13,7 @@ that differs (a float64 array's gradient stays float64); a number's is ``g``.
 
 from symdiff.core import types as t
 from symdiff.primitives.arrays import _array
+from symdiff.primitives.tangents import linear
 from symdiff.primitives.broadcasting import Text
 from symdiff.primitives.record import table
 
@@ -37,7 +38,7 @@ def _cast_back(dtype):
 
 def _cast(dtype):
     return _array(dtype, f"numpy.{dtype}(x)", ("x",), _cast_to(dtype), _cast_back(dtype),
-                  numpy=(dtype,), total=True, cheap=True)
+                  numpy=(dtype,), total=True, cheap=True, jvp=linear())
 
 
 RECORDS = table(_cast("float32"), _cast("float64"))

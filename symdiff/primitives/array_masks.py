@@ -41,7 +41,7 @@ def _no_derivative(args, out):
 
 def _operator(name, text, params, operator, numpy):
     return _array(name, text, params, bits, _no_derivative, numpy=(numpy,), operator=operator,
-                  broadcasting=True, cheap=True)
+                  jvp=_no_derivative, broadcasting=True, cheap=True)
 
 
 RECORDS = table(

@@ -33,18 +33,7 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
 
 FORWARD_REFUSED = {  # case -> what forward mode refuses there; the list only shrinks
     # refused by symdiff.grad too (test_arrays.REFUSED)
-    "elementwise.float32_scaled": "np.float32 is not something symdiff can differentiate",
-    "elementwise.combined_masks": "the & operator is not supported",
-    "reductions.mean_over_two_axes": "a tuple of 2 values stands where one number is needed",
-    "linalg.bilinear_einsum": "np.einsum takes 2 arguments by position here, not 4",
-    "linalg.einsum_trace_and_rows": "numpy.einsum of array[float64, 2, ()] is not supported",
-    "linalg.batched_matmul": "numpy.matmul of a stack of matrices is not supported",
-    "linalg.diagonal_both_ways": "np.diag is not something symdiff can differentiate",
-    "linalg.cholesky_log_det": "np.diag is not something symdiff can differentiate",
-    "indexing.squeezed_column": "the method squeeze with axis=None is not supported",
     "indexing.asarray_of_a_list": "a container stands where a number is needed",
-    "indexing.ellipsis_and_none": "a ellipsis constant is not supported",
-    "indexing.selected_by_mask": "the ~ operator is not supported",
     "indexing.list_of_arrays": "numpy.getitem of float, int is not supported",
     "models.l2_over_a_dict": "a dict read by a key known only when the gradient runs",
     # an array parameter read only by index or by a loop, with no NumPy call: forward

@@ -6,9 +6,7 @@ def jvp_masked_squares(pred, y, mask, dpred, dy):
     sub_result = pred - y
     dsub_result = dpred - dy
     where_result = np.where(mask, sub_result, 0.0)
-    dwhere_result = np.where(mask, dsub_result, 0.0)
-    pow_result = where_result ** 2
-    dpow_result = dwhere_result * (2 * where_result)
-    result = np.sum(pow_result)
+    dpow_result = np.where(mask, dsub_result, 0.0) * (2 * where_result)
+    result = np.sum(where_result ** 2)
     dresult = np.sum(dpow_result)
     return result, dresult

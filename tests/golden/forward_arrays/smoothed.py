@@ -12,10 +12,8 @@ def jvp_smoothed(u, dt, du, ddt):
     du_part_1 = du[2:]
     u_part_2 = u[1:-1]
     du_part_2 = du[1:-1]
-    mul_new = 2.0 * u_part_2
-    dmul_new = du_part_2 * 2.0
-    sub_new = u_part_1 - mul_new
-    dsub_new = du_part_1 - dmul_new
+    sub_new = u_part_1 - 2.0 * u_part_2
+    dsub_new = du_part_1 - du_part_2 * 2.0
     u_part_3 = u[:-2]
     du_part_3 = du[:-2]
     add_new = sub_new + u_part_3
@@ -24,13 +22,12 @@ def jvp_smoothed(u, dt, du, ddt):
     dmul_new_1 = ddt * add_new + dadd_new * dt
     add_new_1 = u_part + mul_new_1
     dadd_new_1 = du_part + dmul_new_1
-    new_1 = new.copy()
+    new_1 = new
     new_1[1:-1] = add_new_1
-    dnew_1 = dnew.copy()
+    dnew_1 = dnew
     dnew_1[1:-1] = dadd_new_1
     # line 43: return np.sum(new ** 2)
-    pow_result = new_1 ** 2
     dpow_result = dnew_1 * (2 * new_1)
-    result = np.sum(pow_result)
+    result = np.sum(new_1 ** 2)
     dresult = np.sum(dpow_result)
     return result, dresult

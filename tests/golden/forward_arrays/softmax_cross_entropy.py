@@ -16,20 +16,15 @@ def jvp_softmax_cross_entropy(W, X, labels, dW):
     dscores_1 = dscores - darray_max_scores
     # line 32: log_p = scores - np.log(np.sum(np.exp(scores), axis=1, keepdims=True))
     exp_log_p = np.exp(scores_1)
-    dexp_log_p = dscores_1 * exp_log_p
     array_sum_log_p = np.sum(exp_log_p, axis=1, keepdims=True)
-    darray_sum_log_p = np.sum(dexp_log_p, axis=1, keepdims=True)
-    log_log_p = np.log(array_sum_log_p)
-    dlog_log_p = darray_sum_log_p / array_sum_log_p
-    log_p = scores_1 - log_log_p
+    dlog_log_p = np.sum(dscores_1 * exp_log_p, axis=1, keepdims=True) / array_sum_log_p
+    log_p = scores_1 - np.log(array_sum_log_p)
     dlog_p = dscores_1 - dlog_log_p
     # line 33: return -np.mean(log_p[np.arange(X.shape[0]), labels])
     X_length = X.shape[0]
     arange_result = np.arange(X_length)
     log_p_part = log_p[arange_result, labels]
     dlog_p_part = dlog_p[arange_result, labels]
-    array_mean_result = np.mean(log_p_part)
-    darray_mean_result = np.mean(dlog_p_part)
-    result = -array_mean_result
-    dresult = -darray_mean_result
+    result = -np.mean(log_p_part)
+    dresult = -np.mean(dlog_p_part)
     return result, dresult

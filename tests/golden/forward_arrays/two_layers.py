@@ -9,10 +9,8 @@ def jvp_two_layers(params, X, y, dparams):
     dmatmul_hidden = X @ dparams_W1
     params_b1 = params['b1']
     dparams_b1 = dparams['b1']
-    add_hidden = matmul_hidden + params_b1
-    dadd_hidden = dmatmul_hidden + dparams_b1
-    hidden = np.tanh(add_hidden)
-    dhidden = dadd_hidden * (1.0 - hidden * hidden)
+    hidden = np.tanh(matmul_hidden + params_b1)
+    dhidden = (dmatmul_hidden + dparams_b1) * (1.0 - hidden * hidden)
     # line 18: scores = hidden @ params["w2"]
     params_w2 = params['w2']
     dparams_w2 = dparams['w2']
@@ -20,8 +18,7 @@ def jvp_two_layers(params, X, y, dparams):
     dscores = dhidden @ params_w2 + hidden @ dparams_w2
     # line 19: return np.mean((scores - y) ** 2)
     sub_result = scores - y
-    pow_result = sub_result ** 2
     dpow_result = dscores * (2 * sub_result)
-    result = np.mean(pow_result)
+    result = np.mean(sub_result ** 2)
     dresult = np.mean(dpow_result)
     return result, dresult
