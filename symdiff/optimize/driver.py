@@ -33,6 +33,8 @@ import itertools
 from symdiff.ir import sweeps as sw
 from symdiff.optimize.context import Context
 from symdiff.optimize.copies import propagate_copies, propagate_local_copies
+from symdiff.optimize.echoes import drop_copies_back
+from symdiff.optimize.floats import float_constants
 from symdiff.optimize.fold import fold_constants
 from symdiff.optimize.fuse import fuse_single_uses
 from symdiff.optimize.in_place import accumulate_in_place, write_copies_in_place
@@ -43,6 +45,7 @@ from symdiff.optimize.prune import (
 )
 from symdiff.optimize.reuse import merge_accumulations, reuse_values
 from symdiff.optimize.seeds import simplify_array_seeds
+from symdiff.optimize.signs import fold_signs
 from symdiff.optimize.walk import clone_function
 
 __all__ = ["MAX_ROUNDS", "PASSES", "optimize_function"]
@@ -84,6 +87,7 @@ def run_passes(function, context, passes=None):
 
 
 # Every pass, in the order each round runs them.
-PASSES = (fold_constants, propagate_copies, propagate_local_copies, reuse_values,
-          simplify_array_seeds, fuse_single_uses, merge_accumulations, drop_dead_statements, drop_empty_statements,
+PASSES = (fold_constants, float_constants, fold_signs, drop_copies_back, propagate_copies,
+          propagate_local_copies, reuse_values, simplify_array_seeds, fuse_single_uses,
+          merge_accumulations, drop_dead_statements, drop_empty_statements,
           drop_orphan_comments)

@@ -159,11 +159,20 @@ def fractional_powers(x, y):
     return x ** 0.5 + (x * y) ** 1.5 + y ** -0.5
 
 
+def signs_and_int_constants(x, y):
+    s = 0.0
+    for k in range(3):
+        d = (1.0 - x) * 2 - y / (2.0 * x + 3)
+        s = s + 100.0 * d ** 2 - (-x * y) / (0.5 - y)
+    return s - 1.0 / x
+
+
 FUNCTIONS = [
     times_one_plus_zero, self_difference, neutral_powers, double_negation, folded_math,
     square_root, logarithm, quotient, kinks, power, negative_bases, for_loop, while_with_break,
     branches, remainder, with_helper, signed_zeros, hyperbolic, conditional_expression,
     module_negative_base, zero_power, divide_by_one, float_power_one, fractional_powers,
+    signs_and_int_constants,
 ]
 
 _ZERO_POWER = ("`x ** 0` is folded to the int 1, so value_and_grad returns 1 instead of "
