@@ -14,5 +14,5 @@ def vjp_polar(r, theta, cotangent):
     dr = dmul_result_1 * sin_result
     dtheta = dmul_result_1 * r * cos_result
     dr += dmul_result * cos_result
-    dtheta += dmul_result * r * -sin_result
+    dtheta -= dmul_result * r * sin_result
     return result, (dr, dtheta)
