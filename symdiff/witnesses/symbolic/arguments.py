@@ -41,8 +41,8 @@ def arguments(names, values, containers):
             symbols[name] = symbol
         elif type(value) in (tuple, list, dict) and name in containers:
             structure = _symbols(name, (), value, taken, point)
-            passed.append(structure)
-            symbols[name] = structure
+            passed.append(_copy(structure))  # the function may change what it is passed:
+            symbols[name] = structure  # the symbols stay those of the caller's values
         else:  # a string flag or a table goes in as it is (its derivative is 0); a
             # container copied, so what the function assigns into it stays in the witness
             passed.append(_copy(value))
