@@ -23,6 +23,7 @@ budget (``sympy_timeout`` seconds for the whole check, 5 by default); past it, i
 says ``timed out``, which is not a failure of the gradient.
 """
 
+import copy
 import functools
 import inspect
 import math
@@ -122,6 +123,12 @@ def _refuse_objects(fn, kinds):
                                "of the fields passed as numbers")
 
 
+def fresh(point):
+    """A copy of ``point`` with every container in it new: each witness gets the caller's
+    values, whatever the function changes in the arguments it is passed."""
+    return tuple(copy.deepcopy(value) for value in point)
+
+
 @dataclass
 class _Run:
     """What every point of one check is checked with."""
@@ -145,18 +152,18 @@ def _check_point(report, run, point):
     """The rows, rule problems, notes and divergence of one point, added to ``report``."""
     names, indices, kwargs = run.names, run.indices, run.kwargs
     arrays = holds_arrays(point, range(len(point)))
-    gen = _attempt(run.generated, point, names, kwargs)
-    tap, tape_reason = (tape_at(run.by_tape, point, names, kwargs) if arrays
-                        else (_attempt(run.by_tape, point, names, kwargs), None))
-    expected = _raises(run.user, point)
+    gen = _attempt(run.generated, fresh(point), names, kwargs)
+    tap, tape_reason = (tape_at(run.by_tape, fresh(point), names, kwargs) if arrays
+                        else (_attempt(run.by_tape, fresh(point), names, kwargs), None))
+    expected = _raises(run.user, fresh(point))
     if expected is not None:
         _rows_where_the_function_raises(report, point, names, indices, gen, tap, expected)
         return
-    sym, sympy_status = run.sympy.at(point)
+    sym, sympy_status = run.sympy.at(fresh(point))
     where, sampled_note = sampled(places(point, names, indices), seed=run.seed)
     fds = finite_differences(run.user, point, where)
-    problems = (check_array_rules(run.program, point, kwargs, run.seed) if arrays else
-                check_rules(run.program, point, rtol=1e-5, kwargs=kwargs))
+    problems = (check_array_rules(run.program, fresh(point), kwargs, run.seed) if arrays else
+                check_rules(run.program, fresh(point), rtol=1e-5, kwargs=kwargs))
     report.rule_problems += [p for p in problems if all(
         (q.function, q.argument) != (p.function, p.argument) for q in report.rule_problems)]
     diverged = bool(problems)

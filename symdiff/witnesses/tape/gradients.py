@@ -12,7 +12,10 @@ array of ints; a function passed as an argument runs on Values as ``fn`` does),
 the parameter's structure for a container (a list for a list, a tuple for a tuple, a dict
 with the same keys in the same order); one parameter alone, else a tuple in the order
 asked.  A bool or str inside a differentiated container is refused with a
-``SymdiffError`` naming its path.
+``SymdiffError`` naming its path.  A function that changes a container it is passed
+(``xs.append(...)``, ``xs[0] = ...``) changes the caller's as well, as the function and
+the generated gradient do: the caller's container ends holding the numbers it would hold
+after ``fn(...)``.
 
     def f(x, y):                 grad(f)(2.0, 3.0)           -> (3.0, 2.0)
         return x * y             value_and_grad(f)(2.0, 3.0) -> (6.0, (3.0, 2.0))
@@ -187,12 +190,50 @@ def _differentiate(fn, wrt, with_value):
             if isinstance(value, types.FunctionType):  # on Values too (``euler(rhs, ...)``)
                 bound.arguments[name] = on_values(value)
         out = _result(label, on_values(fn)(*bound.args, **bound.kwargs))
+        passed = signature.bind_partial(*args, **kwargs).arguments  # the caller's own
+        for name in names:
+            _write_back(passed.get(name), bound.arguments[name])
         grads = tuple(_gradients(inputs[name]) for name in names)
         result = grads[0] if single else grads
         return (_saturated_value(out), result) if with_value else result
 
     differentiated.__name__ = differentiated.__qualname__ = f"grad_{label}"
     return differentiated
+
+
+def _write_back(original, changed):
+    """Make the caller's container ``original`` hold what the function left in its own
+    copy ``changed`` (numbers for Values), keeping the caller's containers inside it."""
+    if type(original) is list and type(changed) is list:
+        kept = original[:]
+        original[:] = [_settled(kept[i] if i < len(kept) else None, item)
+                       for i, item in enumerate(changed)]
+    elif type(original) is dict and type(changed) is dict:
+        kept = dict(original)
+        original.clear()
+        original.update({key: _settled(kept.get(key), item) for key, item in changed.items()})
+    elif type(original) is tuple and type(changed) is tuple and len(original) == len(changed):
+        for inner, item in zip(original, changed):
+            _write_back(inner, item)
+
+
+def _settled(original, changed):
+    """What the caller's container holds at a place: its own list or dict there, changed
+    as the function changed it, or the number (a new container of numbers) it left."""
+    if isinstance(changed, Value):
+        return changed.data
+    if isinstance(changed, ArrayValue):
+        return changed.data.copy()
+    if type(changed) in (list, dict) and type(original) is type(changed):
+        _write_back(original, changed)
+        return original
+    if type(changed) is dict:
+        return {key: _settled(None, item) for key, item in changed.items()}
+    if type(changed) in (list, tuple):
+        inner = original if type(original) is tuple and len(original) == len(changed) else (
+            (None,) * len(changed))
+        return type(changed)(_settled(o, item) for o, item in zip(inner, changed))
+    return changed
 
 
 def grad(fn, wrt=None):
