@@ -35,6 +35,7 @@ from symdiff.errors import SymdiffError, UnknownFunctionError
 from symdiff.witnesses.symbolic.arrays import (ArrayReader, _elementwise, _Method, is_array,
                                                is_symbolic, lifted, numpy, operand, plain)
 from symdiff.witnesses.symbolic.functions import RealAbs
+from symdiff.witnesses.symbolic.autograd_names import unwrapped
 from symdiff.witnesses.symbolic.primitives import _PRIMITIVES, _primitive_name
 
 _NUMPY_OWN = (  # NumPy's own code runs on arrays of sympy values: sums and rearrangements
@@ -54,13 +55,15 @@ class NumpyCalls(ArrayReader):
     """The calls of NumPy functions and array methods (see the module)."""
 
     def array_call(self, func, args, kwargs, node):
+        if "numpy" not in sys.modules:  # code that never imported NumPy calls none of it
+            return NotImplemented
         if isinstance(func, _Method):
             return self.array_method(func.base, func.name, args, kwargs, node)
         if func is len and len(args) == 1 and is_array(args[0]):
             if args[0].ndim == 0:
                 raise TypeError("len() of unsized object")
             return sympy.Integer(len(args[0]))
-        wrapper, func = _unwrapped(func)
+        wrapper, func = unwrapped(func)
         own = self.numpy_table().get(_key(func))
         if own is not None:
             return own(self, func, args, kwargs, node)
@@ -167,36 +170,6 @@ def _key(func):
     except TypeError:
         return None
     return func
-
-
-def _unwrapped(func):
-    """(whether ``func`` is autograd's wrapper of a function, the function it wraps)."""
-    module = getattr(func, "__module__", None) or ""
-    inner = getattr(func, "fun", None)
-    if module.split(".")[0] != "autograd":
-        return False, func
-    if callable(inner):
-        return True, inner
-    # a function autograd writes in Python over its primitives (``autograd.numpy.mean``):
-    # the NumPy function of the same name
-    twin = _numpy_twin(module, getattr(func, "__name__", None))
-    return (True, twin) if twin is not None else (False, func)
-
-
-def _numpy_twin(module, name):
-    """The function ``name`` of the NumPy (SciPy) module that autograd's ``module``
-    stands for, or None."""
-    import importlib
-
-    place = module.split(".")[1:2]
-    target = {"numpy": "numpy", "scipy": "scipy"}.get(place[0] if place else "")
-    if target is None or not name:
-        return None
-    try:
-        found = getattr(importlib.import_module(target), name, None)
-    except ImportError:
-        return None
-    return found if callable(found) else None
 
 
 def _of_numpy(func):

@@ -233,6 +233,9 @@ def _settled(original, changed):
         inner = original if type(original) is tuple and len(original) == len(changed) else (
             (None,) * len(changed))
         return type(changed)(_settled(o, item) for o, item in zip(inner, changed))
+    if original is not None and (hasattr(changed, "__dict__") or hasattr(type(changed),
+                                                                         "_fields")):
+        return original  # an object read by field: the function's copy holds Values
     return changed
 
 
