@@ -5,30 +5,22 @@ Each ``tests/golden/<name>.py`` holds ``symdiff.source(f)`` for a function of
 ``SYMDIFF_UPDATE_GOLDEN=1`` to rewrite the files after an intended change.
 """
 
-import os
 import pathlib
 
 import pytest
 
 import golden_cases
 import symdiff
+from golden_files import matches_golden
 
 GOLDEN = pathlib.Path(__file__).parent.parent / "golden"
-UPDATE = os.environ.get("SYMDIFF_UPDATE_GOLDEN") == "1"
 
 
 @pytest.mark.parametrize("fn", golden_cases.CASES, ids=lambda fn: fn.__name__)
 def test_generated_source_matches_golden_file(fn):
     path = GOLDEN / f"{fn.__name__}.py"
     text = symdiff.source(fn)
-    if UPDATE:
-        GOLDEN.mkdir(exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        return
-    assert path.exists(), f"{path} is missing: run with SYMDIFF_UPDATE_GOLDEN=1"
-    assert text == path.read_text(encoding="utf-8"), (
-        f"the generated source of {fn.__name__} changed; review it and run with "
-        "SYMDIFF_UPDATE_GOLDEN=1 to accept")
+    matches_golden(path, text, f"the generated source of {fn.__name__}")
 
 
 def test_every_golden_file_has_a_function():

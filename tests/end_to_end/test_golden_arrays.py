@@ -7,7 +7,6 @@ rewrite the files after an intended change.  The stored text runs on its own, wi
 NumPy only, and gives the gradient ``symdiff.grad`` gives.
 """
 
-import os
 import pathlib
 
 import numpy as np
@@ -15,9 +14,9 @@ import pytest
 
 import golden_arrays
 import symdiff
+from golden_files import matches_golden
 
 GOLDEN = pathlib.Path(__file__).parent.parent / "golden" / "arrays"
-UPDATE = os.environ.get("SYMDIFF_UPDATE_GOLDEN") == "1"
 IDS = [case[0].__name__ for case in golden_arrays.CASES]
 
 
@@ -26,14 +25,7 @@ def test_generated_source_matches_golden_file(case):
     fn, args, wrt = case
     path = GOLDEN / f"{fn.__name__}.py"
     text = symdiff.source(fn, *args, wrt=wrt)
-    if UPDATE:
-        GOLDEN.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        return
-    assert path.exists(), f"{path} is missing: run with SYMDIFF_UPDATE_GOLDEN=1"
-    assert text == path.read_text(encoding="utf-8"), (
-        f"the generated source of {fn.__name__} changed; review it and run with "
-        "SYMDIFF_UPDATE_GOLDEN=1 to accept")
+    matches_golden(path, text, f"the generated source of {fn.__name__}")
 
 
 @pytest.mark.parametrize("case", golden_arrays.CASES, ids=IDS)

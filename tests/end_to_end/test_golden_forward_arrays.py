@@ -7,7 +7,6 @@ run it with ``SYMDIFF_UPDATE_GOLDEN=1`` to rewrite the files after an intended c
 The stored text runs on its own, with NumPy only, and gives what ``symdiff.jvp`` gives.
 """
 
-import os
 import pathlib
 
 import numpy as np
@@ -15,11 +14,11 @@ import pytest
 
 import golden_arrays
 import symdiff
+from golden_files import matches_golden
 from symdiff.api import build
 from symdiff.specialized import container_kinds
 
 GOLDEN = pathlib.Path(__file__).parent.parent / "golden" / "forward_arrays"
-UPDATE = os.environ.get("SYMDIFF_UPDATE_GOLDEN") == "1"
 IDS = [case[0].__name__ for case in golden_arrays.CASES]
 
 
@@ -44,14 +43,7 @@ def test_generated_forward_source_matches_golden_file(case):
     fn, args, wrt = case
     path = GOLDEN / f"{fn.__name__}.py"
     text = _text(fn, args, wrt)
-    if UPDATE:
-        GOLDEN.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        return
-    assert path.exists(), f"{path} is missing: run with SYMDIFF_UPDATE_GOLDEN=1"
-    assert text == path.read_text(encoding="utf-8"), (
-        f"the generated forward source of {fn.__name__} changed; review it and run with "
-        "SYMDIFF_UPDATE_GOLDEN=1 to accept")
+    matches_golden(path, text, f"the generated forward source of {fn.__name__}")
 
 
 @pytest.mark.parametrize("case", golden_arrays.CASES, ids=IDS)

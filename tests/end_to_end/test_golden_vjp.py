@@ -7,7 +7,6 @@ for the case's arguments.  The test regenerates the text and compares; run it wi
 text runs on its own and gives what ``symdiff.vjp`` gives.
 """
 
-import os
 import pathlib
 
 import numpy as np
@@ -15,9 +14,9 @@ import pytest
 
 import golden_vjp
 import symdiff
+from golden_files import matches_golden
 
 GOLDEN = pathlib.Path(__file__).parent.parent / "golden" / "vjp"
-UPDATE = os.environ.get("SYMDIFF_UPDATE_GOLDEN") == "1"
 IDS = [case[0].__name__ for case in golden_vjp.CASES]
 
 
@@ -32,14 +31,7 @@ def test_generated_source_matches_golden_file(case):
     fn = case[0]
     path = GOLDEN / f"{fn.__name__}.py"
     text = generated(case)[0].source
-    if UPDATE:
-        GOLDEN.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        return
-    assert path.exists(), f"{path} is missing: run with SYMDIFF_UPDATE_GOLDEN=1"
-    assert text == path.read_text(encoding="utf-8"), (
-        f"the generated source of vjp_{fn.__name__} changed; review it and run with "
-        "SYMDIFF_UPDATE_GOLDEN=1 to accept")
+    matches_golden(path, text, f"the generated source of vjp_{fn.__name__}")
 
 
 def same(a, b):
