@@ -32,7 +32,6 @@ if __name__ == "__main__":
 
 import argparse  # noqa: E402  (after the thread variables are set)
 import dataclasses  # noqa: E402
-import json  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -291,11 +290,7 @@ def main(argv=None):
             results["workloads"].append(run_workload(workload, settings, tools))
     results["load_average_1min_end"] = run.load_average()
     results["total_s"] = time.perf_counter() - run.STARTED
-    print(report(results))
-    Path(options.json).write_text(json.dumps(run.jsonable(results), indent=2) + "\n",
-                                  encoding="utf-8")
-    run.log(f"wrote {options.json}")
-    return 0
+    return run.publish(results, report, options.json)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,6 @@ report to stdout, the raw numbers to JSON.
 """
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -236,11 +235,7 @@ def main(argv=None):
     results = {"machine": run.machine(), "mode": settings.mode,
                "sizes": [run_size(n, settings) for n in SIZES]}
     results["load_average_1min_end"] = run.load_average()
-    print(report(results))
-    Path(options.json).write_text(json.dumps(run.jsonable(results), indent=2) + "\n",
-                                  encoding="utf-8")
-    run.log(f"wrote {options.json}")
-    return 0
+    return run.publish(results, report, options.json)
 
 
 if __name__ == "__main__":

@@ -674,11 +674,14 @@ def main(argv=None):
     results["symdiff_failures"] = symdiff_failures(results)
     results["load_average_1min_end"] = load_average()
     results["total_s"] = time.perf_counter() - STARTED
-    text = report(results)
-    print(text)
-    Path(options.json).write_text(json.dumps(jsonable(results), indent=2) + "\n",
-                                  encoding="utf-8")
-    log(f"wrote {options.json}")
+    return publish(results, report, options.json)
+
+
+def publish(results, report, path):
+    """Print ``report(results)``, write ``results`` to ``path`` as JSON; 0, the exit code."""
+    print(report(results))
+    Path(path).write_text(json.dumps(jsonable(results), indent=2) + "\n", encoding="utf-8")
+    log(f"wrote {path}")
     return 0
 
 
