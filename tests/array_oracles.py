@@ -188,6 +188,16 @@ def richardson(fn, move, h):
     return (4.0 * near - far) / 3.0, abs(near - far)
 
 
+def directional(fn, args, index, v, h=1e-3):
+    """The derivative of ``fn(*args)`` along ``v`` in the argument at ``index``
+    (``richardson``'s estimate: four points, steps ``h`` and ``2h``)."""
+    def move(t):
+        moved = list(args)
+        moved[index] = args[index] + t * v
+        return moved
+    return richardson(fn, move, h)[0]
+
+
 # --- the checks ------------------------------------------------------------------------
 
 def directional_failures(fn, point, indices, gradients, rng, count=3, kinky=False):

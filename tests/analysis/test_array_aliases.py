@@ -8,6 +8,11 @@ import pytest
 import symdiff
 from symdiff import SymdiffError
 
+try:
+    import array_oracles as oracles
+except ImportError:  # run with the repository root, not tests/, on sys.path
+    from tests import array_oracles as oracles
+
 RNG = np.random.default_rng(11)
 
 
@@ -95,10 +100,6 @@ def indexed_by_an_array(x):
     return np.sum(picked * y[1:3])
 
 
-def numerical_vjp(f, x, v, eps=1e-6):
-    return (f(x + eps * v) - f(x - eps * v)) / (2 * eps)
-
-
 @pytest.mark.parametrize("f", [written_twice, rows_written_in_a_loop, view_copied,
                                view_taken_after, indexed_by_an_array],
                          ids=lambda f: f.__name__)
@@ -107,4 +108,4 @@ def test_writes_nothing_else_shares_are_differentiated(f):
     gradient = symdiff.grad(f)(x)
     for _ in range(3):
         v = RNG.normal(size=4)
-        assert np.isclose(np.sum(gradient * v), numerical_vjp(f, x, v), rtol=1e-6, atol=1e-6)
+        assert np.isclose(np.sum(gradient * v), oracles.directional(f, (x,), 0, v), rtol=1e-6, atol=1e-6)
