@@ -39,6 +39,7 @@ def drop_copies_back(function, context):
 def _block(block, sites):
     """The copies of one block (statements nested in it are other blocks)."""
     copied = {}  # a name assigned by a copy in this block -> the name it copies
+    copies_of = {}  # the other way: a copied name -> its copies, in the order made
     changed = False
     i = 0
     while i < len(block):
@@ -50,16 +51,23 @@ def _block(block, sites):
             changed = True
             continue
         if source is not None and source != name:
-            first = next((c for c, s in copied.items() if s == source and sites.get(c) == 1),
-                         None)
+            first = next((c for c in copies_of.get(source, ()) if sites.get(c) == 1), None)
             if first is not None and first != name:
                 stmt.value = ex.Name(first)
                 source, changed = first, True
-        written = {n for s in statements([stmt]) for n in writes(s)}
-        if written:
-            copied = {c: s for c, s in copied.items()
-                      if c not in written and s not in written}
+        for written in {n for s in statements([stmt]) for n in writes(s)}:
+            _forget(written, copied, copies_of)
         if source is not None and source != name:
             copied[name] = source
+            copies_of.setdefault(source, {})[name] = None
         i += 1
     return changed
+
+
+def _forget(name, copied, copies_of):
+    """Drop every copy ``name`` takes part in: it was written."""
+    source = copied.pop(name, None)
+    if source is not None:
+        del copies_of[source][name]
+    for copy in copies_of.pop(name, ()):
+        del copied[copy]
