@@ -44,7 +44,7 @@ from symdiff.frontend.parse import parse_function
 from symdiff.frontend.table_reads import check_tables
 from symdiff.ir import evaluate
 from symdiff.pipeline import lower
-from symdiff.specialized import container_kinds
+from symdiff.specialized import bound_instance, container_kinds
 
 FLOATS = {
     "add": operator.add, "sub": operator.sub, "mul": operator.mul, "div": operator.truediv,
@@ -76,14 +76,38 @@ def _modules():
             for info in pkgutil.iter_modules(corpus.__path__)]
 
 
+def _stated_cases(module):
+    """Every case a corpus module states, in each of its lists of cases (``CASES``, and
+    those named for what they hold: ``OBJECT_CASES``, ``VALUE_CASES``), each once."""
+    found = []
+    for value in vars(module).values():
+        if type(value) is list:
+            found += [c for c in value if hasattr(c, "fn") and not any(c is f for f in found)]
+    return found
+
+
+def _unbound(case):
+    """``(function, points)`` of a case: a bound method (``model.loss``) or a callable
+    instance (``spring``) is its class's function, called with the instance first, as
+    ``grad`` builds it; any other case's function is itself."""
+    bound = bound_instance(case.fn)
+    if bound is None:
+        return case.fn, [tuple(p) for p in case.points]
+    function, instance = bound
+    return function, [(instance,) + tuple(p) for p in case.points]
+
+
 def _functions():
     """Every function of a corpus module, and every case's function that is not one (a
-    lambda of a tuple, a closure made where the case is stated), named by its label."""
+    lambda of a tuple, a closure made where the case is stated, a method), named by its
+    label."""
     found = []
     for module in _modules():
         named = {fn: name for name, fn in vars(module).items()
                  if inspect.isfunction(fn) and fn.__module__ == module.__name__}
-        named.update({c.fn: c.label for c in getattr(module, "CASES", ()) if c.fn not in named})
+        for c in _stated_cases(module):
+            function = c.fn if hasattr(c, "domain") else _unbound(c)[0]
+            named.setdefault(function, c.label)
         found += [pytest.param(fn, id=f"{module.__name__[7:]}.{name}")
                   for fn, name in named.items()]
     return found
@@ -107,12 +131,12 @@ def _case_calls():
     """``{function: [(args, kwargs)]}``: the calls the corpus states for its cases."""
     calls = {}
     for module in _modules():
-        for c in getattr(module, "CASES", ()):
+        for c in _stated_cases(module):
             if hasattr(c, "domain"):  # a case of numbers: points drawn from its domain
-                points = oracles.sample(c, 3, "evaluate") + [tuple(p) for p in c.bad]
+                fn, points = c.fn, oracles.sample(c, 3, "evaluate") + [tuple(p) for p in c.bad]
             else:
-                points = list(c.points)
-            calls.setdefault(c.fn, []).extend(_split(c.fn, p) for p in points)
+                fn, points = _unbound(c)
+            calls.setdefault(fn, []).extend(_split(fn, p) for p in points)
         for fn, domain, kwargs, (bad, bad_kwargs) in getattr(module, "OPTIONAL", ()):
             rng = random.Random(f"evaluate:{fn.__name__}:{len(domain)}")
             calls.setdefault(fn, []).extend(
