@@ -28,6 +28,10 @@ names are first defined; ``annotate`` stores it as ``program.types``.
   assignments.
 - A name assigned in several places holds the join of its values' types (an ``Int``
   counter later given floats is a ``Float``), found by iterating to a fixed point.
+- A name a number constant starts (``h = 0.0``) that its other assignments make an
+  array (``h = h + x``) is that array: the constant is a zero (or any number) NumPy
+  broadcasts, as an adjoint a loop starts anew is (``started_by_constants``).  A number
+  the function computes and an array in one name are refused where they are checked.
 
     s = np.sin(x)        s: np.float64
     q = s / y            q: np.float64   (computed by numpy: its partials are numpy's)
@@ -74,7 +78,13 @@ class _Inference:
         self.types = {}
         self.ints = set()  # parameters read as integers
         self.returned = returned_names(program)
+        self.pushes = {}  # list -> the statements appending to it
+        for stmt in ir.walk(program.body):
+            if isinstance(stmt, ir.Push):
+                self.pushes.setdefault(stmt.stack, []).append(stmt)
         self.fallback = set()  # popped back, typed by their lists all the same
+        self.deferred_starts = set()  # the ids of number constants starting an array
+        self.join = t.join
         self.keys = {s.target for s in ir.walk(program.body)  # loops over a dict's keys
                      if isinstance(s, ir.For) and s.over is not None}
         for stmt in ir.walk(program.body):
@@ -154,7 +164,14 @@ class _Inference:
         return known[key]
 
     def run(self):
-        self.settle()
+        starts = started_by_constants(self.program)
+        if starts:  # first with a number and an array joined as the array they broadcast to
+            self.join = _broadcast_join
+            self.settle()
+            self.join = t.join
+            self.deferred_starts = {s.sid for s in starts
+                                    if isinstance(self.types.get(s.target), t.Array)}
+        self.settle()  # (the other names that both join refused, as before)
         self.fallback = {name for _, name in self.returned if name not in self.types}
         if self.fallback:  # a name only ever popped back (``a = t.pop(); t.append(a)``)
             self.settle()
@@ -171,9 +188,11 @@ class _Inference:
         raise InternalError("types", "type inference did not settle")
 
     def define(self, name, kind):
-        self.types[name] = t.join(self.types.get(name), kind)
+        self.types[name] = self.join(self.types.get(name), kind)
 
     def statement(self, stmt):
+        if stmt.sid in self.deferred_starts:
+            return
         if isinstance(stmt, ir.Assign):
             self.define(stmt.target, result_type(self.program, stmt,
                                                  [self.operand(a) for a in stmt.args]))
@@ -199,7 +218,11 @@ class _Inference:
 
     def built(self, stmt):
         """A container written out: lowering's type, each element joined with the number
-        it is built of (a list of NumPy scalars holds NumPy scalars)."""
+        it is built of (a list of NumPy scalars holds NumPy scalars); an empty list
+        arrays are appended to holds arrays."""
+        held = self.types.get(stmt.target)
+        if not stmt.items and isinstance(held, t.List) and isinstance(held.elem, t.Array):
+            return
         self.define(stmt.target, self.program.containers[stmt.target])
         for path, item in ir.literal_leaves(stmt.items, stmt.keys):
             if stmt.repeat is None:
@@ -255,6 +278,20 @@ class _Inference:
         value = self.operand(stmt.value)
         if isinstance(stack, t.List) and t.is_number(value):
             self.define(stmt.stack, t.List(t.join(stack.elem, value), stack.length))
+        elif isinstance(stack, t.List) and isinstance(value, t.Array) and (
+                self.arrays_on(stmt.stack, value)):
+            self.types[stmt.stack] = t.List(value if t.is_number(stack.elem) else t.join(
+                stack.elem, value), stack.length)
+
+    def arrays_on(self, stack, value):
+        """Whether every value appended to ``stack`` is an array joining ``value`` (the
+        saved arrays of a gradient): its elements are arrays then, not numbers."""
+        for stmt in self.pushes.get(stack, ()):
+            kind = self.operand(stmt.value)
+            if not (kind is None or isinstance(kind, t.Array) and kind.ndim == value.ndim
+                    and kind.dtype[:5] == value.dtype[:5]):
+                return False
+        return True
 
     def operand(self, operand):
         if isinstance(operand, ir.Var):
@@ -284,7 +321,7 @@ def element_type(program, stmt, types):
     ints, a NumPy scalar of a list they were appended to, a float otherwise."""
     if isinstance(stmt, ir.Pop):
         kind = t.element(types.get(stmt.stack, program.containers.get(stmt.stack)), None)
-        return kind if kind in _ELEMENTS else t.FLOAT
+        return kind if kind in _ELEMENTS or isinstance(kind, t.Array) else t.FLOAT
     kind = types.get(stmt.container, program.containers.get(stmt.container))
     for index in stmt.path:
         kind = t.element(kind, index.value if isinstance(index, ir.Const) else None)
@@ -300,6 +337,36 @@ def returned_names(program):
     kinds of number on one list), so the pop tells nothing new of its type."""
     return {(s.stack, s.value.name) for s in ir.walk(program.body)
             if isinstance(s, ir.Push) and isinstance(s.value, ir.Var)}
+
+
+def started_by_constants(program):
+    """The statements assigning a number constant (``h = 0.0``) to a name something else
+    is assigned too: those whose other assignments make it an array start the array
+    (the constant broadcast)."""
+    constant, other = [], set()
+    for stmt in ir.walk(program.body):
+        target = getattr(stmt, "target", None)
+        if number_constant(stmt):
+            constant.append(stmt)
+        elif isinstance(target, str):
+            other.add(target)
+    return [s for s in constant if s.target in other]
+
+
+def _broadcast_join(a, b):
+    """``join``, but a number and an array join as the array (the number broadcast)."""
+    if isinstance(a, t.Array) and t.is_number(b):
+        return a
+    if isinstance(b, t.Array) and t.is_number(a):
+        return b
+    return t.join(a, b)
+
+
+def number_constant(stmt):
+    """Whether ``stmt`` assigns a number constant: ``h = 0.0``."""
+    value = stmt.args[0] if isinstance(stmt, ir.Assign) and stmt.op == "copy" and len(
+        stmt.args) == 1 else getattr(stmt, "expr", None) if isinstance(stmt, ir.Compute) else None
+    return isinstance(value, (ir.Const, ex.Const)) and type(value.value) in (int, float)
 
 
 def infer_types(program):

@@ -11,7 +11,8 @@ shows here as a statement whose target does not hold what its rule gives.
 - an ``Assign``'s operands are numbers or arrays (but for ``copy`` and ``stop_gradient``) and its
   target holds what its record's rule gives for its operands' stored types (a float given
   where a rule takes an integer is the user's ``TypeError`` when it runs, not a broken IR);
-- a ``Compute``'s target holds its expression's type, each operator typed by its record;
+- a ``Compute``'s target holds its expression's type, each operator typed by its record
+  (a number constant may start an array, which NumPy broadcasts it to);
 - loop bounds and loop variables are integers, a loop over keys runs over a dict's;
 - a container is typed as lowering made it, or as a refinement of it (a list of floats a
   NumPy scalar is appended to holds NumPy scalars); its numbers are numbers, its indices
@@ -85,6 +86,8 @@ class TypeChecker:
     # --- statements --------------------------------------------------------------------
 
     def check(self, stmt):
+        if self.broadcast_start(stmt):
+            return
         if isinstance(stmt, ir.Assign):
             self.assign(stmt)
         elif isinstance(stmt, ir.Compute):
@@ -101,6 +104,15 @@ class TypeChecker:
             self.fail(stmt, f"{stmt.stack}, appended to, is not a container")
         elif isinstance(stmt, ir.BreakIf) and self.expression(stmt.test) != t.BOOL:
             self.fail(stmt, "a BreakIf that does not test a bool")
+
+    def broadcast_start(self, stmt):
+        """Whether ``stmt`` starts an array with a number constant (``h = 0.0``), which
+        NumPy broadcasts where the array's other assignments meet it."""
+        value = stmt.args[0] if isinstance(stmt, ir.Assign) and stmt.op == "copy" and len(
+            stmt.args) == 1 else getattr(stmt, "expr", None) if isinstance(
+            stmt, ir.Compute) else None
+        return isinstance(value, (ir.Const, ex.Const)) and type(value.value) in (
+            int, float) and isinstance(self.type_of(stmt, stmt.target), t.Array)
 
     def assign(self, stmt):
         args = [self.operand(stmt, a) for a in stmt.args]
@@ -131,10 +143,12 @@ class TypeChecker:
 
     def pop(self, stmt):
         kind = self.type_of(stmt, stmt.stack)
-        if not isinstance(kind, t.List) or not t.is_number(kind.elem):
-            self.fail(stmt, f"{stmt.stack} is a {kind}, not a list of numbers")
+        if not isinstance(kind, t.List) or not (t.is_number(kind.elem) or isinstance(
+                kind.elem, t.Array)):
+            self.fail(stmt, f"{stmt.stack} is a {kind}, not a list of numbers or arrays")
         elif (stmt.stack, stmt.target) not in self.returned:
-            self.holds(stmt, stmt.target, _number_read(kind.elem))
+            self.holds(stmt, stmt.target, kind.elem if isinstance(kind.elem, t.Array) else
+                       _number_read(kind.elem))
         if stmt.index is not None and not t.accepts(t.INT, self.operand(stmt, stmt.index)):
             self.fail(stmt, "a pop at a position that is not an integer")
 
@@ -143,6 +157,8 @@ class TypeChecker:
         numbers numbers, its indices ints or keys, a number read its element's type."""
         name = _container_name(stmt)
         made, kind = self.program.containers[name], self.name_type(name)
+        if _of_arrays(kind, made):  # a list of saved arrays: its elements are arrays
+            made = kind
         if kind is None or not t.accepts(kind, made) or type(kind) is not type(made):
             self.fail(stmt, f"the container is typed {made} by lowering, but {kind} here")
         for value in self.numbers(stmt):
@@ -306,6 +322,13 @@ def _number_read(kind):
     it is; anything this check cannot tell a float, as generated code reads it)."""
     return kind if kind in (t.INT, t.NUMBER, t.FLOAT, t.NUMPY_FLOAT) or isinstance(
         kind, t.Array) else t.FLOAT
+
+
+def _of_arrays(kind, made):
+    """Whether ``kind`` is a list of arrays where lowering made a list of numbers (an empty
+    list the code appends arrays to, as a gradient saves them)."""
+    return isinstance(kind, t.List) and isinstance(made, t.List) and isinstance(
+        kind.elem, t.Array) and t.is_number(made.elem)
 
 
 def _container_name(stmt):

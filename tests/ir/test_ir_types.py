@@ -230,3 +230,38 @@ def test_numpy_scalars_flow_through_joins_and_slices():
     division = next(s for s in ir.walk(program.body) if isinstance(s, ir.Assign)
                     and s.op == "div")
     assert program.computed_by(division) == "numpy"
+
+
+def _array_types(fn, **kinds):
+    return lower(parse_function(fn), kinds=kinds).types
+
+
+def started_at_zero(x):
+    z = 0.0
+    scale = 0.0
+    for i in range(3):
+        z = z + x * i
+        scale = scale + 1.0
+    return np.sum(z) * scale
+
+
+def test_a_number_constant_that_starts_an_array_is_that_array():
+    vector = t.Array("float64", 1, ())
+    types = _array_types(started_at_zero, x=vector)
+    assert types["z"] == vector
+    assert types["scale"] == t.FLOAT  # a number the loop keeps a number
+
+
+def saved_arrays(x):
+    stack = []
+    for i in range(3):
+        stack.append(x * i)
+    y = stack.pop()
+    return np.sum(y)
+
+
+def test_a_list_arrays_are_appended_to_holds_arrays():
+    vector = t.Array("float64", 1, ())
+    types = _array_types(saved_arrays, x=vector)
+    assert types["stack"] == t.List(vector)
+    assert types["y"] == vector
