@@ -35,7 +35,7 @@ def blocks(function):
                     stack.append(stmt.body)
                 if stmt.orelse:
                     stack.append(stmt.orelse)
-            elif (kind is sw.For or kind is sw.While) and stmt.body:
+            elif (kind is sw.For or kind is sw.While or kind is sw.Try) and stmt.body:
                 stack.append(stmt.body)
 
 
@@ -47,14 +47,14 @@ def statements(block):
         if kind is sw.If:
             yield from statements(stmt.body)
             yield from statements(stmt.orelse)
-        elif kind is sw.For or kind is sw.While:
+        elif kind is sw.For or kind is sw.While or kind is sw.Try:
             yield from statements(stmt.body)
 
 
 def is_compound(stmt):
     """Whether ``stmt`` holds blocks of statements (a branch or a loop)."""
     kind = type(stmt)
-    return kind is sw.If or kind is sw.For or kind is sw.While
+    return kind is sw.If or kind is sw.For or kind is sw.While or kind is sw.Try
 
 
 def every_statement(function):
@@ -141,6 +141,8 @@ def rewrite(stmt, change):
             stmt.target = change(stmt.target)
     elif isinstance(stmt, (sw.If, sw.While)):
         stmt.test = change(stmt.test)
+    elif isinstance(stmt, sw.Try):
+        stmt.catches = tuple(change(c) for c in stmt.catches)
     elif isinstance(stmt, sw.For):
         stmt.bounds = tuple(change(b) for b in stmt.bounds)
         if stmt.over is not None:
@@ -242,7 +244,7 @@ def clone_block(block):
         copied = replace(stmt)
         if isinstance(stmt, sw.If):
             copied.body, copied.orelse = clone_block(stmt.body), clone_block(stmt.orelse)
-        elif isinstance(stmt, (sw.For, sw.While, sw.Function)):
+        elif isinstance(stmt, (sw.For, sw.While, sw.Function, sw.Try)):
             copied.body = clone_block(stmt.body)
         out.append(copied)
     return out
