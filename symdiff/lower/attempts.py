@@ -176,13 +176,18 @@ def _refuse(frame, node):
 
 def _loops_refused(frame, body, node):
     """Refuse a loop lowered into a ``try`` body (a helper's or a comprehension's too)."""
+    for stmt in node.body:
+        for sub in ast.walk(stmt):
+            if isinstance(sub, (ast.For, ast.While)):
+                raise frame.error(UnsupportedSyntaxError, sub, _IN_BODY, _OUTSIDE)
     for stmt in ir.walk(body):
         if isinstance(stmt, (ir.For, ir.While)):
             origin = stmt.origin
-            raise UnsupportedSyntaxError(
-                "a loop inside the body of a try statement is not supported",
-                filename=origin.filename, lineno=origin.lineno, col_offset=origin.col_offset,
-                source_line=origin.text,
-                hint="put the try inside the loop's body, around the statements that "
-                "may raise")
+            raise UnsupportedSyntaxError(_IN_BODY, filename=origin.filename,
+                                         lineno=origin.lineno, col_offset=origin.col_offset,
+                                         source_line=origin.text, hint=_OUTSIDE)
+
+
+_IN_BODY = "a loop inside the body of a try statement is not supported"
+_OUTSIDE = "put the try inside the loop's body, around the statements that may raise"
 
