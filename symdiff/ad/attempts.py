@@ -10,7 +10,7 @@ forward sweep records how far it got.  The body's statements are taken a source 
 at a time (the statements lowered from one line of ``f``); after each line that the
 reverse sweep reads back, ``reached = k`` records that the line ran to its end, and the
 line's reverse runs under ``if reached >= k``.  A branch in the body is guarded by the
-line before it (it started), and each line inside it by its own number: the numbers
+line before it (its test was computed), and each line inside it by its own number: the numbers
 grow in the order the lines run, so a line ran to its end exactly when ``reached`` is
 at least its number.  Inside a loop ``reached`` is pushed, as a branch's decision is.
 
@@ -28,6 +28,8 @@ at least its number.  Inside a loop ``reached`` is pushed, as a branch's decisio
                                         if reached >= 1:
                                             dx = da * a
 """
+
+from dataclasses import replace
 
 from symdiff.ad.environment import flatten
 from symdiff.ad.taping import decision
@@ -48,41 +50,59 @@ def attempt(env, stmt, scope, statement):
     the lines that ran (``statement(env, s, scope, block)`` writes one statement's
     sweeps with ``block`` for the blocks nested in it)."""
     inner = scope.enter(stmt, env.defuse)
-    progress = _Progress(env.names.fresh("reached"))
+    reached = env.names.fresh("reached")
+    numbers = _numbered(stmt.body, {})
 
     def block(env, stmts, scope):
-        return _lines(env, stmts, scope, progress, lambda s: statement(env, s, scope, block))
+        return _lines(stmts, reached, numbers, lambda s: statement(env, s, scope, block))
 
     fb, rb = block(env, stmt.body, inner)
-    forward = forward_try(env, stmt, flatten(env, fb, stmt.origin))
-    progress.settle(forward)
-    if not rb:
+    reverse = flatten(env, rb, stmt.origin)
+    read = sorted(_guarded(reverse, reached))
+    renumber = {old: new for new, old in enumerate(read, start=1)}  # those read, from 1
+    forward = forward_try(env, stmt, _renumbered(flatten(env, fb, stmt.origin), reached,
+                                                 renumber))
+    if not reverse:
         return forward, []
-    saved, restored = decision(env, progress.name, scope)
-    start = [sw.Let(progress.name, ex.Const(0))] if progress.read else []
-    return start + forward + saved, restored + flatten(env, rb, stmt.origin)
+    if not read:
+        return forward, reverse
+    saved, restored = decision(env, reached, scope)
+    return ([sw.Let(reached, ex.Const(0))] + forward + saved,
+            restored + _renumbered(reverse, reached, renumber))
 
 
-def _lines(env, stmts, scope, progress, sweeps):
+def _numbered(stmts, numbers):
+    """``{sid of a line's first statement: its number}`` for the lines of ``stmts`` and
+    of the blocks nested in them (a nested ``try`` numbers its own), in the order they
+    end: a branch's lines before the line holding it."""
+    for line in _by_line(stmts):
+        for stmt in line[1]:
+            if not isinstance(stmt, ir.Try):
+                for nested in ir.children(stmt):
+                    _numbered(nested, numbers)
+        numbers[line[1][0].sid] = len(numbers) + 1
+    return numbers
+
+
+def _lines(stmts, reached, numbers, sweeps):
     """Forward and reverse chunks of the block ``stmts`` of a ``try`` body, a source line
     at a time: each line's forward ends by recording its number, its reverse runs when
-    the number was reached."""
+    the number was reached (a line holding a branch: when the line before it was)."""
     fwd, rev = [], []
     before = None  # the number of the line before, in this block
     for origin, line in _by_line(stmts):
         forward, reverse = [], []
+        compound = any(ir.children(s) for s in line)
         for stmt in line:
             f, r = sweeps(stmt)
             forward += f
             reverse = r + reverse
-        number = progress.next()
-        forward.append(progress.mark(number))
-        fwd.append((origin, forward))
+        number = numbers[line[0].sid]
+        fwd.append((origin, forward + [sw.Let(reached, ex.Const(number))]))
         if reverse:
-            compound = any(ir.children(s) for s in line)
             guard = before if compound else number
             if guard is not None:
-                reverse = [progress.guard(guard, reverse)]
+                reverse = [sw.If(_reached(reached, guard), reverse)]
             rev.append((origin, reverse))
         before = number
     rev.reverse()
@@ -90,10 +110,14 @@ def _lines(env, stmts, scope, progress, sweeps):
 
 
 def _by_line(stmts):
-    """``(origin, statements)``: the consecutive statements lowered from one line."""
+    """``(origin, statements)``: the consecutive statements lowered from one line, a
+    branch apart from those before it (its test may raise: the branch is guarded by
+    the record that the test was computed) and after it."""
     lines = []
     for stmt in stmts:
         key = (stmt.origin.filename, stmt.origin.lineno, stmt.origin.function)
+        if ir.children(stmt) or lines and ir.children(lines[-1][2][-1]):
+            key = (key, stmt.sid)  # a line of its own
         if lines and lines[-1][0] == key:
             lines[-1][2].append(stmt)
         else:
@@ -101,46 +125,39 @@ def _by_line(stmts):
     return [(origin, line) for _, origin, line in lines]
 
 
-class _Progress:
-    """The numbers of one ``try`` body's lines: given in the order the lines run; only
-    those a guard reads are recorded, renumbered from 1 once the body is written."""
-
-    def __init__(self, name):
-        self.name = name
-        self.given = 0
-        self.marks = {}  # number -> the ``Let`` recording it
-        self.guards = {}  # number -> the ``If`` statements reading it
-        self.read = False
-
-    def next(self):
-        self.given += 1
-        return self.given
-
-    def mark(self, number):
-        self.marks[number] = sw.Let(self.name, ex.Const(number))
-        return self.marks[number]
-
-    def guard(self, number, reverse):
-        test = ex.Compare(ex.Name(self.name), (">=",), (ex.Const(number),))
-        self.guards.setdefault(number, []).append(sw.If(test, reverse))
-        self.read = True
-        return self.guards[number][-1]
-
-    def settle(self, forward):
-        """Drop the records nothing reads from ``forward``, renumber the others."""
-        kept = sorted(self.guards)
-        unread = {id(self.marks[n]) for n in self.marks if n not in self.guards}
-        _drop(forward, unread)
-        for new, old in enumerate(kept, start=1):
-            self.marks[old].value = ex.Const(new)
-            for stmt in self.guards[old]:
-                stmt.test = ex.Compare(ex.Name(self.name), (">=",), (ex.Const(new),))
+def _reached(name, number):
+    return ex.Compare(ex.Name(name), (">=",), (ex.Const(number),))
 
 
-def _drop(block, unread):
-    block[:] = [s for s in block if id(s) not in unread]
+def _guard_number(stmt, name):
+    """The number ``stmt`` tests ``name`` against, if it is a guard on ``name``."""
+    test = getattr(stmt, "test", None) if isinstance(stmt, sw.If) else None
+    if isinstance(test, ex.Compare) and test.left == ex.Name(name) and test.ops == (">=",):
+        return test.comparators[0].value
+    return None
+
+
+def _guarded(block, name):
+    """The numbers the guards on ``name`` in ``block`` read."""
+    return {n for s in sw.walk(block) if (n := _guard_number(s, name)) is not None}
+
+
+def _renumbered(block, name, renumber):
+    """``block`` with the records of ``name`` nothing reads left out and the others, and
+    the guards reading them, numbered by ``renumber`` (new statements; none changed)."""
+    out = []
     for stmt in block:
-        for inner in sw.blocks(stmt):
-            _drop(inner, unread)
-        if isinstance(stmt, (sw.If, sw.Try)) and not stmt.body:
-            stmt.body.append(sw.Pass())
+        if isinstance(stmt, sw.Let) and stmt.target == name:
+            if stmt.value.value in renumber:
+                out.append(sw.Let(name, ex.Const(renumber[stmt.value.value])))
+            continue
+        number = _guard_number(stmt, name)
+        if number is not None:
+            stmt = replace(stmt, test=_reached(name, renumber[number]))
+        if isinstance(stmt, sw.If):
+            stmt = replace(stmt, body=_renumbered(stmt.body, name, renumber) or [sw.Pass()],
+                           orelse=_renumbered(stmt.orelse, name, renumber))
+        elif isinstance(stmt, (sw.For, sw.While, sw.Try)):
+            stmt = replace(stmt, body=_renumbered(stmt.body, name, renumber) or [sw.Pass()])
+        out.append(stmt)
+    return out
