@@ -208,7 +208,9 @@ def _comment(stmt, builtins):
 
 def _try(stmt, builtins):
     """``try: body`` with one clause per class expression, each recording its number (and
-    keeping the exception where ``error`` is set)."""
+    keeping the exception where ``error`` is set); numba matches no exception class."""
+    if builtins.stacks is not None:
+        raise refusal("a try statement", builtins.origin, builtins.line)
     handlers = []
     for number, classes in enumerate(stmt.catches, start=1):
         body = [_assign(stmt.caught, to_ast(ex.Const(number)))]
