@@ -91,7 +91,7 @@ def _forms(stmt):
     if kind is sw.While:
         return [_Statement((stmt.test,) + _block(stmt.body))]
     if kind is sw.Try:
-        return [_Statement(tuple(stmt.catches) + _block(stmt.body))]
+        return [_Statement(tuple(stmt.catches) + _block(stmt.body) + _block(stmt.cleanup))]
     return [_Statement(())]
 
 

@@ -216,6 +216,7 @@ def _try(stmt, builtins):
         body = [_assign(stmt.caught, to_ast(ex.Const(number)))]
         if stmt.error:
             body.append(_assign(stmt.error, ast.Name(stmt.raised, ast.Load())))
+        body += statements(stmt.cleanup, builtins)
         handlers.append(ast.ExceptHandler(to_ast(classes), stmt.raised if stmt.error else None,
                                           body))
     return [ast.Try(statements(stmt.body, builtins), handlers, [], [])]

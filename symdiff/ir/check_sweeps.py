@@ -151,6 +151,7 @@ class _Checker:
             elif isinstance(stmt, sw.Try):  # its body may stop part way
                 self.reads(stmt, defined)
                 defined = self.block(stmt.body, defined) | defined | set(_writes(stmt))
+                defined = self.block(stmt.cleanup, defined)
             elif isinstance(stmt, (sw.For, sw.While)):
                 inside = defined | {n for s in _walk([stmt]) for n in _writes(s)}
                 self.reads(stmt, inside if isinstance(stmt, sw.While) else defined)

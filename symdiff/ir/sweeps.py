@@ -21,7 +21,8 @@ prints:
     Try(body, catches, caught, error, raised)
                               try: ... except C_k as raised: caught = k; error = raised
                               (one clause per class expression of ``catches``, k from 1;
-                              ``error`` None: the exception is not kept)
+                              ``error`` None: the exception is not kept; then, in each
+                              clause, ``cleanup``)
     Break(), Pass()
     Check(check)              an input check of the program (``ir.nodes.Check``), as written
     Comment(text)             # text        (ties the statements after it to a user line)
@@ -122,6 +123,7 @@ class Try:
     caught: str  # set to the number of the clause that caught (from 1)
     error: str = None  # set to the exception caught, where something reads it
     raised: str = None  # the name each clause binds the exception to (with ``error``)
+    cleanup: list = field(default_factory=list)  # what each clause runs after those
     sid: int = field(default=None, compare=False)  # its id (``number_statements``)
 
 
@@ -182,7 +184,9 @@ def blocks(stmt):
     """The blocks nested directly in ``stmt``."""
     if isinstance(stmt, If):
         return [stmt.body, stmt.orelse]
-    if isinstance(stmt, (For, While, Function, Try)):
+    if isinstance(stmt, Try):
+        return [stmt.body, stmt.cleanup]
+    if isinstance(stmt, (For, While, Function)):
         return [stmt.body]
     return []
 

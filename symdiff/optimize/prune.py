@@ -244,6 +244,7 @@ def _read_unbound(function):
             elif isinstance(stmt, (sw.While, sw.Try)):
                 found.update(n for n in reads(stmt) if n not in bound)
                 visit(stmt.body, bound)
+                visit(getattr(stmt, "cleanup", []), bound)
             else:
                 found.update(n for n in reads(stmt) if n not in bound)
 

@@ -35,7 +35,9 @@ def blocks(function):
                     stack.append(stmt.body)
                 if stmt.orelse:
                     stack.append(stmt.orelse)
-            elif (kind is sw.For or kind is sw.While or kind is sw.Try) and stmt.body:
+            elif kind is sw.Try:
+                stack.extend(b for b in (stmt.body, stmt.cleanup) if b)
+            elif (kind is sw.For or kind is sw.While) and stmt.body:
                 stack.append(stmt.body)
 
 
@@ -47,8 +49,11 @@ def statements(block):
         if kind is sw.If:
             yield from statements(stmt.body)
             yield from statements(stmt.orelse)
-        elif kind is sw.For or kind is sw.While or kind is sw.Try:
+        elif kind is sw.For or kind is sw.While:
             yield from statements(stmt.body)
+        elif kind is sw.Try:
+            yield from statements(stmt.body)
+            yield from statements(stmt.cleanup)
 
 
 def is_compound(stmt):
@@ -244,7 +249,9 @@ def clone_block(block):
         copied = replace(stmt)
         if isinstance(stmt, sw.If):
             copied.body, copied.orelse = clone_block(stmt.body), clone_block(stmt.orelse)
-        elif isinstance(stmt, (sw.For, sw.While, sw.Function, sw.Try)):
+        elif isinstance(stmt, sw.Try):
+            copied.body, copied.cleanup = clone_block(stmt.body), clone_block(stmt.cleanup)
+        elif isinstance(stmt, (sw.For, sw.While, sw.Function)):
             copied.body = clone_block(stmt.body)
         out.append(copied)
     return out
