@@ -3,8 +3,8 @@
 User errors (a construct we do not support, a name we cannot resolve) carry the
 user's real file, line and column, the offending source line and a caret:
 
-    model.py:12:8: a try statement is not differentiable — move it outside the function
-        try:
+    model.py:12:8: a with statement is not supported — move it outside the function
+        with open(path) as f:
         ^
 
 ``InternalError`` is kept apart: it means symdiff itself is wrong, and names the pass.

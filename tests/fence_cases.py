@@ -14,11 +14,12 @@ TABLE = (0.5, 1.5, 2.5)
 
 
 def uses_try(x):
-    try:  # FENCE try
+    try:
         y = x * 2.0
     except ValueError:
         y = 0.0
-    return y
+    finally:
+        return y  # FENCE try at return
 
 
 def uses_with(x):
@@ -461,11 +462,12 @@ class Holder:
 
     def make_try(self):
         def inner_try(x):
-            try:  # FENCE indented_try at try
-                y = x * 2.0
-            finally:
-                y = 0.0
-            return y
+            try:
+                for i in range(2):  # FENCE indented_try at for
+                    x = math.log(x) * 2.0
+            except ValueError:
+                x = 0.0
+            return x
         return inner_try
 
     def make_subscript(self):

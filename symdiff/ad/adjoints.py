@@ -41,7 +41,7 @@ def initialize_adjoints(reverse, adjoints, local=frozenset(), zeros=None):
                 ready.add(name)
         elif isinstance(stmt, sw.Let) or (isinstance(stmt, sw.Pop) and stmt.target):
             ready.add(stmt.target)
-        elif isinstance(stmt, (sw.If, sw.For, sw.While)):
+        elif isinstance(stmt, (sw.If, sw.For, sw.While, sw.Try)):
             # in the order the Python statement lists its names, which the text follows
             used = [n for n in python_names(stmt) if n in adjoints and n not in local]
             for name in dict.fromkeys(used):
@@ -90,6 +90,8 @@ def _forms(stmt):
         return [_Statement((ex.Name(stmt.target), _steps(stmt)) + _block(stmt.body))]
     if kind is sw.While:
         return [_Statement((stmt.test,) + _block(stmt.body))]
+    if kind is sw.Try:
+        return [_Statement(tuple(stmt.catches) + _block(stmt.body) + _block(stmt.cleanup))]
     return [_Statement(())]
 
 

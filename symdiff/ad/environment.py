@@ -58,7 +58,7 @@ def redefinitions(program):
                 defined.update(before)
                 walk(stmt.orelse)
                 defined.update(after_body)
-            elif isinstance(stmt, ir.For):
+            elif isinstance(stmt, (ir.For, ir.Try)):
                 walk(stmt.body)
             elif isinstance(stmt, ir.While):
                 walk(stmt.body)

@@ -21,6 +21,7 @@ tangent.
 
 from types import MappingProxyType
 
+from symdiff.ad.attempts import forward_try
 from symdiff.ad.changes import change_operands, effect, taken
 from symdiff.ad.containers import container_operands, place
 from symdiff.ad.control import branch_statement
@@ -112,6 +113,8 @@ def statement(env, stmt):
     if isinstance(stmt, ir.If):
         return [branch_statement(stmt.test, flatten(env, block(env, stmt.body), stmt.origin),
                                  flatten(env, block(env, stmt.orelse), stmt.origin))]
+    if isinstance(stmt, ir.Try):  # a tangent is set where its value is: as far as it got
+        return forward_try(env, stmt, flatten(env, block(env, stmt.body), stmt.origin))
     if isinstance(stmt, ir.For):
         bounds = tuple(operand(b) for b in stmt.bounds)
         body = flatten(env, block(env, stmt.body), stmt.origin) or [sw.Pass()]

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from symdiff.ad.adjoints import accumulate, initialize_adjoints
+from symdiff.ad.attempts import attempt
 from symdiff.ad.arrays import (array_zeros, as_array, differentiable, indexed_arrays, indexed_zeros,
                                refuse_array_result, scattered, term_names, written, zero_of,
                                zeroed, zeros_like)
@@ -195,8 +196,9 @@ _CONTAINER_RULES = {ir.Item: item, ir.Build: build_container, ir.SetItem: set_it
                     ir.Push: append_to_list, ir.Pop: pop_from_list}
 
 
-def statement(env, stmt, scope):
-    """The forward and reverse statements of ``stmt``."""
+def statement(env, stmt, scope, block=block):
+    """The forward and reverse statements of ``stmt`` (``block`` writes the blocks nested
+    in it: a ``try`` body's own, which records how far it got)."""
     if isinstance(stmt, ir.Assign):
         return operation(env, stmt, scope)
     if isinstance(stmt, ir.Compute):
@@ -209,6 +211,8 @@ def statement(env, stmt, scope):
         return for_loop(env, stmt, scope, block)
     if isinstance(stmt, ir.While):
         return while_loop(env, stmt, scope, block)
+    if isinstance(stmt, ir.Try):
+        return attempt(env, stmt, scope, statement)
     if isinstance(stmt, ir.BreakIf):
         return [sw.If(stmt.test, [sw.Break()])], []
     if isinstance(stmt, ir.Check):  # runs where the function runs it; no derivative

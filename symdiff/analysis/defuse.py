@@ -186,6 +186,9 @@ class DefUse:
         if isinstance(stmt, ir.If):
             return (self._before(stmt.body, live, exit) | self._before(stmt.orelse, live, exit)
                     | reads)
+        if isinstance(stmt, ir.Try):  # its body may stop after any statement
+            after = live - {stmt.caught, stmt.error}
+            return self._before(stmt.body, after, exit) | after | reads
         if isinstance(stmt, ir.BreakIf):
             return live | exit | reads
         if isinstance(stmt, LOOPS):

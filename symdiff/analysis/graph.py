@@ -107,6 +107,8 @@ def _label(stmt):
         return f"if {stmt.test} (line {stmt.origin.lineno})"
     if isinstance(stmt, ir.For):
         return f"for {stmt.target} (line {stmt.origin.lineno})"
+    if isinstance(stmt, ir.Try):
+        return f"try (line {stmt.origin.lineno})"
     return f"while (line {stmt.origin.lineno})"
 
 
@@ -138,6 +140,11 @@ def _visit(block, nodes, edges, writers, defuse):
             writers.update(before)
             _visit(stmt.orelse, nodes, edges, writers, defuse)
             for name, index in after_body.items():
+                writers.setdefault(name, index)
+        elif isinstance(stmt, ir.Try):  # its body may stop part way: earlier writers stay
+            before = dict(writers)
+            _visit(stmt.body, nodes, edges, writers, defuse)
+            for name, index in before.items():
                 writers.setdefault(name, index)
         elif isinstance(stmt, (ir.For, ir.While)):
             _loop(stmt, nodes, edges, writers, defuse)

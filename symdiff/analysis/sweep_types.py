@@ -264,6 +264,10 @@ def _assigned_values(function):
             add(sw.target_name(stmt.target), UNKNOWN)
         elif kind is sw.For:
             add(stmt.target, t.INT if stmt.over is None else _keys_of(stmt.over))
+        elif kind is sw.Try:  # the clause that caught, and the exception it keeps
+            add(stmt.caught, t.INT)
+            if stmt.error:
+                add(stmt.error, UNKNOWN)
         elif kind is sw.NewStack:  # a list, and its bound methods
             add(stmt.stack, t.List(None, 0))
             add(stmt.push, UNKNOWN)

@@ -200,6 +200,8 @@ class _Inference:
             self.define(stmt.target, expression_type(stmt.expr, self.name_type))
         elif isinstance(stmt, ir.For):
             self.define(stmt.target, t.INT if stmt.over is None else t.STR)
+        elif isinstance(stmt, ir.Try):  # the number of the clause that caught
+            self.define(stmt.caught, t.INT)
         elif isinstance(stmt, ir.Build):
             self.built(stmt)
         elif isinstance(stmt, (ir.Share, ir.Take, ir.Join)):

@@ -61,6 +61,9 @@ def _count(block, trips, counts, unknown, fixed, list_of):
         elif kind is sw.If:
             _count(stmt.body, trips, counts, unknown, fixed, list_of)
             _count(stmt.orelse, trips, counts, unknown, fixed, list_of)
+        elif kind is sw.Try:  # a body that may stop part way pushes at most this much
+            _count(stmt.body, trips, counts, unknown, fixed, list_of)
+            _count(stmt.cleanup, trips, counts, unknown, fixed, list_of)
         elif kind is sw.For:
             count = _trips(stmt, fixed)
             if count is None:

@@ -117,6 +117,8 @@ class _Printer:
             self.compound(stmt, self.header(stmt), depth)
         elif isinstance(stmt, ast.If):
             self.if_chain(stmt, "if", depth)
+        elif isinstance(stmt, ast.Try):
+            self.try_statement(stmt, depth)
         elif isinstance(stmt, (ast.Assign, ast.AugAssign, ast.Return, ast.Expr, ast.Pass,
                                ast.Break, ast.Continue, ast.Raise, ast.Assert)):
             self.lines += wrap(self.simple(stmt), indent, _value_start(stmt))
@@ -140,6 +142,19 @@ class _Printer:
         elif stmt.orelse:
             self.lines.append(INDENT * depth + "else:")
             self.block(stmt.orelse, depth + 1)
+
+    def try_statement(self, stmt, depth):
+        """``try:``, its body, then each ``except`` clause (a class and an ``as`` name:
+        generated code writes no other) and its body."""
+        self.lines.append(INDENT * depth + "try:")
+        self.block(stmt.body, depth + 1)
+        for handler in stmt.handlers:
+            classes = self.simple(ast.Expr(handler.type))
+            if isinstance(handler.type, ast.Tuple) and not classes.startswith("("):
+                classes = f"({classes})"
+            named = f" as {handler.name}" if handler.name else ""
+            self.lines.append(f"{INDENT * depth}except {classes}{named}:")
+            self.block(handler.body, depth + 1)
 
     def header(self, stmt):
         """``def f(x):``, ``for i in range(n):``, ``if a < b:``: the statement printed with

@@ -206,6 +206,22 @@ def _comment(stmt, builtins):
     return [comment(stmt.text)]
 
 
+def _try(stmt, builtins):
+    """``try: body`` with one clause per class expression, each recording its number (and
+    keeping the exception where ``error`` is set); numba matches no exception class."""
+    if builtins.stacks is not None:
+        raise refusal("a try statement", builtins.origin, builtins.line)
+    handlers = []
+    for number, classes in enumerate(stmt.catches, start=1):
+        body = [_assign(stmt.caught, to_ast(ex.Const(number)))]
+        if stmt.error:
+            body.append(_assign(stmt.error, ast.Name(stmt.raised, ast.Load())))
+        body += statements(stmt.cleanup, builtins)
+        handlers.append(ast.ExceptHandler(to_ast(classes), stmt.raised if stmt.error else None,
+                                          body))
+    return [ast.Try(statements(stmt.body, builtins), handlers, [], [])]
+
+
 def _unknown(stmt, builtins):
     raise InternalError("to_python", f"not a statement of generated code: {stmt!r}")
 
@@ -222,6 +238,7 @@ _WRITERS = {
     sw.For: lambda s, b: [ast.For(store(s.target), _steps(s, b), statements(s.body, b), [],
                                   None)],
     sw.While: lambda s, b: [ast.While(to_ast(s.test), statements(s.body, b), [])],
+    sw.Try: _try,
     sw.Break: lambda s, b: [ast.Break()],
     sw.Pass: lambda s, b: [ast.Pass()],
     sw.Check: lambda s, b: [s.check.to_ast()],

@@ -7,8 +7,8 @@ named once, in ``ACCEPTED`` or in ``REFUSED`` (a test checks that), so new synta
 is refused until someone decides otherwise.
 
     def f(x):                         UnsupportedSyntaxError:
-        try:            ──fence──►    model.py:2:4: a try statement is not supported
-            ...                       — move the try outside the function you differentiate
+        with open(p):   ──fence──►    model.py:2:4: a with statement is not supported
+            ...                       — move it outside the function you differentiate
 """
 
 import ast
@@ -25,6 +25,8 @@ ACCEPTED = {
     "FunctionDef", "arguments", "arg", "Return", "Assign", "AugAssign", "AnnAssign", "Expr",
     "Pass",
     "If", "For", "While", "Break", "Continue", "IfExp",
+    # try/except/else/finally (``lower.attempts``: the path taken is recorded like a branch)
+    "Try", "ExceptHandler",
     # input checks (run, never differentiated) and imports (bound like module-level ones)
     "Raise", "Assert", "JoinedStr", "FormattedValue", "Import", "ImportFrom", "alias",
     # expressions
@@ -54,8 +56,8 @@ REFUSED = {
     "AsyncFor": ("an async for loop", _LOOPS),
     "AsyncWith": ("an async with statement", "move it outside the function"),
     "With": ("a with statement", "move it outside the function you differentiate"),
-    "Try": ("a try statement", "try/except is not differentiable; move it outside the function"),
-    "TryStar": ("a try statement", "move it outside the function"),
+    "TryStar": ("a try statement with except* (exception groups)",
+                "catch the exception with a plain except clause"),
     "Global": ("a global statement", "pass the value as a parameter and return results"),
     "Nonlocal": ("a nonlocal statement", "pass the value as a parameter and return results"),
     "Match": ("a match statement", "use if/elif/else"),
@@ -69,7 +71,6 @@ REFUSED = {
               "values it would yield)"),
     "YieldFrom": ("yield from, which makes the function a generator,",
                   "differentiate a function that returns one number"),
-    "ExceptHandler": ("an except clause", "move the try outside the function"),
     "withitem": ("a with statement", "move it outside the function"),
     "match_case": ("a match statement", "use if/elif/else"),
     "MatchValue": ("a match pattern", "use if/elif/else"),
@@ -141,6 +142,15 @@ def fence(parsed, tree=None):
     return tree
 
 
+def fence_handler(parsed, handler):
+    """``fence`` for the body of the ``except`` clause ``handler``, which the lowering
+    asks for only where the clause can run (a ``try`` body that raises nothing leaves
+    its handlers unread: ``statistics.fmean``'s for the iterators it does not take)."""
+    guard = ast.If(test=ast.Constant(True), body=handler.body, orelse=[])  # (not at the top)
+    fence(parsed, ast.FunctionDef(parsed.tree.name, parsed.tree.args, [guard], [], None,
+                                  lineno=handler.lineno, col_offset=handler.col_offset))
+
+
 def _nodes(tree):
     """Every node below the function, parents first, without recursion; with each, the
     nearest node that has a position (an operator has none: its expression's is used)."""
@@ -156,6 +166,8 @@ def _nodes(tree):
             children = [node.args, node.body]
         elif isinstance(node, ast.arg):
             children = []  # its annotation is not code either
+        elif isinstance(node, ast.ExceptHandler):  # its body: ``fence_handler``, if it can run
+            children = [] if node.type is None else [node.type]
         elif isinstance(node, ast.AnnAssign):
             children = [node.target] + ([node.value] if node.value is not None else [])
         stack.extend((child, where) for child in reversed(children))
@@ -336,9 +348,6 @@ def _check_accepted(parsed, node):
     elif isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
         raise parsed.error(UnsupportedSyntaxError, node, "`import *` is not supported",
                            "import the names you use")
-    elif isinstance(node, ast.Raise) and node.exc is None:
-        raise parsed.error(UnsupportedSyntaxError, node, "a bare raise is not supported",
-                           "raise an exception: `raise ValueError(...)`")
     elif isinstance(node, ast.Subscript) and not isinstance(node.value, _TABLES + (
             ast.Subscript, ast.Call, ast.Dict)) and not (
                 isinstance(node.value, ast.BinOp) and isinstance(node.value.op, ast.Add)):

@@ -54,7 +54,7 @@ def parameter_defaults(fn, tree):
 
 def local_names(tree):
     """Parameters (positional, keyword-only, then ``**kwargs`` and ``*args``), nested
-    functions and every name the function assigns (not the names its nested functions
+    functions and every name the function assigns (an ``except`` clause's ``as`` name too) (not the names its nested functions
     assign), in first-seen order."""
     names = parameter_names(tree)
     if tree.args.kwarg is not None:
@@ -65,6 +65,8 @@ def local_names(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             names.append(node.id)
         elif isinstance(node, ast.FunctionDef) and node is not tree:
+            names.append(node.name)
+        elif isinstance(node, ast.ExceptHandler) and node.name:  # `except E as e`
             names.append(node.name)
     return list(dict.fromkeys(names))
 

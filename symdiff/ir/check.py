@@ -118,6 +118,8 @@ class _Checker:
                 self.breaks(stmt.orelse, False)
             elif isinstance(stmt, ir.For):
                 self.breaks(stmt.body, True)
+            elif isinstance(stmt, ir.Try):
+                self.breaks(stmt.body, False)
             elif isinstance(stmt, ir.While):
                 self.breaks(stmt.pre, False)
                 self.breaks(stmt.body, True)
@@ -134,6 +136,10 @@ class _Checker:
             elif isinstance(stmt, ir.For):
                 self.reads(stmt, defined)
                 defined = self.block(stmt.body, defined | set(ir.assigned_names([stmt])))
+            elif isinstance(stmt, ir.Try):  # its body may stop part way; it sets caught
+                self.reads(stmt, defined)
+                defined = self.block(stmt.body, defined) | {stmt.caught} | (
+                    {stmt.error} if stmt.error else set())
             elif isinstance(stmt, ir.While):
                 defined = defined | set(ir.assigned_names([stmt]))
                 defined = self.block(stmt.pre, defined)

@@ -39,7 +39,7 @@ from symdiff.core import types as t
 from symdiff.primitives.registry import float_math
 
 _BUILTINS = frozenset(dir(builtins))
-_STATEMENTS = (sw.Let, sw.AddTo, sw.Do, sw.NewStack, sw.Push, sw.Pop, sw.If, sw.For, sw.While,
+_STATEMENTS = (sw.Let, sw.AddTo, sw.Do, sw.NewStack, sw.Push, sw.Pop, sw.If, sw.For, sw.While, sw.Try,
                sw.Break, sw.Pass, sw.Check, sw.Comment, sw.Raise, sw.Return)
 
 
@@ -148,6 +148,10 @@ class _Checker:
             if isinstance(stmt, sw.If):
                 self.reads(stmt, defined)
                 defined = self.block(stmt.body, defined) | self.block(stmt.orelse, defined)
+            elif isinstance(stmt, sw.Try):  # its body may stop part way
+                self.reads(stmt, defined)
+                defined = self.block(stmt.body, defined) | defined | set(_writes(stmt))
+                defined = self.block(stmt.cleanup, defined)
             elif isinstance(stmt, (sw.For, sw.While)):
                 inside = defined | {n for s in _walk([stmt]) for n in _writes(s)}
                 self.reads(stmt, inside if isinstance(stmt, sw.While) else defined)

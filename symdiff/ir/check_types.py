@@ -17,7 +17,7 @@ shows here as a statement whose target does not hold what its rule gives.
 - a container is typed as lowering made it, or as a refinement of it (a list of floats a
   NumPy scalar is appended to holds NumPy scalars); its numbers are numbers, its indices
   ints or keys; a read element, a popped number and an appended one have its element's type;
-- a ``BreakIf`` tests a bool;
+- a ``BreakIf`` tests a bool; a ``Try`` records the clause that caught in an int;
 - a variable's stored type is exactly the join of what its statements give it (not
   wider: a float stored as a NumPy scalar would spell its operators numpy's).
 
@@ -94,6 +94,8 @@ class TypeChecker:
             self.holds(stmt, stmt.target, self.expression(stmt.expr))
         elif isinstance(stmt, ir.For):
             self.loop(stmt)
+        elif isinstance(stmt, ir.Try):
+            self.holds(stmt, stmt.caught, t.INT)
         elif isinstance(stmt, (ir.Build, ir.Item, ir.SetItem, ir.Reduce, ir.Push,
                                ir.Share, ir.Take, ir.Join)) and (
                 self.program.containers.get(_container_name(stmt)) is not None):

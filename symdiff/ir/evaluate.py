@@ -11,7 +11,8 @@ no witness.
 Guarantees Python's semantics for everything else: an ``if`` takes its branch on the
 truth of its test, ``for`` runs over ``range`` of its bounds (``index(value)`` turns a
 bound into a Python int; the identity by default), a ``while`` runs its ``pre`` before
-every test, a ``BreakIf`` leaves the innermost loop, stacks are Python lists, a check
+every test, a ``BreakIf`` leaves the innermost loop, a ``Try`` stops its body where an
+exception its clauses match is raised and records the clause, stacks are Python lists, a check
 raises (or asserts, unless Python runs with ``-O``) as the user's statement does, the
 container statements (``ir.container_nodes``: builds, element reads and writes, slices
 and copies, joins, shares, reductions, loops over a dict's keys) make and read lists,
@@ -186,6 +187,8 @@ class Evaluator:
                 self.block(stmt.pre)
                 if not self.expression(stmt.test) or self.block(stmt.body):
                     break
+        elif isinstance(stmt, ir.Try):
+            self.attempt(stmt)
         elif isinstance(stmt, ir.BreakIf):
             return bool(self.expression(stmt.test))
         elif isinstance(stmt, ir.Push):
@@ -201,6 +204,23 @@ class Evaluator:
         else:
             raise InternalError("evaluate", f"no way to run {statement_text(stmt)}")
         return False
+
+    def attempt(self, stmt):
+        """Run a ``Try``'s body; an exception one of its clauses matches (the first, as
+        Python matches them) sets ``caught`` to the clause's number and ``error`` to it."""
+        classes = [self.expression(c) for c in stmt.catches]
+        self.env[stmt.caught] = 0
+        try:
+            self.block(stmt.body)
+        except InternalError:
+            raise  # the evaluator's own failure is no exception of the program's
+        except BaseException as exc:
+            number = next((k for k, c in enumerate(classes, 1) if isinstance(exc, c)), None)
+            if number is None:
+                raise
+            self.env[stmt.caught] = number
+            if stmt.error:
+                self.env[stmt.error] = exc
 
     def container(self, stmt):
         env = self.env

@@ -2,7 +2,7 @@
 
 Operands are names or constants; every differentiable statement applies one
 primitive of the registry to operands.  Control flow stays structured
-(``If``, ``For``, ``While``) and, after ``normalize``, no ``return``, ``break``
+(``If``, ``For``, ``While``, ``Try``) and, after ``normalize``, no ``return``, ``break``
 or ``continue`` is left inside a block: they become flags and guards, and a loop
 is only ever left through a ``BreakIf`` as the last statement of its body.
 
@@ -26,7 +26,7 @@ from symdiff.primitives.registry import arithmetic, rule_of
 
 __all__ = ["Assign", "Build", "BreakIf", "Check", "Compute", "Const", "For", "If", "Item",
            "Join", "Literal", "Origin", "Pop", "Program", "Push", "Reduce", "Ref", "SetItem",
-           "Share", "Take", "Var", "While", "assigned_names", "children", "computed_by",
+           "Share", "Take", "Try", "Var", "While", "assigned_names", "children", "computed_by",
            "literal_leaves",
            "number_statements", "operand_names", "reads", "walk"]
 
@@ -152,6 +152,24 @@ class Check:
 
 
 @dataclass
+class Try:
+    """``try: body`` with the classes of its ``except`` clauses: ``body`` runs until it
+    ends or raises.  An exception the clauses match (in their order, as Python matches
+    them) sets ``caught`` to the number of the clause that matched it (from 1; 0 when
+    the body ran to its end) and, where the program reads it, ``error`` to the
+    exception; any other leaves the function.  The handlers run after it, in branches
+    on ``caught``."""
+
+    body: list
+    catches: tuple  # per clause, the IR expression of its class or classes (None: bare)
+    caught: str  # an Int: the clause that caught an exception, 0 for none
+    error: object  # the name the exception is kept in, or None when nothing reads it
+    origin: Origin
+    reads: tuple = ()  # the local names the clauses' class expressions read
+    sid: int = None  # the statement's id, unique within its Program
+
+
+@dataclass
 class Program:
     """A normalized function: parameters, body, and the name holding its result."""
 
@@ -240,7 +258,7 @@ def children(stmt):
         return [stmt.body, stmt.orelse]
     if isinstance(stmt, While):
         return [stmt.pre, stmt.body]
-    if isinstance(stmt, For):
+    if isinstance(stmt, (For, Try)):
         return [stmt.body]
     return []
 
@@ -266,6 +284,8 @@ def assigned_names(block):
         if isinstance(stmt, (Assign, Compute, Pop, For, Build, Item, Reduce, Share, Take,
                              Join)):
             names.append(stmt.target)
+        elif isinstance(stmt, Try):
+            names += [stmt.caught] + ([stmt.error] if stmt.error else [])
     return list(dict.fromkeys(names))
 
 
@@ -273,7 +293,7 @@ def reads(stmt):
     """The names ``stmt`` itself reads (not those of the statements nested in it)."""
     if isinstance(stmt, Assign):
         return [a.name for a in stmt.args if isinstance(a, Var)]
-    if isinstance(stmt, (Compute, While, BreakIf, Check)):
+    if isinstance(stmt, (Compute, While, BreakIf, Check, Try)):
         return list(stmt.reads)
     if isinstance(stmt, If):
         return [stmt.test]

@@ -63,7 +63,7 @@ def _block(block, program, depth, width):
 def _bodies(stmt):
     if isinstance(stmt, ir.If):
         return [stmt.body, stmt.orelse]
-    if isinstance(stmt, (ir.For, ir.While)):
+    if isinstance(stmt, (ir.For, ir.While, ir.Try)):
         return [stmt.body]
     return []
 
@@ -91,6 +91,10 @@ def _line(stmt, types):
         return f"while {expression_text(stmt.test)}{', after:' if stmt.pre else ':'}"
     if isinstance(stmt, ir.BreakIf):
         return f"break if {expression_text(stmt.test)}"
+    if isinstance(stmt, ir.Try):
+        classes = ", ".join(expression_text(c) for c in stmt.catches)
+        kept = f", {stmt.error}" if stmt.error else ""
+        return f"try, catching {classes} -> {_typed(stmt.caught, types)}{kept}:"
     if isinstance(stmt, ir.Push):
         return f"{stmt.stack}.append({operand_text(stmt.value)})"
     if isinstance(stmt, ir.Pop):

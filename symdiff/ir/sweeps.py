@@ -18,6 +18,11 @@ prints:
     For(t, bounds, body)      for t in range(*bounds)   (``reverse``: reversed(range(...)))
                               (``over``, bounds empty: for t in over, a dict's keys)
     While(test, body)         while test: ...
+    Try(body, catches, caught, error, raised)
+                              try: ... except C_k as raised: caught = k; error = raised
+                              (one clause per class expression of ``catches``, k from 1;
+                              ``error`` None: the exception is not kept; then, in each
+                              clause, ``cleanup``)
     Break(), Pass()
     Check(check)              an input check of the program (``ir.nodes.Check``), as written
     Comment(text)             # text        (ties the statements after it to a user line)
@@ -112,6 +117,17 @@ class While:
 
 
 @dataclass
+class Try:
+    body: list  # may stop part way, where a statement raises an exception a clause catches
+    catches: tuple  # per clause, the expression of its class or classes
+    caught: str  # set to the number of the clause that caught (from 1)
+    error: str = None  # set to the exception caught, where something reads it
+    raised: str = None  # the name each clause binds the exception to (with ``error``)
+    cleanup: list = field(default_factory=list)  # what each clause runs after those
+    sid: int = field(default=None, compare=False)  # its id (``number_statements``)
+
+
+@dataclass
 class Break:
     sid: int = field(default=None, compare=False)  # its id (``number_statements``)
 
@@ -168,6 +184,8 @@ def blocks(stmt):
     """The blocks nested directly in ``stmt``."""
     if isinstance(stmt, If):
         return [stmt.body, stmt.orelse]
+    if isinstance(stmt, Try):
+        return [stmt.body, stmt.cleanup]
     if isinstance(stmt, (For, While, Function)):
         return [stmt.body]
     return []
@@ -181,6 +199,8 @@ def expressions(stmt):
         return [stmt.test]
     if isinstance(stmt, For):
         return list(stmt.bounds) + ([] if stmt.over is None else [stmt.over])
+    if isinstance(stmt, Try):
+        return list(stmt.catches)
     return []
 
 
@@ -236,6 +256,7 @@ _BINDS = {
     Let: lambda s: [s.target] if type(s.target) is str else [],
     AddTo: lambda s: [s.target] if type(s.target) is str else [],
     For: lambda s: [s.target],
+    Try: lambda s: [s.caught] + ([s.error] if s.error else []),
     NewStack: lambda s: [s.stack, s.push, s.pop],
     Pop: lambda s: [] if s.target is None else [s.target],
 }

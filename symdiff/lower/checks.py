@@ -30,8 +30,12 @@ from symdiff.lower.operands import operand_ast
 def check_statement(frame, node):
     """The ``ir.Check`` of a ``raise`` or ``assert`` statement ``node``."""
     if isinstance(node, ast.Raise):
+        if node.exc is None and frame.handling:  # raises the exception being handled again
+            error = frame.handling[-1]
+            return ir.Check("raise", ex.Name(error), None, None, (error,), frame.origin)
         if node.exc is None:
-            raise frame.error(UnsupportedSyntaxError, node, "a bare raise is not supported",
+            raise frame.error(UnsupportedSyntaxError, node, "a bare raise outside an except "
+                              "clause is not supported",
                               "raise an exception: `raise ValueError(...)`")
         parts = [node.exc, node.cause]
     else:
@@ -43,6 +47,17 @@ def check_statement(frame, node):
     if isinstance(node, ast.Raise):
         return ir.Check("raise", value, None, extra, reads, frame.origin)
     return ir.Check("assert", value, extra, None, reads, frame.origin)
+
+
+def class_expression(frame, node):
+    """The IR expression of an ``except`` clause's class or tuple of classes (``node``;
+    None, a bare ``except``, catches ``BaseException``), as generated code names them,
+    and the local names it reads."""
+    if node is None:
+        return ex.Name("BaseException"), ()
+    rewrite = _Rewrite(frame)
+    value = ex.from_ast(rewrite.visit(copy.deepcopy(node)))
+    return value, tuple(dict.fromkeys(rewrite.reads))
 
 
 class _Rewrite(ast.NodeTransformer):

@@ -217,6 +217,11 @@ def _statement(stmt, scope):
     if isinstance(stmt, (ast.If, ast.For, ast.While)):
         stmt = _with_blocks(stmt, body=_block(stmt.body, scope),
                             orelse=_block(stmt.orelse, scope))
+    if isinstance(stmt, ast.Try):
+        handlers = [_with_blocks(h, body=_block(h.body, scope)) for h in stmt.handlers]
+        stmt = _with_blocks(stmt, body=_block(stmt.body, scope), handlers=handlers,
+                            orelse=_block(stmt.orelse, scope),
+                            finalbody=_block(stmt.finalbody, scope))
     return out + [stmt]
 
 

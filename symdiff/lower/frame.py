@@ -45,6 +45,8 @@ class Frame:
         # Per frame, not per unit: a helper inlined twice lowers the same nodes twice.
         self.ahead = {}  # id of an expression evaluated ahead of its use -> its operand
         self.taken = {}  # id of a slice in the source -> the list ``containers.taken`` made
+        self.attempts = 0  # how many ``try`` bodies the statement being lowered is inside
+        self.handling = []  # the names keeping the exceptions of the handlers it is inside
 
     # --- the entry points the units call one another through ------------------------
 

@@ -17,11 +17,13 @@ import ast
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
-from symdiff.lower import arrays, changes, containers, control, expressions, inline, loops, names
+from symdiff.lower import (arrays, attempts, changes, containers, control, expressions, inline,
+                           loops, names)
 from symdiff.lower.checks import check_statement
 from symdiff.lower.scope import Nested
 
-_MAY_EXIT = (ast.If, ast.For, ast.While, ast.Return, ast.Break, ast.Continue, ast.Raise)
+_MAY_EXIT = (ast.If, ast.For, ast.While, ast.Try, ast.Return, ast.Break, ast.Continue,
+             ast.Raise)
 
 
 def block(frame, stmts):
@@ -265,7 +267,7 @@ _STATEMENTS = {ast.Pass: stmt_Pass, ast.FunctionDef: stmt_FunctionDef, ast.Raise
                ast.Assert: stmt_Raise, ast.Import: stmt_Import, ast.ImportFrom: stmt_Import,
                ast.Expr: stmt_Expr, ast.Assign: stmt_Assign, ast.Return: stmt_Return,
                ast.Break: stmt_Break, ast.Continue: stmt_Continue, ast.If: stmt_If,
-               ast.For: loops.stmt_For, ast.While: loops.stmt_While}
+               ast.For: loops.stmt_For, ast.While: loops.stmt_While, ast.Try: attempts.stmt_Try}
 
 
 def _flat(operand, frame, node):

@@ -113,7 +113,7 @@ def _escaping(stmt, context):
             _visit(arg, True, found, context)
     else:
         for expr in sw.expressions(stmt):
-            _visit(expr, kind in (sw.If, sw.While, sw.For), found, context)
+            _visit(expr, kind in (sw.If, sw.While, sw.For, sw.Try), found, context)
     return found
 
 

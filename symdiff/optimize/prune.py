@@ -128,7 +128,7 @@ def in_range_reads(function):
                         {listed, stmt.target} & inside):
                     inner[stmt.target] = listed
                 visit(stmt.body, inner)
-            elif isinstance(stmt, (sw.If, sw.While, sw.For)):
+            elif isinstance(stmt, (sw.If, sw.While, sw.For, sw.Try)):
                 for nested in (stmt.body, getattr(stmt, "orelse", [])):
                     visit(nested, {k: v for k, v in counters.items()
                                    if k not in {n for s in statements(nested)
@@ -185,7 +185,7 @@ def _reaching_reads(function, own):
             elif isinstance(stmt, (sw.NewStack, sw.Pop)):
                 for name in writes(stmt):
                     last[name] = stmt
-            elif isinstance(stmt, (sw.If, sw.For, sw.While)):
+            elif isinstance(stmt, (sw.If, sw.For, sw.While, sw.Try)):
                 for inner in statements([stmt]):  # what a branch or loop may assign
                     for name in writes(inner):
                         last.pop(name, None)
@@ -202,7 +202,9 @@ def drop_empty_statements(function, context):
     for block in blocks(function):
         keep = []
         for stmt in block:
-            if isinstance(stmt, (sw.If, sw.For, sw.While)):
+            if isinstance(stmt, sw.Try):
+                stmt.body = [s for s in stmt.body if not isinstance(s, sw.Pass)] or [sw.Pass()]
+            elif isinstance(stmt, (sw.If, sw.For, sw.While)):
                 stmt.body = [s for s in stmt.body if not isinstance(s, sw.Pass)]
                 if isinstance(stmt, sw.If):
                     stmt.orelse = [s for s in stmt.orelse if not isinstance(s, sw.Pass)]
@@ -239,9 +241,10 @@ def _read_unbound(function):
                 found.update(n for n in reads(stmt) if n not in bound)
                 visit(stmt.body, bound)
                 visit(stmt.orelse, bound)
-            elif isinstance(stmt, sw.While):
+            elif isinstance(stmt, (sw.While, sw.Try)):
                 found.update(n for n in reads(stmt) if n not in bound)
                 visit(stmt.body, bound)
+                visit(getattr(stmt, "cleanup", []), bound)
             else:
                 found.update(n for n in reads(stmt) if n not in bound)
 

@@ -35,6 +35,8 @@ def blocks(function):
                     stack.append(stmt.body)
                 if stmt.orelse:
                     stack.append(stmt.orelse)
+            elif kind is sw.Try:
+                stack.extend(b for b in (stmt.body, stmt.cleanup) if b)
             elif (kind is sw.For or kind is sw.While) and stmt.body:
                 stack.append(stmt.body)
 
@@ -49,12 +51,15 @@ def statements(block):
             yield from statements(stmt.orelse)
         elif kind is sw.For or kind is sw.While:
             yield from statements(stmt.body)
+        elif kind is sw.Try:
+            yield from statements(stmt.body)
+            yield from statements(stmt.cleanup)
 
 
 def is_compound(stmt):
     """Whether ``stmt`` holds blocks of statements (a branch or a loop)."""
     kind = type(stmt)
-    return kind is sw.If or kind is sw.For or kind is sw.While
+    return kind is sw.If or kind is sw.For or kind is sw.While or kind is sw.Try
 
 
 def every_statement(function):
@@ -141,6 +146,8 @@ def rewrite(stmt, change):
             stmt.target = change(stmt.target)
     elif isinstance(stmt, (sw.If, sw.While)):
         stmt.test = change(stmt.test)
+    elif isinstance(stmt, sw.Try):
+        stmt.catches = tuple(change(c) for c in stmt.catches)
     elif isinstance(stmt, sw.For):
         stmt.bounds = tuple(change(b) for b in stmt.bounds)
         if stmt.over is not None:
@@ -242,6 +249,8 @@ def clone_block(block):
         copied = replace(stmt)
         if isinstance(stmt, sw.If):
             copied.body, copied.orelse = clone_block(stmt.body), clone_block(stmt.orelse)
+        elif isinstance(stmt, sw.Try):
+            copied.body, copied.cleanup = clone_block(stmt.body), clone_block(stmt.cleanup)
         elif isinstance(stmt, (sw.For, sw.While, sw.Function)):
             copied.body = clone_block(stmt.body)
         out.append(copied)

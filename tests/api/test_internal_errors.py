@@ -149,8 +149,7 @@ def test_importing_a_module_that_meets_our_bug_is_our_bug(tmp_path, monkeypatch,
 
 
 def test_a_user_error_keeps_its_status(tmp_path, monkeypatch, capsys):
-    (tmp_path / "model.py").write_text(MODEL.replace("return x", "try:\n        pass\n"
-                                                     "    except Exception:\n        pass\n"
+    (tmp_path / "model.py").write_text(MODEL.replace("return x", "with open(x):\n        pass\n"
                                                      "    return x"))
     monkeypatch.chdir(tmp_path)
     assert cli.main(["show", "model.py:f"]) == USER_ERROR

@@ -32,9 +32,9 @@ import symdiff
 import symdiff.api
 
 try:
-    from corpus import checks, control, lambdas, nested, special, straight
+    from corpus import attempts, checks, control, lambdas, nested, special, straight
 except ImportError:  # run with the repository root, not tests/, on sys.path
-    from tests.corpus import checks, control, lambdas, nested, special, straight
+    from tests.corpus import attempts, checks, control, lambdas, nested, special, straight
 
 try:
     import oracles
@@ -55,7 +55,7 @@ tape_grad = _witness("symdiff.tape", "grad")
 sympy_grad = _witness("symdiff.witnesses.symbolic", "evaluate_grad")
 
 CASES = [(f"{module.__name__.rpartition('.')[2]}.{c.label}", c)
-         for module in (straight, control, lambdas, nested, checks, special)
+         for module in (straight, control, lambdas, nested, checks, special, attempts)
          for c in module.CASES]
 POINTS = 20  # random points per case for finite differences, tape and the optimizer
 SYMPY_POINTS = 2  # sympy rebuilds and unrolls the expression at every point
