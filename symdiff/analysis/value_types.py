@@ -94,8 +94,14 @@ def _const(expr, of, env, module):
 
 
 def _attribute(expr, of, env, module):
-    """``math.pi``, ``math.inf``, ``np.inf``: the floats of ``math`` and numpy."""
+    """``math.pi``, ``math.inf``, ``np.inf``: the floats of ``math`` and numpy; an
+    array's ``size`` and ``ndim`` (ints) and ``shape`` (a tuple of ints, one per axis)."""
     value = expr.value
+    array = of(value)
+    if isinstance(array, t.Array) and expr.attr in ("size", "ndim"):
+        return t.INT
+    if isinstance(array, t.Array) and expr.attr == "shape":
+        return t.Tuple((t.INT,) * array.ndim)
     if type(value) is not ex.Name:
         return None
     numpy = sys.modules.get("numpy")

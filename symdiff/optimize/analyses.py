@@ -65,3 +65,10 @@ def write_counts(function, context=None):
         for target in writes(stmt):
             counts[target] = get(target, 0) + 1
     return counts
+
+
+def placed_names(function, context=None):
+    """The names some statement of ``function`` writes a place of (``x[i] = v``,
+    ``dx[i] += g``): an array such a name holds is changed where it lies."""
+    return frozenset(sw.target_name(stmt.target) for stmt in every_statement(function)
+                     if type(stmt) in (sw.Let, sw.AddTo) and sw.is_place(stmt.target))

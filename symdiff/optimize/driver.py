@@ -32,6 +32,7 @@ import itertools
 
 from symdiff.ir import sweeps as sw
 from symdiff.optimize.context import Context
+from symdiff.optimize.doubles import double_sums
 from symdiff.optimize.copies import propagate_copies, propagate_local_copies
 from symdiff.optimize.echoes import drop_copies_back
 from symdiff.optimize.floats import float_constants
@@ -87,7 +88,7 @@ def run_passes(function, context, passes=None):
 
 
 # Every pass, in the order each round runs them.
-PASSES = (fold_constants, float_constants, fold_signs, drop_copies_back, propagate_copies,
+PASSES = (fold_constants, float_constants, fold_signs, double_sums, drop_copies_back, propagate_copies,
           propagate_local_copies, reuse_values, simplify_array_seeds, fuse_single_uses,
           merge_accumulations, drop_dead_statements, drop_empty_statements,
           drop_orphan_comments)

@@ -10,6 +10,8 @@ import math
 
 from symdiff.core import expr as ex
 from symdiff.ir import sweeps as sw
+from symdiff.optimize.analyses import placed_names
+from symdiff.optimize.arrays import WEAK, dtype_of, is_scalar
 from symdiff.optimize.facts import FLOATS, cannot_raise, is_float, known_number
 from symdiff.optimize.walk import every_statement, rewrite, transform
 from symdiff.primitives.registry import foldable_math
@@ -33,6 +35,8 @@ def fold_constants(function, context):
                 stmt.value = folded
             if type(stmt.target) is not str:
                 stmt.target = fold(stmt.target)
+            elif kind is sw.Let:
+                folder.shared_array(stmt)
             if kind is sw.AddTo:
                 folder.accumulation(stmt)
             continue
@@ -65,8 +69,35 @@ class _Folder:
         return node if visitor is None else visitor(self, node)
 
     def keeps_type(self, one, other):
-        """``1 * e`` is ``e``; ``1.0 * e`` is ``e`` only when ``e`` is a float already."""
-        return isinstance(one, int) or is_float(other, self.context)
+        """``1 * e`` is ``e``; ``1.0 * e`` is ``e`` only when ``e`` is a float already, or
+        a float array that may be shared (``float_array_kept``)."""
+        return isinstance(one, int) or is_float(other, self.context) or (
+            self.float_array_kept(other))
+
+    def float_array_kept(self, other):
+        """Whether ``other`` is a new float array of a known dtype (an operation:
+        ``1.0 * e`` has its values and dtype), or a NumPy float."""
+        dtype = dtype_of(other, self.context)
+        if dtype in (None, WEAK):
+            return False
+        return type(other) in (ex.BinOp, ex.UnaryOp) or is_scalar(other, self.context)
+
+    def shared_array(self, stmt):
+        """``y = 1.0 * x`` is ``y = x`` for a float array ``x`` neither name has a place
+        of written anywhere (``x[i] = v``, ``y[i] += g``): the two names may then hold
+        one array, which nothing changes where it lies (an accumulation into ``y`` is in
+        place only where ``in_place`` proves ``y`` owns its array, which ``y = x`` does not
+        give)."""
+        value, context = stmt.value, self.context
+        if type(value) is not ex.BinOp or value.op != "*":
+            return
+        for one, other in ((value.left, value.right), (value.right, value.left)):
+            if _is_exactly(known_number(one), 1) and type(other) is ex.Name and (
+                    dtype_of(other, context) not in (None, WEAK)):
+                placed = context.analysis(placed_names, context.function)
+                if other.id not in placed and stmt.target not in placed:
+                    stmt.value = self._done(other)
+                    return
 
     def _done(self, node):
         self.changed = True

@@ -9,7 +9,7 @@ negation can take is moved into it.
 Expects the typed sweeps IR and its ``Context`` (``facts.type_of``).  Guarantees the
 same results and exceptions for every input, nan only possibly of the other sign (a nan
 is a nan: ``oracles.same``): IEEE arithmetic is symmetric in the sign, so for a float
-``a``, ``(-a) * b`` is ``-(a * b)``, ``(-a) / b`` is ``-(a / b)`` and ``c + (-a)`` is
+``a`` (or a float array, element by element: a broadcast that fails fails either way), ``(-a) * b`` is ``-(a * b)``, ``(-a) / b`` is ``-(a / b)`` and ``c + (-a)`` is
 ``c - a``, ±0.0 and ±inf included.  The negated value must be a float (an int ``0`` has
 no sign: ``-0.0 + -0`` is ``0.0``, ``-0.0 - 0`` is ``-0.0``) or a nonzero constant, and
 the other operand of a product a number, never a complex.  The operands are evaluated
@@ -19,6 +19,7 @@ in the order they were.
 from symdiff.core import expr as ex
 from symdiff.core import types as t
 from symdiff.ir import sweeps as sw
+from symdiff.optimize.arrays import WEAK, dtype_of
 from symdiff.optimize.facts import is_float, known_number, type_of
 from symdiff.optimize.walk import every_statement, rewrite, transform
 
@@ -69,7 +70,7 @@ class _Signs:
             negative = type(expr) is ex.UnaryOp and (number != 0 or type(number) is float)
             return expr.operand if negative else None
         if type(expr) is ex.UnaryOp and expr.op == "-":
-            return expr.operand if is_float(expr.operand, self.context) else None
+            return expr.operand if self._signed(expr.operand) else None
         if type(expr) is ex.BinOp and expr.op in ("*", "/"):
             left, right = expr.left, expr.right
             positive = self.negated(left)
@@ -80,11 +81,21 @@ class _Signs:
                 return ex.BinOp(expr.op, left, positive)
         return None
 
+    def _signed(self, expr):
+        """Whether every value ``expr`` holds is a float: a float, a float array, or a
+        NumPy float (``arrays.dtype_of``: a reduction of a float array)."""
+        return is_float(expr, self.context) or _float_array(type_of(expr, self.context)) or (
+            dtype_of(expr, self.context) not in (None, WEAK))
+
     def _multiplies(self, positive, other):
-        """Whether ``positive`` times (or over) ``other`` is a float whose sign is the
-        product of theirs: one is a float, the other a number."""
-        context = self.context
-        kinds = type(type_of(positive, context)), type(type_of(other, context))
-        if not all(k in _NUMBER_CLASSES for k in kinds):
+        """Whether ``positive`` times (or over) ``other`` is a float (or a float array)
+        whose sign is the product of theirs, element by element: one is a float or a
+        float array, the other a number or a float array."""
+        if not all(type(type_of(e, self.context)) in _NUMBER_CLASSES or self._signed(e)
+                   for e in (positive, other)):
             return False
-        return is_float(positive, context) or is_float(other, context)
+        return self._signed(positive) or self._signed(other)
+
+
+def _float_array(kind):
+    return type(kind) is t.Array and kind.dtype.startswith("float")
