@@ -6,8 +6,8 @@ the shape classes of ``optimize.arrays``.  Guarantees the same results, bit for 
 and the same exceptions:
 
 - ``np.full_like(x, c) op y`` (``op`` one of ``+ - * /``, either side) is ``c op y``
-  where ``y`` has ``x``'s shape and dtype and ``c`` is a Python number: NumPy rounds
-  ``c`` to the array's dtype either way, and computes the same operation on each
+  where ``y`` has ``x``'s shape and dtype and ``c`` is a Python number (or a NumPy float
+  of that dtype): NumPy rounds ``c`` to the array's dtype either way, and computes the same operation on each
   element; ``np.ones_like(x) * y`` (and ``np.full_like(x, 1.0)``) is ``y`` itself where
   ``y`` is a new array (no name ends up holding another's array);
 - ``(a * np.ones_like(x)) op y``, and ``(a * np.ones_like(x)) / s`` or ``* s`` by a
@@ -144,7 +144,7 @@ def _stripped(seed, cls, dtype, context, op, outer):
     like = _like_of(seed, cls, dtype, context)
     if type(seed) is ex.Name and like is not None:
         seed = seeds(context)[seed.id]
-    if like == "full_like" and outer and _python_number(seed.args[1], context):
+    if like == "full_like" and outer and _number_of(seed.args[1], dtype, context):
         return seed.args[1]
     if type(seed) is not ex.BinOp or seed.op not in ("*", "/"):
         return None
@@ -161,8 +161,10 @@ def _stripped(seed, cls, dtype, context, op, outer):
     return None
 
 
-def _python_number(value, context):
-    return is_scalar(value, context) and dtype_of(value, context) == WEAK
+def _number_of(value, dtype, context):
+    """Whether ``value`` is a number that meets an array of ``dtype`` as that dtype: a
+    Python number, or a NumPy float of that very dtype."""
+    return is_scalar(value, context) and dtype_of(value, context) in (WEAK, dtype)
 
 
 def _array_operand(expr, context):

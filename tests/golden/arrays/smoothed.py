@@ -24,7 +24,7 @@ def grad_smoothed(u, dt):
     ddt = np.sum(dadd_new_1 * add_new)
     dadd_new = dadd_new_1 * dt
     du[:-2] += dadd_new
-    du[1:-1] += -dadd_new * 2.0
+    du[1:-1] -= dadd_new * 2.0
     du[2:] += dadd_new
     du[1:-1] += dadd_new_1
     # line 41: new = u.copy()

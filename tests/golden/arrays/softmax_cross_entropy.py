@@ -22,7 +22,7 @@ def grad_softmax_cross_entropy(W, X, labels):
     np.add.at(dlog_p, (arange_result, labels), dlog_p_part)
     # line 32: log_p = scores - np.log(np.sum(np.exp(scores), axis=1, keepdims=True))
     dscores_1 = (dlog_p
-                 + -np.sum(dlog_p, axis=1, keepdims=True) / array_sum_log_p * exp_log_p)
+                 - np.sum(dlog_p, axis=1, keepdims=True) / array_sum_log_p * exp_log_p)
     # line 31: scores = scores - np.max(scores, axis=1, keepdims=True)
     dscores = dscores_1
     darray_max_scores = -np.sum(dscores_1, axis=1, keepdims=True)
