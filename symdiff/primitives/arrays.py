@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 
 from symdiff.core import expr as ex
 from symdiff.core import types as t
-from symdiff.primitives.broadcasting import Elementwise, Text, Unbroadcast, call
+from symdiff.primitives.broadcasting import CastBack, Elementwise, Text, Unbroadcast, call
 from symdiff.primitives.record import primitive, table
 from symdiff.primitives.tangents import LinearIn, linear, spread_where_broadcast
 
@@ -296,4 +296,7 @@ def for_arrays(record, arg_types, out_type):
         builders = tuple(None if b is None or kind is None else Unbroadcast(b, kind, out_type)
                          for b, kind in zip(builders, arg_types))
         tangents = spread_where_broadcast(tangents, arg_types, out_type)
+    elif isinstance(out_type, t.Array):
+        builders = tuple(None if b is None or kind is None else CastBack(b, kind, out_type)
+                         for b, kind in zip(builders, arg_types))
     return replace(record, vjp=builders, jvp=tangents, overrides=())

@@ -9,7 +9,8 @@ incoming adjoint ``g``.  Guarantees the builders the array records are made of:
 - ``Elementwise``: a scalar record's builder computing on arrays, its conditional
   partials as ``numpy.where``, tests of constants decided first (``elementwise``);
 - ``Unbroadcast``: a contribution summed back to the shape of an operand NumPy broadcast,
-  over the axes the types say it was broadcast along, never tested at run time.
+  over the axes the types say it was broadcast along, never tested at run time, and cast
+  back to the operand's float dtype where NumPy promoted it (float32 met float64).
 
     Unbroadcast(Text("g", ("x", "y")), array[float64, 1, ()], array[float64, 2, ()])
         (g, ...)   ->   numpy.sum(g, axis=0)
@@ -62,6 +63,9 @@ class Unbroadcast:
     result: object
 
     def __call__(self, g, args, out, names):
+        return _cast_back(self.summed(g, args, out, names), self.kind, self.result, names)
+
+    def summed(self, g, args, out, names):
         term = self.builder(g, args, out, names)
         leading, units = t.broadcast_axes(self.kind, self.result)
         if not (leading or units):
@@ -77,6 +81,37 @@ class Unbroadcast:
                 term = call(names, "sum", term, axis=_axes(tuple(range(leading))))
         return term if sign is None else times(term, ex.Const(1.0) if sign == 1 else
                                                ex.UnaryOp("-", ex.Const(1.0)))
+
+
+def _cast_back(term, kind, result, names):
+    """``term`` of the dtype of the operand ``kind`` where NumPy promoted it to the
+    result's (a float32 array met a float64 one): an adjoint has its primal's type, as
+    a cast's (``array_casts``) has."""
+    if not (isinstance(kind, t.Array) and isinstance(result, t.Array)) or (
+            kind.dtype == result.dtype or not kind.dtype.startswith("float")) or (
+            _casts(term)):
+        return term
+    dtype = ex.Attribute(numpy_name(names), kind.dtype)
+    return ex.Call(ex.Attribute(term, "astype"), (dtype,), ())
+
+
+def _casts(term):
+    """Whether ``term`` is a cast already (``g.astype(x.dtype)``, a cast's own rule)."""
+    return type(term) is ex.Call and type(term.func) is ex.Attribute and (
+        term.func.attr == "astype")
+
+
+@dataclass(frozen=True)
+class CastBack:
+    """The contribution of ``builder`` cast back to the float dtype of an operand of
+    type ``kind`` where the result, of type ``result``, has another (``_cast_back``)."""
+
+    builder: object
+    kind: object
+    result: object
+
+    def __call__(self, g, args, out, names):
+        return _cast_back(self.builder(g, args, out, names), self.kind, self.result, names)
 
 
 @dataclass(frozen=True)
