@@ -5,6 +5,7 @@ negation can take is moved into it.
     dlam -= -1.0                             dlam += 1.0
     y = a - -(b / c)                         y = a + b / c
     z = -(-2.0 * a / b)                      z = 2.0 * a / b
+    dA = -dD * 2.0  (dD an array)            dA = dD * -2.0
 
 Expects the typed sweeps IR and its ``Context`` (``facts.type_of``).  Guarantees the
 same results and exceptions for every input, nan only possibly of the other sign (a nan
@@ -56,7 +57,17 @@ class _Signs:
             positive = self.negated(node.right)
             if positive is not None:
                 return self._done(ex.BinOp("-" if node.op == "+" else "+", node.left, positive))
+        elif kind is ex.BinOp and node.op in ("*", "/") and self._into_constant(node):
+            return self._done(ex.BinOp(node.op, node.left.operand, ex.UnaryOp("-", node.right)))
         return node
+
+    def _into_constant(self, node):
+        """Whether ``-a * c`` (or ``-a / c``) of a float array ``a`` and a positive float
+        written out is ``a * -c``: one pass over the array instead of two."""
+        left, number = node.left, known_number(node.right)
+        return type(left) is ex.UnaryOp and left.op == "-" and type(number) is float and (
+            number > 0 and type(node.right) is ex.Const) and _float_array(
+            type_of(left.operand, self.context))
 
     def _done(self, node):
         self.changed = True

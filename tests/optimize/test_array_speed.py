@@ -116,3 +116,11 @@ def test_workload_gradients_of_float32_are_float32(name, monkeypatch):
         given = point[params.index(param)]
         if isinstance(given, np.ndarray):
             assert gradient.dtype == np.float32, (name, param)
+
+
+def test_a_negated_array_times_a_constant_takes_the_sign():
+    workload = array_workloads.make("kernel", "small")
+    before = source(workload.fn, workload.point, workload.wrt, False)
+    after = source(workload.fn, workload.point, workload.wrt, True)
+    assert "dmul_D = -dD" in before
+    assert "dD * -2.0" in after and "-dD" not in after
