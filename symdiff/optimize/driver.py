@@ -65,7 +65,7 @@ def optimize_function(generated, pack=True):
         run_passes(function, context)
     accumulate_in_place(function, context)  # last: no later pass may make names share
     if pack:  # after every pass: none reads a tuple of saves
-        pack_saves(function)
+        pack_saves(function, context.math_name)
     context.tables.clear()  # what the run remembered goes now, not when a collection finds it
     result.function = sw.number_statements(function)
     return result

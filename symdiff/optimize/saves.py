@@ -30,20 +30,29 @@ more than once forward or back.  The numba target, whose save lists each hold on
 of number, takes the pushes as they are (``optimize_function``'s ``pack``).
 """
 
+from dataclasses import dataclass
+
 from symdiff.core import expr as ex
+from symdiff.core import types as t
 from symdiff.ir import sweeps as sw
+from symdiff.optimize.walk import rewrite, transform
+from symdiff.primitives.registry import float_math
 
 SMALLEST = 3  # names saved per iteration that are worth one tuple
 
 
-def pack_saves(function):
+def pack_saves(function, math_name=None):
     """Rewrite, in place, the loops of ``function`` whose iterations save ``SMALLEST``
-    names or more on a save stack to push them as one tuple; whether any changed."""
+    names or more on a save stack to push them as one tuple (two, where the reverse
+    iteration then reads a saved value instead of computing it again:
+    ``_saved_instead``); whether any changed.  ``math_name``: the name ``math`` is read
+    by (None: no call is taken for a saved value)."""
     stacks = [(s.push, s.pop) for s in sw.walk(function.body) if type(s) is sw.NewStack]
+    known = _Known(function.types or {}, math_name)
     changed = False
     for forward, back in _paired_loops(function.body):
         for push, pop in stacks:
-            changed |= _pack(forward.body, back.body, push, pop)
+            changed |= _pack(forward.body, back.body, push, pop, known)
     return changed
 
 
@@ -73,7 +82,7 @@ def _mark_inside_try(stmt, seen):
             seen.setdefault(inner.loop, []).extend([inner] * 3)
 
 
-def _pack(forward, back, push, pop):
+def _pack(forward, back, push, pop, known):
     saves = _events(forward, push, pop, sw.Push, push)
     loads = _events(back, push, pop, sw.Pop, pop)
     if saves is None or loads is None or [k for k, _ in reversed(saves)] != [
@@ -82,11 +91,12 @@ def _pack(forward, back, push, pop):
     own_loads = [j for kind, j in reversed(loads) if kind == "own"]  # in the saves' order
     pairs = [(i, j) for (kind, i), j in zip([e for e in saves if e[0] == "own"], own_loads)
              if type(forward[i].value) is ex.Name and type(back[j].target) is str]
-    if len(pairs) < SMALLEST:
+    if len(pairs) < 2:
         return False
     last, first = pairs[-1]  # where the tuple is pushed, and popped
     pairs = [(i, j) for i, j in pairs if _kept(forward, i, last) and _untouched(back, first, j)]
-    if len(pairs) < SMALLEST:
+    reused = _saved_instead(forward, back, pairs, known) if len(pairs) >= 2 else []
+    if len(pairs) < SMALLEST and not reused:
         return False
     values = ex.Tuple(tuple(forward[i].value for i, _ in pairs))
     targets = tuple(back[j].target for _, j in pairs)
@@ -96,6 +106,8 @@ def _pack(forward, back, push, pop):
         del forward[i]
     for j in sorted((j for _, j in pairs[:-1]), reverse=True):
         del back[j]
+    for stmt, change in reused:
+        rewrite(stmt, lambda e: transform(e, change))
     return True
 
 
@@ -148,3 +160,103 @@ def _untouched(back, first, j):
     """Whether the name popped at ``j`` may be popped at ``first`` instead: no statement
     from there to ``j`` reads or writes it."""
     return not any(sw.mentions(s, back[j].target) for s in back[first:j])
+
+
+# --- a saved value read where the reverse iteration would compute it again ---------------
+
+@dataclass(frozen=True)
+class _Known:
+    types: dict  # the function's types (``analysis.sweep_types``)
+    math_name: str  # the name ``math`` is read by, or None
+
+    def number(self, name):
+        return self.types.get(name) in t.NUMBERS
+
+
+def _saved_instead(forward, back, pairs, known):
+    """``(statement, change)`` for each statement of the reverse iteration, after the
+    tuple's pop, that computes again what a saved name holds: ``a = math.sin(x)`` in the
+    forward iteration, ``a`` and ``x`` both saved and neither rebound before their save,
+    so after the pop ``math.sin(x)`` is ``a`` (numbers, and operations whose result
+    depends on their operands alone)."""
+    last, first = pairs[-1]
+    popped = {forward[i].value.id: back[j].target for i, j in pairs}
+    known_values = {}
+    for i, _ in pairs:
+        name = forward[i].value.id
+        made = _made_from(forward, i, name, popped, last, known)
+        if made is not None:
+            key = repr(_renamed(made, popped))
+            known_values.setdefault(key, ex.Name(popped[name]))
+    if not known_values:
+        return []
+    return _uses(back[first + 1:], known_values, set(popped.values()))
+
+
+def _made_from(forward, i, name, popped, last, known):
+    """The expression the forward iteration gave ``name`` before its push at ``i``,
+    where it reads only saved numbers that hold the same values up to ``last``."""
+    for k in range(i - 1, -1, -1):
+        stmt = forward[k]
+        if name in sw.binds(stmt) or any(name in sw.binds(s) for s in sw.walk([stmt])):
+            if type(stmt) is not sw.Let or stmt.target != name:
+                return None
+            value = stmt.value
+            reads = [n for n in ex.names(value) if n != known.math_name]
+            if not _plain(value, known) or not all(
+                    n in popped and n != name and known.number(n) for n in reads):
+                return None
+            later = sw.walk(forward[k + 1:last])
+            if any(n in sw.binds(s) for s in later for n in reads):
+                return None
+            return value if known.number(name) else None
+    return None
+
+
+_OPERATIONS = frozenset(("+", "-", "*", "/"))
+
+
+def _plain(expr, known):
+    """An expression of names, constants, ``+ - * /``, negation and ``math`` calls that
+    return floats: its value depends on its operands' values alone."""
+    kind = type(expr)
+    if kind in (ex.Name, ex.Const):
+        return True
+    if kind is ex.BinOp:
+        return expr.op in _OPERATIONS and _plain(expr.left, known) and _plain(
+            expr.right, known)
+    if kind is ex.UnaryOp:
+        return expr.op == "-" and _plain(expr.operand, known)
+    if kind is ex.Call and not expr.keywords and type(expr.func) is ex.Attribute:
+        base = expr.func.value
+        return (known.math_name is not None and type(base) is ex.Name
+                and base.id == known.math_name and float_math(expr.func.attr)
+                and all(_plain(a, known) for a in expr.args))
+    return False
+
+
+def _renamed(expr, popped):
+    def visit(node):
+        return ex.Name(popped[node.id]) if type(node) is ex.Name and node.id in popped else node
+    return transform(expr, visit)
+
+
+def _uses(block, known_values, names):
+    """The simple statements of ``block`` holding one of ``known_values`` (by their
+    ``repr``, which tells -0.0 from 0.0), up to the first that rebinds one of ``names``."""
+    found = []
+
+    def change(node):
+        return known_values.get(repr(node), node) if type(node) in (
+            ex.BinOp, ex.UnaryOp, ex.Call) else node
+
+    for stmt in block:
+        if type(stmt) is sw.Comment:
+            continue
+        simple = type(stmt) in (sw.Let, sw.AddTo)
+        if simple and any(repr(e) in known_values for v in sw.evaluated(stmt)
+                          for e in ex.walk(v)):
+            found.append((stmt, change))
+        if not simple or any(n in names for n in sw.binds(stmt)):
+            break
+    return found
