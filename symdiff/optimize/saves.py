@@ -3,21 +3,24 @@
 Expects the optimized sweeps (``ir.sweeps``), each loop of the forward sweep and its
 reverse tagged with the id of the user's loop they run (``For.loop``, ``While.loop``,
 from ``ad.control``).  Guarantees the same values popped into the same names: where an
-iteration pushes at least ``SMALLEST`` names on a save stack, each left as it is until
-the iteration ends, and the reverse iteration pops them into names it does not touch
-before their pops, those pushes become one push of a tuple at the end of the iteration
-and those pops one pop at the start of the reverse iteration, unpacked.  A list append
-and a pop cost about what building a tuple and unpacking it costs, so three values
-saved cost one call each way instead of three.
+iteration pushes at least ``SMALLEST`` names on a save stack, each unchanged from its
+push to the last of them, and the reverse iteration pops them into names it does not
+touch between the first of those pops and their own, the pushes become one push of a
+tuple where the last was and the pops one pop where the first was, unpacked.  A list
+append and a pop cost about what building a tuple and unpacking it costs, so three
+values saved cost one call each way instead of three.  Two values are packed too where
+the reverse iteration then reads a saved value instead of computing it again.
 
     for _ in range(9):                        for _ in range(9):
         push(x0)                                  sub_s = x1 - x0 * x0
         sub_s = x1 - x0 * x0                      sub_s_1 = 1.0 - x0
-        push(sub_s)                ──►            x0 = x1
-        sub_s_1 = 1.0 - x0                        push((x0_old, sub_s, sub_s_1))
-        push(sub_s_1)
-        x0 = x1                               (only where x0 is not rebound: here it is,
-                                               so x0's push stays where it was)
+        push(sub_s)                ──►            push((x0, sub_s, sub_s_1))
+        sub_s_1 = 1.0 - x0                        x0 = x1
+        push(sub_s_1)                         for _ in reversed(range(9)):
+        x0 = x1                                   x0, sub_s, sub_s_1 = pop()
+    for _ in reversed(range(9)):                  ...
+        sub_s_1 = pop()
+        ...  sub_s = pop()  ...  x0 = pop()
 
 The stack stays aligned: what an iteration pushes in nested statements (an inner loop,
 a branch) is pushed before the tuple and, in the reverse iteration, popped after it, as
