@@ -165,6 +165,38 @@ def long_loop_grad(a, b):
     return sa, sb
 
 
+# (6) The same composition written as a loop, 5 and 40 steps ------------------------------
+
+def swell_loop_5(x):
+    for _ in range(5):
+        x = math.sin(x) * x + math.cos(x)
+    return x
+
+
+def swell_loop_40(x):
+    for _ in range(40):
+        x = math.sin(x) * x + math.cos(x)
+    return x
+
+
+def _swell_loop_grad(x, steps):
+    # d/dx [sin(x) * x + cos(x)] = x * cos(x): the product along the steps, carried forward
+    g = 1.0
+    for _ in range(steps):
+        c = math.cos(x)
+        g *= x * c
+        x = math.sin(x) * x + c
+    return g
+
+
+def swell_loop_5_grad(x):
+    return _swell_loop_grad(x, 5)
+
+
+def swell_loop_40_grad(x):
+    return _swell_loop_grad(x, 40)
+
+
 # (4) Nested composition x -> sin(x) * x + cos(x), straight-line, generated ---------------
 
 NEST_DEPTHS = (5, 10, 20, 40)
@@ -233,6 +265,11 @@ def all_workloads(directory):
             f"nest_{depth}", f"x -> sin(x)*x + cos(x) composed {depth} times, straight line",
             getattr(nests, f"nest_{depth}"), getattr(nests, f"nest_{depth}_grad"), (0.7,),
             ["nest"]))
+    for steps, fn, hand in ((5, swell_loop_5, swell_loop_5_grad),
+                            (40, swell_loop_40, swell_loop_40_grad)):
+        found.append(Workload(
+            f"swell_loop_{steps}", f"x -> sin(x)*x + cos(x), {steps} steps of a for loop",
+            fn, hand, (0.7,), ["loop"]))
     found.append(Workload(
         "long_loop", "100,000-step loop: h += 0.001*sin(a*h + b); s += 0.001*h*h",
         long_loop, long_loop_grad, (0.8, 0.3), ["loop", "long"]))

@@ -44,14 +44,15 @@ class Gradient:
     """Everything built for one function: the generated text, function and graph."""
 
     def __init__(self, fn, wrt, with_value, optimize, mode="reverse", prefer=None,
-                 debug=None, kinds=None, jit=None):
+                 debug=None, kinds=None, jit=None, pack=True):
         # held, so the ids in ``build``'s key stay those of these objects
         self.owners = (getattr(fn, "__code__", fn), getattr(fn, "__globals__", None),
                        tuple(getattr(fn, "__closure__", None) or ()))
         with collector_paused():  # the graph and the compiled function too (``pipeline``)
-            self._build(fn, wrt, with_value, optimize, mode, prefer, debug, kinds, jit)
+            self._build(fn, wrt, with_value, optimize, mode, prefer, debug, kinds, jit, pack)
 
-    def _build(self, fn, wrt, with_value, optimize, mode, prefer, debug, kinds, jit=None):
+    def _build(self, fn, wrt, with_value, optimize, mode, prefer, debug, kinds, jit=None,
+               pack=True):
         parsed = parse_function(fn)
         if jit and untyped_parameter(kinds) is not None:
             raise parsed.error(UnsupportedSyntaxError, parsed.tree, (
@@ -60,7 +61,7 @@ class Gradient:
                 "pass its values as numbers or a tuple, or use the gradient without jit")
         built = generate(parsed, wrt, prefer=prefer, with_value=with_value, optimize=optimize,
                          forward=mode == "forward", debug=debug, kinds=kinds,
-                         target=jit or "python", seeded=mode == "vjp")
+                         target=jit or "python", seeded=mode == "vjp", pack=pack)
         program, self.source = built.program, built.source
         self.wrt_names, self.single = list(built.wrt.names), built.wrt.single
         self._parsed, self._defuse = parsed, built.defuse  # for the graph, when asked
@@ -71,6 +72,7 @@ class Gradient:
         variant = [] if not named else [f"wrt {self.wrt_names[0]}" if self.single
                                         else f"wrt ({names})"]
         variant += ["value"] * with_value + ["unoptimized"] * (not optimize) + [jit] * bool(jit)
+        variant += ["saves one by one"] * (optimize and not pack and jit is None)
         self.function = compile_module(self.source, self.name, program.namespace,
                                        parsed.filename, "; ".join(variant), built.module)
         if jit == "numba":  # compiled at once for the numbers the parameters hold
@@ -115,7 +117,7 @@ def _watched_reads(reads):
 
 
 def build(fn, wrt=None, *, with_value=False, optimize=True, mode="reverse", prefer=None,
-          debug=None, kinds=None, jit=None):
+          debug=None, kinds=None, jit=None, pack=True):
     """The cached ``Gradient`` of ``fn`` (``mode="forward"``: its forward-mode function;
     ``mode="vjp"``: its vector-Jacobian product, ``symdiff.vjp``).
 
@@ -124,7 +126,9 @@ def build(fn, wrt=None, *, with_value=False, optimize=True, mode="reverse", pref
     each pipeline stage (``symdiff.pipeline.generate``); the gradient is then built
     afresh (and cached as any other).  ``kinds``: the container parameters' types
     (``specialized.container_kinds``), part of the key.  ``jit="numba"``: the text
-    written for numba and compiled with ``numba.njit`` (``backend.jit``).
+    written for numba and compiled with ``numba.njit`` (``backend.jit``).  ``pack=False``:
+    a loop's saves pushed one by one, never as a tuple (``optimize.saves``), the text
+    symdiff itself reads again (a gradient differentiated: ``hvp``, ``grad(grad(f))``).
     """
     check_target(jit)
     if isinstance(fn, Specialized):
@@ -134,13 +138,13 @@ def build(fn, wrt=None, *, with_value=False, optimize=True, mode="reverse", pref
     # by identity: equal code objects in two modules, or two generated functions, differ
     code, scope = getattr(fn, "__code__", fn), getattr(fn, "__globals__", None)
     key = (id(code), id(scope), _closure_key(fn), wrt_key, with_value, optimize, mode, prefer,
-           tuple(sorted((kinds or {}).items())), jit)
+           tuple(sorted((kinds or {}).items())), jit, pack)
     cached = _CACHE.get(key)
     if cached is not None and cached.is_current() and debug is None:
         _CACHE[key] = _CACHE.pop(key)  # now the most recently used
         return cached
     gradient = Gradient(fn, wrt, with_value, optimize, mode, prefer, debug, kinds,
-                        **jit_options({}, jit))
+                        **jit_options({}, jit), **({} if pack else {"pack": False}))
     _CACHE.pop(key, None)
     _CACHE[key] = gradient
     while len(_CACHE) > CACHE_SIZE:
@@ -195,6 +199,12 @@ class GradFunction(BuiltLater):
                                 jit=self._jit)
         return self._built
 
+    def _reread(self):
+        """The gradient as symdiff reads it again: its saves pushed one by one."""
+        wrt, with_value, optimize = self._options
+        return build(self.fn, wrt, with_value=with_value, optimize=optimize, jit=self._jit,
+                     pack=False)
+
     def __call__(self, *args, **kwargs):
         return self._gradient().function(*args, **kwargs)
 
@@ -218,8 +228,16 @@ def _wrap(fn, wrt, with_value, optimize, jit=None):
         gradient = build(fn, wrt, with_value=with_value, optimize=optimize, jit=jit)
     except UndefinedNameError:
         return GradFunction(fn, wrt, with_value, optimize, jit)
-    return wrap(gradient, "value_and_grad" if with_value else "grad", subject,
+    made = wrap(gradient, "value_and_grad" if with_value else "grad", subject,
                 jit_options({"wrt": wrt, "optimize": optimize}, jit), fn=fn)
+    if optimize and jit is None:  # read again (grad of a gradient): saves one by one
+        made._reread = functools.partial(_reread, fn, wrt, with_value, optimize)
+    return made
+
+
+def _reread(fn, wrt, with_value, optimize):
+    """The generated function of ``fn``'s gradient as symdiff reads it again."""
+    return build(fn, wrt, with_value=with_value, optimize=optimize, pack=False).function
 
 
 def jit_options(options, jit):
@@ -232,7 +250,7 @@ def _unwrap(fn):
     a wrapper that changes no value (``functools.lru_cache``) for what it wraps."""
     if isinstance(fn, Specialized):
         raise _per_kinds_error(fn)
-    return fn._gradient().function if isinstance(fn, GradFunction) else transparent(fn)
+    return fn._reread().function if isinstance(fn, GradFunction) else transparent(fn)
 
 
 def _per_kinds_error(specialized):

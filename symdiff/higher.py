@@ -218,6 +218,6 @@ def _gradient_forward(fn, wrt, jit=None):
     if parsed.tree.args.kwonlyargs:
         raise keyword_only_error(parsed)
     choice = choose(wrt, parsed)
-    gradient = build(fn, choice.names)  # the gradient as a tuple, even of one
+    gradient = build(fn, choice.names, pack=False)  # a tuple, even of one; read again
     forward = build(gradient.function, choice.names, mode="forward", jit=jit)
     return forward, gradient, choice.single

@@ -64,7 +64,7 @@ class PerKinds:
                               kinds=kinds)
                 known = (built, (built,))
             else:
-                gradient = build(self.fn, self._names, kinds=kinds)  # a tuple, even of one
+                gradient = build(self.fn, self._names, kinds=kinds, pack=False)  # read again
                 built = build(gradient.function, self._names, mode="forward", kinds=kinds)
                 known = (built, (gradient, built))
             self._by_kinds[key] = known

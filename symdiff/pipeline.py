@@ -101,7 +101,7 @@ def lower(parsed, *, forward=False, debug=None, kinds=None, seeded=False):
 
 
 def generate(parsed, wrt=None, *, prefer=None, with_value=False, optimize=True,
-             forward=False, debug=None, kinds=None, target="python", seeded=False):
+             forward=False, debug=None, kinds=None, target="python", seeded=False, pack=True):
     """The generated gradient (``forward``: the tangent function) of a parsed function.
 
     ``wrt`` and ``prefer`` are as the caller wrote them (``frontend.wrt``): once the
@@ -110,7 +110,8 @@ def generate(parsed, wrt=None, *, prefer=None, with_value=False, optimize=True,
     holds.  ``kinds``: the container parameters' types, as ``lower`` takes them.
     ``target``: ``"python"``, or ``"numba"`` for the text numba compiles (``to_python``).
     ``seeded``: the vector-Jacobian product (``symdiff.vjp``), whose reverse sweep starts
-    from a cotangent parameter of the result's structure instead of 1.0.
+    from a cotangent parameter of the result's structure instead of 1.0.  ``pack``: a
+    loop's saves may be pushed as one tuple (``optimize_function``).
     """
     with collector_paused():
         show = debug or _quiet
@@ -122,11 +123,12 @@ def generate(parsed, wrt=None, *, prefer=None, with_value=False, optimize=True,
         check_tables(parsed, list(program.tables))  # those in wrt are refused by resolve
         return differentiate_program(parsed, program, choice, with_value=with_value,
                                      optimize=optimize, forward=forward, debug=debug,
-                                     target=target, seeded=seeded)
+                                     target=target, seeded=seeded, pack=pack)
 
 
 def differentiate_program(parsed, program, choice, *, with_value=False, optimize=True,
-                          forward=False, debug=None, target="python", seeded=False):
+                          forward=False, debug=None, target="python", seeded=False,
+                          pack=True):
     """The stages after ``lower``, for the parameters ``choice`` names: the sweeps,
     optimized, as a Python tree, and its text."""
     show = debug or _quiet
@@ -145,7 +147,7 @@ def differentiate_program(parsed, program, choice, *, with_value=False, optimize
         generated = dataclasses.replace(generated, returns_value=False)
     if optimize:
         with stage("optimize", parsed):
-            generated = optimize_function(generated)
+            generated = optimize_function(generated, pack=pack and target != "numba")
         verify_sweeps(program, generated, "optimize")
         show("optimize", generated.function)
     with stage("to_python", parsed):

@@ -87,13 +87,13 @@ def for_loop(env, stmt, scope, block):
                     bound = ir.Var(name)
                 kept.append(operand(bound))
             bounds = tuple(kept)
-        forward.append(sw.For(stmt.target, bounds, body, stmt.reverse, over))
+        forward.append(sw.For(stmt.target, bounds, body, stmt.reverse, over, loop=stmt.sid))
         back = sw.For(stmt.target, bounds, reverse_body(env, rb, stmt), not stmt.reverse,
-                      over)
+                      over, loop=stmt.sid)
         return unset(env, stmt, scope, inner) + forward + saved, restored + [back]
     counter = env.names.counter(f"{stmt.target}_trips")
     loop = sw.For(stmt.target, bounds, [sw.AddTo(counter, ex.Const(1))] + body,
-                  stmt.reverse, over)
+                  stmt.reverse, over, loop=stmt.sid)
     forward, reverse = counted(env, counter, loop, rb, scope, stmt)
     return unset(env, stmt, scope, inner) + forward, reverse
 
@@ -120,9 +120,9 @@ def while_loop(env, stmt, scope, block):
     if stmt.pre:
         body = flatten(env, fp, stmt.origin) + [
             sw.If(ex.UnaryOp("not", test), [sw.Break()])] + body
-        loop = sw.While(ex.Const(True), body)
+        loop = sw.While(ex.Const(True), body, loop=stmt.sid)
     else:
-        loop = sw.While(test, body)
+        loop = sw.While(test, body, loop=stmt.sid)
     if not rb:
         return [loop], []
     forward, reverse = counted(env, counter, loop, rb, scope, stmt)
@@ -132,7 +132,7 @@ def while_loop(env, stmt, scope, block):
 def counted(env, counter, loop, chunks, scope, stmt):
     saved, restored = decision(env, counter, scope)
     each = env.names.fresh("_")
-    back = sw.For(each, (ex.Name(counter),), reverse_body(env, chunks, stmt))
+    back = sw.For(each, (ex.Name(counter),), reverse_body(env, chunks, stmt), loop=loop.loop)
     return [sw.Let(counter, ex.Const(0)), loop] + saved, restored + [back]
 
 

@@ -192,17 +192,17 @@ def recomputed(env, name, reader, stmt, scope, popped, depth=2):
     reverse of ``stmt`` holds; None if there is none as cheap as a push and a pop.
 
     ``name`` must be computed by one cheap operation (``registry.cheap``, or reading an entry
-    of a table of numbers) earlier in the block of ``reader``, and each operand of it
+    of a table of numbers) earlier in the block of ``reader`` (``_reaching``), and each
+    operand of it
     must be unchanged since: not
     assigned in between, and at the reverse of ``stmt`` either stable (never
     saved), restored in place, among the ``popped`` values, or itself recomputed
     (up to ``depth`` operations deep).
     """
     du = env.defuse
-    sources = du.definitions(name)
-    if len(sources) != 1:
+    source = _reaching(du, name, reader)
+    if source is None:
         return None
-    source = sources[0]
     if isinstance(source, ir.Compute) and reads_table(env, source.expr):
         args, expression = [ir.Var(read) for read in source.reads], spelled_out(source.expr)
     elif isinstance(source, ir.Assign) and source.op not in env.program.custom and (
@@ -240,6 +240,22 @@ def recomputed(env, name, reader, stmt, scope, popped, depth=2):
     if expression is None:
         expression = forward_expression(env, source)
     return substitute(expression, operands)
+
+
+def _reaching(du, name, reader):
+    """The assignment of ``name`` that ``reader`` reads: its only one, or the last before
+    ``reader`` in ``reader``'s block with no other assignment of it in between (a name
+    the function binds in two loops, ``for w in ...`` twice); None if neither."""
+    sources = du.definitions(name)
+    if len(sources) == 1:
+        return sources[0]
+    block, at = du.block(reader)
+    before = [s for s in sources if du.block(s)[0] is block and du.block(s)[1] < at]
+    if not before:
+        return None
+    last = max(before, key=lambda s: du.block(s)[1])
+    between = block[du.block(last)[1] + 1:at]
+    return None if name in ir.assigned_names(between) else last
 
 
 def reads_table(env, expr):

@@ -237,6 +237,9 @@ def _assigned_values(function):
     for stmt in sw.walk(function.body):
         if type(stmt) is sw.Push and not stmt.method and type(stmt.value) is ex.Name:
             names_pushed.setdefault(stmt.stack, set()).add(stmt.value.id)
+        elif type(stmt) is sw.Push and not stmt.method and type(stmt.value) is ex.Tuple:
+            names_pushed.setdefault(stmt.stack, set()).update(  # a tuple of saved names
+                e.id for e in stmt.value.elts if type(e) is ex.Name)
         elif type(stmt) is sw.NewStack:
             stacks[stmt.push] = stacks[stmt.pop] = stmt.stack
     pushes = {s.pop: s.push for s in sw.walk(function.body) if type(s) is sw.NewStack}
@@ -274,6 +277,9 @@ def _assigned_values(function):
             add(stmt.pop, UNKNOWN)
         elif kind is sw.Push:
             add(stacks.get(stmt.stack, stmt.stack), _appended(stmt.value))
+        elif kind is sw.Pop and type(stmt.target) is tuple:  # each popped as it was pushed
+            for name in stmt.target:
+                add(name, POPPED)
         elif kind is sw.Pop and stmt.target is not None:
             if stmt.method:
                 add(stmt.target, _elements_of(stmt.stack))

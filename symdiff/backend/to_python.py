@@ -173,6 +173,9 @@ def _pop(stmt, builtins):
         made = call_method(into, "pop")
     else:
         made = call_method(stmt.stack, "pop") if stmt.method else call(stmt.stack)
+    if type(stmt.target) is tuple:  # the values of one pushed tuple: a, b = pop()
+        unpacked = ast.Tuple([store(name) for name in stmt.target], ast.Store())
+        return [ast.Assign([unpacked], made, None)]
     return [ast.Expr(made) if stmt.target is None else _assign(stmt.target, made)]
 
 

@@ -93,10 +93,15 @@ class GeneratedFunction(Travels, StandsFor, functools.partial):
     def _recipe(self):
         return self._made
 
+    _reread = None  # what gives the generated function as symdiff reads it again
+
     def _stands_for(self):
         """The generated function, when nothing is bound (``frontend.wrappers.transparent``
-        sees through to it)."""
-        return self._core if self._evaluate is None else None
+        sees through to it); where it pushes a loop's saves as tuples, which symdiff does
+        not read, the same gradient with them pushed one by one (``_reread``)."""
+        if self._evaluate is not None:
+            return None
+        return self._core if self._reread is None else self._reread()
 
     def _carried(self):
         if self._state is None:  # once: a pool pickles the function with every task

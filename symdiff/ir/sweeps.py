@@ -13,7 +13,8 @@ prints:
     NewStack(s, push, pop)    s = []; push, pop = s.append, s.pop
     Push(push, e)             push(e)       (``method``: push.append(e), a list by name)
     Pop(t, pop)               t = pop()     (``method``: t = pop.pop(); t None: the value
-                                             is dropped)
+                                             is dropped; t a tuple of names: a, b = pop(),
+                                             the values of one pushed tuple)
     If(test, body, orelse)    if test: ... else: ...
     For(t, bounds, body)      for t in range(*bounds)   (``reverse``: reversed(range(...)))
                               (``over``, bounds empty: for t in over, a dict's keys)
@@ -85,7 +86,7 @@ class Push:
 
 @dataclass
 class Pop:
-    target: str  # None: the value popped is dropped
+    target: object  # a name; a tuple of names (a pushed tuple, unpacked); None: dropped
     stack: str  # the name called: a save stack's ``pop``, or a list (``method``)
     method: bool = False
     sid: int = field(default=None, compare=False)  # its id (``number_statements``)
@@ -107,6 +108,8 @@ class For:
     reverse: bool = False
     over: object = None  # an expression of a dict: the loop runs over its keys
     sid: int = field(default=None, compare=False)  # its id (``number_statements``)
+    loop: int = field(default=None, compare=False)  # the id of the user's loop it runs,
+    # forward or back (``ad.control``): a loop and its reverse share it; None: not said
 
 
 @dataclass
@@ -114,6 +117,7 @@ class While:
     test: object
     body: list
     sid: int = field(default=None, compare=False)  # its id (``number_statements``)
+    loop: int = field(default=None, compare=False)  # as ``For.loop``
 
 
 @dataclass
@@ -258,7 +262,7 @@ _BINDS = {
     For: lambda s: [s.target],
     Try: lambda s: [s.caught] + ([s.error] if s.error else []),
     NewStack: lambda s: [s.stack, s.push, s.pop],
-    Pop: lambda s: [] if s.target is None else [s.target],
+    Pop: lambda s: popped_names(s.target),
 }
 
 _CHANGES = {
@@ -267,6 +271,13 @@ _CHANGES = {
     Push: lambda s: [s.stack] if s.method else [],  # a save stack is changed by its push
     Pop: lambda s: [s.stack] if s.method else [],
 }
+
+
+def popped_names(target):
+    """The names a ``Pop`` binds: none, its target, or each name of a tuple of them."""
+    if target is None:
+        return []
+    return [target] if type(target) is str else list(target)
 
 
 def name_reads(expr):

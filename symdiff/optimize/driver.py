@@ -45,6 +45,7 @@ from symdiff.optimize.prune import (
     drop_orphan_comments,
 )
 from symdiff.optimize.reuse import merge_accumulations, reuse_values
+from symdiff.optimize.saves import pack_saves
 from symdiff.optimize.seeds import simplify_array_seeds
 from symdiff.optimize.signs import fold_signs
 from symdiff.optimize.walk import clone_function
@@ -54,8 +55,9 @@ __all__ = ["MAX_ROUNDS", "PASSES", "optimize_function"]
 MAX_ROUNDS = 12
 
 
-def optimize_function(generated):
-    """A copy of ``generated`` with its function rewritten by every pass."""
+def optimize_function(generated, pack=True):
+    """A copy of ``generated`` with its function rewritten by every pass (``pack``: and
+    the saves of a loop's iteration pushed as one tuple, ``saves.pack_saves``)."""
     result = copy.copy(generated)
     function = clone_function(generated.function)
     context = Context.of(function, generated.math_name, generated)
@@ -63,6 +65,8 @@ def optimize_function(generated):
     if write_copies_in_place(function, context):  # the copies gone, their names may go
         run_passes(function, context)
     accumulate_in_place(function, context)  # last: no later pass may make names share
+    if pack:  # after every pass: none reads a tuple of saves
+        pack_saves(function, context.math_name)
     context.tables.clear()  # what the run remembered goes now, not when a collection finds it
     result.function = sw.number_statements(function)
     return result
