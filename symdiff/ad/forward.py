@@ -22,8 +22,9 @@ tangent.
 from types import MappingProxyType
 
 from symdiff.ad.attempts import forward_try
+from symdiff.ad.containers import zeros
 from symdiff.ad.forward_containers import container_statement, in_step
-from symdiff.ad.control import branch_statement
+from symdiff.ad.control import branch_statement, keys_of
 from symdiff.ad.arrays import differentiable, written
 from symdiff.ad.environment import Environment, flatten, forward_expression, names_for
 from symdiff.ad.forward_arrays import array_tangent, zero_tangent
@@ -37,6 +38,7 @@ from symdiff.errors import UnsupportedSyntaxError
 from symdiff.core import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
+from symdiff.core import types as t
 
 
 def differentiate_forward(program, wrt, defuse=None):
@@ -78,7 +80,7 @@ def build(env):
     else:
         value, along = values[0], tangents[0]
     body.append(sw.Return(ex.Tuple((value, along))))
-    body[:0] = none_guards(program, env.wrt)
+    body[:0] = none_guards(program, env.wrt) + data_tangents(env)
     name = names.fresh(f"jvp_{program.name}")
     function = function_of(name, program, body,
                            extra=[names.derivatives[p] for p in env.wrt])
@@ -86,6 +88,19 @@ def build(env):
                                  dict(names.derivatives), None,
                                  {alias: b for b, alias in names.builtins.items()},
                                  dict(names.helpers)), program.types)
+
+
+def data_tangents(env):
+    """Zero tangents of the parameters not differentiated that become active later (``y``
+    of ``for ...: y = y * x`` by ``x``; a list ``h = x`` a loop makes ``h``): zeros of
+    their structure, so their first read is defined."""
+    made = []
+    for param in env.program.params:
+        if param in env.active and param not in env.wrt:
+            kind = env.program.types.get(param)
+            made.append(sw.Let(tangent(env, param), zeros(kind, ex.Name(param)) if (
+                isinstance(kind, (t.List, t.Tuple, t.Dict))) else zero_tangent(env, param)))
+    return made
 
 
 def block(env, stmts):
@@ -111,7 +126,8 @@ def statement(env, stmt):
         body = flatten(env, block(env, stmt.body), stmt.origin) or [sw.Pass()]
         if stmt.target in env.active:  # each iteration starts a new, constant loop variable
             body.insert(0, sw.Let(tangent(env, stmt.target), sw.ZERO))
-        return [sw.For(stmt.target, bounds, body, stmt.reverse)]
+        over = None if stmt.over is None else keys_of(env, stmt.over, stmt.sort)
+        return [sw.For(stmt.target, bounds, body, stmt.reverse, over)]
     if isinstance(stmt, ir.While):
         body = flatten(env, block(env, stmt.body), stmt.origin) or [sw.Pass()]
         test = stmt.test

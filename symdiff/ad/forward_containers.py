@@ -43,19 +43,14 @@ def in_step(env, stmt):
     """Whether forward mode keeps a tangent in step with ``stmt``'s container: one the
     function builds (a list, tuple or dict, nested), or a parameter (or a container read
     out of one) it reads without changing, whose tangent the caller passes; its record
-    has JVP builders.  A stack of containers (a list the function appends lists to) is
-    not one yet."""
+    has JVP builders.  A list of lists keeps a list of their tangents: appending a list
+    appends its tangent, the same object as the list is."""
     if not isinstance(stmt, CONTAINER_STATEMENTS) or operation_of(stmt).jvp is None:
         return False
     name = _container_of(stmt)
     if name in env.program.params or name in read_elements(env):
-        return isinstance(stmt, (ir.Item, ir.Reduce, ir.Take, ir.Share, ir.Join)) and (
-            _by_constant_key(env, stmt))
-    kind = env.program.containers.get(name)
-    if not isinstance(kind, (t.List, t.Tuple, t.Dict)):
-        return False
-    return not (isinstance(stmt, ir.Push) and isinstance(stmt.value, ir.Var)
-                and stmt.value.name in env.program.containers)
+        return isinstance(stmt, (ir.Item, ir.Reduce, ir.Take, ir.Share, ir.Join))
+    return isinstance(env.program.containers.get(name), (t.List, t.Tuple, t.Dict))
 
 
 def _container_of(stmt):
@@ -64,13 +59,6 @@ def _container_of(stmt):
     if isinstance(stmt, ir.Join):
         return stmt.target
     return getattr(stmt, "container", getattr(stmt, "stack", None))
-
-
-def _by_constant_key(env, stmt):
-    """A dict read by a key known only when it runs (a loop over its keys): not yet."""
-    path = getattr(stmt, "path", ())
-    return not (isinstance(env.program.containers.get(stmt.container), t.Dict)
-                and not all(isinstance(part, ir.Const) for part in path))
 
 
 def read_elements(env):
@@ -274,9 +262,9 @@ def container_tangent(env, stmt, places):
 
 def tangent_of(env, operand):
     """The tangent of an operand: its name's, or zero for a constant or an inactive
-    name."""
-    if isinstance(operand, ir.Var) and operand.name in env.active:
-        return ex.Name(tangent(env, operand.name))
+    name (zeros of its shape for a container)."""
+    if isinstance(operand, ir.Var):
+        return _tangent_place(env, operand.name, ())
     return sw.ZERO
 
 
