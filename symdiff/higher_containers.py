@@ -27,6 +27,7 @@ result that parameter's structure, bare), and forward mode runs along all of the
 block ``H[i][j]`` is the derivative of ``grad_i`` along ``p_j``.
 """
 
+import functools
 import inspect
 
 from symdiff import structures
@@ -80,9 +81,38 @@ class Structured:
         if any(_holds_array(value) for value in point):  # laid out by its arrays' shapes
             return self._for_arrays()(*args)
         params = [point[p] for p in self._positions]
+        if self._over_gradient:
+            self._refuse_objects(params)
         vectors = [structures.shaped_as(p, v, name=f"the tangent of {n}")
                    for p, v, n in zip(params, vectors, self._names)]
-        return _EVALUATE[self._kind](self, self._built(point), point, params, vectors)
+        return _EVALUATE[self._kind](self, self._called(self._built(point)), point, params,
+                                     vectors)
+
+    def _refuse_objects(self, params):
+        """A located error where a parameter of a second derivative holds an object:
+        its gradient is built as an object of its class, which forward mode does not
+        read yet."""
+        for name, value in zip(self._names, params):
+            held = _object_in(value)
+            if held is not None:
+                code = self.fn.__code__
+                raise UnsupportedSyntaxError(
+                    f"{self.__name__}: {name} holds a {type(held).__name__}, whose gradient "
+                    "is built as an object of its class, and forward mode does not read "
+                    "that build yet", filename=code.co_filename,
+                    lineno=code.co_firstlineno, col_offset=0,
+                    hint=f"pass {name}'s fields as a dict (jvp and jacobian take the object)")
+
+    def _called(self, functions):
+        """The built functions, each called with its tangents' objects (the last
+        arguments, one per parameter differentiated) as dicts of their fields, as the
+        generated code reads them."""
+        count = len(self._names)
+
+        def called(f, *args):
+            split = len(args) - count
+            return f(*args[:split], *map(structures.plain, args[split:]))
+        return [functools.partial(called, f) for f in functions]
 
     def _for_arrays(self):
         """The same entry point built per kind for arrays (``higher_arrays``), for a call
@@ -108,6 +138,15 @@ class Structured:
 
     def __repr__(self):
         return f"<symdiff {self.__name__}, per kind of arguments>"
+
+
+def _object_in(value):
+    """The first namedtuple or dataclass instance ``value`` holds (itself too), or None."""
+    if structures.fields(value) is not None:
+        return value
+    items = value.values() if isinstance(value, dict) else value if isinstance(
+        value, (tuple, list)) else ()
+    return next((found for found in map(_object_in, items) if found is not None), None)
 
 
 def _holds_array(value):

@@ -1,7 +1,9 @@
 """The numbers of a parameter's structure, one by one, and structures built of them.
 
 Used by ``higher_containers`` to lay out Jacobians and Hessians of parameters that are
-tuples, lists, dicts (nested) or numbers, as JAX lays out pytrees: each number of a
+tuples, lists, dicts (nested), namedtuples and dataclasses (their fields that hold
+numbers or containers: a flag or a name is not differentiated) or numbers, as JAX lays
+out pytrees: each number of a
 structure has a *path* (the keys and indices that reach it, ``()`` for a number), the
 paths in the order ``grad``'s gradient lists them (a dict's keys in its order, a list's
 positions in order).  Expects values built of numbers, tuples, lists and dicts;
@@ -12,6 +14,8 @@ guarantees:
   tuple), zeros but 1.0 at ``path``; ``zeros(value)``;
 - ``like(value, f)``: a structure like ``value`` with ``f(path)`` at each number's place;
 - ``at(value, path)``: the number at ``path``;
+- ``plain(value)``: each object of ``value`` as the dict of its fields (what generated
+  code reads a record's tangent as: ``dp['w']``);
 - ``shaped_as(value, tangent)``: ``tangent`` (given as a list where ``value`` is a tuple,
   or the other way) in ``value``'s containers, or a ``TypeError`` naming the place where
   the two differ.
@@ -24,11 +28,46 @@ guarantees:
     {'w': {'w': ('w', 'w'), 'b': ('w', 'b')}, 'b': {'w': ('b', 'w'), 'b': ('b', 'b')}}
 """
 
+import dataclasses
 import numbers
+
+
+def fields(value):
+    """``{name: value}`` of the fields of a namedtuple or dataclass instance that hold
+    numbers or containers; None for any other value."""
+    if isinstance(value, tuple) and hasattr(type(value), "_fields"):
+        found = value._asdict()
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        found = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+    else:
+        return None
+    return {k: v for k, v in found.items() if _holds_numbers(v)}
+
+
+def _holds_numbers(value):
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, (numbers.Real, dict, list)) or (
+        isinstance(value, tuple) or fields(value) is not None)
+
+
+def plain(value):
+    """``value`` with each namedtuple or dataclass as the dict of its number fields."""
+    found = fields(value)
+    if found is not None:
+        return {k: plain(v) for k, v in found.items()}
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return type(value)(plain(v) for v in value)
+    return value
 
 
 def paths(value, prefix=()):
     """The paths of the numbers of ``value``, in order."""
+    found = fields(value)
+    if found is not None:
+        return [p for key, item in found.items() for p in paths(item, prefix + (key,))]
     if isinstance(value, dict):
         return [p for key, item in value.items() for p in paths(item, prefix + (key,))]
     if isinstance(value, (tuple, list)):
@@ -37,7 +76,13 @@ def paths(value, prefix=()):
 
 
 def like(value, make, prefix=()):
-    """A structure of ``value``'s containers with ``make(path)`` at each number's place."""
+    """A structure of ``value``'s containers with ``make(path)`` at each number's place
+    (an object of its class, its other fields kept)."""
+    found = fields(value)
+    if found is not None:
+        made = {key: like(item, make, prefix + (key,)) for key, item in found.items()}
+        return value._replace(**made) if isinstance(value, tuple) else dataclasses.replace(
+            value, **made)
     if isinstance(value, dict):
         return {key: like(item, make, prefix + (key,)) for key, item in value.items()}
     if isinstance(value, (tuple, list)):
@@ -57,7 +102,7 @@ def zeros(value):
 def at(value, path):
     """The number of ``value`` at ``path``."""
     for step in path:
-        value = value[step]
+        value = getattr(value, step) if fields(value) is not None else value[step]
     return value
 
 
@@ -65,6 +110,14 @@ def shaped_as(value, tangent, place="", name="the tangent"):
     """``tangent`` in ``value``'s containers (a tuple where ``value`` holds a tuple),
     checked to have its keys, lengths and numbers."""
     where = f" at {place}" if place else ""
+    found = fields(value)
+    if found is not None:  # the object's class, or a dict of its fields
+        given = fields(tangent) if type(tangent) is type(value) else tangent
+        if not isinstance(given, dict) or set(given) != set(found):
+            raise TypeError(f"{name}{where} is not a {type(value).__name__} or a dict "
+                            f"with the keys {list(found)}")
+        return like(value, lambda path: float(at(shaped_as(
+            found, given, place, name), path)))
     if isinstance(value, dict):
         if not isinstance(tangent, dict) or list(tangent) != list(value):
             raise TypeError(f"{name}{where} is not a dict with the keys {list(value)}")
