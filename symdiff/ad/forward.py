@@ -23,7 +23,7 @@ from types import MappingProxyType
 
 from symdiff.ad.attempts import forward_try
 from symdiff.ad.containers import zeros
-from symdiff.ad.forward_containers import container_statement, in_step
+from symdiff.ad.forward_containers import container_statement, in_step, tangent_of
 from symdiff.ad.control import branch_statement, keys_of
 from symdiff.ad.arrays import differentiable, written
 from symdiff.ad.environment import Environment, flatten, forward_expression, names_for
@@ -73,7 +73,7 @@ def build(env):
     results = program.result if isinstance(program.result, tuple) else (program.result,)
     values = tuple(operand(r) for r in results)
     tangents = tuple(ex.Name(names.derivatives[r.name]) if isinstance(r, ir.Var)
-                     and r.name in env.active else zero_tangent(env, r.name)
+                     and r.name in env.active else result_zero(env, r.name)
                      if isinstance(r, ir.Var) else ex.Const(0.0) for r in results)
     if isinstance(program.result, tuple):
         value, along = ex.Tuple(values), ex.Tuple(tangents)
@@ -88,6 +88,14 @@ def build(env):
                                  dict(names.derivatives), None,
                                  {alias: b for b, alias in names.builtins.items()},
                                  dict(names.helpers)), program.types)
+
+
+def result_zero(env, name):
+    """The tangent of a result nothing moves: zeros of its shape (a container's: of its
+    structure, ``tangent_of``)."""
+    if env.program.containers.get(name) is not None:
+        return tangent_of(env, ir.Var(name))
+    return zero_tangent(env, name)
 
 
 def data_tangents(env):

@@ -239,10 +239,66 @@ def test_hessian_of_an_object_parameter_is_refused_with_a_way_out_that_works():
 CORPUS = [c for corpus in (containers, tangent_lists, joins, control_lists)
           for c in corpus.CASES if not c.fn.__code__.co_kwonlyargcount]
 
-HVP_REFUSED = {}  # label -> what the forward mode of the gradient stops at; only shrinks
+HVP_REFUSED = {  # label -> what the forward mode of its gradient stops at; only shrinks
+    # each a construct of the generated gradient (located in its text) that lowering
+    # does not read yet
+    'median_of_three': 'sorted is not a function symdiff can differentiate',
+    'sorted_weights': 'sorted is not a function symdiff can differentiate',
+    'layers_of_scalars': 'a list is not a number',
+    'nested_literal': 'a list is not a number',
+    'products_of_pairs': 'a list is not a number',
+    'ends_and_middle': 'a slice is not supported',
+    'first_against_the_rest': 'a slice is not supported',
+    'head_squares': 'a slice is not supported',
+    'helper_slice_called_twice': 'a slice is not supported',
+    'largest_by_loop': 'a slice is not supported',
+    'middle_of_tuple': 'a slice is not supported',
+    'pair_and_remainder': 'a slice is not supported',
+    'sum_of_every_other': 'a slice is not supported',
+    'sum_of_tail': 'a slice is not supported',
+    'tail_sum': 'a slice is not supported',
+    'trapezoid_rule': 'a slice is not supported',
+    'two_rows_joined': 'a slice is not supported',
+    'zipped_with_tail': 'a slice is not supported',
+    'bilinear_tanh': 'terms was appended to another list, and is read again',
+    'logistic_regression': 'terms was appended to another list, and is read again',
+    'mlp_lists': 'terms was appended to another list, and is read again',
+    'quadratic_form': 'terms was appended to another list, and is read again',
+    'recurrent_sum': 'terms was appended to another list, and is read again',
+    'element_overwritten_twice': 'range(...) outside a for loop',
+    'extended_copy': 'range(...) outside a for loop',
+    'helper_extends_a_list': 'range(...) outside a for loop',
+    'overwritten_in_place': 'range(...) outside a for loop',
+    'popped_then_passed': 'range(...) outside a for loop',
+    'shrinking_sums': 'range(...) outside a for loop',
+    'smoothing_passes': 'range(...) outside a for loop',
+    'subscript_of_squares': 'range(...) outside a for loop',
+    'subscript_overwrite': 'range(...) outside a for loop',
+    'sum_of_a_copy': 'range(...) outside a for loop',
+    'window_from_the_end': 'range(...) outside a for loop',
+    'matrix_comprehension': 'a float is appended to a list[list[float]]',
+    'mlp_over_layers': 'a float is appended to a list[list[float]]',
+    'grid_of_values': 'pop() of a list[list[float]]',
+    'attention_score': 'terms_1 was appended to another list, and is read again',
+    'kinetic_energy': 'terms_1 was appended to another list, and is read again',
+    'ridge_over_a_dict': 'terms_1 was appended to another list, and is read again',
+    'pop_by_position': 'dys.insert() is not supported',
+    'pop_second_to_last': 'dys.insert() is not supported',
+    'pop_from_the_front': 'dqueue.insert() is not supported',
+    'moving_average': 'xs_slice was appended to another list, and is read again',
+    'rows_from_elements':
+        'only a list or tuple of numbers built in this function can be appended to a list',
+    'history_rebuilt_by_join': 'a list[float] is appended to a list[float]',
+}
+
+# lowering the generated gradient of a loop over a dict's keys that stops early
+# (the keys pushed on the save stack) is a bug of symdiff: InternalError
+HVP_INTERNAL = {"first_keys_until_large"}
 
 
-@pytest.mark.parametrize("case", CORPUS, ids=[c.label for c in CORPUS])
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.xfail(
+    strict=True, reason="InternalError lowering the gradient")) if c.label in HVP_INTERNAL
+    else c for c in CORPUS], ids=[c.label for c in CORPUS])
 def test_hvp_of_the_container_corpus_against_differences_of_the_gradient(case):
     choice, positions = _chosen(case)
     rng = random.Random(case.label + ".hvp")
