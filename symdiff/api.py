@@ -260,7 +260,8 @@ def _per_kinds_error(specialized):
         f"the gradient of {specialized.fn.__name__} is generated per kind of its container "
         "arguments, and a gradient of it is not taken yet", filename=code.co_filename,
         lineno=code.co_firstlineno, col_offset=0,
-        hint="differentiate a function of numbers, or take a jvp of the gradient by hand")
+        hint="for second derivatives use symdiff.hessian or symdiff.hvp of the function "
+             "itself, which take its container arguments")
 
 
 def _closure_key(fn):

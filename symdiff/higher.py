@@ -10,7 +10,9 @@
 
 A function that computes with NumPy arrays is built per kind of the arguments of each
 call instead (``higher_arrays``: array tangents and vectors, a Jacobian of shape
-``out.shape + x.shape``, a Hessian of shape ``x.shape + x.shape``).
+``out.shape + x.shape``, a Hessian of shape ``x.shape + x.shape``), and so is one that
+reads a parameter as a tuple, list or dict (``higher_containers``: tangents, vectors,
+Jacobians and Hessians in the parameters' structures, a dict of dicts for a dict).
 
 Every entry point takes ``f``'s arguments as ``grad`` does: a parameter with a default
 may be left out (or given by name); the tangents of ``jvp`` and the vector of ``hvp``
@@ -37,7 +39,7 @@ from symdiff.backend.travel import wrap
 from symdiff.frontend.parse import parse_function
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.wrt import choose, keyword_only_error
-from symdiff.specialized import computes_with_arrays
+from symdiff.specialized import computes_with_arrays, per_kinds
 
 
 def jvp(fn=None, *, wrt=None, optimize=True, jit=None):
@@ -46,6 +48,8 @@ def jvp(fn=None, *, wrt=None, optimize=True, jit=None):
         return functools.partial(jvp, wrt=wrt, optimize=optimize, jit=jit)
     if _per_kinds(fn, jit):
         return _arrays().jvp(_unwrap(fn), wrt, optimize)
+    if _by_containers(fn, wrt, jit):
+        return _containers().jvp(_unwrap(fn), wrt, optimize)
     gradient = build(_unwrap(fn), wrt, optimize=optimize, mode="forward", jit=jit)
     options = jit_options({"wrt": wrt, "optimize": optimize}, jit)
     if not gradient.program.defaults:
@@ -66,6 +70,8 @@ def jacobian(fn=None, *, wrt=None, jit=None):
         return functools.partial(jacobian, wrt=wrt, jit=jit)
     if _per_kinds(fn, jit):
         return _arrays().jacobian(_unwrap(fn), wrt)
+    if _by_containers(fn, wrt, jit):
+        return _containers().jacobian(_unwrap(fn), wrt)
     gradient = build(_unwrap(fn), wrt, mode="forward", jit=jit)
     name = f"jacobian_{gradient.program.name}"
     return wrap(gradient, "jacobian", fn, jit_options({"wrt": wrt}, jit), fn=fn,
@@ -81,6 +87,8 @@ def hessian(fn=None, *, wrt=None, jit=None):
         return functools.partial(hessian, wrt=wrt, jit=jit)
     if _per_kinds(fn, jit):
         return _arrays().hessian(_unwrap(fn), wrt)
+    if _by_containers(fn, wrt, jit):
+        return _containers().hessian(_unwrap(fn), wrt)
     forward, gradient, single = _gradient_forward(fn, wrt, jit)
     name = f"hessian_{gradient.program.name}"
     return wrap(forward, "hessian", fn, jit_options({"wrt": wrt}, jit), fn=fn,
@@ -96,6 +104,8 @@ def hvp(fn=None, *, wrt=None, jit=None):
         return functools.partial(hvp, wrt=wrt, jit=jit)
     if _per_kinds(fn, jit):
         return _arrays().hvp(_unwrap(fn), wrt)
+    if _by_containers(fn, wrt, jit):
+        return _containers().hvp(_unwrap(fn), wrt)
     forward, gradient, single = _gradient_forward(fn, wrt, jit)
     name = f"hvp_{gradient.program.name}"
     return wrap(forward, "hvp", fn, jit_options({"wrt": wrt}, jit), fn=fn,
@@ -190,11 +200,33 @@ def _arrays():
     return higher_arrays
 
 
+def _containers():
+    from symdiff import higher_containers
+    return higher_containers
+
+
+def _by_containers(fn, wrt, jit=None):
+    """Whether ``fn``'s derivatives are built per kind of the arguments of each call
+    because it reads a parameter as a container (``specialized.per_kinds``:
+    ``higher_containers``, results in the parameters' structures).  Not compiled: with
+    ``jit``, such a function is refused at its ``def``."""
+    if not per_kinds(_unwrap(fn), wrt):
+        return False
+    if jit:
+        code = _unwrap(fn).__code__
+        raise UnsupportedSyntaxError(
+            f"{code.co_name} reads a parameter as a container: its forward mode and "
+            "higher derivatives are not compiled with jit yet", filename=code.co_filename,
+            lineno=code.co_firstlineno, col_offset=0,
+            hint="leave out jit here (grad(f, jit=...) compiles the gradient)")
+    return True
+
+
 def _per_kinds(fn, jit=None):
     """Whether ``fn``'s derivatives are built per kind of the arguments of each call
     (``higher_arrays``): it computes with NumPy arrays (``specialized.
-    computes_with_arrays``).  A function that only reads containers is built at once,
-    as forward mode reads no container parameter yet.  Those builds are not compiled:
+    computes_with_arrays``).  One that reads containers is ``_by_containers``'s.  Those
+    builds are not compiled:
     with ``jit``, such a function is refused at its ``def``."""
     if not computes_with_arrays(_unwrap(fn)):
         return False

@@ -77,7 +77,8 @@ class Generated:
 def lower(parsed, *, forward=False, debug=None, kinds=None, seeded=False):
     """The ``Program`` of a parsed function: fenced, desugared, lowered and hoisted.
 
-    With ``forward``, the function may return a tuple of numbers (forward mode).
+    With ``forward``, the function may return a tuple of numbers, a container or an
+    array (forward mode).
     ``kinds`` maps each container parameter to its type (``frontend.kinds``): the
     program is specialized to them.  With ``seeded`` (``vjp``), it may return a
     container or an array.
@@ -90,7 +91,7 @@ def lower(parsed, *, forward=False, debug=None, kinds=None, seeded=False):
     show("desugar", desugared)
     with stage("lower", parsed):
         program = annotate(number_statements(normalize(desugared, allow_tuple=forward,
-                                                       kinds=kinds, any_result=seeded)))
+                                                       kinds=kinds, any_result=seeded or forward)))
     verify(program, "lower")
     show("lower", program)
     with stage("hoist", parsed):

@@ -50,10 +50,10 @@ from test_layout import _targets, find_cycle, modules
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 LAYERS = [  # from the bottom up; a layer imports only itself and those before it
-    "errors", "markers", "core",
+    "errors", "markers", "core", "structures",
     "primitives", "ir",
     "analysis", "frontend", "lower", "ad", "optimize", "backend",
-    "pipeline", "specialized", "api", "higher_arrays", "higher", "vjp", "checking",
+    "pipeline", "specialized", "api", "higher_arrays", "higher_containers", "higher", "vjp", "checking",
     "symdiff",  # the package's public names (symdiff/__init__.py)
     "cli", "__main__",
 ]

@@ -144,7 +144,11 @@ def _search(call, items, key, found, scope):
 
 def _key_of(key, item, call, scope):
     """The key of the loop's ``item``: the lambda's body with its parameter renamed, or
-    the key function called."""
+    the key function called (``key=xs.__getitem__``, as generated gradients write the
+    position of a list's largest number: ``xs[item]``)."""
+    if isinstance(key, ast.Attribute) and key.attr == "__getitem__":
+        return ast.copy_location(ast.Subscript(copy.deepcopy(key.value), name_node(
+            item, call), ast.Load()), key)
     if not isinstance(key, ast.Lambda):
         return ast.Call(key, [name_node(item, call)], [])
     spec = key.args

@@ -218,18 +218,32 @@ def _part_vjp(parts, upto, position):
     return vjp
 
 
-def join_operation(parts):
+def _part_jvp(part, kind):
+    """A part's tangent as a stretch of the join's: a container's tangent as it is, an
+    item's ``[dy]`` (``(dy,)`` in a tuple); the stretches, added in order, are the
+    join's tangent (``dxs + [dy] + dws``)."""
+    def jvp(tangent, args, out, names):
+        if part is None:
+            return tangent
+        return (ex.Tuple if kind == "tuple" else ex.List)((tangent,))
+    return jvp
+
+
+def join_operation(parts, kind="list"):
     """The record of a join of ``parts``: None for a container (its operand: the
     container's place), or the count of items of a literal written out (its operands:
     its items).  A container's VJP is its stretch of the join's adjoint, element by
-    element (``Each``: ``dzs[len(xs) + i]``); an item's, the adjoint at its place.  No
-    JVP yet: forward mode does not read joins."""
-    vjp = []
+    element (``Each``: ``dzs[len(xs) + i]``); an item's, the adjoint at its place.  The
+    JVPs are the stretches of the join's tangent (``_part_jvp``), read with every
+    operand's tangent, zeros for one that has none: the join of ``kind`` ("list" or
+    "tuple") is linear in them all at once."""
+    vjp, jvp = [], []
     for upto, part in enumerate(parts):
         positions = [POSITION] if part is None else [ex.Const(i) for i in range(part)]
         vjp += [_part_vjp(tuple(parts), upto, p) for p in positions]
+        jvp += [_part_jvp(part, kind)] * len(positions)
     return Operation("join", tuple(f"operand{i}" for i in range(len(vjp))), _built,
-                     tuple(vjp), None, "no JVP yet: forward mode does not read joins")
+                     tuple(vjp), tuple(jvp))
 
 
 # --- slices and copies: ``tail = xs[1:]``, ``list(xs)``, ``sorted(xs)`` ----------------
@@ -248,15 +262,47 @@ def _taken_vjp(copy, descending):
     return vjp
 
 
+def _taken_jvp(copy, descending):
+    def jvp(tangent, args, out, names):
+        if copy is None:
+            return ex.Subscript(tangent, ex.Slice(*args[1:]))
+        if copy != "sorted":
+            return ex.Call(_named(names, copy), (tangent,))
+        at = free_name(args, "k")  # the tangents in the order the sort put the numbers
+        order = ex.Call(_named(names, "sorted"), (_positions(args[0], names),), (
+            ("key", ex.Attribute(args[0], "__getitem__")),) + (
+            (("reverse", ex.Const(True)),) if descending else ()))
+        return ex.ListComp(ex.Subscript(tangent, ex.Name(at)), at, order)
+    return jvp
+
+
 def take_operation(copy=None, descending=False):
     """The record of a slice (``copy`` None: its operands the container's place and the
     three bounds, None where left out) or a copy by ``list``, ``tuple`` or ``sorted``
     (``descending``: ``reverse=True``): the container's VJP gives each number of the
-    slice's adjoint back at the place it was taken from.  No JVP yet: forward mode does
-    not read slices."""
+    slice's adjoint back at the place it was taken from; its JVP is the same slice or
+    copy of the tangent (for ``sorted``, the tangents in the sort's order of positions,
+    ties as Python's stable sort puts them)."""
     params = ("container",) if copy is not None else ("container", "lower", "upper", "step")
     return Operation("take", params, _built, (_taken_vjp(copy, descending),) + (
-        None,) * (len(params) - 1), None, "no JVP yet: forward mode does not read slices")
+        None,) * (len(params) - 1), (_taken_jvp(copy, descending),) + (
+        None,) * (len(params) - 1))
+
+
+def _positions(container, names):
+    """``range(len(container))``."""
+    return ex.Call(_named(names, "range"), (ex.Call(_named(names, "len"), (container,)),))
+
+
+def free_name(exprs, stem):
+    """``stem``, or ``stem_1``, ...: a name none of ``exprs`` reads (a comprehension's
+    variable, which must not hide one of them)."""
+    taken = set().union(*(ex.names(e) for e in exprs if e is not None))
+    name, n = stem, 0
+    while name in taken:
+        n += 1
+        name = f"{stem}_{n}"
+    return name
 
 
 # --- a name a loop carries bound again to a list: ``x = h`` -------------------------------
@@ -265,8 +311,11 @@ def _shared_vjp(g, args, out, names):
     return Each(ex.Subscript(g, POSITION))
 
 
-SHARE = Operation("share", ("container",), _built, (_shared_vjp,), None,
-                  "no JVP yet: forward mode does not read lists bound again")
+def _shared_jvp(tangent, args, out, names):
+    return tangent  # the same list, as the name is bound to it
+
+
+SHARE = Operation("share", ("container",), _built, (_shared_vjp,), (_shared_jvp,))
 
 
 # --- reductions: ``t = sum(xs)``, ``math.fsum``, ``math.prod``, ``min``, ``max`` -----------
@@ -305,13 +354,41 @@ def _prod_start_vjp(g, args, out, names):
     return ex.BinOp("*", g, ex.Call(_math(names, "prod"), (args[0],)))
 
 
+def _prod_jvp(tangent, args, out, names):
+    """Each element's tangent times the product of the others (times ``start``)."""
+    container, prod = args[0], _math(names, "prod")
+    at = ex.Name(free_name(args + (tangent,), "k"))
+    others = ex.BinOp("*", ex.Call(prod, (ex.Subscript(container, ex.Slice(None, at)),)),
+                      ex.Call(prod, (ex.Subscript(container, ex.Slice(
+                          ex.BinOp("+", at, ex.Const(1)), None)),)))
+    terms = ex.ListComp(ex.BinOp("*", ex.Subscript(tangent, at), others), at.id,
+                        _positions(container, names))
+    total = ex.Call(_named(names, "sum"), (terms,))
+    return total if len(args) == 1 else ex.BinOp("*", total, args[1])
+
+
+def _prod_start_jvp(tangent, args, out, names):
+    return ex.BinOp("*", tangent, ex.Call(_math(names, "prod"), (args[0],)))
+
+
+def _chosen(op, container, names):
+    """The position ``min``/``max`` returns the element of (the first one, on a tie)."""
+    return ex.Call(_named(names, op), (_positions(container, names),), (
+        ("key", ex.Attribute(container, "__getitem__")),))
+
+
 def _chosen_vjp(op):
     """``min``/``max``: the element returned gets it (the first one, on a tie)."""
     def vjp(g, args, out, names):
-        positions = ex.Call(_named(names, "range"), (ex.Call(_named(names, "len"), (args[0],)),))
-        return At((ex.Call(_named(names, op), (positions,), (
-            ("key", ex.Attribute(args[0], "__getitem__")),)),), g)
+        return At((_chosen(op, args[0], names),), g)
     return vjp
+
+
+def _chosen_jvp(op):
+    """``min``/``max``: the tangent of the element returned."""
+    def jvp(tangent, args, out, names):
+        return ex.Subscript(tangent, _chosen(op, args[0], names))
+    return jvp
 
 
 _REDUCTIONS = (
@@ -319,11 +396,9 @@ _REDUCTIONS = (
               (_sum_jvp, _start_jvp)),
     Operation("fsum", ("container",), _number, (_sum_vjp,), (_fsum_jvp,)),
     Operation("prod", ("container", "start"), _number, (_prod_vjp, _prod_start_vjp),
-              None, "no JVP yet: forward mode does not read math.prod"),
-    Operation("min", ("container",), _reduced, (_chosen_vjp("min"),), None,
-              "no JVP yet: forward mode does not read min of a list"),
-    Operation("max", ("container",), _reduced, (_chosen_vjp("max"),), None,
-              "no JVP yet: forward mode does not read max of a list"),
+              (_prod_jvp, _prod_start_jvp)),
+    Operation("min", ("container",), _reduced, (_chosen_vjp("min"),), (_chosen_jvp("min"),)),
+    Operation("max", ("container",), _reduced, (_chosen_vjp("max"),), (_chosen_jvp("max"),)),
 )
 
 RECORDS = {record.name: record for record in _REDUCTIONS}

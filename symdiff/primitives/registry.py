@@ -83,7 +83,7 @@ def operation_of(stmt):
                                           stmt.repeat is not None)
     if name == "Join":
         return containers.join_operation(tuple(
-            len(p.items) if hasattr(p, "items") else None for p in stmt.parts))
+            len(p.items) if hasattr(p, "items") else None for p in stmt.parts), stmt.kind)
     if name == "Share":
         return containers.SHARE
     if name == "Take":

@@ -36,12 +36,6 @@ FORWARD_REFUSED = {  # case -> what forward mode refuses there; the list only sh
     "indexing.asarray_of_a_list": "a container stands where a number is needed",
     "indexing.list_of_arrays": "numpy.getitem of float, int is not supported",
     "models.l2_over_a_dict": "a dict read by a key known only when the gradient runs",
-    # an array parameter read only by index or by a loop, with no NumPy call: forward
-    # mode builds it for numbers, without the arguments' kinds
-    "reductions.logsumexp_of_all": "logsumexp of numbers: built without kinds",
-    "elementwise.entries_through_math": "x is read as a table of numbers: built without kinds",
-    "indexing.first_and_last": "x is read as a table of numbers: built without kinds",
-    "indexing.neighbours_in_a_loop": "x is read as a table of numbers: built without kinds",
 }
 
 EXACT = {np.float64: 1e-8, np.float32: 2e-3}  # relative, jvp against <grad, v>

@@ -31,10 +31,6 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
 # Cases whose generated gradient uses what forward mode does not read yet (located in the
 # gradient's text); the list only shrinks.
 HVP_REFUSED = {
-    "elementwise.entries_through_math": "x read as a table: built without kinds",
-    "indexing.first_and_last": "x read as a table: built without kinds",
-    "indexing.neighbours_in_a_loop": "x read as a table: built without kinds",
-    "reductions.logsumexp_of_all": "logsumexp of numbers: built without kinds",
     "indexing.gathered_pairs": "np.add.at",
     "indexing.gathered_with_repeats": "np.add.at",
     "indexing.identity_and_diagonal": "np.add.at",

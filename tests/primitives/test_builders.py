@@ -173,7 +173,8 @@ def test_reductions_are_records():
         ex.Name("sum"), (ex.Name("dxs"),))
     share = containers.reduction("prod").vjp[0](g, (xs,), None, None)
     assert isinstance(share, containers.Each) and containers.reads_position(share.value)
-    assert containers.reduction("max").jvp is None  # forward mode has no rule yet
+    chosen = containers.reduction("max").jvp[0](ex.Name("dxs"), (xs,), None, None)
+    assert isinstance(chosen, ex.Subscript) and chosen.value == ex.Name("dxs")
     chosen = containers.reduction("max").vjp[0](g, (xs,), None, None)
     assert isinstance(chosen, containers.At) and chosen.value == g
     assert total.result(t.List(t.INT), ()) == t.INT
