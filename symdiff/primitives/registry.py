@@ -22,7 +22,7 @@ import builtins
 import math
 from types import MappingProxyType
 
-from symdiff.primitives import (array_casts, array_linalg, array_masks, array_reductions,
+from symdiff.primitives import (array_casts, array_dtypes, array_linalg, array_masks, array_reductions,
                                 array_shapes, arrays,
                                 changes, containers, indexing, scalar, scipy)
 from symdiff.primitives.record import primitive
@@ -46,7 +46,8 @@ def _register(*modules):
     return MappingProxyType(statics)
 
 
-_STATICS = _register(array_reductions, array_linalg, array_shapes, array_masks, array_casts)
+_STATICS = _register(array_reductions, array_linalg, array_shapes, array_masks, array_casts,
+                     array_dtypes)
 _RECORDS = {**scalar.RECORDS, **scipy.RECORDS}
 RECORDS = MappingProxyType(_RECORDS)  # read only: a test may patch _RECORDS
 VARIADIC = tuple(scalar.VARIADIC)
