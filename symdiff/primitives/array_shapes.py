@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 
 from symdiff.core import expr as ex
 from symdiff.core import types as t
-from symdiff.primitives import array_joins
+from symdiff.primitives import array_joins, array_pads
 from symdiff.primitives.array_joins import _value
 from symdiff.primitives.array_reductions import _text
 from symdiff.primitives.arrays import _array
@@ -221,11 +221,13 @@ def _spaced_vjp(args, out):
 
 FAMILIES = {  # head -> its record of ``count`` sizes or values
     "reshape": _reshape, "transpose_axes": _transpose_axes, **array_joins.FAMILIES,
+    **array_pads.FAMILIES,
     "zeros": lambda n: _made("zeros", "zeros", n),
     "ones": lambda n: _made("ones", "ones", n), "full": lambda n: _made("full", "full", n, True),
 }
 WRITTEN = {  # head -> (where its sizes or values stand in the call, how they are written)
     "reshape": (1, "rest"), "transpose_axes": (1, "rest"), **array_joins.WRITTEN,
+    **array_pads.WRITTEN,
     "zeros": (0, "shape"), "ones": (0, "shape"), "full": (0, "shape"),
 }
 
@@ -243,7 +245,8 @@ def _head(head, names):
 
 RECORDS = table(
     *(_head(head, (head,)) for head in ("reshape", "concatenate", "stack", "vstack",
-                                        "hstack", "array", "zeros", "ones", "full")),
+                                        "hstack", "array", "zeros", "ones", "full",
+                                        "pad")),
     _array("reshape_as", "x.reshape(s.shape)", ("x", "s"), reshaped_as,
            lambda args, out: (Text("g.reshape(x.shape)", ("x", "s")), None), jvp=linear()),
     _shaped_as("zeros", "zeros"), _shaped_as("ones", "ones"), _shaped_as("full", "full", True),
