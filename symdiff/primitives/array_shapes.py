@@ -88,20 +88,20 @@ def raveled(args, consts):
     return t.Array(x.dtype, 1, ()) if isinstance(x, t.Array) else None
 
 
-def _axis_of(args, consts, ndim):
-    axis = consts[1] if len(consts) > 1 else None
-    return None if type(axis) is not int or not -ndim <= axis < ndim else axis % ndim
-
-
 def expanded(args, consts):
     x = args[0] if args else None
     if not isinstance(x, t.Array):
         return None
-    at = _axis_of(args, consts, x.ndim + 1)
-    if at is None:
+    axis = consts[1] if len(consts) > 1 else None
+    given = axis if type(axis) is tuple else (axis,)  # ``np.expand_dims(x, (0, 2))``
+    ndim = x.ndim + len(given)
+    if not all(type(a) is int and -ndim <= a < ndim for a in given):
         return None
-    units = tuple(a + (a >= at) for a in x.unit_axes) + (at,)
-    return t.Array(x.dtype, x.ndim + 1, tuple(sorted(units)))
+    new = sorted({a % ndim for a in given})
+    if len(new) != len(given):
+        return None
+    kept = [a for a in range(ndim) if a not in new]  # where x's axes go, in their order
+    return t.Array(x.dtype, ndim, tuple(sorted(new + [kept[a] for a in x.unit_axes])))
 
 
 def squeezed(args, consts):
@@ -112,10 +112,15 @@ def squeezed(args, consts):
         return None
     if (tuple(consts) + (None, None))[1] is None:
         return t.Array(x.dtype, x.ndim - len(x.unit_axes), ())
-    at = _axis_of(args, consts, x.ndim)
-    if at is None:
+    axis = consts[1]
+    given = axis if type(axis) is tuple else (axis,)  # ``np.squeeze(g, (0, 2))``
+    if not all(type(a) is int and -x.ndim <= a < x.ndim for a in given):
         return None
-    return t.Array(x.dtype, x.ndim - 1, tuple(a - (a > at) for a in x.unit_axes if a != at))
+    gone = {a % x.ndim for a in given}
+    if len(gone) != len(given):
+        return None
+    kept = [a for a in range(x.ndim) if a not in gone]
+    return t.Array(x.dtype, len(kept), tuple(kept.index(a) for a in x.unit_axes if a in kept))
 
 
 def transposed_by(args, consts):
@@ -287,10 +292,10 @@ RECORDS = table(
 
 METHODS = {"reshape": "reshape", "ravel": "ravel", "flatten": "flatten",
            "squeeze": "squeeze"}
-STATICS = {"expand_dims": {"axis": "int"}, "squeeze": {"axis": "axis"}, "flip": {"axis": "axis"},
+STATICS = {"expand_dims": {"axis": "axes"}, "squeeze": {"axis": "axes"}, "flip": {"axis": "axis"},
            **{f"{head}": {"axis": "int"} for head in ("concatenate", "stack")}}
 HINTS = {
-    "expand_dims": "it takes an array and a constant axis",
+    "expand_dims": "it takes an array and a constant axis or tuple of axes",
     "squeeze": "it takes an array and a constant axis, or none",
     "asarray": "it takes an array, or values written out: np.asarray([a, b])",
     "transpose_axes": "it takes a constant permutation of the array's axes",

@@ -50,9 +50,7 @@ HVP_REFUSED = {
     "idioms.gaussian_process_fit": "np.linalg.slogdet(a)[1] read as a pair",
     "idioms.log_determinants": "np.linalg.slogdet(a)[1] read as a pair",
     "idioms.softmax_cross_entropy": "np.add.at",
-    "idioms.summed_over_axes": "np.sum over a tuple of axes",
     "linalg.cholesky_log_det": "np.tril",
-    "reductions.mean_over_two_axes": "np.sum over a tuple of axes",
 }
 HVP_BROKEN = {}  # case -> why forward mode over its gradient raises an InternalError
 

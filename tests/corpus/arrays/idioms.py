@@ -114,6 +114,11 @@ def padded_by_its_size(A):
     return np.sum(np.tanh(P @ P.T))
 
 
+def expanded_by_two_axes(x, A):
+    e = np.expand_dims(x, (0, -1))  # (n,) -> (1, n, 1), against A of (m, n, k)
+    return np.sum(np.sin(e * A)) + np.sum(np.expand_dims(x, (1,)) ** 2)
+
+
 CASES = [
     at(norms_by_axis, (normal("nba", 3, 2),), (normal("nba", 1, 4),), (normal("nba", 2, 3, dtype=F32),)),
     at(frobenius_and_rows, (normal("far", 3, 2),), (normal("far", 2, 1),)),
@@ -140,4 +145,7 @@ CASES = [
     at(padded_rows_and_columns, (normal("prc", 2, 3),), (normal("prc", 1, 1),),
        (normal("prc", 3, 2, dtype=F32),)),
     at(padded_by_its_size, (normal("pbis", 2, 3),), (normal("pbis", 1, 2),)),
+    at(expanded_by_two_axes, (normal("ebta", 4), normal("ebtA", 2, 4, 3)),
+       (normal("ebta", 1), normal("ebtA", 3, 1, 2)), (normal("ebta", 3, dtype=F32),
+                                                    normal("ebtA", 1, 3, 2, dtype=F32))),
 ]
