@@ -38,19 +38,13 @@ HVP_REFUSED = {
     "indexing.gathered_pairs": "np.add.at",
     "indexing.gathered_with_repeats": "np.add.at",
     "indexing.identity_and_diagonal": "np.add.at",
-    "linalg.cholesky_whitening": "np.tril",
-    "linalg.gaussian_negative_log_likelihood": "np.linalg.slogdet(a)[1] read as a pair",
-    "linalg.log_determinant": "np.linalg.slogdet(a)[1] read as a pair",
     "models.cross_entropy_by_logsumexp": "np.add.at",
     "models.kl_between_softmaxes": "logsumexp with b and keepdims by position",
     "models.softmax_cross_entropy": "np.add.at",
     "models.tempered_cross_entropy": "np.add.at",
     # the operations read since (ops) and the optimizer's array rewrites (optarr) put in
     # the gradient what forward mode does not read yet
-    "idioms.gaussian_process_fit": "np.linalg.slogdet(a)[1] read as a pair",
-    "idioms.log_determinants": "np.linalg.slogdet(a)[1] read as a pair",
     "idioms.softmax_cross_entropy": "np.add.at",
-    "linalg.cholesky_log_det": "np.tril",
 }
 HVP_BROKEN = {}  # case -> why forward mode over its gradient raises an InternalError
 
