@@ -284,7 +284,7 @@ def bind_primitive(frame, rule, node, shown):
     keyword_only = {k.arg for k in forward.keywords} if isinstance(forward, ast.Call) else set()
     positional = [p for p in params if p not in keyword_only]
     if rule.array_result is not None:  # NumPy's: an axis may come by position too
-        positional = list(params[:len(params) - len(rule.defaults) + 1])
+        positional = list(params[:rule.by_position or len(params) - len(rule.defaults) + 1])
     required = len(params) - len(rule.defaults)
     if len(node.args) > len(positional):
         count = len(positional)

@@ -39,7 +39,6 @@ HVP_REFUSED = {
     "indexing.gathered_with_repeats": "np.add.at",
     "indexing.identity_and_diagonal": "np.add.at",
     "models.cross_entropy_by_logsumexp": "np.add.at",
-    "models.kl_between_softmaxes": "logsumexp with b and keepdims by position",
     "models.softmax_cross_entropy": "np.add.at",
     "models.tempered_cross_entropy": "np.add.at",
     # the operations read since (ops) and the optimizer's array rewrites (optarr) put in

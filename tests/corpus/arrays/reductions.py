@@ -133,6 +133,10 @@ def shifted_by_an_identity(A):
     return np.sum((A + 2.0 * eye) ** 3) + np.sum(np.exp(A), axis=None, dtype=A.dtype)
 
 
+def logsumexp_by_position(X):
+    return np.sum(logsumexp(X, 1, None, True) * X) + logsumexp(X, None)
+
+
 CASES = [
     at(sum_over_rows, (normal("sor", 1, 3),), (normal("sor", 4, 3),), (normal("sor", 7, 1),)),
     at(normalized_by_row_sums, (positive("nbrs", 3, 4),), (positive("nbrs", 1, 2),)),
@@ -167,4 +171,5 @@ CASES = [
        kinky=True),
     at(shifted_by_an_identity, (normal("sbai", 3, 3),), (normal("sbai", 2, 4, dtype=F32),),
        (normal("sbai", 4, 1),)),
+    at(logsumexp_by_position, (normal("lsbp", 3, 2),), (normal("lsbp", 1, 4, dtype=F32),)),
 ]
