@@ -349,8 +349,7 @@ def _check_accepted(parsed, node):
         raise parsed.error(UnsupportedSyntaxError, node, "`import *` is not supported",
                            "import the names you use")
     elif isinstance(node, ast.Subscript) and not isinstance(node.value, _TABLES + (
-            ast.Subscript, ast.Call, ast.Dict)) and not (
-                isinstance(node.value, ast.BinOp) and isinstance(node.value.op, ast.Add)):
+            ast.Subscript, ast.Call, ast.Dict, ast.BinOp, ast.UnaryOp)):  # ``(a * b)[1:]``
         raise parsed.error(UnsupportedSyntaxError, node, "indexing this is not supported",
                            "index a tuple or list of numbers defined at module level")
 

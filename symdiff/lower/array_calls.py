@@ -11,6 +11,7 @@ error where they are not written out:
     np.zeros((n, 3)), np.zeros(n) ->  zeros_2, zeros_1
     np.zeros(x.shape)             ->  zeros_as, numpy.zeros(x)   (x.reshape(y.shape): reshape_as)
     np.concatenate([a, b], axis=1)->  concatenate_2, numpy.concatenate(a, b, axis=1)
+    np.pad(x, ((1, 0), (0, n)))   ->  pad_2, numpy.pad(x, 1, 0, 0, n)   (np.pad(x, (1, 0)): pad_1)
 """
 
 import ast
@@ -36,6 +37,13 @@ def written_out(frame, op, call, shown):
             how == "shape" or len(args) == at + 1):  # ``np.zeros(x.shape)``: zeros_as(x)
         spread = ast.Call(call.func, args[:at] + [given.value] + args[at + 1:], call.keywords)
         return f"{head}_as", ast.copy_location(spread, call)
+    if how == "pairs":
+        items = _pairs(given)
+        if items is None:
+            raise frame.error(UnsupportedSyntaxError, given, f"{shown} takes its widths "
+                              "written out here", f"write them out: {_example(head)}")
+        spread = ast.Call(call.func, args[:at] + items + args[at + 1:], call.keywords)
+        return f"{head}_{len(items) // 2}", ast.copy_location(spread, call)
     if how == "rest" and len(args) > at + 1 or how in ("rest", "shape") and not isinstance(
             given, (ast.Tuple, ast.List)):
         items = args[at:] if how == "rest" else [given]
@@ -54,10 +62,25 @@ def written_out(frame, op, call, shown):
     return f"{head}_{len(items)}", ast.copy_location(spread, call)
 
 
+def _pairs(given):
+    """The widths ``np.pad`` is given, pair by pair: ``(1, 0)`` and ``((1, 0),)`` one pair
+    for every axis, ``((1, 0), (0, 2))`` one per axis, ``n`` the pair ``(n, n)``."""
+    if not isinstance(given, (ast.Tuple, ast.List)):
+        return [given, given]
+    elts = list(given.elts)
+    if all(isinstance(e, (ast.Tuple, ast.List)) and len(e.elts) == 2 for e in elts) and elts:
+        return [w for e in elts for w in e.elts]
+    if len(elts) == 2 and not any(isinstance(e, (ast.Tuple, ast.List, ast.Starred))
+                                  for e in elts):
+        return elts
+    return None
+
+
 _AS = ("reshape", "zeros", "ones", "full")  # that take another array's ``.shape``
 
 
 def _example(head):
     return {"reshape": "x.reshape(n, -1)", "transpose_axes": "x.transpose(1, 0)",
             "zeros": "np.zeros((n, 3))", "ones": "np.ones((n, 3))",
-            "full": "np.full((n, 3), v)"}.get(head, f"np.{head}([a, b])")
+            "full": "np.full((n, 3), v)", "pad": "np.pad(x, ((1, 0), (0, 2)))"}.get(
+                head, f"np.{head}([a, b])")

@@ -23,8 +23,8 @@ from symdiff.core import types as t
 from symdiff.errors import InternalError, UnknownFunctionError, UnsupportedSyntaxError
 from symdiff.frontend.resolve import lookup
 from symdiff.ir import nodes as ir
-from symdiff.lower import (array_calls, arrays, changes, containers, methods, names, operands,
-                           tables)
+from symdiff.lower import (array_calls, arrays, changes, containers, dtypes, methods, names,
+                           operands, tables)
 from symdiff.lower.statics import check_statics, constant_axes
 from symdiff.lower.kind_tests import kind_test
 from symdiff.primitives.reductions import REDUCTIONS, WITH_START, function
@@ -230,6 +230,7 @@ def primitive_call(frame, op, node, shown, target):
     if op in VARIADIC and not (op == "hypot" and len(node.args) == 2 and not node.keywords):
         return variadic_call(frame, op, node, shown, target)
     op, node = array_calls.written_out(frame, op, node, shown) or (op, node)  # reshape_2
+    node, like = dtypes.dtype_keyword(frame, op, node, shown)  # ``dtype=x.dtype``
     if op == "round" and [k.arg for k in node.keywords] == ["ndigits"] and len(node.args) == 1:
         node = ast.Call(node.func, node.args + [node.keywords[0].value], [])  # by position
     if not node.keywords:
@@ -243,6 +244,7 @@ def primitive_call(frame, op, node, shown, target):
                                       **spelled(frame, node.func))
         return result
     args = bind_primitive(frame, rule_of(op), node, shown)
+    op, args = dtypes.with_dtype(frame, op, args, like, node, shown)
     spelling_of = {} if op == "stop_gradient" else spelled(frame, node.func)
     if rule_of(op).array_vjp is not None:  # written with its keywords: ``axis=0``
         if not frame.unit.array_code and not _takes_numbers(rule_of(op), args):
@@ -282,7 +284,7 @@ def bind_primitive(frame, rule, node, shown):
     keyword_only = {k.arg for k in forward.keywords} if isinstance(forward, ast.Call) else set()
     positional = [p for p in params if p not in keyword_only]
     if rule.array_result is not None:  # NumPy's: an axis may come by position too
-        positional = list(params[:len(params) - len(rule.defaults) + 1])
+        positional = list(params[:rule.by_position or len(params) - len(rule.defaults) + 1])
     required = len(params) - len(rule.defaults)
     if len(node.args) > len(positional):
         count = len(positional)

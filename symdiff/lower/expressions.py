@@ -17,8 +17,8 @@ import operator
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
-from symdiff.lower import (arrays, calls, changes, containers, joins, methods, names, operands,
-                           tables)
+from symdiff.lower import (arrays, calls, changes, containers, halves, joins, methods, names,
+                           operands, tables)
 from symdiff.lower.operands import operand_ast, reads_of
 from symdiff.primitives.registry import operators
 
@@ -97,6 +97,9 @@ def value_inner(frame, node, target):
     if isinstance(node, ast.Call):
         return calls.call(frame, node, target)
     if isinstance(node, ast.Subscript):
+        half = halves.pair_half(frame, node, target)  # ``np.linalg.slogdet(K)[1]``
+        if half is not None:
+            return half
         measured = arrays.subscript(frame, node, target)
         if measured is not None:
             return measured

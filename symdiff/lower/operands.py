@@ -28,8 +28,9 @@ def emit_op(frame, op, args, target, family=None, call=None, module=None):
                           "a container stands where a number is needed",
                           "read one of its numbers (xs[i]), or reduce it: sum(xs)")
     if target is None or (ir.Var(target) in args and op not in IN_PLACE_OPS):
-        base, _, count = op.rpartition("_")
-        target = frame.namer.fresh(f"{base if count.isdigit() else op}_{frame.hint}")
+        named = op.removesuffix("_like")  # (``dtype=x.dtype``: the op's own name)
+        base, _, count = named.rpartition("_")
+        target = frame.namer.fresh(f"{base if count.isdigit() else named}_{frame.hint}")
     frame.emit(ir.Assign(target, op, tuple(args), frame.origin, call=call, family=family,
                          module=module))
     note_output_read(frame, op, target)

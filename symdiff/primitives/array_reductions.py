@@ -281,7 +281,7 @@ RECORDS = table(
            numpy=("linalg.norm",), jvp=_first(Contracted(_Norm(), 2, 3), 4)),
     _array("logsumexp", "logsumexp(x, axis, b, keepdims)", ("x", "axis", "b", "keepdims"),
            softmax_reduced, _first(_Softmax(), 4), defaults=(None, None, False),
-           ints=("axis", "b", "keepdims"), scipy=("logsumexp",),
+           ints=("axis", "b", "keepdims"), scipy=("logsumexp",), by_position=4,
            jvp=_first(Contracted(_Softmax(), 1, 3), 4)),
     _array("cumsum", "numpy.cumsum(x, axis=axis)", ("x", "axis"), accumulated,
            _by_ndim(_ReversedCumsum, 2), defaults=(None,), ints=("axis",), numpy=("cumsum",),

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 
 from symdiff.core import expr as ex
 from symdiff.core import types as t
-from symdiff.primitives import array_joins
+from symdiff.primitives import array_joins, array_pads
 from symdiff.primitives.array_joins import _value
 from symdiff.primitives.array_reductions import _text
 from symdiff.primitives.arrays import _array
@@ -88,20 +88,20 @@ def raveled(args, consts):
     return t.Array(x.dtype, 1, ()) if isinstance(x, t.Array) else None
 
 
-def _axis_of(args, consts, ndim):
-    axis = consts[1] if len(consts) > 1 else None
-    return None if type(axis) is not int or not -ndim <= axis < ndim else axis % ndim
-
-
 def expanded(args, consts):
     x = args[0] if args else None
     if not isinstance(x, t.Array):
         return None
-    at = _axis_of(args, consts, x.ndim + 1)
-    if at is None:
+    axis = consts[1] if len(consts) > 1 else None
+    given = axis if type(axis) is tuple else (axis,)  # ``np.expand_dims(x, (0, 2))``
+    ndim = x.ndim + len(given)
+    if not all(type(a) is int and -ndim <= a < ndim for a in given):
         return None
-    units = tuple(a + (a >= at) for a in x.unit_axes) + (at,)
-    return t.Array(x.dtype, x.ndim + 1, tuple(sorted(units)))
+    new = sorted({a % ndim for a in given})
+    if len(new) != len(given):
+        return None
+    kept = [a for a in range(ndim) if a not in new]  # where x's axes go, in their order
+    return t.Array(x.dtype, ndim, tuple(sorted(new + [kept[a] for a in x.unit_axes])))
 
 
 def squeezed(args, consts):
@@ -112,10 +112,15 @@ def squeezed(args, consts):
         return None
     if (tuple(consts) + (None, None))[1] is None:
         return t.Array(x.dtype, x.ndim - len(x.unit_axes), ())
-    at = _axis_of(args, consts, x.ndim)
-    if at is None:
+    axis = consts[1]
+    given = axis if type(axis) is tuple else (axis,)  # ``np.squeeze(g, (0, 2))``
+    if not all(type(a) is int and -x.ndim <= a < x.ndim for a in given):
         return None
-    return t.Array(x.dtype, x.ndim - 1, tuple(a - (a > at) for a in x.unit_axes if a != at))
+    gone = {a % x.ndim for a in given}
+    if len(gone) != len(given):
+        return None
+    kept = [a for a in range(x.ndim) if a not in gone]
+    return t.Array(x.dtype, len(kept), tuple(kept.index(a) for a in x.unit_axes if a in kept))
 
 
 def transposed_by(args, consts):
@@ -221,11 +226,13 @@ def _spaced_vjp(args, out):
 
 FAMILIES = {  # head -> its record of ``count`` sizes or values
     "reshape": _reshape, "transpose_axes": _transpose_axes, **array_joins.FAMILIES,
+    **array_pads.FAMILIES,
     "zeros": lambda n: _made("zeros", "zeros", n),
     "ones": lambda n: _made("ones", "ones", n), "full": lambda n: _made("full", "full", n, True),
 }
 WRITTEN = {  # head -> (where its sizes or values stand in the call, how they are written)
     "reshape": (1, "rest"), "transpose_axes": (1, "rest"), **array_joins.WRITTEN,
+    **array_pads.WRITTEN,
     "zeros": (0, "shape"), "ones": (0, "shape"), "full": (0, "shape"),
 }
 
@@ -243,7 +250,8 @@ def _head(head, names):
 
 RECORDS = table(
     *(_head(head, (head,)) for head in ("reshape", "concatenate", "stack", "vstack",
-                                        "hstack", "array", "zeros", "ones", "full")),
+                                        "hstack", "array", "zeros", "ones", "full",
+                                        "pad")),
     _array("reshape_as", "x.reshape(s.shape)", ("x", "s"), reshaped_as,
            lambda args, out: (Text("g.reshape(x.shape)", ("x", "s")), None), jvp=linear()),
     _shaped_as("zeros", "zeros"), _shaped_as("ones", "ones"), _shaped_as("full", "full", True),
@@ -284,10 +292,10 @@ RECORDS = table(
 
 METHODS = {"reshape": "reshape", "ravel": "ravel", "flatten": "flatten",
            "squeeze": "squeeze"}
-STATICS = {"expand_dims": {"axis": "int"}, "squeeze": {"axis": "axis"}, "flip": {"axis": "axis"},
+STATICS = {"expand_dims": {"axis": "axes"}, "squeeze": {"axis": "axes"}, "flip": {"axis": "axis"},
            **{f"{head}": {"axis": "int"} for head in ("concatenate", "stack")}}
 HINTS = {
-    "expand_dims": "it takes an array and a constant axis",
+    "expand_dims": "it takes an array and a constant axis or tuple of axes",
     "squeeze": "it takes an array and a constant axis, or none",
     "asarray": "it takes an array, or values written out: np.asarray([a, b])",
     "transpose_axes": "it takes a constant permutation of the array's axes",

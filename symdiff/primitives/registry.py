@@ -22,8 +22,8 @@ import builtins
 import math
 from types import MappingProxyType
 
-from symdiff.primitives import (array_casts, array_linalg, array_masks, array_reductions,
-                                array_shapes, arrays,
+from symdiff.primitives import (array_casts, array_dtypes, array_linalg, array_masks,
+                                array_reductions, array_shapes, array_triangles, arrays,
                                 changes, containers, indexing, scalar, scipy)
 from symdiff.primitives.record import primitive
 from symdiff.core.types import FLOAT, INT
@@ -46,7 +46,8 @@ def _register(*modules):
     return MappingProxyType(statics)
 
 
-_STATICS = _register(array_reductions, array_linalg, array_shapes, array_masks, array_casts)
+_STATICS = _register(array_reductions, array_linalg, array_shapes, array_masks, array_casts,
+                     array_dtypes, array_triangles)
 _RECORDS = {**scalar.RECORDS, **scipy.RECORDS}
 RECORDS = MappingProxyType(_RECORDS)  # read only: a test may patch _RECORDS
 VARIADIC = tuple(scalar.VARIADIC)
@@ -198,7 +199,7 @@ def array_hint(op):
     """What the array operation ``op`` takes, said where a call of it is refused."""
     head, _, count = op.rpartition("_")
     for module in (arrays, array_reductions, array_linalg, array_shapes, array_masks,
-                   array_casts):
+                   array_casts, array_triangles):
         for name in (op, head if count.isdigit() else op):
             if name in module.HINTS:
                 return module.HINTS[name]

@@ -43,7 +43,7 @@ _NUMPY_OWN = (  # NumPy's own code runs on arrays of sympy values: sums and rear
     "outer", "einsum", "tensordot", "kron", "concatenate", "stack", "hstack", "vstack",
     "column_stack", "transpose", "reshape", "ravel", "expand_dims", "squeeze", "diag",
     "diagonal", "flip", "fliplr", "flipud", "roll", "tile", "repeat", "swapaxes",
-    "moveaxis", "broadcast_to", "triu", "tril", "atleast_1d", "atleast_2d", "copy",
+    "moveaxis", "broadcast_to", "triu", "tril", "atleast_1d", "atleast_2d", "copy", "pad",
 )
 _METHODS = ("sum", "mean", "prod", "max", "min", "var", "std", "cumsum", "cumprod",
             "argmax", "argmin", "dot", "trace", "diagonal", "clip", "transpose", "reshape",
@@ -195,7 +195,16 @@ def _numpy_own(reader, func, args, kwargs, node):
     if not is_symbolic(args) and not is_symbolic(list(kwargs.values())):
         return lifted(func(*plain(args), **{k: plain(v) for k, v in kwargs.items()}))
     return lifted(func(*(_argument(a) for a in args),
-                       **{k: _argument(v) for k, v in kwargs.items()}))
+                       **{k: _argument(v) for k, v in kwargs.items() if not _float_dtype(k, v)}))
+
+
+def _float_dtype(key, value):
+    """``dtype=`` a float dtype: sympy's values are exact, so the witness leaves it out."""
+    numpy_ = numpy()
+    try:
+        return key == "dtype" and numpy_.issubdtype(numpy_.dtype(plain(value)), numpy_.floating)
+    except TypeError:
+        return False
 
 
 def _options(args, kwargs, names):

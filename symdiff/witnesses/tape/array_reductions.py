@@ -47,6 +47,8 @@ def _reduction(name, forward, vjp_of, options=()):
         data, node = lift(a)
         axes = _axes(axis, data.ndim)
         y = forward(np, data, axis, keepdims, **kwargs)
+        if dtype is not None:  # (the result in that dtype, as NumPy gives it)
+            y = np.asarray(y, dtype=dtype)[()]
         if node is None:
             return y
         return record(y, (node, vjp_of(np, data, y, axes, keepdims, **kwargs)))

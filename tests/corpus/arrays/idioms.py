@@ -98,6 +98,27 @@ def squeezed_and_summed(C):
     return np.sum(np.exp(C.squeeze())) + np.sum(np.squeeze(C, axis=1) ** 2)
 
 
+def padded_stencil(x):
+    p = np.pad(x, (1, 1))  # zeros at both ends: a stencil with a fixed boundary
+    return np.sum((p[2:] - 2.0 * p[1:-1] + p[:-2]) ** 2)
+
+
+def padded_rows_and_columns(X):
+    P = np.pad(X, ((1, 0), (0, 2)))
+    return np.sum(np.sin(P) * P) + np.sum(np.pad(X, 1) ** 3)
+
+
+def padded_by_its_size(A):
+    n = A.shape[0]
+    P = np.pad(A, ((0, n), (n - 1, 0)))
+    return np.sum(np.tanh(P @ P.T))
+
+
+def expanded_by_two_axes(x, A):
+    e = np.expand_dims(x, (0, -1))  # (n,) -> (1, n, 1), against A of (m, n, k)
+    return np.sum(np.sin(e * A)) + np.sum(np.expand_dims(x, (1,)) ** 2)
+
+
 CASES = [
     at(norms_by_axis, (normal("nba", 3, 2),), (normal("nba", 1, 4),), (normal("nba", 2, 3, dtype=F32),)),
     at(frobenius_and_rows, (normal("far", 3, 2),), (normal("far", 2, 1),)),
@@ -120,4 +141,11 @@ CASES = [
     at(stack_times_a_vector, (normal("stv", 2, 3, 3), normal("stvx", 3)), (normal("stv", 1, 2, 2), normal("stvx", 2))),
     at(imported_by_name, (positive("ibn", 3, 2), normal("ibnw", 2)), (positive("ibn", 1, 3), normal("ibnw", 3))),
     at(squeezed_and_summed, (normal("sas", 3, 1),), (normal("sas", 1, 1),)),
+    at(padded_stencil, (normal("pst", 5),), (normal("pst", 1),), (normal("pst", 3, dtype=F32),)),
+    at(padded_rows_and_columns, (normal("prc", 2, 3),), (normal("prc", 1, 1),),
+       (normal("prc", 3, 2, dtype=F32),)),
+    at(padded_by_its_size, (normal("pbis", 2, 3),), (normal("pbis", 1, 2),)),
+    at(expanded_by_two_axes, (normal("ebta", 4), normal("ebtA", 2, 4, 3)),
+       (normal("ebta", 1), normal("ebtA", 3, 1, 2)), (normal("ebta", 3, dtype=F32),
+                                                    normal("ebtA", 1, 3, 2, dtype=F32))),
 ]

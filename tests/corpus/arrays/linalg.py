@@ -118,6 +118,15 @@ def whitened_residual(L, r):
     return np.dot(z, r)
 
 
+def triangles_of_a_matrix(A):
+    L, U = np.tril(A), np.triu(A, 1)
+    return np.sum(np.sin(L) * np.tril(A, -1)) + np.sum((U * A + U) ** 2)
+
+
+def log_determinant_by_index(K, y):
+    return np.linalg.slogdet(K)[1] + np.linalg.slogdet(K)[-1] * np.dot(y, y)
+
+
 CASES = [
     at(quadratic_form, (normal("qf", 3, 3), normal("qfx", 3)), (normal("qf", 1, 1), normal("qfx", 1)),
        (normal("qf", 5, 5, dtype=F32), normal("qfx", 5, dtype=F32))),
@@ -150,4 +159,8 @@ CASES = [
     at(ridge_closed_form, (0.5, normal("rcf", 6, 3), normal("rcfy", 6)),
        (2.0, normal("rcf", 3, 2), normal("rcfy", 3)), wrt="lam"),
     at(whitened_residual, (normal("wr", 3, 2), normal("wrr", 3)), (normal("wr", 4, 4), normal("wrr", 4))),
+    at(triangles_of_a_matrix, (normal("toam", 3, 3),), (normal("toam", 2, 4),),
+       (normal("toam", 2, 3, 3, dtype=F32),)),
+    at(log_determinant_by_index, (spd("ldbi", 3), normal("ldbiy", 2)),
+       (spd("ldbi", 2), normal("ldbiy", 1))),
 ]

@@ -123,6 +123,20 @@ def sum_of_a_comparison_count(x):
     return np.sum(x ** 2) * count
 
 
+def counted_in_its_dtype(X):
+    k = np.sum(X > 0.0, axis=0, dtype=X.dtype)  # a count per column, in X's dtype
+    return np.sum(X ** 2 * k) + np.mean(np.sin(X), dtype=X.dtype)
+
+
+def shifted_by_an_identity(A):
+    eye = np.eye(A.shape[0], A.shape[1], dtype=A.dtype)
+    return np.sum((A + 2.0 * eye) ** 3) + np.sum(np.exp(A), axis=None, dtype=A.dtype)
+
+
+def logsumexp_by_position(X):
+    return np.sum(logsumexp(X, 1, None, True) * X) + logsumexp(X, None)
+
+
 CASES = [
     at(sum_over_rows, (normal("sor", 1, 3),), (normal("sor", 4, 3),), (normal("sor", 7, 1),)),
     at(normalized_by_row_sums, (positive("nbrs", 3, 4),), (positive("nbrs", 1, 2),)),
@@ -153,4 +167,9 @@ CASES = [
     at(standardized, (normal("std", 5, 3),), (normal("std", 3, 1),)),
     at(mean_method_keepdims, (normal("mmk", 3, 4),), (normal("mmk", 1, 3),)),
     at(sum_of_a_comparison_count, (normal("soacc", 5),), (normal("soacc", 2, 3),), kinky=True),
+    at(counted_in_its_dtype, (normal("ciid", 4, 3),), (normal("ciid", 2, 5, dtype=F32),),
+       kinky=True),
+    at(shifted_by_an_identity, (normal("sbai", 3, 3),), (normal("sbai", 2, 4, dtype=F32),),
+       (normal("sbai", 4, 1),)),
+    at(logsumexp_by_position, (normal("lsbp", 3, 2),), (normal("lsbp", 1, 4, dtype=F32),)),
 ]

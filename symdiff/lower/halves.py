@@ -1,0 +1,51 @@
+"""One half of a function returning a pair, read by index: the half's own record.
+
+Expects a subscript (``ast.Subscript``) in a function being lowered.  Guarantees
+``pair_half``: where the subscript reads element 0 or 1 (or -2, -1) of a call of a
+function returning two values (``registry.pairs``, ``array_pairs``), the operand of that
+half's record of the call's arguments, as ``first, second = f(x)`` gives it; None for
+any other subscript (a pair indexed otherwise is refused where the call is lowered).
+
+    logdet = np.linalg.slogdet(K)[1]   ->  logdet = slogdet_logdet(K)
+    m = math.frexp(x)[0]               ->  m = frexp_mantissa(x)
+"""
+
+import ast
+
+from symdiff.lower import names, operands
+from symdiff.lower.calls import bind_primitive
+from symdiff.primitives.registry import array_pairs, pairs, rule_of
+
+
+def pair_half(frame, node, target):
+    call = node.value
+    index = node.slice
+    if not (isinstance(call, ast.Call) and isinstance(index, (ast.Constant, ast.UnaryOp))):
+        return None
+    at = _index(index)
+    if at not in (0, 1, -1, -2):
+        return None
+    callee = _callee(frame, call.func)
+    halves = None if callee is None or callee.kind != "primitive" else (
+        pairs().get(callee.value) or array_pairs().get(callee.value))
+    if halves is None:
+        return None
+    half = halves[at % 2]
+    args = bind_primitive(frame, rule_of(half), call, ast.unparse(call.func))
+    return operands.emit_op(frame, half, args, target)
+
+
+def _index(node):
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(
+            node.operand, ast.Constant) and type(node.operand.value) is int:
+        return -node.operand.value
+    return node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
+
+
+def _callee(frame, func):
+    """What ``func`` names, as ``inline.unpacked_call`` reads it; None for another form."""
+    if isinstance(func, ast.Attribute):
+        return names.module_member(frame, func)
+    if isinstance(func, ast.Name):
+        return names.meaning_of(frame, func.id, func)
+    return None
