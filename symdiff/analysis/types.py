@@ -41,6 +41,8 @@ names are first defined; ``annotate`` stores it as ``program.types``.
 
 from symdiff.analysis.array_aliases import refuse_aliased_writes
 from symdiff.analysis.array_forms import refuse_array_forms
+from symdiff.analysis.held_types import (held_arrays, held_type, holds_arrays,
+                                         stored_array, summed_arrays)
 from symdiff.analysis.expression_types import (
     expression_type,
     keeps_ints,
@@ -223,7 +225,12 @@ class _Inference:
         it is built of (a list of NumPy scalars holds NumPy scalars); an empty list
         arrays are appended to holds arrays."""
         held = self.types.get(stmt.target)
-        if not stmt.items and isinstance(held, t.List) and isinstance(held.elem, t.Array):
+        if not stmt.items and holds_arrays(held):  # filled with arrays (appended, stored)
+            return
+        with_arrays = held_type(stmt, self.program.containers[stmt.target], self.operand)
+        if with_arrays is not None:  # (lowering's numbers where arrays stand)
+            self.types[stmt.target] = with_arrays if held is None or not holds_arrays(
+                held) else t.join(held, with_arrays)
             return
         self.define(stmt.target, self.program.containers[stmt.target])
         for path, item in ir.literal_leaves(stmt.items, stmt.keys):
@@ -263,6 +270,8 @@ class _Inference:
         found = self.operand(value)
         if kind is not None and t.is_number(found):
             self.define(name, t.stored(kind, tuple(path), found))
+        elif kind is not None and isinstance(found, t.Array):  # ``d[k] = W`` fills a dict
+            self.types[name] = stored_array(kind, tuple(path), found)
 
     def reduced(self, stmt):
         """``sum``, ``min``, ``max``, ``prod`` of NumPy scalars are one; of other numbers
@@ -271,6 +280,8 @@ class _Inference:
         for index in stmt.path:
             kind = t.element(kind, _index(index))
         numbers = t.element(kind, None)
+        if isinstance(numbers, t.Array):  # ``sum`` of arrays: their sum, broadcast
+            return summed_arrays(stmt, numbers, self.operand)
         return t.NUMPY_FLOAT if numbers == t.NUMPY_FLOAT and stmt.op != "fsum" else t.FLOAT
 
     def pushed(self, stmt):
@@ -377,8 +388,12 @@ def infer_types(program):
 
 
 def annotate(program):
-    """``program`` with ``program.types`` set to ``infer_types(program)``."""
+    """``program`` with ``program.types`` set to ``infer_types(program)``, and the
+    containers that hold arrays given their inferred types (``held_types``) in
+    ``program.containers``, which lowering filled with numbers where they stand."""
     program.types = infer_types(program)
+    program.containers = {name: held_arrays(kind, program.types.get(name))
+                          for name, kind in program.containers.items()}
     refuse_array_forms(program)
     refuse_aliased_writes(program)
     return program
