@@ -21,6 +21,7 @@ axes or float-ness): a list has one element type, so it is refused where it is b
 
 from symdiff.core import types as t
 from symdiff.ir import nodes as ir
+from symdiff.primitives.stacked import joined_type, normalized_axis
 
 
 def held_type(stmt, kind, operand_type):
@@ -72,26 +73,14 @@ def _element_kind(literal, kind, position):
 
 
 def _one_element(types):
-    """The one type of a list's elements: arrays join (an axis of size one where every
-    element has it); None when they are not all alike (``unlike_items``)."""
+    """The one type of a list's elements (``types.element_join``: arrays of one type
+    exactly, as the argument kinds have them); None when they are not all alike."""
     elem = types[0] if types else None
     for other in types[1:]:
-        elem = element_join(elem, other)
+        elem = t.element_join(elem, other)
         if elem is None:
             return None
     return elem
-
-
-def element_join(a, b):
-    """``types.element_join`` with arrays: two arrays of one number of axes and both of
-    floats (or both not) join as ``types.join`` joins them; an array and anything else,
-    None."""
-    if isinstance(a, t.Array) or isinstance(b, t.Array):
-        if isinstance(a, t.Array) and isinstance(b, t.Array) and a.ndim == b.ndim and (
-                a.dtype.startswith("float") == b.dtype.startswith("float")):
-            return t.join(a, b)
-        return None
-    return t.element_join(a, b)
 
 
 def unlike_items(stmt, operand_type):
@@ -122,6 +111,8 @@ def summed_arrays(stmt, elem, operand_type):
     (from its start, 0 or a number or an array, broadcast against them) and ``prod``
     are arrays of the elements' broadcast type; None for the others (``min`` and ``max``
     of arrays raise in Python, ``math.fsum`` takes numbers only)."""
+    if stmt.axis is not None:  # None where the elements are not arrays
+        return joined_type(stmt.op, t.List(elem, None), stmt.axis)
     if stmt.op not in ("sum", "prod"):
         return None
     start = t.INT if stmt.start is None else operand_type(stmt.start)
@@ -148,8 +139,9 @@ def stored_array(kind, path, value):
     if not path:
         if t.is_number(kind):
             return value
-        joined = element_join(kind, value) if isinstance(kind, t.Array) else None
-        return kind if joined is None else joined
+        alike = isinstance(kind, t.Array) and kind.ndim == value.ndim and (
+            kind.dtype.startswith("float") == value.dtype.startswith("float"))
+        return t.join(kind, value) if alike else kind
     head, rest = path[0], path[1:]
     if isinstance(kind, t.List):
         return t.List(stored_array(kind.elem, rest, value), kind.length)
@@ -160,3 +152,17 @@ def stored_array(kind, path, value):
         return t.with_items(kind, tuple((k, stored_array(v, rest, value) if head is None or (
             head == k) else v) for k, v in kind.items))
     return kind
+
+
+def normalize_join_axes(program):
+    """Each join of a list of arrays (``np.stack(xs, axis=-1)``) given its axis counted
+    from the front of its result, now that its arrays' number of axes is known (its
+    record's builders index by it)."""
+    for stmt in ir.walk(program.body):
+        if isinstance(stmt, ir.Reduce) and stmt.axis is not None and stmt.axis < 0:
+            kind = program.types.get(stmt.container)
+            for index in stmt.path:
+                kind = t.element(kind, index.value if isinstance(index, ir.Const) else None)
+            elem = t.element(kind, None)
+            if isinstance(elem, t.Array):
+                stmt.axis = normalized_axis(stmt.op, elem.ndim, stmt.axis)

@@ -42,7 +42,8 @@ names are first defined; ``annotate`` stores it as ``program.types``.
 from symdiff.analysis.array_aliases import refuse_aliased_writes
 from symdiff.analysis.array_forms import refuse_array_forms
 from symdiff.analysis.held_types import (held_arrays, held_type, holds_arrays,
-                                         stored_array, summed_arrays)
+                                         normalize_join_axes, stored_array, summed_arrays,
+                                         unlike_items)
 from symdiff.analysis.expression_types import (
     expression_type,
     keeps_ints,
@@ -227,6 +228,8 @@ class _Inference:
         held = self.types.get(stmt.target)
         if not stmt.items and holds_arrays(held):  # filled with arrays (appended, stored)
             return
+        if unlike_items(stmt, self.operand) is not None:
+            return  # no type: refused where it is built (``array_forms``)
         with_arrays = held_type(stmt, self.program.containers[stmt.target], self.operand)
         if with_arrays is not None:  # (lowering's numbers where arrays stand)
             self.types[stmt.target] = with_arrays if held is None or not holds_arrays(
@@ -275,12 +278,13 @@ class _Inference:
 
     def reduced(self, stmt):
         """``sum``, ``min``, ``max``, ``prod`` of NumPy scalars are one; of other numbers
-        (and ``math.fsum`` of any), a float."""
+        (and ``math.fsum`` of any), a float; of arrays, and a join of a list
+        (``np.stack(xs)``), an array (``held_types.summed_arrays``)."""
         kind = self.types.get(stmt.container, self.program.containers.get(stmt.container))
         for index in stmt.path:
             kind = t.element(kind, _index(index))
         numbers = t.element(kind, None)
-        if isinstance(numbers, t.Array):  # ``sum`` of arrays: their sum, broadcast
+        if isinstance(numbers, t.Array) or stmt.axis is not None:  # of arrays; a join
             return summed_arrays(stmt, numbers, self.operand)
         return t.NUMPY_FLOAT if numbers == t.NUMPY_FLOAT and stmt.op != "fsum" else t.FLOAT
 
@@ -394,6 +398,7 @@ def annotate(program):
     program.types = infer_types(program)
     program.containers = {name: held_arrays(kind, program.types.get(name))
                           for name, kind in program.containers.items()}
+    normalize_join_axes(program)
     refuse_array_forms(program)
     refuse_aliased_writes(program)
     return program

@@ -27,7 +27,7 @@ from symdiff.lower import (array_calls, arrays, changes, containers, methods, na
                            tables)
 from symdiff.lower.statics import check_statics, constant_axes
 from symdiff.lower.kind_tests import kind_test
-from symdiff.primitives.reductions import REDUCTIONS, WITH_START, function
+from symdiff.primitives.reductions import JOINS, REDUCTIONS, WITH_START, function
 from symdiff.primitives.registry import (
     VARIADIC,
     none_hint,
@@ -229,6 +229,10 @@ def primitive_call(frame, op, node, shown, target):
                           f"unpack it: `first, second = {shown}(...)`")
     if op in VARIADIC and not (op == "hypot" and len(node.args) == 2 and not node.keywords):
         return variadic_call(frame, op, node, shown, target)
+    if op in JOINS:  # ``np.stack(xs)`` of a list by name
+        joined = changes.joined_list(frame, op, node, target)
+        if joined is not None:
+            return joined
     op, node = array_calls.written_out(frame, op, node, shown) or (op, node)  # reshape_2
     if op == "round" and [k.arg for k in node.keywords] == ["ndigits"] and len(node.args) == 1:
         node = ast.Call(node.func, node.args + [node.keywords[0].value], [])  # by position

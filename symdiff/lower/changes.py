@@ -255,3 +255,32 @@ def reduction(frame, op, node, start, target):
     target = target or frame.namer.fresh(f"{op}_{frame.hint}")
     frame.emit(ir.Reduce(target, op, name, frame.origin, start=start, path=path))
     return ir.Var(target)
+
+
+def joined_list(frame, op, call, target):
+    """``np.stack(xs, axis)`` or ``np.concatenate(xs, axis)`` of a list by name (its
+    length read when the gradient runs): one ``Reduce`` of ``op`` along the constant
+    ``axis``; None when the arrays are written out (``np.stack([a, b])``, a record per
+    count) or the call names no known container.  Whether the list holds arrays is the
+    type inference's to say (``primitives.stacked``)."""
+    if not call.args or isinstance(call.args[0], (ast.List, ast.Tuple)):
+        return None
+    found = container_of(frame, call.args[0])
+    if found is None:
+        return None
+    name, path = found
+    kind = kind_of_operand(frame, ir.Ref(name, path))
+    keywords = {k.arg: k.value for k in call.keywords}
+    if not isinstance(kind, t.List) or len(call.args) > 2 or set(keywords) - {"axis"} or (
+            len(call.args) == 2 and keywords):
+        raise frame.error(UnsupportedSyntaxError, call, f"this call of np.{op} of a "
+                          f"{kind} is not supported", f"np.{op}(xs, axis=k) of a list of "
+                          "arrays, or write the arrays out")
+    given = call.args[1] if len(call.args) == 2 else keywords.get("axis")
+    axis = ir.Const(0) if given is None else frame.value(given)
+    if not isinstance(axis, ir.Const) or type(axis.value) is not int:
+        raise frame.error(UnsupportedSyntaxError, given or call, f"the axis of np.{op} "
+                          "is not an int written out", f"write it: np.{op}(xs, axis=1)")
+    target = target or frame.namer.fresh(f"{op}_{frame.hint}")
+    frame.emit(ir.Reduce(target, op, name, frame.origin, path=path, axis=axis.value))
+    return ir.Var(target)
