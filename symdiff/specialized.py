@@ -82,7 +82,7 @@ def container_kinds(fn, args, kwargs=None, signature=None):
     kinds = {}
     for name, value in arguments.items():
         kind = kind_of(value)
-        if kind is None and type(value) is list and computes_with_arrays(fn):
+        if kind is None and type(value) is list:  # arrays of unlike kinds, say
             refuse_unlike_list(fn, name, value)
         if is_container(kind) or isinstance(kind, (t.Array, Function)):
             kinds[name] = without_lengths(kind)
@@ -93,6 +93,8 @@ def refuse_unlike_list(fn, name, value):
     """A located error for a list argument whose elements are arrays of unlike kinds (one
     of another dtype, number of axes, or axes of size one: ``[W1, W2]`` of a last layer
     with one output): a list has one element type, which the gradient is written for."""
+    if not any(type(v).__name__ == "ndarray" for v in value):
+        return
     kinds = [kind_of(v) for v in value]
     if not any(isinstance(k, t.Array) for k in kinds):
         return

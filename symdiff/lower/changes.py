@@ -243,7 +243,7 @@ def reduction(frame, op, node, start, target):
     """``sum(xs)``, ``sum(xs, start)``, ``min(xs)``, ``max(xs)``, ``math.fsum(xs)``,
     ``math.prod(xs)`` of a list or tuple of numbers; None when ``node`` is not a known
     container."""
-    found = container_of(frame, node)
+    found = container_of(frame, node, written=True)  # ``sum([a, b])`` too
     if found is None:
         return None
     name, path = found

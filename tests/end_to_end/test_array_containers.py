@@ -9,15 +9,19 @@ on small shapes, for structure, dtype and aliasing.  Here:
   that forward mode then differentiates rightly fails, and is removed);
 - the gradient's text: a list of per-step arrays joined by ``np.stack`` is joined by
   ``np.stack`` in the gradient, and each element's adjoint is an array of its own,
-  zeros of its shape, taking its part of the join's adjoint.
+  zeros of its shape, taking its part of the join's adjoint;
+- a reduction of a container written out in the call (``sum([x, y * x])``,
+  ``max([a, b])``, of numbers or arrays) against the tape and finite differences.
 """
 
+import math
 import zlib
 
 import numpy as np
 import pytest
 
 import symdiff
+import symdiff.tape
 
 try:
     import array_oracles as oracles
@@ -85,3 +89,23 @@ def test_every_element_of_a_summed_list_gets_an_array_of_its_own():
     assert not np.shares_memory(dx, dy)
     dx += 1.0  # a caller changing one changes nothing else
     assert np.allclose(dy, np.cos(2.0))
+
+
+def reductions_written_out(a, b):
+    return max([a, b * 2.0]) + min((a, b)) + math.fsum([a, b]) + sum((a * b, b), 1.0)
+
+
+def sum_of_arrays_written_out(x, y):
+    return np.sum(np.sin(sum([x, y * x])))
+
+
+@pytest.mark.parametrize("fn, point", [
+    (reductions_written_out, (1.0, 2.0)), (reductions_written_out, (-0.5, 0.7)),
+    (sum_of_arrays_written_out, (np.linspace(-1.0, 1.0, 3), np.linspace(0.5, 2.0, 3))),
+], ids=["numbers", "numbers_other_branch", "arrays"])
+def test_a_reduction_of_a_container_written_out_reads_it(fn, point):
+    got = symdiff.grad(fn)(*point)
+    want = symdiff.tape.grad(fn)(*point)
+    for g, w in zip(got, want):
+        assert np.allclose(g, w, rtol=1e-12, atol=1e-12)
+    assert not oracles.gradient_failures(fn, point, got)
