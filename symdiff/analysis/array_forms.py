@@ -47,7 +47,7 @@ def _refuse_reduction(program, stmt):
     kind = program.types.get(stmt.container)
     shown = f"numpy.{stmt.op}" if stmt.axis is not None else f"{stmt.op}()"
     hint = (f"np.{stmt.op} of a list of float arrays of one number of axes, along an axis "
-            "they have (np.array(xs) of a list of numbers)") if stmt.axis is not None else (
+            "they have (np.stack(xs) of a list of numbers)") if stmt.axis is not None else (
         "sum the arrays, or reduce each array with np.max / np.min")
     origin = stmt.origin
     raise UnsupportedSyntaxError(

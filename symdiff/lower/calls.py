@@ -28,6 +28,7 @@ from symdiff.lower import (array_calls, arrays, changes, containers, methods, na
 from symdiff.lower.statics import check_statics, constant_axes
 from symdiff.lower.kind_tests import kind_test
 from symdiff.primitives.reductions import JOINS, REDUCTIONS, WITH_START, function
+from symdiff.primitives.stacked import AS_STACK
 from symdiff.primitives.registry import (
     VARIADIC,
     none_hint,
@@ -229,7 +230,7 @@ def primitive_call(frame, op, node, shown, target):
                           f"unpack it: `first, second = {shown}(...)`")
     if op in VARIADIC and not (op == "hypot" and len(node.args) == 2 and not node.keywords):
         return variadic_call(frame, op, node, shown, target)
-    if op in JOINS:  # ``np.stack(xs)`` of a list by name
+    if op in JOINS or op in AS_STACK:  # ``np.stack(xs)``, ``np.array(xs)`` of a list by name
         joined = changes.joined_list(frame, op, node, target)
         if joined is not None:
             return joined

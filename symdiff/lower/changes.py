@@ -30,6 +30,7 @@ from symdiff.lower.containers import (
 )
 from symdiff.lower.filling import filled_kind
 from symdiff.lower.placement import built_once
+from symdiff.primitives.stacked import AS_STACK
 
 
 def copied(frame, call, node, descending, target):
@@ -260,11 +261,19 @@ def reduction(frame, op, node, start, target):
 def joined_list(frame, op, call, target):
     """``np.stack(xs, axis)`` or ``np.concatenate(xs, axis)`` of a list by name (its
     length read when the gradient runs): one ``Reduce`` of ``op`` along the constant
-    ``axis``; None when the arrays are written out (``np.stack([a, b])``, a record per
-    count) or the call names no known container.  Whether the list holds arrays is the
-    type inference's to say (``primitives.stacked``)."""
+    ``axis``; ``np.array(xs)`` and ``np.asarray(xs)``, a new array of the list's values,
+    are its stack along the first.  None when the values are written out
+    (``np.stack([a, b])``, a record per count) or the call names no known container.
+    What the list holds is the type inference's to say (``primitives.stacked``)."""
     if not call.args or isinstance(call.args[0], (ast.List, ast.Tuple)):
         return None
+    if op in AS_STACK:
+        if container_of(frame, call.args[0]) is None:
+            return None  # ``np.asarray(x)`` of an array
+        if len(call.args) > 1 or call.keywords:
+            raise frame.error(UnsupportedSyntaxError, call, f"this call of np.{op} of a "
+                              "list is not supported", f"np.{op}(xs), of the list alone")
+        op, call = "stack", ast.Call(call.func, call.args, [])
     found = container_of(frame, call.args[0])
     if found is None:
         return None

@@ -24,13 +24,17 @@ from symdiff.core import expr as ex
 from symdiff.core import types as t
 from symdiff.primitives.containers import POSITION, Each, Operation
 
+AS_STACK = ("array", "asarray")  # of a list by name: its stack along the first axis
 _SLICE = ex.Slice()
 
 
 def joined_type(op, kind, axis):
-    """The array ``op`` of a list of type ``kind`` gives along ``axis``; None when its
-    elements are not arrays of floats or the axis does not stand in the result."""
+    """The array ``op`` of a list of type ``kind`` gives along ``axis`` (a stack of
+    floats, a vector); None when its elements are not arrays of floats (or floats, for a
+    stack) or the axis does not stand in the result."""
     elem = t.element(kind, None) if isinstance(kind, t.List) else None
+    if op == "stack" and elem in (t.FLOAT, t.NUMPY_FLOAT):  # numbers: a vector of them
+        elem = t.Array("float64", 0)
     if not isinstance(elem, t.Array) or not elem.dtype.startswith("float"):
         return None
     axis = normalized_axis(op, elem.ndim, axis)

@@ -73,8 +73,8 @@ def unlike_literal(x):
     return np.sum(sum(parts))
 
 
-def stacked_numbers(xs):
-    return np.sum(np.stack(xs))
+def concatenated_numbers(xs):
+    return np.sum(np.concatenate(xs))
 
 
 def stacked_by_a_computed_axis(xs, k):
@@ -100,7 +100,7 @@ _ONE = np.ones(3)
 
 @pytest.mark.parametrize("fn, args, line, column", [
     (unlike_literal, (_ONE,), 1, 4),
-    (stacked_numbers, ([1.0, 2.0],), 1, 4),
+    (concatenated_numbers, ([1.0, 2.0],), 1, 4),
     (stacked_by_a_computed_axis, ([_ONE, _ONE], 0), 1, 36),
     (loop_over_unlike_values, ({"w": np.ones((2, 2)), "b": _ONE},), 3, 38),
     (unlike_list_parameter, ([np.ones((3, 4)), np.ones((4, 1))], np.ones((2, 3))), 0, 26),

@@ -35,7 +35,7 @@ CASES = {case.label: case for case in corpus.CASES}
 FORWARD_REFUSED = {  # case -> what forward mode does not read yet (located refusals)
     label: "a container of arrays the function builds (forward mode reads lists of numbers)"
     for label in ("squared_by_comprehension", "scaled_by_a_loop", "dict_built_and_read",
-                  "penalties_of_values", "comprehension_of_arrays", "stacked_states",
+                  "penalties_of_values", "comprehension_of_arrays", "stacked_states", "steps_as_an_array",
                   "rnn_over_a_list", "stacked_along_the_last_axis", "concatenated_windows",
                   "concatenated_columns", "summed_list", "summed_pair",
                   "read_back_by_position")

@@ -1,7 +1,7 @@
 """Arrays inside lists, tuples and dicts, as models hold them: a dict of weight arrays
 (``params``), lists of layer matrices iterated with ``for`` and ``zip``, a list of
-per-step arrays a loop appends to and ``np.stack`` or ``np.concatenate`` joins (along
-any axis), ``sum`` of a list of arrays, dicts built, filled by a loop or by a
+per-step arrays a loop appends to and ``np.stack``, ``np.array`` or ``np.concatenate``
+joins (along any axis), ``sum`` of a list of arrays, dicts built, filled by a loop or by a
 comprehension and read back, a tuple of arrays a helper returns.  The gradient by a
 container parameter is a container of the same structure, an array of each element's
 shape in it.
@@ -99,6 +99,14 @@ def stacked_states(x, a):
         states.append(h)
     S = np.stack(states)
     return np.sum(S ** 2) + np.sum(S[0] * S[-1])
+
+
+def steps_as_an_array(x):
+    hs = []
+    for k in range(3):
+        hs.append(np.sin(x * (k + 1.0)))
+    H = np.array(hs)
+    return np.sum(H[1:] * H[:-1])
 
 
 def rnn_over_a_list(W, U, xs, h0):
@@ -203,6 +211,7 @@ CASES = [
        (_alike("lbi", 2, 2, 2), normal("lbix", 2))),
     at(comprehension_of_arrays, (_alike("coa", 3, 2),), (_alike("coa", 2, 2, 3),)),
     at(stacked_states, (normal("sst", 3), 0.7), (normal("sst", 2, 2), -0.3)),
+    at(steps_as_an_array, (normal("saa", 4),), (normal("saa", 2, 3, dtype=F32),)),
     at(rnn_over_a_list, (normal("rol", 3, 3, scale=0.5), normal("rolU", 3, 2),
                          _alike("rolx", 3, 2), normal("rolh", 3)),
        (normal("rol", 2, 2, scale=0.5), normal("rolU", 2, 1), _alike("rolx", 2, 1),
