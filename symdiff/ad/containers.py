@@ -209,11 +209,23 @@ def added(env, adjoint, value, index=None, over=None):
             into = ex.Subscript(ex.Name(into) if isinstance(into, str) else into, step)
         return bound + [sw.AddTo(into, value.value)]
     if isinstance(value, Each):
-        share = substitute(value.value, {POSITION.id: ex.Name(index)})
+        bound, names = [], {POSITION.id: ex.Name(index)}
+        for placeholder, expr in value.shared:  # ``starts = np.cumsum(...)``, once
+            name = env.names.fresh(f"{_base(over)}_{placeholder.id.lstrip(chr(0))}")
+            bound.append(sw.Let(name, expr))
+            names[placeholder.id] = ex.Name(name)
+        share = substitute(value.value, names)
         into = ex.Name(adjoint) if isinstance(adjoint, str) else adjoint
-        return [sw.For(index, (length_of(env, over),), [
+        return bound + [sw.For(index, (length_of(env, over),), [
             sw.AddTo(ex.Subscript(into, ex.Name(index)), share)])]
     return [sw.AddTo(adjoint, value)]
+
+
+def _base(node):
+    """The name a place is of (``xs`` for ``xs[i][0]``)."""
+    while isinstance(node, ex.Subscript):
+        node = node.value
+    return node.id if isinstance(node, ex.Name) else "parts"
 
 
 def take(env, stmt, scope):

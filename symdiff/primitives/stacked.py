@@ -11,8 +11,8 @@ element's part of ``g`` (``Each``: the reverse adds it into the element's adjoin
 array of its own):
 
     y = np.stack(xs, axis=1)       dxs[i] += g[:, i]
-    y = np.concatenate(xs)         dxs[i] += g[sum([item.shape[0] for item in xs[:i]]):
-                                                ...  + xs[i].shape[0]]
+    y = np.concatenate(xs)         xs_starts = np.cumsum([0] + [item.shape[0] for item in xs])
+                                   dxs[i] += g[xs_starts[i]:xs_starts[i + 1]]
 
 No JVP yet: forward mode refuses them, naming the record's note.
 
@@ -22,6 +22,7 @@ No JVP yet: forward mode refuses them, naming the record's note.
 
 from symdiff.core import expr as ex
 from symdiff.core import types as t
+from symdiff.primitives.array_reductions import _text
 from symdiff.primitives.containers import POSITION, Each, Operation
 
 AS_STACK = ("array", "asarray")  # of a list by name: its stack along the first axis
@@ -71,20 +72,19 @@ def _stack_vjp(axis):
     return vjp
 
 
+_STARTS = ex.Name("\0starts")  # where each part starts along the axis, found once
+
+
 def _concatenate_vjp(axis):
     def vjp(g, args, out, names):
-        xs = args[0]
-        before = ex.ListComp(_size(names, ex.Name("item"), axis), "item",
-                             ex.Subscript(xs, ex.Slice(None, POSITION)))
-        start = ex.Call(_builtin(names, "sum"), (before,))
-        stop = ex.BinOp("+", start, _size(names, ex.Subscript(xs, POSITION), axis))
-        return Each(ex.Subscript(g, _index(axis, ex.Slice(start, stop))))
+        sizes = ex.ListComp(_size(names, ex.Name("item"), axis), "item", args[0])
+        starts = _text("numpy.cumsum(s)", names, s=ex.BinOp("+", ex.List((ex.Const(0),)),
+                                                              sizes))
+        start = ex.Subscript(_STARTS, POSITION)
+        stop = ex.Subscript(_STARTS, ex.BinOp("+", POSITION, ex.Const(1)))
+        return Each(ex.Subscript(g, _index(axis, ex.Slice(start, stop))),
+                    ((_STARTS, starts),))
     return vjp
-
-
-def _builtin(names, name):
-    found = names(name) if names is not None else None
-    return found if found is not None else ex.Name(name)
 
 
 def joined_operation(op, axis):
