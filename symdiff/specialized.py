@@ -19,6 +19,7 @@ kinds: a new signature costs one build, a known one a dictionary look-up.
 ``SymdiffError`` says to call the gradient or to use ``symdiff.source(f, *args)``.
 """
 
+import dataclasses
 import inspect
 
 from symdiff.backend.travel import Travels, carried
@@ -117,8 +118,8 @@ def without_lengths(kind):
     length stays: its elements may differ in kind)."""
     if isinstance(kind, t.List):
         return t.List(without_lengths(kind.elem), None)
-    if isinstance(kind, t.Tuple):
-        return t.Tuple(tuple(without_lengths(e) for e in kind.elts))
+    if isinstance(kind, t.Tuple):  # (a ``Row`` too: a list typed element by element)
+        return dataclasses.replace(kind, elts=tuple(without_lengths(e) for e in kind.elts))
     if isinstance(kind, t.Dict):
         return t.with_items(kind, tuple((k, without_lengths(v)) for k, v in kind.items))
     return kind

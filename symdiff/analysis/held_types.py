@@ -24,13 +24,18 @@ from symdiff.ir import nodes as ir
 from symdiff.primitives.stacked import joined_type, normalized_axis
 
 
-def held_type(stmt, kind, operand_type):
-    """The type of the container ``stmt`` builds, with its array items' types; None when
-    none of its items is an array."""
+def held_type(stmt, kind, operand_type, held=None):
+    """The type of the container ``stmt`` builds, with its array items' types (joined
+    with ``held``, what its name held so far, where that holds arrays); None when none
+    of its items is an array."""
     if stmt.repeat is not None:
-        return _repeated(stmt, kind, operand_type)
-    found = _literal_type(ir.Literal(stmt.kind, stmt.items, stmt.keys), kind, operand_type)
-    return None if found is None or not holds_arrays(found) else found
+        found = _repeated(stmt, kind, operand_type)
+    else:
+        found = _literal_type(ir.Literal(stmt.kind, stmt.items, stmt.keys), kind,
+                              operand_type)
+    if found is None or not holds_arrays(found):
+        return None
+    return t.join(held, found) if holds_arrays(held) else found
 
 
 def _repeated(stmt, kind, operand_type):

@@ -223,17 +223,16 @@ class _Inference:
 
     def built(self, stmt):
         """A container written out: lowering's type, each element joined with the number
-        it is built of (a list of NumPy scalars holds NumPy scalars); an empty list
-        arrays are appended to holds arrays."""
+        it is built of (a list of NumPy scalars holds NumPy scalars), or the array
+        (``held_types``); an empty list arrays are appended to holds arrays."""
         held = self.types.get(stmt.target)
         if not stmt.items and holds_arrays(held):  # filled with arrays (appended, stored)
             return
         if unlike_items(stmt, self.operand) is not None:
             return  # no type: refused where it is built (``array_forms``)
-        with_arrays = held_type(stmt, self.program.containers[stmt.target], self.operand)
-        if with_arrays is not None:  # (lowering's numbers where arrays stand)
-            self.types[stmt.target] = with_arrays if held is None or not holds_arrays(
-                held) else t.join(held, with_arrays)
+        with_arrays = held_type(stmt, self.program.containers[stmt.target], self.operand, held)
+        if with_arrays is not None:
+            self.types[stmt.target] = with_arrays
             return
         self.define(stmt.target, self.program.containers[stmt.target])
         for path, item in ir.literal_leaves(stmt.items, stmt.keys):
@@ -278,8 +277,7 @@ class _Inference:
 
     def reduced(self, stmt):
         """``sum``, ``min``, ``max``, ``prod`` of NumPy scalars are one; of other numbers
-        (and ``math.fsum`` of any), a float; of arrays, and a join of a list
-        (``np.stack(xs)``), an array (``held_types.summed_arrays``)."""
+        (``math.fsum`` of any) a float; of arrays, or ``np.stack(xs)``, an array."""
         kind = self.types.get(stmt.container, self.program.containers.get(stmt.container))
         for index in stmt.path:
             kind = t.element(kind, _index(index))
@@ -392,9 +390,8 @@ def infer_types(program):
 
 
 def annotate(program):
-    """``program`` with ``program.types`` set to ``infer_types(program)``, and the
-    containers that hold arrays given their inferred types (``held_types``) in
-    ``program.containers``, which lowering filled with numbers where they stand."""
+    """``program`` with ``program.types`` set to ``infer_types(program)``; a container
+    holding arrays given its inferred type in ``program.containers`` (``held_types``)."""
     program.types = infer_types(program)
     program.containers = {name: held_arrays(kind, program.types.get(name))
                           for name, kind in program.containers.items()}

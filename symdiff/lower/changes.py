@@ -262,7 +262,9 @@ def joined_list(frame, op, call, target):
     """``np.stack(xs, axis)`` or ``np.concatenate(xs, axis)`` of a list by name (its
     length read when the gradient runs): one ``Reduce`` of ``op`` along the constant
     ``axis``; ``np.array(xs)`` and ``np.asarray(xs)``, a new array of the list's values,
-    are its stack along the first.  None when the values are written out
+    are its stack along the first.  A tuple's (or a list's typed element by element:
+    its length known) are the call with its elements written out.  None when the
+    values are written out
     (``np.stack([a, b])``, a record per count) or the call names no known container.
     What the list holds is the type inference's to say (``primitives.stacked``)."""
     if not call.args or isinstance(call.args[0], (ast.List, ast.Tuple)):
@@ -279,6 +281,8 @@ def joined_list(frame, op, call, target):
         return None
     name, path = found
     kind = kind_of_operand(frame, ir.Ref(name, path))
+    if isinstance(kind, t.Tuple):  # a tuple, a list typed element by element: written out
+        return frame.value(_spread_out(call, len(kind.elts)), target)
     keywords = {k.arg: k.value for k in call.keywords}
     if not isinstance(kind, t.List) or len(call.args) > 2 or set(keywords) - {"axis"} or (
             len(call.args) == 2 and keywords):
@@ -293,3 +297,13 @@ def joined_list(frame, op, call, target):
     target = target or frame.namer.fresh(f"{op}_{frame.hint}")
     frame.emit(ir.Reduce(target, op, name, frame.origin, path=path, axis=axis.value))
     return ir.Var(target)
+
+
+def _spread_out(call, count):
+    """``np.stack([xs[0], xs[1]], ...)`` for ``np.stack(xs, ...)`` of ``count`` elements."""
+    def located(node):
+        return ast.copy_location(node, call.args[0])
+    items = [located(ast.Subscript(call.args[0], located(ast.Constant(i)), ast.Load()))
+             for i in range(count)]
+    listed = located(ast.List(items, ast.Load()))
+    return ast.copy_location(ast.Call(call.func, [listed] + call.args[1:], call.keywords), call)

@@ -1,12 +1,15 @@
 """Held types (``symdiff.analysis.held_types``): the types of containers of arrays the
-function writes out, fills or joins, decided by the one type inference, and the
-located refusals where a container's elements are not one kind."""
+function writes out, fills or joins, decided by the one type inference; a list argument
+of unlike arrays typed element by element (``core.records.Row``); and the located
+refusals where a container's elements are read as one kind and are not."""
 
 import numpy as np
 import pytest
 
 import symdiff
 from symdiff.core import types as t
+from symdiff.core.records import Row
+from symdiff.frontend.kinds import kind_of
 from symdiff.frontend.parse import parse_function
 from symdiff.pipeline import lower
 
@@ -68,6 +71,15 @@ def test_joins_and_sums_of_a_list_of_arrays_are_arrays():
     assert (stack.op, stack.axis) == ("stack", 1)  # the axis counted from the front
 
 
+def test_a_list_argument_of_unlike_arrays_is_typed_element_by_element():
+    kind = kind_of([np.ones((3, 4)), np.ones(4), np.ones((4, 1))])
+    assert isinstance(kind, Row) and kind.elts == (
+        MATRIX, VECTOR, t.Array("float64", 2, (1,)))
+    assert str(kind).startswith("list[")
+    assert kind_of([np.ones(3), np.ones(2)]) == t.List(VECTOR, 2)  # alike: one element type
+    assert t.join(kind, kind) == kind
+
+
 def unlike_literal(x):
     parts = [x, 1.0]
     return np.sum(sum(parts))
@@ -103,7 +115,7 @@ _ONE = np.ones(3)
     (concatenated_numbers, ([1.0, 2.0],), 1, 4),
     (stacked_by_a_computed_axis, ([_ONE, _ONE], 0), 1, 36),
     (loop_over_unlike_values, ({"w": np.ones((2, 2)), "b": _ONE},), 3, 38),
-    (unlike_list_parameter, ([np.ones((3, 4)), np.ones((4, 1))], np.ones((2, 3))), 0, 26),
+    (unlike_list_parameter, ([np.ones((3, 4)), np.ones((4, 1))], np.ones((2, 3))), 2, 8),
 ], ids=lambda v: getattr(v, "__name__", None))
 def test_what_is_not_one_kind_is_refused_where_it_stands(fn, args, line, column):
     with pytest.raises(symdiff.SymdiffError) as caught:

@@ -6,10 +6,10 @@ comprehension and read back, a tuple of arrays a helper returns.  The gradient b
 container parameter is a container of the same structure, an array of each element's
 shape in it.
 
-Each function is checked against the tape, finite differences along random directions
-and, for small shapes, sympy (``tests/end_to_end/test_arrays.py``); the lists of a
-list parameter are of one kind of element at every point (alike arrays: see
-``models.mlp_over_a_list`` and ``indexing.list_of_arrays`` for others).
+A list parameter whose arrays differ in kind (a flat ``[W1, b1, W2, b2]``, a last layer
+of one output) is typed element by element, read by position and unpacked; one looped
+over has alike arrays.  Each function is checked against the tape, finite differences
+along random directions and, for small shapes, sympy (``tests/end_to_end/test_arrays.py``).
 """
 
 import numpy as np
@@ -84,6 +84,16 @@ def layers_by_index(Ws, x):
     return np.sum(np.tanh(Ws[1] @ np.tanh(Ws[0] @ x)))
 
 
+def flat_list_unpacked(params, X):
+    W1, b1, W2, b2 = params
+    h = np.tanh(X @ W1 + b1)
+    return np.mean((h @ W2 + b2) ** 2)
+
+
+def unlike_layers_by_index(Ws, x):
+    return np.sum(np.tanh(np.tanh(x @ Ws[0]) @ Ws[-1])) + len(Ws) * np.sum(Ws[1] ** 2)
+
+
 def comprehension_of_arrays(xs):
     ys = [np.tanh(x) * x for x in xs]
     return sum(np.sum(y) for y in ys)
@@ -135,6 +145,12 @@ def concatenated_windows(x):
 def concatenated_columns(blocks):
     C = np.concatenate(blocks, axis=1)
     return np.sum(C ** 3 * np.arange(C.shape[1]))
+
+
+def stacked_tuple_and_unlike_blocks(pair, blocks):
+    S = np.stack(pair, axis=-1)
+    C = np.concatenate(blocks, axis=1)
+    return np.sum(S[..., 0] * S[..., 1]) + np.sum(np.tanh(C) * np.arange(C.shape[1]))
 
 
 def summed_list(x, y):
@@ -209,6 +225,12 @@ CASES = [
        ([(normal("pal", 2, 2), normal("palb", 2))], normal("palX", 1, 2))),
     at(layers_by_index, (_alike("lbi", 2, 3, 3), normal("lbix", 3)),
        (_alike("lbi", 2, 2, 2), normal("lbix", 2))),
+    at(flat_list_unpacked, ([normal("flu", 3, 4), normal("flub", 4), normal("flu2", 4, 1),
+                             normal("flub2", 1)], normal("fluX", 5, 3)),
+       ([normal("flu", 2, 3), normal("flub", 3), normal("flu2", 3, 2), normal("flub2", 2)],
+        normal("fluX", 1, 2)), wrt="params"),
+    at(unlike_layers_by_index, ([normal("ulb", 3, 4), normal("ulb2", 4, 1)], normal("ulbx", 2, 3)),
+       ([normal("ulb", 2, 2), normal("ulb2", 2, 3, dtype=F32)], normal("ulbx", 1, 2))),
     at(comprehension_of_arrays, (_alike("coa", 3, 2),), (_alike("coa", 2, 2, 3),)),
     at(stacked_states, (normal("sst", 3), 0.7), (normal("sst", 2, 2), -0.3)),
     at(steps_as_an_array, (normal("saa", 4),), (normal("saa", 2, 3, dtype=F32),)),
@@ -219,6 +241,10 @@ CASES = [
     at(stacked_along_the_last_axis, (_alike("sla", 2, 3, 2),), (_alike("sla", 3, 2, 3),)),
     at(concatenated_windows, (normal("cw", 4),), (normal("cw", 3, dtype=F32),)),
     at(concatenated_columns, (_alike("cc", 2, 3, 2),), (_alike("cc", 3, 2, 3),)),
+    at(stacked_tuple_and_unlike_blocks,
+       ((normal("stu", 3), normal("stu2", 3)), [normal("stub", 3, 1), normal("stub2", 3, 2)]),
+       ((normal("stu", 2, 2), normal("stu2", 2, 2)), [normal("stub", 2, 2), normal("stub2", 2, 1),
+                                                      normal("stub3", 2, 3)])),
     at(summed_list, (normal("sl", 3), normal("sly", 3)), (normal("sl", 2, 2), normal("sly", 2, 2))),
     at(summed_pair, (normal("sp", 3), normal("spy", 3)), (normal("sp", 2, 2), normal("spy", 2, 2))),
     at(read_back_by_position, (normal("rbp", 3),), (normal("rbp", 2, 2),)),
