@@ -125,7 +125,8 @@ def _reduction(frame, callee, node, target):
     else:
         op = "sum" if callee.kind == "other" and callee.value is function("sum") else None
     if op is None or not node.args or (op in ("min", "max") and len(node.args) > 1) or (
-            containers.container_of(frame, node.args[0], written=True) is None):
+            containers.container_of(frame, node.args[0], written=op in changes.WRITTEN_OUT)
+            is None):
         return None  # ``max(a, b)`` compares its arguments, whatever they hold
     start = node.args[1] if len(node.args) == 2 else None
     keywords = {k.arg: k.value for k in node.keywords}

