@@ -19,6 +19,7 @@ kinds: a new signature costs one build, a known one a dictionary look-up.
 ``SymdiffError`` says to call the gradient or to use ``symdiff.source(f, *args)``.
 """
 
+import dataclasses
 import inspect
 
 from symdiff.backend.travel import Travels, carried
@@ -82,9 +83,33 @@ def container_kinds(fn, args, kwargs=None, signature=None):
     kinds = {}
     for name, value in arguments.items():
         kind = kind_of(value)
+        if kind is None and type(value) is list:  # arrays of unlike kinds, say
+            refuse_unlike_list(fn, name, value)
         if is_container(kind) or isinstance(kind, (t.Array, Function)):
             kinds[name] = without_lengths(kind)
     return kinds
+
+
+def refuse_unlike_list(fn, name, value):
+    """A located error for a list argument whose elements are arrays of unlike kinds (one
+    of another dtype, number of axes, or axes of size one: ``[W1, W2]`` of a last layer
+    with one output): a list has one element type, which the gradient is written for."""
+    if not any(type(v).__name__ == "ndarray" for v in value):
+        return
+    kinds = [kind_of(v) for v in value]
+    if not any(isinstance(k, t.Array) for k in kinds):
+        return
+    reading = reading_of(fn, {}, depth=0)
+    if reading is None:
+        return
+    parsed = reading[0]
+    where = next((a for a in parsed.tree.args.args + parsed.tree.args.kwonlyargs
+                  if a.arg == name), parsed.tree)
+    shown = ", ".join(dict.fromkeys(str(k) for k in kinds))
+    raise parsed.error(SymdiffError, where, f"{name} is a list of unlike elements ({shown}), "
+                       "and a list's elements are read as one kind",
+                       "pass a tuple or a dict, whose elements may differ, or make the "
+                       "arrays alike (one dtype, number of axes and axes of size one)")
 
 
 def without_lengths(kind):
@@ -93,8 +118,8 @@ def without_lengths(kind):
     length stays: its elements may differ in kind)."""
     if isinstance(kind, t.List):
         return t.List(without_lengths(kind.elem), None)
-    if isinstance(kind, t.Tuple):
-        return t.Tuple(tuple(without_lengths(e) for e in kind.elts))
+    if isinstance(kind, t.Tuple):  # (a ``Row`` too: a list typed element by element)
+        return dataclasses.replace(kind, elts=tuple(without_lengths(e) for e in kind.elts))
     if isinstance(kind, t.Dict):
         return t.with_items(kind, tuple((k, without_lengths(v)) for k, v in kind.items))
     return kind

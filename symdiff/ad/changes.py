@@ -212,7 +212,9 @@ def summed_only(env, name):
 def reduce(env, stmt, scope):
     redefines = overwrites(env, stmt, scope)
     container = place(stmt.container, stmt.path)
-    if in_math(stmt.op):
+    if stmt.axis is not None:  # ``np.stack(xs, axis=1)``
+        func = ex.Attribute(ex.Name(env.program.numpy_name), stmt.op)
+    elif in_math(stmt.op):
         func = ex.Attribute(ex.Name(env.program.math_name), stmt.op)
     else:
         func = ex.Name(builtin(env, stmt.op))
@@ -220,6 +222,8 @@ def reduce(env, stmt, scope):
     keywords = ()
     if stmt.op == "prod" and stmt.start is not None:
         args, keywords = (container,), (("start", ex.of_operand(stmt.start)),)
+    if stmt.axis:
+        keywords = (("axis", ex.Const(stmt.axis)),)
     forward = [sw.Let(stmt.target, ex.Call(func, args, keywords))]
     if stmt.target not in env.active:
         return restoring(env, stmt, scope, forward, [])

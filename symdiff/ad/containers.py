@@ -22,7 +22,7 @@ is returned in its structure (a tuple for a tuple: ``tuple(dparams)``).
 import dataclasses
 
 from symdiff.core import expr as ex
-from symdiff.core.records import is_structured
+from symdiff.core.records import Row, is_structured
 from symdiff.ad.environment import (adjoint, built_in, builtin, length_of, names_for,
                                     overwrites, stack_names)
 from symdiff.ad.taping import restoring, saved_for_reverse
@@ -129,10 +129,12 @@ def structured(kind, value, number=None, primal=None):
         if is_structured(kind) and primal is not None:
             return instance_of(kind, primal, parts)
         return ex.Dict(tuple(ex.Const(k) for k, _ in kind.items), parts)
+    row = isinstance(kind, Row)  # a list typed element by element: a list again
     if not any(_converts(e, number is not None) for e in kind.elts):
-        return ex.Call(ex.Name("tuple"), (value,))
-    return ex.Tuple(tuple(structured(e, ex.Subscript(value, ex.Const(i)), number, _field(
-        primal, kind, i)) for i, e in enumerate(kind.elts)))
+        return value if row else ex.Call(ex.Name("tuple"), (value,))
+    return (ex.List if row else ex.Tuple)(tuple(structured(
+        e, ex.Subscript(value, ex.Const(i)), number, _field(primal, kind, i))
+        for i, e in enumerate(kind.elts)))
 
 
 def _holds_objects(kind):
@@ -174,7 +176,10 @@ def _field_order(kind):
 
 def _converts(kind, numbers=False):
     """Whether ``structured`` writes ``kind`` other than as it is: a tuple (the
-    adjoint is a list), or with ``numbers`` a number."""
+    adjoint is a list; not a ``Row``, a list itself, but for its elements), or with
+    ``numbers`` a number."""
+    if isinstance(kind, Row):
+        return any(_converts(e, numbers) for e in kind.elts)
     if isinstance(kind, t.Tuple):
         return True
     if isinstance(kind, t.List):
@@ -209,11 +214,23 @@ def added(env, adjoint, value, index=None, over=None):
             into = ex.Subscript(ex.Name(into) if isinstance(into, str) else into, step)
         return bound + [sw.AddTo(into, value.value)]
     if isinstance(value, Each):
-        share = substitute(value.value, {POSITION.id: ex.Name(index)})
+        bound, names = [], {POSITION.id: ex.Name(index)}
+        for placeholder, expr in value.shared:  # ``starts = np.cumsum(...)``, once
+            name = env.names.fresh(f"{_base(over)}_{placeholder.id.lstrip(chr(0))}")
+            bound.append(sw.Let(name, expr))
+            names[placeholder.id] = ex.Name(name)
+        share = substitute(value.value, names)
         into = ex.Name(adjoint) if isinstance(adjoint, str) else adjoint
-        return [sw.For(index, (length_of(env, over),), [
+        return bound + [sw.For(index, (length_of(env, over),), [
             sw.AddTo(ex.Subscript(into, ex.Name(index)), share)])]
     return [sw.AddTo(adjoint, value)]
+
+
+def _base(node):
+    """The name a place is of (``xs`` for ``xs[i][0]``)."""
+    while isinstance(node, ex.Subscript):
+        node = node.value
+    return node.id if isinstance(node, ex.Name) else "parts"
 
 
 def take(env, stmt, scope):

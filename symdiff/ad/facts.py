@@ -21,6 +21,7 @@ from types import MappingProxyType
 
 from symdiff.ad.control import regenerated
 from symdiff.ad.taping import read_only
+from symdiff.analysis.held_types import holds_arrays
 from symdiff.core import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.core import types as t
@@ -40,11 +41,14 @@ def container_facts(program, defuse, active):
     """The container facts of ``program`` (see the module's docstring)."""
     summed = {}
     for name in program.containers:
+        if _holds_arrays(program, name):
+            continue  # each element's adjoint an array of its own: never one shared
         found = _summed_only(program, defuse, name)
         if found is not None:
             summed[name] = found
     started = frozenset(s.container for s in defuse.statements if isinstance(s, ir.Reduce)
                         and s.target in active and s.container in active
+                        and not _holds_arrays(program, s.container)
                         and _starts(program, defuse, s, summed))
     forwarded = {s.target: (s.container, tuple(index_of(i, s, defuse) for i in s.path))
                  for s in defuse.statements
@@ -73,6 +77,13 @@ def _readers(defuse):
                 readers[a] = readers[b] = joined
                 grown = True
     return {name: tuple(found) for name, found in readers.items()}
+
+
+def _holds_arrays(program, name):
+    """Whether the container ``name`` holds arrays: ``dxs = [g] * len(xs)``, or ``g`` as
+    every element's adjoint, would give them all one array, and an adjoint never
+    aliases another (an in-place add into one would change all)."""
+    return holds_arrays(program.containers.get(name))
 
 
 def _starts(program, defuse, stmt, summed):

@@ -18,9 +18,10 @@ is type inference's, never read off a run of ``f``).  Guarantees:
   where the reverse sweep changes a container back (``ys.pop()`` undoing an append that
   a later sum read), so the value is the one the forward sweep ended with;
 - ``refuse_arrays_read_back``: a located error where an array is put in a list or dict
-  built here whose type holds a number there (type inference types the elements of a
-  container it builds as numbers) and the container is then read or changed: the arrays
-  read back would be taken for numbers (a broadcast not undone), a wrong gradient.  A
+  built here whose type still holds a number there (type inference gives an element the
+  type of the array put in it, ``analysis.held_types``; this catches any place it does
+  not) and the container is then read or changed: the arrays read back would be taken
+  for numbers (a broadcast not undone), a wrong gradient.  A
   container of arrays built and returned, as a training step returns its new
   parameters, is read by no statement, and its reverse only reads the cotangent's
   entries: it is differentiated;
@@ -222,9 +223,12 @@ def refuse_arrays_read_back(program):
             if any(_array(program, item) and t.is_number(_element(kind, path))
                    for path, item in ir.literal_leaves(stmt.items, stmt.keys)):
                 holding.setdefault(stmt.target, stmt)
-        elif isinstance(stmt, ir.SetItem) and _array(program, stmt.value):
+        elif isinstance(stmt, ir.SetItem) and _array(program, stmt.value) and t.is_number(
+                _element(program.types.get(stmt.container), tuple(
+                    getattr(i, "value", None) for i in stmt.path))):
             holding.setdefault(stmt.container, stmt)
-        elif isinstance(stmt, ir.Push) and _array(program, stmt.value):  # ``ys.append(h)``
+        elif isinstance(stmt, ir.Push) and _array(program, stmt.value) and t.is_number(
+                t.element(program.types.get(stmt.stack), None)):  # ``ys.append(h)``
             holding.setdefault(stmt.stack, stmt)
     for stmt in ir.walk(program.body):
         read = [name for name in _containers_read(stmt) if name in holding

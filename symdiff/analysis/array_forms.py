@@ -12,6 +12,8 @@ operation and its arguments' types, with the record's hint (``registry.array_hin
                                       not supported — it takes a matrix (an array of 2 axes)
 """
 
+from symdiff.analysis.held_types import unlike_items
+from symdiff.core import types as t
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
 from symdiff.primitives.registry import array_checked, array_hint
@@ -21,6 +23,37 @@ def refuse_array_forms(program):
     for stmt in ir.walk(program.body):
         if isinstance(stmt, ir.Assign) and program.types.get(stmt.target) is None:
             _refuse(program, stmt)
+        elif isinstance(stmt, ir.Reduce) and program.types.get(stmt.target) is None:
+            _refuse_reduction(program, stmt)
+        elif isinstance(stmt, ir.Build):
+            _refuse_unlike(program, stmt)
+
+
+def _refuse_unlike(program, stmt):
+    """A list written out of an array and a number, or arrays of unlike kinds."""
+    found = unlike_items(stmt, lambda a: program.types.get(a.name) if isinstance(
+        a, ir.Var) else t.of_value(a.value))
+    if found is not None:
+        origin = stmt.origin
+        raise UnsupportedSyntaxError(
+            "a list of unlike elements (" + ", ".join(dict.fromkeys(map(str, found))) + ")",
+            filename=origin.filename, lineno=origin.lineno, col_offset=origin.col_offset,
+            source_line=origin.text, hint="make its elements alike, or write a tuple")
+
+
+def _refuse_reduction(program, stmt):
+    """A reduction of a list the types give no value for: ``np.stack`` of a list of
+    numbers, of arrays of unlike numbers of axes, ``max`` of arrays."""
+    kind = program.types.get(stmt.container)
+    shown = f"numpy.{stmt.op}" if stmt.axis is not None else f"{stmt.op}()"
+    hint = (f"np.{stmt.op} of a list of float arrays of one number of axes, along an axis "
+            "they have (np.stack(xs) of a list of numbers)") if stmt.axis is not None else (
+        "sum the arrays, or reduce each array with np.max / np.min")
+    origin = stmt.origin
+    raise UnsupportedSyntaxError(
+        f"{shown} of a {kind} is not supported", filename=origin.filename,
+        lineno=origin.lineno, col_offset=origin.col_offset, source_line=origin.text,
+        hint=hint)
 
 
 def _refuse(program, stmt):

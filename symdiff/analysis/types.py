@@ -41,6 +41,9 @@ names are first defined; ``annotate`` stores it as ``program.types``.
 
 from symdiff.analysis.array_aliases import refuse_aliased_writes
 from symdiff.analysis.array_forms import refuse_array_forms
+from symdiff.analysis.held_types import (held_arrays, held_type, holds_arrays,
+                                         normalize_join_axes, stored_array, summed_arrays,
+                                         unlike_items)
 from symdiff.analysis.expression_types import (
     expression_type,
     keeps_ints,
@@ -220,10 +223,16 @@ class _Inference:
 
     def built(self, stmt):
         """A container written out: lowering's type, each element joined with the number
-        it is built of (a list of NumPy scalars holds NumPy scalars); an empty list
-        arrays are appended to holds arrays."""
+        it is built of (a list of NumPy scalars holds NumPy scalars), or the array
+        (``held_types``); an empty list arrays are appended to holds arrays."""
         held = self.types.get(stmt.target)
-        if not stmt.items and isinstance(held, t.List) and isinstance(held.elem, t.Array):
+        if not stmt.items and holds_arrays(held):  # filled with arrays (appended, stored)
+            return
+        if unlike_items(stmt, self.operand) is not None:
+            return  # no type: refused where it is built (``array_forms``)
+        with_arrays = held_type(stmt, self.program.containers[stmt.target], self.operand, held)
+        if with_arrays is not None:
+            self.types[stmt.target] = with_arrays
             return
         self.define(stmt.target, self.program.containers[stmt.target])
         for path, item in ir.literal_leaves(stmt.items, stmt.keys):
@@ -263,14 +272,18 @@ class _Inference:
         found = self.operand(value)
         if kind is not None and t.is_number(found):
             self.define(name, t.stored(kind, tuple(path), found))
+        elif kind is not None and isinstance(found, t.Array):  # ``d[k] = W`` fills a dict
+            self.types[name] = stored_array(kind, tuple(path), found)
 
     def reduced(self, stmt):
         """``sum``, ``min``, ``max``, ``prod`` of NumPy scalars are one; of other numbers
-        (and ``math.fsum`` of any), a float."""
+        (``math.fsum`` of any) a float; of arrays, or ``np.stack(xs)``, an array."""
         kind = self.types.get(stmt.container, self.program.containers.get(stmt.container))
         for index in stmt.path:
             kind = t.element(kind, _index(index))
         numbers = t.element(kind, None)
+        if isinstance(numbers, t.Array) or stmt.axis is not None:  # of arrays; a join
+            return summed_arrays(stmt, numbers, self.operand)
         return t.NUMPY_FLOAT if numbers == t.NUMPY_FLOAT and stmt.op != "fsum" else t.FLOAT
 
     def pushed(self, stmt):
@@ -377,8 +390,12 @@ def infer_types(program):
 
 
 def annotate(program):
-    """``program`` with ``program.types`` set to ``infer_types(program)``."""
+    """``program`` with ``program.types`` set to ``infer_types(program)``; a container
+    holding arrays given its inferred type in ``program.containers`` (``held_types``)."""
     program.types = infer_types(program)
+    program.containers = {name: held_arrays(kind, program.types.get(name))
+                          for name, kind in program.containers.items()}
+    normalize_join_axes(program)
     refuse_array_forms(program)
     refuse_aliased_writes(program)
     return program

@@ -12,7 +12,10 @@ anything without a derivative, kept as they are).
 A function passed as a value has the type ``Function``: the function itself, so its
 calls are inlined per kind signature.
 
-Expects nothing; guarantees ``Record``, ``Function`` and the questions asked of them: whether its class
+A list argument of unlike elements has the type ``Row``: a ``types.Tuple`` (typed
+element by element) that is a list when it runs.
+
+Expects nothing; guarantees ``Record``, ``Row``, ``Function`` and the questions asked of them: whether its class
 is a namedtuple or a dataclass (``is_structured``: its gradient is an instance of the
 same class, as JAX's registered pytrees give) or a plain class (``is_plain``: read as
 data unless ``wrt`` names it, its gradient a dict of its number attributes, since its
@@ -27,7 +30,7 @@ constructor need not take them).
 import dataclasses
 from dataclasses import dataclass
 
-from symdiff.core.types import FLOAT, Dict  # noqa: F401 (FLOAT: the doctest's)
+from symdiff.core.types import FLOAT, Dict, Tuple  # noqa: F401 (FLOAT: the doctest's)
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,17 @@ class Record(Dict):
     def __str__(self):
         fields = ", ".join(f"{k}: {t}" for k, t in self.items)
         return f"{getattr(self.cls, '__qualname__', self.cls)}[{fields}]"
+
+
+@dataclass(frozen=True)
+class Row(Tuple):
+    """A list argument whose elements differ in kind (``[W1, b1, W2, b2]``, layers whose
+    last has one output): typed element by element, as a tuple is, its length part of
+    the type; a list when it runs, and its gradient a list.  A loop over it, which would
+    give one name unlike kinds, is refused as a tuple's is."""
+
+    def __str__(self):
+        return f"list[{', '.join(map(str, self.elts))}]"
 
 
 def is_record(kind):

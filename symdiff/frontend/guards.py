@@ -26,7 +26,7 @@ import itertools
 import operator
 
 from symdiff.core import types as t
-from symdiff.core.records import Function, is_record, is_structured
+from symdiff.core.records import Function, Row, is_record, is_structured
 
 PLAIN = frozenset({float, int})  # the numbers whose kind is a float, by exact type
 SCALARS = frozenset({float, int, bool, str, type(None)})  # never a container's kind
@@ -162,7 +162,7 @@ def _tuple_checks(kind, var, indent, fresh, numbers):
     if size == 0 or size > 4 and all(e == t.FLOAT for e in kind.elts):
         return _fail(f"type({var}) is not tuple or len({var}) != {size} or not set(map("
                      f"type, {var})) <= PLAIN", indent)
-    lines = _fail(f"type({var}) is not tuple", indent)
+    lines = _fail(f"type({var}) is not {'list' if isinstance(kind, Row) else 'tuple'}", indent)
     items = [next(fresh) for _ in kind.elts]
     lines.append(f"{indent}{', '.join(items)}, = {var}")
     for elt, item in zip(kind.elts, items):

@@ -26,7 +26,7 @@ import sys
 import types
 
 from symdiff.core import types as t
-from symdiff.core.records import Function, Record
+from symdiff.core.records import Function, Record, Row
 from symdiff.core.types import element  # noqa: F401 (one statement, in the type system)
 from symdiff.frontend.wrappers import as_numpy
 from symdiff.primitives.reductions import REDUCTIONS
@@ -61,8 +61,8 @@ def kind_of(value, depth=0):
         elem = elts[0] if elts else t.FLOAT
         for kind in elts[1:]:
             elem = t.element_join(elem, kind)
-            if elem is None:  # a list of unlike things
-                return None
+            if elem is None:  # a list of unlike things: of arrays, typed element by element
+                return Row(tuple(elts)) if any(isinstance(e, t.Array) for e in elts) else None
         return t.List(elem, len(value))
     if isinstance(value, dict) and value and all(isinstance(k, str) for k in value):
         items = tuple((k, kind_of(v, depth)) for k, v in value.items())

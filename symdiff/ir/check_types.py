@@ -185,9 +185,19 @@ class TypeChecker:
         if isinstance(stmt, ir.Item):
             self.holds(stmt, stmt.target, _number_read(_at(kind, stmt.path)))
         elif isinstance(stmt, ir.Reduce):
-            numbers = t.element(_at(kind, stmt.path), None)
-            self.holds(stmt, stmt.target, t.NUMPY_FLOAT if numbers == t.NUMPY_FLOAT
-                       and stmt.op != "fsum" else t.FLOAT)
+            self.holds(stmt, stmt.target, self.reduced(stmt, _at(kind, stmt.path)))
+
+    def reduced(self, stmt, kind):
+        """What a ``Reduce`` of a container of type ``kind`` gives: a join of a list of
+        arrays its record's rule; a sum of arrays their broadcast with the start; of
+        NumPy scalars one, of other numbers a float."""
+        numbers = t.element(kind, None)
+        if stmt.axis is not None:
+            return registry.operation_of(stmt).result(kind, ())
+        if isinstance(numbers, t.Array):
+            start = t.INT if stmt.start is None else self.operand(stmt, stmt.start)
+            return t.broadcast((numbers, start))
+        return t.NUMPY_FLOAT if numbers == t.NUMPY_FLOAT and stmt.op != "fsum" else t.FLOAT
 
     def copied(self, stmt):
         """The kinds of number the sources of a ``Share``, ``Take`` or ``Join`` hold."""

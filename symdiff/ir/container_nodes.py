@@ -115,7 +115,8 @@ class Join:
 class Reduce:
     """``target = sum(container)`` (``start``: ``sum(container, start)``), or ``fsum``,
     ``prod``, ``min``, ``max`` of the numbers of a list or tuple
-    (``primitives.reductions``)."""
+    (``primitives.reductions``); or ``np.stack``, ``np.concatenate`` of a list of arrays
+    along ``axis`` (``primitives.stacked``)."""
 
     target: str
     op: str
@@ -124,3 +125,4 @@ class Reduce:
     start: object = None
     path: tuple = ()  # of a container inside ``container``: its index operands
     sid: int = None  # the statement's id, unique within its Program
+    axis: int = None  # a join's (stack, concatenate), from the front; None for the others

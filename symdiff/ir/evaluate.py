@@ -249,7 +249,9 @@ class Evaluator:
                 values = _element(values, self.operand(index))
             start = None if stmt.start is None else self.operand(stmt.start)
             reduce = self.reductions(stmt.op)
-            if start is None:
+            if stmt.axis is not None:  # ``np.stack(xs, axis=1)``
+                env[stmt.target] = reduce(list(values), axis=stmt.axis)
+            elif start is None:
                 env[stmt.target] = reduce(values)
             else:
                 env[stmt.target] = reduce(values, start) if stmt.op == "sum" else reduce(

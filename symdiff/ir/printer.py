@@ -123,6 +123,8 @@ def _line(stmt, types):
         return f"{_typed(stmt.target, types)} = {parts}"
     if isinstance(stmt, ir.Reduce):
         start = "" if stmt.start is None else f", {operand_text(stmt.start)}"
+        if stmt.axis is not None:
+            start = f", axis={stmt.axis}"
         element = _element_text(stmt.container, stmt.path)
         return f"{_typed(stmt.target, types)} = {stmt.op}({element}{start})"
     if isinstance(stmt, ir.Check):

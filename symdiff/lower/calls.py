@@ -27,7 +27,8 @@ from symdiff.lower import (array_calls, arrays, changes, containers, dtypes, met
                            operands, tables)
 from symdiff.lower.statics import check_statics, constant_axes
 from symdiff.lower.kind_tests import kind_test
-from symdiff.primitives.reductions import REDUCTIONS, WITH_START, function
+from symdiff.primitives.reductions import JOINS, REDUCTIONS, WITH_START, function
+from symdiff.primitives.stacked import AS_STACK
 from symdiff.primitives.registry import (
     VARIADIC,
     none_hint,
@@ -124,7 +125,8 @@ def _reduction(frame, callee, node, target):
     else:
         op = "sum" if callee.kind == "other" and callee.value is function("sum") else None
     if op is None or not node.args or (op in ("min", "max") and len(node.args) > 1) or (
-            containers.container_of(frame, node.args[0]) is None):
+            containers.container_of(frame, node.args[0], written=op in changes.WRITTEN_OUT)
+            is None):
         return None  # ``max(a, b)`` compares its arguments, whatever they hold
     start = node.args[1] if len(node.args) == 2 else None
     keywords = {k.arg: k.value for k in node.keywords}
@@ -229,6 +231,10 @@ def primitive_call(frame, op, node, shown, target):
                           f"unpack it: `first, second = {shown}(...)`")
     if op in VARIADIC and not (op == "hypot" and len(node.args) == 2 and not node.keywords):
         return variadic_call(frame, op, node, shown, target)
+    if op in JOINS or op in AS_STACK:  # ``np.stack(xs)``, ``np.array(xs)`` of a list by name
+        joined = changes.joined_list(frame, op, node, target)
+        if joined is not None:
+            return joined
     op, node = array_calls.written_out(frame, op, node, shown) or (op, node)  # reshape_2
     node, like = dtypes.dtype_keyword(frame, op, node, shown)  # ``dtype=x.dtype``
     if op == "round" and [k.arg for k in node.keywords] == ["ndigits"] and len(node.args) == 1:

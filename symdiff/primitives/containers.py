@@ -49,9 +49,12 @@ class At:
 
 @dataclass(frozen=True)
 class Each:
-    """``value`` at every place of a flat container (``POSITION``: the place's index)."""
+    """``value`` at every place of a flat container (``POSITION``: the place's index);
+    ``shared``: ``(placeholder, expression)`` pairs ``value`` reads, each computed once
+    before the places are visited (the offsets of a concatenation's parts)."""
 
     value: object
+    shared: tuple = ()
 
 
 @dataclass(frozen=True)

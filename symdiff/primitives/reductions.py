@@ -14,6 +14,7 @@ import builtins
 import math
 
 REDUCTIONS = ("sum", "min", "max", "fsum", "prod")
+JOINS = ("stack", "concatenate")  # of a list of arrays, along an axis (``stacked``)
 _MATH = ("fsum", "prod")
 WITH_START = ("sum", "prod")  # take a ``start`` (sum's second argument, prod's keyword)
 
@@ -23,4 +24,11 @@ def in_math(op):
 
 
 def function(op):
+    """The function a ``Reduce`` of ``op`` calls; NumPy's for a join of a list of arrays
+    (``stack``, ``concatenate``: called with the axis), imported when asked, since only
+    code that joins arrays asks."""
+    if op in JOINS:
+        import numpy
+
+        return getattr(numpy, op)
     return getattr(math if op in _MATH else builtins, op)

@@ -47,7 +47,6 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests.corpus.arrays import ARRAY_CASES as CASES, CATEGORIES
 
 REFUSED = {  # cases symdiff refuses today with a SymdiffError (located); the list only shrinks
-    "indexing.asarray_of_a_list",  # a container stands where a number is needed
     "indexing.list_of_arrays",  # numpy.getitem of float, int is not supported
     "models.l2_over_a_dict",  # a dict['w': array[float64, 1, ()], 'b': array[float64, 0, ()]] is read by a key 
 }

@@ -344,8 +344,8 @@ def diff_twice(x):
     return np.sum(np.diff(x, n=2))
 
 
-def concatenate_variable(x):
-    xs = [x, x]
+def concatenate_of_numbers(x):
+    xs = [x[0], x[1]]
     return np.sum(np.concatenate(xs))
 
 
@@ -373,7 +373,7 @@ def shape_in_a_name(x):
 _REFUSED = [(axis_variable, ("m", 1)), (trace_vector, ("v",)), (dot_3d, ("t", "m")),
             (einsum_ellipsis, ("m",)), (outer_matrix, ("m", "v")),
             (norm_ord, ("v",)), (diff_twice, ("v",)),
-            (concatenate_variable, ("v",)), (var_ddof_variable, ("v", 1.0)),
+            (concatenate_of_numbers, ("v",)), (var_ddof_variable, ("v", 1.0)),
             (logsumexp_weights, ("v",)), (solve_vector, ("v",)), (transpose_repeated, ("t",)),
             (shape_in_a_name, ("m",))]
 

@@ -211,8 +211,10 @@ class ContainerReader:
             return [sympy.Integer(i) for i in self.range_of(node)]
         if func is sum and 1 <= len(args) + len(kwargs) <= 2 and set(kwargs) <= {"start"}:
             start = args[1] if len(args) == 2 else kwargs.get("start", sympy.S.Zero)
-            items = [self.expr(item, node) for item in self.iterate(args[0], node)]
-            return sympy.Add(self.expr(start, node), *items)
+            items = list(self.iterate(args[0], node))
+            if any(getattr(item, "ndim", 0) for item in items):  # arrays, as NumPy adds them
+                return sum(items, start)
+            return sympy.Add(self.expr(start, node), *(self.expr(i, node) for i in items))
         if func in (all, any) and len(args) == 1 and not kwargs:  # a check: no derivative
             truths = (self.truthy(item, node) for item in self.iterate(args[0], node))
             return sympy.Integer(1 if func(truths) else 0)

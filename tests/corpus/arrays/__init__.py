@@ -10,6 +10,8 @@ The functions live in modules by what they exercise; this package gathers them:
     CATEGORIES["models"]        losses, layers, attention, recurrences, stencils, kernels
     CATEGORIES["idioms"]        NumPy as people write it: imports by name, autograd's
                                 numpy, norms by axis, masks combined, stacks, squeeze
+    CATEGORIES["containers"]    arrays in lists, tuples and dicts: a params dict, lists of
+                                layers, per-step lists stacked, dicts built and filled
 
 ``ARRAY_CASES`` maps ``"category.label"`` to its ``case.Case``.  Every function returns a
 scalar (a Python float or a NumPy scalar) at each of its points and leaves its arguments
@@ -21,7 +23,8 @@ IR evaluator's tests (``tests/ir/test_ir_evaluate.py``) run every function and e
 do not take arrays yet; they opt in by reading ``ARRAY_CASES`` when they do.
 """
 
-from . import elementwise, for_autograd, idioms, indexing, linalg, models, reductions
+from . import (containers, elementwise, for_autograd, idioms, indexing, linalg, models,
+               reductions)
 
 CATEGORIES = {
     "elementwise": elementwise.CASES,
@@ -30,6 +33,7 @@ CATEGORIES = {
     "indexing": indexing.CASES,
     "models": models.CASES,
     "idioms": idioms.CASES + for_autograd.CASES,
+    "containers": containers.CASES,
 }
 
 ARRAY_CASES = {f"{category}.{case.label}": case

@@ -174,6 +174,20 @@ def recurrence(h0, W, xs):
     return h
 
 
+def states_stacked(h0, W, xs):
+    h = h0
+    states = []
+    for t in range(xs.shape[0]):
+        h = np.tanh(W @ h + xs[t])
+        states.append(h)
+    return np.stack(states)
+
+
+def layers_of_a_dict(params, x):
+    hidden = {k: np.tanh(params[k] * x) for k in params}
+    return hidden["a"] + 2.0 * hidden["b"]
+
+
 def identity(x):
     return x
 
@@ -310,4 +324,6 @@ CASES = [
     at(with_its_sine, (normal("x", 3),)),
     at(twice_by_key, (normal("x", 2),), (0.5,)),
     at(moments, (positive("x", 6),), kinky=True),
+    at(states_stacked, (normal("h", 3), normal("W", 3, 3) * 0.5, normal("xs", 4, 3))),
+    at(layers_of_a_dict, ({"a": normal("a", 3), "b": normal("b", 3)}, normal("x", 3))),
 ]

@@ -1,0 +1,99 @@
+"""A list of arrays joined into one: ``np.stack(xs, axis)`` and ``np.concatenate(xs,
+axis)`` of a list whose length is read when the gradient runs (a list of per-step
+arrays a loop appends to, a list parameter).  The arrays written out
+(``np.stack([a, b])``) are ``array_joins``' records, one per count; these are
+reductions of a whole list (``ir.Reduce``, ``op`` "stack" or "concatenate", its
+``axis`` normalized to count from the front), one record per axis.
+
+Expects a list's type whose element is an array (``core.types``).  Guarantees the
+record's type rule (the joined axis never claimed of size one) and its VJP, each
+element's part of ``g`` (``Each``: the reverse adds it into the element's adjoint, an
+array of its own):
+
+    y = np.stack(xs, axis=1)       dxs[i] += g[:, i]
+    y = np.concatenate(xs)         xs_starts = np.cumsum([0] + [item.shape[0] for item in xs])
+                                   dxs[i] += g[xs_starts[i]:xs_starts[i + 1]]
+
+No JVP yet: forward mode refuses them, naming the record's note.
+
+    >>> joined_operation("stack", 0).result(t.List(t.Array("float32", 1), None), ())
+    Array(dtype='float32', ndim=2, unit_axes=())
+"""
+
+from symdiff.core import expr as ex
+from symdiff.core import types as t
+from symdiff.primitives.array_reductions import _text
+from symdiff.primitives.containers import POSITION, Each, Operation
+
+AS_STACK = ("array", "asarray")  # of a list by name: its stack along the first axis
+_SLICE = ex.Slice()
+
+
+def joined_type(op, kind, axis):
+    """The array ``op`` of a list of type ``kind`` gives along ``axis`` (a stack of
+    floats, a vector); None when its elements are not arrays of floats (or floats, for a
+    stack) or the axis does not stand in the result."""
+    elem = t.element(kind, None) if isinstance(kind, t.List) else None
+    if op == "stack" and elem in (t.FLOAT, t.NUMPY_FLOAT):  # numbers: a vector of them
+        elem = t.Array("float64", 0)
+    if not isinstance(elem, t.Array) or not elem.dtype.startswith("float"):
+        return None
+    axis = normalized_axis(op, elem.ndim, axis)
+    if axis is None:
+        return None
+    if op == "stack":
+        units = tuple(a + (a >= axis) for a in elem.unit_axes)
+        return t.Array(elem.dtype, elem.ndim + 1, units)
+    return t.Array(elem.dtype, elem.ndim, tuple(a for a in elem.unit_axes if a != axis))
+
+
+def normalized_axis(op, ndim, axis):
+    """``axis`` of ``op`` of arrays of ``ndim`` axes counted from the front of the
+    result, or None where NumPy raises (``concatenate`` of numbers, an axis beyond)."""
+    axes = ndim + (op == "stack")
+    if type(axis) is not int or axes == 0 or op == "concatenate" and ndim == 0 or not (
+            -axes <= axis < axes):
+        return None
+    return axis % axes
+
+
+def _index(axis, value):
+    """``g[:, :, value]``: ``value`` at ``axis``, every element before it."""
+    return value if axis == 0 else ex.Tuple((_SLICE,) * axis + (value,))
+
+
+def _size(names, array, axis):
+    return ex.Subscript(ex.Attribute(array, "shape"), ex.Const(axis))
+
+
+def _stack_vjp(axis):
+    def vjp(g, args, out, names):
+        return Each(ex.Subscript(g, _index(axis, POSITION)))
+    return vjp
+
+
+_STARTS = ex.Name("\0starts")  # where each part starts along the axis, found once
+
+
+def _concatenate_vjp(axis):
+    def vjp(g, args, out, names):
+        sizes = ex.ListComp(_size(names, ex.Name("item"), axis), "item", args[0])
+        starts = _text("numpy.cumsum(s)", names, s=ex.BinOp("+", ex.List((ex.Const(0),)),
+                                                              sizes))
+        start = ex.Subscript(_STARTS, POSITION)
+        stop = ex.Subscript(_STARTS, ex.BinOp("+", POSITION, ex.Const(1)))
+        return Each(ex.Subscript(g, _index(axis, ex.Slice(start, stop))),
+                    ((_STARTS, starts),))
+    return vjp
+
+
+def joined_operation(op, axis):
+    """The record of ``op`` ("stack" or "concatenate") of a list along ``axis``."""
+    def result(kind, path):
+        for index in path:
+            kind = t.element(kind, index)
+        return joined_type(op, kind, axis)
+    vjp = (_stack_vjp if op == "stack" else _concatenate_vjp)(axis)
+    return Operation(op, ("container",), result, (vjp,), None,
+                     f"no JVP yet: forward mode does not read np.{op} of a list by name")
+
