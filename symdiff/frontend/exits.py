@@ -89,11 +89,11 @@ def direct_exits(stmt):
     return kinds
 
 
-def assigned_user_names(node):
+def assigned_user_names(node, index=None):
     """User names assigned anywhere inside ``node`` (not in nested functions), in
-    first-seen order."""
+    first-seen order (``index``: the ``NodeIndex`` of ``node``, when at hand)."""
     names = []
-    for sub in own_nodes(node):
+    for sub in own_nodes(node) if index is None else index.own:
         if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
             names.append(sub.id)
     return list(dict.fromkeys(names))

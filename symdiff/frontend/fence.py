@@ -17,6 +17,7 @@ import types
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.exits import child_nodes, contains
+from symdiff.frontend.index import NodeIndex
 from symdiff.frontend.parse import lambda_name
 
 ACCEPTED = {
@@ -113,9 +114,10 @@ REFUSED = {
 def fence(parsed, tree=None):
     """Raise ``UnsupportedSyntaxError`` at the first construct outside the language."""
     tree = tree if tree is not None else parsed.tree
+    index = parsed.index if tree is parsed.tree else NodeIndex(tree)
     _check_signature(parsed, tree, kwargs=True)
-    nested = _check_nested(parsed, tree) | _key_lambdas(tree) | _argument_lambdas(parsed, tree)
-    spread = _spread_arguments(parsed, tree)
+    nested = _check_nested(parsed, tree) | _key_lambdas(index) | _argument_lambdas(parsed, index)
+    spread = _spread_arguments(parsed, index)
     checked = {}  # node class -> whether ``_check_accepted`` has a rule for it
     for node, where in _nodes(tree):
         name = type(node).__name__
@@ -210,22 +212,19 @@ def _check_nested(parsed, tree):
     return accepted
 
 
-def _key_lambdas(tree):
+def _key_lambdas(index):
     """The ids of the lambdas given as the ``key`` of a call of ``max`` or ``min``
     (``max(range(n), key=lambda k: xs[k])``: desugar writes the loop it stands for)."""
-    return {id(k.value) for node in ast.walk(tree) if isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Name) and node.func.id in ("max", "min")
+    return {id(k.value) for node in index.of(ast.Call) if isinstance(node.func, ast.Name) and node.func.id in ("max", "min")
             for k in node.keywords if k.arg == "key" and isinstance(k.value, ast.Lambda)}
 
 
-def _spread_arguments(parsed, tree):
+def _spread_arguments(parsed, index):
     """The ids of the ``*p`` arguments of calls of the user's functions (``f(t, x,
     *p)``: ``lower.star_arguments`` writes them out); a builtin's (``max(*xs)``) are
     refused here, as before."""
     found = set()
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call):
-            continue
+    for node in index.of(ast.Call):
         func = node.func
         if isinstance(func, ast.Name):
             meant = parsed.closure.get(func.id, parsed.globals.get(func.id, getattr(
@@ -236,14 +235,14 @@ def _spread_arguments(parsed, tree):
     return found
 
 
-def _argument_lambdas(parsed, tree):
+def _argument_lambdas(parsed, index):
     """The ids of the lambdas given as an argument of a call by name (``euler(lambda x:
     -k * x, x0, dt, n)``, ``ode.euler(...)``: a function passed to a helper, which
     ``lower.function_values`` inlines where the helper calls it), each with a signature
     the language takes."""
     found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
+    for node in index.breadth_first(ast.Call):  # (the first refused is the first ast.walk meets)
+        if isinstance(node.func, (ast.Name, ast.Attribute)):
             for arg in node.args + [k.value for k in node.keywords if k.arg != "key"]:
                 if isinstance(arg, ast.Lambda):
                     _check_signature(parsed, arg)

@@ -132,7 +132,7 @@ def uses_arrays(parsed):
     method (``x.sum()``) or one of NumPy's array functions (``np.sum``, ``np.where``, or
     imported by name: ``from numpy import sum as npsum``; autograd's NumPy is NumPy).
     Such a function is generated on its first call, for the kinds of its arguments."""
-    tree = parsed.tree
+    index = parsed.index  # (the order of the nodes is not read: any one decides)
 
     def value_of(name):  # what a free name of the function refers to (autograd's NumPy:
         return as_numpy(parsed.closure.get(name, parsed.globals.get(name)))  # NumPy's)
@@ -144,7 +144,7 @@ def uses_arrays(parsed):
     numpy = sys.modules.get("numpy")
     functions = {id(getattr(numpy, name)) for name in found["functions"]
                  if "." not in name and hasattr(numpy, name)}  # (none without numpy)
-    for node in ast.walk(tree):
+    for node in index.of(ast.BinOp, ast.Name, ast.Attribute):
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
             return True
         if isinstance(node, ast.Name) and id(value_of(node.id)) in functions:
@@ -162,8 +162,8 @@ def uses_arrays(parsed):
             return True
         elif node.attr in found["attributes"] or node.attr in _MEASURES:
             return True
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+    for node in index.of(ast.Call):
+        if isinstance(node.func, ast.Attribute) and (
                 node.func.attr in found["methods"]) and not (
                 isinstance(node.func.value, ast.Name) and module_of(node.func.value.id)):
             return True

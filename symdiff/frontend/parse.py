@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 
 from symdiff.errors import SourceUnavailableError, UndefinedNameError
 from symdiff.frontend.exits import statement_parts
+from symdiff.frontend.index import NodeIndex
 from symdiff.frontend.provenance import (
     DEFS,
     code_matches,
@@ -52,6 +53,12 @@ class ParsedFunction:
     globals: dict
     closure: dict = field(default_factory=dict)
     fn: object = None
+
+    @functools.cached_property
+    def index(self):
+        """The ``frontend.index.NodeIndex`` of ``tree``, made the first time it is asked
+        for (the tree is not changed once parsed: a pass that rewrites it makes a new one)."""
+        return NodeIndex(self.tree)
 
     def source_line(self, lineno):
         return linecache.getline(self.filename, lineno) or None

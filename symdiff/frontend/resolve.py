@@ -52,16 +52,16 @@ def parameter_defaults(fn, tree):
     return found
 
 
-def local_names(tree):
+def local_names(tree, index=None):
     """Parameters (positional, keyword-only, then ``**kwargs`` and ``*args``), nested
     functions and every name the function assigns (an ``except`` clause's ``as`` name too) (not the names its nested functions
-    assign), in first-seen order."""
+    assign), in first-seen order (``index``: the tree's ``NodeIndex``, when at hand)."""
     names = parameter_names(tree)
     if tree.args.kwarg is not None:
         names.append(tree.args.kwarg.arg)
     if tree.args.vararg is not None:
         names.append(tree.args.vararg.arg)
-    for node in own_nodes(tree):
+    for node in own_nodes(tree) if index is None else index.own:
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             names.append(node.id)
         elif isinstance(node, ast.FunctionDef) and node is not tree:
@@ -71,10 +71,11 @@ def local_names(tree):
     return list(dict.fromkeys(names))
 
 
-def all_identifiers(tree):
-    """Every identifier written in the function: reserved against generated names."""
+def all_identifiers(tree, index=None):
+    """Every identifier written in the function: reserved against generated names
+    (``index``: the tree's ``NodeIndex``, when at hand)."""
     found = []
-    for node in walk(tree):  # (depth first: the order is not read, only the names)
+    for node in walk(tree) if index is None else index.nodes:  # (the order is not read)
         if isinstance(node, ast.Name):
             found.append(node.id)
         elif isinstance(node, ast.arg):

@@ -92,19 +92,21 @@ def desugar(parsed, kinds=None):
     """The ``ParsedFunction`` ``parsed`` with its tree desugared (``kinds``: its container
     parameters' types, when the gradient is generated for them)."""
     return dataclasses.replace(parsed, tree=desugar_function(
-        parsed.tree, parsed.globals, parsed.closure, parsed.error, kinds))
+        parsed.tree, parsed.globals, parsed.closure, parsed.error, kinds, parsed.index))
 
 
-def desugar_function(tree, globals_=None, closure=None, error=None, kinds=None):
+def desugar_function(tree, globals_=None, closure=None, error=None, kinds=None, index=None):
     """A ``def``'s tree, desugared: a new node, ``tree`` untouched.  ``globals_`` and
     ``closure`` say what the names it does not bind mean (builtins only, when not given);
     ``error(cls, node, message, hint)`` makes its located errors; ``kinds`` tells which
-    parameters are dicts (a loop over one is a loop over its keys)."""
-    scope = Hygiene(tree, globals_, closure, error)
+    parameters are dicts (a loop over one is a loop over its keys); ``index``: the tree's
+    ``NodeIndex``, when at hand."""
+    scope = Hygiene(tree, globals_, closure, error, index)
     scope.kinds = kinds or {}
     tree = _dict_copies(tree, scope)
+    nodes = scope.index.nodes if tree is scope.tree else walk(tree)
     scope.comprehensions = any(isinstance(node, _COMPREHENSIONS) or view_of(node) == "values"
-                               for node in walk(tree))
+                               for node in nodes)
     if scope.comprehensions:
         tree = rename_targets(tree, scope)
     return _function(tree, scope)
@@ -114,7 +116,7 @@ def _dict_copies(tree, scope):
     """``tree`` with each ``dict(d)`` of the builtin ``dict`` written as the comprehension
     ``{key: value for key, value in d.items()}``, a new dict of the same entries, which
     the containers core reads (``tree`` itself when there is none)."""
-    calls = [node for node in walk(tree) if isinstance(node, ast.Call) and len(node.args) == 1
+    calls = [node for node in scope.index.of(ast.Call) if len(node.args) == 1
              and not node.keywords and not isinstance(node.args[0], ast.Starred)
              and scope.meaning(node.func) is dict]
     if not calls:

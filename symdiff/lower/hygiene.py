@@ -34,29 +34,37 @@ import sys
 import types
 
 from symdiff.errors import UnsupportedSyntaxError
+from symdiff.frontend.index import NodeIndex
 from symdiff.frontend.resolve import all_identifiers, lookup
 
 _AFTER_I = ("j", "k", "index")
 
 
 class Hygiene:
-    def __init__(self, tree, globals_=None, closure=None, error=None):
+    def __init__(self, tree, globals_=None, closure=None, error=None, index=None):
         self.tree = tree
         self.globals = globals_ if globals_ is not None else {}
         self.closure = closure or {}
         self._error = error
+        if index is not None:  # the tree's ``NodeIndex``, when at hand
+            self.index = index
+
+    @functools.cached_property
+    def index(self):
+        """The ``frontend.index.NodeIndex`` of the tree, walked once for every question."""
+        return NodeIndex(self.tree)
 
     @functools.cached_property
     def taken(self):
         """Every identifier of the function, and every name ``fresh`` gave."""
-        return set(all_identifiers(self.tree))
+        return set(all_identifiers(self.tree, self.index))
 
     @functools.cached_property
     def _bindings(self):
         """(names the function binds otherwise than by an import, name -> what an import
         in the body binds it to (None: unknown))."""
         bound, imported = set(), {}
-        for node in ast.walk(self.tree):
+        for node in self.index.nodes:  # (the order is not read)
             if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
                 bound.add(node.id)
             elif isinstance(node, ast.arg):

@@ -48,7 +48,7 @@ def normalize(parsed, allow_tuple=False, kinds=None, any_result=False):
     ``any_result`` (``vjp``), it may return a container (a literal too) or an array;
     ``Program.result`` is then the variable holding it.
     """
-    namer = Namer(all_identifiers(parsed.tree) + list(BUILTINS))
+    namer = Namer(all_identifiers(parsed.tree, parsed.index) + list(BUILTINS))
     unit = Unit(parsed, namer, None)
     unit.specialized = kinds is not None
     local = unit.reading(parsed.tree).locals

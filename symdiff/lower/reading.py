@@ -17,7 +17,8 @@ import ast
 from dataclasses import dataclass, field
 
 from symdiff.frontend.resolve import local_names, parameter_names
-from symdiff.frontend.exits import assigned_user_names, own_nodes
+from symdiff.frontend.exits import assigned_user_names
+from symdiff.frontend.index import NodeIndex
 from symdiff.lower.tables import table_uses
 
 
@@ -42,12 +43,14 @@ class Reading:
         return self._parents.get(id(node))
 
 
-def read_tree(tree):
-    """The ``Reading`` of ``tree``."""
+def read_tree(tree, index=None):
+    """The ``Reading`` of ``tree`` (``index``: its ``NodeIndex``, when at hand: the tree
+    is walked once for all the questions)."""
+    index = NodeIndex(tree) if index is None else index
     args = tree.args
     return Reading(
-        tree=tree, locals=tuple(local_names(tree)),
+        tree=tree, locals=tuple(local_names(tree, index)),
         params=tuple(parameter_names(tree)), positional=len(args.posonlyargs + args.args),
-        tables=frozenset(table_uses(tree)), assigned=frozenset(assigned_user_names(tree)),
-        gives_value=any(isinstance(n, ast.Return) and n.value is not None
-                        for n in own_nodes(tree)))
+        tables=frozenset(table_uses(tree, index)),
+        assigned=frozenset(assigned_user_names(tree, index)),
+        gives_value=any(isinstance(n, ast.Return) and n.value is not None for n in index.own))

@@ -60,7 +60,8 @@ class Unit:
         frames lower it (a helper called at many places)."""
         found = self._readings.get(tree)
         if found is None:
-            found = self._readings[tree] = read_tree(tree)
+            index = self.main.index if tree is self.main.tree else None  # (walked once)
+            found = self._readings[tree] = read_tree(tree, index)
         return found
 
     def custom_op(self, fn):

@@ -30,10 +30,11 @@ class Table:
     values: tuple = None
 
 
-def table_uses(tree):
-    """The names a function uses as tables: indexed, measured by ``len``, looped over."""
+def table_uses(tree, index=None):
+    """The names a function uses as tables: indexed, measured by ``len``, looped over
+    (``index``: the tree's ``NodeIndex``, when at hand)."""
     found = set()
-    for node in own_nodes(tree):
+    for node in own_nodes(tree) if index is None else index.own:
         if isinstance(node, ast.Subscript):
             found.add(node.value)
         elif isinstance(node, ast.Call) and getattr(node.func, "id", None) in (

@@ -172,7 +172,8 @@ def test_a_helper_is_read_once_per_build_however_often_it_is_called(monkeypatch)
     real_parse, real_read = scope.parse_function, scope.read_tree
     monkeypatch.setattr(scope, "parse_function",
                         lambda fn: parsed.append(fn.__name__) or real_parse(fn))
-    monkeypatch.setattr(scope, "read_tree", lambda tree: read.append(tree.name) or real_read(tree))
+    monkeypatch.setattr(scope, "read_tree", lambda tree, index=None: read.append(
+        tree.name) or real_read(tree, index))
     program = lower(parse_function(calls_a_helper_often))
     assert parsed == ["scaled_square"]
     assert sorted(read) == ["calls_a_helper_often", "scaled_square"]
