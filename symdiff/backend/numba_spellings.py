@@ -11,8 +11,8 @@ that nothing is appended to before it is read), with the set of modules the new 
 reads (``"numpy"`` when a spelling calls it).  The values are the same as Python's:
 positions are integers whichever way they are computed, a stable sort of positions is a
 stable ``argsort``, ``math.log(x, b)`` is ``log(x) / log(b)`` in CPython too,
-``fmod`` is exact, and ``math.prod`` of floats multiplies in order from 1 as
-``np.prod`` does.  ``tables_as_tuples(namespace)``: each list of numbers the text reads
+``fmod`` is exact, and ``math.prod`` multiplies in order from 1 as ``np.prod`` does
+(but for an empty list: 1.0 where Python gives the int 1).  ``tables_as_tuples(namespace)``: each list of numbers the text reads
 from the module, as the tuple numba takes as a constant (symdiff rebuilds the gradient
 when a table it read changes, so the constant never goes stale).
 
@@ -20,6 +20,7 @@ when a table it read changes, so the constant never goes stale).
     sorted(range(len(xs)), key=xs.__getitem__)   np.argsort(np.array(xs), kind='mergesort')
     max(range(len(xs)), key=xs.__getitem__)  ─►  xs.index(max(xs))
     math.log(x, b)                               math.log(x) / math.log(b)
+    math.prod(xs)                                np.prod(np.array(xs))
     terms = []                                   terms = [0.0] * 0
 """
 
@@ -131,8 +132,17 @@ def remainder_of_division(node, names):
     return None
 
 
+def product(node, names):
+    """``math.prod(xs)`` -> ``np.prod(np.array(xs))``: both multiply in order from 1
+    (numba's ``np.prod`` is a loop; without ``fastmath`` nothing is reassociated)."""
+    if type(node) is ex.Call and names.math_function(node.func) == "prod" and len(
+            node.args) == 1 and not node.keywords:
+        return names.np("prod", names.np("array", node.args[0]))
+    return None
+
+
 SPELLINGS = (sliced_range, sorted_positions, chosen_position, log_to_a_base,
-             remainder_of_division)
+             remainder_of_division, product)
 
 
 def spelled_for_numba(function, builtins, namespace, numpy, math_name="math"):

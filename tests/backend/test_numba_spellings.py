@@ -59,12 +59,14 @@ def test_each_spelling_writes_what_numba_compiles():
     assert spelled("min(range(len(xs)), key=xs.__getitem__)") == "xs.index(min(xs))"
     assert spelled("math.log(x, b)") == "math.log(x) / math.log(b)"
     assert spelled("math.fmod(x, y)") == "np.fmod(x, y)"
+    assert spelled("math.prod(xs)") == "np.prod(np.array(xs))"
 
 
 def test_what_is_not_the_construct_is_left_as_written():
     for text in ("range(len(xs))[1]", "sorted(range(len(xs)), key=ys.__getitem__)",
                  "max(range(len(xs)), key=xs.__getitem__, default=0)", "math.log(x)",
-                 "sorted(xs)", "max(xs)", "m.log(x, b)", "sorted(range(n), key=f)"):
+                 "sorted(xs)", "max(xs)", "m.log(x, b)", "sorted(range(n), key=f)",
+                 "math.prod(xs, start=2.0)"):
         assert spelled(text) is None, text
 
 
@@ -123,6 +125,12 @@ def test_the_log_to_a_base_and_fmod_give_pythons_bits():
             assert bits(float(np.fmod(sign * x, y))) == bits(math.fmod(sign * x, y))
 
 
+def test_a_product_multiplies_in_pythons_order():
+    written = spelled("math.prod(xs)")
+    for xs in lists("prod"):
+        assert bits(float(values_of(written, xs))) == bits(float(math.prod(xs))), xs
+
+
 def test_an_empty_list_is_written_with_an_element_of_its_type():
     written = {str(kind): ast.unparse(ex.to_ast(empty_list(kind, ex.List(()))))
                for kind in (t.List(t.FLOAT), t.List(t.INT), t.List(t.BOOL),
@@ -176,6 +184,10 @@ def largest_times_smallest(xs):
     return max(xs) * min(xs) + xs[0]
 
 
+def product_of_squares(xs):
+    return math.prod([1.0 + x * x for x in xs]) * xs[0]
+
+
 def logs_and_remainders(x, y):
     return math.log(x, 2.0) * math.fmod(x, y) + math.log(y, x)
 
@@ -214,7 +226,7 @@ LISTS = [[0.4, -0.9, 0.1], [1.5, 1.5, -0.0, 0.0], [0.3, 2.0, 2.0, -1.0, 0.7]]
 
 @needs_numba
 @pytest.mark.parametrize("fn", [tail_sum, by_rank, by_rank_descending,
-                                largest_times_smallest, accumulated])
+                                largest_times_smallest, accumulated, product_of_squares])
 def test_a_list_function_compiled_gives_the_python_bits(fn):
     compiled, python = symdiff.grad(fn, jit="numba"), symdiff.grad(fn)
     for xs in LISTS:
