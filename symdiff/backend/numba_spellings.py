@@ -7,7 +7,8 @@ module's namespace and the names numpy and math are read by.  Guarantees ``spell
 a copy of the function in which each expression of ``SPELLINGS`` is written again (one
 function per construct, from the expression alone), and an empty list whose element
 type is known written as a list of that type (``[0.0] * 0``: numba types no ``[]``
-that nothing is appended to before it is read), with the set of modules the new text
+that nothing is appended to before it is read), and a range bound to a name (to be
+read by index, which numba's ranges are not) an ``np.arange``, with the set of modules the new text
 reads (``"numpy"`` when a spelling calls it).  The values are the same as Python's:
 positions are integers whichever way they are computed, a stable sort of positions is a
 stable ``argsort``, ``math.log(x, b)`` is ``log(x) / log(b)`` in CPython too,
@@ -22,6 +23,7 @@ when a table it read changes, so the constant never goes stale).
     math.log(x, b)                               math.log(x) / math.log(b)
     math.prod(xs)                                np.prod(np.array(xs))
     terms = []                                   terms = [0.0] * 0
+    positions = range(len(xs))                   positions = np.arange(len(xs))
 """
 
 import math
@@ -163,6 +165,9 @@ def spelled_for_numba(function, builtins, namespace, numpy, math_name="math"):
     for stmt in sw.walk(copy.body):
         if type(stmt) is sw.Let and type(stmt.target) is str and stmt.value == ex.List(()):
             stmt.value = empty_list(types.get(stmt.target), stmt.value)
+        elif type(stmt) is sw.Let and type(stmt.value) is ex.Call and names.builtin(
+                stmt.value.func) == "range":  # positions kept to be read by index
+            stmt.value = names.np("arange", *stmt.value.args)
     return copy, names.uses_numpy
 
 

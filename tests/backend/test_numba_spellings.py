@@ -161,6 +161,19 @@ def test_the_function_is_copied_not_changed():
     numba_text = generate(parse_function(tail), target="numba",
                           kinds={"xs": t.List(t.FLOAT, None)}).source
     assert "np.arange(len(xs))[1:]" in numba_text and "import numpy as np" in numba_text
+
+
+def test_a_range_bound_to_a_name_is_an_arange():
+    from symdiff.frontend.parse import parse_function
+    from symdiff.pipeline import generate
+
+    def copied(xs):
+        return sum(list(xs)) * xs[0]
+    kinds = {"xs": t.List(t.FLOAT, None)}
+    assert "_positions = range(len(xs))" in generate(parse_function(copied),
+                                                     kinds=kinds).source
+    numba_text = generate(parse_function(copied), target="numba", kinds=kinds).source
+    assert "_positions = np.arange(len(xs))" in numba_text, numba_text
     assert callable(spelled_for_numba)
 
 
@@ -182,6 +195,13 @@ def by_rank_descending(xs):
 
 def largest_times_smallest(xs):
     return max(xs) * min(xs) + xs[0]
+
+
+def overwritten_copy(xs):
+    ys = list(xs)
+    for i in range(len(ys)):
+        ys[i] = ys[i] * ys[i - 1] + 1.0
+    return sum(ys)
 
 
 def product_of_squares(xs):
@@ -226,7 +246,8 @@ LISTS = [[0.4, -0.9, 0.1], [1.5, 1.5, -0.0, 0.0], [0.3, 2.0, 2.0, -1.0, 0.7]]
 
 @needs_numba
 @pytest.mark.parametrize("fn", [tail_sum, by_rank, by_rank_descending,
-                                largest_times_smallest, accumulated, product_of_squares])
+                                largest_times_smallest, accumulated, product_of_squares,
+                                overwritten_copy])
 def test_a_list_function_compiled_gives_the_python_bits(fn):
     compiled, python = symdiff.grad(fn, jit="numba"), symdiff.grad(fn)
     for xs in LISTS:
