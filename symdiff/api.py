@@ -79,7 +79,8 @@ class Gradient:
             signature = numba_signature(program.params, program.types) if (
                 mode == "reverse" and not program.defaults) else None
             self.function = compile_numba(self.function, self.source, parsed.filename,
-                                          parsed.tree.lineno, signature, parsed.globals)
+                                          parsed.tree.lineno, signature, parsed.globals,
+                                          kinds)
         self.reads = program.reads
         self._watched = _watched_reads(self.reads)
 

@@ -79,12 +79,14 @@ def numba_signature(params, types):
     return tuple(found)
 
 
-def compile_numba(function, text, origin, first_line, signature=None, scope=None):
+def compile_numba(function, text, origin, first_line, signature=None, scope=None,
+                  kinds=None):
     """``function`` (compiled from ``text``) under ``numba.njit``: numba's dispatcher,
     whose compiles for new argument types raise their errors located at the user's lines
     (``origin``, ``first_line``: the user's file and ``def`` line; ``scope``: its
     globals, where the helpers it calls are).  A call whose types were compiled before
-    goes straight to the machine code."""
+    goes straight to the machine code.  Where ``kinds`` (the parameters' types) has a
+    list of lists, the dispatcher is called through ``RowsAsTuples``."""
     numba = load_numba()
     errors = numba.core.errors
     failure = (errors.NumbaError, errors.UnsupportedBytecodeError)  # what numba refuses
@@ -104,7 +106,46 @@ def compile_numba(function, text, origin, first_line, signature=None, scope=None
             raise located(error) from None
 
     dispatcher._compile_for_args = compile_located
-    return dispatcher
+    rows = [name for name, kind in (kinds or {}).items() if _holds_rows(kind)]
+    return RowsAsTuples(dispatcher, function.__code__, rows) if rows else dispatcher
+
+
+def _holds_rows(kind):
+    """Whether ``kind`` is a list of lists (or a list of them, or a tuple of them)."""
+    if isinstance(kind, t.List):
+        return isinstance(kind.elem, t.List) or _holds_rows(kind.elem)
+    return isinstance(kind, t.Tuple) and any(_holds_rows(e) for e in kind.elts)
+
+
+class RowsAsTuples:
+    """numba's dispatcher, called with each list of lists of the parameters ``rows``
+    passed as the tuple of its rows: numba takes no list of lists from Python, and a
+    tuple of lists it does.  The rows are the caller's lists, so what the function
+    writes into them is seen as in Python; the outer list is read only (a write into it
+    is a tuple's, which numba refuses when it compiles)."""
+
+    def __init__(self, dispatcher, code, rows):
+        self.dispatcher, self.rows = dispatcher, frozenset(rows)
+        names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+        self.positions = [i for i, name in enumerate(names) if name in self.rows]
+
+    def __call__(self, *args, **kwargs):
+        args = [_as_rows(a) if i in self.positions else a for i, a in enumerate(args)]
+        kwargs = {k: _as_rows(v) if k in self.rows else v for k, v in kwargs.items()}
+        return self.dispatcher(*args, **kwargs)
+
+    def __getattr__(self, name):  # ``py_func``, ``signatures``...: the dispatcher's
+        return getattr(self.dispatcher, name)
+
+
+def _as_rows(value):
+    """A list that holds lists as a tuple of them (theirs as tuples too, but the last)."""
+    if type(value) is list and value and all(type(v) is list for v in value):
+        inner = [_as_rows(v) for v in value]
+        return tuple(inner)
+    if type(value) is tuple:
+        return tuple(_as_rows(v) for v in value)
+    return value
 
 
 class _Locator:
@@ -158,5 +199,5 @@ def _first_reason(message):
     return "numba refused it"
 
 
-__all__ = ["INSTALL", "TARGETS", "check_target", "compile_numba", "load_numba",
+__all__ = ["INSTALL", "RowsAsTuples", "TARGETS", "check_target", "compile_numba", "load_numba",
            "numba_signature", "untyped_parameter"]

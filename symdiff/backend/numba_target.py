@@ -29,6 +29,7 @@ import sys
 from dataclasses import dataclass, field
 
 from symdiff.backend.numba_capacity import capacities
+from symdiff.backend.numba_spellings import spelled_for_numba
 from symdiff.core import expr as ex
 from symdiff.core import types as t
 from symdiff.errors import UnsupportedSyntaxError
@@ -59,9 +60,10 @@ _DTYPES = {"floats": None, "numbers": None, "ints": "int64", "flags": "bool_"}
 _BUILTINS = ("len", "max", "range")  # what a capacity calls
 
 
-def plan_stacks(function, origin=None, namespace=None):
+def plan_stacks(function, origin=None, namespace=None, numpy=None):
     """The lists each save stack of ``function`` is split into (``StackPlan``), with the
-    arrays among them (``namespace``: the module's names, where numpy may be bound)."""
+    arrays among them (``namespace``: the module's names, where numpy may be bound;
+    ``numpy``: the name it is read by, when the text reads it already)."""
     types = function.types or {}
     stacks = [s for s in sw.walk(function.body) if type(s) is sw.NewStack]
     taken = _names_of(function)
@@ -82,11 +84,30 @@ def plan_stacks(function, origin=None, namespace=None):
         else:
             _check_other(stmt, plan, origin, line)
     _check_pops(function.body, stacks, pushed, origin)
-    _preallocate(plan, function, types, taken, namespace or {})
+    _preallocate(plan, function, types, taken, namespace or {}, numpy)
     return plan
 
 
-def _preallocate(plan, function, types, taken, namespace):
+def written_for_numba(function, builtins, namespace, adjoints=None, math_name="math"):
+    """``(function, numpy)``: ``function`` (a copy) with its tuples of lists written out
+    and the expressions numba lacks spelled as it compiles them (``numba_spellings``);
+    ``numpy``: the name the copy reads numpy by, or None when it does not."""
+    numpy = numpy_name(function, namespace)
+    written = tuples_written_out(function, builtins, adjoints)
+    written, reads_numpy = spelled_for_numba(
+        written, {b: alias for alias, b in builtins.items()}, namespace, numpy, math_name)
+    return written, numpy if reads_numpy else None
+
+
+def numpy_name(function, namespace):
+    """The name numpy is read by in the module (``np``, or a fresh one when the user's
+    code takes it for something else)."""
+    numpy = sys.modules.get("numpy") or importlib.import_module("numpy")
+    bound = next((n for n, v in namespace.items() if v is numpy), None)
+    return bound or _fresh("np", _names_of(function) | set(namespace))
+
+
+def _preallocate(plan, function, types, taken, namespace, numpy_bound=None):
     """The lists of numbers whose pushes can be counted become arrays of that capacity
     (``numba_capacity``), each with the count of the values it holds."""
     own = set(function.params) | {n for s in sw.walk(function.body) for n in sw.binds(s)}
@@ -102,35 +123,69 @@ def _preallocate(plan, function, types, taken, namespace):
     if not found:
         return
     numpy = sys.modules.get("numpy") or importlib.import_module("numpy")
-    plan.numpy = next((n for n, v in namespace.items() if v is numpy), None)
+    plan.numpy = numpy_bound or next((n for n, v in namespace.items() if v is numpy), None)
     if plan.numpy is None:
         plan.numpy = _fresh("np", taken | set(namespace))
-        taken.add(plan.numpy)
+    taken.add(plan.numpy)
     for name, capacity in found.items():
         top = _fresh(f"{name}_top", taken)
         taken.add(top)
         plan.arrays[name] = (capacity, _DTYPES[plan.categories[name]], top)
 
 
-def tuples_written_out(function, builtins=None):
+def tuples_written_out(function, builtins=None, adjoints=None):
     """``function`` (a copy) with each ``tuple(xs)`` of a list of known length written as
-    ``(xs[0], xs[1], ...)``: numba builds no tuple from a list."""
+    ``(xs[0], xs[1], ...)``: numba builds no tuple from a list.  The length is read from
+    the type of ``xs``: a name's (an adjoint's is its primal's, ``adjoints`` naming
+    them), an element's of a container (``tuple(dm[0])``), or a comprehension's
+    variable's (``[tuple(item) for item in dxs]``)."""
     names = {"tuple"} | {alias for alias, b in (builtins or {}).items() if b == "tuple"}
-    types = function.types or {}
+    types = dict(function.types or {})
+    for primal, adjoint in (adjoints or {}).items():
+        if types.get(adjoint) is None and primal in types:
+            types[adjoint] = types[primal]
 
-    def written_out(node):
+    def written_out(node, scope=types):
+        if type(node) is ex.ListComp:
+            inner = dict(scope)
+            inner[node.target] = _element_kind(kind_of(node.iter, scope), None)
+            return ex.ListComp(walk.transform(node.elt, lambda e: written_out(e, inner)),
+                               node.target, node.iter)
         if type(node) is not ex.Call or node.func not in [ex.Name(n) for n in names] or (
-                len(node.args) != 1 or node.keywords or type(node.args[0]) is not ex.Name):
+                len(node.args) != 1 or node.keywords):
             return node
-        kind = types.get(node.args[0].id)
-        if not isinstance(kind, t.List) or kind.length is None:
+        length = _length(kind_of(node.args[0], scope))
+        if length is None:
             return node
-        return ex.Tuple(tuple(ex.Subscript(node.args[0], ex.Const(i))
-                              for i in range(kind.length)))
+        return ex.Tuple(tuple(ex.Subscript(node.args[0], ex.Const(i)) for i in range(length)))
 
     copy = walk.clone_function(function)
     walk.rewrite_all(copy.body, lambda e: walk.transform(e, written_out))
     return copy
+
+
+def kind_of(node, types):
+    """The type of a name, or of an element of one read at a constant index, or None."""
+    if type(node) is ex.Name:
+        return types.get(node.id)
+    if type(node) is ex.Subscript and type(node.index) is ex.Const:
+        return _element_kind(kind_of(node.value, types), node.index.value)
+    return None
+
+
+def _length(kind):
+    if isinstance(kind, t.List):
+        return kind.length
+    return len(kind.elts) if isinstance(kind, t.Tuple) else None
+
+
+def _element_kind(kind, index):
+    if isinstance(kind, t.List):
+        return kind.elem
+    if isinstance(kind, t.Tuple) and type(index) is int and -len(kind.elts) <= index < len(
+            kind.elts):
+        return kind.elts[index]
+    return None
 
 
 def _check_other(stmt, plan, origin, line):
@@ -255,5 +310,5 @@ def located_error(message, origin, line, hint):
                                   col_offset=col, source_line=source or None, hint=hint)
 
 
-__all__ = ["StackPlan", "located_error", "plan_stacks", "refusal", "reversed_range",
-           "tuples_written_out", "user_line"]
+__all__ = ["StackPlan", "located_error", "numpy_name", "plan_stacks", "refusal",
+           "reversed_range", "tuples_written_out", "user_line", "written_for_numba"]

@@ -23,8 +23,9 @@ from dataclasses import replace
 from symdiff.backend.fields import attribute_reads
 from symdiff.errors import InternalError
 from symdiff.ir import sweeps as sw
-from symdiff.backend.numba_target import (plan_stacks, refusal, reversed_range,
-                                          tuples_written_out, user_line)
+from symdiff.backend.numba_spellings import tables_as_tuples
+from symdiff.backend.numba_target import (plan_stacks, refusal, reversed_range, user_line,
+                                          written_for_numba)
 from symdiff.core.expr import to_ast
 from symdiff.ir.syntax import (
     attr,
@@ -44,13 +45,15 @@ def to_python(generated, target="python", origin=None):
     file, where a construct that subset lacks is refused)."""
     names = {b: alias for alias, b in generated.builtins.items()}
     owned = set(generated.adjoints.values()) | set(getattr(generated, "counters", ()))
-    written = generated.function
+    written, namespace, stacks = generated.function, generated.namespace, None
     if target == "numba":
-        written = tuples_written_out(written, generated.builtins)
-    stacks = plan_stacks(written, origin, generated.namespace) if target == "numba" else None
-    namespace = generated.namespace
-    if stacks is not None and stacks.numpy is not None and stacks.numpy not in namespace:
-        namespace = {**namespace, stacks.numpy: sys.modules["numpy"]}  # for the arrays
+        written, numpy = written_for_numba(written, generated.builtins, namespace,
+                                           generated.adjoints, generated.math_name)
+        stacks = plan_stacks(written, origin, namespace, numpy)
+        numpy = stacks.numpy or numpy
+        namespace = tables_as_tuples(namespace)
+        if numpy is not None and numpy not in namespace:  # for the arrays and spellings
+            namespace = {**namespace, numpy: sys.modules["numpy"]}
     tree = function(written, names, owned, stacks, origin)
     return replace(generated, function=attribute_reads(tree, written.types, set(
         generated.adjoints.values())), namespace=namespace)
