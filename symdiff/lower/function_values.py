@@ -20,7 +20,6 @@ is part of the kind signature, ``core.records.Function``).
 import ast
 import copy
 
-from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.parse import lambda_as_def
 from symdiff.frontend.resolve import Meaning
 from symdiff.lower import names
@@ -59,12 +58,7 @@ def function_value(frame, node, param):
         meant = names.meaning_of(frame, node.id, node)
     else:
         return None
-    if meant.kind == "primitive":
-        shown = ast.unparse(node)
-        raise frame.error(UnsupportedSyntaxError, node, f"{shown}, a function of math or "
-                          "numpy, is passed as a value", f"pass a function of yours that "
-                          f"calls it: lambda v: {shown}(v)")
-    return meant if meant.kind in ("function", "nested", "custom") else None
+    return meant if meant.kind in ("function", "nested", "custom", "primitive") else None
 
 
 def _on_module(frame, node):

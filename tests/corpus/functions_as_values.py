@@ -179,6 +179,24 @@ def integrate_with(x0, k, w):
     return x
 
 
+# --- ``callable`` decided from the kinds, functions of math passed as values ----------------
+
+def apply_or_scale(g, x):
+    if callable(g):
+        return g(x) * x
+    return g * x * x
+
+
+def optional_transform(x, f=None):
+    if callable(f):
+        return f(x) + x
+    return x * x
+
+
+def integrate_math(x0, dt):
+    return euler(math.sin, x0, dt, 4) + trapezoid(math.exp, 0.0, x0, 4)
+
+
 # Not ``CASES``: the corpus collectors of numbers and containers (tests/ir) read their
 # cases' arguments as containers of numbers; these cases are read by their own tests.
 VALUE_CASES = [
@@ -202,4 +220,8 @@ VALUE_CASES = [
     at(gathered_loop, (0.3, -0.5, 1.2), symbolic=False),
     at(options_forwarded, (0.7, 2.0, 0.3), (-0.2, 0.5, 1.0), symbolic=False),
     at(integrate_with, (1.0, 0.5, 0.2), (0.2, 1.1, -0.4), symbolic=False),
+    at(apply_or_scale, (decay, 0.7), (math.sin, -0.4), wrt="x", name="apply_or_scale_given_f"),
+    at(apply_or_scale, (2.0, 0.7), (-0.5, 1.3), name="apply_or_scale_given_a_number"),
+    at(optional_transform, (0.7,), (0.7, None), (0.7, math.tanh), (-0.3, bump), wrt="x"),
+    at(integrate_math, (1.0, 0.1), (-0.4, 0.3)),
 ]
