@@ -211,10 +211,11 @@ def _check_nested(parsed, tree):
 
 
 def _key_lambdas(tree):
-    """The ids of the lambdas given as the ``key`` of a call of ``max`` or ``min``
-    (``max(range(n), key=lambda k: xs[k])``: desugar writes the loop it stands for)."""
+    """The ids of the lambdas given as the ``key`` of a call of ``max``, ``min`` or
+    ``sorted`` (``max(range(n), key=lambda k: xs[k])``: desugar writes the loop it
+    stands for)."""
     return {id(k.value) for node in ast.walk(tree) if isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Name) and node.func.id in ("max", "min")
+            and isinstance(node.func, ast.Name) and node.func.id in ("max", "min", "sorted")
             for k in node.keywords if k.arg == "key" and isinstance(k.value, ast.Lambda)}
 
 

@@ -268,7 +268,8 @@ def _joins_param(node, params, lists):
                for s in sides) and any(_is_param(s, params) for s in sides)
 
 
-_WHOLE = ("len", "enumerate", "zip", "reversed", "sorted", "list", "tuple", "iter", "dict")
+_WHOLE = ("len", "enumerate", "zip", "reversed", "sorted", "list", "tuple", "iter", "dict",
+          "callable")  # (whether it holds a function: the call passes it, or not)
 _ONE = REDUCTIONS  # of one iterable (``min(a, b)`` is of numbers)
 
 

@@ -64,7 +64,9 @@ def call(frame, node, target):
         function, call_node = methods.method_of(frame, node)  # ``self.h(x)``: ``h(self, x)``
         return frame.call_user(function, call_node, target)
     elif isinstance(node.func, ast.Attribute):
-        method = arrays.method_call(frame, node, target, bind_primitive)
+        method = container_calls.method_copy(frame, node, target)
+        if method is None:
+            method = arrays.method_call(frame, node, target, bind_primitive)
         if method is not None:
             return method
         callee, shown = names.module_member(frame, node.func), ast.unparse(node.func)

@@ -14,8 +14,11 @@ argument it does not take.
 import ast
 import builtins
 
+from symdiff.core import types as t
 from symdiff.errors import UnsupportedSyntaxError
+from symdiff.ir import nodes as ir
 from symdiff.lower import changes, containers
+from symdiff.lower.keyed import KEYS
 from symdiff.primitives.reductions import REDUCTIONS, WITH_START, function
 
 
@@ -53,10 +56,28 @@ def copy_call(frame, callee, node, target):
         return None
     keywords = {k.arg: k.value for k in node.keywords}
     descending = keywords.pop("reverse", None) if call == "sorted" else None
+    keys = keywords.pop(KEYS, None) if call == "sorted" else None  # (``keyed``'s list)
     if keywords or not (descending is None or (isinstance(descending, ast.Constant)
                                                and isinstance(descending.value, bool))):
         raise frame.error(UnsupportedSyntaxError, node, f"this call of {call}() on a "
                           "container is not supported", f"call {call}(xs)" + (
                               " or sorted(xs, reverse=True)" if call == "sorted" else ""))
     return changes.copied(frame, call, node.args[0], bool(descending and descending.value),
-                             target)
+                          target, keys=None if keys is None else frame.value(keys).name)
+
+
+def method_copy(frame, node, target):
+    """``xs.copy()`` of a list or tuple of numbers, as ``list(xs)``; None when ``node``
+    is no ``copy()`` of a container (``d.copy()`` of a dict parameter is a comprehension
+    already, ``desugar``'s)."""
+    func = node.func
+    if func.attr != "copy" or node.args or node.keywords:
+        return None
+    found = containers.container_of(frame, func.value)
+    if found is None:
+        return None
+    kind = containers.kind_of_operand(frame, ir.Ref(*found) if found[1] else ir.Var(found[0]))
+    if not isinstance(kind, (t.List, t.Tuple)):
+        raise frame.error(UnsupportedSyntaxError, node, f"copy() of a {kind} built here",
+                          f"write dict({ast.unparse(func.value)}) for a copy of a dict")
+    return changes.copied(frame, "list", func.value, False, target)

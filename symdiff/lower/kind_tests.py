@@ -137,6 +137,12 @@ def _is_called(frame, node, possible):
     """``callable(f)``: whether an instance of every class ``f`` may have is callable
     (a function passed as a value, an object whose class defines ``__call__``), or of
     none (a number, a string, None, a container)."""
+    operand = frame.mapping.get(node.args[0].id) if isinstance(node.args[0], ast.Name) else None
+    if isinstance(operand, ir.Var) and operand.name in frame.unit.params and (
+            not frame.unit.specialized):
+        raise frame.error(UnsupportedSyntaxError, node, f"{ast.unparse(node)} is told from "
+                          "the argument a call passes", "call the gradient, or give "
+                          "example arguments: symdiff.source(f, *args)")
     called = {any("__call__" in vars(k) for k in c.__mro__) for c in possible}
     if len(called) != 1:
         raise frame.error(UnsupportedSyntaxError, node, f"{ast.unparse(node)} cannot be told "
