@@ -18,6 +18,7 @@ or a ``math`` function symdiff refuses (with the reason: ``math.gcd`` works on i
 """
 
 import ast
+import functools
 
 from symdiff.core import types as t
 from symdiff.errors import InternalError, UnknownFunctionError, UnsupportedSyntaxError
@@ -110,6 +111,11 @@ def call(frame, node, target):
             raise frame.error(UnknownFunctionError, node, f"{shown} is called, and holds no "
                               "function of yours here", "pass a def or a lambda of yours "
                               "(`lambda v: math.sin(v)` for a function of math)")
+        if callee.value is functools.partial:
+            raise frame.error(UnknownFunctionError, node, f"{shown} here binds a value the "
+                              "function assigns again, or a function not of yours",
+                              "write the lambda it stands for (`lambda x: rhs(x, k=k)`), "
+                              "binding names the function does not assign again")
         raise frame.error(UnknownFunctionError, node,
                           f"{shown} is not a function symdiff can differentiate",
                           "use math functions, abs/min/max/pow, or your own def functions")

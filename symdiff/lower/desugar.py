@@ -24,7 +24,9 @@ inside it:
   is ``w = params[0]``, ``b = params[1]`` (``iteration``).  Fresh names are taken from
   no identifier of the function (``hygiene``); each statement written carries the
   location of the user's code it stands for; ``dict(d)``, and ``d.copy()`` of a
-  parameter given a dict, is the comprehension ``{k: v for k, v in d.items()}``.
+  parameter given a dict, is the comprehension ``{k: v for k, v in d.items()}``; a
+  ``functools.partial`` of a function of the user's is the lambda it stands for
+  (``partials``).
 
 What needs the meaning of a name other than a builtin's (a list's methods, a call to
 inline, a table's values) or Python's order of evaluation (``and``, ``or``, chained
@@ -85,6 +87,7 @@ from symdiff.lower.hygiene import located
 from symdiff.lower.hygiene import name as name_node
 from symdiff.lower.iteration import index_loop, unpacked_assignment
 from symdiff.lower.keyed import keyed_extrema
+from symdiff.lower.partials import partials
 
 _EXITS = (ast.Return, ast.Break, ast.Continue)
 _COMPREHENSIONS = (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
@@ -104,7 +107,7 @@ def desugar_function(tree, globals_=None, closure=None, error=None, kinds=None):
     parameters are dicts (a loop over one is a loop over its keys)."""
     scope = Hygiene(tree, globals_, closure, error)
     scope.kinds = kinds or {}
-    tree = _dict_copies(tree, scope)
+    tree = partials(_dict_copies(tree, scope), scope)
     scope.comprehensions = any(isinstance(node, _COMPREHENSIONS) or view_of(node) == "values"
                                for node in walk(tree))
     if scope.comprehensions:

@@ -15,6 +15,7 @@ raises what the function raises there.
 """
 
 import ast
+import functools
 import inspect
 import math
 from dataclasses import dataclass
@@ -311,6 +312,13 @@ class Interpreter(NumpyCalls):
                                            f"{_describe(base)}")
                 return found
         func, callee = self.eval(node.func), ast.unparse(node.func)
+        if func is functools.partial and args:  # a function bound to some of its arguments
+            return functools.partial(*args, **kwargs)
+        if isinstance(func, functools.partial):
+            func, args, kwargs = func.func, list(func.args) + args, {**func.keywords, **kwargs}
+        if not isinstance(func, type) and inspect.isfunction(getattr(type(func), "__call__",
+                                                                     None)):
+            func, args = type(func).__call__, [func] + args  # an object with ``__call__``
         if isinstance(func, _Closure):
             return self.call_nested(func, args, kwargs, node)
         found = self.array_call(func, args, kwargs, node)
