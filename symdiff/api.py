@@ -34,6 +34,7 @@ from symdiff.frontend.wrappers import transparent
 from symdiff.core.types import table_values
 from symdiff.pipeline import collector_paused, generate, stage
 from symdiff.specialized import (BuiltLater, MethodGradient, Specialized, bound_instance,
+                                 examples_needed,
                                  container_kinds, method_wrt, per_kinds)
 
 CACHE_SIZE = 512
@@ -177,6 +178,11 @@ def source(fn, *example_args, wrt=None, optimize=True, debug=None, jit=None):
     bound = bound_instance(fn)
     if bound is not None:  # a method: its function, the instance the first argument
         fn, example_args, wrt = bound[0], (bound[1],) + example_args, method_wrt(bound[0], wrt)
+    if not example_args:
+        missing = examples_needed(fn, wrt, "give example arguments: symdiff.source({name}, "
+                                  "{params}) with values of the kinds it is called with")
+        if missing is not None:
+            raise missing
     return build(fn, wrt, optimize=optimize, debug=debug,
                  kinds=container_kinds(fn, example_args), jit=jit).source
 

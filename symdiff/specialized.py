@@ -21,6 +21,7 @@ kinds: a new signature costs one build, a known one a dictionary look-up.
 
 import dataclasses
 import inspect
+import linecache
 
 from symdiff.backend.travel import Travels, carried
 from symdiff.errors import SymdiffError
@@ -43,18 +44,44 @@ def per_kinds(fn, wrt):
     anything is built: a ``wrt`` that names no parameter is refused here, for any kinds.
     False when the source cannot be read: the build then says why, as for any function.
     """
+    return bool(read_per_kinds(fn, wrt))
+
+
+def read_per_kinds(fn, wrt):
+    """The parameters that make ``fn``'s gradient by ``wrt`` generated per kind of the
+    arguments (``per_kinds``), in order: those read as containers, or all of them
+    where it computes with arrays; ``[]`` for none."""
     readings = {}  # function -> its reading: each helper read once, however often called
     reading = reading_of(fn, readings)
     if reading is None:
-        return False
+        return []
     parsed, params, helper = reading
     if uses_arrays(parsed):
-        return True
+        return list(params)
     if not uses_containers(parsed.tree, params, helper):  # most functions: one look
-        return False
+        return []
     read = [p for p in params if uses_containers(parsed.tree, [p], helper)]
     chosen = choose(wrt, parsed).names
-    return any(p in chosen or not read_as_tables(parsed.tree, p, helper) for p in read)
+    return [p for p in read if p in chosen or not read_as_tables(parsed.tree, p, helper)]
+
+
+def examples_needed(fn, wrt, how):
+    """The located ``SymdiffError`` saying ``fn`` reads a parameter as a container, so
+    its text is generated for example arguments (``how``: the way to give them, as
+    ``symdiff.source(f, params, x)`` or ``--at``); None when it needs none."""
+    read = read_per_kinds(fn, wrt)
+    if not read:
+        return None
+    code = fn.__code__
+    params = ", ".join(inspect.signature(fn).parameters)
+    what = ("computes with arrays" if computes_with_arrays(fn) else
+            f"reads {', '.join(read)} as {'a container' if len(read) == 1 else 'containers'}")
+    return SymdiffError(
+        f"{fn.__name__} {what}: its gradient is generated for the kinds of example "
+        "arguments, and none were given", filename=code.co_filename,
+        lineno=code.co_firstlineno, col_offset=0, source_line=linecache.getline(
+            code.co_filename, code.co_firstlineno).rstrip("\n") or None,
+        hint=how.format(name=fn.__name__, params=params))
 
 
 def computes_with_arrays(fn):

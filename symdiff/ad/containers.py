@@ -27,6 +27,7 @@ from symdiff.ad.environment import (adjoint, built_in, builtin, length_of, names
                                     overwrites, stack_names)
 from symdiff.ad.taping import restoring, saved_for_reverse
 from symdiff.ir import nodes as ir
+from symdiff.primitives.containers import sorted_positions
 from symdiff.ir import sweeps as sw
 from symdiff.core import types as t
 from symdiff.core.rewrite import substitute
@@ -241,6 +242,10 @@ def take(env, stmt, scope):
     descending = (("reverse", ex.Const(True)),) if stmt.descending else ()
     if stmt.copy is None:
         value = ex.Subscript(source, cut)
+    elif stmt.keys is not None:  # sorted by keys of its own: the numbers at their positions
+        at = env.names.fresh("i")
+        value = ex.ListComp(ex.Subscript(source, ex.Name(at)), at, sorted_positions(
+            source, names_for(env, stmt), stmt.descending, stmt.keys))
     else:
         value = ex.Call(ex.Name(builtin(env, stmt.copy)), (source,), descending)
     forward = [sw.Let(stmt.target, value)]
@@ -257,13 +262,14 @@ def take(env, stmt, scope):
                sw.For(index, (length_of(env, ex.Name(positions)),), added_into(
                    env, into, ex.Subscript(scattered.value, ex.Name(index)), kind.elem if
                    isinstance(kind, t.List) else kind.elts[0]))]
-    if scope.in_loop:
+    names = ir.operand_names(stmt.path + tuple(b for b in stmt.bounds if b is not None)) + (
+        [stmt.keys] if stmt.keys else [])
+    forward, reverse = saved_for_reverse(env, stmt, scope, names, forward, reverse)
+    if scope.in_loop:  # the list the target held before, pushed first and popped last
         push, pop = stack_names(env)
         forward.insert(0, sw.Push(push, ex.Name(stmt.target)))
-        kind = env.program.containers[stmt.target]
         reverse += [sw.Pop(stmt.target, pop), sw.Let(d.id, zeros(kind, ex.Name(stmt.target)))]
-    names = ir.operand_names(stmt.path + tuple(b for b in stmt.bounds if b is not None))
-    return saved_for_reverse(env, stmt, scope, names, forward, reverse)
+    return forward, reverse
 
 
 def share(env, stmt, scope):

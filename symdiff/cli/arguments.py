@@ -175,6 +175,9 @@ def build_parser():
     graph.add_argument("--format", choices=("dot", "svg", "png"),
                        help="output format (default: from the suffix of -o, else dot)")
     graph.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
+    graph.add_argument("--at", metavar="X,Y,...", type=point,
+                       help="example arguments, for a function that reads containers: the "
+                            "graph of the gradient generated for their kinds")
     return parser
 
 

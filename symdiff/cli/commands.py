@@ -22,16 +22,31 @@ from symdiff.cli.debug import stage_printer
 from symdiff.cli.loading import load_function
 from symdiff.cli.points import Named
 from symdiff.cli.terminal import highlight, output_to_stderr, use_color
-from symdiff.specialized import container_kinds
+from symdiff.specialized import container_kinds, examples_needed
 
 DOT_MISSING = ("--format {fmt} needs Graphviz's `dot` program, which is not on PATH: "
                "install Graphviz (apt-get install graphviz, brew install graphviz, or "
                "https://graphviz.org/download/), or use --format dot")
 
 
+AT_HINT = ("give example arguments with --at, one value per parameter ({params}): "
+           "--at '[1.0, 2.0], 0.5' for a list and a number")
+
+
+def kinds_at(fn, args):
+    """The container kinds of ``--at``'s example arguments; None without it, where
+    ``fn`` needs none (a located error says to give them where it does)."""
+    if args.at is not None:
+        return container_kinds(fn, bound_point(fn, args.at))
+    missing = examples_needed(fn, parse_wrt(args.wrt), AT_HINT)
+    if missing is not None:
+        raise missing
+    return None
+
+
 def run_show(args):
     fn = load_function(args)  # with --import, the module's prints go to stderr
-    kinds = container_kinds(fn, bound_point(fn, args.at)) if args.at is not None else None
+    kinds = kinds_at(fn, args)
     text = api.build(fn, parse_wrt(args.wrt), optimize=not args.raw,
                      debug=stage_printer(args), kinds=kinds).source
     if use_color(sys.stdout):
@@ -104,7 +119,8 @@ def run_graph(args):
         if fmt == "png" and args.output is None and sys.stdout.isatty():
             raise CommandError("PNG is not written to a terminal: give -o FILE.png")
     fn = load_function(args)
-    gradient = api.build(fn, parse_wrt(args.wrt), debug=stage_printer(args))
+    gradient = api.build(fn, parse_wrt(args.wrt), debug=stage_printer(args),
+                         kinds=kinds_at(fn, args))
     active = active_names(gradient.program, gradient.wrt_names)
     text = gradient.graph.to_dot(active=active)
     data = text.encode() if dot is None else render(dot, text, fmt)

@@ -213,9 +213,11 @@ def _check_nested(parsed, tree):
 
 
 def _key_lambdas(index):
-    """The ids of the lambdas given as the ``key`` of a call of ``max`` or ``min``
-    (``max(range(n), key=lambda k: xs[k])``: desugar writes the loop it stands for)."""
-    return {id(k.value) for node in index.of(ast.Call) if isinstance(node.func, ast.Name) and node.func.id in ("max", "min")
+    """The ids of the lambdas given as the ``key`` of a call of ``max``, ``min`` or
+    ``sorted`` (``max(range(n), key=lambda k: xs[k])``: desugar writes the loop it
+    stands for)."""
+    return {id(k.value) for node in index.of(ast.Call) if isinstance(node.func, ast.Name)
+            and node.func.id in ("max", "min", "sorted")
             for k in node.keywords if k.arg == "key" and isinstance(k.value, ast.Lambda)}
 
 

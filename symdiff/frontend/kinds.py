@@ -43,7 +43,7 @@ def kind_of(value, depth=0):
         return t.FLOAT
     if type(value).__name__ == "ndarray":
         return t.array_type(value)
-    if not depth and isinstance(value, types.FunctionType):  # a function passed as a value
+    if not depth and is_function(value):  # a function passed as a value
         return Function(value)
     if type(value) in (list, tuple) and set(map(type, value)) <= PLAIN:  # plain numbers
         if type(value) is list:
@@ -103,6 +103,13 @@ def fields_of(value):
 
 _NOT_RECORDS = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
                 types.MethodType, types.BuiltinMethodType)
+
+
+def is_function(value):
+    """Whether ``value`` is a function passed as a value: a Python function, or a
+    builtin one (``math.sin``, a NumPy ufunc: read as the primitive it is)."""
+    return isinstance(value, (types.FunctionType, types.BuiltinFunctionType)) or (
+        type(value).__name__ == "ufunc")
 
 
 def is_instance(value):
@@ -261,7 +268,8 @@ def _joins_param(node, params, lists):
                for s in sides) and any(_is_param(s, params) for s in sides)
 
 
-_WHOLE = ("len", "enumerate", "zip", "reversed", "sorted", "list", "tuple", "iter", "dict")
+_WHOLE = ("len", "enumerate", "zip", "reversed", "sorted", "list", "tuple", "iter", "dict",
+          "callable")  # (whether it holds a function: the call passes it, or not)
 _ONE = REDUCTIONS  # of one iterable (``min(a, b)`` is of numbers)
 
 

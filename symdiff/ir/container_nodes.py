@@ -85,7 +85,8 @@ class Take:
     """``target = container[lower:upper:step]``: a new list (or tuple) of some numbers of
     a list or tuple, as Python's slice makes one; a bound None is left out.  With
     ``copy``, the whole container copied by ``list``, ``tuple`` or ``sorted``
-    (``descending``: ``sorted(..., reverse=True)``)."""
+    (``descending``: ``sorted(..., reverse=True)``; ``keys``: the name of a list of one
+    key per number, ``sorted(..., key=...)``, which orders them, stably, as Python's)."""
 
     target: str
     container: str
@@ -94,6 +95,7 @@ class Take:
     origin: Origin
     copy: str = None  # "list", "tuple" or "sorted"
     descending: bool = False
+    keys: str = None
     sid: int = None  # the statement's id, unique within its Program
 
 

@@ -262,8 +262,11 @@ class Evaluator:
         if isinstance(stmt, ir.Take):
             for index in path:
                 value = _element(value, index)
+            keys = None if stmt.keys is None else self.lookup(stmt.keys)
             calls = {"list": list, "tuple": tuple, None: lambda v: v,
-                     "sorted": lambda v: sorted(v, reverse=stmt.descending)}
+                     "sorted": lambda v: sorted(v, reverse=stmt.descending) if keys is None
+                     else [v[i] for i in sorted(range(len(v)), key=keys.__getitem__,
+                                                reverse=stmt.descending)]}
             env[stmt.target] = calls[stmt.copy](value[slice(*[
                 None if b is None else self.operand(b) for b in stmt.bounds])])
             return

@@ -310,7 +310,8 @@ def reads(stmt):
     if isinstance(stmt, (Item, Share)):
         return [stmt.container] + operand_names(stmt.path)
     if isinstance(stmt, Take):
-        return [stmt.container] + operand_names(stmt.path + stmt.bounds)
+        return [stmt.container] + operand_names(stmt.path + stmt.bounds) + (
+            [stmt.keys] if stmt.keys else [])
     if isinstance(stmt, SetItem):
         return [stmt.container] + operand_names(stmt.path + (stmt.value,))
     if isinstance(stmt, Reduce):

@@ -114,7 +114,8 @@ def _line(stmt, types):
         element = _element_text(stmt.container, stmt.path)
         bounds = ":".join("" if b is None else operand_text(b) for b in stmt.bounds)
         if stmt.copy is not None:
-            extra = ", reverse=True" if stmt.descending else ""
+            extra = (f", keys={stmt.keys}" if stmt.keys else "") + (
+                ", reverse=True" if stmt.descending else "")
             return f"{_typed(stmt.target, types)} = {stmt.copy}({element}{extra})"
         return f"{_typed(stmt.target, types)} = {element}[{bounds}]"
     if isinstance(stmt, ir.Join):

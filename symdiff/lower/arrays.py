@@ -191,8 +191,8 @@ def method_call(frame, node, target, bind):
     of the same name, ``x`` its first argument (``bind(frame, rule, call, shown)``: the
     operands of a call of a record); None for a call of a module's function."""
     func = node.func
-    if not frame.unit.array_code or _on_module(frame, func):
-        return None
+    if not frame.unit.array_code or _on_module(frame, func) or "numpy" not in sys.modules:
+        return None  # (a method of an array, where numpy was never imported, is none)
     op = array_names()["methods"].get(func.attr)
     if op is None:
         return None

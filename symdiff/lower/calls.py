@@ -1,5 +1,6 @@
 """Calls: a call in the user's code, to a primitive, a list's ``pop``, a function with
-its own rule, or a helper (inlined through ``Frame.call_user``).
+its own rule, or a helper (inlined through ``Frame.call_user``); builtins called on a
+container are ``container_calls``', the names a primitive is spelled by ``spellings``'.
 
 Expects a ``Frame``.  ``call`` resolves the callee; ``primitive_call`` binds the
 user's arguments to a primitive of ``rules`` and emits one ``Assign`` of it, spelled as
@@ -17,17 +18,17 @@ or a ``math`` function symdiff refuses (with the reason: ``math.gcd`` works on i
 """
 
 import ast
-import sys
+import functools
 
 from symdiff.core import types as t
 from symdiff.errors import InternalError, UnknownFunctionError, UnsupportedSyntaxError
-from symdiff.frontend.resolve import lookup
 from symdiff.ir import nodes as ir
-from symdiff.lower import (array_calls, arrays, changes, containers, dtypes, methods, names,
-                           operands, tables)
+from symdiff.lower import (array_calls, arrays, changes, container_calls, containers, dtypes,
+                           methods, names, operands, tables)
+from symdiff.lower.spellings import scipy_spelling, spelled
 from symdiff.lower.statics import check_statics, constant_axes
 from symdiff.lower.kind_tests import kind_test
-from symdiff.primitives.reductions import JOINS, REDUCTIONS, WITH_START, function
+from symdiff.primitives.reductions import JOINS
 from symdiff.primitives.stacked import AS_STACK
 from symdiff.primitives.registry import (
     VARIADIC,
@@ -66,7 +67,9 @@ def call(frame, node, target):
         function, call_node = methods.method_of(frame, node)  # ``self.h(x)``: ``h(self, x)``
         return frame.call_user(function, call_node, target)
     elif isinstance(node.func, ast.Attribute):
-        method = arrays.method_call(frame, node, target, bind_primitive)
+        method = container_calls.method_copy(frame, node, target)
+        if method is None:
+            method = arrays.method_call(frame, node, target, bind_primitive)
         if method is not None:
             return method
         callee, shown = names.module_member(frame, node.func), ast.unparse(node.func)
@@ -89,10 +92,10 @@ def call(frame, node, target):
             measured = arrays.length(frame, node.args[0], target)
         return measured if measured is not None else tables.table_length(frame, node.args[0],
                                                                          target)
-    reduced = _reduction(frame, callee, node, target)
+    reduced = container_calls.reduction_call(frame, callee, node, target)
     if reduced is not None:
         return reduced
-    copied = _copy(frame, callee, node, target)
+    copied = container_calls.copy_call(frame, callee, node, target)
     if copied is not None:
         return copied
     if callee.kind not in ("primitive", "stop_gradient"):
@@ -110,105 +113,16 @@ def call(frame, node, target):
             raise frame.error(UnknownFunctionError, node, f"{shown} is called, and holds no "
                               "function of yours here", "pass a def or a lambda of yours "
                               "(`lambda v: math.sin(v)` for a function of math)")
+        if callee.value is functools.partial:
+            raise frame.error(UnknownFunctionError, node, f"{shown} here binds a value the "
+                              "function assigns again, or a function not of yours",
+                              "write the lambda it stands for (`lambda x: rhs(x, k=k)`), "
+                              "binding names the function does not assign again")
         raise frame.error(UnknownFunctionError, node,
                           f"{shown} is not a function symdiff can differentiate",
                           "use math functions, abs/min/max/pow, or your own def functions")
     return primitive_call(frame, callee.value if callee.kind == "primitive" else
                                  "stop_gradient", node, shown, target)
-
-
-def _reduction(frame, callee, node, target):
-    """``sum(xs)``, ``sum(xs, start)``, ``min(xs)``, ``max(xs)``, ``math.fsum(xs)``,
-    ``math.prod(xs)`` of a container (``changes.reduction``); None otherwise."""
-    if callee.kind == "primitive" and callee.value in REDUCTIONS:
-        op = callee.value
-    else:
-        op = "sum" if callee.kind == "other" and callee.value is function("sum") else None
-    if op is None or not node.args or (op in ("min", "max") and len(node.args) > 1) or (
-            containers.container_of(frame, node.args[0], written=op in changes.WRITTEN_OUT)
-            is None):
-        return None  # ``max(a, b)`` compares its arguments, whatever they hold
-    start = node.args[1] if len(node.args) == 2 else None
-    keywords = {k.arg: k.value for k in node.keywords}
-    if op in WITH_START and set(keywords) <= {"start"} and start is None:
-        start = keywords.pop("start", None)
-    if len(node.args) > (2 if op == "sum" else 1) or keywords or (
-            start is not None and op not in WITH_START):
-        raise frame.error(UnsupportedSyntaxError, node, f"this call of {op}() on a container "
-                          "is not supported", f"call {op}(xs)" + (
-                              " or sum(xs, start)" if op == "sum" else ""))
-    return changes.reduction(frame, op, node.args[0], start, target)
-
-
-def _copy(frame, callee, node, target):
-    """``list(xs)``, ``tuple(xs)``, ``sorted(xs)`` (``reverse=True`` too) of a container
-    of numbers (``changes.copied``); None otherwise."""
-    import builtins
-    names = {builtins.list: "list", builtins.tuple: "tuple", builtins.sorted: "sorted"}
-    call = names.get(callee.value) if callee.kind == "other" else None
-    if call is None or len(node.args) != 1 or containers.container_of(
-            frame, node.args[0]) is None:
-        return None
-    keywords = {k.arg: k.value for k in node.keywords}
-    descending = keywords.pop("reverse", None) if call == "sorted" else None
-    if keywords or not (descending is None or (isinstance(descending, ast.Constant)
-                                               and isinstance(descending.value, bool))):
-        raise frame.error(UnsupportedSyntaxError, node, f"this call of {call}() on a "
-                          "container is not supported", f"call {call}(xs)" + (
-                              " or sorted(xs, reverse=True)" if call == "sorted" else ""))
-    return changes.copied(frame, call, node.args[0], bool(descending and descending.value),
-                             target)
-
-
-def numpy_spelling(frame, func):
-    """How generated code names a numpy or scipy function the user called (``np.tanh``,
-    ``norm.cdf``, ``st.norm.cdf``, ``gammaln``); None for math's and the builtins."""
-    root = func
-    while isinstance(root, ast.Attribute):
-        root = root.value
-    found = lookup(root.id, frame.parsed.closure, frame.parsed.globals)
-    if isinstance(func, ast.Attribute):
-        base = names.meaning_of(frame, root.id, root)
-        if base.value != "numpy" and not _is_scipy(found):
-            return None
-        path = ast.unparse(func).split(".", 1)[1]
-        return f"{frame.unit.global_name(root.id, found)}.{path}"
-    if type(found).__module__ == "numpy" and type(found).__name__ == "ufunc":
-        return frame.unit.global_name(func.id, found)
-    return None
-
-
-def spelled(frame, func):
-    """The family of names ``func`` calls a primitive by, and the text that computes it
-    where numpy or scipy does, as the user's code calls it: ``emit_op``'s spelling."""
-    family, call, module = spelling(frame, func)
-    return {"family": family, "call": numpy_spelling(frame, func) or call, "module": module}
-
-
-def spelling(frame, func):
-    """``(family, call, module)`` of a primitive the user called: "numpy" with the
-    text generated code calls it by and the name it calls numpy by (computed by
-    numpy as the user's code does, to the last bit); "math" for math's; else None."""
-    if isinstance(func, ast.Attribute):
-        if not isinstance(func.value, ast.Name):
-            return None, None, None  # scipy.stats.norm.cdf: computed as scipy does
-        base = names.meaning_of(frame, func.value.id, func.value)
-        if base.value == "math":
-            return "math", None, None
-        if base.value != "numpy":
-            return None, None, None
-        module = lookup(func.value.id, frame.parsed.closure, frame.parsed.globals)
-        name = frame.unit.global_name(func.value.id, module)
-        return "numpy", f"{name}.{func.attr}", name
-    found = lookup(func.id, frame.parsed.closure, frame.parsed.globals)
-    if getattr(found, "__module__", None) == "math":
-        return "math", None, None
-    numpy = sys.modules.get("numpy")
-    if numpy is not None and (isinstance(found, numpy.ufunc) or str(
-            getattr(found, "__module__", "")).startswith("numpy")):
-        return "numpy", frame.unit.global_name(func.id, found), frame.unit.global_name(
-            "np", numpy)
-    return None, None, None
 
 
 def call_custom(frame, fn, node, target):
@@ -271,15 +185,6 @@ def _takes_numbers(rule, args):
         return rule.array_result(kinds, consts) is not None
     except (TypeError, ValueError, InternalError):  # (a constant a rule cannot read)
         return False
-
-
-def scipy_spelling(frame, func):
-    """The text generated code calls a SciPy function by, as the user's code names it
-    (``logsumexp``, ``sp.logsumexp``)."""
-    if isinstance(func, ast.Name):
-        found = lookup(func.id, frame.parsed.closure, frame.parsed.globals)
-        return frame.unit.global_name(func.id, found)
-    return numpy_spelling(frame, func)
 
 
 def bind_primitive(frame, rule, node, shown):
@@ -385,10 +290,3 @@ def variadic_call(frame, name, node, shown, target):
                           "write the value itself")
     args = [frame.value(element) for element in elements]
     return operands.emit_op(frame, f"{name}_{len(args)}", args, target)
-
-
-def _is_scipy(obj):
-    """SciPy, one of its modules, or an object of one (``scipy.stats.norm``)."""
-    module = getattr(obj, "__name__", "") if isinstance(obj, type(ast)) else (
-        type(obj).__module__)
-    return module.partition(".")[0] == "scipy"

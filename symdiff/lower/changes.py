@@ -36,8 +36,9 @@ WRITTEN_OUT = ("sum", "min", "max")  # of a container written out in the call, a
 # (``math.fsum([a, b])`` and ``math.prod`` of numbers written out are records of their own)
 
 
-def copied(frame, call, node, descending, target):
-    """``list(xs)``, ``tuple(xs)``, ``sorted(xs)``: a ``Take`` of the whole container."""
+def copied(frame, call, node, descending, target, keys=None):
+    """``list(xs)``, ``tuple(xs)``, ``sorted(xs)``: a ``Take`` of the whole container
+    (``keys``: the list ``sorted`` orders it by, ``keyed``'s)."""
     name, path = container_of(frame, node)
     kind = kind_of_operand(frame, ir.Ref(name, path))
     elem = element(kind, None) if isinstance(kind, (t.List, t.Tuple)) else None
@@ -50,7 +51,7 @@ def copied(frame, call, node, descending, target):
     _typed(frame, node, target, t.Tuple((elem,) * length) if call == "tuple" and length
            is not None else t.List(elem, None))
     frame.emit(ir.Take(target, name, path, (None, None, None), frame.origin, copy=call,
-                       descending=descending))
+                       descending=descending, keys=keys))
     return ir.Var(target)
 
 

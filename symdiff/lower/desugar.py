@@ -23,7 +23,10 @@ inside it:
   loop over its keys that reads its entries first (``dict_loops``), and ``w, b = params``
   is ``w = params[0]``, ``b = params[1]`` (``iteration``).  Fresh names are taken from
   no identifier of the function (``hygiene``); each statement written carries the
-  location of the user's code it stands for.
+  location of the user's code it stands for; ``dict(d)``, and ``d.copy()`` of a
+  parameter given a dict, is the comprehension ``{k: v for k, v in d.items()}``; a
+  ``functools.partial`` of a function of the user's is the lambda it stands for
+  (``partials``).
 
 What needs the meaning of a name other than a builtin's (a list's methods, a call to
 inline, a table's values) or Python's order of evaluation (``and``, ``or``, chained
@@ -73,6 +76,7 @@ import ast
 import copy
 import dataclasses
 
+from symdiff.core import types as t
 from symdiff.frontend.exits import always_exits, contains
 from symdiff.frontend.parse import lambda_as_def
 from symdiff.ir.syntax import walk
@@ -83,6 +87,7 @@ from symdiff.lower.hygiene import located
 from symdiff.lower.hygiene import name as name_node
 from symdiff.lower.iteration import index_loop, unpacked_assignment
 from symdiff.lower.keyed import keyed_extrema
+from symdiff.lower.partials import partials
 
 _EXITS = (ast.Return, ast.Break, ast.Continue)
 _COMPREHENSIONS = (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
@@ -103,7 +108,7 @@ def desugar_function(tree, globals_=None, closure=None, error=None, kinds=None, 
     ``NodeIndex``, when at hand."""
     scope = Hygiene(tree, globals_, closure, error, index)
     scope.kinds = kinds or {}
-    tree = _dict_copies(tree, scope)
+    tree = partials(_dict_copies(tree, scope), scope)
     nodes = scope.index.nodes if tree is scope.tree else walk(tree)
     scope.comprehensions = any(isinstance(node, _COMPREHENSIONS) or view_of(node) == "values"
                                for node in nodes)
@@ -116,28 +121,46 @@ def _dict_copies(tree, scope):
     """``tree`` with each ``dict(d)`` of the builtin ``dict`` written as the comprehension
     ``{key: value for key, value in d.items()}``, a new dict of the same entries, which
     the containers core reads (``tree`` itself when there is none)."""
-    calls = [node for node in scope.index.of(ast.Call) if len(node.args) == 1
-             and not node.keywords and not isinstance(node.args[0], ast.Starred)
-             and scope.meaning(node.func) is dict]
+    stored = {n.id for n in walk(tree) if isinstance(n, ast.Name) and not isinstance(
+        n.ctx, ast.Load)}
+    dicts = {name for name, kind in scope.kinds.items() if type(kind) is t.Dict and (
+        name not in stored)}  # a parameter given a dict, never bound to another value
+    calls = [node for node in walk(tree) if _dict_copy_of(node, scope, dicts) is not None]
     if not calls:
         return tree
     tree = copy.deepcopy(tree)
-    return _DictCopies(scope).visit(tree)
+    return _DictCopies(scope, dicts).visit(tree)
+
+
+def _dict_copy_of(node, scope, dicts):
+    """The dict ``node`` copies: ``d`` of ``dict(d)`` (the builtin), or of ``d.copy()``
+    where ``d`` is one of ``dicts`` (parameters the call passes a dict: their kinds,
+    ``scope.kinds``); None for any other node."""
+    if not isinstance(node, ast.Call) or node.keywords:
+        return None
+    if len(node.args) == 1 and not isinstance(node.args[0], ast.Starred) and (
+            scope.meaning(node.func) is dict):
+        return node.args[0]
+    func = node.func
+    if not node.args and isinstance(func, ast.Attribute) and func.attr == "copy" and (
+            isinstance(func.value, ast.Name)) and func.value.id in dicts:
+        return func.value
+    return None
 
 
 class _DictCopies(ast.NodeTransformer):
     """Writes ``dict(d)`` out (``_dict_copies``), in a copy of the tree it is given."""
 
-    def __init__(self, scope):
-        self.scope = scope
+    def __init__(self, scope, dicts):
+        self.scope, self.dicts = scope, dicts
 
     def visit_Call(self, node):
         self.generic_visit(node)
-        if not (len(node.args) == 1 and not node.keywords and not isinstance(
-                node.args[0], ast.Starred) and self.scope.meaning(node.func) is dict):
+        copied = _dict_copy_of(node, self.scope, self.dicts)
+        if copied is None:
             return node
         key, value = self.scope.fresh("key"), self.scope.fresh("value")
-        items = ast.Call(ast.Attribute(node.args[0], "items", ast.Load()), [], [])
+        items = ast.Call(ast.Attribute(copied, "items", ast.Load()), [], [])
         pair = ast.Tuple([name_node(key, node, store=True), name_node(value, node, store=True)],
                          ast.Store())
         loop = ast.comprehension(pair, items, [], 0)

@@ -19,11 +19,13 @@ is part of the kind signature, ``core.records.Function``).
 
 import ast
 import copy
+import inspect
 
-from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.parse import lambda_as_def
 from symdiff.frontend.resolve import Meaning
-from symdiff.lower import names
+from symdiff.core.records import is_record
+from symdiff.ir import nodes as ir
+from symdiff.lower import containers, names
 from symdiff.lower.scope import Nested
 
 
@@ -31,13 +33,15 @@ def passed_functions(frame, fn, reading, node):
     """``(call node, {parameter: function})`` for the call ``node`` of ``fn`` (see the
     module); the node itself and ``{}`` when no argument is a function."""
     params = reading.params
+    called = {n.func.id for n in ast.walk(reading.tree) if isinstance(n, ast.Call) and (
+        isinstance(n.func, ast.Name))}  # (an object with ``__call__`` is a function there)
     found, args, keywords = {}, list(node.args), list(node.keywords)
     for i, (param, arg) in enumerate(zip(params, node.args)):
-        function = function_value(frame, arg, param)
+        function = function_value(frame, arg, param, param in called)
         if function is not None:
             found[param], args[i] = function, _none(arg)
     for i, keyword in enumerate(node.keywords):
-        function = function_value(frame, keyword.value, keyword.arg)
+        function = function_value(frame, keyword.value, keyword.arg, keyword.arg in called)
         if function is not None and keyword.arg in params:
             found[keyword.arg] = function
             keywords[i] = ast.keyword(keyword.arg, _none(keyword.value))
@@ -48,9 +52,14 @@ def passed_functions(frame, fn, reading, node):
     return call, found
 
 
-def function_value(frame, node, param):
+def function_value(frame, node, param, called=False):
     """The meaning of the function ``node`` denotes (a helper, a nested function, a
-    parameter bound to one, a lambda written here), or None."""
+    parameter bound to one, a lambda written here, a bound method; with ``called``, the
+    parameter is called where it goes: an object whose class defines ``__call__``), or
+    None."""
+    method = bound_method(frame, node) if called or isinstance(node, ast.Attribute) else None
+    if method is not None:  # ``s.force``, or ``s`` whose class defines ``__call__``
+        node = method
     if isinstance(node, ast.Lambda):
         return Meaning("nested", Nested(lambda_as_def(node, param or "function"), frame))
     if isinstance(node, ast.Attribute) and _on_module(frame, node):
@@ -59,12 +68,32 @@ def function_value(frame, node, param):
         meant = names.meaning_of(frame, node.id, node)
     else:
         return None
-    if meant.kind == "primitive":
-        shown = ast.unparse(node)
-        raise frame.error(UnsupportedSyntaxError, node, f"{shown}, a function of math or "
-                          "numpy, is passed as a value", f"pass a function of yours that "
-                          f"calls it: lambda v: {shown}(v)")
-    return meant if meant.kind in ("function", "nested", "custom") else None
+    return meant if meant.kind in ("function", "nested", "custom", "primitive") else None
+
+
+def bound_method(frame, node):
+    """``lambda x: s.force(x)`` for the bound method ``s.force`` of a record ``s`` (its
+    class's function, with the parameters after ``self``), and ``lambda x:
+    s.__call__(x)`` for a record whose class defines ``__call__``; None for any other
+    node."""
+    receiver, name = (node.value, node.attr) if isinstance(node, ast.Attribute) else (
+        node, "__call__")
+    found = containers.container_of(frame, receiver) if isinstance(
+        receiver, (ast.Name, ast.Attribute, ast.Subscript)) else None
+    kind = found and containers.kind_of_operand(frame, ir.Ref(*found))
+    if not is_record(kind) or not isinstance(kind.cls, type) or name in dict(kind.items):
+        return None
+    try:
+        function = inspect.getattr_static(kind.cls, name)
+    except AttributeError:
+        return None
+    if not inspect.isfunction(function):
+        return None
+    params = list(inspect.signature(function).parameters)[1:]
+    call = ast.Call(ast.Attribute(receiver, name, ast.Load()),
+                    [ast.Name(p, ast.Load()) for p in params], [])
+    spec = ast.arguments([], [ast.arg(p) for p in params], None, [], [], None, [])
+    return ast.copy_location(ast.Lambda(spec, call), node)
 
 
 def _on_module(frame, node):

@@ -1,4 +1,5 @@
-"""Keyed: ``max(it, key=...)`` and ``min(it, key=...)`` written as the loop Python runs.
+"""Keyed: ``max(it, key=...)`` and ``min(it, key=...)`` (or with a ``default``) written
+as the loop Python runs, and ``sorted(it, key=...)`` with its keys computed first.
 
 Expects one statement of a fenced function and desugar's ``Hygiene`` scope.  Guarantees
 ``keyed_extrema(stmt, scope)``: None when the statement calls no ``max``/``min`` of the
@@ -8,7 +9,14 @@ the first item whose key is largest (smallest), as Python's ``max`` (``min``) do
 ties, and raises ``ValueError`` on an empty iterable as it does; the item found is the
 value (an element of a list of numbers carries its derivative to that element).  The
 key is a one-parameter lambda (its parameter renamed to the loop's fresh variable) or a
-function called by name (``key=abs``).
+function called by name (``key=abs``).  With ``default=d``, an empty iterable gives
+``d`` where Python's would (``d`` is evaluated after the iterable, as Python does).
+
+``sorted(xs, key=k)`` is ``sort_keys``, a list of ``k(v)`` for each ``v`` of ``xs``
+filled by a loop before the statement, and ``sorted(xs, __keys__=sort_keys)`` in the
+call's place: ``lower`` sorts ``xs`` by those keys, stably as Python does (``KEYS``),
+and the reverse sweep scatters through the same permutation.  The keys carry no
+derivative to the result: the order is constant near every point where no two tie.
 
     k = max(range(n), key=lambda j: xs[j])      best_key = None
                                                 for j_1 in range(n):
@@ -39,9 +47,15 @@ _CONDITIONAL = (ast.BoolOp, ast.IfExp, ast.Lambda, ast.ListComp, ast.GeneratorEx
 
 
 def is_keyed(node, scope):
-    """Whether ``node`` is ``max(...)`` or ``min(...)`` of the builtins with a ``key``."""
-    return (isinstance(node, ast.Call) and any(k.arg == "key" for k in node.keywords)
-            and scope.meaning(node.func) in (builtins.max, builtins.min))
+    """Whether ``node`` is ``max(...)`` or ``min(...)`` of the builtins with a ``key`` or
+    a ``default``, or ``sorted(...)`` with a ``key``."""
+    if not isinstance(node, ast.Call):
+        return False
+    given = {k.arg for k in node.keywords}
+    meant = scope.meaning(node.func)
+    if meant in (builtins.max, builtins.min):
+        return bool(given & {"key", "default"})
+    return meant is builtins.sorted and "key" in given
 
 
 def keyed_extrema(stmt, scope):
@@ -91,16 +105,45 @@ class _Replace(ast.NodeTransformer):
         if not is_keyed(node, self.scope):
             return node
         keywords = {k.arg: k.value for k in node.keywords}
-        if len(node.args) != 1 or set(keywords) != {"key"} or isinstance(
+        sorting = node.func.id == "sorted"
+        allowed = {"key", "reverse"} if sorting else {"key", "default"}
+        if len(node.args) != 1 or not set(keywords) <= allowed or isinstance(
                 node.args[0], ast.Starred):
             raise self.scope.error(node, f"this call of {node.func.id}() with a key is not "
-                                   "supported", f"call {node.func.id}(items, key=...)")
+                                   "supported", f"call {node.func.id}(items, " + (
+                                       "key=..., reverse=...)" if sorting else
+                                       "key=..., default=...)"))
+        if sorting:
+            return _sorted_by_keys(node, node.args[0], keywords, self.scope, self.before)
         found = self.scope.fresh("best")
-        self.before.extend(_search(node, node.args[0], keywords["key"], found, self.scope))
+        self.before.extend(_search(node, node.args[0], keywords, found, self.scope))
         return name_node(found, node)
 
 
-def _search(call, items, key, found, scope):
+def _sorted_by_keys(call, items, keywords, scope, before):
+    """``sorted(items, key=k)``: the keys computed first, one per item in a list of
+    their own, and the call reading them (``sorted(items, __keys__=keys)``, which
+    ``lower`` sorts as Python does, stably, by those keys)."""
+    keys, item = scope.fresh("sort_keys"), scope.fresh("item")
+    if not isinstance(items, ast.Name):
+        held = scope.fresh("items")
+        before.append(located(ast.Assign([name_node(held, call, store=True)], items), call))
+        items = name_node(held, call)
+    append = ast.Call(ast.Attribute(name_node(keys, call), "append", ast.Load()),
+                      [_key_of(keywords["key"], item, call, scope)], [])
+    before += [located(s, call) for s in (
+        ast.Assign([name_node(keys, call, store=True)], ast.List([], ast.Load())),
+        ast.For(name_node(item, call, store=True), copy.deepcopy(items),
+                [ast.Expr(append)], []))]
+    written = [ast.keyword(KEYS, name_node(keys, call))] + [
+        ast.keyword("reverse", v) for k, v in keywords.items() if k == "reverse"]
+    return located(ast.Call(call.func, [copy.deepcopy(items)], written), call)
+
+
+KEYS = "__keys__"  # the keyword ``sorted`` is given its keys by, a list (see above)
+
+
+def _search(call, items, keywords, found, scope):
     """The statements that leave in ``found`` the item of ``items`` with the largest
     (``max``) or smallest (``min``) key, the first on a tie: the item itself of a
     ``range``, else the element of the sequence at the position found (read after the
@@ -130,15 +173,22 @@ def _search(call, items, key, found, scope):
     better = ast.BoolOp(ast.Or(), [is_none, ast.Compare(load(value), [op], [load(best_key)])])
     keep = ast.Assign([store(found if over_range else chosen)],
                       load(item if over_range else position))
-    body = [ast.Assign([store(value)], _key_of(key, item, call, scope)),
+    key = keywords.get("key")
+    body = [ast.Assign([store(value)], load(item) if key is None else _key_of(
+                key, item, call, scope)),
             ast.If(better, [ast.Assign([store(best_key)], load(value)), keep], [])]
-    empty = ast.Raise(ast.Call(ast.Name("ValueError", ast.Load()), [ast.Constant(
-        f"{call.func.id}() iterable argument is empty")], []), None)
-    statements += [ast.For(target, loop_over, body, []),
-                   ast.If(copy.deepcopy(is_none), [empty], [])]
-    if not over_range:
-        statements.append(ast.Assign([store(found)], ast.Subscript(
-            copy.deepcopy(items), load(chosen), ast.Load())))
+    chosen_item = [] if over_range else [ast.Assign([store(found)], ast.Subscript(
+        copy.deepcopy(items), load(chosen), ast.Load()))]
+    if "default" in keywords:  # an empty iterable gives the default (evaluated after it)
+        default = scope.fresh("default")
+        statements.append(ast.Assign([store(default)], keywords["default"]))
+        end = [ast.If(copy.deepcopy(is_none), [ast.Assign([store(found)], load(default))],
+                      chosen_item)]
+    else:
+        end = [ast.If(copy.deepcopy(is_none), [ast.Raise(ast.Call(ast.Name(
+            "ValueError", ast.Load()), [ast.Constant(
+                f"{call.func.id}() iterable argument is empty")], []), None)], [])] + chosen_item
+    statements += [ast.For(target, loop_over, body, [])] + end
     return [located(s, call) for s in statements]
 
 

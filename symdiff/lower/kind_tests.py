@@ -21,10 +21,12 @@ import ast
 import builtins
 import collections.abc
 import numbers
+import types
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
 from symdiff.core import types as t
+from symdiff.core.records import is_record
 from symdiff.lower import containers, names
 from symdiff.lower.operands import operand_ast, reads_of
 
@@ -48,7 +50,7 @@ def kind_test(frame, callee, node, target):
                           "arguments", "pass them by position")
     possible = _possible_classes(frame, node.args[0])
     if test is builtins.callable:
-        return ir.Const(False)  # a number, a string, None or a container: none is called
+        return _is_called(frame, node, possible)
     if test is builtins.hasattr:
         return _has_attribute(frame, node, possible)
     classes = _classes(frame, node.args[1])
@@ -73,10 +75,17 @@ def _possible_classes(frame, node):
     if found is not None:
         kind = containers.kind_of_operand(frame, ir.Ref(*found) if found[1] else ir.Var(
             found[0]))
+        if is_record(kind):  # an object read by its fields: an instance of its class
+            return (kind.cls,)
         return _BY_TYPE.get(type(kind), (object,))
     if isinstance(node, ast.Constant):
         return (type(node.value),)
+    if isinstance(node, ast.Lambda):
+        return (types.FunctionType,)
     if isinstance(node, ast.Name):
+        if names.scope_of(frame, node.id) is not None and names.meaning_of(
+                frame, node.id, node).kind != "local":
+            return (types.FunctionType,)  # a nested def, or a function passed as a value
         operand = frame.mapping.get(node.id) if names.scope_of(frame, node.id) else None
         if isinstance(operand, ir.Const):
             return _NUMBER if isinstance(operand.value, (int, float)) and not isinstance(
@@ -122,6 +131,24 @@ def _class_of(frame, node):
         if module is not None and names.scope_of(frame, node.value.id) is None:
             return getattr(module, node.attr, None)
     return None
+
+
+def _is_called(frame, node, possible):
+    """``callable(f)``: whether an instance of every class ``f`` may have is callable
+    (a function passed as a value, an object whose class defines ``__call__``), or of
+    none (a number, a string, None, a container)."""
+    operand = frame.mapping.get(node.args[0].id) if isinstance(node.args[0], ast.Name) else None
+    if isinstance(operand, ir.Var) and operand.name in frame.unit.params and (
+            not frame.unit.specialized):
+        raise frame.error(UnsupportedSyntaxError, node, f"{ast.unparse(node)} is told from "
+                          "the argument a call passes", "call the gradient, or give "
+                          "example arguments: symdiff.source(f, *args)")
+    called = {any("__call__" in vars(k) for k in c.__mro__) for c in possible}
+    if len(called) != 1:
+        raise frame.error(UnsupportedSyntaxError, node, f"{ast.unparse(node)} cannot be told "
+                          "when the gradient is built", "test the value with isinstance, or "
+                          "with `is None`")
+    return ir.Const(called.pop())
 
 
 def _has_attribute(frame, node, possible):

@@ -251,44 +251,51 @@ def join_operation(parts, kind="list"):
 
 # --- slices and copies: ``tail = xs[1:]``, ``list(xs)``, ``sorted(xs)`` ----------------
 
-def _taken_vjp(copy, descending):
+def sorted_positions(source, names, descending, keys=None):
+    """``sorted(range(len(xs)), key=xs.__getitem__)``: where each number of ``sorted(xs)``
+    came from, a stable sort of its positions (by ``keys``, a list's name, when given)."""
+    every = ex.Call(_named(names, "range"), (ex.Call(_named(names, "len"), (source,)),))
+    by = source if keys is None else ex.Name(keys)
+    return ex.Call(_named(names, "sorted"), (every,), (
+        ("key", ex.Attribute(by, "__getitem__")),) + (
+        (("reverse", ex.Const(True)),) if descending else ()))
+
+
+def _taken_vjp(copy, descending, keys):
     def vjp(g, args, out, names):
         source = args[0]
         every = ex.Call(_named(names, "range"), (ex.Call(_named(names, "len"), (source,)),))
         if copy == "sorted":  # where each number came from: a stable sort of positions
-            every = ex.Call(_named(names, "sorted"), (every,), (
-                ("key", ex.Attribute(source, "__getitem__")),) + (
-                (("reverse", ex.Const(True)),) if descending else ()))
+            every = sorted_positions(source, names, descending, keys)
         if copy is None:
             every = ex.Subscript(every, ex.Slice(*args[1:]))
         return Scattered(every, g)
     return vjp
 
 
-def _taken_jvp(copy, descending):
+def _taken_jvp(copy, descending, keys):
     def jvp(tangent, args, out, names):
         if copy is None:
             return ex.Subscript(tangent, ex.Slice(*args[1:]))
         if copy != "sorted":
             return ex.Call(_named(names, copy), (tangent,))
         at = free_name(args, "k")  # the tangents in the order the sort put the numbers
-        order = ex.Call(_named(names, "sorted"), (_positions(args[0], names),), (
-            ("key", ex.Attribute(args[0], "__getitem__")),) + (
-            (("reverse", ex.Const(True)),) if descending else ()))
+        order = sorted_positions(args[0], names, descending, keys)
         return ex.ListComp(ex.Subscript(tangent, ex.Name(at)), at, order)
     return jvp
 
 
-def take_operation(copy=None, descending=False):
+def take_operation(copy=None, descending=False, keys=None):
     """The record of a slice (``copy`` None: its operands the container's place and the
     three bounds, None where left out) or a copy by ``list``, ``tuple`` or ``sorted``
-    (``descending``: ``reverse=True``): the container's VJP gives each number of the
-    slice's adjoint back at the place it was taken from; its JVP is the same slice or
-    copy of the tangent (for ``sorted``, the tangents in the sort's order of positions,
-    ties as Python's stable sort puts them)."""
+    (``descending``: ``reverse=True``; ``keys``: the name of the list of keys it sorts
+    by, ``key=...``): the container's VJP gives each number of the slice's adjoint back
+    at the place it was taken from; its JVP is the same slice or copy of the tangent (for
+    ``sorted``, the tangents in the sort's order of positions, ties as Python's stable
+    sort puts them)."""
     params = ("container",) if copy is not None else ("container", "lower", "upper", "step")
-    return Operation("take", params, _built, (_taken_vjp(copy, descending),) + (
-        None,) * (len(params) - 1), (_taken_jvp(copy, descending),) + (
+    return Operation("take", params, _built, (_taken_vjp(copy, descending, keys),) + (
+        None,) * (len(params) - 1), (_taken_jvp(copy, descending, keys),) + (
         None,) * (len(params) - 1))
 
 

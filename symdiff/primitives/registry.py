@@ -88,7 +88,7 @@ def operation_of(stmt):
     if name == "Share":
         return containers.SHARE
     if name == "Take":
-        return containers.take_operation(stmt.copy, stmt.descending)
+        return containers.take_operation(stmt.copy, stmt.descending, stmt.keys)
     if name == "Reduce":
         return containers.reduction(stmt.op) if stmt.axis is None else (
             stacked.joined_operation(stmt.op, stmt.axis))

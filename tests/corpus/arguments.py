@@ -250,6 +250,60 @@ def top_two_margin(scores):
     return ranked[0] - ranked[1] + 0.1 * ranked[0] * ranked[1]
 
 
+# --- sorted by a key, max/min with a default, copies by method ---------------------------
+
+def largest_magnitudes(xs):
+    s = sorted(xs, key=abs, reverse=True)
+    return s[0] * s[1] + 0.5 * s[-1]
+
+
+def closest_first(xs, centre):
+    s = sorted(xs, key=lambda v: (v - centre) ** 2)
+    return s[0] + 0.25 * s[1] * centre
+
+
+def _negated(v):
+    return -v
+
+
+def ranked_by_helper(scores, temperature):
+    s = sorted(scores, key=_negated)
+    total = 0.0
+    for k, v in enumerate(s):
+        total += v * temperature ** k
+    return total
+
+
+def repeated_sorts(xs):
+    total = 0.0
+    for k in range(3):
+        s = sorted(xs, key=lambda v: (v - k) ** 2)
+        total = total + s[0] * (k + 1)
+        xs = [v * 0.5 + 0.1 for v in xs]
+    return total
+
+
+def peak_or_zero(xs):
+    return 2.0 * max(xs, default=0.0) + min(xs, default=1.0)
+
+
+def farthest_or_origin(xs, origin):
+    far = max(xs, key=lambda v: (v - origin) ** 2, default=origin)
+    return far * far + origin
+
+
+def copied_by_method(xs):
+    ys = xs.copy()
+    ys[0] = ys[0] * 3.0
+    return ys[0] * ys[-1] + xs[0]
+
+
+def config_by_method(params, scale):
+    p = params.copy()
+    p["a"] = p["a"] * scale
+    return p["a"] * p["b"] + params["a"]
+
+
 CASES = [
     at(huber, (0.5, 1.0), (3.0, 2.0), (-2.5, 1.0), wrt=("r", "delta"), kinky=True),
     at(huber, (0.5, 1.0), (-3.0, 2.0), kinky=True, name="huber_by_default"),
@@ -299,4 +353,12 @@ CASES = [
     at(trimmed_mean, ([0.5, -1.2, 0.8, 2.0, 0.1], 1), ([0.3, 0.9, 0.1, -0.5, 1.5, 0.7], 2),
        kinky=True),
     at(top_two_margin, ([0.5, -1.2, 0.8],), ([0.3, 0.35, 0.1, 0.2],), kinky=True),
+    at(largest_magnitudes, ([0.5, -1.2, 0.8],), ([0.3, 0.35, -0.1, 2.0],), kinky=True),
+    at(closest_first, ([0.5, -1.2, 0.8], 0.6), ([0.3, 0.9, -0.1, 2.0], -0.2), kinky=True),
+    at(ranked_by_helper, ([0.5, -1.2, 0.8], 0.7), ([0.3, 0.9], 1.3), kinky=True),
+    at(repeated_sorts, ([0.5, -1.2, 0.8, 2.2],), ([0.3, 1.4],), kinky=True),
+    at(peak_or_zero, ([0.5, -1.2, 0.8],), ([],), ([1.5],), kinky=True),
+    at(farthest_or_origin, ([0.5, -1.2, 0.8], 0.3), ([], 0.7), kinky=True),
+    at(copied_by_method, ([0.5, -1.2, 0.8],), ([2.0, 0.3],)),
+    at(config_by_method, ({"a": 0.5, "b": -1.5}, 2.0), ({"a": 1.5, "b": 0.25}, -0.5)),
 ]

@@ -182,6 +182,44 @@ def two_lines_caught(x, y):
     return c + x
 
 
+def break_in_handler(x, y):
+    """A handler that leaves the loop: the terms after the failing one are not added."""
+    total = 0.0
+    for i in range(4):
+        try:
+            total = total + math.log(x - 0.5 * i) * y
+        except ValueError:
+            total = total + y * y
+            break
+    return total + x
+
+
+def continue_in_handler(x, y):
+    """A handler that goes on with the next term, skipping the rest of this one."""
+    total = 0.0
+    for i in range(4):
+        try:
+            t = math.sqrt(x - 0.5 * i)
+        except ValueError:
+            total = total + x * y
+            continue
+        total = total + t * y
+    return total
+
+
+def finally_with_return(x, y):
+    """A ``return`` inside the ``try``: the ``finally`` block runs after it (it changes
+    no value the ``return`` gave)."""
+    scale = 2.0
+    try:
+        return math.log(x) * y * scale
+    except ValueError:
+        scale = 3.0
+    finally:
+        scale = scale + 1.0
+    return x * y * scale
+
+
 CASES = [
     case(log_or_line, (-2.0, 3.0), kinky=True),
     case(half_way, (-1.0, 1.0), (-1.0, 2.0), kinky=True),
@@ -198,4 +236,7 @@ CASES = [
     case(finally_after, (-2.0, 2.0), (-1.0, 1.0), kinky=True),
     case(overflow, (-0.5, 3.0), kinky=True),
     case(two_lines_caught, (-1.0, 2.0), (-1.0, 2.0), kinky=True),
+    case(break_in_handler, (0.3, 2.5), (-1.0, 2.0), kinky=True),
+    case(continue_in_handler, (-0.5, 2.2), (-1.0, 2.0), kinky=True),
+    case(finally_with_return, (-2.0, 3.0), (-1.0, 2.0), kinky=True),
 ]

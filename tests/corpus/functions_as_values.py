@@ -10,8 +10,10 @@ against finite differences along random directions, and against sympy where the 
 witness reads it.
 """
 
+import functools
 import math
 from dataclasses import dataclass
+from functools import partial
 
 
 @dataclass(frozen=True)
@@ -179,6 +181,62 @@ def integrate_with(x0, k, w):
     return x
 
 
+# --- ``callable`` decided from the kinds, functions of math passed as values ----------------
+
+def apply_or_scale(g, x):
+    if callable(g):
+        return g(x) * x
+    return g * x * x
+
+
+def optional_transform(x, f=None):
+    if callable(f):
+        return f(x) + x
+    return x * x
+
+
+def integrate_math(x0, dt):
+    return euler(math.sin, x0, dt, 4) + trapezoid(math.exp, 0.0, x0, 4)
+
+
+# --- functools.partial, bound methods and objects with ``__call__`` as values --------------
+
+def rate_rhs(x, k):
+    return -k * x * math.cos(x)
+
+
+def with_partial(x0, k):
+    return euler(functools.partial(rate_rhs, k=k), x0, 0.1, 3)
+
+
+def partial_bound_to_a_name(x0, k):
+    step = partial(rate_rhs, k=k)
+    return step(x0) + euler(step, x0, 0.1, 2)
+
+
+def partial_of_the_first(x0, r):
+    return euler(partial(forced, r), x0, 0.2, 3)
+
+
+@dataclass
+class Decay:
+    rate: float
+
+    def __call__(self, x):
+        return -self.rate * x * x
+
+    def damped(self, x):
+        return -self.rate * x + 0.1 * x * x
+
+
+def with_callable_object(x0, d):
+    return euler(d, x0, 0.2, 3)
+
+
+def with_bound_method(x0, d):
+    return euler(d.damped, x0, 0.1, 4) + trapezoid(d.damped, 0.0, x0, 3)
+
+
 # Not ``CASES``: the corpus collectors of numbers and containers (tests/ir) read their
 # cases' arguments as containers of numbers; these cases are read by their own tests.
 VALUE_CASES = [
@@ -202,4 +260,13 @@ VALUE_CASES = [
     at(gathered_loop, (0.3, -0.5, 1.2), symbolic=False),
     at(options_forwarded, (0.7, 2.0, 0.3), (-0.2, 0.5, 1.0), symbolic=False),
     at(integrate_with, (1.0, 0.5, 0.2), (0.2, 1.1, -0.4), symbolic=False),
+    at(apply_or_scale, (decay, 0.7), (math.sin, -0.4), wrt="x", name="apply_or_scale_given_f"),
+    at(apply_or_scale, (2.0, 0.7), (-0.5, 1.3), name="apply_or_scale_given_a_number"),
+    at(optional_transform, (0.7,), (0.7, None), (0.7, math.tanh), (-0.3, bump), wrt="x"),
+    at(integrate_math, (1.0, 0.1), (-0.4, 0.3)),
+    at(with_partial, (1.0, 0.3), (-0.5, 1.2)),
+    at(partial_bound_to_a_name, (1.0, 0.3), (0.4, -0.7)),
+    at(partial_of_the_first, (0.7, 1.5), (-0.2, 0.4)),
+    at(with_callable_object, (1.0, Decay(0.5)), (0.3, Decay(-1.5)), wrt="x0"),
+    at(with_bound_method, (1.0, Decay(0.5)), (0.3, Decay(-1.5)), wrt="x0"),
 ]

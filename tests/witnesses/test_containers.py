@@ -436,8 +436,8 @@ def missing_key(p):
     return p["w"] * p["missing"]
 
 
-def sorted_by_key(xs):
-    return sorted(xs, key=abs)[0]
+def sorted_by_key_of_data(xs):
+    return sorted(xs, key=len)[0]
 
 
 def unpack_too_many(xs):
@@ -449,7 +449,7 @@ def unpack_too_many(xs):
     (out_of_range, SymdiffError, 1),
     (assigns_into_a_tuple, SymdiffError, 2),
     (missing_key, SymdiffError, 1),
-    (sorted_by_key, SymdiffError, 1),
+    (sorted_by_key_of_data, SymdiffError, 1),
     (unpack_too_many, SymdiffError, 1),
 ], ids=lambda v: getattr(v, "__name__", str(v)))
 def test_what_the_sympy_witness_refuses_is_located(fn, cls, line):

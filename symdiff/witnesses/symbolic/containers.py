@@ -2,11 +2,11 @@
 Python reads them.
 
 Expects to be mixed into the interpreter (``ExpressionReader``'s ``eval``, ``number``,
-``expr``, ``fail``, ``unsupported``, ``tick``, ``assign`` and ``pick``).  Guarantees the
+``expr``, ``fail``, ``unsupported``, ``tick``, ``assign``, ``pick`` and ``apply``).  Guarantees the
 container half of the language: list, tuple and dict displays; indexing (a whole number
 at the point, negative too), slices of tuples and lists, dict keys (constants); ``len``,
 iteration (a dict by its keys), ``zip``, ``enumerate``, ``reversed``, ``sorted`` (by the
-numbers at the point), ``list``/``tuple``/``range`` as values; list and generator
+numbers at the point, or their keys), ``list``/``tuple``/``range`` as values; list and generator
 comprehensions (``if`` filters, nested ``for``) and dict comprehensions, each in its own
 scope; element assignment (``xs[i] = v``, ``xs[i] += v``, ``d["k"] = v``); the methods
 ``append``, ``extend``, ``insert``, ``pop``, ``copy`` of a list and ``get``, ``items``,
@@ -233,9 +233,11 @@ class ContainerReader:
                     for i, item in enumerate(self.iterate(args[0], node), start)]
         if func is reversed and len(args) == 1 and not kwargs:
             return list(reversed(self.iterate(args[0], node)))
-        if func is sorted and len(args) == 1 and not set(kwargs) - {"reverse"}:
+        if func is sorted and len(args) == 1 and not set(kwargs) - {"reverse", "key"}:
             items = self.iterate(args[0], node)
-            numbers = [self.number(item, node, "sorted() item") for item in items]
+            key = kwargs.get("key")  # the order at the point, by the keys there
+            numbers = [self.number(item if key is None else self.apply(key, item, node), node,
+                                   "sorted() item") for item in items]
             order = sorted(range(len(items)), key=numbers.__getitem__,
                            reverse=bool(self.number(kwargs.get("reverse", sympy.S.Zero),
                                                     node, "reverse")))

@@ -13,6 +13,8 @@ is decided at the point; an expression growing past ``MAX_NODES`` nodes, or loop
 """
 
 import ast
+import functools
+import inspect
 import numbers
 import builtins
 import types
@@ -134,6 +136,8 @@ class ExpressionReader(ContainerReader):
         if _is_object(base) and hasattr(base, node.attr) and not callable(
                 getattr(base, node.attr)):  # a field of an object passed in
             return _outside_value(getattr(base, node.attr))
+        if _is_object(base) and inspect.isfunction(getattr(type(base), node.attr, None)):
+            return functools.partial(getattr(type(base), node.attr), base)  # a bound method
         if not isinstance(base, types.ModuleType) and not _is_norm(base):
             raise self.unsupported(node, f"the attribute `{ast.unparse(node)}`")
         if not hasattr(base, node.attr):

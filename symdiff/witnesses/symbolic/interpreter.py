@@ -15,6 +15,7 @@ raises what the function raises there.
 """
 
 import ast
+import functools
 import inspect
 import math
 from dataclasses import dataclass
@@ -311,6 +312,13 @@ class Interpreter(NumpyCalls):
                                            f"{_describe(base)}")
                 return found
         func, callee = self.eval(node.func), ast.unparse(node.func)
+        if func is functools.partial and args:  # a function bound to some of its arguments
+            return functools.partial(*args, **kwargs)
+        if isinstance(func, functools.partial):
+            func, args, kwargs = func.func, list(func.args) + args, {**func.keywords, **kwargs}
+        if not isinstance(func, type) and inspect.isfunction(getattr(type(func), "__call__",
+                                                                     None)):
+            func, args = type(func).__call__, [func] + args  # an object with ``__call__``
         if isinstance(func, _Closure):
             return self.call_nested(func, args, kwargs, node)
         found = self.array_call(func, args, kwargs, node)
@@ -330,8 +338,14 @@ class Interpreter(NumpyCalls):
         if func in (isinstance, hasattr, callable) and not kwargs:
             subject = 0.0 if isinstance(args[0], sympy.Basic) else args[0]  # a number: a float
             return sympy.Integer(int(func(subject, *args[1:])))
-        if func in (min, max) and set(kwargs) == {"key"} and len(args) == 1:
-            return self.pick_by_key(func, self.iterate(args[0], node), kwargs["key"], node)
+        if func in (min, max) and kwargs and set(kwargs) <= {"key", "default"} and len(
+                args) == 1:
+            items = self.iterate(args[0], node)
+            if not items and "default" in kwargs:  # an empty iterable: the default
+                return kwargs["default"]
+            if "key" not in kwargs:
+                return self.pick(func.__name__, (tuple(items),), node)
+            return self.pick_by_key(func, items, kwargs["key"], node)
         name = _primitive_name(func)
         if name is None and inspect.isfunction(transparent(func)):
             return self.call(transparent(func), args, kwargs, node)  # what a call runs

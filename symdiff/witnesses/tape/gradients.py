@@ -35,6 +35,7 @@ from symdiff.errors import SymdiffError
 from symdiff.witnesses.tape import objects
 from symdiff.witnesses.tape.arrays import ArrayValue, is_ndarray, numpy
 from symdiff.witnesses.tape.running import on_values
+from symdiff.witnesses.tape.stand_ins import stand_in
 from symdiff.witnesses.tape.value import Value, _data
 
 
@@ -189,6 +190,8 @@ def _differentiate(fn, wrt, with_value):
         for name, value in bound.arguments.items():  # a function passed as a value runs
             if isinstance(value, types.FunctionType):  # on Values too (``euler(rhs, ...)``)
                 bound.arguments[name] = on_values(value)
+            elif stand_in(value) is not None:  # ``math.sin`` passed: the tape's sin
+                bound.arguments[name] = stand_in(value)
         out = _result(label, on_values(fn)(*bound.args, **bound.kwargs))
         passed = signature.bind_partial(*args, **kwargs).arguments  # the caller's own
         for name in names:

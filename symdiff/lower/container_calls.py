@@ -1,0 +1,84 @@
+"""Container calls: builtins called on a container, ``sum``, ``min``, ``max``,
+``math.fsum``, ``math.prod`` (reductions) and ``list``, ``tuple``, ``sorted`` (copies).
+
+Expects a ``Frame``, the callee's meaning and the call ``node``.  Guarantees the
+operand of the call's value (``changes.reduction``, ``changes.copied``) where its first
+argument is a container; None where it is not (``max(a, b)`` compares its arguments,
+``calls`` reads it as a primitive), and a located ``UnsupportedSyntaxError`` naming the
+argument it does not take.
+
+    total = sum(xs, 1.0)       ->  a reduction of xs from the start 1.0
+    s = sorted(xs)             ->  a copy of xs through the permutation that sorts it
+"""
+
+import ast
+import builtins
+
+from symdiff.core import types as t
+from symdiff.errors import UnsupportedSyntaxError
+from symdiff.ir import nodes as ir
+from symdiff.lower import changes, containers
+from symdiff.lower.keyed import KEYS
+from symdiff.primitives.reductions import REDUCTIONS, WITH_START, function
+
+
+def reduction_call(frame, callee, node, target):
+    """``sum(xs)``, ``sum(xs, start)``, ``min(xs)``, ``max(xs)``, ``math.fsum(xs)``,
+    ``math.prod(xs)`` of a container (``changes.reduction``); None otherwise."""
+    if callee.kind == "primitive" and callee.value in REDUCTIONS:
+        op = callee.value
+    else:
+        op = "sum" if callee.kind == "other" and callee.value is function("sum") else None
+    if op is None or not node.args or (op in ("min", "max") and len(node.args) > 1) or (
+            containers.container_of(frame, node.args[0], written=op in changes.WRITTEN_OUT)
+            is None):
+        return None  # ``max(a, b)`` compares its arguments, whatever they hold
+    start = node.args[1] if len(node.args) == 2 else None
+    keywords = {k.arg: k.value for k in node.keywords}
+    if op in WITH_START and set(keywords) <= {"start"} and start is None:
+        start = keywords.pop("start", None)
+    if len(node.args) > (2 if op == "sum" else 1) or keywords or (
+            start is not None and op not in WITH_START):
+        raise frame.error(UnsupportedSyntaxError, node, f"this call of {op}() on a container "
+                          "is not supported", f"call {op}(xs)" + (
+                              " or sum(xs, start)" if op == "sum" else ""))
+    return changes.reduction(frame, op, node.args[0], start, target)
+
+
+_COPIES = {builtins.list: "list", builtins.tuple: "tuple", builtins.sorted: "sorted"}
+
+
+def copy_call(frame, callee, node, target):
+    """``list(xs)``, ``tuple(xs)``, ``sorted(xs)`` (``reverse=True`` too) of a container
+    of numbers (``changes.copied``); None otherwise."""
+    call = _COPIES.get(callee.value) if callee.kind == "other" else None
+    if call is None or len(node.args) != 1 or containers.container_of(
+            frame, node.args[0]) is None:
+        return None
+    keywords = {k.arg: k.value for k in node.keywords}
+    descending = keywords.pop("reverse", None) if call == "sorted" else None
+    keys = keywords.pop(KEYS, None) if call == "sorted" else None  # (``keyed``'s list)
+    if keywords or not (descending is None or (isinstance(descending, ast.Constant)
+                                               and isinstance(descending.value, bool))):
+        raise frame.error(UnsupportedSyntaxError, node, f"this call of {call}() on a "
+                          "container is not supported", f"call {call}(xs)" + (
+                              " or sorted(xs, reverse=True)" if call == "sorted" else ""))
+    return changes.copied(frame, call, node.args[0], bool(descending and descending.value),
+                          target, keys=None if keys is None else frame.value(keys).name)
+
+
+def method_copy(frame, node, target):
+    """``xs.copy()`` of a list or tuple of numbers, as ``list(xs)``; None when ``node``
+    is no ``copy()`` of a container (``d.copy()`` of a dict parameter is a comprehension
+    already, ``desugar``'s)."""
+    func = node.func
+    if func.attr != "copy" or node.args or node.keywords:
+        return None
+    found = containers.container_of(frame, func.value)
+    if found is None:
+        return None
+    kind = containers.kind_of_operand(frame, ir.Ref(*found) if found[1] else ir.Var(found[0]))
+    if not isinstance(kind, (t.List, t.Tuple)):
+        raise frame.error(UnsupportedSyntaxError, node, f"copy() of a {kind} built here",
+                          f"write dict({ast.unparse(func.value)}) for a copy of a dict")
+    return changes.copied(frame, "list", func.value, False, target)
