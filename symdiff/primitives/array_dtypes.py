@@ -4,12 +4,13 @@ Expects the records of ``arrays``, ``array_reductions`` and ``array_shapes``.
 Guarantees ``dtyped(record)``: the record of the call with ``dtype=like.dtype`` (its op
 ``<op>_like``), one more operand ``like`` whose dtype the result takes; its value is
 never differentiated (no VJP or JVP for ``like``), the other arguments' builders are
-the record's own.  The dtype is a static kind: it comes from ``like``'s type, known
+the record's own; ``like`` stands after the parameters without a default
+(``like_position``), so the defaults stay last.  The dtype is a static kind: it comes from ``like``'s type, known
 when the gradient is built, so the result type is exact (a float32 count stays
 float32), and the call is written as the user's code (or a gradient's) writes it.
 
     n = np.sum(x == m, axis=1, keepdims=True, dtype=x.dtype)
-                      ->  array_sum_like(mask, 1, True, x)   (of x's dtype)
+                      ->  array_sum_like(mask, x, 1, True)   (of x's dtype)
     I = np.eye(n, m, dtype=A.dtype)  ->  eye_2_like(n, m, A)
 """
 
