@@ -70,8 +70,10 @@ def examples_needed(fn, wrt, how):
     its text is generated for example arguments (``how``: the way to give them, as
     ``symdiff.source(f, params, x)`` or ``--at``); None when it needs none."""
     read = read_per_kinds(fn, wrt)
-    if not read:
-        return None
+    reading = reading_of(fn, {}) if read else None
+    if reading is None or (not uses_arrays(reading[0]) and all(
+            read_as_tables(reading[0].tree, p, reading[2]) for p in read)):
+        return None  # (read as tables of data: the build itself says why, and how)
     code = fn.__code__
     params = ", ".join(inspect.signature(fn).parameters)
     what = ("computes with arrays" if computes_with_arrays(fn) else

@@ -12,13 +12,15 @@ def loss(params, x):
     return (params["w"] * x + params["b"]) ** 2
 
 
-def squares(xs, scale):
-    return scale * sum(v * v for v in xs)
+def layered(layers, x):
+    for layer in layers:
+        x = layer["w"] * x + layer["b"]
+    return x * x
 
 
 @pytest.mark.parametrize("fn, example, words", [
     (loss, ({"w": 0.5, "b": -1.0}, 2.0), "reads params as a container"),
-    (squares, ([0.5, 1.5], 2.0), "reads xs as a container"),
+    (layered, ([{"w": 0.5, "b": 1.5}], 2.0), "reads layers as a container"),
 ])
 def test_source_without_examples_says_how_to_give_them(fn, example, words):
     with pytest.raises(symdiff.SymdiffError) as caught:
