@@ -72,6 +72,11 @@ HVP_REFUSED = {
     "linalg.einsum_trace_and_rows": "np.eye(n, m, dtype=...)",
     "reductions.cumulative_sum": "a write into an array the gradient no longer copies",
     "reductions.mean_over_two_axes": "np.sum over a tuple of axes",
+    **{f"containers.{label}": "a container of arrays the gradient builds: forward mode "
+       "reads lists of numbers" for label in (
+           "concatenated_windows", "dict_built_and_read", "read_back_by_position",
+           "rnn_over_a_list", "stacked_states", "steps_as_an_array", "summed_list",
+           "summed_pair")},
 }
 HVP_BROKEN = {}  # case -> why forward mode over its gradient raises an InternalError
 
