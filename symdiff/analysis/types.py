@@ -276,8 +276,7 @@ class _Inference:
             self.types[name] = stored_array(kind, tuple(path), found)
 
     def reduced(self, stmt):
-        """``sum``, ``min``, ``max``, ``prod`` of NumPy scalars are one; of other numbers
-        (``math.fsum`` of any) a float; of arrays, or ``np.stack(xs)``, an array."""
+        """Of NumPy scalars one, of other numbers (``fsum`` of any) a float, of arrays an array."""
         kind = self.types.get(stmt.container, self.program.containers.get(stmt.container))
         for index in stmt.path:
             kind = t.element(kind, _index(index))

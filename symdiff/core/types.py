@@ -202,8 +202,7 @@ def join(a, b):
     if isinstance(a, List) and isinstance(b, List):
         return List(join(a.elem, b.elem), a.length if a.length == b.length else None)
     if isinstance(a, Tuple) and isinstance(b, Tuple) and len(a.elts) == len(b.elts):
-        made = type(a) if type(a) is type(b) else Tuple  # (a list typed per element: one)
-        return made(tuple(join(x, y) for x, y in zip(a.elts, b.elts)))
+        return (type(a) if type(a) is type(b) else Tuple)(tuple(join(x, y) for x, y in zip(a.elts, b.elts)))
     if _alike(a, b):
         return with_items(a, tuple((k, join(x, y)) for (k, x), (_, y) in zip(a.items, b.items)))
     if isinstance(a, Table) and isinstance(b, Table):
