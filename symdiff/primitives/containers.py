@@ -1,9 +1,9 @@
 """The records of container operations (element reads, builds, joins, slices, lists bound
-again, reductions), stated as ``sin``'s is; the changes' (``xs[i] = v``, ``append``,
-``pop``) are ``primitives.changes``.
+again), stated as ``sin``'s is; the reductions' are ``primitives.container_reductions``,
+the changes' (``xs[i] = v``, ``append``, ``pop``) ``primitives.changes``.
 
 Expects nothing.  Guarantees a frozen ``Operation`` per container operation symdiff
-differentiates by a record (``RECORDS``: the reductions, by a ``Reduce``'s op; ``SHARE``;
+differentiates by a record (``SHARE``;
 ``item_operation``, ``build_operation``, ``join_operation`` and ``take_operation``, made
 from the static parameters of an ``Item``, ``Build``, ``Join`` or ``Take``: the depth
 read, the places built, the parts' shapes, the copy; ``registry.operation_of`` picks
@@ -326,97 +326,6 @@ def _shared_jvp(tangent, args, out, names):
 
 
 SHARE = Operation("share", ("container",), _built, (_shared_vjp,), (_shared_jvp,))
-
-
-# --- reductions: ``t = sum(xs)``, ``math.fsum``, ``math.prod``, ``min``, ``max`` -----------
-
-def _sum_vjp(g, args, out, names):
-    return Each(g)
-
-
-def _start_vjp(g, args, out, names):
-    return g
-
-
-def _sum_jvp(tangent, args, out, names):
-    return ex.Call(_named(names, "sum"), (tangent,))
-
-
-def _fsum_jvp(tangent, args, out, names):
-    return ex.Call(_math(names, "fsum"), (tangent,))
-
-
-def _start_jvp(tangent, args, out, names):
-    return tangent
-
-
-def _prod_vjp(g, args, out, names):
-    """The product of the others, exact where an element is 0 (times ``start``)."""
-    container, prod = args[0], _math(names, "prod")
-    before = ex.Call(prod, (ex.Subscript(container, ex.Slice(None, POSITION)),))
-    after = ex.Call(prod, (ex.Subscript(container, ex.Slice(
-        ex.BinOp("+", POSITION, ex.Const(1)), None)),))
-    share = ex.BinOp("*", ex.BinOp("*", g, before), after)
-    return Each(share if len(args) == 1 else ex.BinOp("*", share, args[1]))
-
-
-def _prod_start_vjp(g, args, out, names):
-    return ex.BinOp("*", g, ex.Call(_math(names, "prod"), (args[0],)))
-
-
-def _prod_jvp(tangent, args, out, names):
-    """Each element's tangent times the product of the others (times ``start``)."""
-    container, prod = args[0], _math(names, "prod")
-    at = ex.Name(free_name(args + (tangent,), "k"))
-    others = ex.BinOp("*", ex.Call(prod, (ex.Subscript(container, ex.Slice(None, at)),)),
-                      ex.Call(prod, (ex.Subscript(container, ex.Slice(
-                          ex.BinOp("+", at, ex.Const(1)), None)),)))
-    terms = ex.ListComp(ex.BinOp("*", ex.Subscript(tangent, at), others), at.id,
-                        _positions(container, names))
-    total = ex.Call(_named(names, "sum"), (terms,))
-    return total if len(args) == 1 else ex.BinOp("*", total, args[1])
-
-
-def _prod_start_jvp(tangent, args, out, names):
-    return ex.BinOp("*", tangent, ex.Call(_math(names, "prod"), (args[0],)))
-
-
-def _chosen(op, container, names):
-    """The position ``min``/``max`` returns the element of (the first one, on a tie)."""
-    return ex.Call(_named(names, op), (_positions(container, names),), (
-        ("key", ex.Attribute(container, "__getitem__")),))
-
-
-def _chosen_vjp(op):
-    """``min``/``max``: the element returned gets it (the first one, on a tie)."""
-    def vjp(g, args, out, names):
-        return At((_chosen(op, args[0], names),), g)
-    return vjp
-
-
-def _chosen_jvp(op):
-    """``min``/``max``: the tangent of the element returned."""
-    def jvp(tangent, args, out, names):
-        return ex.Subscript(tangent, _chosen(op, args[0], names))
-    return jvp
-
-
-_REDUCTIONS = (
-    Operation("sum", ("container", "start"), _number, (_sum_vjp, _start_vjp),
-              (_sum_jvp, _start_jvp)),
-    Operation("fsum", ("container",), _number, (_sum_vjp,), (_fsum_jvp,)),
-    Operation("prod", ("container", "start"), _number, (_prod_vjp, _prod_start_vjp),
-              (_prod_jvp, _prod_start_jvp)),
-    Operation("min", ("container",), _reduced, (_chosen_vjp("min"),), (_chosen_jvp("min"),)),
-    Operation("max", ("container",), _reduced, (_chosen_vjp("max"),), (_chosen_jvp("max"),)),
-)
-
-RECORDS = {record.name: record for record in _REDUCTIONS}
-
-
-def reduction(op):
-    """The record of the reduction ``op`` (``Reduce.op``)."""
-    return RECORDS[op]
 
 
 def reads_position(value):

@@ -24,7 +24,8 @@ from types import MappingProxyType
 
 from symdiff.primitives import (array_casts, array_dtypes, array_linalg, array_masks,
                                 array_reductions, array_shapes, array_triangles, arrays,
-                                changes, containers, indexing, scalar, scipy, stacked)
+                                changes, container_reductions, containers, indexing, scalar,
+                                scipy, stacked)
 from symdiff.primitives.record import primitive
 from symdiff.core.types import FLOAT, INT
 from symdiff.primitives.special import HELPERS
@@ -90,7 +91,7 @@ def operation_of(stmt):
     if name == "Take":
         return containers.take_operation(stmt.copy, stmt.descending, stmt.keys)
     if name == "Reduce":
-        return containers.reduction(stmt.op) if stmt.axis is None else (
+        return container_reductions.reduction(stmt.op) if stmt.axis is None else (
             stacked.joined_operation(stmt.op, stmt.axis))
     if name == "SetItem":
         return changes.set_item_operation(len(stmt.path))

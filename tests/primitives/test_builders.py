@@ -26,7 +26,7 @@ from symdiff.ir import sweeps as sw
 from symdiff.core import types as t
 from symdiff.core.rewrite import breadth_first_names, substitute
 from symdiff.pipeline import lower
-from symdiff.primitives import containers, registry
+from symdiff.primitives import container_reductions, containers, registry
 from symdiff.primitives.derivatives import Scaled, Summed, merged, reads, unit
 from symdiff.primitives.texts import expression, instantiate
 
@@ -166,20 +166,20 @@ def test_an_element_read_is_a_record():
 
 def test_reductions_are_records():
     xs, g = ex.Name("xs"), G
-    total = containers.reduction("sum")
+    total = container_reductions.reduction("sum")
     assert total.vjp[0](g, (xs,), None, None) == containers.Each(g)
     assert total.vjp[1](g, (xs, ex.Name("s")), None, None) == g
     assert total.jvp[0](ex.Name("dxs"), (xs,), None, None) == ex.Call(
         ex.Name("sum"), (ex.Name("dxs"),))
-    share = containers.reduction("prod").vjp[0](g, (xs,), None, None)
+    share = container_reductions.reduction("prod").vjp[0](g, (xs,), None, None)
     assert isinstance(share, containers.Each) and containers.reads_position(share.value)
-    chosen = containers.reduction("max").jvp[0](ex.Name("dxs"), (xs,), None, None)
+    chosen = container_reductions.reduction("max").jvp[0](ex.Name("dxs"), (xs,), None, None)
     assert isinstance(chosen, ex.Subscript) and chosen.value == ex.Name("dxs")
-    chosen = containers.reduction("max").vjp[0](g, (xs,), None, None)
+    chosen = container_reductions.reduction("max").vjp[0](g, (xs,), None, None)
     assert isinstance(chosen, containers.At) and chosen.value == g
     assert total.result(t.List(t.INT), ()) == t.INT
     assert total.result(t.Tuple((t.INT, t.FLOAT)), ()) == t.FLOAT
-    assert containers.reduction("min").result(t.List(t.FLOAT), ()) == t.FLOAT
+    assert container_reductions.reduction("min").result(t.List(t.FLOAT), ()) == t.FLOAT
 
 
 def test_a_scaled_builder_is_one_value():
@@ -209,8 +209,13 @@ def test_a_build_is_a_record_of_its_places():
 def test_a_join_hands_each_part_its_stretch():
     g, xs, y = G, ex.Name("xs"), ex.Name("y")
     join = containers.join_operation((None, 1, None))
-    assert join.jvp is None and len(join.vjp) == 3
+    assert len(join.vjp) == len(join.jvp) == 3
     args = (xs, y, ex.Name("ws"))
+    dxs, dy, dws = ex.Name("dxs"), ex.Name("dy"), ex.Name("dws")  # the stretches, in order
+    assert [join.jvp[i](d, args, None, None) for i, d in enumerate((dxs, dy, dws))] == [
+        dxs, ex.List((dy,)), dws]
+    assert containers.join_operation((1,), "tuple").jvp[0](dy, (y,), None, None) == ex.Tuple(
+        (dy,))
     assert join.vjp[0](g, args, None, None) == containers.Each(ex.Subscript(g, containers.POSITION))
     length = ex.Call(ex.Name("len"), (xs,))
     assert join.vjp[1](g, args, None, None) == ex.Subscript(g, length)
@@ -225,7 +230,13 @@ def test_a_slice_gives_its_adjoint_back_where_it_was_taken():
     taken = containers.take_operation()
     got = taken.vjp[0](g, (xs, ex.Const(1), None, None), None, None)
     assert got == containers.Scattered(ex.Subscript(every, ex.Slice(ex.Const(1))), g)
-    assert taken.vjp[1:] == (None, None, None) and taken.jvp is None
+    assert taken.vjp[1:] == (None, None, None) and taken.jvp[1:] == (None, None, None)
+    dxs = ex.Name("dxs")  # the tangent of a slice: the same slice of the tangent
+    assert taken.jvp[0](dxs, (xs, ex.Const(1), None, None), None, None) == ex.Subscript(
+        dxs, ex.Slice(ex.Const(1), None, None))
+    ordered = containers.take_operation("sorted").jvp[0](dxs, (xs,), None, None)
+    assert ordered == ex.ListComp(ex.Subscript(dxs, ex.Name("k")), "k", ex.Call(
+        ex.Name("sorted"), (every,), (("key", ex.Attribute(xs, "__getitem__")),)))
     ranked = containers.take_operation("sorted", descending=True).vjp[0](g, (xs,), None, None)
     assert ranked.positions == ex.Call(ex.Name("sorted"), (every,), (
         ("key", ex.Attribute(xs, "__getitem__")), ("reverse", ex.Const(True))))

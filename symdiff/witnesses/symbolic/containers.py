@@ -2,7 +2,8 @@
 Python reads them.
 
 Expects to be mixed into the interpreter (``ExpressionReader``'s ``eval``, ``number``,
-``expr``, ``fail``, ``unsupported``, ``tick``, ``assign``, ``pick`` and ``apply``).  Guarantees the
+``expr``, ``fail``, ``unsupported``, ``tick``, ``assign``, ``pick``, ``pick_by_key`` and
+``apply``).  Guarantees the
 container half of the language: list, tuple and dict displays; indexing (a whole number
 at the point, negative too), slices of tuples and lists, dict keys (constants); ``len``,
 iteration (a dict by its keys), ``zip``, ``enumerate``, ``reversed``, ``sorted`` (by the
@@ -245,6 +246,14 @@ class ContainerReader:
         if func in (min, max) and len(args) == 1 and not kwargs and isinstance(
                 args[0], (list, dict)):
             return self.pick(func.__name__, (tuple(self.iterate(args[0], node)),), node)
+        if func in (min, max) and kwargs and set(kwargs) <= {"key", "default"} and len(
+                args) == 1:
+            items = self.iterate(args[0], node)
+            if not items and "default" in kwargs:  # an empty iterable: the default
+                return kwargs["default"]
+            if "key" not in kwargs:
+                return self.pick(func.__name__, (tuple(items),), node)
+            return self.pick_by_key(func, items, kwargs["key"], node)
         return NotImplemented
 
     def container_method(self, base, name, args, node):

@@ -136,7 +136,8 @@ class ExpressionReader(ContainerReader):
         if _is_object(base) and hasattr(base, node.attr) and not callable(
                 getattr(base, node.attr)):  # a field of an object passed in
             return _outside_value(getattr(base, node.attr))
-        if _is_object(base) and inspect.isfunction(getattr(type(base), node.attr, None)):
+        if _is_object(base) and not _is_norm(base) and inspect.isfunction(
+                getattr(type(base), node.attr, None)):
             return functools.partial(getattr(type(base), node.attr), base)  # a bound method
         if not isinstance(base, types.ModuleType) and not _is_norm(base):
             raise self.unsupported(node, f"the attribute `{ast.unparse(node)}`")

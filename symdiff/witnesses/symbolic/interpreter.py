@@ -338,14 +338,6 @@ class Interpreter(NumpyCalls):
         if func in (isinstance, hasattr, callable) and not kwargs:
             subject = 0.0 if isinstance(args[0], sympy.Basic) else args[0]  # a number: a float
             return sympy.Integer(int(func(subject, *args[1:])))
-        if func in (min, max) and kwargs and set(kwargs) <= {"key", "default"} and len(
-                args) == 1:
-            items = self.iterate(args[0], node)
-            if not items and "default" in kwargs:  # an empty iterable: the default
-                return kwargs["default"]
-            if "key" not in kwargs:
-                return self.pick(func.__name__, (tuple(items),), node)
-            return self.pick_by_key(func, items, kwargs["key"], node)
         name = _primitive_name(func)
         if name is None and inspect.isfunction(transparent(func)):
             return self.call(transparent(func), args, kwargs, node)  # what a call runs
