@@ -234,20 +234,23 @@ def _base(node):
     return node.id if isinstance(node, ex.Name) else "parts"
 
 
+def copied_value(env, stmt, source):
+    """The value of a copy of ``source`` (``list(xs)``, ``tuple(xs)``, ``sorted(xs)``;
+    sorted by keys of its own: the numbers at the positions the keys' stable sort gives)."""
+    if stmt.keys is not None:
+        at = env.names.fresh("i")
+        return ex.ListComp(ex.Subscript(source, ex.Name(at)), at, sorted_positions(
+            source, names_for(env, stmt), stmt.descending, stmt.keys))
+    descending = (("reverse", ex.Const(True)),) if stmt.descending else ()
+    return ex.Call(ex.Name(builtin(env, stmt.copy)), (source,), descending)
+
+
 def take(env, stmt, scope):
     """``tail = xs[1:]``: the reverse adds the slice's adjoint back at the positions
     it was taken from (``range(len(xs))[1:]`` names them, whatever the bounds)."""
     source = place(stmt.container, stmt.path)
     cut = ex.Slice(*[None if b is None else ex.of_operand(b) for b in stmt.bounds])
-    descending = (("reverse", ex.Const(True)),) if stmt.descending else ()
-    if stmt.copy is None:
-        value = ex.Subscript(source, cut)
-    elif stmt.keys is not None:  # sorted by keys of its own: the numbers at their positions
-        at = env.names.fresh("i")
-        value = ex.ListComp(ex.Subscript(source, ex.Name(at)), at, sorted_positions(
-            source, names_for(env, stmt), stmt.descending, stmt.keys))
-    else:
-        value = ex.Call(ex.Name(builtin(env, stmt.copy)), (source,), descending)
+    value = ex.Subscript(source, cut) if stmt.copy is None else copied_value(env, stmt, source)
     forward = [sw.Let(stmt.target, value)]
     if stmt.target not in env.active or stmt.container not in env.active:
         return forward, []  # (a copy of data made active later: no adjoint to add into)

@@ -21,10 +21,13 @@ the number zero, or a container of zeros of its shape (``ad.containers.zeros``),
 record linear in all its operands at once (a join) gets every stretch.
 """
 
+import dataclasses
+
 from symdiff.ad.changes import change_operands, effect, taken
-from symdiff.ad.containers import container_operands, place, written_out, zeros
+from symdiff.ad.containers import container_operands, copied_value, place, written_out, zeros
 from symdiff.ad.environment import builtin, names_for
 from symdiff.core import expr as ex
+from symdiff.core.rewrite import substitute
 from symdiff.core import types as t
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
@@ -101,7 +104,8 @@ def built_tangent(env, stmt):
     inactive name's, is zero), each ``At`` its place, written out in the build's shape;
     or the tangent of ``[a] * n`` as the record gives it."""
     args, names = container_operands(stmt), names_for(env, stmt)
-    values = [jvp(tangent_of(env, item), args, ex.Name(stmt.target), names)
+    values = [fresh_comprehensions(env, jvp(tangent_of(env, item), args, ex.Name(stmt.target),
+                                            names))
               for (_, item), jvp in zip(ir.literal_leaves(stmt.items, stmt.keys),
                                         operation_of(stmt).jvp)]
     if not all(isinstance(v, At) for v in values):
@@ -185,8 +189,7 @@ def _primal(env, stmt):
     if stmt.copy is None:
         return ex.Subscript(source, ex.Slice(*[None if b is None else ex.of_operand(b)
                                                 for b in stmt.bounds]))
-    descending = (("reverse", ex.Const(True)),) if stmt.descending else ()
-    return ex.Call(ex.Name(builtin(env, stmt.copy)), (source,), descending)
+    return copied_value(env, stmt, source)
 
 
 def _linear_tangent(env, stmt):
@@ -197,7 +200,8 @@ def _linear_tangent(env, stmt):
     for (name, path), builder in zip(_operand_places(stmt), operation_of(stmt).jvp):
         if builder is None:
             continue
-        term = builder(_tangent_place(env, name, path), args, out, names)
+        term = fresh_comprehensions(env, builder(_tangent_place(env, name, path), args, out,
+                                                 names))
         total = term if total is None else ex.BinOp("+", total, term)
     return total
 
@@ -242,7 +246,8 @@ def _jvp(env, stmt, position, along):
     """The value of the JVP builder of a change's operand at ``position`` (its record's,
     ``primitives.changes``) for the tangent ``along``."""
     builder = operation_of(stmt).jvp[position]
-    return builder(along, change_operands(stmt), None, names_for(env, stmt))
+    return fresh_comprehensions(env, builder(along, change_operands(stmt), None,
+                                             names_for(env, stmt)))
 
 
 def container_tangent(env, stmt, places):
@@ -255,9 +260,27 @@ def container_tangent(env, stmt, places):
         name, path = at if isinstance(at, tuple) else (at, ())
         if builder is None or name not in env.active:
             continue
-        term = builder(place(tangent(env, name), path), args, out, names_for(env, stmt))
+        term = fresh_comprehensions(env, builder(place(tangent(env, name), path), args, out,
+                                                 names_for(env, stmt)))
         total = term if total is None else ex.BinOp("+", total, term)
     return total if total is not None else sw.ZERO
+
+
+def fresh_comprehensions(env, value):
+    """``value`` with each comprehension's variable renamed to a name of its own: a
+    record's builder names it after what it reads (``k``), which the function may bind
+    elsewhere (a loop's ``for k in ...``)."""
+    if isinstance(value, ex.ListComp):
+        at = env.names.fresh(value.target)
+        elt = substitute(value.elt, {value.target: ex.Name(at)})
+        return ex.ListComp(fresh_comprehensions(env, elt), at,
+                           fresh_comprehensions(env, value.iter))
+    if isinstance(value, tuple):
+        return tuple(fresh_comprehensions(env, item) for item in value)
+    if not dataclasses.is_dataclass(value):
+        return value
+    return dataclasses.replace(value, **{f.name: fresh_comprehensions(env, getattr(
+        value, f.name)) for f in dataclasses.fields(value) if f.init})
 
 
 def tangent_of(env, operand):
