@@ -42,9 +42,7 @@ HVP_REFUSED = {
     "idioms.softmax_cross_entropy": "np.add.at",
     **{f"containers.{label}": "a container of arrays the gradient builds: forward mode "
        "reads lists of numbers" for label in (
-           "concatenated_windows", "dict_built_and_read", "read_back_by_position",
-           "rnn_over_a_list", "stacked_states", "steps_as_an_array", "summed_list",
-           "summed_pair")},
+           "concatenated_windows", "rnn_over_a_list", "stacked_states", "steps_as_an_array")},
 }
 HVP_BROKEN = {}  # case -> why forward mode over its gradient raises an InternalError
 

@@ -242,8 +242,8 @@ CORPUS = [c for corpus in (containers, tangent_lists, joins, control_lists)
 HVP_REFUSED = {  # label -> what the forward mode of its gradient stops at; only shrinks
     # each a construct of the generated gradient (located in its text) that lowering
     # does not read yet
-    'median_of_three': 'sorted is not a function symdiff can differentiate',
-    'sorted_weights': 'sorted is not a function symdiff can differentiate',
+    'median_of_three': 'range(...) outside a for loop',
+    'sorted_weights': 'range(...) outside a for loop',
     'layers_of_scalars': 'a list is not a number',
     'nested_literal': 'a list is not a number',
     'products_of_pairs': 'a list is not a number',
