@@ -213,12 +213,7 @@ def _by_containers(fn, wrt, jit=None):
     if not per_kinds(_unwrap(fn), wrt):
         return False
     if jit:
-        code = _unwrap(fn).__code__
-        raise UnsupportedSyntaxError(
-            f"{code.co_name} reads a parameter as a container: its forward mode and "
-            "higher derivatives are not compiled with jit yet", filename=code.co_filename,
-            lineno=code.co_firstlineno, col_offset=0,
-            hint="leave out jit here (grad(f, jit=...) compiles the gradient)")
+        raise _not_compiled(fn, "reads a parameter as a container")
     return True
 
 
@@ -231,13 +226,18 @@ def _per_kinds(fn, jit=None):
     if not computes_with_arrays(_unwrap(fn)):
         return False
     if jit:
-        code = _unwrap(fn).__code__
-        raise UnsupportedSyntaxError(
-            f"{code.co_name} computes with NumPy arrays: its forward mode and higher "
-            "derivatives are not compiled with jit yet", filename=code.co_filename,
-            lineno=code.co_firstlineno, col_offset=0,
-            hint="leave out jit here (grad(f, jit=...) compiles the gradient)")
+        raise _not_compiled(fn, "computes with NumPy arrays")
     return True
+
+
+def _not_compiled(fn, why):
+    """The refusal, at ``fn``'s ``def``, of compiled derivatives of a function built per
+    kind of its arguments (``why`` says what it does that makes it so)."""
+    code = _unwrap(fn).__code__
+    return UnsupportedSyntaxError(
+        f"{code.co_name} {why}: its forward mode and higher derivatives are not compiled "
+        "with jit yet", filename=code.co_filename, lineno=code.co_firstlineno, col_offset=0,
+        hint="leave out jit here (grad(f, jit=...) compiles the gradient)")
 
 
 def _gradient_forward(fn, wrt, jit=None):
