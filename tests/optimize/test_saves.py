@@ -16,7 +16,6 @@ import inspect
 import math
 import random
 import textwrap
-import importlib.util
 
 import pytest
 
@@ -46,12 +45,8 @@ class Timeout(Exception):
 
 
 def _module(tmp_path, name, text):
-    path = tmp_path / f"{name}.py"
-    path.write_text("import math\n\n" + textwrap.dedent(text))
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """The functions of ``text`` (with ``import math`` above), imported from a file."""
+    return oracles.module_from_text(tmp_path, name, "import math\n\n" + textwrap.dedent(text))
 
 
 LOOPS = '''

@@ -26,10 +26,11 @@ from symdiff.errors import UnsupportedSyntaxError
 from symdiff.core.expr import from_ast
 
 try:
+    import oracles
     import stack_programs
     from sweeps_text import function_of, text_of
 except ImportError:  # run with the repository root, not tests/, on sys.path
-    from tests import stack_programs
+    from tests import oracles, stack_programs
     from tests.sweeps_text import function_of, text_of
 
 POINTS = ((2.0, 3.0), (-0.5, 1.25), (0.0, -0.0))
@@ -37,13 +38,7 @@ POINTS = ((2.0, 3.0), (-0.5, 1.25), (0.0, -0.0))
 
 def _module(tmp_path, name, text):
     """The functions of ``text`` (with ``import math`` above), imported from a file."""
-    path = tmp_path / f"{name}.py"
-    path.write_text("import math\n\n" + textwrap.dedent(text))
-    import importlib.util
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return oracles.module_from_text(tmp_path, name, "import math\n\n" + textwrap.dedent(text))
 
 
 POPS = '''
