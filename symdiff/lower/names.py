@@ -164,17 +164,15 @@ def attribute_operand(frame, node):
 def module_member(frame, node):
     if isinstance(node.value, ast.Attribute):  # scipy.special.erf, st.norm.cdf
         base = module_member(frame, node.value)
+    elif not isinstance(node.value, ast.Name) and frame.unit.array_code:
+        raise _unknown_method(frame, node)
     elif not isinstance(node.value, ast.Name):
         raise frame.error(UnsupportedSyntaxError, node, "attribute access is not supported",
                           "only math.* and numpy.* functions and constants can be used")
     else:
         base = meaning_of(frame, node.value.id, node.value)
-    if base.kind == "local":  # an object read without the kinds of the call's arguments
-        raise frame.error(UnsupportedSyntaxError, node, f"{ast.unparse(node)}: {node.value.id} "
-                          "is read as an object here, whose fields are known only from the "
-                          "arguments", "symdiff.grad and value_and_grad read objects (built for "
-                          "the arguments' kinds); forward mode and a gradient built without "
-                          "arguments do not yet: pass the fields as numbers")
+    if base.kind == "local":
+        raise _local_member(frame, node)
     if base.kind != "module":
         raise frame.error(UnsupportedSyntaxError, node,
                           f"{ast.unparse(node)}: attribute access on {node.value.id} is not "
@@ -189,6 +187,38 @@ def module_member(frame, node):
                           f"{ast.unparse(node)} is not something symdiff can differentiate",
                           "use a supported math function, or write it as a def function")
     return found
+
+
+def _local_member(frame, node):
+    """The refusal of ``v.attr`` where ``v`` is one of the function's own names and
+    ``attr`` is nothing symdiff reads on it: an array's method it has no record of, a
+    method of a value the function computes, or an object's field read without the kinds
+    of the call's arguments."""
+    shown, name = ast.unparse(node), node.value.id
+    if frame.unit.array_code and (name in frame.unit.arrays or name not in _parameters(frame)):
+        return _unknown_method(frame, node)
+    if name not in _parameters(frame):
+        return frame.error(UnsupportedSyntaxError, node, f"{shown}: {name} is a value this "
+                           f"function computes, and {node.attr} is nothing symdiff reads on it",
+                           "compute it with the math functions or your def functions")
+    return frame.error(UnsupportedSyntaxError, node, f"{shown}: {name} is read as an object "
+                       "here, whose fields are known only from the arguments", "symdiff.grad "
+                       "and value_and_grad read objects (built for the arguments' kinds); "
+                       "forward mode and a gradient built without arguments do not yet: "
+                       "pass the fields as numbers")
+
+
+def _unknown_method(frame, node):
+    return frame.error(UnknownFunctionError, node, f"{ast.unparse(node)}: {node.attr} is not "
+                       "a method or attribute symdiff differentiates", "call the NumPy "
+                       f"function of the same name (np.{node.attr}(...)) if symdiff lists "
+                       "it, one of the array methods the README lists, or give it a rule "
+                       "with symdiff.defgrad")
+
+
+def _parameters(frame):
+    args = frame.parsed.tree.args
+    return {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
 
 
 def is_kwargs(frame, node):

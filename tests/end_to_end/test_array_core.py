@@ -14,6 +14,7 @@ import pytest
 
 import symdiff
 from symdiff import SymdiffError
+from symdiff.errors import UnknownFunctionError
 from symdiff.frontend.kinds import kind_of
 from symdiff.core import types as t
 
@@ -413,6 +414,27 @@ def test_a_none_bound_of_clip_is_refused_at_the_none():
         error = refused.value
         assert error.source_line[error.col_offset:].startswith("None")
         assert "np.maximum" in str(error)
+
+
+def test_an_array_method_without_a_record_is_refused_as_a_method_at_its_place():
+    """Of a parameter, of a value the function computes and of an expression alike: the
+    message names the method, not an object read without its kinds."""
+    def of_a_parameter(x):
+        return np.sum(x * x.searchsorted(0.0))
+
+    def of_a_local(x):
+        y = np.sin(x)
+        return np.sum(x * y.searchsorted(0.0))
+
+    def of_an_expression(x):
+        return np.sum(x * (x + 1.0).searchsorted(0.0))
+    for fn in (of_a_parameter, of_a_local, of_an_expression):
+        with pytest.raises(UnknownFunctionError, match="searchsorted is not a method") as refused:
+            symdiff.grad(fn)(normal(3))
+        error = refused.value
+        assert error.source_line[error.col_offset:].split(".searchsorted")[0] in (
+            "x", "y", "(x + 1.0)")
+        assert "np.searchsorted" in str(error) and "defgrad" in str(error)
 
 
 def test_forward_mode_takes_array_code():
