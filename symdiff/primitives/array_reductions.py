@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 from symdiff.core import expr as ex
 from symdiff.core import types as t
-from symdiff.primitives.arrays import _array, _each_axis, reduced
+from symdiff.primitives.arrays import (_array, _each_axis, or_a_number,
+                                       or_a_number_given_back, reduced)
 from symdiff.primitives.broadcasting import Text, constant_value as _constant
 from symdiff.primitives.record import table
 from symdiff.primitives.tangents import Contracted, linear
@@ -259,8 +260,9 @@ _KEEP = dict(defaults=(None, False), ints=("axis", "keepdims"))
 
 def _reduction(name, function, builder, names):
     return _array(f"array_{name}", f"numpy.{function}(x, axis=axis, keepdims=keepdims)",
-                  _REDUCTION, reduced, _first(builder, 3), numpy=names,
-                  jvp=_first(Contracted(builder, 1, 2), 3), **_KEEP)
+                  _REDUCTION, or_a_number(reduced), or_a_number_given_back(_first(builder, 3)),
+                  numpy=names, jvp=or_a_number_given_back(_first(Contracted(builder, 1, 2), 3)),
+                  **_KEEP)
 
 
 RECORDS = table(
@@ -310,5 +312,5 @@ STATICS = {  # (``axes``: an int, a tuple of ints or None; ``sum`` and ``mean`` 
 }
 
 HINTS = {"trace": "it takes a matrix (an array of 2 axes)",
-         "array_max": "it takes an array of floats", "array_min": "it takes an array of floats",
+         "array_max": "it takes an array of floats, or a float whole", "array_min": "it takes an array of floats, or a float whole",
          "diff": "it takes an array and a constant axis"}

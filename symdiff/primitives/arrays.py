@@ -56,6 +56,29 @@ def reduced(args, consts):
     return t.Array(x.dtype, len(kept), tuple(kept.index(a) for a in x.unit_axes if a in kept))
 
 
+def or_a_number(rule):
+    """The type rule ``rule`` of a reduction (``x, axis, keepdims``), taking a float whole
+    too, as NumPy does (``np.sum(a @ b)`` of two vectors): with no axis and no kept
+    axes, NumPy gives it back as its own scalar."""
+    def typed(args, consts):
+        whole = (len(consts) < 2 or consts[1] is None) and not (len(consts) > 2 and consts[2])
+        if args and isinstance(args[0], t.Float) and whole:
+            return t.NUMPY_FLOAT
+        return rule(args, consts)
+    return typed
+
+
+def or_a_number_given_back(builders):
+    """The VJP or JVP builders ``builders`` (``(args, out) -> tuple``) of such a reduction,
+    with a float's own adjoint or tangent given back as it came."""
+    def chosen(args, out):
+        if args and not isinstance(args[0], t.Array):
+            return (Text("g", ("x", "axis", "keepdims")[:len(args)]),) + (None,) * (
+                len(args) - 1)
+        return builders(args, out)
+    return chosen
+
+
 def _axes_of(axis, ndim):
     """The axes ``axis`` (an int or a tuple of ints) names of an array of ``ndim`` axes,
     each counted from the front; None where one is out of range or named twice."""
@@ -247,10 +270,12 @@ RECORDS = table(
              _no_derivative, numpy=(f"logical_{name}",), total=True, jvp=_no_derivative)
       for name, params in (("and", ("x", "y")), ("or", ("x", "y")), ("not", ("x",)))),
     _array("array_sum", "numpy.sum(x, axis=axis, keepdims=keepdims)", ("x", "axis", "keepdims"),
-           reduced, _reduction_vjp(False), defaults=(None, False), ints=("axis", "keepdims"),
-           numpy=("sum",), total=True, jvp=linear()),
+           or_a_number(reduced), or_a_number_given_back(_reduction_vjp(False)),
+           defaults=(None, False), ints=("axis", "keepdims"), numpy=("sum",), total=True,
+           jvp=linear()),
     _array("array_mean", "numpy.mean(x, axis=axis, keepdims=keepdims)",
-           ("x", "axis", "keepdims"), reduced, _reduction_vjp(True), defaults=(None, False),
+           ("x", "axis", "keepdims"), or_a_number(reduced),
+           or_a_number_given_back(_reduction_vjp(True)), defaults=(None, False),
            ints=("axis", "keepdims"), numpy=("mean",), total=True, jvp=linear()),
     _array("matmul", "x @ y", ("x", "y"), product, _product_vjp, numpy=("matmul",),
            operator="@", jvp=linear(0, 1)),
@@ -270,8 +295,8 @@ HINTS = {  # what a refused call of one of these takes (``registry.array_hint``)
     "matmul": "it multiplies arrays of one or two axes, or a stack of matrices by a "
               "matrix, a vector or a stack of as many axes",
     "where": "it takes a condition and two values, numbers or arrays that broadcast",
-    "array_sum": "it reduces an array: of a number, write the number itself",
-    "array_mean": "it reduces an array: of a number, write the number itself",
+    "array_sum": "it reduces an array or takes a number whole (with no axis)",
+    "array_mean": "it reduces an array or takes a number whole (with no axis)",
 }
 
 

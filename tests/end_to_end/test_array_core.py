@@ -18,6 +18,11 @@ from symdiff.errors import UnknownFunctionError
 from symdiff.frontend.kinds import kind_of
 from symdiff.core import types as t
 
+try:
+    import array_oracles as oracles
+except ImportError:
+    from tests import array_oracles as oracles
+
 RNG = np.random.default_rng(20261202)
 
 
@@ -395,11 +400,23 @@ def test_an_array_returned_is_refused_with_its_location():
         symdiff.grad(elementwise)(normal(3))
 
 
-def test_a_reduction_of_a_number_is_refused_with_its_location():
+def test_a_reduction_takes_a_number_whole_and_refuses_an_axis_of_it():
+    """NumPy reduces a number whole (``np.sum(a @ b)`` of two vectors is one): its
+    derivative is the number's own; an axis of a number is refused, located."""
     def summed(a):
-        return np.sum(a) * 2.0
+        return np.sum(a) * 2.0 + np.mean(a * a) + np.max(a) * np.min(3.0 * a) + np.prod(a)
+
+    def of_a_product(x):
+        return np.sum(np.tanh(x) @ np.tanh(x)) + np.max(x @ x)
+
+    def along_an_axis(a):
+        return np.sum(a, axis=0)
+    for a in (0.5, -1.25, 2.0):
+        assert not oracles.gradient_failures(summed, (a,), symdiff.grad(summed)(a))
+    x = normal(3)
+    assert not oracles.gradient_failures(of_a_product, (x,), symdiff.grad(of_a_product)(x))
     with pytest.raises(SymdiffError, match="numpy.sum of float is not supported"):
-        symdiff.grad(summed)(0.5)
+        symdiff.grad(along_an_axis)(0.5)
 
 
 def test_a_none_bound_of_clip_is_refused_at_the_none():
