@@ -140,17 +140,20 @@ def _float(value):
     return dtype if dtype.kind == "f" else np.float64
 
 
-def _stacked(columns, point, positions, out_shapes):
-    """For each output (``out_shapes``) and parameter, the array of shape ``output.shape +
-    parameter.shape`` whose last axes take the columns in order."""
+def _stacked(columns, point, positions, outputs):
+    """For each output (``outputs``: values of the outputs' shapes) and parameter, the
+    array of shape ``output.shape + parameter.shape`` whose last axes take the columns in
+    order: a float where neither is an array (a number by a number)."""
     made = []
-    for i, shape in enumerate(out_shapes):
-        row = []
+    for i, output in enumerate(outputs):
+        shape, row = np.shape(output), []
         for k, p in enumerate(positions):
             taken = [np.asarray(column[i], dtype=float) * np.ones(shape)
                      for kk, column in columns if kk == k]
             stack = np.stack(taken, axis=-1) if taken else np.zeros(shape + (0,))
-            row.append(stack.reshape(shape + np.shape(point[p])))
+            entry = stack.reshape(shape + np.shape(point[p]))
+            arrays = isinstance(output, np.ndarray) or isinstance(point[p], np.ndarray)
+            row.append(entry if arrays else float(entry))
         made.append(row)
     return made
 
@@ -164,7 +167,7 @@ def _jacobian(forward, point, vectors, positions, single):
     if value is None:
         value = forward(*point, *[0.0] * len(positions))[0]
         outputs = value if isinstance(value, tuple) else (value,)
-    rows = _stacked(columns, point, positions, [np.shape(o) for o in outputs])
+    rows = _stacked(columns, point, positions, outputs)
     rows = [row[0] if single else tuple(row) for row in rows]
     return tuple(rows) if isinstance(value, tuple) else rows[0]
 
@@ -172,7 +175,7 @@ def _jacobian(forward, point, vectors, positions, single):
 def _hessian(forward, point, vectors, positions, single):
     columns = [(k, forward(*point, *tangents)[1])
                for k, _, tangents in _unit_directions(point, positions)]
-    rows = _stacked(columns, point, positions, [np.shape(point[p]) for p in positions])
+    rows = _stacked(columns, point, positions, [point[p] for p in positions])
     return rows[0][0] if single else tuple(tuple(row) for row in rows)
 
 

@@ -129,8 +129,8 @@ def build(env, with_value, as_tuple, seeded=False):
     body = flatten(env, fwd)
     result = program.result
     value_name = names.fresh("value") if with_value else None
-    calls = bool(program.arrays) or any(getattr(s, "call", None)
-                                        for s in env.defuse.statements)
+    calls = bool(program.arrays) or program.numpy_name is not None or any(
+        getattr(s, "call", None) for s in env.defuse.statements)  # NumPy's scalars may meet
     reverse = []
     if isinstance(result, ir.Var) and result.name in env.active:
         seeding = list(start.statements) if start else [

@@ -454,6 +454,32 @@ def test_an_array_method_without_a_record_is_refused_as_a_method_at_its_place():
         assert "np.searchsorted" in str(error) and "defgrad" in str(error)
 
 
+def test_a_number_parameter_of_array_code_gets_floats_back():
+    """A float parameter's gradient is a float, and its Hessian and Jacobian entries
+    by another number are floats, where the function computes with NumPy in between;
+    an entry by an array is an array."""
+    def packed(a, b):
+        v = np.array([a, b])
+        return np.sum(v ** 2) * a
+
+    def mixed(x, s):
+        return np.sum(x * s) * s
+    a, b = 0.7, -1.3
+    gradient = symdiff.grad(packed)(a, b)
+    assert all(type(g) is float for g in gradient)
+    assert not oracles.gradient_failures(packed, (a, b), gradient)
+    hessian = symdiff.hessian(packed)(a, b)
+    assert all(type(h) is float for row in hessian for h in row)
+    expected = ((6 * a, 2 * b), (2 * b, 2 * a))
+    assert np.allclose(hessian, expected, rtol=1e-12)
+    assert all(type(j) is float for j in symdiff.jacobian(packed)(a, b))
+    x = normal(3)
+    (hxx, hxs), (hsx, hss) = symdiff.hessian(mixed)(x, 0.5)
+    assert type(hss) is float and np.isclose(hss, 2 * np.sum(x))
+    assert isinstance(hxs, np.ndarray) and np.allclose(hxs, 2 * 0.5 * np.ones(3))
+    assert hxx.shape == (3, 3) and not np.any(hxx)
+
+
 def test_forward_mode_takes_array_code():
     """``jvp`` of array code is built per kind of the arguments, as ``grad`` is: its
     tangent is the gradient along the direction (``test_forward_arrays`` runs the
