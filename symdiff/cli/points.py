@@ -3,7 +3,10 @@
 Expects the text of one ``--at``: values separated by commas, as the arguments of a call
 are written, each a Python literal read by ``ast.literal_eval`` (a number, a string, or a
 tuple, list or dict of them, nested), positional in parameter order or named
-(``xs=[1.0, 2.0], y=3``); ``inf`` and ``nan`` are the floats.  Guarantees ``read(text)``:
+(``xs=[1.0, 2.0], y=3``); ``inf`` and ``nan`` are the floats; an array is a call of one
+of NumPy's constructors with such literals (``np.array([[1.0, 2.0]], dtype="float32")``,
+``np.ones((2, 3))``, ``np.linspace(0, 1, 5)``; ``np.`` or ``numpy.`` may be left out),
+anywhere a value goes, inside a dict too.  Guarantees ``read(text)``:
 a tuple of the values when all are positional (whole numbers stay ints, for ``range``),
 else a ``Named`` point; a text that is not such a list of literals raises ``ValueError``
 with the reason.  ``Named.bind(fn)`` gives the positional tuple for the function's
@@ -12,6 +15,7 @@ parameters.
     read("1.5,3")                   -> (1.5, 3)
     read("[1.0, 2.0], 3")           -> ([1.0, 2.0], 3)
     read('p={"w": 1.0}, x=2')       -> Named((), {"p": {"w": 1.0}, "x": 2})
+    read("np.zeros(2), 0.5")        -> (array([0., 0.]), 0.5)
 """
 
 import ast
@@ -71,9 +75,61 @@ def read(text):
 
 
 def _literal(node):
+    if isinstance(node, ast.Call):
+        return _array(node)
+    if isinstance(node, (ast.List, ast.Tuple)):
+        values = [_literal(element) for element in node.elts]
+        return values if isinstance(node, ast.List) else tuple(values)
+    if isinstance(node, ast.Dict) and None not in node.keys:
+        return {_literal(key): _literal(value) for key, value in zip(node.keys, node.values)}
     try:
         return ast.literal_eval(_Floats().visit(node))
     except ValueError as exc:
         if "literal" in str(exc) and "malformed" not in str(exc):
             raise
         raise ValueError(f"`{ast.unparse(node)}` is not a literal") from None
+
+
+_CONSTRUCTORS = ("array", "asarray", "zeros", "ones", "full", "eye", "linspace", "arange")
+_DTYPES = ("float64", "float32", "float16", "int64", "int32", "int8", "bool_", "float",
+           "int", "bool")
+
+
+def _array(node):
+    """The array a call of one of NumPy's constructors with literals makes."""
+    name = _dotted(node.func)
+    function = name.removeprefix("np.").removeprefix("numpy.") if name else None
+    if function not in _CONSTRUCTORS or any(isinstance(a, ast.Starred) for a in node.args):
+        raise ValueError(f"`{ast.unparse(node)}` is not a literal (arrays are written as "
+                         f"np.array([...]) or another of NumPy's {', '.join(_CONSTRUCTORS)})")
+    try:
+        import numpy
+    except ImportError:
+        raise ValueError("an array needs NumPy, which is not installed") from None
+    args = [_literal(arg) for arg in node.args]
+    keywords = {k.arg: _dtype(k.value) if k.arg == "dtype" else _literal(k.value)
+                for k in node.keywords}
+    try:
+        return getattr(numpy, function)(*args, **keywords)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"`{ast.unparse(node)}`: {exc}") from None
+
+
+def _dtype(node):
+    """A dtype written as a string or a name (``"float32"``, ``np.float32``, ``float``)."""
+    name = node.value if isinstance(node, ast.Constant) else _dotted(node)
+    name = name.removeprefix("np.").removeprefix("numpy.") if isinstance(name, str) else None
+    if name not in _DTYPES:
+        raise ValueError(f"`{ast.unparse(node)}` is not a dtype: give one of "
+                         f"{', '.join(_DTYPES)}")
+    return name
+
+
+def _dotted(node):
+    """``np.array`` of a name or an attribute of names; None for anything else."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted(node.value)
+        return None if base is None else f"{base}.{node.attr}"
+    return None

@@ -99,3 +99,43 @@ def test_random_points_for_a_container_need_an_example(tmp_path, capsys, monkeyp
     err = capsys.readouterr().err
     assert err.startswith("tables.py:12:30:")  # sum(x * x for x in xs): the use of xs
     assert "--at" in err or "point" in err
+
+
+ARRAYS = """\
+import numpy as np
+
+
+def energy(W, x):
+    return np.sum(np.tanh(W @ x) ** 2)
+"""
+
+
+def test_arrays_are_calls_of_numpys_constructors_with_literals():
+    np = pytest.importorskip("numpy")
+    W, x = read('np.array([[1.0, 2.0]], dtype="float32"), numpy.linspace(0, 1, 3)')
+    assert W.dtype == np.float32 and W.shape == (1, 2) and x.tolist() == [0.0, 0.5, 1.0]
+    point = read('p={"W": np.ones((2, 3)), "b": zeros(2, dtype=np.float32)}, x=eye(2)')
+    assert point.keywords["p"]["W"].shape == (2, 3)
+    assert point.keywords["p"]["b"].dtype == np.float32 and point.keywords["x"].shape == (2, 2)
+    assert read("[np.full(2, -1.5), arange(3)]")[0][0].tolist() == [-1.5, -1.5]
+
+
+@pytest.mark.parametrize("text", ["np.random.rand(3)", "np.array(x)", "np.zeros(2, dtype=object)",
+                                  "np.array([1.0, 2.0], [3])", "np.linalg.inv([[1.0]])"])
+def test_an_array_that_is_not_one_of_literals_is_a_usage_error(text):
+    pytest.importorskip("numpy")
+    with pytest.raises(Exception) as info:
+        arguments.point(text)
+    assert type(info.value).__name__ == "ArgumentTypeError"
+    assert repr(text) in str(info.value)
+
+
+def test_check_and_show_at_an_array_point(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("numpy")
+    (tmp_path / "arrays.py").write_text(ARRAYS)
+    monkeypatch.chdir(tmp_path)
+    at = "np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]]), np.linspace(-1, 1, 3)"
+    assert cli.main(["check", "arrays.py:energy", "--at", at]) == 0
+    assert "check energy: ok" in capsys.readouterr().out
+    assert cli.main(["show", "arrays.py:energy", "--at", at]) == 0
+    assert "def grad_energy(W, x):" in capsys.readouterr().out
