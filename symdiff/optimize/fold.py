@@ -82,6 +82,16 @@ class _Folder:
             return False
         return type(other) in (ex.BinOp, ex.UnaryOp) or is_scalar(other, self.context)
 
+    def float_array_operand(self, node):
+        """``a`` of ``1.0 * a`` (or ``a * 1.0``) where ``a`` is a float array of a known
+        dtype, read as an operand of arithmetic: the result is a new array of the same
+        values and dtype with the one or without it, so nothing can share it; None
+        otherwise."""
+        if not _times_one(node):
+            return None
+        kept = node.right if _is_exactly(known_number(node.left), 1) else node.left
+        return kept if dtype_of(kept, self.context) not in (None, WEAK) else None
+
     def shared_array(self, stmt):
         """``y = 1.0 * x`` is ``y = x`` for a float array ``x`` neither name has a place
         of written anywhere (``x[i] = v``, ``y[i] += g``): the two names may then hold
@@ -121,11 +131,16 @@ class _Folder:
                 return self._done(ex.UnaryOp("-", node.right))
             for inner, other, is_left in ((node.left, node.right, True),
                                           (node.right, node.left, False)):
-                if is_float(other, self.context) and _times_one(inner):
+                if _times_one(inner) and (is_float(other, self.context) or (
+                        self.float_array_operand(inner))):
                     kept = inner.right if _is_exactly(known_number(inner.left), 1) else (
                         inner.left)  # (1.0 * a) * b is a * b when b is a float
                     return self._done(ex.BinOp(op, kept, node.right) if is_left
                                       else ex.BinOp(op, node.left, kept))
+        if op in ("+", "-", "/"):
+            kept = [self.float_array_operand(o) for o in (node.left, node.right)]
+            if any(k is not None for k in kept):
+                return self._done(ex.BinOp(op, kept[0] or node.left, kept[1] or node.right))
         float_left = is_float(node.left, self.context)
         if op == "**" and _is_exactly(right, 1) and (isinstance(right, int) or float_left):
             return self._done(node.left)  # int ** 1 is an int, float ** 1 a float

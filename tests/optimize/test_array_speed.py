@@ -63,6 +63,20 @@ def test_one_times_an_array_is_the_array():
     assert "np.outer(alpha, alpha)" in after
 
 
+def trig(x):
+    return np.sum(np.sin(x) ** 2 + np.cos(x) ** 2 * x)
+
+
+def test_one_times_a_float_array_read_by_arithmetic_is_the_array():
+    """``1.0 * c - 1.0 * x * s`` of float arrays is ``c - x * s``: each product with one
+    is a new array of the same values and dtype, which the sum makes anew anyway."""
+    for dtype in (np.float64, np.float32):
+        args = (normal(5).astype(dtype),)
+        after = source(trig, args, "x", True)
+        assert "1.0 *" not in after and "dx = (pow_result_1 - x * (2 * cos_result)" in after
+        assert_same_gradients(trig, [args, (np.array([np.nan, -0.0, np.inf], dtype),)], "x")
+
+
 def test_an_array_length_is_an_int_so_one_times_its_inverse_goes():
     workload = array_workloads.make("mlp", "small")
     after = source(workload.fn, workload.point, workload.wrt, True)
