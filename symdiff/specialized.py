@@ -23,7 +23,7 @@ import dataclasses
 import inspect
 import linecache
 
-from symdiff.backend.travel import Travels, carried
+from symdiff.backend.travel import Travels, carried, with_reread
 from symdiff.errors import SymdiffError
 from symdiff.core import types as t
 from symdiff.frontend.guards import guard
@@ -175,8 +175,10 @@ class BuiltLater(Travels):
 
     def _carried(self):
         gradient = self._built_gradient()
-        return carried(gradient.function, gradient.source, self._recipe()[0], self.__name__,
-                       self.fn.__qualname__)
+        state = carried(gradient.function, gradient.source, self._recipe()[0], self.__name__,
+                        self.fn.__qualname__)
+        reread = getattr(self, "_reread", None)  # a gradient built on first use has one
+        return state if reread is None else with_reread(state, reread(), gradient.source)
 
 
 _NONE_RECENT = (lambda args: False, None)  # before a call, or after one with keywords
