@@ -40,10 +40,9 @@ def guard(kinds, names, watched=None):
     gradient's check of the tables it read): False when one is not."""
     fresh = _Fresh()
     params = [next(fresh) for _ in names]
-    lines = [f"def fits(args, {_LOCALS}):", f"    if len(args) != {len(names)}:", "        return False",
-             "    try:"]  # a tuple of another length: unpacking it raises ValueError
-    if params:
-        lines.append(f"        {', '.join(params)}, = args")
+    lines = [f"def fits(args, {_LOCALS}):"]  # args of another length: unpacking raises
+    lines += ["    try:", f"        {', '.join(params)}, = args"] if params else [
+        "    if args:", "        return False", "    try:", "        pass"]
     numbers = []
     for name, var in zip(names, params):
         if name in kinds:
@@ -68,14 +67,14 @@ def _watched_checks(watched, namespace):
     if watched is None:
         return []
     scopes, names, objects, current = watched
-    lines = []
+    tests = []
     for i, (scope, name, obj) in enumerate(zip(scopes, names, objects)):
         namespace[f"scope{i}"], namespace[f"object{i}"] = scope, obj
-        lines += _fail(f"scope{i}.get({name!r}) is not object{i}", "    ")
+        tests.append(f"scope{i}.get({name!r}) is not object{i}")
     if current is not None:
         namespace["current"] = current
-        lines += _fail("not current()", "    ")
-    return lines
+        tests.append("not current()")
+    return _fail(" or ".join(tests), "    ") if tests else []
 
 
 _LOCALS = "type=type, float=float, tuple=tuple, list=list, PLAIN=PLAIN"  # read as locals

@@ -90,6 +90,26 @@ def test_mutations_of_the_arguments_do_not_fit():
         assert not fits(args), args
 
 
+def test_a_guard_of_no_arguments_fits_only_a_call_without_any():
+    fits = guard({}, [])
+    assert fits(()) and not fits((1.0,)) and not fits(([1.0],))
+
+
+def test_a_guard_says_no_when_a_watched_name_is_rebound_or_the_build_is_stale():
+    scope, stale = {"math": "the module"}, [False]
+    fits = guard({"a": t.List(t.FLOAT)}, ["a"], ((scope, scope), ("math", "range"),
+                                                  ("the module", None), lambda: not stale[0]))
+    assert fits(([1.0],))
+    scope["range"] = len
+    assert not fits(([1.0],))
+    del scope["range"]
+    assert fits(([1.0],))
+    scope["math"] = "another"
+    assert not fits(([1.0],))
+    scope["math"], stale[0] = "the module", True
+    assert not fits(([1.0],))
+
+
 def test_an_array_is_checked_by_dtype_axes_and_unit_axes_never_by_element():
     kinds = {"a": t.Array("float64", 2, (1,))}
     fits = guard(kinds, ["a"])
