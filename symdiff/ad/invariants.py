@@ -100,15 +100,26 @@ def _operand_steady(operand, steady):
 
 
 def _measured(expr, steady, unchanged):
-    """Whether ``expr`` is a number read from an unchanged container, or its length:
+    """Whether ``expr`` computes a number from constants, steady numbers and reads of
+    unchanged containers by arithmetic, comparisons and ``len``: ``c > 0.5``,
     ``len(params['w1'])``, ``table[i][2]`` (subscripts constants or steady names)."""
+    if isinstance(expr, ex.Const):
+        return True
+    if isinstance(expr, ex.Name):
+        return steady(expr.id)
+    if isinstance(expr, (ex.BinOp, ex.Compare, ex.BoolOp, ex.UnaryOp)):
+        parts = [getattr(expr, f) for f in ("left", "right", "operand") if hasattr(expr, f)]
+        parts += list(getattr(expr, "values", ())) + list(getattr(expr, "comparators", ()))
+        return bool(parts) and all(_measured(p, steady, unchanged) for p in parts)
     if isinstance(expr, ex.Call):
         return (isinstance(expr.func, ex.Name) and expr.func.id == "len" and not expr.keywords
                 and len(expr.args) == 1 and _element(expr.args[0], steady, unchanged))
-    return _element(expr, steady, unchanged)
+    return isinstance(expr, ex.Subscript) and _element(expr, steady, unchanged)
 
 
 def _element(expr, steady, unchanged):
+    """Whether ``expr`` is an unchanged container, or an element of one by steady
+    subscripts."""
     if isinstance(expr, ex.Name):
         return unchanged(expr.id)
     if not isinstance(expr, ex.Subscript):
