@@ -110,6 +110,21 @@ def test_a_guard_says_no_when_a_watched_name_is_rebound_or_the_build_is_stale():
     assert not fits(([1.0],))
 
 
+def test_a_guard_that_calls_runs_the_function_where_it_fits_and_the_other_way_elsewhere():
+    def function(*args):
+        return ("built", args)
+
+    def otherwise(args, kwargs):
+        return ("long way", args, kwargs)
+
+    call = guard({"a": t.List(t.FLOAT)}, ["a", "b"], calls=(function, otherwise))
+    assert call([1.0, 2], 3.0) == ("built", ([1.0, 2], 3.0))
+    assert call([1.0, "x"], 3.0) == ("long way", ([1.0, "x"], 3.0), {})
+    assert call([1.0]) == ("long way", ([1.0],), {})
+    assert call([1.0], b=3.0) == ("long way", ([1.0],), {"b": 3.0})
+    assert call([1.0], 2.0, type=int) == ("long way", ([1.0], 2.0), {"type": int})
+
+
 def test_an_array_is_checked_by_dtype_axes_and_unit_axes_never_by_element():
     kinds = {"a": t.Array("float64", 2, (1,))}
     fits = guard(kinds, ["a"])
