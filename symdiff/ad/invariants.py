@@ -13,9 +13,10 @@ for an outermost loop, the names that hold such a value:
 * that assignment is an operation of the registry (not a user's rule, which may do
   anything), a read of a number from a container, or a length of one;
 * every operand is a constant, a number the loop never assigns, or one of these names;
-  a container read is one no statement changes (``taping.read_only``) while every
-  container any statement changes is a list or dict of numbers the function built
-  itself (so none of them is, or holds, the one read: no alias can change it);
+  a container read is a parameter no statement changes (``taping.read_only``) while
+  every container any statement changes is a list or dict of numbers the function
+  built itself (so none of them is, or holds, the one read: no alias can change it; a
+  name bound again to another container, ``x = h``, is never read so);
 * the loop holds no ``try`` and no ``break``, and sits in no ``try``: an iteration
   always runs up to where its values are read.
 
@@ -82,8 +83,9 @@ def _alike(stmt, program, defuse, assigned, found, apart):
     def steady(name):  # a number the loop never changes, or an invariant
         return name in found or (name not in assigned and program.types.get(name) in t.NUMBERS)
 
-    def unchanged(container):  # a container no statement changes, nor the loop binds
-        return apart and container not in assigned and read_only(program, defuse, container)
+    def unchanged(container):  # a parameter no statement changes (nor an alias of it)
+        return apart and container in program.params and container not in assigned and (
+            read_only(program, defuse, container))
 
     if isinstance(stmt, ir.Assign):
         return (stmt.call is None and stmt.op not in program.custom

@@ -80,6 +80,17 @@ def reads_a_changed_container(xs, w, n):
     return total + xs[0]
 
 
+def reads_an_alias_of_a_changed_list(w, n):
+    h = [0.5, 0.25]
+    x = h
+    total = 0.0
+    for _ in range(n):
+        first = x[0]
+        total = math.sin(total * first + w)
+        h[0] = total
+    return total
+
+
 def try_in_the_loop(x, omega, n):
     for _ in range(n):
         k = omega * omega
@@ -101,6 +112,7 @@ CASES = [  # (function, wrt, the names never pushed, the names pushed, arguments
         r.uniform(-2, 2), r.uniform(-2, 2), n)),
     (reads_a_changed_container, (1,), [], ["first"], lambda r, n: (
         [r.uniform(-1, 1)], r.uniform(-2, 2), n)),
+    (reads_an_alias_of_a_changed_list, (0,), [], ["first"], lambda r, n: (r.uniform(-2, 2), n)),
     (try_in_the_loop, (0, 1), [], ["k"], lambda r, n: (r.uniform(-2, 2), r.uniform(-2, 2), n)),
 ]
 IDS = [case[0].__name__ for case in CASES]
