@@ -189,7 +189,7 @@ class Specialized(BuiltLater):
         self._jit = jit
         self._options = (wrt, with_value, optimize)
         self._last = None
-        self._signature = inspect.signature(fn)
+        self._signature = self.__signature__ = inspect.signature(fn)  # f's, as its text has
         self._by_kinds = {}  # kinds -> the Gradient built for them
         self._guards = {}  # (number of arguments, kinds) -> (Gradient, its dispatch)
         self._dispatch = self._anew  # what a call runs: the guard of the last call's kinds

@@ -196,3 +196,21 @@ def test_a_list_of_tuples_changed_since_the_last_check_is_checked_again():
         assert not fits((data,)), bad
         data.pop()
         assert fits((data,))
+
+
+
+def squares(xs, scale=2.0):
+    total = 0.0
+    for x in xs:
+        total += scale * x * x
+    return total
+
+
+def test_a_gradient_per_kind_shows_the_signature_of_its_function():
+    import inspect
+    import symdiff
+
+    gradient = symdiff.grad(squares, wrt=0)
+    assert type(gradient).__name__ == "Specialized" and callable(gradient)
+    assert str(inspect.signature(gradient)) == "(xs, scale=2.0)"
+    assert gradient([1.0, 3.0]) == [4.0, 12.0] == gradient(xs=[1.0, 3.0])
