@@ -54,6 +54,14 @@ def nested(xs, w, n):
     return total
 
 
+def while_alike(x, omega, n):
+    s = x + n
+    while -10.0 < s < 10.0:
+        k = omega * omega + 1.0
+        s = s * k + 0.5
+    return s
+
+
 def assigned_twice(x, omega, n):
     for i in range(n):
         k = omega * omega
@@ -107,6 +115,7 @@ CASES = [  # (function, wrt, the names never pushed, the names pushed, arguments
     (decided_alike, (0, 1), ["cond"], [], lambda r, n: (r.uniform(-2, 2), r.uniform(0, 1), n)),
     (nested, (0, 1), ["scale"], [], lambda r, n: ([r.uniform(-1, 1) for _ in range(3)],
                                                    r.uniform(-2, 2), n)),
+    (while_alike, (0, 1), ["k"], [], lambda r, n: (r.uniform(-2, 2), r.uniform(-2, 2), n)),
     (assigned_twice, (0, 1), [], ["k"], lambda r, n: (r.uniform(-2, 2), r.uniform(-2, 2), n)),
     (reads_a_changing_number, (0, 1), [], ["k"], lambda r, n: (
         r.uniform(-2, 2), r.uniform(-2, 2), n)),
