@@ -197,6 +197,58 @@ def swell_loop_40_grad(x):
     return _swell_loop_grad(x, 40)
 
 
+# (7) An RK4 integrator: x'' = -omega**2 x, 200 steps of size 0.01 --------------------------
+
+def rk4(x0, v0, omega):
+    h = 0.01
+    x, v = x0, v0
+    for _ in range(200):
+        k1x = v
+        k1v = -omega ** 2 * x
+        k2x = v + 0.5 * h * k1v
+        k2v = -omega ** 2 * (x + 0.5 * h * k1x)
+        k3x = v + 0.5 * h * k2v
+        k3v = -omega ** 2 * (x + 0.5 * h * k2x)
+        k4x = v + h * k3v
+        k4v = -omega ** 2 * (x + h * k3x)
+        x = x + h / 6.0 * (k1x + 2.0 * k2x + 2.0 * k3x + k4x)
+        v = v + h / 6.0 * (k1v + 2.0 * k2v + 2.0 * k3v + k4v)
+    return x * v
+
+
+def rk4_grad(x0, v0, omega):
+    # reverse mode by hand: each step saves the three points its slopes are taken at
+    h, a, h6 = 0.01, 0.005, 0.01 / 6.0
+    w2 = omega * omega
+    x, v = x0, v0
+    saved = []
+    for _ in range(200):
+        p2 = x + a * v
+        k2x = v - a * w2 * x
+        p3 = x + a * k2x
+        k3x = v - a * w2 * p2
+        p4 = x + h * k3x
+        saved.append((x, p2, p3, p4))
+        k3v = -w2 * p3
+        x, v = (x + h6 * (v + 2.0 * k2x + 2.0 * k3x + v + h * k3v),
+                v - h6 * w2 * (x + 2.0 * p2 + 2.0 * p3 + p4))
+    gx, gv, gw2 = v, x, 0.0  # the adjoints of x * v
+    for x, p2, p3, p4 in reversed(saved):
+        g1x = g4x = h6 * gx
+        g1v = g4v = h6 * gv
+        g2x, g3x, g2v, g3v = 2.0 * g1x, 2.0 * g1x, 2.0 * g1v, 2.0 * g1v
+        g3x += -w2 * h * g4v
+        g3v += h * g4x
+        g2x += -w2 * a * g3v
+        g2v += a * g3x
+        g1x += -w2 * a * g2v
+        g1v += a * g2x
+        gw2 -= p4 * g4v + p3 * g3v + p2 * g2v + x * g1v
+        gx += -w2 * (g4v + g3v + g2v + g1v)
+        gv += g4x + g3x + g2x + g1x
+    return gx, gv, 2.0 * omega * gw2
+
+
 # (4) Nested composition x -> sin(x) * x + cos(x), straight-line, generated ---------------
 
 NEST_DEPTHS = (5, 10, 20, 40)
@@ -270,6 +322,9 @@ def all_workloads(directory):
         found.append(Workload(
             f"swell_loop_{steps}", f"x -> sin(x)*x + cos(x), {steps} steps of a for loop",
             fn, hand, (0.7,), ["loop"]))
+    found.append(Workload(
+        "rk4", "RK4 integrator of x'' = -omega**2 x, 200 steps of a for loop",
+        rk4, rk4_grad, (1.0, 0.5, 2.0), ["loop"]))
     found.append(Workload(
         "long_loop", "100,000-step loop: h += 0.001*sin(a*h + b); s += 0.001*h*h",
         long_loop, long_loop_grad, (0.8, 0.3), ["loop", "long"]))

@@ -243,8 +243,8 @@ def _wrap(fn, wrt, with_value, optimize, jit=None):
 
 
 def _reread(fn, wrt, with_value, optimize):
-    """The generated function of ``fn``'s gradient as symdiff reads it again."""
-    return build(fn, wrt, with_value=with_value, optimize=optimize, pack=False).function
+    """``fn``'s gradient as symdiff reads it again (``function``, ``source``)."""
+    return build(fn, wrt, with_value=with_value, optimize=optimize, pack=False)
 
 
 def jit_options(options, jit):

@@ -63,7 +63,8 @@ def for_loop(env, stmt, scope, block):
     regenerate = regenerated(stmt)
     inner = scope.enter(stmt, env.defuse,
                         exempt=[stmt.target] if regenerate else [],
-                        in_place=restorable(env, stmt, scope))
+                        in_place=restorable(env, stmt, scope),
+                        invariant=env.invariant.get(stmt.sid, frozenset()))
     fb, rb = block(env, stmt.body, inner)
     if rb and stmt.target in env.active:  # each iteration starts a new loop variable
         rb.append((stmt.origin, [sw.Let(adjoint(env, stmt.target), sw.ZERO)]))
@@ -72,9 +73,11 @@ def for_loop(env, stmt, scope, block):
     body = flatten(env, fb, stmt.origin) or [sw.Pass()]
     if not rb:
         return [sw.For(stmt.target, bounds, body, stmt.reverse, over)], []
-    if regenerate:
-        stable = not scope.in_loop and not any(
-            isinstance(b, ir.Var) and b.name in inner.loop_assigned for b in stmt.bounds)
+    if regenerate:  # bounds the reverse loop reads as the forward loop did: kept as they are
+        place = env.defuse.place(stmt)
+        stable = not any(isinstance(b, ir.Var) and (
+            b.name in inner.loop_assigned or scope.in_loop and scope.taped(b.name, place))
+            for b in stmt.bounds)
         forward, saved, restored = [], [], []
         if not stable:  # keep the bounds the loop ran with, for the reverse loop
             kept = []
@@ -109,7 +112,8 @@ def keys_of(env, ref, sort):
 
 
 def while_loop(env, stmt, scope, block):
-    inner = scope.enter(stmt, env.defuse, in_place=restorable(env, stmt, scope))
+    inner = scope.enter(stmt, env.defuse, in_place=restorable(env, stmt, scope),
+                        invariant=env.invariant.get(stmt.sid, frozenset()))
     fb, rb = block(env, stmt.body, inner)
     fp, _ = block(env, stmt.pre, inner)
     body = flatten(env, fb, stmt.origin) or [sw.Pass()]

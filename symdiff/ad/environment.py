@@ -14,7 +14,7 @@ forward and reverse statements, as autodidax's rules return equations:
     forward, reverse = operation(env, stmt, Scope())   # y = sin(x): [y = sin(x)], [dx += ...]
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from symdiff.ad import writer
@@ -40,6 +40,8 @@ class Environment:
     names: Names  # mutable: the names this build generates
     record: str = None  # the name ``record`` is bound to, or None
     indexed: frozenset = frozenset()  # arrays read or written by index: adjoints are buffers
+    # outermost loop's sid -> the names it assigns alike each iteration (``ad.invariants``)
+    invariant: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
 
 
 def redefinitions(program):

@@ -49,6 +49,7 @@ from symdiff.ad.environment import (Environment, adjoint, built_sides, builtin, 
                                     forward_expression, names_for, overwrites,
                                     redefinitions, stack_names)
 from symdiff.ad.facts import container_facts
+from symdiff.ad.invariants import loop_invariants
 from symdiff.ad.seed import (kept_value, read_only, refuse_arrays_read_back, seed,
                             without_result)
 from symdiff.ad.taping import Scope, recomputed, restorations, restoring
@@ -108,12 +109,14 @@ def environment(program, wrt, record=False, defuse=None, seeded=False):
     names = Names(program, defuse)
     active = active_names(program, [w for w in wrt if differentiable(program, w)], defuse)
     facts = container_facts(program, defuse, active)
+    invariant = loop_invariants(program, defuse)
     return Environment(program, defuse, tuple(wrt), frozenset(active),
                        without_result(facts, program) if seeded else facts,
                        redefinitions(program),
                        MappingProxyType(built_sides(program, defuse, active)),
-                       MappingProxyType(restorations(program, defuse, active)), names,
-                       names.fresh("record") if record else None, indexed_arrays(program))
+                       MappingProxyType(restorations(program, defuse, active, invariant)),
+                       names, names.fresh("record") if record else None,
+                       indexed_arrays(program), MappingProxyType(invariant))
 
 
 # --- the function -----------------------------------------------------------------------

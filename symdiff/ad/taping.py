@@ -58,11 +58,13 @@ class Scope:
     exempt: frozenset = frozenset()  # loop variables the reverse loop regenerates
     in_place: tuple = ()  # names the outermost loop restores in place, in a fixed order
 
-    def enter(self, stmt, defuse, exempt=(), in_place=None):
+    def enter(self, stmt, defuse, exempt=(), in_place=None, invariant=frozenset()):
+        """The scope inside ``stmt``; ``invariant``: for an outermost loop, the names it
+        assigns alike on every iteration (``ad.invariants``), which it never overwrites."""
         later = self.later if self.later is not None else defuse
         loop = self.loop_assigned
         if loop is None and isinstance(stmt, (ir.For, ir.While)):
-            loop = frozenset(ir.assigned_names([stmt]))
+            loop = frozenset(ir.assigned_names([stmt])) - invariant
         kept = self.in_place if in_place is None else tuple(in_place)
         return Scope(later, loop, self.exempt | frozenset(exempt), kept)
 
@@ -276,11 +278,14 @@ def restoring(env, stmt, scope, forward, reverse):
                                                                               pop)]
 
 
-def restorations(program, defuse, active):
+def restorations(program, defuse, active, invariant=None):
     """For each outermost loop, by sid, the names it restores in place
-    (``choose_restored``): an analysis, found before the sweeps are written."""
-    return {loop.sid: tuple(choose_restored(loop, program, active, defuse,
-                                            lambda name: set_before_read(defuse, name)))
+    (``choose_restored``), none it assigns alike on every iteration (``invariant``: by
+    sid, ``ad.invariants``): an analysis, found before the sweeps are written."""
+    invariant = invariant or {}
+    return {loop.sid: tuple(n for n in choose_restored(
+                loop, program, active, defuse, lambda name: set_before_read(defuse, name))
+                if n not in invariant.get(loop.sid, ()))
             for loop in defuse.statements
             if isinstance(loop, (ir.For, ir.While)) and not defuse.loops(loop)}
 

@@ -34,6 +34,7 @@ nothing but Python, save the text (``symdiff show file.py:f > grad_f.py``) and i
 """
 
 import ast
+import collections
 import dataclasses
 import functools
 import importlib
@@ -93,7 +94,7 @@ class GeneratedFunction(Travels, StandsFor, functools.partial):
     def _recipe(self):
         return self._made
 
-    _reread = None  # what gives the generated function as symdiff reads it again
+    _reread = None  # gives the gradient as symdiff reads it again (``function``, ``source``)
 
     def _stands_for(self):
         """The generated function, when nothing is bound (``frontend.wrappers.transparent``
@@ -101,13 +102,15 @@ class GeneratedFunction(Travels, StandsFor, functools.partial):
         not read, the same gradient with them pushed one by one (``_reread``)."""
         if self._evaluate is not None:
             return None
-        return self._core if self._reread is None else self._reread()
+        return self._core if self._reread is None else self._reread().function
 
     def _carried(self):
         if self._state is None:  # once: a pool pickles the function with every task
             self._state = carried(self._core, self.source, self._made[0], self.__name__,
                                   self._of, self._evaluate,
                                   self.args[1:] if self._evaluate else ())
+            if self._reread is not None:
+                with_reread(self._state, self._reread(), self.source)
         return self._state
 
     def __repr__(self):
@@ -201,6 +204,16 @@ def carried(core, text, transform, name, of, evaluate=None, bound=()):
             "evaluate": evaluate, "bound": tuple(bound)}
 
 
+def with_reread(state, reread, source):
+    """``state`` (of ``carried``) with the text of ``reread``, the same gradient as
+    symdiff reads it again, when that text is not ``source`` (it packs a loop's saves):
+    unpickled, it is differentiated again from that text."""
+    if reread.source != source:
+        state["reread"] = carried(reread.function, reread.source, state["transform"],
+                                  state["name"], state["of"])
+    return state
+
+
 def from_source(state):
     """The ``GeneratedFunction`` ``carried`` described, compiled from its text; once per
     process (a pool sends it with every task) unless it reads objects from outside, which
@@ -212,9 +225,21 @@ def from_source(state):
     core = run_text(state["text"], state["function"], state["outside"], state["filename"])
     made = make(core, state["text"], state["transform"], None, {}, evaluate=state["evaluate"],
                 bound=state["bound"], name=state["name"], of=state["of"])
+    if state.get("reread") is not None:  # differentiated again, it is read unpacked
+        made._reread = functools.partial(_reread_from, state["reread"])
     if not state["outside"]:
         _ARRIVED[key] = made
     return made
+
+
+Reread = collections.namedtuple("Reread", "function source")
+
+
+def _reread_from(state):
+    """The gradient that ``carried`` described, as symdiff reads it again: its saves
+    pushed one by one (compiled from the text that came with a packed one)."""
+    return Reread(run_text(state["text"], state["function"], state["outside"],
+                           state["filename"]), state["text"])
 
 
 # --- reachable by reference? ---------------------------------------------------------------

@@ -32,18 +32,24 @@ PLAIN = frozenset({float, int})  # the numbers whose kind is a float, by exact t
 SCALARS = frozenset({float, int, bool, str, type(None)})  # never a container's kind
 
 
-def guard(kinds, names, watched=None):
+def guard(kinds, names, watched=None, calls=None):
     """``fits(args)`` for arguments bound, in order, to parameters ``names`` and whose
     containers have ``kinds`` (any parameter not in ``kinds`` holds no container).
     ``watched``: ``(scopes, names, objects, current)``, names that must still be bound
     in their scopes to those objects, and a function asked last when not None (the
-    gradient's check of the tables it read): False when one is not."""
+    gradient's check of the tables it read): False when one is not.
+
+    ``calls``: ``(function, otherwise)``; the guard is then ``call(*args, **kwargs)``,
+    which returns ``function(*args)`` where ``fits(args)`` is True and there are no
+    keywords, and ``otherwise(args, kwargs)`` elsewhere: a call through it costs one
+    Python call, not two."""
     fresh = _Fresh()
     params = [next(fresh) for _ in names]
-    lines = [f"def fits(args, {_LOCALS}):", f"    if len(args) != {len(names)}:", "        return False",
-             "    try:"]  # a tuple of another length: unpacking it raises ValueError
-    if params:
-        lines.append(f"        {', '.join(params)}, = args")
+    lines = [f"def fits(args, {_LOCALS}):"]  # args of another length: unpacking raises
+    if calls is not None:  # (no defaults for the builtins: a keyword must reach kwargs)
+        lines = ["def call(*args, **kwargs):", "    if kwargs:", "        return False"]
+    lines += ["    try:", f"        {', '.join(params)}, = args"] if params else [
+        "    if args:", "        return False", "    try:", "        pass"]
     numbers = []
     for name, var in zip(names, params):
         if name in kinds:
@@ -59,8 +65,13 @@ def guard(kinds, names, watched=None):
     namespace.update((f"OBJECT_{i}", obj) for i, obj in enumerate(fresh.objects))
     lines += _watched_checks(watched, namespace)
     lines.append("    return True")
-    exec(compile("\n".join(lines) + "\n", "<symdiff guard>", "exec"), namespace)
-    return namespace["fits"]
+    text = "\n".join(lines) + "\n"
+    if calls is not None:
+        namespace["function"], namespace["otherwise"] = calls
+        text = text.replace("return False", "return otherwise(args, kwargs)").replace(
+            "return True", "return function(*args)")
+    exec(compile(text, "<symdiff guard>", "exec"), namespace)
+    return namespace["call" if calls is not None else "fits"]
 
 
 def _watched_checks(watched, namespace):
@@ -68,14 +79,14 @@ def _watched_checks(watched, namespace):
     if watched is None:
         return []
     scopes, names, objects, current = watched
-    lines = []
+    tests = []
     for i, (scope, name, obj) in enumerate(zip(scopes, names, objects)):
         namespace[f"scope{i}"], namespace[f"object{i}"] = scope, obj
-        lines += _fail(f"scope{i}.get({name!r}) is not object{i}", "    ")
+        tests.append(f"scope{i}.get({name!r}) is not object{i}")
     if current is not None:
         namespace["current"] = current
-        lines += _fail("not current()", "    ")
-    return lines
+        tests.append("not current()")
+    return _fail(" or ".join(tests), "    ") if tests else []
 
 
 _LOCALS = "type=type, float=float, tuple=tuple, list=list, PLAIN=PLAIN"  # read as locals

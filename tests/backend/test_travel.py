@@ -179,6 +179,61 @@ def test_a_gradient_built_on_first_use_travels_too(tmp_path):
     assert back(0.7) == module.late(0.7) == pytest.approx(math.sin(0.7) + 0.7 * math.cos(0.7))
 
 
+def swell_of(depth):
+    """A function whose loop saves three values an iteration (pushed as one tuple)."""
+    def swell(x, n):
+        s = 0.0
+        for i in range(n):
+            a = math.sin(x * i + depth)
+            b = math.cos(a) * x
+            s = s + a * b + math.exp(-b)
+        return s
+    return swell
+
+
+def test_a_gradient_that_packs_its_saves_is_differentiated_again_after_travelling():
+    swell = swell_of(0.25)
+    built = symdiff.grad(swell, wrt="x")
+    assert way(built) == "text" and "push((" in built.source  # the saves as one tuple
+    back = round_trip(built)
+    second, again = symdiff.grad(built, wrt="x"), symdiff.grad(back, wrt="x")
+    for x, n in [(0.3, 4), (-1.1, 6), (2.0, 3)]:
+        assert back(x, n) == built(x, n)
+        assert again(x, n) == second(x, n)
+        estimate, spread = finite_difference(lambda t: built(t, n), (x,), 0)
+        assert again(x, n) == pytest.approx(estimate, rel=1e-7, abs=1e-7 + 10 * spread)
+    assert symdiff.grad(round_trip(back), wrt="x")(0.3, 4) == second(0.3, 4)
+
+
+def test_a_gradient_built_on_first_use_that_packs_its_saves_travels_too(tmp_path):
+    path = tmp_path / "late_swell.py"
+    path.write_text(textwrap.dedent("""
+        import math
+        import symdiff
+
+        @symdiff.grad
+        def late(x):
+            s = 0.0
+            for i in range(5):
+                a = helper(x * i)
+                b = math.cos(a) * x
+                s = s + a * b + math.exp(-b)
+            return s
+
+        def helper(t):
+            return math.sin(t)
+    """))
+    spec = importlib.util.spec_from_file_location("late_swell", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert isinstance(module.late, symdiff.api.GradFunction)
+    back = round_trip(module.late)
+    assert "push((" in back.source
+    for x in (0.3, -0.8):
+        assert back(x) == module.late(x)
+        assert symdiff.grad(back)(x) == symdiff.grad(module.late)(x)
+
+
 GRADIENT_OF_CUBE = symdiff.grad(cube)
 
 

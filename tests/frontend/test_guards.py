@@ -90,6 +90,41 @@ def test_mutations_of_the_arguments_do_not_fit():
         assert not fits(args), args
 
 
+def test_a_guard_of_no_arguments_fits_only_a_call_without_any():
+    fits = guard({}, [])
+    assert fits(()) and not fits((1.0,)) and not fits(([1.0],))
+
+
+def test_a_guard_says_no_when_a_watched_name_is_rebound_or_the_build_is_stale():
+    scope, stale = {"math": "the module"}, [False]
+    fits = guard({"a": t.List(t.FLOAT)}, ["a"], ((scope, scope), ("math", "range"),
+                                                  ("the module", None), lambda: not stale[0]))
+    assert fits(([1.0],))
+    scope["range"] = len
+    assert not fits(([1.0],))
+    del scope["range"]
+    assert fits(([1.0],))
+    scope["math"] = "another"
+    assert not fits(([1.0],))
+    scope["math"], stale[0] = "the module", True
+    assert not fits(([1.0],))
+
+
+def test_a_guard_that_calls_runs_the_function_where_it_fits_and_the_other_way_elsewhere():
+    def function(*args):
+        return ("built", args)
+
+    def otherwise(args, kwargs):
+        return ("long way", args, kwargs)
+
+    call = guard({"a": t.List(t.FLOAT)}, ["a", "b"], calls=(function, otherwise))
+    assert call([1.0, 2], 3.0) == ("built", ([1.0, 2], 3.0))
+    assert call([1.0, "x"], 3.0) == ("long way", ([1.0, "x"], 3.0), {})
+    assert call([1.0]) == ("long way", ([1.0],), {})
+    assert call([1.0], b=3.0) == ("long way", ([1.0],), {"b": 3.0})
+    assert call([1.0], 2.0, type=int) == ("long way", ([1.0], 2.0), {"type": int})
+
+
 def test_an_array_is_checked_by_dtype_axes_and_unit_axes_never_by_element():
     kinds = {"a": t.Array("float64", 2, (1,))}
     fits = guard(kinds, ["a"])
@@ -161,3 +196,21 @@ def test_a_list_of_tuples_changed_since_the_last_check_is_checked_again():
         assert not fits((data,)), bad
         data.pop()
         assert fits((data,))
+
+
+
+def squares(xs, scale=2.0):
+    total = 0.0
+    for x in xs:
+        total += scale * x * x
+    return total
+
+
+def test_a_gradient_per_kind_shows_the_signature_of_its_function():
+    import inspect
+    import symdiff
+
+    gradient = symdiff.grad(squares, wrt=0)
+    assert type(gradient).__name__ == "Specialized" and callable(gradient)
+    assert str(inspect.signature(gradient)) == "(xs, scale=2.0)"
+    assert gradient([1.0, 3.0]) == [4.0, 12.0] == gradient(xs=[1.0, 3.0])
