@@ -1,4 +1,5 @@
-"""Functions that rearrange an array's elements, on ArrayValues: ``flip``, ``roll``,
+"""Functions that rearrange an array's elements, on ArrayValues: ``flip`` (``flipud``,
+``fliplr``), ``rot90``, ``roll``,
 ``sort``, ``tile``, ``repeat``, ``pad``, ``triu``, ``tril``, ``atleast_1d``/``_2d``,
 ``average``, ``tensordot``, ``sinc`` and ``linalg.matrix_power``.
 
@@ -30,6 +31,15 @@ flip = rearranging(lambda np, x, axis=None: np.flip(x, axis),
                lambda np, g, x, axis=None: np.flip(g, axis))
 roll = rearranging(lambda np, x, shift, axis=None: np.roll(x, shift, axis),
                lambda np, g, x, shift, axis=None: np.roll(g, _negated(shift), axis))
+flipud = rearranging(lambda np, x: x[::-1], lambda np, g, x: np.flip(g, 0))
+fliplr = rearranging(lambda np, x: x[:, ::-1], lambda np, g, x: np.flip(g, 1))
+
+
+def _rot90_backward(np, g, x, k=1, axes=(0, 1)):
+    return np.rot90(g, 4 - k % 4, axes)  # four quarter turns are none
+
+
+rot90 = rearranging(lambda np, x, k=1, axes=(0, 1): np.rot90(x, k, axes), _rot90_backward)
 triu = rearranging(lambda np, x, k=0: np.triu(x, k), lambda np, g, x, k=0: np.triu(g, k))
 tril = rearranging(lambda np, x, k=0: np.tril(x, k), lambda np, g, x, k=0: np.tril(g, k))
 
