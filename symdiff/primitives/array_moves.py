@@ -1,5 +1,5 @@
 """Moves of an array's axes and elements as records: ``swapaxes``, ``moveaxis``,
-``roll``, ``flipud``, ``fliplr``, ``rot90``, ``atleast_1d`` and ``atleast_2d``.
+``roll``, ``flipud``, ``fliplr``, ``rot90``, ``atleast_1d``, ``atleast_2d`` and ``sort``.
 
 Expects argument types of ``symdiff.core.types``; the axes constants (``STATICS``), a
 roll's shift an int, constant or read as the code runs.  Guarantees ``RECORDS``, one
@@ -11,8 +11,16 @@ by the inverse move and its JVP moves the tangent as the value (``linear``):
     y = np.roll(x, k, axis=1)       dx = np.roll(g, -k, axis=1)
     y = np.rot90(x, 1)              dx = np.rot90(g, -1)
     y = np.atleast_2d(x)  (1-d x)   dx = g.reshape(x.shape)
+    y = np.sort(x)                  dx = np.take_along_axis(g, np.argsort(np.argsort(
+                                             x, kind="stable")), -1)
+
+A sort sends each element where its rank says; on a tie, the elements keep their order
+(NumPy's stable sort), so ``g`` goes back to the elements as the tape's sort sends it.
 """
 
+from dataclasses import dataclass
+
+from symdiff.core import expr as ex
 from symdiff.core import types as t
 from symdiff.primitives.arrays import _array
 from symdiff.primitives.broadcasting import Text
@@ -130,6 +138,48 @@ _ROLLED_BACK = Linear("numpy.roll(x, -shift, axis=axis)", ("x", "shift", "axis")
 _ROTATED_BACK = Linear("numpy.rot90(x, k=-k, axes=axes)", ("x", "k", "axes"), 0,
                        defaults=((0, 1),))
 
+def sorted_like(args, consts):
+    """``numpy.sort(x, axis)``: ``x``'s type, one axis for ``axis=None``."""
+    x = _operand(args)
+    axis = (tuple(consts) + (-1, -1))[1]
+    if x is None or (axis is not None and _axis(axis, x.ndim) is None):
+        return None
+    return t.Array(x.dtype, 1, ()) if axis is None and x.ndim != 1 else x
+
+
+_ORDER = 'numpy.argsort(x, axis=axis, kind="stable")'
+_LINE = 'numpy.argsort(x, kind="stable")'  # (of a vector: its one axis)
+
+
+def _sorted_back(args, out):
+    """``g`` taken back to where each element came from: at the inverse permutation."""
+    x = args[0]
+    if x.ndim == 1:
+        return (Text(f"g[numpy.argsort({_LINE})]", ("x", "axis")), None)
+    return (_ByAxis(f"numpy.take_along_axis(g, numpy.argsort({_ORDER}, axis=axis), axis)",
+                    f"g[numpy.argsort({_ORDER})].reshape(x.shape)"), None)
+
+
+def _sorted_tangent(args, out):
+    """The tangent in the sorted order: taken at the sorting permutation."""
+    if args[0].ndim == 1:
+        return (Text(f"g[{_LINE}]", ("x", "axis")), None)
+    return (_ByAxis(f"numpy.take_along_axis(g, {_ORDER}, axis)",
+                    f"numpy.ravel(g)[{_ORDER}]"), None)
+
+
+@dataclass(frozen=True)
+class _ByAxis:
+    """A text for a constant axis, another for ``axis=None`` (the flattened array)."""
+
+    along: str
+    flat: str
+
+    def __call__(self, g, args, out, names):
+        flat = isinstance(args[1], ex.Const) and args[1].value is None
+        return Text(self.flat if flat else self.along, ("x", "axis"))(g, args, out, names)
+
+
 RECORDS = table(
     _array("swapaxes", "numpy.swapaxes(x, axis1, axis2)", ("x", "axis1", "axis2"), swapped,
            lambda args, out: (Text("numpy.swapaxes(g, axis1, axis2)",
@@ -155,12 +205,14 @@ RECORDS = table(
            numpy=("atleast_1d",), total=True, jvp=linear()),
     _array("atleast_2d", "numpy.atleast_2d(x)", ("x",), at_least(2), _reshaped_back(2),
            numpy=("atleast_2d",), total=True, jvp=linear()),
+    _array("sort", "numpy.sort(x, axis=axis)", ("x", "axis"), sorted_like, _sorted_back,
+           defaults=(-1,), ints=("axis",), numpy=("sort",), total=True, jvp=_sorted_tangent),
 )
 
 METHODS = {"swapaxes": "swapaxes"}
 STATICS = {"swapaxes": {"axis1": "int", "axis2": "int"},
            "moveaxis": {"source": "axes", "destination": "axes"},
-           "roll": {"axis": "axis"}, "rot90": {"k": "int", "axes": "axes"}}
+           "roll": {"axis": "axis"}, "sort": {"axis": "axis"}, "rot90": {"k": "int", "axes": "axes"}}
 HINTS = {
     "swapaxes": "it takes an array and two constant axes of it",
     "moveaxis": "it takes an array and constant axes (ints or tuples of as many)",
@@ -168,5 +220,6 @@ HINTS = {
     "flipud": "it takes an array of one axis or more",
     "fliplr": "it takes an array of two axes or more",
     "rot90": "it takes an array of two axes or more, a constant int k and two axes",
+    "sort": "it takes an array and a constant axis or None",
     "atleast_1d": "it takes one array", "atleast_2d": "it takes one array",
 }

@@ -20,7 +20,7 @@ from symdiff.witnesses.tape.array_linalg import einsum, matmul
 from symdiff.witnesses.tape.array_reductions import mean, sum_
 from symdiff.witnesses.tape.array_shapes import rearranging, reshape, take
 from symdiff.witnesses.tape.array_ufuncs import ufunc_table, unary
-from symdiff.witnesses.tape.arrays import lift, numpy, record
+from symdiff.witnesses.tape.arrays import lift, numpy, offer, record
 
 
 def _negated(shift):
@@ -171,3 +171,6 @@ def matrix_power(a, n):
     for _ in range(n - 1):
         result = matmul(result, a)
     return result
+
+
+offer(repeat=repeat)

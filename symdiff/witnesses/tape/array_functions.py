@@ -32,7 +32,7 @@ _DIFFERENTIABLE = {  # numpy's name -> the tape's function
     "sum": reductions.sum_, "mean": reductions.mean, "prod": reductions.prod,
     "max": reductions.max_, "amax": reductions.max_, "min": reductions.min_,
     "amin": reductions.min_, "var": reductions.var, "std": reductions.std,
-    "cumsum": reductions.cumsum, "trace": reductions.trace, "diff": shapes.diff,
+    "cumsum": reductions.cumsum, "cumprod": reductions.cumprod, "trace": reductions.trace, "diff": shapes.diff,
     "dot": linalg.dot, "matmul": linalg.matmul, "inner": linalg.inner, "outer": linalg.outer,
     "einsum": linalg.einsum, "transpose": linalg.transpose, "swapaxes": linalg.swapaxes,
     "diag": linalg.diag, "diagonal": linalg.diagonal, "moveaxis": shapes.moveaxis,
