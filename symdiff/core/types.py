@@ -304,6 +304,8 @@ def broadcast(kinds, dtype=None):
     Array(dtype='float64', ndim=2, unit_axes=(1,))
     >>> broadcast((Array("float32", 2, (0,)), Array("float64", 1, (0,))))
     Array(dtype='float64', ndim=2, unit_axes=(0,))
+    >>> broadcast((Array("float32", 1, ()), Array("int64", 1, ())))  # as NumPy promotes
+    Array(dtype='float64', ndim=1, unit_axes=())
     """
     arrays = [k for k in kinds if isinstance(k, Array)]
     if not arrays:
@@ -316,8 +318,13 @@ def broadcast(kinds, dtype=None):
             unit.append(axis)
     if dtype is None:
         floats = [a.dtype for a in arrays if a.dtype.startswith("float")]
+        if any(a.dtype in _WIDE_INTS for a in arrays):  # float32 met int64 is float64
+            floats.append("float64")
         dtype = max(floats, key=lambda d: int(d[5:])) if floats else "float64"
     return Array(dtype, ndim, tuple(unit))
+
+
+_WIDE_INTS = ("int32", "int64", "uint32", "uint64")  # whose values float32 cannot hold
 
 
 def broadcast_axes(kind, result):
