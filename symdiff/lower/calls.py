@@ -222,7 +222,7 @@ def bind_primitive(frame, rule, node, shown):
     written = list(node.args) + [k.value for k in node.keywords]
     _refuse_none_operands(frame, rule, named, shown)
     strings = {id(named[p]) for p, kind in array_statics(rule.name).items()
-               if kind == "str" and p in named}  # ``numpy.einsum("ij,jk->ik", a, b)``
+               if kind in ("str", "kind") and p in named}  # ``numpy.einsum("ij,jk->ik", a, b)``
     axes = {id(named[p]): constant_axes(named[p]) for p, kind in array_statics(
         rule.name).items() if kind == "axes" and p in named}  # ``axis=(0, 2)``
     values = {id(arg): ir.Const(arg.value) if id(arg) in strings and isinstance(

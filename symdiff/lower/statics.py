@@ -18,6 +18,7 @@ from symdiff.ir import nodes as ir
 from symdiff.primitives.registry import array_statics
 
 
+_SORTS = ("quicksort", "mergesort", "heapsort", "stable")  # NumPy's sorts' kind=
 STATIC = {"axis": (lambda v: v is None or type(v) is int, "an int or None"),
           "axes": (lambda v: v is None or type(v) is int or _axes(v),
                    "an int, a tuple of distinct ints or None"),
@@ -25,7 +26,9 @@ STATIC = {"axis": (lambda v: v is None or type(v) is int, "an int or None"),
           "bool": (lambda v: type(v) is bool, "True or False"),
           "none": (lambda v: v is None, "None only"),
           "one": (lambda v: v == 1 and type(v) is int, "1 only"),
-          "str": (lambda v: isinstance(v, str), "a string")}
+          "str": (lambda v: isinstance(v, str), "a string"),
+          "kind": (lambda v: v is None or v in _SORTS, "None or one of " + ", ".join(
+              map(repr, _SORTS)))}
 
 
 def _axes(value):

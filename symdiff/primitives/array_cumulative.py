@@ -18,7 +18,7 @@ The matrix holds ``n`` by ``n`` numbers per slice: a cumulative product is of a 
 axis in the code it is written in (a survival curve, a discount, a stick-breaking).
 
     y = np.repeat(x, r)   (1-d x)     dx = np.sum(g.reshape(-1, r), axis=1)
-    y = np.repeat(X, r, axis=0)       dX = np.sum(g.reshape((-1, r) + X.shape[1:]), axis=1)
+    y = np.repeat(X, r, axis=0)       dX = np.sum(g.reshape(-1, r, X.shape[1]), axis=1)
 """
 
 from dataclasses import dataclass
@@ -104,11 +104,10 @@ class _SummedCopies:
             return Text(text if self.ndim == 1 else f"{text}.reshape(x.shape)", params)(
                 g, args, out, names)
         at = constant_value(axis) % self.ndim
-        shape = " + ".join(part for part in (
-            f"x.shape[:{at}]" if at else "", "(-1, repeats)",
-            f"x.shape[{at + 1}:]" if at < self.ndim - 1 else "") if part)
-        return Text(f"numpy.sum(g.reshape({shape}), axis={at + 1})", params)(g, args, out,
-                                                                             names)
+        sizes = [f"x.shape[{a}]" for a in range(at)] + ["-1", "repeats"] + [
+            f"x.shape[{a}]" for a in range(at + 1, self.ndim)]
+        return Text(f"numpy.sum(g.reshape({', '.join(sizes)}), axis={at + 1})", params)(
+            g, args, out, names)
 
 
 def _summed_copies(args, out):

@@ -78,8 +78,9 @@ RECORDS = table(
     _question("count_nonzero", "int64", t.INT),
     _question("any", "bool", t.BOOL),
     _question("all", "bool", t.BOOL),
-    _array("argsort", "numpy.argsort(x, axis=axis)", ("x", "axis"), sorted_order,
-           _no_derivative, defaults=(-1,), ints=("axis",), numpy=("argsort",), **_DATA),
+    _array("argsort", "numpy.argsort(x, axis=axis, kind=kind)", ("x", "axis", "kind"),
+           sorted_order, _no_derivative, defaults=(-1, None), ints=("axis", "kind"),
+           numpy=("argsort",), **_DATA),
     _array("allclose", "numpy.allclose(a, b, rtol=rtol, atol=atol)", ("a", "b", "rtol", "atol"),
            close, _no_derivative, defaults=(1e-05, 1e-08), numpy=("allclose",), **_DATA),
 )
@@ -88,6 +89,6 @@ METHODS = {name: name for name in ("argmax", "argmin", "any", "all", "argsort")}
 STATICS = {**{name: {"axis": "axes", "keepdims": "bool"}
               for name in ("count_nonzero", "any", "all")},
            "argmax": {"axis": "axis", "keepdims": "bool"},
-           "argmin": {"axis": "axis", "keepdims": "bool"}, "argsort": {"axis": "axis"}}
+           "argmin": {"axis": "axis", "keepdims": "bool"}, "argsort": {"axis": "axis", "kind": "kind"}}
 HINTS = {name: "it takes an array and a constant axis" for name in RECORDS}
 HINTS["allclose"] = "it takes two arrays or numbers"
