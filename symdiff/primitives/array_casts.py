@@ -9,6 +9,10 @@ that differs (a float64 array's gradient stays float64); a number's is ``g``.
 
     y = x * np.float32(2.0)       (a constant: no adjoint)
     y = np.float32(X)             dX = g.astype(X.dtype)        (X of float64)
+
+``x.astype(np.float32)`` (``"float32"``, ``float`` for float64: ``lower.casts`` reads
+the dtype) is the record ``astype_float32`` of arrays, a copy (``np.float64(x)`` of a
+float64 array is ``x`` itself; ``astype`` never is), with the same adjoint.
 """
 
 from symdiff.core import types as t
@@ -41,7 +45,19 @@ def _cast(dtype):
                   numpy=(dtype,), total=True, cheap=True, jvp=linear())
 
 
-RECORDS = table(_cast("float32"), _cast("float64"))
+def _array_cast_to(dtype):
+    def rule(args, consts):
+        x = args[0] if args else None
+        return t.Array(dtype, x.ndim, x.unit_axes) if isinstance(x, t.Array) else None
+    return rule
+
+
+def _astype(dtype):
+    return _array(f"astype_{dtype}", f"x.astype(numpy.{dtype})", ("x",), _array_cast_to(dtype),
+                  _cast_back(dtype), total=True, jvp=linear())
+
+
+RECORDS = table(_cast("float32"), _cast("float64"), _astype("float32"), _astype("float64"))
 
 METHODS = {}
 STATICS = {}

@@ -264,7 +264,8 @@ RECORDS = table(
 )
 
 METHODS = {"sum": "array_sum", "mean": "array_mean", "dot": "matmul",
-           "transpose": "transpose", "copy": "array_copy"}  # ``x.sum(axis=0)``: the method's record
+           "transpose": "transpose", "copy": "array_copy",  # ``x.sum(axis=0)``: its record
+           "clip": "clip"}  # (an elementwise record of numbers: ``x.clip(lo, hi)``)
 ATTRIBUTES = {"T": "transpose"}  # ``x.T``
 HINTS = {  # what a refused call of one of these takes (``registry.array_hint``)
     "matmul": "it multiplies arrays of one or two axes, or a stack of matrices by a "
