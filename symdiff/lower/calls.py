@@ -224,7 +224,7 @@ def bind_primitive(frame, rule, node, shown):
     strings = {id(named[p]) for p, kind in array_statics(rule.name).items()
                if kind in ("str", "kind") and p in named}  # ``numpy.einsum("ij,jk->ik", a, b)``
     axes = {id(named[p]): constant_axes(named[p]) for p, kind in array_statics(
-        rule.name).items() if kind == "axes" and p in named}  # ``axis=(0, 2)``
+        rule.name).items() if kind in ("axes", "counts") and p in named}  # ``axis=(0, 2)``
     values = {id(arg): ir.Const(arg.value) if id(arg) in strings and isinstance(
         arg, ast.Constant) and isinstance(arg.value, str) else ir.Const(axes[id(arg)]) if (
         axes.get(id(arg)) is not None) else frame.value(arg) for arg in written}  # in order

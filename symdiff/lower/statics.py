@@ -23,6 +23,8 @@ STATIC = {"axis": (lambda v: v is None or type(v) is int, "an int or None"),
           "axes": (lambda v: v is None or type(v) is int or _axes(v),
                    "an int, a tuple of distinct ints or None"),
           "int": (lambda v: type(v) is int, "an int"),
+          "counts": (lambda v: type(v) is int and v >= 0 or type(v) is tuple and len(v) > 0 and (
+              all(type(n) is int and n >= 0 for n in v)), "an int or a tuple of ints, >= 0"),
           "bool": (lambda v: type(v) is bool, "True or False"),
           "none": (lambda v: v is None, "None only"),
           "one": (lambda v: v == 1 and type(v) is int, "1 only"),

@@ -1,5 +1,4 @@
-"""``np.cumprod`` (and ``x.cumprod()``) as a record, exact where factors are zero, and
-``np.repeat`` (``x.repeat``), whose adjoint sums each element's copies.
+"""``np.cumprod`` (and ``x.cumprod()``) as a record, exact where factors are zero.
 
 Expects argument types of ``symdiff.core.types``; the axis a constant or None
 (``STATICS``).  Guarantees ``RECORDS``: the record, its type ``cumsum``'s, its VJP and
@@ -16,20 +15,15 @@ Along an axis of an array of more, the axis is moved last, the rows made along a
 axis before it, and moved back; ``axis=None`` is the vector of the flattened array.
 The matrix holds ``n`` by ``n`` numbers per slice: a cumulative product is of a short
 axis in the code it is written in (a survival curve, a discount, a stick-breaking).
-
-    y = np.repeat(x, r)   (1-d x)     dx = np.sum(g.reshape(-1, r), axis=1)
-    y = np.repeat(X, r, axis=0)       dX = np.sum(g.reshape(-1, r, X.shape[1]), axis=1)
 """
 
 from dataclasses import dataclass
 
 from symdiff.core import expr as ex
-from symdiff.core import types as t
 from symdiff.primitives.array_reductions import _text, accumulated
 from symdiff.primitives.arrays import _array
-from symdiff.primitives.broadcasting import Text, constant_value
+from symdiff.primitives.broadcasting import constant_value
 from symdiff.primitives.record import table
-from symdiff.primitives.tangents import linear
 
 _ROWS = "numpy.triu(numpy.cumprod(numpy.where(numpy.eye({n}) > 0, 1.0, {x}), axis=-1))"
 _ROW_OF_A_VECTOR = "numpy.triu(numpy.cumprod(numpy.where(numpy.eye(x.size) > 0, 1.0, v), axis=1))"
@@ -75,54 +69,11 @@ def _builders(tangent):
     return build
 
 
-def repeated(args, consts):
-    """``numpy.repeat(x, r, axis)`` of an int ``r``: one axis for ``axis=None``, the axis
-    repeated no longer known to have size one."""
-    x, r = (tuple(args) + (None, None))[:2]
-    axis = (tuple(consts) + (None, None, None))[2]
-    if not isinstance(x, t.Array) or r not in (t.INT, t.BOOL):
-        return None
-    if axis is None:
-        return t.Array(x.dtype, 1, ())
-    if type(axis) is not int or not -x.ndim <= axis < x.ndim:
-        return None
-    return t.Array(x.dtype, x.ndim, tuple(a for a in x.unit_axes if a != axis % x.ndim))
-
-
-@dataclass(frozen=True)
-class _SummedCopies:
-    """The copies of each element of an array of ``ndim`` axes, made an axis of
-    ``repeats`` after it, summed."""
-
-    ndim: int
-
-    def __call__(self, g, args, out, names):
-        axis = (tuple(args) + (ex.Const(None),) * 3)[2]
-        params = ("x", "repeats", "axis")
-        if isinstance(axis, ex.Const) and axis.value is None:
-            text = "numpy.sum(g.reshape(-1, repeats), axis=1)"
-            return Text(text if self.ndim == 1 else f"{text}.reshape(x.shape)", params)(
-                g, args, out, names)
-        at = constant_value(axis) % self.ndim
-        sizes = [f"x.shape[{a}]" for a in range(at)] + ["-1", "repeats"] + [
-            f"x.shape[{a}]" for a in range(at + 1, self.ndim)]
-        return Text(f"numpy.sum(g.reshape({', '.join(sizes)}), axis={at + 1})", params)(
-            g, args, out, names)
-
-
-def _summed_copies(args, out):
-    return (_SummedCopies(args[0].ndim), None, None)
-
-
 RECORDS = table(
     _array("cumprod", "numpy.cumprod(x, axis=axis)", ("x", "axis"), accumulated,
            _builders(False), defaults=(None,), ints=("axis",), numpy=("cumprod",),
            total=True, jvp=_builders(True)),
-    _array("repeat", "numpy.repeat(x, repeats, axis=axis)", ("x", "repeats", "axis"), repeated,
-           _summed_copies, defaults=(None,), ints=("repeats", "axis"), numpy=("repeat",),
-           jvp=linear()),
 )
-METHODS = {"cumprod": "cumprod", "repeat": "repeat"}
-STATICS = {"cumprod": {"axis": "axis"}, "repeat": {"axis": "axis"}}
-HINTS = {"cumprod": "it takes an array and a constant axis or None",
-         "repeat": "it takes an array, an int count of copies and a constant axis or None"}
+METHODS = {"cumprod": "cumprod"}
+STATICS = {"cumprod": {"axis": "axis"}}
+HINTS = {"cumprod": "it takes an array and a constant axis or None"}

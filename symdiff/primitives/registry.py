@@ -22,11 +22,11 @@ import builtins
 import math
 from types import MappingProxyType
 
-from symdiff.primitives import (array_casts, array_cumulative, array_dtypes, array_linalg,
-                                array_masks, array_moves, array_queries, array_reductions,
-                                array_shapes, array_triangles, arrays, changes,
-                                container_reductions, containers, indexing, scalar, scipy,
-                                stacked)
+from symdiff.primitives import (array_casts, array_copies, array_cumulative, array_dtypes,
+                                array_linalg, array_masks, array_moves, array_queries,
+                                array_reductions, array_shapes, array_triangles, arrays,
+                                changes, container_reductions, containers, indexing, scalar,
+                                scipy, stacked)
 from symdiff.primitives.record import primitive
 from symdiff.core.types import FLOAT, INT
 from symdiff.primitives.special import HELPERS
@@ -49,7 +49,7 @@ def _register(*modules):
 
 
 _CHECKED = (array_reductions, array_linalg, array_shapes, array_moves, array_queries,
-            array_cumulative)  # see array_checked
+            array_cumulative, array_copies)  # see array_checked
 _STATICS = _register(*_CHECKED, array_masks, array_casts, array_dtypes, array_triangles)
 _RECORDS = {**scalar.RECORDS, **scipy.RECORDS}
 RECORDS = MappingProxyType(_RECORDS)  # read only: a test may patch _RECORDS
