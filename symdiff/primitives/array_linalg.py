@@ -1,5 +1,5 @@
 """Array products and linear algebra as records: ``numpy.dot`` (a number as either
-operand too), ``outer``, ``inner``, ``kron``, ``einsum`` of one to four operands with a constant
+operand too), ``outer``, ``inner``, ``vdot``, ``kron``, ``einsum`` of one to four operands with a constant
 subscript string (a letter twice in one operand reads its diagonal), and ``numpy.linalg``'s ``solve``, ``inv``, ``det``, ``cholesky`` and ``slogdet``
 (unpacked: ``sign, logdet = np.linalg.slogdet(a)``, one record per half, ``PAIRED``).
 
@@ -91,6 +91,19 @@ def _inner_vjp(args, out):
              (1, 2): ("y.T @ g", "numpy.outer(g, x)"),
              (2, 2): ("g @ y", "g.T @ x")}[(x.ndim, y.ndim)]
     return tuple(Text(text, ("x", "y")) for text in texts)
+
+
+def vdot(args, consts):
+    """``numpy.vdot`` of two arrays of one size: the sum of their products, flattened."""
+    return t.NUMPY_FLOAT if _arrays(args, range(1, 33), range(1, 33)) else None
+
+
+def _vdot_vjp(args, out):
+    """``g`` times the other operand, read in this one's shape where theirs may differ."""
+    x, y = args
+    alike = x.ndim == y.ndim == 1
+    return (Text("g * y" if alike else "g * numpy.reshape(y, x.shape)", ("x", "y")),
+            Text("g * x" if alike else "g * numpy.reshape(x, y.shape)", ("x", "y")))
 
 
 def kron(args, consts):
@@ -284,6 +297,8 @@ RECORDS = table(
            jvp=linear(0, 1)),
     _array("kron", "numpy.kron(x, y)", ("x", "y"), kron, _kron_vjp, numpy=("kron",),
            jvp=linear(0, 1)),
+    _array("vdot", "numpy.vdot(x, y)", ("x", "y"), vdot, _vdot_vjp, numpy=("vdot",),
+           jvp=linear(0, 1)),
     _array("einsum", "numpy.einsum(subscripts, x)", ("subscripts", "x"), einsummed,
            _einsum_vjp(1), ints=("subscripts",), numpy=("einsum",),
            variants=tuple((count + 1, f"einsum_{count}") for count in _EINSUM_COUNTS[1:]),
@@ -322,6 +337,7 @@ HINTS = {
     "dot": "it takes arrays of one or two axes, or an array and a number",
     "outer": "it takes two vectors (arrays of 1 axis)",
     "inner": "it takes arrays of one or two axes",
+    "vdot": "it takes two arrays of floats of one size",
     "kron": "it takes two vectors or two matrices",
     **{name: "it takes a constant subscript string without '...', each letter once in "
              "the result, and one to four arrays"

@@ -250,6 +250,11 @@ def _sort(reader, func, args, kwargs, node):
     return lifted(np.take_along_axis(x, order, axis))
 
 
+def _vdot(reader, func, args, kwargs, node):  # of reals: the flattened products, summed
+    a, b = (numpy().asarray(operand(x), dtype=object).reshape(-1) for x in args)
+    return sympy.Add(*(x * y for x, y in zip(a, b)))
+
+
 def _variance(reader, args, kwargs, node):
     options = _options(args, kwargs, ("axis", "dtype", "out", "ddof", "keepdims"))
     np, x = numpy(), operand(args[0])
@@ -387,7 +392,7 @@ def _cholesky(reader, func, args, kwargs, node):
 
 _OWN = {
     "max": _max, "amax": _max, "min": _min, "amin": _min, "argmax": _argextreme,
-    "argmin": _argextreme, "argsort": _argextreme, "sort": _sort, "var": _var, "std": _std, "where": _where, "array": _array,
+    "argmin": _argextreme, "argsort": _argextreme, "sort": _sort, "vdot": _vdot, "var": _var, "std": _std, "where": _where, "array": _array,
     "asarray": _array, "zeros_like": _like(0), "ones_like": _like(1), "full_like": _like(None),
     "full": _full, "linalg.norm": _norm, "linalg.solve": _solve, "linalg.inv": _inv,
     "linalg.det": _det, "linalg.slogdet": _slogdet, "linalg.cholesky": _cholesky,

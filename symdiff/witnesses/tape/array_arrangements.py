@@ -1,7 +1,7 @@
 """Functions that rearrange an array's elements, on ArrayValues: ``flip`` (``flipud``,
 ``fliplr``), ``rot90``, ``roll``,
 ``sort``, ``tile``, ``repeat``, ``pad``, ``triu``, ``tril``, ``atleast_1d``/``_2d``,
-``average``, ``tensordot``, ``sinc`` and ``linalg.matrix_power``.
+``average``, ``tensordot``, ``vdot``, ``sinc`` and ``linalg.matrix_power``.
 
 Expects ArrayValues, Values and data mixed.  Guarantees NumPy's values and VJPs written
 here, or built from the tape's other functions where the function is a composition of
@@ -153,6 +153,11 @@ def tensordot(a, b, axes=2):
     out = [c for i, c in enumerate(sa) if i not in left] + [
         c for j, c in enumerate(sb) if j not in right]
     return einsum(f"{''.join(sa)},{''.join(sb)}->{''.join(out)}", a, b)
+
+
+def vdot(a, b):
+    """``numpy.vdot`` of real arrays: the sum of the products of their flattened elements."""
+    return sum_(ufunc_table()["multiply"](reshape(a, -1), reshape(b, -1)))
 
 
 def _sinc_forward(x):

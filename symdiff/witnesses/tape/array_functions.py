@@ -39,6 +39,7 @@ _DIFFERENTIABLE = {  # numpy's name -> the tape's function
     "reshape": shapes.reshape, "ravel": shapes.ravel, "expand_dims": shapes.expand_dims,
     "squeeze": shapes.squeeze, "broadcast_to": shapes.broadcast_to,
     "concatenate": shapes.concatenate, "stack": shapes.stack, "vstack": shapes.vstack,
+    "column_stack": shapes.column_stack,
     "hstack": shapes.hstack, "where": shapes.where, "clip": shapes.clip, "take": shapes.take,
     "copy": shapes.copy_, "array": shapes.array, "asarray": shapes.asarray,
     "flip": arrangements.flip, "flipud": arrangements.flipud, "fliplr": arrangements.fliplr,
@@ -46,7 +47,7 @@ _DIFFERENTIABLE = {  # numpy's name -> the tape's function
     "tile": arrangements.tile, "repeat": arrangements.repeat, "pad": arrangements.pad,
     "triu": arrangements.triu, "tril": arrangements.tril, "average": arrangements.average,
     "atleast_1d": arrangements.atleast_1d, "atleast_2d": arrangements.atleast_2d,
-    "tensordot": arrangements.tensordot, "sinc": arrangements.sinc,
+    "tensordot": arrangements.tensordot, "vdot": arrangements.vdot, "sinc": arrangements.sinc,
 }
 _LINALG = {"norm": reductions.norm, "solve": linalg.solve, "inv": linalg.inv,
            "det": linalg.det, "slogdet": linalg.slogdet, "cholesky": linalg.cholesky,
