@@ -9,6 +9,7 @@ dtype gives data, which has no derivative: compute it from the values instead).
     x.astype(np.float32)      ->  astype_float32(x)
     x.astype("float64")       ->  astype_float64(x)
     x.astype(float)           ->  astype_float64(x)    (Python's float is float64)
+    g.astype(x.dtype)         ->  astype_like(g, x)    (of x's dtype, known from its type)
 """
 
 import ast
@@ -25,6 +26,12 @@ _FLOATS = ("float32", "float64")
 def astype(frame, node):
     """``(op, call)`` of ``node``, a call ``x.astype(dtype)``."""
     func = node.func
+    given = node.args[0] if len(node.args) == 1 and not node.keywords else None
+    if isinstance(given, ast.Attribute) and given.attr == "dtype" and not isinstance(
+            given.value, ast.Attribute):  # ``g.astype(x.dtype)``: x's (float) dtype
+        call = ast.Call(ast.Attribute(ast.Name("numpy", ast.Load()), "astype", ast.Load()),
+                        [func.value, given.value], [])
+        return "astype_like", ast.copy_location(call, node)
     dtype = _float_dtype(frame, node.args[0]) if len(node.args) == 1 and not (
         node.keywords) else None
     if dtype is None:

@@ -12,7 +12,9 @@ that differs (a float64 array's gradient stays float64); a number's is ``g``.
 
 ``x.astype(np.float32)`` (``"float32"``, ``float`` for float64: ``lower.casts`` reads
 the dtype) is the record ``astype_float32`` of arrays, a copy (``np.float64(x)`` of a
-float64 array is ``x`` itself; ``astype`` never is), with the same adjoint.
+float64 array is ``x`` itself; ``astype`` never is), with the same adjoint;
+``x.astype(y.dtype)`` is ``astype_like``, of ``y``'s dtype, ``y`` never differentiated (a
+gradient's own cast back, read again by forward mode over it).
 """
 
 from symdiff.core import types as t
@@ -57,7 +59,23 @@ def _astype(dtype):
                   _cast_back(dtype), total=True, jvp=linear())
 
 
-RECORDS = table(_cast("float32"), _cast("float64"), _astype("float32"), _astype("float64"))
+def _as_like(args, consts):
+    """``x.astype(like.dtype)``: ``x``'s axes, ``like``'s dtype (a float one)."""
+    x, like = (tuple(args) + (None, None))[:2]
+    if not (isinstance(x, t.Array) and isinstance(like, t.Array)) or not (
+            like.dtype.startswith("float")):
+        return None
+    return t.Array(like.dtype, x.ndim, x.unit_axes)
+
+
+def _like_back(args, out):
+    x, like = args
+    return (Text("g" if x.dtype == like.dtype else "g.astype(x.dtype)", ("x", "like")), None)
+
+
+RECORDS = table(_cast("float32"), _cast("float64"), _astype("float32"), _astype("float64"),
+                _array("astype_like", "x.astype(like.dtype)", ("x", "like"), _as_like,
+                       _like_back, total=True, jvp=linear()))
 
 METHODS = {}
 STATICS = {}

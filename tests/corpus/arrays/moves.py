@@ -5,7 +5,8 @@ rolled, flipped and turned (``np.roll`` by a shift read as the code runs, ``np.f
 ``np.fliplr``, ``np.rot90``), ``np.atleast_2d`` of a vector, sorted values (a trimmed
 mean, order statistics), running products
 (``np.cumprod``: a survival curve, a stick-breaking, with a zero factor), copies
-(``np.repeat``, ``x.repeat``), and the questions whose answers are data: ``np.argmax``
+(``np.repeat``, ``x.repeat``, ``np.tile``), casts (``x.astype``) and clips (``x.clip``),
+``np.column_stack`` and ``np.vdot``, and the questions whose answers are data: ``np.argmax``
 picking a row's best entry, ``np.argsort`` reordering, ``np.count_nonzero``,
 ``(x > 0).any()`` and ``np.allclose`` in a branch, ``np.isfinite`` in a mask.
 """
@@ -77,6 +78,24 @@ def upsampled(x, A):
         np.repeat(A, 3, axis=0) * np.repeat(A, 3, axis=0)) + np.sum(A.repeat(2, axis=1) ** 3)
 
 
+def tiled_templates(x, A):
+    T = np.tile(A, (2, 1))  # two copies of the rows
+    return np.sum(np.tile(x, 3) ** 2 * np.arange(3 * x.size)) + np.sum(np.sin(T) * T) + np.sum(
+        np.tile(A, (2, 1, 2)) ** 3)
+
+
+def cast_and_clipped(x):
+    wide = x.astype(np.float64)  # a float32 parameter computed in float64
+    back = (wide * 2.0).astype(x.dtype)
+    return float(np.sum(wide.clip(-0.5, 0.5) ** 2)) + np.sum(back.clip(0.0, 1.0) * x) + np.sum(
+        x.astype("float64") ** 3) + np.sum(x.astype(float) * np.float32(0.5))
+
+
+def columns_and_inner_products(v, w):
+    M = np.column_stack([v, w, v * w])
+    return np.vdot(M, M) + np.vdot(v, w) ** 2 + np.sum(np.column_stack((M, M[:, :1])) ** 3)
+
+
 def best_entry_per_row(X):
     best = np.argmax(X, axis=1)
     worst = X.argmin(axis=1)
@@ -119,6 +138,12 @@ CASES = [
        (normal("ptz", 5),)),
     at(upsampled, (normal("ups", 3), normal("upsA", 2, 3)), (normal("ups", 1), normal("upsA", 1, 1)),
        (normal("ups", 2, dtype=F32), normal("upsA", 2, 2, dtype=F32))),
+    at(tiled_templates, (normal("tlt", 3), normal("tltA", 2, 3)), (normal("tlt", 1), normal("tltA", 1, 1)),
+       (normal("tlt", 2, dtype=F32), normal("tltA", 2, 2, dtype=F32))),
+    at(cast_and_clipped, (normal("cac", 5),), (normal("cac", 2, 3),),
+       (normal("cacf", 4, dtype=F32),), kinky=True),
+    at(columns_and_inner_products, (normal("cip", 3), normal("cipw", 3)),
+       (normal("cip", 1), normal("cipw", 1))),
     at(best_entry_per_row, (normal("bepr", 3, 4),), (normal("bepr", 2, 1),), kinky=True),
     at(reordered_by_rank, (normal("rbr", 5), normal("rbry", 5)), (normal("rbr", 2), normal("rbry", 2)),
        kinky=True),
