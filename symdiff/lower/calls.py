@@ -143,6 +143,9 @@ def primitive_call(frame, op, node, shown, target):
         raise frame.error(UnsupportedSyntaxError, node,
                           f"{shown} returns a pair, not a number",
                           f"unpack it: `first, second = {shown}(...)`")
+    cast = dtypes.constant_dtype(frame, op, node)  # ``dtype=np.float32``: a cast
+    if cast is not None:
+        return frame.value(cast, target)
     if op in VARIADIC and not (op == "hypot" and len(node.args) == 2 and not node.keywords):
         return variadic_call(frame, op, node, shown, target)
     if op in JOINS or op in AS_STACK:  # ``np.stack(xs)``, ``np.array(xs)`` of a list by name

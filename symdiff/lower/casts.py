@@ -32,7 +32,7 @@ def astype(frame, node):
         call = ast.Call(ast.Attribute(ast.Name("numpy", ast.Load()), "astype", ast.Load()),
                         [func.value, given.value], [])
         return "astype_like", ast.copy_location(call, node)
-    dtype = _float_dtype(frame, node.args[0]) if len(node.args) == 1 and not (
+    dtype = float_dtype(frame, node.args[0]) if len(node.args) == 1 and not (
         node.keywords) else None
     if dtype is None:
         raise frame.error(UnsupportedSyntaxError, node, "the method astype takes a float "
@@ -43,8 +43,9 @@ def astype(frame, node):
     return f"astype_{dtype}", ast.copy_location(call, node)
 
 
-def _float_dtype(frame, given):
-    """``"float32"``/``"float64"`` where ``given`` names that dtype; None otherwise."""
+def float_dtype(frame, given):
+    """``"float32"``/``"float64"`` where ``given`` names that dtype as a constant
+    (``np.float32``, ``"float64"``, ``float``); None otherwise."""
     if isinstance(given, ast.Constant) and isinstance(given.value, str):
         try:
             name = sys.modules["numpy"].dtype(given.value).name
