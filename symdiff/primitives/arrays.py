@@ -120,8 +120,8 @@ def selected(args, consts):
 
 
 def masked(args, consts):
-    """``numpy.logical_and(a, b)``, ``logical_or``, ``logical_not``: a mask of the
-    broadcast of the operands (a NumPy bool of numbers)."""
+    """``numpy.logical_and(a, b)``, ``logical_or``, ``logical_xor``, ``logical_not``: a
+    mask of the broadcast of the operands (a NumPy bool of numbers)."""
     if not args or None in args:
         return None
     found = t.broadcast(args, dtype="bool")
@@ -245,7 +245,8 @@ def _array(name, forward, params, result, vjp, defaults=(), ints=(), numpy=(), j
 RECORDS = table(
     *(_array(f"logical_{name}", f"numpy.logical_{name}({', '.join(params)})", params, masked,
              _no_derivative, numpy=(f"logical_{name}",), total=True, jvp=_no_derivative)
-      for name, params in (("and", ("x", "y")), ("or", ("x", "y")), ("not", ("x",)))),
+      for name, params in (("and", ("x", "y")), ("or", ("x", "y")), ("xor", ("x", "y")),
+                           ("not", ("x",)))),
     _array("array_sum", "numpy.sum(x, axis=axis, keepdims=keepdims)", ("x", "axis", "keepdims"),
            reduced, _reduction_vjp(False), defaults=(None, False), ints=("axis", "keepdims"),
            numpy=("sum",), total=True, jvp=linear()),
