@@ -1,4 +1,4 @@
-"""Array reductions beyond ``sum`` and ``mean``: ``max``/``min``, ``prod``, ``var``,
+"""Array reductions beyond ``sum`` and ``mean``: ``max``/``min``, ``ptp``, ``prod``, ``var``,
 ``std``, the vector 2-norm, ``logsumexp``, ``cumsum``, ``diff`` and ``trace``.
 
 Expects argument types of ``symdiff.core.types`` and the operands of a statement as IR
@@ -71,6 +71,20 @@ class _Extreme:
                       mask=mask, x=x, **kept)
         return _text("g * mask / count", names, g=_back(g, axis, keepdims, names),
                      mask=mask, count=count)
+
+
+@dataclass(frozen=True)
+class _Range:
+    """``ptp``, the largest minus the smallest: ``max``'s adjoint minus ``min``'s, ties
+    sharing as theirs do (each computed again: ``out`` is the range, neither extreme)."""
+
+    def __call__(self, g, args, out, names):
+        x, axis, keepdims = _reduction_args(args)
+        kept = "" if _none(axis) else ", axis=axis"
+        extremes = [_text(f"numpy.{which}(x{kept}, keepdims=keepdims)", names, x=x, axis=axis,
+                          keepdims=keepdims) for which in ("max", "min")]
+        high, low = (_Extreme()(g, args, m, names) for m in extremes)
+        return ex.BinOp("-", high, low)
 
 
 @dataclass(frozen=True)
@@ -267,6 +281,7 @@ RECORDS = table(
     _reduction("max", "max", _Extreme(), ("max", "amax")),
     _reduction("min", "min", _Extreme(), ("min", "amin")),
     _reduction("prod", "prod", _Product(), ("prod",)),
+    _reduction("ptp", "ptp", _Range(), ("ptp",)),
     _array("array_var", "numpy.var(x, axis=axis, ddof=ddof, keepdims=keepdims)",
            ("x", "axis", "ddof", "keepdims"), moment, _first(_Moment(False), 4),
            defaults=(None, 0, False), ints=("axis", "ddof", "keepdims"), numpy=("var",),
@@ -300,7 +315,7 @@ METHODS = {"max": "array_max", "min": "array_min", "prod": "array_prod", "var": 
 # The constants lowering requires of a call: param -> (accepts(value), what it takes).
 STATICS = {  # (``axes``: an int, a tuple of ints or None; ``sum`` and ``mean`` are ``arrays``')
     **{op: {"axis": "axes", "keepdims": "bool"} for op in (
-        "array_sum", "array_mean", "array_max", "array_min", "array_prod")},
+        "array_sum", "array_mean", "array_max", "array_min", "array_prod", "array_ptp")},
     "array_var": {"axis": "axes", "keepdims": "bool", "ddof": "int"},
     "array_std": {"axis": "axes", "keepdims": "bool", "ddof": "int"},
     "norm": {"ord": "none", "axis": "axes", "keepdims": "bool"},
@@ -311,4 +326,5 @@ STATICS = {  # (``axes``: an int, a tuple of ints or None; ``sum`` and ``mean`` 
 
 HINTS = {"trace": "it takes a matrix (an array of 2 axes)",
          "array_max": "it takes an array of floats", "array_min": "it takes an array of floats",
+         "array_ptp": "it takes an array of floats",
          "diff": "it takes an array and a constant axis"}

@@ -251,8 +251,7 @@ def _sort(reader, func, args, kwargs, node):
 
 
 def _vdot(reader, func, args, kwargs, node):  # of reals: the flattened products, summed
-    a, b = (numpy().asarray(operand(x), dtype=object).reshape(-1) for x in args)
-    return sympy.Add(*(x * y for x, y in zip(a, b)))
+    return sympy.Add(*(x * y for x, y in zip(*(operand(a).reshape(-1) for a in args))))
 
 
 def _variance(reader, args, kwargs, node):
@@ -392,6 +391,7 @@ def _cholesky(reader, func, args, kwargs, node):
 
 _OWN = {
     "max": _max, "amax": _max, "min": _min, "amin": _min, "argmax": _argextreme,
+    "ptp": lambda *call: _max(*call) - _min(*call),
     "argmin": _argextreme, "argsort": _argextreme, "sort": _sort, "vdot": _vdot, "var": _var, "std": _std, "where": _where, "array": _array,
     "asarray": _array, "zeros_like": _like(0), "ones_like": _like(1), "full_like": _like(None),
     "full": _full, "linalg.norm": _norm, "linalg.solve": _solve, "linalg.inv": _inv,

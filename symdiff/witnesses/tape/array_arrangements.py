@@ -1,7 +1,7 @@
 """Functions that rearrange an array's elements, on ArrayValues: ``flip`` (``flipud``,
 ``fliplr``), ``rot90``, ``roll``,
 ``sort``, ``tile``, ``repeat``, ``pad``, ``triu``, ``tril``, ``atleast_1d``/``_2d``,
-``average``, ``tensordot``, ``vdot``, ``sinc`` and ``linalg.matrix_power``.
+``average``, ``ptp``, ``tensordot``, ``vdot``, ``sinc`` and ``linalg.matrix_power``.
 
 Expects ArrayValues, Values and data mixed.  Guarantees NumPy's values and VJPs written
 here, or built from the tape's other functions where the function is a composition of
@@ -17,7 +17,7 @@ the positions each element came from (ties by NumPy's stable order).
 import math
 
 from symdiff.witnesses.tape.array_linalg import einsum, matmul
-from symdiff.witnesses.tape.array_reductions import mean, sum_
+from symdiff.witnesses.tape.array_reductions import max_, mean, min_, sum_
 from symdiff.witnesses.tape.array_shapes import rearranging, reshape, take
 from symdiff.witnesses.tape.array_ufuncs import ufunc_table, unary
 from symdiff.witnesses.tape.arrays import lift, numpy, offer, record
@@ -153,6 +153,12 @@ def tensordot(a, b, axes=2):
     out = [c for i, c in enumerate(sa) if i not in left] + [
         c for j, c in enumerate(sb) if j not in right]
     return einsum(f"{''.join(sa)},{''.join(sb)}->{''.join(out)}", a, b)
+
+
+def ptp(a, axis=None, keepdims=False):
+    """``numpy.ptp``: the tape's ``max`` less its ``min``."""
+    return ufunc_table()["subtract"](max_(a, axis=axis, keepdims=keepdims),
+                                     min_(a, axis=axis, keepdims=keepdims))
 
 
 def vdot(a, b):

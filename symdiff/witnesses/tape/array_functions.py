@@ -47,7 +47,7 @@ _DIFFERENTIABLE = {  # numpy's name -> the tape's function
     "tile": arrangements.tile, "repeat": arrangements.repeat, "pad": arrangements.pad,
     "triu": arrangements.triu, "tril": arrangements.tril, "average": arrangements.average,
     "atleast_1d": arrangements.atleast_1d, "atleast_2d": arrangements.atleast_2d,
-    "tensordot": arrangements.tensordot, "vdot": arrangements.vdot, "sinc": arrangements.sinc,
+    "tensordot": arrangements.tensordot, "vdot": arrangements.vdot, "ptp": arrangements.ptp, "sinc": arrangements.sinc,
 }
 _LINALG = {"norm": reductions.norm, "solve": linalg.solve, "inv": linalg.inv,
            "det": linalg.det, "slogdet": linalg.slogdet, "cholesky": linalg.cholesky,

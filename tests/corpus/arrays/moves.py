@@ -6,7 +6,8 @@ rolled, flipped and turned (``np.roll`` by a shift read as the code runs, ``np.f
 mean, order statistics), running products
 (``np.cumprod``: a survival curve, a stick-breaking, with a zero factor), copies
 (``np.repeat``, ``x.repeat``, ``np.tile``), casts (``x.astype``) and clips (``x.clip``),
-``np.column_stack`` and ``np.vdot``, and the questions whose answers are data: ``np.argmax``
+``np.column_stack`` and ``np.vdot``, ranges (``np.ptp``) and diagonals (``np.diagonal``),
+constant dtypes (``dtype=float``), ``np.logical_xor``, and the questions whose answers are data: ``np.argmax``
 picking a row's best entry, ``np.argsort`` reordering, ``np.count_nonzero``,
 ``(x > 0).any()`` and ``np.allclose`` in a branch, ``np.isfinite`` in a mask.
 """
@@ -96,6 +97,20 @@ def columns_and_inner_products(v, w):
     return np.vdot(M, M) + np.vdot(v, w) ** 2 + np.sum(np.column_stack((M, M[:, :1])) ** 3)
 
 
+def ranges_and_diagonals(X):
+    spread = np.ptp(X, axis=0)  # each feature's range, ties shared as max/min share them
+    G = X.T @ X
+    return np.sum(spread ** 2) + np.ptp(X) + np.sum(np.log1p(np.diagonal(G))) + np.sum(
+        G.diagonal() * np.arange(G.shape[0]))
+
+
+def constant_dtypes_and_exclusive_masks(x):
+    z = np.zeros(x.shape[0], dtype=float) + np.arange(x.shape[0], dtype=np.float64)
+    one_side = np.logical_xor(x > 0.0, z > 1.0)
+    return np.sum(np.where(one_side, x * z, x ** 2), dtype=np.float64) + np.mean(
+        np.array([x[0], x[-1]], dtype=float) ** 2, dtype="float64")
+
+
 def best_entry_per_row(X):
     best = np.argmax(X, axis=1)
     worst = X.argmin(axis=1)
@@ -144,6 +159,10 @@ CASES = [
        (normal("cacf", 4, dtype=F32),), kinky=True),
     at(columns_and_inner_products, (normal("cip", 3), normal("cipw", 3)),
        (normal("cip", 1), normal("cipw", 1))),
+    at(ranges_and_diagonals, (normal("rad", 3, 2),), (normal("rad", 4, 3),), (normal("rad", 1, 2),),
+       kinky=True),
+    at(constant_dtypes_and_exclusive_masks, (normal("cdm", 4),), (normal("cdm", 1),),
+       (normal("cdm", 3, dtype=F32),), kinky=True),
     at(best_entry_per_row, (normal("bepr", 3, 4),), (normal("bepr", 2, 1),), kinky=True),
     at(reordered_by_rank, (normal("rbr", 5), normal("rbry", 5)), (normal("rbr", 2), normal("rbry", 2)),
        kinky=True),
