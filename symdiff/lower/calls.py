@@ -24,7 +24,7 @@ from symdiff.core import types as t
 from symdiff.errors import InternalError, UnknownFunctionError, UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
 from symdiff.lower import (array_calls, arrays, changes, container_calls, containers, dtypes,
-                           methods, names, operands, tables)
+                           methods, names, operands, tables, takes)
 from symdiff.lower.spellings import scipy_spelling, spelled
 from symdiff.lower.statics import check_statics, constant_axes
 from symdiff.lower.kind_tests import kind_test
@@ -146,6 +146,8 @@ def primitive_call(frame, op, node, shown, target):
     cast = dtypes.constant_dtype(frame, op, node)  # ``dtype=np.float32``: a cast
     if cast is not None:
         return frame.value(cast, target)
+    if op == "take" and frame.unit.array_code:  # ``np.take(x, idx, axis=1)`` is ``x[:, idx]``
+        return frame.value(takes.as_index(frame, node, shown), target)
     if op in VARIADIC and not (op == "hypot" and len(node.args) == 2 and not node.keywords):
         return variadic_call(frame, op, node, shown, target)
     if op in JOINS or op in AS_STACK:  # ``np.stack(xs)``, ``np.array(xs)`` of a list by name

@@ -42,14 +42,14 @@ def constant_axes(node):
     """The tuple of ints ``node`` writes (``axis=(0, 2)``), or None."""
     if not isinstance(node, ast.Tuple):
         return None
-    values = [_constant_int(e) for e in node.elts]
+    values = [constant_int(e) for e in node.elts]
     return tuple(values) if values and all(type(v) is int for v in values) else None
 
 
-def _constant_int(node):
+def constant_int(node):
     """The int ``node`` writes (``2``, ``-1``), or None."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        inner = _constant_int(node.operand)
+        inner = constant_int(node.operand)
         return None if inner is None else -inner
     return node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
 

@@ -1,4 +1,5 @@
-"""Copies of an array's elements as records: ``np.repeat`` (``x.repeat``) and ``np.tile``.
+"""Copies of an array's elements as records: ``np.repeat`` (``x.repeat``) and ``np.tile``;
+``np.take``, read as the indexing it is (``lower.takes``).
 
 Expects argument types of ``symdiff.core.types``; a repeat's count an int (constant, or
 read as the code runs), its axis a constant; a tile's repetitions constant ints
@@ -110,7 +111,19 @@ class _SummedTiles:
         return Text(text, ("x", "reps"))(g, args, out, names)
 
 
+def _read_by_index(args, consts):
+    """``numpy.take``: lowering writes it as the indexing it is (``lower.takes``), so its
+    own record computes nothing."""
+    return None
+
+
+def _none(args, out):
+    return (None,) * len(args)
+
+
 RECORDS = table(
+    _array("take", "numpy.take(x, indices, axis=axis)", ("x", "indices", "axis"),
+           _read_by_index, _none, defaults=(None,), numpy=("take",), jvp=_none),
     _array("repeat", "numpy.repeat(x, repeats, axis=axis)", ("x", "repeats", "axis"), repeated,
            _summed_copies, defaults=(None,), ints=("repeats", "axis"), numpy=("repeat",),
            jvp=linear()),
@@ -121,4 +134,5 @@ RECORDS = table(
 METHODS = {"repeat": "repeat"}
 STATICS = {"repeat": {"axis": "axis"}, "tile": {"reps": "counts"}}
 HINTS = {"repeat": "it takes an array, an int count of copies and a constant axis or None",
-         "tile": "it takes an array and its repetitions as constant ints: 3 or (2, 1)"}
+         "tile": "it takes an array and its repetitions as constant ints: 3 or (2, 1)",
+         "take": "it takes an array, its indices and a constant axis"}

@@ -33,6 +33,7 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
 HVP_REFUSED = {
     "indexing.gathered_pairs": "np.add.at",
     "moves.best_entry_per_row": "np.add.at",
+    "moves.embedding_lookup": "np.add.at",
     "moves.reordered_by_rank": "np.add.at",
     "moves.order_statistics_by_rows": "np.take_along_axis (a sort's adjoint along an axis)",
     "indexing.gathered_with_repeats": "np.add.at",

@@ -43,12 +43,10 @@ _NUMPY_OWN = (  # NumPy's own code runs on arrays of sympy values: sums and rear
     "outer", "einsum", "tensordot", "kron", "concatenate", "stack", "hstack", "vstack",
     "column_stack", "transpose", "reshape", "ravel", "expand_dims", "squeeze", "diag",
     "diagonal", "flip", "fliplr", "flipud", "rot90", "roll", "tile", "repeat", "swapaxes",
-    "moveaxis", "broadcast_to", "triu", "tril", "atleast_1d", "atleast_2d", "copy", "pad",
-)
-_METHODS = ("sum", "mean", "prod", "max", "min", "var", "std", "cumsum", "cumprod",
-            "argmax", "argmin", "argsort", "sort", "dot", "trace", "diagonal", "clip",
-            "transpose", "reshape", "ravel", "squeeze", "swapaxes", "repeat", "any", "all",
-            "nonzero")
+    "moveaxis", "broadcast_to", "triu", "tril", "atleast_1d", "atleast_2d", "copy", "pad")
+_METHODS = ("sum", "mean", "prod", "max", "min", "var", "std", "cumsum", "cumprod", "argmax",
+            "argmin", "argsort", "sort", "dot", "trace", "diagonal", "clip", "transpose",
+            "reshape", "ravel", "squeeze", "swapaxes", "repeat", "any", "all", "nonzero")
 _FLOAT_TYPES = ("float64", "float32", "double", "single", "float16")
 
 
@@ -239,15 +237,17 @@ def _argextreme(reader, func, args, kwargs, node):
 
 
 def _sort(reader, func, args, kwargs, node):
-    """``np.sort`` at the point: the entries in the order of their values there (ties in
-    the order they stand, as a stable sort leaves them)."""
+    """``np.sort`` at the point: the entries by their values there, ties as they stand."""
     given = dict(zip(("axis", "kind", "order"), args[1:]), **kwargs)
-    np, x = numpy(), operand(args[0])
-    axis = plain(given.get("axis", -1))  # (NumPy's default: the last axis)
-    if axis is None:
-        x, axis = x.reshape(-1), 0
+    np, x, axis = numpy(), operand(args[0]), plain(given.get("axis", -1))  # (last by default)
+    x, axis = (x.reshape(-1), 0) if axis is None else (x, axis)
     order = np.argsort(reader.numbers_of(x, node), axis=axis, kind="stable")
     return lifted(np.take_along_axis(x, order, axis))
+
+
+def _take(reader, func, args, kwargs, node):  # the indices are data: NumPy's ints
+    x, indices, *rest = args
+    return lifted(func(operand(x), plain(indices).astype(int), *plain(rest), **plain(kwargs)))
 
 
 def _vdot(reader, func, args, kwargs, node):  # of reals: the flattened products, summed
@@ -391,10 +391,10 @@ def _cholesky(reader, func, args, kwargs, node):
 
 _OWN = {
     "max": _max, "amax": _max, "min": _min, "amin": _min, "argmax": _argextreme,
-    "ptp": lambda *call: _max(*call) - _min(*call),
-    "argmin": _argextreme, "argsort": _argextreme, "sort": _sort, "vdot": _vdot, "var": _var, "std": _std, "where": _where, "array": _array,
-    "asarray": _array, "zeros_like": _like(0), "ones_like": _like(1), "full_like": _like(None),
-    "full": _full, "linalg.norm": _norm, "linalg.solve": _solve, "linalg.inv": _inv,
-    "linalg.det": _det, "linalg.slogdet": _slogdet, "linalg.cholesky": _cholesky,
-    **{name: _float for name in _FLOAT_TYPES},
+    "argmin": _argextreme, "argsort": _argextreme, "ptp": lambda *c: _max(*c) - _min(*c),
+    "sort": _sort, "take": _take, "vdot": _vdot, "var": _var, "std": _std, "where": _where,
+    "array": _array, "asarray": _array, "zeros_like": _like(0), "ones_like": _like(1),
+    "full_like": _like(None), "full": _full, "linalg.norm": _norm, "linalg.solve": _solve,
+    "linalg.inv": _inv, "linalg.det": _det, "linalg.slogdet": _slogdet,
+    "linalg.cholesky": _cholesky, **{name: _float for name in _FLOAT_TYPES},
 }

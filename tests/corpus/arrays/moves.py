@@ -7,14 +7,15 @@ mean, order statistics), running products
 (``np.cumprod``: a survival curve, a stick-breaking, with a zero factor), copies
 (``np.repeat``, ``x.repeat``, ``np.tile``), casts (``x.astype``) and clips (``x.clip``),
 ``np.column_stack`` and ``np.vdot``, ranges (``np.ptp``) and diagonals (``np.diagonal``),
-constant dtypes (``dtype=float``), ``np.logical_xor``, and the questions whose answers are data: ``np.argmax``
+constant dtypes (``dtype=float``), ``np.logical_xor``, ``np.take`` (an embedding's rows),
+and the questions whose answers are data: ``np.argmax``
 picking a row's best entry, ``np.argsort`` reordering, ``np.count_nonzero``,
 ``(x > 0).any()`` and ``np.allclose`` in a branch, ``np.isfinite`` in a mask.
 """
 
 import numpy as np
 
-from .case import F32, at, normal, positive, uniform
+from .case import F32, at, classes, normal, positive, uniform
 
 
 def attention_heads_swapped(Q, K):
@@ -111,6 +112,12 @@ def constant_dtypes_and_exclusive_masks(x):
         np.array([x[0], x[-1]], dtype=float) ** 2, dtype="float64")
 
 
+def embedding_lookup(E, tokens):
+    H = np.take(E, tokens, axis=0)  # one row per token: a token repeated adds up
+    return np.sum(np.tanh(H)) + np.sum(np.take(E, tokens[:1], axis=-1) ** 2) + np.sum(
+        np.take(E, tokens) ** 3)
+
+
 def best_entry_per_row(X):
     best = np.argmax(X, axis=1)
     worst = X.argmin(axis=1)
@@ -163,6 +170,8 @@ CASES = [
        kinky=True),
     at(constant_dtypes_and_exclusive_masks, (normal("cdm", 4),), (normal("cdm", 1),),
        (normal("cdm", 3, dtype=F32),), kinky=True),
+    at(embedding_lookup, (normal("eml", 4, 3), classes("emlt", 5, 3)),
+       (normal("eml", 2, 2), classes("emlt", 3, 2)), wrt="E"),
     at(best_entry_per_row, (normal("bepr", 3, 4),), (normal("bepr", 2, 1),), kinky=True),
     at(reordered_by_rank, (normal("rbr", 5), normal("rbry", 5)), (normal("rbr", 2), normal("rbry", 2)),
        kinky=True),
