@@ -295,14 +295,13 @@ def is_array(kind):
 
 
 def broadcast(kinds, dtype=None):
-    """The array type NumPy's broadcasting gives operands of types ``kinds`` (arrays and
-    numbers; None: not known yet): as many axes as the operand with the most, each of
-    size one where every operand that has it has it of size one; the widest float dtype
-    of the arrays (``dtype``: that one).  None when no operand is an array.
+    """NumPy's broadcast of operands ``kinds`` (arrays, numbers; None: not known yet): the
+    most axes of any, of size one where every operand having it has it so; the widest float
+    dtype, int32/int64 arrays' float64 (or ``dtype``).  None without an array.
 
     >>> broadcast((Array("float64", 2, (1,)), FLOAT))
     Array(dtype='float64', ndim=2, unit_axes=(1,))
-    >>> broadcast((Array("float32", 2, (0,)), Array("float64", 1, (0,))))
+    >>> broadcast((Array("float32", 2, (0,)), Array("int64", 1, (0,))))
     Array(dtype='float64', ndim=2, unit_axes=(0,))
     """
     arrays = [k for k in kinds if isinstance(k, Array)]
@@ -315,7 +314,8 @@ def broadcast(kinds, dtype=None):
         if all(axis - (ndim - a.ndim) in a.unit_axes for a in present):
             unit.append(axis)
     if dtype is None:
-        floats = [a.dtype for a in arrays if a.dtype.startswith("float")]
+        floats = [a.dtype if a.dtype[:5] == "float" else "float64" for a in arrays  # (int64:
+                  if a.dtype[:5] == "float" or a.dtype[-2:] in ("32", "64")]  # float64)
         dtype = max(floats, key=lambda d: int(d[5:])) if floats else "float64"
     return Array(dtype, ndim, tuple(unit))
 

@@ -27,7 +27,7 @@ from symdiff.core import types as t
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.resolve import lookup
 from symdiff.ir import nodes as ir
-from symdiff.lower import operands
+from symdiff.lower import casts, operands
 from symdiff.lower.array_calls import written_out
 from symdiff.lower.containers import container_of
 from symdiff.lower.names import meaning_of, scope_of
@@ -193,17 +193,22 @@ def method_call(frame, node, target, bind):
     func = node.func
     if not frame.unit.array_code or _on_module(frame, func) or "numpy" not in sys.modules:
         return None  # (a method of an array, where numpy was never imported, is none)
-    op = array_names()["methods"].get(func.attr)
-    if op is None:
-        return None
-    call = ast.Call(ast.Attribute(ast.Name("numpy", ast.Load()), func.attr, ast.Load()),
-                    [func.value] + list(node.args), node.keywords)
-    ast.copy_location(call, node)
+    if func.attr == "astype":  # ``x.astype(np.float32)``: a cast of a float dtype
+        op, call = casts.astype(frame, node)
+    else:
+        op = array_names()["methods"].get(func.attr)
+        if op is None:
+            return None
+        call = ast.Call(ast.Attribute(ast.Name("numpy", ast.Load()), func.attr, ast.Load()),
+                        [func.value] + list(node.args), node.keywords)
+        ast.copy_location(call, node)
     op, call = written_out(frame, op, call, f"the method {func.attr}") or (op, call)
     rule = rule_of(op)
     args = bind(frame, rule, call, f"the method {func.attr}")
     module = frame.unit.global_name("np", sys.modules["numpy"])
-    return operands.emit_op(frame, op, args, target, family="numpy", module=module)
+    spelled = None if rule.array_vjp is not None else f"{module}.{func.attr}"  # ``x.clip``
+    return operands.emit_op(frame, op, args, target, family="numpy", module=module,
+                            call=spelled)
 
 
 def _measured(frame, array, make, target, hint):

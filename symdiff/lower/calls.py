@@ -24,7 +24,7 @@ from symdiff.core import types as t
 from symdiff.errors import InternalError, UnknownFunctionError, UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
 from symdiff.lower import (array_calls, arrays, changes, container_calls, containers, dtypes,
-                           methods, names, operands, tables)
+                           methods, names, operands, tables, takes)
 from symdiff.lower.spellings import scipy_spelling, spelled
 from symdiff.lower.statics import check_statics, constant_axes
 from symdiff.lower.kind_tests import kind_test
@@ -143,6 +143,11 @@ def primitive_call(frame, op, node, shown, target):
         raise frame.error(UnsupportedSyntaxError, node,
                           f"{shown} returns a pair, not a number",
                           f"unpack it: `first, second = {shown}(...)`")
+    cast = dtypes.constant_dtype(frame, op, node)  # ``dtype=np.float32``: a cast
+    if cast is not None:
+        return frame.value(cast, target)
+    if op == "take" and frame.unit.array_code:  # ``np.take(x, idx, axis=1)`` is ``x[:, idx]``
+        return frame.value(takes.as_index(frame, node, shown), target)
     if op in VARIADIC and not (op == "hypot" and len(node.args) == 2 and not node.keywords):
         return variadic_call(frame, op, node, shown, target)
     if op in JOINS or op in AS_STACK:  # ``np.stack(xs)``, ``np.array(xs)`` of a list by name
@@ -222,9 +227,9 @@ def bind_primitive(frame, rule, node, shown):
     written = list(node.args) + [k.value for k in node.keywords]
     _refuse_none_operands(frame, rule, named, shown)
     strings = {id(named[p]) for p, kind in array_statics(rule.name).items()
-               if kind == "str" and p in named}  # ``numpy.einsum("ij,jk->ik", a, b)``
+               if kind in ("str", "kind") and p in named}  # ``numpy.einsum("ij,jk->ik", a, b)``
     axes = {id(named[p]): constant_axes(named[p]) for p, kind in array_statics(
-        rule.name).items() if kind == "axes" and p in named}  # ``axis=(0, 2)``
+        rule.name).items() if kind in ("axes", "counts") and p in named}  # ``axis=(0, 2)``
     values = {id(arg): ir.Const(arg.value) if id(arg) in strings and isinstance(
         arg, ast.Constant) and isinstance(arg.value, str) else ir.Const(axes[id(arg)]) if (
         axes.get(id(arg)) is not None) else frame.value(arg) for arg in written}  # in order

@@ -18,14 +18,19 @@ from symdiff.ir import nodes as ir
 from symdiff.primitives.registry import array_statics
 
 
+_SORTS = ("quicksort", "mergesort", "heapsort", "stable")  # NumPy's sorts' kind=
 STATIC = {"axis": (lambda v: v is None or type(v) is int, "an int or None"),
           "axes": (lambda v: v is None or type(v) is int or _axes(v),
                    "an int, a tuple of distinct ints or None"),
           "int": (lambda v: type(v) is int, "an int"),
+          "counts": (lambda v: type(v) is int and v >= 0 or type(v) is tuple and len(v) > 0 and (
+              all(type(n) is int and n >= 0 for n in v)), "an int or a tuple of ints, >= 0"),
           "bool": (lambda v: type(v) is bool, "True or False"),
           "none": (lambda v: v is None, "None only"),
           "one": (lambda v: v == 1 and type(v) is int, "1 only"),
-          "str": (lambda v: isinstance(v, str), "a string")}
+          "str": (lambda v: isinstance(v, str), "a string"),
+          "kind": (lambda v: v is None or v in _SORTS, "None or one of " + ", ".join(
+              map(repr, _SORTS)))}
 
 
 def _axes(value):
@@ -37,14 +42,14 @@ def constant_axes(node):
     """The tuple of ints ``node`` writes (``axis=(0, 2)``), or None."""
     if not isinstance(node, ast.Tuple):
         return None
-    values = [_constant_int(e) for e in node.elts]
+    values = [constant_int(e) for e in node.elts]
     return tuple(values) if values and all(type(v) is int for v in values) else None
 
 
-def _constant_int(node):
+def constant_int(node):
     """The int ``node`` writes (``2``, ``-1``), or None."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        inner = _constant_int(node.operand)
+        inner = constant_int(node.operand)
         return None if inner is None else -inner
     return node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
 

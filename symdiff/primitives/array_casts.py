@@ -9,6 +9,12 @@ that differs (a float64 array's gradient stays float64); a number's is ``g``.
 
     y = x * np.float32(2.0)       (a constant: no adjoint)
     y = np.float32(X)             dX = g.astype(X.dtype)        (X of float64)
+
+``x.astype(np.float32)`` (``"float32"``, ``float`` for float64: ``lower.casts`` reads
+the dtype) is the record ``astype_float32`` of arrays, a copy (``np.float64(x)`` of a
+float64 array is ``x`` itself; ``astype`` never is), with the same adjoint;
+``x.astype(y.dtype)`` is ``astype_like``, of ``y``'s dtype, ``y`` never differentiated (a
+gradient's own cast back, read again by forward mode over it).
 """
 
 from symdiff.core import types as t
@@ -41,7 +47,35 @@ def _cast(dtype):
                   numpy=(dtype,), total=True, cheap=True, jvp=linear())
 
 
-RECORDS = table(_cast("float32"), _cast("float64"))
+def _array_cast_to(dtype):
+    def rule(args, consts):
+        x = args[0] if args else None
+        return t.Array(dtype, x.ndim, x.unit_axes) if isinstance(x, t.Array) else None
+    return rule
+
+
+def _astype(dtype):
+    return _array(f"astype_{dtype}", f"x.astype(numpy.{dtype})", ("x",), _array_cast_to(dtype),
+                  _cast_back(dtype), total=True, jvp=linear())
+
+
+def _as_like(args, consts):
+    """``x.astype(like.dtype)``: ``x``'s axes, ``like``'s dtype (a float one)."""
+    x, like = (tuple(args) + (None, None))[:2]
+    if not (isinstance(x, t.Array) and isinstance(like, t.Array)) or not (
+            like.dtype.startswith("float")):
+        return None
+    return t.Array(like.dtype, x.ndim, x.unit_axes)
+
+
+def _like_back(args, out):
+    x, like = args
+    return (Text("g" if x.dtype == like.dtype else "g.astype(x.dtype)", ("x", "like")), None)
+
+
+RECORDS = table(_cast("float32"), _cast("float64"), _astype("float32"), _astype("float64"),
+                _array("astype_like", "x.astype(like.dtype)", ("x", "like"), _as_like,
+                       _like_back, total=True, jvp=linear()))
 
 METHODS = {}
 STATICS = {}

@@ -1,6 +1,6 @@
-"""Array joins as records: ``concatenate``, ``stack``, ``vstack``, ``hstack`` and
-``numpy.array`` of arrays or numbers written out, one record per count (``FAMILIES``:
-``concatenate_2``...; ``array_shapes`` registers them with its own).
+"""Array joins as records: ``concatenate``, ``stack``, ``vstack``, ``hstack``,
+``column_stack`` and ``numpy.array`` of arrays or numbers written out, one record per
+count (``FAMILIES``: ``concatenate_2``...; ``array_shapes`` registers them with its own).
 
 Expects argument types of ``symdiff.core.types``; a join's ``axis`` a constant.
 Guarantees a type rule per family (the joined axis never claimed of size one) and VJP
@@ -171,6 +171,7 @@ FAMILIES = {
     "concatenate": lambda n: _joined("concatenate", "concatenate", concatenated, False, n),
     "stack": lambda n: _joined("stack", "stack", stacked, True, n),
     "vstack": _sided("vstack", True, 0, 0), "hstack": _sided("hstack", False, 0, 1),
+    "column_stack": _sided("column_stack", True, 1, 1),  # vectors as columns
     "array": _array_of,
 }
 WRITTEN = {head: (0, "list") for head in FAMILIES}  # the arrays, a list written out

@@ -1,5 +1,5 @@
 """Array products and linear algebra as records: ``numpy.dot`` (a number as either
-operand too), ``outer``, ``inner``, ``kron``, ``einsum`` of one to four operands with a constant
+operand too), ``outer``, ``inner``, ``vdot``, ``kron``, ``einsum`` of one to four operands with a constant
 subscript string (a letter twice in one operand reads its diagonal), and ``numpy.linalg``'s ``solve``, ``inv``, ``det``, ``cholesky`` and ``slogdet``
 (unpacked: ``sign, logdet = np.linalg.slogdet(a)``, one record per half, ``PAIRED``).
 
@@ -91,6 +91,19 @@ def _inner_vjp(args, out):
              (1, 2): ("y.T @ g", "numpy.outer(g, x)"),
              (2, 2): ("g @ y", "g.T @ x")}[(x.ndim, y.ndim)]
     return tuple(Text(text, ("x", "y")) for text in texts)
+
+
+def vdot(args, consts):
+    """``numpy.vdot`` of two arrays of one size: the sum of their products, flattened."""
+    return t.NUMPY_FLOAT if _arrays(args, range(1, 33), range(1, 33)) else None
+
+
+def _vdot_vjp(args, out):
+    """``g`` times the other operand, read in this one's shape where theirs may differ."""
+    x, y = args
+    alike = x.ndim == y.ndim == 1
+    return (Text("g * y" if alike else "g * numpy.reshape(y, x.shape)", ("x", "y")),
+            Text("g * x" if alike else "g * numpy.reshape(x, y.shape)", ("x", "y")))
 
 
 def kron(args, consts):
@@ -284,6 +297,8 @@ RECORDS = table(
            jvp=linear(0, 1)),
     _array("kron", "numpy.kron(x, y)", ("x", "y"), kron, _kron_vjp, numpy=("kron",),
            jvp=linear(0, 1)),
+    _array("vdot", "numpy.vdot(x, y)", ("x", "y"), vdot, _vdot_vjp, numpy=("vdot",),
+           jvp=linear(0, 1)),
     _array("einsum", "numpy.einsum(subscripts, x)", ("subscripts", "x"), einsummed,
            _einsum_vjp(1), ints=("subscripts",), numpy=("einsum",),
            variants=tuple((count + 1, f"einsum_{count}") for count in _EINSUM_COUNTS[1:]),
@@ -292,6 +307,9 @@ RECORDS = table(
              ("subscripts",) + _OPERANDS[:count], einsummed, _einsum_vjp(count),
              ints=("subscripts",), jvp=linear(*range(1, count + 1)))
       for count in _EINSUM_COUNTS[1:]),
+    _array("diagonal", "numpy.diagonal(x)", ("x",), lambda args, consts: diagonal_of(
+        args, consts) if _arrays(args, (2,)) else None, _diag_vjp, numpy=("diagonal",),
+           total=True, jvp=linear()),  # (a matrix's diagonal, as ``diag`` reads it)
     _array("diag", "numpy.diag(x)", ("x",), diagonal_of, _diag_vjp, numpy=("diag",),
            jvp=linear()),
     _array("solve", "numpy.linalg.solve(a, b)", ("a", "b"), solved, _solve_vjp,
@@ -315,18 +333,20 @@ RECORDS = table(
 )
 
 PAIRED = {"linalg.slogdet": "slogdet"}  # ``sign, logdet = numpy.linalg.slogdet(a)``
-METHODS = {}  # ``x.dot(y)`` is ``arrays.METHODS``' (``matmul``)
+METHODS = {"diagonal": "diagonal"}  # (``x.dot(y)`` is ``arrays.METHODS``': ``matmul``)
 STATICS = {"einsum": {"subscripts": "str"},
            **{f"einsum_{count}": {"subscripts": "str"} for count in _EINSUM_COUNTS[1:]}}
 HINTS = {
     "dot": "it takes arrays of one or two axes, or an array and a number",
     "outer": "it takes two vectors (arrays of 1 axis)",
     "inner": "it takes arrays of one or two axes",
+    "vdot": "it takes two arrays of floats of one size",
     "kron": "it takes two vectors or two matrices",
     **{name: "it takes a constant subscript string without '...', each letter once in "
              "the result, and one to four arrays"
        for name in ("einsum", *(f"einsum_{count}" for count in _EINSUM_COUNTS[1:]))},
     "diag": "it takes a vector or a matrix (and no offset k)",
+    "diagonal": "it takes a matrix (an array of 2 axes), and no offset",
     "solve": "it takes a matrix and a vector or a matrix",
     "inv": "it takes a square matrix", "det": "it takes a square matrix",
     "cholesky": "it takes a square matrix",

@@ -1,4 +1,4 @@
-"""Array reductions beyond ``sum`` and ``mean``: ``max``/``min``, ``prod``, ``var``,
+"""Array reductions beyond ``sum`` and ``mean``: ``max``/``min``, ``ptp``, ``prod``, ``var``,
 ``std``, the vector 2-norm, ``logsumexp``, ``cumsum``, ``diff`` and ``trace``.
 
 Expects argument types of ``symdiff.core.types`` and the operands of a statement as IR
@@ -72,6 +72,20 @@ class _Extreme:
                       mask=mask, x=x, **kept)
         return _text("g * mask / count", names, g=_back(g, axis, keepdims, names),
                      mask=mask, count=count)
+
+
+@dataclass(frozen=True)
+class _Range:
+    """``ptp``, the largest minus the smallest: ``max``'s adjoint minus ``min``'s, ties
+    sharing as theirs do (each computed again: ``out`` is the range, neither extreme)."""
+
+    def __call__(self, g, args, out, names):
+        x, axis, keepdims = _reduction_args(args)
+        kept = "" if _none(axis) else ", axis=axis"
+        extremes = [_text(f"numpy.{which}(x{kept}, keepdims=keepdims)", names, x=x, axis=axis,
+                          keepdims=keepdims) for which in ("max", "min")]
+        high, low = (_Extreme()(g, args, m, names) for m in extremes)
+        return ex.BinOp("-", high, low)
 
 
 @dataclass(frozen=True)
@@ -258,17 +272,22 @@ _REDUCTION = ("x", "axis", "keepdims")
 _KEEP = dict(defaults=(None, False), ints=("axis", "keepdims"))
 
 
-def _reduction(name, function, builder, names):
+def _reduction(name, function, builder, names, whole=True):
+    """A reduction record; ``whole``: it gives a number back as it came (``np.max(a)``
+    of a float ``a`` is ``a``; ``np.ptp(a)`` is not, so it takes arrays only)."""
+    vjp, jvp = _first(builder, 3), _first(Contracted(builder, 1, 2), 3)
+    if whole:
+        vjp, jvp = or_a_number_given_back(vjp), or_a_number_given_back(jvp)
     return _array(f"array_{name}", f"numpy.{function}(x, axis=axis, keepdims=keepdims)",
-                  _REDUCTION, or_a_number(reduced), or_a_number_given_back(_first(builder, 3)),
-                  numpy=names, jvp=or_a_number_given_back(_first(Contracted(builder, 1, 2), 3)),
-                  **_KEEP)
+                  _REDUCTION, or_a_number(reduced) if whole else reduced, vjp, numpy=names,
+                  jvp=jvp, **_KEEP)
 
 
 RECORDS = table(
     _reduction("max", "max", _Extreme(), ("max", "amax")),
     _reduction("min", "min", _Extreme(), ("min", "amin")),
     _reduction("prod", "prod", _Product(), ("prod",)),
+    _reduction("ptp", "ptp", _Range(), ("ptp",), whole=False),
     _array("array_var", "numpy.var(x, axis=axis, ddof=ddof, keepdims=keepdims)",
            ("x", "axis", "ddof", "keepdims"), moment, _first(_Moment(False), 4),
            defaults=(None, 0, False), ints=("axis", "ddof", "keepdims"), numpy=("var",),
@@ -302,7 +321,7 @@ METHODS = {"max": "array_max", "min": "array_min", "prod": "array_prod", "var": 
 # The constants lowering requires of a call: param -> (accepts(value), what it takes).
 STATICS = {  # (``axes``: an int, a tuple of ints or None; ``sum`` and ``mean`` are ``arrays``')
     **{op: {"axis": "axes", "keepdims": "bool"} for op in (
-        "array_sum", "array_mean", "array_max", "array_min", "array_prod")},
+        "array_sum", "array_mean", "array_max", "array_min", "array_prod", "array_ptp")},
     "array_var": {"axis": "axes", "keepdims": "bool", "ddof": "int"},
     "array_std": {"axis": "axes", "keepdims": "bool", "ddof": "int"},
     "norm": {"ord": "none", "axis": "axes", "keepdims": "bool"},
@@ -312,5 +331,7 @@ STATICS = {  # (``axes``: an int, a tuple of ints or None; ``sum`` and ``mean`` 
 }
 
 HINTS = {"trace": "it takes a matrix (an array of 2 axes)",
-         "array_max": "it takes an array of floats, or a float whole", "array_min": "it takes an array of floats, or a float whole",
+         "array_max": "it takes an array of floats, or a float whole",
+         "array_min": "it takes an array of floats, or a float whole",
+         "array_ptp": "it takes an array of floats",
          "diff": "it takes an array and a constant axis"}

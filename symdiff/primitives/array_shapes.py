@@ -250,8 +250,8 @@ def _head(head, names):
 
 RECORDS = table(
     *(_head(head, (head,)) for head in ("reshape", "concatenate", "stack", "vstack",
-                                        "hstack", "array", "zeros", "ones", "full",
-                                        "pad")),
+                                        "hstack", "column_stack", "array", "zeros", "ones",
+                                        "full", "pad")),
     _array("reshape_as", "x.reshape(s.shape)", ("x", "s"), reshaped_as,
            lambda args, out: (Text("g.reshape(x.shape)", ("x", "s")), None), jvp=linear()),
     _shaped_as("zeros", "zeros"), _shaped_as("ones", "ones"), _shaped_as("full", "full", True),
@@ -304,6 +304,6 @@ HINTS = {
     **{head: "it takes its sizes (ints) written out, or an array's shape: "
              f"np.{head}(x.shape)" for head in ("zeros", "ones", "full")},
     **{head: "it takes arrays of one number of axes, written out: [a, b], and a constant "
-             "axis" for head in ("concatenate", "stack", "vstack", "hstack")},
+             "axis" for head in ("concatenate", "stack", "vstack", "hstack", "column_stack")},
     "array": "it takes numbers, or arrays of one number of axes, written out: [a, b]",
 }

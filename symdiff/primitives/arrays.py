@@ -143,8 +143,8 @@ def selected(args, consts):
 
 
 def masked(args, consts):
-    """``numpy.logical_and(a, b)``, ``logical_or``, ``logical_not``: a mask of the
-    broadcast of the operands (a NumPy bool of numbers)."""
+    """``numpy.logical_and(a, b)``, ``logical_or``, ``logical_xor``, ``logical_not``: a
+    mask of the broadcast of the operands (a NumPy bool of numbers)."""
     if not args or None in args:
         return None
     found = t.broadcast(args, dtype="bool")
@@ -268,7 +268,8 @@ def _array(name, forward, params, result, vjp, defaults=(), ints=(), numpy=(), j
 RECORDS = table(
     *(_array(f"logical_{name}", f"numpy.logical_{name}({', '.join(params)})", params, masked,
              _no_derivative, numpy=(f"logical_{name}",), total=True, jvp=_no_derivative)
-      for name, params in (("and", ("x", "y")), ("or", ("x", "y")), ("not", ("x",)))),
+      for name, params in (("and", ("x", "y")), ("or", ("x", "y")), ("xor", ("x", "y")),
+                           ("not", ("x",)))),
     _array("array_sum", "numpy.sum(x, axis=axis, keepdims=keepdims)", ("x", "axis", "keepdims"),
            or_a_number(reduced), or_a_number_given_back(_reduction_vjp(False)),
            defaults=(None, False), ints=("axis", "keepdims"), numpy=("sum",), total=True,
@@ -289,7 +290,8 @@ RECORDS = table(
 )
 
 METHODS = {"sum": "array_sum", "mean": "array_mean", "dot": "matmul",
-           "transpose": "transpose", "copy": "array_copy"}  # ``x.sum(axis=0)``: the method's record
+           "transpose": "transpose", "copy": "array_copy",  # ``x.sum(axis=0)``: its record
+           "clip": "clip"}  # (an elementwise record of numbers: ``x.clip(lo, hi)``)
 ATTRIBUTES = {"T": "transpose"}  # ``x.T``
 HINTS = {  # what a refused call of one of these takes (``registry.array_hint``)
     "matmul": "it multiplies arrays of one or two axes, or a stack of matrices by a "

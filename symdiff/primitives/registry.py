@@ -22,7 +22,8 @@ import builtins
 import math
 from types import MappingProxyType
 
-from symdiff.primitives import (array_casts, array_dtypes, array_linalg, array_masks,
+from symdiff.primitives import (array_casts, array_copies, array_cumulative, array_dtypes,
+                                array_linalg, array_masks, array_moves, array_queries,
                                 array_reductions, array_shapes, array_triangles, arrays,
                                 changes, container_reductions, containers, indexing, scalar,
                                 scipy, stacked)
@@ -47,8 +48,9 @@ def _register(*modules):
     return MappingProxyType(statics)
 
 
-_STATICS = _register(array_reductions, array_linalg, array_shapes, array_masks, array_casts,
-                     array_dtypes, array_triangles)
+_CHECKED = (array_reductions, array_linalg, array_shapes, array_moves, array_queries,
+            array_cumulative, array_copies)  # see array_checked
+_STATICS = _register(*_CHECKED, array_masks, array_casts, array_dtypes, array_triangles)
 _RECORDS = {**scalar.RECORDS, **scipy.RECORDS}
 RECORDS = MappingProxyType(_RECORDS)  # read only: a test may patch _RECORDS
 VARIADIC = tuple(scalar.VARIADIC)
@@ -184,12 +186,13 @@ def array_statics(op):
 def array_checked(op):
     """Whether a call of the array operation ``op`` on arguments its type rule gives no
     value for is refused once types are known (the records of ``array_reductions``,
-    ``array_linalg``, ``array_shapes``; ``arrays``' own leave it to their rules)."""
+    ``array_linalg``, ``array_shapes``, ``array_moves``...: ``_CHECKED``; ``arrays``' own
+    leave it to their rules)."""
     head, _, count = op.rpartition("_")
     if op in arrays.RECORDS or indexing.index_record(op) or indexing.write_record(op):
         return True
     return any(op in m.RECORDS or count.isdigit() and head in getattr(m, "FAMILIES", ())
-               for m in (array_reductions, array_linalg, array_shapes))
+               for m in _CHECKED)
 
 
 def none_hint(op):
@@ -200,8 +203,7 @@ def none_hint(op):
 def array_hint(op):
     """What the array operation ``op`` takes, said where a call of it is refused."""
     head, _, count = op.rpartition("_")
-    for module in (arrays, array_reductions, array_linalg, array_shapes, array_masks,
-                   array_casts, array_triangles):
+    for module in (arrays, *_CHECKED, array_masks, array_casts, array_triangles):
         for name in (op, head if count.isdigit() else op):
             if name in module.HINTS:
                 return module.HINTS[name]

@@ -66,6 +66,7 @@ TAPE_PENDING = {  # case -> what the tape witness does not take yet (checked onc
 }
 
 SYMPY_REFUSED = {  # case -> why the sympy witness refuses its smallest point; only shrinks
+    "moves.questions_in_branches": "a mask's .any() as a branch condition (a bool as a number)",
 }
 
 SYMPY_LARGE = set()  # cases whose every point holds more than MAX_ELEMENTS numbers

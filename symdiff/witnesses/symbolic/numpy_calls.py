@@ -42,12 +42,11 @@ _NUMPY_OWN = (  # NumPy's own code runs on arrays of sympy values: sums and rear
     "sum", "prod", "cumsum", "cumprod", "diff", "trace", "mean", "dot", "matmul", "inner",
     "outer", "einsum", "tensordot", "kron", "concatenate", "stack", "hstack", "vstack",
     "column_stack", "transpose", "reshape", "ravel", "expand_dims", "squeeze", "diag",
-    "diagonal", "flip", "fliplr", "flipud", "roll", "tile", "repeat", "swapaxes",
-    "moveaxis", "broadcast_to", "triu", "tril", "atleast_1d", "atleast_2d", "copy", "pad",
-)
-_METHODS = ("sum", "mean", "prod", "max", "min", "var", "std", "cumsum", "cumprod",
-            "argmax", "argmin", "dot", "trace", "diagonal", "clip", "transpose", "reshape",
-            "ravel", "squeeze", "swapaxes", "repeat", "any", "all", "nonzero")
+    "diagonal", "flip", "fliplr", "flipud", "rot90", "roll", "tile", "repeat", "swapaxes",
+    "moveaxis", "broadcast_to", "triu", "tril", "atleast_1d", "atleast_2d", "copy", "pad")
+_METHODS = ("sum", "mean", "prod", "max", "min", "var", "std", "cumsum", "cumprod", "argmax",
+            "argmin", "argsort", "sort", "dot", "trace", "diagonal", "clip", "transpose",
+            "reshape", "ravel", "squeeze", "swapaxes", "repeat", "any", "all", "nonzero")
 _FLOAT_TYPES = ("float64", "float32", "double", "single", "float16")
 
 
@@ -237,6 +236,24 @@ def _argextreme(reader, func, args, kwargs, node):
     return lifted(func(values, *plain(args[1:]), **plain(kwargs)))
 
 
+def _sort(reader, func, args, kwargs, node):
+    """``np.sort`` at the point: the entries by their values there, ties as they stand."""
+    given = dict(zip(("axis", "kind", "order"), args[1:]), **kwargs)
+    np, x, axis = numpy(), operand(args[0]), plain(given.get("axis", -1))  # (last by default)
+    x, axis = (x.reshape(-1), 0) if axis is None else (x, axis)
+    order = np.argsort(reader.numbers_of(x, node), axis=axis, kind="stable")
+    return lifted(np.take_along_axis(x, order, axis))
+
+
+def _take(reader, func, args, kwargs, node):  # the indices are data: NumPy's ints
+    x, indices, *rest = args
+    return lifted(func(operand(x), plain(indices).astype(int), *plain(rest), **plain(kwargs)))
+
+
+def _vdot(reader, func, args, kwargs, node):  # of reals: the flattened products, summed
+    return sympy.Add(*(x * y for x, y in zip(*(operand(a).reshape(-1) for a in args))))
+
+
 def _variance(reader, args, kwargs, node):
     options = _options(args, kwargs, ("axis", "dtype", "out", "ddof", "keepdims"))
     np, x = numpy(), operand(args[0])
@@ -374,9 +391,10 @@ def _cholesky(reader, func, args, kwargs, node):
 
 _OWN = {
     "max": _max, "amax": _max, "min": _min, "amin": _min, "argmax": _argextreme,
-    "argmin": _argextreme, "var": _var, "std": _std, "where": _where, "array": _array,
-    "asarray": _array, "zeros_like": _like(0), "ones_like": _like(1), "full_like": _like(None),
-    "full": _full, "linalg.norm": _norm, "linalg.solve": _solve, "linalg.inv": _inv,
-    "linalg.det": _det, "linalg.slogdet": _slogdet, "linalg.cholesky": _cholesky,
-    **{name: _float for name in _FLOAT_TYPES},
+    "argmin": _argextreme, "argsort": _argextreme, "ptp": lambda *c: _max(*c) - _min(*c),
+    "sort": _sort, "take": _take, "vdot": _vdot, "var": _var, "std": _std, "where": _where,
+    "array": _array, "asarray": _array, "zeros_like": _like(0), "ones_like": _like(1),
+    "full_like": _like(None), "full": _full, "linalg.norm": _norm, "linalg.solve": _solve,
+    "linalg.inv": _inv, "linalg.det": _det, "linalg.slogdet": _slogdet,
+    "linalg.cholesky": _cholesky, **{name: _float for name in _FLOAT_TYPES},
 }

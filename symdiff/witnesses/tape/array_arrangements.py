@@ -1,6 +1,7 @@
-"""Functions that rearrange an array's elements, on ArrayValues: ``flip``, ``roll``,
+"""Functions that rearrange an array's elements, on ArrayValues: ``flip`` (``flipud``,
+``fliplr``), ``rot90``, ``roll``,
 ``sort``, ``tile``, ``repeat``, ``pad``, ``triu``, ``tril``, ``atleast_1d``/``_2d``,
-``average``, ``tensordot``, ``sinc`` and ``linalg.matrix_power``.
+``average``, ``ptp``, ``tensordot``, ``vdot``, ``sinc`` and ``linalg.matrix_power``.
 
 Expects ArrayValues, Values and data mixed.  Guarantees NumPy's values and VJPs written
 here, or built from the tape's other functions where the function is a composition of
@@ -16,10 +17,10 @@ the positions each element came from (ties by NumPy's stable order).
 import math
 
 from symdiff.witnesses.tape.array_linalg import einsum, matmul
-from symdiff.witnesses.tape.array_reductions import mean, sum_
+from symdiff.witnesses.tape.array_reductions import max_, mean, min_, sum_
 from symdiff.witnesses.tape.array_shapes import rearranging, reshape, take
 from symdiff.witnesses.tape.array_ufuncs import ufunc_table, unary
-from symdiff.witnesses.tape.arrays import lift, numpy, record
+from symdiff.witnesses.tape.arrays import lift, numpy, offer, record
 
 
 def _negated(shift):
@@ -30,6 +31,15 @@ flip = rearranging(lambda np, x, axis=None: np.flip(x, axis),
                lambda np, g, x, axis=None: np.flip(g, axis))
 roll = rearranging(lambda np, x, shift, axis=None: np.roll(x, shift, axis),
                lambda np, g, x, shift, axis=None: np.roll(g, _negated(shift), axis))
+flipud = rearranging(lambda np, x: x[::-1], lambda np, g, x: np.flip(g, 0))
+fliplr = rearranging(lambda np, x: x[:, ::-1], lambda np, g, x: np.flip(g, 1))
+
+
+def _rot90_backward(np, g, x, k=1, axes=(0, 1)):
+    return np.rot90(g, 4 - k % 4, axes)  # four quarter turns are none
+
+
+rot90 = rearranging(lambda np, x, k=1, axes=(0, 1): np.rot90(x, k, axes), _rot90_backward)
 triu = rearranging(lambda np, x, k=0: np.triu(x, k), lambda np, g, x, k=0: np.triu(g, k))
 tril = rearranging(lambda np, x, k=0: np.tril(x, k), lambda np, g, x, k=0: np.tril(g, k))
 
@@ -145,6 +155,17 @@ def tensordot(a, b, axes=2):
     return einsum(f"{''.join(sa)},{''.join(sb)}->{''.join(out)}", a, b)
 
 
+def ptp(a, axis=None, keepdims=False):
+    """``numpy.ptp``: the tape's ``max`` less its ``min``."""
+    return ufunc_table()["subtract"](max_(a, axis=axis, keepdims=keepdims),
+                                     min_(a, axis=axis, keepdims=keepdims))
+
+
+def vdot(a, b):
+    """``numpy.vdot`` of real arrays: the sum of the products of their flattened elements."""
+    return sum_(ufunc_table()["multiply"](reshape(a, -1), reshape(b, -1)))
+
+
 def _sinc_forward(x):
     return numpy().sinc(x)
 
@@ -161,3 +182,6 @@ def matrix_power(a, n):
     for _ in range(n - 1):
         result = matmul(result, a)
     return result
+
+
+offer(repeat=repeat)

@@ -181,6 +181,29 @@ def cumsum(x, axis=None, dtype=None, out=None):
     return record(y, (node, vjp))
 
 
+def cumprod(x, axis=None, dtype=None, out=None):
+    """``numpy.cumprod``: ``dx[k] = sum over j >= k of g[j] * (x[0] ... x[j] without
+    x[k])``, each product multiplied out (no division, so zeros are exact)."""
+    _refuse_out(out)
+    np = numpy()
+    data, node = lift(x)
+    flat = axis is None
+    source, axis = (data.ravel(), 0) if flat else (data, axis % data.ndim)
+    y = np.cumprod(source, axis=axis)
+    if node is None:
+        return y
+
+    def vjp(g):
+        lines, back = np.moveaxis(source, axis, -1), np.moveaxis(np.asarray(g), axis, -1)
+        found = np.zeros(lines.shape)
+        for k in range(lines.shape[-1]):
+            others = lines.copy()
+            others[..., k] = 1.0
+            found[..., k] = np.sum((back * np.cumprod(others, axis=-1))[..., k:], axis=-1)
+        return np.moveaxis(found, -1, axis).reshape(data.shape)
+    return record(y, (node, vjp))
+
+
 def trace(x, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     """``numpy.trace``: ``g`` on the diagonal taken, 0 elsewhere."""
     _refuse_out(out)
@@ -223,4 +246,4 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
 
 
 offer(sum=sum_, mean=mean, prod=prod, max=max_, min=min_, var=var, std=std, cumsum=cumsum,
-      trace=trace)
+      cumprod=cumprod, trace=trace)

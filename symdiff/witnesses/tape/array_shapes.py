@@ -212,6 +212,11 @@ def hstack(tup, **kwargs):
     return concatenate(list(tup), axis=0 if all(n <= 1 for n in ndims) else 1)
 
 
+def column_stack(tup):
+    """Vectors as the columns of a matrix (each made one column), matrices side by side."""
+    return concatenate([a if lift(a)[0].ndim > 1 else reshape(a, (-1, 1)) for a in tup], axis=1)
+
+
 def array(obj, dtype=None, copy=True, **kwargs):
     """``numpy.array``: of an ArrayValue, a copy; of (nested) lists holding Values, their
     stack; of data, NumPy's array."""

@@ -289,6 +289,7 @@ class ArrayValue:
 
     sum, mean, prod, max, min = (_method(n) for n in ("sum", "mean", "prod", "max", "min"))
     var, std, cumsum, dot = (_method(n) for n in ("var", "std", "cumsum", "dot"))
+    cumprod, repeat = _method("cumprod"), _method("repeat")
     ravel, flatten, squeeze = _method("ravel"), _method("ravel"), _method("squeeze")
     clip, trace, diagonal = _method("clip"), _method("trace"), _method("diagonal")
     swapaxes, argmax, argmin = _method("swapaxes"), _method("argmax"), _method("argmin")
