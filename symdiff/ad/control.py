@@ -11,6 +11,7 @@ forward and runs that many times back.  The reverse of one iteration starts the
 adjoints of values that live one iteration from their first contribution.
 """
 
+from symdiff.ad.arrays import zero_of
 from symdiff.ad.containers import container_adjoints
 from symdiff.ad.environment import adjoint, builtin, flatten
 from symdiff.ad.taping import decision, restorable, unset
@@ -138,22 +139,27 @@ def counted(env, counter, loop, chunks, scope, stmt):
 
 def reverse_body(env, chunks, loop):
     """The reverse of one iteration; adjoints of values that live one iteration start
-    from their first contribution (``d = e``, not ``d += e``) and need no reset."""
+    from their first contribution (``d = e``, not ``d += e``) and need no reset.  Where
+    the first contribution is conditional or reaches only a part of an array (``d[:k]
+    += e``, ``np.add.at(d, i, e)``), the iteration starts the adjoint from its zeros
+    (``zero_of``: of the array's shape for an array read by index)."""
     stmts = flatten(env, chunks, loop.origin)
     for name in iteration_locals(env, loop):
         adjoint = env.names.derivatives.get(name)
         touching = [i for i, s in enumerate(stmts) if sw.mentions(s, adjoint)]
         if adjoint is None or not touching:
             continue
-        first = stmts[touching[0]]
-        if isinstance(first, sw.AddTo) and adjoint not in expression_names(first.value):
+        first, start = stmts[touching[0]], zero_of(env, name)
+        if isinstance(first, sw.AddTo) and first.target == adjoint and (
+                adjoint not in expression_names(first.value)):
             value = sw.negated(first.value) if first.negate else first.value
             stmts[touching[0]] = sw.Let(adjoint, value)
-        else:  # its first contribution is conditional: start the iteration from zero
-            stmts.insert(0, sw.Let(adjoint, sw.ZERO))
+        else:
+            stmts.insert(0, sw.Let(adjoint, start))
             touching = [i + 1 for i in touching]
         last = stmts[touching[-1]]
-        if len(touching) > 1 and isinstance(last, sw.Let) and sw.is_zero(last.value):
+        if len(touching) > 1 and isinstance(last, sw.Let) and last.target == adjoint and (
+                sw.is_zero(last.value) or last.value == start):
             del stmts[touching[-1]]  # the next iteration starts afresh
         env.names.iteration_local(adjoint)
     return stmts

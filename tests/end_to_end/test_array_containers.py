@@ -83,9 +83,6 @@ def slice_of_size_one_broadcast(S):
     return np.sum(np.sin(S) * S[..., :1])
 
 
-@pytest.mark.xfail(strict=True, reason="a slice by a bound the loop computes, read in the "
-                   "loop: its adjoint is bound to the slice's instead of added at the slice "
-                   "(dsin = dsin_part), a broadcast error or a wrong gradient")
 def test_a_slice_by_a_loop_bound_in_a_loop():
     x = np.linspace(-1.0, 1.0, 4)
     assert not oracles.gradient_failures(slice_by_a_loop_bound, (x,),
