@@ -155,7 +155,9 @@ def _index(frame, index):
     for part in index.elts if isinstance(index, ast.Tuple) else [index]:
         if isinstance(part, ast.Slice):
             bounds = (part.lower, part.upper, part.step)
-            parts.append(("s",) + tuple(b is not None for b in bounds))
+            width = _width(part.lower, part.upper)
+            parts.append(("s",) + tuple(b is not None for b in bounds) + (
+                () if width is None else (width,)))
             found += [frame.value(b) for b in bounds if b is not None]
         elif isinstance(part, ast.Constant) and part.value is None:
             parts.append("n")
@@ -165,6 +167,31 @@ def _index(frame, index):
             parts.append("v")
             found.append(frame.value(part))
     return parts, found
+
+
+def _width(lower, upper):
+    """How far apart the bounds of a slice are where the same name, shifted by integer
+    constants, gives both (``k:k + 1`` is 1, ``i - 2:i`` is 2); else None."""
+    if lower is None or upper is None:
+        return None
+    (base, low), (top, high) = _shifted(lower), _shifted(upper)
+    return high - low if base is not None and base == top else None
+
+
+def _shifted(bound):
+    """``(name, offset)`` of a bound ``name``, ``name + c``, ``c + name`` or ``name - c``
+    (``c`` an integer constant); ``(None, 0)`` of anything else."""
+    if isinstance(bound, ast.Name):
+        return bound.id, 0
+    if isinstance(bound, ast.BinOp) and isinstance(bound.op, (ast.Add, ast.Sub)):
+        pairs = [(bound.left, bound.right)] + (
+            [(bound.right, bound.left)] if isinstance(bound.op, ast.Add) else [])
+        for name, constant in pairs:
+            if isinstance(name, ast.Name) and isinstance(constant, ast.Constant) and (
+                    type(constant.value) is int):
+                sign = -1 if isinstance(bound.op, ast.Sub) else 1
+                return name.id, sign * constant.value
+    return None, 0
 
 
 def _index_hint(index):

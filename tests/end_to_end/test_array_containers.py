@@ -89,9 +89,6 @@ def test_a_slice_by_a_loop_bound_in_a_loop():
                                          symdiff.grad(slice_by_a_loop_bound)(x))
 
 
-@pytest.mark.xfail(strict=True, reason="x[..., :1] is not typed with a unit last axis, so "
-                   "its adjoint is not summed where NumPy broadcasts it: the reverse adds an "
-                   "array of the broadcast shape into the slice")
 def test_a_slice_of_size_one_that_broadcasts():
     S = np.linspace(-1.0, 1.0, 12).reshape(3, 2, 2)
     assert not oracles.gradient_failures(slice_of_size_one_broadcast, (S,),

@@ -12,6 +12,8 @@ The functions live in modules by what they exercise; this package gathers them:
                                 numpy, norms by axis, masks combined, stacks, squeeze
     CATEGORIES["containers"]    arrays in lists, tuples and dicts: a params dict, lists of
                                 layers, per-step lists stacked, dicts built and filled
+    CATEGORIES["slices"]        bounds a loop computes, one place of an axis broadcast
+                                (x[:, :1], x[-1:], x[:, k:k + 1]), steps, None axes
 
 ``ARRAY_CASES`` maps ``"category.label"`` to its ``case.Case``.  Every function returns a
 scalar (a Python float or a NumPy scalar) at each of its points and leaves its arguments
@@ -24,7 +26,7 @@ do not take arrays yet; they opt in by reading ``ARRAY_CASES`` when they do.
 """
 
 from . import (containers, elementwise, for_autograd, idioms, indexing, linalg, models,
-               reductions)
+               reductions, slices)
 
 CATEGORIES = {
     "elementwise": elementwise.CASES,
@@ -34,6 +36,7 @@ CATEGORIES = {
     "models": models.CASES,
     "idioms": idioms.CASES + for_autograd.CASES,
     "containers": containers.CASES,
+    "slices": slices.CASES,
 }
 
 ARRAY_CASES = {f"{category}.{case.label}": case
