@@ -139,8 +139,11 @@ def indexed_zeros(env):
 
 
 def as_array(env, name, node):
-    """The gradient of an array parameter: an array of no axes stays one (a sum of its
-    contributions is NumPy's scalar)."""
+    """The gradient of an array parameter: an array of no axes stays one, of its dtype
+    (a sum of its contributions is NumPy's scalar, of the dtype a float64 number met in
+    them promotes it to)."""
     if env.program.arrays[name].ndim:
         return node
-    return ex.Call(ex.Attribute(ex.Name(env.program.numpy_name), "asarray"), (node,))
+    dtype = ex.Attribute(ex.Name(name), "dtype")
+    return ex.Call(ex.Attribute(ex.Name(env.program.numpy_name), "asarray"), (node,),
+                   (("dtype", dtype),))

@@ -55,8 +55,6 @@ KNOWN_BROKEN = {  # case -> why symdiff raises something other than a SymdiffErr
 }
 
 KNOWN_WRONG = {  # case -> why the gradient symdiff returns is wrong today
-    "elementwise.scalar_code_on_a_zero_d_array":
-        "the gradient by a 0-d array parameter is a Python float, not a 0-d array of its dtype",
 }
 
 TAPE_PENDING = {  # case -> what the tape witness does not take yet (checked once it takes
