@@ -16,6 +16,7 @@ from symdiff.ad.containers import container_adjoints
 from symdiff.ad.environment import adjoint, builtin, flatten
 from symdiff.ad.taping import decision, restorable, unset
 from symdiff.ad.writer import operand
+from symdiff.primitives.indexing import Scattered
 from symdiff.core import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
@@ -154,15 +155,40 @@ def reverse_body(env, chunks, loop):
                 adjoint not in expression_names(first.value)):
             value = sw.negated(first.value) if first.negate else first.value
             stmts[touching[0]] = sw.Let(adjoint, value)
-        else:
-            stmts.insert(0, sw.Let(adjoint, start))
-            touching = [i + 1 for i in touching]
+        else:  # just before: what its zeros read is restored by then at top level
+            at = touching[0] if _adds_into(first, adjoint) else 0
+            stmts.insert(at, sw.Let(adjoint, start))
+            touching = [i + 1 if i >= at else i for i in touching]
         last = stmts[touching[-1]]
         if len(touching) > 1 and isinstance(last, sw.Let) and last.target == adjoint and (
                 sw.is_zero(last.value) or last.value == start):
             del stmts[touching[-1]]  # the next iteration starts afresh
         env.names.iteration_local(adjoint)
     return stmts
+
+
+def _adds_into(stmt, adjoint):
+    """Whether ``stmt`` adds at an index of the array ``adjoint`` itself (``d[i] += e``,
+    ``np.add.at(d, i, e)``), not inside a branch or loop."""
+    if isinstance(stmt, sw.AddTo):
+        return isinstance(stmt.target, ex.Subscript) and stmt.target.value == ex.Name(adjoint)
+    return isinstance(stmt, sw.Do) and isinstance(stmt.value, ex.Call) and bool(
+        stmt.value.args) and stmt.value.args[0] == ex.Name(adjoint)
+
+
+def shapes_read(env, stmt, terms):
+    """The array ``stmt`` reads by index (its builders' ``terms`` add at the index) where
+    that array lives one iteration of a loop (``iteration_locals``): the reverse of the
+    iteration starts its adjoint as zeros of its shape (``reverse_body``), so it reads
+    this iteration's value, saved or recomputed as any other, not the last one's."""
+    x = stmt.args[0] if stmt.args else None
+    if not isinstance(x, ir.Var) or not any(isinstance(term, Scattered) for _, term in terms):
+        return []
+    found = env.defuse.definitions(x.name)
+    loop = env.defuse.parent(found[0]) if len(found) == 1 else None
+    if isinstance(loop, (ir.For, ir.While)) and x.name in iteration_locals(env, loop):
+        return [x.name]
+    return []
 
 
 def iteration_locals(env, loop):

@@ -6,7 +6,8 @@ after it, on a value the loop computes.
 
 What they exercise: an axis a slice keeps at size one is one NumPy broadcasts, so the
 adjoint of the slice is summed back over it; a slice read in a loop adds its adjoint at
-its place of an array that lives one iteration, which starts each iteration as zeros.
+its place of an array that lives one iteration, which starts each iteration as zeros
+of that iteration's shape (a value whose size the loop changes).
 Each function is checked against the tape, finite differences along random directions
 and, for small shapes, sympy (``tests/end_to_end/test_arrays.py``).
 """
@@ -102,6 +103,22 @@ def every_other_reversed(x):
     return np.sum(np.sin(x[::-2]) * x[::-2] ** 2)
 
 
+def head_of_a_shrinking_value(x):
+    total = 0.0
+    for k in range(3, 0, -1):
+        y = np.sin(x[:k])
+        total = total + np.sum(y[:1] ** 2)
+    return total
+
+
+def ends_of_a_growing_value(x):
+    total = 0.0
+    for k in range(1, 4):
+        y = np.cos(x[:k])
+        total = total + np.sum(y[-1:] * y[:1])
+    return total
+
+
 CASES = [
     at(prefixes_in_a_loop, (normal("pial", 3),), (normal("pial", 5),), (normal("pial", 4, dtype=F32),)),
     at(suffixes_in_a_loop, (normal("sial", 2),), (normal("sial", 6),)),
@@ -118,4 +135,6 @@ CASES = [
     at(rows_before_each, (normal("rbe", 2, 2),), (normal("rbe", 4, 3),)),
     at(a_column_of_none, (normal("acon", 1),), (normal("acon", 4),)),
     at(every_other_reversed, (normal("eor", 5),), (normal("eor", 2),)),
+    at(head_of_a_shrinking_value, (normal("hoasv", 3),), (normal("hoasv", 5),)),
+    at(ends_of_a_growing_value, (normal("eoagv", 3),), (normal("eoagv", 6, dtype=F32),)),
 ]
