@@ -32,7 +32,7 @@ from symdiff.lower.array_calls import written_out
 from symdiff.lower.containers import container_of
 from symdiff.lower.names import meaning_of, scope_of
 from symdiff.lower.operands import reads_of
-from symdiff.primitives.indexing import index_op, index_pattern, write_op
+from symdiff.primitives.indexing import add_at_op, index_op, index_pattern, write_op
 from symdiff.primitives.registry import array_names, rule_of
 
 MEASURES = ("shape", "ndim", "size")  # an array's measures: integers, read as it runs
@@ -146,6 +146,57 @@ def assign_element(frame, target, value_node):
         frame.emit(ir.Assign(name, "copy", (written,), frame.origin))
     frame.mapping[array.id] = ir.Var(name)
     return True
+
+
+def add_at(frame, call):
+    """``numpy.add.at(x, index, v)`` of a local array ``x`` (a statement): ``x`` bound to
+    the record adding ``v`` at ``index`` (``indexing.add_at_op``), its index read as a
+    subscript's, ``slice(a, b, c)`` as ``a:b:c``; False for any other call."""
+    func = call.func
+    if not frame.unit.array_code or not (
+            isinstance(func, ast.Attribute) and func.attr == "at" and isinstance(
+                func.value, ast.Attribute) and func.value.attr == "add" and _is_numpy(
+                frame, func.value.value)) or len(call.args) != 3 or call.keywords:
+        return False
+    array, index_node, value_node = call.args
+    if not isinstance(array, ast.Name) or (
+            array.id not in frame.unit.arrays and scope_of(frame, array.id) is None):
+        return False
+    current = frame.value(array)
+    items = index_node.elts if isinstance(index_node, ast.Tuple) else [index_node]
+    parts, index = _index(frame, ast.Tuple([_as_slice(frame, i) for i in items], ast.Load())
+                          if isinstance(index_node, ast.Tuple) else _as_slice(frame, index_node))
+    value = frame.value(value_node)
+    name = frame.target_name(array.id)
+    frame.hint = array.id
+    added = operands.emit_op(frame, add_at_op(index_pattern(parts)), (current, value, *index),
+                             name)
+    if added != ir.Var(name):
+        frame.emit(ir.Assign(name, "copy", (added,), frame.origin))
+    frame.mapping[array.id] = ir.Var(name)
+    return True
+
+
+def _is_numpy(frame, node):
+    """Whether ``node`` names the module numpy."""
+    return isinstance(node, ast.Name) and _on_module(frame, node) and (
+        meaning_of(frame, node.id, node).value == "numpy")  # (a module's meaning: its name)
+
+
+def _as_slice(frame, node):
+    """``a:b:c`` for a call ``slice(a, b, c)`` of the builtin (``None`` for a bound left
+    out), ``node`` itself for anything else."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords
+            and 1 <= len(node.args) <= 3 and scope_of(frame, node.func.id) is None):
+        return node
+    try:
+        if lookup(node.func.id, frame.parsed.closure, frame.parsed.globals) is not slice:
+            return node
+    except KeyError:
+        return node
+    bounds = [None if isinstance(a, ast.Constant) and a.value is None else a for a in node.args]
+    bounds = [None] + bounds if len(bounds) == 1 else bounds  # ``slice(stop)``
+    return ast.Slice(*(bounds + [None] * (3 - len(bounds))))
 
 
 def _index(frame, index):

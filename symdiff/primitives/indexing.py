@@ -277,3 +277,61 @@ class _Zero:
     def __call__(self, g, args, out, names):
         read = instantiate(self.text, self.params, args, out, names)
         return Zeroed(read.index, g)
+
+
+# --- ``numpy.add.at(x, index, v)``: ``v`` added at ``index``, as a new array --------------
+
+_ADD_OPS = {}  # pattern -> the name of its op, ``add_at_<k>`` (its record among the writes')
+
+
+def add_at_op(pattern):
+    """The op of ``numpy.add.at(x, index, v)`` for an index of ``pattern``: its value is
+    a new array, ``x`` with ``v`` added at ``index``, once for each time a position
+    repeats (generated code copies, then adds, as for a write).  The adjoint passes to
+    ``x`` whole and to ``v`` read at the index; the tangent is ``dx`` with ``dv`` added
+    at the index the same way."""
+    if pattern not in _ADD_OPS:
+        name = f"add_at_{len(_ADD_OPS)}"
+        _ADD_OPS[pattern] = name
+        read = index_operation(pattern)
+        params = ("x", "v") + read.params[1:]
+        text = read.forward  # ``x[i0, i1]``: the index, as a write's
+        _WRITE_RECORDS[name] = replace(
+            primitive("add_at", text, (None,) * len(params), None, params=params,
+                      ints=params[2:], bridge=text),
+            array_result=_written, array_vjp=_add_vjp(pattern, text, params), writes=True,
+            array_jvp=_add_jvp(text, params))
+    return _ADD_OPS[pattern]
+
+
+def adds_at(op):
+    """Whether ``op`` is one of ``add_at_op``'s: a write that adds where it writes."""
+    return op in _ADD_OPS.values()
+
+
+def _add_vjp(pattern, text, params):
+    def vjp(args, out):
+        region = _indexed(pattern)((args[0],) + tuple(args[2:]), ())
+        value = Text("g" + text[1:], params)
+        if isinstance(region, t.Array):
+            value = Unbroadcast(value, args[1], region)
+        return (Text("g", params), value) + (None,) * (len(args) - 2)
+    return vjp
+
+
+def _add_jvp(text, params):
+    def jvp(args, out):
+        return (Text("g", params), _Added(text, params)) + (None,) * (len(args) - 2)
+    return jvp
+
+
+@dataclass(frozen=True)
+class _Added:
+    """The tangent ``g`` of ``v`` added at the index (positions repeating add again)."""
+
+    text: str
+    params: tuple
+
+    def __call__(self, g, args, out, names):
+        read = instantiate(self.text, self.params, args, out, names)
+        return Scattered(read.index, g, True)
