@@ -235,11 +235,24 @@ def _wrap(fn, wrt, with_value, optimize, jit=None):
         gradient = build(fn, wrt, with_value=with_value, optimize=optimize, jit=jit)
     except UndefinedNameError:
         return GradFunction(fn, wrt, with_value, optimize, jit)
+    arrays = _by_kinds(fn, wrt, with_value, optimize) if (
+        jit is None and gradient.program.numpy_name is not None) else None
     made = wrap(gradient, "value_and_grad" if with_value else "grad", subject,
-                jit_options({"wrt": wrt, "optimize": optimize}, jit), fn=fn)
+                jit_options({"wrt": wrt, "optimize": optimize}, jit), fn=fn, arrays=arrays)
     if optimize and jit is None:  # read again (grad of a gradient): saves one by one
         made._reread = functools.partial(_reread, fn, wrt, with_value, optimize)
     return made
+
+
+def _by_kinds(fn, wrt, with_value, optimize):
+    """The gradient of a function of numbers that calls NumPy, for a call given an array
+    (a 0-d one): built for that call's kinds, so the gradient by a 0-d array is a 0-d
+    array of its dtype, as the gradient by any array is an array of its shape."""
+    def call(args, kwargs):
+        kinds = container_kinds(fn, args, kwargs)
+        gradient = build(fn, wrt, with_value=with_value, optimize=optimize, kinds=kinds)
+        return gradient.function(*args, **kwargs)
+    return call
 
 
 def _reread(fn, wrt, with_value, optimize):

@@ -27,7 +27,7 @@ from symdiff.core.rewrite import breadth_first_names
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
-from symdiff.primitives.indexing import Scattered, Zeroed, index_record
+from symdiff.primitives.indexing import Scattered, Zeroed, adds_at, index_record
 from symdiff.primitives.texts import instantiate
 
 
@@ -66,11 +66,22 @@ def refuse_array_result(program):
 
 def written(env, stmt):
     """``y = x.copy()`` then ``y[index] = v``: the forward of ``x[index] = v`` (a new
-    array, so what the reverse saved of ``x`` stays as it was)."""
+    array, so what the reverse saved of ``x`` stays as it was); ``numpy.add.at(y,
+    index, v)`` for ``numpy.add.at(x, index, v)``."""
     x, v, *index = operands(stmt)
     read = instantiate(env.program.rule(stmt.op).forward, env.program.rule(stmt.op).params,
                        (ex.Name(stmt.target), v, *index), None, None)
-    return [sw.Let(stmt.target, ex.Call(ex.Attribute(x, "copy"))), sw.Let(read, v)]
+    copied = sw.Let(stmt.target, ex.Call(ex.Attribute(x, "copy")))
+    if adds_at(stmt.op):
+        return [copied, add_at(env, stmt.target, read.index, v)]
+    return [copied, sw.Let(read, v)]
+
+
+def add_at(env, d, index, value):
+    """``numpy.add.at(d, index, value)``: ``value`` added at ``index`` of ``d`` in place,
+    again for each time a position repeats."""
+    at = ex.Attribute(ex.Attribute(ex.Name(env.program.numpy_name), "add"), "at")
+    return sw.Do(ex.Call(at, (ex.Name(d), as_value(env, index), value)))
 
 
 def zeroed(env, d, term):
@@ -93,8 +104,7 @@ def scattered(env, d, term):
     """``d[index] += value``, into the zeros the array's adjoint starts as
     (``indexed_zeros``); ``numpy.add.at`` where the index's positions may repeat."""
     if term.repeats:
-        add_at = ex.Attribute(ex.Attribute(ex.Name(env.program.numpy_name), "add"), "at")
-        return sw.Do(ex.Call(add_at, (ex.Name(d), as_value(env, term.index), term.value)))
+        return add_at(env, d, term.index, term.value)
     return sw.AddTo(ex.Subscript(ex.Name(d), term.index), term.value)
 
 
@@ -139,8 +149,14 @@ def indexed_zeros(env):
 
 
 def as_array(env, name, node):
-    """The gradient of an array parameter: an array of no axes stays one (a sum of its
-    contributions is NumPy's scalar)."""
-    if env.program.arrays[name].ndim:
+    """The gradient of an array parameter: an array of no axes stays one, of its dtype
+    (a sum of its contributions is NumPy's scalar, of the dtype a float64 number met in
+    them promotes a float32 one to: cast back)."""
+    kind = env.program.arrays[name]
+    if kind.ndim:
         return node
-    return ex.Call(ex.Attribute(ex.Name(env.program.numpy_name), "asarray"), (node,))
+    numpy = ex.Name(env.program.numpy_name)
+    made = ex.Call(ex.Attribute(numpy, "asarray"), (node,))
+    if kind.dtype == "float64":
+        return made
+    return ex.Call(ex.Attribute(made, "astype"), (ex.Attribute(numpy, kind.dtype),))

@@ -11,10 +11,12 @@ forward and runs that many times back.  The reverse of one iteration starts the
 adjoints of values that live one iteration from their first contribution.
 """
 
+from symdiff.ad.arrays import zero_of
 from symdiff.ad.containers import container_adjoints
 from symdiff.ad.environment import adjoint, builtin, flatten
 from symdiff.ad.taping import decision, restorable, unset
 from symdiff.ad.writer import operand
+from symdiff.primitives.indexing import Scattered
 from symdiff.core import expr as ex
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
@@ -142,25 +144,55 @@ def counted(env, counter, loop, chunks, scope, stmt):
 
 def reverse_body(env, chunks, loop):
     """The reverse of one iteration; adjoints of values that live one iteration start
-    from their first contribution (``d = e``, not ``d += e``) and need no reset."""
+    from their first contribution (``d = e``, not ``d += e``) and need no reset.  Where
+    the first contribution is conditional or reaches only a part of an array (``d[:k]
+    += e``, ``np.add.at(d, i, e)``), the iteration starts the adjoint from its zeros
+    (``zero_of``: of the array's shape for an array read by index)."""
     stmts = flatten(env, chunks, loop.origin)
     for name in iteration_locals(env, loop):
         adjoint = env.names.derivatives.get(name)
         touching = [i for i, s in enumerate(stmts) if sw.mentions(s, adjoint)]
         if adjoint is None or not touching:
             continue
-        first = stmts[touching[0]]
-        if isinstance(first, sw.AddTo) and adjoint not in expression_names(first.value):
+        first, start = stmts[touching[0]], zero_of(env, name)
+        if isinstance(first, sw.AddTo) and first.target == adjoint and (
+                adjoint not in expression_names(first.value)):
             value = sw.negated(first.value) if first.negate else first.value
             stmts[touching[0]] = sw.Let(adjoint, value)
-        else:  # its first contribution is conditional: start the iteration from zero
-            stmts.insert(0, sw.Let(adjoint, sw.ZERO))
-            touching = [i + 1 for i in touching]
+        else:  # just before: what its zeros read is restored by then at top level
+            at = touching[0] if _adds_into(first, adjoint) else 0
+            stmts.insert(at, sw.Let(adjoint, start))
+            touching = [i + 1 if i >= at else i for i in touching]
         last = stmts[touching[-1]]
-        if len(touching) > 1 and isinstance(last, sw.Let) and sw.is_zero(last.value):
+        if len(touching) > 1 and isinstance(last, sw.Let) and last.target == adjoint and (
+                sw.is_zero(last.value) or last.value == start):
             del stmts[touching[-1]]  # the next iteration starts afresh
         env.names.iteration_local(adjoint)
     return stmts
+
+
+def _adds_into(stmt, adjoint):
+    """Whether ``stmt`` adds at an index of the array ``adjoint`` itself (``d[i] += e``,
+    ``np.add.at(d, i, e)``), not inside a branch or loop."""
+    if isinstance(stmt, sw.AddTo):
+        return isinstance(stmt.target, ex.Subscript) and stmt.target.value == ex.Name(adjoint)
+    return isinstance(stmt, sw.Do) and isinstance(stmt.value, ex.Call) and bool(
+        stmt.value.args) and stmt.value.args[0] == ex.Name(adjoint)
+
+
+def shapes_read(env, stmt, terms):
+    """The array ``stmt`` reads by index (its builders' ``terms`` add at the index) where
+    that array lives one iteration of a loop (``iteration_locals``): the reverse of the
+    iteration starts its adjoint as zeros of its shape (``reverse_body``), so it reads
+    this iteration's value, saved or recomputed as any other, not the last one's."""
+    x = stmt.args[0] if stmt.args else None
+    if not isinstance(x, ir.Var) or not any(isinstance(term, Scattered) for _, term in terms):
+        return []
+    found = env.defuse.definitions(x.name)
+    loop = env.defuse.parent(found[0]) if len(found) == 1 else None
+    if isinstance(loop, (ir.For, ir.While)) and x.name in iteration_locals(env, loop):
+        return [x.name]
+    return []
 
 
 def iteration_locals(env, loop):

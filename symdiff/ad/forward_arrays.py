@@ -18,7 +18,7 @@ Guarantees statements binding the target's tangent, which has the target's shape
     y = x.copy(); y[:, 0] = v                           dy = dx.copy(); dy[:, 0] = dv
 """
 
-from symdiff.ad.arrays import zeros_like
+from symdiff.ad.arrays import add_at, zeros_like
 from symdiff.core import expr as ex
 from symdiff.core import types as t
 from symdiff.ir import sweeps as sw
@@ -67,13 +67,18 @@ def _sum(built):
 
 def _written_tangent(env, target, x, built):
     """``dy = dx.copy(); dy[index] = dv`` for ``y = x`` written at ``index`` with ``v``
-    (zeros of ``x`` where ``x`` has no tangent, zero where ``v`` has none)."""
+    (zeros of ``x`` where ``x`` has no tangent, zero where ``v`` has none);
+    ``dy = dx.copy(); np.add.at(dy, index, dv)`` for ``y = numpy.add.at(x, index, v)``,
+    whose ``dx`` passes whole."""
     kept = next((b for b in built if isinstance(b, Zeroed)), None)
     put = next((b for b in built if isinstance(b, Scattered)), None)
-    index = (kept or put).index
-    if kept is not None:
-        start = ex.Call(ex.Attribute(kept.value, "copy"))
+    whole = next((b for b in built if not isinstance(b, (Zeroed, Scattered))), None)
+    if kept is not None or whole is not None:
+        start = ex.Call(ex.Attribute(kept.value if kept is not None else whole, "copy"))
     else:
         start = ex.Call(ex.Attribute(ex.Name(env.program.numpy_name), "zeros_like"), (x,))
+    if put is not None and put.repeats:
+        return [sw.Let(target, start), add_at(env, target, put.index, put.value)]
+    index = (kept or put).index
     return [sw.Let(target, start),
             sw.Let(ex.Subscript(ex.Name(target), index), put.value if put else sw.ZERO)]

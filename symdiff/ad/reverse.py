@@ -44,7 +44,7 @@ from symdiff.ad.changes import append_to_list, join, pop_from_list, reduce, set_
 from symdiff.ad.containers import (branch_local_adjoints, build_container,
                                    container_adjoints, gradient_of, item, share, structured,
                                    take, zeros)
-from symdiff.ad.control import branch, for_loop, while_loop
+from symdiff.ad.control import branch, for_loop, shapes_read, while_loop
 from symdiff.ad.environment import (Environment, adjoint, built_sides, builtin, flatten,
                                     forward_expression, names_for, overwrites,
                                     redefinitions, stack_names)
@@ -140,7 +140,7 @@ def build(env, with_value, as_tuple, seeded=False):
             sw.Let(adjoint(env, result.name), ex.Const(1.0))]
         seeded_names = {s.target for s in seeding}
         reverse += seeding + [s for s in container_adjoints(env) + indexed_zeros(env)
-                              if s.target not in seeded_names]
+                              if s.target not in seeded_names and s.target not in names.local]
         reverse += flatten(env, rev)
         if start:
             reverse = read_only(start, reverse, adjoint(env, result.name))
@@ -259,7 +259,7 @@ def operation(env, stmt, scope):
     build = _Building(ex.Name(g), operands(stmt), ex.Name(stmt.target),
                       names_for(env, stmt))
     terms = [(name, build(builder)) for name, builder in builders.items()]
-    reads = [n for _, term in terms for n in term_names(term)]
+    reads = [n for _, term in terms for n in term_names(term)] + shapes_read(env, stmt, terms)
     names = [a.name for a in stmt.args if isinstance(a, ir.Var)] + [stmt.target]
     place = env.defuse.place(stmt)
     taped = [n for n in dict.fromkeys(reads) if n in names and scope.taped(n, place)

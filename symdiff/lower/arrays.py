@@ -32,7 +32,7 @@ from symdiff.lower.array_calls import written_out
 from symdiff.lower.containers import container_of
 from symdiff.lower.names import meaning_of, scope_of
 from symdiff.lower.operands import reads_of
-from symdiff.primitives.indexing import index_op, index_pattern, write_op
+from symdiff.primitives.indexing import add_at_op, index_op, index_pattern, write_op
 from symdiff.primitives.registry import array_names, rule_of
 
 MEASURES = ("shape", "ndim", "size")  # an array's measures: integers, read as it runs
@@ -148,6 +148,57 @@ def assign_element(frame, target, value_node):
     return True
 
 
+def add_at(frame, call):
+    """``numpy.add.at(x, index, v)`` of a local array ``x`` (a statement): ``x`` bound to
+    the record adding ``v`` at ``index`` (``indexing.add_at_op``), its index read as a
+    subscript's, ``slice(a, b, c)`` as ``a:b:c``; False for any other call."""
+    func = call.func
+    if not frame.unit.array_code or not (
+            isinstance(func, ast.Attribute) and func.attr == "at" and isinstance(
+                func.value, ast.Attribute) and func.value.attr == "add" and _is_numpy(
+                frame, func.value.value)) or len(call.args) != 3 or call.keywords:
+        return False
+    array, index_node, value_node = call.args
+    if not isinstance(array, ast.Name) or (
+            array.id not in frame.unit.arrays and scope_of(frame, array.id) is None):
+        return False
+    current = frame.value(array)
+    items = index_node.elts if isinstance(index_node, ast.Tuple) else [index_node]
+    parts, index = _index(frame, ast.Tuple([_as_slice(frame, i) for i in items], ast.Load())
+                          if isinstance(index_node, ast.Tuple) else _as_slice(frame, index_node))
+    value = frame.value(value_node)
+    name = frame.target_name(array.id)
+    frame.hint = array.id
+    added = operands.emit_op(frame, add_at_op(index_pattern(parts)), (current, value, *index),
+                             name)
+    if added != ir.Var(name):
+        frame.emit(ir.Assign(name, "copy", (added,), frame.origin))
+    frame.mapping[array.id] = ir.Var(name)
+    return True
+
+
+def _is_numpy(frame, node):
+    """Whether ``node`` names the module numpy."""
+    return isinstance(node, ast.Name) and _on_module(frame, node) and (
+        meaning_of(frame, node.id, node).value == "numpy")  # (a module's meaning: its name)
+
+
+def _as_slice(frame, node):
+    """``a:b:c`` for a call ``slice(a, b, c)`` of the builtin (``None`` for a bound left
+    out), ``node`` itself for anything else."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords
+            and 1 <= len(node.args) <= 3 and scope_of(frame, node.func.id) is None):
+        return node
+    try:
+        if lookup(node.func.id, frame.parsed.closure, frame.parsed.globals) is not slice:
+            return node
+    except KeyError:
+        return node
+    bounds = [None if isinstance(a, ast.Constant) and a.value is None else a for a in node.args]
+    bounds = [None] + bounds if len(bounds) == 1 else bounds  # ``slice(stop)``
+    return ast.Slice(*(bounds + [None] * (3 - len(bounds))))
+
+
 def _index(frame, index):
     """``(parts, operands)`` of an index (``indexing.index_pattern``'s parts), its
     operands evaluated in order."""
@@ -155,7 +206,9 @@ def _index(frame, index):
     for part in index.elts if isinstance(index, ast.Tuple) else [index]:
         if isinstance(part, ast.Slice):
             bounds = (part.lower, part.upper, part.step)
-            parts.append(("s",) + tuple(b is not None for b in bounds))
+            width = _width(part.lower, part.upper)
+            parts.append(("s",) + tuple(b is not None for b in bounds) + (
+                () if width is None else (width,)))
             found += [frame.value(b) for b in bounds if b is not None]
         elif isinstance(part, ast.Constant) and part.value is None:
             parts.append("n")
@@ -165,6 +218,31 @@ def _index(frame, index):
             parts.append("v")
             found.append(frame.value(part))
     return parts, found
+
+
+def _width(lower, upper):
+    """How far apart the bounds of a slice are where the same name, shifted by integer
+    constants, gives both (``k:k + 1`` is 1, ``i - 2:i`` is 2); else None."""
+    if lower is None or upper is None:
+        return None
+    (base, low), (top, high) = _shifted(lower), _shifted(upper)
+    return high - low if base is not None and base == top else None
+
+
+def _shifted(bound):
+    """``(name, offset)`` of a bound ``name``, ``name + c``, ``c + name`` or ``name - c``
+    (``c`` an integer constant); ``(None, 0)`` of anything else."""
+    if isinstance(bound, ast.Name):
+        return bound.id, 0
+    if isinstance(bound, ast.BinOp) and isinstance(bound.op, (ast.Add, ast.Sub)):
+        pairs = [(bound.left, bound.right)] + (
+            [(bound.right, bound.left)] if isinstance(bound.op, ast.Add) else [])
+        for name, constant in pairs:
+            if isinstance(name, ast.Name) and isinstance(constant, ast.Constant) and (
+                    type(constant.value) is int):
+                sign = -1 if isinstance(bound.op, ast.Sub) else 1
+                return name.id, sign * constant.value
+    return None, 0
 
 
 def _index_hint(index):

@@ -76,6 +76,8 @@ def stmt_Expr(frame, node):
         helper = names.meaning_of(frame, func.id, func).value
         frame.call_user(helper, node.value, None, discard=True)
         return
+    if arrays.add_at(frame, node.value):  # ``np.add.at(x, index, v)``
+        return
     method = changes.list_method(frame, func)
     if method is not None and method[1] == "append" and len(node.value.args) == 1 and (
             not node.value.keywords):

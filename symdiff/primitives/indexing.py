@@ -41,7 +41,8 @@ def index_pattern(parts):
     """The pattern of an index: for each part, ``"v"`` (an operand: an integer, or an
     array of integers or booleans, as its type says), ``"n"`` (``None``), ``"e"``
     (``...``) or ``("s", lower, upper, step)`` (a slice, each bound True where an
-    operand gives it)."""
+    operand gives it), ``("s", lower, upper, step, width)`` where the bounds are the
+    same value apart by the integer ``width`` (``k:k + 1``, ``i - 2:i``)."""
     return tuple(parts)
 
 
@@ -74,7 +75,7 @@ def index_operation(pattern):
         elif part in ("n", "e"):
             text.append("None" if part == "n" else "...")
         else:
-            lower, upper, step = (next(names) if present else "" for present in part[1:])
+            lower, upper, step = (next(names) if present else "" for present in part[1:4])
             text.append(f"{lower}:{upper}" + (f":{step}" if step else ""))
     forward = f"x[{', '.join(text)}]"
     made = replace(primitive("getitem", forward, (None,) * len(params), None,
@@ -86,21 +87,24 @@ def index_operation(pattern):
 def _operands(pattern):
     """The names of an index's operands, in order: ``i0``, ``i1``, ..."""
     count = sum(1 for p in pattern if p == "v") + sum(
-        sum(1 for b in p[1:] if b) for p in pattern if isinstance(p, tuple))
+        sum(1 for b in p[1:4] if b) for p in pattern if isinstance(p, tuple))
     return tuple(f"i{k}" for k in range(count))
 
 
 def _indexed(pattern):
     """The type rule of ``x[index]``: an integer takes its axis out, a slice keeps it
-    (of size one only where ``x``'s was), ``None`` puts one of size one in, ``...``
-    stands for the axes the others leave; integer arrays of one axis, next to each
-    other, give one axis where they stand (a boolean mask: one axis for its own)."""
+    (of size one where ``x``'s was, or where its bounds make it so: ``:1``, ``-1:``,
+    ``2:3``, ``_one_at_most``), ``None`` puts one of size one in, ``...`` stands for the
+    axes the others leave; integer arrays of one axis, next to each other, give one axis
+    where they stand (a boolean mask: one axis for its own)."""
     def rule(args, consts):
         x = args[0] if args else None
         if not isinstance(x, t.Array) or None in args:
             return None
+        consts = tuple(consts[1:]) + (None,) * (len(args) - len(consts))
         units, position, ndim, block = [], 0, 0, None
-        for part, operands in _parts(pattern, args[1:]):
+        for (part, operands), (_, given) in zip(_parts(pattern, args[1:]),
+                                                _parts(pattern, consts)):
             if part == "n":
                 units.append(ndim)
                 ndim += 1
@@ -118,7 +122,7 @@ def _indexed(pattern):
                     block, ndim = ndim, ndim + 1
                 position += index.ndim if index.dtype == "bool" else 1
             else:  # a slice
-                units += [ndim] if position in x.unit_axes else []
+                units += [ndim] if position in x.unit_axes or _one_at_most(part, given) else []
                 position, ndim = position + 1, ndim + 1
         if position > x.ndim:
             return None
@@ -129,11 +133,33 @@ def _indexed(pattern):
     return rule
 
 
+def _one_at_most(part, given):
+    """Whether a slice ``part`` whose operands are the constants ``given`` (None where
+    not one) keeps at most one place of an axis of any size, and one of some: an axis
+    of size one.  Bounds ``width`` apart, ``k:k + width:step``, keep at most
+    ``ceil(width / step)`` places, whatever ``k`` is.  Constant bounds: past ``|lower| + |upper| + 3 |step|``
+    each bound stands at a fixed place or at a fixed distance from the end, so the size
+    of what it keeps grows with the axis's or no longer changes: the sizes up to there
+    decide."""
+    bounds, values = iter(given), []
+    for present in part[1:4]:
+        values.append(next(bounds) if present else None)
+    lower, upper, step = values
+    if len(part) > 4 and (step is None or type(step) is int and step > 0):
+        return 1 <= part[4] <= (step or 1)  # in a window of ``width`` places at most
+    if not all(v is None or type(v) is int for v in values) or (
+            values[:2] == [None, None] or step == 0):
+        return False  # a bound the code computes, or the whole axis, or a step of zero
+    last = sum(abs(v) for v in (lower, upper) if v is not None) + 3 * abs(step or 1) + 2
+    sizes = {len(range(n)[lower:upper:step]) for n in range(last)}
+    return max(sizes) == 1
+
+
 def _parts(pattern, operands):
     """Each part of ``pattern`` with the operand types it takes."""
     operands = list(operands)
     for part in pattern:
-        count = 1 if part == "v" else sum(part[1:]) if isinstance(part, tuple) else 0
+        count = 1 if part == "v" else sum(part[1:4]) if isinstance(part, tuple) else 0
         yield part, operands[:count]
         operands = operands[count:]
 
@@ -251,3 +277,61 @@ class _Zero:
     def __call__(self, g, args, out, names):
         read = instantiate(self.text, self.params, args, out, names)
         return Zeroed(read.index, g)
+
+
+# --- ``numpy.add.at(x, index, v)``: ``v`` added at ``index``, as a new array --------------
+
+_ADD_OPS = {}  # pattern -> the name of its op, ``add_at_<k>`` (its record among the writes')
+
+
+def add_at_op(pattern):
+    """The op of ``numpy.add.at(x, index, v)`` for an index of ``pattern``: its value is
+    a new array, ``x`` with ``v`` added at ``index``, once for each time a position
+    repeats (generated code copies, then adds, as for a write).  The adjoint passes to
+    ``x`` whole and to ``v`` read at the index; the tangent is ``dx`` with ``dv`` added
+    at the index the same way."""
+    if pattern not in _ADD_OPS:
+        name = f"add_at_{len(_ADD_OPS)}"
+        _ADD_OPS[pattern] = name
+        read = index_operation(pattern)
+        params = ("x", "v") + read.params[1:]
+        text = read.forward  # ``x[i0, i1]``: the index, as a write's
+        _WRITE_RECORDS[name] = replace(
+            primitive("add_at", text, (None,) * len(params), None, params=params,
+                      ints=params[2:], bridge=text),
+            array_result=_written, array_vjp=_add_vjp(pattern, text, params), writes=True,
+            array_jvp=_add_jvp(text, params))
+    return _ADD_OPS[pattern]
+
+
+def adds_at(op):
+    """Whether ``op`` is one of ``add_at_op``'s: a write that adds where it writes."""
+    return op in _ADD_OPS.values()
+
+
+def _add_vjp(pattern, text, params):
+    def vjp(args, out):
+        region = _indexed(pattern)((args[0],) + tuple(args[2:]), ())
+        value = Text("g" + text[1:], params)
+        if isinstance(region, t.Array):
+            value = Unbroadcast(value, args[1], region)
+        return (Text("g", params), value) + (None,) * (len(args) - 2)
+    return vjp
+
+
+def _add_jvp(text, params):
+    def jvp(args, out):
+        return (Text("g", params), _Added(text, params)) + (None,) * (len(args) - 2)
+    return jvp
+
+
+@dataclass(frozen=True)
+class _Added:
+    """The tangent ``g`` of ``v`` added at the index (positions repeating add again)."""
+
+    text: str
+    params: tuple
+
+    def __call__(self, g, args, out, names):
+        read = instantiate(self.text, self.params, args, out, names)
+        return Scattered(read.index, g, True)

@@ -83,18 +83,12 @@ def slice_of_size_one_broadcast(S):
     return np.sum(np.sin(S) * S[..., :1])
 
 
-@pytest.mark.xfail(strict=True, reason="a slice by a bound the loop computes, read in the "
-                   "loop: its adjoint is bound to the slice's instead of added at the slice "
-                   "(dsin = dsin_part), a broadcast error or a wrong gradient")
 def test_a_slice_by_a_loop_bound_in_a_loop():
     x = np.linspace(-1.0, 1.0, 4)
     assert not oracles.gradient_failures(slice_by_a_loop_bound, (x,),
                                          symdiff.grad(slice_by_a_loop_bound)(x))
 
 
-@pytest.mark.xfail(strict=True, reason="x[..., :1] is not typed with a unit last axis, so "
-                   "its adjoint is not summed where NumPy broadcasts it: the reverse adds an "
-                   "array of the broadcast shape into the slice")
 def test_a_slice_of_size_one_that_broadcasts():
     S = np.linspace(-1.0, 1.0, 12).reshape(3, 2, 2)
     assert not oracles.gradient_failures(slice_of_size_one_broadcast, (S,),

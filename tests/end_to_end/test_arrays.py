@@ -55,8 +55,6 @@ KNOWN_BROKEN = {  # case -> why symdiff raises something other than a SymdiffErr
 }
 
 KNOWN_WRONG = {  # case -> why the gradient symdiff returns is wrong today
-    "elementwise.scalar_code_on_a_zero_d_array":
-        "the gradient by a 0-d array parameter is a Python float, not a 0-d array of its dtype",
 }
 
 TAPE_PENDING = {  # case -> what the tape witness does not take yet (checked once it takes
@@ -67,6 +65,8 @@ TAPE_PENDING = {  # case -> what the tape witness does not take yet (checked onc
 
 SYMPY_REFUSED = {  # case -> why the sympy witness refuses its smallest point; only shrinks
     "moves.questions_in_branches": "a mask's .any() as a branch condition (a bool as a number)",
+    **{f"indexing.{label}": "np.add.at is not read by the sympy witness" for label in (
+        "added_at_repeats", "added_at_pairs", "added_at_in_a_loop")},
 }
 
 SYMPY_LARGE = set()  # cases whose every point holds more than MAX_ELEMENTS numbers

@@ -31,24 +31,15 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
 # Cases whose generated gradient uses what forward mode does not read yet (located in the
 # gradient's text); the list only shrinks.
 HVP_REFUSED = {
-    "indexing.gathered_pairs": "np.add.at",
-    "moves.best_entry_per_row": "np.add.at",
-    "moves.embedding_lookup": "np.add.at",
-    "moves.reordered_by_rank": "np.add.at",
     "moves.order_statistics_by_rows": "np.take_along_axis (a sort's adjoint along an axis)",
-    "indexing.gathered_with_repeats": "np.add.at",
-    "indexing.identity_and_diagonal": "np.add.at",
-    "models.cross_entropy_by_logsumexp": "np.add.at",
-    "models.softmax_cross_entropy": "np.add.at",
-    "models.tempered_cross_entropy": "np.add.at",
-    # the operations read since (ops) and the optimizer's array rewrites (optarr) put in
-    # the gradient what forward mode does not read yet
-    "idioms.softmax_cross_entropy": "np.add.at",
     **{f"containers.{label}": "a container of arrays the gradient builds: forward mode "
        "reads lists of numbers" for label in (
            "concatenated_windows", "rnn_over_a_list", "stacked_states", "steps_as_an_array")},
 }
-HVP_BROKEN = {}  # case -> why forward mode over its gradient raises an InternalError
+HVP_BROKEN = {  # case -> why forward mode over its gradient raises an InternalError
+    "slices.prefix_or_suffix_by_a_branch": "the gradient pushes arrays and the branch's "
+    "bool on one stack in a loop: read again, the stack is typed a list of floats",
+}
 
 
 def _takes(case):

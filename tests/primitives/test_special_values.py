@@ -538,6 +538,30 @@ def _check_branch(m):
     assert _grad(m.branch, 0.0) == -1.0  # the branch taken at 0 is the else
 
 
+def _check_zero_d_array(m):
+    import numpy as np
+    for dtype in (np.float64, np.float32):
+        for other in (1.5, np.float64(1.5), np.float32(1.5)):
+            ds, dt = _grad(m.exp_times, np.array(0.5, dtype=dtype), other)
+            assert type(ds) is np.ndarray and ds.shape == () and ds.dtype == dtype
+            assert type(dt) is float and math.isclose(ds, 1.5 * math.exp(0.5), rel_tol=1e-6)
+            assert type(_grad(m.exp_times, dtype(0.5), other)[0]) is float
+            ds, dt = _grad(m.summed_exp_times, np.array(0.5, dtype=dtype), other)
+            assert type(ds) is np.ndarray and ds.shape == () and ds.dtype == dtype
+    assert type(_grad(m.exp_times, 0.5, np.array(1.5))[1]) is np.ndarray
+
+
+CONVENTIONS += """
+
+def exp_times(s, t):
+    return np.exp(s) * t
+
+
+def summed_exp_times(s, t):
+    return np.sum(np.exp(s) * t)
+"""
+
+
 CONVENTIONS += """
 
 def square_plus(x, y):
@@ -755,6 +779,7 @@ ROW_CHECKS = {
     "`x % y`, `fmod(x, y)`": _check_remainder,
     "a branch condition": _check_branch,
     "an `OverflowError` of a value only the result needs": _check_value_overflow,
+    "a 0-d array argument": _check_zero_d_array,
 }
 
 

@@ -48,11 +48,23 @@ def test_a_function_the_tape_lacks_is_refused_naming_it_at_the_users_line():
     lambda x: np.fft.fft(x), lambda x: np.median(x), lambda x: np.nancumprod(x),
     lambda x: np.add.accumulate(x), lambda x: np.exp(x, out=np.empty(x.shape)),
     lambda x: np.linalg.eigvals(x), lambda x: np.linalg.norm(x, ord="nuc"),
-    lambda x: np.add.at(x, [0], 1.0),
-], ids=["fft", "median", "nancumprod", "accumulate", "out", "eigvals", "nuc", "at"])
+    lambda x: np.multiply.at(x, [0], 2.0), lambda x: np.add.at(np.zeros(3), [0], x[0]),
+], ids=["fft", "median", "nancumprod", "accumulate", "out", "eigvals", "nuc", "multiply_at",
+        "add_at_into_a_plain_array"])
 def test_refusals_outside_grad_too(call):
     with pytest.raises((SymdiffError, TypeError)):
         call(ArrayValue(np.eye(3)))
+
+
+def test_add_at_into_a_tracked_array_adds_at_repeats_and_pulls_back():
+    def f(x, v):
+        y = x * 2.0
+        np.add.at(y, [0, 2, 0], v)
+        return np.sum(y ** 2)
+    x, v = np.array([0.5, -1.0, 1.5]), np.array([0.3, -0.2, 0.7])
+    y = 2.0 * x + np.array([1.0, 0.0, -0.2])
+    dx, dv = tape.grad(f)(x, v)
+    assert np.allclose(dx, 4.0 * y) and np.allclose(dv, 2.0 * y[[0, 2, 0]])
 
 
 def test_reading_functions_run_on_the_numbers():

@@ -108,6 +108,10 @@ def array_function(func, args, kwargs):
 def array_ufunc(ufunc, method, inputs, kwargs):
     """``ufunc`` called (or reduced) on the tape (``__array_ufunc__``)."""
     name = ufunc.__name__
+    if method == "at" and name == "add" and isinstance(inputs[0], ArrayValue) and (
+            len(inputs) == 3 and not kwargs):  # ``np.add.at(x, key, v)``: changes ``x``
+        inputs[0]._node = shapes.add_at(*inputs)
+        return None
     if method == "reduce" and name in _REDUCE and set(kwargs) <= {"axis", "keepdims"}:
         return _DIFFERENTIABLE[_REDUCE[name]](*inputs, **kwargs)
     extra = {"matmul": linalg.matmul, "clip": shapes.clip}

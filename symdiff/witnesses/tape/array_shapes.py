@@ -81,6 +81,23 @@ def setitem(x, key, value):
     return Node(new, edges)
 
 
+def add_at(x, key, value):
+    """The node of ``x`` after ``numpy.add.at(x, key, value)``: ``value`` added at
+    ``key``, again at each repeat.  ``x``'s adjoint is ``g`` whole; ``value``'s is ``g``
+    read at ``key`` (a repeated place read each time), summed back to its shape."""
+    np = numpy()
+    data, node = lift(x)
+    vdata, vnode = lift(value)
+    key = _index_data(key)
+    new = np.array(data, dtype=float)
+    np.add.at(new, key, vdata)
+    edges = (node, Pullback(lambda g: g))
+    if vnode is not None:
+        edges += (vnode, Pullback(lambda g: unbroadcast(np.asarray(g)[key],
+                                                        np.shape(vdata))))
+    return Node(new, edges)
+
+
 def _zeroed(np, g, key):
     g = np.array(g, dtype=float)
     g[key] = 0.0

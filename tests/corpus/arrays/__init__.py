@@ -14,6 +14,8 @@ The functions live in modules by what they exercise; this package gathers them:
                                 layers, per-step lists stacked, dicts built and filled
     CATEGORIES["moves"]         axes swapped and moved, rolls, flips, sorts, running
                                 products, repeats, argmax/argsort and other questions
+    CATEGORIES["slices"]        bounds a loop computes, one place of an axis broadcast
+                                (x[:, :1], x[-1:], x[:, k:k + 1]), steps, None axes
 
 ``ARRAY_CASES`` maps ``"category.label"`` to its ``case.Case``.  Every function returns a
 scalar (a Python float or a NumPy scalar) at each of its points and leaves its arguments
@@ -26,7 +28,7 @@ do not take arrays yet; they opt in by reading ``ARRAY_CASES`` when they do.
 """
 
 from . import (containers, elementwise, for_autograd, idioms, indexing, linalg, models,
-               moves, reductions)
+               moves, reductions, slices)
 
 CATEGORIES = {
     "elementwise": elementwise.CASES,
@@ -37,6 +39,7 @@ CATEGORIES = {
     "idioms": idioms.CASES + for_autograd.CASES,
     "containers": containers.CASES,
     "moves": moves.CASES,
+    "slices": slices.CASES,
 }
 
 ARRAY_CASES = {f"{category}.{case.label}": case

@@ -6,8 +6,9 @@ Shape: ``reshape`` (with ``-1``), ``ravel``, ``np.expand_dims``, ``x[:, None]``,
 (negative too), slices with steps, ``None``, ``...``, integer arrays with repeated
 indices, a pair of integer arrays, boolean masks given and computed, in loops over
 ``range(x.shape[0])`` and over the rows themselves.  Writes: ``y[i] = v`` into zeros,
-``out[:, 0] += v`` and slice assignments on a copy.  Containers of arrays: a list of
-arrays and a tuple of them.
+``out[:, 0] += v`` and slice assignments on a copy; ``np.add.at`` at repeated
+indices, at pairs of them, in a loop.  Containers of arrays: a list of arrays and a
+tuple of them.
 """
 
 import numpy as np
@@ -207,6 +208,25 @@ def tuple_of_arrays(params, x):
     return np.sum(np.tanh(W @ x + b))
 
 
+def added_at_repeats(x, idx):
+    y = x * 1.5
+    np.add.at(y, idx, np.cos(x[:2]))
+    return np.sum(y ** 2)
+
+
+def added_at_pairs(X, rows, cols):
+    Y = np.tanh(X)
+    np.add.at(Y, (rows, cols), X[0, :2] ** 2)
+    return np.sum(Y * X)
+
+
+def added_at_in_a_loop(x, idx):
+    y = np.zeros_like(x)
+    for k in range(2):
+        np.add.at(y, idx, x[:3] * (k + 1.0))
+    return np.sum(y ** 3)
+
+
 CASES = [
     at(reshaped_pairs, (normal("rp", 2),), (normal("rp", 6),), (normal("rp", 2, 4),)),
     at(raveled_weights, (normal("rw", 2, 3),), (normal("rw", 1, 1),)),
@@ -248,6 +268,12 @@ CASES = [
     at(scattered_into_zeros, (normal("siz", 3), np.array([0, 2, 4])), (normal("siz", 1), np.array([2])), wrt="x"),
     at(list_of_arrays, ([normal("loa", 3), normal("loa2", 2, 2)],), ([normal("loa", 1)],),
        ([normal("loa", 2), normal("loa2", 1, 3), normal("loa3", 2, 1, 2)],)),
+    at(added_at_repeats, (normal("aar", 4), np.array([3, 3])), (normal("aar", 2), np.array([0, 0])),
+       wrt="x"),
+    at(added_at_pairs, (normal("aap", 2, 3), np.array([0, 1]), np.array([2, 2])),
+       (normal("aap", 3, 2), np.array([1, 1]), np.array([0, 0])), wrt="X"),
+    at(added_at_in_a_loop, (normal("aail", 4), np.array([0, 2, 2])), (normal("aail", 3), np.array([1, 1, 0])),
+       wrt="x"),
     at(tuple_of_arrays, ((normal("toa", 2, 3), normal("toab", 2)), normal("toax", 3)),
        ((normal("toa", 1, 1), normal("toab", 1)), normal("toax", 1)), wrt="params"),
 ]
