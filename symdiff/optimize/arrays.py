@@ -61,7 +61,8 @@ def classes(context):
     found = context.tables.get("shape classes")
     if found is None:
         found = context.tables["shape classes"] = {}
-        context.tables["seeds"] = {}
+        context.tables["seeds"], context.tables["numpy floats"] = {}, {}
+        context.tables["lengths"] = []
         _find_classes(context, found)
     return found
 
@@ -86,6 +87,40 @@ def _find_classes(context, found):
             found[target] = root if root not in (None, SCALAR) else target
             if _constant_seed(stmt.value, context):
                 seeds(context)[target] = stmt.value
+        elif type(stmt) is sw.Let and type(target) is str and bound.get(target) == 1 and (
+                t.is_number(types.get(target))):
+            if _numpy_scalar(stmt.value, context):
+                numpy_floats(context)[target] = dtype_of(stmt.value, context)
+            elif _length(stmt.value, context):
+                context.tables["lengths"].append(target)
+
+
+def _numpy_float_name(expr, context):
+    return type(expr) is ex.Name and expr.id in numpy_floats(context)
+
+
+def _length(expr, context):
+    """``x.shape[k]``, ``x.size``, ``x.ndim`` of an array ``x``: an int below 2**63."""
+    if type(expr) is ex.Subscript:
+        shape = expr.value
+        return type(shape) is ex.Attribute and shape.attr == "shape" and isinstance(
+            _array_type(shape.value, context), t.Array)
+    return type(expr) is ex.Attribute and expr.attr in ("size", "ndim") and isinstance(
+        _array_type(expr.value, context), t.Array)
+
+
+def lengths(context):
+    """The names bound once, in the function's own block, to an array's length, size or
+    number of axes (``n = x.shape[0]``): ints far too small to overflow a float."""
+    classes(context)
+    return context.tables.setdefault("lengths", [])
+
+
+def numpy_floats(context):
+    """``{name: dtype}`` of the names bound once, in the function's own block, to a NumPy
+    float (``s = np.sum(x)``, ``m = 0.5 * s``): arithmetic on them raises nothing."""
+    classes(context)
+    return context.tables.setdefault("numpy floats", {})
 
 
 def seeds(context):
@@ -178,7 +213,27 @@ def shape_class(expr, context):
         return shape_class(expr.args[0], context)
     if elementwise_op(expr, context) is not None:
         return _combine(tuple(shape_class(a, context) for a in expr.args))
-    return None
+    return SCALAR if _full_reduction(expr, context) else None
+
+
+def _full_reduction(expr, context):
+    """``np.sum(e)`` of a float array over all its axes: a NumPy float."""
+    attr = _numpy_call(expr, context)
+    return attr is not None and not expr.keywords and _reduction_step(
+        expr, context, array_names()["functions"].get(attr)) is not False
+
+
+def array_kind(expr, context):
+    """The ``Array`` type of the float array ``expr`` where its class and dtype are
+    proven (its class's ndim and unit axes: the same shape), else None."""
+    if type(expr) is ex.Name:
+        found = context.types.get(expr.id)
+        return found if _float_array(found) else None
+    root, dtype = shape_class(expr, context), dtype_of(expr, context)
+    if root in (None, SCALAR) or dtype in (None, WEAK):
+        return None
+    base = context.types.get(root)
+    return t.Array(dtype, base.ndim, base.unit_axes) if isinstance(base, t.Array) else None
 
 
 def _like_arguments(expr, context):
@@ -192,6 +247,12 @@ def _like_arguments(expr, context):
 def dtype_of(expr, context):
     """The float dtype of ``expr``'s value (``WEAK``: a Python number; None: not known)."""
     kind = type(expr)
+    if kind is ex.Name and expr.id in numpy_floats(context):
+        return numpy_floats(context)[expr.id]
+    if kind is ex.BinOp or kind is ex.UnaryOp:  # of its operands (a NumPy float's too)
+        found = _operation_dtype(expr, context)
+        if found is not None or not is_scalar(expr, context):
+            return found
     if kind is ex.Name or is_scalar(expr, context):
         found = _kind(expr, context) if kind is not ex.Name else context.types.get(expr.id)
         if _float_array(found):
@@ -201,10 +262,6 @@ def dtype_of(expr, context):
         return WEAK if found in _WEAK_TYPES else "float64" if found == t.NUMPY_FLOAT else None
     if kind is ex.Const:
         return WEAK if type(expr.value) in (int, float) else None
-    if kind is ex.BinOp and (expr.op in _ARITHMETIC or expr.op == "@"):
-        return _promote((dtype_of(expr.left, context), dtype_of(expr.right, context)))
-    if kind is ex.UnaryOp and expr.op == "-":
-        return dtype_of(expr.operand, context)
     if kind is ex.Attribute and expr.attr == "T" or kind is ex.Subscript:
         found = _array_type(expr.value, context)  # a view, or an element: of its dtype
         return found.dtype if _float_array(found) else None
@@ -222,7 +279,15 @@ def dtype_of(expr, context):
         return _promote(tuple(dtype_of(a, context) for a in expr.args))
     if attr is not None and _reduction_step(expr, context, array_names()["functions"].get(
             attr)):  # a sum of float arrays keeps their dtype (a scalar of it: as strong)
-        return context.types[expr.args[0].id].dtype
+        return array_kind(expr.args[0], context).dtype
+    return None
+
+
+def _operation_dtype(expr, context):
+    if type(expr) is ex.BinOp and (expr.op in _ARITHMETIC or expr.op == "@"):
+        return _promote((dtype_of(expr.left, context), dtype_of(expr.right, context)))
+    if type(expr) is ex.UnaryOp and expr.op == "-":
+        return dtype_of(expr.operand, context)
     return None
 
 
@@ -243,13 +308,21 @@ def is_array(expr, context):
         expr, context) not in (None, WEAK)
 
 
+def _numpy_scalar(expr, context):
+    """Whether ``expr`` is arithmetic of numbers one of which at least is a NumPy float
+    (``0.5 * np.sum(x)``): NumPy's scalars give inf or nan where Python's raise."""
+    return shape_class(expr, context) == SCALAR and dtype_of(expr, context) not in (
+        None, WEAK)
+
+
 def array_step(expr, context, judge):
     """The operands of ``expr`` left to judge when the array operation ``expr`` itself
     raises nothing (see the module's docstring), else False."""
     kind = type(expr)
     if kind is ex.BinOp and expr.op in _ARITHMETIC or kind is ex.UnaryOp and expr.op == "-":
         operands = (expr.operand,) if kind is ex.UnaryOp else (expr.right, expr.left)
-        if not is_array(expr, context) or any(judge.big_int(o) for o in operands):
+        if not (is_array(expr, context) or _numpy_scalar(expr, context)) or any(
+                judge.big_int(o) and not _numpy_float_name(o, context) for o in operands):
             return False
         return operands
     if kind is ex.Attribute:
@@ -297,7 +370,7 @@ def _reduction_step(expr, context, op):
     its axis within ``x``'s and its flags constants."""
     if op is None or len(expr.args) != 1:
         return False
-    array = _array_type(expr.args[0], context)
+    array = array_kind(expr.args[0], context)
     keywords = dict(expr.keywords)
     if not _float_array(array) or not set(keywords) <= _REDUCTION_KEYWORDS:
         return False
