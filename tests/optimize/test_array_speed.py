@@ -7,6 +7,7 @@ float32 gradients, and the sweeps pass their check, where a state starts as floa
 
 import pathlib
 import sys
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -179,3 +180,32 @@ def test_a_negated_array_times_a_constant_takes_the_sign():
     after = source(workload.fn, workload.point, workload.wrt, True)
     assert "dmul_D = -dD" in before
     assert "dD * -2.0" in after and "-dD" not in after
+
+
+# --- a recurrence keeps one state array per step -----------------------------------------
+
+def _peak_in_states(steps):
+    """The peak memory of one gradient of the RNN workload of ``steps`` steps (what its
+    call allocates, the gradients it returns left out), in state arrays (batch 8 x 32)."""
+    rng = np.random.default_rng(5)
+    args = array_workloads._rnn(rng, steps, 32, 8, 4)
+    gradient = symdiff.grad(array_workloads.rnn, wrt=("Wh", "Wx", "b"))
+    gradient(*args)  # built before the memory is traced
+    tracemalloc.start()
+    try:
+        returned = gradient(*args)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    state = args[-1].nbytes  # the target has the state's shape
+    return (peak - sum(g.nbytes for g in returned)) / state
+
+
+def test_the_rnn_gradient_keeps_one_state_array_per_step_and_a_few_more():
+    text = source(array_workloads.rnn, array_workloads.make("rnn", "small").point,
+                  ("Wh", "Wx", "b"), True)
+    assert text.count("push(") == 1  # one save per step: the state before it
+    short, long = _peak_in_states(20), _peak_in_states(60)
+    per_step = (long - short) / 40
+    assert per_step <= 1.15  # one state array a step (and its object and list slot)
+    assert long - 60 * per_step <= 12  # and a few more: weights' gradients, temporaries
