@@ -41,12 +41,12 @@ def state_from_zeros(W, xs):
 
 
 def unused_product(x, y):
-    s = np.sum(x * y)  # nothing needs it, but it raises where the shapes differ
+    s = np.sum(x * y)  # noqa: F841 (nothing needs it, but it raises where the shapes differ)
     return np.sum(x * x)
 
 
 def unused_mean(x):
-    m = 0.5 * np.sum(x * x) / x.shape[0]  # a NumPy float: inf or nan where x is empty
+    m = 0.5 * np.sum(x * x) / x.shape[0]  # noqa: F841 (a NumPy float: inf or nan where x is empty)
     return np.sum(np.tanh(x)) + 0.0 * x.size
 
 
