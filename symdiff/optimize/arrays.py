@@ -61,7 +61,8 @@ def classes(context):
     found = context.tables.get("shape classes")
     if found is None:
         found = context.tables["shape classes"] = {}
-        context.tables["seeds"], context.tables["numpy floats"] = {}, {}
+        context.tables["seeds"] = Seeds(context)
+        context.tables["numpy floats"] = {}
         context.tables["lengths"] = []
         _find_classes(context, found)
     return found
@@ -85,8 +86,7 @@ def _find_classes(context, found):
                 isinstance(types.get(target), t.Array)):
             root = shape_class(stmt.value, context)
             found[target] = root if root not in (None, SCALAR) else target
-            if _constant_seed(stmt.value, context):
-                seeds(context)[target] = stmt.value
+            seeds(context).bindings[target] = stmt
         elif type(stmt) is sw.Let and type(target) is str and bound.get(target) == 1 and (
                 t.is_number(types.get(target))):
             if _numpy_scalar(stmt.value, context):
@@ -127,7 +127,28 @@ def seeds(context):
     """``{name: np.full_like(x, c)}`` of the names with a shape class bound to an array
     of one number written out (``ones_like`` too): the name stands for that call."""
     classes(context)
-    return context.tables.setdefault("seeds", {})
+    return context.tables["seeds"]
+
+
+class Seeds:
+    """The seeds of ``seeds``, each read from its name's binding as it is when asked (a
+    pass may have made it one since the classes were found: ``np.full_like(x, dz)``
+    becomes ``np.full_like(x, 1.0)`` once ``dz = 1.0`` is propagated)."""
+
+    def __init__(self, context):
+        self.context, self.bindings = context, {}  # name -> its one ``Let``
+
+    def get(self, name, default=None):
+        stmt = self.bindings.get(name)
+        if stmt is None or not _constant_seed(stmt.value, self.context):
+            return default
+        return stmt.value
+
+    def __getitem__(self, name):
+        found = self.get(name)
+        if found is None:
+            raise KeyError(name)
+        return found
 
 
 def _constant_seed(value, context):

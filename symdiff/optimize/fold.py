@@ -121,9 +121,12 @@ class _Folder:
                 return self._done(ex.UnaryOp("-", node.right))
             for inner, other, is_left in ((node.left, node.right, True),
                                           (node.right, node.left, False)):
-                if is_float(other, self.context) and _times_one(inner):
-                    kept = inner.right if _is_exactly(known_number(inner.left), 1) else (
-                        inner.left)  # (1.0 * a) * b is a * b when b is a float
+                if not _times_one(inner):
+                    continue
+                kept = inner.right if _is_exactly(known_number(inner.left), 1) else (
+                    inner.left)  # (1.0 * a) * b is a * b when b is a float, or when a
+                if is_float(other, self.context) or dtype_of(kept, self.context) not in (
+                        None, WEAK):  # is a float array (a NumPy float): 1.0 * a is a
                     return self._done(ex.BinOp(op, kept, node.right) if is_left
                                       else ex.BinOp(op, node.left, kept))
         float_left = is_float(node.left, self.context)

@@ -50,6 +50,12 @@ def unused_mean(x):
     return np.sum(np.tanh(x)) + 0.0 * x.size
 
 
+def rooted(x):
+    c = np.tanh(x)
+    e = np.log1p(c)
+    return np.sum(np.sqrt(e) * c)
+
+
 def absolute(x):
     return np.sum(np.abs(x) * x)
 
@@ -84,6 +90,14 @@ def test_a_numpy_float_divided_by_a_length_raises_nothing_so_goes():
     assert "x.shape[0]" in before and "np.sum(mul_m)" in before
     assert "np.sum" not in after and "x * x" not in after
     assert_same_gradients(unused_mean, [args], "x")  # the empty x: no raise either way
+
+
+def test_a_seed_of_ones_goes_once_its_value_is_known_and_one_times_an_array_too():
+    args = (np.abs(normal(7)),)
+    before, after = source(rooted, args, "x", False), source(rooted, args, "x", True)
+    assert "np.full_like(" in before
+    assert "full_like" not in after and "1.0 *" not in after
+    assert_same_gradients(rooted, [args], "x")
 
 
 def test_abs_of_an_array_is_differentiated_by_its_sign():
