@@ -32,7 +32,8 @@ from symdiff.core import expr as ex
 from symdiff.analysis.value_types import UNKNOWN, value_type_from
 from symdiff.ir import sweeps as sw
 from symdiff.core import types as t
-from symdiff.optimize.arrays import array_step, lengths
+from symdiff.optimize.array_steps import array_step
+from symdiff.optimize.arrays import lengths
 from symdiff.primitives.registry import names, rule_of, total, total_math
 
 _ORDERED = frozenset(("<", "<=", ">", ">="))
