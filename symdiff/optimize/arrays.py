@@ -1,5 +1,4 @@
-"""Array facts: the shapes and dtypes the optimizer can prove of array expressions, and
-whether an array operation may raise.
+"""Array facts: the shapes and dtypes the optimizer can prove of array expressions.
 
 Expects IR expressions (``core.expr``) of a function typed by ``analysis.sweep_types``
 (a name's ``Array(dtype, ndim, unit axes)`` type) and the ``Context`` of the optimizer's
@@ -15,14 +14,13 @@ run.  Guarantees answers that are certain:
   the class to be bound);
 - ``dtype_of(e, context)``: the float dtype of an array expression (``WEAK``: a Python
   number, which takes the array's dtype; None: not known, or not a float array);
-- ``array_step(e, context, judge)``: for the judge of ``facts.cannot_raise``, where
-  ``e`` is an operation on arrays: the operands left to judge when the operation itself
-  raises nothing for the types and shapes proven (``+ - * / **`` and NumPy's
-  elementwise functions of float arrays of one class and numbers; a reduction the
-  registry calls ``total`` with an axis in range; ``*_like``; ``.copy()``; ``.shape``,
-  ``.size``, ``.ndim``, ``.T``), else False.  Under NumPy's default ``errstate`` an
-  overflow, a division by zero or a log of a negative number give inf or nan and a
-  warning, never an exception.
+- ``numpy_floats(context)``: the names bound once to a NumPy float (``s = np.sum(x)``)
+  and their dtype; ``lengths(context)``: those bound once to an array's length, size or
+  number of axes (ints far too small to overflow a float);
+- ``seeds(context)``: the names bound to an array of one number (``np.full_like(x,
+  1.0)``), read from their binding as it is when asked.
+
+Whether an operation on arrays may raise, from these facts, is ``array_steps``'.
 
     y = -x                shape_class(y) = "x"       y = x @ w    shape_class(y) = "y"
     z = np.exp(y) * x     shape_class(z) = "x"       so ``z + y`` cannot raise
@@ -37,9 +35,8 @@ from symdiff.primitives.registry import array_names, names, rule_of, typed
 
 SCALAR = "<scalar>"  # the class of a number: it broadcasts against every array
 WEAK = "<weak>"  # the dtype of a Python number: it takes the array's
-_ARITHMETIC = frozenset(("+", "-", "*", "/", "**"))
-_LIKE = frozenset(("zeros_like", "ones_like", "full_like", "empty_like"))
-_SHAPE_ATTRIBUTES = frozenset(("shape", "size", "ndim"))
+ARITHMETIC = frozenset(("+", "-", "*", "/", "**"))
+LIKE = frozenset(("zeros_like", "ones_like", "full_like", "empty_like"))
 _REDUCTION_KEYWORDS = frozenset(("axis", "keepdims"))
 _VIEWS = frozenset(("expand_dims", "squeeze", "ravel", "transpose"))
 _PRODUCTS = frozenset(("outer", "inner", "dot", "matmul"))
@@ -61,7 +58,9 @@ def classes(context):
     found = context.tables.get("shape classes")
     if found is None:
         found = context.tables["shape classes"] = {}
-        context.tables["seeds"] = {}
+        context.tables["seeds"] = Seeds(context)
+        context.tables["numpy floats"] = {}
+        context.tables["lengths"] = []
         _find_classes(context, found)
     return found
 
@@ -84,20 +83,70 @@ def _find_classes(context, found):
                 isinstance(types.get(target), t.Array)):
             root = shape_class(stmt.value, context)
             found[target] = root if root not in (None, SCALAR) else target
-            if _constant_seed(stmt.value, context):
-                seeds(context)[target] = stmt.value
+            seeds(context).bindings[target] = stmt
+        elif type(stmt) is sw.Let and type(target) is str and bound.get(target) == 1 and (
+                t.is_number(types.get(target))):
+            if is_numpy_scalar(stmt.value, context):
+                numpy_floats(context)[target] = dtype_of(stmt.value, context)
+            elif _length(stmt.value, context):
+                context.tables["lengths"].append(target)
+
+
+def _length(expr, context):
+    """``x.shape[k]``, ``x.size``, ``x.ndim`` of an array ``x``: an int below 2**63."""
+    if type(expr) is ex.Subscript:
+        shape = expr.value
+        return type(shape) is ex.Attribute and shape.attr == "shape" and isinstance(
+            array_type_of(shape.value, context), t.Array)
+    return type(expr) is ex.Attribute and expr.attr in ("size", "ndim") and isinstance(
+        array_type_of(expr.value, context), t.Array)
+
+
+def lengths(context):
+    """The names bound once, in the function's own block, to an array's length, size or
+    number of axes (``n = x.shape[0]``): ints far too small to overflow a float."""
+    classes(context)
+    return context.tables.setdefault("lengths", [])
+
+
+def numpy_floats(context):
+    """``{name: dtype}`` of the names bound once, in the function's own block, to a NumPy
+    float (``s = np.sum(x)``, ``m = 0.5 * s``): arithmetic on them raises nothing."""
+    classes(context)
+    return context.tables.setdefault("numpy floats", {})
 
 
 def seeds(context):
     """``{name: np.full_like(x, c)}`` of the names with a shape class bound to an array
     of one number written out (``ones_like`` too): the name stands for that call."""
     classes(context)
-    return context.tables.setdefault("seeds", {})
+    return context.tables["seeds"]
+
+
+class Seeds:
+    """The seeds of ``seeds``, each read from its name's binding as it is when asked (a
+    pass may have made it one since the classes were found: ``np.full_like(x, dz)``
+    becomes ``np.full_like(x, 1.0)`` once ``dz = 1.0`` is propagated)."""
+
+    def __init__(self, context):
+        self.context, self.bindings = context, {}  # name -> its one ``Let``
+
+    def get(self, name, default=None):
+        stmt = self.bindings.get(name)
+        if stmt is None or not _constant_seed(stmt.value, self.context):
+            return default
+        return stmt.value
+
+    def __getitem__(self, name):
+        found = self.get(name)
+        if found is None:
+            raise KeyError(name)
+        return found
 
 
 def _constant_seed(value, context):
-    return type(value) is ex.Call and _numpy_call(value, context) in (
-        "full_like", "ones_like") and _like_arguments(value, context) and all(
+    return type(value) is ex.Call and numpy_call(value, context) in (
+        "full_like", "ones_like") and like_arguments(value, context) and all(
         type(a) is ex.Const and type(a.value) in (int, float) for a in value.args[1:])
 
 
@@ -105,7 +154,7 @@ def _float_array(kind):
     return isinstance(kind, t.Array) and kind.dtype.startswith("float")
 
 
-def _numpy_call(expr, context):
+def numpy_call(expr, context):
     """The attribute a call of numpy's calls (``np.exp(x)``: ``"exp"``), else None."""
     func = expr.func
     if type(func) is ex.Attribute and type(func.value) is ex.Name and (
@@ -114,13 +163,13 @@ def _numpy_call(expr, context):
     return None
 
 
-def _method_of_array(expr, context, method):
+def method_of_array(expr, context, method):
     func = expr.func
     return (type(func) is ex.Attribute and func.attr == method and not expr.args
-            and not expr.keywords and _float_array(_array_type(func.value, context)))
+            and not expr.keywords and _float_array(array_type_of(func.value, context)))
 
 
-def _array_type(expr, context):
+def array_type_of(expr, context):
     return context.types.get(expr.id) if type(expr) is ex.Name else None
 
 
@@ -129,11 +178,11 @@ def is_scalar(expr, context):
     if t.is_number(_kind(expr, context)):
         return True
     if type(expr) is ex.Attribute and expr.attr in ("size", "ndim"):
-        return isinstance(_array_type(expr.value, context), t.Array)
+        return isinstance(array_type_of(expr.value, context), t.Array)
     if type(expr) is ex.Subscript and type(expr.value) is ex.Attribute and (
             expr.value.attr == "shape"):
-        return isinstance(_array_type(expr.value.value, context), t.Array)
-    if type(expr) is ex.BinOp and expr.op in _ARITHMETIC:
+        return isinstance(array_type_of(expr.value.value, context), t.Array)
+    if type(expr) is ex.BinOp and expr.op in ARITHMETIC:
         return is_scalar(expr.left, context) and is_scalar(expr.right, context)
     return type(expr) is ex.UnaryOp and expr.op == "-" and is_scalar(expr.operand, context)
 
@@ -150,7 +199,7 @@ def _combine(found):
 def elementwise_op(expr, context):
     """The registry's op of an elementwise numpy call (``np.exp(x)``) taking its
     arguments as written, else None."""
-    attr = _numpy_call(expr, context)
+    attr = numpy_call(expr, context)
     op = names("numpy").get(attr) if attr is not None else None
     if op is None or expr.keywords or rule_of(op).arity != len(expr.args):
         return None
@@ -165,25 +214,45 @@ def shape_class(expr, context):
         return found if found is not None else (SCALAR if is_scalar(expr, context) else None)
     if is_scalar(expr, context) or kind is ex.Const and type(expr.value) in (int, float):
         return SCALAR
-    if kind is ex.BinOp and expr.op in _ARITHMETIC:
+    if kind is ex.BinOp and expr.op in ARITHMETIC:
         return _combine((shape_class(expr.left, context), shape_class(expr.right, context)))
     if kind is ex.UnaryOp and expr.op == "-":
         return shape_class(expr.operand, context)
     if kind is not ex.Call:
         return None
-    if _method_of_array(expr, context, "copy"):
+    if method_of_array(expr, context, "copy"):
         return shape_class(expr.func.value, context)
-    attr = _numpy_call(expr, context)
-    if attr in _LIKE and _like_arguments(expr, context):
+    attr = numpy_call(expr, context)
+    if attr in LIKE and like_arguments(expr, context):
         return shape_class(expr.args[0], context)
     if elementwise_op(expr, context) is not None:
         return _combine(tuple(shape_class(a, context) for a in expr.args))
-    return None
+    return SCALAR if _full_reduction(expr, context) else None
 
 
-def _like_arguments(expr, context):
+def _full_reduction(expr, context):
+    """``np.sum(e)`` of a float array over all its axes: a NumPy float."""
+    attr = numpy_call(expr, context)
+    return attr is not None and not expr.keywords and reduction_step(
+        expr, context, array_names()["functions"].get(attr)) is not False
+
+
+def array_kind(expr, context):
+    """The ``Array`` type of the float array ``expr`` where its class and dtype are
+    proven (its class's ndim and unit axes: the same shape), else None."""
+    if type(expr) is ex.Name:
+        found = context.types.get(expr.id)
+        return found if _float_array(found) else None
+    root, dtype = shape_class(expr, context), dtype_of(expr, context)
+    if root in (None, SCALAR) or dtype in (None, WEAK):
+        return None
+    base = context.types.get(root)
+    return t.Array(dtype, base.ndim, base.unit_axes) if isinstance(base, t.Array) else None
+
+
+def like_arguments(expr, context):
     """``np.zeros_like(x)``, ``np.full_like(x, c)`` of a float array ``x`` and a number."""
-    if expr.keywords or not expr.args or not _float_array(_array_type(expr.args[0], context)):
+    if expr.keywords or not expr.args or not _float_array(array_type_of(expr.args[0], context)):
         return False
     wanted = 2 if expr.func.attr == "full_like" else 1
     return len(expr.args) == wanted and all(is_scalar(a, context) for a in expr.args[1:])
@@ -192,6 +261,12 @@ def _like_arguments(expr, context):
 def dtype_of(expr, context):
     """The float dtype of ``expr``'s value (``WEAK``: a Python number; None: not known)."""
     kind = type(expr)
+    if kind is ex.Name and expr.id in numpy_floats(context):
+        return numpy_floats(context)[expr.id]
+    if kind is ex.BinOp or kind is ex.UnaryOp:  # of its operands (a NumPy float's too)
+        found = _operation_dtype(expr, context)
+        if found is not None or not is_scalar(expr, context):
+            return found
     if kind is ex.Name or is_scalar(expr, context):
         found = _kind(expr, context) if kind is not ex.Name else context.types.get(expr.id)
         if _float_array(found):
@@ -201,28 +276,32 @@ def dtype_of(expr, context):
         return WEAK if found in _WEAK_TYPES else "float64" if found == t.NUMPY_FLOAT else None
     if kind is ex.Const:
         return WEAK if type(expr.value) in (int, float) else None
-    if kind is ex.BinOp and (expr.op in _ARITHMETIC or expr.op == "@"):
-        return _promote((dtype_of(expr.left, context), dtype_of(expr.right, context)))
-    if kind is ex.UnaryOp and expr.op == "-":
-        return dtype_of(expr.operand, context)
     if kind is ex.Attribute and expr.attr == "T" or kind is ex.Subscript:
-        found = _array_type(expr.value, context)  # a view, or an element: of its dtype
+        found = array_type_of(expr.value, context)  # a view, or an element: of its dtype
         return found.dtype if _float_array(found) else None
     if kind is not ex.Call:
         return None
-    if _method_of_array(expr, context, "copy"):
+    if method_of_array(expr, context, "copy"):
         return dtype_of(expr.func.value, context)
-    if _numpy_call(expr, context) in _LIKE and _like_arguments(expr, context):
+    if numpy_call(expr, context) in LIKE and like_arguments(expr, context):
         return dtype_of(expr.args[0], context)
-    attr = _numpy_call(expr, context)
+    attr = numpy_call(expr, context)
     if attr in _VIEWS and expr.args and all(
             type(a) is ex.Const for a in expr.args[1:]) and not expr.keywords:
         return dtype_of(expr.args[0], context)  # a view of an array: of its dtype
     if elementwise_op(expr, context) is not None or attr in _PRODUCTS and not expr.keywords:
         return _promote(tuple(dtype_of(a, context) for a in expr.args))
-    if attr is not None and _reduction_step(expr, context, array_names()["functions"].get(
+    if attr is not None and reduction_step(expr, context, array_names()["functions"].get(
             attr)):  # a sum of float arrays keeps their dtype (a scalar of it: as strong)
-        return context.types[expr.args[0].id].dtype
+        return array_kind(expr.args[0], context).dtype
+    return None
+
+
+def _operation_dtype(expr, context):
+    if type(expr) is ex.BinOp and (expr.op in ARITHMETIC or expr.op == "@"):
+        return _promote((dtype_of(expr.left, context), dtype_of(expr.right, context)))
+    if type(expr) is ex.UnaryOp and expr.op == "-":
+        return dtype_of(expr.operand, context)
     return None
 
 
@@ -243,61 +322,19 @@ def is_array(expr, context):
         expr, context) not in (None, WEAK)
 
 
-def array_step(expr, context, judge):
-    """The operands of ``expr`` left to judge when the array operation ``expr`` itself
-    raises nothing (see the module's docstring), else False."""
-    kind = type(expr)
-    if kind is ex.BinOp and expr.op in _ARITHMETIC or kind is ex.UnaryOp and expr.op == "-":
-        operands = (expr.operand,) if kind is ex.UnaryOp else (expr.right, expr.left)
-        if not is_array(expr, context) or any(judge.big_int(o) for o in operands):
-            return False
-        return operands
-    if kind is ex.Attribute:
-        array = _array_type(expr.value, context)
-        return () if isinstance(array, t.Array) and (
-            expr.attr in _SHAPE_ATTRIBUTES or expr.attr == "T") else False
-    if kind is ex.Subscript:
-        return _shape_read(expr, context)
-    if kind is ex.Call:
-        return _call_step(expr, context, judge)
-    return False
+def is_numpy_scalar(expr, context):
+    """Whether ``expr`` is arithmetic of numbers one of which at least is a NumPy float
+    (``0.5 * np.sum(x)``): NumPy's scalars give inf or nan where Python's raise."""
+    return shape_class(expr, context) == SCALAR and dtype_of(expr, context) not in (
+        None, WEAK)
 
 
-def _shape_read(expr, context):
-    """``x.shape[k]`` for a constant ``k`` within ``x``'s axes."""
-    shape, index = expr.value, expr.index
-    if type(shape) is not ex.Attribute or shape.attr != "shape":
-        return False
-    array = _array_type(shape.value, context)
-    if not isinstance(array, t.Array) or type(index) is not ex.Const or (
-            type(index.value) is not int):
-        return False
-    return () if -array.ndim <= index.value < array.ndim else False
-
-
-def _call_step(expr, context, judge):
-    if _method_of_array(expr, context, "copy"):
-        return ()
-    attr = _numpy_call(expr, context)
-    if attr in _LIKE:
-        ok = _like_arguments(expr, context) and not any(judge.big_int(a) for a in expr.args)
-        return tuple(reversed(expr.args)) if ok else False
-    op = elementwise_op(expr, context)
-    if op is not None:
-        quiet = not typed(op, (t.FLOAT,) * len(expr.args), by="numpy").may_raise
-        ok = quiet and is_array(expr, context) and not any(judge.big_int(a) for a in expr.args)
-        return tuple(reversed(expr.args)) if ok else False
-    if attr is not None:
-        return _reduction_step(expr, context, array_names()["functions"].get(attr))
-    return False
-
-
-def _reduction_step(expr, context, op):
+def reduction_step(expr, context, op):
     """``np.sum(x, axis=k, keepdims=b)`` of a float array: a record ``total`` on arrays,
     its axis within ``x``'s and its flags constants."""
     if op is None or len(expr.args) != 1:
         return False
-    array = _array_type(expr.args[0], context)
+    array = array_kind(expr.args[0], context)
     keywords = dict(expr.keywords)
     if not _float_array(array) or not set(keywords) <= _REDUCTION_KEYWORDS:
         return False

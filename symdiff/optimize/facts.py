@@ -32,7 +32,8 @@ from symdiff.core import expr as ex
 from symdiff.analysis.value_types import UNKNOWN, value_type_from
 from symdiff.ir import sweeps as sw
 from symdiff.core import types as t
-from symdiff.optimize.arrays import array_step
+from symdiff.optimize.array_steps import array_step
+from symdiff.optimize.arrays import lengths
 from symdiff.primitives.registry import names, rule_of, total, total_math
 
 _ORDERED = frozenset(("<", "<=", ">", ">="))
@@ -233,11 +234,12 @@ def small_ints(context):
     """The names that only ever hold ints far below 2**1000 (``_BIG``): each of whose
     bindings is a loop over a ``range`` from 0 (or a small int written out) — counting
     up, or, in the reverse sweep, back down a range the forward sweep ran through — or
-    an int written out, or adding one to it (such a name counts statements run); and
-    the small ints the module binds (``COUNT = 3``)."""
+    an int written out, or adding one to it (such a name counts statements run); an
+    array's length (``optimize.arrays.lengths``); and the small ints the module binds
+    (``COUNT = 3``)."""
     found = context.tables.get("small ints")
     if found is None:
-        found = _small_ints(context.function) | {
+        found = _small_ints(context.function) | set(lengths(context)) | {
             name for name, value in context.constants.items() if abs(value) < _BIG}
         found = context.tables["small ints"] = frozenset(found)
     return found

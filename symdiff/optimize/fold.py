@@ -134,7 +134,8 @@ class _Folder:
                 if _times_one(inner) and (is_float(other, self.context) or (
                         self.float_array_operand(inner))):
                     kept = inner.right if _is_exactly(known_number(inner.left), 1) else (
-                        inner.left)  # (1.0 * a) * b is a * b when b is a float
+                        inner.left)  # (1.0 * a) * b is a * b when b is a float, or a is
+                    # a float array or NumPy float of a known dtype
                     return self._done(ex.BinOp(op, kept, node.right) if is_left
                                       else ex.BinOp(op, node.left, kept))
         if op in ("+", "-", "/"):

@@ -312,7 +312,7 @@ def for_arrays(record, arg_types, out_type):
                     is not None else (None,) * len(builders))
         broadcasting = record.broadcasting
     else:
-        spelled = record.spelled("numpy")
+        spelled = record.spelled("arrays")
         builders = tuple(None if b is None else Elementwise(b, isinstance(out_type, t.Array))
                          for b in spelled.vjps)
         tangents = tuple(None if b is None else Elementwise(b, isinstance(out_type, t.Array))

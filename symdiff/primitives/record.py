@@ -50,7 +50,7 @@ class Primitive:
     params: tuple = ("x", "y")  # the names standing for the arguments in the texts
     defaults: tuple = ()  # values of the last parameters when a call leaves them out
     ints: tuple = ()  # the parameters that take integers (never differentiated)
-    overrides: tuple = ()  # (family, Spelling): "math" or "numpy", where it differs
+    overrides: tuple = ()  # (family, Spelling): "math", "numpy" or "arrays", where it differs
     vjp: tuple = None  # for a primitive that is not elementwise: a VJP builder per argument
     jvp: tuple = None  # ... and a JVP builder per argument (None: from ``partials``)
     math: tuple = ()  # ``math.<name>`` for each name
@@ -99,9 +99,16 @@ class Primitive:
 
     def spelled(self, family):
         """The primitive as the family ``family`` computes it: "math", "numpy", or None for
-        Python's operators and builtins."""
+        Python's operators and builtins; "arrays" is "numpy" on array operands, with the
+        partials a record states for arrays alone (``abs``: ``numpy.sign(x)``, one pass
+        and the array's dtype, where the scalar text is two tests and two selections)."""
         if family is None:
             return self
+        if family == "arrays":
+            on_arrays = dict(self.overrides).get("arrays", Spelling())
+            rule = self.spelled("numpy")
+            return rule if on_arrays.partials is None else replace(rule, partials=tuple(
+                None if p is None else numpy_text(p) for p in on_arrays.partials))
         override = dict(self.overrides).get(family, Spelling())
         rule = replace(self, forward=override.forward or self.forward,
                        partials=override.partials or self.partials,

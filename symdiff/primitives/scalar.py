@@ -19,6 +19,9 @@ from symdiff.primitives.type_rules import bools, floats, ints, like, pick, power
 
 _ARITHMETIC = dict(arithmetic=True, total=True, cheap=True, result=like)
 _STEP = "piecewise constant: derivative 0"
+# ``abs'`` on arrays: ``numpy.sign``, of the array's dtype, 0 at 0 and nan at nan (the
+# array tape's and PyTorch's; the scalar text is 0 at nan, and float64 on a float32 array)
+_SIGN_ON_ARRAYS = (("arrays", Spelling(partials=("numpy.sign(x)",))),)
 _NONE = "an integer function: no derivative"
 _TEST = "a test: no derivative"
 
@@ -68,7 +71,7 @@ _OPERATORS = (
 _BUILTINS = (
     unary("abs", "abs(x)", "1.0 if x > 0 else (-1.0 if x < 0 else 0.0)", note="abs'(0) = 0",
           builtin=("abs",), numpy=("abs", "absolute"), bridge="abs(x)", total=True,
-          result=like),
+          result=like, overrides=_SIGN_ON_ARRAYS),
     primitive("max", "max(x, y)", ("0.0 if y > x else 1.0", "1.0 if y > x else 0.0"),
               ((-3, 3), (-3, 3)), "the gradient goes to the argument max returns (the first "
               "on a tie); np.maximum returns a nan argument (the first of two)",
@@ -146,7 +149,7 @@ _MATH = (
     _math2("hypot", "math.hypot(x, y)", ("x / out if out else 0.0", "y / out if out else 0.0"),
            ((-3, 3), (-3, 3)), "0 at the origin", total=True),
     _math("fabs", "math.fabs(x)", "1.0 if x > 0 else (-1.0 if x < 0 else 0.0)",
-          note="fabs'(0) = 0", total=True),
+          note="fabs'(0) = 0", total=True, overrides=_SIGN_ON_ARRAYS),
     _math("erf", "math.erf(x)", "1.1283791670955126 * math.exp(-x * x)", numpy=(),
           scipy=("erf",), total=True),
     _math("erfc", "math.erfc(x)", "-1.1283791670955126 * math.exp(-x * x)", numpy=(),

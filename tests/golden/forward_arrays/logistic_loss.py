@@ -7,8 +7,7 @@ def jvp_logistic_loss(w, X, y, dw):
     matmul_result = X @ w
     dmatmul_result = X @ dw
     exp_result = np.exp(neg_result * matmul_result)
-    dlog1p_result = dmatmul_result * neg_result * exp_result / (1.0
-                                                                + exp_result)
     result = np.mean(np.log1p(exp_result))
-    dresult = np.mean(dlog1p_result)
+    dresult = np.mean(dmatmul_result * neg_result * exp_result / (1.0
+                                                                  + exp_result))
     return result, dresult

@@ -6,7 +6,6 @@ def jvp_masked_squares(pred, y, mask, dpred, dy):
     sub_result = pred - y
     dsub_result = dpred - dy
     where_result = np.where(mask, sub_result, 0.0)
-    dpow_result = np.where(mask, dsub_result, 0.0) * (2 * where_result)
     result = np.sum(where_result ** 2)
-    dresult = np.sum(dpow_result)
+    dresult = np.sum(np.where(mask, dsub_result, 0.0) * (2 * where_result))
     return result, dresult

@@ -27,7 +27,6 @@ def jvp_smoothed(u, dt, du, ddt):
     dnew_1 = dnew
     dnew_1[1:-1] = dadd_new_1
     # line 43: return np.sum(new ** 2)
-    dpow_result = dnew_1 * (2 * new_1)
     result = np.sum(new_1 ** 2)
-    dresult = np.sum(dpow_result)
+    dresult = np.sum(dnew_1 * (2 * new_1))
     return result, dresult

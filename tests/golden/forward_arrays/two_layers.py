@@ -18,7 +18,6 @@ def jvp_two_layers(params, X, y, dparams):
     dscores = dhidden @ params_w2 + hidden @ dparams_w2
     # line 19: return np.mean((scores - y) ** 2)
     sub_result = scores - y
-    dpow_result = dscores * (2 * sub_result)
     result = np.mean(sub_result ** 2)
-    dresult = np.mean(dpow_result)
+    dresult = np.mean(dscores * (2 * sub_result))
     return result, dresult
