@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from symdiff.analysis.activity import active_names
 from symdiff.core import types as t
 from symdiff.core.records import is_function, is_plain
-from symdiff.errors import InternalError, SymdiffError, UnsupportedSyntaxError
+from symdiff.errors import InternalError, SymdiffError
 from symdiff.frontend.resolve import parameter_names
 
 
@@ -109,14 +109,6 @@ def parameters(parsed):
     """The positional parameters of ``parsed``, in order."""
     args = parsed.tree.args
     return [a.arg for a in args.posonlyargs + args.args]
-
-
-def keyword_only_error(parsed):
-    """Forward mode of a function with keyword-only parameters is not written yet."""
-    where = parsed.tree.args.kwonlyargs[0]
-    return parsed.error(UnsupportedSyntaxError, where, "forward mode (jvp, jacobian, hessian, "
-                        "hvp) of a function with keyword-only parameters is not supported",
-                        "make them ordinary parameters, or use grad")
 
 
 def optional_parameters(parsed):
