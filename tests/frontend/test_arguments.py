@@ -384,3 +384,44 @@ def test_a_string_named_in_wrt_is_refused_at_the_parameter():
     with pytest.raises(symdiff.SymdiffError, match="holds a string") as caught:
         symdiff.grad(scaled_by_text, wrt=("x", "s"))(2.0, "double")
     assert caught.value.lineno == scaled_by_text.__code__.co_firstlineno
+
+
+OPTIONS = """\
+import math
+
+
+def dense(x, w, **opts):
+    act = opts.get("activation", "tanh")
+    y = w * x * opts.get("gain", 1.0)
+    return math.tanh(y) if act == "tanh" else max(y, 0.0)
+
+
+def net(x, w):
+    return dense(x, w, gain=2.0) + dense(x, w, activation="relu")
+
+
+def dense_named(x, w, activation="tanh", **opts):
+    y = w * x * opts.get("gain", 1.0)
+    return math.tanh(y) if activation == "tanh" else max(y, 0.0)
+
+
+def net_named(x, w):
+    return dense_named(x, w, gain=2.0) + dense_named(x, w, activation="relu")
+"""
+
+
+def test_a_flag_passed_into_a_helpers_kwargs_is_refused_with_a_way_out_that_works(tmp_path):
+    net = define(tmp_path, OPTIONS, "net")
+    with pytest.raises(UnsupportedSyntaxError) as caught:
+        symdiff.grad(net)(0.7, 1.3)
+    error = caught.value
+    assert error.lineno == net.__code__.co_firstlineno + 1
+    assert error.source_line[error.col_offset:].startswith('"relu"')
+    assert "def dense(..., activation=..., **opts)" in error.hint
+    named = define(tmp_path, OPTIONS, "net_named")  # the way out: the flag a parameter
+    for point in [(0.7, 1.3), (-0.6, 0.9)]:
+        got = symdiff.grad(named)(*point)
+        assert got == pytest.approx(symdiff.tape.grad(named)(*point), rel=1e-12)
+        for i in range(2):
+            assert got[i] == pytest.approx(oracles.finite_difference(named, point, i)[0],
+                                           rel=1e-6, abs=1e-9)
