@@ -118,7 +118,7 @@ def generate(parsed, wrt=None, *, prefer=None, with_value=False, optimize=True,
         show = debug or _quiet
         show("parse", parsed)
         program = lower(parsed, forward=forward, debug=debug, kinds=kinds, seeded=seeded)
-        choice = resolve(wrt, program, parsed, prefer, kinds)
+        choice = resolve(wrt, program, parsed, prefer, kinds, counts=not forward)
         check_tables(parsed, list(program.tables))  # those in wrt are refused by resolve
         return differentiate_program(parsed, program, choice, with_value=with_value,
                                      optimize=optimize, forward=forward, debug=debug,
