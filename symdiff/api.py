@@ -31,7 +31,7 @@ from symdiff.backend.travel import wrap
 from symdiff.errors import UndefinedNameError, UnsupportedSyntaxError
 from symdiff.frontend.parse import parse_function
 from symdiff.frontend.wrappers import transparent
-from symdiff.core.types import table_values
+from symdiff.core.records import watched_values
 from symdiff.pipeline import collector_paused, generate, stage
 from symdiff.specialized import (BuiltLater, MethodGradient, Specialized, bound_instance,
                                  examples_needed,
@@ -106,7 +106,7 @@ class Gradient:
         per kind of arguments asks on every call)."""
         scopes, names, objects, tables = self._watched
         return all(map(operator.is_, map(dict.get, scopes, names), objects)) and (
-            not tables or all(table_values(obj) == contents for obj, contents in tables))
+            not tables or all(watched_values(obj) == contents for obj, contents in tables))
 
 
 def _watched_reads(reads):

@@ -38,7 +38,7 @@ from symdiff.api import _unwrap, build, jit_options
 from symdiff.backend.travel import wrap
 from symdiff.frontend.parse import parse_function
 from symdiff.errors import UnsupportedSyntaxError
-from symdiff.frontend.wrt import choose, keyword_only_error
+from symdiff.frontend.wrt import choose
 from symdiff.specialized import computes_with_arrays, per_kinds
 
 
@@ -117,7 +117,8 @@ def hvp(fn=None, *, wrt=None, jit=None):
 def signature(program):
     """What ``bind_arguments`` reads of ``program``, in a form that pickles."""
     return types.SimpleNamespace(params=tuple(program.params),
-                                 defaults=tuple(program.defaults), kwargs=program.kwargs)
+                                 defaults=tuple(program.defaults), kwargs=program.kwargs,
+                                 kwonly=tuple(program.kwonly))
 
 
 def completing(function, program, trailing, name, *args, **kwargs):
@@ -163,12 +164,16 @@ def hvp_values(forward, program, count, single, name, *args_and_vector, **kwargs
 
 
 def bind_arguments(program, args, kwargs, name):
-    """``program``'s arguments as one positional tuple (``args``, then ``kwargs`` by
-    name, then the defaults of the parameters left out, as Python binds a call), and the
-    keyword arguments left for its ``**kwargs`` parameter."""
-    params, defaults = program.params, program.defaults
+    """``program``'s positional arguments as one tuple (``args``, then ``kwargs`` by name,
+    then the defaults of the parameters left out, as Python binds a call), and the keyword
+    arguments given for its keyword-only parameters and its ``**kwargs`` (the generated
+    function keeps the keyword-only defaults itself)."""
+    kwonly = getattr(program, "kwonly", ())  # a signature pickled before they were kept
+    params = program.params[:len(program.params) - len(kwonly)]
+    defaults = program.defaults
     if len(args) > len(params):
-        raise TypeError(f"{name}() takes {len(params)} arguments but {len(args)} were given")
+        raise TypeError(f"{name}() takes {len(params)} positional arguments but "
+                        f"{len(args)} were given")
     kwargs = dict(kwargs)
     for param in params[:len(args)]:
         if param in kwargs:
@@ -182,10 +187,10 @@ def bind_arguments(program, args, kwargs, name):
             values.append(defaults[i - first_default])
         else:
             raise TypeError(f"{name}() missing argument {params[i]!r}")
-    if kwargs and program.kwargs is None:
-        raise TypeError(f"{name}() got an unexpected keyword argument {next(iter(kwargs))!r}")
+    unknown = [k for k in kwargs if k not in kwonly]
+    if unknown and program.kwargs is None:
+        raise TypeError(f"{name}() got an unexpected keyword argument {unknown[0]!r}")
     return tuple(values), kwargs
-
 
 
 def _directions(count):
@@ -247,8 +252,6 @@ def _gradient_forward(fn, wrt, jit=None):
     the build resolves them), so one gradient is built, not one to learn them first."""
     fn = _unwrap(fn)
     parsed = parse_function(fn)
-    if parsed.tree.args.kwonlyargs:
-        raise keyword_only_error(parsed)
     choice = choose(wrt, parsed)
     gradient = build(fn, choice.names, pack=False)  # a tuple, even of one; read again
     forward = build(gradient.function, choice.names, mode="forward", jit=jit)

@@ -45,7 +45,7 @@ from symdiff.errors import InternalError, SymdiffError
 from symdiff.frontend.fence import fence
 from symdiff.frontend.parse import deepest_statement, parse_function
 from symdiff.frontend.table_reads import check_tables
-from symdiff.frontend.wrt import keyword_only_error, resolve
+from symdiff.frontend.wrt import resolve
 from symdiff.ir.check import check_program
 from symdiff.ir.check_sweeps import check_sweeps
 from symdiff.ir.nodes import number_statements
@@ -118,9 +118,7 @@ def generate(parsed, wrt=None, *, prefer=None, with_value=False, optimize=True,
         show = debug or _quiet
         show("parse", parsed)
         program = lower(parsed, forward=forward, debug=debug, kinds=kinds, seeded=seeded)
-        if forward and program.kwonly:
-            raise keyword_only_error(parsed)
-        choice = resolve(wrt, program, parsed, prefer, kinds)
+        choice = resolve(wrt, program, parsed, prefer, kinds, counts=not forward)
         check_tables(parsed, list(program.tables))  # those in wrt are refused by resolve
         return differentiate_program(parsed, program, choice, with_value=with_value,
                                      optimize=optimize, forward=forward, debug=debug,

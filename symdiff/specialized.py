@@ -94,6 +94,35 @@ def computes_with_arrays(fn):
     return reading is not None and uses_arrays(reading[0])
 
 
+def split_call(signature, args, kwargs):
+    """A call's arguments as the forward-mode functions take them: the positional
+    parameters' values in order (the defaults of those left out filled in, as the
+    derivatives' vectors follow them) and ``{name: value}`` of the keyword-only and
+    ``**kwargs`` ones given (the generated function keeps their defaults).  A call Python
+    would refuse raises its ``TypeError``."""
+    arguments = signature.bind(*args, **kwargs).arguments
+    point, named = [], {}
+    for name, parameter in signature.parameters.items():
+        if parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD):
+            point.append(arguments.get(name, parameter.default))
+        elif parameter.kind is parameter.KEYWORD_ONLY and name in arguments:
+            named[name] = arguments[name]
+        elif parameter.kind is parameter.VAR_KEYWORD:
+            named.update(arguments.get(name, {}))
+        elif parameter.kind is parameter.VAR_POSITIONAL:
+            point.extend(arguments.get(name, ()))
+    return tuple(point), named
+
+
+def chosen_values(signature, names, point, named):
+    """The values of the parameters ``names`` in a call ``split_call`` gave as ``point``
+    and ``named`` (a keyword-only one left out: its default)."""
+    positional = [name for name, parameter in signature.parameters.items()
+                  if parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD)]
+    return [point[positional.index(name)] if name in positional else
+            named.get(name, signature.parameters[name].default) for name in names]
+
+
 def container_kinds(fn, args, kwargs=None, signature=None):
     """``{parameter: type}`` for the arguments of a call that are containers, the
     defaults of the parameters it leaves out too (``signature``: ``fn``'s, when the

@@ -70,12 +70,8 @@ def checked_product(function, program, name, *args, **kwargs):
     """``function(*point, cotangent)`` with ``program``'s defaults filled in for the
     arguments left out (``args`` ends with the cotangent), the cotangent checked against
     the value's structure and shapes."""
-    kwargs = {**{p: program.kw_defaults[p] for p in program.kwonly if p in program.kw_defaults},
-              **kwargs}
     point, named = bind_arguments(program, args[:-1], kwargs, name)
-    positional = len(point) - len(program.kwonly)  # the keyword-only ones come last
-    named.update(zip(program.kwonly, point[positional:]))
-    return checked_call(function, program, name, point[:positional], named, args[-1])
+    return checked_call(function, program, name, point, named, args[-1])
 
 
 def checked_call(function, program, name, point, named, cotangent):

@@ -274,8 +274,8 @@ def takes_kwargs(t, **options):
     return t * options["scale"]
 
 
-def calls_kwargs_helper(x):
-    return takes_kwargs(x, scale=2.0)  # FENCE kwargs_helper at takes
+def calls_kwargs_helper(x):  # a flag into a helper's **options (a dict of numbers)
+    return takes_kwargs(x, mode="big", scale=2.0)  # FENCE kwargs_helper at "big"
 
 
 def uses_fstring_in_helper_check(x):

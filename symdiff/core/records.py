@@ -31,6 +31,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from symdiff.core.types import FLOAT, Dict, Tuple  # noqa: F401 (FLOAT: the doctest's)
+from symdiff.core.types import table_values
 
 
 @dataclass(frozen=True)
@@ -94,3 +95,19 @@ class Function:
 
 def is_function(kind):
     return isinstance(kind, Function)
+
+
+def is_instance_record(obj):
+    """Whether the value ``obj`` is a namedtuple or dataclass instance."""
+    return (isinstance(obj, tuple) and is_namedtuple_class(type(obj))) or (
+        dataclasses.is_dataclass(obj) and not isinstance(obj, type))
+
+
+def watched_values(obj):
+    """What a build that read the table or module-level object ``obj`` compares to know
+    it is current: a table's numbers (``table_values``), a dataclass instance's number
+    fields (they may be changed in place)."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return tuple(v for v in (getattr(obj, f.name) for f in dataclasses.fields(obj))
+                     if isinstance(v, (int, float)))
+    return table_values(obj)

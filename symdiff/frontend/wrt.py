@@ -7,7 +7,9 @@ order asked for, and whether the caller gets one bare value (``single``) or a tu
 
 - ``None``: every positional parameter but those whose default is None (optional
   arguments) or an int or a bool (a count, an index, a flag: ``label=1``, ``n=10``),
-  never differentiated unless named; all of them when that leaves none.  Keyword-only
+  and, for a gradient, those the program uses as ints, whatever their default (an index
+  ``logits[label]``, a bound ``range(n)``: the one inference types them ``int``), never
+  differentiated unless named; all of them when that leaves none.  Keyword-only
   parameters are differentiated only when named, and so is a parameter given an instance
   of a plain class (``system.mass`` read as data; a namedtuple or a dataclass is
   differentiated as a container is); a parameter given a function never is (named in
@@ -32,7 +34,7 @@ from dataclasses import dataclass
 from symdiff.analysis.activity import active_names
 from symdiff.core import types as t
 from symdiff.core.records import is_function, is_plain
-from symdiff.errors import InternalError, SymdiffError, UnsupportedSyntaxError
+from symdiff.errors import InternalError, SymdiffError
 from symdiff.frontend.resolve import parameter_names
 
 
@@ -47,16 +49,19 @@ class Choice:
 PREFERENCES = (None, "active")
 
 
-def resolve(wrt, program, parsed, prefer=None, kinds=None):
+def resolve(wrt, program, parsed, prefer=None, kinds=None, counts=True):
     """The ``Choice`` ``wrt`` makes among ``program``'s parameters (see the module;
-    ``kinds``: the parameters' kinds the program was lowered for)."""
+    ``kinds``: the parameters' kinds the program was lowered for).  ``counts``: leave
+    out of the default the parameters the program uses as ints (a gradient's; forward
+    mode's entry points take one tangent per parameter ``choose`` reads off the source,
+    before a build types them)."""
     if prefer not in PREFERENCES:
         raise InternalError("wrt", f"prefer={prefer!r}: one of {PREFERENCES}")
     choice = choose(wrt, parsed)
     functions = [n for n, kind in (kinds or {}).items() if is_function(kind)]
     if wrt is None:  # an instance of a plain class is data unless named; a function always
         kept = [n for n in choice.names if not is_plain(program.containers.get(n))
-                and n not in functions]
+                and n not in functions and not (counts and program.types.get(n) == t.INT)]
         choice = Choice(tuple(kept), len(kept) == 1) if kept else choice
     refuse_functions(parsed, choice.names, functions)
     if wrt is None and prefer == "active":
@@ -109,14 +114,6 @@ def parameters(parsed):
     """The positional parameters of ``parsed``, in order."""
     args = parsed.tree.args
     return [a.arg for a in args.posonlyargs + args.args]
-
-
-def keyword_only_error(parsed):
-    """Forward mode of a function with keyword-only parameters is not written yet."""
-    where = parsed.tree.args.kwonlyargs[0]
-    return parsed.error(UnsupportedSyntaxError, where, "forward mode (jvp, jacobian, hessian, "
-                        "hvp) of a function with keyword-only parameters is not supported",
-                        "make them ordinary parameters, or use grad")
 
 
 def optional_parameters(parsed):

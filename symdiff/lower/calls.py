@@ -69,6 +69,8 @@ def call(frame, node, target):
     elif isinstance(node.func, ast.Attribute):
         method = container_calls.method_copy(frame, node, target)
         if method is None:
+            method = container_calls.dict_get(frame, node, target)
+        if method is None:
             method = arrays.method_call(frame, node, target, bind_primitive)
         if method is not None:
             return method

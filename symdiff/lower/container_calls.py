@@ -15,6 +15,7 @@ import ast
 import builtins
 
 from symdiff.core import types as t
+from symdiff.core.records import is_record
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
 from symdiff.lower import changes, containers
@@ -82,3 +83,29 @@ def method_copy(frame, node, target):
         raise frame.error(UnsupportedSyntaxError, node, f"copy() of a {kind} built here",
                           f"write dict({ast.unparse(func.value)}) for a copy of a dict")
     return changes.copied(frame, "list", func.value, False, target)
+
+
+def dict_get(frame, node, target):
+    """``d.get("k", default)`` of a dict whose keys lowering knows (a dict built in the
+    function, a helper's ``**options``): ``d["k"]`` where ``"k"`` is one of them, the
+    default (None when not given) where it is not; None when ``node`` is no such call."""
+    func = node.func
+    if func.attr != "get" or node.keywords or not 1 <= len(node.args) <= 2:
+        return None
+    found = containers.container_of(frame, func.value)
+    kind = found and containers.kind_of_operand(
+        frame, ir.Ref(*found) if found[1] else ir.Var(found[0]))
+    if not isinstance(kind, t.Dict) or is_record(kind):
+        return None
+    key = node.args[0]
+    if not isinstance(key, ast.Constant) or not isinstance(key.value, str):
+        raise frame.error(UnsupportedSyntaxError, key, f"{ast.unparse(func)}() of a key "
+                          "known only when the gradient runs is not supported",
+                          f'read it by a string written out: {ast.unparse(func)}("k", default)')
+    if key.value in dict(kind.items):
+        read = ast.copy_location(ast.Subscript(func.value, key, ast.Load()), node)
+        return frame.value(read, target)
+    default = node.args[1] if len(node.args) == 2 else ast.Constant(None)
+    if isinstance(default, ast.Constant) and not isinstance(default.value, (int, float)):
+        return ir.Const(default.value)  # a flag's default, None: the constant it is
+    return frame.value(default, target)

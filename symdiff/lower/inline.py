@@ -21,7 +21,7 @@ from symdiff.ir import nodes as ir
 from symdiff.core.types import table_values
 from symdiff.lower import calls, changes, containers, names, tables
 from symdiff.lower.function_values import passed_functions
-from symdiff.lower.star_arguments import rest_of, spread
+from symdiff.lower.star_arguments import keywords_of, rest_of, spread
 from symdiff.lower.tables import Table
 
 
@@ -143,11 +143,6 @@ def call_user(frame, fn, node, target, unpacked=None, discard=False):
                           "rewrite the recursion as a loop")
     nested = getattr(fn, "definer", None) is not None
     parsed = fn.parsed if nested else frame.unit.parse_helper(fn, frame, node)
-    if parsed.tree.args.kwarg is not None:
-        raise frame.error(UnsupportedSyntaxError, node,
-                          f"{fn.__name__} takes **{parsed.tree.args.kwarg.arg}",
-                          "only the differentiated function may take **kwargs; pass "
-                          "its values as named parameters")
     helper = frame.helper(parsed, fn)
     node, passed = passed_functions(frame, fn, helper.reading, spread(frame, node))
     bound = bind_arguments(frame, fn, helper.reading, node)
@@ -183,7 +178,10 @@ def bind_arguments(frame, fn, reading, node):
                           f"{fn.__name__} takes {reading.positional} positional arguments, "
                           f"{len(node.args)} given", "check the call")
     bound = {p: argument(frame, a, p in tables) for p, a in zip(params, node.args)}
+    options = reading.tree.args.kwarg
     for keyword in node.keywords:
+        if options is not None and keyword.arg not in params:
+            continue  # one of ``**options`` (``keywords_of``)
         if keyword.arg not in params or keyword.arg in bound:
             raise frame.error(UnsupportedSyntaxError, keyword,
                               f"unexpected keyword argument {keyword.arg!r} for {fn.__name__}",
@@ -207,6 +205,12 @@ def bind_arguments(frame, fn, reading, node):
         bound[rest.arg] = containers.literal(frame, rest_of(frame, node, reading),
                                              frame.namer.fresh(rest.arg))
         params = list(params) + [rest.arg]
+    if options is not None:  # ``**options``: the dict of the keywords no parameter takes
+        name = frame.namer.fresh(options.arg)
+        bound[options.arg] = containers.literal(
+            frame, keywords_of(frame, node, fn, params, options.arg), name)
+        frame.unit.unfilled.discard(name)  # ``{}``: no keyword, and none to be filled in
+        params = list(params) + [options.arg]
     return {p: bound[p] for p in params}
 
 

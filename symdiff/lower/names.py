@@ -21,7 +21,7 @@ from symdiff.frontend.resolve import (Meaning, classify, lookup, module_attribut
 from symdiff.ir import nodes as ir
 from symdiff.analysis.expression_types import STRING_METHODS
 from symdiff.core import types as t
-from symdiff.core.types import table_values
+from symdiff.core.records import is_instance_record as is_record, watched_values
 from symdiff.lower.operands import operand_ast, reads_of
 from symdiff.primitives.registry import refused, refused_names
 
@@ -67,8 +67,9 @@ def meaning_of(frame, name, node):
     meant = classify(found)
     if name not in frame.parsed.closure:
         current = frame.parsed.globals.get(name)  # None for a builtin
-        contents = table_values(found) if meant.kind == "table" and (
-            not isinstance(found, tuple)) else None  # a list or an array may change
+        contents = watched_values(found) if meant.kind == "table" and (
+            not isinstance(found, tuple)) or (  # a list or an array may change,
+            meant.kind == "other" and is_record(found)) else None  # a dataclass's fields too
         frame.unit.reads.append((frame.parsed.globals, name, current, contents))
     return meant
 
@@ -156,9 +157,11 @@ def attribute_operand(frame, node):
     if member is None or member.kind != "constant":
         raise frame.error(UnsupportedSyntaxError, node, f"{ast.unparse(node)} is not a number",
                           "call it, or use a number")
-    if meaning_of(frame, node.value.id, node.value).value in ("math", "numpy"):
+    base = meaning_of(frame, node.value.id, node.value).value
+    if base in ("math", "numpy"):
         return ir.Const(member.value, f"{frame.unit.math_name}.{node.attr}")
-    return ir.Const(member.value, frame.unit.global_name(node.attr, member.value))
+    preferred = f"{node.value.id}_{node.attr}" if is_record(base) else node.attr  # SP_k
+    return ir.Const(member.value, frame.unit.global_name(preferred, member.value))
 
 
 def module_member(frame, node):
@@ -173,6 +176,9 @@ def module_member(frame, node):
         base = meaning_of(frame, node.value.id, node.value)
     if base.kind == "local":
         raise _local_member(frame, node)
+    if base.kind in ("other", "table") and is_record(base.value) and isinstance(
+            node.value, ast.Name):
+        return _field_of_global(frame, node, base.value)
     if base.kind != "module":
         raise frame.error(UnsupportedSyntaxError, node,
                           f"{ast.unparse(node)}: attribute access on {node.value.id} is not "
@@ -219,6 +225,20 @@ def _unknown_method(frame, node):
 def _parameters(frame):
     args = frame.parsed.tree.args
     return {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+
+
+def _field_of_global(frame, node, obj):
+    """The number a field of a namedtuple or dataclass defined at module level holds
+    (``SP.k``), read as a constant of the build (which is built again when the field
+    changes, as for a table)."""
+    value = getattr(obj, node.attr, None)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise frame.error(UnsupportedSyntaxError, node,
+                          f"{ast.unparse(node)}: {node.value.id}.{node.attr} of a "
+                          f"{type(obj).__name__} defined at module level is read as data, "
+                          "and only its number fields are", "pass the object as an argument "
+                          "(its fields are then read for the call), or read a number of it")
+    return Meaning("constant", value)
 
 
 def is_kwargs(frame, node):

@@ -7,7 +7,9 @@ as its elements ``p[0], p[1], ...``, and each ``**d`` of a dict of known keys (n
 object's fields) as the keywords ``k=d["k"]``, so binding reads plain arguments; and
 ``rest_of(frame, node, reading)``: the tuple a helper's ``*args`` holds, the arguments
 past its positional parameters written as a tuple (``()`` when there are none), which
-the containers core builds and its body reads, forwards (``f(t, x, *p)``) or indexes.  A
+the containers core builds and its body reads, forwards (``f(t, x, *p)``) or indexes;
+and ``keywords_of(node, params)``: the dict a helper's ``**options`` holds, the keywords
+no parameter takes, which its body reads by key or forwards (``core(x, **options)``).  A
 ``*xs`` of a list (whose length is read when the gradient runs), of anything but a
 container, and a ``**`` of anything but a dict, are located ``UnsupportedSyntaxError``s
 with a hint.
@@ -47,6 +49,23 @@ def rest_of(frame, node, reading):
     parameters (its ``*args``)."""
     rest = node.args[reading.positional:]
     return ast.copy_location(ast.Tuple(list(rest), ast.Load()), rest[0] if rest else node)
+
+
+def keywords_of(frame, node, fn, params, options):
+    """The ``ast.Dict`` of the keywords of ``node`` no parameter of the helper ``fn``
+    (``params``) takes: what its ``**options`` holds (``{}`` when there are none).  A
+    string, bool or None among them is refused (a dict holds numbers and containers)."""
+    extra = [k for k in node.keywords if k.arg not in params]
+    for k in extra:
+        value = k.value.value if isinstance(k.value, ast.Constant) else 0.0
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise frame.error(UnsupportedSyntaxError, k.value, f"{k.arg}={k.value.value!r} "
+                              f"goes into **{options} of {fn.__name__}, a dict, which holds "
+                              "numbers and containers here", f"name {k.arg} as a parameter of "
+                              f"{fn.__name__}: def {fn.__name__}(..., {k.arg}=..., "
+                              f"**{options})")
+    keys = [ast.copy_location(ast.Constant(k.arg), k.value) for k in extra]
+    return ast.copy_location(ast.Dict(keys, [k.value for k in extra]), node)
 
 
 def _kind(frame, node):

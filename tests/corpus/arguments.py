@@ -304,6 +304,38 @@ def config_by_method(params, scale):
     return p["a"] * p["b"] + params["a"]
 
 
+# --- helpers taking **kwargs: the options a call passes, known when it is built ----------
+
+def _scaled_core(x, **options):
+    return x * options["scale"] + options.get("shift", 0.0)
+
+
+def _forwarding(x, **kw):
+    return _scaled_core(x, **kw)
+
+
+def options_forwarded(x, a):
+    return _forwarding(x, scale=a, shift=0.5) * _forwarding(a, scale=x)
+
+
+def _dense(x, w, activation="tanh", **opts):
+    y = w * x * opts.get("gain", 1.0) + opts.get("bias", 0.0)
+    return math.tanh(y) if activation == "tanh" else max(y, 0.0)
+
+
+def options_with_a_flag(x, w):
+    return _dense(x, w) + _dense(x, w, activation="relu", gain=2.0, bias=0.1)
+
+
+def _penalty(ws, **weights):
+    return weights.get("l2", 0.0) * sum(w * w for w in ws) + weights.get("l1", 0.0) * sum(
+        abs(w) for w in ws)
+
+
+def options_of_a_list(ws, lam):
+    return _penalty(ws, l2=lam) + _penalty(ws, l1=0.5 * lam, l2=lam * lam)
+
+
 CASES = [
     at(huber, (0.5, 1.0), (3.0, 2.0), (-2.5, 1.0), wrt=("r", "delta"), kinky=True),
     at(huber, (0.5, 1.0), (-3.0, 2.0), kinky=True, name="huber_by_default"),
@@ -361,4 +393,7 @@ CASES = [
     at(farthest_or_origin, ([0.5, -1.2, 0.8], 0.3), ([], 0.7), kinky=True),
     at(copied_by_method, ([0.5, -1.2, 0.8],), ([2.0, 0.3],)),
     at(config_by_method, ({"a": 0.5, "b": -1.5}, 2.0), ({"a": 1.5, "b": 0.25}, -0.5)),
+    at(options_forwarded, (0.7, 1.1), (-0.4, 2.0), symbolic=False),  # sympy: no **kw calls
+    at(options_with_a_flag, (0.7, 1.3), (-0.6, 0.9), kinky=True),
+    at(options_of_a_list, ([0.5, -1.2, 0.8], 0.3), ([0.3, 0.9], 1.2), kinky=True),
 ]

@@ -215,6 +215,40 @@ def force(system, x):
     return -system.k * x / system.mass
 
 
+# --- objects defined at module level, read as data -------------------------------------
+
+SPRING = Oscillator(1.5, 0.2, "module")  # a frozen dataclass
+PHYSICS = namedtuple("Physics", "g rho")(9.81, 1.2)
+SETTINGS = Linear(0.5, -0.25)  # a dataclass whose fields may change: a snapshot is read
+
+
+def module_spring_energy(x, v):
+    return 0.5 * SPRING.omega ** 2 * x * x + 0.5 * v * v - SPRING.damping * x * v
+
+
+def drag_and_gravity(h, v):
+    return PHYSICS.g * h + 0.5 * PHYSICS.rho * v * abs(v)
+
+
+def _settings_line(x):
+    return SETTINGS.w * x + SETTINGS.b
+
+
+def settings_through_helper(x, y):
+    return (_settings_line(x) - y) ** 2 + math.tanh(SETTINGS.w * y)
+
+
+def module_and_argument_records(p, x):
+    return (p.w * x + p.b) * SPRING.omega + PHYSICS.rho * p.w ** 2
+
+
+def integrated_with_module_constants(x, v):
+    for _ in range(3):
+        v = v - 0.1 * (SPRING.omega ** 2 * x + SPRING.damping * v)
+        x = x + 0.1 * v
+    return x * x + v * v
+
+
 # Not ``CASES``: the corpus collectors of numbers and containers (tests/ir) read their
 # cases' arguments as containers of numbers; these cases are read by their own tests.
 OBJECT_CASES = [
@@ -251,4 +285,9 @@ OBJECT_CASES = [
     at(Spring(3.0, 0.5).__call__, (2.0,), (-0.4,), name="spring"),
     at(Quadratic(1.0, -2.0, 0.5).__call__, (0.7,), (-1.3,), name="quadratic"),
     at(Quadratic(1.0, -2.0, 0.5).__call__, (0.7,), wrt="self", name="quadratic_self"),
+    at(module_spring_energy, (0.7, -0.3), (-1.2, 0.5)),
+    at(drag_and_gravity, (2.0, 0.7), (0.5, -1.3)),
+    at(settings_through_helper, (0.7, 0.2), (-1.1, 0.9)),
+    at(module_and_argument_records, (Params(0.5, -0.3), 1.2), (Params(1.5, 0.25), -0.8)),
+    at(integrated_with_module_constants, (0.7, -0.3), (1.5, 0.2)),
 ]

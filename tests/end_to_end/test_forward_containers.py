@@ -17,12 +17,13 @@ from symdiff.frontend.parse import parse_function
 from symdiff.frontend.wrt import choose
 
 try:
-    from corpus import containers, control_lists, joins, tangent_lists
+    from corpus import arguments, branch_local, containers, control_lists, joins, tangent_lists
 except ImportError:
-    from tests.corpus import containers, control_lists, joins, tangent_lists
+    from tests.corpus import (arguments, branch_local, containers, control_lists, joins,
+                              tangent_lists)
 
-CASES = [c for corpus in (containers, tangent_lists, joins, control_lists)
-         for c in corpus.CASES if not c.fn.__code__.co_kwonlyargcount]
+CASES = [c for corpus in (containers, tangent_lists, joins, control_lists, branch_local,
+                          arguments) for c in corpus.CASES]
 
 REFUSED = {}  # label -> the construct forward mode stops at (filled in below)
 
@@ -43,6 +44,13 @@ def _moved(point, positions, directions, h):
     return moved
 
 
+def call(case, function, point, *extra):
+    """``function`` at ``point`` (``case.fn``'s arguments in order), ``extra`` after its
+    positional arguments, the keyword-only ones passed by name."""
+    count = case.fn.__code__.co_argcount
+    return function(*point[:count], *extra, **dict(zip(case.params[count:], point[count:])))
+
+
 def _close(a, b, tol):
     return abs(a - b) <= tol * (1.0 + abs(a) + abs(b))
 
@@ -50,25 +58,24 @@ def _close(a, b, tol):
 @pytest.mark.parametrize("case", CASES, ids=[c.label for c in CASES])
 def test_forward_mode_agrees_with_reverse_and_finite_differences(case):
     choice = choose(case.wrt, parse_function(case.fn))
-    params = list(case.fn.__code__.co_varnames[:case.fn.__code__.co_argcount])
-    positions = [params.index(n) for n in choice.names]
+    positions = [case.params.index(n) for n in choice.names]
     rng = random.Random(case.label)
     try:
         forward = symdiff.jvp(case.fn, wrt=case.wrt)
         for point in case.points:
             point = tuple(point)
             directions = [_direction(point[p], rng) for p in positions]
-            value, along = forward(*point, *directions)
-            gradient = symdiff.grad(case.fn, wrt=case.wrt)(*point)
+            value, along = call(case, forward, point, *directions)
+            gradient = call(case, symdiff.grad(case.fn, wrt=case.wrt), point)
             gradient = (gradient,) if choice.single else gradient
-            assert _close(value, case.fn(*point), 1e-12)
+            assert _close(value, call(case, case.fn, point), 1e-12)
             expected = math.fsum(_inner(g, d) for g, d in zip(gradient, directions))
             assert _close(along, expected, 1e-9), (point, along, expected)
             if case.kinky:
                 continue
             h = 1e-6
-            up = case.fn(*_moved(point, positions, directions, h))
-            down = case.fn(*_moved(point, positions, directions, -h))
+            up = call(case, case.fn, _moved(point, positions, directions, h))
+            down = call(case, case.fn, _moved(point, positions, directions, -h))
             assert _close(along, (up - down) / (2 * h), 1e-5), (point, along)
     except SymdiffError as error:
         assert case.label in REFUSED, f"{case.label}: {error}"

@@ -26,8 +26,10 @@ from symdiff.witnesses.finite import moved
 from symdiff.witnesses.symbolic import evaluate_grad
 
 try:
+    import oracles
     from corpus import objects
 except ImportError:  # run with the repository root, not tests/, on sys.path
+    from tests import oracles
     from tests.corpus import objects
 
 CASES = {c.label: c for c in objects.OBJECT_CASES}
@@ -167,3 +169,58 @@ def test_gradient_agrees_with_finite_differences_along_a_direction(label, index)
     near, far = (along(h) - along(-h)) / (2 * h), (along(2 * h) - along(-2 * h)) / (4 * h)
     estimate = (4.0 * near - far) / 3.0
     assert math.isclose(inner, estimate, rel_tol=FD, abs_tol=FD), (inner, estimate)
+
+
+def test_a_module_level_dataclass_is_read_as_a_snapshot_and_rebuilt_when_it_changes():
+    point = (0.7, 0.2)
+    before = symdiff.grad(objects.settings_through_helper)(*point)
+    assert "SETTINGS_w = 0.5" in symdiff.source(objects.settings_through_helper)
+    saved = dataclasses.replace(objects.SETTINGS)
+    try:
+        objects.SETTINGS.w = 2.0  # a new field value: grad applied again reads it
+        after = symdiff.grad(objects.settings_through_helper)(*point)
+        want = symdiff.tape.grad(objects.settings_through_helper)(*point)
+        assert after != before
+        assert_alike(after, want, "settings changed")
+    finally:
+        objects.SETTINGS.w = saved.w
+
+
+def test_forward_mode_reads_module_level_objects_as_data():
+    hessian = symdiff.hessian(objects.module_spring_energy)(0.7, -0.3)
+    omega, damping = objects.SPRING.omega, objects.SPRING.damping
+    assert hessian == ((omega ** 2, -damping), (-damping, 1.0))
+
+
+MODULE_LABEL = """\
+from dataclasses import dataclass
+
+
+@dataclass
+class Options:
+    scale: float
+    kind: str
+
+
+OPTIONS = Options(2.0, "sum")
+
+
+def scaled(x):
+    return OPTIONS.kind * x
+
+
+def scaled_by_argument(x, options):
+    return options.scale * x * x if options.kind == "sum" else x
+"""
+
+
+def test_a_field_of_a_module_object_that_is_no_number_is_refused_with_a_way_out(tmp_path):
+    module = oracles.module_from_text(tmp_path, "m_options", MODULE_LABEL)
+    with pytest.raises(symdiff.SymdiffError) as caught:
+        symdiff.grad(module.scaled)(1.0)
+    error = caught.value
+    assert (error.lineno, error.source_line[error.col_offset:].startswith("OPTIONS.kind")) == (
+        module.scaled.__code__.co_firstlineno + 1, True)
+    assert "pass the object as an argument" in error.hint
+    got = symdiff.grad(module.scaled_by_argument, wrt="x")(1.5, module.OPTIONS)  # the way out
+    assert got == symdiff.tape.grad(module.scaled_by_argument, wrt="x")(1.5, module.OPTIONS)

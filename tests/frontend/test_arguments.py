@@ -98,15 +98,66 @@ def test_an_unknown_name_lists_the_keyword_only_parameters_too(tmp_path):
         symdiff.grad(huber, wrt="gamma")
 
 
-@pytest.mark.parametrize("entry", ["jvp", "jacobian", "hessian", "hvp"])
-def test_forward_mode_refuses_keyword_only_parameters_at_them(tmp_path, entry):
+SECOND = """\
+import math
+
+
+def damped(x, v, *, dt=0.1, gamma=0.5):
+    v_next = v - dt * (x + gamma * v)
+    x_next = x + dt * math.sin(v_next)
+    return x_next * x_next + v_next * v_next
+
+
+def weighted(xs, *, weights, scale=2.0):
+    return scale * sum(w * x ** 3 for w, x in zip(weights, xs))
+"""
+
+
+@pytest.mark.parametrize("point", [(0.5, 1.0), (3.0, 2.0), (-2.5, 1.0)])
+def test_forward_mode_takes_keyword_only_parameters_and_keeps_them_keyword_only(
+        tmp_path, point):
     huber = define(tmp_path, HUBER, "huber")
-    with pytest.raises(UnsupportedSyntaxError) as caught:
-        getattr(symdiff, entry)(huber)(0.5, 0.5) if entry in ("jvp", "hvp") else getattr(
-            symdiff, entry)(huber)(0.5)
-    error = caught.value
-    assert error.lineno == huber.__code__.co_firstlineno and error.hint
-    assert error.source_line[error.col_offset:].startswith("delta")
+    r, delta = point
+    jvp = symdiff.jvp(huber, wrt=("r", "delta"))
+    value, along = jvp(r, 0.3, -0.7, delta=delta)
+    assert value == huber(r, delta=delta)
+    gradient = symdiff.tape.grad(huber, wrt=("r", "delta"))(r, delta=delta)
+    assert along == pytest.approx(0.3 * gradient[0] - 0.7 * gradient[1], rel=1e-12)
+    assert symdiff.jacobian(huber)(r, delta=delta) == pytest.approx(
+        (symdiff.tape.grad(huber)(r, delta=delta),), rel=1e-12)
+    with pytest.raises(TypeError):
+        jvp(r, delta, 1.0, 1.0)  # delta by position, as huber(r, delta) raises
+    assert "def jvp_huber(r, dr, ddelta, *, delta=1.0):" in jvp.source
+
+
+@pytest.mark.parametrize("point", [(0.3, -0.4), (1.2, 0.5)])
+def test_hessian_and_hvp_with_keyword_only_parameters_against_differences(tmp_path, point):
+    damped = define(tmp_path, SECOND, "damped")
+    options = {"dt": 0.05, "gamma": 0.8}
+    hessian = symdiff.hessian(damped)(*point, **options)
+    gradient = symdiff.grad(damped)
+    for j in range(2):
+        def column(x, v, j=j):
+            return gradient(x, v, **options)[j]
+        for i in range(2):
+            want = oracles.finite_difference(column, point, i)[0]
+            assert hessian[j][i] == pytest.approx(want, rel=1e-6, abs=1e-8)
+    product = symdiff.hvp(damped)(*point, 1.0, -2.0, **options)
+    assert product == pytest.approx(tuple(h[0] - 2.0 * h[1] for h in hessian), rel=1e-12)
+    assert symdiff.hessian(damped)(*point) != hessian  # the defaults are the function's
+
+
+def test_forward_mode_of_a_container_function_with_keyword_only_parameters(tmp_path):
+    weighted = define(tmp_path, SECOND, "weighted")
+    xs, weights = [0.5, -1.0, 2.0], [1.0, 0.5, -0.25]
+    hessian = symdiff.hessian(weighted)(xs, weights=weights, scale=3.0)
+    assert hessian == [[pytest.approx(18.0 * w * x if i == k else 0.0, abs=0.0)
+                        for k in range(3)] for i, (w, x) in enumerate(zip(weights, xs))]
+    by_weights = symdiff.jvp(weighted, wrt="weights")
+    value, along = by_weights(xs, [1.0, 0.0, 0.0], weights=weights)
+    assert (value, along) == pytest.approx((weighted(xs, weights=weights), 2.0 * xs[0] ** 3))
+    assert symdiff.hvp(weighted)(xs, [1.0, 1.0, 1.0], weights=weights) == pytest.approx(
+        [12.0 * w * x for w, x in zip(weights, xs)], rel=1e-12)
 
 
 DEFAULTS = """\
@@ -333,3 +384,44 @@ def test_a_string_named_in_wrt_is_refused_at_the_parameter():
     with pytest.raises(symdiff.SymdiffError, match="holds a string") as caught:
         symdiff.grad(scaled_by_text, wrt=("x", "s"))(2.0, "double")
     assert caught.value.lineno == scaled_by_text.__code__.co_firstlineno
+
+
+OPTIONS = """\
+import math
+
+
+def dense(x, w, **opts):
+    act = opts.get("activation", "tanh")
+    y = w * x * opts.get("gain", 1.0)
+    return math.tanh(y) if act == "tanh" else max(y, 0.0)
+
+
+def net(x, w):
+    return dense(x, w, gain=2.0) + dense(x, w, activation="relu")
+
+
+def dense_named(x, w, activation="tanh", **opts):
+    y = w * x * opts.get("gain", 1.0)
+    return math.tanh(y) if activation == "tanh" else max(y, 0.0)
+
+
+def net_named(x, w):
+    return dense_named(x, w, gain=2.0) + dense_named(x, w, activation="relu")
+"""
+
+
+def test_a_flag_passed_into_a_helpers_kwargs_is_refused_with_a_way_out_that_works(tmp_path):
+    net = define(tmp_path, OPTIONS, "net")
+    with pytest.raises(UnsupportedSyntaxError) as caught:
+        symdiff.grad(net)(0.7, 1.3)
+    error = caught.value
+    assert error.lineno == net.__code__.co_firstlineno + 1
+    assert error.source_line[error.col_offset:].startswith('"relu"')
+    assert "def dense(..., activation=..., **opts)" in error.hint
+    named = define(tmp_path, OPTIONS, "net_named")  # the way out: the flag a parameter
+    for point in [(0.7, 1.3), (-0.6, 0.9)]:
+        got = symdiff.grad(named)(*point)
+        assert got == pytest.approx(symdiff.tape.grad(named)(*point), rel=1e-12)
+        for i in range(2):
+            assert got[i] == pytest.approx(oracles.finite_difference(named, point, i)[0],
+                                           rel=1e-6, abs=1e-9)

@@ -10,10 +10,12 @@ expected values are derived from the names the table states, never typed in.
 """
 
 import importlib.util
+import math
 
 import pytest
 
 import symdiff
+import symdiff.tape
 from symdiff import pipeline
 from symdiff.api import build
 from symdiff.cli import main as cli
@@ -141,9 +143,11 @@ def test_the_pipeline_takes_wrt_as_an_input_and_returns_its_choice(subject, wrt,
 
 
 def test_the_pipeline_narrows_the_default_to_the_active_parameters_when_asked():
-    parsed = pipeline.parse_function(powered)
-    assert pipeline.generate(parsed).wrt == Choice(("x", "n"), False)
+    parsed = pipeline.parse_function(unused)
+    assert pipeline.generate(parsed).wrt == Choice(("x", "y"), False)
     assert pipeline.generate(parsed, prefer="active").wrt == Choice(("x",), True)
+    parsed = pipeline.parse_function(powered)  # n, a bound of range, is an int: left out
+    assert pipeline.generate(parsed).wrt == Choice(("x",), True)
     assert pipeline.generate(parsed, ("n",), prefer="active").wrt == Choice(("n",), False)
 
 
@@ -233,7 +237,28 @@ def test_check_leaves_out_the_parameters_no_derivative_flows_from():
     report = symdiff.check(powered, (1.5, 3))
     assert report.params == ["x"] and report.ok, str(report)
     assert any("no derivative flows from them): n" in note for note in report.notes)
-    assert build(powered).wrt_names == ["x", "n"]  # grad itself differentiates by both
+    assert build(powered).wrt_names == ["x"]  # grad leaves out n, typed int (a bound)
+    assert build(powered, ("x", "n")).wrt_names == ["x", "n"]  # named, it is taken
+
+
+def test_the_default_leaves_out_a_parameter_used_as_an_int_whatever_its_value():
+    """An index or a bound of ``range`` with no default (its value given at each call)
+    is left out of the default, as one defaulting to an int is; named, it is taken."""
+    logits = [0.5, 2.0, -1.0]
+    got = symdiff.grad(picked)(logits, 1)
+    want = symdiff.tape.grad(picked, wrt="logits")(logits, 1)
+    assert got == pytest.approx(want, rel=1e-12)
+    assert symdiff.grad(picked, wrt=("logits", "label"))(logits, 1)[1] == 0.0
+    assert symdiff.grad(powered)(1.5, 3) == pytest.approx(3 * 1.5 ** 2 * 1.0, rel=1e-12)
+    assert symdiff.grad(unused)(1.5, 2) == (1.0, 0.0)  # y is a number (not typed int)
+
+
+def picked(logits, label):
+    return -logits[label] + math.log(sum(math.exp(v) for v in logits))
+
+
+def unused(x, y):
+    return x + 0.5 if y > 0 else x + 0.25
 
 
 def powered(x, n):
