@@ -215,6 +215,30 @@ def transform(expr, visit):
     return visit(expr)
 
 
+def transform_kept(expr, visit, kept):
+    """``transform(expr, visit)``, not walking again below an expression this ``visit``
+    left as it was before: ``kept`` (expression id -> a tuple holding it) remembers each
+    one with operands it left so.  ``visit`` must be a function of the node and the
+    run's context alone (expressions are frozen), so such a subtree comes out of it as it
+    went in; the caller keeps one ``kept`` per visit, for the run (``Context.table``)."""
+    inner = children(expr)
+    if not inner:
+        return visit(expr)
+    hit = kept.get(id(expr))
+    if hit is not None and hit[0] is expr:
+        return expr
+    new = [transform_kept(c, visit, kept) for c in inner]
+    node = expr
+    for a, b in zip(new, inner):
+        if a is not b:
+            node = with_children(expr, new)
+            break
+    result = visit(node)
+    if result is expr:
+        kept[id(expr)] = (expr,)
+    return result
+
+
 def renamed(expr, replacements, context=None):
     """``expr`` with each name of ``replacements`` read replaced by its expression."""
     if not any(n in replacements for n in name_reads(expr, context)):
