@@ -16,7 +16,7 @@ import builtins
 import types
 
 from symdiff.errors import UnsupportedSyntaxError
-from symdiff.frontend.exits import child_nodes, contains
+from symdiff.frontend.exits import contains
 from symdiff.frontend.index import NodeIndex
 from symdiff.frontend.parse import lambda_name
 
@@ -157,22 +157,34 @@ def _nodes(tree):
     """Every node below the function, parents first, without recursion; with each, the
     nearest node that has a position (an operator has none: its expression's is used)."""
     stack = [(tree, tree)]
+    pop, push = stack.pop, stack.append
     while stack:
-        node, where = stack.pop()
+        node, where = pop()
         where = node if hasattr(node, "lineno") else where
         yield node, where
-        children = child_nodes(node)
-        if isinstance(node, ast.FunctionDef):
-            children = [node.args] + node.body  # decorators, annotations, returns: not code
-        elif isinstance(node, ast.Lambda):
-            children = [node.args, node.body]
-        elif isinstance(node, ast.arg):
-            children = []  # its annotation is not code either
-        elif isinstance(node, ast.ExceptHandler):  # its body: ``fence_handler``, if it can run
-            children = [] if node.type is None else [node.type]
-        elif isinstance(node, ast.AnnAssign):
-            children = [node.target] + ([node.value] if node.value is not None else [])
-        stack.extend((child, where) for child in reversed(children))
+        code = _CODE_CHILDREN.get(node.__class__)
+        if code is not None:
+            for child in reversed(code(node)):
+                push((child, where))
+            continue
+        for name in reversed(node._fields):  # ``child_nodes``, read here last first
+            value = getattr(node, name, None)
+            if value.__class__ is list:
+                for item in reversed(value):
+                    if isinstance(item, ast.AST):
+                        push((item, where))
+            elif isinstance(value, ast.AST):
+                push((value, where))
+
+
+_CODE_CHILDREN = {  # the nodes whose children are not all code, and those that are
+    ast.FunctionDef: lambda n: [n.args] + n.body,  # decorators, annotations, returns: not code
+    ast.Lambda: lambda n: [n.args, n.body],
+    ast.arg: lambda n: [],  # its annotation is not code either
+    # a handler's body: ``fence_handler``, where it can run
+    ast.ExceptHandler: lambda n: [] if n.type is None else [n.type],
+    ast.AnnAssign: lambda n: [n.target] + ([n.value] if n.value is not None else []),
+}
 
 
 def _check_nested(parsed, tree):
