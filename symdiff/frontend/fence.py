@@ -16,7 +16,7 @@ import builtins
 import types
 
 from symdiff.errors import UnsupportedSyntaxError
-from symdiff.frontend.exits import contains
+from symdiff.frontend.exits import code_nodes, contains
 from symdiff.frontend.index import NodeIndex
 from symdiff.frontend.parse import lambda_name
 
@@ -119,7 +119,7 @@ def fence(parsed, tree=None):
     nested = _check_nested(parsed, tree) | _key_lambdas(index) | _argument_lambdas(parsed, index)
     spread = _spread_arguments(parsed, index)
     checked = {}  # node class -> whether ``_check_accepted`` has a rule for it
-    for node, where in _nodes(tree):
+    for node, where in code_nodes(tree):
         name = type(node).__name__
         if id(node) in spread:  # read by ``lower.star_arguments``
             continue
@@ -151,40 +151,6 @@ def fence_handler(parsed, handler):
     guard = ast.If(test=ast.Constant(True), body=handler.body, orelse=[])  # (not at the top)
     fence(parsed, ast.FunctionDef(parsed.tree.name, parsed.tree.args, [guard], [], None,
                                   lineno=handler.lineno, col_offset=handler.col_offset))
-
-
-def _nodes(tree):
-    """Every node below the function, parents first, without recursion; with each, the
-    nearest node that has a position (an operator has none: its expression's is used)."""
-    stack = [(tree, tree)]
-    pop, push = stack.pop, stack.append
-    while stack:
-        node, where = pop()
-        where = node if hasattr(node, "lineno") else where
-        yield node, where
-        code = _CODE_CHILDREN.get(node.__class__)
-        if code is not None:
-            for child in reversed(code(node)):
-                push((child, where))
-            continue
-        for name in reversed(node._fields):  # ``child_nodes``, read here last first
-            value = getattr(node, name, None)
-            if value.__class__ is list:
-                for item in reversed(value):
-                    if isinstance(item, ast.AST):
-                        push((item, where))
-            elif isinstance(value, ast.AST):
-                push((value, where))
-
-
-_CODE_CHILDREN = {  # the nodes whose children are not all code, and those that are
-    ast.FunctionDef: lambda n: [n.args] + n.body,  # decorators, annotations, returns: not code
-    ast.Lambda: lambda n: [n.args, n.body],
-    ast.arg: lambda n: [],  # its annotation is not code either
-    # a handler's body: ``fence_handler``, where it can run
-    ast.ExceptHandler: lambda n: [] if n.type is None else [n.type],
-    ast.AnnAssign: lambda n: [n.target] + ([n.value] if n.value is not None else []),
-}
 
 
 def _check_nested(parsed, tree):
