@@ -67,24 +67,7 @@ def sweep_join(a, b):
 def value_type(expr, env, module):
     """The type ``expr`` certainly has when the names hold the types of ``env`` (None:
     not known, or no value yet)."""
-    return _Typed(env, module)(expr)
-
-
-class _Typed:
-    """``value_type`` in ``env`` and ``module``, one object for a whole expression (its
-    operands typed by the same one: no function made per operand)."""
-
-    __slots__ = ("env", "module")
-
-    def __init__(self, env, module):
-        self.env, self.module = env, module
-
-    def __call__(self, expr):
-        rule = _RULES.get(type(expr))
-        if rule is None:
-            return None
-        found = rule(expr, self, self.env, self.module)
-        return None if found is UNKNOWN else found
+    return value_type_from(expr, lambda e: value_type(e, env, module), env, module)
 
 
 def value_type_from(expr, of, env, module):
