@@ -347,7 +347,25 @@ def walk(expr):
 
 def names(expr):
     """The names ``expr`` reads, once each, in the order it first reads them."""
-    return list(dict.fromkeys(n.id for n in walk(expr) if isinstance(n, Name)))
+    return list(dict.fromkeys(name_ids(expr)))
+
+
+def name_ids(expr, found=None):
+    """The name of every ``Name`` in ``expr``, once per occurrence, in ``walk``'s order
+    (a list; ``found``: one to append them to).  The same as reading them off ``walk``,
+    without a generator: the kinds most expressions are made of are taken here."""
+    if found is None:
+        found = []
+    kind = type(expr)
+    if kind is Name:
+        found.append(expr.id)
+    elif kind is BinOp:
+        name_ids(expr.left, found)
+        name_ids(expr.right, found)
+    elif kind is not Const:
+        for inner in children(expr):
+            name_ids(inner, found)
+    return found
 
 
 def of_operand(operand):

@@ -1,6 +1,7 @@
 """Static questions about a user's statements, asked by the fence, ``resolve``,
 ``desugar`` and the lowering units: where can control leave a block (``return``,
-``break``, ``continue``), and which names does a statement assign.  Pure functions over
+``break``, ``continue``), which names does a statement assign, and the walks of its
+nodes these ask (``code_nodes``: the fence's, with positions).  Pure functions over
 the syntax tree; no recursion into nested loops where a ``break`` would belong to them.
 """
 
@@ -98,3 +99,37 @@ def assigned_user_names(node, index=None):
             names.append(sub.id)
     return list(dict.fromkeys(names))
 
+
+def code_nodes(tree):
+    """Every node of a function's code (what the fence checks), parents first, without
+    recursion; with each, the nearest node that has a position (an operator has none: its
+    expression's is used)."""
+    stack = [(tree, tree)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, where = pop()
+        where = node if hasattr(node, "lineno") else where
+        yield node, where
+        code = _CODE_CHILDREN.get(node.__class__)
+        if code is not None:
+            for child in reversed(code(node)):
+                push((child, where))
+            continue
+        for name in reversed(node._fields):  # ``child_nodes``, read here last first
+            value = getattr(node, name, None)
+            if value.__class__ is list:
+                for item in reversed(value):
+                    if isinstance(item, ast.AST):
+                        push((item, where))
+            elif isinstance(value, ast.AST):
+                push((value, where))
+
+
+_CODE_CHILDREN = {  # the nodes whose children are not all code, and those that are
+    ast.FunctionDef: lambda n: [n.args] + n.body,  # decorators, annotations, returns: not code
+    ast.Lambda: lambda n: [n.args, n.body],
+    ast.arg: lambda n: [],  # its annotation is not code either
+    # a handler's body: ``fence_handler``, where it can run
+    ast.ExceptHandler: lambda n: [] if n.type is None else [n.type],
+    ast.AnnAssign: lambda n: [n.target] + ([n.value] if n.value is not None else []),
+}

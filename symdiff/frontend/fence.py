@@ -16,7 +16,7 @@ import builtins
 import types
 
 from symdiff.errors import UnsupportedSyntaxError
-from symdiff.frontend.exits import child_nodes, contains
+from symdiff.frontend.exits import code_nodes, contains
 from symdiff.frontend.index import NodeIndex
 from symdiff.frontend.parse import lambda_name
 
@@ -119,7 +119,7 @@ def fence(parsed, tree=None):
     nested = _check_nested(parsed, tree) | _key_lambdas(index) | _argument_lambdas(parsed, index)
     spread = _spread_arguments(parsed, index)
     checked = {}  # node class -> whether ``_check_accepted`` has a rule for it
-    for node, where in _nodes(tree):
+    for node, where in code_nodes(tree):
         name = type(node).__name__
         if id(node) in spread:  # read by ``lower.star_arguments``
             continue
@@ -151,28 +151,6 @@ def fence_handler(parsed, handler):
     guard = ast.If(test=ast.Constant(True), body=handler.body, orelse=[])  # (not at the top)
     fence(parsed, ast.FunctionDef(parsed.tree.name, parsed.tree.args, [guard], [], None,
                                   lineno=handler.lineno, col_offset=handler.col_offset))
-
-
-def _nodes(tree):
-    """Every node below the function, parents first, without recursion; with each, the
-    nearest node that has a position (an operator has none: its expression's is used)."""
-    stack = [(tree, tree)]
-    while stack:
-        node, where = stack.pop()
-        where = node if hasattr(node, "lineno") else where
-        yield node, where
-        children = child_nodes(node)
-        if isinstance(node, ast.FunctionDef):
-            children = [node.args] + node.body  # decorators, annotations, returns: not code
-        elif isinstance(node, ast.Lambda):
-            children = [node.args, node.body]
-        elif isinstance(node, ast.arg):
-            children = []  # its annotation is not code either
-        elif isinstance(node, ast.ExceptHandler):  # its body: ``fence_handler``, if it can run
-            children = [] if node.type is None else [node.type]
-        elif isinstance(node, ast.AnnAssign):
-            children = [node.target] + ([node.value] if node.value is not None else [])
-        stack.extend((child, where) for child in reversed(children))
 
 
 def _check_nested(parsed, tree):

@@ -282,7 +282,7 @@ def popped_names(target):
 
 def name_reads(expr):
     """Every name ``expr`` reads, once per occurrence, in evaluation order (a tuple)."""
-    return tuple(n.id for n in ex.walk(expr) if type(n) is ex.Name)
+    return tuple(ex.name_ids(expr))
 
 
 def reads(stmt, names_of=name_reads):

@@ -78,6 +78,7 @@ import dataclasses
 
 from symdiff.core import types as t
 from symdiff.frontend.exits import always_exits, contains
+from symdiff.frontend.index import NodeIndex
 from symdiff.frontend.parse import lambda_as_def
 from symdiff.ir.syntax import walk
 from symdiff.lower.comprehensions import hoist, rename_targets
@@ -86,7 +87,7 @@ from symdiff.lower.hygiene import Hygiene
 from symdiff.lower.hygiene import located
 from symdiff.lower.hygiene import name as name_node
 from symdiff.lower.iteration import index_loop, unpacked_assignment
-from symdiff.lower.keyed import keyed_extrema
+from symdiff.lower.keyed import is_keyed, keyed_extrema
 from symdiff.lower.partials import partials
 
 _EXITS = (ast.Return, ast.Break, ast.Continue)
@@ -109,9 +110,10 @@ def desugar_function(tree, globals_=None, closure=None, error=None, kinds=None, 
     scope = Hygiene(tree, globals_, closure, error, index)
     scope.kinds = kinds or {}
     tree = partials(_dict_copies(tree, scope), scope)
-    nodes = scope.index.nodes if tree is scope.tree else walk(tree)
+    nodes = scope.index.nodes if tree is scope.tree else list(walk(tree))
     scope.comprehensions = any(isinstance(node, _COMPREHENSIONS) or view_of(node) == "values"
                                for node in nodes)
+    scope.keyed = any(is_keyed(node, scope) for node in nodes if type(node) is ast.Call)
     if scope.comprehensions:
         tree = rename_targets(tree, scope)
     return _function(tree, scope)
@@ -121,12 +123,11 @@ def _dict_copies(tree, scope):
     """``tree`` with each ``dict(d)`` of the builtin ``dict`` written as the comprehension
     ``{key: value for key, value in d.items()}``, a new dict of the same entries, which
     the containers core reads (``tree`` itself when there is none)."""
-    stored = {n.id for n in walk(tree) if isinstance(n, ast.Name) and not isinstance(
-        n.ctx, ast.Load)}
+    indexed = scope.index if tree is scope.tree else NodeIndex(tree)
+    stored = {n.id for n in indexed.of(ast.Name) if not isinstance(n.ctx, ast.Load)}
     dicts = {name for name, kind in scope.kinds.items() if type(kind) is t.Dict and (
         name not in stored)}  # a parameter given a dict, never bound to another value
-    calls = [node for node in walk(tree) if _dict_copy_of(node, scope, dicts) is not None]
-    if not calls:
+    if not any(_dict_copy_of(node, scope, dicts) is not None for node in indexed.of(ast.Call)):
         return tree
     tree = copy.deepcopy(tree)
     return _DictCopies(scope, dicts).visit(tree)
@@ -225,7 +226,7 @@ def _statement(stmt, scope):
     extended = _extend_loop(stmt, scope)
     if extended is not None:
         return _statement(extended, scope)
-    keyed = keyed_extrema(stmt, scope)
+    keyed = keyed_extrema(stmt, scope) if scope.keyed else None
     if keyed is not None:  # max(xs, key=...): found by a loop before the statement
         before, stmt = keyed
         return [new for made in before for new in _statement(made, scope)] + _statement(

@@ -13,7 +13,7 @@ from symdiff.ir import sweeps as sw
 from symdiff.optimize.analyses import placed_names
 from symdiff.optimize.arrays import WEAK, dtype_of, is_scalar
 from symdiff.optimize.facts import FLOATS, cannot_raise, is_float, known_number
-from symdiff.optimize.walk import every_statement, rewrite, transform
+from symdiff.optimize.walk import every_statement, rewrite, transform_kept
 from symdiff.primitives.registry import foldable_math
 
 _COMPARE = {"<": float.__lt__, "<=": float.__le__, ">": float.__gt__, ">=": float.__ge__,
@@ -52,13 +52,14 @@ class _Folder:
         self.stable = context.table("folded")  # expressions folding leaves as they are
 
     def fold(self, expr):
-        """``expr`` folded; one that folding left unchanged before is not walked again
-        (folding is a function of the expression and the run's context alone)."""
+        """``expr`` folded; one that folding left unchanged before, or an operand of it,
+        is not walked again (folding is a function of the expression and the run's
+        context alone)."""
         hit = self.stable.get(id(expr))
         if hit is not None and hit[0] is expr:
             return expr
         before, self.changed = self.changed, False
-        folded = transform(expr, self.visit)  # (bound here: kept, it would make a cycle)
+        folded = transform_kept(expr, self.visit, self.stable)  # (bound here: kept, a cycle)
         if not self.changed:
             self.stable[id(expr)] = (expr, True)
         self.changed |= before

@@ -22,7 +22,7 @@ from symdiff.core import types as t
 from symdiff.ir import sweeps as sw
 from symdiff.optimize.arrays import WEAK, dtype_of
 from symdiff.optimize.facts import is_float, known_number, type_of
-from symdiff.optimize.walk import every_statement, rewrite, transform
+from symdiff.optimize.walk import every_statement, rewrite, transform_kept
 
 __all__ = ["fold_signs"]
 
@@ -32,8 +32,9 @@ _NUMBER_CLASSES = frozenset((t.Float, t.Int, t.Bool, t.Number))
 def fold_signs(function, context):
     """Move every such negation of ``function``; whether one was moved."""
     signs = _Signs(context)
+    kept = context.table("signs kept")  # what it left as it was, not walked again
     for stmt in every_statement(function):
-        rewrite(stmt, lambda e: transform(e, signs.visit))
+        rewrite(stmt, lambda e: transform_kept(e, signs.visit, kept))
         if type(stmt) is sw.AddTo:
             positive = signs.negated(stmt.value)
             if positive is not None:

@@ -28,6 +28,8 @@ def blocks(function):
     while stack:
         block = stack.pop()
         yield block
+        if _COMPOUND.isdisjoint(map(type, block)):
+            continue  # most blocks: straight statements, looked over without a loop here
         for stmt in block:
             kind = type(stmt)
             if kind is sw.If:
@@ -41,8 +43,14 @@ def blocks(function):
                 stack.append(stmt.body)
 
 
+_COMPOUND = frozenset((sw.If, sw.For, sw.While, sw.Try))  # the statements holding blocks
+
+
 def statements(block):
     """Every statement of ``block`` and those nested in it, depth first in source order."""
+    if _COMPOUND.isdisjoint(map(type, block)):
+        yield from block  # most blocks: straight statements, none nested
+        return
     for stmt in block:
         yield stmt
         kind = type(stmt)
@@ -140,10 +148,13 @@ def plain_target(stmt):
 
 def rewrite(stmt, change):
     """Put ``change(e)`` in place of each expression ``e`` that ``stmt`` holds itself."""
-    if isinstance(stmt, (sw.Let, sw.AddTo, sw.Do, sw.Push, sw.Raise, sw.Return)):
+    kind = type(stmt)
+    if kind is sw.Let or kind is sw.AddTo:  # most statements
         stmt.value = change(stmt.value)
-        if isinstance(stmt, (sw.Let, sw.AddTo)) and sw.is_place(stmt.target):
+        if type(stmt.target) is not str:  # a place
             stmt.target = change(stmt.target)
+    elif isinstance(stmt, (sw.Do, sw.Push, sw.Raise, sw.Return)):
+        stmt.value = change(stmt.value)
     elif isinstance(stmt, (sw.If, sw.While)):
         stmt.test = change(stmt.test)
     elif isinstance(stmt, sw.Try):
@@ -213,6 +224,30 @@ def transform(expr, visit):
         if any(a is not b for a, b in zip(new, inner)):
             expr = with_children(expr, new)
     return visit(expr)
+
+
+def transform_kept(expr, visit, kept):
+    """``transform(expr, visit)``, not walking again below an expression this ``visit``
+    left as it was before: ``kept`` (expression id -> a tuple holding it) remembers each
+    one with operands it left so.  ``visit`` must be a function of the node and the
+    run's context alone (expressions are frozen), so such a subtree comes out of it as it
+    went in; the caller keeps one ``kept`` per visit, for the run (``Context.table``)."""
+    inner = children(expr)
+    if not inner:
+        return visit(expr)
+    hit = kept.get(id(expr))
+    if hit is not None and hit[0] is expr:
+        return expr
+    new = [transform_kept(c, visit, kept) for c in inner]
+    node = expr
+    for a, b in zip(new, inner):
+        if a is not b:
+            node = with_children(expr, new)
+            break
+    result = visit(node)
+    if result is expr:
+        kept[id(expr)] = (expr,)
+    return result
 
 
 def renamed(expr, replacements, context=None):
