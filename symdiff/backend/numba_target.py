@@ -24,11 +24,13 @@ known type) is refused with an ``UnsupportedSyntaxError`` at the user's line.
 
 import importlib
 import linecache
+import math
 import re
 import sys
 from dataclasses import dataclass, field
 
 from symdiff.backend.numba_capacity import capacities
+from symdiff.backend.numba_precision import numbers_cast
 from symdiff.backend.numba_spellings import spelled_for_numba
 from symdiff.core import expr as ex
 from symdiff.core import types as t
@@ -89,14 +91,17 @@ def plan_stacks(function, origin=None, namespace=None, numpy=None):
 
 
 def written_for_numba(function, builtins, namespace, adjoints=None, math_name="math"):
-    """``(function, numpy)``: ``function`` (a copy) with its tuples of lists written out
-    and the expressions numba lacks spelled as it compiles them (``numba_spellings``);
+    """``(function, numpy)``: ``function`` (a copy) with its tuples of lists written out,
+    the expressions numba lacks spelled as it compiles them (``numba_spellings``) and
+    NumPy's weak Python numbers given the dtype they compute in (``numba_precision``);
     ``numpy``: the name the copy reads numpy by, or None when it does not."""
     numpy = numpy_name(function, namespace)
     written = tuples_written_out(function, builtins, adjoints)
     written, reads_numpy = spelled_for_numba(
         written, {b: alias for alias, b in builtins.items()}, namespace, numpy, math_name)
-    return written, numpy if reads_numpy else None
+    maths = {math_name} | {n for n, v in namespace.items() if v is math}
+    written, casts = numbers_cast(written, numpy, maths)
+    return written, numpy if reads_numpy or casts else None
 
 
 def numpy_name(function, namespace):
