@@ -70,6 +70,11 @@ class _Dtypes:
             return combined(self.of(node.left), self.of(node.right))
         if kind is ex.UnaryOp and node.op in ("-", "+"):
             return self.of(node.operand)
+        if kind is ex.Subscript and type(node.value) is ex.Attribute and (
+                node.value.attr == "shape"):
+            return WEAK  # a length: a Python int
+        if kind is ex.Attribute and node.attr in ("size", "ndim"):
+            return WEAK
         if kind is ex.Subscript:  # an element (a NumPy scalar) or a part of an array
             found = self.of(node.value)
             return None if found == WEAK else found

@@ -28,6 +28,7 @@ when a table it read changes, so the constant never goes stale).
 
 import math
 
+from symdiff.backend.numba_arrays import ARRAY_SPELLINGS
 from symdiff.core import expr as ex
 from symdiff.core import types as t
 from symdiff.ir import sweeps as sw
@@ -37,15 +38,20 @@ from symdiff.optimize import walk
 class _Spelling:
     """What one spelling reads: the names of the builtins, math and numpy in the text."""
 
-    def __init__(self, builtins, namespace, numpy, math_name="math"):
+    def __init__(self, builtins, namespace, numpy, math_name="math", types=None):
         self.builtins = {builtins.get(b, b): b for b in ("range", "len", "sorted", "max",
                                                          "min")}
+        self.types = types or {}  # the function's: the ndim of an array a name holds
         self.math = {math_name} | {n for n, v in namespace.items() if v is math}
         self.numpy, self.uses_numpy = numpy, False
 
     def builtin(self, node):
         """The builtin ``node`` names (``"range"``...), or None."""
         return self.builtins.get(node.id) if type(node) is ex.Name else None
+
+    def builtin_name(self, builtin):
+        """The name the text calls ``builtin`` by."""
+        return next(alias for alias, b in self.builtins.items() if b == builtin)
 
     def math_function(self, node):
         """The function of ``math`` that ``node`` names (``"log"``...), or None."""
@@ -144,13 +150,13 @@ def product(node, names):
 
 
 SPELLINGS = (sliced_range, sorted_positions, chosen_position, log_to_a_base,
-             remainder_of_division, product)
+             remainder_of_division, product) + ARRAY_SPELLINGS
 
 
 def spelled_for_numba(function, builtins, namespace, numpy, math_name="math"):
     """``(function copied with SPELLINGS applied, whether the copy reads numpy)``
     (``math_name``: the name the generated text reads ``math`` by)."""
-    names = _Spelling(builtins, namespace, numpy, math_name)
+    names = _Spelling(builtins, namespace, numpy, math_name, function.types)
 
     def spelled(node):
         for spelling in SPELLINGS:
