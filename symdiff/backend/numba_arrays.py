@@ -6,7 +6,8 @@ Expects the expressions of an ``ir.sweeps.Function`` and a ``numba_spellings._Sp
 of an array a name holds).  Guarantees ``ARRAY_SPELLINGS``: one function per construct,
 each taking an expression and giving its spelling, or None where it is not the
 construct or its axes are not known (the text is then left as it is, and numba's
-refusal is located at the user's line by ``backend.jit``):
+refusal is located at the user's line by ``backend.jit``).  (The statements numba
+lacks, ``np.add.at`` and ``np.pad``, are ``numba_statements``'.)
 
     np.sum(g, axis=1, keepdims=True)     np.expand_dims(np.sum(g, axis=1), 1)
     np.mean(A, axis=(0, 2))              np.sum(np.sum(A, axis=2), axis=0) / (A.shape[0] * A.shape[2])
@@ -22,12 +23,13 @@ squeeze never do); a mean is NumPy's own formula, the sum divided by the count.
 
 from symdiff.core import expr as ex
 from symdiff.core import types as t
+from symdiff.ir import sweeps as sw  # (``names_of``)
 
 _REDUCTIONS = ("sum", "mean", "max", "min", "amax", "amin", "prod")
 _BY_ROWS = ("max", "min", "amax", "amin", "prod")  # no axis in numba: a row at a time
 
 
-def _numpy_call(node, names, functions):
+def numpy_call(node, names, functions):
     """The NumPy function of ``functions`` that ``node`` calls, or None."""
     if type(node) is ex.Call and type(node.func) is ex.Attribute and type(
             node.func.value) is ex.Name and node.func.value.id == names.numpy and (
@@ -68,7 +70,7 @@ def reduced_along_axes(node, names):
     """``np.f(a, axis=..., keepdims=...)`` (``f`` a sum, mean, max, min or product) over
     constant axes: one axis at a time, the last first, then each axis put back where
     ``keepdims`` keeps it."""
-    func = _numpy_call(node, names, _REDUCTIONS)
+    func = numpy_call(node, names, _REDUCTIONS)
     if func is None or len(node.args) != 1:
         return None
     keywords = dict(node.keywords)
@@ -102,7 +104,7 @@ def _along_axis(func, array, axis, ndim, names, keywords):
         return names.np(func, array)
     if ndim != 2 or type(array) is not ex.Name:
         return None
-    k = _fresh("k", {array.id})
+    k = fresh("k", {array.id})
     row = ex.Subscript(array, ex.Tuple((ex.Slice(), ex.Name(k)))) if axis == 0 else \
         ex.Subscript(array, ex.Name(k))  # a column or a row, the axis reduced
     other = ex.Subscript(ex.Attribute(array, "shape"), ex.Const(1 - axis))
@@ -122,7 +124,7 @@ def _count(array, axes):
 def joined_from_a_tuple(node, names):
     """``np.concatenate([a, b])``, ``np.stack([a, b])`` -> the same of ``(a, b)``: numba
     joins a tuple of arrays, not a list of them."""
-    if _numpy_call(node, names, ("concatenate", "stack", "hstack", "vstack")) is None or (
+    if numpy_call(node, names, ("concatenate", "stack", "hstack", "vstack")) is None or (
             not node.args or type(node.args[0]) is not ex.List):
         return None
     return ex.Call(node.func, (ex.Tuple(node.args[0].elts),) + node.args[1:], node.keywords)
@@ -131,7 +133,7 @@ def joined_from_a_tuple(node, names):
 def squeezed_axis(node, names):
     """``np.squeeze(C, axis=k)`` -> ``C[:, ..., 0]``: the entries at 0 of that axis (of size
     one, or NumPy's squeeze would raise), a view of ``C`` as NumPy's is."""
-    if _numpy_call(node, names, ("squeeze",)) is None or len(node.args) != 1:
+    if numpy_call(node, names, ("squeeze",)) is None or len(node.args) != 1:
         return None
     keywords = dict(node.keywords)
     axis = keywords.get("axis")
@@ -148,7 +150,7 @@ def expanded_one_axis_at_a_time(node, names):
     """``np.expand_dims(a, (0, 2))`` -> ``np.expand_dims(np.expand_dims(a, 0), 2)``: numba
     puts back one axis a call; the positions are the result's, put back in increasing
     order (only written as non-negative: a negative one counts from the result's end)."""
-    if _numpy_call(node, names, ("expand_dims",)) is None or len(node.args) != 2 or (
+    if numpy_call(node, names, ("expand_dims",)) is None or len(node.args) != 2 or (
             node.keywords):
         return None
     axes = node.args[1]
@@ -163,7 +165,19 @@ def expanded_one_axis_at_a_time(node, names):
     return expanded
 
 
-def _fresh(base, taken):
+def names_of(function):
+    """Every name ``function`` takes, binds or reads."""
+    names = set(function.params) | set(function.kwonly) | {function.name}
+    for stmt in sw.walk(function.body):
+        names.update(sw.own_names(stmt))
+        names.update(n.id for e in sw.evaluated(stmt) for n in ex.walk(e)
+                     if type(n) is ex.Name)
+        if type(stmt) is sw.For:
+            names.add(stmt.target)
+    return names
+
+
+def fresh(base, taken):
     name, n = base, 0
     while name in taken:
         n += 1
@@ -174,5 +188,6 @@ def _fresh(base, taken):
 ARRAY_SPELLINGS = (reduced_along_axes, expanded_one_axis_at_a_time, joined_from_a_tuple,
                    squeezed_axis)
 
-__all__ = ["ARRAY_SPELLINGS", "axes_of", "expanded_one_axis_at_a_time", "joined_from_a_tuple", "ndim_of",
+__all__ = ["ARRAY_SPELLINGS", "axes_of", "expanded_one_axis_at_a_time", "fresh", "names_of",
+           "numpy_call", "joined_from_a_tuple", "ndim_of",
            "reduced_along_axes", "squeezed_axis"]

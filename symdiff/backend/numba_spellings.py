@@ -28,7 +28,8 @@ when a table it read changes, so the constant never goes stale).
 
 import math
 
-from symdiff.backend.numba_arrays import ARRAY_SPELLINGS
+from symdiff.backend.numba_arrays import ARRAY_SPELLINGS, names_of
+from symdiff.backend.numba_statements import pads_filled, scattered_adds
 from symdiff.core import expr as ex
 from symdiff.core import types as t
 from symdiff.ir import sweeps as sw
@@ -167,6 +168,9 @@ def spelled_for_numba(function, builtins, namespace, numpy, math_name="math"):
 
     copy = walk.clone_function(function)
     walk.rewrite_all(copy.body, lambda e: walk.transform(e, spelled))
+    taken = names_of(copy) | set(namespace)
+    scattered_adds(copy, names, taken)
+    pads_filled(copy, names, taken)
     types = copy.types or {}
     for stmt in sw.walk(copy.body):
         if type(stmt) is sw.Let and type(stmt.target) is str and stmt.value == ex.List(()):
