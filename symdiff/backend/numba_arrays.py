@@ -15,6 +15,8 @@ lacks, ``np.add.at`` and ``np.pad``, are ``numba_statements``'.)
     np.expand_dims(g, (0, 2))            np.expand_dims(np.expand_dims(g, 0), 2)
     np.concatenate([x, y], axis=1)       np.concatenate((x, y), axis=1)
     np.squeeze(C, axis=1)                C[:, 0]
+    np.diff(X, axis=0)                   X[1:] - X[:-1]
+    np.flip(g, 1)                        g[:, ::-1]
 
 numba sums along an axis in order where NumPy sums a contiguous axis pairwise, so a sum
 or a mean may differ from NumPy's in the last bits (a maximum, a minimum, a join and a
@@ -177,6 +179,41 @@ def names_of(function):
     return names
 
 
+def _along(axis, part):
+    """The index taking ``part`` (a slice) of ``axis`` and all of the axes before it."""
+    index = (ex.Slice(),) * axis + (part,)
+    return index[0] if len(index) == 1 else ex.Tuple(index)
+
+
+def differences_along_an_axis(node, names):
+    """``np.diff(a, axis=k)`` -> ``a[..., 1:] - a[..., :-1]`` along ``k``: NumPy's own
+    formula (numba's ``np.diff`` takes no axis)."""
+    if numpy_call(node, names, ("diff",)) is None or len(node.args) != 1 or type(
+            node.args[0]) is not ex.Name:
+        return None
+    keywords = dict(node.keywords)
+    if set(keywords) != {"axis"}:
+        return None
+    axes = axes_of(keywords["axis"], ndim_of(node.args[0], names))
+    if axes is None or len(axes) != 1:
+        return None
+    array, one = node.args[0], ex.Const(1)
+    return ex.BinOp("-", ex.Subscript(array, _along(axes[0], ex.Slice(one))),
+                    ex.Subscript(array, _along(axes[0], ex.Slice(None, ex.UnaryOp("-", one)))))
+
+
+def flipped_along_an_axis(node, names):
+    """``np.flip(a, k)`` -> ``a[:, ::-1]`` (``k`` = 1): the same view of ``a`` (numba's
+    ``np.flip`` takes no axis)."""
+    if numpy_call(node, names, ("flip",)) is None or node.keywords or len(node.args) != 2:
+        return None
+    axes = axes_of(node.args[1], ndim_of(node.args[0], names))
+    if axes is None or len(axes) != 1:
+        return None
+    backwards = ex.Slice(None, None, ex.UnaryOp("-", ex.Const(1)))
+    return ex.Subscript(node.args[0], _along(axes[0], backwards))
+
+
 def fresh(base, taken):
     name, n = base, 0
     while name in taken:
@@ -186,8 +223,8 @@ def fresh(base, taken):
 
 
 ARRAY_SPELLINGS = (reduced_along_axes, expanded_one_axis_at_a_time, joined_from_a_tuple,
-                   squeezed_axis)
+                   squeezed_axis, differences_along_an_axis, flipped_along_an_axis)
 
-__all__ = ["ARRAY_SPELLINGS", "axes_of", "expanded_one_axis_at_a_time", "fresh", "names_of",
+__all__ = ["ARRAY_SPELLINGS", "axes_of", "differences_along_an_axis", "flipped_along_an_axis", "expanded_one_axis_at_a_time", "fresh", "names_of",
            "numpy_call", "joined_from_a_tuple", "ndim_of",
            "reduced_along_axes", "squeezed_axis"]
