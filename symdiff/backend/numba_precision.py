@@ -90,6 +90,10 @@ class _Dtypes:
 
     def _call(self, node):
         func = self.numpy_function(node.func)
+        given = dict(node.keywords).get("dtype")
+        if func is not None and type(given) is ex.Attribute and given.attr == "dtype":
+            found = self.of(given.value)  # ``np.eye(n, dtype=A.dtype)``: A's
+            return None if found == WEAK else found
         if func in NARROW + ("float64",):  # a number of that dtype (a cast of ours)
             return func
         if func in self.ufuncs or func in ("where", "dot", "outer", "matmul", "inner",

@@ -109,3 +109,8 @@ def test_a_float32_gradient_compiled_has_the_python_dtype_and_values(fn):
     assert compiled.dtype == python.dtype == np.float32
     # numba's tanh of a float32 is the C library's, NumPy's its own: a last bit apart
     assert np.allclose(compiled, python, rtol=1e-6, atol=0)
+
+
+def test_an_array_made_with_the_dtype_of_another_has_its_dtype():
+    text, _ = cast_text(["e = np.eye(3, dtype=x.dtype)", "f = 2.0 * e"], {"x": F32})
+    assert text == ["np.eye(3, dtype=x.dtype)", "np.float32(2.0) * e"]
