@@ -90,9 +90,10 @@ class _Dtypes:
 
     def _call(self, node):
         func = self.numpy_function(node.func)
-        given = dict(node.keywords).get("dtype")
-        if func is not None and type(given) is ex.Attribute and given.attr == "dtype":
-            found = self.of(given.value)  # ``np.eye(n, dtype=A.dtype)``: A's
+        given = [a for a in node.args + tuple(v for _, v in node.keywords)
+                 if type(a) is ex.Attribute and a.attr == "dtype"]
+        if func is not None and given:  # ``np.eye(n, dtype=A.dtype)``, ``np.zeros(s,
+            found = self.of(given[0].value)  # A.dtype)``: A's
             return None if found == WEAK else found
         if func in NARROW + ("float64",):  # a number of that dtype (a cast of ours)
             return func

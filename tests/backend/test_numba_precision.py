@@ -114,3 +114,5 @@ def test_a_float32_gradient_compiled_has_the_python_dtype_and_values(fn):
 def test_an_array_made_with_the_dtype_of_another_has_its_dtype():
     text, _ = cast_text(["e = np.eye(3, dtype=x.dtype)", "f = 2.0 * e"], {"x": F32})
     assert text == ["np.eye(3, dtype=x.dtype)", "np.float32(2.0) * e"]
+    text, _ = cast_text(["e = np.zeros((3, 2), x.dtype)", "f = 2.0 * e"], {"x": F32})
+    assert text == ["np.zeros((3, 2), x.dtype)", "np.float32(2.0) * e"]
