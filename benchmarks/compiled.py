@@ -4,8 +4,10 @@ compiled with ``numba.njit``.
 
     python benchmarks/compiled.py            # about a minute on 2 busy CPUs
     python benchmarks/compiled.py --quick    # fewer repetitions
+    python benchmarks/compiled.py --arrays   # only the loops over array elements
 
-For each scalar workload the report gives the time of one call of each (the best of
+For each workload (the scalar ones, then the loops over array elements of
+``compiled_arrays``) the report gives the time of one call of each (the best of
 seven rounds in which they take turns), the two ratios
 the compiled gradient is held to (at most 1.5x the hand-written compiled gradient, at
 most 4x the njit-ed function), and the one-time costs beside them: numba's compile of
@@ -34,6 +36,7 @@ sys.path.insert(0, str(HERE.parent))
 import symdiff  # noqa: E402
 import symdiff.api  # noqa: E402
 import workloads  # noqa: E402
+from compiled_arrays import array_workloads  # noqa: E402
 
 
 # --- the workloads the rest do not have ------------------------------------------------
@@ -163,7 +166,7 @@ def workloads_here(directory):
          None),
         ("monte_carlo", "a path of 1,000 shocks from a list", monte_carlo, monte_carlo_hand,
          (0.001, 0.2, shocks()), ("mu", "sigma")),
-    ]
+    ] + array_workloads()
 
 
 # --- timing ------------------------------------------------------------------------------
@@ -201,10 +204,22 @@ def first_call(make, args):
     return made, time.perf_counter() - start
 
 
+def entries(value):
+    """A gradient's numbers (floats, arrays, a tuple of them) as one float64 array."""
+    parts = value if isinstance(value, tuple) else (value,)
+    return np.concatenate([np.ravel(np.asarray(p, dtype=np.float64)) for p in parts])
+
+
+def same_bits(got, want):
+    parts = (got, want) if isinstance(got, tuple) else ((got,), (want,))
+    return len(parts[0]) == len(parts[1]) and all(
+        type(g) is type(w) and np.asarray(g).tobytes() == np.asarray(w).tobytes()
+        for g, w in zip(*parts))
+
+
 def relative_error(got, want):
-    got = got if isinstance(got, tuple) else (got,)
-    want = want if isinstance(want, tuple) else (want,)
-    return max(abs(g - w) / max(abs(w), 1e-300) for g, w in zip(got, want))
+    got, want = entries(got), entries(want)
+    return float(np.max(np.abs(got - want) / np.maximum(np.abs(want), 1e-300)))
 
 
 def measure(workload, budget):
@@ -216,7 +231,7 @@ def measure(workload, budget):
     symdiff.api._CACHE.clear()
     compiled, row["symdiff compile"] = first_call(
         lambda: symdiff.grad(fn, wrt=wrt, jit="numba"), args)
-    row["same bits"] = python(*args) == compiled(*args)
+    row["same bits"] = same_bits(compiled(*args), python(*args))
     row["error"] = relative_error(compiled(*args), hand_jitted(*args))
     row.update(per_call({"plain": fn, "njit": jitted, "python grad": python,
                          "numba grad": compiled, "hand njit grad": hand_jitted}, args, budget))
@@ -255,13 +270,16 @@ def report(rows):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="shorter timing rounds")
+    parser.add_argument("--arrays", action="store_true",
+                        help="only the loops over array elements")
     options = parser.parse_args(argv)
     budget = 0.05 if options.quick else 0.4
     print(f"numba {numba.__version__}, numpy {np.__version__}, Python "
           f"{sys.version.split()[0]}\n")
     with tempfile.TemporaryDirectory() as directory:
         rows = []
-        for workload in workloads_here(directory):
+        chosen = array_workloads() if options.arrays else workloads_here(directory)
+        for workload in chosen:
             print(f"measuring {workload[0]}", file=sys.stderr)
             rows.append(measure(workload, budget))
     report(rows)

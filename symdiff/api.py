@@ -55,9 +55,10 @@ class Gradient:
     def _build(self, fn, wrt, with_value, optimize, mode, prefer, debug, kinds, jit=None,
                pack=True):
         parsed = parse_function(fn)
-        if jit and untyped_parameter(kinds) is not None:
+        untyped = untyped_parameter(kinds) if jit else None
+        if untyped is not None:
             raise parsed.error(UnsupportedSyntaxError, parsed.tree, (
-                f"{untyped_parameter(kinds)} holds a dict, which numba does not take from "
+                f"{untyped[0]} holds {untyped[1]}, which numba does not take from "
                 "Python: it is not compiled with jit='numba'"),
                 "pass its values as numbers or a tuple, or use the gradient without jit")
         built = generate(parsed, wrt, prefer=prefer, with_value=with_value, optimize=optimize,

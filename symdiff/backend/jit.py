@@ -19,6 +19,7 @@ how to install it.
 import re
 
 from symdiff.core import types as t
+from symdiff.core.records import Row
 from symdiff.errors import SymdiffError
 from symdiff.backend.numba_target import located_error
 
@@ -46,19 +47,25 @@ def load_numba():
 
 
 def untyped_parameter(kinds):
-    """The first parameter whose kind holds a dict (numba types no Python dict), or None."""
+    """``(parameter, what it holds)`` for the first parameter whose kind holds a dict or
+    a list of unlike values (numba types no Python dict, and a list only of one type),
+    or None."""
     for name, kind in (kinds or {}).items():
-        if _holds_dict(kind):
-            return name
+        what = _untyped(kind)
+        if what is not None:
+            return name, what
     return None
 
 
-def _holds_dict(kind):
+def _untyped(kind):
     if isinstance(kind, t.Dict):
-        return True
+        return "a dict"
+    if isinstance(kind, Row) and len(set(kind.elts)) > 1:
+        return "a list of values of unlike types (" + ", ".join(
+            dict.fromkeys(str(e) for e in kind.elts)) + ")"
     if isinstance(kind, t.Tuple):
-        return any(_holds_dict(e) for e in kind.elts)
-    return isinstance(kind, t.List) and _holds_dict(kind.elem)
+        return next((w for w in map(_untyped, kind.elts) if w is not None), None)
+    return _untyped(kind.elem) if isinstance(kind, t.List) else None
 
 
 def numba_signature(params, types):
@@ -88,8 +95,10 @@ def compile_numba(function, text, origin, first_line, signature=None, scope=None
     goes straight to the machine code.  Where ``kinds`` (the parameters' types) has a
     list of lists, the dispatcher is called through ``RowsAsTuples``."""
     numba = load_numba()
-    errors = numba.core.errors
-    failure = (errors.NumbaError, errors.UnsupportedBytecodeError)  # what numba refuses
+    # what numba refuses, and what its compiler raises from inside where it cannot lower a
+    # construct (an ``AssertionError`` on a boolean mask of two axes): compiling runs none
+    # of the function, so nothing it raises is the user's
+    failure = Exception
     located = _Locator(text, function.__code__.co_filename, origin, first_line, scope or {})
     try:
         dispatcher = numba.njit(function)
@@ -157,7 +166,7 @@ class _Locator:
         self.scope = scope
 
     def __call__(self, error):
-        message = _ANSI.sub("", str(error))
+        message = _ANSI.sub("", str(error)) or f"its compiler raised {type(error).__name__}"
         filename, line = self.user_line(self.generated_line(message))
         what = _first_reason(message)
         construct = f"the gradient of line {line}" if line != self.first_line else \

@@ -5,7 +5,8 @@ Expects an ``ir.sweeps.Function`` with its ``types`` and, for each save stack's 
 function naming the list a pushed name goes to (``numba_target``).  Guarantees
 ``capacities(function, list_of)``: ``{list name: expression}`` for each list whose pushes
 all lie in straight code, in branches, or in ``for`` loops over ``range`` bounds made of
-constants and number parameters the function never rebinds; the expression (of those
+constants, number parameters the function never rebinds and the lengths of parameters
+(``len(xs)``, ``x.shape[0]``) it never changes; the expression (of those
 parameters) is at least the number of values pushed in any run: a branch counts as the
 sum of its arms, a loop as its trip count times its body, a ``break`` only shortens it.
 A list pushed in a ``while`` loop, or in a loop whose bounds are computed in the
@@ -34,7 +35,8 @@ def _fixed_names(function):
     """name -> the expression of parameters it holds all along: each parameter holding a
     number (an ``Int``, or a ``Number``: what the caller passes; ``range`` takes only an
     int) that no statement rebinds, and each name bound once, at the top of the
-    function, to such an expression or to the ``len`` of a parameter nothing changes."""
+    function, to such an expression or to the ``len`` (or an axis's length, ``x.shape[0]``)
+    of a parameter nothing changes."""
     binds = [n for s in sw.walk(function.body) for n in sw.binds(s)]
     changed = {n for s in sw.walk(function.body) for n in sw.changes(s)}
     types = function.types or {}
@@ -86,7 +88,8 @@ def _trips(loop, fixed):
         return None
     if all(type(b) is ex.Const for b in bounds):
         return len(range(*(b.value for b in bounds)))
-    if len(bounds) == 1 and type(bounds[0]) is ex.Call:  # a length: never negative
+    if len(bounds) == 1 and type(bounds[0]) in (ex.Call, ex.Subscript):  # a length: never
+        # negative (``len(xs)``, ``x.shape[0]``)
         return bounds[0]
     if len(bounds) == 1:
         return ex.Call(ex.Name("max"), (bounds[0], ex.Const(0)))
@@ -111,6 +114,10 @@ def _resolved(bound, fixed, unchanged=()):
     if kind is ex.Call and bound.func == ex.Name("len") and len(bound.args) == 1 and (
             not bound.keywords) and bound.args[0] in [ex.Name(p) for p in unchanged]:
         return bound
+    if kind is ex.Subscript and type(bound.value) is ex.Attribute and (
+            bound.value.attr == "shape") and bound.value.value in [
+                ex.Name(p) for p in unchanged] and type(bound.index) is ex.Const:
+        return bound  # the length of an axis of an array parameter: ``x.shape[0]``
     return None
 
 

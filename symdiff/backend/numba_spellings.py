@@ -28,6 +28,8 @@ when a table it read changes, so the constant never goes stale).
 
 import math
 
+from symdiff.backend.numba_arrays import ARRAY_SPELLINGS, names_of
+from symdiff.backend.numba_statements import pads_filled, scattered_adds
 from symdiff.core import expr as ex
 from symdiff.core import types as t
 from symdiff.ir import sweeps as sw
@@ -37,15 +39,20 @@ from symdiff.optimize import walk
 class _Spelling:
     """What one spelling reads: the names of the builtins, math and numpy in the text."""
 
-    def __init__(self, builtins, namespace, numpy, math_name="math"):
+    def __init__(self, builtins, namespace, numpy, math_name="math", types=None):
         self.builtins = {builtins.get(b, b): b for b in ("range", "len", "sorted", "max",
                                                          "min")}
+        self.types = types or {}  # the function's: the ndim of an array a name holds
         self.math = {math_name} | {n for n, v in namespace.items() if v is math}
         self.numpy, self.uses_numpy = numpy, False
 
     def builtin(self, node):
         """The builtin ``node`` names (``"range"``...), or None."""
         return self.builtins.get(node.id) if type(node) is ex.Name else None
+
+    def builtin_name(self, builtin):
+        """The name the text calls ``builtin`` by."""
+        return next(alias for alias, b in self.builtins.items() if b == builtin)
 
     def math_function(self, node):
         """The function of ``math`` that ``node`` names (``"log"``...), or None."""
@@ -144,13 +151,13 @@ def product(node, names):
 
 
 SPELLINGS = (sliced_range, sorted_positions, chosen_position, log_to_a_base,
-             remainder_of_division, product)
+             remainder_of_division, product) + ARRAY_SPELLINGS
 
 
 def spelled_for_numba(function, builtins, namespace, numpy, math_name="math"):
     """``(function copied with SPELLINGS applied, whether the copy reads numpy)``
     (``math_name``: the name the generated text reads ``math`` by)."""
-    names = _Spelling(builtins, namespace, numpy, math_name)
+    names = _Spelling(builtins, namespace, numpy, math_name, function.types)
 
     def spelled(node):
         for spelling in SPELLINGS:
@@ -161,6 +168,9 @@ def spelled_for_numba(function, builtins, namespace, numpy, math_name="math"):
 
     copy = walk.clone_function(function)
     walk.rewrite_all(copy.body, lambda e: walk.transform(e, spelled))
+    taken = names_of(copy) | set(namespace)
+    scattered_adds(copy, names, taken)
+    pads_filled(copy, names, taken)
     types = copy.types or {}
     for stmt in sw.walk(copy.body):
         if type(stmt) is sw.Let and type(stmt.target) is str and stmt.value == ex.List(()):

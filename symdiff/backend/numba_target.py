@@ -24,11 +24,14 @@ known type) is refused with an ``UnsupportedSyntaxError`` at the user's line.
 
 import importlib
 import linecache
+import math
 import re
 import sys
 from dataclasses import dataclass, field
 
+from symdiff.backend.numba_arrays import names_of
 from symdiff.backend.numba_capacity import capacities
+from symdiff.backend.numba_precision import numbers_cast
 from symdiff.backend.numba_spellings import spelled_for_numba
 from symdiff.core import expr as ex
 from symdiff.core import types as t
@@ -66,7 +69,7 @@ def plan_stacks(function, origin=None, namespace=None, numpy=None):
     ``numpy``: the name it is read by, when the text reads it already)."""
     types = function.types or {}
     stacks = [s for s in sw.walk(function.body) if type(s) is sw.NewStack]
-    taken = _names_of(function)
+    taken = names_of(function)
     plan = StackPlan()
     for stack in stacks:
         plan.lists[stack.push] = plan.lists[stack.pop] = {}
@@ -89,14 +92,17 @@ def plan_stacks(function, origin=None, namespace=None, numpy=None):
 
 
 def written_for_numba(function, builtins, namespace, adjoints=None, math_name="math"):
-    """``(function, numpy)``: ``function`` (a copy) with its tuples of lists written out
-    and the expressions numba lacks spelled as it compiles them (``numba_spellings``);
+    """``(function, numpy)``: ``function`` (a copy) with its tuples of lists written out,
+    the expressions numba lacks spelled as it compiles them (``numba_spellings``) and
+    NumPy's weak Python numbers given the dtype they compute in (``numba_precision``);
     ``numpy``: the name the copy reads numpy by, or None when it does not."""
     numpy = numpy_name(function, namespace)
     written = tuples_written_out(function, builtins, adjoints)
     written, reads_numpy = spelled_for_numba(
         written, {b: alias for alias, b in builtins.items()}, namespace, numpy, math_name)
-    return written, numpy if reads_numpy else None
+    maths = {math_name} | {n for n, v in namespace.items() if v is math}
+    written, casts = numbers_cast(written, numpy, maths)
+    return written, numpy if reads_numpy or casts else None
 
 
 def numpy_name(function, namespace):
@@ -104,7 +110,7 @@ def numpy_name(function, namespace):
     code takes it for something else)."""
     numpy = sys.modules.get("numpy") or importlib.import_module("numpy")
     bound = next((n for n, v in namespace.items() if v is numpy), None)
-    return bound or _fresh("np", _names_of(function) | set(namespace))
+    return bound or _fresh("np", names_of(function) | set(namespace))
 
 
 def _preallocate(plan, function, types, taken, namespace, numpy_bound=None):
@@ -247,17 +253,6 @@ def _fresh(base, taken):
         n += 1
         name = f"{base}_{n}"
     return name
-
-
-def _names_of(function):
-    names = set(function.params) | set(function.kwonly) | {function.name}
-    for stmt in sw.walk(function.body):
-        names.update(sw.own_names(stmt))
-        names.update(n.id for e in sw.evaluated(stmt) for n in ex.walk(e)
-                     if type(n) is ex.Name)
-        if type(stmt) is sw.For:
-            names.add(stmt.target)
-    return names
 
 
 def reversed_range(bounds):

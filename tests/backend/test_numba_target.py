@@ -316,3 +316,19 @@ def test_a_loop_over_array_elements_compiles_with_the_python_bits():
     compiled = symdiff.grad(over_elements, wrt="w", jit="numba")(w, x)
     python = symdiff.grad(over_elements, wrt="w")(w, x)
     assert compiled.dtype == python.dtype and compiled.tobytes() == python.tobytes()
+
+
+def path_over_an_array(mu, z):
+    s = 1.0
+    total = 0.0
+    for i in range(z.shape[0]):
+        s = s * math.exp(mu + z[i])
+        total = total + s
+    return total
+
+
+def test_a_list_pushed_over_the_length_of_an_array_axis_is_preallocated():
+    np = pytest.importorskip("numpy")
+    text = symdiff.source(path_over_an_array, 0.1, np.ones(4), wrt="mu", jit="numba")
+    assert "floats = np.empty(2 * z.shape[0])" in text, text
+    assert ".append(" not in text, text

@@ -1,0 +1,240 @@
+"""Precision: NumPy's weak Python numbers written as numba's typed ones.
+
+Expects an ``ir.sweeps.Function`` with its ``types`` (arrays with their dtypes), the name
+numpy is read by and the names ``math`` is read by.  Guarantees ``numbers_cast(...)``: a
+copy in which each Python number (a constant, or a name holding a Python ``float``,
+``int`` or ``bool``) that meets a ``float32`` (or ``float16``) array or NumPy scalar in an
+operator, a ufunc or ``np.where`` is written as a number of that dtype, and each such
+value passed to a function of ``math`` as a Python float; with whether the copy reads
+numpy.  The values are NumPy's: NumPy 2 converts a Python number to the dtype of the
+array it meets (its numbers are "weak", NEP 50) and then computes in that dtype, and
+``math`` computes in double precision; numba types a Python number as a 64-bit one, so
+without the cast ``1.0 - t * t`` of a ``float32`` ``t`` is computed, and returned, in
+``float64``, and ``math.sin`` of a ``float32`` in single precision.
+
+    dx = 1.0 - t * t                 dx = np.float32(1.0) - t * t
+    s = s + 2 * x[i]          ─►     s = s + np.float32(2) * x[i]       (x: float32)
+    u = math.sin(x[i])               u = math.sin(float(x[i]))
+
+A name's dtype is found from the values it is given; a parameter holding a number is
+taken as a Python number (a NumPy scalar passed there is typed as one by numba).  A value
+whose dtype is not known here (a call this module does not follow, a name given values of
+two dtypes) is left as written: the compiled gradient of a ``float32``
+function then agrees with the Python one to ``float32``'s precision, not bit for bit.
+"""
+
+import sys
+
+from symdiff.core import expr as ex
+from symdiff.core import types as t
+from symdiff.ir import sweeps as sw
+from symdiff.optimize import walk
+
+WEAK = "weak"  # a Python number: it takes the dtype of the array it meets
+NARROW = ("float32", "float16")  # what numba's 64-bit Python numbers would widen
+_ARITHMETIC = ("+", "-", "*", "/", "//", "%", "**")
+# calls whose result has the dtype of their first argument (reductions, shapes, copies)
+_LIKE_FIRST = frozenset((
+    "sum", "mean", "max", "min", "amax", "amin", "prod", "cumsum", "cumprod", "std", "var",
+    "expand_dims", "reshape", "transpose", "squeeze", "flip", "broadcast_to", "diff",
+    "full_like", "zeros_like", "ones_like", "empty_like", "copy", "ascontiguousarray",
+    "diag", "tril", "triu", "ravel", "atleast_1d", "pad", "linalg.norm", "linalg.det",
+    "linalg.inv", "linalg.cholesky", "trace"))
+_METHODS = frozenset(("sum", "mean", "max", "min", "prod", "reshape", "transpose", "copy",
+                      "ravel", "squeeze", "cumsum", "std", "var", "T"))
+
+
+class _Dtypes:
+    """The dtype each expression of the function computes in, where it is known: a
+    parameter's from its type, a name's from every value it is given (the same dtype
+    each time, or not known)."""
+
+    def __init__(self, function, numpy, maths):
+        self.numpy, self.maths = numpy, maths
+        module = sys.modules.get("numpy")
+        self.ufuncs = frozenset(n for n in dir(module) if isinstance(
+            getattr(module, n), module.ufunc)) if module else frozenset()
+        self.floats = frozenset(n for n in dir(module) if type(getattr(module, n)) is float) \
+            if module else frozenset()
+        self.uses_numpy = False
+        self.names = names_dtypes(function, self)
+
+    def of(self, node):
+        """``WEAK``, a NumPy dtype's name, or None where it is not known."""
+        kind = type(node)
+        if kind is ex.Const:  # (``math.pi`` too)
+            return WEAK if type(node.value) in (bool, int, float) else None
+        if kind is ex.Name:
+            return self.names.get(node.id)
+        if kind is ex.BinOp and node.op in _ARITHMETIC + ("@",):
+            return combined(self.of(node.left), self.of(node.right))
+        if kind is ex.UnaryOp and node.op in ("-", "+"):
+            return self.of(node.operand)
+        if kind is ex.Subscript and type(node.value) is ex.Attribute and (
+                node.value.attr == "shape"):
+            return WEAK  # a length: a Python int
+        if kind is ex.Attribute and node.attr in ("size", "ndim"):
+            return WEAK
+        if kind is ex.Subscript:  # an element (a NumPy scalar) or a part of an array
+            found = self.of(node.value)
+            return None if found == WEAK else found
+        if kind is ex.Attribute and node.attr == "T":
+            return self.of(node.value)
+        if kind is ex.Attribute and type(node.value) is ex.Name and (
+                node.value.id == self.numpy and node.attr in self.floats or (
+                    node.value.id in self.maths)):
+            return WEAK  # ``np.inf``, ``math.pi``: Python floats
+        if kind is ex.Call:
+            return self._call(node)
+        return None
+
+    def _call(self, node):
+        func = self.numpy_function(node.func)
+        given = [a for a in node.args + tuple(v for _, v in node.keywords)
+                 if type(a) is ex.Attribute and a.attr == "dtype"]
+        if func is not None and given:  # ``np.eye(n, dtype=A.dtype)``, ``np.zeros(s,
+            found = self.of(given[0].value)  # A.dtype)``: A's
+            return None if found == WEAK else found
+        if func in NARROW + ("float64",):  # a number of that dtype (a cast of ours)
+            return func
+        if func in self.ufuncs or func in ("where", "dot", "outer", "matmul", "inner",
+                                           "linalg.solve"):
+            operands = node.args[1:] if func == "where" else node.args
+            return combined(*(self.of(a) for a in operands)) if operands else None
+        if func in _LIKE_FIRST and node.args and not dict(node.keywords).get("dtype"):
+            found = self.of(node.args[0])
+            return None if found == WEAK else found
+        if self.math_function(node.func) is not None or (
+                type(node.func) is ex.Name and node.func.id == "float"):
+            return WEAK
+        if type(node.func) is ex.Attribute and node.func.attr in _METHODS:
+            return self.of(node.func.value)
+        return None
+
+    def numpy_function(self, func):
+        """The name of the NumPy function ``func`` is (``linalg.norm`` for one of
+        ``np.linalg``), or None."""
+        if type(func) is not ex.Attribute:
+            return None
+        if type(func.value) is ex.Name and func.value.id == self.numpy:
+            return func.attr
+        inner = func.value
+        if type(inner) is ex.Attribute and inner.attr == "linalg" and type(
+                inner.value) is ex.Name and inner.value.id == self.numpy:
+            return f"linalg.{func.attr}"
+        return None
+
+    def math_function(self, func):
+        if type(func) is ex.Attribute and type(func.value) is ex.Name and (
+                func.value.id in self.maths):
+            return func.attr
+        return None
+
+    def cast(self, node, dtype):
+        """``node`` (a Python number) as a NumPy number of ``dtype``."""
+        self.uses_numpy = True
+        return ex.Call(ex.Attribute(ex.Name(self.numpy), dtype), (node,), ())
+
+
+def _of_type(kind):
+    if isinstance(kind, t.Array):
+        return kind.dtype
+    if kind in (t.BOOL, t.INT, t.NUMBER, t.FLOAT):  # what a caller passes: Python numbers
+        return WEAK
+    return None
+
+
+def names_dtypes(function, dtypes):
+    """name -> the dtype of every value the function gives it (``WEAK``, a dtype, or
+    None), its parameters' from their types; found again until no name changes (a loop
+    feeds its values back)."""
+    types = function.types or {}
+    found = {p: _of_type(types.get(p)) for p in function.params}
+    dtypes.names = found
+    for _ in range(8):
+        given = {}
+        for stmt in sw.walk(function.body):
+            for name, dtype in _given(stmt, dtypes):
+                given.setdefault(name, []).append(dtype)
+        new = {**found, **{n: _agreed(d) for n, d in given.items() if n not in
+                           function.params}}
+        if new == found:
+            break
+        found = dtypes.names = new
+    return found
+
+
+def _given(stmt, dtypes):
+    """``(name, dtype)`` of each name ``stmt`` binds."""
+    kind = type(stmt)
+    if kind is sw.Let and type(stmt.target) is str:
+        return [(stmt.target, dtypes.of(stmt.value))]
+    if kind is sw.AddTo and type(stmt.target) is str:
+        return [(stmt.target, combined(dtypes.names.get(stmt.target), dtypes.of(stmt.value)))]
+    if kind is sw.For:
+        return [(stmt.target, WEAK if stmt.over is None else None)]
+    if kind is sw.Pop:  # a value a push saved from the same name
+        return []
+    return [(name, None) for name in sw.binds(stmt)]
+
+
+def _agreed(dtypes):
+    return dtypes[0] if all(d == dtypes[0] for d in dtypes) else None
+
+
+def combined(*dtypes):
+    """The dtype NumPy computes in for operands of ``dtypes``: a Python number takes the
+    other operand's; None when one is not known."""
+    if None in dtypes:
+        return None
+    strong = [d for d in dtypes if d != WEAK]
+    if not strong:
+        return WEAK
+    numpy = sys.modules["numpy"]
+    return numpy.result_type(*strong).name
+
+
+def numbers_cast(function, numpy, maths):
+    """``(copy of function with NumPy's weak numbers cast, whether the copy reads
+    numpy)``; ``maths``: the names ``math`` is read by."""
+    dtypes = _Dtypes(function, numpy, frozenset(maths))
+
+    def cast(node):
+        return _cast_operands(node, dtypes)
+
+    copy = walk.clone_function(function)
+    walk.rewrite_all(copy.body, lambda e: walk.transform(e, cast))
+    return copy, dtypes.uses_numpy
+
+
+def _cast_operands(node, dtypes):
+    """``node`` with its weak operands cast where it computes in a narrow dtype, and its
+    narrow arguments made Python floats where it is a function of ``math``."""
+    kind = type(node)
+    if kind is ex.Call and dtypes.math_function(node.func) is not None:
+        args = tuple(_as_float(a) if dtypes.of(a) in NARROW else a for a in node.args)
+        return ex.Call(node.func, args, node.keywords) if args != node.args else node
+    dtype = dtypes.of(node)
+    if dtype not in NARROW:
+        return node
+    if kind is ex.BinOp:
+        return ex.BinOp(node.op, _narrowed(node.left, dtype, dtypes),
+                        _narrowed(node.right, dtype, dtypes))
+    func = dtypes.numpy_function(node.func) if kind is ex.Call else None
+    if func in dtypes.ufuncs or func == "where":  # (not the axis of a reduction)
+        first = 1 if func == "where" else 0
+        args = node.args[:first] + tuple(_narrowed(a, dtype, dtypes)
+                                         for a in node.args[first:])
+        return ex.Call(node.func, args, node.keywords)
+    return node
+
+
+def _narrowed(node, dtype, dtypes):
+    return dtypes.cast(node, dtype) if dtypes.of(node) == WEAK else node
+
+
+def _as_float(node):
+    return ex.Call(ex.Name("float"), (node,), ())
+
+
+__all__ = ["NARROW", "WEAK", "combined", "numbers_cast"]
