@@ -114,7 +114,7 @@ def container_kinds(fn, args, kwargs=None, signature=None):
         kind = kind_of(value)
         if kind is None and type(value) is list:  # arrays of unlike kinds, say
             refuse_unlike_list(fn, name, value)
-        if is_container(kind) or isinstance(kind, (t.Array, Function)):
+        if is_container(kind) or isinstance(kind, (t.Array, Function, t.Generator)):
             kinds[name] = without_lengths(kind)
     return kinds
 

@@ -67,6 +67,8 @@ def normalize(parsed, allow_tuple=False, kinds=None, any_result=False):
             unit.arrays[name] = kind
         elif isinstance(kind, Function):  # its calls inline the function passed (or call
             frame.functions[name] = classify(kind.fn)  # the primitive: ``math.sin``)
+        elif isinstance(kind, t.Generator):  # data, whose draws change it
+            unit.generators.add(name)
         elif kind is not None:
             unit.containers[name] = kind
     unit.array_code = bool(unit.arrays) or uses_arrays(parsed)  # (``np.array([a, b])`` too)

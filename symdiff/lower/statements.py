@@ -17,7 +17,8 @@ import ast
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
-from symdiff.lower import (arrays, attempts, changes, containers, control, expressions, inline,
+from symdiff.lower import (arrays, attempts, changes, containers, control, draws, expressions,
+                           inline,
                            loops, names)
 from symdiff.lower.checks import check_statement
 from symdiff.lower.scope import Nested
@@ -71,6 +72,9 @@ def stmt_Expr(frame, node):
     if isinstance(node.value, ast.Constant):  # a docstring
         return
     func = node.value.func
+    if draws.is_draw(frame, node.value):  # ``np.random.seed(0)``, a draw left unread
+        draws.draw(frame, node.value, None)
+        return
     if isinstance(func, ast.Name) and names.meaning_of(frame, func.id, func).kind in (
             "function", "nested"):  # `validate(p, t)`: its checks run here
         helper = names.meaning_of(frame, func.id, func).value

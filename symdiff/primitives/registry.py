@@ -24,8 +24,8 @@ from types import MappingProxyType
 
 from symdiff.primitives import (array_casts, array_dtypes, array_linalg, array_masks,
                                 array_reductions, array_shapes, array_triangles, arrays,
-                                changes, container_reductions, containers, indexing, scalar,
-                                scipy, stacked)
+                                changes, container_reductions, containers, indexing, random,
+                                scalar, scipy, stacked)
 from symdiff.primitives.record import primitive
 from symdiff.core.types import FLOAT, INT
 from symdiff.primitives.special import HELPERS
@@ -48,7 +48,7 @@ def _register(*modules):
 
 
 _STATICS = _register(array_reductions, array_linalg, array_shapes, array_masks, array_casts,
-                     array_dtypes, array_triangles)
+                     array_dtypes, array_triangles, random)
 _RECORDS = {**scalar.RECORDS, **scipy.RECORDS}
 RECORDS = MappingProxyType(_RECORDS)  # read only: a test may patch _RECORDS
 VARIADIC = tuple(scalar.VARIADIC)
@@ -294,6 +294,13 @@ def total(op):
     its type rule's answer for float arguments."""
     record = _record(op)
     return record is not None and _is_total(record)
+
+
+def effectful(op):
+    """Whether ``op`` changes state a later call reads (a draw from a random generator):
+    never dropped, merged, recomputed or moved."""
+    record = _record(op)
+    return record is not None and record.effectful
 
 
 def cheap(op):
