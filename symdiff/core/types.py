@@ -146,15 +146,6 @@ class Array(Type):
 
 
 @dataclass(frozen=True)
-class Generator(Type):
-    """A NumPy random ``Generator`` (``np.random.default_rng(seed)``): data, never
-    differentiated; each draw from it changes its state (``primitives.random``)."""
-
-    def __str__(self):
-        return "np.random.Generator"
-
-
-@dataclass(frozen=True)
 class Number(Type):
     """A number whose type is not known when the code is generated: a bool, an int or a
     float (what a caller may pass where the program reads a float)."""
@@ -165,7 +156,6 @@ class Number(Type):
 
 FLOAT, INT, BOOL, STR, NONE = Float(), Int(), Bool(), Str(), NoneType()
 NUMBER = Number()
-GENERATOR = Generator()
 NUMPY_FLOAT = Float(numpy=True)
 # each converts to the next: True + 1 is 2, 2 * 0.5 is 1.0, np.float64(2.0) * 0.5 is numpy's
 # (a ``Number`` meeting an int may be an int; meeting a float it is a float)

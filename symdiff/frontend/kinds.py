@@ -26,7 +26,7 @@ import sys
 import types
 
 from symdiff.core import types as t
-from symdiff.core.records import Function, Record, Row
+from symdiff.core.records import GENERATOR, Function, Record, Row
 from symdiff.core.types import element  # noqa: F401 (one statement, in the type system)
 from symdiff.frontend.wrappers import as_numpy
 from symdiff.primitives.reductions import REDUCTIONS
@@ -44,7 +44,7 @@ def kind_of(value, depth=0):
     if type(value).__name__ == "ndarray":
         return t.array_type(value)
     if is_generator(value):  # data, whose state its draws change
-        return t.GENERATOR
+        return GENERATOR
     if not depth and is_function(value):  # a function passed as a value
         return Function(value)
     if type(value) in (list, tuple) and set(map(type, value)) <= PLAIN:  # plain numbers

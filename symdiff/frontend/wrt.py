@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from symdiff.analysis.activity import active_names
 from symdiff.core import types as t
-from symdiff.core.records import is_function, is_plain
+from symdiff.core.records import is_function, is_generator, is_plain
 from symdiff.errors import InternalError, SymdiffError, UnsupportedSyntaxError
 from symdiff.frontend.resolve import parameter_names
 
@@ -54,7 +54,7 @@ def resolve(wrt, program, parsed, prefer=None, kinds=None):
         raise InternalError("wrt", f"prefer={prefer!r}: one of {PREFERENCES}")
     choice = choose(wrt, parsed)
     functions = [n for n, kind in (kinds or {}).items() if is_function(kind)
-                 or isinstance(kind, t.Generator)]
+                 or is_generator(kind)]
     if wrt is None:  # an instance of a plain class is data unless named; a function always
         kept = [n for n in choice.names if not is_plain(program.containers.get(n))
                 and n not in functions]
@@ -76,7 +76,7 @@ def refuse_functions(parsed, names, functions, kinds=None):
             where = next(a for a in parsed.tree.args.posonlyargs + parsed.tree.args.args +
                          parsed.tree.args.kwonlyargs if a.arg == name)
             others = tuple(p for p in names if p != name)
-            held = "a random generator" if isinstance((kinds or {}).get(name), t.Generator) else (
+            held = "a random generator" if is_generator((kinds or {}).get(name)) else (
                 "a function")
             raise parsed.error(SymdiffError, where, f"{name} holds {held}, which has no "
                                "derivative", f"leave it out of wrt: wrt={others!r}" if others

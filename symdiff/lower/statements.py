@@ -18,8 +18,7 @@ import ast
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
 from symdiff.lower import (arrays, attempts, changes, containers, control, draws, expressions,
-                           inline,
-                           loops, names)
+                           inline, loops, names)
 from symdiff.lower.checks import check_statement
 from symdiff.lower.scope import Nested
 

@@ -17,6 +17,7 @@ them pure), so a gradient makes the draws the function makes, in its order, once
 """
 
 from symdiff.core import types as t
+from symdiff.core.records import GENERATOR
 from symdiff.primitives.arrays import _array
 from symdiff.primitives.record import table
 
@@ -114,7 +115,7 @@ def _permutation(args, consts):
 
 def _default_rng(args, consts):
     seed = args[0] if args else None
-    return t.GENERATOR if seed is None or t.is_number(seed) or seed == t.NONE else None
+    return GENERATOR if seed is None or t.is_number(seed) or seed == t.NONE else None
 
 
 def _records():
