@@ -291,9 +291,9 @@ def _record(op):
 
 def total(op):
     """Whether ``op`` never raises on floats (so moving or dropping it changes nothing):
-    its type rule's answer for float arguments."""
+    its type rule's answer for float arguments; never for an ``effectful`` one."""
     record = _record(op)
-    return record is not None and _is_total(record)
+    return record is not None and not record.effectful and _is_total(record)
 
 
 def effectful(op):
@@ -304,9 +304,10 @@ def effectful(op):
 
 
 def cheap(op):
-    """Whether ``op`` is one arithmetic step: recomputed rather than saved."""
+    """Whether ``op`` is one arithmetic step: recomputed rather than saved (never an
+    ``effectful`` one: a draw computed again is another draw)."""
     record = _record(op)
-    return record is not None and record.cheap
+    return record is not None and record.cheap and not record.effectful
 
 
 def arithmetic(op):
