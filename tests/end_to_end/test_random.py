@@ -225,3 +225,13 @@ def test_a_generator_named_in_wrt_is_refused_at_the_parameter():
     with pytest.raises(SymdiffError) as caught:
         symdiff.grad(lambda_free_noisy, wrt=("w", "rng"))(np.ones(2), np.random.default_rng(0))
     assert "random generator" in caught.value.message
+
+
+def test_the_readmes_example_runs_as_written(tmp_path):
+    import runpy
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    block = text[text.index("### Randomness"):].split("```python", 1)[1].split("```", 1)[0]
+    script = tmp_path / "readme_randomness.py"
+    script.write_text(block, encoding="utf-8")
+    runpy.run_path(str(script))  # (its asserts hold)
