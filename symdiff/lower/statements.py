@@ -72,7 +72,8 @@ def stmt_Expr(frame, node):
         return
     func = node.value.func
     if draws.is_draw(frame, node.value):  # ``np.random.seed(0)``, a draw left unread
-        draws.draw(frame, node.value, None)
+        hint = "seeded" if func.attr == "seed" else "unread_draw"
+        draws.draw(frame, node.value, frame.namer.fresh(hint))
         return
     if isinstance(func, ast.Name) and names.meaning_of(frame, func.id, func).kind in (
             "function", "nested"):  # `validate(p, t)`: its checks run here
