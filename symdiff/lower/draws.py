@@ -20,10 +20,12 @@ form (``mu + sigma * rng.standard_normal(n)``) is the way to differentiate throu
 """
 
 import ast
+import functools
 
 from symdiff.errors import UnknownFunctionError, UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
 from symdiff.lower import names, operands
+from symdiff.lower.spellings import spelling
 from symdiff.primitives.random import DRAWS, LEGACY, SIZES, SPREAD, draw_name
 
 _LISTED = ", ".join(sorted(DRAWS) + ["permutation"])
@@ -72,27 +74,30 @@ def draw(frame, call, target):
 
 
 def _module_call(frame, call, shown, target):
+    """A function of ``np.random`` called (``call.func`` is ``np.random.<attr>``)."""
     attr = call.func.attr
+    module = spelling(frame, call.func.value)[2]  # the name generated code calls numpy by
+    emit = functools.partial(operands.emit_op, module=module)
     if attr == "default_rng":
         args = _bound(frame, call, shown, (("seed", None),), sized=False, constants=False)
-        made = operands.emit_op(frame, "default_rng", args, target)
+        made = emit(frame, "default_rng", args, target)
         frame.unit.generators.add(made.name)
         return made
     if attr == "seed":
         args = _bound(frame, call, shown, (("seed", None),), sized=False, constants=False)
-        return operands.emit_op(frame, "legacy_seed", args, target)
+        return emit(frame, "legacy_seed", args, target)
     if attr in SPREAD:
         if call.keywords or len(call.args) > SIZES:
             raise frame.error(UnsupportedSyntaxError, call, f"{shown} takes at most {SIZES} "
                               "sizes, by position", f"write them out: {shown}(n, 3)")
         sizes = [frame.value(a) for a in call.args]
-        return operands.emit_op(frame, draw_name("legacy", attr, len(sizes)), sizes, target)
+        return emit(frame, draw_name("legacy", attr, len(sizes)), sizes, target)
     if attr not in LEGACY:
         raise frame.error(UnknownFunctionError, call, f"{shown} is not a draw symdiff reads",
                           f"draw with a generator (rng = np.random.default_rng(seed); "
                           f"rng.normal(size=n)) or one of np.random's {_LISTED_LEGACY}")
     *values, count = _bound(frame, call, shown, LEGACY[attr][0])
-    return operands.emit_op(frame, draw_name("legacy", attr, count), values, target)
+    return emit(frame, draw_name("legacy", attr, count), values, target)
 
 
 def _bound(frame, call, shown, params, sized=True, constants=True):

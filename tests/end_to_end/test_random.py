@@ -235,3 +235,18 @@ def test_the_readmes_example_runs_as_written(tmp_path):
     script = tmp_path / "readme_randomness.py"
     script.write_text(block, encoding="utf-8")
     runpy.run_path(str(script))  # (its asserts hold)
+
+
+@pytest.mark.parametrize("label", ["draws_in_branches", "legacy_seeded", "seeded_inside",
+                                   "option_price", "dropout_mlp"])
+def test_the_ir_evaluator_draws_as_f_draws(label):
+    """The evaluator ``check``'s divergence locator runs: the program's value is ``f``'s
+    at the same state."""
+    from symdiff.api import build
+    from symdiff.ir.evaluate import on_records, run
+    from symdiff.specialized import container_kinds
+    case = CASES[label]
+    point = case.points[0]
+    program = build(case.fn, wrt_of(case), kinds=container_kinds(case.fn, point)).program
+    assert run(program, fresh(point), on_records(program)) == pytest.approx(
+        case.fn(*fresh(point)), rel=1e-12)
