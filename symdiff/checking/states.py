@@ -46,3 +46,17 @@ def from_one_state(fn, program):
             if state is not None:
                 numpy.random.set_state(state)
     return call
+
+
+class NoSympy:
+    """The sympy witness of a function that draws: sympy reads no draws, so it gives no
+    column (``check`` says so once, in a note), never a comparison of other draws."""
+
+    NOTE = "sympy not used: it does not take random draws (the function draws from a " \
+           "generator or from np.random)"
+
+    def __init__(self, names):
+        self.nothing = (None,) * len(names)
+
+    def at(self, point):
+        return self.nothing, "not used"

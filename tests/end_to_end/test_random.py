@@ -250,3 +250,10 @@ def test_the_ir_evaluator_draws_as_f_draws(label):
     program = build(case.fn, wrt_of(case), kinds=container_kinds(case.fn, point)).program
     assert run(program, fresh(point), on_records(program)) == pytest.approx(
         case.fn(*fresh(point)), rel=1e-12)
+
+
+def test_checks_report_says_why_sympy_is_left_out_and_shows_the_generator_plainly():
+    case = CASES["number_draws"]
+    text = str(symdiff.check(case.fn, *case.points, wrt=case.wrt))
+    assert "does not take random draws" in text
+    assert "<Generator(PCG64)>" in text and " at 0x" not in text
