@@ -104,25 +104,14 @@ def _bound(frame, call, shown, params, sized=True, constants=True):
     """The operands of ``call``'s arguments for ``params`` (then ``size`` where ``sized``),
     evaluated in source order, followed by the size's operands and their count (None: an
     array's shape); a parameter with a float default takes a constant where ``constants``."""
-    names_ = [p for p, _ in params] + ["size"] * sized
-    if len(call.args) > len(names_):
-        raise frame.error(UnsupportedSyntaxError, call, f"{shown} takes {len(names_)} "
-                          f"arguments here, not {len(call.args)}",
-                          f"its parameters are {', '.join(names_)}")
-    given = dict(zip(names_, call.args))
-    for keyword in call.keywords:
-        if keyword.arg not in names_ or keyword.arg in given:
-            raise frame.error(UnsupportedSyntaxError, keyword if keyword.arg else call,
-                              f"{shown} takes no keyword argument {keyword.arg!r} here",
-                              f"its parameters are {', '.join(names_)}")
-        given[keyword.arg] = keyword.value
+    given = _given(frame, call, shown, [p for p, _ in params] + ["size"] * sized)
+    sizes, count = _size_nodes(frame, given.get("size"), shown) if sized else ([], 0)
     written = list(call.args) + [k.value for k in call.keywords]
-    size = given.get("size")
-    sizes, count = _size_nodes(frame, size, shown) if sized else ([], 0)
     order = {id(n): i for i, n in enumerate(written)}
+    order.update((id(n), order[id(given["size"])]) for n in sizes)  # where the size stands
     evaluated = {}
-    for node in sorted([given[p] for p in names_[:len(params)] if p in given] + sizes,
-                       key=lambda n: order.get(id(n), len(order))):
+    for node in sorted([given[p] for p, _ in params if p in given] + sizes,
+                       key=lambda n: order[id(n)]):
         evaluated[id(node)] = _operand(frame, node, dict(params), given, shown, constants)
     values = []
     for p, default in params:
@@ -134,6 +123,22 @@ def _bound(frame, call, shown, params, sized=True, constants=True):
         else:
             values.append(ir.Const(default))
     return values + [evaluated[id(n)] for n in sizes] + ([count] if sized else [])
+
+
+def _given(frame, call, shown, params):
+    """``{parameter: argument node}`` of ``call``, by position and by keyword."""
+    if len(call.args) > len(params):
+        raise frame.error(UnsupportedSyntaxError, call, f"{shown} takes {len(params)} "
+                          f"arguments here, not {len(call.args)}",
+                          f"its parameters are {', '.join(params)}")
+    given = dict(zip(params, call.args))
+    for keyword in call.keywords:
+        if keyword.arg not in params or keyword.arg in given:
+            raise frame.error(UnsupportedSyntaxError, keyword if keyword.arg else call,
+                              f"{shown} takes no keyword argument {keyword.arg!r} here",
+                              f"its parameters are {', '.join(params)}")
+        given[keyword.arg] = keyword.value
+    return given
 
 
 def _size_nodes(frame, size, shown):
@@ -148,6 +153,11 @@ def _size_nodes(frame, size, shown):
                               f"{SIZES} sizes written out is supported",
                               "write the sizes out: size=(n, 3), or size=x.shape")
         return list(size.elts), len(size.elts)
+    if isinstance(size, ast.BinOp) and any(isinstance(side, ast.Tuple) or isinstance(
+            side, ast.Attribute) and side.attr == "shape" for side in (size.left, size.right)):
+        raise frame.error(UnsupportedSyntaxError, size, f"{shown}: a size made by joining "
+                          "shapes is not supported", "write the sizes out: "
+                          "size=(16, x.shape[0]), or size=x.shape")
     return [size], 1
 
 

@@ -197,7 +197,17 @@ def scaled_by_a_parameter(x, s, rng):
     return np.sum(x * rng.normal(0.0, s, size=x.shape))
 
 
+def joined_size(x, rng):
+    return np.sum(x * rng.normal(size=(2,) + x.shape))
+
+
+def weighted_choice(x, rng):
+    return np.sum(x[rng.choice(3, size=2, p=[0.2, 0.3, 0.5])])
+
+
 @pytest.mark.parametrize("fn, args, line, words", [
+    (joined_size, (np.ones(2), np.random.default_rng(0)), "(2,) + x.shape", "joining shapes"),
+    (weighted_choice, (np.ones(3), np.random.default_rng(0)), "p=", "no keyword argument 'p'"),
     (other_method, (np.ones(2), np.random.default_rng(0)), "rng.beta", "beta is not a draw"),
     (other_module_draw, (np.ones(2),), "np.random.beta", "np.random.beta is not a draw"),
     (float_choice, (np.ones(3), np.random.default_rng(0)), "rng.choice", "choice"),
