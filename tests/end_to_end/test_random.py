@@ -267,3 +267,13 @@ def test_checks_report_says_why_sympy_is_left_out_and_shows_the_generator_plainl
     text = str(symdiff.check(case.fn, *case.points, wrt=case.wrt))
     assert "does not take random draws" in text
     assert "<Generator(PCG64)>" in text and " at 0x" not in text
+
+
+@pytest.mark.parametrize("label", ["gaussian_expectation", "draws_in_branches", "option_price"])
+def test_value_and_grad_gives_fs_value_at_the_same_draws(label):
+    case = CASES[label]
+    point = case.points[0]
+    value, gradient = symdiff.value_and_grad(case.fn, wrt=wrt_of(case))(*fresh(point))
+    assert value == pytest.approx(case.fn(*fresh(point)), rel=1e-12)
+    assert as_named(case, gradient) == pytest.approx(
+        as_named(case, symdiff.grad(case.fn, wrt=wrt_of(case))(*fresh(point))), rel=1e-12)
