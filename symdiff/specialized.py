@@ -31,7 +31,7 @@ from symdiff.frontend.guards import guard
 from symdiff.frontend.kinds import kind_of, uses_arrays, uses_containers
 from symdiff.frontend.table_reads import read_as_tables, reading_of
 from symdiff.frontend.wrt import choose
-from symdiff.core.records import Function
+from symdiff.core.records import Function, Generator
 from symdiff.core.types import is_container
 
 
@@ -144,7 +144,7 @@ def container_kinds(fn, args, kwargs=None, signature=None):
         kind = kind_of(value)
         if kind is None and type(value) is list:  # arrays of unlike kinds, say
             refuse_unlike_list(fn, name, value)
-        if is_container(kind) or isinstance(kind, (t.Array, Function)):
+        if is_container(kind) or isinstance(kind, (t.Array, Function, Generator)):
             kinds[name] = without_lengths(kind)
     return kinds
 

@@ -37,6 +37,7 @@ from symdiff.checking.array_rules import check_array_rules
 from symdiff.checking.arrays import sampled
 from symdiff.checking.examples import needs_example, random_points
 from symdiff.checking.leaf_rows import cells, finite_differences, places
+from symdiff.checking.states import NoSympy, draws, from_one_state
 from symdiff.checking.locate import locate_safely
 from symdiff.checking.locate_arrays import locate_arrays
 from symdiff.checking.report import CheckReport, Raised, Row
@@ -85,6 +86,7 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
     program, names = gradient.program, list(gradient.wrt_names)
     generated = _as_tuple(gradient.function) if gradient.single else gradient.function
     by_tape = tape.grad(fn, wrt=tuple(names))
+    user, generated, by_tape = (from_one_state(f, program) for f in (user, generated, by_tape))
     report = CheckReport(program.name, names)
     left = [p for p in program.params if p not in names]
     flat = [p for p in left if p not in program.optional]
@@ -99,6 +101,9 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
         points = random_points(user, program.params, names, set(program.optional), samples,
                                domain, seed, example)
     sympy = _SympyWitness(fn, names, kwargs, sympy_timeout, report)
+    if draws(program)[0]:
+        sympy = NoSympy(names)
+        report.note(NoSympy.NOTE)
     stops = any(isinstance(s, ir.Assign) and s.op == "stop_gradient"
                 for s in ir.walk(program.body))
     run = _Run(user, program, names, [program.params.index(n) for n in names], generated,

@@ -171,6 +171,8 @@ def _fmt_argument(value):
         return f"[{len(value)} numbers]"
     if getattr(value, "ndim", None) is not None and getattr(value, "shape", None):
         return f"<{value.dtype} array {'x'.join(map(str, value.shape))}>"
+    if hasattr(value, "bit_generator"):  # a random generator: its kind, not its address
+        return f"<{type(value).__name__}({type(value.bit_generator).__name__})>"
     return repr(value)
 
 

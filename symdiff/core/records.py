@@ -15,7 +15,9 @@ calls are inlined per kind signature.
 A list argument of unlike elements has the type ``Row``: a ``types.Tuple`` (typed
 element by element) that is a list when it runs.
 
-Expects nothing; guarantees ``Record``, ``Row``, ``Function`` and the questions asked of them: whether its class
+A NumPy random generator has the type ``Generator`` (data whose draws change it).
+
+Expects nothing; guarantees ``Record``, ``Row``, ``Function``, ``Generator`` and the questions asked of them: whether its class
 is a namedtuple or a dataclass (``is_structured``: its gradient is an instance of the
 same class, as JAX's registered pytrees give) or a plain class (``is_plain``: read as
 data unless ``wrt`` names it, its gradient a dict of its number attributes, since its
@@ -30,7 +32,7 @@ constructor need not take them).
 import dataclasses
 from dataclasses import dataclass
 
-from symdiff.core.types import FLOAT, Dict, Tuple  # noqa: F401 (FLOAT: the doctest's)
+from symdiff.core.types import FLOAT, Dict, Tuple, Type  # noqa: F401 (FLOAT: the doctest's)
 from symdiff.core.types import table_values
 
 
@@ -111,3 +113,20 @@ def watched_values(obj):
         return tuple(v for v in (getattr(obj, f.name) for f in dataclasses.fields(obj))
                      if isinstance(v, (int, float)))
     return table_values(obj)
+
+
+@dataclass(frozen=True)
+class Generator(Type):
+    """A NumPy random ``Generator`` passed as an argument or made by
+    ``np.random.default_rng(seed)``: data, never differentiated; each draw from it changes
+    its state (``primitives.random``), so the gradient draws what the function draws."""
+
+    def __str__(self):
+        return "np.random.Generator"
+
+
+GENERATOR = Generator()
+
+
+def is_generator(kind):
+    return isinstance(kind, Generator)

@@ -26,7 +26,7 @@ import sys
 import types
 
 from symdiff.core import types as t
-from symdiff.core.records import Function, Record, Row
+from symdiff.core.records import GENERATOR, Function, Record, Row
 from symdiff.core.types import element  # noqa: F401 (one statement, in the type system)
 from symdiff.frontend.wrappers import as_numpy
 from symdiff.primitives.reductions import REDUCTIONS
@@ -43,6 +43,8 @@ def kind_of(value, depth=0):
         return t.FLOAT
     if type(value).__name__ == "ndarray":
         return t.array_type(value)
+    if is_generator(value):  # data, whose state its draws change
+        return GENERATOR
     if not depth and is_function(value):  # a function passed as a value
         return Function(value)
     if type(value) in (list, tuple) and set(map(type, value)) <= PLAIN:  # plain numbers
@@ -110,6 +112,12 @@ def is_function(value):
     builtin one (``math.sin``, a NumPy ufunc: read as the primitive it is)."""
     return isinstance(value, (types.FunctionType, types.BuiltinFunctionType)) or (
         type(value).__name__ == "ufunc")
+
+
+def is_generator(value):
+    """Whether ``value`` is a NumPy random ``Generator``."""
+    numpy = sys.modules.get("numpy")  # imported by the user's code, never here
+    return numpy is not None and isinstance(value, numpy.random.Generator)
 
 
 def is_instance(value):

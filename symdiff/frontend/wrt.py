@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from symdiff.analysis.activity import active_names
 from symdiff.core import types as t
-from symdiff.core.records import is_function, is_plain
+from symdiff.core.records import is_function, is_generator, is_plain
 from symdiff.errors import InternalError, SymdiffError
 from symdiff.frontend.resolve import parameter_names
 
@@ -58,12 +58,13 @@ def resolve(wrt, program, parsed, prefer=None, kinds=None, counts=True):
     if prefer not in PREFERENCES:
         raise InternalError("wrt", f"prefer={prefer!r}: one of {PREFERENCES}")
     choice = choose(wrt, parsed)
-    functions = [n for n, kind in (kinds or {}).items() if is_function(kind)]
+    functions = [n for n, kind in (kinds or {}).items() if is_function(kind)
+                 or is_generator(kind)]
     if wrt is None:  # an instance of a plain class is data unless named; a function always
         kept = [n for n in choice.names if not is_plain(program.containers.get(n))
                 and n not in functions and not (counts and program.types.get(n) == t.INT)]
         choice = Choice(tuple(kept), len(kept) == 1) if kept else choice
-    refuse_functions(parsed, choice.names, functions)
+    refuse_functions(parsed, choice.names, functions, kinds or {})
     if wrt is None and prefer == "active":
         chosen = _active(program, list(choice.names)) or list(choice.names)
         choice = Choice(tuple(chosen), len(chosen) == 1)
@@ -72,15 +73,17 @@ def resolve(wrt, program, parsed, prefer=None, kinds=None, counts=True):
     return choice
 
 
-def refuse_functions(parsed, names, functions):
-    """A parameter given a function carries no derivative: named in ``wrt``, it is
-    refused at the parameter."""
+def refuse_functions(parsed, names, functions, kinds=None):
+    """A parameter given a function (or a random generator) carries no derivative:
+    named in ``wrt``, it is refused at the parameter."""
     for name in names:
         if name in functions:
             where = next(a for a in parsed.tree.args.posonlyargs + parsed.tree.args.args +
                          parsed.tree.args.kwonlyargs if a.arg == name)
             others = tuple(p for p in names if p != name)
-            raise parsed.error(SymdiffError, where, f"{name} holds a function, which has no "
+            held = "a random generator" if is_generator((kinds or {}).get(name)) else (
+                "a function")
+            raise parsed.error(SymdiffError, where, f"{name} holds {held}, which has no "
                                "derivative", f"leave it out of wrt: wrt={others!r}" if others
                                else "differentiate by a number parameter")
 

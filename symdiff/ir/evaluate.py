@@ -318,6 +318,8 @@ class Evaluator:
             for op, comparator in zip(expr.ops, expr.comparators):
                 right = self.expression(comparator)
                 result = COMPARE[op](left, right)
+                if len(expr.ops) == 1:  # (an array's comparison: a mask, never tested)
+                    return result
                 if not result:
                     return result
                 left = right

@@ -23,8 +23,8 @@ import functools
 from symdiff.core import types as t
 from symdiff.errors import InternalError, UnknownFunctionError, UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
-from symdiff.lower import (array_calls, arrays, changes, container_calls, containers, dtypes,
-                           methods, names, operands, tables, takes)
+from symdiff.lower import (array_calls, arrays, changes, container_calls, containers, draws,
+                           dtypes, methods, names, operands, tables, takes)
 from symdiff.lower.spellings import scipy_spelling, spelled
 from symdiff.lower.statics import check_statics, constant_axes
 from symdiff.lower.kind_tests import kind_test
@@ -61,6 +61,8 @@ def call(frame, node, target):
                               'kwargs.get("k", default)')
         default = node.args[1] if len(node.args) == 2 else ast.Constant(None)
         return tables.kwargs_entry(frame, node, node.args[0], default, target)
+    elif draws.is_draw(frame, node):  # ``rng.normal(size=n)``, ``np.random.rand(n)``
+        return draws.draw(frame, node, target)
     elif isinstance(node.func, ast.Attribute) and names.is_string_method(frame, node):
         return names.string_method(frame, node, target)
     elif isinstance(node.func, ast.Attribute) and methods.method_of(frame, node) is not None:

@@ -36,7 +36,7 @@ from symdiff.ir.names import BUILTINS, Namer
 from symdiff.lower.frame import Frame
 from symdiff.lower.inline import run_function_body
 from symdiff.lower.scope import Unit
-from symdiff.core.records import Function
+from symdiff.core.records import Function, is_generator
 
 
 def normalize(parsed, allow_tuple=False, kinds=None, any_result=False):
@@ -67,6 +67,8 @@ def normalize(parsed, allow_tuple=False, kinds=None, any_result=False):
             unit.arrays[name] = kind
         elif isinstance(kind, Function):  # its calls inline the function passed (or call
             frame.functions[name] = classify(kind.fn)  # the primitive: ``math.sin``)
+        elif is_generator(kind):  # data, whose draws change it
+            unit.generators.add(name)
         elif kind is not None:
             unit.containers[name] = kind
     unit.array_code = bool(unit.arrays) or uses_arrays(parsed)  # (``np.array([a, b])`` too)

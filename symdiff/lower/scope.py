@@ -47,6 +47,7 @@ class Unit:
         self.array_code = False  # the function computes with arrays (``uses_arrays``)
         self.params = set()  # the differentiated function's parameters
         self.specialized = False  # generated for the kinds of a call's arguments
+        self.generators = set()  # names holding a random generator (``primitives.random``)
         self.strings = set()  # generated names a string's method gives a string (``kind.lower()``)
         self.empty = set()  # lists made empty whose kind the first append decides
         self.given = set()  # lists appended to another list: read through it from then on

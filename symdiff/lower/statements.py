@@ -17,8 +17,8 @@ import ast
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
-from symdiff.lower import (arrays, attempts, changes, containers, control, expressions, inline,
-                           loops, names)
+from symdiff.lower import (arrays, attempts, changes, containers, control, draws, expressions,
+                           inline, loops, names)
 from symdiff.lower.checks import check_statement
 from symdiff.lower.scope import Nested
 
@@ -71,6 +71,10 @@ def stmt_Expr(frame, node):
     if isinstance(node.value, ast.Constant):  # a docstring
         return
     func = node.value.func
+    if draws.is_draw(frame, node.value):  # ``np.random.seed(0)``, a draw left unread
+        hint = "seeded" if func.attr == "seed" else "unread_draw"
+        draws.draw(frame, node.value, frame.namer.fresh(hint))
+        return
     if isinstance(func, ast.Name) and names.meaning_of(frame, func.id, func).kind in (
             "function", "nested"):  # `validate(p, t)`: its checks run here
         helper = names.meaning_of(frame, func.id, func).value

@@ -25,8 +25,8 @@ from types import MappingProxyType
 from symdiff.primitives import (array_casts, array_copies, array_cumulative, array_dtypes,
                                 array_linalg, array_masks, array_moves, array_queries,
                                 array_reductions, array_shapes, array_triangles, arrays,
-                                changes, container_reductions, containers, indexing, scalar,
-                                scipy, stacked)
+                                changes, container_reductions, containers, indexing, random,
+                                scalar, scipy, stacked)
 from symdiff.primitives.record import primitive
 from symdiff.core.types import FLOAT, INT
 from symdiff.primitives.special import HELPERS
@@ -50,7 +50,8 @@ def _register(*modules):
 
 _CHECKED = (array_reductions, array_linalg, array_shapes, array_moves, array_queries,
             array_cumulative, array_copies)  # see array_checked
-_STATICS = _register(*_CHECKED, array_masks, array_casts, array_dtypes, array_triangles)
+_STATICS = _register(*_CHECKED, array_masks, array_casts, array_dtypes, array_triangles,
+                     random)
 _RECORDS = {**scalar.RECORDS, **scipy.RECORDS}
 RECORDS = MappingProxyType(_RECORDS)  # read only: a test may patch _RECORDS
 VARIADIC = tuple(scalar.VARIADIC)
@@ -293,15 +294,23 @@ def _record(op):
 
 def total(op):
     """Whether ``op`` never raises on floats (so moving or dropping it changes nothing):
-    its type rule's answer for float arguments."""
+    its type rule's answer for float arguments; never for an ``effectful`` one."""
     record = _record(op)
-    return record is not None and _is_total(record)
+    return record is not None and not record.effectful and _is_total(record)
+
+
+def effectful(op):
+    """Whether ``op`` changes state a later call reads (a draw from a random generator):
+    never dropped, merged, recomputed or moved."""
+    record = _record(op)
+    return record is not None and record.effectful
 
 
 def cheap(op):
-    """Whether ``op`` is one arithmetic step: recomputed rather than saved."""
+    """Whether ``op`` is one arithmetic step: recomputed rather than saved (never an
+    ``effectful`` one: a draw computed again is another draw)."""
     record = _record(op)
-    return record is not None and record.cheap
+    return record is not None and record.cheap and not record.effectful
 
 
 def arithmetic(op):

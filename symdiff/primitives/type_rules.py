@@ -142,7 +142,7 @@ def _on_arrays(record, args, consts):
     operation): an elementwise record gives the broadcast of its operands (booleans for a
     test); an array operation its own rule.  Either may raise (on shapes)."""
     if record.array_result is not None:  # (``total``: it never raises on its arrays)
-        return Typed(record.array_result(args, consts), not record.total)
+        return Typed(record.array_result(args, consts), not record.total or record.effectful)
     if None in args:
         return Typed(None, True)
     tests = record.result is bools
