@@ -26,9 +26,8 @@ squeeze never do); a mean is NumPy's own formula, the sum divided by the count.
 from symdiff.core import expr as ex
 from symdiff.core import types as t
 from symdiff.ir import sweeps as sw  # (``names_of``)
+from symdiff.primitives.result_dtypes import REDUCTIONS
 
-_REDUCTIONS = ("sum", "mean", "max", "min", "amax", "amin", "prod")
-_BY_ROWS = ("max", "min", "amax", "amin", "prod")  # no axis in numba: a row at a time
 
 
 def numpy_call(node, names, functions):
@@ -72,7 +71,7 @@ def reduced_along_axes(node, names):
     """``np.f(a, axis=..., keepdims=...)`` (``f`` a sum, mean, max, min or product) over
     constant axes: one axis at a time, the last first, then each axis put back where
     ``keepdims`` keeps it."""
-    func = numpy_call(node, names, _REDUCTIONS)
+    func = numpy_call(node, names, REDUCTIONS)
     if func is None or len(node.args) != 1:
         return None
     keywords = dict(node.keywords)

@@ -29,19 +29,12 @@ from symdiff.core import expr as ex
 from symdiff.core import types as t
 from symdiff.ir import sweeps as sw
 from symdiff.optimize import walk
+from symdiff.primitives.result_dtypes import LIKE_FIRST, LIKE_FIRST_METHODS
 
 WEAK = "weak"  # a Python number: it takes the dtype of the array it meets
 NARROW = ("float32", "float16")  # what numba's 64-bit Python numbers would widen
 _ARITHMETIC = ("+", "-", "*", "/", "//", "%", "**")
-# calls whose result has the dtype of their first argument (reductions, shapes, copies)
-_LIKE_FIRST = frozenset((
-    "sum", "mean", "max", "min", "amax", "amin", "prod", "cumsum", "cumprod", "std", "var",
-    "expand_dims", "reshape", "transpose", "squeeze", "flip", "broadcast_to", "diff",
-    "full_like", "zeros_like", "ones_like", "empty_like", "copy", "ascontiguousarray",
-    "diag", "tril", "triu", "ravel", "atleast_1d", "pad", "linalg.norm", "linalg.det",
-    "linalg.inv", "linalg.cholesky", "trace"))
-_METHODS = frozenset(("sum", "mean", "max", "min", "prod", "reshape", "transpose", "copy",
-                      "ravel", "squeeze", "cumsum", "std", "var", "T"))
+_LIKE_FIRST, _METHODS = LIKE_FIRST, LIKE_FIRST_METHODS  # (primitives.result_dtypes)
 
 
 class _Dtypes:
