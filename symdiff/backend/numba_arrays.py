@@ -214,6 +214,7 @@ def flipped_along_an_axis(node, names):
 
 
 def fresh(base, taken):
+    """``base``, or ``base_1``, ``base_2``... the first that ``taken`` lacks."""
     name, n = base, 0
     while name in taken:
         n += 1

@@ -29,6 +29,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 
+from symdiff.backend.numba_arrays import fresh as _fresh
 from symdiff.backend.numba_arrays import names_of
 from symdiff.backend.numba_capacity import capacities
 from symdiff.backend.numba_precision import numbers_cast
@@ -245,14 +246,6 @@ def _category(kind):
     if isinstance(kind, t.Number):
         return "numbers"
     return kind
-
-
-def _fresh(base, taken):
-    name, n = base, 0
-    while name in taken:
-        n += 1
-        name = f"{base}_{n}"
-    return name
 
 
 def reversed_range(bounds):
