@@ -261,12 +261,16 @@ def _write_jvp(text, params):
 
 @dataclass(frozen=True)
 class _Put:
+    """The tangent ``g`` of ``v`` put at the index; with ``adds``, added there (positions
+    repeating add again)."""
+
     text: str
     params: tuple
+    adds: bool = False
 
     def __call__(self, g, args, out, names):
         read = instantiate(self.text, self.params, args, out, names)
-        return Scattered(read.index, g, False)
+        return Scattered(read.index, g, self.adds)
 
 
 @dataclass(frozen=True)
@@ -321,17 +325,5 @@ def _add_vjp(pattern, text, params):
 
 def _add_jvp(text, params):
     def jvp(args, out):
-        return (Text("g", params), _Added(text, params)) + (None,) * (len(args) - 2)
+        return (Text("g", params), _Put(text, params, adds=True)) + (None,) * (len(args) - 2)
     return jvp
-
-
-@dataclass(frozen=True)
-class _Added:
-    """The tangent ``g`` of ``v`` added at the index (positions repeating add again)."""
-
-    text: str
-    params: tuple
-
-    def __call__(self, g, args, out, names):
-        read = instantiate(self.text, self.params, args, out, names)
-        return Scattered(read.index, g, True)
