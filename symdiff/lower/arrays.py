@@ -137,15 +137,7 @@ def assign_element(frame, target, value_node):
     if not isinstance(current, ir.Var) or current.name in frame.unit.containers:
         return False
     parts, index = _index(frame, target.slice)
-    value = frame.value(value_node)
-    name = frame.target_name(array.id)
-    frame.hint = array.id
-    written = operands.emit_op(frame, write_op(index_pattern(parts)), (current, value, *index),
-                               name)
-    if written != ir.Var(name):
-        frame.emit(ir.Assign(name, "copy", (written,), frame.origin))
-    frame.mapping[array.id] = ir.Var(name)
-    return True
+    return _rebound(frame, array, write_op(index_pattern(parts)), current, value_node, index)
 
 
 def add_at(frame, call):
@@ -166,13 +158,18 @@ def add_at(frame, call):
     items = index_node.elts if isinstance(index_node, ast.Tuple) else [index_node]
     parts, index = _index(frame, ast.Tuple([_as_slice(frame, i) for i in items], ast.Load())
                           if isinstance(index_node, ast.Tuple) else _as_slice(frame, index_node))
+    return _rebound(frame, array, add_at_op(index_pattern(parts)), current, value_node, index)
+
+
+def _rebound(frame, array, op, current, value_node, index):
+    """``array`` (a name) bound to the record ``op`` writing the value of ``value_node``
+    into ``current`` at ``index``: a new version of the array; True."""
     value = frame.value(value_node)
     name = frame.target_name(array.id)
     frame.hint = array.id
-    added = operands.emit_op(frame, add_at_op(index_pattern(parts)), (current, value, *index),
-                             name)
-    if added != ir.Var(name):
-        frame.emit(ir.Assign(name, "copy", (added,), frame.origin))
+    written = operands.emit_op(frame, op, (current, value, *index), name)
+    if written != ir.Var(name):
+        frame.emit(ir.Assign(name, "copy", (written,), frame.origin))
     frame.mapping[array.id] = ir.Var(name)
     return True
 
