@@ -105,12 +105,6 @@ def uses_del(x):
     return x
 
 
-def uses_walrus(x):
-    if (y := x * 2.0) > 1.0:  # FENCE walrus at y :=
-        return y
-    return x
-
-
 def uses_subscript(x):
     y = x[0]  # FENCE subscript at x[0]
     return y

@@ -26,6 +26,7 @@ ACCEPTED = {
     "FunctionDef", "arguments", "arg", "Return", "Assign", "AugAssign", "AnnAssign", "Expr",
     "Pass",
     "If", "For", "While", "Break", "Continue", "IfExp",
+    "NamedExpr",  # `name := value`: desugared to an assignment of its own (`lower.walrus`)
     # try/except/else/finally (``lower.attempts``: the path taken is recorded like a branch)
     "Try", "ExceptHandler",
     # input checks (run, never differentiated) and imports (bound like module-level ones)
@@ -62,7 +63,6 @@ REFUSED = {
     "Global": ("a global statement", "pass the value as a parameter and return results"),
     "Nonlocal": ("a nonlocal statement", "pass the value as a parameter and return results"),
     "Match": ("a match statement", "use if/elif/else"),
-    "NamedExpr": ("an assignment expression (:=)", "assign on its own line"),
     "Lambda": ("a lambda", "define a def function at module level and call it"),
     "Set": ("a set", "use separate variables"),
     "SetComp": ("a set comprehension", "build a list: [e for x in xs]"),

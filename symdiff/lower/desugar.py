@@ -89,6 +89,7 @@ from symdiff.lower.hygiene import name as name_node
 from symdiff.lower.iteration import index_loop, unpacked_assignment
 from symdiff.lower.keyed import is_keyed, keyed_extrema
 from symdiff.lower.partials import partials
+from symdiff.lower.walrus import holds_named, named_assignments
 
 _EXITS = (ast.Return, ast.Break, ast.Continue)
 _COMPREHENSIONS = (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
@@ -223,6 +224,11 @@ def _statement(stmt, scope):
         return [_function(lambda_as_def(stmt.value, stmt.targets[0].id), scope)]
     if isinstance(stmt, ast.FunctionDef):
         return [_function(stmt, scope)]
+    if holds_named(stmt):  # `name := value`: assigned on a line of its own first
+        before, stmt = named_assignments(stmt, scope)
+        if before:
+            return [new for made in before for new in _statement(made, scope)] + (
+                _statement(stmt, scope))
     extended = _extend_loop(stmt, scope)
     if extended is not None:
         return _statement(extended, scope)

@@ -1,4 +1,4 @@
-"""Constructs still refused (issue 27): each refusal is located, names the construct, and its
+"""Constructs still refused (issue 27; ``:=`` is read now: tests/lower/test_walrus.py): each refusal is located, names the construct, and its
 hint works — the function rewritten as the hint says differentiates, checked against central
 finite differences and, for the scalar forward-mode defaults, against the reverse gradient."""
 import math
@@ -23,26 +23,6 @@ def _refused(fn, *args, construct):
         grad(fn)(*args)
     assert refused.value.lineno and refused.value.filename.endswith(".py")
     return refused.value
-
-
-def walrus_in_condition(x):
-    if (y := x * x) > 1.0:
-        return y + x
-    return y
-
-
-def walrus_assigned_first(x):
-    y = x * x
-    if y > 1.0:
-        return y + x
-    return y
-
-
-def test_walrus_refused_and_assigning_on_its_own_line_works():
-    error = _refused(walrus_in_condition, 2.0, construct=r":=")
-    assert "own line" in str(error)
-    for x in (0.3, 2.0, -1.7):
-        assert grad(walrus_assigned_first)(x) == pytest.approx(_fd(walrus_assigned_first, x), rel=1e-6)
 
 
 def product_of_args(*args):

@@ -98,7 +98,6 @@ CASES = {
     "async": (cases.uses_async, UnsupportedSyntaxError),
     "await": (cases.uses_await, UnsupportedSyntaxError),
     "del": (cases.uses_del, UnsupportedSyntaxError),
-    "walrus": (cases.uses_walrus, UnsupportedSyntaxError),
     "subscript": (cases.uses_subscript, UnsupportedSyntaxError),
     "slice": (cases.uses_slice, UnsupportedSyntaxError),
     "attribute_read": (cases.uses_attribute_read, UnsupportedSyntaxError),
