@@ -29,6 +29,7 @@ located refusal whose hint says what to write.
 import ast
 import copy
 
+_EVALUATED_FIRST = {ast.Assign: "value", ast.AnnAssign: "value", ast.For: "iter"}
 _HINT = "assign the value on its own line before the statement, then use the name"
 
 
@@ -50,7 +51,8 @@ def named_assignments(stmt, scope):
     pull = _Pull(scope, targets)
     pull.statement = stmt
     new = copy.copy(stmt)
-    for name, value in ast.iter_fields(stmt):
+    first = _EVALUATED_FIRST.get(type(stmt))  # Python's order: the value, then the targets
+    for name, value in sorted(ast.iter_fields(stmt), key=lambda field: field[0] != first):
         if isinstance(value, ast.expr):
             setattr(new, name, pull.expr(value, False))
         elif isinstance(value, list) and value and isinstance(value[0], ast.expr):

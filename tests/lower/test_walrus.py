@@ -42,6 +42,14 @@ def of_a_list(x, xs):
     return sum(ys := [math.tanh(v * x) for v in xs]) / len(ys)
 
 
+def stored_at_an_index(x):
+    ys = [0.0, 0.0]
+    ys[1] = (s := x * x) + 1.0
+    for y in (zs := [s, x]):
+        ys[0] = ys[0] + y * len(zs)
+    return ys[0] * ys[1]
+
+
 def nested(x):
     return (a := (b := x * 2.0) + math.cos(b)) * a + b
 
@@ -57,6 +65,7 @@ CASES = [(in_a_condition, lambda r: (r.uniform(-2.0, 2.0),)),
                                                 [r.uniform(-2.0, 2.0) for _ in range(5)])),
          (of_a_list, lambda r: (r.uniform(-2.0, 2.0), [r.uniform(-2.0, 2.0) for _ in range(3)])),
          (nested, lambda r: (r.uniform(-2.0, 2.0),)),
+         (stored_at_an_index, lambda r: (r.uniform(-2.0, 2.0),)),
          (in_a_call, lambda r: (r.uniform(-2.0, 2.0),))]
 
 
