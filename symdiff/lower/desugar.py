@@ -115,6 +115,7 @@ def desugar_function(tree, globals_=None, closure=None, error=None, kinds=None, 
     scope.comprehensions = any(isinstance(node, _COMPREHENSIONS) or view_of(node) == "values"
                                for node in nodes)
     scope.keyed = any(is_keyed(node, scope) for node in nodes if type(node) is ast.Call)
+    scope.named = any(type(node) is ast.NamedExpr for node in nodes)
     if scope.comprehensions:
         tree = rename_targets(tree, scope)
     return _function(tree, scope)
@@ -224,7 +225,7 @@ def _statement(stmt, scope):
         return [_function(lambda_as_def(stmt.value, stmt.targets[0].id), scope)]
     if isinstance(stmt, ast.FunctionDef):
         return [_function(stmt, scope)]
-    if holds_named(stmt):  # `name := value`: assigned on a line of its own first
+    if scope.named and holds_named(stmt):  # `name := value`: assigned on a line of its own first
         before, stmt = named_assignments(stmt, scope)
         if before:
             return [new for made in before for new in _statement(made, scope)] + (

@@ -48,8 +48,7 @@ def named_assignments(stmt, scope):
         return [], _while_true(stmt)
     targets = {node.target.id for field in _fields(stmt) for node in ast.walk(field)
                if isinstance(node, ast.NamedExpr)}
-    pull = _Pull(scope, targets)
-    pull.statement = stmt
+    pull = _Pull(scope, targets, stmt)
     new = copy.copy(stmt)
     first = _EVALUATED_FIRST.get(type(stmt))  # Python's order: the value, then the targets
     for name, value in sorted(ast.iter_fields(stmt), key=lambda field: field[0] != first):
@@ -84,8 +83,9 @@ def _while_true(stmt):
 class _Pull:
     """Walks expressions in Python's order of evaluation, pulling assignments out."""
 
-    def __init__(self, scope, targets):
-        self.scope, self.targets, self.before, self.loud = scope, targets, [], False
+    def __init__(self, scope, targets, statement):
+        self.scope, self.targets, self.statement = scope, targets, statement
+        self.before, self.loud = [], False
 
     def expr(self, node, conditional):
         if isinstance(node, ast.NamedExpr):
@@ -105,6 +105,8 @@ class _Pull:
             self._inside(node)
             self.loud = True
             return node
+        if isinstance(node, ast.Dict):  # each key, then its value: k1, v1, k2, v2
+            return self._dict(node, conditional)
         new = copy.copy(node)
         for name, value, later in _children(node, self.targets):
             if isinstance(value, list):
@@ -115,6 +117,14 @@ class _Pull:
         if not isinstance(node, ast.Constant) and not (
                 isinstance(node, ast.Name) and node.id not in self.targets):
             self.loud = True  # evaluated: what it read or did is fixed before what follows
+        return new
+
+    def _dict(self, node, conditional):
+        new = copy.copy(node)
+        pairs = [(None if key is None else self.expr(key, conditional),
+                  self.expr(value, conditional)) for key, value in zip(node.keys, node.values)]
+        new.keys, new.values = [key for key, _ in pairs], [value for _, value in pairs]
+        self.loud = True
         return new
 
     def item(self, item, conditional):

@@ -136,3 +136,14 @@ def test_in_a_later_operand_of_and_is_refused_where_it_is():
     with pytest.raises(SymdiffError, match="may not run") as error:
         symdiff.grad(in_a_later_operand)(0.7)
     assert error.value.col_offset is not None
+
+
+def test_a_dict_display_is_read_key_then_value_as_python_evaluates_it():
+    import ast
+
+    from symdiff.lower.hygiene import Hygiene
+    from symdiff.lower.walrus import named_assignments
+    tree = ast.parse("def f(x):\n    d = {'a': (p := x), (q := 'b'): 1.0}\n").body[0]
+    before, stmt = named_assignments(tree.body[0], Hygiene(tree))
+    assert [ast.unparse(made) for made in before] == ["p = x", "q = 'b'"]
+    assert ast.unparse(stmt) == "d = {'a': p, q: 1.0}"
