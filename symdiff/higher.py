@@ -39,13 +39,16 @@ from symdiff.backend.travel import wrap
 from symdiff.frontend.parse import parse_function
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.wrt import choose
-from symdiff.specialized import computes_with_arrays, per_kinds
+from symdiff.specialized import MethodGradient, bound_instance, computes_with_arrays, per_kinds
 
 
 def jvp(fn=None, *, wrt=None, optimize=True, jit=None):
     """The forward-mode function of ``fn``: ``jvp_f(*args, *tangents) -> (value, tangent)``."""
     if fn is None:
         return functools.partial(jvp, wrt=wrt, optimize=optimize, jit=jit)
+    method = _of_method(fn, wrt, jvp, optimize=optimize, jit=jit)
+    if method is not None:  # ``model.loss``, ``spring``: the instance is its data
+        return method
     if _per_kinds(fn, jit):
         return _arrays().jvp(_unwrap(fn), wrt, optimize)
     if _by_containers(fn, wrt, jit):
@@ -68,6 +71,9 @@ def jacobian(fn=None, *, wrt=None, jit=None):
     """
     if fn is None:
         return functools.partial(jacobian, wrt=wrt, jit=jit)
+    method = _of_method(fn, wrt, jacobian, jit=jit)
+    if method is not None:  # ``model.loss``, ``spring``: the instance is its data
+        return method
     if _per_kinds(fn, jit):
         return _arrays().jacobian(_unwrap(fn), wrt)
     if _by_containers(fn, wrt, jit):
@@ -85,6 +91,9 @@ def hessian(fn=None, *, wrt=None, jit=None):
     reverse); a float when ``wrt`` names one parameter."""
     if fn is None:
         return functools.partial(hessian, wrt=wrt, jit=jit)
+    method = _of_method(fn, wrt, hessian, jit=jit)
+    if method is not None:  # ``model.loss``, ``spring``: the instance is its data
+        return method
     if _per_kinds(fn, jit):
         return _arrays().hessian(_unwrap(fn), wrt)
     if _by_containers(fn, wrt, jit):
@@ -102,6 +111,9 @@ def hvp(fn=None, *, wrt=None, jit=None):
     (a float when ``wrt`` names one parameter)."""
     if fn is None:
         return functools.partial(hvp, wrt=wrt, jit=jit)
+    method = _of_method(fn, wrt, hvp, jit=jit)
+    if method is not None:  # ``model.loss``, ``spring``: the instance is its data
+        return method
     if _per_kinds(fn, jit):
         return _arrays().hvp(_unwrap(fn), wrt)
     if _by_containers(fn, wrt, jit):
@@ -196,6 +208,17 @@ def bind_arguments(program, args, kwargs, name):
 def _directions(count):
     """The unit vectors of ``count`` dimensions."""
     return [tuple(1.0 if j == i else 0.0 for j in range(count)) for i in range(count)]
+
+
+def _of_method(fn, wrt, entry, **options):
+    """``entry`` (``jvp``, ``hessian``...) of a bound method or a callable instance:
+    ``entry`` of its function, called with the instance first, as data unless ``wrt``
+    names it (``specialized.MethodGradient``); None for any other ``fn``."""
+    bound = bound_instance(_unwrap(fn))
+    if bound is None:
+        return None
+    return MethodGradient(*bound, wrt, lambda function, inner: entry(
+        function, wrt=inner, **options), entry.__name__)
 
 
 def _arrays():

@@ -139,7 +139,7 @@ class Structured:
 
 def _object_in(value):
     """The first namedtuple or dataclass instance ``value`` holds (itself too), or None."""
-    if structures.fields(value) is not None:
+    if structures.is_structured(value):
         return value
     items = value.values() if isinstance(value, dict) else value if isinstance(
         value, (tuple, list)) else ()

@@ -2,7 +2,8 @@
 
 Used by ``higher_containers`` to lay out Jacobians and Hessians of parameters that are
 tuples, lists, dicts (nested), namedtuples and dataclasses (their fields that hold
-numbers or containers: a flag or a name is not differentiated) or numbers, as JAX lays
+numbers or containers: a flag or a name is not differentiated), plain instances (their
+number attributes, laid out as a dict, as their gradient is) or numbers, as JAX lays
 out pytrees: each number of a
 structure has a *path* (the keys and indices that reach it, ``()`` for a number), the
 paths in the order ``grad``'s gradient lists them (a dict's keys in its order, a list's
@@ -30,18 +31,38 @@ guarantees:
 
 import dataclasses
 import numbers
+import types
 
 
 def fields(value):
-    """``{name: value}`` of the fields of a namedtuple or dataclass instance that hold
-    numbers or containers; None for any other value."""
-    if isinstance(value, tuple) and hasattr(type(value), "_fields"):
-        found = value._asdict()
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        found = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+    """``{name: value}`` of the fields of a namedtuple or dataclass instance, or of the
+    attributes of a plain instance (``is_plain``), that hold numbers or containers; None
+    for any other value."""
+    if is_structured(value):
+        found = value._asdict() if isinstance(value, tuple) else {
+            f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+    elif is_plain(value):
+        found = vars(value)
     else:
         return None
     return {k: v for k, v in found.items() if _holds_numbers(v)}
+
+
+def is_structured(value):
+    """Whether ``value`` is a namedtuple or dataclass instance: its structure is one of
+    its class (``like`` builds one)."""
+    return isinstance(value, tuple) and hasattr(type(value), "_fields") or (
+        dataclasses.is_dataclass(value) and not isinstance(value, type))
+
+
+def is_plain(value):
+    """Whether ``value`` is an instance of a plain class written in Python: its
+    structure is the dict of its number attributes, as its gradient is (its
+    constructor need not take them)."""
+    return type(value).__module__ not in ("builtins", "numpy") and not isinstance(
+        value, (type, types.ModuleType, types.FunctionType, types.MethodType)) and (
+        isinstance(getattr(value, "__dict__", None), dict)) and not callable(
+        getattr(value, "__get__", None))
 
 
 def _holds_numbers(value):
@@ -81,6 +102,8 @@ def like(value, make, prefix=()):
     found = fields(value)
     if found is not None:
         made = {key: like(item, make, prefix + (key,)) for key, item in found.items()}
+        if not is_structured(value):
+            return made
         return value._replace(**made) if isinstance(value, tuple) else dataclasses.replace(
             value, **made)
     if isinstance(value, dict):
