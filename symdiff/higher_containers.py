@@ -78,8 +78,6 @@ class Structured:
         point, named = split_call(self._signature, args[:len(args) - trailing], kwargs)
         vectors = args[len(args) - trailing:]
         params = chosen_values(self._signature, self._names, point, named)
-        if self._over_gradient:
-            self._refuse_objects(params)
         vectors = [structures.shaped_as(p, v, name=f"the tangent of {n}")
                    for p, v, n in zip(params, vectors, self._names)]
         return _EVALUATE[self._kind](self, self._called(self._built(point, named), named),

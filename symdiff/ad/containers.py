@@ -69,13 +69,30 @@ def container_operands(stmt):
     return (place(stmt.container, stmt.path),) + start
 
 
-def written_out(literal):
-    """The IR expression of a container written out (``ir.Literal``), nested ones too."""
-    items = tuple(written_out(i) if isinstance(i, ir.Literal) else ex.of_operand(i)
+def written_out(literal, leaf=ex.of_operand):
+    """The IR expression of a container written out (``ir.Literal``), nested ones too,
+    ``leaf`` of each number's operand."""
+    items = tuple(written_out(i, leaf) if isinstance(i, ir.Literal) else leaf(i)
                   for i in literal.items)
     if literal.kind == "dict":
         return ex.Dict(tuple(ex.Const(k) for k in literal.keys), items)
     return (ex.List if literal.kind == "list" else ex.Tuple)(items)
+
+
+def built(stmt, kind, leaf=ex.of_operand):
+    """The value a ``Build`` makes: its container written out (``leaf`` of each number's
+    operand), or, for a record's (``stmt.maker``), its class called with each field by
+    name, its flags (``kind.constants``) as the constants they are:
+    ``Params(w=mul_q, b=y, label='osc')``."""
+    if stmt.repeat is not None:
+        return ex.BinOp("*", ex.List((leaf(stmt.items[0]),)), leaf(stmt.repeat))
+    value = written_out(ir.Literal(stmt.kind, stmt.items, stmt.keys), leaf)
+    if stmt.maker is None:
+        return value
+    keywords = tuple(zip(stmt.keys, value.values)) + tuple(
+        (name, ex.Const(flag)) for name, flag in kind.constants)
+    order = _field_order(kind)
+    return ex.Call(stmt.maker, (), tuple(sorted(keywords, key=lambda kv: order[kv[0]])))
 
 
 def zeros(kind, value, numpy=None):
@@ -343,12 +360,7 @@ def item(env, stmt, scope):
 
 
 def build_container(env, stmt, scope):
-    if stmt.repeat is not None:
-        value = ex.BinOp("*", ex.List((ex.of_operand(stmt.items[0]),)),
-                         ex.of_operand(stmt.repeat))
-    else:
-        value = written_out(ir.Literal(stmt.kind, stmt.items, stmt.keys))
-    forward = [sw.Let(stmt.target, value)]
+    forward = [sw.Let(stmt.target, built(stmt, env.program.containers.get(stmt.target)))]
     if stmt.target not in env.active:
         return forward, []
     d = ex.Name(adjoint(env, stmt.target))

@@ -87,7 +87,8 @@ def build(env):
     return type_sweeps(Generated(function, program.math_name, program.namespace,
                                  dict(names.derivatives), None,
                                  {alias: b for b, alias in names.builtins.items()},
-                                 dict(names.helpers)), program.types)
+                                 dict(names.helpers), containers=dict(program.containers)),
+                       program.types)
 
 
 def result_zero(env, name):

@@ -24,7 +24,8 @@ record linear in all its operands at once (a join) gets every stretch.
 import dataclasses
 
 from symdiff.ad.changes import change_operands, effect, taken
-from symdiff.ad.containers import container_operands, copied_value, place, written_out, zeros
+from symdiff.ad.containers import (built, container_operands, copied_value, place,
+                                   written_out, zeros)
 from symdiff.ad.environment import builtin, names_for
 from symdiff.core import expr as ex
 from symdiff.core.rewrite import substitute
@@ -81,22 +82,10 @@ def container_statement(env, stmt):
 
 
 def _build(env, stmt):
-    value = ex.BinOp("*", ex.List((ex.of_operand(stmt.items[0]),)), ex.of_operand(
-        stmt.repeat)) if stmt.repeat is not None else _written(stmt.kind, stmt.items,
-                                                              stmt.keys, ex.of_operand)
-    made = [sw.Let(stmt.target, value)]
+    made = [sw.Let(stmt.target, built(stmt, env.program.containers.get(stmt.target)))]
     if stmt.target in env.active:
         made.append(sw.Let(tangent(env, stmt.target), built_tangent(env, stmt)))
     return made
-
-
-def _written(kind, items, keys, leaf):
-    """The expression of a container written out, ``leaf`` of each number's operand."""
-    values = tuple(_written(i.kind, i.items, i.keys, leaf) if isinstance(i, ir.Literal)
-                   else leaf(i) for i in items)
-    if kind == "dict":
-        return ex.Dict(tuple(ex.Const(k) for k in keys), values)
-    return (ex.List if kind == "list" else ex.Tuple)(values)
 
 
 def built_tangent(env, stmt):
@@ -111,7 +100,7 @@ def built_tangent(env, stmt):
     if not all(isinstance(v, At) for v in values):
         return values[0]
     placed = iter([v.value for v in values])  # in the order of the leaves
-    return _written(stmt.kind, stmt.items, stmt.keys, lambda _: next(placed))
+    return written_out(ir.Literal(stmt.kind, stmt.items, stmt.keys), lambda _: next(placed))
 
 
 def _reduce(env, stmt):

@@ -51,6 +51,7 @@ from symdiff.analysis.value_types import (
     value_type,
 )
 from symdiff.core import expr as ex
+from symdiff.core.records import is_record
 from symdiff.ir import sweeps as sw
 from symdiff.core import types as t
 
@@ -103,6 +104,7 @@ def type_sweeps(generated, types, exact=None):
     shapes = {name: as_passed(kind) for name, kind in getattr(
         generated, "containers", {}).items() if name not in given and isinstance(kind, t.Dict)}
     calls = {name: t.NUMBER for name, kind in types.items() if kind in NUMBERS}
+    calls.update((name, kind) for name, kind in shapes.items() if is_record(kind))  # built
     function.types = with_arrays(infer(function, given, Module.of(generated), shapes, calls),
                                  types, primals)
     return generated

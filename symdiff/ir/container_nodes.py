@@ -43,6 +43,7 @@ class Build:
     keys: tuple = ()  # a dict's constant keys, one per item
     repeat: object = None  # ``[a] * n``: the operand n
     sid: int = None  # the statement's id, unique within its Program
+    maker: object = None  # a record's dict: the expression of its class, called by field
 
 
 @dataclass

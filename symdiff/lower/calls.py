@@ -24,7 +24,7 @@ from symdiff.core import types as t
 from symdiff.errors import InternalError, UnknownFunctionError, UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
 from symdiff.lower import (array_calls, arrays, changes, container_calls, containers, draws,
-                           dtypes, methods, names, operands, tables, takes)
+                           dtypes, methods, names, operands, records, tables, takes)
 from symdiff.lower.spellings import scipy_spelling, spelled
 from symdiff.lower.statics import check_statics, constant_axes
 from symdiff.lower.kind_tests import kind_test
@@ -51,6 +51,9 @@ def call(frame, node, target):
             raise frame.error(UnsupportedSyntaxError, node, "a list's append returns nothing",
                               "call it as a statement")
         return changes.pop(frame, method[0], node, target)
+    made = records.maker(frame, node)
+    if made is not None:  # ``Params(w=a, b=b)``, ``type(p)(w=..., b=...)``
+        return records.build(frame, node, target or frame.namer.fresh(frame.hint), made)
     if isinstance(node.func, ast.Name):
         callee = names.meaning_of(frame, node.func.id, node.func)
         shown = node.func.id

@@ -26,7 +26,7 @@ from symdiff.ir import nodes as ir
 from symdiff.core import types as t
 from symdiff.core.types import element, is_container
 from symdiff.core.records import is_record
-from symdiff.lower import fields, names
+from symdiff.lower import fields, names, records
 from symdiff.lower.filling import unfilled
 from symdiff.lower.keys import dict_key
 from symdiff.lower.operands import operand_ast, reads_of
@@ -72,7 +72,8 @@ def _makes_container(frame, call):
     meant = names.meaning_of(frame, call.func.id, call.func)
     return meant.kind in ("function", "nested") or (
         meant.kind == "other" and meant.value in (builtins.list, builtins.tuple,
-                                                  builtins.sorted))
+                                                  builtins.sorted)) or (
+        records.maker(frame, call) is not None)
 
 
 def kind_of_operand(frame, operand):
@@ -264,11 +265,13 @@ def element_name(node, path):
     return "_".join(parts)
 
 
-def literal(frame, node, target):
+def literal(frame, node, target, record=None, maker=None):
     """``[a, b]``, ``(a, b)``, ``{"w": a}``, nested (``[(a, b), (c, d)]``): one
-    ``Build`` of the numbers' operands."""
+    ``Build`` of the numbers' operands; a dict typed ``record(its type)`` and built by
+    calling ``maker`` (``records``: a record built of its fields)."""
     built_once(frame, node)
     made, kind = _literal(frame, node)
+    kind = kind if record is None else record(kind)
     if isinstance(kind, t.Dict) and frame.loops:
         raise frame.error(UnsupportedSyntaxError, node, "a dict built inside a loop is "
                           "not supported", "build it once, before the loop")
@@ -277,7 +280,8 @@ def literal(frame, node, target):
     _typed(frame, node, target, kind)
     if kind == t.Dict(()):  # ``{}``: its kind is what a loop fills it with (``filling``)
         frame.unit.unfilled.add(target)
-    frame.emit(ir.Build(target, made.kind, made.items, frame.origin, keys=made.keys))
+    frame.emit(ir.Build(target, made.kind, made.items, frame.origin, keys=made.keys,
+                        maker=maker))
     return ir.Var(target)
 
 

@@ -1,0 +1,142 @@
+"""Records built inside the function (``corpus/record_builds.py``): the gradient agrees
+with the tape's, structure and numbers; along random directions, ``<gradient, v>``
+agrees with the central difference of the function and ``H v`` with the central
+difference of the tape's gradient; the generated code builds the record as the user's
+does; a build symdiff does not read is a located refusal whose hint names the fields.
+"""
+
+import math
+import random
+import re
+from collections import namedtuple
+from dataclasses import dataclass, field
+
+import pytest
+
+import symdiff
+import symdiff.tape
+from symdiff import SymdiffError
+from symdiff.witnesses.finite import moved
+
+try:
+    from corpus import record_builds
+    from end_to_end.test_objects import assert_alike, at_path, number_paths
+except ImportError:  # run with the repository root, not tests/, on sys.path
+    from tests.corpus import record_builds
+    from tests.end_to_end.test_objects import assert_alike, at_path, number_paths
+
+POINTS = [pytest.param(fn, point, id=f"{fn.__name__}-{i}")
+          for fn, points in record_builds.CASES for i, point in enumerate(points)]
+H = 1e-4
+
+
+def _leaves(gradient, point):
+    parts = gradient if len(point) > 1 else (gradient,)
+    return [float(at_path(part, path)) for part, value in zip(parts, point)
+            for path in number_paths(value)]
+
+
+def _direction(fn, point):
+    rng = random.Random(f"record builds:{fn.__name__}:{point}")
+    return [(i, path, rng.uniform(-1.0, 1.0)) for i, value in enumerate(point)
+            for path in number_paths(value)]
+
+
+def _along(point, moves, t):
+    arguments = list(point)
+    for i, path, v in moves:
+        arguments = moved(arguments, (i, *path), t * v)
+    return arguments
+
+
+def _central(at):
+    return (4.0 * (at(H) - at(-H)) / (2 * H) - (at(2 * H) - at(-2 * H)) / (4 * H)) / 3.0
+
+
+@pytest.mark.parametrize("fn, point", POINTS)
+def test_the_gradient_agrees_with_the_tape(fn, point):
+    assert_alike(symdiff.grad(fn)(*point), symdiff.tape.grad(fn)(*point), fn.__name__)
+
+
+@pytest.mark.parametrize("fn, point", POINTS)
+def test_the_gradient_agrees_with_finite_differences_along_a_direction(fn, point):
+    moves = _direction(fn, point)
+    inner = sum(g * v for g, (_, _, v) in zip(_leaves(symdiff.grad(fn)(*point), point), moves))
+    estimate = _central(lambda t: fn(*_along(point, moves, t)))
+    assert math.isclose(inner, estimate, rel_tol=1e-6, abs_tol=1e-6), (inner, estimate)
+
+
+@pytest.mark.parametrize("fn, point", POINTS)
+def test_the_hessian_times_a_direction_agrees_with_the_tape_gradient(fn, point):
+    moves = _direction(fn, point)
+    hessian = symdiff.hessian(fn)(*point)
+    paths = [(i, path) for i, value in enumerate(point) for path in number_paths(value)]
+    single = len(point) == 1
+    got = []
+    for a, path in paths:
+        total = 0.0
+        for (b, inner), (_, _, v) in zip(paths, moves):
+            block = hessian if single else hessian[a][b]
+            total += float(at_path(at_path(block, path), inner)) * v
+        got.append(total)
+    gradient = symdiff.tape.grad(fn)
+    for k, g in enumerate(got):
+        want = _central(lambda t: _leaves(gradient(*_along(point, moves, t)), point)[k])
+        assert math.isclose(g, want, rel_tol=1e-6, abs_tol=1e-6), (k, g, want)
+
+
+def test_the_generated_code_builds_the_record_as_the_function_does():
+    text = symdiff.source(record_builds.by_keywords)
+    assert "State(x=" in text and re.search(r"\bs\.x\b", text)
+    assert not re.search(r"\bs\['x'\]", text)  # the record read by its field
+    assert "from " in text and "import State" in text  # it runs on its own
+    flagged = symdiff.source(record_builds.with_a_flag)
+    assert "label='weighted'" in flagged
+    params = record_builds.Params(0.5, -0.2)
+    assert "type(p)(w=" in symdiff.source(record_builds.like_the_parameter, params, 0.7)
+
+
+Point = namedtuple("Point", "x y")
+
+
+@dataclass
+class Listed:
+    values: list = field(default_factory=list)
+    scale: float = 1.0
+
+
+def missing_field(x):
+    return Point(x=x).x
+
+
+def unknown_field(x):
+    return Point(x=x, z=x).x
+
+
+def factory_default(x):
+    return Listed(scale=x).scale
+
+
+def missing_field_fixed(x):
+    return Point(x=x, y=0.0).x * x
+
+
+def unknown_field_fixed(x):
+    return Point(x=x, y=x).x * x
+
+
+def factory_default_fixed(x):
+    return Listed(values=[x], scale=x).scale * x
+
+
+@pytest.mark.parametrize("refused, fixed, words", [
+    (missing_field, missing_field_fixed, "the field y of Point is given no value"),
+    (unknown_field, unknown_field_fixed, "z is not a field of Point"),
+    (factory_default, factory_default_fixed, "a default made by a factory"),
+])
+def test_a_build_not_read_is_refused_where_it_is_and_its_hint_works(refused, fixed, words):
+    with pytest.raises(SymdiffError) as caught:
+        symdiff.grad(refused)(0.5)
+    assert words in str(caught.value)
+    assert caught.value.lineno == refused.__code__.co_firstlineno + 1
+    assert math.isclose(symdiff.grad(fixed)(0.5), symdiff.tape.grad(fixed)(0.5))
