@@ -230,6 +230,9 @@ class Evaluator:
                     self.operand(stmt.repeat))
             else:
                 env[stmt.target] = self.literal(ir.Literal(stmt.kind, stmt.items, stmt.keys))
+            if stmt.maker is not None:  # a record: its class, built of its fields by name
+                kind = self.program.containers[stmt.target]
+                env[stmt.target] = kind.cls(**env[stmt.target], **dict(kind.constants))
             return
         if isinstance(stmt, ir.Join):
             joined = [] if stmt.kind == "list" else ()

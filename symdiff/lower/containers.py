@@ -273,8 +273,10 @@ def literal(frame, node, target, record=None, maker=None):
     made, kind = _literal(frame, node)
     kind = kind if record is None else record(kind)
     if isinstance(kind, t.Dict) and frame.loops:
-        raise frame.error(UnsupportedSyntaxError, node, "a dict built inside a loop is "
-                          "not supported", "build it once, before the loop")
+        shown = "dict" if record is None else kind.cls.__qualname__
+        raise frame.error(UnsupportedSyntaxError, node, f"a {shown} built inside a loop is "
+                          "not supported", "build it once, before the loop" if record is None
+                          else "build it in a function of yours that the loop calls")
     target = target or frame.namer.fresh(frame.hint if made.kind != "tuple"
                                          else f"{frame.hint}_tuple")
     _typed(frame, node, target, kind)

@@ -9,6 +9,8 @@ import math
 from collections import namedtuple
 from dataclasses import dataclass
 
+from .objects import at
+
 State = namedtuple("State", "x v")
 Scaled = namedtuple("Scaled", ["value", "scale", "unit"], defaults=[1.0, "m"])
 Params = namedtuple("Params", "w b")
@@ -55,6 +57,13 @@ def through_a_helper(x, v):
     return s.x * s.x + s.v * s.v
 
 
+def stepped_in_a_loop(x, v):
+    s = State(x, v)
+    for _ in range(4):
+        s = _step(s, 0.05)
+    return s.x * s.v
+
+
 def like_the_parameter(p, x):
     q = type(p)(w=p.w * x, b=p.b - x)
     return math.tanh(q.w + q.b) * q.w
@@ -73,13 +82,14 @@ def updated_parameters(p, x, y):
     return (new.w * x + new.b - y) ** 2
 
 
-CASES = [
-    (by_keywords, [(0.7, 0.3), (-1.2, 2.0)]),
-    (by_position, [(0.7, 0.3), (1.5, -0.4)]),
-    (with_defaults, [(0.7,), (-1.3,)]),
-    (with_a_flag, [(0.2, 1.5), (-0.6, 0.4)]),
-    (through_a_helper, [(0.7, 0.3), (-0.2, 1.1)]),
-    (like_the_parameter, [(Params(0.5, -0.2), 0.7), (Params(-1.0, 0.4), 1.3)]),
-    (record_to_a_helper, [(0.7, 0.3), (2.0, -1.0)]),
-    (updated_parameters, [(Params(0.5, -0.2), 0.7, 0.1), (Params(1.5, 0.3), -0.4, 1.0)]),
+RECORD_CASES = [
+    at(by_keywords, (0.7, 0.3), (-1.2, 2.0)),
+    at(by_position, (0.7, 0.3), (1.5, -0.4)),
+    at(with_defaults, (0.7,), (-1.3,)),
+    at(with_a_flag, (0.2, 1.5), (-0.6, 0.4)),
+    at(through_a_helper, (0.7, 0.3), (-0.2, 1.1)),
+    at(stepped_in_a_loop, (0.3, 0.4), (-1.0, 0.8)),
+    at(like_the_parameter, (Params(0.5, -0.2), 0.7), (Params(-1.0, 0.4), 1.3)),
+    at(record_to_a_helper, (0.7, 0.3), (2.0, -1.0)),
+    at(updated_parameters, (Params(0.5, -0.2), 0.7, 0.1), (Params(1.5, 0.3), -0.4, 1.0)),
 ]
