@@ -243,3 +243,20 @@ def test_asarray_of_an_active_value_gives_its_adjoint_back_as_it_was(make):
         found = symdiff.grad(fn)(x)
         _shaped_like(found, x)
         _close(found, _tape_gradient(fn, (x,), 0), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("fn, kinds", [c for c in CASES if _scalars(c[1])],
+                         ids=[i for i, c in zip(IDS, CASES) if _scalars(c[1])])
+def test_jacobian_of_a_number_is_the_tape_gradient(fn, kinds):
+    """A function of one number: its Jacobian is its gradient, entry by entry, of the
+    kinds of the gradient (a 0-d array by a 0-d array, a float by a float)."""
+    jacobian = symdiff.jacobian(fn)
+    for point in list(_points(fn, kinds))[:3]:
+        found = jacobian(*point)
+        found = found if len(kinds) > 1 else (found,)
+        for i, value in enumerate(point):
+            if isinstance(value, np.ndarray):
+                assert type(found[i]) is np.ndarray and found[i].shape == ()
+            else:
+                assert type(found[i]) is float
+            _close(found[i], _tape_gradient(fn, point, i), rtol=1e-9, atol=1e-9)
