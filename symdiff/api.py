@@ -33,8 +33,8 @@ from symdiff.frontend.parse import parse_function
 from symdiff.frontend.wrappers import transparent
 from symdiff.core.records import watched_values
 from symdiff.pipeline import collector_paused, generate, stage
-from symdiff.specialized import (BuiltLater, MethodGradient, Specialized, bound_instance,
-                                 examples_needed,
+from symdiff.specialized import (BuiltLater, MethodGradient, Specialized,
+                                 SpecializedOfGradient, bound_instance, examples_needed,
                                  container_kinds, method_wrt, per_kinds)
 
 CACHE_SIZE = 512
@@ -223,6 +223,8 @@ class GradFunction(BuiltLater):
 
 
 def _wrap(fn, wrt, with_value, optimize, jit=None):
+    if isinstance(fn, Specialized) and jit is None:
+        return SpecializedOfGradient(fn, wrt, with_value, optimize, _of_gradient(fn))
     subject, fn = fn, _unwrap(fn)
     check_target(jit)
     bound = bound_instance(fn)
@@ -243,6 +245,20 @@ def _wrap(fn, wrt, with_value, optimize, jit=None):
     if optimize and jit is None:  # read again (grad of a gradient): saves one by one
         made._reread = functools.partial(_reread, fn, wrt, with_value, optimize)
     return made
+
+
+def _of_gradient(inner):
+    """What builds the gradient of ``inner`` (a gradient built per kind of the
+    arguments) for given kinds: the gradient of the text ``inner`` is built as for those
+    kinds, its saves pushed one by one (the text symdiff reads again)."""
+    inner_wrt, inner_value, inner_optimize = inner._options
+
+    def of_gradient(fn, wrt, *, with_value, optimize, kinds):
+        first = inner._build(fn, inner_wrt, with_value=inner_value, optimize=inner_optimize,
+                             kinds=kinds, pack=False)
+        return build(first.function, wrt, with_value=with_value, optimize=optimize,
+                     kinds=kinds)
+    return of_gradient
 
 
 def _by_kinds(fn, wrt, with_value, optimize):

@@ -55,12 +55,14 @@ def jvp(fn=None, *, wrt=None, optimize=True, jit=None):
         return _containers().jvp(_unwrap(fn), wrt, optimize)
     gradient = build(_unwrap(fn), wrt, optimize=optimize, mode="forward", jit=jit)
     options = jit_options({"wrt": wrt, "optimize": optimize}, jit)
+    arrays = _by_kinds(gradient, jit, "jvp", _unwrap(fn), wrt, optimize)
     if not gradient.program.defaults:
-        return wrap(gradient, "jvp", fn, options, fn=fn, adjoints=False)
+        return wrap(gradient, "jvp", fn, options, fn=fn, adjoints=False, arrays=arrays)
     # a left-out argument comes before the tangents
     return wrap(gradient, "jvp", fn, options, fn=fn, adjoints=False, evaluate=completing,
                 bound=(signature(gradient.program), len(gradient.wrt_names),
-                       gradient.function.__name__), name=gradient.function.__name__)
+                       gradient.function.__name__), name=gradient.function.__name__,
+                arrays=arrays)
 
 
 def jacobian(fn=None, *, wrt=None, jit=None):
@@ -83,7 +85,8 @@ def jacobian(fn=None, *, wrt=None, jit=None):
     return wrap(gradient, "jacobian", fn, jit_options({"wrt": wrt}, jit), fn=fn,
                 evaluate=jacobian_rows,
                 bound=(signature(gradient.program), len(gradient.wrt_names), gradient.single,
-                       name), name=name, adjoints=False)
+                       name), name=name, adjoints=False,
+                arrays=_by_kinds(gradient, jit, "jacobian", _unwrap(fn), wrt))
 
 
 def hessian(fn=None, *, wrt=None, jit=None):
@@ -103,7 +106,8 @@ def hessian(fn=None, *, wrt=None, jit=None):
     return wrap(forward, "hessian", fn, jit_options({"wrt": wrt}, jit), fn=fn,
                 evaluate=hessian_rows,
                 bound=(signature(gradient.program), len(gradient.wrt_names), single,
-                       name), name=name, drawn=gradient)
+                       name), name=name, drawn=gradient,
+                arrays=_by_kinds(gradient, jit, "hessian", _unwrap(fn), wrt))
 
 
 def hvp(fn=None, *, wrt=None, jit=None):
@@ -123,7 +127,8 @@ def hvp(fn=None, *, wrt=None, jit=None):
     return wrap(forward, "hvp", fn, jit_options({"wrt": wrt}, jit), fn=fn,
                 evaluate=hvp_values,
                 bound=(signature(gradient.program), len(gradient.wrt_names), single,
-                       name), name=name, drawn=gradient)
+                       name), name=name, drawn=gradient,
+                arrays=_by_kinds(gradient, jit, "hvp", _unwrap(fn), wrt))
 
 
 def signature(program):
@@ -219,6 +224,22 @@ def _of_method(fn, wrt, entry, **options):
         return None
     return MethodGradient(*bound, wrt, lambda function, inner: entry(
         function, wrt=inner, **options), entry.__name__)
+
+
+def _by_kinds(gradient, jit, entry, fn, wrt, *options):
+    """For code of numbers that calls NumPy, not compiled: what a call given a NumPy
+    array (a 0-d one) runs instead, ``higher_arrays``' ``entry`` built for that call's
+    kinds (made on the first such call), so a derivative by a 0-d array is a 0-d array of
+    its dtype, as its gradient is (``api._by_kinds``); else None."""
+    if jit is not None or gradient.program.numpy_name is None:
+        return None
+    made = []
+
+    def call(args, kwargs):
+        if not made:
+            made.append(getattr(_arrays(), entry)(fn, wrt, *options))
+        return made[0](*args, **kwargs)
+    return call
 
 
 def _arrays():

@@ -113,8 +113,16 @@ def _jvp(forward, point, vectors, chosen, single):
 
 
 def _hvp(forward, point, vectors, chosen, single):
-    product = forward(*point, *vectors)[1]
+    product = [_shaped_as(p, value) for p, value in zip(forward(*point, *vectors)[1], chosen)]
     return product[0] if single else tuple(product)
+
+
+def _shaped_as(found, value):
+    """A derivative ``found`` by a parameter of value ``value``, as its gradient is: an
+    array of its shape and dtype for an array (a 0-d one too), a float for a number."""
+    if isinstance(value, np.ndarray):
+        return np.asarray(found, dtype=_float(value)).reshape(value.shape)
+    return float(found)
 
 
 def _unit_directions(chosen):
@@ -148,14 +156,24 @@ def _stacked(columns, chosen, outputs):
     for i, output in enumerate(outputs):
         shape, row = np.shape(output), []
         for k, value in enumerate(chosen):
-            taken = [np.asarray(column[i], dtype=float) * np.ones(shape)
+            dtype = _entry_dtype(output, value)
+            taken = [np.broadcast_to(np.asarray(column[i], dtype=dtype), shape)
                      for kk, column in columns if kk == k]
-            stack = np.stack(taken, axis=-1) if taken else np.zeros(shape + (0,))
+            stack = np.stack(taken, axis=-1) if taken else np.zeros(shape + (0,), dtype)
             entry = stack.reshape(shape + np.shape(value))
             arrays = isinstance(output, np.ndarray) or isinstance(value, np.ndarray)
             row.append(entry if arrays else float(entry))
         made.append(row)
     return made
+
+
+def _entry_dtype(output, value):
+    """The dtype of the derivatives of ``output`` by ``value``: their arrays' float dtype
+    (float32 for float32 arrays, a number meeting them as NumPy promotes it), float64
+    where neither is an array of floats."""
+    kinds = [np.asarray(v).dtype for v in (output, value)
+             if isinstance(v, np.ndarray) and np.asarray(v).dtype.kind == "f"]
+    return np.result_type(*kinds) if kinds else np.dtype(np.float64)
 
 
 def _jacobian(forward, point, vectors, chosen, single):

@@ -10,6 +10,7 @@ Guarantees statements binding the target's tangent, which has the target's shape
   ``tangents.together``), broadcast to the result's shape where every term is of a
   broadcast operand (``tangents.Spread``: ``np.broadcast_to(da, y.shape)``);
 - ``np.zeros_like(y)`` where no term reaches an array ``y``;
+- a Python float made of a 0-d array (``float(s)``) has a float tangent, ``float(ds)``;
 - for ``y = x`` written at ``index`` with ``v`` (``x[i] = v``): a new array, ``dx``
   copied (or zeros of ``x``) with ``dv`` (or zero) at the index, as the forward copies.
 
@@ -21,6 +22,7 @@ Guarantees statements binding the target's tangent, which has the target's shape
 from symdiff.ad.arrays import add_at, zeros_like
 from symdiff.core import expr as ex
 from symdiff.core import types as t
+from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 from symdiff.primitives.derivatives import unit
 from symdiff.primitives.indexing import Scattered, Zeroed
@@ -51,7 +53,17 @@ def array_tangent(env, stmt, target, terms, args, names):
         numpy = ex.Name(env.program.numpy_name)
         total = ex.Call(ex.Attribute(numpy, "broadcast_to"),
                         (total, ex.Attribute(out, "shape")))
+    if _number_of_a_zero_d_array(env, stmt, terms):
+        total = ex.Call(ex.Name(env.names.builtin("float")), (total,))
     return [sw.Let(target, total)]
+
+
+def _number_of_a_zero_d_array(env, stmt, terms):
+    """Whether ``stmt`` makes a Python float of a 0-d array (``float(s)``): its tangent
+    is a float too, as its value is, not the 0-d array the builders' terms give."""
+    kinds = [env.program.types.get(a.name) for a in stmt.args if isinstance(a, ir.Var)]
+    return env.program.types.get(stmt.target) == t.FLOAT and terms and any(
+        isinstance(k, t.Array) and k.ndim == 0 for k in kinds)
 
 
 def _sum(built):

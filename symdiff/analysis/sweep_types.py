@@ -103,11 +103,27 @@ def type_sweeps(generated, types, exact=None):
             given[name] = kind
     shapes = {name: as_passed(kind) for name, kind in getattr(
         generated, "containers", {}).items() if name not in given and isinstance(kind, t.Dict)}
-    calls = {name: t.NUMBER for name, kind in types.items() if kind in NUMBERS}
+    floats = numpy_floats(function, types)
+    calls = {name: t.NUMPY_FLOAT if name in floats else t.NUMBER
+             for name, kind in types.items() if kind in NUMBERS}
     calls.update((name, kind) for name, kind in shapes.items() if is_record(kind))  # built
     function.types = with_arrays(infer(function, given, Module.of(generated), shapes, calls),
                                  types, primals)
     return generated
+
+
+def numpy_floats(function, types):
+    """The names ``function`` binds to a call reading a float array that the program
+    types a NumPy float (``total = np.sum(x * y)``): NumPy gives a float array's
+    reductions as its float, whatever the numbers met in them (a ``Number`` else)."""
+    found = set()
+    for stmt in sw.walk(function.body):
+        if type(stmt) is sw.Let and type(stmt.value) is ex.Call and isinstance(
+                stmt.target, str) and types.get(stmt.target) == t.NUMPY_FLOAT and any(
+                isinstance(types.get(n), t.Array) and types[n].dtype.startswith("float")
+                for n in ex.names(stmt.value)):
+            found.add(stmt.target)
+    return found
 
 
 def with_arrays(found, types, primals):

@@ -23,7 +23,9 @@ stage.  Returns nothing when the sweeps are well formed; otherwise raises
   has a type that name may hold, by a rule of its own here (``value_type``: a float
   meeting a number is a float, a comparison a bool, ...), so a wrong inference is caught,
   not repeated; an adjoint of a number holds a float (in forward mode, where the
-  caller passes the tangents, a number).
+  caller passes the tangents, a number); a 0-d array of floats may hold a float (the
+  seed ``1.0`` of a 0-d array's adjoint; NumPy gives a 0-d array's arithmetic back as
+  its scalar).
 
 Reads, binds and changes of a statement are ``ir.sweeps``' (``reads``, ``binds``).
 """
@@ -210,6 +212,9 @@ def holds(declared, value):
         return True
     if declared == t.INT and value == t.BOOL or declared == t.NUMPY_FLOAT and value == t.FLOAT:
         return True  # (a float that may be numpy's may be a float)
+    if isinstance(declared, t.Array) and declared.ndim == 0 and declared.dtype.startswith(
+            "float") and value in (t.FLOAT, t.NUMPY_FLOAT):
+        return True  # a 0-d array may be a float, as NumPy gives its arithmetic back
     if isinstance(declared, t.List) and isinstance(value, t.List):
         return value.elem is None or declared.elem is not None and holds(
             declared.elem, value.elem)

@@ -12,6 +12,7 @@ error where they are not written out:
     np.zeros(x.shape)             ->  zeros_as, numpy.zeros(x)   (x.reshape(y.shape): reshape_as)
     np.concatenate([a, b], axis=1)->  concatenate_2, numpy.concatenate(a, b, axis=1)
     np.pad(x, ((1, 0), (0, n)))   ->  pad_2, numpy.pad(x, 1, 0, 0, n)   (np.pad(x, (1, 0)): pad_1)
+    np.array(x)                   ->  array_value (of one value, a float or an array)
 """
 
 import ast
@@ -26,6 +27,9 @@ def written_out(frame, op, call, shown):
         return None
     head, at, how = found
     args = list(call.args)
+    if head == "array" and len(args) == 1 and not call.keywords and not isinstance(
+            args[0], (ast.List, ast.Tuple, ast.Starred)):
+        return "array_value", call  # ``np.array(x)`` of one value: a new array of it
     if len(args) <= at:
         if head == "transpose_axes":
             return None

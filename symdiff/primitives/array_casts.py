@@ -37,9 +37,15 @@ def _cast_back(dtype):
     def vjp(args, out):
         x = args[0]
         if isinstance(x, t.Array) and x.dtype != dtype:
-            return (Text("g.astype(x.dtype)", ("x",)),)
+            return (Text(_back_to(x), ("x",)),)
         return (Text("g", ("x",)),)
     return vjp
+
+
+def _back_to(x):
+    """``g`` in ``x``'s dtype: of a 0-d array, an array of it (``g`` may be a number,
+    the seed ``1.0`` of a gradient whose result is the cast)."""
+    return "numpy.asarray(g, dtype=x.dtype)" if x.ndim == 0 else "g.astype(x.dtype)"
 
 
 def _cast(dtype):
@@ -70,7 +76,7 @@ def _as_like(args, consts):
 
 def _like_back(args, out):
     x, like = args
-    return (Text("g" if x.dtype == like.dtype else "g.astype(x.dtype)", ("x", "like")), None)
+    return (Text("g" if x.dtype == like.dtype else _back_to(x), ("x", "like")), None)
 
 
 RECORDS = table(_cast("float32"), _cast("float64"), _astype("float32"), _astype("float64"),

@@ -198,6 +198,21 @@ def _like(args, consts):
     return x if isinstance(x, t.Array) else None
 
 
+def _as_array(args, consts):
+    """``numpy.asarray(x)``: ``x`` itself for an array, an array of no axes for a float
+    (a Python float, a NumPy scalar)."""
+    x = args[0] if args else None
+    return t.Array("float64", 0, ()) if isinstance(x, t.Float) else _like(args, consts)
+
+
+def _as_array_back(args, out):
+    """The adjoint of ``numpy.asarray(x)``: ``g`` as ``x`` was, a Python float for a
+    Python float (``float(g)``), else ``g`` itself (an array's, a NumPy scalar's: NumPy
+    gives a 0-d array's arithmetic back as its scalar)."""
+    plain = args and isinstance(args[0], t.Float) and not args[0].numpy
+    return (Text("float(g)" if plain else "g", ("x",)),)
+
+
 def _eye(args, consts):
     return t.Array("float64", 2, (0, 1) if consts and consts[0] == 1 else ())
 
@@ -258,8 +273,10 @@ RECORDS = table(
     _array("ravel", "numpy.ravel(x)", ("x",), raveled, _to_shape, numpy=("ravel",),
            jvp=linear()),
     _array("flatten", "x.flatten()", ("x",), raveled, _to_shape, jvp=linear()),
-    _array("asarray", "numpy.asarray(x)", ("x",), _like,
-           lambda args, out: (Text("g", ("x",)),), numpy=("asarray",), jvp=linear()),
+    _array("asarray", "numpy.asarray(x)", ("x",), _as_array, _as_array_back,
+           numpy=("asarray",), jvp=linear()),
+    _array("array_value", "numpy.array(x)", ("x",), _as_array, _as_array_back,
+           jvp=linear()),  # ``np.array(x)`` of one value, not a list: a new array of it
     _array("expand_dims", "numpy.expand_dims(x, axis)", ("x", "axis"), expanded,
            lambda args, out: (Text("numpy.squeeze(g, axis)", ("x", "axis")), None),
            ints=("axis",), numpy=("expand_dims",), jvp=linear()),

@@ -140,11 +140,14 @@ def typed(record, args, consts=(), by=None, certain=False):
 def _on_arrays(record, args, consts):
     """The type rule of ``record`` where an operand is an array (or of an array
     operation): an elementwise record gives the broadcast of its operands (booleans for a
-    test); an array operation its own rule.  Either may raise (on shapes)."""
+    test), but ``float`` of a 0-d array a Python float; an array operation its own rule.
+    Either may raise (on shapes)."""
     if record.array_result is not None:  # (``total``: it never raises on its arrays)
         return Typed(record.array_result(args, consts), not record.total or record.effectful)
     if None in args:
         return Typed(None, True)
+    if "float" in record.builtin and len(args) == 1 and args[0].ndim == 0:
+        return Typed(t.FLOAT, False)  # ``float(s)`` of a 0-d array: Python's float
     tests = record.result is bools
     return Typed(t.broadcast(args, dtype="bool" if tests else None), True)
 

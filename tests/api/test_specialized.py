@@ -221,13 +221,29 @@ def calls_horner_often(x, coeffs):
     return horner(x, coeffs) * horner(2.0 * x, coeffs) + math.sin(horner(x * x, coeffs))
 
 
-def test_a_per_kind_gradient_is_not_differentiated_again():
-    specialized = symdiff.grad(horner)
-    line = horner.__code__.co_firstlineno
-    for attempt in (lambda: symdiff.grad(specialized), lambda: api.build(specialized)):
-        with pytest.raises(SymdiffError, match="generated per kind") as caught:
-            attempt()
-        assert caught.value.lineno == line
+def keyed_cubes(x, data):
+    s = 0.0
+    for k in data:
+        s += data[k] * x ** 3
+    return s
+
+
+def test_a_per_kind_gradient_is_differentiated_again_per_kind():
+    """``grad`` of a gradient built per kind of the arguments is built per kind too: the
+    gradient of the text built for the call's kinds, agreeing with a central difference
+    of the tape's gradient; ``api.build`` of one, which takes no kinds, is refused."""
+    specialized = symdiff.grad(keyed_cubes, wrt="x")
+    assert isinstance(specialized, Specialized)
+    twice = symdiff.grad(specialized, wrt="x")
+    slope = symdiff.tape.grad(keyed_cubes, wrt="x")
+    for x, data in ((0.7, {"a": 1.0, "b": 3.0}), (-1.3, {"u": -2.0, "v": 0.5, "w": 4.0})):
+        h = 1e-5
+        expected = (slope(x + h, data) - slope(x - h, data)) / (2 * h)
+        assert twice(x, data) == pytest.approx(expected, rel=1e-6)
+    assert "def grad_grad_keyed_cubes" in twice.source
+    with pytest.raises(SymdiffError, match="generated per kind") as caught:
+        api.build(symdiff.grad(horner))
+    assert caught.value.lineno == horner.__code__.co_firstlineno
 
 
 def over_keys(x, data):
