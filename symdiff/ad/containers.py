@@ -70,8 +70,7 @@ def container_operands(stmt):
 
 
 def written_out(literal, leaf=ex.of_operand):
-    """The IR expression of a container written out (``ir.Literal``), nested ones too,
-    ``leaf`` of each number's operand."""
+    """A container written out (``ir.Literal``, nested too), ``leaf`` of each operand."""
     items = tuple(written_out(i, leaf) if isinstance(i, ir.Literal) else leaf(i)
                   for i in literal.items)
     if literal.kind == "dict":
@@ -79,20 +78,19 @@ def written_out(literal, leaf=ex.of_operand):
     return (ex.List if literal.kind == "list" else ex.Tuple)(items)
 
 
-def built(stmt, kind, leaf=ex.of_operand):
-    """The value a ``Build`` makes: its container written out (``leaf`` of each number's
-    operand), or, for a record's (``stmt.maker``), its class called with each field by
-    name, its flags (``kind.constants``) as the constants they are:
-    ``Params(w=mul_q, b=y, label='osc')``."""
+def built(stmt, kind):
+    """The value a ``Build`` makes: its container written out, or for a record's
+    (``stmt.maker``) its class called with each field by name and its flags
+    (``kind.constants``) as constants: ``Params(w=mul_q, b=y, label='osc')``."""
     if stmt.repeat is not None:
-        return ex.BinOp("*", ex.List((leaf(stmt.items[0]),)), leaf(stmt.repeat))
-    value = written_out(ir.Literal(stmt.kind, stmt.items, stmt.keys), leaf)
+        return ex.BinOp("*", ex.List((ex.of_operand(stmt.items[0]),)),
+                        ex.of_operand(stmt.repeat))
+    value = written_out(ir.Literal(stmt.kind, stmt.items, stmt.keys))
     if stmt.maker is None:
         return value
-    keywords = tuple(zip(stmt.keys, value.values)) + tuple(
-        (name, ex.Const(flag)) for name, flag in kind.constants)
     order = _field_order(kind)
-    return ex.Call(stmt.maker, (), tuple(sorted(keywords, key=lambda kv: order[kv[0]])))
+    return ex.Call(stmt.maker, (), tuple(sorted(tuple(zip(stmt.keys, value.values)) + tuple(
+        (k, ex.Const(flag)) for k, flag in kind.constants), key=lambda kv: order[kv[0]])))
 
 
 def zeros(kind, value, numpy=None):

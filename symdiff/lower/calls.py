@@ -53,7 +53,9 @@ def call(frame, node, target):
         return changes.pop(frame, method[0], node, target)
     made = records.maker(frame, node)
     if made is not None:  # ``Params(w=a, b=b)``, ``type(p)(w=..., b=...)``
-        return records.build(frame, node, target or frame.namer.fresh(frame.hint), made)
+        written, record, maker = records.build(frame, node, made, functools.partial(
+            methods.constant_field, frame))
+        return containers.literal(frame, written, target, record, maker)
     if isinstance(node.func, ast.Name):
         callee = names.meaning_of(frame, node.func.id, node.func)
         shown = node.func.id

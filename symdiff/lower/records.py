@@ -144,28 +144,28 @@ def _bound(frame, node, cls):
     return bound
 
 
-def _flag(frame, value):
+def _flag(value, field_flag):
     """The flag ``value`` stands for (a string, a bool or None written out, or a
-    record's flag field), or ``_NONE``."""
+    record's flag field: ``field_flag(value)``), or ``_NONE``."""
     if isinstance(value, ast.Constant) and isinstance(value.value, _FLAGS):
         return value.value
-    if isinstance(value, ast.Attribute):
-        from symdiff.lower.methods import constant_field
-        found = constant_field(frame, value)
-        if found is not None and isinstance(found.value, _FLAGS):
-            return found.value
+    found = field_flag(value) if isinstance(value, ast.Attribute) else None
+    if found is not None and isinstance(found.value, _FLAGS):
+        return found.value
     return _NONE
 
 
-def build(frame, node, target, made):
-    """Lower the record build ``node`` (``made``: ``maker``'s answer) into ``target``."""
-    from symdiff.lower import containers
+def build(frame, node, made, field_flag):
+    """``(dict, record, maker)`` for ``containers.literal`` to lower the record build
+    ``node`` (``made``: ``maker``'s answer) as: the dict of its number fields written
+    out, what makes its type a ``Record`` of the class, the class's expression;
+    ``field_flag(node)`` is the ``Const`` a record's flag field holds, or None."""
     expression, cls = made
     bound = _bound(frame, node, cls)
-    flags = {name: _flag(frame, value) for name, value in bound.items()}
+    flags = {name: _flag(value, field_flag) for name, value in bound.items()}
     constants = tuple((name, flag) for name, flag in flags.items() if flag is not _NONE)
     numbers = [name for name in bound if flags[name] is _NONE]
     written = ast.copy_location(ast.Dict([ast.Constant(name) for name in numbers],
                                          [bound[name] for name in numbers]), node)
-    return containers.literal(frame, written, target, lambda kind: Record(
-        kind.items, cls, tuple(name for name, _ in constants), constants), expression)
+    return written, lambda kind: Record(kind.items, cls, tuple(
+        name for name, _ in constants), constants), expression
