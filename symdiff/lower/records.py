@@ -46,7 +46,7 @@ def maker(frame, call):
         meant = names.meaning_of(frame, dotted[0], func)
         cls = meant.value if meant.kind == "other" else None
     else:
-        cls = _module_member(frame, func)
+        cls = _module_member(frame, func, dotted)
     if not _builds_by_fields(cls):
         return None
     return ex.Name(frame.unit.global_name(cls.__name__, cls)), cls
@@ -62,8 +62,12 @@ def _dotted(node):
     return [node.id] + parts[::-1]
 
 
-def _module_member(frame, func):
+def _module_member(frame, func, dotted):
+    """The class ``mod.Params`` names, when ``mod`` is a module; None for any other
+    attribute (a method of a value, ``self.h``), found without formatting a refusal."""
     try:
+        if names.meaning_of(frame, dotted[0], func).kind != "module":
+            return None
         return names.module_member(frame, func).value
     except SymdiffError:  # not a module's member: no class of a record
         return None

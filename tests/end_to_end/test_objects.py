@@ -145,6 +145,22 @@ def test_gradient_agrees_with_sympy(label, index):
     assert_alike(symdiff.grad(case.fn, wrt=case.wrt)(*point), want, label, 1e-9)
 
 
+def along(point, moves, t):
+    """The arguments ``point`` moved by ``t`` along ``moves``, ``(argument, path, v)``
+    each."""
+    arguments = list(point)
+    for i, path, v in moves:
+        arguments = moved(arguments, (i, *path), t * v)
+    return arguments
+
+
+def derivative_at_zero(at, h=1e-4):
+    """The central difference of ``at(t)`` at 0, Richardson-extrapolated."""
+    near = (at(h) - at(-h)) / (2 * h)
+    far = (at(2 * h) - at(-2 * h)) / (4 * h)
+    return (4.0 * near - far) / 3.0
+
+
 @pytest.mark.parametrize("label, index", POINTS)
 def test_gradient_agrees_with_finite_differences_along_a_direction(label, index):
     case = CASES[label]
@@ -160,14 +176,7 @@ def test_gradient_agrees_with_finite_differences_along_a_direction(label, index)
              for n in names for path in number_paths(full[params.index(n)])]
     inner = sum(at_path(grads[names.index(params[i])], path) * v for i, path, v in moves)
 
-    def along(t):
-        arguments = list(full)
-        for i, path, v in moves:
-            arguments = moved(arguments, (i, *path), t * v)
-        return function(*arguments)
-    h = 1e-4
-    near, far = (along(h) - along(-h)) / (2 * h), (along(2 * h) - along(-2 * h)) / (4 * h)
-    estimate = (4.0 * near - far) / 3.0
+    estimate = derivative_at_zero(lambda t: function(*along(full, moves, t)))
     assert math.isclose(inner, estimate, rel_tol=FD, abs_tol=FD), (inner, estimate)
 
 

@@ -23,13 +23,13 @@ from symdiff.witnesses.finite import moved
 
 try:
     from corpus import objects
-    from end_to_end.test_objects import (CASES, POINTS, at_path, function_and_instance,
-                                         number_paths, tape_wrt)
+    from end_to_end.test_objects import (CASES, POINTS, along, at_path, derivative_at_zero,
+                                         function_and_instance, number_paths, tape_wrt)
 except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests.corpus import objects  # noqa: F401 (the cases' module)
-    from tests.end_to_end.test_objects import (CASES, POINTS, at_path,
-                                               function_and_instance, number_paths,
-                                               tape_wrt)
+    from tests.end_to_end.test_objects import (CASES, POINTS, along, at_path,
+                                               derivative_at_zero, function_and_instance,
+                                               number_paths, tape_wrt)
 
 REFUSED = {  # label -> what second order stops at (jvp takes them all); only shrinks
     label: "records inside containers: the gradient's nested builds" for label in (
@@ -62,20 +62,6 @@ def _wrt(case, names, single):
     if case.wrt is not None:
         return case.wrt
     return names[0] if single else tuple(names)
-
-
-def _along(full, moves, t):
-    arguments = list(full)
-    for i, path, v in moves:
-        arguments = moved(arguments, (i, *path), t * v)
-    return arguments
-
-
-def _derivative(at):
-    """The central difference of ``at(t)`` at 0, Richardson-extrapolated."""
-    near = (at(H) - at(-H)) / (2 * H)
-    far = (at(2 * H) - at(-2 * H)) / (4 * H)
-    return (4.0 * near - far) / 3.0
 
 
 def _direction_values(full, moves, names, params):
@@ -135,18 +121,18 @@ def test_jvp_agrees_with_finite_differences_of_the_function(label, index):
     tangents = _direction_values(full, moves, names, params)
     value, tangent = symdiff.jvp(case.fn, wrt=_wrt(case, names, single))(*case.points[index], *tangents)
     assert math.isclose(value, function(*full), rel_tol=1e-12, abs_tol=1e-12)
-    estimate = _derivative(lambda t: function(*_along(full, moves, t)))
+    estimate = derivative_at_zero(lambda t: function(*along(full, moves, t)))
     assert math.isclose(tangent, estimate, rel_tol=TOLERANCE, abs_tol=TOLERANCE)
 
 
-def _tape_gradient_along(function, full, moves, names, single):
+def _tape_gradientalong(function, full, moves, names, single):
     """The central difference of the tape's gradient along the direction, leaf by
     leaf, in the order ``number_paths`` lists each parameter's numbers."""
     gradient = symdiff.tape.grad(function, wrt=names[0] if single else tuple(names))
     params = list(inspect.signature(function).parameters)
 
     def leaves(t):
-        got = gradient(*_along(full, moves, t))
+        got = gradient(*along(full, moves, t))
         parts = [got] if single else list(got)
         return [leaf for name, part in zip(names, parts)
                 for leaf in _leaves(part, full[params.index(name)])]
@@ -167,7 +153,7 @@ def test_hvp_agrees_with_finite_differences_of_the_tape_gradient(label, index):
     parts = [got] if single else list(got)
     leaves = [leaf for name, part in zip(names, parts)
               for leaf in _leaves(part, full[params.index(name)])]
-    want = _tape_gradient_along(function, full, moves, names, single)
+    want = _tape_gradientalong(function, full, moves, names, single)
     assert len(leaves) == len(want)
     for g, w in zip(leaves, want):
         assert math.isclose(g, w, rel_tol=TOLERANCE, abs_tol=TOLERANCE), (g, w)
@@ -190,7 +176,7 @@ def test_hessian_times_a_direction_agrees_with_finite_differences(label, index):
                 block = hessian if single else hessian[a][b]
                 total += float(at_path(at_path(block, path), inner)) * v
             got.append(total)
-    want = _tape_gradient_along(function, full, moves, names, single)
+    want = _tape_gradientalong(function, full, moves, names, single)
     assert len(got) == len(want)
     for g, w in zip(got, want):
         assert math.isclose(g, w, rel_tol=TOLERANCE, abs_tol=TOLERANCE), (g, w)

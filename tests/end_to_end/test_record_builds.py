@@ -16,18 +16,18 @@ import pytest
 import symdiff
 import symdiff.tape
 from symdiff import SymdiffError
-from symdiff.witnesses.finite import moved
 
 try:
     from corpus import record_builds
-    from end_to_end.test_objects import assert_alike, at_path, number_paths
+    from end_to_end.test_objects import (along, assert_alike, at_path, derivative_at_zero,
+                                         number_paths)
 except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests.corpus import record_builds
-    from tests.end_to_end.test_objects import assert_alike, at_path, number_paths
+    from tests.end_to_end.test_objects import (along, assert_alike, at_path,
+                                               derivative_at_zero, number_paths)
 
 POINTS = [pytest.param(c.fn, point, id=f"{c.label}-{i}")
           for c in record_builds.RECORD_CASES for i, point in enumerate(c.points)]
-H = 1e-4
 HESSIAN_REFUSED = {  # function -> what forward mode of its gradient stops at; only shrinks
     "stepped_in_a_loop": "the gradient saves the record on its stack (push(s))",
 }
@@ -45,17 +45,6 @@ def _direction(fn, point):
             for path in number_paths(value)]
 
 
-def _along(point, moves, t):
-    arguments = list(point)
-    for i, path, v in moves:
-        arguments = moved(arguments, (i, *path), t * v)
-    return arguments
-
-
-def _central(at):
-    return (4.0 * (at(H) - at(-H)) / (2 * H) - (at(2 * H) - at(-2 * H)) / (4 * H)) / 3.0
-
-
 @pytest.mark.parametrize("fn, point", POINTS)
 def test_the_gradient_agrees_with_the_tape(fn, point):
     assert_alike(symdiff.grad(fn)(*point), symdiff.tape.grad(fn)(*point), fn.__name__)
@@ -65,7 +54,7 @@ def test_the_gradient_agrees_with_the_tape(fn, point):
 def test_the_gradient_agrees_with_finite_differences_along_a_direction(fn, point):
     moves = _direction(fn, point)
     inner = sum(g * v for g, (_, _, v) in zip(_leaves(symdiff.grad(fn)(*point), point), moves))
-    estimate = _central(lambda t: fn(*_along(point, moves, t)))
+    estimate = derivative_at_zero(lambda t: fn(*along(point, moves, t)))
     assert math.isclose(inner, estimate, rel_tol=1e-6, abs_tol=1e-6), (inner, estimate)
 
 
@@ -88,7 +77,7 @@ def test_the_hessian_times_a_direction_agrees_with_the_tape_gradient(fn, point):
         got.append(total)
     gradient = symdiff.tape.grad(fn)
     for k, g in enumerate(got):
-        want = _central(lambda t: _leaves(gradient(*_along(point, moves, t)), point)[k])
+        want = derivative_at_zero(lambda t: _leaves(gradient(*along(point, moves, t)), point)[k])
         assert math.isclose(g, want, rel_tol=1e-6, abs_tol=1e-6), (k, g, want)
 
 
