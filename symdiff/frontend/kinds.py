@@ -188,6 +188,16 @@ def uses_arrays(parsed):
 _MEASURES = ("shape", "ndim", "size")
 
 
+def called_name(func):
+    """The name a call's function is written as, ``m`` or ``statistics.fmean``, for
+    ``helper``; None for any other callee (``f(x)(y)``, ``xs[0](y)``)."""
+    parts = []
+    while isinstance(func, ast.Attribute):
+        parts.append(func.attr)
+        func = func.value
+    return ".".join([func.id] + parts[::-1]) if isinstance(func, ast.Name) else None
+
+
 def uses_containers(tree, params, helper=None):
     """Whether the function ``tree`` reads any of ``params`` as a container: indexes,
     reads a field of (``p.w``), measures, unpacks, loops over or reduces it (a dict's ``keys()``, ``values()`` or
@@ -202,14 +212,14 @@ def uses_containers(tree, params, helper=None):
     methods = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(
         n.func, ast.Attribute) and hasattr(str, n.func.attr)}  # ``kind.lower()``
     for node in ast.walk(tree):
-        if helper is not None and isinstance(node, ast.Call) and isinstance(
-                node.func, ast.Name) and any(_is_param(a, params) for a in node.args):
-            found = helper(node.func.id)
+        if helper is not None and isinstance(node, ast.Call) and called_name(
+                node.func) and any(_is_param(a, params) for a in node.args):
+            found = helper(called_name(node.func))
             if found is not None:
                 inner, names, inner_helper = found
                 passed = tuple(n for n, a in zip(names, node.args) if _is_param(a, params))
-                if (node.func.id, passed) not in asked:
-                    asked.add((node.func.id, passed))
+                if (called_name(node.func), passed) not in asked:
+                    asked.add((called_name(node.func), passed))
                     if uses_containers(inner, passed, inner_helper):
                         return True
         if isinstance(node, ast.Subscript) and _is_param(node.value, params) or (
@@ -276,7 +286,7 @@ def _joins_param(node, params, lists):
                for s in sides) and any(_is_param(s, params) for s in sides)
 
 
-_WHOLE = ("len", "enumerate", "zip", "reversed", "sorted", "list", "tuple", "iter", "dict",
+_WHOLE = ("len", "enumerate", "zip", "reversed", "sorted", "list", "tuple", "iter", "dict", "map",
           "callable")  # (whether it holds a function: the call passes it, or not)
 _ONE = REDUCTIONS  # of one iterable (``min(a, b)`` is of numbers)
 

@@ -34,7 +34,7 @@ import ast
 import types
 
 from symdiff.errors import SymdiffError, UnsupportedSyntaxError
-from symdiff.frontend.kinds import uses_containers
+from symdiff.frontend.kinds import called_name, uses_containers
 from symdiff.frontend.parse import parse_function
 from symdiff.frontend.resolve import parameter_names
 
@@ -76,7 +76,11 @@ def reading_of(fn, readings, depth=4, parsed=None):
         params = parameter_names(parsed.tree)
 
         def helper(name):
-            found = parsed.closure.get(name, parsed.globals.get(name))
+            first, *attributes = name.split(".")
+            found = parsed.closure.get(first, parsed.globals.get(first))
+            for attribute in attributes:  # ``statistics.fmean``: a module's function
+                found = getattr(found, attribute, None) if isinstance(
+                    found, types.ModuleType) else None
             if depth == 0 or not isinstance(found, types.FunctionType) or found is fn:
                 return None
             inner = reading_of(found, readings, depth - 1)
@@ -127,9 +131,9 @@ class _Reading:
         """``question(tree, parameter, helper)`` of the helper ``call`` calls, about its
         parameter at ``position``; None when it is no helper, False past its parameters.
         Asked once per helper and position, however many calls there are."""
-        key = (call.func.id, position, question)
+        key = (called_name(call.func), position, question)
         if key not in self.answers:
-            found = self.helper(call.func.id) if self.helper is not None else None
+            found = self.helper(key[0]) if self.helper is not None and key[0] else None
             if found is None:
                 self.answers[key] = None
             else:
@@ -166,8 +170,8 @@ class _Reading:
         if isinstance(holder, ast.Assign) and holder.value is subscript:
             target = holder.targets[0] if len(holder.targets) == 1 else None
             return isinstance(target, ast.Name) and self.numbers([target.id])
-        if isinstance(holder, ast.Call) and subscript in holder.args and isinstance(
-                holder.func, ast.Name):
+        if isinstance(holder, ast.Call) and subscript in holder.args and called_name(
+                holder.func):
             reads = self.of_helper(holder, holder.args.index(subscript), _reads_container)
             if reads is not None:  # a helper given an element reads a number
                 return not reads
@@ -211,7 +215,7 @@ class _Reading:
 
     def passed_on(self, node, call):
         """The parameter passed by position to a helper that reads it as a table."""
-        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+        if not (isinstance(call, ast.Call) and called_name(call.func)
                 and node in call.args and not call.keywords):
             return False
         return bool(self.of_helper(call, call.args.index(node), read_as_tables))

@@ -68,3 +68,8 @@ def enter_compound(frame, node):
             fresh = frame.namer.fresh(name)
             frame.emit(ir.Assign(fresh, "copy", (current,), frame.origin))
             frame.mapping[name] = ir.Var(fresh)
+        elif isinstance(current, ir.Const) and (current.value is None or isinstance(
+                current.value, str)):  # a helper's flag parameter (``inline``), assigned
+            fresh = frame.namer.fresh(name)  # in the branch: one variable on every path
+            frame.emit(ir.Assign(fresh, "copy", (current,), frame.origin))
+            frame.mapping[name] = ir.Var(fresh)

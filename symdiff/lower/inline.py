@@ -157,7 +157,7 @@ def call_user(frame, fn, node, target, unpacked=None, discard=False):
         elif isinstance(operand, ir.Ref) or (
                 isinstance(operand, ir.Var) and operand.name in frame.unit.containers):
             helper.mapping[param] = operand
-        elif param in assigned:
+        elif param in assigned and not (_flag(operand) and not helper.compound):
             copy = frame.namer.fresh(param)
             frame.emit(ir.Assign(copy, "copy", (operand,), frame.origin))
             helper.mapping[param] = ir.Var(copy)
@@ -165,6 +165,15 @@ def call_user(frame, fn, node, target, unpacked=None, discard=False):
             helper.mapping[param] = operand
     _, result = run_function_body(helper, parsed.tree.body, result_target=target)
     return result
+
+
+def _flag(operand):
+    """Whether ``operand`` is a flag, ``None`` or a string: bound as the constant it is,
+    so a test of it (``if weights is None:``) is decided when the gradient is built,
+    even where the helper assigns the parameter again (``control.enter_compound``
+    gives it a variable before a branch or a loop that does)."""
+    return isinstance(operand, ir.Const) and (operand.value is None or isinstance(
+        operand.value, str))
 
 
 def bind_arguments(frame, fn, reading, node):
