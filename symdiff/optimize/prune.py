@@ -92,7 +92,8 @@ def _only_overflows(expr, context):
 
 def in_range_reads(function):
     """Ids of the assignments ``x = xs[i]`` inside ``for i in range(len(xs))`` (or of a
-    name assigned ``len(xs)`` once) of a list bound once and never changed (no element
+    name assigned ``len(xs)`` once, or ``range(min(len(xs), len(ws)))``, of ``zip``) of a
+    list bound once and never changed (no element
     written, nothing appended or popped), the loop assigning neither ``i`` nor ``xs``:
     the index is in range, and the read raises nothing."""
     if not any(type(stmt) is sw.For and stmt.over is None and len(stmt.bounds) == 1
@@ -112,9 +113,15 @@ def in_range_reads(function):
     found = set()
 
     def measured(bound):
+        """The lists ``bound`` is no longer than: ``xs`` of ``len(xs)``, ``xs`` and ``ws``
+        of ``min(len(xs), len(ws))`` (a loop over ``zip``)."""
         if type(bound) is ex.Name and len(lengths.get(bound.id, ())) == 1:
             bound = lengths[bound.id][0]
-        return bound.args[0].id if (
+        if type(bound) is ex.Call and type(bound.func) is ex.Name and bound.func.id == (
+                "min") and len(bound.args) > 1 and not bound.keywords:
+            each = [measured(arg) for arg in bound.args]
+            return None if None in each else frozenset().union(*each)
+        return frozenset((bound.args[0].id,)) if (
             type(bound) is ex.Call and type(bound.func) is ex.Name and bound.func.id == "len"
             and len(bound.args) == 1 and type(bound.args[0]) is ex.Name) else None
 
@@ -124,8 +131,8 @@ def in_range_reads(function):
                 listed = measured(stmt.bounds[0])
                 inner = {k: v for k, v in counters.items() if k != stmt.target}
                 inside = {n for s in statements(stmt.body) for n in writes(s)}
-                if listed is not None and listed not in written and not (
-                        {listed, stmt.target} & inside):
+                if listed is not None and not listed & written and not (
+                        (listed | {stmt.target}) & inside):
                     inner[stmt.target] = listed
                 visit(stmt.body, inner)
             elif isinstance(stmt, (sw.If, sw.While, sw.For, sw.Try)):
@@ -136,7 +143,8 @@ def in_range_reads(function):
             elif isinstance(stmt, sw.Let) and isinstance(stmt.target, str):
                 value = stmt.value
                 if type(value) is ex.Subscript and type(value.value) is ex.Name and type(
-                        value.index) is ex.Name and counters.get(value.index.id) == value.value.id:
+                        value.index) is ex.Name and value.value.id in counters.get(
+                        value.index.id, ()):
                     found.add(id(stmt))
 
     visit(function.body, {})
