@@ -19,6 +19,7 @@ kinds: a new signature costs one build, a known one a dictionary look-up.
 ``SymdiffError`` says to call the gradient or to use ``symdiff.source(f, *args)``.
 """
 
+import ast
 import dataclasses
 import inspect
 import linecache
@@ -59,11 +60,37 @@ def read_per_kinds(fn, wrt):
     parsed, params, helper = reading
     if uses_arrays(parsed):
         return list(params)
+    forwarded = _forwarded_kwargs(parsed.tree)
     if not uses_containers(parsed.tree, params, helper):  # most functions: one look
-        return []
+        return forwarded
     read = [p for p in params if uses_containers(parsed.tree, [p], helper)]
     chosen = choose(wrt, parsed).names
-    return [p for p in read if p in chosen or not read_as_tables(parsed.tree, p, helper)]
+    return [p for p in read if p in chosen or not read_as_tables(parsed.tree, p, helper)
+            ] + forwarded
+
+
+def _forwarded_kwargs_name(fn, signature):
+    """The name of ``fn``'s ``**kwargs`` when it passes them on (``_forwarded_kwargs``),
+    else None."""
+    parameters = (signature or inspect.signature(fn)).parameters.values()
+    if not any(p.kind is p.VAR_KEYWORD for p in parameters):
+        return None
+    reading = reading_of(fn, {}, depth=0)
+    forwarded = _forwarded_kwargs(reading[0].tree) if reading is not None else []
+    return forwarded[0] if forwarded else None
+
+
+def _forwarded_kwargs(tree):
+    """``[kwargs]`` when the function passes its ``**kwargs`` on (``core(x, **kwargs)``),
+    whose keys the call gives, so the helper's parameters are bound by them; else ``[]``
+    (read by key, ``kwargs["k"]``, it is read when the gradient runs)."""
+    kwarg = tree.args.kwarg
+    if kwarg is None:
+        return []
+    return [kwarg.arg] if any(
+        isinstance(node, ast.Call) and any(k.arg is None and isinstance(k.value, ast.Name)
+                                           and k.value.id == kwarg.arg for k in node.keywords)
+        for node in ast.walk(tree)) else []
 
 
 def examples_needed(fn, wrt, how):
@@ -139,9 +166,14 @@ def container_kinds(fn, args, kwargs=None, signature=None):
     for name, parameter in (signature or inspect.signature(fn)).parameters.items():
         if name not in arguments and parameter.default is not parameter.empty:
             arguments[name] = parameter.default  # a container default is read as it is
+        elif name not in arguments and parameter.kind is parameter.VAR_KEYWORD:
+            arguments[name] = {}
     kinds = {}
+    forwarded = _forwarded_kwargs_name(fn, signature)
     for name, value in arguments.items():
         kind = kind_of(value)
+        if kind is None and name == forwarded and value == {}:
+            kind = t.Dict(())  # no keyword given: ``core(x, **kwargs)`` passes none
         if kind is None and type(value) is list:  # arrays of unlike kinds, say
             refuse_unlike_list(fn, name, value)
         if is_container(kind) or isinstance(kind, (t.Array, Function, Generator)):

@@ -226,8 +226,9 @@ def uses_containers(tree, params, helper=None):
                 _reads_field(node, params, methods)):
             return True  # an element read, or a field's (``p.w``)
         if isinstance(node, ast.Call) and (_is_param(node.func, params) or any(
-                isinstance(a, ast.Starred) and _is_param(a.value, params) for a in node.args)):
-            return True  # a function passed as a value, called; a tuple spread: ``f(*p)``
+                isinstance(a, ast.Starred) and _is_param(a.value, params) for a in node.args)
+                or any(k.arg is None and _is_param(k.value, params) for k in node.keywords)):
+            return True  # a function passed as a value, called; a spread: ``f(*p, **d)``
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
                 node.func.attr in ("keys", "values", "items")) and _is_param(
                 node.func.value, params):  # a dict's entries

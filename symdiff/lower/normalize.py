@@ -80,6 +80,9 @@ def normalize(parsed, allow_tuple=False, kinds=None, any_result=False):
     kwargs = parsed.tree.args.kwarg.arg if parsed.tree.args.kwarg is not None else None
     if kwargs is not None:
         frame.mapping[kwargs] = ir.Var(namer.claim(kwargs))
+        if isinstance((kinds or {}).get(kwargs), t.Dict):  # its keys known: a call's
+            unit.kwargs_keys = tuple(k for k, _ in kinds[kwargs].items)  # ``**kwargs``
+            # forwards them by name (``star_arguments``)
     body, result = run_function_body(frame, parsed.tree.body)
     return ir.Program(name=parsed.name, params=params, body=body, result=result,
                       origin=program_origin, namespace=unit.namespace, math_name=math_name,

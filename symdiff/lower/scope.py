@@ -46,6 +46,7 @@ class Unit:
         self.arrays = {}  # parameter -> the array type the call passes it
         self.array_code = False  # the function computes with arrays (``uses_arrays``)
         self.params = set()  # the differentiated function's parameters
+        self.kwargs_keys = None  # the keys its ``**kwargs`` forwarded whole holds (a call's)
         self.specialized = False  # generated for the kinds of a call's arguments
         self.generators = set()  # names holding a random generator (``primitives.random``)
         self.strings = set()  # generated names a string's method gives a string (``kind.lower()``)

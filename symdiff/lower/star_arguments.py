@@ -4,7 +4,9 @@ the kinds, and a helper's ``*args`` bound to the values its call passes.
 Expects a ``Frame`` and a call of a user helper.  Guarantees ``spread(frame, node)``: the
 call with each ``*p`` of a tuple lowering knows (its length is part of its kind) written
 as its elements ``p[0], p[1], ...``, and each ``**d`` of a dict of known keys (not an
-object's fields) as the keywords ``k=d["k"]``, so binding reads plain arguments; and
+object's fields; the differentiated function's ``**kwargs``, with the keys of the call
+the gradient is generated for; a dict written out) as the keywords ``k=d["k"]``, so
+binding reads plain arguments; and
 ``rest_of(frame, node, reading)``: the tuple a helper's ``*args`` holds, the arguments
 past its positional parameters written as a tuple (``()`` when there are none), which
 the containers core builds and its body reads, forwards (``f(t, x, *p)``) or indexes;
@@ -89,8 +91,16 @@ def _elements(frame, value, where):
 
 
 def _entries(frame, keyword, callee):
-    kind = _kind(frame, keyword.value)
+    value = keyword.value
+    if isinstance(value, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(
+            k.value, str) for k in value.keys):  # ``**{"scale": 2.0}``: its keywords
+        return [ast.keyword(k.value, v) for k, v in zip(value.keys, value.values)]
     shown = ast.unparse(keyword.value)
+    if names.is_kwargs(frame, value) and frame.unit.kwargs_keys is not None:
+        return [ast.keyword(key, _read(ast.Subscript(copy.deepcopy(value), ast.Constant(key),
+                                                     ast.Load()), value))
+                for key in frame.unit.kwargs_keys]  # the keys the call gives, read by key
+    kind = _kind(frame, keyword.value)
     if not isinstance(kind, t.Dict) or is_record(kind):
         hint = (f"pass the values by name: {callee}(..., k={shown}['k'])" if names.is_kwargs(
             frame, keyword.value) else f"pass the values by name: {callee}(..., k=v)")

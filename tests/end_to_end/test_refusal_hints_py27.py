@@ -52,9 +52,11 @@ def names_the_value(x, scale=1.0):
     return scaled(x, scale=scale) * x
 
 
-def test_kw_forwarding_refused_and_passing_by_name_works():
-    _refused(forwards_kw, 2.0, construct=r"\*\*kw")
-    assert grad(names_the_value, wrt="x")(2.0, 3.0) == pytest.approx(12.0)
+def test_kw_forwarding_binds_the_keys_given_and_agrees_with_passing_by_name():
+    for scale in (3.0, -0.5):
+        assert grad(forwards_kw)(2.0, scale=scale) == pytest.approx(
+            grad(names_the_value, wrt="x")(2.0, scale))
+    assert grad(forwards_kw)(2.0) == pytest.approx(_fd(forwards_kw, 2.0))
 
 
 def stored_lambda(x):
