@@ -12,6 +12,7 @@ JVP builders the record's own forward with one tangent in place (``linear``):
       (a, b of two axes)                   db = np.tensordot(a, g, axes=(0, 0))
     c = np.tensordot(a, b, axes=((0, 1), (1, 0)))
                                            da = np.transpose(np.tensordot(g, b, axes=...))
+    s = np.tensordot(a, b)  (every axis)   da = g * b
 """
 
 from dataclasses import dataclass
@@ -93,11 +94,13 @@ class _Back:
         ng = len(kept_x) + len(kept_y)
         if self.first:  # g's axes of y with y's kept ones: x's kept axes, then y's paired
             axes = _axes_const(tuple(range(len(kept_x), ng)), kept_y, ng)
-            made = _text("numpy.tensordot(g, y, axes=axes)", names, g=g, y=y, axes=axes)
+            made = _text("numpy.tensordot(g, y, axes=axes)" if ng else "g * y", names, g=g,
+                         y=y, axes=axes)  # (every axis contracted: g is a number)
             order = kept_x + tuple(left[right.index(b)] for b in sorted(right))
         else:  # x's kept axes with g's of x: y's paired axes, then y's kept ones
             axes = _axes_const(kept_x, tuple(range(len(kept_x))), self.na)
-            made = _text("numpy.tensordot(x, g, axes=axes)", names, x=x, g=g, axes=axes)
+            made = _text("numpy.tensordot(x, g, axes=axes)" if ng else "x * g", names, x=x,
+                         g=g, axes=axes)
             order = tuple(right[left.index(a)] for a in sorted(left)) + kept_y
         if order == tuple(range(len(order))):
             return made
