@@ -305,3 +305,16 @@ def test_unsupported_forms_are_located_errors_with_a_hint(case):
     error = caught.value
     assert error.lineno is not None and error.lineno > inspect.getsourcelines(f)[1]
     assert error.hint and named in str(error)
+
+
+def test_check_compares_with_the_tape_sympy_and_differences():
+    """``symdiff.check`` at small shapes: every column (the tape, sympy element by element,
+    central differences) agrees with the generated gradient."""
+    rng = np.random.default_rng(10)
+    x = rng.normal(size=(2, 3))
+    for f, args in ((weighted_rows, (x, _positive(rng, 2))), (sorted_rows, (x,)),
+                    (contracted_pairs, (x, rng.normal(size=(3, 2)))),
+                    (broadcast_shape_of, (rng.normal(size=(2, 1)), x))):
+        report = symdiff.check(f, args)
+        assert report.ok, str(report)
+        assert "sympy: took the point" in str(report), str(report)
