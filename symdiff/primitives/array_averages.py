@@ -22,7 +22,7 @@ from symdiff.core import expr as ex
 from symdiff.core import types as t
 from symdiff.primitives.array_reductions import _none, _text
 from symdiff.primitives.arrays import _Spread, _array, reduced
-from symdiff.primitives.broadcasting import constant_value
+from symdiff.primitives.broadcasting import CastBack, constant_value
 from symdiff.primitives.record import table
 from symdiff.primitives.tangents import Linear
 
@@ -142,8 +142,11 @@ def _average_vjp(args, out):
     weighted, along = _weighted(args)
     if not weighted:
         return (_Unweighted(args[0]), None, None)
-    x = args[0]
-    return (_ByValues(x.ndim, along), None, _ByWeights(x.ndim, along))
+    x, w = args[0], args[2]
+    promoted = t.Array(t.broadcast((t.Array(x.dtype, 0, ()), t.Array(w.dtype, 0, ()))).dtype,
+                       0, ())  # (a float32 array met float64 weights: cast back)
+    return (CastBack(_ByValues(x.ndim, along), x, promoted), None,
+            CastBack(_ByWeights(x.ndim, along), w, promoted))
 
 
 def _average_jvp(args, out):

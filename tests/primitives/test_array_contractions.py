@@ -216,6 +216,8 @@ def test_float32_gradients_are_float32():
     assert da.dtype == np.float32 and db.dtype == np.float32
     assert symdiff.grad(sorted_rows)(x).dtype == np.float32
     assert symdiff.grad(broadcast_sizes)(x[0]).dtype == np.float32
+    dx, dw = symdiff.grad(weighted_whole, wrt=("x", "w"))(x, _positive(rng, 3, 4))
+    assert dx.dtype == np.float32 and dw.dtype == np.float64  # each in its own dtype
 
 
 def _text(f, *args, wrt=None):
