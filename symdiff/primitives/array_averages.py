@@ -69,7 +69,7 @@ class _Weighted:
                              others=self.others(axis)), _text("numpy.sum(w)", names, w=w)
 
     def others(self, axis):
-        """The axes of ``x`` other than ``axis`` (an int or a tuple)."""
+        """The axes of ``x`` other than ``axis`` (an int: weights of one axis)."""
         mine = constant_value(axis) % self.ndim
         rest = tuple(a for a in range(self.ndim) if a != mine)
         return ex.Const(rest[0]) if len(rest) == 1 else ex.Tuple(tuple(

@@ -79,16 +79,16 @@ def _axes_const(first, second, n_first):
 @dataclass(frozen=True)
 class _Back:
     """The adjoint of one operand: ``g`` contracted with the other over the axes the
-    other kept, transposed where the result's axes are not the operand's order."""
+    other kept, transposed where the result's axes are not the operand's order (the
+    pairs read from the statement's ``axes`` constant)."""
 
     na: int
     nb: int
-    pairs: tuple
     first: bool  # the adjoint of ``x`` (else of ``y``)
 
     def __call__(self, g, args, out, names):
-        x, y = args[0], args[1]
-        left, right = self.pairs
+        x, y, axes = args
+        left, right = contraction(axes.value, self.na, self.nb)
         kept_x = tuple(a for a in range(self.na) if a not in left)
         kept_y = tuple(a for a in range(self.nb) if a not in right)
         ng = len(kept_x) + len(kept_y)
@@ -110,26 +110,12 @@ class _Back:
 
 def _vjp(args, out):
     na, nb = args[0].ndim, args[1].ndim
-    return (_Paired(na, nb, True), _Paired(na, nb, False), None)
-
-
-@dataclass(frozen=True)
-class _Paired:
-    """``_Back`` of one operand, the pairs read from the statement's ``axes`` constant."""
-
-    na: int
-    nb: int
-    first: bool
-
-    def __call__(self, g, args, out, names):
-        pairs = contraction(args[2].value, self.na, self.nb)
-        return _Back(self.na, self.nb, pairs, self.first)(g, args, out, names)
+    return (_Back(na, nb, True), _Back(na, nb, False), None)
 
 
 RECORDS = table(
     _array("tensordot", "numpy.tensordot(x, y, axes=axes)", ("x", "y", "axes"), contracted,
-           _vjp, defaults=(2,), ints=("axes",), numpy=("tensordot",), total=True,
-           jvp=linear(0, 1)),
+           _vjp, defaults=(2,), ints=("axes",), numpy=("tensordot",), jvp=linear(0, 1)),
 )
 
 METHODS = {}
