@@ -43,6 +43,18 @@ def smoothed(u, dt):
     return np.sum(new ** 2)
 
 
+def weighted_contraction(X, w, T):
+    m = np.average(X, axis=0, weights=w)
+    return np.sum(np.tensordot(T, m, axes=1) ** 2)
+
+
+def ranked_rows(X):
+    order = np.argsort(X, axis=1)
+    first = np.broadcast_to(X[:, :1], X.shape)
+    return np.sum(np.take_along_axis(X, order, axis=1) * np.arange(X.shape[1])) + np.sum(
+        (X - first) ** 2)
+
+
 _RNG = np.random.default_rng(7)
 CASES = [
     (logistic_loss, (_RNG.normal(size=3), _RNG.normal(size=(5, 3)), np.sign(_RNG.normal(size=5))),
@@ -57,4 +69,7 @@ CASES = [
     (masked_squares, (_RNG.normal(size=6), _RNG.normal(size=6), _RNG.normal(size=6) > 0),
      ("pred", "y")),
     (smoothed, (_RNG.normal(size=7), 0.1), None),
+    (weighted_contraction, (_RNG.normal(size=(4, 3)), _RNG.uniform(0.5, 1.5, size=4),
+                            _RNG.normal(size=(2, 5, 3))), ("X", "w", "T")),
+    (ranked_rows, (_RNG.normal(size=(3, 4)),), "X"),
 ]

@@ -16,6 +16,9 @@ include arrays (``Program.arrays``, the types of ``analysis.types``):
 
     X[:, 0] read            ->  dX = np.zeros_like(X)  ...  dX[:, 0] += dX_part
     X[rows] read            ->  np.add.at(dX, rows, dX_rows)
+
+(A record that ``scatters``, ``np.take_along_axis``, adds into its operand's adjoint as a
+read by index does.)
 """
 
 from symdiff.ad.adjoints import accumulate
@@ -125,7 +128,8 @@ def indexed_arrays(program):
     for stmt in ir.walk(program.body):
         if isinstance(stmt, ir.Assign) and isinstance(stmt.args[0] if stmt.args else None,
                                                       ir.Var) and (
-                index_record(stmt.op) is not None or program.rule(stmt.op).writes):
+                index_record(stmt.op) is not None or program.rule(stmt.op).writes or (
+                    program.rule(stmt.op).scatters)):
             found.update((stmt.args[0].name, stmt.target) if program.rule(stmt.op).writes
                          else (stmt.args[0].name,))
     return frozenset(found)
@@ -142,7 +146,8 @@ def indexed_zeros(env):
     is a buffer the gradient allocated, which the reverse of each read adds into."""
     found = {}
     for stmt in env.defuse.statements:
-        if isinstance(stmt, ir.Assign) and index_record(stmt.op) is not None and (
+        if isinstance(stmt, ir.Assign) and (index_record(stmt.op) is not None or (
+                env.program.rule(stmt.op).scatters)) and (
                 stmt.target in env.active) and isinstance(stmt.args[0], ir.Var):
             found.setdefault(stmt.args[0].name, None)
     return [sw.Let(adjoint(env, x), zeros_like(env, x)) for x in found]

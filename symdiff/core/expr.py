@@ -243,8 +243,8 @@ def _const(expr):
         for attr in rest:
             node = ast.Attribute(value=node, attr=attr, ctx=ast.Load())
         return node
-    if type(expr.value) is tuple:  # ``axis=(0, 2)``
-        return ast.Tuple(elts=[ast.Constant(value=v) for v in expr.value], ctx=ast.Load())
+    if type(expr.value) is tuple:  # ``axis=(0, 2)``, ``axes=((0, 1), (1, 0))``
+        return ast.Tuple(elts=[_const(Const(v)) for v in expr.value], ctx=ast.Load())
     return ast.Constant(value=expr.value)
 
 

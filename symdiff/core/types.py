@@ -254,8 +254,8 @@ def of_value(value):
         return FLOAT
     if isinstance(value, str):
         return STR
-    if type(value) is tuple and all(type(v) is int for v in value):  # ``axis=(0, 2)``
-        return Tuple(tuple(INT for _ in value))
+    if type(value) is tuple and all(type(v) in (int, tuple) for v in value):  # ``axis=(0, 2)``
+        return Tuple(tuple(of_value(v) for v in value))  # (``axes=((0, 1), (1, 0))``)
     raise InternalError("types", f"no type for the constant {value!r}")
 
 

@@ -80,7 +80,7 @@ def _pairs(given):
     return None
 
 
-_AS = ("reshape", "zeros", "ones", "full")  # that take another array's ``.shape``
+_AS = ("reshape", "zeros", "ones", "full", "broadcast_to")  # that take another array's ``.shape``
 
 
 def _example(head):

@@ -26,7 +26,7 @@ from symdiff.ir import nodes as ir
 from symdiff.lower import (array_calls, arrays, changes, container_calls, containers, draws,
                            dtypes, methods, names, operands, records, tables, takes)
 from symdiff.lower.spellings import scipy_spelling, spelled
-from symdiff.lower.statics import check_statics, constant_axes
+from symdiff.lower.statics import check_statics, constant_axes, constant_contraction
 from symdiff.lower.kind_tests import kind_test
 from symdiff.primitives.reductions import JOINS
 from symdiff.primitives.stacked import AS_STACK
@@ -237,8 +237,9 @@ def bind_primitive(frame, rule, node, shown):
     _refuse_none_operands(frame, rule, named, shown)
     strings = {id(named[p]) for p, kind in array_statics(rule.name).items()
                if kind in ("str", "kind") and p in named}  # ``numpy.einsum("ij,jk->ik", a, b)``
-    axes = {id(named[p]): constant_axes(named[p]) for p, kind in array_statics(
-        rule.name).items() if kind in ("axes", "counts") and p in named}  # ``axis=(0, 2)``
+    axes = {id(named[p]): (constant_contraction if kind == "contraction" else constant_axes)(
+        named[p]) for p, kind in array_statics(rule.name).items() if kind in (
+        "axes", "counts", "contraction") and p in named}  # ``axis=(0, 2)``, ``axes=([1], [0])``
     values = {id(arg): ir.Const(arg.value) if id(arg) in strings and isinstance(
         arg, ast.Constant) and isinstance(arg.value, str) else ir.Const(axes[id(arg)]) if (
         axes.get(id(arg)) is not None) else frame.value(arg) for arg in written}  # in order

@@ -25,6 +25,9 @@ STATIC = {"axis": (lambda v: v is None or type(v) is int, "an int or None"),
           "int": (lambda v: type(v) is int, "an int"),
           "counts": (lambda v: type(v) is int and v >= 0 or type(v) is tuple and len(v) > 0 and (
               all(type(n) is int and n >= 0 for n in v)), "an int or a tuple of ints, >= 0"),
+          "contraction": (lambda v: type(v) is int and v >= 0 or type(v) is tuple and len(
+              v) == 2 and all(type(s) is int or _ints(s) for s in v),
+                          "an int >= 0, or a pair of axes of each: ([1], [0])"),
           "bool": (lambda v: type(v) is bool, "True or False"),
           "none": (lambda v: v is None, "None only"),
           "one": (lambda v: v == 1 and type(v) is int, "1 only"),
@@ -44,6 +47,31 @@ def constant_axes(node):
         return None
     values = [constant_int(e) for e in node.elts]
     return tuple(values) if values and all(type(v) is int for v in values) else None
+
+
+def _ints(value):
+    return type(value) is tuple and all(type(v) is int for v in value)
+
+
+def constant_contraction(node):
+    """The axes ``numpy.tensordot``'s ``axes=`` writes: an int, or the pair of the axes
+    of each operand (a list or tuple of ints, an int for one: ``([1], [0])`` is
+    ``(1, 0)``); None for any other."""
+    count = constant_int(node)
+    if count is not None:
+        return count
+    if not isinstance(node, (ast.Tuple, ast.List)) or len(node.elts) != 2:
+        return None
+    sides = []
+    for side in node.elts:
+        one = constant_int(side)
+        if one is None and isinstance(side, (ast.Tuple, ast.List)) and side.elts:
+            values = tuple(constant_int(e) for e in side.elts)
+            one = None if None in values else values[0] if len(values) == 1 else values
+        if one is None:
+            return None
+        sides.append(one)
+    return tuple(sides)
 
 
 def constant_int(node):

@@ -1,5 +1,6 @@
 """Moves of an array's axes and elements as records: ``swapaxes``, ``moveaxis``,
-``roll``, ``flipud``, ``fliplr``, ``rot90``, ``atleast_1d``, ``atleast_2d`` and ``sort``.
+``roll``, ``flipud``, ``fliplr``, ``rot90``, ``atleast_1d``, ``atleast_2d``, ``sort`` and
+``take_along_axis``.
 
 Expects argument types of ``symdiff.core.types``; the axes constants (``STATICS``), a
 roll's shift an int, constant or read as the code runs.  Guarantees ``RECORDS``, one
@@ -14,6 +15,13 @@ by the inverse move and its JVP moves the tangent as the value (``linear``):
     y = np.sort(x)                  dx = np.take_along_axis(g, np.argsort(np.argsort(
                                              x, kind="stable")), -1)
 
+``take_along_axis`` reads each element at the index given along its axis, so its VJP
+adds ``g`` back there (``numpy.add.at``: an index may repeat a position), at the index
+whose other parts count along their axes:
+
+    y = np.take_along_axis(X, idx, axis=1)    np.add.at(dX, (np.arange(X.shape[0])[:, None],
+                                                            idx), g)
+
 A sort sends each element where its rank says; on a tie, the elements keep their order
 (NumPy's stable sort), so ``g`` goes back to the elements as the tape's sort sends it.
 """
@@ -23,7 +31,8 @@ from dataclasses import dataclass
 from symdiff.core import expr as ex
 from symdiff.core import types as t
 from symdiff.primitives.arrays import _array
-from symdiff.primitives.broadcasting import Text
+from symdiff.primitives.broadcasting import Text, constant_value
+from symdiff.primitives.indexing import Scattered
 from symdiff.primitives.record import table
 from symdiff.primitives.tangents import Linear, linear
 
@@ -180,6 +189,54 @@ class _ByAxis:
         return Text(self.flat if flat else self.along, ("x", "axis"))(g, args, out, names)
 
 
+def taken_along(args, consts):
+    """``numpy.take_along_axis(x, indices, axis)``: of ``x``'s dtype and the indices'
+    axes (along ``axis``: those of an axis of size one where both have size one); of
+    one axis for ``axis=None`` (the flattened array), indices of one axis."""
+    x, indices = (tuple(args) + (None, None))[:2]
+    axis = (tuple(consts) + (None, None, -1))[2]
+    if not (isinstance(x, t.Array) and isinstance(indices, t.Array)) or not (
+            indices.dtype.startswith(("int", "uint"))):
+        return None
+    if axis is None:
+        return t.Array(x.dtype, 1, indices.unit_axes) if indices.ndim == 1 else None
+    axis = _axis(axis, x.ndim)
+    if axis is None or indices.ndim != x.ndim or any(
+            a in x.unit_axes and a not in indices.unit_axes for a in range(x.ndim) if a != axis):
+        return None  # (x broadcast against the indices: not read here)
+    return t.Array(x.dtype, x.ndim, tuple(a for a in indices.unit_axes if a == axis or (
+        a in x.unit_axes)))
+
+
+def _taken_back(args, out):
+    return (_AddedAlong(args[0].ndim), None, None)
+
+
+@dataclass(frozen=True)
+class _AddedAlong:
+    """``g`` added back at the index ``take_along_axis`` read: ``indices`` along the
+    axis, ``numpy.arange(x.shape[d])`` along each other axis ``d``, its axis where
+    ``d`` stands (``[:, None]``); ``numpy.unravel_index`` of the indices for the
+    flattened array (``axis=None``) of more than one axis."""
+
+    ndim: int
+
+    def __call__(self, g, args, out, names):
+        x, indices, axis = args
+        if isinstance(axis, ex.Const) and axis.value is None:
+            if self.ndim == 1:
+                return Scattered(indices, g, True)
+            text = "x[numpy.unravel_index(indices, x.shape)]"
+        else:
+            along = constant_value(axis) % self.ndim
+            parts = ["indices" if d == along else f"numpy.arange(x.shape[{d}])" + (
+                f"[:{', None' * (self.ndim - 1 - d)}]" if d < self.ndim - 1 else "")
+                for d in range(self.ndim)]
+            text = f"x[{', '.join(parts)}]"
+        read = Text(text, ("x", "indices", "axis"))(g, args, out, names)
+        return Scattered(read.index, g, True)
+
+
 RECORDS = table(
     _array("swapaxes", "numpy.swapaxes(x, axis1, axis2)", ("x", "axis1", "axis2"), swapped,
            lambda args, out: (Text("numpy.swapaxes(g, axis1, axis2)",
@@ -207,12 +264,16 @@ RECORDS = table(
            numpy=("atleast_2d",), total=True, jvp=linear()),
     _array("sort", "numpy.sort(x, axis=axis)", ("x", "axis"), sorted_like, _sorted_back,
            defaults=(-1,), ints=("axis",), numpy=("sort",), total=True, jvp=_sorted_tangent),
+    _array("take_along_axis", "numpy.take_along_axis(x, indices, axis)",
+           ("x", "indices", "axis"), taken_along, _taken_back, defaults=(-1,), ints=("axis",),
+           numpy=("take_along_axis",), scatters=True, jvp=linear()),
 )
 
 METHODS = {"swapaxes": "swapaxes"}
 STATICS = {"swapaxes": {"axis1": "int", "axis2": "int"},
            "moveaxis": {"source": "axes", "destination": "axes"},
-           "roll": {"axis": "axis"}, "sort": {"axis": "axis"}, "rot90": {"k": "int", "axes": "axes"}}
+           "roll": {"axis": "axis"}, "sort": {"axis": "axis"}, "take_along_axis": {"axis": "axis"},
+           "rot90": {"k": "int", "axes": "axes"}}
 HINTS = {
     "swapaxes": "it takes an array and two constant axes of it",
     "moveaxis": "it takes an array and constant axes (ints or tuples of as many)",
@@ -221,5 +282,7 @@ HINTS = {
     "fliplr": "it takes an array of two axes or more",
     "rot90": "it takes an array of two axes or more, a constant int k and two axes",
     "sort": "it takes an array and a constant axis or None",
+    "take_along_axis": "it takes an array, integer indices of as many axes (of one for "
+                       "axis=None) and a constant axis or None",
     "atleast_1d": "it takes one array", "atleast_2d": "it takes one array",
 }

@@ -1,8 +1,8 @@
 """Array shapes as records: ``reshape``, ``ravel``/``flatten``, ``expand_dims``,
 ``squeeze``, ``transpose`` with axes, the joins of ``array_joins`` (``concatenate``,
 ``stack``, ``numpy.array`` of values written out), and the arrays made from sizes alone
-(``zeros``, ``ones``, ``full``, ``eye``, ``arange``, ``linspace``, ``*_like``), and
-``numpy.flip``.
+(``zeros``, ``ones``, ``full``, ``eye``, ``arange``, ``linspace``, ``*_like``),
+``numpy.broadcast_to`` and ``numpy.flip``.
 
 Expects argument types of ``symdiff.core.types``.  A call that writes its sizes or its
 arrays out (``x.reshape(n, -1)``, ``np.zeros((n, 3))``, ``np.stack([a, b])``) is one
@@ -20,6 +20,7 @@ a person writes them:
                                        db = g[:, a.shape[1]:a.shape[1] + b.shape[1]]
     y = np.stack([a, b])               da = g[0]     db = g[1]
     y = np.full((n,), v)               dv = np.sum(g)
+    y = np.broadcast_to(b, (n, 3))     db = np.sum(g, axis=0)   (b of one axis)
     y = np.zeros(x.shape), z = x.reshape(w.shape)   (``zeros_as``, ``reshape_as``)
 """
 
@@ -31,7 +32,7 @@ from symdiff.primitives import array_joins, array_pads
 from symdiff.primitives.array_joins import _value
 from symdiff.primitives.array_reductions import _text
 from symdiff.primitives.arrays import _array
-from symdiff.primitives.broadcasting import Text
+from symdiff.primitives.broadcasting import Text, Unbroadcast
 from symdiff.primitives.record import table
 from symdiff.primitives.tangents import Linear, linear
 
@@ -151,6 +152,43 @@ def _transpose_axes(count):
                   jvp=linear())
 
 
+# --- broadcast_to -------------------------------------------------------------------------
+
+def _broadcast_back(args, out):
+    """``g`` summed back over the axes ``numpy.broadcast_to`` put in front and those
+    where ``x`` has size one and the result may not (``Unbroadcast``)."""
+    params = ("x",) + tuple(f"d{i}" for i in range(len(args) - 1))
+    return (Unbroadcast(Text("g", params), args[0], out),) + (None,) * (len(args) - 1)
+
+
+def broadcast(args, consts):
+    """``numpy.broadcast_to(x, (d0, d1))``: ``x``'s dtype, an axis per size, of size one
+    where a constant 1 says so; None where ``x`` has more axes than sizes."""
+    x = args[0] if args else None
+    count = len(args) - 1
+    if not _sizes(args[1:]) or isinstance(x, t.Array) and x.ndim > count or not isinstance(
+            x, (t.Array, t.Float)):
+        return None
+    return t.Array(x.dtype if isinstance(x, t.Array) else "float64", count,
+                   _units_of_sizes(tuple(consts)[1:]))
+
+
+def _broadcast_to(count):
+    sizes = tuple(f"d{i}" for i in range(count))
+    shape = ", ".join(sizes) + ("," if count == 1 else "")
+    return _array(f"broadcast_to_{count}", f"numpy.broadcast_to(x, ({shape}))", ("x",) + sizes,
+                  broadcast, _broadcast_back, ints=sizes, jvp=linear())
+
+
+def broadcast_as(args, consts):
+    """``numpy.broadcast_to(x, s.shape)``: ``x``'s dtype, ``s``'s axes."""
+    x, s = (tuple(args) + (None, None))[:2]
+    if not (isinstance(x, (t.Array, t.Float)) and isinstance(s, t.Array)) or isinstance(
+            x, t.Array) and x.ndim > s.ndim:
+        return None
+    return t.Array(x.dtype if isinstance(x, t.Array) else "float64", s.ndim, s.unit_axes)
+
+
 # --- arrays made from sizes ---------------------------------------------------------------
 
 def _made(name, function, count, fill=False):
@@ -244,11 +282,13 @@ FAMILIES = {  # head -> its record of ``count`` sizes or values
     **array_pads.FAMILIES,
     "zeros": lambda n: _made("zeros", "zeros", n),
     "ones": lambda n: _made("ones", "ones", n), "full": lambda n: _made("full", "full", n, True),
+    "broadcast_to": _broadcast_to,
 }
 WRITTEN = {  # head -> (where its sizes or values stand in the call, how they are written)
     "reshape": (1, "rest"), "transpose_axes": (1, "rest"), **array_joins.WRITTEN,
     **array_pads.WRITTEN,
     "zeros": (0, "shape"), "ones": (0, "shape"), "full": (0, "shape"),
+    "broadcast_to": (1, "shape"),
 }
 
 
@@ -266,9 +306,12 @@ def _head(head, names):
 RECORDS = table(
     *(_head(head, (head,)) for head in ("reshape", "concatenate", "stack", "vstack",
                                         "hstack", "column_stack", "array", "zeros", "ones",
-                                        "full", "pad")),
+                                        "full", "pad", "broadcast_to")),
     _array("reshape_as", "x.reshape(s.shape)", ("x", "s"), reshaped_as,
            lambda args, out: (Text("g.reshape(x.shape)", ("x", "s")), None), jvp=linear()),
+    _array("broadcast_to_as", "numpy.broadcast_to(x, s.shape)", ("x", "s"), broadcast_as,
+           lambda args, out: (Unbroadcast(Text("g", ("x", "s")), args[0], out), None),
+           jvp=linear()),
     _shaped_as("zeros", "zeros"), _shaped_as("ones", "ones"), _shaped_as("full", "full", True),
     _array("ravel", "numpy.ravel(x)", ("x",), raveled, _to_shape, numpy=("ravel",),
            jvp=linear()),
@@ -322,5 +365,8 @@ HINTS = {
              f"np.{head}(x.shape)" for head in ("zeros", "ones", "full")},
     **{head: "it takes arrays of one number of axes, written out: [a, b], and a constant "
              "axis" for head in ("concatenate", "stack", "vstack", "hstack", "column_stack")},
+    "broadcast_to": "it takes an array or a number and its new sizes (ints) written out, "
+                    "as many as its axes or more, or another array's shape: "
+                    "np.broadcast_to(x, y.shape)",
     "array": "it takes numbers, or arrays of one number of axes, written out: [a, b]",
 }

@@ -74,6 +74,7 @@ class Primitive:
     array_jvp: object = None  # ... and its JVP builders, the same way
     broadcasting: bool = False  # an array operation that broadcasts its operands (``where``)
     writes: bool = False  # ``x[i] = v``: its value is ``x`` written at ``i`` (``indexing``)
+    scatters: bool = False  # its VJP adds ``g`` at an index of ``x``'s adjoint (``Scattered``)
     effectful: bool = False  # a draw: changes a generator's state (``random``)
     by_position: int = None  # an array operation's parameters a call may give by position
 

@@ -22,9 +22,10 @@ import builtins
 import math
 from types import MappingProxyType
 
-from symdiff.primitives import (array_casts, array_copies, array_cumulative, array_dtypes,
-                                array_linalg, array_masks, array_moves, array_queries,
-                                array_reductions, array_shapes, array_triangles, arrays,
+from symdiff.primitives import (array_averages, array_casts, array_copies, array_cumulative,
+                                array_dtypes, array_linalg, array_masks, array_moves, array_queries,
+                                array_reductions, array_shapes, array_tensordot, array_triangles,
+                                arrays,
                                 changes, container_reductions, containers, indexing, random,
                                 scalar, scipy, stacked)
 from symdiff.primitives.record import primitive
@@ -48,8 +49,8 @@ def _register(*modules):
     return MappingProxyType(statics)
 
 
-_CHECKED = (array_reductions, array_linalg, array_shapes, array_moves, array_queries,
-            array_cumulative, array_copies)  # see array_checked
+_CHECKED = (array_averages, array_reductions, array_linalg, array_shapes, array_moves, array_queries,
+            array_cumulative, array_copies, array_tensordot)  # see array_checked
 _STATICS = _register(*_CHECKED, array_masks, array_casts, array_dtypes, array_triangles,
                      random)
 _RECORDS = {**scalar.RECORDS, **scipy.RECORDS}

@@ -66,3 +66,5 @@ def test_forward_array_code_is_numpy_a_person_writes():
     assert "dmatmul_h = dW @ h + W @ dh" in texts["recurrence"]
     assert "np.where(mask, dsub_result, 0.0)" in texts["masked_squares"]
     assert "dnew_1[1:-1] = dadd_new_1" in texts["smoothed"]
+    assert "np.average(dX, axis=0, weights=w)" in texts["weighted_contraction"]
+    assert "dfirst = np.broadcast_to(dX_part, X.shape)" in texts["ranked_rows"]

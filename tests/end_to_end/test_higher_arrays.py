@@ -31,7 +31,6 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
 # Cases whose generated gradient uses what forward mode does not read yet (located in the
 # gradient's text); the list only shrinks.
 HVP_REFUSED = {
-    "moves.order_statistics_by_rows": "np.take_along_axis (a sort's adjoint along an axis)",
     **{f"containers.{label}": "a container of arrays the gradient builds: forward mode "
        "reads lists of numbers" for label in (
            "concatenated_windows", "rnn_over_a_list", "stacked_states", "steps_as_an_array")},

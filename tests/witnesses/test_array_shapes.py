@@ -128,6 +128,9 @@ RESHAPES = {
     "copy": lambda x: x.copy() + np.copy(x),
     "astype": lambda x: x.astype(float) * x.astype(np.float64),
     "take": lambda x: np.take(x, [0, 2, 2], axis=1) + np.take(x, [5, 5, 1]).sum(),
+    "take_along_axis": lambda x: np.take_along_axis(x, np.array([[0, 0, 3, 1, 1]] * 3), 1),
+    "take_along_axis 0": lambda x: np.take_along_axis(x, np.argsort(x, axis=0)[::-1], 0),
+    "take_along_axis none": lambda x: np.take_along_axis(x, np.array([11, 0, 0, 5]), None),
 }
 
 

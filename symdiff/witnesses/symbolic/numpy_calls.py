@@ -39,11 +39,11 @@ from symdiff.witnesses.symbolic.autograd_names import unwrapped
 from symdiff.witnesses.symbolic.primitives import _PRIMITIVES, _primitive_name
 
 _NUMPY_OWN = (  # NumPy's own code runs on arrays of sympy values: sums and rearrangements
-    "sum", "prod", "cumsum", "cumprod", "diff", "trace", "mean", "dot", "matmul", "inner",
-    "outer", "einsum", "tensordot", "kron", "concatenate", "stack", "hstack", "vstack",
-    "column_stack", "transpose", "reshape", "ravel", "expand_dims", "squeeze", "diag",
-    "diagonal", "flip", "fliplr", "flipud", "rot90", "roll", "tile", "repeat", "swapaxes",
-    "moveaxis", "broadcast_to", "triu", "tril", "atleast_1d", "atleast_2d", "copy", "pad")
+    "sum", "prod", "cumsum", "cumprod", "diff", "trace", "mean", "dot", "matmul", "inner", "outer",
+    "einsum", "tensordot", "kron", "concatenate", "stack", "hstack", "vstack", "column_stack",
+    "transpose", "reshape", "ravel", "expand_dims", "squeeze", "diag", "diagonal", "flip", "fliplr",
+    "flipud", "rot90", "roll", "tile", "repeat", "swapaxes", "moveaxis", "broadcast_to", "triu",
+    "tril", "atleast_1d", "atleast_2d", "copy", "pad", "average")
 _METHODS = ("sum", "mean", "prod", "max", "min", "var", "std", "cumsum", "cumprod", "argmax",
             "argmin", "argsort", "sort", "dot", "trace", "diagonal", "clip", "transpose",
             "reshape", "ravel", "squeeze", "swapaxes", "repeat", "any", "all", "nonzero")
@@ -392,9 +392,9 @@ def _cholesky(reader, func, args, kwargs, node):
 _OWN = {
     "max": _max, "amax": _max, "min": _min, "amin": _min, "argmax": _argextreme,
     "argmin": _argextreme, "argsort": _argextreme, "ptp": lambda *c: _max(*c) - _min(*c),
-    "sort": _sort, "take": _take, "vdot": _vdot, "var": _var, "std": _std, "where": _where,
-    "array": _array, "asarray": _array, "zeros_like": _like(0), "ones_like": _like(1),
-    "full_like": _like(None), "full": _full, "linalg.norm": _norm, "linalg.solve": _solve,
-    "linalg.inv": _inv, "linalg.det": _det, "linalg.slogdet": _slogdet,
+    "sort": _sort, "take": _take, "take_along_axis": _take, "vdot": _vdot, "var": _var,
+    "std": _std, "where": _where, "array": _array, "asarray": _array, "zeros_like": _like(0),
+    "ones_like": _like(1), "full_like": _like(None), "full": _full, "linalg.norm": _norm,
+    "linalg.solve": _solve, "linalg.inv": _inv, "linalg.det": _det, "linalg.slogdet": _slogdet,
     "linalg.cholesky": _cholesky, **{name: _float for name in _FLOAT_TYPES},
 }

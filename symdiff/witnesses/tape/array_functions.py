@@ -41,6 +41,7 @@ _DIFFERENTIABLE = {  # numpy's name -> the tape's function
     "concatenate": shapes.concatenate, "stack": shapes.stack, "vstack": shapes.vstack,
     "column_stack": shapes.column_stack,
     "hstack": shapes.hstack, "where": shapes.where, "clip": shapes.clip, "take": shapes.take,
+    "take_along_axis": shapes.take_along_axis,
     "copy": shapes.copy_, "array": shapes.array, "asarray": shapes.asarray,
     "flip": arrangements.flip, "flipud": arrangements.flipud, "fliplr": arrangements.fliplr,
     "rot90": arrangements.rot90, "roll": arrangements.roll, "sort": arrangements.sort,

@@ -1,6 +1,7 @@
 """Shapes and indexing on ArrayValues: reads and writes by index, ``reshape``, ``ravel``,
 ``expand_dims``, ``squeeze``, ``broadcast_to``, ``concatenate``, ``stack``, ``vstack``,
 ``hstack``, ``array``/``asarray`` of Values, ``where``, ``clip``, ``diff``, ``take``,
+``take_along_axis``,
 ``copy``, ``astype``, ``item`` and the ``*_like`` constants.
 
 Expects ArrayValues, Values and data mixed.  Guarantees NumPy's values and the VJPs
@@ -303,6 +304,20 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     index = [slice(None)] * lift(a)[0].ndim
     index[axis] = _index_data(indices)
     return getitem(a, tuple(index))
+
+
+def take_along_axis(arr, indices, axis=-1):
+    """``numpy.take_along_axis``: a read at the index whose part along ``axis`` is
+    ``indices`` and whose other parts count along their axes (``getitem``'s VJP adds
+    ``g`` back where a position repeats)."""
+    np = numpy()
+    data, indices = lift(arr)[0], _index_data(indices)
+    if axis is None:
+        return getitem(ravel(arr), indices)
+    axis %= data.ndim
+    index = tuple(indices if d == axis else np.arange(data.shape[d]).reshape(
+        [-1 if e == d else 1 for e in range(data.ndim)]) for d in range(data.ndim))
+    return getitem(arr, index)
 
 
 def moveaxis(a, source, destination):

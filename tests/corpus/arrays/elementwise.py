@@ -3,9 +3,9 @@
 Ufuncs as ``np.exp`` and as names imported ``from numpy import ...``; operators between
 arrays of one shape and, broadcast, an ``(n, m)`` array against ``(m,)``, ``(n, 1)``,
 ``(1, m)``, a Python float, a NumPy scalar and a 0-d array, two arrays broadcast both
-ways (``(n, 1)`` with ``(1, m)``) and a 3-D one against a matrix; ``np.where`` with a
-mask given as data and with a mask computed from the values; in-place operators on a
-copy; code written for numbers given NumPy scalars, 0-d arrays and entries of an
+ways (``(n, 1)`` with ``(1, m)``), a 3-D one against a matrix and ``np.broadcast_to``
+written out; ``np.where`` with a mask given as data and with a mask computed from the
+values; in-place operators on a copy; code written for numbers given NumPy scalars, 0-d arrays and entries of an
 array.  ``CASES`` at the end gives each function its points (``case.at``).
 """
 
@@ -189,6 +189,12 @@ def entries_through_math(x):
     return math.exp(x[0]) * x[1] + math.sin(x[-1])
 
 
+
+def biases_broadcast_explicitly(b, X):
+    B = np.broadcast_to(b, X.shape)  # one bias per column, as a matrix
+    return np.sum(np.tanh(X + B) * B) + np.sum(np.broadcast_to(b[0], (3, X.shape[1])) ** 2)
+
+
 CASES = [
     at(exp_times_tanh, (normal("ett", 3),), (normal("ett", 2, 4),), (normal("ett", 5, dtype=F32),)),
     at(softplus_sum, (normal("sps", 1),), (normal("sps", 7),), (normal("sps", 3, 2),)),
@@ -250,4 +256,7 @@ CASES = [
        (np.float32(0.4), np.float32(0.7))),
     at(scalar_code_on_a_zero_d_array, (np.array(0.3), 1.5), (np.array(-0.6, dtype=F32), np.float32(0.5))),
     at(entries_through_math, (normal("etm", 2),), (normal("etm", 5),)),
+    at(biases_broadcast_explicitly, (normal("bbe", 4), normal("bbeX", 3, 4)),
+       (normal("bbe", 1), normal("bbeX", 2, 1)),
+       (normal("bbe", 2, dtype=F32), normal("bbeX", 5, 2, dtype=F32))),
 ]

@@ -1,7 +1,7 @@
 """Array functions of linear algebra: products, transposes, einsum and ``np.linalg``.
 
 ``@`` between vectors, matrices and stacks of matrices, ``np.dot``, ``np.matmul``,
-``np.inner``, ``np.outer``, ``np.einsum`` with constant subscripts, ``.T`` and
+``np.inner``, ``np.outer``, ``np.einsum`` with constant subscripts, ``np.tensordot``, ``.T`` and
 ``np.transpose`` with axes, ``np.diag`` both ways, and ``solve``, ``inv``, ``det``,
 ``slogdet`` and ``cholesky`` from ``np.linalg`` (one imported by name), at well
 conditioned matrices.  ``cholesky`` reads only the lower triangle, so it is given
@@ -127,6 +127,13 @@ def log_determinant_by_index(K, y):
     return np.linalg.slogdet(K)[1] + np.linalg.slogdet(K)[-1] * np.dot(y, y)
 
 
+
+def tensor_contractions(A, T):
+    scores = np.tensordot(T, A, axes=1)  # (n, m, k) with (k, p): one axis contracted
+    pairs = np.tensordot(T, T, axes=([0, 2], [0, 2]))  # a Gram matrix of the middle axis
+    return np.sum(np.tanh(scores)) + np.sum(pairs ** 2) + np.tensordot(A, A) * 0.5
+
+
 CASES = [
     at(quadratic_form, (normal("qf", 3, 3), normal("qfx", 3)), (normal("qf", 1, 1), normal("qfx", 1)),
        (normal("qf", 5, 5, dtype=F32), normal("qfx", 5, dtype=F32))),
@@ -163,4 +170,7 @@ CASES = [
        (normal("toam", 2, 3, 3, dtype=F32),)),
     at(log_determinant_by_index, (spd("ldbi", 3), normal("ldbiy", 2)),
        (spd("ldbi", 2), normal("ldbiy", 1))),
+    at(tensor_contractions, (normal("tcA", 3, 2), normal("tcT", 2, 4, 3)),
+       (normal("tcA", 1, 1), normal("tcT", 2, 1, 1)),
+       (normal("tcA", 2, 3, dtype=F32), normal("tcT", 3, 2, 2, dtype=F32))),
 ]

@@ -3,7 +3,7 @@
 Axes swapped and moved (``np.swapaxes``, ``x.swapaxes``, ``np.moveaxis``), elements
 rolled, flipped and turned (``np.roll`` by a shift read as the code runs, ``np.flipud``,
 ``np.fliplr``, ``np.rot90``), ``np.atleast_2d`` of a vector, sorted values (a trimmed
-mean, order statistics), running products
+mean, order statistics, ``np.take_along_axis`` of an argsort), running products
 (``np.cumprod``: a survival curve, a stick-breaking, with a zero factor), copies
 (``np.repeat``, ``x.repeat``, ``np.tile``), casts (``x.astype``) and clips (``x.clip``),
 ``np.column_stack`` and ``np.vdot``, ranges (``np.ptp``) and diagonals (``np.diagonal``),
@@ -139,6 +139,14 @@ def questions_in_branches(x):
     return total + np.sum(np.where(np.isnan(x), 0.0, np.sin(x)))
 
 
+
+def ranked_along_rows(X):
+    order = np.argsort(X, axis=1)
+    ranked = np.take_along_axis(X, order, axis=1)  # each row in increasing order
+    best = np.take_along_axis(X, order[:, -1:], axis=1)  # each row's largest entry
+    return np.sum(ranked * np.arange(X.shape[1])) + np.sum(best ** 2)
+
+
 CASES = [
     at(attention_heads_swapped, (normal("ahs", 3, 2, 4), normal("ahsk", 3, 2, 4)),
        (normal("ahs", 1, 1, 2), normal("ahsk", 1, 1, 2)),
@@ -177,4 +185,6 @@ CASES = [
        kinky=True),
     at(questions_in_branches, (normal("qib", 5),), (positive("qib", 3),), (-positive("qibn", 2),),
        kinky=True),
+    at(ranked_along_rows, (normal("rar", 3, 4),), (normal("rar", 1, 3),),
+       (normal("rar", 2, 2, dtype=F32),), kinky=True),
 ]

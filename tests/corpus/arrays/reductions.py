@@ -3,7 +3,7 @@
 ``sum``, ``mean``, ``prod``, ``max``/``min`` (with points where the maximum is tied
 between two entries: the gradient is shared between them, which is also what a central
 difference sees), ``var``, ``std``, ``np.linalg.norm``, ``cumsum``, ``np.diff``,
-``np.trace`` and ``scipy.special.logsumexp``, as functions and as methods, over one axis,
+``np.trace``, ``scipy.special.logsumexp`` and ``np.average`` (weighted too), as functions and as methods, over one axis,
 a negative axis and a tuple of axes.
 """
 
@@ -137,6 +137,13 @@ def logsumexp_by_position(X):
     return np.sum(logsumexp(X, 1, None, True) * X) + logsumexp(X, None)
 
 
+
+def weighted_means(X, w):
+    by_rows = np.average(X, axis=0, weights=w)  # w one weight per row
+    return np.sum(by_rows ** 2) + np.average(X) * np.average(X, weights=X * X + 1.0) + np.sum(
+        np.average(X, axis=-1) ** 3)
+
+
 CASES = [
     at(sum_over_rows, (normal("sor", 1, 3),), (normal("sor", 4, 3),), (normal("sor", 7, 1),)),
     at(normalized_by_row_sums, (positive("nbrs", 3, 4),), (positive("nbrs", 1, 2),)),
@@ -172,4 +179,7 @@ CASES = [
     at(shifted_by_an_identity, (normal("sbai", 3, 3),), (normal("sbai", 2, 4, dtype=F32),),
        (normal("sbai", 4, 1),)),
     at(logsumexp_by_position, (normal("lsbp", 3, 2),), (normal("lsbp", 1, 4, dtype=F32),)),
+    at(weighted_means, (normal("wm", 3, 4), positive("wmw", 3)),
+       (normal("wm", 1, 2), positive("wmw", 1)),
+       (normal("wm", 4, 1, dtype=F32), positive("wmw", 4, dtype=F32))),
 ]
