@@ -53,6 +53,8 @@ def table(frame, node):
         return frame.tables[node.id]  # a helper's parameter, bound to a table
     if isinstance(node, ast.Name) and names.meaning_of(frame, node.id, node).kind == "local":
         operand = names.name_operand(frame, node)
+        if isinstance(operand, ir.Var) and operand.name in frame.unit.ranges:
+            return operand.name, None  # a range, read-only (``ranges``)
         if isinstance(operand, ir.Var) and operand.name not in frame.unit.params:
             raise frame.error(UnsupportedSyntaxError, node, f"{node.id} is indexed here, "
                               "but holds no list or tuple at this point",
