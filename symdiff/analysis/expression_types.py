@@ -153,7 +153,8 @@ def _call_type(expr, name_type):
         return _NOT_PRIMITIVES[name]
     if isinstance(func, ex.Name) and name == "range":  # a range: a table of ints
         return t.Table(t.INT)
-    if isinstance(func, ex.Name) and name == "sorted" and len(expr.args) == 1:
+    if isinstance(func, ex.Name) and name in ("list", "tuple", "sorted") and (
+            len(expr.args) == 1):
         table = expression_type(expr.args[0], name_type)  # (a range's positions, sorted)
         return table if isinstance(table, t.Table) else None
     if isinstance(func, ex.Attribute) and name in STRING_METHODS and (

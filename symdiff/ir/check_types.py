@@ -291,7 +291,8 @@ class TypeChecker:
             return _VALUES[name]
         if isinstance(func, ex.Name) and name == "range":  # a table of ints, read-only
             return t.Table(t.INT)
-        if isinstance(func, ex.Name) and name == "sorted" and len(expr.args) == 1:
+        if isinstance(func, ex.Name) and name in ("list", "tuple", "sorted") and (
+            len(expr.args) == 1):
             table = self.expression(expr.args[0])  # a range's positions in another order
             return table if isinstance(table, t.Table) else None
         if name == "get" and isinstance(func, ex.Attribute):  # ``kwargs.get("k", default)``

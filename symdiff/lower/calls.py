@@ -103,7 +103,7 @@ def call(frame, node, target):
                                                                          target)
     if callee.kind == "range":
         return ranges.range_value(frame, node, target)
-    positions = ranges.sorted_positions(frame, node, target)
+    positions = ranges.copied_range(frame, node, target)
     if positions is not None:
         return positions
     reduced = container_calls.reduction_call(frame, callee, node, target)

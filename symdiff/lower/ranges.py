@@ -3,10 +3,11 @@
 Expects a ``Frame``.  A range held by a name (``positions = range(len(xs))``) is a table
 of ints known when the gradient runs, read-only: a ``Compute`` of the call, its target
 noted in ``Unit.ranges`` so ``tables`` reads it as it reads a table parameter (indexed,
-measured by ``len``, looped over).  A slice of one is a range too, and so are its
-positions sorted by the elements of a container (``sorted(R, key=xs.__getitem__)``, the
-permutation that sorts ``xs``): Python computes each as the code says, so a negative
-bound, an empty range and a step are Python's.  None of them carries a derivative.
+measured by ``len``, looped over).  A slice of one, its copy (``list(R)``,
+``tuple(R)``, ``sorted(R)``) and its positions sorted by the elements of a container
+(``sorted(R, key=xs.__getitem__)``, the permutation that sorts ``xs``) are such tables
+too: Python computes each as the code says, so a negative bound, an empty range and a
+step are Python's.  None of them carries a derivative, and none is changed in place.
 
     p = range(len(xs))[1:]                    ->  p = range(len(xs))[1:]     (a Compute)
     q = sorted(range(n), key=xs.__getitem__)  ->  q = sorted(range(n), key=xs.__getitem__)
@@ -79,29 +80,32 @@ def range_slice(frame, node, target):
     return _noted(frame, target, ast.Subscript(base, cut, ast.Load()), reads)
 
 
-def sorted_positions(frame, node, target):
-    """``sorted(R, key=xs.__getitem__)`` (``reverse=`` a constant too) of a range ``R``
-    and a container ``xs``: the positions of ``xs`` in the order that sorts it, a
-    range; None for another call."""
-    if not (isinstance(node.func, ast.Name) and names.meaning_of(
-            frame, node.func.id, node.func).value is sorted and len(node.args) == 1):
+def copied_range(frame, node, target):
+    """``list(R)``, ``tuple(R)``, ``sorted(R)`` of a range ``R`` (``sorted`` with
+    ``key=xs.__getitem__`` of a container ``xs`` too, the positions in the order that
+    sorts it, and ``reverse=`` a constant): a read-only table of ints as well, computed
+    as written; None for another call."""
+    if not (isinstance(node.func, ast.Name) and len(node.args) == 1):
         return None
+    call = names.meaning_of(frame, node.func.id, node.func).value
     keywords = {k.arg: k.value for k in node.keywords}
+    if call not in (list, tuple, sorted) or (keywords and call is not sorted):
+        return None
     key = keywords.pop("key", None)
     reverse = keywords.pop("reverse", ast.Constant(False))
-    if keywords or not (isinstance(key, ast.Attribute) and key.attr == "__getitem__"
-                        and isinstance(reverse, ast.Constant)):
+    if keywords or not isinstance(reverse, ast.Constant) or key is not None and not (
+            isinstance(key, ast.Attribute) and key.attr == "__getitem__"):
         return None
     found = range_operand(frame, node.args[0])
-    held = containers.container_of(frame, key.value)
-    if found is None or held is None or held[1]:
+    held = None if key is None else containers.container_of(frame, key.value)
+    if found is None or key is not None and (held is None or held[1]):
         return None
     base, reads = found
-    keyed = ast.Attribute(ast.Name(held[0], ast.Load()), "__getitem__", ast.Load())
-    extra = [ast.keyword("reverse", ast.Constant(True))] if reverse.value else []
-    call = ast.Call(ast.Name("sorted", ast.Load()), [base],
-                    [ast.keyword("key", keyed), *extra])
-    return _noted(frame, target, call, reads + (held[0],))
+    written = [] if key is None else [ast.keyword("key", ast.Attribute(
+        ast.Name(held[0], ast.Load()), "__getitem__", ast.Load()))]
+    written += [ast.keyword("reverse", ast.Constant(True))] if reverse.value else []
+    copy = ast.Call(ast.Name(node.func.id, ast.Load()), [base], written)
+    return _noted(frame, target, copy, reads + (() if held is None else (held[0],)))
 
 
 def _noted(frame, target, expr, reads):
