@@ -55,14 +55,16 @@ def _range_call(frame, node):
 
 
 def range_operand(frame, node):
-    """``(expression, reads)`` of a range ``node``: a name holding one or a range
-    written out; None for anything else."""
+    """``(expression, reads)`` of a range ``node``: a name holding one, a range written
+    out, or a slice or copy of one (computed first); None for anything else."""
     held = held_range(frame, node)
     if held is not None:
         return ast.Name(held, ast.Load()), (held,)
     if is_range_call(frame, node):
         return _range_call(frame, node)
-    return None
+    made = range_slice(frame, node, None) if isinstance(node, ast.Subscript) else (
+        copied_range(frame, node, None) if isinstance(node, ast.Call) else None)
+    return None if made is None else (ast.Name(made.name, ast.Load()), (made.name,))
 
 
 def range_slice(frame, node, target):
@@ -106,6 +108,16 @@ def copied_range(frame, node, target):
     written += [ast.keyword("reverse", ast.Constant(True))] if reverse.value else []
     copy = ast.Call(ast.Name(node.func.id, ast.Load()), [base], written)
     return _noted(frame, target, copy, reads + (() if held is None else (held[0],)))
+
+
+def written_range(frame, node):
+    """The generated name of a range written where a table is read (``len(range(n))``,
+    ``for i in range(n)[1:]``, ``range(n)[i]``: a range, its slice or copy), computed
+    first; None for any other expression."""
+    if is_range_call(frame, node):
+        return range_value(frame, node, None).name
+    found = range_operand(frame, node)
+    return None if found is None else found[1][0]
 
 
 def _noted(frame, target, expr, reads):
