@@ -253,9 +253,6 @@ CORPUS = [c for corpus in (containers, tangent_lists, joins, control_lists, bran
 HVP_REFUSED = {  # label -> what the forward mode of its gradient stops at; only shrinks
     # each a construct of the generated gradient (located in its text) that lowering
     # does not read yet
-    'layers_of_scalars': 'a list is not a number',
-    'nested_literal': 'a list is not a number',
-    'products_of_pairs': 'a list is not a number',
     'bilinear_tanh': 'terms was appended to another list, and is read again',
     'logistic_regression': 'terms was appended to another list, and is read again',
     'mlp_lists': 'terms was appended to another list, and is read again',
@@ -277,7 +274,6 @@ HVP_REFUSED = {  # label -> what the forward mode of its gradient stops at; only
     # the corpora of branch-local containers and of every kind of argument
     'literal_in_each_branch': 'a container built in one branch of an if is read after it',
     'branch_in_a_loop': 'a list[float] is appended to a list[float]',
-    'nearest_point': 'a list is not a number',
     # xs.copy() is also an array method: built as for arrays, which refuse a list
     'copied_by_method': 'a list of arrays, is not laid out yet',
     'config_by_method': 'a dict of arrays, is not laid out yet',
