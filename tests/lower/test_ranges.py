@@ -37,6 +37,13 @@ def odd_positions(x, n):
     return sum(x * i for i in odd) + math.sin(x) * len(odd)
 
 
+def over_a_copy_of_a_range(x):  # (refused by the fence once)
+    y = x
+    for k in list(range(1, 4)):
+        y = y * k + math.cos(x)
+    return y
+
+
 def changes_a_range(xs):
     idx = range(len(xs))
     idx.append(0)
@@ -57,6 +64,10 @@ def test_a_range_kept_in_a_name_is_a_table_of_ints():
                 and s.target == "steps"]
     assert len(computed) == 1 and computed[0].reads == ("n",)
     assert program.types["steps"] == t.Table(t.INT)
+
+
+def test_a_loop_over_a_copy_of_a_range_agrees_with_the_witnesses():
+    assert symdiff.check(over_a_copy_of_a_range, (0.7,), (-1.3,)).ok
 
 
 @pytest.mark.parametrize("fn", [power_by_range, written_in_len, odd_positions])
