@@ -63,8 +63,9 @@ class Structured:
             made = [build(self.fn, self._wrt, optimize=self._optimize, mode="forward",
                           kinds=kinds)]
         else:
-            made = [build(build(self.fn, name, kinds=kinds).function, self._names,
-                          mode="forward", kinds=kinds) for name in self._names]
+            made = [build(build(self.fn, name, kinds=kinds, pack=False).function,
+                          self._names, mode="forward", kinds=kinds)
+                    for name in self._names]  # (its saves one by one: the text read again)
         self._last = made[0]
         return [m.function for m in made]
 

@@ -218,13 +218,6 @@ def indexes_a_table_with_a_float(x):
     return x * TABLE[1.5]  # FENCE table_float_index at TABLE[1.5]
 
 
-def uses_for_list_call(x):
-    y = x
-    for t in list(range(3)):  # FENCE for_list_call at list(
-        y = y * t
-    return y
-
-
 def uses_for_unpacking(x):
     y = x
     for i, j in range(3):  # FENCE for_unpacking at i, j

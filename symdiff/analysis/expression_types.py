@@ -105,8 +105,8 @@ def expression_type(expr, name_type):
         return t.Table(t.INT) if expr.attr == "shape" else t.INT  # (a tuple of ints)
     if isinstance(expr, ex.Subscript):
         container = expression_type(expr.value, name_type)
-        if isinstance(container, t.Table):
-            return container.elem
+        if isinstance(container, t.Table):  # a slice of one (a range's): a table
+            return container if isinstance(expr.index, ex.Slice) else container.elem
         return None
     if isinstance(expr, ex.Attribute) and isinstance(expr.value, ex.Name):
         value = getattr(math, expr.attr, None) if expr.value.id == "math" else None
@@ -151,6 +151,12 @@ def _call_type(expr, name_type):
     name = func.id if isinstance(func, ex.Name) else getattr(func, "attr", None)
     if name in _NOT_PRIMITIVES:
         return _NOT_PRIMITIVES[name]
+    if isinstance(func, ex.Name) and name == "range":  # a range: a table of ints
+        return t.Table(t.INT)
+    if isinstance(func, ex.Name) and name in ("list", "tuple", "sorted") and (
+            len(expr.args) == 1):
+        table = expression_type(expr.args[0], name_type)  # (a range's positions, sorted)
+        return table if isinstance(table, t.Table) else None
     if isinstance(func, ex.Attribute) and name in STRING_METHODS and (
             expression_type(func.value, name_type) == t.STR):
         return STRING_METHODS[name]

@@ -269,7 +269,9 @@ class TypeChecker:
             return t.Table(t.INT) if expr.attr == "shape" else t.INT
         if isinstance(expr, ex.Subscript):
             table = self.expression(expr.value)
-            return table.elem if isinstance(table, t.Table) else None
+            if not isinstance(table, t.Table):
+                return None
+            return table if isinstance(expr.index, ex.Slice) else table.elem
         if isinstance(expr, ex.Attribute) and isinstance(expr.value, ex.Name) and (
                 expr.value.id == "math"):
             return t.FLOAT if expr.attr in ("pi", "e", "tau", "inf", "nan") else None
@@ -287,6 +289,12 @@ class TypeChecker:
         name = func.id if isinstance(func, ex.Name) else getattr(func, "attr", None)
         if name in _VALUES:
             return _VALUES[name]
+        if isinstance(func, ex.Name) and name == "range":  # a table of ints, read-only
+            return t.Table(t.INT)
+        if isinstance(func, ex.Name) and name in ("list", "tuple", "sorted") and (
+            len(expr.args) == 1):
+            table = self.expression(expr.args[0])  # a range's positions in another order
+            return table if isinstance(table, t.Table) else None
         if name == "get" and isinstance(func, ex.Attribute):  # ``kwargs.get("k", default)``
             table = self.expression(func.value)
             if isinstance(table, t.Table):

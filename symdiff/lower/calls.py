@@ -24,7 +24,7 @@ from symdiff.core import types as t
 from symdiff.errors import InternalError, UnknownFunctionError, UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
 from symdiff.lower import (array_calls, arrays, changes, container_calls, containers, draws,
-                           dtypes, methods, names, operands, records, tables, takes)
+                           dtypes, methods, names, operands, ranges, records, tables, takes)
 from symdiff.lower.spellings import scipy_spelling, spelled
 from symdiff.lower.statics import check_statics, constant_axes, constant_contraction
 from symdiff.lower.kind_tests import kind_test
@@ -101,6 +101,11 @@ def call(frame, node, target):
             measured = arrays.length(frame, node.args[0], target)
         return measured if measured is not None else tables.table_length(frame, node.args[0],
                                                                          target)
+    if callee.kind == "range":
+        return ranges.range_value(frame, node, target)
+    positions = ranges.copied_range(frame, node, target)
+    if positions is not None:
+        return positions
     reduced = container_calls.reduction_call(frame, callee, node, target)
     if reduced is not None:
         return reduced
@@ -108,9 +113,6 @@ def call(frame, node, target):
     if copied is not None:
         return copied
     if callee.kind not in ("primitive", "stop_gradient"):
-        if callee.kind == "range":
-            raise frame.error(UnsupportedSyntaxError, node, "range(...) outside a for loop",
-                              "use it as `for i in range(...)`")
         refused = names.refused_math(frame, node, shown, obj=callee.value)
         if refused is not None:
             raise refused

@@ -26,6 +26,7 @@ from symdiff.lower.containers import (
     index_operand,
     is_container_operand,
     kind_of_operand,
+    literal,
     number,
 )
 from symdiff.lower.filling import filled_kind
@@ -164,7 +165,10 @@ def append(frame, name, value_node):
     made empty (``[]``) takes the kind of what is first appended to it."""
     frame.hint = name
     _not_held(frame, value_node, name)
-    value = frame.value(value_node)
+    if isinstance(value_node, (ast.List, ast.Tuple)):  # a row written out: built first
+        value = literal(frame, value_node, frame.namer.fresh(f"{name}_row"))
+    else:
+        value = frame.value(value_node)
     kind = kind_of_operand(frame, value)
     if is_container(kind):
         if not isinstance(value, ir.Var) or not isinstance(kind, (t.List, t.Tuple)) or (

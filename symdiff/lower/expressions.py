@@ -18,7 +18,7 @@ import operator
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
 from symdiff.lower import (arrays, calls, changes, containers, halves, joins, methods, names,
-                           operands, tables)
+                           operands, ranges, tables)
 from symdiff.lower.operands import operand_ast, reads_of
 from symdiff.primitives.registry import operators
 
@@ -100,7 +100,9 @@ def value_inner(frame, node, target):
         half = halves.pair_half(frame, node, target)  # ``np.linalg.slogdet(K)[1]``
         if half is not None:
             return half
-        measured = arrays.subscript(frame, node, target)
+        measured = ranges.range_slice(frame, node, target)  # ``range(n)[1:]``
+        if measured is None:
+            measured = arrays.subscript(frame, node, target)
         if measured is not None:
             return measured
         element = containers.read(frame, node, target)

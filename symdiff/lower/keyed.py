@@ -55,7 +55,18 @@ def is_keyed(node, scope):
     meant = scope.meaning(node.func)
     if meant in (builtins.max, builtins.min):
         return bool(given & {"key", "default"})
-    return meant is builtins.sorted and "key" in given
+    return meant is builtins.sorted and "key" in given and not _sorted_positions(node, scope)
+
+
+def _sorted_positions(node, scope):
+    """Whether ``node`` is ``sorted(range(...), key=xs.__getitem__)``: positions sorted
+    by the elements at them, ints with no derivative, which ``lower.ranges`` reads as
+    it is written."""
+    key = next(k.value for k in node.keywords if k.arg == "key")
+    return (len(node.args) == 1 and isinstance(node.args[0], ast.Call)
+            and scope.meaning(node.args[0].func) is builtins.range
+            and isinstance(key, ast.Attribute) and key.attr == "__getitem__"
+            and isinstance(key.value, ast.Name))
 
 
 def keyed_extrema(stmt, scope):

@@ -35,6 +35,7 @@ class Unit:
         self.namespace = {}
         self.read = set()  # generated names some statement has read so far
         self.reads = []  # (globals dict, name, object, a list's items): what it was built from
+        self.ranges = set()  # generated names holding a range (``lower.ranges``)
         self.table_names = {}  # generated name read as a table -> the error if it is in wrt
         self._globals = {}
         self._parsed = {}

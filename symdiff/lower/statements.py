@@ -18,7 +18,7 @@ import ast
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
 from symdiff.lower import (arrays, attempts, changes, containers, control, draws, expressions,
-                           inline, loops, names)
+                           inline, loops, names, ranges)
 from symdiff.lower.checks import check_statement
 from symdiff.lower.scope import Nested
 
@@ -95,6 +95,11 @@ def stmt_Expr(frame, node):
         raise frame.error(UnsupportedSyntaxError, node, f"{func.value.id}.{func.attr}() is not "
                           "supported", "change a list by append, pop and element "
                           "assignment: xs.append(v), xs.pop(), xs[i] = v")
+    if isinstance(func, ast.Attribute) and ranges.held_range(frame, func.value) is not None:
+        raise frame.error(UnsupportedSyntaxError, node, f"{func.value.id} holds positions "
+                          "made by range, read-only here", "read it as it is (index it, "
+                          "len, loop over it) and the positions to add apart: for i in "
+                          "(0, 2): ...")
     raise frame.error(UnsupportedSyntaxError, node, "an expression statement is not "
                       "supported: its value is discarded",
                       "assign the value to a name or remove the line")

@@ -17,7 +17,7 @@ from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.exits import own_nodes
 from symdiff.ir import nodes as ir
 from symdiff.core.types import table_values
-from symdiff.lower import names
+from symdiff.lower import names, ranges
 from symdiff.lower.operands import operand_ast, reads_of
 
 
@@ -51,8 +51,13 @@ def table(frame, node):
     table is one known only when the gradient runs: its values are None."""
     if isinstance(node, ast.Name) and node.id in frame.tables:
         return frame.tables[node.id]  # a helper's parameter, bound to a table
+    written = None if isinstance(node, ast.Name) else ranges.written_range(frame, node)
+    if written is not None:
+        return written, None  # ``len(range(n))``: the range, computed first
     if isinstance(node, ast.Name) and names.meaning_of(frame, node.id, node).kind == "local":
         operand = names.name_operand(frame, node)
+        if isinstance(operand, ir.Var) and operand.name in frame.unit.ranges:
+            return operand.name, None  # a range, read-only (``ranges``)
         if isinstance(operand, ir.Var) and operand.name not in frame.unit.params:
             raise frame.error(UnsupportedSyntaxError, node, f"{node.id} is indexed here, "
                               "but holds no list or tuple at this point",

@@ -157,7 +157,11 @@ def _leaf_jvp(path):
 
 
 def _repeated_vjp(g, args, out, names):
-    return ex.Call(_named(names, "sum"), (g,))
+    """``sum(g)`` of the adjoints of ``[v] * n``; ``sum(g, 0.0)`` for a count known only
+    when it runs, whose sum of no adjoint would be the int 0."""
+    if isinstance(args[-1], ex.Const):
+        return ex.Call(_named(names, "sum"), (g,))
+    return ex.Call(_named(names, "sum"), (g, ex.Const(0.0)))
 
 
 def _repeated_jvp(tangent, args, out, names):

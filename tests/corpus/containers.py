@@ -937,6 +937,73 @@ def horner_over_sorted_keys(coeffs, x):
     return s
 
 
+# --- ranges held as values: positions kept in a name, sliced, copied, sorted -------------
+
+def every_other_squared(xs):
+    evens = range(0, len(xs), 2)
+    total = 0.0
+    for i in evens:
+        total = total + xs[i] ** 2
+    return total * len(evens)
+
+
+def neighbour_products(xs):
+    after_first = range(len(xs))[1:]
+    return sum(xs[i] * xs[i - 1] for i in after_first)
+
+
+def product_of_the_first(xs, n):
+    first = range(n)  # empty for n <= 0, as in Python
+    p = xs[0]
+    for i in first:
+        p = p * xs[i]
+    return p + len(first)
+
+
+def cubes_by_position(xs):
+    positions = list(range(len(xs)))
+    return sum(xs[i] ** 3 for i in positions)
+
+
+def ends_of_a_backward_range(xs):
+    backward = range(len(xs) - 1, -1, -1)
+    return xs[backward[0]] * xs[backward[-1]] + math.sin(xs[backward[len(backward) // 2]])
+
+
+def differences_over_positions(xs):
+    steps = range(1, len(xs))
+    ds = [xs[i] - xs[i - 1] for i in steps]
+    return sum(d * d for d in ds)
+
+
+def smallest_by_order(xs):
+    order = sorted(range(len(xs)), key=xs.__getitem__)
+    return 2.0 * xs[order[0]] + xs[order[-1]] ** 2
+
+
+def ranked_by_position(xs):
+    total = 0.0
+    for k, i in enumerate(range(1, len(xs))):
+        total = total + (k + 1) * xs[i] ** 2
+    return total
+
+
+def backward_over_a_range(xs):
+    positions = range(len(xs))
+    total = 0.0
+    for i in reversed(positions):
+        total = total * 0.5 + xs[i]
+    return total
+
+
+def empty_range_reversed(xs):
+    none = range(len(xs), 0)
+    total = xs[0] ** 2
+    for i in none:
+        total = total + xs[i]
+    return total + len(none)
+
+
 def _data(n, seed):
     """``n`` (x, y) pairs of data."""
     return [(x, y) for x, y in zip(numbers(n, seed + ".x", -2, 2), numbers(n, seed + ".y"))]
@@ -1150,4 +1217,17 @@ CASES = [
        (numbers(4, "pbp"), -4), wrt="xs"),
     at(pop_from_the_front, (0.7, -1.2), (1.5, 0.4), (-0.3, 0.9)),
     at(pop_second_to_last, ([0.8, 0.3],), ([0.4, -0.9, 1.1],), (numbers(6, "pstl"),)),
+    # ranges held as values
+    at(every_other_squared, ([0.8],), ([0.4, -0.9],), (numbers(5, "eos"),)),
+    at(neighbour_products, ([0.8],), ([0.4, -0.9],), (numbers(5, "np"),)),
+    at(product_of_the_first, ([0.8, 0.3], -2), ([0.4, -0.9, 1.1], 0), (numbers(5, "pf"), 3),
+       wrt="xs"),
+    at(cubes_by_position, ([0.8],), ([0.4, -0.9, 1.1],)),
+    at(ends_of_a_backward_range, ([0.8],), ([0.4, -0.9],), (numbers(5, "ebr"),)),
+    at(differences_over_positions, ([0.8],), ([0.4, -0.9],), (numbers(5, "dop"),)),
+    at(smallest_by_order, ([0.8],), ([0.4, -0.9, 1.1],), (numbers(5, "sbo"),), kinky=True,
+       symbolic=False),  # (sympy reads no key=xs.__getitem__)
+    at(ranked_by_position, ([0.8],), ([0.4, -0.9, 1.1],)),
+    at(backward_over_a_range, ([0.8],), ([0.4, -0.9, 1.1],)),
+    at(empty_range_reversed, ([0.8],), ([0.4, -0.9],)),
 ]

@@ -102,9 +102,12 @@ def weighted_in_loop(xs):
     return total
 
 
-def test_range_as_value_refused_and_a_for_loop_works():
-    _refused(weighted_by_position, [1.0, 2.0, 3.0], construct=r"range")
-    assert list(grad(weighted_in_loop)([1.0, 2.0, 3.0])) == pytest.approx([0.0, 1.0, 2.0])
+def test_a_range_kept_in_a_name_is_read_as_the_for_loop_over_it():  # (it was refused)
+    xs = [1.0, 2.0, 3.0]
+    kept, looped = grad(weighted_by_position)(xs), grad(weighted_in_loop)(xs)
+    assert list(kept) == list(looped)
+    assert list(kept) == pytest.approx([_fd(lambda v: weighted_by_position(
+        [v if j == i else x for j, x in enumerate(xs)]), xs[i]) for i in range(len(xs))])
 
 
 def power(x, n=3):

@@ -81,8 +81,6 @@ SCALAR_IDS = [c.label for c in second_order.SCALAR]
 # label -> the construct of its generated gradient that forward mode's reading of it
 # stops at (located in the gradient's text); the list only shrinks
 SECOND_REFUSED = {
-    "tail_cubes": "a slice is not supported",
-    "sorted_trimmed": "a slice is not supported",
     "tiny_mlp": "was appended to another list, and is read again",
     "layered_params": "Dict is not supported in an expression",
 }
@@ -255,40 +253,11 @@ CORPUS = [c for corpus in (containers, tangent_lists, joins, control_lists, bran
 HVP_REFUSED = {  # label -> what the forward mode of its gradient stops at; only shrinks
     # each a construct of the generated gradient (located in its text) that lowering
     # does not read yet
-    'median_of_three': 'range(...) outside a for loop',
-    'sorted_weights': 'range(...) outside a for loop',
-    'layers_of_scalars': 'a list is not a number',
-    'nested_literal': 'a list is not a number',
-    'products_of_pairs': 'a list is not a number',
-    'ends_and_middle': 'a slice is not supported',
-    'first_against_the_rest': 'a slice is not supported',
-    'head_squares': 'a slice is not supported',
-    'helper_slice_called_twice': 'a slice is not supported',
-    'largest_by_loop': 'a slice is not supported',
-    'middle_of_tuple': 'a slice is not supported',
-    'pair_and_remainder': 'a slice is not supported',
-    'sum_of_every_other': 'a slice is not supported',
-    'sum_of_tail': 'a slice is not supported',
-    'tail_sum': 'a slice is not supported',
-    'trapezoid_rule': 'a slice is not supported',
-    'two_rows_joined': 'a slice is not supported',
-    'zipped_with_tail': 'a slice is not supported',
     'bilinear_tanh': 'terms was appended to another list, and is read again',
     'logistic_regression': 'terms was appended to another list, and is read again',
     'mlp_lists': 'terms was appended to another list, and is read again',
     'quadratic_form': 'terms was appended to another list, and is read again',
     'recurrent_sum': 'terms was appended to another list, and is read again',
-    'element_overwritten_twice': 'range(...) outside a for loop',
-    'extended_copy': 'range(...) outside a for loop',
-    'helper_extends_a_list': 'range(...) outside a for loop',
-    'overwritten_in_place': 'range(...) outside a for loop',
-    'popped_then_passed': 'range(...) outside a for loop',
-    'shrinking_sums': 'range(...) outside a for loop',
-    'smoothing_passes': 'range(...) outside a for loop',
-    'subscript_of_squares': 'range(...) outside a for loop',
-    'subscript_overwrite': 'range(...) outside a for loop',
-    'sum_of_a_copy': 'range(...) outside a for loop',
-    'window_from_the_end': 'range(...) outside a for loop',
     'matrix_comprehension': 'a float is appended to a list[list[float]]',
     'mlp_over_layers': 'a float is appended to a list[list[float]]',
     'grid_of_values': 'pop() of a list[list[float]]',
@@ -305,18 +274,10 @@ HVP_REFUSED = {  # label -> what the forward mode of its gradient stops at; only
     # the corpora of branch-local containers and of every kind of argument
     'literal_in_each_branch': 'a container built in one branch of an if is read after it',
     'branch_in_a_loop': 'a list[float] is appended to a list[float]',
-    'copied_lists': 'range(...) outside a for loop',
-    'nearest_point': 'a list is not a number',
-    'median': 'range(...) outside a for loop',
-    'trimmed_mean': 'a slice is not supported',
-    'top_two_margin': 'range(...) outside a for loop',
     # xs.copy() is also an array method: built as for arrays, which refuse a list
     'copied_by_method': 'a list of arrays, is not laid out yet',
     'config_by_method': 'a dict of arrays, is not laid out yet',
-    'largest_magnitudes': 'sorted(..., key=...) here is not supported',
-    'closest_first': 'sorted(..., key=...) here is not supported',
-    'ranked_by_helper': 'sorted(..., key=...) here is not supported',
-    'repeated_sorts': 'sorted(..., key=...) here is not supported',
+    'repeated_sorts': 's was appended to another list, and is read again',
 }
 
 # lowering the generated gradient of a loop over a dict's keys that stops early

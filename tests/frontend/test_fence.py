@@ -120,7 +120,6 @@ CASES = {
     "shift_right": (cases.uses_shift_right, UnsupportedSyntaxError),
     "invert": (cases.uses_invert, UnsupportedSyntaxError),
     "matmul": (cases.uses_matmul, UnsupportedSyntaxError),
-    "for_list_call": (cases.uses_for_list_call, UnknownFunctionError),  # read by desugar
     "for_unpacking": (cases.uses_for_unpacking, UnsupportedSyntaxError),
     "for_else": (cases.uses_for_else, UnsupportedSyntaxError),
     "while_else": (cases.uses_while_else, UnsupportedSyntaxError),

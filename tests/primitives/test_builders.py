@@ -201,7 +201,8 @@ def test_a_build_is_a_record_of_its_places():
     n = ex.Name("n")
     assert repeated.vjp == (repeated.vjp[0], None)
     assert repeated.vjp[0](g, (a, n), None, lambda name: ex.Name("sum_1")) == ex.Call(
-        ex.Name("sum_1"), (g,))
+        ex.Name("sum_1"), (g, ex.Const(0.0)))  # (a float when n is 0: sum([]) is the int 0)
+    assert repeated.vjp[0](g, (a, ex.Const(3)), None, None) == ex.Call(ex.Name("sum"), (g,))
     assert repeated.jvp[0](ex.Name("da"), (a, n), None, None) == ex.BinOp(
         "*", ex.List((ex.Name("da"),)), n)
 
