@@ -58,23 +58,8 @@ def hoist_invariants(function, context):
     """Move what each ``for`` loop of ``function`` computes alike on every iteration before
     it (module docstring); whether anything moved."""
     hoister = _Hoister(function, context)
-    for block, in_try in _blocks(function.body, False):
-        i = 0
-        while i < len(block):
-            stmt = block[i]
-            if type(stmt) is sw.For:
-                i += hoister.hoist(block, i, in_try)
-            i += 1
+    hoister.visit(function.body, False, set(function.params))
     return hoister.changed
-
-
-def _blocks(block, in_try):
-    """Every block in ``block`` (itself first), with whether it runs inside a ``try``."""
-    yield block, in_try
-    for stmt in block:
-        inner = in_try or type(stmt) is sw.Try
-        for nested in sw.blocks(stmt):
-            yield from _blocks(nested, inner)
 
 
 def _key(expr):
@@ -92,10 +77,35 @@ class _Hoister:
             self.taken.update(writes(stmt))
         self.changed = False
 
-    def hoist(self, block, index, in_try):
-        """Move the invariants of the loop ``block[index]`` before it; how many statements
-        now stand before it that did not."""
+    def visit(self, block, in_try, bound):
+        """Hoist out of every loop in ``block`` (``in_try``: the block runs in a ``try``;
+        ``bound``: the names certainly bound where it begins, which it adds to)."""
+        i = 0
+        while i < len(block):
+            stmt = block[i]
+            kind = type(stmt)
+            if kind is sw.For:
+                added = self.hoist(block, i, in_try, bound)
+                for new in block[i:i + added]:
+                    bound.update(sw.binds(new))
+                i += added
+                self.visit(stmt.body, in_try, bound | {stmt.target})
+            elif kind is sw.Function:
+                pass  # a function of its own: its names are not these
+            elif sw.blocks(stmt):
+                inner = in_try or kind is sw.Try
+                for nested in sw.blocks(stmt):
+                    self.visit(nested, inner, set(bound))
+            else:
+                bound.update(sw.binds(stmt))
+            i += 1
+
+    def hoist(self, block, index, in_try, bound):
+        """Move the invariants of the loop ``block[index]`` before it (``bound``: the names
+        certainly bound where it begins); how many statements now stand before it that
+        did not."""
         loop = block[index]
+        self.bound = set(bound)
         changed = set()
         for stmt in statements(loop.body):
             changed.update(writes(stmt))
@@ -143,13 +153,17 @@ class _Hoister:
                 return False
         return True
 
-    def _immutable(self, name):
+    def _module_name(self, name):
         calls = self.context.calls
         if name == self.context.math_name or name in calls.numpy_names:
             return name not in self.counts and name not in self.function.params
-        if name in calls.builtins and name not in self.context.types:
-            return name not in self.counts
-        return _immutable_type(self.context.type_of(name))
+        return name in calls.builtins and name not in self.context.types and (
+            name not in self.counts)
+
+    def _immutable(self, name):
+        if self._module_name(name):
+            return True
+        return name in self.bound and _immutable_type(self.context.type_of(name))
 
     # --- whole statements --------------------------------------------------------------
 
@@ -170,6 +184,7 @@ class _Hoister:
                 del body[i]
                 moved.append((comment, stmt))
                 self.loop_changes.discard(stmt.target)
+                self.bound.add(stmt.target)
                 if any(isinstance(n, _OPERATIONS) for n in walk(stmt.value)):
                     available.setdefault(_key(stmt.value), stmt.target)
                 continue
@@ -240,6 +255,7 @@ class _Hoister:
                 moved, comment = naming
                 moved.append((comment, sw.Let(name, expr)))
                 available[_key(expr)] = name
+                self.bound.add(name)
                 return ex.Name(name)
         inner = children(expr)
         if not inner:
