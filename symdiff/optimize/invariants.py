@@ -38,6 +38,7 @@ from symdiff.optimize.analyses import write_counts
 from symdiff.optimize.facts import cannot_raise, known_number, type_of
 from symdiff.optimize.walk import (
     children,
+    is_comment,
     name_reads,
     reads,
     rewrite,
@@ -85,6 +86,10 @@ class _Hoister:
             stmt = block[i]
             kind = type(stmt)
             if kind is sw.For:
+                if _repeated_comment(block, i):  # its statements moved, then went
+                    del block[i - 1]
+                    self.changed = True
+                    i -= 1
                 added = self.hoist(block, i, in_try, bound)
                 for new in block[i:i + added]:
                     bound.update(sw.binds(new))
@@ -313,6 +318,19 @@ def _leading_comment(block, index):
         if type(stmt) in (sw.For, sw.While, sw.If, sw.Try):
             return None
     return None
+
+
+def _repeated_comment(block, index):
+    """Whether the comment just before the loop ``block[index]`` says again what the last
+    comment above it says, with only statements of no block between."""
+    if index < 2 or not is_comment(block[index - 1]):
+        return False
+    for stmt in reversed(block[:index - 1]):
+        if type(stmt) is sw.Comment:
+            return not stmt.heading and stmt.text == block[index - 1].text
+        if sw.blocks(stmt):
+            return False
+    return False
 
 
 def _immutable_type(kind):
