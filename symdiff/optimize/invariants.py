@@ -21,9 +21,10 @@ writes.  For each ``for`` loop, three rewrites:
   the loop reads the name.
 
 The moved statements go before the comments that lead to the loop, each under the comment
-of the line it came from:
+of the line it came from, which says it moved (as ``ad.writer`` says it of the values
+hoisted before differentiating):
 
-    for _ in range(200):                      # line 207: k1v = -omega ** 2 * x
+    for _ in range(200):                      # line 207, hoisted out of its loop: k1v = ...
         # line 207: k1v = -omega ** 2 * x      neg_k1v = -omega ** 2
         neg_k1v = -omega ** 2     ──►         for _ in range(200):
         k1v = neg_k1v * x                         # line 207: k1v = -omega ** 2 * x
@@ -299,7 +300,7 @@ class _Hoister:
         last = None
         for comment, stmt in moved:
             if comment is not None and (last is None or comment.text != last.text):
-                lines.append(sw.Comment(comment.text))
+                lines.append(sw.Comment(_hoisted(comment.text)))
             last = comment if comment is not None else last
             lines.append(stmt)
         if start == index:
@@ -308,6 +309,15 @@ class _Hoister:
                 lines.append(sw.Comment(heading.text))
         block[start:start] = lines
         return len(lines)
+
+
+def _hoisted(text):
+    """The comment of a line (``line 207: ...``) over what moved out of its loop
+    (``line 207, hoisted out of its loop: ...``, as ``ad.writer`` says it)."""
+    where, colon, rest = text.partition(": ")
+    if not colon or not where.startswith("line ") or "hoisted out of its loop" in where:
+        return text
+    return f"{where}, hoisted out of its loop: {rest}"
 
 
 def _leading_comment(block, index):
@@ -360,6 +370,8 @@ def _name_of(expr):
         func = expr.func
         op = func.attr if type(func) is ex.Attribute else getattr(func, "id", "value")
         first = next((n for n in ex.name_ids(ex.Tuple(expr.args))), first)
+    elif type(expr) in (ex.Compare, ex.BoolOp):
+        op = "cond"
     else:
         op = "value"
     return f"{op}_{first}"

@@ -139,6 +139,7 @@ def test_a_moved_statement_keeps_the_comment_of_its_line(loops):
     lines = symdiff.grad(loops.spring).source.splitlines()
     at = next(i for i, line in enumerate(lines) if "neg_a = -omega ** 2" in line)
     assert lines[at - 1].strip().startswith("# line ") and "-omega ** 2 * x" in lines[at - 1]
+    assert ", hoisted out of its loop: " in lines[at - 1]
     assert lines[at + 1].strip().startswith("# line ") and "for _ in range(20)" in lines[at + 1]
 
 
