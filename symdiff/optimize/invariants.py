@@ -11,8 +11,9 @@ writes.  For each ``for`` loop, three rewrites:
   changes, goes before the loop.  Where ``e`` may raise (``-omega ** 2`` overflows), only
   when that changes nothing but the iteration it is raised in: the loop is a ``range`` of
   numbers written out that runs at least once, it sits in no ``try``, and every statement
-  before ``t = e`` in the body raises nothing and only binds names of the function (so
-  the first iteration reaches ``t = e``, with nothing seen outside done before it);
+  before ``t = e`` in the body raises nothing and only binds names of the function or
+  saves on the gradient's own stack (so the first iteration reaches ``t = e``, with
+  nothing a caller could see done before it);
 - **a value reused**: an expression in the loop that a statement just before the loop
   assigned to a name (operands unchanged since) is read from the name;
 - **a part computed once**: a part of an expression in the loop (at any depth) that
@@ -213,7 +214,7 @@ class _Hoister:
     def _quiet_step(self, stmt):
         """Whether ``stmt`` certainly raises nothing and changes only the function's names."""
         kind = type(stmt)
-        if kind not in _QUIET_STEPS:
+        if kind not in _QUIET_STEPS or kind is sw.Push and stmt.method:  # a list of f's
             return False
         if kind is sw.Let or kind is sw.AddTo:
             if type(stmt.target) is not str:
