@@ -153,16 +153,19 @@ def test_a_value_that_may_raise_stays_in_a_loop_that_may_not_run(loops):
     assert _before_loop(reverse, "2 * omega")  # raises nothing: moved all the same
 
 
-def _power_loop(in_try):
-    """``for _ in range(3): p = omega ** 2; s += p`` as sweeps, in a ``try`` or not."""
-    loop = sw.For("_", (ex.Const(3),), [
+def _power_loop(in_try, appended=False):
+    """``for _ in range(3): p = omega ** 2; s += p`` as sweeps, in a ``try`` or not
+    (``appended``: ``ys.append(s)`` first, ``ys`` a parameter)."""
+    first = [sw.Push("ys", ex.Name("s"), method=True)] if appended else []
+    loop = sw.For("_", (ex.Const(3),), first + [
         sw.Let("p", ex.BinOp("**", ex.Name("omega"), ex.Const(2))),
         sw.AddTo("s", ex.Name("p"))])
     body = [sw.Let("s", ex.Const(0.0))]
     body += [sw.Try([loop], (ex.Name("OverflowError"),), "caught")] if in_try else [loop]
     body += [sw.Return(ex.Name("s"))]
-    types = {"omega": t.FLOAT, "p": t.FLOAT, "s": t.FLOAT, "_": t.INT, "caught": t.INT}
-    return sw.Function("f", ("omega",), (), None, body, types)
+    types = {"omega": t.FLOAT, "p": t.FLOAT, "s": t.FLOAT, "_": t.INT, "caught": t.INT,
+             "ys": t.List(t.FLOAT)}
+    return sw.Function("f", ("omega", "ys"), (), None, body, types)
 
 
 def test_a_value_that_may_raise_stays_in_a_loop_in_a_try():
@@ -170,6 +173,11 @@ def test_a_value_that_may_raise_stays_in_a_loop_in_a_try():
     assert hoist_invariants(alone, Context.of(alone))
     assert isinstance(alone.body[1], sw.Let) and alone.body[1].target == "p"
     assert not hoist_invariants(caught, Context.of(caught))
+
+
+def test_a_value_that_may_raise_stays_after_an_append_a_caller_sees():
+    appended = _power_loop(False, appended=True)
+    assert not hoist_invariants(appended, Context.of(appended))
 
 
 def test_a_value_that_may_raise_stays_in_its_branch(loops):
