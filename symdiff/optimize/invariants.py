@@ -19,7 +19,7 @@ writes.  For each ``for`` loop, three rewrites:
 - **a part computed once**: a part of an expression in the loop (at any depth) that
   cannot raise, is pure and reads operands the loop never changes (``2 * omega`` in the
   reverse sweep) gets a name of its own, assigned before the loop; each repeat of it in
-  the loop reads the name.
+  the loop reads the name.  An input check (``assert``, ``raise``) stays as written.
 
 The moved statements go before the comments that lead to the loop, each under the comment
 of the line it came from, which says it moved (as ``ad.writer`` says it of the values
@@ -53,6 +53,7 @@ from symdiff.optimize.walk import (
 _IMMUTABLE = (t.Float, t.Int, t.Bool, t.Str, t.Number, t.NoneType)
 _OPERATIONS = (ex.BinOp, ex.UnaryOp, ex.Call, ex.Compare, ex.BoolOp, ex.IfExp)
 _QUIET_STEPS = (sw.Let, sw.AddTo, sw.Push, sw.Comment, sw.Pass)
+_AS_WRITTEN = (sw.Check, sw.Raise)  # the user's input checks read as the user wrote them
 _OPS = {"+": "add", "-": "sub", "*": "mul", "/": "div", "//": "floordiv", "%": "mod",
         "**": "pow"}
 
@@ -234,14 +235,16 @@ class _Hoister:
         if not available:
             return
         for inner in statements([stmt]):
-            rewrite(inner, lambda e: self._replaced(e, available, None))
+            if type(inner) not in _AS_WRITTEN:
+                rewrite(inner, lambda e: self._replaced(e, available, None))
 
     def _name_parts(self, block, available, moved, comment):
         for stmt in block:
             if type(stmt) is sw.Comment:
                 comment = stmt
                 continue
-            rewrite(stmt, lambda e: self._replaced(e, available, (moved, comment)))
+            if type(stmt) not in _AS_WRITTEN:
+                rewrite(stmt, lambda e: self._replaced(e, available, (moved, comment)))
             for nested in sw.blocks(stmt):
                 self._name_parts(nested, available, moved, comment)
 

@@ -6,7 +6,7 @@ is computed once, before it.
   before it in the body may raise, when the loop may not run (its trip count is not
   written out), when the loop sits in a ``try`` (sweeps written out here: the user's
   loops are never in one), or in a branch; a value read from a
-  list stays (the loop may change the list).
+  list stays (the loop may change the list); an ``assert`` reads as the user wrote it.
 - The numbers: the gradient built with the pass and the one built without it give the
   same results bit for bit (``repr``: -0.0, nan, the types) and the same exceptions, on
   every corpus function with a loop, at its points and at nan, ±inf, -0.0 and numbers
@@ -83,6 +83,13 @@ def nested_loops(x, w):
             s = s + math.tanh(w * 2.0) * x + (w * 3.0) * s * 0.1
         x = x * 0.9
     return s
+
+
+def checked_in_loop(x, n):
+    for i in range(3):
+        assert n > 0, "n must be positive"
+        x = x * 0.5 + n * i
+    return x
 
 
 def read_from_a_list(xs, w):
@@ -191,6 +198,10 @@ def test_an_inner_loop_invariant_of_both_loops_leaves_both(loops):
     assert "w * 3.0" not in reverse or _before_loop(reverse, "w * 3.0")
 
 
+def test_an_input_check_reads_as_written(loops):
+    assert "assert n > 0, 'n must be positive'" in symdiff.grad(loops.checked_in_loop).source
+
+
 def test_a_value_read_from_a_list_stays(loops):
     text = symdiff.source(loops.read_from_a_list, [1.0, 2.0, 3.0], 0.5)
     assert _inside_loop(_sweeps(text)[0], "xs[0]")
@@ -259,7 +270,8 @@ def _replaced(value, by):
 
 
 def test_the_local_loops_agree_with_and_without_the_pass_and_with_the_tape(loops):
-    scalar = (loops.spring, loops.checked_first, loops.in_a_branch, loops.nested_loops)
+    scalar = (loops.spring, loops.checked_first, loops.in_a_branch, loops.nested_loops,
+              loops.checked_in_loop)
     for fn in scalar:
         arity = fn.__code__.co_argcount
         moved, plain = _gradients(fn, None)
