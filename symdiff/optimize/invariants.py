@@ -38,6 +38,7 @@ from symdiff.core import types as t
 from symdiff.ir import sweeps as sw
 from symdiff.optimize.analyses import write_counts
 from symdiff.optimize.facts import cannot_raise, known_number, type_of
+from symdiff.primitives.registry import operator_ops
 from symdiff.optimize.walk import (
     children,
     is_comment,
@@ -54,8 +55,6 @@ _IMMUTABLE = (t.Float, t.Int, t.Bool, t.Str, t.Number, t.NoneType)
 _OPERATIONS = (ex.BinOp, ex.UnaryOp, ex.Call, ex.Compare, ex.BoolOp, ex.IfExp)
 _QUIET_STEPS = (sw.Let, sw.AddTo, sw.Push, sw.Comment, sw.Pass)
 _AS_WRITTEN = (sw.Check, sw.Raise)  # the user's input checks read as the user wrote them
-_OPS = {"+": "add", "-": "sub", "*": "mul", "/": "div", "//": "floordiv", "%": "mod",
-        "**": "pow"}
 
 
 def hoist_invariants(function, context):
@@ -367,9 +366,9 @@ def _name_of(expr):
     """A name for the value of ``expr``: its operation and its first name (``mul_omega``)."""
     first = next(iter(ex.name_ids(expr)), "value")
     if type(expr) is ex.BinOp:
-        op = _OPS.get(expr.op, "value")
+        op = operator_ops(2).get(expr.op, "value")  # ``mul`` of ``*``: the registry's
     elif type(expr) is ex.UnaryOp:
-        op = "neg" if expr.op == "-" else "value"
+        op = operator_ops(1).get(expr.op, "value")
     elif type(expr) is ex.Call:
         func = expr.func
         op = func.attr if type(func) is ex.Attribute else getattr(func, "id", "value")
