@@ -78,7 +78,7 @@ class Gradient:
         self.function = compile_module(self.source, self.name, program.namespace,
                                        parsed.filename, "; ".join(variant), built.module)
         if jit == "numba":  # compiled at once for the numbers the parameters hold
-            signature = numba_signature(program.params, program.types) if (
+            signature = numba_signature(program.params, program.types, program.scalars) if (
                 mode == "reverse" and not program.defaults) else None
             self.function = compile_numba(self.function, self.source, parsed.filename,
                                           parsed.tree.lineno, signature, parsed.globals,
@@ -185,7 +185,8 @@ def source(fn, *example_args, wrt=None, optimize=True, debug=None, jit=None):
         if missing is not None:
             raise missing
     return build(fn, wrt, optimize=optimize, debug=debug,
-                 kinds=container_kinds(fn, example_args), jit=jit).source
+                 kinds=container_kinds(fn, example_args, scalars=jit is not None),
+                 jit=jit).source
 
 
 class GradFunction(BuiltLater):
@@ -238,10 +239,11 @@ def _wrap(fn, wrt, with_value, optimize, jit=None):
         gradient = build(fn, wrt, with_value=with_value, optimize=optimize, jit=jit)
     except UndefinedNameError:
         return GradFunction(fn, wrt, with_value, optimize, jit)
-    arrays = _by_kinds(fn, wrt, with_value, optimize) if (
-        jit is None and gradient.program.numpy_name is not None) else None
+    arrays = _by_kinds(fn, wrt, with_value, optimize, jit) if (
+        jit is not None or gradient.program.numpy_name is not None) else None
     made = wrap(gradient, "value_and_grad" if with_value else "grad", subject,
-                jit_options({"wrt": wrt, "optimize": optimize}, jit), fn=fn, arrays=arrays)
+                jit_options({"wrt": wrt, "optimize": optimize}, jit), fn=fn, arrays=arrays,
+                scalars=jit is not None)
     if optimize and jit is None:  # read again (grad of a gradient): saves one by one
         made._reread = functools.partial(_reread, fn, wrt, with_value, optimize)
     return made
@@ -261,13 +263,16 @@ def _of_gradient(inner):
     return of_gradient
 
 
-def _by_kinds(fn, wrt, with_value, optimize):
+def _by_kinds(fn, wrt, with_value, optimize, jit=None):
     """The gradient of a function of numbers that calls NumPy, for a call given an array
     (a 0-d one): built for that call's kinds, so the gradient by a 0-d array is a 0-d
-    array of its dtype, as the gradient by any array is an array of its shape."""
+    array of its dtype, as the gradient by any array is an array of its shape.  Compiled
+    (``jit``), for a call given a ``np.float32`` too, which it then computes in, as
+    NumPy does."""
     def call(args, kwargs):
-        kinds = container_kinds(fn, args, kwargs)
-        gradient = build(fn, wrt, with_value=with_value, optimize=optimize, kinds=kinds)
+        kinds = container_kinds(fn, args, kwargs, scalars=jit is not None)
+        gradient = build(fn, wrt, with_value=with_value, optimize=optimize, kinds=kinds,
+                         jit=jit)
         return gradient.function(*args, **kwargs)
     return call
 

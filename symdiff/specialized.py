@@ -28,7 +28,7 @@ from symdiff.backend.travel import Travels, carried, with_reread
 from symdiff.errors import SymdiffError
 from symdiff.core import types as t
 from symdiff.frontend.guards import guard
-from symdiff.frontend.kinds import kind_of, uses_arrays, uses_containers
+from symdiff.frontend.kinds import kind_of, scalar_kind, uses_arrays, uses_containers
 from symdiff.frontend.table_reads import read_as_tables, reading_of
 from symdiff.frontend.wrt import choose
 from symdiff.core.records import Function, Generator
@@ -123,10 +123,11 @@ def chosen_values(signature, names, point, named):
             named.get(name, signature.parameters[name].default) for name in names]
 
 
-def container_kinds(fn, args, kwargs=None, signature=None):
+def container_kinds(fn, args, kwargs=None, signature=None, scalars=False):
     """``{parameter: type}`` for the arguments of a call that are containers, the
     defaults of the parameters it leaves out too (``signature``: ``fn``'s, when the
-    caller keeps it)."""
+    caller keeps it); with ``scalars`` (a compiled gradient), those that are NumPy
+    scalars of a narrow dtype too (``frontend.kinds.scalar_kind``)."""
     if kwargs:
         try:
             arguments = (signature or inspect.signature(fn)).bind_partial(
@@ -146,6 +147,8 @@ def container_kinds(fn, args, kwargs=None, signature=None):
             refuse_unlike_list(fn, name, value)
         if is_container(kind) or isinstance(kind, (t.Array, Function, Generator)):
             kinds[name] = without_lengths(kind)
+        elif scalars and scalar_kind(value) is not None:
+            kinds[name] = scalar_kind(value)
     return kinds
 
 
@@ -239,7 +242,8 @@ class Specialized(BuiltLater):
         return self._gradient(args, kwargs).function(*args, **kwargs)
 
     def _gradient(self, args=(), kwargs=None):
-        kinds = container_kinds(self.fn, args, kwargs, self._signature)
+        kinds = container_kinds(self.fn, args, kwargs, self._signature,
+                                scalars=getattr(self, "_jit", None) is not None)
         key = tuple(sorted(kinds.items()))
         known = self._by_kinds.get(key)
         if known is None or not known.is_current():  # built, or built again from new values

@@ -68,14 +68,17 @@ def _untyped(kind):
     return _untyped(kind.elem) if isinstance(kind, t.List) else None
 
 
-def numba_signature(params, types):
-    """The numba types of ``params`` (from their ``core.types`` in ``types``), or None
-    when one is not a number: those are compiled on the first call, for what is passed."""
+def numba_signature(params, types, scalars=None):
+    """The numba types of ``params`` (from their ``core.types`` in ``types``, or the NumPy
+    dtype ``scalars`` gives one), or None when one is not a number: those are compiled
+    on the first call, for what is passed."""
     numba = load_numba()
     found = []
     for name in params:
         kind = types.get(name)
-        if kind == t.BOOL:
+        if name in (scalars or {}):  # a NumPy scalar: numba's type of that dtype
+            found.append(getattr(numba, scalars[name]))
+        elif kind == t.BOOL:
             found.append(numba.boolean)
         elif isinstance(kind, t.Int):
             found.append(numba.int64)

@@ -17,7 +17,8 @@ without the cast ``1.0 - t * t`` of a ``float32`` ``t`` is computed, and returne
     u = math.sin(x[i])               u = math.sin(float(x[i]))
 
 A name's dtype is found from the values it is given; a parameter holding a number is
-taken as a Python number (a NumPy scalar passed there is typed as one by numba).  A value
+taken as a Python number, or as the NumPy scalar it is passed where the gradient is built
+for one (``Program.scalars``: ``np.float32(1.0) - t * t`` of a ``float32`` ``t``).  A value
 whose dtype is not known here (a call this module does not follow, a name given values of
 two dtypes) is left as written: the compiled gradient of a ``float32``
 function then agrees with the Python one to ``float32``'s precision, not bit for bit.
@@ -42,8 +43,8 @@ class _Dtypes:
     parameter's from its type, a name's from every value it is given (the same dtype
     each time, or not known)."""
 
-    def __init__(self, function, numpy, maths):
-        self.numpy, self.maths = numpy, maths
+    def __init__(self, function, numpy, maths, scalars):
+        self.numpy, self.maths, self.scalars = numpy, maths, scalars
         module = sys.modules.get("numpy")
         self.ufuncs = frozenset(n for n in dir(module) if isinstance(
             getattr(module, n), module.ufunc)) if module else frozenset()
@@ -142,7 +143,7 @@ def names_dtypes(function, dtypes):
     None), its parameters' from their types; found again until no name changes (a loop
     feeds its values back)."""
     types = function.types or {}
-    found = {p: _of_type(types.get(p)) for p in function.params}
+    found = {p: dtypes.scalars.get(p) or _of_type(types.get(p)) for p in function.params}
     dtypes.names = found
     for _ in range(8):
         given = {}
@@ -187,10 +188,11 @@ def combined(*dtypes):
     return numpy.result_type(*strong).name
 
 
-def numbers_cast(function, numpy, maths):
+def numbers_cast(function, numpy, maths, scalars=None):
     """``(copy of function with NumPy's weak numbers cast, whether the copy reads
-    numpy)``; ``maths``: the names ``math`` is read by."""
-    dtypes = _Dtypes(function, numpy, frozenset(maths))
+    numpy)``; ``maths``: the names ``math`` is read by; ``scalars``: parameter -> the
+    NumPy dtype of the scalar it is passed (``Program.scalars``)."""
+    dtypes = _Dtypes(function, numpy, frozenset(maths), scalars or {})
 
     def cast(node):
         return _cast_operands(node, dtypes)

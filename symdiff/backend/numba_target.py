@@ -92,17 +92,19 @@ def plan_stacks(function, origin=None, namespace=None, numpy=None):
     return plan
 
 
-def written_for_numba(function, builtins, namespace, adjoints=None, math_name="math"):
+def written_for_numba(function, builtins, namespace, adjoints=None, math_name="math",
+                      scalars=None):
     """``(function, numpy)``: ``function`` (a copy) with its tuples of lists written out,
     the expressions numba lacks spelled as it compiles them (``numba_spellings``) and
-    NumPy's weak Python numbers given the dtype they compute in (``numba_precision``);
-    ``numpy``: the name the copy reads numpy by, or None when it does not."""
+    NumPy's weak Python numbers given the dtype they compute in (``numba_precision``; a
+    parameter of ``scalars`` in its NumPy dtype); ``numpy``: the name the copy reads
+    numpy by, or None when it does not."""
     numpy = numpy_name(function, namespace)
     written = tuples_written_out(function, builtins, adjoints)
     written, reads_numpy = spelled_for_numba(
         written, {b: alias for alias, b in builtins.items()}, namespace, numpy, math_name)
     maths = {math_name} | {n for n, v in namespace.items() if v is math}
-    written, casts = numbers_cast(written, numpy, maths)
+    written, casts = numbers_cast(written, numpy, maths, scalars)
     return written, numpy if reads_numpy or casts else None
 
 

@@ -72,6 +72,25 @@ def kind_of(value, depth=0):
     return None
 
 
+NARROW_SCALARS = ("float32", "float16")  # the NumPy floats a Python float would widen
+
+
+def scalar_kind(value):
+    """The ``Scalar`` kind of a NumPy float scalar narrower than a Python float
+    (``np.float32``), for a compiled gradient, which keeps its dtype; None for any other
+    value (a ``np.float64`` is a float).
+
+    >>> import numpy as np
+    >>> scalar_kind(np.float32(0.5)), scalar_kind(np.float64(0.5)), scalar_kind(0.5)
+    (Scalar(dtype='float32'), None, None)
+    """
+    dtype = getattr(value, "dtype", None)
+    if type(value).__module__ == "numpy" and getattr(value, "ndim", None) == 0 and (
+            type(value).__name__ != "ndarray" and dtype.name in NARROW_SCALARS):
+        return t.Scalar(dtype.name)
+    return None
+
+
 RECORD_DEPTH = 4  # records inside records, at most (an object graph may have cycles)
 
 
