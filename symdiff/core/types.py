@@ -146,18 +146,6 @@ class Array(Type):
 
 
 @dataclass(frozen=True)
-class Scalar(Type):
-    """The kind of a NumPy float scalar narrower than a Python float (``np.float32``),
-    passed where the program reads a float: the program computes with it as a ``Float``,
-    and a compiled target, which types a float as 64 bits, keeps it in its ``dtype``."""
-
-    dtype: str  # NumPy's name: "float32", "float16"
-
-    def __str__(self):
-        return f"np.{self.dtype}"
-
-
-@dataclass(frozen=True)
 class Number(Type):
     """A number whose type is not known when the code is generated: a bool, an int or a
     float (what a caller may pass where the program reads a float)."""

@@ -26,7 +26,7 @@ import sys
 import types
 
 from symdiff.core import types as t
-from symdiff.core.records import GENERATOR, Function, Record, Row
+from symdiff.core.records import GENERATOR, Function, Record, Row, Scalar
 from symdiff.core.types import element  # noqa: F401 (one statement, in the type system)
 from symdiff.frontend.wrappers import as_numpy
 from symdiff.primitives.reductions import REDUCTIONS
@@ -87,7 +87,7 @@ def scalar_kind(value):
     dtype = getattr(value, "dtype", None)
     if type(value).__module__ == "numpy" and getattr(value, "ndim", None) == 0 and (
             type(value).__name__ != "ndarray" and dtype.name in NARROW_SCALARS):
-        return t.Scalar(dtype.name)
+        return Scalar(dtype.name)
     return None
 
 

@@ -195,7 +195,7 @@ class Program:
     arrays: dict = field(default_factory=dict)  # parameter -> the array type it is passed
     numpy_name: str = None  # the name generated code calls numpy by, where it may need it
     scalars: dict = field(default_factory=dict)  # number parameter -> the NumPy dtype it
-    # is passed in, where narrower than a float (``core.types.Scalar``: a compiled target's)
+    # is passed in, where narrower than a float (``core.records.Scalar``: a compiled target's)
 
     @property
     def positional(self):

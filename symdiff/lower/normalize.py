@@ -36,7 +36,7 @@ from symdiff.ir.names import BUILTINS, Namer
 from symdiff.lower.frame import Frame
 from symdiff.lower.inline import run_function_body
 from symdiff.lower.scope import Unit
-from symdiff.core.records import Function, is_generator
+from symdiff.core.records import Function, Scalar, is_generator
 
 
 def normalize(parsed, allow_tuple=False, kinds=None, any_result=False):
@@ -69,7 +69,7 @@ def normalize(parsed, allow_tuple=False, kinds=None, any_result=False):
             frame.functions[name] = classify(kind.fn)  # the primitive: ``math.sin``)
         elif is_generator(kind):  # data, whose draws change it
             unit.generators.add(name)
-        elif isinstance(kind, t.Scalar):  # a float to the program (``Program.scalars``)
+        elif isinstance(kind, Scalar):  # a float to the program (``Program.scalars``)
             pass
         elif kind is not None:
             unit.containers[name] = kind
@@ -95,7 +95,7 @@ def normalize(parsed, allow_tuple=False, kinds=None, any_result=False):
                       containers=dict(unit.containers), arrays=dict(unit.arrays),
                       numpy_name=_numpy_name(unit, body), scalars={
                           name: kind.dtype for name, kind in (kinds or {}).items()
-                          if isinstance(kind, t.Scalar)})
+                          if isinstance(kind, Scalar)})
 
 
 def _numpy_name(unit, body):
