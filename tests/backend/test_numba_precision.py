@@ -148,8 +148,10 @@ def test_a_float32_scalar_compiled_gives_the_python_bits(fn):
     for x, y in rng.uniform(-2, 2, (40, 2)):
         for point in ((np.float32(x), np.float32(y)), (np.float32(x), float(y)), (x, y)):
             want, got = python(*point), compiled(*point)
-            assert [type(g) for g in got] == [type(w) for w in want], point
-            assert np.array(got).tobytes() == np.array(want).tobytes(), (point, got, want)
+            if fn is with_numpy:  # (code of numbers returns NumPy's float32 as it is, numba
+                assert [type(g) for g in got] == [type(w) for w in want], point  # a float)
+            got, want = np.array(got, np.float64), np.array(want, np.float64)
+            assert got.tobytes() == want.tobytes(), (point, got, want)
     point = (np.float32(0.3), np.float32(0.7))
     assert python(*point) != symdiff.grad(fn)(0.3, 0.7)  # (the point is float32's)
     assert "np.float32(" in symdiff.source(fn, *point, jit="numba")
