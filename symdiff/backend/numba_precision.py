@@ -228,6 +228,13 @@ def numbers_cast(function, numpy, maths, scalars=None):
     return copy, dtypes.uses_numpy
 
 
+def narrow_names(function, numpy, maths, scalars=None):
+    """name -> its dtype, for each name of ``function`` (as ``numbers_cast`` takes it, or
+    its copy) that holds numbers of a narrow dtype: what a list saving them holds."""
+    names = _Dtypes(function, numpy, frozenset(maths), scalars or {}).names
+    return {name: dtype for name, dtype in names.items() if dtype in NARROW}
+
+
 def _cast_operands(node, dtypes):
     """``node`` with its weak operands cast where it computes in a narrow dtype, and its
     narrow arguments made Python floats where it is a function of ``math``."""
@@ -261,4 +268,4 @@ def _as_float(node):
     return ex.Call(ex.Name("float"), (node,), ())
 
 
-__all__ = ["NARROW", "WEAK", "combined", "numbers_cast"]
+__all__ = ["NARROW", "WEAK", "combined", "narrow_names", "numbers_cast"]

@@ -49,9 +49,10 @@ def to_python(generated, target="python", origin=None, scalars=None):
     owned = set(generated.adjoints.values()) | set(getattr(generated, "counters", ()))
     written, namespace, stacks = generated.function, generated.namespace, None
     if target == "numba":
-        written, numpy = written_for_numba(written, generated.builtins, namespace,
-                                           generated.adjoints, generated.math_name, scalars)
-        stacks = plan_stacks(written, origin, namespace, numpy)
+        written, numpy, narrow = written_for_numba(
+            written, generated.builtins, namespace, generated.adjoints, generated.math_name,
+            scalars)
+        stacks = plan_stacks(written, origin, namespace, numpy, narrow)
         numpy = stacks.numpy or numpy
         namespace = tables_as_tuples(namespace)
         if numpy is not None and numpy not in namespace:  # for the arrays and spellings

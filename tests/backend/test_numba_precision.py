@@ -129,6 +129,16 @@ def test_a_parameter_passed_a_float32_scalar_computes_in_float32():
     assert uses
 
 
+def test_a_sum_started_at_a_python_number_is_of_the_dtype_it_adds():
+    """NumPy's ``s`` is a Python float, then a float32 from the first sum on; numba's has
+    one type throughout: a float32 from its start."""
+    text, _ = cast_text(["s = 0.0", "s = s + x * 2.0", "u = s * 3.0"], {"x": t.FLOAT},
+                        scalars={"x": "float32"})
+    assert text == ["np.float32(0.0)", "s + x * np.float32(2.0)", "s * np.float32(3.0)"]
+    text, _ = cast_text(["s = 0.0", "s = s + x * 2.0"], {"x": F64})
+    assert text == ["0.0", "s + x * 2.0"]
+
+
 def rational(x, y):
     z = x * x * y - 3.0 * x / (1.0 + y * y)
     return z * z + 0.5 * y
@@ -138,8 +148,15 @@ def with_numpy(x, y):
     return np.sqrt(x * x + 2.0) * y + (x - 1) ** 2
 
 
+def recurrence(x, y):
+    t = x
+    for _ in range(30):
+        t = t * 0.999 + 0.001 * (t * y) ** 2 - t * t * 0.01
+    return t
+
+
 @needs_numba
-@pytest.mark.parametrize("fn", [rational, with_numpy])
+@pytest.mark.parametrize("fn", [rational, with_numpy, recurrence])
 def test_a_float32_scalar_compiled_gives_the_python_bits(fn):
     """A gradient of numbers given ``np.float32`` scalars computes in float32 compiled as
     in Python (NumPy's weak numbers), to the last bit; given floats, in float64."""
