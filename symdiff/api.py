@@ -23,6 +23,7 @@ The cache keeps the ``CACHE_SIZE`` gradients used last.
 import functools
 import operator
 
+from symdiff.core import types as t
 from symdiff.analysis.graph import build_graph
 from symdiff.backend.compile import compile_module
 from symdiff.backend.jit import (check_target, compile_numba, numba_signature,
@@ -80,9 +81,12 @@ class Gradient:
         if jit == "numba":  # compiled at once for the numbers the parameters hold
             signature = numba_signature(program.params, program.types, program.scalars) if (
                 mode == "reverse" and not program.defaults) else None
+            divert = _compiled_by_kinds(fn, wrt, with_value, optimize, program.numpy_name
+                                        is not None) if kinds is None and mode == "reverse" \
+                else None
             self.function = compile_numba(self.function, self.source, parsed.filename,
                                           parsed.tree.lineno, signature, parsed.globals,
-                                          kinds)
+                                          kinds, divert)
         self.reads = program.reads
         self._watched = _watched_reads(self.reads)
 
@@ -239,11 +243,10 @@ def _wrap(fn, wrt, with_value, optimize, jit=None):
         gradient = build(fn, wrt, with_value=with_value, optimize=optimize, jit=jit)
     except UndefinedNameError:
         return GradFunction(fn, wrt, with_value, optimize, jit)
-    arrays = _by_kinds(fn, wrt, with_value, optimize, jit) if (
-        jit is not None or gradient.program.numpy_name is not None) else None
+    arrays = _by_kinds(fn, wrt, with_value, optimize) if (
+        jit is None and gradient.program.numpy_name is not None) else None
     made = wrap(gradient, "value_and_grad" if with_value else "grad", subject,
-                jit_options({"wrt": wrt, "optimize": optimize}, jit), fn=fn, arrays=arrays,
-                scalars=jit is not None)
+                jit_options({"wrt": wrt, "optimize": optimize}, jit), fn=fn, arrays=arrays)
     if optimize and jit is None:  # read again (grad of a gradient): saves one by one
         made._reread = functools.partial(_reread, fn, wrt, with_value, optimize)
     return made
@@ -263,18 +266,31 @@ def _of_gradient(inner):
     return of_gradient
 
 
-def _by_kinds(fn, wrt, with_value, optimize, jit=None):
+def _by_kinds(fn, wrt, with_value, optimize):
     """The gradient of a function of numbers that calls NumPy, for a call given an array
     (a 0-d one): built for that call's kinds, so the gradient by a 0-d array is a 0-d
-    array of its dtype, as the gradient by any array is an array of its shape.  Compiled
-    (``jit``), for a call given a ``np.float32`` too, which it then computes in, as
-    NumPy does."""
+    array of its dtype, as the gradient by any array is an array of its shape."""
     def call(args, kwargs):
-        kinds = container_kinds(fn, args, kwargs, scalars=jit is not None)
-        gradient = build(fn, wrt, with_value=with_value, optimize=optimize, kinds=kinds,
-                         jit=jit)
+        kinds = container_kinds(fn, args, kwargs)
+        gradient = build(fn, wrt, with_value=with_value, optimize=optimize, kinds=kinds)
         return gradient.function(*args, **kwargs)
     return call
+
+
+def _compiled_by_kinds(fn, wrt, with_value, optimize, arrays):
+    """What runs a call of the compiled gradient of a function of numbers that numba has
+    not compiled it for (``jit.compile_numba``'s ``divert``): where an argument is a
+    ``np.float32`` (or, for code calling NumPy, ``arrays``, an array: a 0-d one), the
+    gradient compiled for that call's kinds, which computes in float32 as NumPy does and
+    gives a 0-d array as the Python gradient does; None for any other call.  A call of
+    floats, which numba has compiled for, never comes here: it pays nothing."""
+    def divert(args, kwargs):
+        kinds = container_kinds(fn, args, kwargs, scalars=True)
+        if not kinds or not arrays and any(isinstance(k, t.Array) for k in kinds.values()):
+            return None
+        return build(fn, wrt, with_value=with_value, optimize=optimize, kinds=kinds,
+                     jit="numba").function
+    return divert
 
 
 def _reread(fn, wrt, with_value, optimize):

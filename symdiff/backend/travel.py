@@ -131,15 +131,14 @@ class GeneratedFunction(Travels, StandsFor, functools.partial):
 
 
 def make(core, source, transform, subject, options, *, fn=None, graph=None, evaluate=None,
-         bound=(), name=None, of=None, arrays=None, scalars=False):
+         bound=(), name=None, of=None, arrays=None):
     """The ``GeneratedFunction`` running ``core`` (through ``evaluate(core, *bound, ...)``
     when given), made by ``transform(subject, **options)``; with ``arrays``, a call
-    given a NumPy array (with ``scalars``, a NumPy scalar of a narrow dtype too) runs
-    ``arrays(args, kwargs)`` instead (``also_arrays``), for an evaluated one too (the
-    Hessian of code of numbers given a 0-d array)."""
+    given a NumPy array runs ``arrays(args, kwargs)`` instead (``also_arrays``), for an
+    evaluated one too (the Hessian of code of numbers given a 0-d array)."""
     if arrays is not None:  # (a call of numbers still costs one look at each argument)
         run = core if evaluate is None else functools.partial(evaluate, core, *bound)
-        made = GeneratedFunction(also_arrays(run, arrays, scalars))
+        made = GeneratedFunction(also_arrays(run, arrays))
     else:
         made = GeneratedFunction(core) if evaluate is None else GeneratedFunction(
             evaluate, core, *bound)
@@ -156,30 +155,27 @@ def make(core, source, transform, subject, options, *, fn=None, graph=None, eval
     return made
 
 
-def also_arrays(core, arrays, scalars=False):
-    """``core``, but for a call given a NumPy array (a 0-d one, to code of numbers; with
-    ``scalars``, a ``np.float32`` or ``np.float16`` too), ``arrays(args, kwargs)``: the
-    gradient built for the kinds of that call.  A call of numbers pays one look at the
-    type of each argument."""
-    numpy = sys.modules.get("numpy") or importlib.import_module("numpy")
-    diverted = frozenset((numpy.ndarray,) + ((numpy.float32, numpy.float16) if scalars
-                                              else ()))
+def also_arrays(core, arrays):
+    """``core``, but for a call given a NumPy array (a 0-d one, to code of numbers),
+    ``arrays(args, kwargs)``: the gradient built for the kinds of that call.  A call of
+    numbers pays one look at the type of each argument."""
+    ndarray = sys.modules["numpy"].ndarray
 
     def numbers_or_arrays(*args, **kwargs):
         for arg in args:
-            if type(arg) in diverted:
+            if type(arg) is ndarray:
                 return arrays(args, kwargs)
-        if kwargs and not diverted.isdisjoint(map(type, kwargs.values())):
+        if kwargs and ndarray in map(type, kwargs.values()):
             return arrays(args, kwargs)
         return core(*args, **kwargs)
     return numbers_or_arrays
 
 
 def wrap(gradient, transform, subject, options, *, fn, evaluate=None, bound=(), name=None,
-         drawn=None, adjoints=True, arrays=None, scalars=False):
+         drawn=None, adjoints=True, arrays=None):
     """``make`` for a ``Gradient`` the api built, once: asked again (``grad(f)`` in a
     loop), the same object.  The graph is ``drawn``'s (a Gradient; by default this one),
-    with its adjoints when ``adjoints``; ``arrays`` and ``scalars`` as ``make`` takes them."""
+    with its adjoints when ``adjoints``; ``arrays`` as ``make`` takes it."""
     made = _MADE.setdefault(gradient, [])
     for earlier in made:
         if earlier._made == (transform, subject, options) and earlier._made[1] is subject:
@@ -190,8 +186,7 @@ def wrap(gradient, transform, subject, options, *, fn, evaluate=None, bound=(), 
         active = active_names(drawn.program, drawn.wrt_names)
         graph = dataclasses.replace(graph, active=tuple(sorted(active)))
     made.append(make(gradient.function, gradient.source, transform, subject, options, fn=fn,
-                     graph=graph, evaluate=evaluate, bound=bound, name=name, arrays=arrays,
-                     scalars=scalars))
+                     graph=graph, evaluate=evaluate, bound=bound, name=name, arrays=arrays))
     return made[-1]
 
 
