@@ -188,3 +188,15 @@ def test_code_of_numbers_compiled_for_a_zero_d_array_gives_a_zero_d_array():
         assert [(type(g), np.result_type(g), np.shape(g)) for g in got] == [
             (type(w), np.result_type(w), np.shape(w)) for w in want], point
         assert np.allclose(np.array(got, float), np.array(want, float), rtol=1e-6, atol=0)
+
+
+@needs_numba
+def test_a_float32_call_runs_its_own_build_and_a_call_of_floats_numba_s_at_once():
+    """A call of floats is numba's dispatcher's, with nothing before it; a float32 call,
+    which numba has not compiled for, is sent to the build for its kinds."""
+    compiled = symdiff.grad(with_numpy, jit="numba")
+    point = (np.float32(0.3), np.float32(0.7))
+    assert compiled(*point) == symdiff.grad(with_numpy)(*point)
+    assert compiled(0.3, 0.7) == symdiff.grad(with_numpy)(0.3, 0.7)
+    dispatcher = compiled.__wrapped__
+    assert [tuple(map(str, s)) for s in dispatcher.signatures] == [("float64", "float64")]
