@@ -23,6 +23,7 @@ The cache keeps the ``CACHE_SIZE`` gradients used last.
 import functools
 import operator
 
+from symdiff.core import types as t
 from symdiff.analysis.graph import build_graph
 from symdiff.backend.compile import compile_module
 from symdiff.backend.jit import (check_target, compile_numba, numba_signature,
@@ -78,11 +79,14 @@ class Gradient:
         self.function = compile_module(self.source, self.name, program.namespace,
                                        parsed.filename, "; ".join(variant), built.module)
         if jit == "numba":  # compiled at once for the numbers the parameters hold
-            signature = numba_signature(program.params, program.types) if (
+            signature = numba_signature(program.params, program.types, program.scalars) if (
                 mode == "reverse" and not program.defaults) else None
+            divert = _compiled_by_kinds(fn, wrt, with_value, optimize, program.numpy_name
+                                        is not None) if kinds is None and mode == "reverse" \
+                else None
             self.function = compile_numba(self.function, self.source, parsed.filename,
                                           parsed.tree.lineno, signature, parsed.globals,
-                                          kinds)
+                                          kinds, divert)
         self.reads = program.reads
         self._watched = _watched_reads(self.reads)
 
@@ -185,7 +189,8 @@ def source(fn, *example_args, wrt=None, optimize=True, debug=None, jit=None):
         if missing is not None:
             raise missing
     return build(fn, wrt, optimize=optimize, debug=debug,
-                 kinds=container_kinds(fn, example_args), jit=jit).source
+                 kinds=container_kinds(fn, example_args, scalars=jit is not None),
+                 jit=jit).source
 
 
 class GradFunction(BuiltLater):
@@ -270,6 +275,22 @@ def _by_kinds(fn, wrt, with_value, optimize):
         gradient = build(fn, wrt, with_value=with_value, optimize=optimize, kinds=kinds)
         return gradient.function(*args, **kwargs)
     return call
+
+
+def _compiled_by_kinds(fn, wrt, with_value, optimize, arrays):
+    """What runs a call of the compiled gradient of a function of numbers that numba has
+    not compiled it for (``jit.compile_numba``'s ``divert``): where an argument is a
+    ``np.float32`` (or, for code calling NumPy, ``arrays``, an array: a 0-d one), the
+    gradient compiled for that call's kinds, which computes in float32 as NumPy does and
+    gives a 0-d array as the Python gradient does; None for any other call.  A call of
+    floats, which numba has compiled for, never comes here: it pays nothing."""
+    def divert(args, kwargs):
+        kinds = container_kinds(fn, args, kwargs, scalars=True)
+        if not kinds or not arrays and any(isinstance(k, t.Array) for k in kinds.values()):
+            return None
+        return build(fn, wrt, with_value=with_value, optimize=optimize, kinds=kinds,
+                     jit="numba").function
+    return divert
 
 
 def _reread(fn, wrt, with_value, optimize):

@@ -150,7 +150,7 @@ def differentiate_program(parsed, program, choice, *, with_value=False, optimize
         verify_sweeps(program, generated, "optimize")
         show("optimize", generated.function)
     with stage("to_python", parsed):
-        generated = to_python(generated, target, parsed.filename)
+        generated = to_python(generated, target, parsed.filename, program.scalars)
     show("to_python", generated.function)
     with stage("emit", parsed):
         source, module = emit_parsed(generated)

@@ -19,7 +19,6 @@ kinds: a new signature costs one build, a known one a dictionary look-up.
 ``SymdiffError`` says to call the gradient or to use ``symdiff.source(f, *args)``.
 """
 
-import ast
 import dataclasses
 import inspect
 import linecache
@@ -29,8 +28,9 @@ from symdiff.backend.travel import Travels, carried, with_reread
 from symdiff.errors import SymdiffError
 from symdiff.core import types as t
 from symdiff.frontend.guards import guard
-from symdiff.frontend.kinds import kind_of, uses_arrays, uses_containers
-from symdiff.frontend.table_reads import read_as_tables, reading_of
+from symdiff.frontend.kinds import kind_of, scalar_kind, uses_arrays, uses_containers
+from symdiff.frontend.table_reads import (forwarded_kwargs, forwarded_kwargs_name,
+                                         read_as_tables, reading_of)
 from symdiff.frontend.wrt import choose
 from symdiff.core.records import Function, Generator
 from symdiff.core.types import is_container
@@ -60,37 +60,13 @@ def read_per_kinds(fn, wrt):
     parsed, params, helper = reading
     if uses_arrays(parsed):
         return list(params)
-    forwarded = _forwarded_kwargs(parsed.tree)
+    forwarded = forwarded_kwargs(parsed.tree)
     if not uses_containers(parsed.tree, params, helper):  # most functions: one look
         return forwarded
     read = [p for p in params if uses_containers(parsed.tree, [p], helper)]
     chosen = choose(wrt, parsed).names
     return [p for p in read if p in chosen or not read_as_tables(parsed.tree, p, helper)
             ] + forwarded
-
-
-def _forwarded_kwargs_name(fn, signature):
-    """The name of ``fn``'s ``**kwargs`` when it passes them on (``_forwarded_kwargs``),
-    else None."""
-    parameters = (signature or inspect.signature(fn)).parameters.values()
-    if not any(p.kind is p.VAR_KEYWORD for p in parameters):
-        return None
-    reading = reading_of(fn, {}, depth=0)
-    forwarded = _forwarded_kwargs(reading[0].tree) if reading is not None else []
-    return forwarded[0] if forwarded else None
-
-
-def _forwarded_kwargs(tree):
-    """``[kwargs]`` when the function passes its ``**kwargs`` on (``core(x, **kwargs)``),
-    whose keys the call gives, so the helper's parameters are bound by them; else ``[]``
-    (read by key, ``kwargs["k"]``, it is read when the gradient runs)."""
-    kwarg = tree.args.kwarg
-    if kwarg is None:
-        return []
-    return [kwarg.arg] if any(
-        isinstance(node, ast.Call) and any(k.arg is None and isinstance(k.value, ast.Name)
-                                           and k.value.id == kwarg.arg for k in node.keywords)
-        for node in ast.walk(tree)) else []
 
 
 def examples_needed(fn, wrt, how):
@@ -150,10 +126,11 @@ def chosen_values(signature, names, point, named):
             named.get(name, signature.parameters[name].default) for name in names]
 
 
-def container_kinds(fn, args, kwargs=None, signature=None):
+def container_kinds(fn, args, kwargs=None, signature=None, scalars=False):
     """``{parameter: type}`` for the arguments of a call that are containers, the
     defaults of the parameters it leaves out too (``signature``: ``fn``'s, when the
-    caller keeps it)."""
+    caller keeps it); with ``scalars`` (a compiled gradient), those that are NumPy
+    scalars of a narrow dtype too (``frontend.kinds.scalar_kind``)."""
     if kwargs:
         try:
             arguments = (signature or inspect.signature(fn)).bind_partial(
@@ -169,7 +146,7 @@ def container_kinds(fn, args, kwargs=None, signature=None):
         elif name not in arguments and parameter.kind is parameter.VAR_KEYWORD:
             arguments[name] = {}
     kinds = {}
-    forwarded = _forwarded_kwargs_name(fn, signature)
+    forwarded = forwarded_kwargs_name(fn)
     for name, value in arguments.items():
         kind = kind_of(value)
         if kind is None and name == forwarded and value == {}:
@@ -178,6 +155,8 @@ def container_kinds(fn, args, kwargs=None, signature=None):
             refuse_unlike_list(fn, name, value)
         if is_container(kind) or isinstance(kind, (t.Array, Function, Generator)):
             kinds[name] = without_lengths(kind)
+        elif scalars and scalar_kind(value) is not None:
+            kinds[name] = scalar_kind(value)
     return kinds
 
 
@@ -271,7 +250,8 @@ class Specialized(BuiltLater):
         return self._gradient(args, kwargs).function(*args, **kwargs)
 
     def _gradient(self, args=(), kwargs=None):
-        kinds = container_kinds(self.fn, args, kwargs, self._signature)
+        kinds = container_kinds(self.fn, args, kwargs, self._signature,
+                                scalars=getattr(self, "_jit", None) is not None)
         key = tuple(sorted(kinds.items()))
         known = self._by_kinds.get(key)
         if known is None or not known.is_current():  # built, or built again from new values

@@ -68,14 +68,17 @@ def _untyped(kind):
     return _untyped(kind.elem) if isinstance(kind, t.List) else None
 
 
-def numba_signature(params, types):
-    """The numba types of ``params`` (from their ``core.types`` in ``types``), or None
-    when one is not a number: those are compiled on the first call, for what is passed."""
+def numba_signature(params, types, scalars=None):
+    """The numba types of ``params`` (from their ``core.types`` in ``types``, or the NumPy
+    dtype ``scalars`` gives one), or None when one is not a number: those are compiled
+    on the first call, for what is passed."""
     numba = load_numba()
     found = []
     for name in params:
         kind = types.get(name)
-        if kind == t.BOOL:
+        if name in (scalars or {}):  # a NumPy scalar: numba's type of that dtype
+            found.append(getattr(numba, scalars[name]))
+        elif kind == t.BOOL:
             found.append(numba.boolean)
         elif isinstance(kind, t.Int):
             found.append(numba.int64)
@@ -87,13 +90,15 @@ def numba_signature(params, types):
 
 
 def compile_numba(function, text, origin, first_line, signature=None, scope=None,
-                  kinds=None):
+                  kinds=None, divert=None):
     """``function`` (compiled from ``text``) under ``numba.njit``: numba's dispatcher,
     whose compiles for new argument types raise their errors located at the user's lines
     (``origin``, ``first_line``: the user's file and ``def`` line; ``scope``: its
     globals, where the helpers it calls are).  A call whose types were compiled before
     goes straight to the machine code.  Where ``kinds`` (the parameters' types) has a
-    list of lists, the dispatcher is called through ``RowsAsTuples``."""
+    list of lists, the dispatcher is called through ``RowsAsTuples``.  ``divert(args,
+    kwargs)``, when given, is asked first by a call of types not compiled for: the
+    function to run it instead (a build for its kinds), or None to compile for them."""
     numba = load_numba()
     # what numba refuses, and what its compiler raises from inside where it cannot lower a
     # construct (an ``AssertionError`` on a boolean mask of two axes): compiling runs none
@@ -109,6 +114,9 @@ def compile_numba(function, text, origin, first_line, signature=None, scope=None
     compile_for = dispatcher._compile_for_args  # what a call of types not compiled runs
 
     def compile_located(*args, **kwargs):
+        other = divert(args, kwargs) if divert is not None else None
+        if other is not None:  # (what numba then calls with the arguments, as it calls
+            return other  # the machine code a compile gives)
         try:
             return compile_for(*args, **kwargs)
         except failure as error:

@@ -17,7 +17,8 @@ without the cast ``1.0 - t * t`` of a ``float32`` ``t`` is computed, and returne
     u = math.sin(x[i])               u = math.sin(float(x[i]))
 
 A name's dtype is found from the values it is given; a parameter holding a number is
-taken as a Python number (a NumPy scalar passed there is typed as one by numba).  A value
+taken as a Python number, or as the NumPy scalar it is passed where the gradient is built
+for one (``Program.scalars``: ``np.float32(1.0) - t * t`` of a ``float32`` ``t``).  A value
 whose dtype is not known here (a call this module does not follow, a name given values of
 two dtypes) is left as written: the compiled gradient of a ``float32``
 function then agrees with the Python one to ``float32``'s precision, not bit for bit.
@@ -32,6 +33,8 @@ from symdiff.optimize import walk
 from symdiff.primitives.result_dtypes import LIKE_FIRST, LIKE_FIRST_METHODS
 
 WEAK = "weak"  # a Python number: it takes the dtype of the array it meets
+UNSEEN = "unseen"  # a name none of whose values is found yet (``names_dtypes``)
+_ROUNDS = 12  # how many times ``names_dtypes`` goes over the function, at most
 NARROW = ("float32", "float16")  # what numba's 64-bit Python numbers would widen
 _ARITHMETIC = ("+", "-", "*", "/", "//", "%", "**")
 _LIKE_FIRST, _METHODS = LIKE_FIRST, LIKE_FIRST_METHODS  # (primitives.result_dtypes)
@@ -42,8 +45,8 @@ class _Dtypes:
     parameter's from its type, a name's from every value it is given (the same dtype
     each time, or not known)."""
 
-    def __init__(self, function, numpy, maths):
-        self.numpy, self.maths = numpy, maths
+    def __init__(self, function, numpy, maths, scalars):
+        self.numpy, self.maths, self.scalars = numpy, maths, scalars
         module = sys.modules.get("numpy")
         self.ufuncs = frozenset(n for n in dir(module) if isinstance(
             getattr(module, n), module.ufunc)) if module else frozenset()
@@ -63,6 +66,8 @@ class _Dtypes:
             return combined(self.of(node.left), self.of(node.right))
         if kind is ex.UnaryOp and node.op in ("-", "+"):
             return self.of(node.operand)
+        if kind is ex.IfExp:  # (numba's is of one type: a Python number's side is cast)
+            return _agreed([self.of(node.body), self.of(node.orelse)])
         if kind is ex.Subscript and type(node.value) is ex.Attribute and (
                 node.value.attr == "shape"):
             return WEAK  # a length: a Python int
@@ -140,21 +145,24 @@ def _of_type(kind):
 def names_dtypes(function, dtypes):
     """name -> the dtype of every value the function gives it (``WEAK``, a dtype, or
     None), its parameters' from their types; found again until no name changes (a loop
-    feeds its values back)."""
+    feeds its values back), each name the function binds taken at first as given no
+    value yet (``UNSEEN``), so that a sum a loop carries has the dtype of what it adds.
+    Where that does not settle, no name but the parameters is known."""
     types = function.types or {}
-    found = {p: _of_type(types.get(p)) for p in function.params}
-    dtypes.names = found
-    for _ in range(8):
+    params = {p: dtypes.scalars.get(p) or _of_type(types.get(p)) for p in function.params}
+    bound = dict.fromkeys(n for s in sw.walk(function.body) for n in sw.binds(s)
+                          if n not in params)
+    found = dtypes.names = {**params, **dict.fromkeys(bound, UNSEEN)}
+    for _ in range(_ROUNDS):
         given = {}
         for stmt in sw.walk(function.body):
             for name, dtype in _given(stmt, dtypes):
                 given.setdefault(name, []).append(dtype)
-        new = {**found, **{n: _agreed(d) for n, d in given.items() if n not in
-                           function.params}}
+        new = {**found, **{n: _agreed(d) for n, d in given.items() if n not in params}}
         if new == found:
-            break
+            return {n: None if d == UNSEEN else d for n, d in found.items()}
         found = dtypes.names = new
-    return found
+    return {**params, **bound}
 
 
 def _given(stmt, dtypes):
@@ -172,14 +180,28 @@ def _given(stmt, dtypes):
 
 
 def _agreed(dtypes):
-    return dtypes[0] if all(d == dtypes[0] for d in dtypes) else None
+    """The dtype of a name given values of ``dtypes`` (those not found yet aside): theirs
+    where they agree, the narrow one where the others are Python numbers (``s = 0.0``
+    and ``s = s + x[i]`` of a float32 ``x``: NumPy's ``s`` is a float32 from the first
+    sum on, and numba's is one throughout, its start cast, ``numbers_cast``); None
+    otherwise."""
+    known = sorted({d for d in dtypes if d != UNSEEN}, key=str)
+    if not known:
+        return UNSEEN
+    if len(known) == 1:
+        return known[0]
+    return known[0] if len(known) == 2 and known[1] == WEAK and known[0] in NARROW else None
 
 
 def combined(*dtypes):
     """The dtype NumPy computes in for operands of ``dtypes``: a Python number takes the
-    other operand's; None when one is not known."""
+    other operand's; None when one is not known (``UNSEEN``: one not found yet, left
+    aside)."""
     if None in dtypes:
         return None
+    dtypes = [d for d in dtypes if d != UNSEEN]
+    if not dtypes:
+        return UNSEEN
     strong = [d for d in dtypes if d != WEAK]
     if not strong:
         return WEAK
@@ -187,17 +209,30 @@ def combined(*dtypes):
     return numpy.result_type(*strong).name
 
 
-def numbers_cast(function, numpy, maths):
+def numbers_cast(function, numpy, maths, scalars=None):
     """``(copy of function with NumPy's weak numbers cast, whether the copy reads
-    numpy)``; ``maths``: the names ``math`` is read by."""
-    dtypes = _Dtypes(function, numpy, frozenset(maths))
+    numpy)``; ``maths``: the names ``math`` is read by; ``scalars``: parameter -> the
+    NumPy dtype of the scalar it is passed (``Program.scalars``)."""
+    dtypes = _Dtypes(function, numpy, frozenset(maths), scalars or {})
 
     def cast(node):
         return _cast_operands(node, dtypes)
 
     copy = walk.clone_function(function)
     walk.rewrite_all(copy.body, lambda e: walk.transform(e, cast))
+    for stmt in sw.walk(copy.body):  # a narrow name's Python number: of its dtype
+        if type(stmt) in (sw.Let, sw.AddTo) and type(stmt.target) is str:
+            dtype = dtypes.names.get(stmt.target)
+            if dtype in NARROW and dtypes.of(stmt.value) == WEAK:
+                stmt.value = dtypes.cast(stmt.value, dtype)
     return copy, dtypes.uses_numpy
+
+
+def narrow_names(function, numpy, maths, scalars=None):
+    """name -> its dtype, for each name of ``function`` (as ``numbers_cast`` takes it, or
+    its copy) that holds numbers of a narrow dtype: what a list saving them holds."""
+    names = _Dtypes(function, numpy, frozenset(maths), scalars or {}).names
+    return {name: dtype for name, dtype in names.items() if dtype in NARROW}
 
 
 def _cast_operands(node, dtypes):
@@ -213,6 +248,9 @@ def _cast_operands(node, dtypes):
     if kind is ex.BinOp:
         return ex.BinOp(node.op, _narrowed(node.left, dtype, dtypes),
                         _narrowed(node.right, dtype, dtypes))
+    if kind is ex.IfExp:
+        return ex.IfExp(node.test, _narrowed(node.body, dtype, dtypes),
+                        _narrowed(node.orelse, dtype, dtypes))
     func = dtypes.numpy_function(node.func) if kind is ex.Call else None
     if func in dtypes.ufuncs or func == "where":  # (not the axis of a reduction)
         first = 1 if func == "where" else 0
@@ -230,4 +268,4 @@ def _as_float(node):
     return ex.Call(ex.Name("float"), (node,), ())
 
 
-__all__ = ["NARROW", "WEAK", "combined", "numbers_cast"]
+__all__ = ["NARROW", "WEAK", "combined", "narrow_names", "numbers_cast"]

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from symdiff.backend.numba_arrays import fresh as _fresh
 from symdiff.backend.numba_arrays import names_of
 from symdiff.backend.numba_capacity import capacities
-from symdiff.backend.numba_precision import numbers_cast
+from symdiff.backend.numba_precision import narrow_names, numbers_cast
 from symdiff.backend.numba_spellings import spelled_for_numba
 from symdiff.core import expr as ex
 from symdiff.core import types as t
@@ -64,10 +64,11 @@ _DTYPES = {"floats": None, "numbers": None, "ints": "int64", "flags": "bool_"}
 _BUILTINS = ("len", "max", "range")  # what a capacity calls
 
 
-def plan_stacks(function, origin=None, namespace=None, numpy=None):
+def plan_stacks(function, origin=None, namespace=None, numpy=None, narrow=None):
     """The lists each save stack of ``function`` is split into (``StackPlan``), with the
     arrays among them (``namespace``: the module's names, where numpy may be bound;
-    ``numpy``: the name it is read by, when the text reads it already)."""
+    ``numpy``: the name it is read by, when the text reads it already; ``narrow``: the
+    names holding numbers of a narrow dtype, which an array saving only them is of)."""
     types = function.types or {}
     stacks = [s for s in sw.walk(function.body) if type(s) is sw.NewStack]
     taken = names_of(function)
@@ -77,6 +78,7 @@ def plan_stacks(function, origin=None, namespace=None, numpy=None):
         plan.made[stack.stack] = []
     line = None
     pushed = {}  # a push's name -> the names pushed with it
+    dtypes = {}  # a list -> the narrow dtypes of the names it saves (None: a float's)
     for stmt in sw.walk(function.body):
         if type(stmt) is sw.Comment:
             line = user_line(stmt.text, line)
@@ -85,25 +87,31 @@ def plan_stacks(function, origin=None, namespace=None, numpy=None):
                 raise refusal("an element of a container saved on its own", origin, line)
             pushed.setdefault(stmt.stack, set()).add(stmt.value.id)
             _add_list(plan, stacks, stmt.stack, types.get(stmt.value.id), taken, origin, line)
+            saved = plan.list_for(stmt.stack, types.get(stmt.value.id))
+            dtypes.setdefault(saved, set()).add((narrow or {}).get(stmt.value.id))
         else:
             _check_other(stmt, plan, origin, line)
     _check_pops(function.body, stacks, pushed, origin)
-    _preallocate(plan, function, types, taken, namespace or {}, numpy)
+    _preallocate(plan, function, types, taken, namespace or {}, numpy, dtypes)
     return plan
 
 
-def written_for_numba(function, builtins, namespace, adjoints=None, math_name="math"):
-    """``(function, numpy)``: ``function`` (a copy) with its tuples of lists written out,
-    the expressions numba lacks spelled as it compiles them (``numba_spellings``) and
-    NumPy's weak Python numbers given the dtype they compute in (``numba_precision``);
-    ``numpy``: the name the copy reads numpy by, or None when it does not."""
+def written_for_numba(function, builtins, namespace, adjoints=None, math_name="math",
+                      scalars=None):
+    """``(function, numpy, narrow)``: ``function`` (a copy) with its tuples of lists
+    written out, the expressions numba lacks spelled as it compiles them
+    (``numba_spellings``) and NumPy's weak Python numbers given the dtype they compute in
+    (``numba_precision``; a parameter of ``scalars`` in its NumPy dtype); ``numpy``: the
+    name the copy reads numpy by, or None when it does not; ``narrow``: the names of the
+    copy holding numbers of a narrow dtype, and that dtype (``plan_stacks`` takes it)."""
     numpy = numpy_name(function, namespace)
     written = tuples_written_out(function, builtins, adjoints)
     written, reads_numpy = spelled_for_numba(
         written, {b: alias for alias, b in builtins.items()}, namespace, numpy, math_name)
     maths = {math_name} | {n for n, v in namespace.items() if v is math}
-    written, casts = numbers_cast(written, numpy, maths)
-    return written, numpy if reads_numpy or casts else None
+    written, casts = numbers_cast(written, numpy, maths, scalars)
+    narrow = narrow_names(written, numpy, maths, scalars)
+    return written, numpy if reads_numpy or casts else None, narrow
 
 
 def numpy_name(function, namespace):
@@ -114,9 +122,11 @@ def numpy_name(function, namespace):
     return bound or _fresh("np", names_of(function) | set(namespace))
 
 
-def _preallocate(plan, function, types, taken, namespace, numpy_bound=None):
+def _preallocate(plan, function, types, taken, namespace, numpy_bound=None, narrow=None):
     """The lists of numbers whose pushes can be counted become arrays of that capacity
-    (``numba_capacity``), each with the count of the values it holds."""
+    (``numba_capacity``), each with the count of the values it holds; a list of floats
+    (or numbers) of one narrow dtype (``narrow``: a list -> the dtypes of what it saves)
+    of that."""
     own = set(function.params) | {n for s in sw.walk(function.body) for n in sw.binds(s)}
     if any(n in namespace or n in own for n in _BUILTINS):
         return  # a capacity calls them: the user's names would shadow them
@@ -137,7 +147,12 @@ def _preallocate(plan, function, types, taken, namespace, numpy_bound=None):
     for name, capacity in found.items():
         top = _fresh(f"{name}_top", taken)
         taken.add(top)
-        plan.arrays[name] = (capacity, _DTYPES[plan.categories[name]], top)
+        dtype = _DTYPES[plan.categories[name]]
+        saved = (narrow or {}).get(name, {None})
+        if plan.categories[name] in ("floats", "numbers") and len(saved) == 1 and (
+                None not in saved):
+            dtype = next(iter(saved))  # (a float32 saved as it is, never widened)
+        plan.arrays[name] = (capacity, dtype, top)
 
 
 def tuples_written_out(function, builtins=None, adjoints=None):

@@ -39,17 +39,20 @@ from symdiff.core import expr as ex
 from symdiff.core import types as t
 
 
-def to_python(generated, target="python", origin=None):
+def to_python(generated, target="python", origin=None, scalars=None):
     """``generated`` with its function written as a Python syntax tree (``target``:
     ``"python"``, or ``"numba"`` for the subset numba compiles; ``origin``: the user's
-    file, where a construct that subset lacks is refused)."""
+    file, where a construct that subset lacks is refused; ``scalars``: the number
+    parameters passed as NumPy scalars of a narrow dtype, ``Program.scalars``, which the
+    numba text computes in)."""
     names = {b: alias for alias, b in generated.builtins.items()}
     owned = set(generated.adjoints.values()) | set(getattr(generated, "counters", ()))
     written, namespace, stacks = generated.function, generated.namespace, None
     if target == "numba":
-        written, numpy = written_for_numba(written, generated.builtins, namespace,
-                                           generated.adjoints, generated.math_name)
-        stacks = plan_stacks(written, origin, namespace, numpy)
+        written, numpy, narrow = written_for_numba(
+            written, generated.builtins, namespace, generated.adjoints, generated.math_name,
+            scalars)
+        stacks = plan_stacks(written, origin, namespace, numpy, narrow)
         numpy = stacks.numpy or numpy
         namespace = tables_as_tuples(namespace)
         if numpy is not None and numpy not in namespace:  # for the arrays and spellings

@@ -17,7 +17,10 @@ element by element) that is a list when it runs.
 
 A NumPy random generator has the type ``Generator`` (data whose draws change it).
 
-Expects nothing; guarantees ``Record``, ``Row``, ``Function``, ``Generator`` and the questions asked of them: whether its class
+A NumPy float scalar narrower than a float (``np.float32``) has, for a compiled gradient,
+the kind ``Scalar``: a float to the program, whose dtype the compiled text computes in.
+
+Expects nothing; guarantees ``Record``, ``Row``, ``Function``, ``Generator``, ``Scalar`` and the questions asked of them: whether its class
 is a namedtuple or a dataclass (``is_structured``: its gradient is an instance of the
 same class, as JAX's registered pytrees give) or a plain class (``is_plain``: read as
 data unless ``wrt`` names it, its gradient a dict of its number attributes, since its
@@ -126,6 +129,19 @@ class Generator(Type):
 
 
 GENERATOR = Generator()
+
+
+@dataclass(frozen=True)
+class Scalar(Type):
+    """The kind of a NumPy float scalar narrower than a Python float (``np.float32``)
+    passed where the program reads a float: the program computes with it as a ``Float``
+    (``Program.scalars`` keeps its dtype), and a compiled target, which types a float as
+    64 bits, computes in its ``dtype`` as NumPy does."""
+
+    dtype: str  # NumPy's name: "float32", "float16"
+
+    def __str__(self):
+        return f"np.{self.dtype}"
 
 
 def is_generator(kind):

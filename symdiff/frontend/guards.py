@@ -26,7 +26,7 @@ import itertools
 import operator
 
 from symdiff.core import types as t
-from symdiff.core.records import Function, Row, is_record, is_structured
+from symdiff.core.records import Function, Row, Scalar, is_record, is_structured
 
 PLAIN = frozenset({float, int})  # the numbers whose kind is a float, by exact type
 SCALARS = frozenset({float, int, bool, str, type(None)})  # never a container's kind
@@ -130,6 +130,8 @@ def _checks(kind, var, indent, fresh, numbers):
         return []
     if isinstance(kind, t.Array):
         return _array_checks(kind, var, indent)
+    if isinstance(kind, Scalar):  # a NumPy scalar of that dtype (``_dtypes``)
+        return _fail(f"type({var}) is not scalar_{kind.dtype}", indent)
     if isinstance(kind, t.Tuple):
         return _tuple_checks(kind, var, indent, fresh, numbers)
     if isinstance(kind, t.List):
@@ -239,12 +241,15 @@ def _ndarray(kinds):
 
 
 def _dtypes(kinds):
-    """``{"dtype_<name>": numpy.dtype(name)}`` for the dtypes of the array kinds."""
+    """``{"dtype_<name>": numpy.dtype(name)}`` for the dtypes of the array kinds, and
+    ``{"scalar_<name>": numpy.<name>}`` for those of the scalar kinds."""
     names = {array.dtype for kind in kinds for array in _arrays(kind)}
-    if not names:
+    scalars = {kind.dtype for kind in kinds if isinstance(kind, Scalar)}
+    if not names and not scalars:
         return {}
     import numpy
-    return {f"dtype_{name}": numpy.dtype(name) for name in names}
+    return {**{f"dtype_{name}": numpy.dtype(name) for name in names},
+            **{f"scalar_{name}": getattr(numpy, name) for name in scalars}}
 
 
 def _arrays(kind):

@@ -26,7 +26,7 @@ import sys
 import types
 
 from symdiff.core import types as t
-from symdiff.core.records import GENERATOR, Function, Record, Row
+from symdiff.core.records import GENERATOR, Function, Record, Row, Scalar
 from symdiff.core.types import element  # noqa: F401 (one statement, in the type system)
 from symdiff.frontend.wrappers import as_numpy
 from symdiff.primitives.reductions import REDUCTIONS
@@ -69,6 +69,25 @@ def kind_of(value, depth=0):
     if isinstance(value, dict) and value and all(isinstance(k, str) for k in value):
         items = tuple((k, kind_of(v, depth)) for k, v in value.items())
         return t.Dict(items) if all(_is_leafy(k) for _, k in items) else None
+    return None
+
+
+NARROW_SCALARS = ("float32", "float16")  # the NumPy floats a Python float would widen
+
+
+def scalar_kind(value):
+    """The ``Scalar`` kind of a NumPy float scalar narrower than a Python float
+    (``np.float32``), for a compiled gradient, which keeps its dtype; None for any other
+    value (a ``np.float64`` is a float).
+
+    >>> import numpy as np
+    >>> scalar_kind(np.float32(0.5)), scalar_kind(np.float64(0.5)), scalar_kind(0.5)
+    (Scalar(dtype='float32'), None, None)
+    """
+    dtype = getattr(value, "dtype", None)
+    if type(value).__module__ == "numpy" and getattr(value, "ndim", None) == 0 and (
+            type(value).__name__ != "ndarray" and dtype.name in NARROW_SCALARS):
+        return Scalar(dtype.name)
     return None
 
 

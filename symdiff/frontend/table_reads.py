@@ -31,6 +31,8 @@ such as ``for k in d: d[k]``, which a table would run over by position.
 """
 
 import ast
+import functools
+import inspect
 import types
 
 from symdiff.errors import SymdiffError, UnsupportedSyntaxError
@@ -257,3 +259,32 @@ def _container_context(node, holder, parent):
     if isinstance(holder, ast.Assign) and holder.value is node:
         return not all(isinstance(t, ast.Name) for t in holder.targets)
     return isinstance(holder, ast.Starred)
+
+
+def forwarded_kwargs_name(fn):
+    """The name of ``fn``'s ``**kwargs`` when it passes them on (``forwarded_kwargs``),
+    else None: its source read once (a call's kinds are found on every new kind)."""
+    code = getattr(fn, "__code__", None)
+    if code is None or not code.co_flags & inspect.CO_VARKEYWORDS:
+        return None
+    return _forwarded_by_source(fn)
+
+
+@functools.lru_cache(maxsize=256)
+def _forwarded_by_source(fn):
+    reading = reading_of(fn, {}, depth=0)
+    forwarded = forwarded_kwargs(reading[0].tree) if reading is not None else []
+    return forwarded[0] if forwarded else None
+
+
+def forwarded_kwargs(tree):
+    """``[kwargs]`` when the function passes its ``**kwargs`` on (``core(x, **kwargs)``),
+    whose keys the call gives, so the helper's parameters are bound by them; else ``[]``
+    (read by key, ``kwargs["k"]``, it is read when the gradient runs)."""
+    kwarg = tree.args.kwarg
+    if kwarg is None:
+        return []
+    return [kwarg.arg] if any(
+        isinstance(node, ast.Call) and any(k.arg is None and isinstance(k.value, ast.Name)
+                                           and k.value.id == kwarg.arg for k in node.keywords)
+        for node in ast.walk(tree)) else []

@@ -194,6 +194,8 @@ class Program:
     containers: dict = field(default_factory=dict)  # name -> the container type it holds
     arrays: dict = field(default_factory=dict)  # parameter -> the array type it is passed
     numpy_name: str = None  # the name generated code calls numpy by, where it may need it
+    scalars: dict = field(default_factory=dict)  # number parameter -> the NumPy dtype it
+    # is passed in, where narrower than a float (``core.records.Scalar``: a compiled target's)
 
     @property
     def positional(self):

@@ -36,7 +36,7 @@ from symdiff.ir.names import BUILTINS, Namer
 from symdiff.lower.frame import Frame
 from symdiff.lower.inline import run_function_body
 from symdiff.lower.scope import Unit
-from symdiff.core.records import Function, is_generator
+from symdiff.core.records import Function, Scalar, is_generator
 
 
 def normalize(parsed, allow_tuple=False, kinds=None, any_result=False):
@@ -69,6 +69,8 @@ def normalize(parsed, allow_tuple=False, kinds=None, any_result=False):
             frame.functions[name] = classify(kind.fn)  # the primitive: ``math.sin``)
         elif is_generator(kind):  # data, whose draws change it
             unit.generators.add(name)
+        elif isinstance(kind, Scalar):  # a float to the program (``Program.scalars``)
+            pass
         elif kind is not None:
             unit.containers[name] = kind
     unit.array_code = bool(unit.arrays) or uses_arrays(parsed)  # (``np.array([a, b])`` too)
@@ -94,7 +96,9 @@ def normalize(parsed, allow_tuple=False, kinds=None, any_result=False):
                       tables={p: unit.table_names[p] for p in params if p in unit.table_names},
                       optional=optional_parameters(parsed), kwargs=kwargs,
                       containers=dict(unit.containers), arrays=dict(unit.arrays),
-                      numpy_name=_numpy_name(unit, body))
+                      numpy_name=_numpy_name(unit, body), scalars={
+                          name: kind.dtype for name, kind in (kinds or {}).items()
+                          if isinstance(kind, Scalar)})
 
 
 def _numpy_name(unit, body):

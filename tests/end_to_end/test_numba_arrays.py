@@ -55,12 +55,7 @@ SAMPLE = 12
 # thousands of last bits in float64, some tens in float32 (grown by the cancellations
 # of the derivative itself, as in tests/end_to_end/test_numba.py)
 RELATIVE = {"float64": 1e-12, "float32": 1e-5}
-DIFFER = {  # case -> how the compiled gradient differs from Python's; the list only shrinks
-    "elementwise.scalar_code_on_numpy_scalars": "a np.float32 scalar parameter is typed a "
-    "float: its compiled gradient is computed in float64, Python's in float32",
-    "elementwise.scalar_code_on_a_zero_d_array": "code of numbers compiled for a 0-d array "
-    "gives a float, where the Python gradient gives a 0-d array",
-}
+DIFFER = {}  # case -> how the compiled gradient differs from Python's; the list only shrinks
 
 def outcome(function, point):
     """What a call gives: its value, or the type of the exception it raises."""

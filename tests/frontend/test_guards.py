@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from symdiff.core import types as t
+from symdiff.core.records import Scalar
 from symdiff.frontend.guards import guard
 from symdiff.frontend.kinds import kind_of
 from symdiff.specialized import container_kinds
@@ -214,3 +215,15 @@ def test_a_gradient_per_kind_shows_the_signature_of_its_function():
     assert type(gradient).__name__ == "Specialized" and callable(gradient)
     assert str(inspect.signature(gradient)) == "(xs, scale=2.0)"
     assert gradient([1.0, 3.0]) == [4.0, 12.0] == gradient(xs=[1.0, 3.0])
+
+
+def test_a_narrow_numpy_scalar_is_checked_by_its_exact_type():
+    """The kind a compiled gradient is built for (``scalars=True``): a ``np.float32``
+    fits, a float, a ``np.float64`` or a ``np.float16`` does not."""
+    kinds = container_kinds(three, (np.float32(0.5), [1.0], 2.0), scalars=True)
+    assert kinds["a"] == Scalar("float32") and "c" not in kinds
+    fits = guard(kinds, NAMES)
+    assert fits((np.float32(1.5), [2.0], 0.5))
+    for other in (1.5, np.float64(1.5), np.float16(1.5), np.array(1.5, np.float32)):
+        assert not fits((other, [2.0], 0.5))
+        assert container_kinds(three, (other, [2.0], 0.5), scalars=True) != kinds
