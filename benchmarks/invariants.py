@@ -56,16 +56,7 @@ def row(workload, settings):
     moved, kept = generated(workload, True), generated(workload, False)
     if repr(moved(*args)) != repr(kept(*args)):
         raise AssertionError(f"{workload.name}: the two gradients differ")
-    _, base = run.measure(workload.fn, args, settings)
-    baseline = (workload.fn, base["number"])
-    _, hand = run.measure(workload.hand, args, settings, baseline)
-    _, new = run.measure(moved, args, settings, baseline)
-    _, old = run.measure(kept, args, settings, baseline)
-    _, versus = run.measure(moved, args, settings, (kept, old["number"]))
-    _, over_hand = run.measure(moved, args, settings, (workload.hand, hand["number"]))
-    return [f"`{workload.name}`", run.seconds(base["median_s"]), f"{hand['ratio']:.2f}×",
-            f"{old['ratio']:.2f}×", f"{new['ratio']:.2f}×", f"{versus['ratio']:.2f}×",
-            f"{over_hand['ratio']:.2f}×"]
+    return run.pass_row(workload, moved, kept, settings)
 
 
 def main(argv=None):

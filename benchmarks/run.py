@@ -135,6 +135,24 @@ def measure(fn, args, settings, baseline=None):
     return result, timing
 
 
+def pass_row(workload, on, off, settings):
+    """A table row of one optimizer pass: ``workload``'s plain call, its hand-written
+    gradient's, the gradient built without the pass (``off``) and with it (``on``), each
+    as a ratio to one plain call, then ``on`` against ``off`` and against the hand-written
+    gradient, each pair timed in alternating batches."""
+    args = workload.point
+    _, base = measure(workload.fn, args, settings)
+    baseline = (workload.fn, base["number"])
+    _, hand = measure(workload.hand, args, settings, baseline)
+    _, new = measure(on, args, settings, baseline)
+    _, old = measure(off, args, settings, baseline)
+    _, versus = measure(on, args, settings, (off, old["number"]))
+    _, over_hand = measure(on, args, settings, (workload.hand, hand["number"]))
+    return [f"`{workload.name}`", seconds(base["median_s"]), f"{hand['ratio']:.2f}×",
+            f"{old['ratio']:.2f}×", f"{new['ratio']:.2f}×", f"{versus['ratio']:.2f}×",
+            f"{over_hand['ratio']:.2f}×"]
+
+
 def median_time(action, settings, min_samples=None):
     """Median seconds of ``action()`` over a few runs (for generation and setup times)."""
     samples, began = [], time.perf_counter()

@@ -46,16 +46,7 @@ def row(workload, wrt, settings):
     packed, plain = generated(workload, wrt, True), generated(workload, wrt, False)
     if repr(packed(*args)) != repr(plain(*args)):
         raise AssertionError(f"{workload.name}: packed and one-by-one differ")
-    _, base = run.measure(workload.fn, args, settings)
-    baseline = (workload.fn, base["number"])
-    _, hand = run.measure(workload.hand, args, settings, baseline)
-    _, new = run.measure(packed, args, settings, baseline)
-    _, old = run.measure(plain, args, settings, baseline)
-    _, versus = run.measure(packed, args, settings, (plain, old["number"]))
-    _, over_hand = run.measure(packed, args, settings, (workload.hand, hand["number"]))
-    return [f"`{workload.name}`", run.seconds(base["median_s"]), f"{hand['ratio']:.2f}×",
-            f"{old['ratio']:.2f}×", f"{new['ratio']:.2f}×", f"{versus['ratio']:.2f}×",
-            f"{over_hand['ratio']:.2f}×"]
+    return run.pass_row(workload, packed, plain, settings)
 
 
 def main(argv=None):

@@ -13,7 +13,7 @@ is computed once, before it.
   whose squares overflow; and they agree with the tape at many points.
 """
 
-import math
+import contextlib
 import random
 import textwrap
 
@@ -30,19 +30,12 @@ from symdiff.optimize.invariants import hoist_invariants
 
 try:
     import oracles
-    from corpus import (arguments, attempts, branch_local, checks, containers, control,
-                        control_lists, functions_as_values, joins, lambdas, nested, objects,
-                        special, straight, tangent_lists)
+    from optimize.loop_corpus import (SPECIAL, built_both_ways, case_points, differences,
+                                      loop_cases, replaced)
 except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests import oracles
-    from tests.corpus import (arguments, attempts, branch_local, checks, containers, control,
-                              control_lists, functions_as_values, joins, lambdas, nested,
-                              objects, special, straight, tangent_lists)
-
-SCALAR = (attempts, checks, control, lambdas, nested, special, straight)
-WITH_POINTS = (containers, tangent_lists, joins, branch_local, control_lists, arguments,
-               objects, functions_as_values)
-SPECIAL = (math.nan, math.inf, -math.inf, -0.0, 1e160, -1e200)
+    from tests.optimize.loop_corpus import (SPECIAL, built_both_ways, case_points,
+                                            differences, loop_cases, replaced)
 
 LOOPS = '''
 def spring(x, v, omega):
@@ -98,10 +91,6 @@ def read_from_a_list(xs, w):
         s = s + xs[0] * w * s + xs[i]
     return s
 '''
-
-
-class Timeout(Exception):
-    pass
 
 
 @pytest.fixture(scope="module")
@@ -209,45 +198,20 @@ def test_a_value_read_from_a_list_stays(loops):
 
 # --- the numbers ---------------------------------------------------------------------------
 
+@contextlib.contextmanager
 def _without_the_pass():
-    """The driver's passes but ``hoist_invariants``."""
-    return tuple(p for p in driver.PASSES if p is not hoist_invariants)
+    """Builds with the driver's passes but ``hoist_invariants``."""
+    saved = driver.PASSES
+    driver.PASSES = tuple(p for p in driver.PASSES if p is not hoist_invariants)
+    try:
+        yield
+    finally:
+        driver.PASSES = saved
 
 
 def _gradients(fn, wrt, kinds_from=None):
     """The gradient as built, and as built without ``hoist_invariants``."""
-    moved = symdiff.grad(fn, wrt=wrt)
-    saved, driver.PASSES = driver.PASSES, _without_the_pass()
-    symdiff.api._CACHE.clear()
-    try:
-        plain = symdiff.grad(fn, wrt=wrt)
-        if kinds_from is not None:  # built now, for the kinds of each point
-            for point in kinds_from:
-                _outcome(plain, point)
-    finally:
-        driver.PASSES = saved
-        symdiff.api._CACHE.clear()
-    return moved, plain
-
-
-def _outcome(fn, point, limit=2.0):
-    try:
-        with oracles.time_limit(limit, Timeout):
-            found = oracles.outcome(fn, point)
-    except Timeout:
-        return None
-    return None if found[0] == "raises" and found[1] is Timeout else repr(found)
-
-
-def _differences(fn, moved, plain, points):
-    found = []
-    for point in points:
-        if _outcome(fn, point, limit=0.25) is None:
-            continue  # a loop that does not end here
-        want, got = _outcome(plain, point), _outcome(moved, point)
-        if want != got:
-            found.append((point, want, got))
-    return found
+    return built_both_ways(fn, wrt, _without_the_pass, kinds_from)
 
 
 def _scalar_points(name, arity, count=3, low=-2.0, high=2.0):
@@ -259,16 +223,6 @@ def _scalar_points(name, arity, count=3, low=-2.0, high=2.0):
     return inside + odd + [(v,) * len(start) for v in SPECIAL]
 
 
-def _replaced(value, by):
-    if type(value) is float:
-        return by
-    if type(value) in (list, tuple):
-        return type(value)(_replaced(v, by) for v in value)
-    if type(value) is dict:
-        return {k: _replaced(v, by) for k, v in value.items()}
-    return value
-
-
 def test_the_local_loops_agree_with_and_without_the_pass_and_with_the_tape(loops):
     scalar = (loops.spring, loops.checked_first, loops.in_a_branch, loops.nested_loops,
               loops.checked_in_loop)
@@ -276,7 +230,7 @@ def test_the_local_loops_agree_with_and_without_the_pass_and_with_the_tape(loops
         arity = fn.__code__.co_argcount
         moved, plain = _gradients(fn, None)
         points = _scalar_points(fn.__name__, arity, count=40, low=0.1, high=1.5)
-        assert _differences(fn, moved, plain, points) == [], fn.__name__
+        assert differences(fn, moved, plain, points) == [], fn.__name__
         tape = symdiff.tape.grad(fn)
         for point in points[:40]:
             got, want = oracles.as_tuple(moved(*point)), oracles.as_tuple(tape(*point))
@@ -285,10 +239,10 @@ def test_the_local_loops_agree_with_and_without_the_pass_and_with_the_tape(loops
         rng = random.Random(fn.__name__)
         points = [([rng.uniform(-1.5, 1.5) for _ in range(3)], rng.uniform(-1.5, 1.5))
                   for _ in range(20)]
-        points += [(_replaced(points[0][0], v), v) for v in SPECIAL]
+        points += [(replaced(points[0][0], v), v) for v in SPECIAL]
         points = [tuple(p) for p in points]
         moved, plain = _gradients(fn, None, points)
-        assert _differences(fn, moved, plain, points) == [], fn.__name__
+        assert differences(fn, moved, plain, points) == [], fn.__name__
         tape = symdiff.tape.grad(fn)
         for point in points[:20]:
             got, want = moved(*point), tape(*point)
@@ -303,43 +257,9 @@ def test_an_overflow_is_raised_as_before(loops):
             fn(1.0, 0.5, 1e200)
 
 
-def _has_loop(fn):
-    import inspect
-    try:
-        text = inspect.getsource(fn)
-    except (OSError, TypeError):
-        return True
-    return "for " in text or "while " in text
-
-
-def _cases():
-    found = []
-    for module in SCALAR + WITH_POINTS:
-        listed = [getattr(module, n, []) for n in ("CASES", "OBJECT_CASES", "VALUE_CASES")]
-        for case in [c for cases in listed for c in cases]:
-            fn = getattr(case, "fn", None)
-            if fn is None or not _has_loop(fn):
-                continue
-            name = f"{module.__name__.rpartition('.')[2]}.{case.label}"
-            found.append(pytest.param(module in SCALAR, case, id=name))
-    return found
-
-
-@pytest.mark.parametrize("scalar, case", _cases())
+@pytest.mark.parametrize("scalar, case", loop_cases())
 def test_with_and_without_the_pass_agree_bit_for_bit(scalar, case):
-    if scalar:
-        lows, highs = zip(*case.domain)
-        rng = random.Random(case.label)
-        inside = [tuple(lo + (hi - lo) * (0.05 + 0.9 * rng.random()) for lo, hi in case.domain)
-                  for _ in range(3)]
-        start = inside[0]
-        points = inside + [start[:i] + (v,) + start[i + 1:] for v in SPECIAL
-                           for i in range(len(start))] + [(v,) * len(start) for v in SPECIAL]
-        wrt = None
-    else:
-        given = [tuple(p) for p in case.points]
-        points = given + [tuple(_replaced(a, v) for a in given[0]) for v in SPECIAL]
-        wrt = case.wrt
+    points, wrt = case_points(scalar, case)
     moved, plain = _gradients(case.fn, wrt, None if scalar else points)
-    bad = _differences(case.fn, moved, plain, points)
+    bad = differences(case.fn, moved, plain, points)
     assert not bad, f"first of {len(bad)}: {bad[0]}"

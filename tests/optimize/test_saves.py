@@ -12,9 +12,8 @@ read where the reverse iteration would compute it again.
   numbers whose squares overflow.
 """
 
+import contextlib
 import inspect
-import math
-import random
 import textwrap
 
 import pytest
@@ -25,23 +24,12 @@ from symdiff.optimize import driver
 
 try:
     import oracles
-    from corpus import (arguments, attempts, branch_local, checks, containers, control,
-                        control_lists, functions_as_values, joins, lambdas, nested, objects,
-                        special, straight, tangent_lists)
+    from optimize.loop_corpus import (built_both_ways, case_points, differences, loop_cases,
+                                      scalar_points)
 except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests import oracles
-    from tests.corpus import (arguments, attempts, branch_local, checks, containers, control,
-                              control_lists, functions_as_values, joins, lambdas, nested,
-                              objects, special, straight, tangent_lists)
-
-SCALAR = (attempts, checks, control, lambdas, nested, special, straight)
-WITH_POINTS = (containers, tangent_lists, joins, branch_local, control_lists, arguments,
-               objects, functions_as_values)
-SPECIAL = (math.nan, math.inf, -math.inf, -0.0, 1e160, -1e200)
-
-
-class Timeout(Exception):
-    pass
+    from tests.optimize.loop_corpus import (built_both_ways, case_points, differences,
+                                            loop_cases, scalar_points)
 
 
 def _module(tmp_path, name, text):
@@ -130,8 +118,8 @@ def test_a_break_after_saving_keeps_the_pushes(loops):
 def test_the_packed_gradient_is_the_one_by_one_gradient(loops):
     for fn in (loops.shifted, loops.swell, loops.stopped, loops.caught):
         packed, plain = _gradients(fn, None)
-        points = [p for p in _scalar_points(fn, ((-2.0, 2.0),) * _arity(fn))]
-        assert _differences(fn, packed, plain, points) == []
+        points = scalar_points(fn.__name__, ((-2.0, 2.0),) * _arity(fn))
+        assert differences(fn, packed, plain, points) == []
 
 
 def test_a_gradient_read_again_has_its_saves_one_by_one(loops):
@@ -157,94 +145,24 @@ def _arity(fn):
     return len(inspect.signature(fn).parameters)
 
 
-def _gradients(fn, wrt, kinds_from=None):
-    """The gradient as built, and as built with ``pack_saves`` off."""
-    packed = symdiff.grad(fn, wrt=wrt)
+@contextlib.contextmanager
+def _one_by_one():
+    """Builds with ``pack_saves`` off."""
     saved, driver.pack_saves = driver.pack_saves, lambda function, math_name=None: False
-    symdiff.api._CACHE.clear()
     try:
-        plain = symdiff.grad(fn, wrt=wrt)
-        if kinds_from is not None:  # built now, for the kinds of each point, unpacked
-            for point in kinds_from:
-                _outcome(plain, point)
+        yield
     finally:
         driver.pack_saves = saved
-        symdiff.api._CACHE.clear()
-    return packed, plain
 
 
-def _outcome(fn, point, limit=2.0):
-    """``repr`` of what ``fn`` gives at ``point``, None where it runs past ``limit``
-    (``oracles.outcome`` records the ``Timeout`` raised in it as what it raised)."""
-    try:
-        with oracles.time_limit(limit, Timeout):
-            found = oracles.outcome(fn, point)
-    except Timeout:
-        return None
-    return None if found[0] == "raises" and found[1] is Timeout else repr(found)
+def _gradients(fn, wrt, kinds_from=None):
+    """The gradient as built, and as built with ``pack_saves`` off."""
+    return built_both_ways(fn, wrt, _one_by_one, kinds_from)
 
 
-def _differences(fn, packed, plain, points):
-    found = []
-    for point in points:
-        if _outcome(fn, point, limit=0.25) is None:
-            continue  # a loop that does not end here (a corpus function ends in far less)
-        want, got = _outcome(packed, point), _outcome(plain, point)
-        if want != got:
-            found.append((point, want, got))
-    return found
-
-
-def _scalar_points(fn, domain):
-    rng = random.Random(fn.__name__)
-    inside = [tuple(lo + (hi - lo) * (0.05 + 0.9 * rng.random()) for lo, hi in domain)
-              for _ in range(3)]
-    start = inside[0]
-    odd = [start[:i] + (v,) + start[i + 1:] for v in SPECIAL for i in range(len(start))]
-    return inside + odd + [(v,) * len(start) for v in SPECIAL]
-
-
-def _replaced(value, by):
-    """``value`` with every float in it replaced by ``by``."""
-    if type(value) is float:
-        return by
-    if type(value) in (list, tuple):
-        return type(value)(_replaced(v, by) for v in value)
-    if type(value) is dict:
-        return {k: _replaced(v, by) for k, v in value.items()}
-    return value
-
-
-def _has_loop(fn):
-    try:
-        text = inspect.getsource(fn)
-    except (OSError, TypeError):
-        return True
-    return "for " in text or "while " in text
-
-
-def _cases():
-    found = []
-    for module in SCALAR + WITH_POINTS:
-        listed = [getattr(module, n, []) for n in ("CASES", "OBJECT_CASES", "VALUE_CASES")]
-        for case in [c for cases in listed for c in cases]:
-            fn = getattr(case, "fn", None)
-            if fn is None or not _has_loop(fn):
-                continue
-            name = f"{module.__name__.rpartition('.')[2]}.{case.label}"
-            found.append(pytest.param(module in SCALAR, case, id=name))
-    return found
-
-
-@pytest.mark.parametrize("scalar, case", _cases())
+@pytest.mark.parametrize("scalar, case", loop_cases())
 def test_packed_and_one_by_one_agree_bit_for_bit(scalar, case):
-    if scalar:
-        points = _scalar_points(case.fn, case.domain)
-        wrt = None
-    else:
-        given = [tuple(p) for p in case.points]
-        points = given + [tuple(_replaced(a, v) for a in given[0]) for v in SPECIAL]
-        wrt = case.wrt
+    points, wrt = case_points(scalar, case)
     packed, plain = _gradients(case.fn, wrt, None if scalar else points)
-    bad = _differences(case.fn, packed, plain, points)
+    bad = differences(case.fn, packed, plain, points)
     assert not bad, f"first of {len(bad)}: {bad[0]}"
