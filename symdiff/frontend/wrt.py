@@ -114,9 +114,10 @@ def choose(wrt, parsed):
 
 
 def parameters(parsed):
-    """The positional parameters of ``parsed``, in order."""
+    """The positional parameters of ``parsed``, in order, its ``*args`` last (a tuple)."""
     args = parsed.tree.args
-    return [a.arg for a in args.posonlyargs + args.args]
+    return [a.arg for a in args.posonlyargs + args.args + (
+        [args.vararg] if args.vararg is not None else [])]
 
 
 def optional_parameters(parsed):
