@@ -37,7 +37,7 @@ from symdiff.core import types as t
 from symdiff.errors import SymdiffError, UndefinedNameError
 from symdiff.frontend.guards import guard
 from symdiff.higher import bind_arguments, signature
-from symdiff.specialized import container_kinds, per_kinds
+from symdiff.specialized import container_kinds, per_kinds, refuse_star_args
 
 
 def vjp(fn=None, *, wrt=None, optimize=True):
@@ -46,6 +46,7 @@ def vjp(fn=None, *, wrt=None, optimize=True):
     if fn is None:
         return functools.partial(vjp, wrt=wrt, optimize=optimize)
     fn = _unwrap(fn)
+    refuse_star_args(fn, "vjp")
     product = VectorJacobianProduct(fn, wrt, optimize)
     if not per_kinds(fn, wrt):  # built now, for numbers, as grad is
         try:
