@@ -58,18 +58,17 @@ def read_per_kinds(fn, wrt):
     if reading is None:
         return []
     parsed, params, helper = reading
+    vararg = parsed.tree.args.vararg  # ``*args``: a tuple of the call's length, always
+    star = [vararg.arg] if vararg is not None else []  # read per kinds
     if uses_arrays(parsed):
-        return list(params)
-    vararg = parsed.tree.args.vararg
-    if vararg is not None:  # ``*args``: a tuple of the call's length, read per kinds
-        return [vararg.arg]
+        return list(params) + star
     forwarded = forwarded_kwargs(parsed.tree)
     if not uses_containers(parsed.tree, params, helper):  # most functions: one look
-        return forwarded
+        return forwarded + star
     read = [p for p in params if uses_containers(parsed.tree, [p], helper)]
     chosen = choose(wrt, parsed).names
     return [p for p in read if p in chosen or not read_as_tables(parsed.tree, p, helper)
-            ] + forwarded
+            ] + forwarded + star
 
 
 def examples_needed(fn, wrt, how):
