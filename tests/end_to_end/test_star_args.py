@@ -188,3 +188,15 @@ def test_star_args_of_none_and_of_many_summed():
         point = tuple(0.5 * k - 1.0 for k in range(count))
         assert _close(grad(sums_squares)(*point), _shaped(_central(
             sums_squares, point), 0), rel=1e-6, abs=1e-8)
+
+
+def test_calls_of_changing_lengths_and_kinds_through_one_gradient_stay_right():
+    differentiated = grad(reads_containers)
+    calls = [(1.0, [1.0, 2.0], {"a": 3.0}), (1.0, [1.0, 2.0, 5.0], {"a": 3.0}),
+             (2.0, (1.0, 2.0), {"a": 3.0}), (1.0, [1.0, 2.0], {"a": 3.0}, 7.0),
+             (1.0, [1.0, 2.0], {"a": 3.0})]
+    for point in calls * 2:  # each kind again, through the guard the last call left
+        assert differentiated(*point) == symdiff.tape.grad(reads_containers)(*point)
+    sums = grad(sums_squares)
+    for point in [(1.0, 2.0), (1.0, 2.0, 3.0), (1.0, 2.0), (), (4.0,), (1, 2.5)] * 2:
+        assert sums(*point) == symdiff.tape.grad(sums_squares)(*point)
