@@ -38,9 +38,8 @@ from symdiff.api import _unwrap, build, jit_options
 from symdiff.backend.travel import wrap
 from symdiff.frontend.parse import parse_function
 from symdiff.errors import UnsupportedSyntaxError
-from symdiff.frontend.wrt import choose
-from symdiff.specialized import (MethodGradient, bound_instance, computes_with_arrays, per_kinds,
-                                 refuse_star_args)
+from symdiff.frontend.wrt import choose, refuse_star_args
+from symdiff.specialized import MethodGradient, bound_instance, computes_with_arrays, per_kinds
 
 
 def jvp(fn=None, *, wrt=None, optimize=True, jit=None):

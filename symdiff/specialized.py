@@ -25,7 +25,7 @@ import linecache
 import operator
 
 from symdiff.backend.travel import Travels, carried, with_reread
-from symdiff.errors import SymdiffError, UnsupportedSyntaxError
+from symdiff.errors import SymdiffError
 from symdiff.core import types as t
 from symdiff.frontend.guards import guard
 from symdiff.frontend.kinds import kind_of, scalar_kind, uses_arrays, uses_containers
@@ -90,23 +90,6 @@ def examples_needed(fn, wrt, how):
         lineno=code.co_firstlineno, col_offset=0, source_line=linecache.getline(
             code.co_filename, code.co_firstlineno).rstrip("\n") or None,
         hint=how.format(name=fn.__name__, params=params))
-
-
-def refuse_star_args(fn, entry):
-    """A located ``UnsupportedSyntaxError`` when ``fn`` takes ``*args`` and ``entry`` (a
-    name: ``"jvp"``, ``"hessian"``, ``"check"``...) does not read it: only ``grad`` and
-    ``value_and_grad`` take it, as the tuple of the call's extra arguments."""
-    if not inspect.isfunction(fn) or not fn.__code__.co_flags & inspect.CO_VARARGS:
-        return
-    reading = reading_of(fn, {}, depth=0)
-    if reading is None or reading[0].tree.args.vararg is None:
-        return
-    parsed = reading[0]
-    vararg = parsed.tree.args.vararg
-    raise parsed.error(UnsupportedSyntaxError, vararg, f"{entry} does not read "
-                       f"*{vararg.arg} (grad and value_and_grad read it as a tuple)",
-                       f"take the values as one tuple parameter ({vararg.arg}) for {entry}, "
-                       "or use symdiff.grad")
 
 
 def computes_with_arrays(fn):

@@ -36,8 +36,9 @@ from symdiff.backend.travel import Travels, carried
 from symdiff.core import types as t
 from symdiff.errors import SymdiffError, UndefinedNameError
 from symdiff.frontend.guards import guard
+from symdiff.frontend.wrt import refuse_star_args
 from symdiff.higher import bind_arguments, signature
-from symdiff.specialized import container_kinds, per_kinds, refuse_star_args
+from symdiff.specialized import container_kinds, per_kinds
 
 
 def vjp(fn=None, *, wrt=None, optimize=True):

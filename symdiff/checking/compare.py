@@ -70,7 +70,8 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
     shapes and dtypes).
     """
     from symdiff.api import build
-    from symdiff.specialized import container_kinds, refuse_star_args
+    from symdiff.frontend.wrt import refuse_star_args
+    from symdiff.specialized import container_kinds
 
     refuse_star_args(fn, "check")
     kwargs = dict(kwargs or {})

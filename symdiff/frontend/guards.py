@@ -50,9 +50,10 @@ def guard(kinds, names, watched=None, calls=None, star=None):
     if calls is not None:  # (no defaults for the builtins: a keyword must reach kwargs)
         lines = ["def call(*args, **kwargs):", "    if kwargs:", "        return False"]
     if star is not None:  # the arguments past the named ones: the tuple ``*args`` holds
+        named = len(names)  # (fewer arguments than that: unpacking raises)
         names, params = list(names) + [star], params + [next(fresh)]
-        lines += ["    try:", f"        {', '.join(params[:-1])}, = args[:{len(names) - 1}]"
-                  if len(names) > 1 else "        pass", f"        {params[-1]} = args[{len(names) - 1}:]"]
+        lines += ["    try:", f"        {', '.join(params[:-1])}, = args[:{named}]" if named
+                  else "        pass", f"        {params[-1]} = args[{named}:]"]
     else:
         lines += ["    try:", f"        {', '.join(params)}, = args"] if params else [
             "    if args:", "        return False", "    try:", "        pass"]
