@@ -81,7 +81,8 @@ def examples_needed(fn, wrt, how):
             read_as_tables(reading[0].tree, p, reading[2]) for p in read)):
         return None  # (read as tables of data: the build itself says why, and how)
     code = fn.__code__
-    params = ", ".join(inspect.signature(fn).parameters)
+    params = ", ".join({p.VAR_POSITIONAL: "*", p.VAR_KEYWORD: "**"}.get(p.kind, "") + name
+                       for name, p in inspect.signature(fn).parameters.items())
     what = ("computes with arrays" if computes_with_arrays(fn) else
             f"reads {', '.join(read)} as {'a container' if len(read) == 1 else 'containers'}")
     return SymdiffError(
