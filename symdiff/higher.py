@@ -38,7 +38,7 @@ from symdiff.api import _unwrap, build, jit_options
 from symdiff.backend.travel import wrap
 from symdiff.frontend.parse import parse_function
 from symdiff.errors import UnsupportedSyntaxError
-from symdiff.frontend.wrt import choose
+from symdiff.frontend.wrt import choose, refuse_star_args
 from symdiff.specialized import MethodGradient, bound_instance, computes_with_arrays, per_kinds
 
 
@@ -46,6 +46,7 @@ def jvp(fn=None, *, wrt=None, optimize=True, jit=None):
     """The forward-mode function of ``fn``: ``jvp_f(*args, *tangents) -> (value, tangent)``."""
     if fn is None:
         return functools.partial(jvp, wrt=wrt, optimize=optimize, jit=jit)
+    refuse_star_args(fn, "jvp")
     method = _of_method(fn, wrt, jvp, optimize=optimize, jit=jit)
     if method is not None:  # ``model.loss``, ``spring``: the instance is its data
         return method
@@ -73,6 +74,7 @@ def jacobian(fn=None, *, wrt=None, jit=None):
     """
     if fn is None:
         return functools.partial(jacobian, wrt=wrt, jit=jit)
+    refuse_star_args(fn, "jacobian")
     method = _of_method(fn, wrt, jacobian, jit=jit)
     if method is not None:  # ``model.loss``, ``spring``: the instance is its data
         return method
@@ -94,6 +96,7 @@ def hessian(fn=None, *, wrt=None, jit=None):
     reverse); a float when ``wrt`` names one parameter."""
     if fn is None:
         return functools.partial(hessian, wrt=wrt, jit=jit)
+    refuse_star_args(fn, "hessian")
     method = _of_method(fn, wrt, hessian, jit=jit)
     if method is not None:  # ``model.loss``, ``spring``: the instance is its data
         return method
@@ -115,6 +118,7 @@ def hvp(fn=None, *, wrt=None, jit=None):
     (a float when ``wrt`` names one parameter)."""
     if fn is None:
         return functools.partial(hvp, wrt=wrt, jit=jit)
+    refuse_star_args(fn, "hvp")
     method = _of_method(fn, wrt, hvp, jit=jit)
     if method is not None:  # ``model.loss``, ``spring``: the instance is its data
         return method

@@ -36,6 +36,7 @@ from symdiff.backend.travel import Travels, carried
 from symdiff.core import types as t
 from symdiff.errors import SymdiffError, UndefinedNameError
 from symdiff.frontend.guards import guard
+from symdiff.frontend.wrt import refuse_star_args
 from symdiff.higher import bind_arguments, signature
 from symdiff.specialized import container_kinds, per_kinds
 
@@ -46,6 +47,7 @@ def vjp(fn=None, *, wrt=None, optimize=True):
     if fn is None:
         return functools.partial(vjp, wrt=wrt, optimize=optimize)
     fn = _unwrap(fn)
+    refuse_star_args(fn, "vjp")
     product = VectorJacobianProduct(fn, wrt, optimize)
     if not per_kinds(fn, wrt):  # built now, for numbers, as grad is
         try:

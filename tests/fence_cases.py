@@ -245,10 +245,6 @@ def uses_while_else(x):
     return y
 
 
-def uses_varargs(x, *more):  # FENCE varargs at more
-    return x
-
-
 def uses_kwargs(x, **options):
     return x * options  # FENCE kwargs at options
 

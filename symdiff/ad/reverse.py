@@ -339,4 +339,4 @@ def function_of(name, program, body, extra=()):
     positional = len(params) - len(program.kwonly)
     return sw.Function(name, params[:positional] + tuple(extra) + params[positional:],
                        defaults, program.kwargs, body, kwonly=tuple(program.kwonly),
-                       kw_defaults=kw_defaults)
+                       kw_defaults=kw_defaults, vararg=getattr(program, "vararg", None))

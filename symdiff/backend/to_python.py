@@ -79,8 +79,10 @@ def function(fn, builtins=None, owned=(), stacks=None, origin=None):
     its save stacks are split into)."""
     kwarg = ast.arg(fn.kwarg, None) if fn.kwarg else None
     positional = fn.params[:len(fn.params) - len(fn.kwonly)]
+    vararg = getattr(fn, "vararg", None)  # the last positional parameter, taken as ``*args``
+    positional = [p for p in positional if p != vararg]
     arguments = ast.arguments(posonlyargs=[], args=[ast.arg(p, None) for p in positional],
-                              vararg=None, kwonlyargs=[ast.arg(p, None) for p in fn.kwonly],
+                              vararg=ast.arg(vararg, None) if vararg else None, kwonlyargs=[ast.arg(p, None) for p in fn.kwonly],
                               kw_defaults=[None if d is None else to_ast(d)
                                            for d in fn.kw_defaults],
                               kwarg=kwarg, defaults=[to_ast(d) for d in fn.defaults])

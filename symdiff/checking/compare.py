@@ -70,8 +70,10 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
     shapes and dtypes).
     """
     from symdiff.api import build
+    from symdiff.frontend.wrt import refuse_star_args
     from symdiff.specialized import container_kinds
 
+    refuse_star_args(fn, "check")
     kwargs = dict(kwargs or {})
     user = functools.partial(fn, **kwargs) if kwargs else fn
     if not points and example is None:

@@ -97,8 +97,9 @@ def check_point_length(fn, values):
     params = [p for p in inspect.signature(fn).parameters.values()
               if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     required = sum(p.default is p.empty for p in params)
-    if required <= len(values) <= len(params):
-        return
+    star = any(p.kind is p.VAR_POSITIONAL for p in inspect.signature(fn).parameters.values())
+    if required <= len(values) and (star or len(values) <= len(params)):
+        return  # (``*args`` takes any number more)
     names = ", ".join(p.name if p.default is p.empty else f"{p.name}={p.default!r}"
                       for p in params)
     takes = (f"{len(params)}" if required == len(params)

@@ -339,9 +339,9 @@ def element(kind, index):
     if isinstance(kind, List):
         return kind.elem
     if isinstance(kind, Tuple):
-        if index is None:
+        if index is None:  # (an empty tuple's: a float, read only where Python raises)
             elts = set(kind.elts)
-            return kind.elts[0] if len(elts) == 1 else None
+            return kind.elts[0] if len(elts) == 1 else FLOAT if not elts else None
         if isinstance(index, int) and -len(kind.elts) <= index < len(kind.elts):
             return kind.elts[index]
         return None

@@ -32,7 +32,7 @@ PLAIN = frozenset({float, int})  # the numbers whose kind is a float, by exact t
 SCALARS = frozenset({float, int, bool, str, type(None)})  # never a container's kind
 
 
-def guard(kinds, names, watched=None, calls=None):
+def guard(kinds, names, watched=None, calls=None, star=None):
     """``fits(args)`` for arguments bound, in order, to parameters ``names`` and whose
     containers have ``kinds`` (any parameter not in ``kinds`` holds no container).
     ``watched``: ``(scopes, names, objects, current)``, names that must still be bound
@@ -42,14 +42,21 @@ def guard(kinds, names, watched=None, calls=None):
     ``calls``: ``(function, otherwise)``; the guard is then ``call(*args, **kwargs)``,
     which returns ``function(*args)`` where ``fits(args)`` is True and there are no
     keywords, and ``otherwise(args, kwargs)`` elsewhere: a call through it costs one
-    Python call, not two."""
+    Python call, not two.  ``star``: the name of a ``*args`` parameter, after ``names``,
+    holding the arguments past them as a tuple (its kind, in ``kinds``, gives its length)."""
     fresh = _Fresh()
     params = [next(fresh) for _ in names]
     lines = [f"def fits(args, {_LOCALS}):"]  # args of another length: unpacking raises
     if calls is not None:  # (no defaults for the builtins: a keyword must reach kwargs)
         lines = ["def call(*args, **kwargs):", "    if kwargs:", "        return False"]
-    lines += ["    try:", f"        {', '.join(params)}, = args"] if params else [
-        "    if args:", "        return False", "    try:", "        pass"]
+    if star is not None:  # the arguments past the named ones: the tuple ``*args`` holds
+        named = len(names)  # (fewer arguments than that: unpacking raises)
+        names, params = list(names) + [star], params + [next(fresh)]
+        lines += ["    try:", f"        {', '.join(params[:-1])}, = args[:{named}]" if named
+                  else "        pass", f"        {params[-1]} = args[{named}:]"]
+    else:
+        lines += ["    try:", f"        {', '.join(params)}, = args"] if params else [
+            "    if args:", "        return False", "    try:", "        pass"]
     numbers = []
     for name, var in zip(names, params):
         if name in kinds:

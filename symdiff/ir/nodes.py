@@ -190,6 +190,7 @@ class Program:
     tables: dict = field(default_factory=dict)  # parameter read as a table -> error if in wrt
     optional: tuple = ()  # parameters whose default is None (never differentiated by default)
     kwargs: str = None  # the name of the ``**kwargs`` parameter, read with constant keys
+    vararg: str = None  # the name of the ``*args`` parameter: the last positional one, a tuple
     types: dict = field(default_factory=dict)  # variable -> its type (``symdiff.core.types``)
     containers: dict = field(default_factory=dict)  # name -> the container type it holds
     arrays: dict = field(default_factory=dict)  # parameter -> the array type it is passed

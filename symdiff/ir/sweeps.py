@@ -178,6 +178,7 @@ class Function:
     last_id: int = 0  # the largest statement id given so far
     kwonly: tuple = ()  # the keyword-only parameters: the last of ``params``
     kw_defaults: tuple = ()  # their defaults, an expression or None (none) for each
+    vararg: str = None  # the ``*args`` parameter: the last positional one, taken as ``*args``
 
 
 _SIMPLE = frozenset((Let, AddTo, Do, NewStack, Push, Pop, Break, Pass, Check, Comment, Raise,

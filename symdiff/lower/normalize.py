@@ -27,7 +27,7 @@ itself).  Guarantees:
 import sys
 
 from symdiff.errors import UnsupportedSyntaxError
-from symdiff.frontend.resolve import all_identifiers, classify, parameter_names
+from symdiff.frontend.resolve import all_identifiers, classify
 from symdiff.frontend.wrt import optional_parameters
 from symdiff.core import types as t
 from symdiff.frontend.kinds import uses_arrays
@@ -58,7 +58,7 @@ def normalize(parsed, allow_tuple=False, kinds=None, any_result=False):
     unit.any_result = any_result
     frame = Frame(unit, parsed, mapping={}, stack=(parsed.fn,), top=True)
     params = []
-    for name in local[:_param_count(parsed.tree)]:
+    for name in _parameters(parsed.tree):
         params.append(namer.claim(name))
         unit.params.add(name)
         frame.mapping[name] = ir.Var(name)
@@ -74,11 +74,13 @@ def normalize(parsed, allow_tuple=False, kinds=None, any_result=False):
         elif kind is not None:
             unit.containers[name] = kind
     unit.array_code = bool(unit.arrays) or uses_arrays(parsed)  # (``np.array([a, b])`` too)
-    if parsed.tree.args.vararg is not None:
+    vararg = parsed.tree.args.vararg.arg if parsed.tree.args.vararg is not None else None
+    if vararg is not None and not isinstance(unit.containers.get(vararg), t.Tuple):
         raise parsed.error(UnsupportedSyntaxError, parsed.tree.args.vararg, f"the "
-                           f"differentiated function takes *{parsed.tree.args.vararg.arg}",
-                           "name each parameter, or take the values as one tuple parameter "
-                           "(a helper it calls may take *args)")
+                           f"differentiated function takes *{vararg}, read as a tuple of "
+                           "the numbers, containers or arrays a call passes",
+                           "call the gradient with the arguments, or use "
+                           "symdiff.source(f, *args), so the tuple's length is known")
     kwargs = parsed.tree.args.kwarg.arg if parsed.tree.args.kwarg is not None else None
     if kwargs is not None:
         frame.mapping[kwargs] = ir.Var(namer.claim(kwargs))
@@ -94,7 +96,7 @@ def normalize(parsed, allow_tuple=False, kinds=None, any_result=False):
                       reads=unit.reads, custom=unit.program_rules,
                       custom_functions=unit.custom_functions,
                       tables={p: unit.table_names[p] for p in params if p in unit.table_names},
-                      optional=optional_parameters(parsed), kwargs=kwargs,
+                      optional=optional_parameters(parsed), kwargs=kwargs, vararg=vararg,
                       containers=dict(unit.containers), arrays=dict(unit.arrays),
                       numpy_name=_numpy_name(unit, body), scalars={
                           name: kind.dtype for name, kind in (kinds or {}).items()
@@ -150,8 +152,12 @@ def _kept(value):
     return value is None or isinstance(value, (int, float, str))
 
 
-def _param_count(tree):
-    return len(parameter_names(tree))
+def _parameters(tree):
+    """The parameters in the order the generated function takes them: the positional
+    ones, ``*args`` (a tuple), then the keyword-only ones."""
+    args = tree.args
+    return [a.arg for a in args.posonlyargs + args.args + (
+        [args.vararg] if args.vararg is not None else []) + args.kwonlyargs]
 
 
 def _origin(parsed, node):

@@ -722,3 +722,20 @@ def test_static_lambdas_are_functions_too(tmp_path):
     with pytest.raises(SymdiffError) as raised:  # its default would have to run
         module.function("scaled")
     assert raised.value.lineno == 5 and "--import" in str(raised.value)
+
+
+STAR_ARGS = """\
+import math
+
+
+def f(x, *rest):
+    return x * rest[0] + math.sin(rest[1])
+"""
+
+
+def test_show_at_a_point_gives_star_args_the_values_past_the_named_ones(invoke):
+    run = invoke({"star.py": STAR_ARGS}, "show", "star.py:f", "--at", "1.0,2.0,3.0")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "def grad_f(x, *rest):" in run.stdout and "tuple(drest)" in run.stdout
+    short = invoke({"star.py": STAR_ARGS}, "show", "star.py:f", "--at", "1.0")  # rest = ()
+    assert short.returncode != 0 and "out of range" in short.stdout + short.stderr

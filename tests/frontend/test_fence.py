@@ -123,7 +123,6 @@ CASES = {
     "for_unpacking": (cases.uses_for_unpacking, UnsupportedSyntaxError),
     "for_else": (cases.uses_for_else, UnsupportedSyntaxError),
     "while_else": (cases.uses_while_else, UnsupportedSyntaxError),
-    "varargs": (cases.uses_varargs, UnsupportedSyntaxError),
     "kwargs": (cases.uses_kwargs, UnsupportedSyntaxError),
     "kwargs_key": (cases.uses_kwargs_key, UnsupportedSyntaxError),
     "kwargs_helper": (cases.calls_kwargs_helper, UnsupportedSyntaxError),
@@ -280,3 +279,12 @@ def test_fence_accepts_the_supported_language():
 
     parsed = parse_function(supported)
     assert fence.fence(parsed) is parsed.tree
+
+
+def takes_star_args(x, *more):
+    return x * more[0]
+
+
+def test_star_args_of_the_differentiated_function_pass_the_fence():
+    got = symdiff.grad(takes_star_args)(1.5, 2.0)  # a tuple: tests/end_to_end/test_star_args.py
+    assert got == symdiff.tape.grad(takes_star_args)(1.5, 2.0) == (2.0, (1.5,))

@@ -227,3 +227,11 @@ def test_a_narrow_numpy_scalar_is_checked_by_its_exact_type():
     for other in (1.5, np.float64(1.5), np.float16(1.5), np.array(1.5, np.float32)):
         assert not fits((other, [2.0], 0.5))
         assert container_kinds(three, (other, [2.0], 0.5), scalars=True) != kinds
+
+
+def test_a_star_parameter_holds_the_arguments_past_the_named_ones():
+    fits = guard({"rest": t.Tuple((t.FLOAT, t.FLOAT))}, ["x"], star="rest")
+    assert fits((1.0, 2.0, 3)) and not fits((1.0, 2.0)) and not fits((1.0, 2.0, 3.0, 4.0))
+    assert not fits((1.0, 2.0, [3.0])) and not fits(([1.0], 2.0, 3.0))
+    alone = guard({"args": t.Tuple(())}, [], star="args")
+    assert alone(()) and not alone((1.0,))

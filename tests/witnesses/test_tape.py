@@ -721,10 +721,14 @@ def test_wrt_and_return_shapes():
     def h(x, *rest, scale=2.0):
         return scale * math.sin(x) + len(rest)
 
-    assert tape.grad(h)(0.5, 1, 2) == 2 * math.cos(0.5)
+    # ``*rest`` is a positional parameter holding a tuple, as ``symdiff.grad`` reads it
+    assert tape.grad(h)(0.5, 1, 2) == (2 * math.cos(0.5), (0.0, 0.0))
+    assert tape.grad(h)(0.5) == (2 * math.cos(0.5), ())
     assert tape.grad(h, wrt="scale")(0.5, 1, scale=3) == math.sin(0.5)
+    assert tape.grad(h, wrt="rest")(0.5, 1, 2) == (0.0, 0.0)
+    assert tape.grad(lambda *xs: xs[0] * xs[1])(2.0, 3.0) == (3.0, 2.0)
     with pytest.raises(SymdiffError):
-        tape.grad(h, wrt="rest")
+        tape.grad(lambda x, **named: x, wrt="named")
 
 
 def test_constant_and_non_number_results():

@@ -50,7 +50,8 @@ def _saturated_value(x):
 def _resolve_wrt(label, signature, wrt):
     """The names of the parameters to differentiate by, and whether one float is wanted."""
     params = signature.parameters
-    positional = [p.name for p in params.values() if p.kind <= p.POSITIONAL_OR_KEYWORD]
+    positional = [p.name for p in params.values() if p.kind <= p.VAR_POSITIONAL]  # ``*args``
+    # too: a tuple of the numbers the call passes
     if wrt is None:  # every positional parameter but those defaulting to None (optional
         # ones), an int or a bool (a count, an index, a flag)
         chosen = [n for n in positional if params[n].default is not None and not isinstance(
@@ -61,8 +62,8 @@ def _resolve_wrt(label, signature, wrt):
     for item in [wrt] if single else wrt:
         if type(item) is int and -len(positional) <= item < len(positional):
             names.append(positional[item])
-        elif isinstance(item, str) and item in params and params[item].kind not in (
-                params[item].VAR_POSITIONAL, params[item].VAR_KEYWORD):
+        elif isinstance(item, str) and item in params and params[item].kind is not (
+                params[item].VAR_KEYWORD):
             names.append(item)
         else:
             raise SymdiffError(f"{label} has no parameter {item!r} to differentiate by",
@@ -246,7 +247,8 @@ def grad(fn, wrt=None):
     """A function returning the gradient of ``fn`` at its arguments, by the tape.
 
     ``wrt=None`` means every positional parameter but those defaulting to None, an int or
-    a bool (one float when there is exactly one);
+    a bool (one float when there is exactly one), ``*args`` too (a tuple of the gradients
+    of the extra arguments);
     a name or an index gives one float, a tuple or list of them a tuple in that order.
     Arguments may be ints.  A parameter ``fn`` does not use gets 0.0, and so does every
     parameter when ``fn`` returns a plain number.  ``fn`` itself runs unchanged.
