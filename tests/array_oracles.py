@@ -33,6 +33,7 @@ import inspect
 import zlib
 
 import numpy as np
+import pytest
 
 PRECISION = {  # dtype -> (relative step, rtol, atol, spread that marks a kink)
     np.float64: (1e-4, 1e-6, 1e-8, 1e-5),
@@ -199,6 +200,19 @@ def directional(fn, args, index, v, h=1e-3):
 
 
 # --- the checks ------------------------------------------------------------------------
+
+def assert_along_directions(fn, args, params, wrt, gradients, rng, scale):
+    """Each gradient (of the parameter named in ``wrt``, ``params`` its function's) has
+    its argument's shape, and ``<gradient, v>`` is the directional derivative along two
+    random ``v``, to ``1e-7 * scale`` absolute."""
+    for name, gradient in zip(wrt, gradients):
+        index = params.index(name)
+        assert np.shape(gradient) == np.shape(args[index]), name
+        for _ in range(2):
+            v = rng.normal(size=np.shape(args[index]))
+            assert float(np.sum(gradient * v)) == pytest.approx(
+                directional(fn, args, index, v), rel=1e-6, abs=1e-7 * scale), name
+
 
 def directional_failures(fn, point, indices, gradients, rng, count=3, kinky=False):
     """``<gradient, v>`` against the directional derivative, for ``count`` directions."""

@@ -146,14 +146,7 @@ def test_vjp_against_finite_differences(case):
     rng = np.random.default_rng(case)
     params, wrt = _wrt(f, args)
     got = _as_tuple(symdiff.grad(f, wrt=_of(wrt))(*args), wrt)
-    for name, gradient in zip(wrt, got):
-        index = params.index(name)
-        assert np.shape(gradient) == np.shape(args[index]), name
-        for _ in range(2):
-            v = rng.normal(size=np.shape(args[index]))
-            expected = oracles.directional(f, args, index, v)
-            assert float(np.sum(gradient * v)) == pytest.approx(
-                expected, rel=1e-6, abs=1e-7 * _scale(f, args)), name
+    oracles.assert_along_directions(f, args, params, wrt, got, rng, _scale(f, args))
 
 
 @pytest.mark.parametrize("case", range(len(_CASES)))

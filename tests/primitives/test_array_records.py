@@ -35,15 +35,8 @@ def check_vjp(f, args, rng):
     params = list(inspect.signature(f).parameters)
     wrt = tuple(p for p, a in zip(params, args) if isinstance(a, (np.ndarray, float)))
     got = _gradients(f, args, wrt)
-    scale = 1.0 + abs(float(f(*args)))
-    for name, gradient in zip(wrt, got):
-        index = params.index(name)
-        assert np.shape(gradient) == np.shape(args[index]), name
-        for _ in range(2):
-            v = rng.normal(size=np.shape(args[index]))
-            expected = oracles.directional(f, args, index, v)
-            assert float(np.sum(gradient * v)) == pytest.approx(
-                expected, rel=1e-6, abs=1e-7 * scale), name
+    oracles.assert_along_directions(f, args, params, wrt, got, rng,
+                                    1.0 + abs(float(f(*args))))
     return got
 
 
