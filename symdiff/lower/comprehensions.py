@@ -124,9 +124,9 @@ class _Lift:
                                    "build a list with a list comprehension, or a "
                                    "for loop over range(...)")
         if isinstance(node, ast.GeneratorExp):
-            raise self.scope.error(node, "a generator expression is only read inside sum, "
-                                   "min, max, fsum, prod, list, tuple, all or any",
-                                   "write a list comprehension [...] instead")
+            raise self.scope.error(node, getattr(node, "written_as", "a generator expression")
+                                   + " is only read inside sum, min, max, fsum, prod, list, "
+                                   "tuple, all or any", "write a list comprehension [...] instead")
         flag = None if conditional else quantified(node, self.scope, self.before)
         if flag is not None:  # ``all(...)``, ``any(...)``: a flag its loops set
             return flag

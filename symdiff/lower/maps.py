@@ -4,8 +4,9 @@ function of ``operator`` as the operation it names.
 Expects a function's tree and desugar's ``Hygiene`` scope.  Guarantees ``maps(tree,
 scope)``: the tree (a copy, where anything changes) with each call of the builtin ``map``
 with one or more iterables written as a generator expression over them, which the rest
-of the pipeline reads as any (given to a reduction or ``list``), a ``for`` loop over one
-as a loop over its iterables whose body first computes the element, and each call
+of the pipeline reads as any (given to a reduction or ``list``), a ``for`` loop or a
+comprehension's clause over one as a loop over its iterables that first computes the
+element, and each call
 of ``operator.add``, ``mul``, ``neg``... with its operands written out as the operator
 itself.  A lambda mapped is its body over its own parameters; ``map`` stops at the
 shortest iterable, as ``zip`` does:
@@ -99,29 +100,60 @@ class _Maps(ast.NodeTransformer):
         self.scope = scope
 
     def visit_For(self, node):
-        mapped = _mapped(node.iter, self.scope)
-        if mapped is None or (isinstance(mapped[0], ast.Lambda) and any(
-                isinstance(n, _SCOPES) for n in walk(mapped[0].body))):
+        opened = self._opened(node.iter)
+        if opened is None:
             self.generic_visit(node)
             return node
-        function, iterables = mapped
-        names = [self.scope.fresh(_element_name(i)) for i in iterables]
-        loaded = [ast.Name(n, ast.Load()) for n in names]
-        if isinstance(function, ast.Lambda):  # its body, over fresh names for its parameters
-            element = _Renamed(dict(zip((a.arg for a in function.args.args), names))).visit(
-                function.body)
-        else:
-            element = _applied(function, loaded, self.scope)
+        names, element = opened
         first = located(ast.Assign([node.target], element), node.iter)
-        loop = ast.For(_target(names), _source(iterables), [first] + node.body, node.orelse)
+        loop = ast.For(_target(names), _source(_mapped(node.iter, self.scope)[1]),
+                       [first] + node.body, node.orelse)
         self.generic_visit(loop)
         return located(loop, node)
+
+    def visit_ListComp(self, node):
+        """A clause ``for v in map(f, xs)`` is ``for x in xs for v in (f(x),)``: each
+        element computed as the clause runs, as ``map`` computes it."""
+        clauses = []
+        for clause in node.generators:
+            opened = self._opened(clause.iter)
+            if opened is None:
+                clauses.append(clause)
+                continue
+            names, element = opened
+            iterables = _mapped(clause.iter, self.scope)[1]
+            one = located(ast.Tuple([element], ast.Load()), clause.iter)
+            clauses += [ast.comprehension(located(_target(names), clause.iter), located(
+                _source(iterables), clause.iter), [], 0),
+                        ast.comprehension(clause.target, one, clause.ifs, 0)]
+        node.generators = clauses
+        self.generic_visit(node)
+        return node
+
+    visit_GeneratorExp = visit_SetComp = visit_DictComp = visit_ListComp
+
+    def _opened(self, iterable):
+        """``(names, element)`` of a ``map`` looped over: fresh names for one element of
+        each iterable, and the element computed from them; None for anything else (or a
+        lambda holding a scope of its own, whose names renaming could reach)."""
+        mapped = _mapped(iterable, self.scope)
+        if mapped is None or (isinstance(mapped[0], ast.Lambda) and any(
+                isinstance(n, _SCOPES) for n in walk(mapped[0].body))):
+            return None
+        function, iterables = mapped
+        names = [self.scope.fresh(_element_name(i)) for i in iterables]
+        if isinstance(function, ast.Lambda):  # its body, over fresh names for its parameters
+            return names, _Renamed(dict(zip((a.arg for a in function.args.args), names))
+                                   ).visit(copy.deepcopy(function.body))
+        return names, _applied(function, [ast.Name(n, ast.Load()) for n in names], self.scope)
 
     def visit_Call(self, node):
         self.generic_visit(node)
         mapped = _mapped(node, self.scope)
         if mapped is not None:
-            return located(self._generator(*mapped), node)
+            generator = located(self._generator(*mapped), node)
+            generator.written_as = "map(...)"  # (what a refusal of it names)
+            return generator
         if _operation(node, self.scope) is not None:
             return located(_applied(node.func, node.args, self.scope), node)
         return node

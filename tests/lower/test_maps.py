@@ -52,6 +52,10 @@ def looped_over(xs, ws):
     return total
 
 
+def comprehension_over_a_map(xs, ws):
+    return sum([p * p for p in map(lambda x, w: x * w, xs, ws) if p > -1.0])
+
+
 def operators_called(x, y):
     return operator.truediv(operator.mul(x, y), operator.add(x, 3.0)) + operator.neg(
         operator.pow(y, 2.0))
@@ -104,6 +108,8 @@ CASES = [
     (pairs_by_helper, pairs_by_helper, lambda r: (_draws(4)(r), _draws(4)(r))),
     (listed_then_indexed, listed_then_indexed, lambda r: (_draws(4)(r),)),
     (looped_over, looped_over, lambda r: (_draws(5)(r), _draws(5)(r))),
+    (comprehension_over_a_map, comprehension_over_a_map,
+     lambda r: (_draws(5)(r), _draws(5)(r))),
     (operators_called, operators_called, lambda r: (r.uniform(0.5, 2.0), r.uniform(-2.0, 2.0))),
     (mean_of_a_list, mean_of_a_list_written_out, lambda r: (_draws(5)(r),)),
     (weighted_mean, weighted_mean_written_out, lambda r: (_draws(4)(r), _positive(4)(r))),
@@ -169,3 +175,14 @@ def test_a_map_left_as_written_is_refused_where_it_stands():
     with pytest.raises(symdiff.SymdiffError) as error:
         symdiff.grad(mapped_with_a_default)([1.0, 2.0])
     assert error.value.lineno is not None and error.value.filename.endswith("test_maps.py")
+
+
+def map_held_in_a_name(xs):
+    mapped = map(math.sin, xs)
+    return sum(mapped)
+
+
+def test_a_map_held_in_a_name_is_refused_by_what_was_written():
+    with pytest.raises(symdiff.SymdiffError, match=r"map\(\.\.\.\) is only read inside") as error:
+        symdiff.grad(map_held_in_a_name)([1.0, 2.0])
+    assert error.value.lineno is not None and error.value.hint
