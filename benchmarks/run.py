@@ -139,8 +139,12 @@ def pass_row(workload, on, off, settings):
     """A table row of one optimizer pass: ``workload``'s plain call, its hand-written
     gradient's, the gradient built without the pass (``off``) and with it (``on``), each
     as a ratio to one plain call, then ``on`` against ``off`` and against the hand-written
-    gradient, each pair timed in alternating batches."""
+    gradient, each pair timed in alternating batches; raises ``AssertionError`` where
+    the two give other numbers at ``workload.point``."""
     args = workload.point
+    if repr(on(*args)) != repr(off(*args)):
+        raise AssertionError(f"{workload.name}: the gradients with and without the pass "
+                             "differ")
     _, base = measure(workload.fn, args, settings)
     baseline = (workload.fn, base["number"])
     _, hand = measure(workload.hand, args, settings, baseline)

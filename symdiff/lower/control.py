@@ -68,8 +68,17 @@ def enter_compound(frame, node):
             fresh = frame.namer.fresh(name)
             frame.emit(ir.Assign(fresh, "copy", (current,), frame.origin))
             frame.mapping[name] = ir.Var(fresh)
-        elif isinstance(current, ir.Const) and (current.value is None or isinstance(
-                current.value, str)):  # a helper's flag parameter (``inline``), assigned
-            fresh = frame.namer.fresh(name)  # in the branch: one variable on every path
+        elif is_flag(current):  # a helper's flag parameter (``inline``), assigned in the
+            fresh = frame.namer.fresh(name)  # branch: one variable on every path
             frame.emit(ir.Assign(fresh, "copy", (current,), frame.origin))
             frame.mapping[name] = ir.Var(fresh)
+
+
+def is_flag(operand):
+    """Whether ``operand`` is a flag, the constant ``None`` or a string: a helper's
+    parameter given one is bound as the constant it is (``inline``), so a test of it
+    (``if weights is None:``) is decided when the gradient is built, even where the
+    helper assigns the parameter again (``enter_compound`` gives it a variable before a
+    branch or a loop that does)."""
+    return isinstance(operand, ir.Const) and (operand.value is None or isinstance(
+        operand.value, str))

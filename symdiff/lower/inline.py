@@ -20,6 +20,7 @@ from symdiff.frontend.resolve import classify, parameter_defaults
 from symdiff.ir import nodes as ir
 from symdiff.core.types import table_values
 from symdiff.lower import calls, changes, containers, names, tables
+from symdiff.lower.control import is_flag
 from symdiff.lower.function_values import passed_functions
 from symdiff.lower.star_arguments import keywords_of, rest_of, spread
 from symdiff.lower.tables import Table
@@ -157,7 +158,7 @@ def call_user(frame, fn, node, target, unpacked=None, discard=False):
         elif isinstance(operand, ir.Ref) or (
                 isinstance(operand, ir.Var) and operand.name in frame.unit.containers):
             helper.mapping[param] = operand
-        elif param in assigned and not (_flag(operand) and not helper.compound):
+        elif param in assigned and not (is_flag(operand) and not helper.compound):
             copy = frame.namer.fresh(param)
             frame.emit(ir.Assign(copy, "copy", (operand,), frame.origin))
             helper.mapping[param] = ir.Var(copy)
@@ -165,15 +166,6 @@ def call_user(frame, fn, node, target, unpacked=None, discard=False):
             helper.mapping[param] = operand
     _, result = run_function_body(helper, parsed.tree.body, result_target=target)
     return result
-
-
-def _flag(operand):
-    """Whether ``operand`` is a flag, ``None`` or a string: bound as the constant it is,
-    so a test of it (``if weights is None:``) is decided when the gradient is built,
-    even where the helper assigns the parameter again (``control.enter_compound``
-    gives it a variable before a branch or a loop that does)."""
-    return isinstance(operand, ir.Const) and (operand.value is None or isinstance(
-        operand.value, str))
 
 
 def bind_arguments(frame, fn, reading, node):
