@@ -104,10 +104,9 @@ class _Maps(ast.NodeTransformer):
         if opened is None:
             self.generic_visit(node)
             return node
-        names, element = opened
+        names, element, iterables = opened
         first = located(ast.Assign([node.target], element), node.iter)
-        loop = ast.For(_target(names), _source(_mapped(node.iter, self.scope)[1]),
-                       [first] + node.body, node.orelse)
+        loop = ast.For(_target(names), _source(iterables), [first] + node.body, node.orelse)
         self.generic_visit(loop)
         return located(loop, node)
 
@@ -120,8 +119,7 @@ class _Maps(ast.NodeTransformer):
             if opened is None:
                 clauses.append(clause)
                 continue
-            names, element = opened
-            iterables = _mapped(clause.iter, self.scope)[1]
+            names, element, iterables = opened
             one = located(ast.Tuple([element], ast.Load()), clause.iter)
             clauses += [ast.comprehension(located(_target(names), clause.iter), located(
                 _source(iterables), clause.iter), [], 0),
@@ -133,9 +131,10 @@ class _Maps(ast.NodeTransformer):
     visit_GeneratorExp = visit_SetComp = visit_DictComp = visit_ListComp
 
     def _opened(self, iterable):
-        """``(names, element)`` of a ``map`` looped over: fresh names for one element of
-        each iterable, and the element computed from them; None for anything else (or a
-        lambda holding a scope of its own, whose names renaming could reach)."""
+        """``(names, element, iterables)`` of a ``map`` looped over: fresh names for one
+        element of each iterable, the element computed from them, and the iterables; None
+        for anything else (or a lambda holding a scope of its own, whose names renaming
+        could reach)."""
         mapped = _mapped(iterable, self.scope)
         if mapped is None or (isinstance(mapped[0], ast.Lambda) and any(
                 isinstance(n, _SCOPES) for n in walk(mapped[0].body))):
@@ -144,8 +143,9 @@ class _Maps(ast.NodeTransformer):
         names = [self.scope.fresh(_element_name(i)) for i in iterables]
         if isinstance(function, ast.Lambda):  # its body, over fresh names for its parameters
             return names, _Renamed(dict(zip((a.arg for a in function.args.args), names))
-                                   ).visit(copy.deepcopy(function.body))
-        return names, _applied(function, [ast.Name(n, ast.Load()) for n in names], self.scope)
+                                   ).visit(copy.deepcopy(function.body)), iterables
+        return names, _applied(function, [ast.Name(n, ast.Load()) for n in names],
+                               self.scope), iterables
 
     def visit_Call(self, node):
         self.generic_visit(node)
