@@ -207,7 +207,9 @@ def _index(frame, index):
             parts.append(("s",) + tuple(b is not None for b in bounds) + (
                 () if width is None else (width,)))
             found += [frame.value(b) for b in bounds if b is not None]
-        elif isinstance(part, ast.Constant) and part.value is None:
+        elif isinstance(part, ast.Constant) and part.value is None or (
+                isinstance(part, ast.Attribute) and part.attr == "newaxis"
+                and _is_numpy(frame, part.value)):  # ``np.newaxis`` is None
             parts.append("n")
         elif isinstance(part, ast.Constant) and part.value is Ellipsis:
             parts.append("e")

@@ -43,8 +43,15 @@ def _index(node):
 
 
 def _callee(frame, func):
-    """What ``func`` names, as ``inline.unpacked_call`` reads it; None for another form."""
+    """What ``func`` names, as ``inline.unpacked_call`` reads it; None for another form
+    (a method of a value, ``x.reshape(2, -1)[1]``, is read where the call is lowered)."""
     if isinstance(func, ast.Attribute):
+        root = func.value
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if not isinstance(root, ast.Name) or names.meaning_of(
+                frame, root.id, root).kind != "module":
+            return None
         return names.module_member(frame, func)
     if isinstance(func, ast.Name):
         return names.meaning_of(frame, func.id, func)

@@ -24,7 +24,8 @@ from types import MappingProxyType
 
 from symdiff.primitives import (array_averages, array_casts, array_copies, array_cumulative,
                                 array_dtypes, array_linalg, array_masks, array_moves, array_queries,
-                                array_reductions, array_shapes, array_tensordot, array_triangles,
+                                array_reductions, array_shapes, array_softmax, array_tensordot,
+                                array_triangles,
                                 arrays,
                                 changes, container_reductions, containers, indexing, random,
                                 scalar, scipy, stacked)
@@ -50,7 +51,7 @@ def _register(*modules):
 
 
 _CHECKED = (array_averages, array_reductions, array_linalg, array_shapes, array_moves, array_queries,
-            array_cumulative, array_copies, array_tensordot)  # see array_checked
+            array_cumulative, array_copies, array_tensordot, array_softmax)  # see array_checked
 _STATICS = _register(*_CHECKED, array_masks, array_casts, array_dtypes, array_triangles,
                      random)
 _RECORDS = {**scalar.RECORDS, **scipy.RECORDS}

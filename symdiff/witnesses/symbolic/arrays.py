@@ -87,6 +87,15 @@ def operand(value):
     return _sympy_value(value)
 
 
+def options(args, kwargs, names):
+    """The positional-or-keyword parameters ``names`` after the first argument."""
+    found = dict(zip(names, args[1:]), **kwargs)
+    unknown = set(found) - set(names)
+    if unknown:
+        raise TypeError(f"unexpected keyword arguments {sorted(unknown)}")
+    return {name: plain(found.get(name)) for name in names}
+
+
 def plain(value):
     """A value handed to NumPy as a parameter (an axis, a shape, data): sympy numbers as
     Python's, containers of them likewise."""

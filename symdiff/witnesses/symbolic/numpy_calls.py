@@ -14,7 +14,8 @@ arrays is refused with an ``UnknownFunctionError`` naming it.  By kind:
   ``diag``, ``where``, ...): NumPy's own, on arrays of sympy values;
 - ``max``/``min`` with ``axis`` and ``keepdims``: the entry largest (smallest) at the point,
   or the mean of the entries tied there, so the gradient is shared among them; ``var``,
-  ``std``, ``linalg.norm`` and ``logsumexp`` by their formulas;
+  ``std``, ``linalg.norm``, ``logsumexp``, ``softmax`` and ``log_softmax`` by their
+  formulas;
 - ``linalg.solve``, ``inv``, ``det``, ``slogdet`` and ``cholesky`` of a matrix by sympy's
   matrices (``det`` as its expression, ``cholesky`` as the textbook recurrence on the lower
   triangle);
@@ -32,8 +33,10 @@ import sys
 import sympy
 
 from symdiff.errors import SymdiffError, UnknownFunctionError
+import symdiff.witnesses.symbolic.scipy_calls as scipy_calls
 from symdiff.witnesses.symbolic.arrays import (ArrayReader, _elementwise, _Method, is_array,
                                                is_symbolic, lifted, numpy, operand, plain)
+from symdiff.witnesses.symbolic.arrays import options as _options
 from symdiff.witnesses.symbolic.functions import RealAbs
 from symdiff.witnesses.symbolic.autograd_names import unwrapped
 from symdiff.witnesses.symbolic.primitives import _PRIMITIVES, _primitive_name
@@ -89,7 +92,8 @@ class NumpyCalls(ArrayReader):
                 table[_key(found)] = own
             special = sys.modules.get("scipy.special")
             if special is not None:
-                table[_key(special.logsumexp)] = _logsumexp
+                for name, own in scipy_calls.SPECIAL.items():
+                    table[_key(getattr(special, name))] = own
             table.pop(_key(None), None)
             self._numpy_table = table
         return self._numpy_table
@@ -206,15 +210,6 @@ def _float_dtype(key, value):
         return False
 
 
-def _options(args, kwargs, names):
-    """The positional-or-keyword parameters ``names`` after the first argument."""
-    found = dict(zip(names, args[1:]), **kwargs)
-    unknown = set(found) - set(names)
-    if unknown:
-        raise TypeError(f"unexpected keyword arguments {sorted(unknown)}")
-    return {name: plain(found.get(name)) for name in names}
-
-
 def _max(reader, func, args, kwargs, node):
     return _extreme(reader, args, kwargs, node, max)
 
@@ -280,15 +275,6 @@ def _norm(reader, func, args, kwargs, node):
         raise reader.unsupported(node, f"np.linalg.norm with ord={options['ord']!r}")
     total = numpy().sum(x * x, axis=options["axis"], keepdims=bool(options["keepdims"]))
     return _elementwise(sympy.sqrt, total) if is_array(total) else sympy.sqrt(total)
-
-
-def _logsumexp(reader, func, args, kwargs, node):
-    options = _options(args, kwargs, ("axis", "b", "keepdims", "return_sign"))
-    if options["b"] is not None or options["return_sign"]:
-        raise reader.unsupported(node, "logsumexp with b= or return_sign=")
-    total = numpy().sum(_elementwise(sympy.exp, operand(args[0])), axis=options["axis"],
-                        keepdims=bool(options["keepdims"]))
-    return _elementwise(sympy.log, total) if is_array(total) else sympy.log(total)
 
 
 def _where(reader, func, args, kwargs, node):

@@ -194,8 +194,10 @@ def namespace_stand_ins(np):
 
 
 def special_stand_ins(special):
-    """``scipy.special``'s array functions on the tape: ``logsumexp``."""
-    return {"logsumexp": _on_tape(reductions.logsumexp, special.logsumexp)}
+    """``scipy.special``'s array functions on the tape: ``logsumexp``, ``softmax`` and
+    ``log_softmax``."""
+    return {name: _on_tape(getattr(reductions, name), getattr(special, name))
+            for name in ("logsumexp", "softmax", "log_softmax")}
 
 
 def _reading_method(name):

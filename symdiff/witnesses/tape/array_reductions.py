@@ -1,6 +1,6 @@
 """NumPy's reductions on ArrayValues: ``sum``, ``mean``, ``prod``, ``max``/``min``, ``var``,
 ``std``, ``linalg.norm``, ``cumsum``, ``trace`` and SciPy's ``logsumexp``, with ``axis``
-and ``keepdims``.
+and ``keepdims``; and SciPy's ``softmax`` and ``log_softmax`` along an axis.
 
 Expects an ArrayValue (or data) and NumPy's keyword arguments.  Guarantees NumPy's value
 and the VJP written here: the cotangent of the reduced array is spread back over the
@@ -244,6 +244,36 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
             return _spread(np, g, data.shape, axes, keepdims) * np.exp(data - top)
     return record(y, (node, vjp))
 
+
+
+def softmax(x, axis=None):
+    """``scipy.special.softmax``: the VJP is ``y * (g - sum(g * y))`` over the axis."""
+    special = sys.modules["scipy.special"]
+    np = numpy()
+    data, node = lift(x)
+    y = special.softmax(data, axis=axis)
+    if node is None:
+        return y
+
+    def vjp(g):
+        g = np.asarray(g)
+        return y * (g - np.sum(g * y, axis=axis, keepdims=True))
+    return record(y, (node, vjp))
+
+
+def log_softmax(x, axis=None):
+    """``scipy.special.log_softmax``: the VJP is ``g - softmax * sum(g)`` over the axis."""
+    special = sys.modules["scipy.special"]
+    np = numpy()
+    data, node = lift(x)
+    y = special.log_softmax(data, axis=axis)
+    if node is None:
+        return y
+
+    def vjp(g):
+        g = np.asarray(g)
+        return g - special.softmax(data, axis=axis) * np.sum(g, axis=axis, keepdims=True)
+    return record(y, (node, vjp))
 
 offer(sum=sum_, mean=mean, prod=prod, max=max_, min=min_, var=var, std=std, cumsum=cumsum,
       cumprod=cumprod, trace=trace)

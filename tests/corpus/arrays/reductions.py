@@ -3,13 +3,15 @@
 ``sum``, ``mean``, ``prod``, ``max``/``min`` (with points where the maximum is tied
 between two entries: the gradient is shared between them, which is also what a central
 difference sees), ``var``, ``std``, ``np.linalg.norm``, ``cumsum``, ``np.diff``,
-``np.trace``, ``scipy.special.logsumexp`` and ``np.average`` (weighted too), as functions and as methods, over one axis,
-a negative axis and a tuple of axes.
+``np.trace``, ``scipy.special.logsumexp`` and ``np.average`` (weighted too), as functions
+and as methods, over one axis, a negative axis and a tuple of axes; SciPy's ``softmax``
+and ``log_softmax``, which keep the shape, along an axis and over the whole array.
 """
 
 import numpy as np
 from numpy.linalg import norm
-from scipy.special import logsumexp
+import scipy.special as sp
+from scipy.special import log_softmax, logsumexp, softmax
 
 from .case import F32, at, normal, positive, uniform
 
@@ -144,6 +146,24 @@ def weighted_means(X, w):
         np.average(X, axis=-1) ** 3)
 
 
+def softmax_classifier(W, X):
+    P = softmax(X @ W, axis=1)
+    return np.sum(P[:, 0] * np.arange(P.shape[0]))
+
+
+def log_softmax_cross_entropy(logits, Y):
+    return -np.mean(np.sum(Y * log_softmax(logits, axis=-1), axis=-1))
+
+
+def softmax_of_everything(x):
+    return np.sum(sp.softmax(x) ** 3) + np.sum(sp.log_softmax(x, axis=0)[0] ** 2)
+
+
+def softmax_attention(Q, K, V):
+    weights = softmax(Q @ K.T / np.sqrt(Q.shape[-1]), axis=-1)
+    return np.sum((weights @ V) ** 2)
+
+
 CASES = [
     at(sum_over_rows, (normal("sor", 1, 3),), (normal("sor", 4, 3),), (normal("sor", 7, 1),)),
     at(normalized_by_row_sums, (positive("nbrs", 3, 4),), (positive("nbrs", 1, 2),)),
@@ -182,4 +202,14 @@ CASES = [
     at(weighted_means, (normal("wm", 3, 4), positive("wmw", 3)),
        (normal("wm", 1, 2), positive("wmw", 1)),
        (normal("wm", 4, 1, dtype=F32), positive("wmw", 4, dtype=F32))),
+    at(softmax_classifier, (normal("smc", 3, 4), normal("smcX", 5, 3)),
+       (normal("smc", 2, 1), normal("smcX", 1, 2)),
+       (normal("smc", 3, 2, dtype=F32), normal("smcX", 4, 3, dtype=F32)), wrt="W"),
+    at(log_softmax_cross_entropy, (normal("lsce", 4, 3), np.eye(3)[[0, 2, 1, 1]]),
+       (normal("lsce", 1, 2), np.eye(2)[[1]]),
+       (normal("lsce", 2, 5, dtype=F32), np.eye(5, dtype=F32)[[4, 0]]), wrt="logits"),
+    at(softmax_of_everything, (normal("soe", 2, 3),), (normal("soe", 4),),
+       (normal("soe", 1, 1),)),
+    at(softmax_attention, (normal("saq", 3, 4), normal("sak", 5, 4), normal("sav", 5, 2)),
+       (normal("saq", 1, 2), normal("sak", 1, 2), normal("sav", 1, 1))),
 ]

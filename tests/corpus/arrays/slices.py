@@ -1,7 +1,8 @@
 """Slices: bounds a loop computes, bounds of constants that keep one place of an axis
 (``x[:, :1]``, ``x[-1:]``, ``x[2:3]``, ``x[1:2:3]``, ``x[2:1:-1]``), windows of one
 place whose start the code computes (``x[:, k:k + 1]``, ``x[i - 1:i]``), steps and
-negative steps, ``None`` axes, and each of them met by a broadcast, read in a loop or
+negative steps, ``None`` axes (and ``np.newaxis``), rows of a reshape read by index
+(``x.reshape(2, -1)[1]``), and each of them met by a broadcast, read in a loop or
 after it, on a value the loop computes.
 
 What they exercise: an axis a slice keeps at size one is one NumPy broadcasts, so the
@@ -119,6 +120,15 @@ def ends_of_a_growing_value(x):
     return total
 
 
+
+def newaxis_outer(x):
+    return np.sum(x[:, np.newaxis] * x[np.newaxis, :] ** 2) + np.sum(x[np.newaxis] * x)
+
+
+def rows_of_a_reshape(x):
+    return np.sum(x.reshape(2, -1)[1] * x.reshape((2, -1))[0]) + np.sum(x.reshape(-1, 2)[-1])
+
+
 CASES = [
     at(prefixes_in_a_loop, (normal("pial", 3),), (normal("pial", 5),), (normal("pial", 4, dtype=F32),)),
     at(suffixes_in_a_loop, (normal("sial", 2),), (normal("sial", 6),)),
@@ -137,4 +147,7 @@ CASES = [
     at(every_other_reversed, (normal("eor", 5),), (normal("eor", 2),)),
     at(head_of_a_shrinking_value, (normal("hoasv", 3),), (normal("hoasv", 5),)),
     at(ends_of_a_growing_value, (normal("eoagv", 3),), (normal("eoagv", 6, dtype=F32),)),
+    at(newaxis_outer, (normal("nao", 3),), (normal("nao", 1),), (normal("nao", 4, dtype=F32),)),
+    at(rows_of_a_reshape, (normal("roar", 4),), (normal("roar", 6),),
+       (normal("roar", 8, dtype=F32),)),
 ]
