@@ -107,6 +107,7 @@ def type_sweeps(generated, types, exact=None):
     calls = {name: t.NUMPY_FLOAT if name in floats else t.NUMBER
              for name, kind in types.items() if kind in NUMBERS}
     calls.update((name, kind) for name, kind in shapes.items() if is_record(kind))  # built
+    calls.update((name, kind) for name, kind in with_arrays({}, types, primals).items())
     function.types = with_arrays(infer(function, given, Module.of(generated), shapes, calls),
                                  types, primals)
     return generated
@@ -185,7 +186,8 @@ def infer(function, given, module, shapes=None, calls=None):
     ``shapes``: the program's dicts the function fills by keys known when it runs
     (``updated[k] = v``), their keys as the program knows them, their numbers of any type;
     ``calls``: the names the program computes as numbers, for a value a function of the
-    user's returns (``error = masked_error(p, 0.5)``, by its own rule): a ``Number``.
+    user's returns (``error = masked_error(p, 0.5)``, by its own rule): a ``Number``; and
+    its arrays (an adjoint typed as its primal), for a value the rules here do not type.
 
     First the least fixed point over the values whose type is known (a value reading a
     name with no value yet waits for it); then every value whose type is still not
@@ -212,8 +214,11 @@ def infer(function, given, module, shapes=None, calls=None):
             queued.discard(index)
             name, value = items[index]
             kind = _type_of(value, env, module)
+            known = (calls or {}).get(name, UNKNOWN)
+            if kind is None and isinstance(known, t.Array):
+                kind = known  # an array the rules here do not type: the program's
             if kind is None and final:
-                kind = (calls or {}).get(name, UNKNOWN) if type(value) is ex.Call else UNKNOWN
+                kind = known if type(value) is ex.Call else UNKNOWN
             if kind is None:
                 waiting.add(index)
                 continue  # waits for the names it reads

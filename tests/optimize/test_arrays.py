@@ -90,6 +90,13 @@ def pairwise(X):
     return np.sum(D * D)
 
 
+def repeated_sums(x):
+    s = 0.0
+    for _ in range(3):
+        s = s + np.sum(x * x)
+    return s
+
+
 CASES = [
     (logistic, (normal(3), normal(5, 3), np.sign(normal(5))), "w"),
     (squares, (normal(6), normal(6)), ("p", "y")),
@@ -101,6 +108,7 @@ CASES = [
     (saved_in_loop, (normal(3), normal(3, 3)), ("x", "W")),
     (centered, (normal(3, 4),), "x"),
     (pairwise, (normal(4, 2),), "X"),
+    (repeated_sums, (normal(4),), "x"),
     (mixed_dtypes, (normal(3, dtype=np.float32), normal(5, 3, dtype=np.float32)), "w"),
 ]
 
@@ -127,6 +135,15 @@ def test_dead_forward_array_statements_go():
     after = source(logistic, CASES[0][1], "w", True)
     assert "result = np.mean(" in before and "np.mean(" not in after
     assert "log1p_result = " in before and "log1p_result = " not in after
+
+
+def test_a_running_sum_only_the_value_needs_goes_from_a_loop():
+    """``s = s + np.sum(x * x)`` in a loop: a float plus NumPy's float, which the sweeps
+    type from the reduction's record, raises nothing, so the forward loop goes."""
+    point = (normal(4),)
+    forward, _ = forward_and_reverse(source(repeated_sums, point, "x", True))
+    assert "for " not in forward and "np.sum(" not in forward
+    assert "for " in forward_and_reverse(source(repeated_sums, point, "x", False))[0]
 
 
 def test_seed_arrays_go():
