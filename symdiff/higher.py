@@ -159,7 +159,7 @@ def jacobian_rows(forward, program, count, single, name, *args, **kwargs):
     columns = []
     for direction in _directions(count):
         _, tangent = forward(*point, *direction, **named)
-        columns.append(tangent if isinstance(tangent, tuple) else (tangent,))
+        columns.append(tuple(tangent) if isinstance(tangent, (tuple, list)) else (tangent,))
     rows = tuple(tuple(float(column[j]) for column in columns)
                  for j in range(len(columns[0])))
     return tuple(row[0] for row in rows) if single else rows

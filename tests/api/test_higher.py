@@ -97,6 +97,10 @@ def rational(a, b):
     return a * b / (1.0 + b * b)
 
 
+def listed(r, t):
+    return [r * t, r + t, math.exp(r) * math.sin(t)]  # a list of outputs, as a tuple
+
+
 def finite_difference_jacobian(fn, point, step=1e-6):
     columns = []
     for j in range(len(point)):
@@ -105,13 +109,14 @@ def finite_difference_jacobian(fn, point, step=1e-6):
         up[j] += h
         down[j] -= h
         high, low = fn(*up), fn(*down)
-        high, low = (high, low) if isinstance(high, tuple) else ((high,), (low,))
+        high, low = (high, low) if isinstance(high, (tuple, list)) else ((high,), (low,))
         columns.append([(a - b) / (2 * h) for a, b in zip(high, low)])
     return [[column[i] for column in columns] for i in range(len(columns[0]))]
 
 
-@pytest.mark.parametrize("fn, outputs", [(polar, 2), (rotations, 3), (rational, 1)],
-                         ids=["polar", "rotations", "one output"])
+@pytest.mark.parametrize("fn, outputs", [(polar, 2), (rotations, 3), (rational, 1),
+                                         (listed, 3)],
+                         ids=["polar", "rotations", "one output", "a list of outputs"])
 def test_jacobian_against_finite_differences(fn, outputs):
     jacobian = symdiff.jacobian(fn)
     for point in [(1.3, 0.4), (0.7, -2.1), (2.2, 1.0)]:
