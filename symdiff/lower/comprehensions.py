@@ -17,13 +17,15 @@ the whole function; ``hoist`` then takes one statement at a time.  Guarantees:
   the function does not bind its name) is the same list, and the call is on the list's
   name (``d_values`` for ``max(d.values())``);
 - ``out = {k: e for k, v in d.items()}`` (or ``for k in d``), one ``for`` and no ``if``,
-  is ``out = {}`` and the loop ``for k, v in d.items(): out[k] = e``;
+  is ``out = {}`` and the loop ``for k, v in d.items(): out[k] = e``; standing anywhere
+  else (``return {k: ...}``), the same dict under a fresh name (``entries``), filled
+  before the statement;
 - a comprehension where it would not be computed exactly once when the statement runs
   (a ``while`` test, one arm of a conditional expression or a later operand of
   ``and``/``or``, a later comparison of a chain, an assert's message) or beside a
   stack's ``pop`` in the same statement (whose order it would change), a generator
   expression given to anything else, a set comprehension and any other dict
-  comprehension, are refused with a located ``UnsupportedSyntaxError`` whose hint says
+  comprehension (whose keys are not those of the one dict it loops over), are refused with a located ``UnsupportedSyntaxError`` whose hint says
   what to write instead;
 - ``name = [...]`` fills ``name`` itself when the comprehension cannot see it (reads it
   nowhere, calls no function of the user's); any other list is named for what it holds
@@ -116,9 +118,7 @@ class _Lift:
 
     def expr(self, node, conditional):
         if isinstance(node, ast.DictComp):
-            raise self.scope.error(node, "a dict comprehension is read only where it is "
-                                   "assigned to a name", "name it on its own line first: "
-                                   "`scaled = {k: ... for k, v in d.items()}`")
+            return self.filled(node, conditional)
         if isinstance(node, ast.SetComp):
             raise self.scope.error(node, "a set comprehension is not supported",
                                    "build a list with a list comprehension, or a "
@@ -201,6 +201,21 @@ class _Lift:
         if of_values:
             return key
         return _REDUCTIONS[key] or _noun(call.args[0].elt)
+
+    def filled(self, made, conditional):
+        """A dict comprehension standing in an expression (``return {k: ... for k, v in
+        d.items()}``): a fresh dict filled by keys before the statement (as when it is
+        assigned to a name, ``filled_by_keys``); its name, read in its place."""
+        if conditional:
+            raise self.scope.error(made, "a comprehension that may not run (in one arm of a "
+                                   "conditional expression, after `and` or `or`, or later "
+                                   "in a chain of comparisons) is not supported",
+                                   "compute it on its own line before, or use an if statement")
+        self.first = self.first or made
+        held = self.scope.fresh("entries")
+        named = located(ast.Assign([name(held, made, store=True)], made), made)
+        self.before.extend(filled_by_keys(named, self.scope))
+        return name(held, made)
 
     def build(self, comprehension, where, noun, conditional, held=None):
         """Write the loops that fill a fresh list (or the list ``held``, from ``[]``); its

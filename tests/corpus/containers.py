@@ -862,6 +862,10 @@ def sgd_step_loss(params, grads, lr):
     return sum((v - 1.0) ** 2 for v in updated.values())
 
 
+def decayed_in_place_of_a_name(params, x):
+    return sum({k: v * x - v ** 2 for k, v in params.items()}.values()) * x
+
+
 def momentum_steps(x0, v0, lr):
     state = {"position": x0, "velocity": v0}
     rates = {"position": lr, "velocity": 0.5 * lr}
@@ -1079,6 +1083,7 @@ CASES = [
        ({"c2": 0.4, "c0": 1.1, "c1": -0.6}, -0.5)),
     at(horner_over_reversed_keys, ({"c0": 0.5}, 0.3), ({"c0": 0.5, "c1": -1.2}, 0.8),
        ({"c0": 1.1, "c1": -0.6, "c2": 0.4}, -0.5)),
+    at(decayed_in_place_of_a_name, ({"w": 0.7, "b": -0.3}, 1.2), ({"a": 2.0}, -0.5)),
     at(sgd_step_loss, ({"w": 0.7}, {"w": 0.2}, 0.1),
        ({"w": 0.7, "b": -0.2}, {"w": 0.3, "b": -1.1}, 0.05),
        ({"b": 1.5, "w": -0.4, "c": 0.9}, {"c": 0.2, "b": 0.1, "w": 0.6}, 0.5)),

@@ -154,10 +154,6 @@ def comprehension_over_a_range(p):
     return squares[0]
 
 
-def comprehension_not_named(p):
-    return sum({k: v for k, v in p.items()}.values())  # REFUSED at {k
-
-
 def keys_of_a_list(xs):
     s = 0.0
     for k, v in xs.items():  # REFUSED at xs
@@ -184,7 +180,6 @@ REFUSED = [
     (read_before_filled, ({"a": 0.5},)),
     (comprehension_with_a_filter, ({"a": 0.5},)),
     (comprehension_over_a_range, ({"a": 0.5},)),
-    (comprehension_not_named, ({"a": 0.5},)),
     (keys_of_a_list, ([0.5, 1.5],)),
     (keys_of_a_dict_in_a_list, ([{"a": 0.5}, {"a": 1.5}],)),
 ]

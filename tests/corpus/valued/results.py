@@ -50,6 +50,10 @@ def scalar_step(params, x, y):
     return {"w": w - 0.1 * err * x, "b": b - 0.1 * err}
 
 
+def decayed_step(params, x):
+    return {k: v - 0.1 * v * x for k, v in params.items()}  # a dict comprehension returned
+
+
 def loss_and_residual(w, b, x, y):
     r = w * x + b - y
     return r * r, r
@@ -279,6 +283,7 @@ CASES = [
     at(rotate_pair, ((1.0, 2.0), 0.4), ([0.5, -1.5], 2.0)),
     at(stats_of, ([1.0, 2.0, 4.0],), ([0.5, -0.25],)),
     at(squares_in_a_loop, ([1.0, -2.0, 0.5],), ([3.0],)),
+    at(decayed_step, ({"w": 0.5, "b": -0.2}, 1.5), ({"w": -1.0, "b": 0.3, "c": 2.0}, -0.5)),
     at(scalar_step, ({"w": 0.5, "b": -0.2}, 1.5, 2.0), ({"w": -1.0, "b": 0.3}, -0.5, 0.1),
        wrt="params"),
     at(loss_and_residual, (0.5, 0.1, 2.0, 1.0), (-1.0, 2.0, 0.3, -0.4), wrt=("w", "b")),
