@@ -13,6 +13,7 @@ error where they are not written out:
     np.concatenate([a, b], axis=1)->  concatenate_2, numpy.concatenate(a, b, axis=1)
     np.pad(x, ((1, 0), (0, n)))   ->  pad_2, numpy.pad(x, 1, 0, 0, n)   (np.pad(x, (1, 0)): pad_1)
     np.array(x)                   ->  array_value (of one value, a float or an array)
+    np.array([[a, b], [c, d]])    ->  array_2, numpy.array(numpy.array([a, b]), numpy.array([c, d]))
 """
 
 import ast
@@ -62,8 +63,18 @@ def written_out(frame, op, call, shown):
     if not items:
         raise frame.error(UnsupportedSyntaxError, call, f"{shown} of nothing is not "
                           "supported", f"write them out: {_example(head)}")
+    if head == "array":  # ``np.array([[a, b], [c, d]])``: each row an array of its own
+        items = [_row(call, e) if isinstance(e, (ast.List, ast.Tuple)) and not any(
+            isinstance(v, ast.Starred) for v in e.elts) else e for e in items]
     spread = ast.Call(call.func, args[:at] + items + rest, call.keywords)
     return f"{head}_{len(items)}", ast.copy_location(spread, call)
+
+
+def _row(call, row):
+    """``np.array(row)`` of a row written out (``[c, -s]`` of ``[[c, -s], [s, c]]``),
+    called as the user's call names numpy: the same numbers, stacked by the outer call."""
+    inner = ast.Call(call.func, [row], [])
+    return ast.copy_location(inner, row)
 
 
 def _pairs(given):

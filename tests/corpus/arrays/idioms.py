@@ -5,8 +5,9 @@ Norms with ``ord`` and ``axis``, ``np.max``/``np.min`` with ties, ``np.clip``,
 ``np.stack``/``np.concatenate`` along an axis, ``x.reshape(-1, 1)``, ``x[:, None]``,
 boolean-mask reads, ``np.maximum(x, 0)`` as a ReLU, a softmax with ``keepdims``,
 ``logsumexp``, masks combined with ``&``/``|``/``~``, reductions over a tuple of axes,
-``np.diag``, a stack of matrices times a vector, and NumPy's functions imported by name
-(``from numpy import exp, sum as npsum``).  Code written for autograd
+``np.diag``, a stack of matrices times a vector, matrices written out row by row from
+numbers the function computes (``np.array([[c, -s], [s, c]])``), and NumPy's functions
+imported by name (``from numpy import exp, sum as npsum``).  Code written for autograd
 (``import autograd.numpy as np``) is in ``for_autograd``, whose cases join these.
 """
 
@@ -119,6 +120,25 @@ def expanded_by_two_axes(x, A):
     return np.sum(np.sin(e * A)) + np.sum(np.expand_dims(x, (1,)) ** 2)
 
 
+
+def rotated(theta, v):
+    c, s = np.cos(theta), np.sin(theta)
+    R = np.array([[c, -s], [s, c]])
+    return np.sum((R @ v) ** 2 * np.array([1.0, 2.0]))
+
+
+def damped_oscillator(k, y0):
+    y = np.array([y0, 0.0])
+    A = np.array([[0.0, 1.0], [-k, -0.1]])
+    for _ in range(20):
+        y = y + 0.05 * (A @ y)
+    return y[0]
+
+
+def tensor_of_rows(x):
+    T = np.array([[[x, 1.0], [2.0, x * x]], [[0.5, x], ((x, 3.0))]])
+    return np.sum(T ** 2) + np.linalg.det(np.array(((x, 0.5), (0.5, x))))
+
 CASES = [
     at(norms_by_axis, (normal("nba", 3, 2),), (normal("nba", 1, 4),), (normal("nba", 2, 3, dtype=F32),)),
     at(frobenius_and_rows, (normal("far", 3, 2),), (normal("far", 2, 1),)),
@@ -148,4 +168,7 @@ CASES = [
     at(expanded_by_two_axes, (normal("ebta", 4), normal("ebtA", 2, 4, 3)),
        (normal("ebta", 1), normal("ebtA", 3, 1, 2)), (normal("ebta", 3, dtype=F32),
                                                     normal("ebtA", 1, 3, 2, dtype=F32))),
+    at(rotated, (0.3, normal("rot", 2)), (-1.2, normal("rot", 2, dtype=F32))),
+    at(damped_oscillator, (2.0, 1.0), (0.5, -0.3)),
+    at(tensor_of_rows, (0.7,), (-1.3,)),
 ]
