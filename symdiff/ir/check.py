@@ -98,7 +98,7 @@ class _Checker:
             unknown = [n for n in names if n not in stmt.reads and n not in self.globals]
             if unknown:
                 self.fail(stmt, f"its {name} reads {', '.join(unknown)}, not among its reads")
-        if isinstance(stmt, ir.Check) and stmt.kind not in ("raise", "assert"):
+        if isinstance(stmt, ir.Check) and stmt.kind not in ("raise", "assert", "report"):
             self.fail(stmt, f"a check of kind {stmt.kind!r}")
         if isinstance(stmt, ir.Assign):
             try:

@@ -132,10 +132,10 @@ class Check:
     """An input check, run where the function runs it and never differentiated:
     ``raise value from cause`` or ``assert value, message``, its parts IR expressions
     whose names are the generated ones (``raise ValueError(f"p = {p_1} must be
-    positive")``)."""
+    positive")``); or a report, the call ``value`` (``print(f"loss {loss_1}")``)."""
 
-    kind: str  # "raise" or "assert"
-    value: object  # the exception raised, or the condition asserted
+    kind: str  # "raise", "assert", or "report" (a call that prints, logs or warns)
+    value: object  # the exception raised, the condition asserted, or the report's call
     message: object  # an assert's message, or None
     cause: object  # a raise's ``from`` cause, or None
     reads: tuple
@@ -144,6 +144,8 @@ class Check:
 
     def to_ast(self):
         """The Python statement of the check (a fresh tree, locations left unset)."""
+        if self.kind == "report":
+            return ast.Expr(value=ex.to_ast(self.value))
         extra = self.cause if self.kind == "raise" else self.message
         extra = None if extra is None else ex.to_ast(extra)
         if self.kind == "raise":

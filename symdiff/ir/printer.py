@@ -128,6 +128,8 @@ def _line(stmt, types):
             start = f", axis={stmt.axis}"
         element = _element_text(stmt.container, stmt.path)
         return f"{_typed(stmt.target, types)} = {stmt.op}({element}{start})"
+    if isinstance(stmt, ir.Check) and stmt.kind == "report":
+        return expression_text(stmt.value)
     if isinstance(stmt, ir.Check):
         extra = stmt.cause if stmt.kind == "raise" else stmt.message
         joint = " from " if stmt.kind == "raise" else ", "

@@ -1,4 +1,5 @@
-"""Checks: the ``raise`` and ``assert`` statements of the user's code, as ``ir.Check``.
+"""Checks: the ``raise`` and ``assert`` statements of the user's code, and its reports
+(``print``, logging, ``warnings.warn``), as ``ir.Check``.
 
 Expects a ``Frame`` (the function body being lowered) and a statement that passed
 ``fence``.  Guarantees an ``ir.Check`` holding the parts of the user's statement (as IR
@@ -18,6 +19,9 @@ never defined, in generated code).
 
 import ast
 import copy
+import logging
+import types
+import warnings
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.resolve import lookup
@@ -47,6 +51,55 @@ def check_statement(frame, node):
     if isinstance(node, ast.Raise):
         return ir.Check("raise", value, None, extra, reads, frame.origin)
     return ir.Check("assert", value, extra, None, reads, frame.origin)
+
+
+def report_statement(frame, node):
+    """The ``ir.Check`` of a report left as a statement (``print(...)``, a logger's
+    ``log.info(...)``, ``warnings.warn(...)``: ``is_report``), called where the function
+    calls it with the values it has there; None for any other expression statement."""
+    if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+            and is_report(_callee(frame, node.value.func))):
+        return None
+    rewrite = _Rewrite(frame)
+    value = ex.from_ast(rewrite.visit(copy.deepcopy(node.value)))
+    return ir.Check("report", value, None, None, tuple(dict.fromkeys(rewrite.reads)),
+                    frame.origin)
+
+
+_LOG_LEVELS = frozenset(("debug", "info", "warning", "error", "critical", "exception", "log"))
+
+
+def is_report(obj):
+    """Whether calling ``obj`` only reports (prints, logs or warns) and returns nothing
+    the function reads: ``print``, ``warnings.warn``, ``logging.info`` and the like, and
+    those methods of a ``logging.Logger``."""
+    if obj is print or obj is warnings.warn:
+        return True
+    if getattr(obj, "__name__", None) not in _LOG_LEVELS:
+        return False
+    owner = getattr(obj, "__self__", None)
+    return isinstance(owner, (logging.Logger, logging.LoggerAdapter)) or (
+        getattr(logging, obj.__name__, None) is obj)
+
+
+def _callee(frame, func):
+    """The object a callee written as a global name or a dotted path from one names
+    (None for a local, or where it cannot be read without running the user's code)."""
+    path = []
+    while isinstance(func, ast.Attribute):
+        path.append(func.attr)
+        func = func.value
+    if not isinstance(func, ast.Name) or names.scope_of(frame, func.id) is not None:
+        return None
+    try:
+        found = lookup(func.id, frame.parsed.closure, frame.parsed.globals)
+    except KeyError:
+        return None
+    for attr in reversed(path):  # a module's attribute, or a logger's method
+        if not isinstance(found, (types.ModuleType, logging.Logger, logging.LoggerAdapter)):
+            return None
+        found = getattr(found, attr, None)
+    return found
 
 
 def class_expression(frame, node):

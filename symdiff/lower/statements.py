@@ -19,7 +19,7 @@ from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
 from symdiff.lower import (arrays, attempts, changes, containers, control, draws, expressions,
                            inline, loops, names, ranges)
-from symdiff.lower.checks import check_statement
+from symdiff.lower.checks import check_statement, report_statement
 from symdiff.lower.scope import Nested
 
 _MAY_EXIT = (ast.If, ast.For, ast.While, ast.Try, ast.Return, ast.Break, ast.Continue,
@@ -69,6 +69,10 @@ def stmt_Import(frame, node):
 
 def stmt_Expr(frame, node):
     if isinstance(node.value, ast.Constant):  # a docstring
+        return
+    report = report_statement(frame, node)  # ``print(...)``: run where the function runs it
+    if report is not None:
+        frame.emit(report)
         return
     func = node.value.func
     if draws.is_draw(frame, node.value):  # ``np.random.seed(0)``, a draw left unread

@@ -31,6 +31,7 @@ from symdiff.errors import (
 from symdiff.frontend.parse import lambda_as_def, parse_function
 from symdiff.frontend.wrappers import transparent
 from symdiff.witnesses.symbolic.arrays import is_array
+from symdiff.witnesses.symbolic.reports import reported
 from symdiff.witnesses.symbolic.numpy_calls import NumpyCalls
 from symdiff.witnesses.symbolic.primitives import (
     _KEYWORDS,
@@ -194,8 +195,9 @@ class Interpreter(NumpyCalls):
         self.assign(node.target, self.checked(value, node))
 
     def _exec_Expr(self, node):
-        if not (isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)):
-            self.eval(node.value)  # a docstring is skipped, anything else evaluated
+        if not (isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+                or reported(self, node.value)):  # a docstring, a print, a log line: skipped
+            self.eval(node.value)
 
     def _exec_Raise(self, node):
         """An input check that fails at the point raises what the function raises there."""
@@ -394,5 +396,4 @@ class Interpreter(NumpyCalls):
             return (sympy.Min if name == "min" else sympy.Max)(*exprs)
         values = [self.number(e, node, f"{name}() argument") for e in exprs]
         return exprs[(min if name == "min" else max)(range(len(values)), key=values.__getitem__)]
-
 
