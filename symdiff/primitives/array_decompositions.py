@@ -287,10 +287,10 @@ def _power_jvp(args, out):
 
 
 RECORDS = table(
-    _array("eigh_values", f"{_eigh(None)}[0]", _EIGH_PARAMS, eigenvalues,
+    _array("eigh_values", "numpy.linalg.eigh(a, UPLO=UPLO)[0]", _EIGH_PARAMS, eigenvalues,
            _by_uplo(_values_vjp), defaults=("L",), ints=("UPLO",), pair=("eigh", 0),
            jvp=_by_uplo(_values_jvp)),
-    _array("eigh_vectors", f"{_eigh(None)}[1]", _EIGH_PARAMS, eigenvectors,
+    _array("eigh_vectors", "numpy.linalg.eigh(a, UPLO=UPLO)[1]", _EIGH_PARAMS, eigenvectors,
            _by_uplo(_vectors_vjp), defaults=("L",), ints=("UPLO",), pair=("eigh", 1),
            jvp=_by_uplo(_vectors_jvp)),
     _array("eigvalsh", "numpy.linalg.eigvalsh(a, UPLO=UPLO)", _EIGH_PARAMS, eigenvalues,
