@@ -17,7 +17,7 @@ arrays is refused with an ``UnknownFunctionError`` naming it.  By kind:
   ``std``, ``linalg.norm`` and ``logsumexp`` by their formulas;
 - ``linalg.solve``, ``inv``, ``det``, ``slogdet`` and ``cholesky`` of a matrix by sympy's
   matrices (``det`` as its expression, ``cholesky`` as the textbook recurrence on the lower
-  triangle);
+  triangle); ``pinv``, ``qr`` and ``matrix_power`` by ``decompositions``;
 - a call on data only (``np.arange(n)``, ``np.eye(n)``, ``np.zeros(3)``): NumPy's, its floats
   made sympy numbers;
 - ``autograd.numpy`` (and ``autograd.scipy``) read as the NumPy (SciPy) function each of
@@ -36,6 +36,7 @@ from symdiff.witnesses.symbolic.arrays import (ArrayReader, _elementwise, _Metho
                                                is_symbolic, lifted, numpy, operand, plain)
 from symdiff.witnesses.symbolic.functions import RealAbs
 from symdiff.witnesses.symbolic.autograd_names import unwrapped
+from symdiff.witnesses.symbolic.decompositions import DECOMPOSITIONS
 from symdiff.witnesses.symbolic.primitives import _PRIMITIVES, _primitive_name
 
 _NUMPY_OWN = (  # NumPy's own code runs on arrays of sympy values: sums and rearrangements
@@ -396,5 +397,5 @@ _OWN = {
     "std": _std, "where": _where, "array": _array, "asarray": _array, "zeros_like": _like(0),
     "ones_like": _like(1), "full_like": _like(None), "full": _full, "linalg.norm": _norm,
     "linalg.solve": _solve, "linalg.inv": _inv, "linalg.det": _det, "linalg.slogdet": _slogdet,
-    "linalg.cholesky": _cholesky, **{name: _float for name in _FLOAT_TYPES},
+    "linalg.cholesky": _cholesky, **{name: _float for name in _FLOAT_TYPES}, **DECOMPOSITIONS,
 }
