@@ -15,9 +15,8 @@ arrays is refused with an ``UnknownFunctionError`` naming it.  By kind:
 - ``max``/``min`` with ``axis`` and ``keepdims``: the entry largest (smallest) at the point,
   or the mean of the entries tied there, so the gradient is shared among them; ``var``,
   ``std``, ``linalg.norm`` and ``logsumexp`` by their formulas;
-- ``linalg.solve``, ``inv``, ``det``, ``slogdet`` and ``cholesky`` of a matrix by sympy's
-  matrices (``det`` as its expression, ``cholesky`` as the textbook recurrence on the lower
-  triangle); ``pinv``, ``qr`` and ``matrix_power`` by ``decompositions``;
+- ``linalg.solve``, ``inv``, ``det``, ``slogdet``, ``cholesky`` by sympy's matrices (``det``
+  its expression, ``cholesky`` the recurrence on the lower triangle; ``decompositions``'s);
 - a call on data only (``np.arange(n)``, ``np.eye(n)``, ``np.zeros(3)``): NumPy's, its floats
   made sympy numbers;
 - ``autograd.numpy`` (and ``autograd.scipy``) read as the NumPy (SciPy) function each of
@@ -38,6 +37,7 @@ from symdiff.witnesses.symbolic.functions import RealAbs
 from symdiff.witnesses.symbolic.autograd_names import unwrapped
 from symdiff.witnesses.symbolic.decompositions import DECOMPOSITIONS
 from symdiff.witnesses.symbolic.primitives import _PRIMITIVES, _primitive_name
+
 
 _NUMPY_OWN = (  # NumPy's own code runs on arrays of sympy values: sums and rearrangements
     "sum", "prod", "cumsum", "cumprod", "diff", "trace", "mean", "dot", "matmul", "inner", "outer",
