@@ -38,7 +38,6 @@ from symdiff.witnesses.symbolic.autograd_names import unwrapped
 from symdiff.witnesses.symbolic.decompositions import DECOMPOSITIONS
 from symdiff.witnesses.symbolic.primitives import _PRIMITIVES, _primitive_name
 
-
 _NUMPY_OWN = (  # NumPy's own code runs on arrays of sympy values: sums and rearrangements
     "sum", "prod", "cumsum", "cumprod", "diff", "trace", "mean", "dot", "matmul", "inner", "outer",
     "einsum", "tensordot", "kron", "concatenate", "stack", "hstack", "vstack", "column_stack",
