@@ -176,8 +176,8 @@ def _of_numpy(func):
     return module == "numpy" or module.startswith("numpy.") or type(func).__name__ == "ufunc"
 
 
-def _named(func):
-    return f"np.{getattr(func, '__name__', func)}"
+def _named(func):  # (``np.linalg.eigh``: by its submodule)
+    return f"np{'.linalg' * ('linalg' in str(getattr(func, '__module__', '')))}.{func.__name__}"
 
 
 def _argument(value):
