@@ -215,7 +215,6 @@ _QR_R_JVP = (f"{_upper_copied('numpy.linalg.qr(a)[0].T @ numpy.linalg.solve(out.
 # --- svd (full_matrices=False): F_ij = 1 / (s_j**2 - s_i**2) off the diagonal ------------
 
 _SVD = "numpy.linalg.svd(a, full_matrices=False)"
-_KEYE = "numpy.eye(min(a.shape), dtype=a.dtype)"
 
 
 def _svd_parts(own):
@@ -224,7 +223,8 @@ def _svd_parts(own):
 
 
 def _svd_f(s):
-    return f"((1.0 - {_KEYE}) / ({s} ** 2 - {s}[:, None] ** 2 + {_KEYE}))"
+    eye = f"numpy.eye({s}.shape[0], dtype=a.dtype)"  # k x k, k = min(m, n)
+    return f"((1.0 - {eye}) / ({s} ** 2 - {s}[:, None] ** 2 + {eye}))"
 
 
 def _svd_vjps():

@@ -1,12 +1,13 @@
 """The records of ``numpy.linalg``'s decompositions (``array_decompositions``): ``eigh``
 (unpacked, by index, ``UPLO="U"``), ``eigvalsh``, ``pinv``, ``qr``, ``svd``
 (``full_matrices=False``) and ``matrix_power``, through ``symdiff.grad`` and
-``symdiff.jvp`` on small functions using them.
+``symdiff.jvp`` and ``symdiff.hessian`` on small functions using them.
 
 Each gradient is checked as autograd's ``check_vjp`` does: for random directions ``v``
 (seeded), ``<grad, v>`` against a central difference of the function itself, run by
 NumPy, at random points of several shapes (square, tall, wide, 1 x 1); each JVP against
-the same difference along random tangents; each gradient against the tape's
+the same difference along random tangents; each Hessian, times ``v``, against a central
+difference of the gradient; each gradient against the tape's
 (``symdiff.tape.grad``, whose derivatives are its own).  The directions are not
 symmetric: ``eigh`` reads one triangle of its argument, and its gradient is that of
 NumPy's function of every entry.  The functions read eigenvectors and singular vectors
@@ -152,6 +153,26 @@ def test_jvp_against_finite_differences(case):
     assert float(value) == pytest.approx(float(f(*args)), rel=1e-12)
     expected = oracles.directional(f, args, 0, v)
     assert float(tangent) == pytest.approx(expected, rel=1e-6, abs=1e-7 * _scale(f, args))
+
+
+_SECOND = [(spectrum_energy, (3, 3)), (eigenvalues_only, (3, 3)), (pseudo_inverse, (3, 2)),
+           (qr_parts, (3, 2)), (svd_parts, (3, 2)), (powers, (2, 2))]
+
+
+@pytest.mark.parametrize("case", range(len(_SECOND)), ids=[f.__name__ for f, _ in _SECOND])
+def test_hessian_times_v_against_differences_of_the_gradient(case):
+    """Forward over reverse: the records' VJP texts are differentiated in turn."""
+    f, shape = _SECOND[case]
+    rng = np.random.default_rng(30 + case)
+    A = rng.normal(size=shape) + 2.0 * np.eye(*shape)
+    hessian = symdiff.hessian(f)(A)
+    assert hessian.shape == shape + shape
+    v = rng.normal(size=shape)
+    gradient = symdiff.grad(f)
+    h = 1e-5
+    expected = (gradient(A + h * v) - gradient(A - h * v)) / (2 * h)
+    np.testing.assert_allclose(np.tensordot(hessian, v, axes=2), expected,
+                               rtol=1e-5, atol=1e-6 * (1.0 + np.max(np.abs(expected))))
 
 
 def test_the_gradient_of_eigh_lives_on_the_triangle_numpy_reads():
