@@ -1,6 +1,7 @@
 """The records of ``numpy.linalg``'s decompositions (``array_decompositions``): ``eigh``
 (unpacked, by index, ``UPLO="U"``), ``eigvalsh``, ``pinv``, ``qr``, ``svd``
-(``full_matrices=False``) and ``matrix_power``, through ``symdiff.grad`` and
+(``full_matrices=False``), ``matrix_power`` and a matrix's norms (``"nuc"``, ``"fro"``,
+``2``), through ``symdiff.grad`` and
 ``symdiff.jvp`` and ``symdiff.hessian`` on small functions using them.
 
 Each gradient is checked as autograd's ``check_vjp`` does: for random directions ``v``
@@ -85,6 +86,11 @@ def powers(A):
             + np.sum(np.linalg.matrix_power(A, 0) * A) + np.trace(np.linalg.matrix_power(A, 2)))
 
 
+def matrix_norms(A):
+    return (np.linalg.norm(A, "nuc") + np.linalg.norm(A, ord="fro") ** 2
+            + np.linalg.norm(A, ord=2) * np.linalg.norm(A[0], 2))
+
+
 def _symmetric(rng, n):
     """A symmetric matrix with eigenvalues apart (at least 1 between neighbours)."""
     q = np.linalg.qr(rng.normal(size=(n, n)))[0]
@@ -105,7 +111,8 @@ def _cases(rng):
     for shape in ((3, 3), (4, 2), (2, 4), (1, 1), (3, 1)):
         cases += [(pseudo_inverse, (normal(size=shape) + 2.0 * np.eye(*shape),)),
                   (svd_parts, (normal(size=shape),)),
-                  (singular_values, (normal(size=shape),))]
+                  (singular_values, (normal(size=shape),)),
+                  (matrix_norms, (normal(size=shape),))]
         if shape[0] >= shape[1]:
             cases += [(qr_parts, (normal(size=shape),)), (qr_r_only, (normal(size=shape),))]
     return cases
@@ -259,6 +266,14 @@ def negative_power(A):
     return np.sum(np.linalg.matrix_power(A, -1))
 
 
+def nuclear_norm_of_a_vector(A):
+    return np.linalg.norm(A[0], "nuc")
+
+
+def one_norm_of_a_matrix(A):
+    return np.linalg.norm(A, 1)
+
+
 def pinv_with_a_cutoff(A):
     return np.sum(np.linalg.pinv(A, rcond=1e-3))
 
@@ -278,6 +293,8 @@ _REFUSED = [
     (power_by_a_variable, (np.ones((3, 3)),), "n"),
     (negative_power, (np.ones((3, 3)),), "matrix_power"),
     (pinv_with_a_cutoff, (np.ones((3, 2)),), "pinv"),
+    (nuclear_norm_of_a_vector, (np.ones((3, 2)),), "norm"),
+    (one_norm_of_a_matrix, (np.ones((3, 2)),), "ord"),
     (qr_complete, (np.ones((3, 2)),), "qr"),
 ]
 
