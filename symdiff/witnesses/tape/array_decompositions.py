@@ -141,3 +141,51 @@ def pinv(a, rcond=None, hermitian=False):
         dp_t += (p.T @ p) @ g.T @ (np.eye(n) - p @ data)
         return dp_t
     return record(p, (node, vjp))
+
+
+def _or_zero(g):
+    """``g``, or 0 for the empty residuals of a square system."""
+    return g if g.size else 0.0
+
+
+LstsqResult = namedtuple("LstsqResult", ["solution", "residuals", "rank", "singular_values"])
+
+
+def lstsq(a, b, rcond=None):
+    """``numpy.linalg.lstsq`` of a matrix of full column rank: the solution ``x`` of the
+    normal equations, ``dx = (A.T A)^-1 (dA.T r + A.T (db - dA x))``, ``r = b - A x``;
+    the residuals ``|r|**2`` (``2 r.T (db - dA x)``, ``x`` being optimal), the rank, and
+    the singular values as ``svd``'s."""
+    np = numpy()
+    (ad, an), (bd, bn) = lift(a), lift(b)
+    _matrix("lstsq", ad)
+    if rcond is not None:
+        raise TypeError("numpy.linalg.lstsq on the tape takes rcond=None")
+    x, res, rank, sv = np.linalg.lstsq(ad, bd, rcond=None)
+    r = bd - ad @ x
+    gram = ad.T @ ad
+    column = bd.ndim == 1
+
+    def solution_edges():
+        edges = ()
+        if bn is not None:
+            edges += (bn, lambda g: ad @ np.linalg.solve(gram, g))
+        if an is not None:
+            def by_a(g):
+                z = np.linalg.solve(gram, g)
+                return np.outer(r, z) - np.outer(ad @ z, x) if column else (
+                    r @ z.T - ad @ z @ x.T)
+            edges += (an, by_a)
+        return edges
+
+    def residual_edges():
+        edges = ()
+        if bn is not None:
+            edges += (bn, lambda g: 2.0 * r * (np.sum(g) if column else _or_zero(g)))
+        if an is not None:
+            edges += (an, lambda g: -2.0 * (np.sum(g) * np.outer(r, x) if column else
+                                            (r * _or_zero(g)) @ x.T))
+        return edges
+    values = svd(a, full_matrices=False, compute_uv=False)
+    return LstsqResult(record(x, solution_edges()), record(res, residual_edges()), rank,
+                       values)

@@ -55,7 +55,8 @@ _LINALG = {"norm": reductions.norm, "solve": linalg.solve, "inv": linalg.inv,
            "det": linalg.det, "slogdet": linalg.slogdet, "cholesky": linalg.cholesky,
            "matrix_power": arrangements.matrix_power, "eigh": decompositions.eigh,
            "eigvalsh": decompositions.eigvalsh, "qr": decompositions.qr,
-           "svd": decompositions.svd, "pinv": decompositions.pinv}
+           "svd": decompositions.svd, "pinv": decompositions.pinv,
+           "lstsq": decompositions.lstsq}
 _LIKE = ("zeros_like", "ones_like", "full_like", "empty_like")
 _READING = ("shape", "ndim", "size", "argmax", "argmin", "argsort", "nonzero", "flatnonzero",
             "count_nonzero", "any", "all", "isclose", "allclose", "array_equal", "round",
