@@ -11,7 +11,7 @@ exist:
   ``R`` may have a negative diagonal);
 - ``matrix_power(a, n)`` for an int ``n >= 0``: ``a @ a @ ...`` (the identity for 0).
 
-``eigh``, ``eigvalsh`` and ``svd`` have no closed form this witness writes (the roots of a
+``eigh``, ``eigvalsh``, ``svd`` and ``lstsq`` have no closed form this witness writes (roots of a
 characteristic polynomial of a symbolic matrix): a call of them is refused by name, so
 ``check`` compares those with the tape and finite differences alone.
 

@@ -6,7 +6,7 @@
 ``slogdet`` and ``cholesky`` from ``np.linalg`` (one imported by name), and the
 decompositions ``eigh``, ``eigvalsh``, ``svd``, ``qr``, ``pinv`` and ``matrix_power`` in
 the models that use them (a Gaussian log-likelihood by its eigendecomposition, a PCA
-reconstruction loss, least squares by ``pinv`` and by ``qr``), at well conditioned
+reconstruction loss, least squares by ``pinv``, ``qr`` and ``lstsq``), at well conditioned
 matrices with distinct eigenvalues (singular values).  ``cholesky`` reads only the lower triangle, so it is given
 matrices that are symmetric by construction: the gradient is then the same whether a
 rule symmetrizes or not.
@@ -159,6 +159,11 @@ def least_squares_by_qr(X, y):
     return np.sum(w ** 2) + np.sum((X @ w - y) ** 2)
 
 
+def least_squares_by_lstsq(X, y):
+    w, residuals, rank, values = np.linalg.lstsq(X, y, rcond=None)
+    return np.sum(residuals) + 0.1 * np.sum(w ** 2)
+
+
 def truncated_exponential(A):
     n = A.shape[0]
     E = np.eye(n) + A + np.linalg.matrix_power(A, 2) / 2.0 + np.linalg.matrix_power(A, 3) / 6.0
@@ -215,6 +220,8 @@ CASES = [
        (normal("lsp", 4, 3), normal("lspy", 4)), wrt="X"),
     at(least_squares_by_qr, (normal("lsq", 5, 3), normal("lsqy", 5)),
        (normal("lsq", 3, 2), normal("lsqy", 3))),
+    at(least_squares_by_lstsq, (normal("lsl", 5, 2), normal("lsly", 5)),
+       (normal("lsl", 4, 3), normal("lsly", 4))),
     at(truncated_exponential, (normal("te", 2, 2, scale=0.5),), (normal("te", 3, 3, scale=0.5),)),
     at(tensor_contractions, (normal("tcA", 3, 2), normal("tcT", 2, 4, 3)),
        (normal("tcA", 1, 1), normal("tcT", 2, 1, 1)),
