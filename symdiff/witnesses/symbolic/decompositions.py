@@ -11,9 +11,10 @@ exist:
   ``R`` may have a negative diagonal);
 - ``matrix_power(a, n)`` for an int ``n >= 0``: ``a @ a @ ...`` (the identity for 0).
 
-``eigh``, ``eigvalsh``, ``svd`` and ``lstsq`` have no closed form this witness writes (roots of a
-characteristic polynomial of a symbolic matrix): a call of them is refused by name, so
-``check`` compares those with the tape and finite differences alone.
+``eigh``, ``eigvalsh`` and ``svd`` have no closed form this witness writes (roots of a
+characteristic polynomial of a symbolic matrix), nor ``lstsq``, which returns singular
+values too: a call of them is refused by name, so ``check`` compares those with the tape
+and finite differences alone.
 
     np.linalg.pinv(A) of a 2x1 A  ──►  [[A_0_0/(A_0_0**2 + A_1_0**2), A_1_0/(...)]]
 """
