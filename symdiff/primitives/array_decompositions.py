@@ -1,6 +1,7 @@
 """``numpy.linalg``'s decompositions as records: ``eigh`` and ``eigvalsh`` of a symmetric
 matrix, ``qr`` (reduced, of a matrix with at least as many rows as columns), ``svd``
-(``full_matrices=False``, distinct singular values), ``pinv`` (of a matrix of full rank)
+(``full_matrices=False``, distinct singular values) and ``svdvals``, ``pinv`` (of a
+matrix of full rank)
 and ``matrix_power`` (a constant ``n >= 0``).
 
 Expects argument types of ``symdiff.core.types``.  Guarantees ``RECORDS``: one array
@@ -308,6 +309,9 @@ RECORDS = table(
     _svd_part(0, "u", _factor("m", "k")),
     _svd_part(1, "s", _factor("k", None)),
     _svd_part(2, "vh", _factor("k", "n")),
+    _array("svdvals", "numpy.linalg.svdvals(a)", ("a",), _factor("k", None),
+           lambda args, out: (Text(_SVD_VJPS[1], ("a",)),), numpy=("linalg.svdvals",),
+           jvp=lambda args, out: (Text(_SVD_JVPS[1], ("a",)),)),
     _array("matrix_power", "numpy.linalg.matrix_power(a, n)", ("a", "n"), powered,
            _power_vjp, ints=("n",), numpy=("linalg.matrix_power",), jvp=_power_jvp),
 )
@@ -327,5 +331,6 @@ HINTS = {
     "qr_q": "it takes a matrix with at least as many rows as columns (mode 'reduced')",
     "qr_r": "it takes a matrix with at least as many rows as columns (mode 'reduced')",
     "svd_u": _SVD_HINT, "svd_s": _SVD_HINT, "svd_vh": _SVD_HINT,
+    "svdvals": "it takes a matrix (an array of 2 axes)",
     "matrix_power": "it takes a square matrix and a constant int n >= 0",
 }

@@ -78,7 +78,8 @@ def svd_parts(A):
 
 def singular_values(A):
     s = np.linalg.svd(A, full_matrices=False)[1]
-    return np.sum(s ** 2 * np.arange(1.0, 1.0 + s.shape[0])) + np.max(s)
+    return np.sum(s ** 2 * np.arange(1.0, 1.0 + s.shape[0])) + np.max(s) + np.sum(
+        np.sin(np.linalg.svdvals(A)))
 
 
 def powers(A):

@@ -123,6 +123,10 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     return SVDResult(record(u, (node, by_u)), values, record(vh, (node, by_vh)))
 
 
+def svdvals(x):
+    return svd(x, full_matrices=False, compute_uv=False)
+
+
 def pinv(a, rcond=None, hermitian=False):
     """``numpy.linalg.pinv`` of a matrix of full rank (the default cutoff)."""
     np = numpy()
