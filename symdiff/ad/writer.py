@@ -100,17 +100,27 @@ def forward_expression(program, names, stmt):
         expression = instantiate(program.rule_of(stmt).forward, rule.params,
                                  operands(stmt), ex.Name(stmt.target),
                                  names_for(program, names, stmt))
-        if left_out and isinstance(expression, ex.Call):
+        if left_out:
             params = rule.params[len(rule.params) - len(rule.defaults):]
-            dropped = {name for name, out in zip(params, left_out) if out}
-            expression = ex.Call(expression.func, expression.args, tuple(
-                (k, v) for k, v in expression.keywords if k not in dropped))
+            expression = _keywords_dropped(expression, {
+                name for name, out in zip(params, left_out) if out})
         return expression
     args = list(stmt.args)
     while left_out and left_out[-1]:
         args.pop()
         left_out = left_out[:-1]
     return ex.Call(parsed(stmt.call), tuple(operand(a) for a in args))
+
+
+def _keywords_dropped(expression, dropped):
+    """The call ``expression`` without the keywords ``dropped``, or the part read of it
+    (``numpy.linalg.eigh(a)[1]``); any other expression as it is."""
+    if isinstance(expression, ex.Subscript):
+        return ex.Subscript(_keywords_dropped(expression.value, dropped), expression.index)
+    if not isinstance(expression, ex.Call):
+        return expression
+    return ex.Call(expression.func, expression.args, tuple(
+        (k, v) for k, v in expression.keywords if k not in dropped))
 
 
 def operands(stmt):

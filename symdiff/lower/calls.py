@@ -151,9 +151,11 @@ def call_custom(frame, fn, node, target):
 def primitive_call(frame, op, node, shown, target):
     """Emit the call ``node`` of primitive ``op``; its result operand."""
     if op in pairs() or op in array_pairs():
+        count = len((pairs().get(op) or array_pairs().get(op)))
         raise frame.error(UnsupportedSyntaxError, node,
-                          f"{shown} returns a pair, not a number",
-                          f"unpack it: `first, second = {shown}(...)`")
+                          f"{shown} returns {count} values, not one",
+                          f"unpack it: `{', '.join(_UNPACKED[:count])} = {shown}(...)`, "
+                          f"or read one by index: `{shown}(...)[0]`")
     cast = dtypes.constant_dtype(frame, op, node)  # ``dtype=np.float32``: a cast
     if cast is not None:
         return frame.value(cast, target)
@@ -238,7 +240,7 @@ def bind_primitive(frame, rule, node, shown):
     written = list(node.args) + [k.value for k in node.keywords]
     _refuse_none_operands(frame, rule, named, shown)
     strings = {id(named[p]) for p, kind in array_statics(rule.name).items()
-               if kind in ("str", "kind") and p in named}  # ``numpy.einsum("ij,jk->ik", a, b)``
+               if kind in ("str", "kind", "order") and p in named}  # ``einsum("ij->i", a)``
     axes = {id(named[p]): (constant_contraction if kind == "contraction" else constant_axes)(
         named[p]) for p, kind in array_statics(rule.name).items() if kind in (
         "axes", "counts", "contraction") and p in named}  # ``axis=(0, 2)``, ``axes=([1], [0])``
@@ -263,16 +265,20 @@ def _refuse_none_operands(frame, rule, named, shown):
                               none_hint(rule.name))
 
 
+_UNPACKED = ("first", "second", "third")
+
+
 def pair_call(frame, callee, node, count):
-    """``m, e = math.frexp(x)``, ``f, i = math.modf(x)``: one primitive per half, of the
-    argument evaluated once; None when ``callee`` returns no pair."""
+    """``m, e = math.frexp(x)``, ``f, i = math.modf(x)``, ``u, s, vh =
+    numpy.linalg.svd(a, full_matrices=False)``: one primitive per part, of the arguments
+    evaluated once; None when ``callee`` returns no pair (or triple)."""
     halves = pairs().get(callee.value) or array_pairs().get(callee.value)
     if halves is None:
         return None
     shown = ast.unparse(node.func)
-    if count != 2:
-        raise frame.error(UnsupportedSyntaxError, node, f"{shown} returns 2 values, "
-                          f"not {count}", "unpack it into two names")
+    if count != len(halves):
+        raise frame.error(UnsupportedSyntaxError, node, f"{shown} returns {len(halves)} "
+                          f"values, not {count}", f"unpack it into {len(halves)} names")
     args = bind_primitive(frame, rule_of(halves[0]), node, shown)
     return tuple(operands.emit_op(frame, half, args, None) for half in halves)
 

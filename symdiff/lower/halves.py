@@ -1,13 +1,16 @@
-"""One half of a function returning a pair, read by index: the half's own record.
+"""One part of a function returning a pair (or a triple), read by index: the part's own
+record.
 
 Expects a subscript (``ast.Subscript``) in a function being lowered.  Guarantees
-``pair_half``: where the subscript reads element 0 or 1 (or -2, -1) of a call of a
-function returning two values (``registry.pairs``, ``array_pairs``), the operand of that
-half's record of the call's arguments, as ``first, second = f(x)`` gives it; None for
-any other subscript (a pair indexed otherwise is refused where the call is lowered).
+``pair_half``: where the subscript reads an element (by a constant index, negative too)
+of a call of a function returning two or three values (``registry.pairs``,
+``array_pairs``), the operand of that part's record of the call's arguments, as
+``first, second = f(x)`` gives it; None for any other subscript (a pair indexed
+otherwise is refused where the call is lowered).
 
     logdet = np.linalg.slogdet(K)[1]   ->  logdet = slogdet_logdet(K)
     m = math.frexp(x)[0]               ->  m = frexp_mantissa(x)
+    s = np.linalg.svd(A, full_matrices=False)[1]  ->  s = svd_s(A, False)
 """
 
 import ast
@@ -23,14 +26,12 @@ def pair_half(frame, node, target):
     if not (isinstance(call, ast.Call) and isinstance(index, (ast.Constant, ast.UnaryOp))):
         return None
     at = _index(index)
-    if at not in (0, 1, -1, -2):
-        return None
     callee = _callee(frame, call.func)
     halves = None if callee is None or callee.kind != "primitive" else (
         pairs().get(callee.value) or array_pairs().get(callee.value))
-    if halves is None:
+    if halves is None or at is None or not -len(halves) <= at < len(halves):
         return None
-    half = halves[at % 2]
+    half = halves[at % len(halves)]
     args = bind_primitive(frame, rule_of(half), call, ast.unparse(call.func))
     return operands.emit_op(frame, half, args, target)
 

@@ -30,6 +30,8 @@ STATIC = {"axis": (lambda v: v is None or type(v) is int, "an int or None"),
                           "an int >= 0, or a pair of axes of each: ([1], [0])"),
           "bool": (lambda v: type(v) is bool, "True or False"),
           "none": (lambda v: v is None, "None only"),
+          "order": (lambda v: v is None or v in ("fro", "nuc") or v == 2 and type(v) is int,
+                    "None, 2, 'fro' or 'nuc'"),
           "one": (lambda v: v == 1 and type(v) is int, "1 only"),
           "str": (lambda v: isinstance(v, str), "a string"),
           "kind": (lambda v: v is None or v in _SORTS, "None or one of " + ", ".join(

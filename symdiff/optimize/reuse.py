@@ -4,6 +4,8 @@ a row become one sum of at most MAX_TERMS terms.
 
     a = math.cos(x)            ──reuse──►   a = math.cos(x)
     b = math.cos(x) * y                     b = a * y
+    v = np.linalg.eigh(A)[1]                v = np.linalg.eigh(A)[1]
+    dA = np.linalg.eigh(A)[1] @ g           dA = v @ g
     dx += p                                 dx += p + q
     dx += q
 """
@@ -108,6 +110,9 @@ def _number(node, context):
                 key = ("attribute", parts[0], parts[1])
     elif kind is ex.Attribute and isinstance(node.value, ex.Name):
         key = ("attribute", node.value.id, node.attr)
+    elif kind is ex.Attribute and type(node.value) is ex.Attribute and type(
+            node.value.value) is ex.Name:  # ``np.linalg.eigh``
+        key = ("attribute", f"{node.value.value.id}.{node.value.attr}", node.attr)
     else:
         parts = [value_number(c, context) for c in children(node)]
         insides = [p[1] for p in parts if p[1]]
@@ -122,6 +127,9 @@ def _number(node, context):
             key = ("unary", node.op, numbers[0])
         elif kind is ex.Call and context.calls.is_pure(node):  # (``axis=0``: by name)
             key = ("call", numbers, tuple(name for name, _ in node.keywords))
+        elif kind is ex.Subscript and type(node.value) is ex.Call and type(
+                node.index) is ex.Const:  # ``np.linalg.eigh(a)[1]``: a part of a new value
+            key = ("part", numbers[0], numbers[1])
     if key is None:
         return None, inside
     interned = context.tables.setdefault("interned", {})  # key -> its number, this run
@@ -133,7 +141,7 @@ def _number(node, context):
     return number, inside
 
 
-_REUSABLE = (ex.BinOp, ex.UnaryOp, ex.Call)
+_REUSABLE = (ex.BinOp, ex.UnaryOp, ex.Call, ex.Subscript)
 
 
 class _Reuse:

@@ -1,7 +1,10 @@
 """Array products and linear algebra as records: ``numpy.dot`` (a number as either
 operand too), ``outer``, ``inner``, ``vdot``, ``kron``, ``einsum`` of one to four operands with a constant
 subscript string (a letter twice in one operand reads its diagonal), and ``numpy.linalg``'s ``solve``, ``inv``, ``det``, ``cholesky`` and ``slogdet``
-(unpacked: ``sign, logdet = np.linalg.slogdet(a)``, one record per half, ``PAIRED``).
+(unpacked: ``sign, logdet = np.linalg.slogdet(a)``, one record per half, ``PAIRED``);
+with them, the decompositions' records (``array_decompositions``: ``eigh``, ``qr``,
+``svd``, ``pinv``, ...) and ``lstsq``'s (``array_least_squares``), so the registry reads
+linear algebra from this module alone.
 
 Expects argument types of ``symdiff.core.types``; ``einsum``'s subscripts a constant
 string (``"ij,jk->ik"``: lowering requires it, ``STATICS``).  Guarantees ``RECORDS``,
@@ -23,6 +26,8 @@ from dataclasses import dataclass
 from symdiff.core import expr as ex
 from symdiff.core import types as t
 from symdiff.primitives.array_reductions import _text
+from symdiff.primitives import array_decompositions as decompositions
+from symdiff.primitives import array_least_squares as least_squares
 from symdiff.primitives.arrays import _array, _product_vjp, product
 from symdiff.primitives.broadcasting import Text
 from symdiff.primitives.record import table
@@ -332,10 +337,13 @@ RECORDS = table(
            pair=("slogdet", 1), jvp=lambda args, out: (Text(_TRACE, ("a",)),)),
 )
 
-PAIRED = {"linalg.slogdet": "slogdet"}  # ``sign, logdet = numpy.linalg.slogdet(a)``
+RECORDS.update({**decompositions.RECORDS, **least_squares.RECORDS})
+PAIRED = {"linalg.slogdet": "slogdet",  # ``sign, logdet = numpy.linalg.slogdet(a)``
+          **decompositions.PAIRED, **least_squares.PAIRED}
 METHODS = {"diagonal": "diagonal"}  # (``x.dot(y)`` is ``arrays.METHODS``': ``matmul``)
 STATICS = {"einsum": {"subscripts": "str"},
-           **{f"einsum_{count}": {"subscripts": "str"} for count in _EINSUM_COUNTS[1:]}}
+           **{f"einsum_{count}": {"subscripts": "str"} for count in _EINSUM_COUNTS[1:]},
+           **decompositions.STATICS, **least_squares.STATICS}
 HINTS = {
     "dot": "it takes arrays of one or two axes, or an array and a number",
     "outer": "it takes two vectors (arrays of 1 axis)",
@@ -350,4 +358,5 @@ HINTS = {
     "solve": "it takes a matrix and a vector or a matrix",
     "inv": "it takes a square matrix", "det": "it takes a square matrix",
     "cholesky": "it takes a square matrix",
+    **decompositions.HINTS, **least_squares.HINTS,
 }

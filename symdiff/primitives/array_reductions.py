@@ -1,5 +1,6 @@
 """Array reductions beyond ``sum`` and ``mean``: ``max``/``min``, ``ptp``, ``prod``, ``var``,
-``std``, the vector 2-norm, ``logsumexp``, ``cumsum``, ``diff`` and ``trace``.
+``std``, the 2-norm (and a matrix's ``"fro"``, ``"nuc"`` and ``2`` norms), ``logsumexp``,
+``cumsum``, ``diff`` and ``trace``.
 
 Expects argument types of ``symdiff.core.types`` and the operands of a statement as IR
 expressions (a reduction's ``axis`` and ``keepdims`` are constants: ``statics`` says
@@ -11,6 +12,7 @@ person writes, the reduced axis put back where ``keepdims`` did not keep it:
                                       / np.sum(x == np.expand_dims(m, 1), axis=1,
                                                keepdims=True, dtype=x.dtype)
     s = np.linalg.norm(x)        dx = g * x / np.where(s == 0.0, 1.0, s)
+    s = np.linalg.norm(A, "nuc")  dA = g * (U @ Vh)     (U, _, Vh: A's reduced SVD)
     c = np.cumsum(x)  (1-d)      dx = np.cumsum(g[::-1])[::-1]
 
 Conventions where the derivative is not defined: ``max``/``min`` share the gradient
@@ -148,10 +150,21 @@ class _Moment:
 
 @dataclass(frozen=True)
 class _Norm:
-    """The 2-norm: ``g * x / out``, and 0 at the origin (where ``x`` is 0 too)."""
+    """The 2-norm (Frobenius for a matrix): ``g * x / out``, and 0 at the origin (where
+    ``x`` is 0 too); a matrix's nuclear norm (``ord="nuc"``): ``g * U @ Vh``; its
+    spectral norm (``ord=2``): ``g`` times the outer product of the top singular vectors
+    (of the reduced SVD; distinct top singular values)."""
+
+    ndim: int = 1
 
     def __call__(self, g, args, out, names):
-        x, _, axis, keepdims = (tuple(args) + (ex.Const(None),) * 3 + (ex.Const(False),))[:4]
+        x, order, axis, keepdims = (tuple(args) + (ex.Const(None),) * 3
+                                    + (ex.Const(False),))[:4]
+        order = order.value if isinstance(order, ex.Const) else None
+        if self.ndim == 2 and order in ("nuc", 2):
+            svd = "numpy.linalg.svd(x, full_matrices=False)"
+            return _text(f"g * ({svd}[0] @ {svd}[2])" if order == "nuc" else
+                         f"g * numpy.outer({svd}[0][:, 0], {svd}[2][0])", names, g=g, x=x)
         s = _back(out, axis, keepdims, names)
         return _text("g * x / numpy.where(s == 0.0, 1.0, s)", names,
                      g=_back(g, axis, keepdims, names), x=x, s=s)
@@ -219,9 +232,16 @@ def moment(args, consts):
 
 
 def norm(args, consts):
-    """``numpy.linalg.norm`` (``x, ord, axis, keepdims``) of the 2-norm."""
+    """``numpy.linalg.norm`` (``x, ord, axis, keepdims``) of the 2-norm (Frobenius for a
+    matrix); with ``ord``, of a whole vector (``2``) or matrix (``"fro"``, ``"nuc"``, ``2``)."""
     consts = tuple(consts) + (None,) * 4
-    return reduced(args[:1], (None, consts[2], consts[3]))
+    order = consts[1]
+    if order is None:
+        return reduced(args[:1], (None, consts[2], consts[3]))
+    x = _array_of(args, (1, 2))
+    if x is None or consts[2] is not None or consts[3] or (x.ndim == 1 and order != 2):
+        return None
+    return t.NUMPY_FLOAT
 
 
 def softmax_reduced(args, consts):
@@ -297,9 +317,9 @@ RECORDS = table(
            defaults=(None, 0, False), ints=("axis", "ddof", "keepdims"), numpy=("std",),
            jvp=_first(Contracted(_Moment(True), 1, 3), 4)),
     _array("norm", "numpy.linalg.norm(x, ord=ord, axis=axis, keepdims=keepdims)",
-           ("x", "ord", "axis", "keepdims"), norm, _first(_Norm(), 4),
+           ("x", "ord", "axis", "keepdims"), norm, _by_ndim(_Norm, 4),
            defaults=(None, None, False), ints=("ord", "axis", "keepdims"),
-           numpy=("linalg.norm",), jvp=_first(Contracted(_Norm(), 2, 3), 4)),
+           numpy=("linalg.norm",), jvp=_by_ndim(lambda ndim: Contracted(_Norm(ndim), 2, 3), 4)),
     _array("logsumexp", "logsumexp(x, axis, b, keepdims)", ("x", "axis", "b", "keepdims"),
            softmax_reduced, _first(_Softmax(), 4), defaults=(None, None, False),
            ints=("axis", "b", "keepdims"), scipy=("logsumexp",), by_position=4,
@@ -324,7 +344,7 @@ STATICS = {  # (``axes``: an int, a tuple of ints or None; ``sum`` and ``mean`` 
         "array_sum", "array_mean", "array_max", "array_min", "array_prod", "array_ptp")},
     "array_var": {"axis": "axes", "keepdims": "bool", "ddof": "int"},
     "array_std": {"axis": "axes", "keepdims": "bool", "ddof": "int"},
-    "norm": {"ord": "none", "axis": "axes", "keepdims": "bool"},
+    "norm": {"ord": "order", "axis": "axes", "keepdims": "bool"},
     "logsumexp": {"axis": "axes", "b": "none", "keepdims": "bool"},
     "cumsum": {"axis": "axis"},
     "diff": {"n": "one", "axis": "int"},

@@ -67,6 +67,10 @@ SYMPY_REFUSED = {  # case -> why the sympy witness refuses its smallest point; o
     "moves.questions_in_branches": "a mask's .any() as a branch condition (a bool as a number)",
     **{f"indexing.{label}": "np.add.at is not read by the sympy witness" for label in (
         "added_at_repeats", "added_at_pairs", "added_at_in_a_loop")},
+    **{f"linalg.{label}": "eigh, eigvalsh, svd and lstsq have no symbolic form in the sympy "
+                          "witness" for label in (
+        "gaussian_log_likelihood_by_eigh", "log_det_by_eigvalsh", "pca_reconstruction_loss",
+        "least_squares_by_lstsq")},
 }
 
 SYMPY_LARGE = set()  # cases whose every point holds more than MAX_ELEMENTS numbers

@@ -388,6 +388,6 @@ def test_refused_forms_are_located_errors(case):
 
 def test_unknown_linalg_function_is_refused_by_name():
     def uses_eig(a):
-        return np.sum(np.linalg.eigvalsh(a))
-    with pytest.raises(symdiff.SymdiffError, match="eigvalsh"):
+        return np.sum(np.linalg.eigvals(a))
+    with pytest.raises(symdiff.SymdiffError, match="eigvals"):
         grad(uses_eig)(np.eye(3))

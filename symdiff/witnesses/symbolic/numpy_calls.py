@@ -16,9 +16,8 @@ arrays is refused with an ``UnknownFunctionError`` naming it.  By kind:
   or the mean of the entries tied there, so the gradient is shared among them; ``var``,
   ``std``, ``linalg.norm``, ``logsumexp``, ``softmax`` and ``log_softmax`` by their
   formulas;
-- ``linalg.solve``, ``inv``, ``det``, ``slogdet`` and ``cholesky`` of a matrix by sympy's
-  matrices (``det`` as its expression, ``cholesky`` as the textbook recurrence on the lower
-  triangle);
+- ``linalg.solve``, ``inv``, ``det``, ``slogdet``, ``cholesky`` by sympy's matrices (``det``
+  its expression, ``cholesky`` the recurrence on the lower triangle; ``decompositions``'s);
 - a call on data only (``np.arange(n)``, ``np.eye(n)``, ``np.zeros(3)``): NumPy's, its floats
   made sympy numbers;
 - ``autograd.numpy`` (and ``autograd.scipy``) read as the NumPy (SciPy) function each of
@@ -39,6 +38,7 @@ from symdiff.witnesses.symbolic.arrays import (ArrayReader, _elementwise, _Metho
 from symdiff.witnesses.symbolic.arrays import options as _options
 from symdiff.witnesses.symbolic.functions import RealAbs
 from symdiff.witnesses.symbolic.autograd_names import unwrapped
+from symdiff.witnesses.symbolic.decompositions import DECOMPOSITIONS
 from symdiff.witnesses.symbolic.primitives import _PRIMITIVES, _primitive_name
 
 _NUMPY_OWN = (  # NumPy's own code runs on arrays of sympy values: sums and rearrangements
@@ -180,8 +180,8 @@ def _of_numpy(func):
     return module == "numpy" or module.startswith("numpy.") or type(func).__name__ == "ufunc"
 
 
-def _named(func):
-    return f"np.{getattr(func, '__name__', func)}"
+def _named(func):  # (``np.linalg.eigh``: by its submodule)
+    return f"np{'.linalg' * ('linalg' in str(getattr(func, '__module__', '')))}.{func.__name__}"
 
 
 def _argument(value):
@@ -382,5 +382,5 @@ _OWN = {
     "std": _std, "where": _where, "array": _array, "asarray": _array, "zeros_like": _like(0),
     "ones_like": _like(1), "full_like": _like(None), "full": _full, "linalg.norm": _norm,
     "linalg.solve": _solve, "linalg.inv": _inv, "linalg.det": _det, "linalg.slogdet": _slogdet,
-    "linalg.cholesky": _cholesky, **{name: _float for name in _FLOAT_TYPES},
+    "linalg.cholesky": _cholesky, **{name: _float for name in _FLOAT_TYPES}, **DECOMPOSITIONS,
 }

@@ -175,9 +175,13 @@ sinc = unary(_sinc_forward, lambda np, x, y: np.where(
 
 
 def matrix_power(a, n):
-    """``numpy.linalg.matrix_power`` for ``n >= 1``, as repeated ``@``."""
-    if n < 1:
-        raise TypeError("numpy.linalg.matrix_power with n < 1 is not on the tape")
+    """``numpy.linalg.matrix_power`` for ``n >= 0``, as repeated ``@`` (``n = 0``: the
+    identity, a constant)."""
+    if n == 0:
+        data = lift(a)[0]
+        return numpy().eye(data.shape[0], dtype=data.dtype)
+    if n < 0:
+        raise TypeError("numpy.linalg.matrix_power with n < 0 is not on the tape")
     result = a
     for _ in range(n - 1):
         result = matmul(result, a)

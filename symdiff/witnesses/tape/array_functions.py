@@ -21,6 +21,7 @@ import sys
 
 from symdiff.errors import SymdiffError
 from symdiff.witnesses.tape import array_arrangements as arrangements
+from symdiff.witnesses.tape import array_decompositions as decompositions
 from symdiff.witnesses.tape import array_linalg as linalg
 from symdiff.witnesses.tape import array_reductions as reductions
 from symdiff.witnesses.tape import array_shapes as shapes
@@ -52,7 +53,10 @@ _DIFFERENTIABLE = {  # numpy's name -> the tape's function
 }
 _LINALG = {"norm": reductions.norm, "solve": linalg.solve, "inv": linalg.inv,
            "det": linalg.det, "slogdet": linalg.slogdet, "cholesky": linalg.cholesky,
-           "matrix_power": arrangements.matrix_power, "eigh": linalg.eigh}
+           "matrix_power": arrangements.matrix_power, "eigh": decompositions.eigh,
+           "eigvalsh": decompositions.eigvalsh, "qr": decompositions.qr,
+           "svd": decompositions.svd, "pinv": decompositions.pinv,
+           "lstsq": decompositions.lstsq, "svdvals": decompositions.svdvals}
 _LIKE = ("zeros_like", "ones_like", "full_like", "empty_like")
 _READING = ("shape", "ndim", "size", "argmax", "argmin", "argsort", "nonzero", "flatnonzero",
             "count_nonzero", "any", "all", "isclose", "allclose", "array_equal", "round",
@@ -84,7 +88,8 @@ _TABLES = {}  # "functions" -> numpy's function -> the tape's (made once numpy i
 def functions(np):
     """NumPy's function object -> the tape's version, for those ArrayValues reach."""
     table = {getattr(np, name): f for name, f in _DIFFERENTIABLE.items() if hasattr(np, name)}
-    table.update({getattr(np.linalg, name): f for name, f in _LINALG.items()})
+    table.update({getattr(np.linalg, name): f for name, f in _LINALG.items()
+                  if hasattr(np.linalg, name)})  # (``svdvals``: NumPy 2)
     table.update({getattr(np, name): shapes.like(getattr(np, name)) for name in _LIKE})
     table.update({getattr(np, name): _reading(getattr(np, name))
                   for name in _READING if hasattr(np, name)})

@@ -1,6 +1,7 @@
 """Linear algebra on ArrayValues: ``@``/``matmul``, ``dot``, ``inner``, ``outer``,
 ``einsum``, ``transpose``, ``swapaxes``, ``diag``, ``diagonal`` and ``numpy.linalg``'s
-``solve``, ``inv``, ``det``, ``slogdet``, ``cholesky``, ``eigh``.
+``solve``, ``inv``, ``det``, ``slogdet``, ``cholesky`` (the decompositions:
+``array_decompositions``).
 
 Expects ArrayValues, Values and data mixed.  Guarantees NumPy's values and the VJPs
 written here: ``matmul`` with NumPy's rules for 1-d operands and broadcast batch axes
@@ -19,7 +20,6 @@ from collections import namedtuple
 from symdiff.witnesses.tape.arrays import OFFERED, lift, numpy, offer, record, unbroadcast
 
 SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
-EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
 
 
 def _swap(np, x):
@@ -256,28 +256,6 @@ def cholesky(A, upper=False):
         G = 0.5 * (S + S.T)
         return np.tril(2.0 * G) - np.diag(np.diag(G))
     return record(L, (node, vjp))
-
-
-def eigh(A, UPLO="L"):
-    """``numpy.linalg.eigh`` of a 2-d symmetric matrix: with ``F_ij = 1 / (w_j - w_i)``
-    off the diagonal, the VJP is ``V (diag(gw) + F * (V.T gV)) V.T``, made symmetric.
-    Eigenvectors are defined up to sign: a function of them should not depend on it."""
-    np = numpy()
-    data, node = lift(A)
-    if data.ndim != 2:
-        raise TypeError("numpy.linalg.eigh on the tape takes a 2-d A (no batch)")
-    w, v = np.linalg.eigh(data, UPLO)
-    if node is None:
-        return EighResult(w, v)
-    gap = w[None, :] - w[:, None]
-    off = ~np.eye(len(w), dtype=bool)
-    F = np.where(off, 1.0 / np.where(off, gap, 1.0), 0.0)
-
-    def symmetric(X):
-        return 0.5 * (X + X.T)
-    values = record(w, (node, lambda g: symmetric((v * g) @ v.T)))
-    vectors = record(v, (node, lambda g: symmetric(v @ (F * (v.T @ g)) @ v.T)))
-    return EighResult(values, vectors)
 
 
 offer(matmul=matmul, dot=dot, transpose=transpose, swapaxes=swapaxes, diagonal=diagonal)

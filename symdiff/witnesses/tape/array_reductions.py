@@ -137,18 +137,33 @@ std = _reduction("std", _numpy("std"), _std_vjp, ("ddof",))
 
 def norm(x, ord=None, axis=None, keepdims=False):
     """``numpy.linalg.norm`` for the 2-norm of vectors (and Frobenius of matrices), the
-    1-norm and the max-norm of vectors."""
+    1-norm and the max-norm of vectors, and a matrix's nuclear and spectral norms."""
     np = numpy()
     data, node = lift(x)
+    if ord in ("nuc", 2) and axis is None and data.ndim == 2:
+        return _matrix_norm(np, data, node, ord, keepdims)
     vector = axis is not None and not isinstance(axis, tuple) or data.ndim == 1
     if not (ord is None or ord == "fro" and not vector or vector and ord in (1, 2, np.inf)):
         raise TypeError(f"numpy.linalg.norm with ord={ord!r} is not on the tape: the "
-                        "tape has the 2-norm, 'fro', and the 1- and max-norms of vectors")
+                        "tape has the 2-norm, 'fro', 'nuc', a matrix's 2, and the 1- and "
+                        "max-norms of vectors")
     y = np.linalg.norm(data, ord=ord, axis=axis, keepdims=keepdims)
     if node is None:
         return y
     axes = _axes(axis, data.ndim)
     return record(y, (node, _norm_vjp(np, data, y, axes, keepdims, ord)))
+
+
+def _matrix_norm(np, data, node, ord, keepdims):
+    """A matrix's nuclear norm (the sum of its singular values: VJP ``g U Vh``) or
+    spectral norm (the largest: VJP ``g u_1 v_1.T``)."""
+    u, s, vh = np.linalg.svd(data, full_matrices=False)
+    y = np.linalg.norm(data, ord=ord, keepdims=keepdims)
+    if node is None:
+        return y
+    if ord == "nuc":
+        return record(y, (node, lambda g: np.asarray(g).reshape(()) * (u @ vh)))
+    return record(y, (node, lambda g: np.asarray(g).reshape(()) * np.outer(u[:, 0], vh[0])))
 
 
 def _norm_vjp(np, data, y, axes, keepdims, ord):

@@ -3,8 +3,11 @@
 ``@`` between vectors, matrices and stacks of matrices, ``np.dot``, ``np.matmul``,
 ``np.inner``, ``np.outer``, ``np.einsum`` with constant subscripts, ``np.tensordot``, ``.T`` and
 ``np.transpose`` with axes, ``np.diag`` both ways, and ``solve``, ``inv``, ``det``,
-``slogdet`` and ``cholesky`` from ``np.linalg`` (one imported by name), at well
-conditioned matrices.  ``cholesky`` reads only the lower triangle, so it is given
+``slogdet`` and ``cholesky`` from ``np.linalg`` (one imported by name), and the
+decompositions ``eigh``, ``eigvalsh``, ``svd``, ``qr``, ``pinv`` and ``matrix_power`` in
+the models that use them (a Gaussian log-likelihood by its eigendecomposition, a PCA
+reconstruction loss, least squares by ``pinv``, ``qr`` and ``lstsq``), at well conditioned
+matrices with distinct eigenvalues (singular values).  ``cholesky`` reads only the lower triangle, so it is given
 matrices that are symmetric by construction: the gradient is then the same whether a
 rule symmetrizes or not.
 """
@@ -127,6 +130,45 @@ def log_determinant_by_index(K, y):
     return np.linalg.slogdet(K)[1] + np.linalg.slogdet(K)[-1] * np.dot(y, y)
 
 
+def gaussian_log_likelihood_by_eigh(K, y):
+    w, V = np.linalg.eigh(K)
+    z = V.T @ y  # the signs of the eigenvectors cancel in z ** 2
+    return 0.5 * np.sum(z ** 2 / w) + 0.5 * np.sum(np.log(w)) + 0.5 * y.shape[0] * np.log(
+        2.0 * np.pi)
+
+
+def log_det_by_eigvalsh(K):
+    return np.sum(np.log(np.linalg.eigvalsh(K)))
+
+
+def pca_reconstruction_loss(X):
+    centered = X - np.mean(X, axis=0)
+    U, s, Vt = np.linalg.svd(centered, full_matrices=False)
+    W = Vt[:2]  # the top two directions
+    return np.sum((centered - centered @ W.T @ W) ** 2) + 0.1 * np.sum(s)
+
+
+def least_squares_by_pinv(X, y):
+    w = np.linalg.pinv(X) @ y
+    return np.sum((X @ w - y) ** 2) + np.sum(w ** 2)
+
+
+def least_squares_by_qr(X, y):
+    Q, R = np.linalg.qr(X)
+    w = np.linalg.solve(R, Q.T @ y)
+    return np.sum(w ** 2) + np.sum((X @ w - y) ** 2)
+
+
+def least_squares_by_lstsq(X, y):
+    w, residuals, rank, values = np.linalg.lstsq(X, y, rcond=None)
+    return np.sum(residuals) + 0.1 * np.sum(w ** 2)
+
+
+def truncated_exponential(A):
+    n = A.shape[0]
+    E = np.eye(n) + A + np.linalg.matrix_power(A, 2) / 2.0 + np.linalg.matrix_power(A, 3) / 6.0
+    return np.sum(E * np.arange(n * n).reshape(n, n))
+
 
 def tensor_contractions(A, T):
     scores = np.tensordot(T, A, axes=1)  # (n, m, k) with (k, p): one axis contracted
@@ -170,6 +212,17 @@ CASES = [
        (normal("toam", 2, 3, 3, dtype=F32),)),
     at(log_determinant_by_index, (spd("ldbi", 3), normal("ldbiy", 2)),
        (spd("ldbi", 2), normal("ldbiy", 1))),
+    at(gaussian_log_likelihood_by_eigh, (spd("glle", 3), normal("glley", 3)),
+       (spd("glle", 5), normal("glley", 5)), (spd("glle", 1), normal("glley", 1))),
+    at(log_det_by_eigvalsh, (spd("ldbe", 3),), (spd("ldbe", 4, dtype=F32),)),
+    at(pca_reconstruction_loss, (normal("pca", 6, 3),), (normal("pca", 8, 4),)),
+    at(least_squares_by_pinv, (normal("lsp", 3, 2), normal("lspy", 3)),
+       (normal("lsp", 4, 3), normal("lspy", 4)), wrt="X"),
+    at(least_squares_by_qr, (normal("lsq", 5, 3), normal("lsqy", 5)),
+       (normal("lsq", 3, 2), normal("lsqy", 3))),
+    at(least_squares_by_lstsq, (normal("lsl", 5, 2), normal("lsly", 5)),
+       (normal("lsl", 4, 3), normal("lsly", 4))),
+    at(truncated_exponential, (normal("te", 2, 2, scale=0.5),), (normal("te", 3, 3, scale=0.5),)),
     at(tensor_contractions, (normal("tcA", 3, 2), normal("tcT", 2, 4, 3)),
        (normal("tcA", 1, 1), normal("tcT", 2, 1, 1)),
        (normal("tcA", 2, 3, dtype=F32), normal("tcT", 3, 2, 2, dtype=F32))),
