@@ -22,6 +22,7 @@ import sys
 from symdiff.errors import SymdiffError
 from symdiff.witnesses.tape import array_arrangements as arrangements
 from symdiff.witnesses.tape import array_linalg as linalg
+from symdiff.witnesses.tape import array_more as more
 from symdiff.witnesses.tape import array_reductions as reductions
 from symdiff.witnesses.tape import array_shapes as shapes
 from symdiff.witnesses.tape.array_ufuncs import ufunc_table
@@ -48,6 +49,9 @@ _DIFFERENTIABLE = {  # numpy's name -> the tape's function
     "tile": arrangements.tile, "repeat": arrangements.repeat, "pad": arrangements.pad,
     "triu": arrangements.triu, "tril": arrangements.tril, "average": arrangements.average,
     "atleast_1d": arrangements.atleast_1d, "atleast_2d": arrangements.atleast_2d,
+    **{name: getattr(more, name) for name in (
+        "median", "quantile", "percentile", "nansum", "nanmean", "nanmax", "nanmin", "cross",
+        "convolve", "correlate", "append")},
     "tensordot": arrangements.tensordot, "vdot": arrangements.vdot, "ptp": arrangements.ptp, "sinc": arrangements.sinc,
 }
 _LINALG = {"norm": reductions.norm, "solve": linalg.solve, "inv": linalg.inv,

@@ -1,0 +1,279 @@
+"""More NumPy functions as records: the median and quantiles, the reductions that skip
+NaN, ``cross``, ``convolve``/``correlate`` of vectors and ``append``.
+
+Expects argument types of ``symdiff.core.types``; axes, ``keepdims``, a quantile's ``q``
+and a convolution's ``mode`` constants (``STATICS``).  Guarantees ``RECORDS``, one array
+record each (see ``arrays._array``) with its type rule and its VJP and JVP builders:
+
+    m = np.median(x, axis=0)        lo = np.quantile(x, 0.5, axis=0, keepdims=True,
+                                                     method='lower')   (hi: 'higher')
+                                    dx = np.expand_dims(g, 0) * (0.5 * (x == lo) /
+                                         np.sum(x == lo, axis=0, keepdims=True) + ...)
+    s = np.nansum(x)                dx = np.where(np.isnan(x), 0.0, g)
+    c = np.cross(a, b)              da = np.cross(b, g)      db = np.cross(g, a)
+    c = np.convolve(a, v)           da = np.correlate(g, v, mode='valid')
+                                    dv = np.correlate(g, a, mode='valid')
+    y = np.append(a, b)             da = y[:a.size].reshape(a.shape)
+
+Conventions where the derivative is not defined: a quantile's gradient goes to the two
+elements it interpolates between, with weights ``1 - f`` and ``f`` (``f`` the fraction
+of ``q (n - 1)``), each shared equally among the elements tied with it, as ``max``'s is.
+The NaN-skipping reductions give NaN elements a zero gradient; ``nanmax`` shares among
+ties as ``max`` does.  ``cross`` takes vectors of three (along the last axis, the others
+broadcast); ``convolve`` and ``correlate`` take vectors, in each of their three modes.
+"""
+
+from dataclasses import dataclass
+
+from symdiff.core import expr as ex
+from symdiff.core import types as t
+from symdiff.primitives.array_joins import _Part
+from symdiff.primitives.array_reductions import _Extreme, _back, _count, _none, _text
+from symdiff.primitives.arrays import _array, reduced
+from symdiff.primitives.record import table
+from symdiff.primitives.tangents import Contracted, linear
+
+_MODES = ("full", "valid", "same")
+
+
+# --- the type rules ------------------------------------------------------------------------
+
+def quantiled(args, consts):
+    """``quantile``/``percentile`` (``x, q, axis, keepdims``) of one constant ``q``: as a
+    reduction of ``x``."""
+    consts = tuple(consts) + (None,) * 4
+    return reduced(args[:1], (None, consts[2], consts[3]))
+
+
+def crossed(args, consts):
+    """``cross`` of vectors of three along the last axis, the other axes broadcast."""
+    if len(args) != 2 or not all(isinstance(a, t.Array) and a.ndim >= 1 for a in args):
+        return None
+    found = t.broadcast(args)
+    return t.Array(found.dtype, found.ndim, tuple(a for a in found.unit_axes
+                                                  if a != found.ndim - 1))
+
+
+def convolved(args, consts):
+    """``convolve``/``correlate`` of two vectors, ``mode`` one of NumPy's three."""
+    mode = consts[2] if len(consts) > 2 else None
+    if len(args) < 2 or mode not in _MODES or not all(
+            isinstance(a, t.Array) and a.ndim == 1 for a in args[:2]):
+        return None
+    return t.Array(t.broadcast(args[:2]).dtype, 1, ())
+
+
+def appended(args, consts):
+    """``append(a, b)``: the flattened two joined (``axis=None``), or ``a`` and ``b`` of
+    one number of axes joined along a constant axis."""
+    a, b = (tuple(args) + (None, None))[:2]
+    axis = consts[2] if len(consts) > 2 else None
+    if not isinstance(a, t.Array) or not (isinstance(b, t.Array) or t.is_number(b)):
+        return None
+    dtype = t.broadcast((a, b)).dtype
+    if axis is None:
+        return t.Array(dtype, 1, ())
+    if not isinstance(b, t.Array) or a.ndim != b.ndim or not -a.ndim <= axis < a.ndim:
+        return None
+    at = axis % a.ndim
+    return t.Array(dtype, a.ndim, tuple(u for u in a.unit_axes if u != at and u in b.unit_axes))
+
+
+# --- the VJP builders ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Quantile:
+    """A quantile's adjoint by linear interpolation: ``g`` to the elements at the sorted
+    places below and above ``q (n - 1)``, in the shares ``1 - f`` and ``f``, each share
+    split among the elements equal to that one.  ``at``: the position of ``axis`` among
+    the arguments (``keepdims`` after it); ``scale``: what ``q`` is a fraction of (100
+    for a percentile), None for the median (``q`` one half)."""
+
+    at: int
+    scale: float = 1.0
+
+    def __call__(self, g, args, out, names):
+        args = tuple(args) + (ex.Const(None), ex.Const(False))
+        x, axis, keepdims = args[0], args[self.at], args[self.at + 1]
+        q = ex.Const(0.5) if self.scale is None else args[1]
+        if self.scale not in (None, 1.0):
+            q = ex.Const(q.value / self.scale)
+        kept = "" if _none(axis) else ", axis=axis"
+        share = _text("q * (n - 1) % 1.0", names, q=q, n=_count(x, axis, names))
+        below, above = (_text(f"x == numpy.quantile(x, q{kept}, keepdims=True, "
+                              f"method=side)", names, x=x, q=q, axis=axis,
+                              side=ex.Const(side)) for side in ("lower", "higher"))
+        tied = [_text(f"m / numpy.sum(m{kept}, keepdims=True, dtype=x.dtype)", names, m=m,
+                      axis=axis, x=x) for m in (below, above)]
+        weights = _text("(1.0 - f) * lo + f * hi", names, f=share, lo=tied[0], hi=tied[1])
+        return _text("g * w", names, g=_back(g, axis, keepdims, names), w=weights)
+
+
+@dataclass(frozen=True)
+class _SkippingNan:
+    """``nansum`` (``nanmean``, ``mean``): ``g`` back to every element that is not NaN
+    (over their count), zero to those that are."""
+
+    mean: bool
+
+    def __call__(self, g, args, out, names):
+        x, axis, keepdims = (tuple(args) + (ex.Const(None), ex.Const(False)))[:3]
+        g = _back(g, axis, keepdims, names)
+        if self.mean:
+            kept = "" if _none(axis) else ", axis=axis"
+            g = _text(f"g / numpy.sum(x == x{kept}, keepdims=True, dtype=x.dtype)", names,
+                      g=g, x=x, axis=axis)
+        return _text("numpy.where(numpy.isnan(x), 0.0, g)", names, x=x, g=g)
+
+
+_CROSS = ("a", "b")
+
+
+def _cross_vjp(args, out):
+    return (_Texted("numpy.cross(b, g)"), _Texted("numpy.cross(g, a)"))
+
+
+@dataclass(frozen=True)
+class _Texted:
+    """A text over ``a``, ``b`` (``v``), ``g`` and constants of the record's own."""
+
+    text: str
+    params: tuple = _CROSS
+
+    def __call__(self, g, args, out, names):
+        return _text(self.text, names, g=g, **dict(zip(self.params, args)))
+
+
+def _widths(correlating):
+    """The zeros around ``g`` that make it the full result's length (``a``, ``v`` the
+    operands): NumPy centres ``valid`` and ``same``, ``same`` rounding towards the front
+    for ``convolve``, and for ``correlate`` of a shorter ``a`` towards the back."""
+    if correlating:
+        return ("(a.size + v.size - 1 - g.size + (a.size < v.size)) // 2",
+                "(a.size + v.size - g.size - (a.size < v.size)) // 2")
+    return "(a.size + v.size - 1 - g.size) // 2", "(a.size + v.size - g.size) // 2"
+
+
+@dataclass(frozen=True)
+class _Convolution:
+    """The adjoint of ``convolve`` (``correlating``: ``correlate``) by operand ``which``
+    (0: ``a``, 1: ``v``): ``g`` put back in the full result, then correlated with the
+    other operand over the positions the operand's elements reach."""
+
+    which: int
+    correlating: bool
+
+    def __call__(self, g, args, out, names):
+        a, v, mode = args
+        if mode.value != "full":
+            before, after = _widths(self.correlating)
+            g = _text(f"numpy.pad(g, ({before}, {after}))", names, g=g, a=a, v=v)
+        if self.which == 0:
+            text = "numpy.convolve(g, v, mode='valid')" if self.correlating else (
+                "numpy.correlate(g, v, mode='valid')")
+            return _text(text, names, g=g, v=v)
+        found = _text("numpy.correlate(g, a, mode='valid')", names, g=g, a=a)
+        return _text("d[::-1]", names, d=found) if self.correlating else found
+
+
+def _convolution_vjp(correlating):
+    def vjp(args, out):
+        return (_Convolution(0, correlating), _Convolution(1, correlating), None)
+    return vjp
+
+
+@dataclass(frozen=True)
+class _Appended:
+    """The adjoint of ``append``'s operand ``which``: its part of ``g``, shaped as it was
+    (a number ``b`` the last element)."""
+
+    which: int
+    kind: object
+    ndim: int  # a's
+
+    def __call__(self, g, args, out, names):
+        a, b, axis = args
+        if not _none(axis):
+            return _Part(self.which, axis.value % self.ndim, False)(g, (a, b), out, names)
+        if not isinstance(self.kind, t.Array):
+            return _text("g[-1]", names, g=g)
+        part = _text("g[:a.size]" if self.which == 0 else "g[a.size:]", names, g=g, a=a)
+        mine = (a, b)[self.which]
+        return part if self.kind.ndim == 1 else _text("p.reshape(x.shape)", names, p=part,
+                                                      x=mine)
+
+
+def _append_vjp(args, out):
+    return (_Appended(0, args[0], args[0].ndim), _Appended(1, args[1], args[0].ndim), None)
+
+
+# --- the records ---------------------------------------------------------------------------
+
+_REDUCTION = ("x", "axis", "keepdims")
+_KEEP = dict(defaults=(None, False), ints=("axis", "keepdims"))
+
+
+def _first(builder, count):
+    def build(args, out):
+        return (builder,) + (None,) * (count - 1)
+    return build
+
+
+def _reduction(name, builder):
+    return _array(name, f"numpy.{name}(x, axis=axis, keepdims=keepdims)", _REDUCTION,
+                  reduced, _first(builder, 3), numpy=(name,),
+                  jvp=_first(Contracted(builder, 1, 2), 3), **_KEEP)
+
+
+def _quantile(name, scale):
+    builder = _Quantile(2, scale)
+    return _array(name, f"numpy.{name}(x, q, axis=axis, keepdims=keepdims)",
+                  ("x", "q", "axis", "keepdims"), quantiled, _first(builder, 4),
+                  defaults=(None, False), ints=("q", "axis", "keepdims"), numpy=(name,),
+                  jvp=_first(Contracted(builder, 2, 3), 4))
+
+
+def _convolution(name, correlating):
+    return _array(name, f"numpy.{name}(a, v, mode=mode)", ("a", "v", "mode"), convolved,
+                  _convolution_vjp(correlating), defaults=("valid" if correlating else "full",), ints=("mode",),
+                  numpy=(name,), jvp=linear(0, 1))
+
+
+RECORDS = table(
+    _reduction("median", _Quantile(1, None)),
+    _quantile("quantile", 1.0),
+    _quantile("percentile", 100.0),
+    _reduction("nansum", _SkippingNan(False)),
+    _reduction("nanmean", _SkippingNan(True)),
+    _reduction("nanmax", _Extreme()),
+    _reduction("nanmin", _Extreme()),
+    _array("cross", "numpy.cross(a, b)", _CROSS, crossed, _cross_vjp, numpy=("cross",),
+           broadcasting=True, jvp=linear(0, 1)),
+    _convolution("convolve", False),
+    _convolution("correlate", True),
+    _array("append", "numpy.append(a, b, axis=axis)", ("a", "b", "axis"), appended,
+           _append_vjp, defaults=(None,), ints=("axis",), numpy=("append",),
+           jvp=linear(0, 1, joint=True)),
+)
+
+METHODS = {}
+STATICS = {
+    **{op: {"axis": "axes", "keepdims": "bool"} for op in (
+        "median", "nansum", "nanmean", "nanmax", "nanmin")},
+    "quantile": {"q": "fraction", "axis": "axes", "keepdims": "bool"},
+    "percentile": {"q": "percent", "axis": "axes", "keepdims": "bool"},
+    "convolve": {"mode": "mode"}, "correlate": {"mode": "mode"},
+    "append": {"axis": "axis"},
+}
+HINTS = {
+    "median": "it takes an array of floats and a constant axis",
+    "quantile": "it takes an array of floats, one constant q from 0 to 1 and a constant "
+                "axis (linear interpolation, NumPy's default method)",
+    "percentile": "it takes an array of floats, one constant q from 0 to 100 and a "
+                  "constant axis (linear interpolation, NumPy's default method)",
+    "cross": "it takes vectors of three (along the last axis of arrays that broadcast)",
+    "convolve": "it takes two vectors and a constant mode: 'full', 'valid' or 'same'",
+    "correlate": "it takes two vectors and a constant mode: 'full', 'valid' or 'same'",
+    "append": "it takes an array and an array or a number (axis=None), or two arrays of "
+              "one number of axes and a constant axis",
+}

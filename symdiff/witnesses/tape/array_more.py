@@ -1,0 +1,139 @@
+"""More NumPy functions on ArrayValues, each built from the tape's other functions:
+``median``, ``quantile`` and ``percentile`` (linear interpolation), ``nansum``,
+``nanmean``, ``nanmax``, ``nanmin``, ``cross``, ``convolve``, ``correlate`` and ``append``.
+
+Expects ArrayValues, Values and data mixed.  Guarantees NumPy's values, with the
+derivatives of the tape functions they are made of (none stated here):
+
+    np.median(x)          sort(x.ravel()) read at the middle place(s), interpolated
+    np.nansum(x)          sum(where(isnan(x), 0, x))
+    np.cross(a, b)        stack([a1 b2 - a2 b1, a2 b0 - a0 b2, a0 b1 - a1 b0], axis=-1)
+    np.convolve(a, v)     the sum over i of a[i] v padded to start at i
+"""
+
+import math
+
+from symdiff.witnesses.tape.array_arrangements import sort
+from symdiff.witnesses.tape.array_reductions import max_, min_, sum_
+from symdiff.witnesses.tape.array_shapes import (array, concatenate, expand_dims, getitem, moveaxis,
+                                                 ravel, reshape, stack, where)
+from symdiff.witnesses.tape.array_ufuncs import ufunc_table
+from symdiff.witnesses.tape.arrays import lift, numpy
+
+
+def _op(name):
+    return ufunc_table()[name]
+
+
+def _along_last(a, axis):
+    """``a`` with the axes ``axis`` names moved last and made one (None: all of them),
+    and the axes a ``keepdims`` result puts back."""
+    data = lift(a)[0]
+    if axis is None:
+        return ravel(a), tuple(range(data.ndim))
+    axes = tuple(x % data.ndim for x in (axis if isinstance(axis, tuple) else (axis,)))
+    moved = moveaxis(a, axes, tuple(range(data.ndim - len(axes), data.ndim)))
+    shape = lift(moved)[0].shape
+    return reshape(moved, shape[:data.ndim - len(axes)] + (-1,)), axes
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+             keepdims=False):
+    """The sorted elements at the places below and above ``q (n - 1)``, weighted by how
+    far that is from each."""
+    if method != "linear" or out is not None or numpy().ndim(q) != 0:
+        raise TypeError("numpy.quantile other than of one q, linear, is not on the tape")
+    line, axes = _along_last(a, axis)
+    ordered = sort(line, axis=-1)
+    n = lift(line)[0].shape[-1]
+    place = float(q) * (n - 1)
+    below = math.floor(place)
+    above, share = min(below + 1, n - 1), place - below
+    low, high = (getitem(ordered, (Ellipsis, k)) for k in (below, above))
+    found = _op("add")(_op("multiply")(low, 1.0 - share), _op("multiply")(high, share))
+    for k in sorted(axes) if keepdims else ():
+        found = expand_dims(found, k)
+    return found
+
+
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+               keepdims=False):
+    return quantile(a, float(q) / 100.0, axis, out, overwrite_input, method, keepdims)
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    return quantile(a, 0.5, axis, out, keepdims=keepdims)
+
+
+def _without_nan(a, fill):
+    np = numpy()
+    return where(np.isnan(lift(a)[0]), fill, a)
+
+
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
+    return sum_(_without_nan(a, 0.0), axis=axis, keepdims=keepdims)
+
+
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
+    np = numpy()
+    count = np.sum(~np.isnan(lift(a)[0]), axis=axis, keepdims=keepdims)
+    return _op("divide")(nansum(a, axis=axis, keepdims=keepdims), count)
+
+
+def nanmax(a, axis=None, out=None, keepdims=False):
+    return max_(_without_nan(a, -math.inf), axis=axis, keepdims=keepdims)
+
+
+def nanmin(a, axis=None, out=None, keepdims=False):
+    return min_(_without_nan(a, math.inf), axis=axis, keepdims=keepdims)
+
+
+def cross(a, b):
+    """Vectors of three along the last axis, the others broadcast."""
+    if lift(a)[0].shape[-1] != 3 or lift(b)[0].shape[-1] != 3:
+        raise TypeError("numpy.cross of other than vectors of three is not on the tape")
+    x, y = ([getitem(v, (Ellipsis, k)) for k in range(3)] for v in (a, b))
+    mul, sub = _op("multiply"), _op("subtract")
+    parts = [sub(mul(x[i], y[j]), mul(x[j], y[i])) for i, j in ((1, 2), (2, 0), (0, 1))]
+    return stack(parts, axis=-1)
+
+
+def _full_convolution(a, v):
+    """``c[k] = sum_i a[i] v[k - i]``: each ``a[i] v`` padded to start at ``i``."""
+    np = numpy()
+    n, m = lift(a)[0].size, lift(v)[0].size
+    total = None
+    for i in range(n):
+        term = _op("multiply")(getitem(a, i), v)
+        placed = concatenate([np.zeros(i), term, np.zeros(n - 1 - i)])
+        total = placed if total is None else _op("add")(total, placed)
+    return total, n, m
+
+
+def _cut(full, n, m, mode, start_same):
+    if mode == "full":
+        return full
+    if mode == "valid":
+        return getitem(full, slice(min(n, m) - 1, max(n, m)))
+    if mode == "same":
+        return getitem(full, slice(start_same, start_same + max(n, m)))
+    raise TypeError(f"numpy.convolve with mode={mode!r} is not on the tape")
+
+
+def convolve(a, v, mode="full"):
+    full, n, m = _full_convolution(a, v)
+    return _cut(full, n, m, mode, (min(n, m) - 1) // 2)
+
+
+def correlate(a, v, mode="valid"):
+    """``convolve`` with ``v`` reversed; ``same`` centred towards the back where ``a``
+    is the shorter."""
+    full, n, m = _full_convolution(a, getitem(v, slice(None, None, -1)))
+    return _cut(full, n, m, mode, (min(n, m) - 1) // 2 if n >= m else n // 2)
+
+
+def append(arr, values, axis=None):
+    if axis is None:
+        values = values if numpy().ndim(lift(values)[0]) else array([values])
+        return concatenate([ravel(arr), ravel(values)])
+    return concatenate([arr, values], axis=axis)
