@@ -238,7 +238,7 @@ def bind_primitive(frame, rule, node, shown):
     written = list(node.args) + [k.value for k in node.keywords]
     _refuse_none_operands(frame, rule, named, shown)
     strings = {id(named[p]) for p, kind in array_statics(rule.name).items()
-               if kind in ("str", "kind", "mode") and p in named}  # ``numpy.einsum("ij,jk->ik", a, b)``
+               if kind in ("str", "kind", "mode", "method") and p in named}  # ``numpy.einsum("ij,jk->ik", a, b)``
     axes = {id(named[p]): (constant_contraction if kind == "contraction" else constant_axes)(
         named[p]) for p, kind in array_statics(rule.name).items() if kind in (
         "axes", "counts", "contraction") and p in named}  # ``axis=(0, 2)``, ``axes=([1], [0])``

@@ -36,6 +36,8 @@ STATIC = {"axis": (lambda v: v is None or type(v) is int, "an int or None"),
           "percent": (lambda v: type(v) in (int, float) and 0 <= v <= 100,
                       "a number from 0 to 100"),
           "mode": (lambda v: v in ("full", "valid", "same"), "'full', 'valid' or 'same'"),
+          "method": (lambda v: v in ("linear", "lower", "higher"),
+                     "'linear', 'lower' or 'higher'"),
           "kind": (lambda v: v is None or v in _SORTS, "None or one of " + ", ".join(
               map(repr, _SORTS)))}
 

@@ -17,7 +17,8 @@ record each (see ``arrays._array``) with its type rule and its VJP and JVP build
 
 Conventions where the derivative is not defined: a quantile's gradient goes to the two
 elements it interpolates between, with weights ``1 - f`` and ``f`` (``f`` the fraction
-of ``q (n - 1)``), each shared equally among the elements tied with it, as ``max``'s is.
+of ``q (n - 1)``), each shared equally among the elements tied with it, as ``max``'s is
+(``method='lower'`` or ``'higher'``: all to the one element, shared among its ties).
 The NaN-skipping reductions give NaN elements a zero gradient; ``nanmax`` shares among
 ties as ``max`` does.  ``cross`` takes vectors of three (along the last axis, the others
 broadcast); ``convolve`` and ``correlate`` take vectors, in each of their three modes.
@@ -93,20 +94,22 @@ class _Quantile:
     scale: float = 1.0
 
     def __call__(self, g, args, out, names):
-        args = tuple(args) + (ex.Const(None), ex.Const(False))
+        args = tuple(args) + (ex.Const(None), ex.Const(False), ex.Const("linear"))
         x, axis, keepdims = args[0], args[self.at], args[self.at + 1]
+        method = args[self.at + 2].value if self.scale is not None else "linear"
         q = ex.Const(0.5) if self.scale is None else args[1]
         if self.scale not in (None, 1.0):
             q = ex.Const(q.value / self.scale)
         kept = "" if _none(axis) else ", axis=axis"
-        share = _text("q * (n - 1) % 1.0", names, q=q, n=_count(x, axis, names))
-        below, above = (_text(f"x == numpy.quantile(x, q{kept}, keepdims=True, "
-                              f"method=side)", names, x=x, q=q, axis=axis,
-                              side=ex.Const(side)) for side in ("lower", "higher"))
+        sides = ("lower", "higher") if method == "linear" else (method,)
         tied = [_text(f"m / numpy.sum(m{kept}, keepdims=True, dtype=x.dtype)", names, m=m,
-                      axis=axis, x=x) for m in (below, above)]
-        weights = _text("(1.0 - f) * lo + f * hi", names, f=share, lo=tied[0], hi=tied[1])
-        return _text("g * w", names, g=_back(g, axis, keepdims, names), w=weights)
+                      axis=axis, x=x) for m in (_text(
+                          f"x == numpy.quantile(x, q{kept}, keepdims=True, method=side)",
+                          names, x=x, q=q, axis=axis, side=ex.Const(side)) for side in sides)]
+        if method == "linear":
+            share = _text("q * (n - 1) % 1.0", names, q=q, n=_count(x, axis, names))
+            tied = [_text("(1.0 - f) * lo + f * hi", names, f=share, lo=tied[0], hi=tied[1])]
+        return _text("g * w", names, g=_back(g, axis, keepdims, names), w=tied[0])
 
 
 @dataclass(frozen=True)
@@ -123,7 +126,17 @@ class _SkippingNan:
             kept = "" if _none(axis) else ", axis=axis"
             g = _text(f"g / numpy.sum(x == x{kept}, keepdims=True, dtype=x.dtype)", names,
                       g=g, x=x, axis=axis)
-        return _text("numpy.where(numpy.isnan(x), 0.0, g)", names, x=x, g=g)
+        return _text("numpy.where(numpy.isnan(x), numpy.zeros_like(x), g)", names, x=x, g=g)
+
+
+@dataclass(frozen=True)
+class _NanContracted(Contracted):
+    """The tangent of a reduction skipping NaN: ``Contracted``'s, of the tangent made
+    zero where ``x`` is NaN (where an elementwise tangent is NaN too, times zero)."""
+
+    def __call__(self, g, args, out, names):
+        g = _text("numpy.where(numpy.isnan(x), 0.0, dx)", names, x=args[0], dx=g)
+        return Contracted.__call__(self, g, args, out, names)
 
 
 _CROSS = ("a", "b")
@@ -220,17 +233,18 @@ def _first(builder, count):
 
 
 def _reduction(name, builder):
+    tangent = (_NanContracted if name.startswith("nan") else Contracted)(builder, 1, 2)
     return _array(name, f"numpy.{name}(x, axis=axis, keepdims=keepdims)", _REDUCTION,
-                  reduced, _first(builder, 3), numpy=(name,),
-                  jvp=_first(Contracted(builder, 1, 2), 3), **_KEEP)
+                  reduced, _first(builder, 3), numpy=(name,), jvp=_first(tangent, 3),
+                  **_KEEP)
 
 
 def _quantile(name, scale):
     builder = _Quantile(2, scale)
-    return _array(name, f"numpy.{name}(x, q, axis=axis, keepdims=keepdims)",
-                  ("x", "q", "axis", "keepdims"), quantiled, _first(builder, 4),
-                  defaults=(None, False), ints=("q", "axis", "keepdims"), numpy=(name,),
-                  jvp=_first(Contracted(builder, 2, 3), 4))
+    return _array(name, f"numpy.{name}(x, q, axis=axis, keepdims=keepdims, method=method)",
+                  ("x", "q", "axis", "keepdims", "method"), quantiled, _first(builder, 5),
+                  defaults=(None, False, "linear"), ints=("q", "axis", "keepdims", "method"),
+                  numpy=(name,), jvp=_first(Contracted(builder, 2, 3), 5))
 
 
 def _convolution(name, correlating):
@@ -260,17 +274,17 @@ METHODS = {}
 STATICS = {
     **{op: {"axis": "axes", "keepdims": "bool"} for op in (
         "median", "nansum", "nanmean", "nanmax", "nanmin")},
-    "quantile": {"q": "fraction", "axis": "axes", "keepdims": "bool"},
-    "percentile": {"q": "percent", "axis": "axes", "keepdims": "bool"},
+    "quantile": {"q": "fraction", "axis": "axes", "keepdims": "bool", "method": "method"},
+    "percentile": {"q": "percent", "axis": "axes", "keepdims": "bool", "method": "method"},
     "convolve": {"mode": "mode"}, "correlate": {"mode": "mode"},
     "append": {"axis": "axis"},
 }
 HINTS = {
     "median": "it takes an array of floats and a constant axis",
-    "quantile": "it takes an array of floats, one constant q from 0 to 1 and a constant "
-                "axis (linear interpolation, NumPy's default method)",
-    "percentile": "it takes an array of floats, one constant q from 0 to 100 and a "
-                  "constant axis (linear interpolation, NumPy's default method)",
+    "quantile": "it takes an array of floats, one constant q from 0 to 1, a constant "
+                "axis and method 'linear' (NumPy's default), 'lower' or 'higher'",
+    "percentile": "it takes an array of floats, one constant q from 0 to 100, a constant "
+                  "axis and method 'linear' (NumPy's default), 'lower' or 'higher'",
     "cross": "it takes vectors of three (along the last axis of arrays that broadcast)",
     "convolve": "it takes two vectors and a constant mode: 'full', 'valid' or 'same'",
     "correlate": "it takes two vectors and a constant mode: 'full', 'valid' or 'same'",

@@ -41,14 +41,17 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
              keepdims=False):
     """The sorted elements at the places below and above ``q (n - 1)``, weighted by how
     far that is from each."""
-    if method != "linear" or out is not None or numpy().ndim(q) != 0:
-        raise TypeError("numpy.quantile other than of one q, linear, is not on the tape")
+    if method not in ("linear", "lower", "higher") or out is not None or numpy().ndim(q):
+        raise TypeError("numpy.quantile other than of one q, linear, lower or higher, is "
+                        "not on the tape")
     line, axes = _along_last(a, axis)
     ordered = sort(line, axis=-1)
     n = lift(line)[0].shape[-1]
     place = float(q) * (n - 1)
     below = math.floor(place)
     above, share = min(below + 1, n - 1), place - below
+    if method != "linear":  # the one place below or above
+        below = above = math.ceil(place) if method == "higher" else below
     low, high = (getitem(ordered, (Ellipsis, k)) for k in (below, above))
     found = _op("add")(_op("multiply")(low, 1.0 - share), _op("multiply")(high, share))
     for k in sorted(axes) if keepdims else ():
