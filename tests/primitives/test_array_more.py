@@ -296,16 +296,19 @@ def test_unsupported_forms_are_located_errors_with_a_hint(case):
     assert error.hint and named in str(error)
 
 
-def test_check_compares_with_the_tape_and_differences():
-    """``symdiff.check`` at small shapes: the tape and central differences agree with the
-    generated gradient."""
+def test_check_compares_with_the_tape_sympy_and_differences():
+    """``symdiff.check`` at small shapes: every column (the tape, sympy element by element,
+    central differences) agrees with the generated gradient; sympy has no NaN-skipping
+    reductions, so ``nan_sums`` is checked by the other two."""
     rng = np.random.default_rng(10)
     x = _separated(rng, (2, 3))
-    for f, args in ((median_by_rows, (x,)), (nan_sums, (x,)),
+    for f, args in ((median_by_rows, (x,)), (median_whole, (x,)), (quantiles, (x,)),
+                    (percentiles, (x,)), (quantiles_by_method, (x,)), (nan_sums, (x,)),
                     (crossed, (x[0], x[1])), (convolved, (x[0], x[1, :2])),
-                    (appended, (x, x[0]))):
+                    (correlated, (x[0, :2], x[1])), (appended, (x, x[0]))):
         report = symdiff.check(f, args)
         assert report.ok, str(report)
+        assert ("sympy: took the point" in str(report)) == (f is not nan_sums), str(report)
 
 
 def quantiles_by_method(x):

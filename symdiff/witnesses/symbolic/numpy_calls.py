@@ -36,6 +36,7 @@ from symdiff.witnesses.symbolic.arrays import (ArrayReader, _elementwise, _Metho
                                                is_symbolic, lifted, numpy, operand, plain)
 from symdiff.witnesses.symbolic.functions import RealAbs
 from symdiff.witnesses.symbolic.autograd_names import unwrapped
+from symdiff.witnesses.symbolic.more_numpy import NUMPY_OWN, QUANTILES
 from symdiff.witnesses.symbolic.primitives import _PRIMITIVES, _primitive_name
 
 _NUMPY_OWN = (  # NumPy's own code runs on arrays of sympy values: sums and rearrangements
@@ -81,7 +82,7 @@ class NumpyCalls(ArrayReader):
         """{function: how the witness computes it}, for the modules the code imported."""
         if getattr(self, "_numpy_table", None) is None:
             np, table = numpy(), {}
-            for name in _NUMPY_OWN:
+            for name in _NUMPY_OWN + NUMPY_OWN:
                 table[_key(getattr(np, name, None))] = _numpy_own
             for name, own in _OWN.items():
                 module, _, attr = name.rpartition(".")
@@ -396,5 +397,4 @@ _OWN = {
     "std": _std, "where": _where, "array": _array, "asarray": _array, "zeros_like": _like(0),
     "ones_like": _like(1), "full_like": _like(None), "full": _full, "linalg.norm": _norm,
     "linalg.solve": _solve, "linalg.inv": _inv, "linalg.det": _det, "linalg.slogdet": _slogdet,
-    "linalg.cholesky": _cholesky, **{name: _float for name in _FLOAT_TYPES},
-}
+    "linalg.cholesky": _cholesky, **{name: _float for name in _FLOAT_TYPES}, **QUANTILES}
