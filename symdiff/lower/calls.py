@@ -151,6 +151,10 @@ def call_custom(frame, fn, node, target):
 def primitive_call(frame, op, node, shown, target):
     """Emit the call ``node`` of primitive ``op``; its result operand."""
     if op in pairs() or op in array_pairs():
+        if len(array_pairs().get(op, ())) > 2:  # ``np.split``: its parts, as many as asked
+            raise frame.error(UnsupportedSyntaxError, node, f"{shown} returns a list of "
+                              "arrays here", f"unpack it (`a, b = {shown}(x, 2)`) or read "
+                              f"one part by a constant index (`{shown}(x, 2)[0]`)")
         raise frame.error(UnsupportedSyntaxError, node,
                           f"{shown} returns a pair, not a number",
                           f"unpack it: `first, second = {shown}(...)`")
@@ -270,11 +274,24 @@ def pair_call(frame, callee, node, count):
     if halves is None:
         return None
     shown = ast.unparse(node.func)
-    if count != 2:
-        raise frame.error(UnsupportedSyntaxError, node, f"{shown} returns 2 values, "
-                          f"not {count}", "unpack it into two names")
     args = bind_primitive(frame, rule_of(halves[0]), node, shown)
+    if len(halves) > 2:  # ``a, b, c = np.split(x, 3)``: as many parts as its sections
+        halves = halves[:parts_of(frame, args, len(halves), node, shown)]
+    if count != len(halves):
+        raise frame.error(UnsupportedSyntaxError, node, f"{shown} returns {len(halves)} "
+                          f"values, not {count}", f"unpack it into {len(halves)} names")
     return tuple(operands.emit_op(frame, half, args, None) for half in halves)
+
+
+def parts_of(frame, args, most, node, shown):
+    """How many parts a split of ``args`` (its sections a constant int, at most
+    ``most``) gives."""
+    sections = args[1].value if isinstance(args[1], ir.Const) else None
+    if type(sections) is not int or not 0 < sections <= most:
+        raise frame.error(UnsupportedSyntaxError, node, f"{shown} into {sections!r} parts "
+                          "is not supported", f"split into a constant number of parts, "
+                          f"at most {most}")
+    return sections
 
 
 def variadic_call(frame, name, node, shown, target):

@@ -2,18 +2,20 @@
 
 Expects a subscript (``ast.Subscript``) in a function being lowered.  Guarantees
 ``pair_half``: where the subscript reads element 0 or 1 (or -2, -1) of a call of a
-function returning two values (``registry.pairs``, ``array_pairs``), the operand of that
-half's record of the call's arguments, as ``first, second = f(x)`` gives it; None for
-any other subscript (a pair indexed otherwise is refused where the call is lowered).
+function returning two values (``registry.pairs``, ``array_pairs``), or a part of a
+split into a constant number of parts, the operand of that half's (part's) record of the
+call's arguments, as ``first, second = f(x)`` gives it; None for any other subscript (a
+pair indexed otherwise is refused where the call is lowered).
 
     logdet = np.linalg.slogdet(K)[1]   ->  logdet = slogdet_logdet(K)
     m = math.frexp(x)[0]               ->  m = frexp_mantissa(x)
+    b = np.split(x, 3)[1]              ->  b = split_1(x, 3, 0)   (a split's part, by index)
 """
 
 import ast
 
 from symdiff.lower import names, operands
-from symdiff.lower.calls import bind_primitive
+from symdiff.lower.calls import bind_primitive, parts_of
 from symdiff.primitives.registry import array_pairs, pairs, rule_of
 
 
@@ -23,16 +25,19 @@ def pair_half(frame, node, target):
     if not (isinstance(call, ast.Call) and isinstance(index, (ast.Constant, ast.UnaryOp))):
         return None
     at = _index(index)
-    if at not in (0, 1, -1, -2):
+    if at is None:
         return None
     callee = _callee(frame, call.func)
     halves = None if callee is None or callee.kind != "primitive" else (
         pairs().get(callee.value) or array_pairs().get(callee.value))
     if halves is None:
         return None
-    half = halves[at % 2]
-    args = bind_primitive(frame, rule_of(half), call, ast.unparse(call.func))
-    return operands.emit_op(frame, half, args, target)
+    shown = ast.unparse(call.func)
+    args = bind_primitive(frame, rule_of(halves[0]), call, shown)
+    count = parts_of(frame, args, len(halves), call, shown) if len(halves) > 2 else 2
+    if not -count <= at < count:
+        return None
+    return operands.emit_op(frame, halves[at % count], args, target)
 
 
 def _index(node):

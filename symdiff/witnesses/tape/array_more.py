@@ -1,6 +1,7 @@
 """More NumPy functions on ArrayValues, each built from the tape's other functions:
 ``median``, ``quantile`` and ``percentile`` (linear interpolation), ``nansum``,
-``nanmean``, ``nanmax``, ``nanmin``, ``cross``, ``convolve``, ``correlate`` and ``append``.
+``nanmean``, ``nanmax``, ``nanmin``, ``cross``, ``convolve``, ``correlate``, ``append``,
+``split``, ``array_split``, ``hsplit`` and ``vsplit``.
 
 Expects ArrayValues, Values and data mixed.  Guarantees NumPy's values, with the
 derivatives of the tape functions they are made of (none stated here):
@@ -9,6 +10,7 @@ derivatives of the tape functions they are made of (none stated here):
     np.nansum(x)          sum(where(isnan(x), 0, x))
     np.cross(a, b)        stack([a1 b2 - a2 b1, a2 b0 - a0 b2, a0 b1 - a1 b0], axis=-1)
     np.convolve(a, v)     the sum over i of a[i] v padded to start at i
+    np.split(x, 2)        [x[:n // 2], x[n // 2:]]
 """
 
 import math
@@ -140,3 +142,32 @@ def append(arr, values, axis=None):
         values = values if numpy().ndim(lift(values)[0]) else array([values])
         return concatenate([ravel(arr), ravel(values)])
     return concatenate([arr, values], axis=axis)
+
+
+def array_split(ary, indices_or_sections, axis=0):
+    """The parts along ``axis``, each a read of its slice: ``k`` parts, the first ``n % k``
+    one element longer, or the parts between the indices given."""
+    shape = lift(ary)[0].shape
+    n = shape[axis]
+    if isinstance(indices_or_sections, int):
+        k = indices_or_sections
+        sizes = [n // k + (i < n % k) for i in range(k)]
+        bounds = [sum(sizes[:i]) for i in range(k + 1)]
+    else:
+        bounds = [0, *indices_or_sections, n]
+    before = (slice(None),) * (axis % len(shape))
+    return [getitem(ary, before + (slice(lo, hi),)) for lo, hi in zip(bounds, bounds[1:])]
+
+
+def split(ary, indices_or_sections, axis=0):
+    if isinstance(indices_or_sections, int) and lift(ary)[0].shape[axis] % indices_or_sections:
+        raise ValueError("array split does not result in an equal division")
+    return array_split(ary, indices_or_sections, axis)
+
+
+def hsplit(ary, indices_or_sections):
+    return split(ary, indices_or_sections, 1 if lift(ary)[0].ndim > 1 else 0)
+
+
+def vsplit(ary, indices_or_sections):
+    return split(ary, indices_or_sections, 0)
