@@ -22,6 +22,7 @@ from symdiff.core import expr as ex
 from symdiff.core import types as t
 from symdiff.primitives.array_reductions import _text
 from symdiff.primitives.arrays import _array
+from symdiff.primitives.broadcasting import constant_value
 from symdiff.primitives.record import table
 from symdiff.primitives.tangents import linear
 
@@ -95,7 +96,7 @@ class _Along:
     axis: int = None
 
     def __call__(self, g, args, out, names):
-        axis = self.axis if self.axis is not None else args[2].value % self.ndim
+        axis = self.axis if self.axis is not None else constant_value(args[2]) % self.ndim
         return _PutBack(self.index, self.ndim, axis, self.name == "array_split")(
             g, args, out, names)
 

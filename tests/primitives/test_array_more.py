@@ -1,6 +1,7 @@
 """The records of ``array_more``: ``median``, ``quantile``, ``percentile``, ``nansum``,
 ``nanmean``, ``nanmax``, ``nanmin``, ``cross``, ``convolve``, ``correlate`` and
-``append``, through ``symdiff.grad``, ``symdiff.jvp`` and ``symdiff.hessian`` on small
+``append``, and the parts of ``array_splits`` (``split``, ``array_split``, ``hsplit``,
+``vsplit``), through ``symdiff.grad``, ``symdiff.jvp`` and ``symdiff.hessian`` on small
 functions using them.
 
 Each gradient is checked as autograd's ``check_vjp`` does: for random directions ``v``
@@ -85,6 +86,23 @@ def appended_number(a, s):
     return np.sum(np.append(a, s) ** 3)
 
 
+def split_halves(x):
+    a, b = np.split(x, 2, axis=-1)
+    return np.sum(a * np.tanh(b)) + np.sum(np.split(x, 2)[0] ** 2) if x.shape[0] % 2 == 0 else (
+        np.sum(a * np.tanh(b)))
+
+
+def split_unevenly(v):
+    first, second, third = np.array_split(v, 3)
+    return np.sum(first ** 2) * np.sum(third) + np.sum(np.sin(np.array_split(v, 3)[1]))
+
+
+def split_by_sides(x):
+    left, right = np.hsplit(x, 2)
+    top = np.vsplit(x, 2)[0]
+    return np.sum(left * right ** 2) + np.sum(np.exp(top))
+
+
 def _separated(rng, shape):
     """Values at least 0.1 apart, in a random order: the finite differences' steps never
     cross a tie, where the quantiles and extremes have their kinks."""
@@ -111,6 +129,10 @@ def _cases(rng):
               (crossed, (normal(size=(4, 3)), normal(size=(4, 3)))),
               (crossed, (normal(size=3), normal(size=(2, 3)))),
               (appended_number, (normal(size=4), float(rng.normal())))]
+    cases += [(split_halves, (normal(size=(4, 6)),)), (split_halves, (normal(size=(3, 2)),)),
+              (split_halves, (normal(size=8),)), (split_unevenly, (normal(size=7),)),
+              (split_unevenly, (normal(size=3),)), (split_unevenly, (normal(size=(5, 2)),)),
+              (split_by_sides, (normal(size=(4, 2)),)), (split_by_sides, (normal(size=(2, 6)),))]
     for n, m in ((6, 3), (3, 6), (5, 4), (4, 5), (5, 5), (2, 6), (6, 1)):
         cases += [(convolved, (normal(size=n), normal(size=m))),
                   (correlated, (normal(size=n), normal(size=m)))]
@@ -173,7 +195,8 @@ def test_jvp_against_finite_differences(case):
 
 
 _SECOND = [(median_by_rows, 0), (quantiles, 0), (nan_sums, 0), (crossed, 0), (crossed, 1),
-           (convolved, 0), (correlated, 1), (appended, 1), (appended_along, 0)]
+           (convolved, 0), (correlated, 1), (appended, 1), (appended_along, 0),
+           (split_halves, 0), (split_unevenly, 0)]
 
 
 @pytest.mark.parametrize("case", range(len(_SECOND)))
@@ -199,7 +222,8 @@ def test_hessian_times_v_against_differences_of_the_gradient(case):
 _FLOAT32 = [(median_by_rows, ((3, 4),)), (quantiles, ((3, 4),)), (percentiles, ((2, 5),)),
             (nan_sums, ((3, 4),)), (nan_extremes, ((3, 4),)), (crossed, ((4, 3), (4, 3))),
             (convolved, ((6,), (3,))), (correlated, ((3,), (5,))),
-            (appended, ((3, 4), (2, 2))), (appended_along, ((3, 4), (3, 2)))]
+            (appended, ((3, 4), (2, 2))), (appended_along, ((3, 4), (3, 2))),
+            (split_halves, ((4, 6),)), (split_unevenly, ((7,),)), (split_by_sides, ((4, 2),))]
 
 
 @pytest.mark.parametrize("case", range(len(_FLOAT32)))
@@ -275,6 +299,27 @@ def appended_along_by_a_number(a):
     return np.sum(np.append(a, 1.0, axis=0))
 
 
+def split_held_whole(x):
+    parts = np.split(x, 2)
+    return np.sum(parts[0])
+
+
+def split_into_parts_read_as_the_code_runs(x):
+    k = x.ndim + 1
+    a, b = np.split(x, k)
+    return np.sum(a * b)
+
+
+def split_unpacked_into_too_few(x):
+    a, b = np.split(x, 3)
+    return np.sum(a * b)
+
+
+def split_by_indices(x):
+    a, b = np.split(x, [2])
+    return np.sum(a) * np.sum(b)
+
+
 _REFUSED = [
     (quantile_of_a_q_read_as_the_code_runs, (np.ones(3),), "q"),
     (quantile_beyond_one, (np.ones(3),), "q"),
@@ -283,6 +328,10 @@ _REFUSED = [
     (convolution_of_an_unknown_mode, (np.ones(3), np.ones(2)), "mode"),
     (convolution_of_matrices, (np.ones((2, 3)), np.ones((2, 2))), "convolve"),
     (appended_along_by_a_number, (np.ones(3),), "append"),
+    (split_held_whole, (np.ones(4),), "split"),
+    (split_into_parts_read_as_the_code_runs, (np.ones(4),), "sections"),
+    (split_unpacked_into_too_few, (np.ones(6),), "split"),
+    (split_by_indices, (np.ones(6),), "split"),
 ]
 
 
@@ -305,7 +354,8 @@ def test_check_compares_with_the_tape_sympy_and_differences():
     for f, args in ((median_by_rows, (x,)), (median_whole, (x,)), (quantiles, (x,)),
                     (percentiles, (x,)), (quantiles_by_method, (x,)), (nan_sums, (x,)),
                     (crossed, (x[0], x[1])), (convolved, (x[0], x[1, :2])),
-                    (correlated, (x[0, :2], x[1])), (appended, (x, x[0]))):
+                    (correlated, (x[0, :2], x[1])), (appended, (x, x[0])),
+                    (split_unevenly, (x[0],)), (split_by_sides, (_separated(rng, (2, 4)),))):
         report = symdiff.check(f, args)
         assert report.ok, str(report)
         assert ("sympy: took the point" in str(report)) == (f is not nan_sums), str(report)

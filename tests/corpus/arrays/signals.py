@@ -1,6 +1,7 @@
 """Robust statistics and signals as people write them in NumPy: a median-based loss, a
 1-d convolution layer, a matched filter by correlation, percentiles that trim, quantiles
-by column, a torque by cross products and a bias appended to the features.
+by column, a torque by cross products, a bias appended to the features and attention
+split into heads.
 
 They join the ``models`` category (see the package).
 """
@@ -48,6 +49,22 @@ def appended_bias(x, w):
     return np.tanh(features @ w) + np.sum(np.append(x, x ** 2) ** 2)
 
 
+def attention_by_heads(X, W):
+    first, second = np.split(X @ W, 2, axis=1)  # two heads of the projected features
+    total = 0.0
+    for head in (first, second):
+        scores = head @ head.T
+        e = np.exp(scores - np.max(scores, axis=1, keepdims=True))
+        total = total + np.sum((e / np.sum(e, axis=1, keepdims=True)) @ head)
+    return total
+
+
+def uneven_chunks(x):
+    first, middle, last = np.array_split(x, 3)  # the first n % 3 chunks one longer
+    return np.sum(first ** 2) + np.sum(np.tanh(last)) * np.sum(middle) + np.sum(
+        np.array_split(x, 3)[-1] ** 3)
+
+
 CASES = [
     at(robust_median_loss, *batches(lambda n: (normal("rml", 3), normal(f"rmlX{n}", n + 2, 3),
                                                normal(f"rmly{n}", n + 2))), wrt="w",
@@ -62,4 +79,7 @@ CASES = [
        (normal("qbc", 4, 2, dtype=F32),), kinky=True),
     at(torque, (normal("trq", 4, 3), normal("trqF", 4, 3)), (normal("trq", 1, 3), normal("trqF", 3))),
     at(appended_bias, (normal("apb", 3), normal("apbw", 4)), (normal("apb", 1), normal("apbw", 2))),
+    at(attention_by_heads, *batches(lambda n: (normal(f"abhX{n}", n, 3), normal("abhW", 3, 4))),
+       wrt="W"),
+    at(uneven_chunks, (normal("unc", 7),), (normal("unc", 3),), (normal("unc", 5, dtype=F32),)),
 ]
