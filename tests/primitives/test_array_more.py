@@ -103,6 +103,11 @@ def split_by_sides(x):
     return np.sum(left * right ** 2) + np.sum(np.exp(top))
 
 
+def spaced(x):
+    return np.sum(np.linspace(x[0], x[1], 5) ** 2 * np.arange(5.0)) + np.sum(
+        np.linspace(0.0, x[-1], 4) * x[0])
+
+
 def _separated(rng, shape):
     """Values at least 0.1 apart, in a random order: the finite differences' steps never
     cross a tie, where the quantiles and extremes have their kinks."""
@@ -132,7 +137,8 @@ def _cases(rng):
     cases += [(split_halves, (normal(size=(4, 6)),)), (split_halves, (normal(size=(3, 2)),)),
               (split_halves, (normal(size=8),)), (split_unevenly, (normal(size=7),)),
               (split_unevenly, (normal(size=3),)), (split_unevenly, (normal(size=(5, 2)),)),
-              (split_by_sides, (normal(size=(4, 2)),)), (split_by_sides, (normal(size=(2, 6)),))]
+              (split_by_sides, (normal(size=(4, 2)),)), (split_by_sides, (normal(size=(2, 6)),)),
+              (spaced, (normal(size=3),)), (spaced, (normal(size=2),))]
     for n, m in ((6, 3), (3, 6), (5, 4), (4, 5), (5, 5), (2, 6), (6, 1)):
         cases += [(convolved, (normal(size=n), normal(size=m))),
                   (correlated, (normal(size=n), normal(size=m)))]

@@ -51,7 +51,8 @@ _DIFFERENTIABLE = {  # numpy's name -> the tape's function
     "atleast_1d": arrangements.atleast_1d, "atleast_2d": arrangements.atleast_2d,
     **{name: getattr(more, name) for name in (
         "median", "quantile", "percentile", "nansum", "nanmean", "nanmax", "nanmin", "cross",
-        "convolve", "correlate", "append", "split", "array_split", "hsplit", "vsplit")},
+        "convolve", "correlate", "append", "split", "array_split", "hsplit", "vsplit",
+        "linspace")},
     "tensordot": arrangements.tensordot, "vdot": arrangements.vdot, "ptp": arrangements.ptp, "sinc": arrangements.sinc,
 }
 _LINALG = {"norm": reductions.norm, "solve": linalg.solve, "inv": linalg.inv,

@@ -171,3 +171,15 @@ def hsplit(ary, indices_or_sections):
 
 def vsplit(ary, indices_or_sections):
     return split(ary, indices_or_sections, 0)
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    """``start (1 - t) + stop t`` at NumPy's own points ``t`` of ``[0, 1]`` (numbers or
+    vectors as ends, along a new first axis)."""
+    if retstep or axis != 0 or dtype is not None:
+        raise TypeError("numpy.linspace with retstep, axis or dtype is not on the tape")
+    np = numpy()
+    t = np.linspace(0.0, 1.0, num, endpoint=endpoint)
+    shape = (num,) + (1,) * np.ndim(lift(start)[0] + lift(stop)[0])
+    t = t.reshape(shape)
+    return _op("add")(_op("multiply")(start, 1.0 - t), _op("multiply")(stop, t))
