@@ -238,8 +238,10 @@ def _like(args, consts):
 
 def _as_array(args, consts):
     """``numpy.asarray(x)``: ``x`` itself for an array, an array of no axes for a float
-    (a Python float, a NumPy scalar)."""
+    (a Python float, a NumPy scalar) or an int (of int64: data)."""
     x = args[0] if args else None
+    if x == t.INT:
+        return t.Array("int64", 0, ())
     return t.Array("float64", 0, ()) if isinstance(x, t.Float) else _like(args, consts)
 
 

@@ -108,6 +108,12 @@ def spaced(x):
         np.linspace(0.0, x[-1], 4) * x[0])
 
 
+def scaled_by_int_arrays(x):
+    n = len(x)
+    return np.sum(x * np.asarray(2)) + np.sum(x ** 2 / np.asarray(n)) + np.sum(
+        np.asarray(0.5) * x)
+
+
 def _separated(rng, shape):
     """Values at least 0.1 apart, in a random order: the finite differences' steps never
     cross a tie, where the quantiles and extremes have their kinks."""
@@ -138,7 +144,9 @@ def _cases(rng):
               (split_halves, (normal(size=8),)), (split_unevenly, (normal(size=7),)),
               (split_unevenly, (normal(size=3),)), (split_unevenly, (normal(size=(5, 2)),)),
               (split_by_sides, (normal(size=(4, 2)),)), (split_by_sides, (normal(size=(2, 6)),)),
-              (spaced, (normal(size=3),)), (spaced, (normal(size=2),))]
+              (spaced, (normal(size=3),)), (spaced, (normal(size=2),)),
+              (scaled_by_int_arrays, (normal(size=4),)),
+              (scaled_by_int_arrays, (normal(size=(2, 3)),))]
     for n, m in ((6, 3), (3, 6), (5, 4), (4, 5), (5, 5), (2, 6), (6, 1)):
         cases += [(convolved, (normal(size=n), normal(size=m))),
                   (correlated, (normal(size=n), normal(size=m)))]
