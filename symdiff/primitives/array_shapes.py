@@ -307,8 +307,8 @@ def _head(head, names):
 
 RECORDS = table(
     *(_head(head, (head,)) for head in ("reshape", "concatenate", "stack", "vstack",
-                                        "hstack", "column_stack", "array", "zeros", "ones",
-                                        "full", "pad", "broadcast_to")),
+                                        "hstack", "column_stack", "dstack", "array", "zeros",
+                                        "ones", "full", "pad", "broadcast_to")),
     _array("reshape_as", "x.reshape(s.shape)", ("x", "s"), reshaped_as,
            lambda args, out: (Text("g.reshape(x.shape)", ("x", "s")), None), jvp=linear()),
     _array("broadcast_to_as", "numpy.broadcast_to(x, s.shape)", ("x", "s"), broadcast_as,
@@ -366,7 +366,8 @@ HINTS = {
     **{head: "it takes its sizes (ints) written out, or an array's shape: "
              f"np.{head}(x.shape)" for head in ("zeros", "ones", "full")},
     **{head: "it takes arrays of one number of axes, written out: [a, b], and a constant "
-             "axis" for head in ("concatenate", "stack", "vstack", "hstack", "column_stack")},
+             "axis" for head in ("concatenate", "stack", "vstack", "hstack", "column_stack",
+                                 "dstack")},
     "broadcast_to": "it takes an array or a number and its new sizes (ints) written out, "
                     "as many as its axes or more, or another array's shape: "
                     "np.broadcast_to(x, y.shape)",

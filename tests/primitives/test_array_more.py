@@ -1,7 +1,7 @@
 """The records of ``array_more``: ``median``, ``quantile``, ``percentile``, ``nansum``,
 ``nanmean``, ``nanmax``, ``nanmin``, ``cross``, ``convolve``, ``correlate`` and
 ``append``, and the parts of ``array_splits`` (``split``, ``array_split``, ``hsplit``,
-``vsplit``), through ``symdiff.grad``, ``symdiff.jvp`` and ``symdiff.hessian`` on small
+``vsplit``), ``dstack`` (``array_joins``), ``linspace`` and ``asarray`` of an int, through ``symdiff.grad``, ``symdiff.jvp`` and ``symdiff.hessian`` on small
 functions using them.
 
 Each gradient is checked as autograd's ``check_vjp`` does: for random directions ``v``
@@ -114,6 +114,15 @@ def scaled_by_int_arrays(x):
         np.asarray(0.5) * x)
 
 
+def depth_stacked(x, y):
+    return np.sum(np.dstack([x, y ** 2]) ** 2 * np.arange(2.0)) + np.sum(np.tanh(
+        np.dstack([x[0], 2.0 * x[-1], y[0] ** 3])) * np.arange(3.0))
+
+
+def depth_concatenated(a):
+    return np.sum(np.dstack([a, a[:, :, :1] * 2.0]) ** 2)
+
+
 def _separated(rng, shape):
     """Values at least 0.1 apart, in a random order: the finite differences' steps never
     cross a tie, where the quantiles and extremes have their kinks."""
@@ -146,7 +155,10 @@ def _cases(rng):
               (split_by_sides, (normal(size=(4, 2)),)), (split_by_sides, (normal(size=(2, 6)),)),
               (spaced, (normal(size=3),)), (spaced, (normal(size=2),)),
               (scaled_by_int_arrays, (normal(size=4),)),
-              (scaled_by_int_arrays, (normal(size=(2, 3)),))]
+              (scaled_by_int_arrays, (normal(size=(2, 3)),)),
+              (depth_stacked, (normal(size=(3, 2)), normal(size=(3, 2)))),
+              (depth_stacked, (normal(size=(1, 4)), normal(size=(1, 4)))),
+              (depth_concatenated, (normal(size=(2, 3, 2)),))]
     for n, m in ((6, 3), (3, 6), (5, 4), (4, 5), (5, 5), (2, 6), (6, 1)):
         cases += [(convolved, (normal(size=n), normal(size=m))),
                   (correlated, (normal(size=n), normal(size=m)))]
@@ -369,7 +381,8 @@ def test_check_compares_with_the_tape_sympy_and_differences():
                     (percentiles, (x,)), (quantiles_by_method, (x,)), (nan_sums, (x,)),
                     (crossed, (x[0], x[1])), (convolved, (x[0], x[1, :2])),
                     (correlated, (x[0, :2], x[1])), (appended, (x, x[0])),
-                    (split_unevenly, (x[0],)), (split_by_sides, (_separated(rng, (2, 4)),))):
+                    (split_unevenly, (x[0],)), (split_by_sides, (_separated(rng, (2, 4)),)),
+                    (depth_stacked, (x, x ** 2))):
         report = symdiff.check(f, args)
         assert report.ok, str(report)
         assert ("sympy: took the point" in str(report)) == (f is not nan_sums), str(report)

@@ -55,6 +55,7 @@ def _quantile(scale):
     return compute
 
 
-NUMPY_OWN = ("cross", "convolve", "correlate", "append", "split", "array_split", "hsplit", "vsplit")
+NUMPY_OWN = ("cross", "convolve", "correlate", "append", "split", "array_split", "hsplit",
+             "vsplit", "dstack")
 QUANTILES = {"median": _quantile(None), "quantile": _quantile(1.0),
              "percentile": _quantile(100.0)}

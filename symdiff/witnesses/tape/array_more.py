@@ -1,7 +1,7 @@
 """More NumPy functions on ArrayValues, each built from the tape's other functions:
 ``median``, ``quantile`` and ``percentile`` (linear interpolation), ``nansum``,
 ``nanmean``, ``nanmax``, ``nanmin``, ``cross``, ``convolve``, ``correlate``, ``append``,
-``split``, ``array_split``, ``hsplit`` and ``vsplit``.
+``split``, ``array_split``, ``hsplit``, ``vsplit``, ``linspace`` and ``dstack``.
 
 Expects ArrayValues, Values and data mixed.  Guarantees NumPy's values, with the
 derivatives of the tape functions they are made of (none stated here):
@@ -183,3 +183,12 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     shape = (num,) + (1,) * np.ndim(lift(start)[0] + lift(stop)[0])
     t = t.reshape(shape)
     return _op("add")(_op("multiply")(start, 1.0 - t), _op("multiply")(stop, t))
+
+
+def dstack(tup):
+    """Vectors as ``(1, n, 1)``, matrices as ``(m, n, 1)``, concatenated along the third
+    axis."""
+    def deep(a):
+        shape = lift(a)[0].shape
+        return reshape(a, (1,) * (len(shape) == 1) + shape + (1,) * (3 - max(len(shape), 2)))
+    return concatenate([deep(a) for a in tup], axis=2)
