@@ -1,7 +1,8 @@
 """The records of ``array_more``: ``median``, ``quantile``, ``percentile``, ``nansum``,
 ``nanmean``, ``nanmax``, ``nanmin``, ``cross``, ``convolve``, ``correlate`` and
 ``append``, and the parts of ``array_splits`` (``split``, ``array_split``, ``hsplit``,
-``vsplit``), ``dstack`` (``array_joins``), ``linspace`` and ``asarray`` of an int, through ``symdiff.grad``, ``symdiff.jvp`` and ``symdiff.hessian`` on small
+``vsplit``), ``dstack`` (``array_joins``), ``average`` with ``keepdims``, ``linspace`` and
+``asarray`` of an int, through ``symdiff.grad``, ``symdiff.jvp`` and ``symdiff.hessian`` on small
 functions using them.
 
 Each gradient is checked as autograd's ``check_vjp`` does: for random directions ``v``
@@ -123,6 +124,21 @@ def depth_concatenated(a):
     return np.sum(np.dstack([a, a[:, :, :1] * 2.0]) ** 2)
 
 
+def averages_kept(x, w):
+    return np.sum(x / (1.0 + np.average(x, axis=0, keepdims=True) ** 2)) + np.sum(
+        np.average(x, axis=0, weights=w, keepdims=True) * x) + np.sum(
+        np.average(x, keepdims=True) * x) + np.sum(np.average(x, 0, w) ** 2)
+
+
+def averaged_with_and_without_weights(x, w):
+    return np.sum(np.average(x) * x) + np.sum(np.average(x, axis=0, weights=w) ** 2)
+
+
+def averages_kept_whole(x, v):
+    return np.sum(np.average(x, weights=v, keepdims=True) * x) + np.sum(np.tanh(
+        np.average(x, axis=1, weights=v, keepdims=True)))
+
+
 def _separated(rng, shape):
     """Values at least 0.1 apart, in a random order: the finite differences' steps never
     cross a tie, where the quantiles and extremes have their kinks."""
@@ -159,6 +175,11 @@ def _cases(rng):
               (depth_stacked, (normal(size=(3, 2)), normal(size=(3, 2)))),
               (depth_stacked, (normal(size=(1, 4)), normal(size=(1, 4)))),
               (depth_concatenated, (normal(size=(2, 3, 2)),))]
+    for shape in ((3, 4), (1, 4), (4, 1)):
+        cases += [(averages_kept, (normal(size=shape), _separated(rng, shape[0]) + 3.0)),
+                  (averages_kept_whole, (normal(size=shape), _separated(rng, shape) + 3.0)),
+                  (averaged_with_and_without_weights, (normal(size=shape),
+                                                       _separated(rng, shape[0]) + 3.0))]
     for n, m in ((6, 3), (3, 6), (5, 4), (4, 5), (5, 5), (2, 6), (6, 1)):
         cases += [(convolved, (normal(size=n), normal(size=m))),
                   (correlated, (normal(size=n), normal(size=m)))]
@@ -222,7 +243,8 @@ def test_jvp_against_finite_differences(case):
 
 _SECOND = [(median_by_rows, 0), (quantiles, 0), (nan_sums, 0), (crossed, 0), (crossed, 1),
            (convolved, 0), (correlated, 1), (appended, 1), (appended_along, 0),
-           (split_halves, 0), (split_unevenly, 0)]
+           (split_halves, 0), (split_unevenly, 0), (averages_kept, 1),
+           (averages_kept_whole, 1)]
 
 
 @pytest.mark.parametrize("case", range(len(_SECOND)))
