@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 
 from symdiff.core import expr as ex
 from symdiff.core import types as t
-from symdiff.primitives import array_joins, array_pads
+from symdiff.primitives import array_joins, array_pads, array_selects
 from symdiff.primitives.array_joins import _value
 from symdiff.primitives.array_reductions import _text
 from symdiff.primitives.arrays import _array
@@ -281,14 +281,14 @@ def _spaced_vjp(args, out):
 
 FAMILIES = {  # head -> its record of ``count`` sizes or values
     "reshape": _reshape, "transpose_axes": _transpose_axes, **array_joins.FAMILIES,
-    **array_pads.FAMILIES,
+    **array_pads.FAMILIES, **array_selects.FAMILIES,
     "zeros": lambda n: _made("zeros", "zeros", n),
     "ones": lambda n: _made("ones", "ones", n), "full": lambda n: _made("full", "full", n, True),
     "broadcast_to": _broadcast_to,
 }
 WRITTEN = {  # head -> (where its sizes or values stand in the call, how they are written)
     "reshape": (1, "rest"), "transpose_axes": (1, "rest"), **array_joins.WRITTEN,
-    **array_pads.WRITTEN,
+    **array_pads.WRITTEN, **array_selects.WRITTEN,
     "zeros": (0, "shape"), "ones": (0, "shape"), "full": (0, "shape"),
     "broadcast_to": (1, "shape"),
 }
@@ -308,7 +308,7 @@ def _head(head, names):
 RECORDS = table(
     *(_head(head, (head,)) for head in ("reshape", "concatenate", "stack", "vstack",
                                         "hstack", "column_stack", "dstack", "array", "zeros",
-                                        "ones", "full", "pad", "broadcast_to")),
+                                        "ones", "full", "pad", "broadcast_to", "select")),
     _array("reshape_as", "x.reshape(s.shape)", ("x", "s"), reshaped_as,
            lambda args, out: (Text("g.reshape(x.shape)", ("x", "s")), None), jvp=linear()),
     _array("broadcast_to_as", "numpy.broadcast_to(x, s.shape)", ("x", "s"), broadcast_as,

@@ -1,7 +1,7 @@
 """The records of ``array_more``: ``median``, ``quantile``, ``percentile``, ``nansum``,
 ``nanmean``, ``nanmax``, ``nanmin``, ``cross``, ``convolve``, ``correlate`` and
 ``append``, and the parts of ``array_splits`` (``split``, ``array_split``, ``hsplit``,
-``vsplit``), ``dstack`` (``array_joins``), ``average`` with ``keepdims``, ``linspace`` and
+``vsplit``), ``dstack`` (``array_joins``), ``select`` (``array_selects``), ``average`` with ``keepdims``, ``linspace`` and
 ``asarray`` of an int, through ``symdiff.grad``, ``symdiff.jvp`` and ``symdiff.hessian`` on small
 functions using them.
 
@@ -139,6 +139,15 @@ def averages_kept_whole(x, v):
         np.average(x, axis=1, weights=v, keepdims=True)))
 
 
+def selected(v):
+    return np.sum(np.select([v > 0.5, v < -0.5], [v ** 2, np.sin(v)], 0.1 * v))
+
+
+def selected_broadcast(x, b):
+    return np.sum(np.select([x > 0.0], [x * b], default=-1.0) ** 2) + np.sum(
+        np.select((x < 0.3, x > 1.0), (b, 2.0), x))
+
+
 def _separated(rng, shape):
     """Values at least 0.1 apart, in a random order: the finite differences' steps never
     cross a tie, where the quantiles and extremes have their kinks."""
@@ -175,6 +184,9 @@ def _cases(rng):
               (depth_stacked, (normal(size=(3, 2)), normal(size=(3, 2)))),
               (depth_stacked, (normal(size=(1, 4)), normal(size=(1, 4)))),
               (depth_concatenated, (normal(size=(2, 3, 2)),))]
+    cases += [(selected, (normal(size=7),)), (selected, (normal(size=(2, 3)),)),
+              (selected_broadcast, (normal(size=(3, 4)), normal(size=4))),
+              (selected_broadcast, (normal(size=(2, 1)), normal(size=3)))]
     for shape in ((3, 4), (1, 4), (4, 1)):
         cases += [(averages_kept, (normal(size=shape), _separated(rng, shape[0]) + 3.0)),
                   (averages_kept_whole, (normal(size=shape), _separated(rng, shape) + 3.0)),
@@ -347,6 +359,11 @@ def appended_along_by_a_number(a):
     return np.sum(np.append(a, 1.0, axis=0))
 
 
+def selected_of_lists_by_name(x):
+    conditions = [x > 0.0]
+    return np.sum(np.select(conditions, [x]))
+
+
 def split_held_whole(x):
     parts = np.split(x, 2)
     return np.sum(parts[0])
@@ -376,6 +393,7 @@ _REFUSED = [
     (convolution_of_an_unknown_mode, (np.ones(3), np.ones(2)), "mode"),
     (convolution_of_matrices, (np.ones((2, 3)), np.ones((2, 2))), "convolve"),
     (appended_along_by_a_number, (np.ones(3),), "append"),
+    (selected_of_lists_by_name, (np.ones(3),), "select"),
     (split_held_whole, (np.ones(4),), "split"),
     (split_into_parts_read_as_the_code_runs, (np.ones(4),), "sections"),
     (split_unpacked_into_too_few, (np.ones(6),), "split"),
@@ -404,7 +422,7 @@ def test_check_compares_with_the_tape_sympy_and_differences():
                     (crossed, (x[0], x[1])), (convolved, (x[0], x[1, :2])),
                     (correlated, (x[0, :2], x[1])), (appended, (x, x[0])),
                     (split_unevenly, (x[0],)), (split_by_sides, (_separated(rng, (2, 4)),)),
-                    (depth_stacked, (x, x ** 2))):
+                    (depth_stacked, (x, x ** 2)), (selected_broadcast, (x, x[0]))):
         report = symdiff.check(f, args)
         assert report.ok, str(report)
         assert ("sympy: took the point" in str(report)) == (f is not nan_sums), str(report)

@@ -1,6 +1,7 @@
 """More NumPy functions in the sympy witness: ``np.median``, ``np.quantile`` and
 ``np.percentile`` of one ``q``, by their own definition at the point, and those NumPy's own
-code computes on arrays of sympy values (``NUMPY_OWN``: ``cross``, ``convolve``...).
+code computes on arrays of sympy values (``NUMPY_OWN``: ``cross``, ``convolve``...), and
+``np.select`` of its conditions' truth at the point.
 
 Expects an ``ArrayReader`` (its ``numbers_of``) and arrays of sympy values.  Guarantees
 the entries ordered by their values at the point (ties as they stand), read at the
@@ -57,5 +58,20 @@ def _quantile(scale):
 
 NUMPY_OWN = ("cross", "convolve", "correlate", "append", "split", "array_split", "hsplit",
              "vsplit", "dstack")
-QUANTILES = {"median": _quantile(None), "quantile": _quantile(1.0),
-             "percentile": _quantile(100.0)}
+def _condition(reader, condition, node):
+    """A condition's truth at the point: a boolean array (or a bool)."""
+    if hasattr(condition, "dtype") and condition.dtype == object:
+        return reader.numbers_of(condition, node, "condition") != 0
+    return condition if hasattr(condition, "dtype") else reader.truthy(condition, node)
+
+
+def _select(reader, func, args, kwargs, node):
+    """``np.select``: NumPy's own, of the conditions' truth at the point."""
+    given = dict(zip(("condlist", "choicelist", "default"), args), **kwargs)
+    conditions = [_condition(reader, c, node) for c in given["condlist"]]
+    choices = [operand(c) for c in given["choicelist"]]
+    return lifted(numpy().select(conditions, choices, operand(given.get("default", 0))))
+
+
+CALLS = {"median": _quantile(None), "quantile": _quantile(1.0),
+             "percentile": _quantile(100.0), "select": _select}

@@ -36,7 +36,7 @@ from symdiff.witnesses.symbolic.arrays import (ArrayReader, _elementwise, _Metho
                                                is_symbolic, lifted, numpy, operand, plain)
 from symdiff.witnesses.symbolic.functions import RealAbs
 from symdiff.witnesses.symbolic.autograd_names import unwrapped
-from symdiff.witnesses.symbolic.more_numpy import NUMPY_OWN, QUANTILES
+from symdiff.witnesses.symbolic.more_numpy import NUMPY_OWN, CALLS
 from symdiff.witnesses.symbolic.primitives import _PRIMITIVES, _primitive_name
 
 _NUMPY_OWN = (  # NumPy's own code runs on arrays of sympy values: sums and rearrangements
@@ -397,4 +397,4 @@ _OWN = {
     "std": _std, "where": _where, "array": _array, "asarray": _array, "zeros_like": _like(0),
     "ones_like": _like(1), "full_like": _like(None), "full": _full, "linalg.norm": _norm,
     "linalg.solve": _solve, "linalg.inv": _inv, "linalg.det": _det, "linalg.slogdet": _slogdet,
-    "linalg.cholesky": _cholesky, **{name: _float for name in _FLOAT_TYPES}, **QUANTILES}
+    "linalg.cholesky": _cholesky, **{name: _float for name in _FLOAT_TYPES}, **CALLS}

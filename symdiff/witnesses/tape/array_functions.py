@@ -52,7 +52,7 @@ _DIFFERENTIABLE = {  # numpy's name -> the tape's function
     **{name: getattr(more, name) for name in (
         "median", "quantile", "percentile", "nansum", "nanmean", "nanmax", "nanmin", "cross",
         "convolve", "correlate", "append", "split", "array_split", "hsplit", "vsplit",
-        "linspace", "dstack")},
+        "linspace", "dstack", "select")},
     "tensordot": arrangements.tensordot, "vdot": arrangements.vdot, "ptp": arrangements.ptp, "sinc": arrangements.sinc,
 }
 _LINALG = {"norm": reductions.norm, "solve": linalg.solve, "inv": linalg.inv,

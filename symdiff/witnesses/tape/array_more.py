@@ -1,7 +1,7 @@
 """More NumPy functions on ArrayValues, each built from the tape's other functions:
 ``median``, ``quantile`` and ``percentile`` (linear interpolation), ``nansum``,
 ``nanmean``, ``nanmax``, ``nanmin``, ``cross``, ``convolve``, ``correlate``, ``append``,
-``split``, ``array_split``, ``hsplit``, ``vsplit``, ``linspace`` and ``dstack``.
+``split``, ``array_split``, ``hsplit``, ``vsplit``, ``linspace``, ``dstack`` and ``select``.
 
 Expects ArrayValues, Values and data mixed.  Guarantees NumPy's values, with the
 derivatives of the tape functions they are made of (none stated here):
@@ -192,3 +192,13 @@ def dstack(tup):
         shape = lift(a)[0].shape
         return reshape(a, (1,) * (len(shape) == 1) + shape + (1,) * (3 - max(len(shape), 2)))
     return concatenate([deep(a) for a in tup], axis=2)
+
+
+def select(condlist, choicelist, default=0):
+    """The first choice whose condition holds, as ``where``s from the last one back."""
+    if len(condlist) != len(choicelist) or not condlist:
+        raise ValueError("list of cases must be same length as list of conditions")
+    found = default
+    for condition, choice in reversed(list(zip(condlist, choicelist))):
+        found = where(lift(condition)[0], choice, found)
+    return found
