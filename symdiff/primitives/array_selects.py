@@ -15,7 +15,6 @@ broadcast axes is ``Unbroadcast``'s); forward mode selects the tangents alike:
 
 from dataclasses import dataclass
 
-from symdiff.core import expr as ex
 from symdiff.core import types as t
 from symdiff.primitives.array_reductions import _text
 from symdiff.primitives.arrays import _array
@@ -33,7 +32,7 @@ def _selected(count):
             return None
         floats = [k for k in values if isinstance(k, t.Array) and k.dtype.startswith("float")]
         found = t.broadcast(kinds, dtype=t.broadcast(floats).dtype if floats else "float64")
-        return found if found is not None else None
+        return found
     return rule
 
 
