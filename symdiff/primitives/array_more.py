@@ -1,5 +1,6 @@
 """More NumPy functions as records: the median and quantiles, the reductions that skip
-NaN, ``cross``, ``convolve``/``correlate`` of vectors and ``append``.
+NaN, ``cross``, ``convolve``/``correlate`` of vectors, ``append``, and ``real``, ``imag``,
+``nan_to_num`` and ``atleast_3d`` of float arrays.
 
 Expects argument types of ``symdiff.core.types``; axes, ``keepdims``, a quantile's ``q``
 and a convolution's ``mode`` constants (``STATICS``).  Guarantees ``RECORDS``, one array
@@ -14,12 +15,14 @@ record each (see ``arrays._array``) with its type rule and its VJP and JVP build
     c = np.convolve(a, v)           da = np.correlate(g, v, mode='valid')
                                     dv = np.correlate(g, a, mode='valid')
     y = np.append(a, b)             da = y[:a.size].reshape(a.shape)
+    y = np.nan_to_num(a)            da = np.where(np.isfinite(a), g, 0.0)
 
 Conventions where the derivative is not defined: a quantile's gradient goes to the two
 elements it interpolates between, with weights ``1 - f`` and ``f`` (``f`` the fraction
 of ``q (n - 1)``), each shared equally among the elements tied with it, as ``max``'s is
 (``method='lower'`` or ``'higher'``: all to the one element, shared among its ties).
-The NaN-skipping reductions give NaN elements a zero gradient; ``nanmax`` shares among
+The NaN-skipping reductions (and ``nan_to_num``) give NaN elements (infinite ones) a
+zero gradient; ``nanmax`` shares among
 ties as ``max`` does.  ``cross`` takes vectors of three (along the last axis, the others
 broadcast); ``convolve`` and ``correlate`` take vectors, in each of their three modes.
 """
@@ -78,6 +81,23 @@ def appended(args, consts):
         return None
     at = axis % a.ndim
     return t.Array(dtype, a.ndim, tuple(u for u in a.unit_axes if u != at and u in b.unit_axes))
+
+
+def _floats(args, consts):
+    """``real`` of a float array: itself (a complex one is refused, as every complex)."""
+    x = args[0] if args else None
+    return x if isinstance(x, t.Array) and x.dtype.startswith("float") else None
+
+
+def deepened(args, consts):
+    """``atleast_3d``: a vector ``(n,)`` as ``(1, n, 1)``, a matrix ``(m, n)`` as
+    ``(m, n, 1)``, arrays of three axes or more as they are."""
+    x = args[0] if args else None
+    if not isinstance(x, t.Array) or x.ndim >= 3:
+        return x if isinstance(x, t.Array) else None
+    units = {0: (0, 1, 2), 1: (0,) + tuple(a + 1 for a in x.unit_axes) + (2,),
+             2: tuple(x.unit_axes) + (2,)}[x.ndim]
+    return t.Array(x.dtype, 3, units)
 
 
 # --- the VJP builders ----------------------------------------------------------------------
@@ -253,7 +273,21 @@ def _convolution(name, correlating):
                   numpy=(name,), jvp=linear(0, 1))
 
 
+def _shaped_back(args, out):
+    return (_Texted("g" if args[0].ndim >= 3 else "g.reshape(a.shape)", ("a",)),)
+
+
 RECORDS = table(
+    _array("real", "numpy.real(a)", ("a",), _floats, lambda args, out: (_Texted("g", ("a",)),),
+           numpy=("real",), total=True, jvp=linear()),
+    _array("imag", "numpy.imag(a)", ("a",), _floats, lambda args, out: (None,),
+           numpy=("imag",), total=True, jvp=lambda args, out: (None,)),
+    _array("nan_to_num", "numpy.nan_to_num(a)", ("a",), _floats, lambda args, out: (
+        _Texted("numpy.where(numpy.isfinite(a), g, 0.0)", ("a",)),), numpy=("nan_to_num",),
+           total=True, jvp=lambda args, out: (_Texted("numpy.where(numpy.isfinite(a), g, "
+                                                      "0.0)", ("a",)),)),
+    _array("atleast_3d", "numpy.atleast_3d(a)", ("a",), deepened, _shaped_back,
+           numpy=("atleast_3d",), total=True, jvp=linear()),
     _reduction("median", _Quantile(1, None)),
     _quantile("quantile", 1.0),
     _quantile("percentile", 100.0),
@@ -290,4 +324,6 @@ HINTS = {
     "correlate": "it takes two vectors and a constant mode: 'full', 'valid' or 'same'",
     "append": "it takes an array and an array or a number (axis=None), or two arrays of "
               "one number of axes and a constant axis",
+    **{name: "it takes an array of floats (complex values are refused)" for name in (
+        "real", "imag", "nan_to_num", "atleast_3d")},
 }

@@ -1,7 +1,8 @@
 """The records of ``array_more``: ``median``, ``quantile``, ``percentile``, ``nansum``,
 ``nanmean``, ``nanmax``, ``nanmin``, ``cross``, ``convolve``, ``correlate`` and
 ``append``, and the parts of ``array_splits`` (``split``, ``array_split``, ``hsplit``,
-``vsplit``), ``dstack`` (``array_joins``), ``select`` (``array_selects``), ``average`` with ``keepdims``, ``linspace`` and
+``vsplit``), ``dstack`` (``array_joins``), ``select`` (``array_selects``), ``real``, ``imag``, ``nan_to_num``, ``atleast_3d``,
+``average`` with ``keepdims``, ``linspace`` and
 ``asarray`` of an int, through ``symdiff.grad``, ``symdiff.jvp`` and ``symdiff.hessian`` on small
 functions using them.
 
@@ -148,6 +149,12 @@ def selected_broadcast(x, b):
         np.select((x < 0.3, x > 1.0), (b, 2.0), x))
 
 
+def real_parts_and_deeper(x):
+    y = np.where(x > 1.05, np.nan, x)
+    return np.sum(np.nan_to_num(y) ** 2) + np.sum(np.real(x) * x) + np.sum(
+        np.atleast_3d(x) ** 3) + np.sum(np.imag(x) + x)
+
+
 def _separated(rng, shape):
     """Values at least 0.1 apart, in a random order: the finite differences' steps never
     cross a tie, where the quantiles and extremes have their kinks."""
@@ -184,6 +191,9 @@ def _cases(rng):
               (depth_stacked, (normal(size=(3, 2)), normal(size=(3, 2)))),
               (depth_stacked, (normal(size=(1, 4)), normal(size=(1, 4)))),
               (depth_concatenated, (normal(size=(2, 3, 2)),))]
+    cases += [(real_parts_and_deeper, (normal(size=5),)),
+              (real_parts_and_deeper, (normal(size=(3, 4)),)),
+              (real_parts_and_deeper, (normal(size=(2, 3, 2)),))]
     cases += [(selected, (normal(size=7),)), (selected, (normal(size=(2, 3)),)),
               (selected_broadcast, (normal(size=(3, 4)), normal(size=4))),
               (selected_broadcast, (normal(size=(2, 1)), normal(size=3)))]

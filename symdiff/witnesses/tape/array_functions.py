@@ -52,7 +52,7 @@ _DIFFERENTIABLE = {  # numpy's name -> the tape's function
     **{name: getattr(more, name) for name in (
         "median", "quantile", "percentile", "nansum", "nanmean", "nanmax", "nanmin", "cross",
         "convolve", "correlate", "append", "split", "array_split", "hsplit", "vsplit",
-        "linspace", "dstack", "select")},
+        "linspace", "dstack", "select", "real", "imag", "nan_to_num", "atleast_3d")},
     "tensordot": arrangements.tensordot, "vdot": arrangements.vdot, "ptp": arrangements.ptp, "sinc": arrangements.sinc,
 }
 _LINALG = {"norm": reductions.norm, "solve": linalg.solve, "inv": linalg.inv,

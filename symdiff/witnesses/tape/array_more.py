@@ -1,7 +1,8 @@
 """More NumPy functions on ArrayValues, each built from the tape's other functions:
 ``median``, ``quantile`` and ``percentile`` (linear interpolation), ``nansum``,
 ``nanmean``, ``nanmax``, ``nanmin``, ``cross``, ``convolve``, ``correlate``, ``append``,
-``split``, ``array_split``, ``hsplit``, ``vsplit``, ``linspace``, ``dstack`` and ``select``.
+``split``, ``array_split``, ``hsplit``, ``vsplit``, ``linspace``, ``dstack``, ``select``,
+``real``, ``imag``, ``nan_to_num`` and ``atleast_3d``.
 
 Expects ArrayValues, Values and data mixed.  Guarantees NumPy's values, with the
 derivatives of the tape functions they are made of (none stated here):
@@ -202,3 +203,30 @@ def select(condlist, choicelist, default=0):
     for condition, choice in reversed(list(zip(condlist, choicelist))):
         found = where(lift(condition)[0], choice, found)
     return found
+
+
+def real(val):
+    """Of a float array (or number), itself."""
+    return val
+
+
+def imag(val):
+    return numpy().zeros_like(lift(val)[0])
+
+
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    """``x`` where finite; NumPy's constants where not (no derivative there)."""
+    np = numpy()
+    data = lift(x)[0]
+    return where(np.isfinite(data), x, np.nan_to_num(data, nan=nan, posinf=posinf,
+                                                      neginf=neginf))
+
+
+def atleast_3d(*arys):
+    def deep(a):
+        shape = np.shape(lift(a)[0])
+        return a if len(shape) >= 3 else reshape(a, {0: (1, 1, 1), 1: (1,) + shape + (1,),
+                                                     2: shape + (1,)}[len(shape)])
+    np = numpy()
+    found = [deep(a) for a in arys]
+    return found[0] if len(found) == 1 else found
