@@ -1,7 +1,7 @@
 """The records of ``array_more``: ``median``, ``quantile``, ``percentile``, ``nansum``,
 ``nanmean``, ``nanmax``, ``nanmin``, ``cross``, ``convolve``, ``correlate`` and
 ``append``, and the parts of ``array_splits`` (``split``, ``array_split``, ``hsplit``,
-``vsplit``), ``dstack`` (``array_joins``), ``select`` (``array_selects``), ``real``, ``imag``, ``nan_to_num``, ``atleast_3d``,
+``vsplit``), ``dstack`` (``array_joins``), ``select`` (``array_selects``), ``real``, ``imag``, ``nan_to_num``, ``atleast_3d``, ``trace`` with an offset,
 ``average`` with ``keepdims``, ``linspace`` and
 ``asarray`` of an int, through ``symdiff.grad``, ``symdiff.jvp`` and ``symdiff.hessian`` on small
 functions using them.
@@ -155,6 +155,10 @@ def real_parts_and_deeper(x):
         np.atleast_3d(x) ** 3) + np.sum(np.imag(x) + x)
 
 
+def traced_off_the_diagonal(x):
+    return np.trace(x, offset=1) * np.trace(x) + np.trace(x, -1) ** 2
+
+
 def _separated(rng, shape):
     """Values at least 0.1 apart, in a random order: the finite differences' steps never
     cross a tie, where the quantiles and extremes have their kinks."""
@@ -191,6 +195,8 @@ def _cases(rng):
               (depth_stacked, (normal(size=(3, 2)), normal(size=(3, 2)))),
               (depth_stacked, (normal(size=(1, 4)), normal(size=(1, 4)))),
               (depth_concatenated, (normal(size=(2, 3, 2)),))]
+    cases += [(traced_off_the_diagonal, (normal(size=(3, 4)),)),
+              (traced_off_the_diagonal, (normal(size=(4, 2)),))]
     cases += [(real_parts_and_deeper, (normal(size=5),)),
               (real_parts_and_deeper, (normal(size=(3, 4)),)),
               (real_parts_and_deeper, (normal(size=(2, 3, 2)),))]
