@@ -6,10 +6,9 @@ Expects argument types of ``symdiff.core.types``; axes, ``keepdims``, a quantile
 and a convolution's ``mode`` constants (``STATICS``).  Guarantees ``RECORDS``, one array
 record each (see ``arrays._array``) with its type rule and its VJP and JVP builders:
 
-    m = np.median(x, axis=0)        lo = np.quantile(x, 0.5, axis=0, keepdims=True,
-                                                     method='lower')   (hi: 'higher')
-                                    dx = np.expand_dims(g, 0) * (0.5 * (x == lo) /
-                                         np.sum(x == lo, axis=0, keepdims=True) + ...)
+    m = np.median(x, axis=0)        ranks = np.argsort(np.argsort(x, axis=0), axis=0)
+                                    dx = np.expand_dims(g, 0) * np.maximum(
+                                         1.0 - np.abs(ranks - 0.5 * (x.shape[0] - 1)), 0.0)
     s = np.nansum(x)                dx = np.where(np.isnan(x), 0.0, g)
     c = np.cross(a, b)              da = np.cross(b, g)      db = np.cross(g, a)
     c = np.convolve(a, v)           da = np.correlate(g, v, mode='valid')
@@ -19,8 +18,8 @@ record each (see ``arrays._array``) with its type rule and its VJP and JVP build
 
 Conventions where the derivative is not defined: a quantile's gradient goes to the two
 elements it interpolates between, with weights ``1 - f`` and ``f`` (``f`` the fraction
-of ``q (n - 1)``), each shared equally among the elements tied with it, as ``max``'s is
-(``method='lower'`` or ``'higher'``: all to the one element, shared among its ties).
+of ``q (n - 1)``), tied elements taking the places NumPy's stable sort gives them, as
+``np.sort``'s gradient does (``method='lower'`` or ``'higher'``: all to the one place).
 The NaN-skipping reductions (and ``nan_to_num``) give NaN elements (infinite ones) a
 zero gradient; ``nanmax`` shares among
 ties as ``max`` does.  ``cross`` takes vectors of three (along the last axis, the others
@@ -34,6 +33,7 @@ from symdiff.core import types as t
 from symdiff.primitives.array_joins import _Part
 from symdiff.primitives.array_reductions import _Extreme, _back, _count, _none, _text
 from symdiff.primitives.arrays import _array, reduced
+from symdiff.primitives.derivatives import is_one
 from symdiff.primitives.record import table
 from symdiff.primitives.tangents import Contracted, linear
 
@@ -44,9 +44,16 @@ _MODES = ("full", "valid", "same")
 
 def quantiled(args, consts):
     """``quantile``/``percentile`` (``x, q, axis, keepdims``) of one constant ``q``: as a
-    reduction of ``x``."""
+    reduction of ``x`` over one axis or all."""
     consts = tuple(consts) + (None,) * 4
-    return reduced(args[:1], (None, consts[2], consts[3]))
+    return None if isinstance(consts[2], tuple) else reduced(args[:1], (None, consts[2],
+                                                                         consts[3]))
+
+
+def medianed(args, consts):
+    """``median`` (``x, axis, keepdims``): as a reduction over one axis or all."""
+    consts = tuple(consts) + (None,) * 3
+    return None if isinstance(consts[1], tuple) else reduced(args, consts)
 
 
 def crossed(args, consts):
@@ -104,14 +111,18 @@ def deepened(args, consts):
 
 @dataclass(frozen=True)
 class _Quantile:
-    """A quantile's adjoint by linear interpolation: ``g`` to the elements at the sorted
-    places below and above ``q (n - 1)``, in the shares ``1 - f`` and ``f``, each share
-    split among the elements equal to that one.  ``at``: the position of ``axis`` among
-    the arguments (``keepdims`` after it); ``scale``: what ``q`` is a fraction of (100
-    for a percentile), None for the median (``q`` one half)."""
+    """A quantile's adjoint: ``g`` to the elements by their places in sorted order
+    (``ranks``, NumPy's stable sort deciding ties): by linear interpolation, the tent
+    ``max(1 - |rank - p|, 0)`` around the virtual place ``p = q (n - 1)``, which gives
+    ``1 - f`` and ``f`` to the places below and above it; for ``method='lower'``
+    (``'higher'``) all of it to the place below (above).  ``at``: the position of
+    ``axis`` among the arguments (``keepdims`` after it); ``scale``: what ``q`` is a
+    fraction of (100 for a percentile), None for the median (``q`` one half);
+    ``narrow``: ``x`` is float32, whose adjoint stays float32."""
 
     at: int
     scale: float = 1.0
+    narrow: bool = False
 
     def __call__(self, g, args, out, names):
         args = tuple(args) + (ex.Const(None), ex.Const(False), ex.Const("linear"))
@@ -120,16 +131,34 @@ class _Quantile:
         q = ex.Const(0.5) if self.scale is None else args[1]
         if self.scale not in (None, 1.0):
             q = ex.Const(q.value / self.scale)
-        kept = "" if _none(axis) else ", axis=axis"
-        sides = ("lower", "higher") if method == "linear" else (method,)
-        tied = [_text(f"m / numpy.sum(m{kept}, keepdims=True, dtype=x.dtype)", names, m=m,
-                      axis=axis, x=x) for m in (_text(
-                          f"x == numpy.quantile(x, q{kept}, keepdims=True, method=side)",
-                          names, x=x, q=q, axis=axis, side=ex.Const(side)) for side in sides)]
+        place = _text("q * (n - 1)", names, q=q, n=_count(x, axis, names))
+        if _none(axis):
+            ranks = _text("numpy.argsort(numpy.argsort(x, axis=None)).reshape(x.shape)",
+                          names, x=x)
+        else:
+            ranks = _text("numpy.argsort(numpy.argsort(x, axis=a), axis=a)", names, x=x,
+                          a=axis)
         if method == "linear":
-            share = _text("q * (n - 1) % 1.0", names, q=q, n=_count(x, axis, names))
-            tied = [_text("(1.0 - f) * lo + f * hi", names, f=share, lo=tied[0], hi=tied[1])]
-        return _text("g * w", names, g=_back(g, axis, keepdims, names), w=tied[0])
+            weights = _text("numpy.maximum(1.0 - numpy.abs(r - p), 0.0)", names, r=ranks,
+                            p=place)
+        else:
+            side = "floor" if method == "lower" else "ceil"
+            weights = _text(f"r == numpy.{side}(p)", names, r=ranks, p=place)
+        if self.narrow or method != "linear":
+            weights = _text("w.astype(x.dtype)", names, w=weights, x=x)
+        if is_one(g):  # (a quantile's adjoint seeded by one: its weights alone)
+            return weights
+        return _text("g * w", names, g=_back(g, axis, keepdims, names), w=weights)
+
+
+def _quantile_vjp(at, scale, count, tangent=False):
+    """The builders of a quantile of ``count`` arguments, by ``x``'s dtype."""
+    def build(args, out):
+        builder = _Quantile(at, scale, args[0].dtype == "float32")
+        if tangent:
+            builder = Contracted(builder, at, at + 1)
+        return (builder,) + (None,) * (count - 1)
+    return build
 
 
 @dataclass(frozen=True)
@@ -260,11 +289,11 @@ def _reduction(name, builder):
 
 
 def _quantile(name, scale):
-    builder = _Quantile(2, scale)
     return _array(name, f"numpy.{name}(x, q, axis=axis, keepdims=keepdims, method=method)",
-                  ("x", "q", "axis", "keepdims", "method"), quantiled, _first(builder, 5),
-                  defaults=(None, False, "linear"), ints=("q", "axis", "keepdims", "method"),
-                  numpy=(name,), jvp=_first(Contracted(builder, 2, 3), 5))
+                  ("x", "q", "axis", "keepdims", "method"), quantiled,
+                  _quantile_vjp(2, scale, 5), defaults=(None, False, "linear"),
+                  ints=("q", "axis", "keepdims", "method"), numpy=(name,),
+                  jvp=_quantile_vjp(2, scale, 5, tangent=True))
 
 
 def _convolution(name, correlating):
@@ -278,6 +307,9 @@ def _shaped_back(args, out):
 
 
 RECORDS = table(
+    _array("median", "numpy.median(x, axis=axis, keepdims=keepdims)", _REDUCTION, medianed,
+           _quantile_vjp(1, None, 3), numpy=("median",),
+           jvp=_quantile_vjp(1, None, 3, tangent=True), **_KEEP),
     _array("real", "numpy.real(a)", ("a",), _floats, lambda args, out: (_Texted("g", ("a",)),),
            numpy=("real",), total=True, jvp=linear()),
     _array("imag", "numpy.imag(a)", ("a",), _floats, lambda args, out: (None,),
@@ -288,7 +320,6 @@ RECORDS = table(
                                                       "0.0)", ("a",)),)),
     _array("atleast_3d", "numpy.atleast_3d(a)", ("a",), deepened, _shaped_back,
            numpy=("atleast_3d",), total=True, jvp=linear()),
-    _reduction("median", _Quantile(1, None)),
     _quantile("quantile", 1.0),
     _quantile("percentile", 100.0),
     _reduction("nansum", _SkippingNan(False)),
@@ -314,11 +345,11 @@ STATICS = {
     "append": {"axis": "axis"},
 }
 HINTS = {
-    "median": "it takes an array of floats and a constant axis",
+    "median": "it takes an array of floats and a constant axis (one, or None)",
     "quantile": "it takes an array of floats, one constant q from 0 to 1, a constant "
-                "axis and method 'linear' (NumPy's default), 'lower' or 'higher'",
+                "axis (one, or None) and method 'linear' (NumPy's default), 'lower' or 'higher'",
     "percentile": "it takes an array of floats, one constant q from 0 to 100, a constant "
-                  "axis and method 'linear' (NumPy's default), 'lower' or 'higher'",
+                  "axis (one, or None) and method 'linear' (NumPy's default), 'lower' or 'higher'",
     "cross": "it takes vectors of three (along the last axis of arrays that broadcast)",
     "convolve": "it takes two vectors and a constant mode: 'full', 'valid' or 'same'",
     "correlate": "it takes two vectors and a constant mode: 'full', 'valid' or 'same'",

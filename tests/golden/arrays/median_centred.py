@@ -8,37 +8,17 @@ def grad_median_centred(r):
     quantile_result = np.quantile(r, 0.9)
     # reverse sweep: adjoints, from the result back
     # line 60: return np.sum(np.abs(r - centre) ** 1.5) + np.quantile(r, 0.9)
-    dr = 1.0 * ((1.0 - 0.9 * (r.size - 1) % 1.0) * ((r == np.quantile(r, 0.9, keepdims=True, method='lower')) / np.sum(r == np.quantile(r,
-                                                                                                                                        0.9,
-                                                                                                                                        keepdims=True,
-                                                                                                                                        method='lower'),
-                                                                                                                       keepdims=True,
-                                                                                                                       dtype=r.dtype))
-                + 0.9 * (r.size - 1) % 1.0 * ((r == np.quantile(r, 0.9, keepdims=True, method='higher')) / np.sum(r == np.quantile(r,
-                                                                                                                                   0.9,
-                                                                                                                                   keepdims=True,
-                                                                                                                                   method='higher'),
-                                                                                                                  keepdims=True,
-                                                                                                                  dtype=r.dtype)))
+    dr = 1.0 * np.maximum(1.0 - np.abs(np.argsort(np.argsort(r, axis=None)).reshape(r.shape)
+                                       - 0.9 * (r.size - 1)), 0.0)
     dsub_result = 1.5 * np.power(abs_result, 0.5) * np.sign(sub_result)
     dr += dsub_result
     dcentre = -np.sum(dsub_result, axis=0)
     # line 59: centre = np.median(r, axis=0)
     dr = (dr
-          + np.expand_dims(dcentre, 0) * ((1.0 - 0.5 * (r.shape[0] - 1) % 1.0) * ((r == np.quantile(r, 0.5, axis=0, keepdims=True, method='lower')) / np.sum(r == np.quantile(r,
-                                                                                                                                                                              0.5,
-                                                                                                                                                                              axis=0,
-                                                                                                                                                                              keepdims=True,
-                                                                                                                                                                              method='lower'),
-                                                                                                                                                             axis=0,
-                                                                                                                                                             keepdims=True,
-                                                                                                                                                             dtype=r.dtype))
-                                          + 0.5 * (r.shape[0] - 1) % 1.0 * ((r == np.quantile(r, 0.5, axis=0, keepdims=True, method='higher')) / np.sum(r == np.quantile(r,
-                                                                                                                                                                         0.5,
-                                                                                                                                                                         axis=0,
-                                                                                                                                                                         keepdims=True,
-                                                                                                                                                                         method='higher'),
-                                                                                                                                                        axis=0,
-                                                                                                                                                        keepdims=True,
-                                                                                                                                                        dtype=r.dtype))))
+          + np.expand_dims(dcentre, 0) * np.maximum(1.0 - np.abs(np.argsort(np.argsort(r,
+                                                                                       axis=0),
+                                                                            axis=0)
+                                                                 - 0.5 * (r.shape[0]
+                                                                          - 1)),
+                                                    0.0))
     return dr
