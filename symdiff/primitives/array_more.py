@@ -9,11 +9,11 @@ record each (see ``arrays._array``) with its type rule and its VJP and JVP build
     m = np.median(x, axis=0)        ranks = np.argsort(np.argsort(x, axis=0), axis=0)
                                     dx = np.expand_dims(g, 0) * np.maximum(
                                          1.0 - np.abs(ranks - 0.5 * (x.shape[0] - 1)), 0.0)
-    s = np.nansum(x)                dx = np.where(np.isnan(x), 0.0, g)
+    s = np.nansum(x)                dx = np.where(np.isnan(x), np.zeros_like(x), g)
     c = np.cross(a, b)              da = np.cross(b, g)      db = np.cross(g, a)
     c = np.convolve(a, v)           da = np.correlate(g, v, mode='valid')
                                     dv = np.correlate(g, a, mode='valid')
-    y = np.append(a, b)             da = y[:a.size].reshape(a.shape)
+    y = np.append(a, b)             da = g[:a.size].reshape(a.shape)
     y = np.nan_to_num(a)            da = np.where(np.isfinite(a), g, 0.0)
 
 Conventions where the derivative is not defined: a quantile's gradient goes to the two
@@ -21,8 +21,7 @@ elements it interpolates between, with weights ``1 - f`` and ``f`` (``f`` the fr
 of ``q (n - 1)``), tied elements taking the places NumPy's stable sort gives them, as
 ``np.sort``'s gradient does (``method='lower'`` or ``'higher'``: all to the one place).
 The NaN-skipping reductions (and ``nan_to_num``) give NaN elements (infinite ones) a
-zero gradient; ``nanmax`` shares among
-ties as ``max`` does.  ``cross`` takes vectors of three (along the last axis, the others
+zero gradient; ``nanmax`` shares among ties as ``max`` does.  ``cross`` takes vectors of three (along the last axis, the others
 broadcast); ``convolve`` and ``correlate`` take vectors, in each of their three modes.
 """
 
