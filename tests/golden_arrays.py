@@ -55,6 +55,16 @@ def ranked_rows(X):
         (X - first) ** 2)
 
 
+def median_centred(r):
+    centre = np.median(r, axis=0)
+    return np.sum(np.abs(r - centre) ** 1.5) + np.quantile(r, 0.9)
+
+
+def filtered_halves(x, k):
+    left, right = np.split(np.convolve(x, k, mode="same"), 2)
+    return np.sum(np.tanh(left) * right) + np.sum(np.cross(x[:3], k[:3]) ** 2)
+
+
 _RNG = np.random.default_rng(7)
 CASES = [
     (logistic_loss, (_RNG.normal(size=3), _RNG.normal(size=(5, 3)), np.sign(_RNG.normal(size=5))),
@@ -72,4 +82,6 @@ CASES = [
     (weighted_contraction, (_RNG.normal(size=(4, 3)), _RNG.uniform(0.5, 1.5, size=4),
                             _RNG.normal(size=(2, 5, 3))), ("X", "w", "T")),
     (ranked_rows, (_RNG.normal(size=(3, 4)),), "X"),
+    (median_centred, (_RNG.normal(size=(5, 2)),), "r"),
+    (filtered_halves, (_RNG.normal(size=6), _RNG.normal(size=3)), ("x", "k")),
 ]

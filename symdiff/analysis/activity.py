@@ -68,8 +68,9 @@ def _reach(start, edges):
 def differentiable_args(program, stmt, known=None):
     """Names among ``stmt``'s arguments whose VJP is not identically zero (its rule's
     builder is not None).  ``known``: a dict kept across the calls of one analysis, so
-    each (op, family) is read once."""
-    key = (stmt.op, program.computed_by(stmt))
+    each (op, family, array types) is read once: an array record's builders depend on its
+    operands' types (``np.average`` of weights has one for them, of none it has not)."""
+    key = (stmt.op, program.computed_by(stmt), program.array_types(stmt))
     nonzero = None if known is None else known.get(key)
     if nonzero is None:
         nonzero = tuple(b is not None for b in program.rule_of(stmt).vjps)

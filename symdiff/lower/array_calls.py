@@ -49,6 +49,13 @@ def written_out(frame, op, call, shown):
                               "written out here", f"write them out: {_example(head)}")
         spread = ast.Call(call.func, args[:at] + items + args[at + 1:], call.keywords)
         return f"{head}_{len(items) // 2}", ast.copy_location(spread, call)
+    if how == "lists":  # ``np.select([c0, c1], [a, b])``: two lists of one length
+        items = _lists(args[at:at + 2])
+        if items is None:
+            raise frame.error(UnsupportedSyntaxError, given, f"{shown} takes its conditions "
+                              "and choices written out here", f"write them out: {_example(head)}")
+        spread = ast.Call(call.func, args[:at] + items + args[at + 2:], call.keywords)
+        return f"{head}_{len(items)}", ast.copy_location(spread, call)
     if how == "rest" and len(args) > at + 1 or how in ("rest", "shape") and not isinstance(
             given, (ast.Tuple, ast.List)):
         items = args[at:] if how == "rest" else [given]
@@ -91,11 +98,22 @@ def _pairs(given):
     return None
 
 
+def _lists(given):
+    """The elements of two lists (or tuples) written out of one length, one after the
+    other; None for any other."""
+    if len(given) != 2 or not all(isinstance(g, (ast.List, ast.Tuple)) and g.elts and not any(
+            isinstance(e, ast.Starred) for e in g.elts) for g in given) or len(
+            given[0].elts) != len(given[1].elts):
+        return None
+    return list(given[0].elts) + list(given[1].elts)
+
+
 _AS = ("reshape", "zeros", "ones", "full", "broadcast_to")  # that take another array's ``.shape``
 
 
 def _example(head):
     return {"reshape": "x.reshape(n, -1)", "transpose_axes": "x.transpose(1, 0)",
             "zeros": "np.zeros((n, 3))", "ones": "np.ones((n, 3))",
-            "full": "np.full((n, 3), v)", "pad": "np.pad(x, ((1, 0), (0, 2)))"}.get(
+            "full": "np.full((n, 3), v)", "pad": "np.pad(x, ((1, 0), (0, 2)))",
+            "select": "np.select([x > 0, x < -1], [x, -x], 0.0)"}.get(
                 head, f"np.{head}([a, b])")

@@ -38,6 +38,7 @@ from symdiff.primitives.registry import (
     chains,
     pairs,
     rule_of,
+    splits,
     variant,
     written_out,
 )
@@ -151,6 +152,10 @@ def call_custom(frame, fn, node, target):
 def primitive_call(frame, op, node, shown, target):
     """Emit the call ``node`` of primitive ``op``; its result operand."""
     if op in pairs() or op in array_pairs():
+        if splits(op):  # ``np.split``: its parts, as many as asked
+            raise frame.error(UnsupportedSyntaxError, node, f"{shown} returns a list of "
+                              "arrays here", f"unpack it (`a, b = {shown}(x, 2)`) or read "
+                              f"one part by a constant index (`{shown}(x, 2)[0]`)")
         count = len((pairs().get(op) or array_pairs().get(op)))
         raise frame.error(UnsupportedSyntaxError, node,
                           f"{shown} returns {count} values, not one",
@@ -240,7 +245,8 @@ def bind_primitive(frame, rule, node, shown):
     written = list(node.args) + [k.value for k in node.keywords]
     _refuse_none_operands(frame, rule, named, shown)
     strings = {id(named[p]) for p, kind in array_statics(rule.name).items()
-               if kind in ("str", "kind", "order") and p in named}  # ``einsum("ij->i", a)``
+               if kind in ("str", "kind", "order", "mode", "method")
+               and p in named}  # ``einsum("ij->i", a)``
     axes = {id(named[p]): (constant_contraction if kind == "contraction" else constant_axes)(
         named[p]) for p, kind in array_statics(rule.name).items() if kind in (
         "axes", "counts", "contraction") and p in named}  # ``axis=(0, 2)``, ``axes=([1], [0])``
@@ -265,7 +271,7 @@ def _refuse_none_operands(frame, rule, named, shown):
                               none_hint(rule.name))
 
 
-_UNPACKED = ("first", "second", "third")
+_UNPACKED = ("first", "second", "third", "fourth")
 
 
 def pair_call(frame, callee, node, count):
@@ -276,11 +282,24 @@ def pair_call(frame, callee, node, count):
     if halves is None:
         return None
     shown = ast.unparse(node.func)
+    args = bind_primitive(frame, rule_of(halves[0]), node, shown)
+    if splits(callee.value):  # ``a, b, c = np.split(x, 3)``: as many parts as its sections
+        halves = halves[:parts_of(frame, args, len(halves), node, shown)]
     if count != len(halves):
         raise frame.error(UnsupportedSyntaxError, node, f"{shown} returns {len(halves)} "
                           f"values, not {count}", f"unpack it into {len(halves)} names")
-    args = bind_primitive(frame, rule_of(halves[0]), node, shown)
     return tuple(operands.emit_op(frame, half, args, None) for half in halves)
+
+
+def parts_of(frame, args, most, node, shown):
+    """How many parts a split of ``args`` (its sections a constant int, at most
+    ``most``) gives."""
+    sections = args[1].value if isinstance(args[1], ir.Const) else None
+    if type(sections) is not int or not 0 < sections <= most:
+        raise frame.error(UnsupportedSyntaxError, node, f"{shown} into {sections!r} parts "
+                          "is not supported", f"split into a constant number of parts, "
+                          f"at most {most}")
+    return sections
 
 
 def variadic_call(frame, name, node, shown, target):

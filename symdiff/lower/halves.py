@@ -3,21 +3,22 @@ record.
 
 Expects a subscript (``ast.Subscript``) in a function being lowered.  Guarantees
 ``pair_half``: where the subscript reads an element (by a constant index, negative too)
-of a call of a function returning two or three values (``registry.pairs``,
-``array_pairs``), the operand of that part's record of the call's arguments, as
-``first, second = f(x)`` gives it; None for any other subscript (a pair indexed
-otherwise is refused where the call is lowered).
+of a call of a function returning two, three or four values (``registry.pairs``,
+``array_pairs``), or a part of a split into a constant number of parts, the operand of
+that part's record of the call's arguments, as ``first, second = f(x)`` gives it; None
+for any other subscript (a pair indexed otherwise is refused where the call is lowered).
 
     logdet = np.linalg.slogdet(K)[1]   ->  logdet = slogdet_logdet(K)
     m = math.frexp(x)[0]               ->  m = frexp_mantissa(x)
     s = np.linalg.svd(A, full_matrices=False)[1]  ->  s = svd_s(A, False)
+    b = np.split(x, 3)[1]              ->  b = split_1(x, 3, 0)   (a split's part, by index)
 """
 
 import ast
 
 from symdiff.lower import names, operands
-from symdiff.lower.calls import bind_primitive
-from symdiff.primitives.registry import array_pairs, pairs, rule_of
+from symdiff.lower.calls import bind_primitive, parts_of
+from symdiff.primitives.registry import array_pairs, pairs, rule_of, splits
 
 
 def pair_half(frame, node, target):
@@ -26,14 +27,22 @@ def pair_half(frame, node, target):
     if not (isinstance(call, ast.Call) and isinstance(index, (ast.Constant, ast.UnaryOp))):
         return None
     at = _index(index)
+    if at is None:
+        return None
     callee = _callee(frame, call.func)
     halves = None if callee is None or callee.kind != "primitive" else (
         pairs().get(callee.value) or array_pairs().get(callee.value))
-    if halves is None or at is None or not -len(halves) <= at < len(halves):
+    if halves is None:
         return None
-    half = halves[at % len(halves)]
-    args = bind_primitive(frame, rule_of(half), call, ast.unparse(call.func))
-    return operands.emit_op(frame, half, args, target)
+    split = splits(callee.value)
+    if not split and not -len(halves) <= at < len(halves):
+        return None
+    shown = ast.unparse(call.func)
+    args = bind_primitive(frame, rule_of(halves[0]), call, shown)
+    count = parts_of(frame, args, len(halves), call, shown) if split else len(halves)
+    if not -count <= at < count:
+        return None
+    return operands.emit_op(frame, halves[at % count], args, target)
 
 
 def _index(node):

@@ -34,6 +34,12 @@ STATIC = {"axis": (lambda v: v is None or type(v) is int, "an int or None"),
                     "None, 2, 'fro' or 'nuc'"),
           "one": (lambda v: v == 1 and type(v) is int, "1 only"),
           "str": (lambda v: isinstance(v, str), "a string"),
+          "fraction": (lambda v: type(v) in (int, float) and 0 <= v <= 1, "a number from 0 to 1"),
+          "percent": (lambda v: type(v) in (int, float) and 0 <= v <= 100,
+                      "a number from 0 to 100"),
+          "mode": (lambda v: v in ("full", "valid", "same"), "'full', 'valid' or 'same'"),
+          "method": (lambda v: v in ("linear", "lower", "higher"),
+                     "'linear', 'lower' or 'higher'"),
           "kind": (lambda v: v is None or v in _SORTS, "None or one of " + ", ".join(
               map(repr, _SORTS)))}
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from symdiff.core import expr as ex
 from symdiff.core import types as t
-from symdiff.primitives.array_reductions import _none, _text
+from symdiff.primitives.array_reductions import _none, _text, _true
 from symdiff.primitives.arrays import _Spread, _array, reduced
 from symdiff.primitives.broadcasting import CastBack, constant_value
 from symdiff.primitives.record import table
@@ -31,10 +31,10 @@ def averaged(args, consts):
     """The mean's type; with weights, of the dtype ``x`` and the weights promote to.
     Weights of another number of axes than ``x`` are of one axis, along an int axis."""
     x, _, w = (tuple(args) + (None, None, t.NONE))[:3]
-    axis = (tuple(consts) + (None, None))[1]
+    axis, _, keepdims = (tuple(consts) + (None, None, None, False))[1:4]
     if not isinstance(x, t.Array):
         return None
-    mean = reduced((x,), (None, axis))
+    mean = reduced((x,), (None, axis, keepdims))
     if w == t.NONE or mean is None:
         return mean
     if not isinstance(w, t.Array):
@@ -56,12 +56,12 @@ class _Weighted:
     along: bool  # weights of one axis, along ``axis``, for ``x`` of more
 
     def pieces(self, g, args, out, names):
-        x, axis, w = args
+        x, axis, w, keepdims = args
         if _none(axis):
             return g, out, w, _text("numpy.sum(w)", names, w=w)
-        back = {"g": g, "out": out}
-        g, out = (_text("numpy.expand_dims(v, axis)", names, v=v, axis=axis)
-                  for v in back.values())
+        if not _true(keepdims):
+            g, out = (_text("numpy.expand_dims(v, axis)", names, v=v, axis=axis)
+                      for v in (g, out))
         if not self.along:
             return g, out, w, _text("numpy.sum(w, axis=axis, keepdims=True)", names, w=w,
                                     axis=axis)
@@ -106,15 +106,15 @@ class _WeightsTangent(_Weighted):
     over the averaged axes."""
 
     def __call__(self, g, args, out, names):
-        x, axis, _ = args
+        x, axis, _, keepdims = args
         dw = _text("numpy.expand_dims(dw, others)", names, dw=g, others=self.others(
             axis)) if self.along else g
         _, back, _, _ = self.pieces(g, args, out, names)
         spread = _text("dw * (x - out)", names, dw=dw, x=x, out=back)
         kept = {} if _none(axis) else {"axis": axis}
-        summed = _text("numpy.sum(s, axis=axis)" if kept else "numpy.sum(s)", names, s=spread,
-                       **kept)
-        total = _text("numpy.sum(w, axis=axis)" if kept and not self.along else
+        over = (", axis=axis" if kept else "") + (", keepdims=True" if _true(keepdims) else "")
+        summed = _text(f"numpy.sum(s{over})", names, s=spread, **kept)
+        total = _text(f"numpy.sum(w{over})" if kept and not self.along else
                       "numpy.sum(w)", names, w=args[2], **kept)
         return _text("s / total", names, s=summed, total=total)
 
@@ -126,11 +126,11 @@ class _Unweighted:
     kind: object
 
     def __call__(self, g, args, out, names):
-        return _Spread(self.kind, True)(g, (args[0], args[1], ex.Const(False)), out, names)
+        return _Spread(self.kind, True)(g, (args[0], args[1], args[3]), out, names)
 
 
-_FORWARD = "numpy.average(x, axis=axis, weights=weights)"
-_PARAMS = ("x", "axis", "weights")
+_FORWARD = "numpy.average(x, axis=axis, weights=weights, keepdims=keepdims)"
+_PARAMS = ("x", "axis", "weights", "keepdims")
 
 
 def _weighted(args):
@@ -141,26 +141,27 @@ def _weighted(args):
 def _average_vjp(args, out):
     weighted, along = _weighted(args)
     if not weighted:
-        return (_Unweighted(args[0]), None, None)
+        return (_Unweighted(args[0]), None, None, None)
     x, w = args[0], args[2]
     promoted = t.Array(t.broadcast((t.Array(x.dtype, 0, ()), t.Array(w.dtype, 0, ()))).dtype,
                        0, ())  # (a float32 array met float64 weights: cast back)
     return (CastBack(_ByValues(x.ndim, along), x, promoted), None,
-            CastBack(_ByWeights(x.ndim, along), w, promoted))
+            CastBack(_ByWeights(x.ndim, along), w, promoted), None)
 
 
 def _average_jvp(args, out):
     weighted, along = _weighted(args)
-    by_values = Linear(_FORWARD, _PARAMS, 0, defaults=(None, None))
-    return (by_values, None, _WeightsTangent(args[0].ndim, along) if weighted else None)
+    by_values = Linear(_FORWARD, _PARAMS, 0, defaults=(None, None, False))
+    return (by_values, None, _WeightsTangent(args[0].ndim, along) if weighted else None, None)
 
 
 RECORDS = table(
-    _array("average", _FORWARD, _PARAMS, averaged, _average_vjp, defaults=(None, None),
-           ints=("axis",), numpy=("average",), jvp=_average_jvp),
+    _array("average", _FORWARD, _PARAMS, averaged, _average_vjp, defaults=(None, None, False),
+           ints=("axis", "keepdims"), numpy=("average",), by_position=3, jvp=_average_jvp),
 )
 
 METHODS = {}
-STATICS = {"average": {"axis": "axes"}}
-HINTS = {"average": "it takes an array, a constant axis (an int, a tuple of ints or None) "
-                    "and weights of the array's shape, or of one axis along an int axis"}
+STATICS = {"average": {"axis": "axes", "keepdims": "bool"}}
+HINTS = {"average": "it takes an array, a constant axis (an int, a tuple of ints or None), "
+                    "weights of the array's shape, or of one axis along an int axis, and "
+                    "keepdims (returned= not yet)"}

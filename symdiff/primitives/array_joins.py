@@ -1,5 +1,5 @@
 """Array joins as records: ``concatenate``, ``stack``, ``vstack``, ``hstack``,
-``column_stack`` and ``numpy.array`` of arrays or numbers written out, one record per
+``column_stack``, ``dstack`` and ``numpy.array`` of arrays or numbers written out, one record per
 count (``FAMILIES``: ``concatenate_2``...; ``array_shapes`` registers them with its own).
 
 Expects argument types of ``symdiff.core.types``; a join's ``axis`` a constant.
@@ -157,6 +157,46 @@ def _sided(name, stacking_1d, axis_1d, axis_nd):
     return make
 
 
+def _depth_stacked(count):
+    """``dstack``: vectors as ``(1, n)`` and matrices stacked along a third axis; arrays of
+    three axes or more concatenated along it."""
+    arrays = tuple(f"a{i}" for i in range(count))
+    listed = ", ".join(arrays) + ("," if count == 1 else "")
+
+    def rule(args, consts):
+        kinds = list(args)
+        if not _arrays_alike(kinds) or kinds[0].ndim == 0:
+            return None
+        if kinds[0].ndim >= 3:
+            return concatenated(kinds + [None], (None,) * len(kinds) + (2,))
+        units = (0,) if kinds[0].ndim == 1 else tuple(a for a in (0, 1) if all(
+            a in k.unit_axes for k in kinds))
+        return t.Array(_float_dtype(kinds), 3, units + ((2,) if count == 1 else ()))
+
+    def vjp(args, out):
+        ndim = args[0].ndim
+        return tuple(_DepthPart(i, ndim) for i in range(count))
+    return _array(f"dstack_{count}", f"numpy.dstack([{listed}])", arrays, rule, vjp,
+                  jvp=linear(*range(count), joint=True))
+
+
+@dataclass(frozen=True)
+class _DepthPart:
+    """The adjoint of the ``index``th array ``dstack`` joined: its layer of ``g`` (of a
+    vector, its one row), or its part along the third axis."""
+
+    index: int
+    ndim: int
+
+    def __call__(self, g, args, out, names):
+        if self.ndim >= 3:
+            return _Part(self.index, 2, False)(g, args, out, names)
+        layer = ex.Tuple((_SLICE, _SLICE, ex.Const(self.index)))
+        if self.ndim == 1:
+            layer = ex.Tuple((ex.Const(0), _SLICE, ex.Const(self.index)))
+        return ex.Subscript(g, layer)
+
+
 def _array_of(count):
     items = tuple(f"a{i}" for i in range(count))
     listed = ", ".join(items) + ("," if count == 1 else "")
@@ -172,6 +212,7 @@ FAMILIES = {
     "stack": lambda n: _joined("stack", "stack", stacked, True, n),
     "vstack": _sided("vstack", True, 0, 0), "hstack": _sided("hstack", False, 0, 1),
     "column_stack": _sided("column_stack", True, 1, 1),  # vectors as columns
+    "dstack": _depth_stacked,
     "array": _array_of,
 }
 WRITTEN = {head: (0, "list") for head in FAMILIES}  # the arrays, a list written out

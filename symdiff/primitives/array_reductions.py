@@ -27,7 +27,7 @@ from symdiff.core import expr as ex
 from symdiff.core import types as t
 from symdiff.primitives.arrays import (_array, _each_axis, or_a_number,
                                        or_a_number_given_back, reduced)
-from symdiff.primitives.broadcasting import Text, constant_value as _constant
+from symdiff.primitives.broadcasting import constant_value as _constant
 from symdiff.primitives.record import table
 from symdiff.primitives.tangents import Contracted, linear
 from symdiff.primitives.texts import instantiate
@@ -216,6 +216,16 @@ class _Difference:
                      b=widths(0, 1))
 
 
+def _traced_back(g, args, out, names):
+    """``trace``'s adjoint: ``g`` on the diagonal it sums (``k=offset`` off the main one)."""
+    offset = args[1] if len(args) > 1 else ex.Const(0)
+    if isinstance(offset, ex.Const) and offset.value == 0:
+        return _text("g * numpy.eye(x.shape[0], x.shape[1], dtype=x.dtype)", names, g=g,
+                     x=args[0])
+    return _text("g * numpy.eye(x.shape[0], x.shape[1], k=k, dtype=x.dtype)", names, g=g,
+                 x=args[0], k=offset)
+
+
 # --- the type rules ------------------------------------------------------------------------
 
 def _array_of(args, ndim=None):
@@ -330,9 +340,9 @@ RECORDS = table(
     _array("diff", "numpy.diff(x, n=n, axis=axis)", ("x", "n", "axis"), differenced,
            _by_ndim(_Difference, 3), defaults=(1, -1), ints=("n", "axis"), numpy=("diff",),
            jvp=linear()),
-    _array("trace", "numpy.trace(x)", ("x",), traced,
-           lambda args, out: (Text("g * numpy.eye(x.shape[0], x.shape[1], dtype=x.dtype)",
-                                   ("x",)),), numpy=("trace",), jvp=linear()),
+    _array("trace", "numpy.trace(x, offset=offset)", ("x", "offset"), traced,
+           lambda args, out: (_traced_back, None),
+           defaults=(0,), ints=("offset",), numpy=("trace",), jvp=linear()),
 )
 
 METHODS = {"max": "array_max", "min": "array_min", "prod": "array_prod", "var": "array_var",
@@ -348,6 +358,7 @@ STATICS = {  # (``axes``: an int, a tuple of ints or None; ``sum`` and ``mean`` 
     "logsumexp": {"axis": "axes", "b": "none", "keepdims": "bool"},
     "cumsum": {"axis": "axis"},
     "diff": {"n": "one", "axis": "int"},
+    "trace": {"offset": "int"},
 }
 
 HINTS = {"trace": "it takes a matrix (an array of 2 axes)",

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 
 from symdiff.core import expr as ex
 from symdiff.core import types as t
-from symdiff.primitives import array_joins, array_pads
+from symdiff.primitives import array_joins, array_pads, array_selects
 from symdiff.primitives.array_joins import _value
 from symdiff.primitives.array_reductions import _text
 from symdiff.primitives.arrays import _array
@@ -238,8 +238,10 @@ def _like(args, consts):
 
 def _as_array(args, consts):
     """``numpy.asarray(x)``: ``x`` itself for an array, an array of no axes for a float
-    (a Python float, a NumPy scalar)."""
+    (a Python float, a NumPy scalar) or an int (of int64: data)."""
     x = args[0] if args else None
+    if x == t.INT:
+        return t.Array("int64", 0, ())
     return t.Array("float64", 0, ()) if isinstance(x, t.Float) else _like(args, consts)
 
 
@@ -279,14 +281,14 @@ def _spaced_vjp(args, out):
 
 FAMILIES = {  # head -> its record of ``count`` sizes or values
     "reshape": _reshape, "transpose_axes": _transpose_axes, **array_joins.FAMILIES,
-    **array_pads.FAMILIES,
+    **array_pads.FAMILIES, **array_selects.FAMILIES,
     "zeros": lambda n: _made("zeros", "zeros", n),
     "ones": lambda n: _made("ones", "ones", n), "full": lambda n: _made("full", "full", n, True),
     "broadcast_to": _broadcast_to,
 }
 WRITTEN = {  # head -> (where its sizes or values stand in the call, how they are written)
     "reshape": (1, "rest"), "transpose_axes": (1, "rest"), **array_joins.WRITTEN,
-    **array_pads.WRITTEN,
+    **array_pads.WRITTEN, **array_selects.WRITTEN,
     "zeros": (0, "shape"), "ones": (0, "shape"), "full": (0, "shape"),
     "broadcast_to": (1, "shape"),
 }
@@ -305,8 +307,8 @@ def _head(head, names):
 
 RECORDS = table(
     *(_head(head, (head,)) for head in ("reshape", "concatenate", "stack", "vstack",
-                                        "hstack", "column_stack", "array", "zeros", "ones",
-                                        "full", "pad", "broadcast_to")),
+                                        "hstack", "column_stack", "dstack", "array", "zeros",
+                                        "ones", "full", "pad", "broadcast_to", "select")),
     _array("reshape_as", "x.reshape(s.shape)", ("x", "s"), reshaped_as,
            lambda args, out: (Text("g.reshape(x.shape)", ("x", "s")), None), jvp=linear()),
     _array("broadcast_to_as", "numpy.broadcast_to(x, s.shape)", ("x", "s"), broadcast_as,
@@ -364,7 +366,8 @@ HINTS = {
     **{head: "it takes its sizes (ints) written out, or an array's shape: "
              f"np.{head}(x.shape)" for head in ("zeros", "ones", "full")},
     **{head: "it takes arrays of one number of axes, written out: [a, b], and a constant "
-             "axis" for head in ("concatenate", "stack", "vstack", "hstack", "column_stack")},
+             "axis" for head in ("concatenate", "stack", "vstack", "hstack", "column_stack",
+                                 "dstack")},
     "broadcast_to": "it takes an array or a number and its new sizes (ints) written out, "
                     "as many as its axes or more, or another array's shape: "
                     "np.broadcast_to(x, y.shape)",

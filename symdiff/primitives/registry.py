@@ -29,6 +29,7 @@ from symdiff.primitives import (array_averages, array_casts, array_copies, array
                                 arrays,
                                 changes, container_reductions, containers, indexing, random,
                                 scalar, scipy, stacked)
+from symdiff.primitives import array_more, array_splits
 from symdiff.primitives.record import primitive
 from symdiff.core.types import FLOAT, INT
 from symdiff.primitives.special import HELPERS
@@ -51,7 +52,8 @@ def _register(*modules):
 
 
 _CHECKED = (array_averages, array_reductions, array_linalg, array_shapes, array_moves, array_queries,
-            array_cumulative, array_copies, array_tensordot, array_softmax)  # see array_checked
+            array_cumulative, array_copies, array_tensordot, array_softmax, array_more,
+            array_splits)  # see array_checked
 _STATICS = _register(*_CHECKED, array_masks, array_casts, array_dtypes, array_triangles,
                      random)
 _RECORDS = {**scalar.RECORDS, **scipy.RECORDS}
@@ -225,6 +227,12 @@ _ARRAY_NAMES = MappingProxyType({
 def pairs():
     """``{function: (op of the first half, op of the second)}`` for ``m, e = math.frexp(x)``."""
     return _PAIRS
+
+
+def splits(op):
+    """Whether the array operation ``op`` returns as many parts as its call asks for
+    (``np.split(x, 3)``: ``array_splits``), not a fixed number."""
+    return op in array_splits.SPLITS
 
 
 def array_pairs():

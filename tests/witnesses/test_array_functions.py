@@ -36,20 +36,20 @@ def test_numpy_under_any_name_and_from_imports():
 
 def test_a_function_the_tape_lacks_is_refused_naming_it_at_the_users_line():
     def f(x):
-        return np.sum(np.median(x))
+        return np.sum(np.kron(x, x))
     with pytest.raises(SymdiffError) as caught:
         tape.grad(f)(_x())
     error = caught.value
-    assert "numpy.median" in error.message
+    assert "numpy.kron" in error.message
     assert error.filename == __file__ and error.lineno == f.__code__.co_firstlineno + 1
 
 
 @pytest.mark.parametrize("call", [
-    lambda x: np.fft.fft(x), lambda x: np.median(x), lambda x: np.nancumprod(x),
+    lambda x: np.fft.fft(x), lambda x: np.kron(x, x), lambda x: np.nancumprod(x),
     lambda x: np.add.accumulate(x), lambda x: np.exp(x, out=np.empty(x.shape)),
     lambda x: np.linalg.eigvals(x), lambda x: np.linalg.norm(x, ord=-2),
     lambda x: np.multiply.at(x, [0], 2.0), lambda x: np.add.at(np.zeros(3), [0], x[0]),
-], ids=["fft", "median", "nancumprod", "accumulate", "out", "eigvals", "norm_-2", "multiply_at",
+], ids=["fft", "kron", "nancumprod", "accumulate", "out", "eigvals", "norm_-2", "multiply_at",
         "add_at_into_a_plain_array"])
 def test_refusals_outside_grad_too(call):
     with pytest.raises((SymdiffError, TypeError)):

@@ -39,6 +39,7 @@ from symdiff.witnesses.symbolic.arrays import options as _options
 from symdiff.witnesses.symbolic.functions import RealAbs
 from symdiff.witnesses.symbolic.autograd_names import unwrapped
 from symdiff.witnesses.symbolic.decompositions import DECOMPOSITIONS
+from symdiff.witnesses.symbolic.more_numpy import NUMPY_OWN, CALLS
 from symdiff.witnesses.symbolic.primitives import _PRIMITIVES, _primitive_name
 
 _NUMPY_OWN = (  # NumPy's own code runs on arrays of sympy values: sums and rearrangements
@@ -84,7 +85,7 @@ class NumpyCalls(ArrayReader):
         """{function: how the witness computes it}, for the modules the code imported."""
         if getattr(self, "_numpy_table", None) is None:
             np, table = numpy(), {}
-            for name in _NUMPY_OWN:
+            for name in _NUMPY_OWN + NUMPY_OWN:
                 table[_key(getattr(np, name, None))] = _numpy_own
             for name, own in _OWN.items():
                 module, _, attr = name.rpartition(".")
@@ -383,4 +384,4 @@ _OWN = {
     "ones_like": _like(1), "full_like": _like(None), "full": _full, "linalg.norm": _norm,
     "linalg.solve": _solve, "linalg.inv": _inv, "linalg.det": _det, "linalg.slogdet": _slogdet,
     "linalg.cholesky": _cholesky, **{name: _float for name in _FLOAT_TYPES}, **DECOMPOSITIONS,
-}
+    **CALLS}

@@ -13,7 +13,7 @@ that only read numbers (``argmax``, ``shape``, ``allclose``...) run on the numbe
 
     np.sum(x, axis=0)      -> array_reductions.sum_
     np.linalg.solve(A, b)  -> array_linalg.solve
-    np.median(x)           -> SymdiffError: numpy.median has no derivative on the tape's
+    np.kron(x, y)          -> SymdiffError: numpy.kron has no derivative on the tape's
                               arrays
 """
 
@@ -23,6 +23,7 @@ from symdiff.errors import SymdiffError
 from symdiff.witnesses.tape import array_arrangements as arrangements
 from symdiff.witnesses.tape import array_decompositions as decompositions
 from symdiff.witnesses.tape import array_linalg as linalg
+from symdiff.witnesses.tape import array_more as more
 from symdiff.witnesses.tape import array_reductions as reductions
 from symdiff.witnesses.tape import array_shapes as shapes
 from symdiff.witnesses.tape.array_ufuncs import ufunc_table
@@ -49,6 +50,10 @@ _DIFFERENTIABLE = {  # numpy's name -> the tape's function
     "tile": arrangements.tile, "repeat": arrangements.repeat, "pad": arrangements.pad,
     "triu": arrangements.triu, "tril": arrangements.tril, "average": arrangements.average,
     "atleast_1d": arrangements.atleast_1d, "atleast_2d": arrangements.atleast_2d,
+    **{name: getattr(more, name) for name in (
+        "median", "quantile", "percentile", "nansum", "nanmean", "nanmax", "nanmin", "cross",
+        "convolve", "correlate", "append", "split", "array_split", "hsplit", "vsplit",
+        "linspace", "dstack", "select", "real", "imag", "nan_to_num", "atleast_3d")},
     "tensordot": arrangements.tensordot, "vdot": arrangements.vdot, "ptp": arrangements.ptp, "sinc": arrangements.sinc,
 }
 _LINALG = {"norm": reductions.norm, "solve": linalg.solve, "inv": linalg.inv,

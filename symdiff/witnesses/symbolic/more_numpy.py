@@ -1,0 +1,77 @@
+"""More NumPy functions in the sympy witness: ``np.median``, ``np.quantile`` and
+``np.percentile`` of one ``q``, by their own definition at the point, and those NumPy's own
+code computes on arrays of sympy values (``NUMPY_OWN``: ``cross``, ``convolve``...), and
+``np.select`` of its conditions' truth at the point.
+
+Expects an ``ArrayReader`` (its ``numbers_of``) and arrays of sympy values.  Guarantees
+the entries ordered by their values at the point (ties as they stand), read at the
+places below and above ``q (n - 1)`` and interpolated linearly (``method='linear'``,
+NumPy's default), or the one place below (``lower``) or above (``higher``):
+
+    np.median(x) at x = (3.0, 1.0, 2.0)       ──►  x_2
+    np.quantile(x, 0.25) at x = (1.0, 2.0, 4.0)   ──►  x_0/2 + x_1/2
+"""
+
+import math
+
+from symdiff.witnesses.symbolic.arrays import lifted, numpy, operand, plain
+
+_PARAMS = ("q", "axis", "out", "overwrite_input", "method", "keepdims")
+
+
+def _quantile_of(reader, x, q, axis, method, keepdims, node):
+    np = numpy()
+    axes = tuple(range(x.ndim)) if axis is None else tuple(
+        a % x.ndim for a in (axis if isinstance(axis, tuple) else (axis,)))
+    kept = [a for a in range(x.ndim) if a not in axes]
+    rows = np.transpose(x, kept + list(axes)).reshape(tuple(x.shape[a] for a in kept) + (-1,))
+    numbers = reader.numbers_of(rows, node)
+    n = rows.shape[-1]
+    place = q * (n - 1)
+    below = math.floor(place)
+    above, share = min(below + 1, n - 1), place - below
+    if method != "linear":
+        below = above = math.ceil(place) if method == "higher" else below
+        share = 0.0
+    found = np.empty(rows.shape[:-1], dtype=object)
+    for index in np.ndindex(found.shape):
+        ordered = rows[index][np.argsort(numbers[index], kind="stable")]
+        found[index] = ordered[below] * (1 - share) + ordered[above] * share if share else (
+            ordered[below])
+    if keepdims:
+        found = found.reshape(tuple(1 if a in axes else n for a, n in enumerate(x.shape)))
+    return lifted(found if found.ndim else found[()])
+
+
+def _quantile(scale):
+    def compute(reader, func, args, kwargs, node):
+        given = dict(zip(_PARAMS, args[1:]), **kwargs)
+        if given.get("out") is not None or given.get("method", "linear") not in (
+                "linear", "lower", "higher"):
+            raise reader.unsupported(node, "a quantile other than linear, lower or higher")
+        q = 0.5 if scale is None else float(plain(given["q"])) / scale
+        x = operand(numpy().asarray(args[0], dtype=object))
+        return _quantile_of(reader, x, q, plain(given.get("axis")), given.get(
+            "method", "linear"), bool(plain(given.get("keepdims", False))), node)
+    return compute
+
+
+NUMPY_OWN = ("cross", "convolve", "correlate", "append", "split", "array_split", "hsplit",
+             "vsplit", "dstack", "real", "atleast_3d")
+def _condition(reader, condition, node):
+    """A condition's truth at the point: a boolean array (or a bool)."""
+    if hasattr(condition, "dtype") and condition.dtype == object:
+        return reader.numbers_of(condition, node, "condition") != 0
+    return condition if hasattr(condition, "dtype") else reader.truthy(condition, node)
+
+
+def _select(reader, func, args, kwargs, node):
+    """``np.select``: NumPy's own, of the conditions' truth at the point."""
+    given = dict(zip(("condlist", "choicelist", "default"), args), **kwargs)
+    conditions = [_condition(reader, c, node) for c in given["condlist"]]
+    choices = [operand(c) for c in given["choicelist"]]
+    return lifted(numpy().select(conditions, choices, operand(given.get("default", 0))))
+
+
+CALLS = {"median": _quantile(None), "quantile": _quantile(1.0),
+             "percentile": _quantile(100.0), "select": _select}

@@ -1,0 +1,43 @@
+import numpy as np
+
+
+def grad_filtered_halves(x, k):
+    # line 64: left, right = np.split(np.convolve(x, k, mode="same"), 2)
+    convolve_value = np.convolve(x, k, mode='same')
+    split_value = np.split(convolve_value, 2, axis=0)[0]
+    split_value_1 = np.split(convolve_value, 2, axis=0)[1]
+    # line 65: return np.sum(np.tanh(left) * right) + np.sum(np.cross(x[:3], k[:3]) ** 2)
+    tanh_result = np.tanh(split_value)
+    mul_result = tanh_result * split_value_1
+    x_part = x[:3]
+    k_part = k[:3]
+    cross_result = np.cross(x_part, k_part)
+    # reverse sweep: adjoints, from the result back
+    dx = np.zeros_like(x)
+    dk = np.zeros_like(k)
+    # line 65: return np.sum(np.tanh(left) * right) + np.sum(np.cross(x[:3], k[:3]) ** 2)
+    dcross_result = 2 * cross_result
+    dx_part = np.cross(k_part, dcross_result)
+    dk[:3] += np.cross(dcross_result, x_part)
+    dx[:3] += dx_part
+    dmul_result = np.full_like(mul_result, 1.0)
+    dtanh_result = dmul_result * split_value_1
+    dright = dmul_result * tanh_result
+    dleft = dtanh_result * (1.0 - tanh_result * tanh_result)
+    # line 64: left, right = np.split(np.convolve(x, k, mode="same"), 2)
+    dconvolve_value = (np.pad(dright,
+                              (convolve_value.shape[0] // 2,
+                               convolve_value.shape[0] - convolve_value.shape[0] // 2 - dright.shape[0]))
+                       + np.pad(dleft,
+                                (0, convolve_value.shape[0] - dleft.shape[0])))
+    dx = (dx
+          + np.correlate(np.pad(dconvolve_value,
+                                ((x.size + k.size - 1 - dconvolve_value.size) // 2,
+                                 (x.size + k.size - dconvolve_value.size) // 2)),
+                         k, mode='valid'))
+    dk = (dk
+          + np.correlate(np.pad(dconvolve_value,
+                                ((x.size + k.size - 1 - dconvolve_value.size) // 2,
+                                 (x.size + k.size - dconvolve_value.size) // 2)),
+                         x, mode='valid'))
+    return dx, dk
