@@ -113,7 +113,7 @@ def _part(name, index):
 
 
 _NAMES = ("split", "array_split", "hsplit", "vsplit")
-SPLITS = frozenset(_NAMES)  # (``registry.splits``)
+SPLITS = frozenset(f"{name}_0" for name in _NAMES)  # the ops calls name (``registry.splits``)
 
 RECORDS = table(*(_part(name, i) for name in _NAMES for i in range(PARTS)))
 METHODS = {}
