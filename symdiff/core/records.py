@@ -33,6 +33,8 @@ constructor need not take them).
 """
 
 import dataclasses
+import functools
+import types
 from dataclasses import dataclass
 
 from symdiff.core.types import FLOAT, Dict, Tuple, Type  # noqa: F401 (FLOAT: the doctest's)
@@ -106,6 +108,18 @@ def is_instance_record(obj):
     """Whether the value ``obj`` is a namedtuple or dataclass instance."""
     return (isinstance(obj, tuple) and is_namedtuple_class(type(obj))) or (
         dataclasses.is_dataclass(obj) and not isinstance(obj, type))
+
+
+def is_data_object(obj):
+    """Whether the value ``obj`` (a module-level or closure object) is read by its fields
+    as data: a namedtuple or dataclass instance, or an instance of a class of the user's
+    holding its fields in ``__dict__`` (not a module, a class, a function, a method)."""
+    if is_instance_record(obj):
+        return True
+    cls = type(obj)
+    return hasattr(obj, "__dict__") and cls.__module__ != "builtins" and not isinstance(
+        obj, (type, types.ModuleType, types.FunctionType, types.MethodType,
+              functools.partial))
 
 
 def watched_values(obj):

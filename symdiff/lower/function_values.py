@@ -23,7 +23,7 @@ import inspect
 
 from symdiff.frontend.parse import lambda_as_def
 from symdiff.frontend.resolve import Meaning
-from symdiff.core.records import is_record
+from symdiff.core.records import Record, is_record
 from symdiff.ir import nodes as ir
 from symdiff.lower import containers, names
 from symdiff.lower.scope import Nested
@@ -57,6 +57,9 @@ def function_value(frame, node, param, called=False):
     parameter bound to one, a lambda written here, a bound method; with ``called``, the
     parameter is called where it goes: an object whose class defines ``__call__``), or
     None."""
+    held = names.held_object(frame, node) if isinstance(node, (ast.Name, ast.Attribute)) else None
+    if held is not None:  # an object read as data: ``self`` of a method, ``integrate(system)``
+        return Meaning("object", *held)
     method = bound_method(frame, node) if called or isinstance(node, ast.Attribute) else None
     if method is not None:  # ``s.force``, or ``s`` whose class defines ``__call__``
         node = method
@@ -81,7 +84,13 @@ def bound_method(frame, node):
     found = containers.container_of(frame, receiver) if isinstance(
         receiver, (ast.Name, ast.Attribute, ast.Subscript)) else None
     kind = found and containers.kind_of_operand(frame, ir.Ref(*found))
-    if not is_record(kind) or not isinstance(kind.cls, type) or name in dict(kind.items):
+    held = None if found else names.held_object(frame, receiver) if isinstance(
+        receiver, (ast.Name, ast.Attribute)) else None
+    if held is not None:  # ``system.rhs`` of an object read as data
+        kind = Record((), type(held[0]), tuple(vars(held[0]) if hasattr(
+            held[0], "__dict__") else ()))
+    if not is_record(kind) or not isinstance(kind.cls, type) or name in dict(kind.items) or (
+            name in kind.static):
         return None
     try:
         function = inspect.getattr_static(kind.cls, name)

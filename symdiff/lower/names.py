@@ -21,18 +21,22 @@ from symdiff.frontend.resolve import (Meaning, classify, lookup, module_attribut
 from symdiff.ir import nodes as ir
 from symdiff.analysis.expression_types import STRING_METHODS
 from symdiff.core import types as t
-from symdiff.core.records import is_instance_record as is_record, watched_values
+from symdiff.core.records import is_data_object, is_instance_record as is_record
+from symdiff.core.records import watched_values
+from symdiff.lower.object_fields import field_of
 from symdiff.lower.operands import operand_ast, reads_of
 from symdiff.primitives.registry import refused, refused_names
 
 _USES = {"module": "use one of its functions or constants, such as math.pi",
          "table": "index it (T[i]) or loop over it (for c in T)",
          "range": "use it in a for loop: for i in range(n)",
-         "reversed": "use it in a for loop: for c in reversed(T)"}  # by kind: what to do
+         "reversed": "use it in a for loop: for c in reversed(T)",
+         "object": "read one of its fields (obj.mass) or call one of its methods"}
 KINDS = {"module": "a module", "function": "a function", "range": "the builtin range",
          "reversed": "the builtin reversed",
          "custom": "a function", "nested": "a function", "table": "a table of numbers",
-         "stop_gradient": "a function", "primitive": "a function", "other": "not a number"}
+         "stop_gradient": "a function", "primitive": "a function", "other": "not a number",
+         "object": "an object read as data"}
 
 
 def describe(value):
@@ -157,11 +161,12 @@ def attribute_operand(frame, node):
     if member is None or member.kind != "constant":
         raise frame.error(UnsupportedSyntaxError, node, f"{ast.unparse(node)} is not a number",
                           "call it, or use a number")
+    if member.name is not None:  # a field of an object: ``system_mass``
+        return ir.Const(member.value, frame.unit.global_name(member.name, member.value))
     base = meaning_of(frame, node.value.id, node.value).value
     if base in ("math", "numpy"):
         return ir.Const(member.value, f"{frame.unit.math_name}.{node.attr}")
-    preferred = f"{node.value.id}_{node.attr}" if is_record(base) else node.attr  # SP_k
-    return ir.Const(member.value, frame.unit.global_name(preferred, member.value))
+    return ir.Const(member.value, frame.unit.global_name(node.attr, member.value))
 
 
 def module_member(frame, node):
@@ -176,13 +181,13 @@ def module_member(frame, node):
         base = meaning_of(frame, node.value.id, node.value)
     if base.kind == "local":
         raise _local_member(frame, node)
-    if base.kind in ("other", "table") and is_record(base.value) and isinstance(
-            node.value, ast.Name):
-        return _field_of_global(frame, node, base.value)
+    held = held_object(frame, node.value) if base.kind in ("other", "table", "object") else None
+    if held is not None:
+        return field_of(frame, node, *held)
     if base.kind != "module":
         raise frame.error(UnsupportedSyntaxError, node,
-                          f"{ast.unparse(node)}: attribute access on {node.value.id} is not "
-                          "supported", "only attributes of modules can be used")
+                          f"{ast.unparse(node)}: attribute access on {ast.unparse(node.value)} "
+                          "is not supported", "only attributes of modules can be used")
     found = module_attribute(base.value, node.attr)
     if found is None and base.value == "math":
         refused = refused_math(frame, node, ast.unparse(node), attr=node.attr)
@@ -227,18 +232,24 @@ def _parameters(frame):
     return {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
 
 
-def _field_of_global(frame, node, obj):
-    """The number a field of a namedtuple or dataclass defined at module level holds
-    (``SP.k``), read as a constant of the build (which is built again when the field
-    changes, as for a table)."""
-    value = getattr(obj, node.attr, None)
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise frame.error(UnsupportedSyntaxError, node,
-                          f"{ast.unparse(node)}: {node.value.id}.{node.attr} of a "
-                          f"{type(obj).__name__} defined at module level is read as data, "
-                          "and only its number fields are", "pass the object as an argument "
-                          "(its fields are then read for the call), or read a number of it")
-    return Meaning("constant", value)
+def held_object(frame, node):
+    """``(object, name)`` of what ``node`` denotes when it is an object read as data
+    (``core.records.is_data_object``): a module-level or closure name (``system``), a
+    method's ``self`` bound to one (``Meaning("object")``), or a field of one holding
+    another (``system.layer``); None for anything else."""
+    if isinstance(node, ast.Attribute):
+        base = held_object(frame, node.value)
+        meant = base and field_of(frame, node, *base)
+        return (meant.value, meant.name) if meant and meant.kind == "object" else None
+    if not isinstance(node, ast.Name) or (scope_of(frame, node.id) is not None and (
+            not isinstance(scope_of(frame, node.id).functions.get(node.id), Meaning))):
+        return None
+    meant = meaning_of(frame, node.id, node)
+    if meant.kind == "object":
+        return meant.value, meant.name
+    if meant.kind in ("other", "table") and is_data_object(meant.value):
+        return meant.value, node.id
+    return None
 
 
 def is_kwargs(frame, node):

@@ -1,0 +1,58 @@
+"""Object methods: whether the methods a function calls on objects defined at module
+level (or in a closure) compute with NumPy arrays.
+
+Expects a ``ParsedFunction``.  Guarantees ``reaches_arrays``: True when the function
+computes with arrays (``kinds.uses_arrays``) or calls a method that does, on an object
+read as data (``core.records.is_data_object``): ``model.predict(x)``, ``model(x)`` of an
+object whose class defines ``__call__``, and in turn the methods those call through
+``self``, three calls deep at most.  Such a function is generated per kind of its
+arguments, as one computing with arrays is, so ``x`` is known to be an array.  A method
+whose source cannot be read counts as none (the build says why).
+
+    def k(x):                       reaches_arrays(parse_function(k))  -> True
+        return model.predict(x)     (predict computes ``self.W @ x``)
+"""
+
+import ast
+import inspect
+
+from symdiff.core.records import is_data_object
+from symdiff.errors import SymdiffError
+from symdiff.frontend.kinds import uses_arrays
+from symdiff.frontend.parse import parse_function
+
+
+def reaches_arrays(parsed, depth=3, bound=None):
+    """Whether ``parsed`` or a method it calls computes with arrays (see the module;
+    ``bound``: the objects its own names hold, ``self`` of a method)."""
+    if uses_arrays(parsed):
+        return True
+    return depth > 0 and any(reaches_arrays(method, depth - 1, {self: obj}) for (
+        method, self, obj) in _methods(parsed, bound or {}))
+
+
+def _methods(parsed, bound):
+    """``(parsed method, its first parameter, the object)`` of each method ``parsed``
+    calls on an object read as data."""
+    found, seen = [], []
+    for node in ast.walk(parsed.tree):
+        if not isinstance(node, ast.Call):
+            continue
+        receiver, attr = (node.func.value, node.func.attr) if isinstance(
+            node.func, ast.Attribute) else (node.func, "__call__")
+        if not isinstance(receiver, ast.Name):
+            continue
+        obj = bound.get(receiver.id, parsed.closure.get(receiver.id, parsed.globals.get(
+            receiver.id)))
+        method = inspect.getattr_static(type(obj), attr, None) if is_data_object(obj) else None
+        if not inspect.isfunction(method) or method in seen:
+            continue
+        seen.append(method)
+        try:
+            method_parsed = parse_function(method)
+        except SymdiffError:
+            continue
+        params = method_parsed.tree.args.posonlyargs + method_parsed.tree.args.args
+        if params:
+            found.append((method_parsed, params[0].arg, obj))
+    return found
