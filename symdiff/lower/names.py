@@ -268,7 +268,16 @@ def comparand(frame, node):
         meant = meaning_of(frame, node.id, node)
         if meant.kind == "other" and isinstance(meant.value, str):
             return ir.Const(meant.value)
-    return frame.value(node)
+    flag = object_flag(frame, node)
+    return ir.Const(flag.value) if flag is not None else frame.value(node)
+
+
+def object_flag(frame, node):
+    """The ``Meaning`` of ``node`` when it is a flag field of an object read as data
+    (``system.mode``: a str, a bool or None), else None."""
+    held = held_object(frame, node.value) if isinstance(node, ast.Attribute) else None
+    meant = held and field_of(frame, node, *held)
+    return meant if meant and meant.kind == "flag" else None
 
 
 def is_string_method(frame, node):
@@ -297,6 +306,8 @@ def is_string_value(frame, node):
         return isinstance(node.value, str)
     if isinstance(node, ast.Call):
         return isinstance(node.func, ast.Attribute) and is_string_method(frame, node)
+    if isinstance(node, ast.Attribute) and object_flag(frame, node) is not None:
+        return isinstance(object_flag(frame, node).value, str)
     if not isinstance(node, ast.Name):
         return False
     if scope_of(frame, node.id) is None:

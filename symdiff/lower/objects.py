@@ -41,6 +41,12 @@ def field_value(frame, node):
     if held is None:
         return None
     meant = field_of(frame, node, *held)
+    if meant.kind == "flag" and isinstance(meant.value, str):
+        raise frame.error(UnsupportedSyntaxError, node, f"{ast.unparse(node)} is a str, "
+                          "where a number is needed", "compare a string field "
+                          f"({ast.unparse(node)} == \"...\") or call its methods; to read it "
+                          "otherwise, pass the object as an argument (its fields are then "
+                          "read for the call)")
     if meant.kind == "flag":
         return ir.Const(meant.value)
     if meant.kind == "constant":
