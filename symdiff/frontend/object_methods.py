@@ -4,7 +4,7 @@ level (or in a closure) compute with NumPy arrays.
 Expects a ``ParsedFunction``.  Guarantees ``reaches_arrays``: True when the function
 computes with arrays (``kinds.uses_arrays``) or calls a method that does, on an object
 read as data (``core.records.is_data_object``): ``model.predict(x)``, ``model(x)`` of an
-object whose class defines ``__call__``, and in turn the methods those call through
+object whose class defines ``__call__``, ``self.first.score(x)`` of one in a field, and in turn the methods those call through
 ``self``, three calls deep at most.  Such a function is generated per kind of its
 arguments, as one computing with arrays is, so ``x`` is known to be an array.  A method
 whose source cannot be read counts as none (the build says why).
@@ -40,10 +40,7 @@ def _methods(parsed, bound):
             continue
         receiver, attr = (node.func.value, node.func.attr) if isinstance(
             node.func, ast.Attribute) else (node.func, "__call__")
-        if not isinstance(receiver, ast.Name):
-            continue
-        obj = bound.get(receiver.id, parsed.closure.get(receiver.id, parsed.globals.get(
-            receiver.id)))
+        obj = _object(parsed, bound, receiver)
         method = inspect.getattr_static(type(obj), attr, None) if is_data_object(obj) else None
         if not inspect.isfunction(method) or method in seen:
             continue
@@ -56,3 +53,14 @@ def _methods(parsed, bound):
         if params:
             found.append((method_parsed, params[0].arg, obj))
     return found
+
+
+def _object(parsed, bound, node):
+    """The object ``node`` names (``model``, ``self``, ``self.first``), or None."""
+    if isinstance(node, ast.Name):
+        return bound.get(node.id, parsed.closure.get(node.id, parsed.globals.get(node.id)))
+    if not isinstance(node, ast.Attribute):
+        return None
+    base = _object(parsed, bound, node.value)
+    return vars(base).get(node.attr) if is_data_object(base) and hasattr(
+        base, "__dict__") else None

@@ -1,0 +1,228 @@
+"""Objects defined at module level (or in a closure) and read as data, as science and
+ML code holds its constants and its models: ``system.mass``, ``system.energy(v)``,
+``np.sum(system.W @ x)``, ``model.predict(x)`` of a layer built once, an object with
+``__call__``, a method calling another through ``self``, an object held in a field of
+another, an object passed to a helper.
+
+Each entry of ``SCALAR_CASES`` is ``(function, points)`` of a function of numbers;
+``ARRAY_CASES`` the same of functions of arrays.  ``tests/end_to_end/
+test_global_objects.py`` checks each with ``symdiff.check`` (generated against the tape,
+sympy where it reads the function, and finite differences) at every point.  The objects'
+fields are data: nothing here differentiates by them.
+"""
+
+import math
+from collections import namedtuple
+from dataclasses import dataclass
+
+import numpy as np
+
+
+class System:
+    """A plain class: its fields set in ``__init__``."""
+
+    def __init__(self, mass, mode="soft"):
+        self.mass = mass
+        self.mode = mode
+        self.coeffs = [1.0, -0.5, 0.25]
+        self.W = np.array([[0.5, -1.0, 0.25], [1.5, 0.3, -0.7]])
+        self.damping = None
+
+    def energy(self, v):
+        return 0.5 * self.mass * v ** 2
+
+    def force(self, x):
+        if self.mode == "soft":
+            return -self.mass * math.tanh(x)
+        return -self.mass * x
+
+    def total(self, x, v):
+        return self.energy(v) + x * self.force(x)  # a method calling methods through self
+
+    def series(self, x):
+        s = 0.0
+        for c in self.coeffs:
+            s = s * x + c
+        return s
+
+    def damped(self, v):
+        if self.damping is None:
+            return self.energy(v)
+        return self.energy(v) * self.damping
+
+    @staticmethod
+    def square(x):
+        return x * x
+
+    def through_static(self, x):
+        return self.square(x) + self.mass * x
+
+
+class Spring:
+    """An object called as a function: ``spring(x)``."""
+
+    def __init__(self, k):
+        self.k = k
+
+    def __call__(self, x):
+        return 0.5 * self.k * x * x + math.sin(x)
+
+
+class Layer:
+    """A layer of a network built once at module level, its weights data."""
+
+    def __init__(self, W, b):
+        self.W = W
+        self.b = b
+
+    def predict(self, x):
+        return np.tanh(self.W @ x + self.b)
+
+    def score(self, x):
+        return np.sum(self.predict(x) ** 2)
+
+    def __call__(self, x):
+        return self.score(x)
+
+
+class Network:
+    """Layers held in fields of another object."""
+
+    def __init__(self, first, scale):
+        self.first = first
+        self.scale = scale
+
+    def loss(self, x):
+        return self.scale * self.first.score(x)
+
+
+@dataclass
+class Settings:
+    gain: float
+    verbose: bool = False
+
+
+Physics = namedtuple("Physics", "g rho")
+
+system = System(2.0)
+stiff = System(3.5, mode="hard")
+spring = Spring(4.0)
+settings = Settings(1.5)
+physics = Physics(9.81, 1.2)
+model = Layer(np.array([[0.2, -0.4, 0.1], [0.7, 0.3, -0.5]]), np.array([0.05, -0.1]))
+network = Network(model, 0.5)
+
+
+def field_times(v):
+    return system.mass * v ** 2
+
+
+def method_energy(v):
+    return system.energy(v)
+
+
+def method_force_hard(x):
+    return stiff.force(x) + system.force(x)
+
+
+def methods_through_self(x, v):
+    return system.total(x, v)
+
+
+def list_field_loop(x):
+    return system.series(x) * math.exp(-x)
+
+
+def list_field_element(x):
+    return system.coeffs[1] * x ** 3
+
+
+def none_field(v):
+    return system.damped(v)
+
+
+def static_method(x):
+    return system.through_static(x)
+
+
+def called_object(x):
+    return spring(x) * 2.0
+
+
+def dataclass_fields(x):
+    return settings.gain * x ** 2 if not settings.verbose else x
+
+
+def namedtuple_fields(h, v):
+    return physics.g * h + 0.5 * physics.rho * v * abs(v)
+
+
+def _kinetic(body, v):
+    return body.energy(v) + body.mass * v
+
+
+def object_passed_to_helper(v):
+    return _kinetic(system, v) + _kinetic(stiff, 2.0 * v)
+
+
+def make_closure(mass):
+    local = System(mass, mode="hard")
+
+    def closed(x):
+        return local.force(x) * x
+    return closed
+
+
+closed_over = make_closure(1.25)
+
+
+def array_field(x):
+    return np.sum(system.W @ x)
+
+
+def layer_predict(x):
+    return np.sum(model.predict(x))
+
+
+def layer_method_through_self(x):
+    return model.score(x)
+
+
+def layer_called(x):
+    return model(x) + np.sum(x * x)
+
+
+def nested_objects(x):
+    return network.loss(x)
+
+
+def nested_field(x):
+    return np.sum(network.first.W @ x) * network.scale
+
+
+SCALAR_CASES = [
+    (field_times, [(0.7,), (-1.3,)]),
+    (method_energy, [(0.7,), (1.9,)]),
+    (method_force_hard, [(0.4,), (-1.1,)]),
+    (methods_through_self, [(0.3, 0.8), (-0.9, 1.4)]),
+    (list_field_loop, [(0.6,), (1.7,)]),
+    (list_field_element, [(0.6,), (-1.2,)]),
+    (none_field, [(0.8,), (-0.4,)]),
+    (static_method, [(0.8,), (-0.4,)]),
+    (called_object, [(0.5,), (-1.5,)]),
+    (dataclass_fields, [(0.5,), (2.5,)]),
+    (namedtuple_fields, [(1.5, 0.3), (0.2, -0.9)]),
+    (object_passed_to_helper, [(0.5,), (-1.5,)]),
+    (closed_over, [(0.5,), (-1.5,)]),
+]
+
+X1 = np.array([0.3, -0.8, 1.1])
+X2 = np.array([-0.5, 0.4, 0.9])
+ARRAY_CASES = [
+    (array_field, [(X1,), (X2,)]),
+    (layer_predict, [(X1,), (X2,)]),
+    (layer_method_through_self, [(X1,), (X2,)]),
+    (layer_called, [(X1,), (X2,)]),
+    (nested_objects, [(X1,), (X2,)]),
+    (nested_field, [(X1,), (X2,)]),
+]
