@@ -239,7 +239,9 @@ def held_object(frame, node):
     another (``system.layer``); None for anything else."""
     if isinstance(node, ast.Attribute):
         base = held_object(frame, node.value)
-        meant = base and field_of(frame, node, *base)
+        own = base and (vars(base[0]) if hasattr(base[0], "__dict__") else dict(
+            zip(getattr(type(base[0]), "_fields", ()), base[0])))
+        meant = base and node.attr in own and field_of(frame, node, *base)  # (a method: no)
         return (meant.value, meant.name) if meant and meant.kind == "object" else None
     if not isinstance(node, ast.Name) or (scope_of(frame, node.id) is not None and (
             not isinstance(scope_of(frame, node.id).functions.get(node.id), Meaning))):

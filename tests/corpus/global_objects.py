@@ -96,6 +96,25 @@ class Network:
         return self.scale * self.first.score(x)
 
 
+class Decay:
+    """A right-hand side of an ODE, handed to an integrator as a bound method."""
+
+    def __init__(self, k):
+        self.k = k
+
+    def rhs(self, x):
+        return -self.k * math.sin(x)
+
+    def run(self, x0):
+        return euler(self.rhs, x0, 0.1, 4)
+
+
+def euler(rhs, x, dt, n):
+    for _ in range(n):
+        x = x + dt * rhs(x)
+    return x
+
+
 @dataclass
 class Settings:
     gain: float
@@ -111,6 +130,7 @@ settings = Settings(1.5)
 physics = Physics(9.81, 1.2)
 model = Layer(np.array([[0.2, -0.4, 0.1], [0.7, 0.3, -0.5]]), np.array([0.05, -0.1]))
 network = Network(model, 0.5)
+decay = Decay(0.7)
 
 
 def field_times(v):
@@ -176,6 +196,14 @@ def make_closure(mass):
 closed_over = make_closure(1.25)
 
 
+def bound_method_to_integrator(x0):
+    return euler(decay.rhs, x0, 0.1, 4)
+
+
+def method_running_integrator(x0):
+    return decay.run(x0) ** 2
+
+
 def array_field(x):
     return np.sum(system.W @ x)
 
@@ -214,6 +242,8 @@ SCALAR_CASES = [
     (namedtuple_fields, [(1.5, 0.3), (0.2, -0.9)]),
     (object_passed_to_helper, [(0.5,), (-1.5,)]),
     (closed_over, [(0.5,), (-1.5,)]),
+    (bound_method_to_integrator, [(0.5,), (2.0,)]),
+    (method_running_integrator, [(0.5,), (2.0,)]),
 ]
 
 X1 = np.array([0.3, -0.8, 1.1])

@@ -126,9 +126,11 @@ def _translate_inside(value, memo):
 
 def _is_user_object(value):
     """An instance of a class of the user's that defines methods (``model`` of ``model =
-    Layer(W, b)``): its methods are the user's code, to run on the tape's math."""
+    Layer(W, b)``): its methods are the user's code, to run on the tape's math.  A
+    wrapper (``functools.update_wrapper``) is not one: ``_wrapper`` says what it runs."""
     cls = type(value)
-    return isinstance(getattr(value, "__dict__", None), dict) and not isinstance(
+    return isinstance(getattr(value, "__dict__", None), dict) and _wrapped_by(
+        value) is None and not isinstance(
         value, (type, types.ModuleType, types.FunctionType, types.MethodType)) and any(
         isinstance(f, (types.FunctionType, staticmethod)) and _is_user(getattr(f, "__func__", f))
         for klass in cls.__mro__[:-1] for f in vars(klass).values())
