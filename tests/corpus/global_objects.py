@@ -50,6 +50,12 @@ class System:
             return self.energy(v)
         return self.energy(v) * self.damping
 
+    def split(self, x):
+        return self.mass * x, math.sin(x)
+
+    def transposed(self, x):
+        return np.sum(x @ self.W.T) + self.W.shape[0] * np.sum(x * x)
+
     @staticmethod
     def square(x):
         return x * x
@@ -204,6 +210,11 @@ def method_running_integrator(x0):
     return decay.run(x0) ** 2
 
 
+def unpacked_method(x):
+    p, q = system.split(x)
+    return p * q
+
+
 def array_field(x):
     return np.sum(system.W @ x)
 
@@ -218,6 +229,10 @@ def layer_method_through_self(x):
 
 def layer_called(x):
     return model(x) + np.sum(x * x)
+
+
+def array_field_transposed(x):
+    return system.transposed(x)
 
 
 def nested_objects(x):
@@ -244,6 +259,7 @@ SCALAR_CASES = [
     (closed_over, [(0.5,), (-1.5,)]),
     (bound_method_to_integrator, [(0.5,), (2.0,)]),
     (method_running_integrator, [(0.5,), (2.0,)]),
+    (unpacked_method, [(0.4,), (-1.1,)]),
 ]
 
 X1 = np.array([0.3, -0.8, 1.1])
@@ -253,6 +269,7 @@ ARRAY_CASES = [
     (layer_predict, [(X1,), (X2,)]),
     (layer_method_through_self, [(X1,), (X2,)]),
     (layer_called, [(X1,), (X2,)]),
+    (array_field_transposed, [(X1,), (X2,)]),
     (nested_objects, [(X1,), (X2,)]),
     (nested_field, [(X1,), (X2,)]),
 ]

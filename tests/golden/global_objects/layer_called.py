@@ -7,12 +7,12 @@ import numpy as np
 
 
 def grad_layer_called(x):
-    # line 79 (in predict): return np.tanh(self.W @ x + self.b)
+    # line 85 (in predict): return np.tanh(self.W @ x + self.b)
     predict_result = np.tanh(model_W @ x + model_b)
     # reverse sweep: adjoints, from the result back
-    # line 220: return model(x) + np.sum(x * x)
+    # line 231: return model(x) + np.sum(x * x)
     dx = 2.0 * x
-    # line 79 (in predict): return np.tanh(self.W @ x + self.b)
+    # line 85 (in predict): return np.tanh(self.W @ x + self.b)
     dx += model_W.T @ (2 * predict_result * (1.0
                                              - predict_result * predict_result))
     return dx
