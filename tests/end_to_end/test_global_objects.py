@@ -220,3 +220,17 @@ def test_a_method_assigning_a_field_is_refused_where_it_assigns_and_the_way_out_
     assert error.source_line.strip() == "self.mass = x" and "return it" in error.hint
     got = symdiff.grad(module.way_out, wrt="x")(1.5, module.body.mass)  # the way out
     assert got == symdiff.tape.grad(module.way_out, wrt="x")(1.5, module.body.mass)
+
+
+@pytest.mark.parametrize("name", ["layer_called", "nested_objects", "array_field_transposed"])
+def test_forward_mode_on_arrays_agrees_with_the_gradient_and_its_differences(name):
+    fn, points = CASES[name]
+    x = points[0][0]
+    direction = np.array([1.0, 0.5, -0.2])
+    value, tangent = symdiff.jvp(fn)(x, direction)
+    assert value == pytest.approx(fn(x), rel=1e-12)
+    assert tangent == pytest.approx(float(symdiff.tape.grad(fn)(x) @ direction), rel=1e-10)
+    step = 1e-5
+    moved = (symdiff.grad(fn)(x + step * direction) - symdiff.grad(fn)(x - step * direction))
+    np.testing.assert_allclose(np.asarray(symdiff.hessian(fn)(x)) @ direction,
+                               moved / (2 * step), rtol=1e-6, atol=1e-8)
