@@ -37,11 +37,12 @@ def passed_functions(frame, fn, reading, node):
         isinstance(n.func, ast.Name))}  # (an object with ``__call__`` is a function there)
     found, args, keywords = {}, list(node.args), list(node.keywords)
     for i, (param, arg) in enumerate(zip(params, node.args)):
-        function = function_value(frame, arg, param, param in called)
+        function = function_value(frame, arg, param, param in called, param in reading.tables)
         if function is not None:
             found[param], args[i] = function, _none(arg)
     for i, keyword in enumerate(node.keywords):
-        function = function_value(frame, keyword.value, keyword.arg, keyword.arg in called)
+        function = function_value(frame, keyword.value, keyword.arg, keyword.arg in called,
+                                  keyword.arg in reading.tables)
         if function is not None and keyword.arg in params:
             found[keyword.arg] = function
             keywords[i] = ast.keyword(keyword.arg, _none(keyword.value))
@@ -52,13 +53,16 @@ def passed_functions(frame, fn, reading, node):
     return call, found
 
 
-def function_value(frame, node, param, called=False):
+def function_value(frame, node, param, called=False, as_table=False):
     """The meaning of the function ``node`` denotes (a helper, a nested function, a
     parameter bound to one, a lambda written here, a bound method; with ``called``, the
     parameter is called where it goes: an object whose class defines ``__call__``), or
-    None."""
-    held = names.held_object(frame, node) if isinstance(node, (ast.Name, ast.Attribute)) else None
-    if held is not None:  # an object read as data: ``self`` of a method, ``integrate(system)``
+    None.  An object read as data (``integrate(system, x)``, ``self`` of a method) is
+    passed as the object, unless the helper reads the parameter as a table (``as_table``:
+    a namedtuple of numbers indexed, as any tuple of them)."""
+    held = names.held_object(frame, node) if isinstance(node, (ast.Name, ast.Attribute)) and (
+        not as_table) else None
+    if held is not None:
         return Meaning("object", *held)
     method = bound_method(frame, node) if called or isinstance(node, ast.Attribute) else None
     if method is not None:  # ``s.force``, or ``s`` whose class defines ``__call__``

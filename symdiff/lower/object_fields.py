@@ -20,6 +20,7 @@ else are located ``UnsupportedSyntaxError``s with a hint.
 """
 
 import ast
+import dataclasses
 import inspect
 
 from symdiff.core import types as t
@@ -59,13 +60,13 @@ def field_of(frame, node, obj, name):
 def _value(frame, node, obj, attr, shown):
     """The value of ``obj.<attr>``, the read recorded (see the module), or a located
     error for a property, a class method, a method read as a value, a missing field."""
-    if is_instance_record(obj) and attr in _record_fields(obj):
-        return getattr(obj, attr)
     own = vars(obj) if hasattr(obj, "__dict__") else {}
     if attr in own:
         value = own[attr]
         frame.unit.reads.append((own, attr, value, _contents(value)))
         return value
+    if is_instance_record(obj) and attr in _record_fields(obj):  # (a namedtuple's, a
+        return getattr(obj, attr)  # dataclass's with ``slots=True``)
     static = inspect.getattr_static(type(obj), attr, _MISSING)
     if static is _MISSING:
         raise frame.error(UnsupportedSyntaxError, node, f"{shown}: {type(obj).__name__} "
@@ -90,7 +91,7 @@ def _value(frame, node, obj, attr, shown):
 
 def _record_fields(obj):
     fields = getattr(type(obj), "_fields", None)
-    return fields if fields is not None else ()
+    return fields if fields is not None else [f.name for f in dataclasses.fields(obj)]
 
 
 def _contents(value):

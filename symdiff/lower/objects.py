@@ -17,7 +17,7 @@ knows (``system``; ``self`` in a method inlined for one; ``system.layer``).  Gua
   ``__call__``.
 
 The fields are data, never differentiated.  A method that assigns a field (``self.n =
-...``) is refused where it assigns it (``lower.fields``).
+...``) is refused where it assigns it (``frontend.fence``).
 
     def g(v):                             def grad_g(v):
         return system.energy(v)     ->        # line 9 (in energy): ...

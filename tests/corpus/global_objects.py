@@ -129,6 +129,23 @@ class Settings:
 
 Physics = namedtuple("Physics", "g rho")
 
+
+@dataclass(slots=True)
+class Gain:
+    """A dataclass with slots (no ``__dict__``) and a method."""
+
+    k: float
+
+    def apply(self, x):
+        return self.k * x * x
+
+
+class Line(namedtuple("Line", "a b")):
+    """A namedtuple with a method."""
+
+    def at(self, x):
+        return self.a * x + self.b
+
 system = System(2.0)
 stiff = System(3.5, mode="hard")
 spring = Spring(4.0)
@@ -137,6 +154,8 @@ physics = Physics(9.81, 1.2)
 model = Layer(np.array([[0.2, -0.4, 0.1], [0.7, 0.3, -0.5]]), np.array([0.05, -0.1]))
 network = Network(model, 0.5)
 decay = Decay(0.7)
+gain = Gain(2.0)
+line = Line(1.5, 0.5)
 
 
 def field_times(v):
@@ -181,6 +200,25 @@ def dataclass_fields(x):
 
 def namedtuple_fields(h, v):
     return physics.g * h + 0.5 * physics.rho * v * abs(v)
+
+
+def slots_dataclass_method(x):
+    return gain.apply(x) + gain.k
+
+
+def namedtuple_method(x):
+    return line.at(x) * x
+
+
+def _weighted_total(values, x):
+    s = 0.0
+    for v in values:
+        s = s + v * x * x
+    return s
+
+
+def namedtuple_as_table(x):
+    return _weighted_total(physics, x)
 
 
 def _kinetic(body, v):
@@ -260,6 +298,9 @@ SCALAR_CASES = [
     (bound_method_to_integrator, [(0.5,), (2.0,)]),
     (method_running_integrator, [(0.5,), (2.0,)]),
     (unpacked_method, [(0.4,), (-1.1,)]),
+    (slots_dataclass_method, [(0.4,), (-1.1,)]),
+    (namedtuple_method, [(0.4,), (-1.1,)]),
+    (namedtuple_as_table, [(0.4,), (-1.1,)]),
 ]
 
 X1 = np.array([0.3, -0.8, 1.1])
