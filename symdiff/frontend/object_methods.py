@@ -2,7 +2,8 @@
 level (or in a closure) compute with NumPy arrays.
 
 Expects a ``ParsedFunction``.  Guarantees ``reaches_arrays``: True when the function
-computes with arrays (``kinds.uses_arrays``) or calls a method that does, on an object
+computes with arrays (``kinds.uses_arrays``), reads an array field of an object read as
+data (``system.W[0, 1]``), or calls a method that does either, on an object
 read as data (``core.records.is_data_object``): ``model.predict(x)``, ``model(x)`` of an
 object whose class defines ``__call__``, ``self.first.score(x)`` of one in a field, and in turn the methods those call through
 ``self``, three calls deep at most.  Such a function is generated per kind of its
@@ -17,6 +18,7 @@ import ast
 import inspect
 
 from symdiff.core.records import is_data_object
+from symdiff.core.types import array_type
 from symdiff.errors import SymdiffError
 from symdiff.frontend.kinds import uses_arrays
 from symdiff.frontend.parse import parse_function
@@ -25,10 +27,13 @@ from symdiff.frontend.parse import parse_function
 def reaches_arrays(parsed, depth=3, bound=None):
     """Whether ``parsed`` or a method it calls computes with arrays (see the module;
     ``bound``: the objects its own names hold, ``self`` of a method)."""
-    if uses_arrays(parsed):
+    bound = bound or {}
+    if uses_arrays(parsed) or any(array_type(_object(parsed, bound, node)) is not None
+                                  for node in ast.walk(parsed.tree)
+                                  if isinstance(node, ast.Attribute)):
         return True
     return depth > 0 and any(reaches_arrays(method, depth - 1, {self: obj}) for (
-        method, self, obj) in _methods(parsed, bound or {}))
+        method, self, obj) in _methods(parsed, bound))
 
 
 def _methods(parsed, bound):

@@ -221,6 +221,10 @@ def namedtuple_as_table(x):
     return _weighted_total(physics, x)
 
 
+def array_field_elements(x):
+    return system.W[0, 1] * x * x + system.W[1, 2] * x  # arrays read in a function of numbers
+
+
 def _kinetic(body, v):
     return body.energy(v) + body.mass * v
 
@@ -301,6 +305,7 @@ SCALAR_CASES = [
     (slots_dataclass_method, [(0.4,), (-1.1,)]),
     (namedtuple_method, [(0.4,), (-1.1,)]),
     (namedtuple_as_table, [(0.4,), (-1.1,)]),
+    (array_field_elements, [(0.4,), (-1.1,)]),
 ]
 
 X1 = np.array([0.3, -0.8, 1.1])

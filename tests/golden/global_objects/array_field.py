@@ -6,9 +6,9 @@ import numpy as np
 
 
 def grad_array_field(x):
-    # line 257: return np.sum(system.W @ x)
+    # line 261: return np.sum(system.W @ x)
     matmul_result = system_W @ x
     # reverse sweep: adjoints, from the result back
-    # line 257: return np.sum(system.W @ x)
+    # line 261: return np.sum(system.W @ x)
     dx = system_W.T @ np.full_like(matmul_result, 1.0)
     return dx

@@ -10,7 +10,7 @@ def grad_layer_called(x):
     # line 85 (in predict): return np.tanh(self.W @ x + self.b)
     predict_result = np.tanh(model_W @ x + model_b)
     # reverse sweep: adjoints, from the result back
-    # line 269: return model(x) + np.sum(x * x)
+    # line 273: return model(x) + np.sum(x * x)
     dx = 2.0 * x
     # line 85 (in predict): return np.tanh(self.W @ x + self.b)
     dx += model_W.T @ (2 * predict_result * (1.0
