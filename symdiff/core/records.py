@@ -34,6 +34,8 @@ constructor need not take them).
 
 import dataclasses
 import functools
+import sys
+import sysconfig
 import types
 from dataclasses import dataclass
 
@@ -113,13 +115,27 @@ def is_instance_record(obj):
 def is_data_object(obj):
     """Whether the value ``obj`` (a module-level or closure object) is read by its fields
     as data: a namedtuple or dataclass instance, or an instance of a class of the user's
-    holding its fields in ``__dict__`` (not a module, a class, a function, a method)."""
+    (``is_users_class``) holding its fields in ``__dict__`` (not a module, a class, a
+    function, a method)."""
     if is_instance_record(obj):
         return True
-    cls = type(obj)
-    return hasattr(obj, "__dict__") and cls.__module__ != "builtins" and not isinstance(
+    return hasattr(obj, "__dict__") and is_users_class(type(obj)) and not isinstance(
         obj, (type, types.ModuleType, types.FunctionType, types.MethodType,
               functools.partial))
+
+
+_LIBRARY_DIRS = tuple(sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib",
+                                                             "purelib", "platlib"))
+
+
+def is_users_class(cls):
+    """Whether ``cls`` is defined in the user's code: not a builtin, not a class of the
+    standard library, of an installed library (``scipy.stats.norm``'s) or of symdiff."""
+    module = sys.modules.get(cls.__module__)
+    filename = getattr(module, "__file__", None) or ""
+    return cls.__module__ != "builtins" and cls.__module__.partition(".")[0] != "symdiff" and (
+        not filename.startswith(_LIBRARY_DIRS)) and "site-packages" not in filename and (
+        "dist-packages" not in filename)
 
 
 def watched_values(obj):
