@@ -300,7 +300,7 @@ def _to_translate(cell):
         contents = cell.cell_contents
     except ValueError:      # not assigned yet
         return False
-    return stand_in(contents) is not None or _is_user(contents)
+    return stand_in(contents) is not None or _is_user(contents) or _is_user_object(contents)
 
 
 def on_values(fn, own_rule=True):
