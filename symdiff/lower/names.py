@@ -5,11 +5,14 @@ local of this body or of the body defining a nested function, a global, a closur
 variable, a builtin) and records each global read in ``Unit.reads``; ``name_operand``
 and ``attribute_operand`` give the operand a number is read by, and a located
 ``SymdiffError`` in the user's terms for a name that is no number (a module, a table,
-``**kwargs``, a name used before it is assigned).
+``**kwargs``, a name used before it is assigned).  ``held_object`` says which object
+read as data a name or a field denotes (a module-level instance, ``self`` of a method
+inlined for one), whose fields ``object_fields.field_of`` reads.
 
     x           ->  Var("x_1")            (its current version)
     SCALE       ->  Const(2.5, "SCALE")   (a module-level number)
     math.pi     ->  Const(3.14..., "math.pi")
+    system.mass ->  Const(2.0, "system_mass")
 """
 
 import ast
