@@ -73,6 +73,8 @@ import numpy as np
 
 
 class Body:
+    G = 9.81  # a class attribute
+
     def __init__(self):
         self.mass = 2.0
         self.mode = "soft"
@@ -104,6 +106,10 @@ def second(x):
 
 def pushed(x):
     return body.push(x)
+
+
+def weighed(h):
+    return body.G * body.mass * h
 """
 
 
@@ -119,6 +125,9 @@ def test_a_build_is_redone_when_a_field_read_changes(tmp_path):
     assert symdiff.grad(module.second)(1.5) == 2.0
     module.body.coeffs[1] = 7.0  # a list changed in place
     assert symdiff.grad(module.second)(1.5) == 7.0
+    assert symdiff.grad(module.weighed)(1.5) == 9.81 * 2.0
+    module.body.G = 1.0  # the class attribute hidden by the instance's own
+    assert symdiff.grad(module.weighed)(1.5) == 2.0
 
 
 def test_an_array_field_reassigned_or_changed_in_place_is_read_anew(tmp_path):
