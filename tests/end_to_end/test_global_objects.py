@@ -243,3 +243,12 @@ def test_forward_mode_on_arrays_agrees_with_the_gradient_and_its_differences(nam
     moved = (symdiff.grad(fn)(x + step * direction) - symdiff.grad(fn)(x - step * direction))
     np.testing.assert_allclose(np.asarray(symdiff.hessian(fn)(x)) @ direction,
                                moved / (2 * step), rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("name", ["method_energy", "list_field_loop", "layer_called"])
+def test_a_compiled_gradient_reads_the_objects_as_the_python_one_does(name):
+    pytest.importorskip("numba")
+    fn, points = CASES[name]
+    compiled, plain = symdiff.grad(fn, jit="numba"), symdiff.grad(fn)
+    for point in points:
+        np.testing.assert_allclose(compiled(*point), plain(*point), rtol=1e-12, atol=1e-14)
