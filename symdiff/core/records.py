@@ -138,10 +138,22 @@ def is_users_class(cls):
         "dist-packages" not in filename)
 
 
+@dataclass(frozen=True, eq=False)
+class ClassField:
+    """A class attribute a build read through an instance (``self.G`` of ``class Body: G =
+    9.81``), watched by what the class holds under that name (``watched_values``)."""
+
+    cls: type
+    attr: str
+
+
 def watched_values(obj):
     """What a build that read the table or module-level object ``obj`` compares to know
     it is current: a table's numbers (``table_values``), a dataclass instance's number
-    fields (they may be changed in place)."""
+    fields (they may be changed in place), the identity of what a class holds as a
+    ``ClassField``."""
+    if isinstance(obj, ClassField):
+        return (id(vars(obj.cls).get(obj.attr)),)
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return tuple(v for v in (getattr(obj, f.name) for f in dataclasses.fields(obj))
                      if isinstance(v, (int, float)))

@@ -24,7 +24,8 @@ import dataclasses
 import inspect
 
 from symdiff.core import types as t
-from symdiff.core.records import is_data_object, is_instance_record
+from symdiff.core.records import ClassField, is_data_object, is_instance_record
+from symdiff.core.records import watched_values
 from symdiff.core.types import table_values
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.resolve import Meaning, classify
@@ -86,6 +87,10 @@ def _value(frame, node, obj, attr, shown):
                           f"{type(obj).__name__} is {what}, not a field read as data", hint)
     if isinstance(own, dict):
         frame.unit.reads.append((own, attr, None, None))  # (a field would hide it)
+    holder = next((c for c in type(obj).__mro__ if attr in vars(c)), None)
+    if holder is not None:  # the class's own value, assigned again or not
+        watched = ClassField(holder, attr)
+        frame.unit.reads.append(({attr: watched}, attr, watched, watched_values(watched)))
     return static
 
 

@@ -126,6 +126,8 @@ def test_a_build_is_redone_when_a_field_read_changes(tmp_path):
     module.body.coeffs[1] = 7.0  # a list changed in place
     assert symdiff.grad(module.second)(1.5) == 7.0
     assert symdiff.grad(module.weighed)(1.5) == 9.81 * 2.0
+    module.Body.G = 4.0  # the class attribute assigned
+    assert symdiff.grad(module.weighed)(1.5) == 4.0 * 2.0
     module.body.G = 1.0  # the class attribute hidden by the instance's own
     assert symdiff.grad(module.weighed)(1.5) == 2.0
 
