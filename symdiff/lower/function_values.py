@@ -9,7 +9,9 @@ the call with those arguments replaced by ``None`` (the helper's number paramete
 bound as before) and ``{parameter: the function's meaning}`` (``frontend.resolve``), which the helper's frame holds as its
 functions, so its calls of the parameter inline the function passed (the function is
 known when the gradient is built: for the differentiated function's own parameters it
-is part of the kind signature, ``core.records.Function``).
+is part of the kind signature, ``core.records.Function``).  An object read as data
+(``lower.objects``: ``integrate(system, x)``, the receiver of ``system.energy(v)``) is
+passed the same way, as ``Meaning("object")``: the helper's ``self.mass`` reads its field.
 
     def euler(rhs, x, dt, n):           y = euler(decay, x0, 0.1, 3)
         for i in range(n):          ->  (euler inlined; each rhs(x) inlines decay(x))
