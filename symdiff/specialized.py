@@ -28,7 +28,8 @@ from symdiff.backend.travel import Travels, carried, with_reread
 from symdiff.errors import SymdiffError
 from symdiff.core import types as t
 from symdiff.frontend.guards import guard
-from symdiff.frontend.kinds import kind_of, scalar_kind, uses_arrays, uses_containers
+from symdiff.frontend.kinds import kind_of, scalar_kind, uses_containers
+from symdiff.frontend.object_methods import reaches_arrays
 from symdiff.frontend.table_reads import (forwarded_kwargs, forwarded_kwargs_name,
                                          read_as_tables, reading_of)
 from symdiff.frontend.wrt import choose
@@ -60,7 +61,7 @@ def read_per_kinds(fn, wrt):
     parsed, params, helper = reading
     vararg = parsed.tree.args.vararg  # ``*args``: a tuple of the call's length, always
     star = [vararg.arg] if vararg is not None else []  # read per kinds
-    if uses_arrays(parsed):
+    if reaches_arrays(parsed):  # (or a method it calls on an object does: ``model(x)``)
         return list(params) + star
     forwarded = forwarded_kwargs(parsed.tree)
     if not uses_containers(parsed.tree, params, helper):  # most functions: one look
@@ -77,7 +78,7 @@ def examples_needed(fn, wrt, how):
     ``symdiff.source(f, params, x)`` or ``--at``); None when it needs none."""
     read = read_per_kinds(fn, wrt)
     reading = reading_of(fn, {}) if read else None
-    if reading is None or (not uses_arrays(reading[0]) and all(
+    if reading is None or (not reaches_arrays(reading[0]) and all(
             read_as_tables(reading[0].tree, p, reading[2]) for p in read)):
         return None  # (read as tables of data: the build itself says why, and how)
     code = fn.__code__
@@ -97,7 +98,7 @@ def computes_with_arrays(fn):
     """Whether ``fn``'s source computes with NumPy arrays (``frontend.kinds``:
     ``uses_arrays``); False when it cannot be read."""
     reading = reading_of(fn, {}, depth=0)
-    return reading is not None and uses_arrays(reading[0])
+    return reading is not None and reaches_arrays(reading[0])
 
 
 def split_call(signature, args, kwargs):

@@ -103,3 +103,34 @@ def loops_over_a_table_of_tables_in_a_helper(x):
 
 def indexes_a_table_of_tables(x):
     return GRID[0] * x  # AT indexes_grid at GRID
+
+
+class Plant:
+    """An object defined at module level, read as data: its fields and its methods."""
+
+    def __init__(self):
+        self.gain = 2.0
+        self.lookup = {"a": 1.0}
+
+    @property
+    def doubled(self):
+        return 2.0 * self.gain
+
+    def retune(self, x):
+        self.gain = x  # AT object_field_assigned at self.gain
+        return x
+
+
+PLANT = Plant()
+
+
+def reads_a_dict_field(x):
+    return PLANT.lookup * x  # AT object_dict_field at PLANT.lookup
+
+
+def reads_a_property(x):
+    return PLANT.doubled * x  # AT object_property at PLANT.doubled
+
+
+def calls_a_method_assigning_a_field(x):
+    return PLANT.retune(x)

@@ -33,6 +33,10 @@ constructor need not take them).
 """
 
 import dataclasses
+import functools
+import sys
+import sysconfig
+import types
 from dataclasses import dataclass
 
 from symdiff.core.types import FLOAT, Dict, Tuple, Type  # noqa: F401 (FLOAT: the doctest's)
@@ -108,10 +112,48 @@ def is_instance_record(obj):
         dataclasses.is_dataclass(obj) and not isinstance(obj, type))
 
 
+def is_data_object(obj):
+    """Whether the value ``obj`` (a module-level or closure object) is read by its fields
+    as data: a namedtuple or dataclass instance, or an instance of a class of the user's
+    (``is_users_class``) holding its fields in ``__dict__`` (not a module, a class, a
+    function, a method)."""
+    if is_instance_record(obj):
+        return True
+    return hasattr(obj, "__dict__") and is_users_class(type(obj)) and not isinstance(
+        obj, (type, types.ModuleType, types.FunctionType, types.MethodType,
+              functools.partial))
+
+
+_LIBRARY_DIRS = tuple(sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib",
+                                                             "purelib", "platlib"))
+
+
+def is_users_class(cls):
+    """Whether ``cls`` is defined in the user's code: not a builtin, not a class of the
+    standard library, of an installed library (``scipy.stats.norm``'s) or of symdiff."""
+    module = sys.modules.get(cls.__module__)
+    filename = getattr(module, "__file__", None) or ""
+    return cls.__module__ != "builtins" and cls.__module__.partition(".")[0] != "symdiff" and (
+        not filename.startswith(_LIBRARY_DIRS)) and "site-packages" not in filename and (
+        "dist-packages" not in filename)
+
+
+@dataclass(frozen=True, eq=False)
+class ClassField:
+    """A class attribute a build read through an instance (``self.G`` of ``class Body: G =
+    9.81``), watched by what the class holds under that name (``watched_values``)."""
+
+    cls: type
+    attr: str
+
+
 def watched_values(obj):
     """What a build that read the table or module-level object ``obj`` compares to know
     it is current: a table's numbers (``table_values``), a dataclass instance's number
-    fields (they may be changed in place)."""
+    fields (they may be changed in place), the identity of what a class holds as a
+    ``ClassField``."""
+    if isinstance(obj, ClassField):
+        return (id(vars(obj.cls).get(obj.attr)),)
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return tuple(v for v in (getattr(obj, f.name) for f in dataclasses.fields(obj))
                      if isinstance(v, (int, float)))

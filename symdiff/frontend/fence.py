@@ -367,5 +367,9 @@ def _check_target(parsed, target):
         return  # an element of a list: lowering reads what it is
     what = {"Attribute": "an attribute", "Subscript": "an element", "Starred": "a starred name",
             "List": "a list of names"}.get(type(target).__name__, "this target")
+    hint = ("an object's fields are read as data, never changed by the function "
+            "differentiated: keep the new value in a local name and return it, and set the "
+            "field outside" if isinstance(target, ast.Attribute) else
+            "assign to a plain local name")
     raise parsed.error(UnsupportedSyntaxError, target, f"assigning to {what} is not supported",
-                       "assign to a plain local name")
+                       hint)

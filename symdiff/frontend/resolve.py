@@ -31,8 +31,9 @@ MATH_CONSTANTS = ("pi", "e", "tau", "inf", "nan")
 
 @dataclass(frozen=True)
 class Meaning:
-    kind: str  # local constant table module primitive function custom range stop_gradient other
-    value: object = None
+    kind: str  # local constant table module primitive function custom range stop_gradient
+    value: object = None  # other; for a field of an object: flag array object
+    name: str = None  # a field's: the name generated code reads it by (``system_mass``)
 
 
 def parameter_names(tree):

@@ -24,7 +24,8 @@ from symdiff.core import types as t
 from symdiff.errors import InternalError, UnknownFunctionError, UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
 from symdiff.lower import (array_calls, arrays, changes, container_calls, containers, draws,
-                           dtypes, methods, names, operands, ranges, records, tables, takes)
+                           dtypes, methods, names, objects, operands, ranges, records, tables,
+                           takes)
 from symdiff.lower.spellings import scipy_spelling, spelled
 from symdiff.lower.statics import check_statics, constant_axes, constant_contraction
 from symdiff.lower.kind_tests import kind_test
@@ -57,6 +58,9 @@ def call(frame, node, target):
         written, record, maker = records.build(frame, node, made, functools.partial(
             methods.constant_field, frame))
         return containers.literal(frame, written, target, record, maker)
+    called = objects.called_object(frame, node)  # ``model(x)``: its ``__call__``
+    if called is not None:
+        return frame.call_user(*called, target)
     if isinstance(node.func, ast.Name):
         callee = names.meaning_of(frame, node.func.id, node.func)
         shown = node.func.id
@@ -71,6 +75,9 @@ def call(frame, node, target):
         return draws.draw(frame, node, target)
     elif isinstance(node.func, ast.Attribute) and names.is_string_method(frame, node):
         return names.string_method(frame, node, target)
+    elif isinstance(node.func, ast.Attribute) and objects.method_call(frame, node) is not None:
+        function, call_node = objects.method_call(frame, node)  # ``system.energy(v)``
+        return frame.call_user(function, call_node, target)
     elif isinstance(node.func, ast.Attribute) and methods.method_of(frame, node) is not None:
         function, call_node = methods.method_of(frame, node)  # ``self.h(x)``: ``h(self, x)``
         return frame.call_user(function, call_node, target)

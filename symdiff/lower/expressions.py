@@ -18,7 +18,7 @@ import operator
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
 from symdiff.lower import (arrays, calls, changes, containers, halves, joins, methods, names,
-                           operands, ranges, tables)
+                           objects, operands, ranges, tables)
 from symdiff.lower.operands import operand_ast, reads_of
 from symdiff.primitives.registry import operators
 
@@ -68,6 +68,8 @@ def value_inner(frame, node, target):
         return found if found is not None else names.name_operand(frame, node)
     if isinstance(node, ast.Attribute):
         found = methods.constant_field(frame, node)  # a record's flag, or its field
+        if found is None:
+            found = objects.field_value(frame, node)  # ``system.mass``: data
         if found is None:
             found = containers.read(frame, node, target)
         if found is None:

@@ -9,7 +9,9 @@ the call with those arguments replaced by ``None`` (the helper's number paramete
 bound as before) and ``{parameter: the function's meaning}`` (``frontend.resolve``), which the helper's frame holds as its
 functions, so its calls of the parameter inline the function passed (the function is
 known when the gradient is built: for the differentiated function's own parameters it
-is part of the kind signature, ``core.records.Function``).
+is part of the kind signature, ``core.records.Function``).  An object read as data
+(``lower.objects``: ``integrate(system, x)``, the receiver of ``system.energy(v)``) is
+passed the same way, as ``Meaning("object")``: the helper's ``self.mass`` reads its field.
 
     def euler(rhs, x, dt, n):           y = euler(decay, x0, 0.1, 3)
         for i in range(n):          ->  (euler inlined; each rhs(x) inlines decay(x))
@@ -23,7 +25,7 @@ import inspect
 
 from symdiff.frontend.parse import lambda_as_def
 from symdiff.frontend.resolve import Meaning
-from symdiff.core.records import is_record
+from symdiff.core.records import Record, is_record
 from symdiff.ir import nodes as ir
 from symdiff.lower import containers, names
 from symdiff.lower.scope import Nested
@@ -37,11 +39,12 @@ def passed_functions(frame, fn, reading, node):
         isinstance(n.func, ast.Name))}  # (an object with ``__call__`` is a function there)
     found, args, keywords = {}, list(node.args), list(node.keywords)
     for i, (param, arg) in enumerate(zip(params, node.args)):
-        function = function_value(frame, arg, param, param in called)
+        function = function_value(frame, arg, param, param in called, param in reading.tables)
         if function is not None:
             found[param], args[i] = function, _none(arg)
     for i, keyword in enumerate(node.keywords):
-        function = function_value(frame, keyword.value, keyword.arg, keyword.arg in called)
+        function = function_value(frame, keyword.value, keyword.arg, keyword.arg in called,
+                                  keyword.arg in reading.tables)
         if function is not None and keyword.arg in params:
             found[keyword.arg] = function
             keywords[i] = ast.keyword(keyword.arg, _none(keyword.value))
@@ -52,11 +55,17 @@ def passed_functions(frame, fn, reading, node):
     return call, found
 
 
-def function_value(frame, node, param, called=False):
+def function_value(frame, node, param, called=False, as_table=False):
     """The meaning of the function ``node`` denotes (a helper, a nested function, a
     parameter bound to one, a lambda written here, a bound method; with ``called``, the
     parameter is called where it goes: an object whose class defines ``__call__``), or
-    None."""
+    None.  An object read as data (``integrate(system, x)``, ``self`` of a method) is
+    passed as the object, unless the helper reads the parameter as a table (``as_table``:
+    a namedtuple of numbers indexed, as any tuple of them)."""
+    held = names.held_object(frame, node) if isinstance(node, (ast.Name, ast.Attribute)) and (
+        not as_table) else None
+    if held is not None:
+        return Meaning("object", *held)
     method = bound_method(frame, node) if called or isinstance(node, ast.Attribute) else None
     if method is not None:  # ``s.force``, or ``s`` whose class defines ``__call__``
         node = method
@@ -81,7 +90,13 @@ def bound_method(frame, node):
     found = containers.container_of(frame, receiver) if isinstance(
         receiver, (ast.Name, ast.Attribute, ast.Subscript)) else None
     kind = found and containers.kind_of_operand(frame, ir.Ref(*found))
-    if not is_record(kind) or not isinstance(kind.cls, type) or name in dict(kind.items):
+    held = None if found else names.held_object(frame, receiver) if isinstance(
+        receiver, (ast.Name, ast.Attribute)) else None
+    if held is not None:  # ``system.rhs`` of an object read as data
+        kind = Record((), type(held[0]), tuple(vars(held[0]) if hasattr(
+            held[0], "__dict__") else ()))
+    if not is_record(kind) or not isinstance(kind.cls, type) or name in dict(kind.items) or (
+            name in kind.static):
         return None
     try:
         function = inspect.getattr_static(kind.cls, name)

@@ -19,7 +19,7 @@ from symdiff.frontend.exits import contains
 from symdiff.frontend.resolve import classify, parameter_defaults
 from symdiff.ir import nodes as ir
 from symdiff.core.types import table_values
-from symdiff.lower import calls, changes, containers, names, tables
+from symdiff.lower import calls, changes, containers, names, objects, tables
 from symdiff.lower.control import is_flag
 from symdiff.lower.function_values import passed_functions
 from symdiff.lower.star_arguments import keywords_of, rest_of, spread
@@ -123,6 +123,9 @@ def unpacked_call(frame, node, count):
     """``a, b = f(x)`` with ``f`` a user function: its ``count`` values as operands;
     None when ``node`` is not a call of a user function."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        method = objects.method_call(frame, node)  # ``a, b = system.split(x)``
+        if method is not None:
+            return frame.call_user(*method, None, unpacked=count)
         callee = names.module_member(frame, node.func)  # `m, e = math.frexp(x)`
         return calls.pair_call(frame, callee, node, count) if callee.kind == "primitive" else None
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):

@@ -5,11 +5,14 @@ local of this body or of the body defining a nested function, a global, a closur
 variable, a builtin) and records each global read in ``Unit.reads``; ``name_operand``
 and ``attribute_operand`` give the operand a number is read by, and a located
 ``SymdiffError`` in the user's terms for a name that is no number (a module, a table,
-``**kwargs``, a name used before it is assigned).
+``**kwargs``, a name used before it is assigned).  ``held_object`` says which object
+read as data a name or a field denotes (a module-level instance, ``self`` of a method
+inlined for one), whose fields ``object_fields.field_of`` reads.
 
     x           ->  Var("x_1")            (its current version)
     SCALE       ->  Const(2.5, "SCALE")   (a module-level number)
     math.pi     ->  Const(3.14..., "math.pi")
+    system.mass ->  Const(2.0, "system_mass")
 """
 
 import ast
@@ -21,18 +24,22 @@ from symdiff.frontend.resolve import (Meaning, classify, lookup, module_attribut
 from symdiff.ir import nodes as ir
 from symdiff.analysis.expression_types import STRING_METHODS
 from symdiff.core import types as t
-from symdiff.core.records import is_instance_record as is_record, watched_values
+from symdiff.core.records import is_data_object, is_instance_record as is_record
+from symdiff.core.records import watched_values
+from symdiff.lower.object_fields import field_of
 from symdiff.lower.operands import operand_ast, reads_of
 from symdiff.primitives.registry import refused, refused_names
 
 _USES = {"module": "use one of its functions or constants, such as math.pi",
          "table": "index it (T[i]) or loop over it (for c in T)",
          "range": "use it in a for loop: for i in range(n)",
-         "reversed": "use it in a for loop: for c in reversed(T)"}  # by kind: what to do
+         "reversed": "use it in a for loop: for c in reversed(T)",
+         "object": "read one of its fields (obj.mass) or call one of its methods"}
 KINDS = {"module": "a module", "function": "a function", "range": "the builtin range",
          "reversed": "the builtin reversed",
          "custom": "a function", "nested": "a function", "table": "a table of numbers",
-         "stop_gradient": "a function", "primitive": "a function", "other": "not a number"}
+         "stop_gradient": "a function", "primitive": "a function", "other": "not a number",
+         "object": "an object read as data"}
 
 
 def describe(value):
@@ -157,11 +164,12 @@ def attribute_operand(frame, node):
     if member is None or member.kind != "constant":
         raise frame.error(UnsupportedSyntaxError, node, f"{ast.unparse(node)} is not a number",
                           "call it, or use a number")
+    if member.name is not None:  # a field of an object: ``system_mass``
+        return ir.Const(member.value, frame.unit.global_name(member.name, member.value))
     base = meaning_of(frame, node.value.id, node.value).value
     if base in ("math", "numpy"):
         return ir.Const(member.value, f"{frame.unit.math_name}.{node.attr}")
-    preferred = f"{node.value.id}_{node.attr}" if is_record(base) else node.attr  # SP_k
-    return ir.Const(member.value, frame.unit.global_name(preferred, member.value))
+    return ir.Const(member.value, frame.unit.global_name(node.attr, member.value))
 
 
 def module_member(frame, node):
@@ -176,13 +184,13 @@ def module_member(frame, node):
         base = meaning_of(frame, node.value.id, node.value)
     if base.kind == "local":
         raise _local_member(frame, node)
-    if base.kind in ("other", "table") and is_record(base.value) and isinstance(
-            node.value, ast.Name):
-        return _field_of_global(frame, node, base.value)
+    held = held_object(frame, node.value) if base.kind in ("other", "table", "object") else None
+    if held is not None:
+        return field_of(frame, node, *held)
     if base.kind != "module":
         raise frame.error(UnsupportedSyntaxError, node,
-                          f"{ast.unparse(node)}: attribute access on {node.value.id} is not "
-                          "supported", "only attributes of modules can be used")
+                          f"{ast.unparse(node)}: attribute access on {ast.unparse(node.value)} "
+                          "is not supported", "only attributes of modules can be used")
     found = module_attribute(base.value, node.attr)
     if found is None and base.value == "math":
         refused = refused_math(frame, node, ast.unparse(node), attr=node.attr)
@@ -227,18 +235,26 @@ def _parameters(frame):
     return {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
 
 
-def _field_of_global(frame, node, obj):
-    """The number a field of a namedtuple or dataclass defined at module level holds
-    (``SP.k``), read as a constant of the build (which is built again when the field
-    changes, as for a table)."""
-    value = getattr(obj, node.attr, None)
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise frame.error(UnsupportedSyntaxError, node,
-                          f"{ast.unparse(node)}: {node.value.id}.{node.attr} of a "
-                          f"{type(obj).__name__} defined at module level is read as data, "
-                          "and only its number fields are", "pass the object as an argument "
-                          "(its fields are then read for the call), or read a number of it")
-    return Meaning("constant", value)
+def held_object(frame, node):
+    """``(object, name)`` of what ``node`` denotes when it is an object read as data
+    (``core.records.is_data_object``): a module-level or closure name (``system``), a
+    method's ``self`` bound to one (``Meaning("object")``), or a field of one holding
+    another (``system.layer``); None for anything else."""
+    if isinstance(node, ast.Attribute):
+        base = held_object(frame, node.value)
+        own = base and (vars(base[0]) if hasattr(base[0], "__dict__") else dict(
+            zip(getattr(type(base[0]), "_fields", ()), base[0])))
+        meant = base and node.attr in own and field_of(frame, node, *base)  # (a method: no)
+        return (meant.value, meant.name) if meant and meant.kind == "object" else None
+    if not isinstance(node, ast.Name) or (scope_of(frame, node.id) is not None and (
+            not isinstance(scope_of(frame, node.id).functions.get(node.id), Meaning))):
+        return None
+    meant = meaning_of(frame, node.id, node)
+    if meant.kind == "object":
+        return meant.value, meant.name
+    if meant.kind in ("other", "table") and is_data_object(meant.value):
+        return meant.value, node.id
+    return None
 
 
 def is_kwargs(frame, node):
@@ -257,7 +273,16 @@ def comparand(frame, node):
         meant = meaning_of(frame, node.id, node)
         if meant.kind == "other" and isinstance(meant.value, str):
             return ir.Const(meant.value)
-    return frame.value(node)
+    flag = object_flag(frame, node)
+    return ir.Const(flag.value) if flag is not None else frame.value(node)
+
+
+def object_flag(frame, node):
+    """The ``Meaning`` of ``node`` when it is a flag field of an object read as data
+    (``system.mode``: a str, a bool or None), else None."""
+    held = held_object(frame, node.value) if isinstance(node, ast.Attribute) else None
+    meant = held and field_of(frame, node, *held)
+    return meant if meant and meant.kind == "flag" else None
 
 
 def is_string_method(frame, node):
@@ -286,6 +311,8 @@ def is_string_value(frame, node):
         return isinstance(node.value, str)
     if isinstance(node, ast.Call):
         return isinstance(node.func, ast.Attribute) and is_string_method(frame, node)
+    if isinstance(node, ast.Attribute) and object_flag(frame, node) is not None:
+        return isinstance(object_flag(frame, node).value, str)
     if not isinstance(node, ast.Name):
         return False
     if scope_of(frame, node.id) is None:

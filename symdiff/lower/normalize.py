@@ -30,7 +30,7 @@ from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.resolve import all_identifiers, classify
 from symdiff.frontend.wrt import optional_parameters
 from symdiff.core import types as t
-from symdiff.frontend.kinds import uses_arrays
+from symdiff.frontend.object_methods import reaches_arrays
 from symdiff.ir import nodes as ir
 from symdiff.ir.names import BUILTINS, Namer
 from symdiff.lower.frame import Frame
@@ -73,7 +73,8 @@ def normalize(parsed, allow_tuple=False, kinds=None, any_result=False):
             pass
         elif kind is not None:
             unit.containers[name] = kind
-    unit.array_code = bool(unit.arrays) or uses_arrays(parsed)  # (``np.array([a, b])`` too)
+    unit.array_code = bool(unit.arrays) or reaches_arrays(parsed)  # (``np.array([a, b])``,
+    # ``model.predict(x)`` too)
     vararg = parsed.tree.args.vararg.arg if parsed.tree.args.vararg is not None else None
     if vararg is not None and not isinstance(unit.containers.get(vararg), t.Tuple):
         raise parsed.error(UnsupportedSyntaxError, parsed.tree.args.vararg, f"the "

@@ -79,8 +79,9 @@ def table(frame, node):
         return frame.unit.global_name("table", values), values
     if isinstance(node, ast.Name):
         meaning, preferred = names.meaning_of(frame, node.id, node), node.id
-    elif isinstance(node, ast.Attribute):
-        meaning, preferred = names.module_member(frame, node), node.attr
+    elif isinstance(node, ast.Attribute):  # (a field of an object: ``system_coeffs``)
+        meaning = names.module_member(frame, node)
+        preferred = meaning.name or node.attr
     else:
         meaning, preferred = None, None
     if meaning is not None and meaning.kind in ("other", "constant"):

@@ -51,6 +51,9 @@ CASES = {
     "reversed_call": cases.loops_over_reversed_call,
     "helper_loops_over_grid": cases.loops_over_a_table_of_tables_in_a_helper,
     "indexes_grid": cases.indexes_a_table_of_tables,
+    "object_dict_field": cases.reads_a_dict_field,
+    "object_property": cases.reads_a_property,
+    "object_field_assigned": cases.calls_a_method_assigning_a_field,
 }
 
 

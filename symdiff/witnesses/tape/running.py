@@ -105,6 +105,8 @@ def _translate(value, memo):
         return found
     if _has_rule(value):
         return _with_rule(value)
+    if _is_user_object(value):
+        return memo.setdefault(id(value), (value, _ObjectView(value, memo)))[1]
     if not _is_user(value):
         wrapped = _unwrapped(value)
         return value if wrapped is None else _wrapper(value, wrapped, memo)
@@ -120,6 +122,45 @@ def _translate_inside(value, memo):
             return _translate(getattr(value, name), memo)
         memo[id(value)] = (value, _Namespace(value, lookup))
     return memo[id(value)][1]
+
+
+def _is_user_object(value):
+    """An instance of a class of the user's that defines methods (``model`` of ``model =
+    Layer(W, b)``): its methods are the user's code, to run on the tape's math.  A
+    wrapper (``functools.update_wrapper``) is not one: ``_wrapper`` says what it runs."""
+    cls = type(value)
+    return isinstance(getattr(value, "__dict__", None), dict) and _wrapped_by(
+        value) is None and not isinstance(
+        value, (type, types.ModuleType, types.FunctionType, types.MethodType)) and any(
+        isinstance(f, (types.FunctionType, staticmethod)) and _is_user(getattr(f, "__func__", f))
+        for klass in cls.__mro__[:-1] for f in vars(klass).values())
+
+
+class _ObjectView:
+    """An object of the user's as copied code sees it: its methods copied as any user
+    function is (``self`` the view, so a method calling another through ``self`` runs
+    the copy too), its fields translated as they are read, an assignment made on the
+    object itself."""
+
+    def __init__(self, value, memo):
+        object.__setattr__(self, "_value", value)
+        object.__setattr__(self, "_memo", memo)
+
+    def __getattr__(self, name):
+        value, memo = object.__getattribute__(self, "_value"), object.__getattribute__(
+            self, "_memo")
+        static = inspect.getattr_static(type(value), name, None)
+        if name not in vars(value) and isinstance(static, types.FunctionType):
+            return types.MethodType(_translate(static, memo), self)
+        if name not in vars(value) and isinstance(static, staticmethod):
+            return _translate(static.__func__, memo)
+        return _translate(getattr(value, name), memo)
+
+    def __setattr__(self, name, new):
+        setattr(object.__getattribute__(self, "_value"), name, new)
+
+    def __call__(self, *args, **kwargs):
+        return self.__getattr__("__call__")(*args, **kwargs)
 
 
 def _has_rule(value):
@@ -259,7 +300,7 @@ def _to_translate(cell):
         contents = cell.cell_contents
     except ValueError:      # not assigned yet
         return False
-    return stand_in(contents) is not None or _is_user(contents)
+    return stand_in(contents) is not None or _is_user(contents) or _is_user_object(contents)
 
 
 def on_values(fn, own_rule=True):
