@@ -23,7 +23,7 @@ record linear in all its operands at once (a join) gets every stretch.
 
 import dataclasses
 
-from symdiff.ad.changes import change_operands, effect, taken
+from symdiff.ad.changes import change_operands, effect, reduced, taken
 from symdiff.ad.containers import (built, container_operands, copied_value, place,
                                    written_out, zeros)
 from symdiff.ad.environment import builtin, names_for
@@ -104,10 +104,7 @@ def built_tangent(env, stmt):
 
 
 def _reduce(env, stmt):
-    func = ex.Name(builtin(env, stmt.op)) if stmt.op in ("sum", "min", "max") else \
-        ex.Attribute(ex.Name(env.program.math_name), stmt.op)
-    start = () if stmt.start is None else (ex.of_operand(stmt.start),)
-    made = [sw.Let(stmt.target, ex.Call(func, (place(stmt.container, stmt.path),) + start))]
+    made = [sw.Let(stmt.target, reduced(env, stmt))]
     if stmt.target in env.active:
         made.append(sw.Let(tangent(env, stmt.target), container_tangent(env, stmt, (
             (stmt.container, stmt.path), getattr(stmt.start, "name", None)))))

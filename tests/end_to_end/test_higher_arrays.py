@@ -33,7 +33,7 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
 HVP_REFUSED = {
     **{f"containers.{label}": "a container of arrays the gradient builds: forward mode "
        "reads lists of numbers" for label in (
-           "concatenated_windows", "rnn_over_a_list", "stacked_states", "steps_as_an_array")},
+           "concatenated_windows",)},
 }
 HVP_BROKEN = {  # case -> why forward mode over its gradient raises an InternalError
     "slices.prefix_or_suffix_by_a_branch": "the gradient pushes arrays and the branch's "
