@@ -32,9 +32,6 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests.corpus.arrays import ARRAY_CASES as CASES
 
 FORWARD_REFUSED = {  # case -> what forward mode refuses there; the list only shrinks
-    # refused by symdiff.grad too (test_arrays.REFUSED)
-    "indexing.list_of_arrays": "numpy.getitem of float, int is not supported",
-    "models.l2_over_a_dict": "a dict read by a key known only when the gradient runs",
 }
 
 EXACT = {np.float64: 1e-8, np.float32: 2e-3}  # relative, jvp against <grad, v>
