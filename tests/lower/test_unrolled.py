@@ -45,6 +45,13 @@ def sorted_keys_and_values(params, x):
     return np.sum(out) + sum(np.sum(v) for v in params.values())
 
 
+def unlike_layers(layers, x):
+    h = x
+    for W in layers:
+        h = np.tanh(h @ W)
+    return np.sum(h)
+
+
 def stopped_early(arrays):
     total = 0.0
     for a in arrays:
@@ -61,7 +68,9 @@ PARAMS = {"w": _RNG.standard_normal(3), "b": np.array(0.4), "M": _RNG.standard_n
 
 CASES = [(norms_of_a_list, (UNLIKE, 0.7)), (norms_of_a_list, (ALIKE, -1.3)),
          (enumerated_unlike, (UNLIKE,)), (penalty_by_key, (PARAMS,)),
-         (sorted_keys_and_values, (PARAMS, _RNG.standard_normal(2)))]
+         (sorted_keys_and_values, (PARAMS, _RNG.standard_normal(2))),
+         (unlike_layers, ([_RNG.standard_normal((3, 4)), _RNG.standard_normal((4, 1))],
+                          _RNG.standard_normal((2, 3))))]
 
 
 @pytest.mark.parametrize("fn, point", CASES, ids=lambda c: getattr(c, "__name__", ""))
