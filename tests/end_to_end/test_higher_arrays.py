@@ -35,6 +35,8 @@ HVP_REFUSED = {
     **{f"containers.{label}": "the gradient finds where each part starts, np.cumsum of a "
        "list of sizes: read again, a container stands where a number is needed" for label in (
            "concatenated_windows", "concatenated_columns")},
+    "containers.entries_of_held_arrays": "the gradient adds into an entry of an array a "
+    "dict it builds holds (dparams['w'][0] += g): read again, its entries are typed numbers",
     "models.ridge_over_a_dict": "the gradient returns a dict written out with float(...) "
     "of an entry: read again, a Dict is not supported in an expression",
 }
