@@ -52,6 +52,20 @@ def unlike_layers(layers, x):
     return np.sum(h)
 
 
+def zipped_layers(Ws, bs, x):
+    h = x
+    for W, b in zip(Ws, bs):
+        h = np.tanh(W @ h + b)
+    return np.sum(h)
+
+
+def reversed_layers(Ws, x):
+    h = x
+    for W in reversed(Ws):
+        h = np.tanh(W @ h)
+    return np.sum(h)
+
+
 def stopped_early(arrays):
     total = 0.0
     for a in arrays:
@@ -70,7 +84,12 @@ CASES = [(norms_of_a_list, (UNLIKE, 0.7)), (norms_of_a_list, (ALIKE, -1.3)),
          (enumerated_unlike, (UNLIKE,)), (penalty_by_key, (PARAMS,)),
          (sorted_keys_and_values, (PARAMS, _RNG.standard_normal(2))),
          (unlike_layers, ([_RNG.standard_normal((3, 4)), _RNG.standard_normal((4, 1))],
-                          _RNG.standard_normal((2, 3))))]
+                          _RNG.standard_normal((2, 3)))),
+         (zipped_layers, ([_RNG.standard_normal((4, 3)), _RNG.standard_normal((2, 4))],
+                          [_RNG.standard_normal(4), _RNG.standard_normal(2)],
+                          _RNG.standard_normal(3))),
+         (reversed_layers, ([_RNG.standard_normal((2, 4)), _RNG.standard_normal((4, 3))],
+                            _RNG.standard_normal(3)))]
 
 
 @pytest.mark.parametrize("fn, point", CASES, ids=lambda c: getattr(c, "__name__", ""))
