@@ -110,7 +110,12 @@ def tuple_result(frame, node):
     made = []
     for element, name in zip(node.elts, frame.result_tuple):
         frame.hint = name
-        operand = frame.value(element, name)  # a container by name stays itself
+        if frame.top and isinstance(element, (ast.Dict, ast.List)):  # ``return {...},``: built
+            frame.block([ast.copy_location(ast.Assign([ast.copy_location(ast.Name(
+                name, ast.Store()), element)], element), element)])  # as ``name = {...}``
+            operand = frame.mapping.pop(name)
+        else:
+            operand = frame.value(element, name)  # a container by name stays itself
         made.append(operand if isinstance(operand, ir.Var) and containers.is_container_operand(
             frame, operand) else ir.Var(name))
     return tuple(made)

@@ -37,8 +37,6 @@ HVP_REFUSED = {
            "concatenated_windows", "concatenated_columns")},
     "containers.entries_of_held_arrays": "the gradient adds into an entry of an array a "
     "dict it builds holds (dparams['w'][0] += g): read again, its entries are typed numbers",
-    "models.ridge_over_a_dict": "the gradient returns a dict written out with float(...) "
-    "of an entry: read again, a Dict is not supported in an expression",
 }
 HVP_BROKEN = {  # case -> why forward mode over its gradient raises an InternalError
     **{label: "the gradient of a list of alike arrays a loop reads: read again, its "
