@@ -13,7 +13,8 @@ signature costs a look-up), and then evaluates:
   of them for a tuple of outputs) and parameter (a tuple for several), an array of shape
   ``output.shape + parameter.shape``;
 - ``hvp``: one forward pass of the generated gradient (forward over reverse, as for
-  numbers): the Hessian times a vector of each parameter's shape, shaped as the gradient;
+  numbers): the Hessian times a vector of each parameter's shape (of its structure, for
+  a dict or list of arrays), shaped as the gradient;
 - ``hessian``: one such pass per element of the parameters; ``x.shape + x.shape`` for one
   parameter, ``H[i][j]`` of shape ``p_i.shape + p_j.shape`` for several.
 
@@ -76,7 +77,7 @@ class PerKinds:
                             f"by {trailing} vectors, not {len(args)} values")
         point, named = split_call(self._signature, args[:len(args) - trailing], kwargs)
         vectors = args[len(args) - trailing:]
-        if self._evaluate in (_jacobian, _hessian, _hvp):
+        if self._evaluate in (_jacobian, _hessian):
             self._refuse_containers(chosen_values(self._signature, self._names, point, named))
         forward = functools.partial(self._forward(point, named), **named)
         chosen = chosen_values(self._signature, self._names, point, named)
@@ -119,9 +120,15 @@ def _hvp(forward, point, vectors, chosen, single):
 
 def _shaped_as(found, value):
     """A derivative ``found`` by a parameter of value ``value``, as its gradient is: an
-    array of its shape and dtype for an array (a 0-d one too), a float for a number."""
+    array of its shape and dtype for an array (a 0-d one too), a float for a number, a
+    container of the same structure for a container (a dict with its keys)."""
     if isinstance(value, np.ndarray):
         return np.asarray(found, dtype=_float(value)).reshape(value.shape)
+    if isinstance(value, dict):
+        return {key: _shaped_as(found[key], item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        made = [_shaped_as(f, item) for f, item in zip(found, value)]
+        return made if isinstance(value, list) else tuple(made)
     return float(found)
 
 

@@ -84,13 +84,19 @@ def add_at(env, d, index, value):
     """``numpy.add.at(d, index, value)``: ``value`` added at ``index`` of ``d`` in place,
     again for each time a position repeats."""
     at = ex.Attribute(ex.Attribute(ex.Name(env.program.numpy_name), "add"), "at")
-    return sw.Do(ex.Call(at, (ex.Name(d), as_value(env, index), value)))
+    return sw.Do(ex.Call(at, (_held(d), as_value(env, index), value)))
+
+
+def _held(d):
+    """The adjoint ``d`` as an expression: its name's, or the place of a container's
+    element (``dp['w']``, the adjoint of an array a dict holds)."""
+    return ex.Name(d) if isinstance(d, str) else d
 
 
 def zeroed(env, d, term):
     """``d += g`` with zeros at ``index``: the adjoint of an array before a write, from
     the one after it (a copy: ``g`` may be another adjoint's value)."""
-    name = env.names.fresh(f"{d}_before")
+    name = env.names.fresh(f"{d}_before" if isinstance(d, str) else "d_before")
     return [sw.Let(name, ex.Call(ex.Attribute(term.value, "copy"))),
             sw.Let(ex.Subscript(ex.Name(name), term.index), sw.ZERO),
             accumulate(d, ex.Name(name))]
@@ -108,7 +114,7 @@ def scattered(env, d, term):
     (``indexed_zeros``); ``numpy.add.at`` where the index's positions may repeat."""
     if term.repeats:
         return add_at(env, d, term.index, term.value)
-    return sw.AddTo(ex.Subscript(ex.Name(d), term.index), term.value)
+    return sw.AddTo(ex.Subscript(_held(d), term.index), term.value)
 
 
 def as_value(env, index):

@@ -209,8 +209,9 @@ def summed_only(env, name):
     return env.facts.summed_only.get(name)
 
 
-def reduce(env, stmt, scope):
-    redefines = overwrites(env, stmt, scope)
+def reduced(env, stmt):
+    """The call a ``Reduce`` is, as the function makes it: ``sum(xs)``, ``math.prod(xs,
+    start=s)``, ``np.stack(xs, axis=1)``."""
     container = place(stmt.container, stmt.path)
     if stmt.axis is not None:  # ``np.stack(xs, axis=1)``
         func = ex.Attribute(ex.Name(env.program.numpy_name), stmt.op)
@@ -224,7 +225,12 @@ def reduce(env, stmt, scope):
         args, keywords = (container,), (("start", ex.of_operand(stmt.start)),)
     if stmt.axis:
         keywords = (("axis", ex.Const(stmt.axis)),)
-    forward = [sw.Let(stmt.target, ex.Call(func, args, keywords))]
+    return ex.Call(func, args, keywords)
+
+
+def reduce(env, stmt, scope):
+    redefines = overwrites(env, stmt, scope)
+    forward = [sw.Let(stmt.target, reduced(env, stmt))]
     if stmt.target not in env.active:
         return restoring(env, stmt, scope, forward, [])
     g = ex.Name(adjoint(env, stmt.target))

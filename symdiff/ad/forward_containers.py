@@ -17,16 +17,18 @@ builders, the ones reverse mode reads the VJPs beside:
     tail = xs[1:]               dtail = dxs[1:]
 
 An operand without a tangent of its own (a constant, an inactive name) reads as zero:
-the number zero, or a container of zeros of its shape (``ad.containers.zeros``), so a
-record linear in all its operands at once (a join) gets every stretch.
+the number zero, zeros of an array's shape, or a container of zeros of its shape
+(``ad.containers.zeros``), so a record linear in all its operands at once (a join) gets
+every stretch, and an element read back has its shape.
 """
 
 import dataclasses
 
-from symdiff.ad.changes import change_operands, effect, taken
+from symdiff.ad.changes import change_operands, effect, reduced, taken
 from symdiff.ad.containers import (built, container_operands, copied_value, place,
                                    written_out, zeros)
 from symdiff.ad.environment import builtin, names_for
+from symdiff.ad.forward_arrays import is_array, zero_tangent
 from symdiff.core import expr as ex
 from symdiff.core.rewrite import substitute
 from symdiff.core import types as t
@@ -104,10 +106,7 @@ def built_tangent(env, stmt):
 
 
 def _reduce(env, stmt):
-    func = ex.Name(builtin(env, stmt.op)) if stmt.op in ("sum", "min", "max") else \
-        ex.Attribute(ex.Name(env.program.math_name), stmt.op)
-    start = () if stmt.start is None else (ex.of_operand(stmt.start),)
-    made = [sw.Let(stmt.target, ex.Call(func, (place(stmt.container, stmt.path),) + start))]
+    made = [sw.Let(stmt.target, reduced(env, stmt))]
     if stmt.target in env.active:
         made.append(sw.Let(tangent(env, stmt.target), container_tangent(env, stmt, (
             (stmt.container, stmt.path), getattr(stmt.start, "name", None)))))
@@ -218,6 +217,8 @@ def _tangent_place(env, name, path):
         made = zeros(kind, place(name, path))
         return ex.Call(ex.Name(builtin(env, "tuple")), (made,)) if isinstance(
             kind, t.Tuple) else made
+    if name is not None and not path and is_array(env, name):
+        return zero_tangent(env, name)  # zeros of its shape: what is read of it keeps it
     return sw.ZERO
 
 

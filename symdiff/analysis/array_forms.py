@@ -14,6 +14,7 @@ operation and its arguments' types, with the record's hint (``registry.array_hin
 
 from symdiff.analysis.held_types import unlike_items
 from symdiff.core import types as t
+from symdiff.core.records import Row
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
 from symdiff.primitives.registry import array_checked, array_hint
@@ -30,7 +31,10 @@ def refuse_array_forms(program):
 
 
 def _refuse_unlike(program, stmt):
-    """A list written out of an array and a number, or arrays of unlike kinds."""
+    """A list written out of an array and a number, or arrays of unlike kinds (unless
+    typed element by element: read at constant positions only)."""
+    if isinstance(program.types.get(stmt.target), Row):
+        return
     found = unlike_items(stmt, lambda a: program.types.get(a.name) if isinstance(
         a, ir.Var) else t.of_value(a.value))
     if found is not None:

@@ -16,10 +16,14 @@ Expects the ``Build``, lowering's type of it and a function giving an operand's 
 (the numbers' types are the inference's own business, as before), and otherwise the
 type with every array item's element its array type; ``unlike_items`` names a list
 whose elements are not one kind (an array beside a number, arrays of unlike numbers of
-axes or float-ness): a list has one element type, so it is refused where it is built.
+axes or float-ness): a list has one element type, so it is refused where it is built,
+unless it is only ever read and written at constant positions (``read_by_constants``,
+the gradient of a list argument of unlike arrays read again): then it is a ``Row``,
+typed element by element.
 """
 
 from symdiff.core import types as t
+from symdiff.core.records import Row
 from symdiff.ir import nodes as ir
 from symdiff.primitives.stacked import joined_type, normalized_axis
 
@@ -99,6 +103,55 @@ def unlike_items(stmt, operand_type):
     return None if _one_element(types) is not None else types
 
 
+def read_by_constants(program, name):
+    """Whether every statement on the list ``name`` reads or writes it at constant
+    positions (``xs[0]``, ``xs[1] = v``, ``tuple(xs)``): a list of unlike elements is
+    then typed element by element, a ``Row``, as a list argument of unlike arrays is."""
+    for stmt in ir.walk(program.body):
+        if isinstance(stmt, (ir.Push, ir.Pop)) and stmt.stack == name or isinstance(
+                stmt, ir.Join) and any(getattr(p, "container", None) == name
+                                       for p in stmt.parts):
+            return False
+        if getattr(stmt, "container", None) != name:
+            continue
+        if isinstance(stmt, ir.Take) and (stmt.copy not in ("list", "tuple") or any(
+                b is not None for b in stmt.bounds)) or isinstance(stmt, ir.Reduce) or (
+                not all(isinstance(i, ir.Const) for i in stmt.path)):
+            return False
+    return not any(isinstance(stmt, ir.For) and stmt.over is not None and
+                   stmt.over.container == name for stmt in ir.walk(program.body))
+
+
+def unlike_row(program, stmt, operand_type):
+    """The ``Row`` of a list ``stmt`` writes out of unlike arrays (and numbers), each
+    element its item's type, where it is read by constants only; None where it is not,
+    or an item is not known yet or is a container."""
+    types = [operand_type(i) if not isinstance(i, ir.Literal) else None for i in stmt.items]
+    if any(not (isinstance(k, t.Array) or t.is_number(k)) for k in types) or (
+            not read_by_constants(program, stmt.target)):
+        return None
+    return Row(tuple(types))
+
+
+def copied_row(stmt, types):
+    """The type of a whole copy of a ``Row`` (``tuple(xs)``: a tuple of its elements,
+    ``list(xs)`` or ``ys = xs``: the row); None for any other copy."""
+    source = types.get(getattr(stmt, "container", None))
+    if not isinstance(source, Row) or stmt.path or isinstance(stmt, ir.Take) and (
+            stmt.copy not in ("list", "tuple") or any(b is not None for b in stmt.bounds)):
+        return None
+    return t.Tuple(source.elts) if getattr(stmt, "copy", None) == "tuple" else source
+
+
+def broadcast_join(a, b):
+    """``join``, but a number and an array join as the array (the number broadcast)."""
+    if isinstance(a, t.Array) and t.is_number(b):
+        return a
+    if isinstance(b, t.Array) and t.is_number(a):
+        return b
+    return t.join(a, b)
+
+
 def holds_arrays(kind):
     if isinstance(kind, t.Array):
         return True
@@ -151,7 +204,7 @@ def stored_array(kind, path, value):
     if isinstance(kind, t.List):
         return t.List(stored_array(kind.elem, rest, value), kind.length)
     if isinstance(kind, t.Tuple):
-        return t.Tuple(tuple(stored_array(e, rest, value) if head is None or (
+        return type(kind)(tuple(stored_array(e, rest, value) if head is None or (  # a Row too
             head % len(kind.elts) == i) else e for i, e in enumerate(kind.elts)))
     if isinstance(kind, t.Dict):
         return t.with_items(kind, tuple((k, stored_array(v, rest, value) if head is None or (

@@ -41,9 +41,9 @@ names are first defined; ``annotate`` stores it as ``program.types``.
 
 from symdiff.analysis.array_aliases import refuse_aliased_writes
 from symdiff.analysis.array_forms import refuse_array_forms
-from symdiff.analysis.held_types import (held_arrays, held_type, holds_arrays,
-                                         normalize_join_axes, stored_array, summed_arrays,
-                                         unlike_items)
+from symdiff.analysis.held_types import (broadcast_join, copied_row, held_arrays, held_type,
+                                         holds_arrays, normalize_join_axes, stored_array,
+                                         summed_arrays, unlike_items, unlike_row)
 from symdiff.analysis.expression_types import (
     expression_type,
     keeps_ints,
@@ -169,7 +169,7 @@ class _Inference:
     def run(self):
         starts = started_by_constants(self.program)
         if starts:  # first with a number and an array joined as the array they broadcast to
-            self.join = _broadcast_join
+            self.join = broadcast_join
             self.settle()
             self.join = t.join
             self.deferred_starts = {s.sid for s in starts
@@ -228,8 +228,10 @@ class _Inference:
         held = self.types.get(stmt.target)
         if not stmt.items and holds_arrays(held):  # filled with arrays (appended, stored)
             return
-        if unlike_items(stmt, self.operand) is not None:
-            return  # no type: refused where it is built (``array_forms``)
+        if unlike_items(stmt, self.operand) is not None:  # read at constant positions
+            if (row := unlike_row(self.program, stmt, self.operand)) is not None:
+                self.types[stmt.target] = row  # else no type: refused where it is built
+            return
         with_arrays = held_type(stmt, self.program.containers[stmt.target], self.operand, held)
         if with_arrays is not None:
             self.types[stmt.target] = with_arrays
@@ -245,6 +247,9 @@ class _Inference:
         """A container bound again (``Share``), sliced or copied (``Take``) or joined
         (``Join``): lowering's type, its numbers joined with those of its sources (the
         same kind of number in every element: the sources' positions are not followed)."""
+        if (row := copied_row(stmt, self.types)) is not None:  # ``tuple(xs)`` of a Row
+            self.types[stmt.target] = row
+            return
         self.define(stmt.target, self.program.containers[stmt.target])
         sources = [part for part in stmt.parts if isinstance(part, ir.Ref)] if isinstance(
             stmt, ir.Join) else [ir.Ref(stmt.container, stmt.path)]
@@ -365,15 +370,6 @@ def started_by_constants(program):
         elif isinstance(target, str):
             other.add(target)
     return [s for s in constant if s.target in other]
-
-
-def _broadcast_join(a, b):
-    """``join``, but a number and an array join as the array (the number broadcast)."""
-    if isinstance(a, t.Array) and t.is_number(b):
-        return a
-    if isinstance(b, t.Array) and t.is_number(a):
-        return b
-    return t.join(a, b)
 
 
 def number_constant(stmt):

@@ -378,7 +378,7 @@ def stored(kind, path, value):
     if isinstance(kind, List):
         return List(stored(kind.elem, rest, value), kind.length)
     if isinstance(kind, Tuple):
-        return Tuple(tuple(stored(e, rest, value) if head is None or head % len(kind.elts) == i
+        return type(kind)(tuple(stored(e, rest, value) if head is None or head % len(kind.elts) == i
                            else e for i, e in enumerate(kind.elts)))
     if isinstance(kind, Dict):
         return with_items(kind, tuple((k, stored(v, rest, value) if head is None or head == k

@@ -118,6 +118,8 @@ def container_of(frame, node, written=False, filling=False):
         if outer is None:
             return None
         name, path = outer
+        if isinstance(kind_of_operand(frame, ir.Ref(name, path)), t.Array):
+            return None  # ``p["w"][0]``: an array held, indexed as arrays are
         if isinstance(node.slice, ast.Slice):
             return taken(frame, node, name, path), ()
         return name, path + (index_operand(frame, node, name, path),)

@@ -107,10 +107,18 @@ def tuple_result(frame, node):
                    f"{frame.parsed.name} returns {len(node.elts)} values here, but its "
                    f"call unpacks {frame.unpacked}")
         raise frame.error(UnsupportedSyntaxError, node, message, "return the same number")
+    made = []
     for element, name in zip(node.elts, frame.result_tuple):
         frame.hint = name
-        frame.value(element, name)
-    return tuple(ir.Var(name) for name in frame.result_tuple)
+        if frame.top and isinstance(element, (ast.Dict, ast.List)):  # ``return {...},``: built
+            frame.block([ast.copy_location(ast.Assign([ast.copy_location(ast.Name(
+                name, ast.Store()), element)], element), element)])  # as ``name = {...}``
+            operand = frame.mapping.pop(name)
+        else:
+            operand = frame.value(element, name)  # a container by name stays itself
+        made.append(operand if isinstance(operand, ir.Var) and containers.is_container_operand(
+            frame, operand) else ir.Var(name))
+    return tuple(made)
 
 
 def one_value_returned(frame, node):

@@ -5,7 +5,8 @@ testing the flags its ``break`` (``stop``) and any ``return`` inside it set; a
 ``continue`` sets ``skip``, which guards the rest of the iteration.  A loop over a table
 (``for c in T``, ``reversed(T)``, ``enumerate(T)``, ``zip(A, B)``) is a loop over the
 table's positions whose body reads the elements first.  A loop over a dict runs over
-its keys (``for k in d:``).
+its keys (``for k in d:``).  One whose body reads a container of unlike elements by its
+variable is lowered once per element (``unrolled``).
 
     for c in T:              ──►    for c_index in range(3):
         s = s + c                       c = T[c_index]
@@ -25,6 +26,7 @@ from symdiff.core.records import is_record
 from symdiff.lower import containers, control, expressions, names, tables
 from symdiff.lower.operands import any_of, operand_ast, reads_of
 from symdiff.lower.scope import Loop
+from symdiff.lower.unrolled import unrolled_keys, unrolled_range
 
 
 def stmt_For(frame, node):
@@ -47,6 +49,8 @@ def stmt_For(frame, node):
             names.meaning_of(frame, steps.func.id, steps.func).kind != "range"):
         raise loop_refused(frame, node.iter, steps)
     bounds = tuple(frame.value(arg) for arg in steps.args)
+    if not reverse and unrolled_range(frame, node, bounds):
+        return
     control.enter_compound(frame, node)
     origin = frame.origin
     target = frame.target_name(node.target.id)
@@ -108,11 +112,13 @@ def key_loop(frame, node):
         raise frame.error(UnsupportedSyntaxError, node.target, "a loop over a dict's keys "
                           "must assign one plain name", "write `for key in d:`")
     frame.hint = node.target.id
+    kind = containers.kind_of_operand(frame, ir.Ref(name, path))
+    if unrolled_keys(frame, node, kind, reverse, sort):
+        return
     control.enter_compound(frame, node)
     origin = frame.origin
     target = frame.target_name(node.target.id)
     frame.mapping[node.target.id] = ir.Var(target)
-    kind = containers.kind_of_operand(frame, ir.Ref(name, path))
     frame.unit.keys[target] = tuple(k for k, _ in kind.items)
     with open_loop(frame, node) as loop:
         body = loop_body(frame, node, loop)

@@ -30,6 +30,7 @@ from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.resolve import all_identifiers, classify
 from symdiff.frontend.wrt import optional_parameters
 from symdiff.core import types as t
+from symdiff.analysis.held_types import holds_arrays
 from symdiff.frontend.object_methods import reaches_arrays
 from symdiff.ir import nodes as ir
 from symdiff.ir.names import BUILTINS, Namer
@@ -73,8 +74,9 @@ def normalize(parsed, allow_tuple=False, kinds=None, any_result=False):
             pass
         elif kind is not None:
             unit.containers[name] = kind
-    unit.array_code = bool(unit.arrays) or reaches_arrays(parsed)  # (``np.array([a, b])``,
-    # ``model.predict(x)`` too)
+    unit.array_code = bool(unit.arrays) or reaches_arrays(parsed) or any(  # (``np.array([a,
+        holds_arrays(kind) for kind in unit.containers.values())  # b])``, ``model.predict(x)``;
+    # ``p["w"][0]``)
     vararg = parsed.tree.args.vararg.arg if parsed.tree.args.vararg is not None else None
     if vararg is not None and not isinstance(unit.containers.get(vararg), t.Tuple):
         raise parsed.error(UnsupportedSyntaxError, parsed.tree.args.vararg, f"the "
@@ -107,8 +109,8 @@ def normalize(parsed, allow_tuple=False, kinds=None, any_result=False):
 def _numpy_name(unit, body):
     """The name generated code calls numpy by where an operator meets a NumPy scalar (its
     partials are numpy's: ``Program.computed_by``); None when no call of the program
-    computes one (numpy's, SciPy's)."""
-    if unit.arrays or any(isinstance(s, ir.Assign) and (s.family == "numpy" or s.call is not None)
+    computes one (numpy's, SciPy's) and no parameter holds an array."""
+    if unit.arrays or any(holds_arrays(kind) for kind in unit.containers.values()) or any(isinstance(s, ir.Assign) and (s.family == "numpy" or s.call is not None)
                           for s in ir.walk(body)):
         return unit.global_name("np", sys.modules["numpy"])
     return None

@@ -14,7 +14,9 @@ array of its own):
     y = np.concatenate(xs)         xs_starts = np.cumsum([0] + [item.shape[0] for item in xs])
                                    dxs[i] += g[xs_starts[i]:xs_starts[i + 1]]
 
-No JVP yet: forward mode refuses them, naming the record's note.
+Their JVP is the same join of the tangents, the list of them in step with the list:
+
+    y = np.stack(xs, axis=1)       dy = np.stack(dxs, axis=1)
 
     >>> joined_operation("stack", 0).result(t.List(t.Array("float32", 1), None), ())
     Array(dtype='float32', ndim=2, unit_axes=())
@@ -87,6 +89,14 @@ def _concatenate_vjp(axis):
     return vjp
 
 
+def _joined_jvp(op, axis):
+    """The join is linear: the same join of the list of tangents."""
+    def jvp(tangent, args, out, names):
+        text = f"numpy.{op}(t)" if axis == 0 else f"numpy.{op}(t, axis={axis})"
+        return _text(text, names, t=tangent)
+    return jvp
+
+
 def joined_operation(op, axis):
     """The record of ``op`` ("stack" or "concatenate") of a list along ``axis``."""
     def result(kind, path):
@@ -94,6 +104,5 @@ def joined_operation(op, axis):
             kind = t.element(kind, index)
         return joined_type(op, kind, axis)
     vjp = (_stack_vjp if op == "stack" else _concatenate_vjp)(axis)
-    return Operation(op, ("container",), result, (vjp,), None,
-                     f"no JVP yet: forward mode does not read np.{op} of a list by name")
+    return Operation(op, ("container",), result, (vjp,), (_joined_jvp(op, axis),))
 

@@ -46,10 +46,7 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests import array_oracles as oracles
     from tests.corpus.arrays import ARRAY_CASES as CASES, CATEGORIES
 
-REFUSED = {  # cases symdiff refuses today with a SymdiffError (located); the list only shrinks
-    "indexing.list_of_arrays",  # numpy.getitem of float, int is not supported
-    "models.l2_over_a_dict",  # a dict['w': array[float64, 1, ()], 'b': array[float64, 0, ()]] is read by a key 
-}
+REFUSED = set()  # cases symdiff refuses today with a SymdiffError (located); only shrinks
 
 KNOWN_BROKEN = {  # case -> why symdiff raises something other than a SymdiffError
 }

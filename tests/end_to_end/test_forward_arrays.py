@@ -32,14 +32,6 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests.corpus.arrays import ARRAY_CASES as CASES
 
 FORWARD_REFUSED = {  # case -> what forward mode refuses there; the list only shrinks
-    # refused by symdiff.grad too (test_arrays.REFUSED)
-    "indexing.asarray_of_a_list": "np.asarray of a list: a join of a list has no JVP yet",
-    "indexing.list_of_arrays": "numpy.getitem of float, int is not supported",
-    "models.l2_over_a_dict": "a dict read by a key known only when the gradient runs",
-    # containers of arrays the function stacks or joins: forward mode reads lists of numbers
-    **{f"containers.{label}": "a container of arrays built in the function" for label in (
-        "stacked_states", "steps_as_an_array", "rnn_over_a_list",
-        "stacked_along_the_last_axis", "concatenated_windows", "concatenated_columns")},
 }
 
 EXACT = {np.float64: 1e-8, np.float32: 2e-3}  # relative, jvp against <grad, v>

@@ -3,7 +3,8 @@
 of array-valued functions, against finite differences.
 
 - ``hvp(f)(*point, *v)`` equals a central difference of ``symdiff.grad`` along ``v``
-  (Richardson, two steps), on every corpus case of number and array parameters that
+  (Richardson, two steps), on every corpus case of parameters that are numbers, arrays
+  or containers of them (the hvp of the same structure) that
   ``symdiff.grad`` takes; ``HVP_REFUSED`` lists the cases refused there, each raising a
   located ``SymdiffError`` (or, for ``HVP_BROKEN``, an ``InternalError``: a bug, with its
   reason); both lists only shrink;
@@ -31,22 +32,30 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
 # Cases whose generated gradient uses what forward mode does not read yet (located in the
 # gradient's text); the list only shrinks.
 HVP_REFUSED = {
-    **{f"containers.{label}": "a container of arrays the gradient builds: forward mode "
-       "reads lists of numbers" for label in (
-           "concatenated_windows", "rnn_over_a_list", "stacked_states", "steps_as_an_array")},
+    **{f"containers.{label}": "the gradient finds where each part starts, np.cumsum of a "
+       "list of sizes: read again, a container stands where a number is needed" for label in (
+           "concatenated_windows", "concatenated_columns")},
+    "containers.entries_of_held_arrays": "the gradient adds into an entry of an array a "
+    "dict it builds holds (dparams['w'][0] += g): read again, its entries are typed numbers",
 }
 HVP_BROKEN = {  # case -> why forward mode over its gradient raises an InternalError
+    **{label: "the gradient of a list of alike arrays a loop reads: read again, its "
+       "adjoint list is typed a list of floats" for label in (
+           "containers.layers_by_zip", "containers.pairs_of_a_list", "models.mlp_over_a_list")},
+    "containers.stacked_tuple_and_unlike_blocks": "the gradient's adjoint of a list of "
+    "arrays with a unit axis: read again, its zeros are typed without the unit axis",
     "slices.prefix_or_suffix_by_a_branch": "the gradient pushes arrays and the branch's "
     "bool on one stack in a loop: read again, the stack is typed a list of floats",
 }
 
 
 def _takes(case):
-    """Whether ``symdiff.grad`` takes the case and its parameters are numbers and arrays."""
+    """Whether ``symdiff.grad`` takes the case and its parameters are numbers, arrays
+    and containers of them."""
     indices, _ = oracles.differentiated(case.fn, case.wrt)
     point = case.points[0]
-    if not all(isinstance(point[i], np.ndarray) or oracles.is_number(point[i])
-               for i in indices):
+    if not all(isinstance(leaf, np.ndarray) or oracles.is_number(leaf)
+               for i in indices for _, leaf in oracles.leaves(point[i])):
         return False
     try:
         symdiff.grad(case.fn, wrt=case.wrt)(*point)
@@ -59,21 +68,31 @@ TAKEN = sorted(label for label, case in CASES.items() if _takes(case))
 
 
 def _vectors(case, point, rng):
+    """A vector per differentiated parameter, of its structure, shapes and dtypes."""
     indices, single = oracles.differentiated(case.fn, case.wrt)
-    return indices, single, [rng.standard_normal(np.shape(point[i])).astype(
-        np.asarray(point[i]).dtype) if np.ndim(point[i]) else float(rng.standard_normal())
-        for i in indices]
+
+    def leaf(path, value):
+        if isinstance(value, np.ndarray):
+            return rng.standard_normal(value.shape).astype(value.dtype)
+        return float(rng.standard_normal())
+    return indices, single, [oracles.rebuilt(point[i], leaf) for i in indices]
+
+
+def _flat(values):
+    """The leaves of each value, in order: one list for all the parameters."""
+    return [leaf for value in values for _, leaf in oracles.leaves(value)]
 
 
 def _gradient_difference(case, point, indices, vectors, h):
-    """Richardson's estimate of d/dt grad(f)(x + t v) at 0, per parameter."""
+    """Richardson's estimate of d/dt grad(f)(x + t v) at 0, per leaf of the parameters."""
     grad = symdiff.grad(case.fn, wrt=case.wrt)
+    steps = [[leaf for _, leaf in oracles.leaves(v)] for v in vectors]
 
     def at(t):
-        moved = oracles.along(point, indices, [[v] for v in vectors], t)
+        moved = oracles.along(point, indices, steps, t)
         found = grad(*moved)
-        return [np.asarray(g, dtype=np.float64) for g in (
-            found if isinstance(found, tuple) else (found,))]
+        return [np.asarray(g, dtype=np.float64) for g in _flat(
+            found if len(indices) > 1 else (found,))]
     near = [(a - b) / (2 * h) for a, b in zip(at(h), at(-h))]
     far = [(a - b) / (4 * h) for a, b in zip(at(2 * h), at(-2 * h))]
     return [(4 * n - f) / 3 for n, f in zip(near, far)], [np.abs(n - f) for n, f in
@@ -98,10 +117,13 @@ def test_hvp_of_the_corpus(label):
     assert label not in HVP_REFUSED and label not in HVP_BROKEN, f"{label} is taken now"
     products = [product] if single else list(product)
     for p, i in zip(products, indices):
-        assert np.shape(p) == np.shape(point[i])
+        assert oracles.structure_failures(p, point[i], "hvp") == [], label
+    products = _flat(products)
     step, rtol, atol, kink = oracles.precision(point)
-    largest = max([1.0] + [float(np.max(np.abs(point[i]), initial=0.0)) for i in indices])
+    largest = max([1.0] + [float(np.max(np.abs(leaf), initial=0.0))
+                           for leaf in _flat(point[i] for i in indices)])
     estimate, spread = _gradient_difference(case, point, indices, vectors, step * largest)
+    assert len(products) == len(estimate)
     for p, e, s in zip(products, estimate, spread):
         if case.kinky and np.any(s > kink * (1.0 + np.abs(e))):
             return  # a kink within the steps: the difference is not a derivative
@@ -219,18 +241,28 @@ def over_a_dict(params, x):
     return np.sum(np.tanh(params["W"] @ x) ** 2)
 
 
-@pytest.mark.parametrize("transform", [symdiff.jacobian, symdiff.hessian, symdiff.hvp],
+@pytest.mark.parametrize("transform", [symdiff.jacobian, symdiff.hessian],
                          ids=lambda t: t.__name__)
-def test_a_container_parameter_is_refused_by_jacobian_hessian_and_hvp_with_its_location(
+def test_a_container_parameter_is_refused_by_jacobian_and_hessian_with_its_location(
         transform):
     params, x = {"W": _data((2, 3), 20)}, _data(3, 21)
-    vector = ({"W": np.ones((2, 3))},) if transform is symdiff.hvp else ()
     with pytest.raises(SymdiffError) as caught:
-        transform(over_a_dict, wrt="params")(params, x, *vector)
+        transform(over_a_dict, wrt="params")(params, x)
     assert caught.value.lineno == over_a_dict.__code__.co_firstlineno
     value, tangent = symdiff.jvp(over_a_dict, wrt="params")(params, x, {"W": np.ones((2, 3))})
     grad = symdiff.grad(over_a_dict, wrt="params")(params, x)
     assert np.isclose(tangent, np.sum(grad["W"]))
+
+
+def test_the_hvp_by_a_dict_is_a_dict_of_the_gradients_difference():
+    params, x = {"W": _data((2, 3), 20)}, _data(3, 21)
+    vector = {"W": _data((2, 3), 22)}
+    product = symdiff.hvp(over_a_dict, wrt="params")(params, x, vector)
+    assert list(product) == ["W"] and product["W"].shape == (2, 3)
+    grad, h = symdiff.grad(over_a_dict, wrt="params"), 1e-5
+    plus = grad({"W": params["W"] + h * vector["W"]}, x)["W"]
+    minus = grad({"W": params["W"] - h * vector["W"]}, x)["W"]
+    assert np.allclose(product["W"], (plus - minus) / (2 * h), rtol=1e-6, atol=1e-8)
 
 
 SCALE = 2.0

@@ -103,8 +103,8 @@ def zip_of_dicts(p, q):
 
 def key_into_unlike_values(p):
     s = 0.0
-    for k in p:
-        s += p[k] * 2.0  # REFUSED at k]
+    for k in p:  # unlike values: the body once per key, p["b"] a list times a number
+        s += p[k] * 2.0  # REFUSED at s +=
     return s
 
 

@@ -7,8 +7,11 @@ container parameter is a container of the same structure, an array of each eleme
 shape in it.
 
 A list parameter whose arrays differ in kind (a flat ``[W1, b1, W2, b2]``, a last layer
-of one output) is typed element by element, read by position and unpacked; one looped
-over has alike arrays.  Each function is checked against the tape, finite differences
+of one output) is typed element by element, read by position and unpacked; a list the
+function builds of unlike arrays, read at constant positions, too; a loop over a
+container of unlike arrays (``for k in params``) reads each entry by its own index or
+key.  An array a container holds is indexed as arrays are (``params["w"][0]``,
+``xs[1][:, 0]``).  Each function is checked against the tape, finite differences
 along random directions and, for small shapes, sympy (``tests/end_to_end/test_arrays.py``).
 """
 
@@ -53,6 +56,19 @@ def dict_built_and_read(x, w):
 
 def penalties_of_values(params):
     return sum(np.sum(v ** 2) for v in params.values()) + np.sum(params["w"] * params["u"])
+
+
+def mlp_with_decay_by_key(params, X, y):
+    h = np.tanh(X @ params["W1"] + params["b1"])
+    loss = np.mean((h @ params["W2"] + params["b2"] - y) ** 2)
+    for k in params:  # unlike arrays: each entry read by its own key
+        loss = loss + 1e-2 * np.sum(params[k] ** 2)
+    return loss
+
+
+def entries_of_held_arrays(params, xs):
+    head = params["w"][0] * np.sum(params["u"][1:] ** 2)
+    return head + np.sum(np.sin(xs[1][:, 0])) + xs[0][-1] * params["w"][-1]
 
 
 # --- lists of layer matrices -----------------------------------------------------------
@@ -153,6 +169,18 @@ def stacked_tuple_and_unlike_blocks(pair, blocks):
     return np.sum(S[..., 0] * S[..., 1]) + np.sum(np.tanh(C) * np.arange(C.shape[1]))
 
 
+def states_by_a_comprehension(W, x):
+    states = [np.tanh(W @ x * (t + 1.0)) for t in range(3)]
+    S = np.stack(states, axis=1)
+    return np.sum(S ** 2 * np.arange(1.0, 4.0)) + np.sum(S[:, 0] * S[:, -1])
+
+
+def unlike_parts_by_position(x, w):
+    parts = [np.sin(x * w), np.outer(x, w)]
+    parts[1] = parts[1] * np.sum(parts[0])
+    return np.sum(parts[0] ** 2) + np.sum(np.tanh(parts[1]))
+
+
 def summed_list(x, y):
     parts = [x, 2.0 * y, x * y]
     return np.sum(sum(parts) ** 2)
@@ -215,6 +243,14 @@ CASES = [
        (normal("dbr", 2, 2), normal("dbrw", 2, 2))),
     at(penalties_of_values, ({"w": normal("pov", 3), "u": normal("povu", 3)},),
        ({"w": normal("pov", 2, 3, dtype=F32), "u": normal("povu", 2, 3, dtype=F32)},)),
+    at(mlp_with_decay_by_key, *batches(lambda n: (_dict_params("mwd", 3, 4),
+                                                  normal(f"mwdX{n}", n, 3),
+                                                  normal(f"mwdy{n}", n, 2))),
+       (_dict_params("mwd", 2, 3, F32), normal("mwdX", 2, 2, dtype=F32),
+        normal("mwdy", 2, 2, dtype=F32)), wrt="params"),
+    at(entries_of_held_arrays, ({"w": normal("eha", 3), "u": normal("ehau", 4)},
+                                [normal("ehx", 2), normal("ehx2", 3, 2)]),
+       ({"w": normal("eha", 2), "u": normal("ehau", 2)}, [normal("ehx", 4), normal("ehx2", 2, 3)])),
     at(layers_by_zip, (_alike("lbz", 2, 3, 3), _alike("lbzb", 2, 3), normal("lbzx", 3)),
        (_alike("lbz", 3, 2, 2), _alike("lbzb", 3, 2), normal("lbzx", 2)), wrt=("Ws", "bs")),
     at(square_layers_enumerated, (_alike("sle", 2, 3, 3), normal("slex", 3)),
@@ -245,6 +281,10 @@ CASES = [
        ((normal("stu", 3), normal("stu2", 3)), [normal("stub", 3, 1), normal("stub2", 3, 2)]),
        ((normal("stu", 2, 2), normal("stu2", 2, 2)), [normal("stub", 2, 2), normal("stub2", 2, 1),
                                                       normal("stub3", 2, 3)])),
+    at(states_by_a_comprehension, (normal("sbc2", 3, 3, scale=0.5), normal("sbcx", 3)),
+       (normal("sbc2", 2, 2, scale=0.5), normal("sbcx", 2))),
+    at(unlike_parts_by_position, (normal("upp", 3), normal("uppw", 3)),
+       (normal("upp", 2), normal("uppw", 2))),
     at(summed_list, (normal("sl", 3), normal("sly", 3)), (normal("sl", 2, 2), normal("sly", 2, 2))),
     at(summed_pair, (normal("sp", 3), normal("spy", 3)), (normal("sp", 2, 2), normal("spy", 2, 2))),
     at(read_back_by_position, (normal("rbp", 3),), (normal("rbp", 2, 2),)),
