@@ -1,0 +1,81 @@
+"""Functions of the standard library (``corpus/library.py``): each gradient against the
+tape and sympy, which run the case's twin written out, and against central finite
+differences of every number of the function itself, at ten random points each."""
+
+import random
+
+import pytest
+
+import symdiff
+from symdiff.witnesses.finite import central_difference
+from symdiff.witnesses.symbolic import evaluate_grad
+
+try:
+    from corpus import library as corpus
+except ImportError:  # run with the repository root, not tests/, on sys.path
+    from tests.corpus import library as corpus
+
+CASES = {c.label: c for c in corpus.CASES}
+POINTS = 10
+
+
+def leaves(value, path=()):
+    """``(path, number)`` of each number in ``value`` (nested tuples and lists)."""
+    if isinstance(value, (tuple, list)):
+        return [leaf for i, item in enumerate(value) for leaf in leaves(item, path + (i,))]
+    return [(path, value)]
+
+
+def as_arguments(gradient, point):
+    """A gradient as one entry per parameter (one parameter's comes bare)."""
+    return gradient if len(point) > 1 else (gradient,)
+
+
+def points(case):
+    rng = random.Random(case.label)
+    return [case.draw(rng) for _ in range(POINTS)]
+
+
+def test_the_labels_are_distinct():
+    assert len(CASES) == len(corpus.CASES)
+
+
+@pytest.mark.parametrize("label", CASES)
+def test_the_twin_computes_the_same_value(label):
+    case = CASES[label]
+    for point in points(case):
+        assert case.fn(*point) == pytest.approx(case.twin(*point), rel=1e-12, abs=1e-12)
+
+
+@pytest.mark.parametrize("label", CASES)
+def test_gradient_agrees_with_the_tape(label):
+    case = CASES[label]
+    gradient, tape = symdiff.grad(case.fn), symdiff.tape.grad(case.twin)
+    for point in points(case):
+        got, want = leaves(gradient(*point)), leaves(tape(*point))
+        assert [p for p, _ in got] == [p for p, _ in want]
+        for (path, g), (_, w) in zip(got, want):
+            assert type(g) is float and g == pytest.approx(w, rel=1e-10, abs=1e-12), path
+
+
+@pytest.mark.parametrize("label", [c.label for c in corpus.CASES if c.symbolic])
+def test_gradient_agrees_with_sympy(label):
+    case = CASES[label]
+    gradient = symdiff.grad(case.fn)
+    for point in points(case)[:3]:
+        got, want = leaves(gradient(*point)), leaves(evaluate_grad(case.twin, point))
+        assert [p for p, _ in got] == [p for p, _ in want]
+        for (path, g), (_, w) in zip(got, want):
+            assert g == pytest.approx(w, rel=1e-9, abs=1e-12), path
+
+
+@pytest.mark.parametrize("label", CASES)
+def test_gradient_agrees_with_finite_differences(label):
+    case = CASES[label]
+    gradient = symdiff.grad(case.fn)
+    for point in points(case):
+        got = as_arguments(gradient(*point), point)
+        for path, value in leaves(list(got)):
+            estimate, steadiness = central_difference(case.fn, point, path)
+            if steadiness == "steady":
+                assert value == pytest.approx(estimate, rel=1e-5, abs=1e-6), path
