@@ -15,6 +15,7 @@ import ast
 import builtins
 import math
 import numbers
+import operator
 import sys
 import types
 from dataclasses import dataclass
@@ -164,7 +165,15 @@ def lookup(name, closure, globals_):
     raise KeyError(name)
 
 
+# the functions of ``operator`` that are an operation on numbers, by its primitive
+_OPERATIONS = {operator.add: "add", operator.sub: "sub", operator.mul: "mul",
+               operator.truediv: "div", operator.pow: "pow", operator.floordiv: "floordiv",
+               operator.mod: "mod", operator.neg: "neg", operator.pos: "pos"}
+
+
 def _primitive_of(obj):
+    if isinstance(obj, types.BuiltinFunctionType) and obj in _OPERATIONS:  # passed as a
+        return _OPERATIONS[obj]  # value: ``apply(operator.mul, a, b)``
     for name, primitive in names("math").items():
         if obj is getattr(math, name):
             return primitive

@@ -2,16 +2,20 @@
 rows inside a loop, ``functools.reduce`` with a lambda, a function or ``operator``, and
 functions of ``operator`` held in names and passed to helpers.
 
-Each ``Case`` is a function, its twin (the same computation written out, which the tape
-and sympy witnesses run where they cannot follow the library's own code: the tape's
-numbers do not pass through ``statistics``' ``fsum``), how to draw its arguments, and
-whether the sympy witness reads the twin.
+Each ``Case`` is a function, its twin (the same computation written out, which the sympy
+witness runs, and the tape too where it cannot follow the library's own code: the
+tape's numbers do not pass through ``statistics``' ``fsum``), how to draw its
+arguments, whether the tape runs the function itself (``reduce`` and ``operator`` take
+its numbers as any) and whether the sympy witness reads the twin.
 ``tests/end_to_end/test_library.py`` checks every one against the tape, sympy and
 central finite differences of every number, at many points.
 """
 
+import functools
 import math
+import operator
 import statistics
+from functools import reduce
 from dataclasses import dataclass
 
 
@@ -20,6 +24,7 @@ class Case:
     fn: object
     twin: object
     draw: object
+    taped: bool = False  # whether the tape runs ``fn`` itself, not the twin
     symbolic: bool = True
 
     @property
@@ -89,10 +94,117 @@ def centred_rows_written_out(table):
     return out
 
 
+# --- ``functools.reduce`` with a lambda, a function, ``operator`` --------------------------
+
+def horner(coeffs, x):
+    return functools.reduce(lambda acc, c: acc * x + c, coeffs, 0.0)
+
+
+def horner_written_out(coeffs, x):
+    acc = 0.0
+    for c in coeffs:
+        acc = acc * x + c
+    return acc
+
+
+def product_of(xs):
+    return reduce(operator.mul, xs)
+
+
+def product_of_written_out(xs):
+    total = xs[0]
+    for x in xs[1:]:
+        total = total * x
+    return total
+
+
+def _soft_max(a, b):
+    return math.log(math.exp(a) + math.exp(b))
+
+
+def soft_maximum(xs, y):
+    return reduce(_soft_max, xs) * y + reduce(operator.add, [y, y * y, 2.0 * y], 1.0)
+
+
+def soft_maximum_written_out(xs, y):
+    total = xs[0]
+    for x in xs[1:]:
+        total = math.log(math.exp(total) + math.exp(x))
+    return total * y + (1.0 + y + y * y + 2.0 * y)
+
+
+def folds_in_a_loop(table):
+    out = 0.0
+    for r in table:
+        out += reduce(lambda a, b: a + b * b, r, 0.0) + reduce(max, r)
+    return out
+
+
+def folds_in_a_loop_written_out(table):
+    out = 0.0
+    for r in table:
+        best = r[0]
+        for v in r[1:]:
+            best = max(best, v)
+        out += sum(v * v for v in r) + best
+    return out
+
+
+def _folded_by(f, xs):
+    return reduce(f, xs, 1.0)
+
+
+def fold_given_its_function(xs, s):
+    return _folded_by(lambda a, b: a * math.tanh(s * b), xs) + _folded_by(operator.add, xs)
+
+
+def fold_given_its_function_written_out(xs, s):
+    total = 1.0
+    for x in xs:
+        total = total * math.tanh(s * x)
+    return total + 1.0 + sum(xs)
+
+
+# --- functions of ``operator`` held in names and passed to helpers ---------------------------
+
+def held_operator(a, b):
+    op = operator.mul
+    combine = operator.add
+    return combine(op(a, b), op(b, b)) - operator.neg(a)
+
+
+def held_operator_written_out(a, b):
+    return a * b + b * b + a
+
+
+def _apply(f, a, b):
+    return f(a, b) * a
+
+
+def operator_passed(a, b):
+    return _apply(operator.add, a, b) + _apply(operator.mul, b, a) + _apply(
+        operator.truediv, a, b)
+
+
+def operator_passed_written_out(a, b):
+    return (a + b) * a + b * a * b + a / b * a
+
+
 CASES = [
     Case(row_means, row_means_written_out, lambda r: (rows(3, 4)(r),)),
     Case(squared_row_means, squared_row_means_written_out, lambda r: (rows(2, 3)(r),)),
     Case(weighted_row_means, weighted_row_means_written_out,
          lambda r: (rows(3, 3)(r), numbers(3, 0.5, 2.0)(r))),
     Case(centred_rows, centred_rows_written_out, lambda r: (rows(3, 3)(r),)),
+    Case(horner, horner_written_out, lambda r: (numbers(4)(r), r.uniform(-1.5, 1.5)), True),
+    Case(product_of, product_of_written_out, lambda r: (numbers(4)(r),), True),
+    Case(soft_maximum, soft_maximum_written_out,
+         lambda r: (numbers(3)(r), r.uniform(-2.0, 2.0)), True),
+    Case(folds_in_a_loop, folds_in_a_loop_written_out, lambda r: (rows(3, 3)(r),), True),
+    Case(fold_given_its_function, fold_given_its_function_written_out,
+         lambda r: (numbers(3)(r), r.uniform(-1.5, 1.5)), True),
+    Case(held_operator, held_operator_written_out,
+         lambda r: (r.uniform(-2.0, 2.0), r.uniform(-2.0, 2.0)), True),
+    Case(operator_passed, operator_passed_written_out,
+         lambda r: (r.uniform(-2.0, 2.0), r.uniform(0.5, 2.0)), True),
 ]

@@ -1,7 +1,10 @@
 """Functions of the standard library (``corpus/library.py``): each gradient against the
-tape and sympy, which run the case's twin written out, and against central finite
-differences of every number of the function itself, at ten random points each."""
+tape (which runs the function itself where it can, else its twin written out), sympy
+(which runs the twin) and central finite differences of every number of the function
+itself, at ten random points each."""
 
+import functools
+import operator
 import random
 
 import pytest
@@ -50,7 +53,8 @@ def test_the_twin_computes_the_same_value(label):
 @pytest.mark.parametrize("label", CASES)
 def test_gradient_agrees_with_the_tape(label):
     case = CASES[label]
-    gradient, tape = symdiff.grad(case.fn), symdiff.tape.grad(case.twin)
+    gradient = symdiff.grad(case.fn)
+    tape = symdiff.tape.grad(case.fn if case.taped else case.twin)
     for point in points(case):
         got, want = leaves(gradient(*point)), leaves(tape(*point))
         assert [p for p, _ in got] == [p for p, _ in want]
@@ -79,3 +83,49 @@ def test_gradient_agrees_with_finite_differences(label):
             estimate, steadiness = central_difference(case.fn, point, path)
             if steadiness == "steady":
                 assert value == pytest.approx(estimate, rel=1e-5, abs=1e-6), path
+
+
+def operators_in_a_tuple(a, b):
+    total = 0.0
+    for op in (operator.add, operator.mul):
+        total += op(a, b) ** 2
+    return total
+
+
+def test_operators_in_a_container_are_refused_where_they_stand():
+    with pytest.raises(symdiff.SymdiffError) as caught:
+        symdiff.grad(operators_in_a_tuple)(1.0, 2.0)
+    assert caught.value.lineno == operators_in_a_tuple.__code__.co_firstlineno + 2
+    assert caught.value.filename.endswith("test_library.py") and caught.value.hint
+
+
+def reduce_given_a_keyword(xs):
+    return functools.reduce(lambda a, b: a * b, xs, initial=1.0)
+
+
+def test_a_reduce_left_as_written_is_refused_where_it_stands():
+    with pytest.raises(symdiff.SymdiffError) as caught:
+        symdiff.grad(reduce_given_a_keyword)([1.0, 2.0])
+    assert caught.value.lineno == reduce_given_a_keyword.__code__.co_firstlineno + 1
+    assert caught.value.hint
+
+
+def test_reduce_of_an_empty_list_raises_python_s_error():
+    with pytest.raises(TypeError, match="empty iterable with no initial value"):
+        symdiff.grad(corpus.product_of)([])
+
+
+def reduce_in_a_branch(xs, c):
+    return functools.reduce(operator.mul, xs) if c > 0.0 else c
+
+
+def test_the_way_out_of_a_reduce_refused_works():
+    with pytest.raises(symdiff.SymdiffError, match="read as a fold") as caught:
+        symdiff.grad(reduce_in_a_branch)([1.0, 2.0], 1.0)
+    assert "surely runs it" in caught.value.hint
+
+    def rewritten(xs, c):
+        if c > 0.0:
+            return functools.reduce(operator.mul, xs)
+        return c
+    assert symdiff.grad(rewritten, wrt="xs")([1.5, 2.0], 1.0) == [2.0, 1.5]
