@@ -17,8 +17,8 @@ reverse step reads the container (``containers.restores``).
 
 from symdiff.ad.containers import (added, added_into, container_operands, place, restores,
                                    written_out, zeros)
-from symdiff.ad.environment import (adjoint, builtin, length_of, names_for, overwrites,
-                                    stack_names)
+from symdiff.ad.environment import (adjoint, builtin, length_of, library_function, names_for,
+                                    overwrites, stack_names)
 from symdiff.ad.facts import starts_adjoint
 from symdiff.core.types import element as element_kind
 from symdiff.core import expr as ex
@@ -27,7 +27,7 @@ from symdiff.ir import sweeps as sw
 from symdiff.ad.taping import restoring, saved_for_reverse
 from symdiff.primitives.changes import Insert, Put, Taken, put_back_position
 from symdiff.primitives.containers import Each, reads_position
-from symdiff.primitives.reductions import in_math
+from symdiff.primitives.reductions import in_library, in_math
 from symdiff.primitives.registry import operation_of
 
 
@@ -214,6 +214,8 @@ def reduce(env, stmt, scope):
     container = place(stmt.container, stmt.path)
     if stmt.axis is not None:  # ``np.stack(xs, axis=1)``
         func = ex.Attribute(ex.Name(env.program.numpy_name), stmt.op)
+    elif in_library(stmt.op):  # ``statistics.variance(xs)``
+        func = library_function(env, stmt.op)
     elif in_math(stmt.op):
         func = ex.Attribute(ex.Name(env.program.math_name), stmt.op)
     else:

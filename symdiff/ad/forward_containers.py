@@ -26,13 +26,14 @@ import dataclasses
 from symdiff.ad.changes import change_operands, effect, taken
 from symdiff.ad.containers import (built, container_operands, copied_value, place,
                                    written_out, zeros)
-from symdiff.ad.environment import builtin, names_for
+from symdiff.ad.environment import builtin, library_function, names_for
 from symdiff.core import expr as ex
 from symdiff.core.rewrite import substitute
 from symdiff.core import types as t
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 from symdiff.primitives.containers import At
+from symdiff.primitives.reductions import in_library
 from symdiff.primitives.registry import operation_of
 
 CONTAINER_STATEMENTS = (ir.Build, ir.Push, ir.Pop, ir.Item, ir.SetItem, ir.Reduce,
@@ -105,6 +106,7 @@ def built_tangent(env, stmt):
 
 def _reduce(env, stmt):
     func = ex.Name(builtin(env, stmt.op)) if stmt.op in ("sum", "min", "max") else \
+        library_function(env, stmt.op) if in_library(stmt.op) else \
         ex.Attribute(ex.Name(env.program.math_name), stmt.op)
     start = () if stmt.start is None else (ex.of_operand(stmt.start),)
     made = [sw.Let(stmt.target, ex.Call(func, (place(stmt.container, stmt.path),) + start))]

@@ -28,7 +28,7 @@ from symdiff.lower import (array_calls, arrays, changes, container_calls, contai
 from symdiff.lower.spellings import scipy_spelling, spelled
 from symdiff.lower.statics import check_statics, constant_axes, constant_contraction
 from symdiff.lower.kind_tests import kind_test
-from symdiff.primitives.reductions import JOINS
+from symdiff.primitives.reductions import JOINS, library_op
 from symdiff.primitives.stacked import AS_STACK
 from symdiff.primitives.registry import (
     VARIADIC,
@@ -85,6 +85,9 @@ def call(frame, node, target):
     else:
         raise frame.error(UnsupportedSyntaxError, node, "this kind of call is not supported",
                           "call a math function or one of your def functions by name")
+    if callee.kind == "function" and library_op(callee.value) is not None:
+        return container_calls.library_call(frame, library_op(callee.value), node, shown,
+                                            target)
     if callee.kind in ("function", "nested"):
         return frame.call_user(callee.value, node, target)
     special = names.special_float(frame, callee, node)
