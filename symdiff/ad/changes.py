@@ -235,6 +235,7 @@ def reduce(env, stmt, scope):
         reverse += _spread(env, stmt, g)
         forward, reverse = saved_for_reverse(env, stmt, scope, ir.operand_names(stmt.path),
                                              forward, reverse)
+        forward, reverse = _result_saved(env, stmt, scope, forward, reverse)
     start = stmt.start
     if isinstance(start, ir.Var) and start.name in env.active:
         vjp = operation_of(stmt).vjp[1]
@@ -243,6 +244,23 @@ def reduce(env, stmt, scope):
     if redefines:
         reverse.append(sw.Let(g.id, sw.ZERO))
     return restoring(env, stmt, scope, forward, reverse)
+
+
+def _result_saved(env, stmt, scope, forward, reverse):
+    """``forward`` and ``reverse`` with the result pushed after ``forward`` and popped
+    before ``reverse`` where the VJP reads it (``statistics.stdev``'s divides by it) and
+    a loop around overwrites it."""
+    value = operation_of(stmt).vjp[0](ex.Name(adjoint(env, stmt.target)), container_operands(
+        stmt), ex.Name(stmt.target), names_for(env, stmt))
+    exprs = [value.value] + [e for _, e in value.shared] if isinstance(value, Each) else [
+        getattr(value, "value", value)]
+    read = any(stmt.target in ex.names(e) for e in exprs)
+    if not read or not scope.taped(stmt.target, env.defuse.place(stmt)) or (
+            stmt.target in scope.in_place):
+        return forward, reverse
+    push, pop = stack_names(env)
+    return forward + [sw.Push(push, ex.Name(stmt.target))], [
+        sw.Pop(stmt.target, pop)] + reverse
 
 
 def _spread(env, stmt, g):

@@ -1,5 +1,5 @@
 """Functions of the standard library as scientists call them: ``statistics`` means of
-rows inside a loop, ``functools.reduce`` with a lambda, a function or ``operator``, and
+rows inside a loop, its exact means and spreads (``mean``, ``variance``, ``stdev``...), ``functools.reduce`` with a lambda, a function or ``operator``, and
 functions of ``operator`` held in names and passed to helpers.
 
 Each ``Case`` is a function, its twin (the same computation written out, which the sympy
@@ -92,6 +92,37 @@ def centred_rows_written_out(table):
         m = math.fsum(r) / len(r)
         out += sum((v - m) ** 2 for v in r) * (i + 1)
     return out
+
+
+# --- ``statistics``' exact means and spreads (records the tape and sympy know too) ----------
+
+def spread_and_mean(xs):
+    return statistics.variance(xs) + statistics.mean(xs) ** 2
+
+
+def standard_scores(xs):
+    m, s = statistics.mean(xs), statistics.stdev(xs)
+    return sum(((x - m) / s) ** 3 for x in xs)
+
+
+def population_spreads(xs, ys):
+    return statistics.pstdev(xs) * statistics.pvariance(ys) + statistics.mean([xs[0], ys[1]])
+
+
+def positive_means(xs):
+    return statistics.geometric_mean(xs) * statistics.harmonic_mean(xs) - math.log(
+        statistics.geometric_mean([xs[0], xs[1] * 2.0]))
+
+
+def spreads_of_rows(table):
+    total = 0.0
+    for r in table:
+        total += statistics.stdev(r) + statistics.fmean(r)
+    return total
+
+
+def mean_of_numbers(x, y):
+    return statistics.mean([x, y, x * y]) * statistics.variance((x, y, 1.0))
 
 
 # --- ``functools.reduce`` with a lambda, a function, ``operator`` --------------------------
@@ -196,6 +227,14 @@ CASES = [
     Case(weighted_row_means, weighted_row_means_written_out,
          lambda r: (rows(3, 3)(r), numbers(3, 0.5, 2.0)(r))),
     Case(centred_rows, centred_rows_written_out, lambda r: (rows(3, 3)(r),)),
+    Case(spread_and_mean, spread_and_mean, lambda r: (numbers(5)(r),), True),
+    Case(standard_scores, standard_scores, lambda r: (numbers(4)(r),), True),
+    Case(population_spreads, population_spreads,
+         lambda r: (numbers(3)(r), numbers(4)(r)), True),
+    Case(positive_means, positive_means, lambda r: (numbers(4, 0.5, 3.0)(r),), True),
+    Case(spreads_of_rows, spreads_of_rows, lambda r: (rows(3, 4)(r),), True),
+    Case(mean_of_numbers, mean_of_numbers,
+         lambda r: (r.uniform(-2.0, 2.0), r.uniform(-2.0, 2.0)), True),
     Case(horner, horner_written_out, lambda r: (numbers(4)(r), r.uniform(-1.5, 1.5)), True),
     Case(product_of, product_of_written_out, lambda r: (numbers(4)(r),), True),
     Case(soft_maximum, soft_maximum_written_out,

@@ -85,6 +85,45 @@ def test_gradient_agrees_with_finite_differences(label):
                 assert value == pytest.approx(estimate, rel=1e-5, abs=1e-6), path
 
 
+SECOND = ["spread_and_mean", "standard_scores", "positive_means", "population_spreads"]
+
+
+@pytest.mark.parametrize("label", SECOND)
+def test_hessians_and_jvps_agree_with_differences_of_the_gradient(label):
+    case = CASES[label]
+    gradient, hessian = symdiff.grad(case.fn), symdiff.hessian(case.fn)
+    jvp = symdiff.jvp(case.fn)
+    rng = random.Random(f"second:{label}")
+    for point in points(case)[:4]:
+        direction = tuple([rng.uniform(-1.0, 1.0) for _ in p] for p in point)
+        h = 1e-5
+
+        def along(t):
+            moved = tuple([v + t * d for v, d in zip(p, dp)] for p, dp in zip(point, direction))
+            return [g for _, g in leaves(as_arguments(gradient(*moved), point))]
+        ahead, behind = along(h), along(-h)
+        want = [(a - b) / (2 * h) for a, b in zip(ahead, behind)]
+        flat = [v for d in direction for v in d]
+        rows = [[v for _, v in leaves(row)] for row in _hessian_rows(hessian(*point), point)]
+        got = [sum(r * v for r, v in zip(row, flat)) for row in rows]
+        assert got == pytest.approx(want, rel=1e-5, abs=1e-6)
+        value, tangent = jvp(*point, *direction) if len(point) > 1 else jvp(point[0],
+                                                                            direction[0])
+        assert value == pytest.approx(case.fn(*point), rel=1e-12)
+        inner = sum(g * v for (_, g), v in zip(leaves(as_arguments(gradient(*point), point)),
+                                                 flat))
+        assert tangent == pytest.approx(inner, rel=1e-9, abs=1e-12)
+
+
+def _hessian_rows(hessian, point):
+    """The rows of a Hessian, one per number of the point, in order: a list of rows
+    for one list parameter, blocks ``H[i][j]`` for several."""
+    if len(point) == 1:
+        return hessian
+    return [[hessian[i][j][a] for j in range(len(point))] for i in range(len(point))
+            for a in range(len(point[i]))]
+
+
 def operators_in_a_tuple(a, b):
     total = 0.0
     for op in (operator.add, operator.mul):
