@@ -14,6 +14,7 @@ central finite differences of every number, at many points.
 import functools
 import math
 import operator
+import random
 import statistics
 from functools import reduce
 from dataclasses import dataclass
@@ -30,6 +31,18 @@ class Case:
     @property
     def label(self):
         return self.fn.__name__
+
+    @property
+    def params(self):
+        code = self.fn.__code__
+        return code.co_varnames[:code.co_argcount]
+
+    @property
+    def points(self):
+        """Three points drawn for the case (the corpus collectors of ``tests/ir`` call
+        each case's function at its ``points``)."""
+        rng = random.Random(self.label)
+        return [self.draw(rng) for _ in range(3)]
 
 
 def numbers(count, low=-2.0, high=2.0):
