@@ -15,7 +15,6 @@ import ast
 import builtins
 import math
 import numbers
-import operator
 import sys
 import types
 from dataclasses import dataclass
@@ -25,7 +24,7 @@ from symdiff.ir.syntax import walk
 from symdiff.frontend.wrappers import as_numpy, transparent
 from symdiff.core.types import is_table
 from symdiff.markers import CUSTOM_RULES, stop_gradient
-from symdiff.primitives.registry import array_names, names
+from symdiff.primitives.registry import array_names, names, operator_op
 
 MATH_CONSTANTS = ("pi", "e", "tau", "inf", "nan")
 
@@ -165,15 +164,9 @@ def lookup(name, closure, globals_):
     raise KeyError(name)
 
 
-# the functions of ``operator`` that are an operation on numbers, by its primitive
-_OPERATIONS = {operator.add: "add", operator.sub: "sub", operator.mul: "mul",
-               operator.truediv: "div", operator.pow: "pow", operator.floordiv: "floordiv",
-               operator.mod: "mod", operator.neg: "neg", operator.pos: "pos"}
-
-
 def _primitive_of(obj):
-    if isinstance(obj, types.BuiltinFunctionType) and obj in _OPERATIONS:  # passed as a
-        return _OPERATIONS[obj]  # value: ``apply(operator.mul, a, b)``
+    if operator_op(obj) is not None:  # passed as a value: ``apply(operator.mul, a, b)``
+        return operator_op(obj)
     for name, primitive in names("math").items():
         if obj is getattr(math, name):
             return primitive
