@@ -298,6 +298,13 @@ def variadic_call(frame, name, node, shown, target):
     if not count:
         elements = list(node.args)
     else:
+        if name == "sumprod" and len(node.args) == 2 and not any(
+                isinstance(arg, (ast.List, ast.Tuple)) for arg in node.args):
+            raise frame.error(UnsupportedSyntaxError, node, f"{shown} of two lists held in "
+                              "names is not read yet", "write math.fsum(x * w for x, w in "
+                              "zip(xs, ws)); for statistics.fmean(xs, weights), which calls "
+                              "it on Python 3.12 and later, write math.fsum(x * w for x, w in "
+                              "zip(xs, weights)) / math.fsum(weights)")
         if len(node.args) != count or not all(
                 isinstance(arg, (ast.List, ast.Tuple)) for arg in node.args):
             what = "a list" if count == 1 else "two points"

@@ -4,6 +4,7 @@ tape (which runs the function itself where it can, else its twin written out), s
 itself, at ten random points each."""
 
 import functools
+import math
 import operator
 import random
 
@@ -168,3 +169,32 @@ def test_the_way_out_of_a_reduce_refused_works():
             return functools.reduce(operator.mul, xs)
         return c
     assert symdiff.grad(rewritten, wrt="xs")([1.5, 2.0], 1.0) == [2.0, 1.5]
+
+
+def sumprod_of_lists(xs, ws):
+    return math.sumprod(xs, ws) * xs[0]
+
+
+def sumprod_written_out(xs, ws):
+    return math.fsum(x * w for x, w in zip(xs, ws)) * xs[0]
+
+
+@pytest.mark.skipif(not hasattr(math, "sumprod"), reason="math.sumprod is Python 3.12's")
+def test_sumprod_of_lists_is_refused_with_a_way_out_that_works():
+    with pytest.raises(symdiff.SymdiffError, match="sumprod of two lists") as caught:
+        symdiff.grad(sumprod_of_lists)([1.0, 2.0], [0.5, 1.5])
+    assert caught.value.lineno == sumprod_of_lists.__code__.co_firstlineno + 1
+    assert "math.fsum(x * w for x, w in zip(xs, ws))" in caught.value.hint
+    got = symdiff.grad(sumprod_written_out)([1.0, 2.0], [0.5, 1.5])
+    assert got == symdiff.tape.grad(sumprod_written_out)([1.0, 2.0], [0.5, 1.5])
+
+
+@pytest.mark.skipif(not corpus.WEIGHTS_CALL_SUMPROD, reason="fmean calls sumprod from 3.12")
+def test_fmean_with_weights_on_python_3_12_is_refused_with_a_way_out():
+    point = corpus.rows(2, 3)(random.Random(3)), [1.0, 2.0, 0.5]
+    with pytest.raises(symdiff.SymdiffError, match="sumprod of two lists") as caught:
+        symdiff.grad(corpus.weighted_row_means)(*point)
+    assert caught.value.filename.endswith("statistics.py") and "fmean" in caught.value.hint
+    got = symdiff.grad(corpus.weighted_row_means_written_out)(*point)
+    want = symdiff.tape.grad(corpus.weighted_row_means_written_out)(*point)
+    assert [v for _, v in leaves(got)] == pytest.approx([v for _, v in leaves(want)])
