@@ -133,7 +133,7 @@ def call(frame, node, target):
                               "write the lambda it stands for (`lambda x: rhs(x, k=k)`), "
                               "binding names the function does not assign again")
         if callee.value is functools.reduce:  # left as written by ``folds``
-            raise frame.error(UnknownFunctionError, node, f"this call of {shown} is not "
+            raise frame.error(UnsupportedSyntaxError, node, f"this call of {shown} is not "
                               "read as a fold", "call reduce(f, xs) or reduce(f, xs, "
                               "initial), f a lambda of two parameters or a function, in "
                               "a statement that surely runs it (not in a lambda, a "

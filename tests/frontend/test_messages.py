@@ -51,6 +51,8 @@ CASES = {
     "reversed_call": cases.loops_over_reversed_call,
     "helper_loops_over_grid": cases.loops_over_a_table_of_tables_in_a_helper,
     "indexes_grid": cases.indexes_a_table_of_tables,
+    "reduce_in_a_branch": cases.folds_where_it_might_not_run,
+    "variance_given_xbar": cases.variance_given_its_mean,
 }
 
 
