@@ -24,7 +24,8 @@ from symdiff.ir.syntax import walk
 from symdiff.frontend.wrappers import as_numpy, transparent
 from symdiff.core.types import is_table
 from symdiff.markers import CUSTOM_RULES, stop_gradient
-from symdiff.primitives.registry import array_names, names, operator_op
+from symdiff.primitives.registry import array_names, names
+from symdiff.primitives.scalar import operator_op
 
 MATH_CONSTANTS = ("pi", "e", "tau", "inf", "nan")
 

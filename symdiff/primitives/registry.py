@@ -20,8 +20,7 @@ fact is stated here: each is read from the records, so a new primitive is one re
 import ast
 import builtins
 import math
-import operator
-from types import BuiltinFunctionType, MappingProxyType
+from types import MappingProxyType
 
 from symdiff.primitives import (array_averages, array_casts, array_copies, array_cumulative,
                                 array_dtypes, array_linalg, array_masks, array_moves, array_queries,
@@ -158,21 +157,6 @@ def names(family):
     returning two numbers (``frexp``) or taking numbers written out (``fsum``) maps to
     its own name (see ``pairs``, ``VARIADIC``)."""
     return _BY_FAMILY[family]
-
-
-# the functions of ``operator`` that are an operation on numbers: the op of each
-_OPERATOR_MODULE = MappingProxyType({
-    "add": "add", "sub": "sub", "mul": "mul", "truediv": "div", "pow": "pow",
-    "floordiv": "floordiv", "mod": "mod", "neg": "neg", "pos": "pos"})
-
-
-def operator_op(obj):
-    """The op of ``obj`` when it is a function of ``operator`` that is an operation on
-    numbers (``operator.mul`` -> "mul"); None for any other object."""
-    if not isinstance(obj, BuiltinFunctionType):
-        return None
-    name = getattr(obj, "__name__", None)
-    return _OPERATOR_MODULE.get(name) if getattr(operator, name, None) is obj else None
 
 
 def array_names():
