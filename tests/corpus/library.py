@@ -2,11 +2,12 @@
 rows inside a loop, its exact means and spreads (``mean``, ``variance``, ``stdev``...), ``functools.reduce`` with a lambda, a function or ``operator``, and
 functions of ``operator`` held in names and passed to helpers.
 
-Each ``Case`` is a function, its twin (the same computation written out, which the sympy
-witness runs, and the tape too where it cannot follow the library's own code: the
-tape's numbers do not pass through ``statistics``' ``fsum``), how to draw its
-arguments, whether the tape runs the function itself (``reduce`` and ``operator`` take
-its numbers as any) and whether the sympy witness reads the twin.
+Each ``Case`` is a function, its twin (the same computation written out, which the tape
+runs where it cannot follow the library's own code: the tape's numbers do not pass
+through ``statistics``' own ``fsum`` in ``median``'s and ``fmean``'s source), how to
+draw its arguments, whether the tape runs the function itself (``reduce``,
+``operator`` and the tape's own ``statistics`` functions take its numbers as any) and
+whether the sympy witness reads it.
 ``tests/end_to_end/test_library.py`` checks every one against the tape, sympy and
 central finite differences of every number, at many points.
 """

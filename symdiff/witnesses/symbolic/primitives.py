@@ -114,6 +114,9 @@ _PRIMITIVES.update(_STATISTICS)
 _OF_POINTS = ("fsum", "prod", "dist", "sumprod") + tuple(_STATISTICS)  # of lists of numbers
 _BY_OBJECT = {getattr(math, name): name for name in _PRIMITIVES if hasattr(math, name)}
 _BY_OBJECT.update({getattr(statistics, name[5:]): name for name in _STATISTICS})
+_BY_OBJECT.update({getattr(operator, name): op for name, op in (  # as values: ``op = mul``
+    ("add", "add"), ("sub", "sub"), ("mul", "mul"), ("truediv", "div"), ("pow", "pow"),
+    ("mod", "mod"), ("floordiv", "floordiv"), ("neg", "neg"), ("pos", "pos"))})
 _BY_OBJECT.update({abs: "abs", pow: "pow", float: "float", int: "int", round: "round",
                    min: "min", max: "max", markers.stop_gradient: "stop_gradient"})
 _NUMPY_NAMES = {
