@@ -5,7 +5,10 @@ A marker comment on each offending line names the case and where the error must 
 non-blank column).  ``test_messages.py`` reads the locations from this file.
 """
 
+import functools
 import math
+import operator
+import statistics
 
 GRID = ((1.0, 2.0), (3.0, 4.0))
 COEFFS = (1.0, -2.0, 3.0, 0.5)
@@ -134,3 +137,12 @@ def reads_a_property(x):
 
 def calls_a_method_assigning_a_field(x):
     return PLANT.retune(x)
+
+
+def folds_where_it_might_not_run(x, y):
+    folded = functools.reduce(operator.mul, [x, y]) if x > 0.0 else y  # AT reduce_in_a_branch at functools.reduce
+    return folded
+
+
+def variance_given_its_mean(x, y):
+    return statistics.variance([x, y, 1.0], x)  # AT variance_given_xbar at statistics.variance

@@ -17,8 +17,8 @@ reverse step reads the container (``containers.restores``).
 
 from symdiff.ad.containers import (added, added_into, container_operands, place, restores,
                                    written_out, zeros)
-from symdiff.ad.environment import (adjoint, builtin, length_of, names_for, overwrites,
-                                    stack_names)
+from symdiff.ad.environment import (adjoint, builtin, length_of, library_function, names_for,
+                                    overwrites, stack_names)
 from symdiff.ad.facts import starts_adjoint
 from symdiff.core.types import element as element_kind
 from symdiff.core import expr as ex
@@ -27,7 +27,7 @@ from symdiff.ir import sweeps as sw
 from symdiff.ad.taping import restoring, saved_for_reverse
 from symdiff.primitives.changes import Insert, Put, Taken, put_back_position
 from symdiff.primitives.containers import Each, reads_position
-from symdiff.primitives.reductions import in_math
+from symdiff.primitives.reductions import in_library, in_math
 from symdiff.primitives.registry import operation_of
 
 
@@ -215,6 +215,8 @@ def reduced(env, stmt):
     container = place(stmt.container, stmt.path)
     if stmt.axis is not None:  # ``np.stack(xs, axis=1)``
         func = ex.Attribute(ex.Name(env.program.numpy_name), stmt.op)
+    elif in_library(stmt.op):  # ``statistics.variance(xs)``
+        func = library_function(env, stmt.op)
     elif in_math(stmt.op):
         func = ex.Attribute(ex.Name(env.program.math_name), stmt.op)
     else:
@@ -239,6 +241,7 @@ def reduce(env, stmt, scope):
         reverse += _spread(env, stmt, g)
         forward, reverse = saved_for_reverse(env, stmt, scope, ir.operand_names(stmt.path),
                                              forward, reverse)
+        forward, reverse = _result_saved(env, stmt, scope, forward, reverse)
     start = stmt.start
     if isinstance(start, ir.Var) and start.name in env.active:
         vjp = operation_of(stmt).vjp[1]
@@ -247,6 +250,23 @@ def reduce(env, stmt, scope):
     if redefines:
         reverse.append(sw.Let(g.id, sw.ZERO))
     return restoring(env, stmt, scope, forward, reverse)
+
+
+def _result_saved(env, stmt, scope, forward, reverse):
+    """``forward`` and ``reverse`` with the result pushed after ``forward`` and popped
+    before ``reverse`` where the VJP reads it (``statistics.stdev``'s divides by it) and
+    a loop around overwrites it."""
+    value = operation_of(stmt).vjp[0](ex.Name(adjoint(env, stmt.target)), container_operands(
+        stmt), ex.Name(stmt.target), names_for(env, stmt))
+    exprs = [value.value] + [e for _, e in value.shared] if isinstance(value, Each) else [
+        getattr(value, "value", value)]
+    read = any(stmt.target in ex.names(e) for e in exprs)
+    if not read or not scope.taped(stmt.target, env.defuse.place(stmt)) or (
+            stmt.target in scope.in_place):
+        return forward, reverse
+    push, pop = stack_names(env)
+    return forward + [sw.Push(push, ex.Name(stmt.target))], [
+        sw.Pop(stmt.target, pop)] + reverse
 
 
 def _spread(env, stmt, g):

@@ -15,7 +15,7 @@ forward and reverse statements, as autodidax's rules return equations:
 """
 
 from dataclasses import dataclass, field
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
 
 from symdiff.ad import writer
 from symdiff.ad.writer import Names
@@ -124,6 +124,15 @@ def stack_names(env):
 
 def builtin(env, name):
     return env.names.builtin(name)
+
+
+def library_function(env, op):
+    """``statistics.mean`` of a ``Reduce`` of ``LIBRARY``'s ``op``, as generated code
+    names it (the module by the name lowering bound it to)."""
+    module, _, name = op.partition(".")
+    bound = next(n for n, v in env.program.namespace.items() if getattr(
+        v, "__name__", None) == module and isinstance(v, ModuleType))
+    return ex.Attribute(ex.Name(bound), name)
 
 
 def names_for(env, stmt):

@@ -15,7 +15,7 @@ import math
 from symdiff import tape
 from symdiff.errors import InternalError
 from symdiff.ir import nodes as ir
-from symdiff.primitives.reductions import function
+from symdiff.primitives.reductions import function, in_library
 from symdiff.primitives.registry import rule_of
 
 _BRIDGES = {}  # op -> its record's bridge, compiled once
@@ -51,8 +51,10 @@ def _compiled(op):
 
 def tape_reduction(op):
     """The function of a whole list a ``Reduce`` of ``op`` computes, on Values: the tape's
-    own ``fsum`` and ``prod``; Python's ``sum``, ``min`` and ``max``, which add and compare
-    Values by their operators."""
+    own ``fsum``, ``prod`` and ``statistics`` functions; Python's ``sum``, ``min`` and
+    ``max``, which add and compare Values by their operators."""
+    if in_library(op):
+        return tape.STATISTICS[op.partition(".")[2]]
     return getattr(tape, op, None) or function(op)
 
 

@@ -230,9 +230,11 @@ def uses_containers(tree, params, helper=None):
     asked = set()  # (helper, the parameters given) already asked: a helper called often
     methods = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(
         n.func, ast.Attribute) and hasattr(str, n.func.attr)}  # ``kind.lower()``
+    own = _parameter_names(tree)  # (a parameter called holds a function: no global's)
     for node in ast.walk(tree):
         if helper is not None and isinstance(node, ast.Call) and called_name(
-                node.func) and any(_is_param(a, params) for a in node.args):
+                node.func) and called_name(node.func).split(".")[0] not in own and any(
+                _is_param(a, params) for a in node.args):
             found = helper(called_name(node.func))
             if found is not None:
                 inner, names, inner_helper = found
@@ -293,6 +295,16 @@ def _joined_names(tree, params):
 _DISPLAYS = (ast.List, ast.Tuple, ast.ListComp)
 
 
+def _parameter_names(tree):
+    """The names of the parameters of the ``def`` (or lambda) ``tree``; empty for other
+    trees."""
+    spec = getattr(tree, "args", None)
+    if not isinstance(spec, ast.arguments):
+        return set()
+    extra = [a for a in (spec.vararg, spec.kwarg) if a is not None]
+    return {a.arg for a in spec.posonlyargs + spec.args + spec.kwonlyargs + extra}
+
+
 def _joins_param(node, params, lists):
     """Whether ``node`` is ``xs + [y]``, ``(a,) + t`` or ``ys += xs``: one of ``params``
     joined with a list or tuple written out, or with a name (in ``lists``) assigned one."""
@@ -307,7 +319,7 @@ def _joins_param(node, params, lists):
 
 
 _WHOLE = ("len", "enumerate", "zip", "reversed", "sorted", "list", "tuple", "iter", "dict", "map",
-          "callable")  # (whether it holds a function: the call passes it, or not)
+          "callable", "reduce")  # (whether it holds a function: the call passes it, or not)
 _ONE = REDUCTIONS  # of one iterable (``min(a, b)`` is of numbers)
 
 

@@ -25,6 +25,7 @@ from symdiff.frontend.wrappers import as_numpy, transparent
 from symdiff.core.types import is_table
 from symdiff.markers import CUSTOM_RULES, stop_gradient
 from symdiff.primitives.registry import array_names, names
+from symdiff.primitives.scalar import operator_op
 
 MATH_CONSTANTS = ("pi", "e", "tau", "inf", "nan")
 
@@ -166,6 +167,8 @@ def lookup(name, closure, globals_):
 
 
 def _primitive_of(obj):
+    if operator_op(obj) is not None:  # passed as a value: ``apply(operator.mul, a, b)``
+        return operator_op(obj)
     for name, primitive in names("math").items():
         if obj is getattr(math, name):
             return primitive

@@ -23,6 +23,7 @@ inside another ``try`` (an exception the inner ``try`` lets through runs its
 """
 
 import ast
+import builtins
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.exits import contains
@@ -61,7 +62,7 @@ def stmt_Try(frame, node):
             _loops_refused(frame, body, node)
     finally:
         frame.attempts -= 1
-    if not _may_raise(frame, body):  # no clause can run: the body, then else
+    if not _may_raise(frame, body, catches):  # no clause can run: the body, then else
         frame.out.extend(body)
         with frame.nested():
             frame.out.extend(_orelse(frame, node, None, exits))
@@ -74,24 +75,66 @@ def stmt_Try(frame, node):
     frame.block(node.finalbody)
 
 
-def _may_raise(frame, body):
-    """Whether a statement of the lowered ``body`` may raise: any but a copy of a value,
-    a constant set and the length of a container (``n = len(xs)`` of a list)."""
+def _may_raise(frame, body, catches):
+    """Whether a statement of the lowered ``body`` may raise what a clause of
+    ``catches`` catches: any but a copy of a value, a constant set and the length of a
+    container (``n = len(xs)`` of a list; ``len(rows[i])`` of a row, which can raise
+    only a ``LookupError``, when no clause catches one)."""
+    lookups = _catch_lookups(catches)
     for stmt in ir.walk(body):
         if isinstance(stmt, ir.Assign) and stmt.op == "copy":
             continue
         if isinstance(stmt, ir.Compute) and (isinstance(stmt.expr, ex.Const) or (
-                _length(frame, stmt.expr))):
+                _length(frame, stmt.expr, lookups))):
             continue
         return True
     return False
 
 
-def _length(frame, expr):
-    """Whether ``expr`` is ``len(xs)`` of a container ``xs`` this lowering knows."""
-    return (isinstance(expr, ex.Call) and expr.func == ex.Name("len") and len(expr.args) == 1
-            and not expr.keywords and isinstance(expr.args[0], ex.Name)
-            and containers.is_container_operand(frame, ir.Var(expr.args[0].id)))
+def _length(frame, expr, lookups):
+    """Whether ``expr`` is ``len(xs)`` of a container ``xs`` this lowering knows, or
+    (``lookups`` false) ``len(xs[i])`` of a container element of one."""
+    if not (isinstance(expr, ex.Call) and expr.func == ex.Name("len")
+            and len(expr.args) == 1 and not expr.keywords):
+        return False
+    found = _element(expr.args[0])
+    if found is None or (found[1] and lookups):
+        return False
+    name, path = found
+    operand = ir.Ref(name, path) if path else ir.Var(name)
+    return containers.is_container_operand(frame, operand)
+
+
+def _element(expr):
+    """``(name, path)`` of ``xs`` or ``xs[i][0]`` (indices names or constants), or None."""
+    path = []
+    while isinstance(expr, ex.Subscript):
+        index = expr.index
+        if isinstance(index, ex.Name):
+            path.append(ir.Var(index.id))
+        elif isinstance(index, ex.Const) and isinstance(index.value, (int, str)):
+            path.append(ir.Const(index.value))
+        else:
+            return None
+        expr = expr.value
+    if not isinstance(expr, ex.Name):
+        return None
+    return expr.id, tuple(reversed(path))
+
+
+def _catch_lookups(catches):
+    """Whether a clause may catch an ``IndexError`` or a ``KeyError``: it names one of
+    their classes or bases, or a class that is not a builtin exception."""
+    for classes in catches:
+        for node in ex.walk(classes):
+            if not isinstance(node, ex.Name):
+                continue
+            meant = getattr(builtins, node.id, None)
+            if not (isinstance(meant, type) and issubclass(meant, BaseException)):
+                return True
+            if issubclass(IndexError, meant) or issubclass(KeyError, meant):
+                return True
+    return False
 
 
 def _orelse(frame, node, caught, exits):

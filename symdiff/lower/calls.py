@@ -29,7 +29,7 @@ from symdiff.lower import (array_calls, arrays, changes, container_calls, contai
 from symdiff.lower.spellings import scipy_spelling, spelled
 from symdiff.lower.statics import check_statics, constant_axes, constant_contraction
 from symdiff.lower.kind_tests import kind_test
-from symdiff.primitives.reductions import JOINS
+from symdiff.primitives.reductions import JOINS, library_op
 from symdiff.primitives.stacked import AS_STACK
 from symdiff.primitives.registry import (
     VARIADIC,
@@ -93,6 +93,9 @@ def call(frame, node, target):
     else:
         raise frame.error(UnsupportedSyntaxError, node, "this kind of call is not supported",
                           "call a math function or one of your def functions by name")
+    if callee.kind == "function" and library_op(callee.value) is not None:
+        return container_calls.library_call(frame, library_op(callee.value), node, shown,
+                                            target)
     if callee.kind in ("function", "nested"):
         return frame.call_user(callee.value, node, target)
     special = names.special_float(frame, callee, node)
@@ -137,6 +140,12 @@ def call(frame, node, target):
                               "function assigns again, or a function not of yours",
                               "write the lambda it stands for (`lambda x: rhs(x, k=k)`), "
                               "binding names the function does not assign again")
+        if callee.value is functools.reduce:  # left as written by ``folds``
+            raise frame.error(UnsupportedSyntaxError, node, f"this call of {shown} is not "
+                              "read as a fold", "call reduce(f, xs) or reduce(f, xs, "
+                              "initial), f a lambda of two parameters or a function, in "
+                              "a statement that surely runs it (not in a lambda, a "
+                              "comprehension or a branch of x if c else y)")
         raise frame.error(UnknownFunctionError, node,
                           f"{shown} is not a function symdiff can differentiate",
                           "use math functions, abs/min/max/pow, or your own def functions")
@@ -321,6 +330,13 @@ def variadic_call(frame, name, node, shown, target):
     if not count:
         elements = list(node.args)
     else:
+        if name == "sumprod" and len(node.args) == 2 and not any(
+                isinstance(arg, (ast.List, ast.Tuple)) for arg in node.args):
+            raise frame.error(UnsupportedSyntaxError, node, f"{shown} of two lists held in "
+                              "names is not read yet", "write math.fsum(x * w for x, w in "
+                              "zip(xs, ws)); for statistics.fmean(xs, weights), which calls "
+                              "it on Python 3.12 and later, write math.fsum(x * w for x, w in "
+                              "zip(xs, weights)) / math.fsum(weights)")
         if len(node.args) != count or not all(
                 isinstance(arg, (ast.List, ast.Tuple)) for arg in node.args):
             what = "a list" if count == 1 else "two points"

@@ -31,6 +31,7 @@ from symdiff.lower.containers import (
 )
 from symdiff.lower.filling import filled_kind
 from symdiff.lower.placement import built_once
+from symdiff.primitives.reductions import in_library
 from symdiff.primitives.stacked import AS_STACK
 
 WRITTEN_OUT = ("sum", "min", "max")  # of a container written out in the call, a ``Reduce``
@@ -252,7 +253,7 @@ def reduction(frame, op, node, start, target):
     """``sum(xs)``, ``sum(xs, start)``, ``min(xs)``, ``max(xs)``, ``math.fsum(xs)``,
     ``math.prod(xs)`` of a list or tuple of numbers (the builtins' of one written out in
     the call too: ``sum([a, b])``); None when ``node`` is not a known container."""
-    found = container_of(frame, node, written=op in WRITTEN_OUT)
+    found = container_of(frame, node, written=op in WRITTEN_OUT or in_library(op))
     if found is None:
         return None
     name, path = found
@@ -261,7 +262,7 @@ def reduction(frame, op, node, start, target):
         raise frame.error(UnsupportedSyntaxError, node, f"{op}() of a {kind}",
                           f"{op}() reads a list or tuple of numbers")
     start = None if start is None else number(frame, start)
-    target = target or frame.namer.fresh(f"{op}_{frame.hint}")
+    target = target or frame.namer.fresh(f"{op.rpartition('.')[2]}_{frame.hint}")
     frame.emit(ir.Reduce(target, op, name, frame.origin, start=start, path=path))
     return ir.Var(target)
 
@@ -302,7 +303,7 @@ def joined_list(frame, op, call, target):
     if not isinstance(axis, ir.Const) or type(axis.value) is not int:
         raise frame.error(UnsupportedSyntaxError, given or call, f"the axis of np.{op} "
                           "is not an int written out", f"write it: np.{op}(xs, axis=1)")
-    target = target or frame.namer.fresh(f"{op}_{frame.hint}")
+    target = target or frame.namer.fresh(f"{op.rpartition('.')[2]}_{frame.hint}")
     frame.emit(ir.Reduce(target, op, name, frame.origin, path=path, axis=axis.value))
     return ir.Var(target)
 

@@ -13,6 +13,7 @@ argument it does not take.
 
 import ast
 import builtins
+import statistics
 
 from symdiff.core import types as t
 from symdiff.core.records import is_record
@@ -44,6 +45,23 @@ def reduction_call(frame, callee, node, target):
                           "is not supported", f"call {op}(xs)" + (
                               " or sum(xs, start)" if op == "sum" else ""))
     return changes.reduction(frame, op, node.args[0], start, target)
+
+
+def library_call(frame, op, node, shown, target):
+    """``statistics.mean(xs)``, ``variance(xs)``... (``op``: its ``LIBRARY`` name) of a
+    container, one ``Reduce``; a located refusal of any other argument (``xbar``,
+    ``mu``, ``weights``) or of data that is no container this lowering knows."""
+    if len(node.args) != 1 or node.keywords or isinstance(node.args[0], ast.Starred):
+        raise frame.error(UnsupportedSyntaxError, node, f"this call of {shown}() is not "
+                          "supported: it is read of its data alone", f"call {shown}(xs); "
+                          "for a mean given as xbar or mu, or weights, write the formula out")
+    if containers.container_of(frame, node.args[0], written=True) is None:
+        raise frame.error(UnsupportedSyntaxError, node.args[0], f"{shown}() of "
+                          f"{ast.unparse(node.args[0])}, which holds no list or tuple here",
+                          f"pass a list or tuple of numbers: {shown}([a, b, c]) or "
+                          f"{shown}(xs)")
+    frame.unit.global_name("statistics", statistics)  # (generated code calls it)
+    return changes.reduction(frame, op, node.args[0], None, target)
 
 
 _COPIES = {builtins.list: "list", builtins.tuple: "tuple", builtins.sorted: "sorted"}

@@ -51,25 +51,25 @@ def guarded(frame, flags, rest, stmt):
 
 
 def enter_compound(frame, node):
-    """Before a top-level branch or loop: copy variables it updates that earlier code reads.
+    """Before a top-level branch or loop: copy variables it updates that earlier code
+    reads; before any branch or loop, a helper's flag parameter it assigns.
 
     The reverse sweep reads straight-line values directly, so a loop must not
     overwrite a value an earlier straight-line statement still needs.  (A read
     inside an earlier branch or loop is saved by ``differentiate`` instead: the
     variable may be unassigned here, and copying it would raise.)
     """
-    if frame.compound:
-        return
     for name in assigned_user_names(node):
         current = frame.mapping.get(name)
-        if isinstance(current, ir.Var) and current.name in frame.unit.read and (
+        if is_flag(current):  # a helper's flag parameter (``inline``), assigned in the
+            fresh = frame.namer.fresh(name)  # branch: one variable on every path, in a
+            frame.emit(ir.Assign(fresh, "copy", (current,), frame.origin))  # loop too
+            frame.mapping[name] = ir.Var(fresh)
+        elif not frame.compound and isinstance(current, ir.Var) and (
+                current.name in frame.unit.read) and (
                 current.name not in frame.unit.containers):  # a container's reverse reads
             # no element of it: the sweeps save a container a loop builds anew themselves
             fresh = frame.namer.fresh(name)
-            frame.emit(ir.Assign(fresh, "copy", (current,), frame.origin))
-            frame.mapping[name] = ir.Var(fresh)
-        elif is_flag(current):  # a helper's flag parameter (``inline``), assigned in the
-            fresh = frame.namer.fresh(name)  # branch: one variable on every path
             frame.emit(ir.Assign(fresh, "copy", (current,), frame.origin))
             frame.mapping[name] = ir.Var(fresh)
 

@@ -27,7 +27,9 @@ inside it:
   parameter given a dict, is the comprehension ``{k: v for k, v in d.items()}``; a
   ``functools.partial`` of a function of the user's is the lambda it stands for
   (``partials``); ``map(f, xs, ...)`` is the generator expression it stands for, and a
-  call of ``operator.mul`` (and the others of ``operator``) the operation (``maps``).
+  call of ``operator.mul`` (and the others of ``operator``) the operation (``maps``);
+  ``functools.reduce(f, xs, initial)`` is the loop of the left fold, written before the
+  statement (``folds``).
 
 What needs the meaning of a name other than a builtin's (a list's methods, a call to
 inline, a table's values) or Python's order of evaluation (``and``, ``or``, chained
@@ -89,6 +91,7 @@ from symdiff.lower.hygiene import located
 from symdiff.lower.hygiene import name as name_node
 from symdiff.lower.iteration import index_loop, unpacked_assignment
 from symdiff.lower.keyed import is_keyed, keyed_extrema
+from symdiff.lower.folds import folds
 from symdiff.lower.maps import maps
 from symdiff.lower.partials import partials
 from symdiff.lower.walrus import holds_named, named_assignments
@@ -112,7 +115,7 @@ def desugar_function(tree, globals_=None, closure=None, error=None, kinds=None, 
     ``NodeIndex``, when at hand."""
     scope = Hygiene(tree, globals_, closure, error, index)
     scope.kinds = kinds or {}
-    tree = maps(partials(_dict_copies(tree, scope), scope), scope)
+    tree = maps(folds(partials(_dict_copies(tree, scope), scope), scope), scope)
     nodes = scope.index.nodes if tree is scope.tree else list(walk(tree))
     scope.comprehensions = any(isinstance(node, _COMPREHENSIONS) or view_of(node) == "values"
                                for node in nodes)

@@ -169,7 +169,7 @@ def call_user(frame, fn, node, target, unpacked=None, discard=False):
         elif isinstance(operand, ir.Ref) or (
                 isinstance(operand, ir.Var) and operand.name in frame.unit.containers):
             helper.mapping[param] = operand
-        elif param in assigned and not (is_flag(operand) and not helper.compound):
+        elif param in assigned and not is_flag(operand):
             copy = frame.namer.fresh(param)
             frame.emit(ir.Assign(copy, "copy", (operand,), frame.origin))
             helper.mapping[param] = ir.Var(copy)

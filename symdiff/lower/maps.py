@@ -41,7 +41,8 @@ _SCOPES = (ast.Lambda, ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp
 def maps(tree, scope):
     """``tree`` with its maps and calls of ``operator`` written out (see the module);
     ``tree`` itself when it has none."""
-    if not any(_mapped(node, scope) or _operation(node, scope) for node in walk(tree)):
+    if not any(_mapped(node, scope) or _operation(node, scope) or _held(node, scope)
+               for node in walk(tree)):
         return tree
     return _Maps(scope).visit(copy.deepcopy(tree))
 
@@ -82,6 +83,17 @@ def _operator_of(func, scope, count):
     if not isinstance(meant, types.BuiltinFunctionType):  # (a global may be unhashable)
         return None
     return {2: _BINARY, 1: _UNARY}.get(count, {}).get(meant)
+
+
+def _held(node, scope):
+    """How many operands the function of ``operator`` that ``node`` (a name read, or
+    ``operator.mul``) denotes takes, 2 or 1; None for any other node."""
+    if not (isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load)):
+        return None
+    meant = scope.meaning(node)
+    if not isinstance(meant, types.BuiltinFunctionType):
+        return None
+    return 2 if meant in _BINARY else 1 if meant in _UNARY else None
 
 
 def _applied(function, operands, scope):
@@ -148,7 +160,12 @@ class _Maps(ast.NodeTransformer):
                                self.scope), iterables
 
     def visit_Call(self, node):
-        self.generic_visit(node)
+        kept = (node.args[0],) if _mapped(node, self.scope) else ()  # (map reads it)
+        if _held(node.func, self.scope) is None:
+            node.func = self.visit(node.func)
+        node.args = [a if a in kept and _held(a, self.scope) else self.visit(a)
+                     for a in node.args]
+        node.keywords = [self.visit(k) for k in node.keywords]
         mapped = _mapped(node, self.scope)
         if mapped is not None:
             generator = located(self._generator(*mapped), node)
@@ -157,6 +174,19 @@ class _Maps(ast.NodeTransformer):
         if _operation(node, self.scope) is not None:
             return located(_applied(node.func, node.args, self.scope), node)
         return node
+
+    def visit_Name(self, node):
+        """A function of ``operator`` held as a value (``op = operator.mul``, passed to
+        a helper, folded) is the lambda of its operation, ``lambda a, b: a * b``."""
+        count = _held(node, self.scope)
+        if count is None:
+            return self.generic_visit(node)
+        names = [self.scope.fresh(n) for n in "ab"[:count]]
+        operands = [ast.Name(n, ast.Load()) for n in names]
+        spec = ast.arguments([], [ast.arg(n) for n in names], None, [], [], None, [])
+        return located(ast.Lambda(spec, _applied(node, operands, self.scope)), node)
+
+    visit_Attribute = visit_Name
 
     def _generator(self, function, iterables):
         if isinstance(function, ast.Lambda):

@@ -13,6 +13,8 @@ only numpy computes is called as the user's code calls it; its ``forward`` is th
 """
 
 import math
+import operator
+from types import BuiltinFunctionType, MappingProxyType
 
 from symdiff.primitives.record import Spelling, primitive, table, unary
 from symdiff.primitives.type_rules import bools, floats, ints, like, pick, power, quotient
@@ -254,6 +256,21 @@ _FUNCTIONS = (  # the gamma family (digamma, trigamma: see special.py), integers
               "a nan argument is the one returned (x, then lo, then hi)",
               params=("x", "lo", "hi"), numpy=("clip",), result=pick),
 )
+
+# the functions of ``operator`` that are an operation on numbers: the op of each
+_OPERATOR_MODULE = MappingProxyType({
+    "add": "add", "sub": "sub", "mul": "mul", "truediv": "div", "pow": "pow",
+    "floordiv": "floordiv", "mod": "mod", "neg": "neg", "pos": "pos"})
+
+
+def operator_op(obj):
+    """The op of ``obj`` when it is a function of ``operator`` that is an operation on
+    numbers (``operator.mul`` -> "mul"); None for any other object."""
+    if not isinstance(obj, BuiltinFunctionType):
+        return None
+    name = getattr(obj, "__name__", None)
+    return _OPERATOR_MODULE.get(name) if getattr(operator, name, None) is obj else None
+
 
 NONE_HINTS = {"clip": "for one bound alone, np.maximum(x, lo) or np.minimum(x, hi)"}
 

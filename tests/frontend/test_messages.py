@@ -54,6 +54,8 @@ CASES = {
     "object_dict_field": cases.reads_a_dict_field,
     "object_property": cases.reads_a_property,
     "object_field_assigned": cases.calls_a_method_assigning_a_field,
+    "reduce_in_a_branch": cases.folds_where_it_might_not_run,
+    "variance_given_xbar": cases.variance_given_its_mean,
 }
 
 

@@ -22,23 +22,16 @@ from dataclasses import dataclass
 
 import sympy
 
-from symdiff.errors import (
-    RecursionCycleError,
-    SymdiffError,
-    UnknownFunctionError,
-    UnsupportedSyntaxError,
-)
+from symdiff.errors import (RecursionCycleError, SymdiffError, UnknownFunctionError,
+                            UnsupportedSyntaxError)
 from symdiff.frontend.parse import lambda_as_def, parse_function
 from symdiff.frontend.wrappers import transparent
 from symdiff.witnesses.symbolic.arrays import is_array
+from symdiff.witnesses.symbolic.folds import fold
 from symdiff.witnesses.symbolic.reports import reported
 from symdiff.witnesses.symbolic.numpy_calls import NumpyCalls
-from symdiff.witnesses.symbolic.primitives import (
-    _KEYWORDS,
-    _OF_POINTS,
-    _PRIMITIVES,
-    _primitive_name,
-)
+from symdiff.witnesses.symbolic.primitives import (_KEYWORDS, _OF_POINTS, _PRIMITIVES,
+                                                   _primitive_name)
 from symdiff.witnesses.symbolic.values import _describe, _outside_value
 
 
@@ -323,6 +316,8 @@ class Interpreter(NumpyCalls):
             func, args = type(func).__call__, [func] + args  # an object with ``__call__``
         if isinstance(func, _Closure):
             return self.call_nested(func, args, kwargs, node)
+        if func is functools.reduce and not kwargs and len(args) in (2, 3):
+            return fold(self, args[0], list(self.iterate(args[1], node)), args[2:], node)
         found = self.array_call(func, args, kwargs, node)
         if found is not NotImplemented:  # NumPy's functions and an array's methods
             return found
@@ -372,18 +367,17 @@ class Interpreter(NumpyCalls):
         keys = [self.number(self.apply(key, item, node), node, "key") for item in items]
         return items[func(range(len(keys)), key=keys.__getitem__)]
 
-    def apply(self, fn, item, node):
-        """``fn(item)`` for a key function: a lambda or def of the code, a user's
-        function, or a primitive (``abs``)."""
+    def apply(self, fn, item, node, *more):
+        """``fn(item, *more)`` for a key or a fold: a lambda, a def or a primitive."""
         if isinstance(fn, _Closure):
-            return self.call_nested(fn, [item], {}, node)
+            return self.call_nested(fn, [item, *more], {}, node)
         if _primitive_name(fn) is None and inspect.isfunction(transparent(fn)):
-            return self.call(transparent(fn), [item], {}, node)
+            return self.call(transparent(fn), [item, *more], {}, node)
         name = _primitive_name(fn)
         if name is None:
-            raise self.fail(UnknownFunctionError, node, f"the key {fn!r} has no symbolic form",
-                            hint="give a lambda, a def or a math function")
-        return _PRIMITIVES[name](self.expr(item, node))
+            raise self.fail(UnknownFunctionError, node, f"the function {fn!r} has no "
+                            "symbolic form", hint="give a lambda, a def or a math function")
+        return _PRIMITIVES[name](*[self.expr(a, node) for a in (item, *more)])
 
     def pick(self, name, args, node):
         """The argument Python's min/max returns at the point (on a tie, the first)."""

@@ -14,6 +14,7 @@ the tables of Python's operators and comparisons over sympy values.
 import ast
 import math
 import operator
+import statistics
 import sys
 
 import sympy
@@ -38,6 +39,28 @@ from symdiff.witnesses.symbolic.functions import (
 )
 
 # name -> builder over sympy arguments; math, builtins and numpy map onto these names
+def _mean(xs, weights=None):
+    if weights is None:
+        return sympy.Add(*xs) / len(xs)
+    return sympy.Add(*[x * w for x, w in zip(xs, weights)]) / sympy.Add(*weights)
+
+
+def _variance(ddof):
+    def variance(xs):
+        centre = _mean(xs)
+        return sympy.Add(*[(x - centre) ** 2 for x in xs]) / (len(xs) - ddof)
+    return variance
+
+
+# ``statistics``' means and spreads of a list (what its exact sums with fractions give)
+_STATISTICS = {
+    "stat_mean": _mean, "stat_fmean": _mean, "stat_variance": _variance(1),
+    "stat_pvariance": _variance(0), "stat_stdev": lambda xs: sympy.sqrt(_variance(1)(xs)),
+    "stat_pstdev": lambda xs: sympy.sqrt(_variance(0)(xs)),
+    "stat_geometric_mean": lambda xs: sympy.exp(sympy.Add(*map(sympy.log, xs)) / len(xs)),
+    "stat_harmonic_mean": lambda xs: len(xs) / sympy.Add(*[1 / x for x in xs]),
+}
+
 _PRIMITIVES = {
     "sin": sympy.sin, "cos": sympy.cos, "tan": sympy.tan, "asin": sympy.asin,
     "acos": sympy.acos, "atan": sympy.atan, "atan2": sympy.atan2, "sinh": sympy.sinh,
@@ -87,8 +110,13 @@ _PRIMITIVES = {
 }
 _KEYWORDS = ("isclose", "prod") + tuple(f"norm_{m}" for m in ("cdf", "sf", "pdf", "logpdf", "logcdf",
                                                           "ppf"))
-_OF_POINTS = ("fsum", "prod", "dist", "sumprod")  # functions of numbers written out
+_PRIMITIVES.update(_STATISTICS)
+_OF_POINTS = ("fsum", "prod", "dist", "sumprod") + tuple(_STATISTICS)  # of lists of numbers
 _BY_OBJECT = {getattr(math, name): name for name in _PRIMITIVES if hasattr(math, name)}
+_BY_OBJECT.update({getattr(statistics, name[5:]): name for name in _STATISTICS})
+_BY_OBJECT.update({getattr(operator, name): op for name, op in (  # as values: ``op = mul``
+    ("add", "add"), ("sub", "sub"), ("mul", "mul"), ("truediv", "div"), ("pow", "pow"),
+    ("mod", "mod"), ("floordiv", "floordiv"), ("neg", "neg"), ("pos", "pos"))})
 _BY_OBJECT.update({abs: "abs", pow: "pow", float: "float", int: "int", round: "round",
                    min: "min", max: "max", markers.stop_gradient: "stop_gradient"})
 _NUMPY_NAMES = {

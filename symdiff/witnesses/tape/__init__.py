@@ -97,6 +97,7 @@ from symdiff.witnesses.tape.scipy_functions import (
     xlog1py,
     xlogy,
 )
+from symdiff.witnesses.tape.statistics_functions import STATISTICS
 from symdiff.witnesses.tape.value import PARTIALS, Value, on_numbers
 
 __all__ = [
@@ -107,5 +108,5 @@ __all__ = [
     "fsum", "prod", "dist", "sumprod", "fma", "frexp", "modf", "relu", "sigmoid", "square", "sinc",
     "reciprocal", "sign", "rint", "fmax", "fmin", "clip", "logaddexp", "logaddexp2", "expit",
     "logit", "gammaln", "digamma", "xlogy", "xlog1py", "ndtr", "log_ndtr", "ndtri", "norm",
-    "PARTIALS", "on_numbers", "on_values",
+    "PARTIALS", "on_numbers", "on_values", "STATISTICS",
 ]

@@ -1,5 +1,5 @@
-"""Stand-ins: what the user's code sees in place of ``math``, numpy, SciPy and their
-functions when it runs on the tape.
+"""Stand-ins: what the user's code sees in place of ``math``, ``statistics``, numpy,
+SciPy and their functions when it runs on the tape.
 
 Expects nothing imported but ``math``: numpy and SciPy are registered once the user's
 code has imported them (nothing here imports them).  Guarantees ``stand_in(value)``: the
@@ -15,12 +15,14 @@ raises ``SymdiffError`` when handed a Value; ``math``'s tests and integer functi
 """
 
 import math
+import statistics
 import sys
 
 from symdiff.errors import SymdiffError
 from symdiff.witnesses.tape import array_functions, math_functions
 from symdiff.witnesses.tape.numpy_stand_ins import numpy_stand_ins
 from symdiff.witnesses.tape.scipy_functions import norm, special_stand_ins
+from symdiff.witnesses.tape.statistics_functions import STATISTICS
 from symdiff.witnesses.tape.value import Value, _offer, on_numbers
 
 _TAPE = {name: getattr(math_functions, name) for name in math_functions.__all__
@@ -62,6 +64,7 @@ _register(math, {name: _TAPE.get(name) or (on_numbers(getattr(math, name)) if na
                                            else _refusing(name, getattr(math, name)))
                  for name in dir(math) if callable(getattr(math, name))
                  and not name.startswith("_") and name not in _MATH_PASS_THROUGH})
+_register(statistics, STATISTICS)  # its means and spreads (the rest: the library's own)
 
 
 def stand_in(value):
