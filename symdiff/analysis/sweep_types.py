@@ -107,7 +107,8 @@ def type_sweeps(generated, types, exact=None):
     calls = {name: t.NUMPY_FLOAT if name in floats else t.NUMBER
              for name, kind in types.items() if kind in NUMBERS}
     calls.update((name, kind) for name, kind in shapes.items() if is_record(kind))  # built
-    calls.update((name, kind) for name, kind in with_arrays({}, types, primals).items())
+    calls.update((name, kind) for name, kind in with_arrays({}, types, primals).items()
+                 if kind.ndim)  # (a 0-d array's NumPy scalars: typed by the rules)
     function.types = with_arrays(infer(function, given, Module.of(generated), shapes, calls),
                                  types, primals)
     return generated

@@ -25,7 +25,8 @@ from symdiff.analysis.expression_types import (BUILTIN_VALUES, MATH_VALUES, STRI
 from symdiff.core import expr as ex
 from symdiff.core import types as t
 from symdiff.primitives.reductions import REDUCTIONS, WITH_START, in_math
-from symdiff.primitives.registry import array_names, names, operator_ops, rule_of, variant
+from symdiff.analysis.array_call_types import array_call_type, int_constant
+from symdiff.primitives.registry import array_names, names, operator_ops, variant
 
 _ARRAY_ELEMENTS = {"f": t.FLOAT, "i": t.INT, "u": t.INT, "b": t.BOOL}  # by dtype kind
 NUMBERS = t.NUMBERS
@@ -136,19 +137,10 @@ def _binary(expr, of, env, module):
     op = expr.op
     if op in operator_ops(2):  # a float meeting any number: a float, or it raises
         return _rule_type(module, operator_ops(2)[op], (left, right), (
-            _int_constant(expr.left), _int_constant(expr.right)), None)
+            int_constant(expr.left), int_constant(expr.right)), None)
     if op in ("&", "|", "^", "<<", ">>") and left in (t.BOOL, t.INT) and right in (
             t.BOOL, t.INT):
         return t.BOOL if op in ("&", "|", "^") and left == right == t.BOOL else t.INT
-    return None
-
-
-def _int_constant(expr):
-    if type(expr) is ex.UnaryOp and expr.op in ("-", "+"):
-        value = _int_constant(expr.operand)
-        return None if value is None else (-value if expr.op == "-" else value)
-    if type(expr) is ex.Const and expr.text is None and type(expr.value) is int:
-        return expr.value
     return None
 
 
@@ -208,7 +200,7 @@ def _call(expr, of, env, module):
         family, name = "math", func.attr
     elif type(func) is ex.Attribute and type(func.value) is ex.Name and (
             func.value.id in module.numpy):
-        return _primitive_call(expr, of, "numpy", module)
+        return _primitive_call(expr, of, "numpy", module, env)
     elif type(func) is ex.Attribute and func.attr in STRING_METHODS and (
             of(func.value) == t.STR):
         return STRING_METHODS[func.attr]  # ``kind.lower()``
@@ -224,11 +216,11 @@ def _call(expr, of, env, module):
     return _primitive_call(expr, of, family, module)
 
 
-def _primitive_call(expr, of, family, module):
+def _primitive_call(expr, of, family, module, env=None):
     op = names(family).get(expr.func.id if family == "builtin" else expr.func.attr)
     if op is None and family == "numpy":
         op = array_names()["functions"].get(expr.func.attr)
-        return None if op is None else _array_call(expr, of, module, op)
+        return None if op is None else array_call_type(expr, of, module, op, env or {})
     if op is None or expr.keywords:
         return None
     try:
@@ -237,59 +229,7 @@ def _primitive_call(expr, of, family, module):
         return None
     by = family if family in ("math", "numpy") else None
     return _rule_type(module, op, tuple(of(a) for a in expr.args),
-                      tuple(_int_constant(a) for a in expr.args), by)
-
-
-def _array_call(expr, of, module, op):
-    """An array operation's call (``np.sum(x, axis=0)``): its record's type rule, the
-    arguments bound to its parameters as Python binds them (defaults for those left
-    out); None where one is not known or the call does not bind."""
-    record = rule_of(op)
-    params, defaults = record.params, record.defaults
-    if len(expr.args) > len(params):
-        return None
-    given = dict(zip(params, expr.args))
-    for name, value in expr.keywords:
-        if name not in params or name in given:
-            return None
-        given[name] = value
-    tail = dict(zip(params[len(params) - len(defaults):], defaults))
-    args, consts = [], []
-    for name in params:
-        if name in given:
-            const = _constant(given[name])
-            if const is None and name in record.ints and not (
-                    type(given[name]) is ex.Const and given[name].value is None):
-                return None  # a static parameter (an axis) not written out
-            args.append(of(given[name]))
-            consts.append(const)
-        elif name in tail:
-            args.append(t.of_value(tail[name]) if type(tail[name]) in (
-                bool, int, float) else None)
-            consts.append(tail[name])
-        else:
-            return None
-    key = (op, tuple(args), tuple((type(c), c) for c in consts), "arrays")
-    found = module.rules.get(key, _UNSEEN)
-    if found is _UNSEEN:
-        try:
-            found = record.typed(args, consts, "numpy", certain=True).result
-        except (TypeError, ValueError, IndexError):  # a rule reading what it cannot take
-            found = None
-        module.rules[key] = found
-    return found
-
-
-def _constant(expr):
-    """The value of a constant written out (an int, a bool, None, a tuple of ints: an
-    array operation's static parameter), else None."""
-    if type(expr) is ex.Tuple:
-        values = tuple(_constant(e) for e in expr.elts)
-        return None if None in values else values
-    if type(expr) is ex.Const and expr.text is None and (
-            expr.value is None or type(expr.value) in (bool, int, float, str, tuple)):
-        return expr.value
-    return _int_constant(expr)
+                      tuple(int_constant(a) for a in expr.args), by)
 
 
 def _rule_type(module, op, args, consts, by):
@@ -403,7 +343,7 @@ def _slice(container, index):
     """A slice of a list is a list; of a tuple, the tuple of the elements it takes."""
     if isinstance(container, t.List):
         return t.List(container.elem)
-    bounds = [None if b is None else _int_constant(b)
+    bounds = [None if b is None else int_constant(b)
               for b in (index.lower, index.upper, index.step)]
     written = [b for b in (index.lower, index.upper, index.step) if b is not None]
     if isinstance(container, t.Tuple) and len([b for b in bounds if b is not None]) == len(

@@ -39,10 +39,10 @@ from symdiff.primitives.registry import (
     chains,
     pairs,
     rule_of,
-    splits,
     variant,
     written_out,
 )
+from symdiff.primitives.array_splits import splits
 from symdiff.primitives.texts import template
 
 

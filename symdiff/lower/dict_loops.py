@@ -17,7 +17,9 @@ over a list of dicts.
 
 The dict is read where it is (a name, or a read of one by constants); a loop over
 ``d.items()`` of anything else, or whose targets are not a key name and a value, is
-refused with a located ``UnsupportedSyntaxError`` saying what to write.
+refused with a located ``UnsupportedSyntaxError`` saying what to write.  And
+``filled_by_keys``: a dict comprehension over one dict's keys as that dict filled by key
+in such a loop (``comprehensions`` hoists one to it, wherever it stands).
 
     >>> import ast
     >>> from symdiff.lower.hygiene import Hygiene
@@ -170,3 +172,28 @@ def _is_path(node):
 
 def _assigned(target, value, scope):
     return [located(ast.Assign([target], value), target)]
+
+
+def filled_by_keys(stmt, scope):
+    """``out = {k: e for k, v in d.items()}`` (or ``for k in d``) as ``out = {}`` and a loop
+    filling it, ``for k, v in d.items(): out[k] = e``, which ``dict_loops`` makes a loop
+    over ``d``'s keys and ``lower`` reads as filling ``out`` with them (``filling``)."""
+    made, held = stmt.value, stmt.targets[0].id
+    generator = made.generators[0]
+    target = generator.target
+    key = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else target
+    over = generator.iter
+    over = over.func.value if view_of(over) in ("keys", "items") else over
+    if len(made.generators) > 1 or generator.ifs or generator.is_async or not (
+            isinstance(key, ast.Name) and isinstance(made.key, ast.Name)
+            and made.key.id == key.id) or not isinstance(dict_kind(over, scope), t.Dict) and (
+            view_of(generator.iter) is None):
+        raise scope.error(made, "a dict comprehension whose keys are not those of the one "
+                          "dict it loops over, each once", "loop over a dict's keys or items "
+                          "with no if: {k: ... for k, v in d.items()}")
+    entry = located(ast.Subscript(name(held, made.value), name(key.id, made.key), ast.Store()),
+                    made.value)
+    fill = located(ast.Assign([entry], made.value), made.value)
+    return [located(ast.Assign([name(held, made, store=True)],
+                               located(ast.Dict([], []), made)), made),
+            located(ast.For(target, generator.iter, [fill], []), target)]

@@ -18,7 +18,8 @@ import ast
 
 from symdiff.lower import names, operands
 from symdiff.lower.calls import bind_primitive, parts_of
-from symdiff.primitives.registry import array_pairs, pairs, rule_of, splits
+from symdiff.primitives.array_splits import splits
+from symdiff.primitives.registry import array_pairs, pairs, rule_of
 
 
 def pair_half(frame, node, target):

@@ -113,7 +113,13 @@ def _part(name, index):
 
 
 _NAMES = ("split", "array_split", "hsplit", "vsplit")
-SPLITS = frozenset(f"{name}_0" for name in _NAMES)  # the ops calls name (``registry.splits``)
+_SPLITS = frozenset(f"{name}_0" for name in _NAMES)  # the ops calls name
+
+
+def splits(op):
+    """Whether the array operation ``op`` returns as many parts as its call asks for
+    (``np.split(x, 3)``), not a fixed number (``svd``'s three)."""
+    return op in _SPLITS
 
 RECORDS = table(*(_part(name, i) for name in _NAMES for i in range(PARTS)))
 METHODS = {}

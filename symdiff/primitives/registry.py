@@ -23,18 +23,15 @@ import math
 from types import MappingProxyType
 
 from symdiff.primitives import (array_averages, array_casts, array_copies, array_cumulative,
-                                array_dtypes, array_linalg, array_masks, array_moves, array_queries,
-                                array_reductions, array_shapes, array_softmax, array_tensordot,
-                                array_triangles,
-                                arrays,
-                                changes, container_reductions, containers, indexing, random,
-                                scalar, scipy, stacked)
-from symdiff.primitives import array_more, array_splits
+                                array_dtypes, array_linalg, array_masks, array_more, array_moves,
+                                array_queries, array_reductions, array_shapes, array_softmax,
+                                array_splits, array_tensordot, array_triangles, arrays, changes,
+                                container_reductions, containers, indexing, random, scalar,
+                                scipy, stacked)
 from symdiff.primitives.record import primitive
 from symdiff.core.types import FLOAT, INT
 from symdiff.primitives.special import HELPERS
 from symdiff.primitives.texts import names_read, template
-
 
 
 def _register(*modules):
@@ -227,12 +224,6 @@ _ARRAY_NAMES = MappingProxyType({
 def pairs():
     """``{function: (op of the first half, op of the second)}`` for ``m, e = math.frexp(x)``."""
     return _PAIRS
-
-
-def splits(op):
-    """Whether the array operation ``op`` returns as many parts as its call asks for
-    (``np.split(x, 3)``: ``array_splits``), not a fixed number."""
-    return op in array_splits.SPLITS
 
 
 def array_pairs():

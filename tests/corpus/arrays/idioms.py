@@ -130,7 +130,7 @@ def rotated(theta, v):
 def damped_oscillator(k, y0):
     y = np.array([y0, 0.0])
     A = np.array([[0.0, 1.0], [-k, -0.1]])
-    for _ in range(20):
+    for _ in range(6):
         y = y + 0.05 * (A @ y)
     return y[0]
 

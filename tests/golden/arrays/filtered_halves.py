@@ -4,8 +4,8 @@ import numpy as np
 def grad_filtered_halves(x, k):
     # line 64: left, right = np.split(np.convolve(x, k, mode="same"), 2)
     convolve_value = np.convolve(x, k, mode='same')
-    split_value = np.split(convolve_value, 2, axis=0)[0]
-    split_value_1 = np.split(convolve_value, 2, axis=0)[1]
+    split_value = np.split(convolve_value, 2)[0]
+    split_value_1 = np.split(convolve_value, 2)[1]
     # line 65: return np.sum(np.tanh(left) * right) + np.sum(np.cross(x[:3], k[:3]) ** 2)
     tanh_result = np.tanh(split_value)
     mul_result = tanh_result * split_value_1

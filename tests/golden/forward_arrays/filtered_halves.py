@@ -6,9 +6,9 @@ def jvp_filtered_halves(x, k, dx, dk):
     convolve_value = np.convolve(x, k, mode='same')
     dconvolve_value = (np.convolve(dx, k, mode='same')
                        + np.convolve(x, dk, mode='same'))
-    split_value = np.split(convolve_value, 2, axis=0)[0]
+    split_value = np.split(convolve_value, 2)[0]
     dsplit_value = np.split(dconvolve_value, 2, axis=0)[0]
-    split_value_1 = np.split(convolve_value, 2, axis=0)[1]
+    split_value_1 = np.split(convolve_value, 2)[1]
     dsplit_value_1 = np.split(dconvolve_value, 2, axis=0)[1]
     # line 65: return np.sum(np.tanh(left) * right) + np.sum(np.cross(x[:3], k[:3]) ** 2)
     tanh_result = np.tanh(split_value)
