@@ -301,8 +301,8 @@ def clone_block(block):
     """A copy of the statements of ``block`` (expressions, being frozen, are shared)."""
     out = []
     for stmt in block:
-        copied = object.__new__(type(stmt))  # ``replace(stmt)``: no statement has a field
-        copied.__dict__.update(stmt.__dict__)  # outside ``__init__`` nor a ``__post_init__``
+        copied = object.__new__(type(stmt))  # as ``replace(stmt)``: each field of a
+        copied.__dict__.update(stmt.__dict__)  # statement is set by ``__init__`` alone
         if isinstance(stmt, sw.If):
             copied.body, copied.orelse = clone_block(stmt.body), clone_block(stmt.orelse)
         elif isinstance(stmt, sw.Try):
