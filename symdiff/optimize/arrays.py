@@ -336,7 +336,8 @@ def _may_read_numpy(expr, context):
     an array, numpy itself, or any name whose type is not a Python number (``math`` aside).
     An expression reading none has no NumPy dtype: ``dtype_of`` finds one only from such
     a name (checked first: it is the cheaper question, and most numbers read no array)."""
-    types, floats, math_name = context.types, numpy_floats(context), context.module.math
+    types, floats, module = context.types, numpy_floats(context), context.module
+    math_name = module.math if module.math not in module.numpy else None
     for name in name_reads(expr, context):
         if name in floats or (name != math_name and types.get(name) not in _WEAK_TYPES):
             return True
