@@ -30,7 +30,7 @@ from symdiff.analysis.value_types import UNKNOWN, value_type_from
 from symdiff.core import expr as ex
 from symdiff.core import types as t
 from symdiff.ir import sweeps as sw
-from symdiff.optimize.walk import every_statement, writes
+from symdiff.optimize.walk import every_statement, name_reads, writes
 from symdiff.primitives.registry import array_names, names, rule_of, typed
 
 SCALAR = "<scalar>"  # the class of a number: it broadcasts against every array
@@ -325,8 +325,23 @@ def is_array(expr, context):
 def is_numpy_scalar(expr, context):
     """Whether ``expr`` is arithmetic of numbers one of which at least is a NumPy float
     (``0.5 * np.sum(x)``): NumPy's scalars give inf or nan where Python's raise."""
+    if not _may_read_numpy(expr, context):
+        return False
     return shape_class(expr, context) == SCALAR and dtype_of(expr, context) not in (
         None, WEAK)
+
+
+def _may_read_numpy(expr, context):
+    """Whether ``expr`` reads a name that may hold one of NumPy's values: a NumPy float,
+    an array, numpy itself, or any name whose type is not a Python number (``math`` aside).
+    An expression reading none has no NumPy dtype: ``dtype_of`` finds one only from such
+    a name (checked first: it is the cheaper question, and most numbers read no array)."""
+    types, floats, module = context.types, numpy_floats(context), context.module
+    math_name = module.math if module.math not in module.numpy else None
+    for name in name_reads(expr, context):
+        if name in floats or (name != math_name and types.get(name) not in _WEAK_TYPES):
+            return True
+    return False
 
 
 def reduction_step(expr, context, op):

@@ -18,7 +18,7 @@ from symdiff.core import expr as ex
 from symdiff.optimize.arrays import WEAK, dtype_of
 from symdiff.optimize.facts import is_float
 from symdiff.optimize.reuse import value_number
-from symdiff.optimize.walk import every_statement, rewrite, transform_kept
+from symdiff.optimize.walk import every_statement, transform_every
 
 __all__ = ["double_sums"]
 
@@ -35,7 +35,7 @@ def double_sums(function, context):
 
     kept = context.table("doubles kept")  # what it left as it was, not walked again
     for stmt in every_statement(function):
-        rewrite(stmt, lambda e: transform_kept(e, visit, kept))
+        transform_every(stmt, visit, kept)
     return changed[0]
 
 

@@ -13,7 +13,7 @@ literal written here; only ints a float holds exactly are rewritten, and ``**``,
 
 from symdiff.core import expr as ex
 from symdiff.optimize.facts import is_float
-from symdiff.optimize.walk import every_statement, rewrite, transform_kept
+from symdiff.optimize.walk import every_statement, transform_every
 
 __all__ = ["float_constants"]
 
@@ -40,7 +40,7 @@ def float_constants(function, context):
 
     kept = context.table("floats kept")  # what it left as it was, not walked again
     for stmt in every_statement(function):
-        rewrite(stmt, lambda e: transform_kept(e, visit, kept))
+        transform_every(stmt, visit, kept)
     return changed
 
 

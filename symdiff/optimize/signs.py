@@ -22,7 +22,7 @@ from symdiff.core import types as t
 from symdiff.ir import sweeps as sw
 from symdiff.optimize.arrays import WEAK, dtype_of
 from symdiff.optimize.facts import is_float, known_number, type_of
-from symdiff.optimize.walk import every_statement, rewrite, transform_kept
+from symdiff.optimize.walk import every_statement, transform_every
 
 __all__ = ["fold_signs"]
 
@@ -34,7 +34,7 @@ def fold_signs(function, context):
     signs = _Signs(context)
     kept = context.table("signs kept")  # what it left as it was, not walked again
     for stmt in every_statement(function):
-        rewrite(stmt, lambda e: transform_kept(e, signs.visit, kept))
+        transform_every(stmt, signs.visit, kept)
         if type(stmt) is sw.AddTo:
             positive = signs.negated(stmt.value)
             if positive is not None:

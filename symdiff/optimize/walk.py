@@ -136,6 +136,10 @@ def reads(stmt, context=None):
 
 def writes(stmt):
     """The names ``stmt`` itself assigns or changes (a place: its container)."""
+    kind = type(stmt)
+    if kind is sw.Let or kind is sw.AddTo:  # most statements: one name, bound or changed
+        target = stmt.target
+        return [target] if type(target) is str else [sw.target_name(target)]
     return sw.binds(stmt) + sw.changes(stmt)
 
 
@@ -174,6 +178,22 @@ def rewrite_all(block, change):
     """``rewrite`` on every statement of ``block`` and those nested in it."""
     for stmt in statements(block):
         rewrite(stmt, change)
+
+
+def transform_every(stmt, visit, kept):
+    """``rewrite(stmt, lambda e: transform_kept(e, visit, kept))``, looking no further at
+    an assignment whose value ``kept`` holds (most of them, once a pass has seen the
+    function: such a value comes out of ``visit`` as it went in)."""
+    kind = type(stmt)
+    if kind is sw.Let or kind is sw.AddTo:
+        value = stmt.value
+        hit = kept.get(id(value))
+        if hit is None or hit[0] is not value:
+            stmt.value = transform_kept(value, visit, kept)
+        if type(stmt.target) is not str:  # a place
+            stmt.target = transform_kept(stmt.target, visit, kept)
+    elif kind is not sw.Comment:
+        rewrite(stmt, lambda e: transform_kept(e, visit, kept))
 
 
 def with_children(expr, children):
@@ -281,7 +301,8 @@ def clone_block(block):
     """A copy of the statements of ``block`` (expressions, being frozen, are shared)."""
     out = []
     for stmt in block:
-        copied = replace(stmt)
+        copied = object.__new__(type(stmt))  # as ``replace(stmt)``: each field of a
+        copied.__dict__.update(stmt.__dict__)  # statement is set by ``__init__`` alone
         if isinstance(stmt, sw.If):
             copied.body, copied.orelse = clone_block(stmt.body), clone_block(stmt.orelse)
         elif isinstance(stmt, sw.Try):

@@ -16,6 +16,7 @@ The one limit the passes assume (numbers a float can hold) is a strict xfail, na
 """
 
 import ast
+import dataclasses
 import inspect
 import itertools
 import math
@@ -38,9 +39,10 @@ from symdiff.ad.reverse import SECTION
 from symdiff.ir.syntax import COMMENT
 from symdiff.analysis.sweep_types import Module, infer
 from symdiff.ir import sweeps as sw
+from symdiff.core import expr as ex
 from symdiff.core import types as t
 from symdiff.optimize.context import Context
-from symdiff.optimize.walk import statements
+from symdiff.optimize.walk import statements, writes
 
 try:
     import fuzzing
@@ -1384,3 +1386,21 @@ def test_times_one_goes_where_the_other_factor_is_a_float():
             return a + b + c
         """), _unparse(folded)
     _assert_equivalent(original, folded)
+
+
+def test_a_statement_is_copied_whole_by_its_fields():
+    """``walk.clone_block`` copies a statement's attributes as ``dataclasses.replace``
+    would: which holds while every field of a sweeps statement is an ``__init__`` field
+    and none runs a ``__post_init__``."""
+    for kind in vars(sw).values():
+        if inspect.isclass(kind) and dataclasses.is_dataclass(kind) and (
+                kind.__module__ == sw.__name__):
+            assert all(f.init for f in dataclasses.fields(kind)), kind.__name__
+            assert not hasattr(kind, "__post_init__"), kind.__name__
+
+
+def test_writes_of_an_assignment_are_its_binds_and_changes():
+    place = ex.Subscript(ex.Name("xs"), ex.Const(0))
+    for stmt in (sw.Let("a", ex.Name("b")), sw.AddTo("a", ex.Name("b")),
+                 sw.Let(place, ex.Name("b")), sw.AddTo(place, ex.Name("b"))):
+        assert writes(stmt) == sw.binds(stmt) + sw.changes(stmt)
