@@ -18,7 +18,7 @@ reverse step reads the container (``containers.restores``).
 from symdiff.ad.containers import (added, added_into, container_operands, place, restores,
                                    written_out, zeros)
 from symdiff.ad.environment import (adjoint, builtin, length_of, names_for, overwrites,
-                                    stack_names)
+                                    restoring_from_tape, saving, stack_names)
 from symdiff.ad.facts import starts_adjoint
 from symdiff.core.types import element as element_kind
 from symdiff.core import expr as ex
@@ -112,7 +112,10 @@ def set_item(env, stmt, scope):
     forward = [sw.Let(element, ex.of_operand(stmt.value))]
     row = isinstance(stmt.value, ir.Var) and stmt.value.name in env.program.containers
     if row:
-        push, pop = stack_names(env)
+        kind = env.program.containers[stmt.container]
+        for index in stmt.path:
+            kind = element_kind(kind, index.value if isinstance(index, ir.Const) else None)
+        push, pop = stack_names(env, kind=kind)
         forward.insert(0, sw.Push(push, element))
     reverse = []
     if stmt.container in env.active:
@@ -124,9 +127,6 @@ def set_item(env, stmt, scope):
         elif _active_var(env, stmt.value):
             reverse.append(sw.AddTo(adjoint(env, stmt.value.name), share))
         if row:
-            kind = env.program.containers[stmt.container]
-            for index in stmt.path:
-                kind = element_kind(kind, index.value if isinstance(index, ir.Const) else None)
             reverse.append(sw.Let(element, ex.Call(ex.Name(pop))))
             reverse += effect(env, stmt, d, reset, (kind, element))
         else:
@@ -193,7 +193,7 @@ def pop_from_list(env, stmt, scope):
         popped = ex.Name(stmt.target)
         if scope.taped(stmt.target, env.defuse.place(stmt)) and (
                 stmt.target not in scope.in_place):  # overwritten before the reverse
-            push, pop = stack_names(env)
+            push, pop = stack_names(env, stmt.target)
             forward.append(sw.Push(push, popped))
             popped = ex.Call(ex.Name(pop))
         undone = put_back(popped, args, None, names)  # the pop undone: the same put-back
@@ -288,10 +288,10 @@ def join(env, stmt, scope):
                 d, args, ex.Name(stmt.target), names), index, place(
                     part.container, part.path))
     if scope.in_loop:  # a new container each iteration: the last one comes back after
-        push, pop = stack_names(env)
-        forward.insert(0, sw.Push(push, ex.Name(stmt.target)))
+        forward.insert(0, saving(env, stmt.target))
         kind = env.program.containers[stmt.target]
-        reverse += [sw.Pop(stmt.target, pop), sw.Let(d.id, zeros(kind, ex.Name(stmt.target)))]
+        reverse += [restoring_from_tape(env, stmt.target),
+                    sw.Let(d.id, zeros(kind, ex.Name(stmt.target)))]
     names = ir.operand_names(tuple(i for part in stmt.parts if isinstance(part, ir.Ref)
                                    for i in part.path))
     return saved_for_reverse(env, stmt, scope, names, forward, reverse)

@@ -22,6 +22,7 @@ from symdiff.ad.writer import Names
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.core import expr as ex
 from symdiff.ir import nodes as ir
+from symdiff.ir import sweeps as sw
 
 _DEFINING = (ir.Assign, ir.Compute, ir.Item, ir.Build, ir.Take, ir.Share, ir.Join,
              ir.Reduce, ir.Pop)
@@ -118,8 +119,20 @@ def adjoint(env, name):
     return env.names.derivative(name, env.facts.forwarded)
 
 
-def stack_names(env):
-    return env.names.stack_names()
+def stack_names(env, name=None, kind=None):
+    """The ``push`` and ``pop`` of the tape the value of ``name`` (or one of type
+    ``kind``) is saved on."""
+    return env.names.stack_names(kind if name is None else env.program.types.get(name))
+
+
+def saving(env, name):
+    """``push(name)``, on the tape of ``name``'s type."""
+    return sw.Push(stack_names(env, name)[0], ex.Name(name))
+
+
+def restoring_from_tape(env, name):
+    """``name = pop()``, from the tape of ``name``'s type."""
+    return sw.Pop(name, stack_names(env, name)[1])
 
 
 def builtin(env, name):

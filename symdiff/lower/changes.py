@@ -108,9 +108,12 @@ def returned(frame, node):
 
 
 def empty_list(frame, name):
-    """``name = []``: a list filled by ``append``, its kind what is appended first."""
+    """``name = []``: a list filled by ``append``, its kind what is appended first; a
+    new list, so one ``name`` held before and was appended to another list is read
+    through that list alone."""
     node = frame.statement_node
     built_once(frame, node)
+    frame.unit.given.discard(name)
     if name not in frame.unit.containers:  # its kind is what is appended first
         frame.unit.empty.add(name)
         frame.unit.containers[name] = t.List(t.FLOAT, None)
@@ -226,7 +229,9 @@ def bind_methods(frame, node):
 def pop(frame, name, call, target):
     """``xs.pop()``, ``xs.pop(i)`` of a list of numbers: a ``Pop`` of its last element (or
     of the one at ``i``, an int) into ``target`` (a fresh name when None), the list one
-    shorter."""
+    shorter.  In forward mode, ``row = rows.pop()`` of a list of lists takes the last row
+    off into a name (a save stack of lists, read again: no other name holds the row from
+    then on; reverse mode does not put a row back yet)."""
     if call.keywords or len(call.args) > 1:
         raise frame.error(UnsupportedSyntaxError, call, "this call of pop() is not "
                           "supported", "pop the last element, xs.pop(), or one by its "
@@ -239,11 +244,19 @@ def pop(frame, name, call, target):
     if index == ir.Const(-1):
         index = None
     kind = frame.unit.containers[name]
-    if not isinstance(kind, t.List) or is_container(element(kind, None)):
+    row = frame.unit.allow_tuple and isinstance(kind, t.List) and is_container(element(
+        kind, None)) and index is None and target is not None and isinstance(
+        element(kind, None), t.List)
+    if not isinstance(kind, t.List) or is_container(element(kind, None)) and not row:
         raise frame.error(UnsupportedSyntaxError, call, f"pop() of a {kind}", "pop from a "
-                          "list of numbers; read a row of a list of rows by its index")
+                          "list of numbers, or a row into a name: row = rows.pop(); read a "
+                          "row of a list of rows by its index")
     _not_held(frame, call, name)
     target = target or frame.namer.fresh(f"{name}_top" if index is None else f"{name}_popped")
+    if row:
+        _typed(frame, call, target, element(kind, None))
+        frame.unit.empty.discard(target)
+        frame.unit.given.discard(target)
     frame.emit(ir.Pop(name, target, frame.origin, index=index))
     return ir.Var(target)
 

@@ -39,7 +39,7 @@ class Unit:
         self.table_names = {}  # generated name read as a table -> the error if it is in wrt
         self._globals = {}
         self._parsed = {}
-        self.allow_tuple = False
+        self.allow_tuple = False  # (forward mode) the function may return a tuple
         self.any_result = False  # (vjp) the function may return a container or an array
         self.program_rules = {}  # op -> Rule, for functions with their own rule
         self.custom_functions = {}  # op -> (function, partials)

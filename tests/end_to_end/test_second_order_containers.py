@@ -81,7 +81,7 @@ SCALAR_IDS = [c.label for c in second_order.SCALAR]
 # label -> the construct of its generated gradient that forward mode's reading of it
 # stops at (located in the gradient's text); the list only shrinks
 SECOND_REFUSED = {
-    "tiny_mlp": "was appended to another list, and is read again",
+    "tiny_mlp": "a container inside another is held here by name",
     "layered_params": "Dict is not supported in an expression",
 }
 
@@ -253,27 +253,21 @@ CORPUS = [c for corpus in (containers, tangent_lists, joins, control_lists, bran
 HVP_REFUSED = {  # label -> what the forward mode of its gradient stops at; only shrinks
     # each a construct of the generated gradient (located in its text) that lowering
     # does not read yet
-    'bilinear_tanh': 'terms was appended to another list, and is read again',
-    'logistic_regression': 'terms was appended to another list, and is read again',
-    'mlp_lists': 'terms was appended to another list, and is read again',
-    'quadratic_form': 'terms was appended to another list, and is read again',
-    'recurrent_sum': 'terms was appended to another list, and is read again',
-    'matrix_comprehension': 'a float is appended to a list[list[float]]',
-    'mlp_over_layers': 'a float is appended to a list[list[float]]',
+    'recurrent_sum':
+        'only a list or tuple of numbers built in this function can be appended to a list',
+    'matrix_comprehension': 'products was appended to another list, and is read again',
+    'mlp_over_layers': 'x was appended to another list, and is read again',
     'grid_of_values': 'pop() of a list[list[float]]',
-    'attention_score': 'terms_1 was appended to another list, and is read again',
-    'kinetic_energy': 'terms_1 was appended to another list, and is read again',
-    'ridge_over_a_dict': 'terms_1 was appended to another list, and is read again',
     'pop_by_position': 'dys.insert() is not supported',
     'pop_second_to_last': 'dys.insert() is not supported',
     'pop_from_the_front': 'dqueue.insert() is not supported',
     'moving_average': 'xs_slice was appended to another list, and is read again',
     'rows_from_elements':
         'only a list or tuple of numbers built in this function can be appended to a list',
-    'history_rebuilt_by_join': 'a list[float] is appended to a list[float]',
+    'history_rebuilt_by_join': 'h was appended to another list, and is read again',
     # the corpora of branch-local containers and of every kind of argument
     'literal_in_each_branch': 'a container built in one branch of an if is read after it',
-    'branch_in_a_loop': 'a list[float] is appended to a list[float]',
+    'branch_in_a_loop': 'a container built in one branch of an if is read after it',
     # xs.copy() is also an array method: built as for arrays, which refuse a list
     'copied_by_method': 'a list of arrays, is not laid out yet',
     'config_by_method': 'a dict of arrays, is not laid out yet',
