@@ -144,8 +144,13 @@ def set_item(env, stmt, scope):
 def append_to_list(env, stmt, scope):
     """``ys.append(v)`` on a list: its record's VJP takes the element back out of the
     list's adjoint, as ``v``'s share (``dv += dys.pop()``; a row, number by number), and
-    the reverse takes it out of the list where a later reverse step reads it."""
-    forward = [sw.Push(stmt.stack, ex.of_operand(stmt.value), method=True)]
+    the reverse takes it out of the list where a later reverse step reads it.  A row is
+    appended as a copy in a text read again (``Names.read_again``): the reverse reads
+    the row by its own name too."""
+    value = ex.of_operand(stmt.value)
+    if env.names.read_again and _read_apart(env, stmt, scope):
+        value = ex.Call(ex.Name(builtin(env, "list")), (value,))
+    forward = [sw.Push(stmt.stack, value, method=True)]
     reverse = [sw.Pop(None, stmt.stack, method=True)] if restores(
         env, stmt.stack, stmt) else []
     if stmt.stack not in env.active:
@@ -167,6 +172,16 @@ def append_to_list(env, stmt, scope):
     elif summed is None:
         reverse += effect(env, stmt, d, dropped)
     return forward, reverse
+
+
+def _read_apart(env, stmt, scope):
+    """Whether the row ``stmt`` appends is read by its own name too: by another
+    statement, or by the reverse sweep (a row built in a loop is saved by its name)."""
+    row = stmt.value.name if isinstance(stmt.value, ir.Var) else None
+    if row not in env.program.containers:
+        return False
+    return any(r is not stmt for r in env.defuse.readers(row)) or (
+        scope.in_loop and row in env.active)
 
 
 def pop_from_list(env, stmt, scope):

@@ -83,7 +83,7 @@ class Generated:
 
 
 def differentiate(program, wrt, *, with_value=False, as_tuple=None, record=False,
-                  defuse=None, seeded=False, typed_stacks=False):
+                  defuse=None, seeded=False, read_again=False):
     """The gradient function of ``program`` w.r.t. the names ``wrt``, as IR.
 
     The function returns one number for one name, else a tuple (``as_tuple``
@@ -95,21 +95,22 @@ def differentiate(program, wrt, *, with_value=False, as_tuple=None, record=False
     ``DefUse``, built here when not given.  With ``seeded``, the vector-Jacobian product
     ``vjp_f(*params, cotangent)`` (``ad.seed``): the result may be an array or a
     container, and its adjoint starts from the cotangent instead of 1.0.  With
-    ``typed_stacks``, values of each type are saved on a tape of their own (numbers on
-    one): the text a second derivative reads again, each tape a list of one kind.
+    ``read_again`` (the text a second derivative reads again), values of each type are
+    saved on a tape of their own (numbers on one), each tape a list of one kind, and a
+    list appended to a list is appended as a copy, read apart from it.
     """
     if as_tuple is None:
         as_tuple = len(wrt) != 1
-    return build(environment(program, wrt, record, defuse, seeded, typed_stacks),
+    return build(environment(program, wrt, record, defuse, seeded, read_again),
                  with_value, as_tuple, seeded)
 
 
-def environment(program, wrt, record=False, defuse=None, seeded=False, typed_stacks=False):
+def environment(program, wrt, record=False, defuse=None, seeded=False, read_again=False):
     """The ``Environment`` (``ad.environment``) the sweeps of ``program`` w.r.t. ``wrt``
-    are written in: its analyses, computed once, and a fresh ``Names`` (``typed_stacks``:
+    are written in: its analyses, computed once, and a fresh ``Names`` (``read_again``:
     one tape per type of value saved, ``Names.stack_names``)."""
     defuse = defuse if defuse is not None else DefUse(program)
-    names = Names(program, defuse, typed_stacks)
+    names = Names(program, defuse, read_again)
     active = active_names(program, [w for w in wrt if differentiable(program, w)], defuse)
     facts = container_facts(program, defuse, active)
     invariant = loop_invariants(program, defuse)

@@ -27,7 +27,7 @@ class Names:
     rule reads one), and the trip counters of the loops written (each an int).
     """
 
-    def __init__(self, program, defuse, typed_stacks=False):
+    def __init__(self, program, defuse, read_again=False):
         self.namer = Namer(program.reserved)
         used = set(program.params) | set(defuse.assigned()) | set(program.namespace)
         self.builtins = {}  # builtin -> the name generated code calls it by
@@ -40,9 +40,9 @@ class Names:
         self.elements = None  # number -> its container's adjoint's element, once named
         self.stack = None  # (stack, push, pop): the tape's names, once asked for
         self.stack_used = False
-        # ``typed_stacks``: one tape per type of value saved (numbers share one), so a
+        # ``read_again``: one tape per type of value saved (numbers share one), so a
         # gradient read again types each as a list of one kind; the key -> its names
-        self.typed_stacks = typed_stacks
+        self.read_again = read_again
         self.stacks = {}
         self.local = set()  # adjoints that live one iteration of a reverse loop
 
@@ -80,9 +80,9 @@ class Names:
 
     def stack_names(self, kind=None):
         """The names of the ``push`` and ``pop`` of the tape a value of type ``kind``
-        is saved on (the tape is then written): the one tape, or with ``typed_stacks``
+        is saved on (the tape is then written): the one tape, or with ``read_again``
         the one for ``kind`` (every number's and bool's the first)."""
-        key = None if not self.typed_stacks or kind is None or t.is_number(kind) else kind
+        key = None if not self.read_again or kind is None or t.is_number(kind) else kind
         if key not in self.stacks:
             self.stacks[key] = tuple(self.namer.fresh(base) for base in ("stack", "push",
                                                                            "pop"))

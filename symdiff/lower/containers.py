@@ -355,7 +355,9 @@ def number(frame, node):
 
 def _typed(frame, node, name, kind):
     """``name`` holds containers of type ``kind``: the same type at every assignment (a
-    parameter's list rebuilt in a loop stays a list of numbers)."""
+    parameter's list rebuilt in a loop stays a list of numbers), a new one from here on
+    (not one appended to another list before)."""
+    frame.unit.given.discard(name)
     known = frame.unit.containers.get(name)
     if known is not None and known != kind:
         raise frame.error(UnsupportedSyntaxError, node, f"{name} held a {known} and is "

@@ -255,16 +255,13 @@ HVP_REFUSED = {  # label -> what the forward mode of its gradient stops at; only
     # does not read yet
     'recurrent_sum':
         'only a list or tuple of numbers built in this function can be appended to a list',
-    'matrix_comprehension': 'products was appended to another list, and is read again',
-    'mlp_over_layers': 'x was appended to another list, and is read again',
+    'mlp_over_layers': 'a container inside another is held here by name',
     'grid_of_values': 'pop() of a list[list[float]]',
     'pop_by_position': 'dys.insert() is not supported',
     'pop_second_to_last': 'dys.insert() is not supported',
     'pop_from_the_front': 'dqueue.insert() is not supported',
-    'moving_average': 'xs_slice was appended to another list, and is read again',
     'rows_from_elements':
         'only a list or tuple of numbers built in this function can be appended to a list',
-    'history_rebuilt_by_join': 'h was appended to another list, and is read again',
     # the corpora of branch-local containers and of every kind of argument
     'literal_in_each_branch': 'a container built in one branch of an if is read after it',
     'branch_in_a_loop': 'a container built in one branch of an if is read after it',
