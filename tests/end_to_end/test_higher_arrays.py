@@ -35,10 +35,7 @@ HVP_REFUSED = {
        "reads lists of numbers" for label in (
            "concatenated_windows", "rnn_over_a_list", "stacked_states", "steps_as_an_array")},
 }
-HVP_BROKEN = {  # case -> why forward mode over its gradient raises an InternalError
-    "slices.prefix_or_suffix_by_a_branch": "the gradient pushes arrays and the branch's "
-    "bool on one stack in a loop: read again, the stack is typed a list of floats",
-}
+HVP_BROKEN = {}  # case -> why forward mode over its gradient raises an InternalError
 
 
 def _takes(case):
