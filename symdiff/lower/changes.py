@@ -21,6 +21,7 @@ from symdiff.ir import nodes as ir
 from symdiff.core import types as t
 from symdiff.core.types import element, is_container
 from symdiff.lower.containers import (
+    _joined,
     _typed,
     container_of,
     index_operand,
@@ -190,6 +191,43 @@ def append(frame, name, value_node):
         raise frame.error(UnsupportedSyntaxError, value_node, f"a {elem} is appended to a "
                           f"{frame.unit.containers[name]}", "append values of one kind")
     frame.emit(ir.Push(name, value, frame.origin))
+
+
+def insert(frame, call):
+    """In forward mode, ``xs.insert(k, v)`` on a list of numbers: ``xs`` bound to
+    ``xs[:k] + [v] + xs[k:]``, Python's insert at every ``k`` (negative, or past either
+    end), as two ``Take`` s and a ``Join``; False when ``call`` is no such insert.  (The
+    list is made anew, as a name no other holds: forward mode reads the text of a
+    gradient, whose adjoint lists are its own.)"""
+    func = call.func
+    if not (frame.unit.allow_tuple and isinstance(func, ast.Attribute) and func.attr ==
+            "insert" and isinstance(func.value, ast.Name) and len(call.args) == 2
+            and not call.keywords):
+        return False
+    found = container_of(frame, func.value)
+    kind = found and not found[1] and frame.unit.containers.get(found[0])
+    if not isinstance(kind, t.List) or is_container(element(kind, None)):
+        return False
+    name = found[0]
+    _not_held(frame, call, name)
+    frame.hint = func.value.id
+    position = frame.value(call.args[0])
+    if is_container_operand(frame, position) or (
+            isinstance(position, ir.Const) and type(position.value) is not int):
+        raise frame.error(UnsupportedSyntaxError, call.args[0], "an insert at a position "
+                          "that is not a whole number", "insert at an int: xs.insert(i, v)")
+    value = number(frame, call.args[1])
+    elem = _joined(element(kind, None), kind_of_operand(frame, value) or t.FLOAT)
+    before, after = (frame.namer.fresh(f"{name}_{side}") for side in ("before", "after"))
+    for side, bounds in ((before, (None, position, None)), (after, (position, None, None))):
+        _typed(frame, call, side, t.List(element(kind, None), None))
+        frame.emit(ir.Take(side, name, (), bounds, frame.origin))
+    target = frame.namer.fresh(func.value.id)
+    _typed(frame, call, target, t.List(elem, None))
+    frame.emit(ir.Join(target, "list", (ir.Ref(before, ()), ir.Literal("list", (value,)),
+                                        ir.Ref(after, ())), frame.origin))
+    frame.mapping[func.value.id] = bind(frame, func.value.id, ir.Var(target))
+    return True
 
 
 def list_method(frame, func):

@@ -257,9 +257,6 @@ HVP_REFUSED = {  # label -> what the forward mode of its gradient stops at; only
         'only a list or tuple of numbers built in this function can be appended to a list',
     'mlp_over_layers': 'a container inside another is held here by name',
     'grid_of_values': 'pop() of a list[list[float]]',
-    'pop_by_position': 'dys.insert() is not supported',
-    'pop_second_to_last': 'dys.insert() is not supported',
-    'pop_from_the_front': 'dqueue.insert() is not supported',
     'rows_from_elements':
         'only a list or tuple of numbers built in this function can be appended to a list',
     # the corpora of branch-local containers and of every kind of argument
