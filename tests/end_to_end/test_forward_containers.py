@@ -82,3 +82,31 @@ def test_forward_mode_agrees_with_reverse_and_finite_differences(case):
         assert REFUSED[case.label] in str(error)
         return
     assert case.label not in REFUSED, f"{case.label} now differentiates: take it off"
+
+
+def inserted_at(xs, a, k):
+    """``xs.insert(k, v)``: Python's insert, before position ``k`` (from the end when
+    negative; at an end when past it)."""
+    ys = [x * a for x in xs]
+    ys.insert(k, a * a)
+    ys.insert(0, math.sin(ys[-1]))
+    return ys[0] * ys[1] + ys[-1] * ys[len(ys) // 2]
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 3, 7, -1, -2, -3, -9])
+def test_forward_mode_reads_an_insert_as_python_runs_it(k):
+    rng = random.Random(f"insert {k}")
+    xs, a = [rng.uniform(-1.0, 1.0) for _ in range(3)], rng.uniform(0.5, 1.5)
+    dxs, da = [rng.uniform(-1.0, 1.0) for _ in range(3)], rng.uniform(-1.0, 1.0)
+    value, tangent = symdiff.jvp(inserted_at, wrt=("xs", "a"))(xs, a, k, dxs, da)
+    assert value == inserted_at(xs, a, k)
+    h = 1e-5
+    up = inserted_at([x + h * d for x, d in zip(xs, dxs)], a + h * da, k)
+    down = inserted_at([x - h * d for x, d in zip(xs, dxs)], a - h * da, k)
+    assert _close(tangent, (up - down) / (2 * h), 1e-6)
+
+
+def test_reverse_mode_still_refuses_an_insert_at_the_call():
+    with pytest.raises(SymdiffError) as caught:
+        symdiff.grad(inserted_at, wrt="xs")([0.1, 0.2, 0.3], 1.0, 1)
+    assert caught.value.lineno == inserted_at.__code__.co_firstlineno + 4

@@ -307,3 +307,20 @@ def test_hvp_of_the_container_corpus_against_differences_of_the_gradient(case):
         assert HVP_REFUSED[case.label] in str(error)
         return
     assert case.label not in HVP_REFUSED, f"{case.label} now differentiates: take it off"
+
+
+@pytest.mark.parametrize("case", CORPUS, ids=[c.label for c in CORPUS])
+def test_the_gradient_by_one_parameter_is_its_part_of_the_whole(case):
+    """The gradient built for one parameter alone (as ``hvp`` builds it) is that
+    parameter's part of the gradient by all: a list the others' derivatives alone read
+    (inactive for this one) is neither saved nor restored for it."""
+    choice, positions = _chosen(case)
+    if choice.single:
+        return
+    for point in case.points:
+        whole = _gradients(case, choice, tuple(point))
+        for k, name in enumerate(choice.names):
+            alone = _call(case, symdiff.grad(case.fn, wrt=name), tuple(point))
+            for path in structures.paths(whole[k]):
+                assert _close(float(structures.at(alone, path)),
+                              float(structures.at(whole[k], path)), 1e-12), (name, path)
