@@ -310,7 +310,9 @@ def _literal(frame, node):
             operand = frame.value(element_node)
             inner_kind = kind_of_operand(frame, operand)
             if is_container(inner_kind):  # a list of numbers by name: held, not copied
-                if not isinstance(operand, ir.Var) or is_container(element(inner_kind, None)):
+                # (in forward mode, any container: its tangent is held alike)
+                if not isinstance(operand, ir.Var) or is_container(element(
+                        inner_kind, None)) and not frame.unit.allow_tuple:
                     raise frame.error(UnsupportedSyntaxError, element_node, "a container "
                                       "inside another is held here by name", "hold a list "
                                       "or tuple of numbers of this function, or write it out")

@@ -81,7 +81,6 @@ SCALAR_IDS = [c.label for c in second_order.SCALAR]
 # label -> the construct of its generated gradient that forward mode's reading of it
 # stops at (located in the gradient's text); the list only shrinks
 SECOND_REFUSED = {
-    "tiny_mlp": "a container inside another is held here by name",
     "layered_params": "Dict is not supported in an expression",
 }
 
@@ -255,7 +254,7 @@ HVP_REFUSED = {  # label -> what the forward mode of its gradient stops at; only
     # does not read yet
     'recurrent_sum':
         'only a list or tuple of numbers built in this function can be appended to a list',
-    'mlp_over_layers': 'a container inside another is held here by name',
+    'mlp_over_layers': 'a list of unlike elements',
     'grid_of_values': 'pop() of a list[list[float]]',
     'rows_from_elements':
         'only a list or tuple of numbers built in this function can be appended to a list',
