@@ -268,8 +268,8 @@ def pop(frame, name, call, target):
     """``xs.pop()``, ``xs.pop(i)`` of a list of numbers: a ``Pop`` of its last element (or
     of the one at ``i``, an int) into ``target`` (a fresh name when None), the list one
     shorter.  In forward mode, ``row = rows.pop()`` of a list of lists takes the last row
-    off into a name (a save stack of lists, read again: no other name holds the row from
-    then on; reverse mode does not put a row back yet)."""
+    off, into a name or dropped (a save stack of lists, read again: no other name holds
+    the row from then on; reverse mode does not put a row back yet)."""
     if call.keywords or len(call.args) > 1:
         raise frame.error(UnsupportedSyntaxError, call, "this call of pop() is not "
                           "supported", "pop the last element, xs.pop(), or one by its "
@@ -283,12 +283,10 @@ def pop(frame, name, call, target):
         index = None
     kind = frame.unit.containers[name]
     row = frame.unit.allow_tuple and isinstance(kind, t.List) and is_container(element(
-        kind, None)) and index is None and target is not None and isinstance(
-        element(kind, None), t.List)
+        kind, None)) and index is None and isinstance(element(kind, None), t.List)
     if not isinstance(kind, t.List) or is_container(element(kind, None)) and not row:
         raise frame.error(UnsupportedSyntaxError, call, f"pop() of a {kind}", "pop from a "
-                          "list of numbers, or a row into a name: row = rows.pop(); read a "
-                          "row of a list of rows by its index")
+                          "list of numbers; read a row of a list of rows by its index")
     _not_held(frame, call, name)
     target = target or frame.namer.fresh(f"{name}_top" if index is None else f"{name}_popped")
     if row:

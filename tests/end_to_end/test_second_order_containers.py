@@ -255,7 +255,6 @@ HVP_REFUSED = {  # label -> what the forward mode of its gradient stops at; only
     'recurrent_sum':
         'only a list or tuple of numbers built in this function can be appended to a list',
     'mlp_over_layers': 'a list of unlike elements',
-    'grid_of_values': 'pop() of a list[list[float]]',
     'rows_from_elements':
         'only a list or tuple of numbers built in this function can be appended to a list',
     # the corpora of branch-local containers and of every kind of argument
