@@ -335,7 +335,8 @@ def element_type(program, stmt, types):
     ints, a NumPy scalar of a list they were appended to, a float otherwise."""
     if isinstance(stmt, ir.Pop):
         kind = t.element(types.get(stmt.stack, program.containers.get(stmt.stack)), None)
-        return kind if kind in _ELEMENTS or isinstance(kind, (t.Array, t.List)) else t.FLOAT
+        return kind if kind in _ELEMENTS or isinstance(kind, (t.Array, t.List, t.Tuple,
+                                                             t.Dict)) else t.FLOAT
     kind = types.get(stmt.container, program.containers.get(stmt.container))
     for index in stmt.path:
         kind = t.element(kind, index.value if isinstance(index, ir.Const) else None)

@@ -146,12 +146,12 @@ class TypeChecker:
     def pop(self, stmt):
         kind = self.type_of(stmt, stmt.stack)
         if not isinstance(kind, t.List) or not (t.is_number(kind.elem) or isinstance(
-                kind.elem, (t.Array, t.List))):
+                kind.elem, (t.Array, t.List, t.Tuple, t.Dict))):
             self.fail(stmt, f"{stmt.stack} is a {kind}, not a list of numbers, arrays or "
-                      "lists")
+                      "containers")
         elif (stmt.stack, stmt.target) not in self.returned:
             self.holds(stmt, stmt.target, kind.elem if isinstance(kind.elem, (
-                t.Array, t.List)) else _number_read(kind.elem))
+                t.Array, t.List, t.Tuple, t.Dict)) else _number_read(kind.elem))
         if stmt.index is not None and not t.accepts(t.INT, self.operand(stmt, stmt.index)):
             self.fail(stmt, "a pop at a position that is not an integer")
 

@@ -174,9 +174,9 @@ def append(frame, name, value_node):
     else:
         value = frame.value(value_node)
     kind = kind_of_operand(frame, value)
-    if is_container(kind):
-        if not isinstance(value, ir.Var) or not isinstance(kind, (t.List, t.Tuple)) or (
-                is_container(element(kind, None))):
+    if is_container(kind):  # (in forward mode, any container by name: a save stack's)
+        if not isinstance(value, ir.Var) or not frame.unit.allow_tuple and (
+                not isinstance(kind, (t.List, t.Tuple)) or is_container(element(kind, None))):
             raise frame.error(UnsupportedSyntaxError, value_node, "only a list or tuple of "
                               "numbers built in this function can be appended to a list",
                               "append its numbers, or build the row first: row = [...]")
@@ -283,7 +283,7 @@ def pop(frame, name, call, target):
         index = None
     kind = frame.unit.containers[name]
     row = frame.unit.allow_tuple and isinstance(kind, t.List) and is_container(element(
-        kind, None)) and index is None and isinstance(element(kind, None), t.List)
+        kind, None)) and index is None
     if not isinstance(kind, t.List) or is_container(element(kind, None)) and not row:
         raise frame.error(UnsupportedSyntaxError, call, f"pop() of a {kind}", "pop from a "
                           "list of numbers; read a row of a list of rows by its index")
