@@ -22,6 +22,7 @@ from symdiff.ad.environment import (adjoint, builtin, length_of, names_for, over
 from symdiff.ad.facts import starts_adjoint
 from symdiff.core.types import element as element_kind
 from symdiff.core import expr as ex
+from symdiff.core import types as t
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 from symdiff.ad.taping import restoring, saved_for_reverse
@@ -107,16 +108,20 @@ def _active_var(env, operand):
 def set_item(env, stmt, scope):
     """``xs[k] = v``: its record's VJP gives ``v`` the adjoint at the place, which then
     starts anew (``dv += dxs[k]; dxs[k] = 0.0``); a row replaced (``h[t] = row``) adds it
-    number by number, and the old row comes back, with zeros for its adjoint."""
+    number by number, and the old row comes back, with zeros for its adjoint (saved as a
+    copy in a text read again, ``Names.read_again``)."""
     element = place(stmt.container, stmt.path)
-    forward = [sw.Let(element, ex.of_operand(stmt.value))]
+    forward = [sw.Let(element, _stored(env, stmt, scope))]
     row = isinstance(stmt.value, ir.Var) and stmt.value.name in env.program.containers
     if row:
         kind = env.program.containers[stmt.container]
         for index in stmt.path:
             kind = element_kind(kind, index.value if isinstance(index, ir.Const) else None)
         push, pop = stack_names(env, kind=kind)
-        forward.insert(0, sw.Push(push, element))
+        saved = element  # (a copy in a text read again: the row as a name of its own)
+        if env.names.read_again and isinstance(kind, t.List):
+            saved = ex.Call(ex.Name(builtin(env, "list")), (element,))
+        forward.insert(0, sw.Push(push, saved))
     reverse = []
     if stmt.container in env.active:
         d = adjoint(env, stmt.container)
@@ -147,10 +152,7 @@ def append_to_list(env, stmt, scope):
     the reverse takes it out of the list where a later reverse step reads it.  A row is
     appended as a copy in a text read again (``Names.read_again``): the reverse reads
     the row by its own name too."""
-    value = ex.of_operand(stmt.value)
-    if env.names.read_again and _read_apart(env, stmt, scope):
-        value = ex.Call(ex.Name(builtin(env, "list")), (value,))
-    forward = [sw.Push(stmt.stack, value, method=True)]
+    forward = [sw.Push(stmt.stack, _stored(env, stmt, scope), method=True)]
     reverse = [sw.Pop(None, stmt.stack, method=True)] if restores(
         env, stmt.stack, stmt) else []
     if stmt.stack not in env.active:
@@ -174,14 +176,19 @@ def append_to_list(env, stmt, scope):
     return forward, reverse
 
 
-def _read_apart(env, stmt, scope):
-    """Whether the row ``stmt`` appends is read by its own name too: by another
-    statement, or by the reverse sweep (a row built in a loop is saved by its name)."""
+def _stored(env, stmt, scope):
+    """The value ``stmt`` appends or stores: as it is, or a copy of a row in a text
+    read again (``Names.read_again``) where the row is read by its own name too, by
+    another statement or by the reverse sweep (a row built in a loop is saved by its
+    name): each is then a list of its own."""
+    value = ex.of_operand(stmt.value)
     row = stmt.value.name if isinstance(stmt.value, ir.Var) else None
-    if row not in env.program.containers:
-        return False
-    return any(r is not stmt for r in env.defuse.readers(row)) or (
-        scope.in_loop and row in env.active)
+    if not env.names.read_again or not isinstance(env.program.containers.get(row), t.List):
+        return value
+    if any(r is not stmt for r in env.defuse.readers(row)) or (
+            scope.in_loop and row in env.active):
+        return ex.Call(ex.Name(builtin(env, "list")), (value,))
+    return value
 
 
 def pop_from_list(env, stmt, scope):

@@ -252,11 +252,7 @@ CORPUS = [c for corpus in (containers, tangent_lists, joins, control_lists, bran
 HVP_REFUSED = {  # label -> what the forward mode of its gradient stops at; only shrinks
     # each a construct of the generated gradient (located in its text) that lowering
     # does not read yet
-    'recurrent_sum':
-        'only a list or tuple of numbers built in this function can be appended to a list',
     'mlp_over_layers': 'a list of unlike elements',
-    'rows_from_elements':
-        'only a list or tuple of numbers built in this function can be appended to a list',
     # the corpora of branch-local containers and of every kind of argument
     'literal_in_each_branch': 'a container built in one branch of an if is read after it',
     'branch_in_a_loop': 'a container built in one branch of an if is read after it',
