@@ -21,6 +21,7 @@ from symdiff.ad import writer
 from symdiff.ad.writer import Names
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.core import expr as ex
+from symdiff.core import types as t
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 
@@ -126,8 +127,14 @@ def stack_names(env, name=None, kind=None):
 
 
 def saving(env, name):
-    """``push(name)``, on the tape of ``name``'s type."""
-    return sw.Push(stack_names(env, name)[0], ex.Name(name))
+    """``push(name)``, on the tape of ``name``'s type; in a text read again
+    (``Names.read_again``), a list of numbers pushed as a copy, ``push(list(name))``: the
+    tape's list and ``name`` are read apart."""
+    value = ex.Name(name)
+    kind = env.program.containers.get(name)
+    if env.names.read_again and isinstance(kind, t.List) and t.is_number(kind.elem):
+        value = ex.Call(ex.Name(builtin(env, "list")), (value,))
+    return sw.Push(stack_names(env, name)[0], value)
 
 
 def restoring_from_tape(env, name):

@@ -259,7 +259,6 @@ HVP_REFUSED = {  # label -> what the forward mode of its gradient stops at; only
     # xs.copy() is also an array method: built as for arrays, which refuse a list
     'copied_by_method': 'a list of arrays, is not laid out yet',
     'config_by_method': 'a dict of arrays, is not laid out yet',
-    'repeated_sorts': 's was appended to another list, and is read again',
 }
 
 # lowering the generated gradient of a loop over a dict's keys that stops early
