@@ -262,7 +262,8 @@ HVP_REFUSED = {  # label -> what the forward mode of its gradient stops at; only
 }
 
 # lowering the generated gradient of a loop over a dict's keys that stops early
-# (the keys pushed on the save stack) is a bug of symdiff: InternalError
+# (the keys pushed on a tape of their own, which lowering types a list of floats) is a
+# bug of symdiff: InternalError
 HVP_INTERNAL = {"first_keys_until_large"}
 
 
