@@ -40,10 +40,11 @@ class Names:
         self.elements = None  # number -> its container's adjoint's element, once named
         self.stack = None  # (stack, push, pop): the tape's names, once asked for
         self.stack_used = False
-        # ``read_again``: one tape per type of value saved (numbers share one), so a
-        # gradient read again types each as a list of one kind; the key -> its names
+        # ``read_again``: the text is read again by symdiff (a second derivative): one
+        # tape per type of value saved (numbers share one), so each is a list of one
+        # kind, and a list saved or held by another is a copy of its own
         self.read_again = read_again
-        self.stacks = {}
+        self.stacks = {}  # the type saved (None: numbers) -> (stack, push, pop)
         self.local = set()  # adjoints that live one iteration of a reverse loop
 
     def fresh(self, base):

@@ -330,13 +330,12 @@ def _index(operand):
 
 
 def element_type(program, stmt, types):
-    """The type of the number an ``Item`` reads or a ``Pop`` takes off: its container's
-    element's as ``types`` holds the container (or lowering made it): an int of a list of
-    ints, a NumPy scalar of a list they were appended to, a float otherwise."""
+    """The type of the number (a ``Pop``'s: or row) an ``Item`` reads or a ``Pop`` takes
+    off: its container's element's as ``types`` holds the container (or lowering made it):
+    an int of a list of ints, a NumPy scalar of a list they were appended to, else a float."""
     if isinstance(stmt, ir.Pop):
         kind = t.element(types.get(stmt.stack, program.containers.get(stmt.stack)), None)
-        return kind if kind in _ELEMENTS or isinstance(kind, (t.Array, t.List, t.Tuple,
-                                                             t.Dict)) else t.FLOAT
+        return kind if kind in _ELEMENTS or t.is_container(kind) or t.is_array(kind) else t.FLOAT
     kind = types.get(stmt.container, program.containers.get(stmt.container))
     for index in stmt.path:
         kind = t.element(kind, index.value if isinstance(index, ir.Const) else None)
