@@ -92,6 +92,11 @@ def bind(frame, name, operand):
     _typed(frame, node, previous.name, kind)
     source, path = (operand.container, operand.path) if isinstance(operand, ir.Ref) else (
         operand.name, ())
+    if source not in frame.unit.made_by_insert:  # (an insert's own list: no alias)
+        if {previous.name, source} & frame.unit.inserted:
+            raise frame.error(UnsupportedSyntaxError, node, f"{name} is bound in a loop to "
+                              "a list inserted into", "insert into a copy: list(...)")
+        frame.unit.shared.update((previous.name, source))
     frame.emit(ir.Share(previous.name, source, path, frame.origin))
     return previous
 
@@ -196,9 +201,11 @@ def append(frame, name, value_node):
 def insert(frame, call):
     """In forward mode, ``xs.insert(k, v)`` on a list of numbers: ``xs`` bound to
     ``xs[:k] + [v] + xs[k:]``, Python's insert at every ``k`` (negative, or past either
-    end), as two ``Take`` s and a ``Join``; False when ``call`` is no such insert.  (The
-    list is made anew, as a name no other holds: forward mode reads the text of a
-    gradient, whose adjoint lists are its own.)"""
+    end), as two ``Take`` s and a ``Join``; False when ``call`` is no such insert.  The
+    list is made anew, so only where no other name holds it: one the function builds
+    (not a parameter's), in its own body (not a helper's), that no other name is bound
+    to and no loop shares (``bind``: refused there when it is inserted into), as a
+    gradient's lists, which forward mode reads again."""
     func = call.func
     if not (frame.unit.allow_tuple and isinstance(func, ast.Attribute) and func.attr ==
             "insert" and isinstance(func.value, ast.Name) and len(call.args) == 2
@@ -210,6 +217,11 @@ def insert(frame, call):
         return False
     name = found[0]
     _not_held(frame, call, name)
+    others = [n for n, o in frame.mapping.items() if n != func.value.id and (
+        o == ir.Var(name) or isinstance(o, ir.Ref) and o.container == name)]
+    if not frame.top or name in frame.unit.params or name in frame.unit.shared or others:
+        return False
+    frame.unit.inserted.add(name)
     frame.hint = func.value.id
     position = frame.value(call.args[0])
     if is_container_operand(frame, position) or (
@@ -223,6 +235,7 @@ def insert(frame, call):
         _typed(frame, call, side, t.List(element(kind, None), None))
         frame.emit(ir.Take(side, name, (), bounds, frame.origin))
     target = frame.namer.fresh(func.value.id)
+    frame.unit.made_by_insert.add(target)
     _typed(frame, call, target, t.List(elem, None))
     frame.emit(ir.Join(target, "list", (ir.Ref(before, ()), ir.Literal("list", (value,)),
                                         ir.Ref(after, ())), frame.origin))

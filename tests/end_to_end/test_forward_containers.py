@@ -5,6 +5,7 @@ of the function (away from a branch's kink).  The functions forward mode still r
 are listed with the construct they stop at; the list only shrinks.
 """
 
+import inspect
 import math
 import random
 
@@ -110,3 +111,46 @@ def test_reverse_mode_still_refuses_an_insert_at_the_call():
     with pytest.raises(SymdiffError) as caught:
         symdiff.grad(inserted_at, wrt="xs")([0.1, 0.2, 0.3], 1.0, 1)
     assert caught.value.lineno == inserted_at.__code__.co_firstlineno + 4
+
+
+def inserted_into_a_shared_list(xs, a):
+    h = [a, a * a]
+    x = [0.0, 0.0]
+    for k in range(2):
+        x = h
+        h.insert(1, a * xs[k])
+    return sum(x) * x[1]
+
+
+def shared_after_an_insert(xs, a):
+    h = [a, a * a]
+    x = [0.0, 0.0]
+    for k in range(2):
+        h.insert(1, a * xs[k])
+        x = h
+    return sum(x) * x[1]
+
+
+def inserted_into_a_parameter(xs, a):
+    xs.insert(0, a * a)
+    return sum(xs)
+
+
+def inserted_into_an_alias(xs, a):
+    h = [a, a * a]
+    x = h
+    h.insert(1, a * xs[0])
+    return sum(x) * x[1]
+
+
+@pytest.mark.parametrize("fn", [inserted_into_a_shared_list, shared_after_an_insert,
+                                inserted_into_a_parameter, inserted_into_an_alias])
+def test_an_insert_into_a_list_another_name_holds_is_refused(fn):
+    """An insert makes its list anew: where another name (an alias, a loop's shared
+    name, the caller's, for a parameter) holds the list, Python changes that one too,
+    so it is refused, located, rather than read wrong."""
+    with pytest.raises(SymdiffError) as caught:
+        symdiff.jvp(fn, wrt="a")([0.3, 0.7], 1.3, 1.0)
+    lines, first = inspect.getsourcelines(fn)
+    assert "insert" in lines[caught.value.lineno - first] or (
+        "x = h" in lines[caught.value.lineno - first])
