@@ -305,7 +305,8 @@ def pop(frame, name, call, target):
     if row:
         _typed(frame, call, target, element(kind, None))
         frame.unit.empty.discard(target)
-        frame.unit.given.discard(target)
+        if name in frame.unit.holders:  # perhaps a row a name holds: not changed through it
+            frame.unit.holding.add(target)
     frame.emit(ir.Pop(name, target, frame.origin, index=index))
     return ir.Var(target)
 

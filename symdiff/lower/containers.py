@@ -284,6 +284,8 @@ def literal(frame, node, target, record=None, maker=None):
         frame.unit.unfilled.add(target)
     frame.emit(ir.Build(target, made.kind, made.items, frame.origin, keys=made.keys,
                         maker=maker))
+    if any(i in frame.unit.holding for i in ir.operand_names(made.items)):
+        frame.unit.holders.add(target)  # a row popped off it may be held by a name
     return ir.Var(target)
 
 

@@ -154,3 +154,20 @@ def test_an_insert_into_a_list_another_name_holds_is_refused(fn):
     lines, first = inspect.getsourcelines(fn)
     assert "insert" in lines[caught.value.lineno - first] or (
         "x = h" in lines[caught.value.lineno - first])
+
+
+def popped_row_changed(xs, a):
+    r1 = [a, a * a]
+    r2 = [xs[0], xs[1]]
+    rows = [r1, r2]
+    last = rows.pop()
+    last[0] = a * 3.0
+    return r2[0] * a
+
+
+def test_a_row_popped_off_a_list_holding_names_is_not_changed_through_it():
+    """``rows = [r1, r2]`` holds the lists by name: the row popped off is ``r2`` itself,
+    so a change through it is refused, located, as one through ``r2`` would be."""
+    with pytest.raises(SymdiffError) as caught:
+        symdiff.jvp(popped_row_changed, wrt="a")([0.3, 0.7], 1.3, 1.0)
+    assert caught.value.lineno == popped_row_changed.__code__.co_firstlineno + 5
