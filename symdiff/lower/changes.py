@@ -6,7 +6,9 @@ literals).  ``[0.0] * n`` and ``[]`` build lists; ``xs[i] = v`` is a ``SetItem``
 list like any other, its methods bound to names too: ``push, pop = s.append, s.pop``);
 ``sum``/``min``/``max``/``math.fsum``/``math.prod`` of a
 container a ``Reduce``, and ``list``/``tuple``/``sorted`` of one a ``Take``; a name a
-loop carries, bound again to a list, a ``Share``.
+loop carries, bound again to a list, a ``Share``.  In forward mode (the text of a
+gradient read again), rows of any kind are appended and popped (its tapes of lists and
+records), and ``xs.insert(k, v)`` is the ``Join`` ``xs[:k] + [v] + xs[k:]``.
 
     xs = [0.0] * n          ->   xs = [0.0] * n                    (Build, repeat n)
     xs[k + 1] = v           ->   add_xs = k + 1; xs[add_xs] = v     (SetItem)
