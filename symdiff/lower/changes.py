@@ -190,7 +190,10 @@ def append(frame, name, value_node):
         frame.unit.given.add(value.name)
     undecided = name in frame.unit.empty
     frame.unit.empty.discard(name)
-    elem = kind if is_container(kind) else t.FLOAT
+    keys = frame.unit.keys.get(value.name) if isinstance(value, ir.Var) else None
+    if keys is not None:  # a loop's key, on a tape of keys: popped, one of those keys
+        frame.unit.keys[name] = tuple(dict.fromkeys(frame.unit.keys.get(name, ()) + keys))
+    elem = kind if is_container(kind) else t.STR if keys is not None else t.FLOAT
     if undecided:
         frame.unit.containers[name] = t.List(elem, None)
     elif element(frame.unit.containers[name], None) != elem and not (
@@ -304,6 +307,8 @@ def pop(frame, name, call, target):
                           "list of numbers; read a row of a list of rows by its index")
     _not_held(frame, call, name)
     target = target or frame.namer.fresh(f"{name}_top" if index is None else f"{name}_popped")
+    if name in frame.unit.keys:
+        frame.unit.keys[target] = frame.unit.keys[name]
     if row:
         _typed(frame, call, target, element(kind, None))
         frame.unit.empty.discard(target)

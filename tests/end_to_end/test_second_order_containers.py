@@ -261,10 +261,8 @@ HVP_REFUSED = {  # label -> what the forward mode of its gradient stops at; only
     'config_by_method': 'a dict of arrays, is not laid out yet',
 }
 
-# lowering the generated gradient of a loop over a dict's keys that stops early
-# (the keys pushed on a tape of their own, which lowering types a list of floats) is a
-# bug of symdiff: InternalError
-HVP_INTERNAL = {"first_keys_until_large"}
+# lowering the generated gradient raises an InternalError (a bug of symdiff); only shrinks
+HVP_INTERNAL = set()
 
 
 @pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.xfail(
