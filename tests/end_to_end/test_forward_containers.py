@@ -171,3 +171,35 @@ def test_a_row_popped_off_a_list_holding_names_is_not_changed_through_it():
     with pytest.raises(SymdiffError) as caught:
         symdiff.jvp(popped_row_changed, wrt="a")([0.3, 0.7], 1.3, 1.0)
     assert caught.value.lineno == popped_row_changed.__code__.co_firstlineno + 5
+
+
+def rebuilt_in_a_branch(xs, a):
+    ys = [a, a * xs[1]]
+    if a > 0:
+        ys = [a * a, xs[0]]
+    ys.append(a * 3.0)
+    return ys[0] * ys[1] + sum(ys)
+
+
+def built_in_a_loops_branch(xs, a):
+    total = 0.0
+    parts = [a, a]
+    for x in xs:
+        if x > 0.5:
+            parts = [x * a, a * a]
+        total += parts[0] * parts[1]
+    return total
+
+
+@pytest.mark.parametrize("fn", [rebuilt_in_a_branch, built_in_a_loops_branch])
+@pytest.mark.parametrize("a", [1.3, -0.7])
+def test_forward_mode_reads_a_list_built_in_a_branch_after_it(fn, a):
+    """Forward mode builds a list's tangent beside it, in the branch that builds it, and
+    reads both after the ``if`` (reverse mode starts no adjoint there: it refuses)."""
+    xs = [0.3, 0.7, 0.9]
+    value, tangent = symdiff.jvp(fn, wrt="a")(xs, a, 1.0)
+    assert value == fn(xs, a)
+    h = 1e-5
+    assert _close(tangent, (fn(xs, a + h) - fn(xs, a - h)) / (2 * h), 1e-6)
+    with pytest.raises(SymdiffError):
+        symdiff.grad(fn, wrt="a")(xs, a)

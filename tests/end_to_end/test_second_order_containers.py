@@ -253,9 +253,6 @@ HVP_REFUSED = {  # label -> what the forward mode of its gradient stops at; only
     # each a construct of the generated gradient (located in its text) that lowering
     # does not read yet
     'mlp_over_layers': 'a list of unlike elements',
-    # the corpora of branch-local containers and of every kind of argument
-    'literal_in_each_branch': 'a container built in one branch of an if is read after it',
-    'branch_in_a_loop': 'a container built in one branch of an if is read after it',
     # xs.copy() is also an array method: built as for arrays, which refuse a list
     'copied_by_method': 'a list of arrays, is not laid out yet',
     'config_by_method': 'a dict of arrays, is not laid out yet',
