@@ -112,7 +112,9 @@ def generate(parsed, wrt=None, *, prefer=None, with_value=False, optimize=True,
     ``target``: ``"python"``, or ``"numba"`` for the text numba compiles (``to_python``).
     ``seeded``: the vector-Jacobian product (``symdiff.vjp``), whose reverse sweep starts
     from a cotangent parameter of the result's structure instead of 1.0.  ``pack``: a
-    loop's saves may be pushed as one tuple (``optimize_function``).
+    loop's saves may be pushed as one tuple (``optimize_function``); without it (the text a
+    second derivative reads again) they stay one by one, on a tape per type of value
+    (``differentiate``'s ``read_again``).
     """
     with collector_paused():
         show = debug or _quiet
@@ -139,7 +141,7 @@ def differentiate_program(parsed, program, choice, *, with_value=False, optimize
         else:
             generated = differentiate(program, names, with_value=with_value,
                                       as_tuple=not choice.single, defuse=defuse,
-                                      seeded=seeded)
+                                      seeded=seeded, read_again=not pack)
     verify_sweeps(program, generated, "differentiate")
     show("differentiate", generated.function)
     if not forward and not with_value:  # an overflow only the value needs is not raised

@@ -155,33 +155,33 @@ def _cleanup(stmt, forward, body, before, number):
 
 
 def _deferred(env, forward, origin):
-    """``forward`` with the pushes on the save stack moved to its end, in their order (a
+    """``forward`` with the pushes on the save stacks moved to its end, in their order (a
     value a later statement changes is copied aside first)."""
-    push = env.names.stack[1] if env.names.stack else None
-    saves = [i for i, s in enumerate(forward) if _saves(s, push)]
-    if not saves or all(_saves(s, push) for s in forward[saves[0]:]):
+    pushes = [stack[1] for stack in env.names.stacks.values()]
+    saves = [i for i, s in enumerate(forward) if _saves(s, pushes)]
+    if not saves or all(_saves(s, pushes) for s in forward[saves[0]:]):
         return forward
-    if any(_saves(s, push) for s in sw.walk(forward) if s not in forward):
+    if any(_saves(s, pushes) for s in sw.walk(forward) if s not in forward):
         raise UnsupportedSyntaxError(
             "a value saved in a branch of one line inside a try body is not supported",
             filename=origin.filename, lineno=origin.lineno, col_offset=origin.col_offset,
             source_line=origin.text, hint="write the line's parts on lines of their own")
     out, later = [], []
     for i, stmt in enumerate(forward):
-        if not _saves(stmt, push):
+        if not _saves(stmt, pushes):
             out.append(stmt)
             continue
         changed = {n for s in sw.walk(forward[i + 1:]) for n in sw.binds(s) + sw.changes(s)}
         if set(sw.name_reads(stmt.value)) & changed:
             aside = env.names.fresh("saved")
             out.append(sw.Let(aside, stmt.value))
-            stmt = sw.Push(push, ex.Name(aside))
+            stmt = sw.Push(stmt.stack, ex.Name(aside))
         later.append(stmt)
     return out + later
 
 
-def _saves(stmt, push):
-    return isinstance(stmt, sw.Push) and stmt.stack == push and not stmt.method
+def _saves(stmt, pushes):
+    return isinstance(stmt, sw.Push) and stmt.stack in pushes and not stmt.method
 
 
 def _by_line(stmts):

@@ -18,10 +18,11 @@ reverse step reads the container (``containers.restores``).
 from symdiff.ad.containers import (added, added_into, container_operands, place, restores,
                                    written_out, zeros)
 from symdiff.ad.environment import (adjoint, builtin, length_of, library_function, names_for,
-                                    overwrites, stack_names)
+                                    overwrites, restoring_from_tape, saving, stack_names)
 from symdiff.ad.facts import starts_adjoint
 from symdiff.core.types import element as element_kind
 from symdiff.core import expr as ex
+from symdiff.core import types as t
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 from symdiff.ad.taping import restoring, saved_for_reverse
@@ -107,13 +108,20 @@ def _active_var(env, operand):
 def set_item(env, stmt, scope):
     """``xs[k] = v``: its record's VJP gives ``v`` the adjoint at the place, which then
     starts anew (``dv += dxs[k]; dxs[k] = 0.0``); a row replaced (``h[t] = row``) adds it
-    number by number, and the old row comes back, with zeros for its adjoint."""
+    number by number, and the old row comes back, with zeros for its adjoint (saved as a
+    copy in a text read again, ``Names.read_again``)."""
     element = place(stmt.container, stmt.path)
-    forward = [sw.Let(element, ex.of_operand(stmt.value))]
+    forward = [sw.Let(element, _stored(env, stmt, scope))]
     row = isinstance(stmt.value, ir.Var) and stmt.value.name in env.program.containers
     if row:
-        push, pop = stack_names(env)
-        forward.insert(0, sw.Push(push, element))
+        kind = env.program.containers[stmt.container]
+        for index in stmt.path:
+            kind = element_kind(kind, index.value if isinstance(index, ir.Const) else None)
+        push, pop = stack_names(env, kind=kind)
+        saved = element  # (a copy in a text read again: the row as a name of its own)
+        if env.names.read_again and isinstance(kind, t.List):
+            saved = ex.Call(ex.Name(builtin(env, "list")), (element,))
+        forward.insert(0, sw.Push(push, saved))
     reverse = []
     if stmt.container in env.active:
         d = adjoint(env, stmt.container)
@@ -124,9 +132,6 @@ def set_item(env, stmt, scope):
         elif _active_var(env, stmt.value):
             reverse.append(sw.AddTo(adjoint(env, stmt.value.name), share))
         if row:
-            kind = env.program.containers[stmt.container]
-            for index in stmt.path:
-                kind = element_kind(kind, index.value if isinstance(index, ir.Const) else None)
             reverse.append(sw.Let(element, ex.Call(ex.Name(pop))))
             reverse += effect(env, stmt, d, reset, (kind, element))
         else:
@@ -144,8 +149,10 @@ def set_item(env, stmt, scope):
 def append_to_list(env, stmt, scope):
     """``ys.append(v)`` on a list: its record's VJP takes the element back out of the
     list's adjoint, as ``v``'s share (``dv += dys.pop()``; a row, number by number), and
-    the reverse takes it out of the list where a later reverse step reads it."""
-    forward = [sw.Push(stmt.stack, ex.of_operand(stmt.value), method=True)]
+    the reverse takes it out of the list where a later reverse step reads it.  A row is
+    appended as a copy in a text read again (``Names.read_again``): the reverse reads
+    the row by its own name too."""
+    forward = [sw.Push(stmt.stack, _stored(env, stmt, scope), method=True)]
     reverse = [sw.Pop(None, stmt.stack, method=True)] if restores(
         env, stmt.stack, stmt) else []
     if stmt.stack not in env.active:
@@ -167,6 +174,21 @@ def append_to_list(env, stmt, scope):
     elif summed is None:
         reverse += effect(env, stmt, d, dropped)
     return forward, reverse
+
+
+def _stored(env, stmt, scope):
+    """The value ``stmt`` appends or stores: as it is, or a copy of a row in a text
+    read again (``Names.read_again``) where the row is read by its own name too, by
+    another statement or by the reverse sweep (a row built in a loop is saved by its
+    name): each is then a list of its own."""
+    value = ex.of_operand(stmt.value)
+    row = stmt.value.name if isinstance(stmt.value, ir.Var) else None
+    if not env.names.read_again or not isinstance(env.program.containers.get(row), t.List):
+        return value
+    if any(r is not stmt for r in env.defuse.readers(row)) or (
+            scope.in_loop and row in env.active):
+        return ex.Call(ex.Name(builtin(env, "list")), (value,))
+    return value
 
 
 def pop_from_list(env, stmt, scope):
@@ -193,7 +215,7 @@ def pop_from_list(env, stmt, scope):
         popped = ex.Name(stmt.target)
         if scope.taped(stmt.target, env.defuse.place(stmt)) and (
                 stmt.target not in scope.in_place):  # overwritten before the reverse
-            push, pop = stack_names(env)
+            push, pop = stack_names(env, stmt.target)
             forward.append(sw.Push(push, popped))
             popped = ex.Call(ex.Name(pop))
         undone = put_back(popped, args, None, names)  # the pop undone: the same put-back
@@ -314,10 +336,10 @@ def join(env, stmt, scope):
                 d, args, ex.Name(stmt.target), names), index, place(
                     part.container, part.path))
     if scope.in_loop:  # a new container each iteration: the last one comes back after
-        push, pop = stack_names(env)
-        forward.insert(0, sw.Push(push, ex.Name(stmt.target)))
+        forward.insert(0, saving(env, stmt.target))
         kind = env.program.containers[stmt.target]
-        reverse += [sw.Pop(stmt.target, pop), sw.Let(d.id, zeros(kind, ex.Name(stmt.target)))]
+        reverse += [restoring_from_tape(env, stmt.target),
+                    sw.Let(d.id, zeros(kind, ex.Name(stmt.target)))]
     names = ir.operand_names(tuple(i for part in stmt.parts if isinstance(part, ir.Ref)
                                    for i in part.path))
     return saved_for_reverse(env, stmt, scope, names, forward, reverse)

@@ -24,7 +24,7 @@ import dataclasses
 from symdiff.core import expr as ex
 from symdiff.core.records import Row, is_structured
 from symdiff.ad.environment import (adjoint, built_in, builtin, length_of, names_for,
-                                    overwrites, stack_names)
+                                    overwrites, restoring_from_tape, saving)
 from symdiff.ad.taping import restoring, saved_for_reverse
 from symdiff.ir import nodes as ir
 from symdiff.primitives.containers import sorted_positions
@@ -284,9 +284,9 @@ def take(env, stmt, scope):
         [stmt.keys] if stmt.keys else [])
     forward, reverse = saved_for_reverse(env, stmt, scope, names, forward, reverse)
     if scope.in_loop:  # the list the target held before, pushed first and popped last
-        push, pop = stack_names(env)
-        forward.insert(0, sw.Push(push, ex.Name(stmt.target)))
-        reverse += [sw.Pop(stmt.target, pop), sw.Let(d.id, zeros(kind, ex.Name(stmt.target)))]
+        forward.insert(0, saving(env, stmt.target))
+        reverse += [restoring_from_tape(env, stmt.target),
+                    sw.Let(d.id, zeros(kind, ex.Name(stmt.target)))]
     return forward, reverse
 
 
@@ -303,10 +303,10 @@ def share(env, stmt, scope):
     reverse = added(env, place(adjoint(env, stmt.container), stmt.path), each, index,
                     ex.Name(d))
     if scope.in_loop:
-        push, pop = stack_names(env)
-        forward.insert(0, sw.Push(push, ex.Name(stmt.target)))
+        forward.insert(0, saving(env, stmt.target))
         kind = env.program.containers[stmt.target]
-        reverse += [sw.Pop(stmt.target, pop), sw.Let(d, zeros(kind, ex.Name(stmt.target)))]
+        reverse += [restoring_from_tape(env, stmt.target),
+                    sw.Let(d, zeros(kind, ex.Name(stmt.target)))]
     return saved_for_reverse(env, stmt, scope, ir.operand_names(stmt.path), forward,
                              reverse)
 
@@ -364,10 +364,10 @@ def build_container(env, stmt, scope):
     d = ex.Name(adjoint(env, stmt.target))
     reverse = []
     if scope.in_loop:  # a new container each iteration: the last one comes back after
-        push, pop = stack_names(env)
-        forward.insert(0, sw.Push(push, ex.Name(stmt.target)))
+        forward.insert(0, saving(env, stmt.target))
         kind = env.program.containers[stmt.target]
-        after = [sw.Pop(stmt.target, pop), sw.Let(d.id, zeros(kind, ex.Name(stmt.target)))]
+        after = [restoring_from_tape(env, stmt.target),
+                 sw.Let(d.id, zeros(kind, ex.Name(stmt.target)))]
     else:
         after = []
     leaves = [item for _, item in ir.literal_leaves(stmt.items, stmt.keys)]

@@ -21,7 +21,9 @@ from symdiff.ad import writer
 from symdiff.ad.writer import Names
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.core import expr as ex
+from symdiff.core import types as t
 from symdiff.ir import nodes as ir
+from symdiff.ir import sweeps as sw
 
 _DEFINING = (ir.Assign, ir.Compute, ir.Item, ir.Build, ir.Take, ir.Share, ir.Join,
              ir.Reduce, ir.Pop)
@@ -118,8 +120,26 @@ def adjoint(env, name):
     return env.names.derivative(name, env.facts.forwarded)
 
 
-def stack_names(env):
-    return env.names.stack_names()
+def stack_names(env, name=None, kind=None):
+    """The ``push`` and ``pop`` of the tape the value of ``name`` (or one of type
+    ``kind``) is saved on."""
+    return env.names.stack_names(kind if name is None else env.program.types.get(name))
+
+
+def saving(env, name):
+    """``push(name)``, on the tape of ``name``'s type; in a text read again
+    (``Names.read_again``), a list of numbers pushed as a copy, ``push(list(name))``: the
+    tape's list and ``name`` are read apart."""
+    value = ex.Name(name)
+    kind = env.program.containers.get(name)
+    if env.names.read_again and isinstance(kind, t.List) and t.is_number(kind.elem):
+        value = ex.Call(ex.Name(builtin(env, "list")), (value,))
+    return sw.Push(stack_names(env, name)[0], value)
+
+
+def restoring_from_tape(env, name):
+    """``name = pop()``, from the tape of ``name``'s type."""
+    return sw.Pop(name, stack_names(env, name)[1])
 
 
 def builtin(env, name):

@@ -5,7 +5,8 @@ Expects a ``Program``, its ``DefUse`` and its active names.  Guarantees a frozen
 program (nothing is learnt while writing, and no pass sets it on another's object):
 
 - ``readers``: container -> the statements that read it again in the reverse sweep (a
-  reduction, a slice, a join's part), names bound to one list sharing theirs;
+  reduction or a slice of an active container, a part of an active join: the reverse
+  of the others reads nothing), names bound to one list sharing theirs;
 - ``summed_only``: list -> the one sum whose adjoint is every element's;
 - ``started``: the containers whose adjoint a sum starts (``dxs = [g] * len(xs)``: no
   zeros when the reverse starts);
@@ -53,13 +54,16 @@ def container_facts(program, defuse, active):
     forwarded = {s.target: (s.container, tuple(index_of(i, s, defuse) for i in s.path))
                  for s in defuse.statements
                  if isinstance(s, ir.Item) and _forwards(program, defuse, active, s)}
-    return ContainerFacts(MappingProxyType(_readers(defuse)), MappingProxyType(summed),
+    return ContainerFacts(MappingProxyType(_readers(defuse, active)), MappingProxyType(summed),
                           started, MappingProxyType(forwarded))
 
 
-def _readers(defuse):
+def _readers(defuse, active):
     readers = {}
     for s in defuse.statements:
+        if isinstance(s, (ir.Reduce, ir.Take)) and s.container not in active or (
+                isinstance(s, ir.Join) and s.target not in active):
+            continue
         if isinstance(s, (ir.Reduce, ir.Take)):
             readers.setdefault(s.container, []).append(s)
         elif isinstance(s, ir.Join):  # it measures each part again in reverse

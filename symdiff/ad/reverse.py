@@ -47,7 +47,7 @@ from symdiff.ad.containers import (branch_local_adjoints, build_container,
 from symdiff.ad.control import branch, for_loop, shapes_read, while_loop
 from symdiff.ad.environment import (Environment, adjoint, built_sides, builtin, flatten,
                                     forward_expression, names_for, overwrites,
-                                    redefinitions, stack_names)
+                                    redefinitions, restoring_from_tape, saving)
 from symdiff.ad.facts import container_facts
 from symdiff.ad.invariants import loop_invariants
 from symdiff.ad.seed import (kept_value, read_only, refuse_arrays_read_back, seed,
@@ -83,7 +83,7 @@ class Generated:
 
 
 def differentiate(program, wrt, *, with_value=False, as_tuple=None, record=False,
-                  defuse=None, seeded=False):
+                  defuse=None, seeded=False, read_again=False):
     """The gradient function of ``program`` w.r.t. the names ``wrt``, as IR.
 
     The function returns one number for one name, else a tuple (``as_tuple``
@@ -94,19 +94,23 @@ def differentiate(program, wrt, *, with_value=False, as_tuple=None, record=False
     statement is named by its id (``sid``).  ``defuse`` is the program's
     ``DefUse``, built here when not given.  With ``seeded``, the vector-Jacobian product
     ``vjp_f(*params, cotangent)`` (``ad.seed``): the result may be an array or a
-    container, and its adjoint starts from the cotangent instead of 1.0.
+    container, and its adjoint starts from the cotangent instead of 1.0.  With
+    ``read_again`` (the text a second derivative reads again), values of each type are
+    saved on a tape of their own (numbers on one), each tape a list of one kind, and a
+    list appended to a list is appended as a copy, read apart from it.
     """
     if as_tuple is None:
         as_tuple = len(wrt) != 1
-    return build(environment(program, wrt, record, defuse, seeded), with_value, as_tuple,
-                 seeded)
+    return build(environment(program, wrt, record, defuse, seeded, read_again),
+                 with_value, as_tuple, seeded)
 
 
-def environment(program, wrt, record=False, defuse=None, seeded=False):
+def environment(program, wrt, record=False, defuse=None, seeded=False, read_again=False):
     """The ``Environment`` (``ad.environment``) the sweeps of ``program`` w.r.t. ``wrt``
-    are written in: its analyses, computed once, and a fresh ``Names``."""
+    are written in: its analyses, computed once, and a fresh ``Names`` (``read_again``:
+    one tape per type of value saved, ``Names.stack_names``)."""
     defuse = defuse if defuse is not None else DefUse(program)
-    names = Names(program, defuse)
+    names = Names(program, defuse, read_again)
     active = active_names(program, [w for w in wrt if differentiable(program, w)], defuse)
     facts = container_facts(program, defuse, active)
     invariant = loop_invariants(program, defuse)
@@ -165,7 +169,7 @@ def build(env, with_value, as_tuple, seeded=False):
         grad = ex.Tuple((ex.Name(value_name), grad))
     prologue = []
     if names.stack_used:
-        prologue = [sw.NewStack(*names.stack)]
+        prologue = [sw.NewStack(*stack) for stack in names.stacks.values()]
     if reverse:
         reverse.insert(0, sw.Comment(f"{SECTION}: adjoints, from the result back", True))
     statements = none_guards(program, env.wrt) + prologue + body + reverse + [
@@ -269,10 +273,9 @@ def operation(env, stmt, scope):
     saved = [n for n in before if recomputed(env, n, stmt, stmt, scope, ()) is None]
     reverse = []
     if saved or after:
-        push, pop = stack_names(env)
-        forward = [sw.Push(push, ex.Name(n)) for n in saved] + forward + [
-            sw.Push(push, ex.Name(n)) for n in after]
-        reverse = [sw.Pop(n, pop) for n in reversed(saved + after)]
+        forward = [saving(env, n) for n in saved] + forward + [
+            saving(env, n) for n in after]
+        reverse = [restoring_from_tape(env, n) for n in reversed(saved + after)]
     reverse += [sw.Let(n, recomputed(env, n, stmt, stmt, scope, saved))
                 for n in before if n not in saved]
     if env.record:

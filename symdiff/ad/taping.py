@@ -32,7 +32,7 @@ Saving at the reads would push ``h`` twice per iteration: after the ``tanh``
 
 from dataclasses import dataclass
 
-from symdiff.ad.environment import forward_expression, stack_names
+from symdiff.ad.environment import forward_expression, restoring_from_tape, saving
 from symdiff.ad.writer import operand, spelled_out
 from symdiff.core.types import is_table
 from symdiff.core import expr as ex
@@ -273,9 +273,8 @@ def restoring(env, stmt, scope, forward, reverse):
     overwrites; its reverse, once done, pops that value back."""
     if isinstance(stmt, (ir.Push, ir.SetItem)) or stmt.target not in scope.in_place:
         return forward, reverse
-    push, pop = stack_names(env)
-    return [sw.Push(push, ex.Name(stmt.target))] + forward, reverse + [sw.Pop(stmt.target,
-                                                                              pop)]
+    return [saving(env, stmt.target)] + forward, reverse + [
+        restoring_from_tape(env, stmt.target)]
 
 
 def restorations(program, defuse, active, invariant=None):
@@ -335,9 +334,8 @@ def saved_for_reverse(env, stmt, scope, names, forward, reverse):
     saved = [n for n in taped if recomputed(env, n, stmt, stmt, scope, ()) is None]
     before = []
     if saved:
-        push, pop = stack_names(env)
-        forward = [sw.Push(push, ex.Name(n)) for n in saved] + forward
-        before = [sw.Pop(n, pop) for n in reversed(saved)]
+        forward = [saving(env, n) for n in saved] + forward
+        before = [restoring_from_tape(env, n) for n in reversed(saved)]
     before += [sw.Let(n, recomputed(env, n, stmt, stmt, scope, saved))
                for n in taped if n not in saved]
     return forward, before + reverse
@@ -347,5 +345,4 @@ def decision(env, name, scope):
     """Save ``name`` for the reverse sweep when the enclosing loop overwrites it."""
     if not scope.in_loop:
         return [], []
-    push, pop = stack_names(env)
-    return [sw.Push(push, ex.Name(name))], [sw.Pop(name, pop)]
+    return [saving(env, name)], [restoring_from_tape(env, name)]

@@ -13,6 +13,7 @@ statements of ``ir.sweeps``, IR all the way: a rule's text is parsed once
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 from symdiff.core import expr as ex
+from symdiff.core import types as t
 from symdiff.ir.names import BUILTINS, Namer
 from symdiff.primitives.special import HELPERS
 from symdiff.primitives.texts import NUMPY, expression as parsed, instantiate
@@ -26,7 +27,7 @@ class Names:
     rule reads one), and the trip counters of the loops written (each an int).
     """
 
-    def __init__(self, program, defuse):
+    def __init__(self, program, defuse, read_again=False):
         self.namer = Namer(program.reserved)
         used = set(program.params) | set(defuse.assigned()) | set(program.namespace)
         self.builtins = {}  # builtin -> the name generated code calls it by
@@ -39,6 +40,11 @@ class Names:
         self.elements = None  # number -> its container's adjoint's element, once named
         self.stack = None  # (stack, push, pop): the tape's names, once asked for
         self.stack_used = False
+        # ``read_again``: the text is read again by symdiff (a second derivative): one
+        # tape per type of value saved (numbers share one), so each is a list of one
+        # kind, and a list saved or held by another is a copy of its own
+        self.read_again = read_again
+        self.stacks = {}  # the type saved (None: numbers) -> (stack, push, pop)
         self.local = set()  # adjoints that live one iteration of a reverse loop
 
     def fresh(self, base):
@@ -73,12 +79,18 @@ class Names:
             self.derivatives[name] = self.namer.fresh(f"d{name}")
         return self.derivatives[name]
 
-    def stack_names(self):
-        """The names of the tape's ``push`` and ``pop`` (the tape is then written)."""
+    def stack_names(self, kind=None):
+        """The names of the ``push`` and ``pop`` of the tape a value of type ``kind``
+        is saved on (the tape is then written): the one tape, or with ``read_again``
+        the one for ``kind`` (every number's and bool's the first)."""
+        key = None if not self.read_again or kind is None or t.is_number(kind) else kind
+        if key not in self.stacks:
+            self.stacks[key] = tuple(self.namer.fresh(base) for base in ("stack", "push",
+                                                                           "pop"))
         if self.stack is None:
-            self.stack = tuple(self.namer.fresh(base) for base in ("stack", "push", "pop"))
+            self.stack = self.stacks[key]
         self.stack_used = True
-        return self.stack[1:]
+        return self.stacks[key][1:]
 
     def iteration_local(self, adjoint):
         """Record that ``adjoint`` lives one iteration of a reverse loop."""

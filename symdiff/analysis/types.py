@@ -335,12 +335,11 @@ def _index(operand):
 
 
 def element_type(program, stmt, types):
-    """The type of the number an ``Item`` reads or a ``Pop`` takes off: its container's
-    element's as ``types`` holds the container (or lowering made it): an int of a list of
-    ints, a NumPy scalar of a list they were appended to, a float otherwise."""
+    """The type of what an ``Item`` reads or a ``Pop`` takes off (a number; a row or a key off
+    a tape): its container's element's as ``types`` (or lowering) holds it, else a float."""
     if isinstance(stmt, ir.Pop):
         kind = t.element(types.get(stmt.stack, program.containers.get(stmt.stack)), None)
-        return kind if kind in _ELEMENTS or isinstance(kind, t.Array) else t.FLOAT
+        return kind if kind in _HELD or t.is_container(kind) or t.is_array(kind) else t.FLOAT
     kind = types.get(stmt.container, program.containers.get(stmt.container))
     for index in stmt.path:
         kind = t.element(kind, index.value if isinstance(index, ir.Const) else None)
@@ -348,6 +347,7 @@ def element_type(program, stmt, types):
 
 
 _ELEMENTS = (t.INT, t.FLOAT, t.NUMPY_FLOAT)  # the numbers a container holds (a bool: an int)
+_HELD = _ELEMENTS + (t.STR,)  # what a tape holds besides containers and arrays (keys)
 
 
 def returned_names(program):

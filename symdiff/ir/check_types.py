@@ -146,11 +146,12 @@ class TypeChecker:
     def pop(self, stmt):
         kind = self.type_of(stmt, stmt.stack)
         if not isinstance(kind, t.List) or not (t.is_number(kind.elem) or isinstance(
-                kind.elem, t.Array)):
-            self.fail(stmt, f"{stmt.stack} is a {kind}, not a list of numbers or arrays")
+                kind.elem, (t.Array, t.List, t.Tuple, t.Dict, t.Str))):
+            self.fail(stmt, f"{stmt.stack} is a {kind}, not a list of numbers, arrays or "
+                      "containers")
         elif (stmt.stack, stmt.target) not in self.returned:
-            self.holds(stmt, stmt.target, kind.elem if isinstance(kind.elem, t.Array) else
-                       _number_read(kind.elem))
+            self.holds(stmt, stmt.target, kind.elem if isinstance(kind.elem, (
+                t.Array, t.List, t.Tuple, t.Dict, t.Str)) else _number_read(kind.elem))
         if stmt.index is not None and not t.accepts(t.INT, self.operand(stmt, stmt.index)):
             self.fail(stmt, "a pop at a position that is not an integer")
 
@@ -165,7 +166,7 @@ class TypeChecker:
             self.fail(stmt, f"the container is typed {made} by lowering, but {kind} here")
         for value in self.numbers(stmt):
             found = self.operand(stmt, value)
-            if not _numeric(found):
+            if not _numeric(found) and not (found == t.STR and kind == t.List(t.STR, None)):
                 self.fail(stmt, f"a container holds a {found}")
             if isinstance(stmt, ir.Push) and isinstance(kind, t.List) and not t.accepts(
                     kind.elem, found):

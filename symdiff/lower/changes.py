@@ -6,7 +6,9 @@ literals).  ``[0.0] * n`` and ``[]`` build lists; ``xs[i] = v`` is a ``SetItem``
 list like any other, its methods bound to names too: ``push, pop = s.append, s.pop``);
 ``sum``/``min``/``max``/``math.fsum``/``math.prod`` of a
 container a ``Reduce``, and ``list``/``tuple``/``sorted`` of one a ``Take``; a name a
-loop carries, bound again to a list, a ``Share``.
+loop carries, bound again to a list, a ``Share``.  In forward mode (the text of a
+gradient read again), rows of any kind are appended and popped (its tapes of lists and
+records), and ``xs.insert(k, v)`` is the ``Join`` ``xs[:k] + [v] + xs[k:]``.
 
     xs = [0.0] * n          ->   xs = [0.0] * n                    (Build, repeat n)
     xs[k + 1] = v           ->   add_xs = k + 1; xs[add_xs] = v     (SetItem)
@@ -21,6 +23,7 @@ from symdiff.ir import nodes as ir
 from symdiff.core import types as t
 from symdiff.core.types import element, is_container
 from symdiff.lower.containers import (
+    _joined,
     _typed,
     container_of,
     index_operand,
@@ -92,6 +95,11 @@ def bind(frame, name, operand):
     _typed(frame, node, previous.name, kind)
     source, path = (operand.container, operand.path) if isinstance(operand, ir.Ref) else (
         operand.name, ())
+    if source not in frame.unit.made_by_insert:  # (an insert's own list: no alias)
+        if {previous.name, source} & frame.unit.inserted:
+            raise frame.error(UnsupportedSyntaxError, node, f"{name} is bound in a loop to "
+                              "a list inserted into", "insert into a copy: list(...)")
+        frame.unit.shared.update((previous.name, source))
     frame.emit(ir.Share(previous.name, source, path, frame.origin))
     return previous
 
@@ -109,9 +117,12 @@ def returned(frame, node):
 
 
 def empty_list(frame, name):
-    """``name = []``: a list filled by ``append``, its kind what is appended first."""
+    """``name = []``: a list filled by ``append``, its kind what is appended first; a
+    new list, so one ``name`` held before and was appended to another list is read
+    through that list alone."""
     node = frame.statement_node
     built_once(frame, node)
+    frame.unit.given.discard(name)
     if name not in frame.unit.containers:  # its kind is what is appended first
         frame.unit.empty.add(name)
         frame.unit.containers[name] = t.List(t.FLOAT, None)
@@ -171,16 +182,19 @@ def append(frame, name, value_node):
     else:
         value = frame.value(value_node)
     kind = kind_of_operand(frame, value)
-    if is_container(kind):
-        if not isinstance(value, ir.Var) or not isinstance(kind, (t.List, t.Tuple)) or (
-                is_container(element(kind, None))):
+    if is_container(kind):  # (in forward mode, any container by name: a save stack's)
+        if not isinstance(value, ir.Var) or not frame.unit.allow_tuple and (
+                not isinstance(kind, (t.List, t.Tuple)) or is_container(element(kind, None))):
             raise frame.error(UnsupportedSyntaxError, value_node, "only a list or tuple of "
                               "numbers built in this function can be appended to a list",
                               "append its numbers, or build the row first: row = [...]")
         frame.unit.given.add(value.name)
     undecided = name in frame.unit.empty
     frame.unit.empty.discard(name)
-    elem = kind if is_container(kind) else t.FLOAT
+    keys = frame.unit.keys.get(value.name) if isinstance(value, ir.Var) else None
+    if keys is not None:  # a loop's key, on a tape of keys: popped, one of those keys
+        frame.unit.keys[name] = tuple(dict.fromkeys(frame.unit.keys.get(name, ()) + keys))
+    elem = kind if is_container(kind) else t.STR if keys is not None else t.FLOAT
     if undecided:
         frame.unit.containers[name] = t.List(elem, None)
     elif element(frame.unit.containers[name], None) != elem and not (
@@ -188,6 +202,51 @@ def append(frame, name, value_node):
         raise frame.error(UnsupportedSyntaxError, value_node, f"a {elem} is appended to a "
                           f"{frame.unit.containers[name]}", "append values of one kind")
     frame.emit(ir.Push(name, value, frame.origin))
+
+
+def insert(frame, call):
+    """In forward mode, ``xs.insert(k, v)`` on a list of numbers: ``xs`` bound to
+    ``xs[:k] + [v] + xs[k:]``, Python's insert at every ``k`` (negative, or past either
+    end), as two ``Take`` s and a ``Join``; False when ``call`` is no such insert.  The
+    list is made anew, so only where no other name holds it: one the function builds
+    (not a parameter's), in its own body (not a helper's), that no other name is bound
+    to and no loop shares (``bind``: refused there when it is inserted into), as a
+    gradient's lists, which forward mode reads again."""
+    func = call.func
+    if not (frame.unit.allow_tuple and isinstance(func, ast.Attribute) and func.attr ==
+            "insert" and isinstance(func.value, ast.Name) and len(call.args) == 2
+            and not call.keywords):
+        return False
+    found = container_of(frame, func.value)
+    kind = found and not found[1] and frame.unit.containers.get(found[0])
+    if not isinstance(kind, t.List) or is_container(element(kind, None)):
+        return False
+    name = found[0]
+    _not_held(frame, call, name)
+    others = [n for n, o in frame.mapping.items() if n != func.value.id and (
+        o == ir.Var(name) or isinstance(o, ir.Ref) and o.container == name)]
+    if not frame.top or name in frame.unit.params or name in frame.unit.shared or others:
+        return False
+    frame.unit.inserted.add(name)
+    frame.hint = func.value.id
+    position = frame.value(call.args[0])
+    if is_container_operand(frame, position) or (
+            isinstance(position, ir.Const) and type(position.value) is not int):
+        raise frame.error(UnsupportedSyntaxError, call.args[0], "an insert at a position "
+                          "that is not a whole number", "insert at an int: xs.insert(i, v)")
+    value = number(frame, call.args[1])
+    elem = _joined(element(kind, None), kind_of_operand(frame, value) or t.FLOAT)
+    before, after = (frame.namer.fresh(f"{name}_{side}") for side in ("before", "after"))
+    for side, bounds in ((before, (None, position, None)), (after, (position, None, None))):
+        _typed(frame, call, side, t.List(element(kind, None), None))
+        frame.emit(ir.Take(side, name, (), bounds, frame.origin))
+    target = frame.namer.fresh(func.value.id)
+    frame.unit.made_by_insert.add(target)
+    _typed(frame, call, target, t.List(elem, None))
+    frame.emit(ir.Join(target, "list", (ir.Ref(before, ()), ir.Literal("list", (value,)),
+                                        ir.Ref(after, ())), frame.origin))
+    frame.mapping[func.value.id] = bind(frame, func.value.id, ir.Var(target))
+    return True
 
 
 def list_method(frame, func):
@@ -227,7 +286,9 @@ def bind_methods(frame, node):
 def pop(frame, name, call, target):
     """``xs.pop()``, ``xs.pop(i)`` of a list of numbers: a ``Pop`` of its last element (or
     of the one at ``i``, an int) into ``target`` (a fresh name when None), the list one
-    shorter."""
+    shorter.  In forward mode, ``row = rows.pop()`` of a list of lists takes the last row
+    off, into a name or dropped (a save stack of lists, read again: no other name holds
+    the row from then on; reverse mode does not put a row back yet)."""
     if call.keywords or len(call.args) > 1:
         raise frame.error(UnsupportedSyntaxError, call, "this call of pop() is not "
                           "supported", "pop the last element, xs.pop(), or one by its "
@@ -240,11 +301,20 @@ def pop(frame, name, call, target):
     if index == ir.Const(-1):
         index = None
     kind = frame.unit.containers[name]
-    if not isinstance(kind, t.List) or is_container(element(kind, None)):
+    row = frame.unit.allow_tuple and isinstance(kind, t.List) and is_container(element(
+        kind, None)) and index is None
+    if not isinstance(kind, t.List) or is_container(element(kind, None)) and not row:
         raise frame.error(UnsupportedSyntaxError, call, f"pop() of a {kind}", "pop from a "
                           "list of numbers; read a row of a list of rows by its index")
     _not_held(frame, call, name)
     target = target or frame.namer.fresh(f"{name}_top" if index is None else f"{name}_popped")
+    if name in frame.unit.keys:
+        frame.unit.keys[target] = frame.unit.keys[name]
+    if row:
+        _typed(frame, call, target, element(kind, None))
+        frame.unit.empty.discard(target)
+        if name in frame.unit.holders:  # perhaps a row a name holds: not changed through it
+            frame.unit.holding.add(target)
     frame.emit(ir.Pop(name, target, frame.origin, index=index))
     return ir.Var(target)
 

@@ -286,6 +286,8 @@ def literal(frame, node, target, record=None, maker=None):
         frame.unit.unfilled.add(target)
     frame.emit(ir.Build(target, made.kind, made.items, frame.origin, keys=made.keys,
                         maker=maker))
+    if any(i in frame.unit.holding for i in ir.operand_names(made.items)):
+        frame.unit.holders.add(target)  # a row popped off it may be held by a name
     return ir.Var(target)
 
 
@@ -312,7 +314,9 @@ def _literal(frame, node):
             operand = frame.value(element_node)
             inner_kind = kind_of_operand(frame, operand)
             if is_container(inner_kind):  # a list of numbers by name: held, not copied
-                if not isinstance(operand, ir.Var) or is_container(element(inner_kind, None)):
+                # (in forward mode, any container: its tangent is held alike)
+                if not isinstance(operand, ir.Var) or is_container(element(
+                        inner_kind, None)) and not frame.unit.allow_tuple:
                     raise frame.error(UnsupportedSyntaxError, element_node, "a container "
                                       "inside another is held here by name", "hold a list "
                                       "or tuple of numbers of this function, or write it out")
@@ -357,7 +361,9 @@ def number(frame, node):
 
 def _typed(frame, node, name, kind):
     """``name`` holds containers of type ``kind``: the same type at every assignment (a
-    parameter's list rebuilt in a loop stays a list of numbers)."""
+    parameter's list rebuilt in a loop stays a list of numbers), a new one from here on
+    (not one appended to another list before)."""
+    frame.unit.given.discard(name)
     known = frame.unit.containers.get(name)
     if known is not None and known != kind:
         raise frame.error(UnsupportedSyntaxError, node, f"{name} held a {known} and is "

@@ -16,11 +16,14 @@ from symdiff.errors import UnsupportedSyntaxError
 def built_once(frame, node):
     """A container built in one branch of an ``if`` is read only inside that branch: the
     name it is bound to appears nowhere else (the sweeps start its adjoint in the
-    branch).  None is built in one arm of a conditional expression, ``and`` or ``or``."""
+    branch; forward mode, which starts no adjoint, builds its tangent beside it and
+    reads both after).  None is built in one arm of a conditional expression, ``and``
+    or ``or``."""
     child, current = node, frame.parent(node)
     while current is not None:
         if isinstance(current, (ast.IfExp, ast.BoolOp)) or (
-                isinstance(current, ast.If) and not _kept_in(frame, node, current, child)):
+                isinstance(current, ast.If) and not frame.unit.allow_tuple
+                and not _kept_in(frame, node, current, child)):
             raise frame.error(UnsupportedSyntaxError, node, "a container built in one branch "
                               "of an if is read after it", "build it before the if, and "
                               "change its elements in the branches")

@@ -39,7 +39,7 @@ class Unit:
         self.table_names = {}  # generated name read as a table -> the error if it is in wrt
         self._globals = {}
         self._parsed = {}
-        self.allow_tuple = False
+        self.allow_tuple = False  # (forward mode) the function may return a tuple
         self.any_result = False  # (vjp) the function may return a container or an array
         self.program_rules = {}  # op -> Rule, for functions with their own rule
         self.custom_functions = {}  # op -> (function, partials)
@@ -53,6 +53,10 @@ class Unit:
         self.strings = set()  # generated names a string's method gives a string (``kind.lower()``)
         self.empty = set()  # lists made empty whose kind the first append decides
         self.given = set()  # lists appended to another list: read through it from then on
+        self.shared = set()  # lists a loop's name is bound to (``Share``), and those names
+        self.inserted = set()  # lists inserted into (forward mode: made anew, unshared)
+        self.made_by_insert = set()  # the lists those inserts made
+        self.holders = set()  # containers built holding others by name
         self.holding = set()  # lists held by name inside a literal: never changed in place
         self.keys = {}  # a loop's variable over a dict's keys -> those keys
         self.unfilled = set()  # dicts made empty (``{}``), their keys those a loop fills

@@ -94,6 +94,8 @@ def stmt_Expr(frame, node):
     if method is not None and method[1] == "pop":  # the element taken off is dropped
         changes.pop(frame, method[0], node.value, None)
         return
+    if changes.insert(frame, node.value):
+        return
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and (
             containers.container_of(frame, func.value) is not None):
         raise frame.error(UnsupportedSyntaxError, node, f"{func.value.id}.{func.attr}() is not "

@@ -44,8 +44,6 @@ HVP_BROKEN = {  # case -> why forward mode over its gradient raises an InternalE
            "containers.layers_by_zip", "containers.pairs_of_a_list", "models.mlp_over_a_list")},
     "containers.stacked_tuple_and_unlike_blocks": "the gradient's adjoint of a list of "
     "arrays with a unit axis: read again, its zeros are typed without the unit axis",
-    "slices.prefix_or_suffix_by_a_branch": "the gradient pushes arrays and the branch's "
-    "bool on one stack in a loop: read again, the stack is typed a list of floats",
 }
 
 

@@ -30,7 +30,8 @@ POINTS = [pytest.param(c.fn, point, id=f"{c.label}-{i}")
           for c in record_builds.RECORD_CASES for i, point in enumerate(c.points)]
 
 HESSIAN_REFUSED = {  # function -> what forward mode of its gradient stops at; only shrinks
-    "stepped_in_a_loop": "the gradient saves the record on its stack (push(s))",
+    "stepped_in_a_loop": "the gradient builds the record inside its loop (s = State(...)), "
+    "which is read only in a function of the user the loop calls",
 }
 
 
