@@ -26,8 +26,10 @@ from symdiff.errors import SymdiffError
 
 try:
     import array_oracles as oracles
+    import record_checks as checks
 except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests import array_oracles as oracles
+    from tests import record_checks as checks
 
 
 # --- the functions (each uses the records under test) ------------------------------------
@@ -217,56 +219,19 @@ def _cases(rng):
 _CASES = _cases(np.random.default_rng(20261205))
 
 
-def _wrt(f, args):
-    params = list(inspect.signature(f).parameters)
-    return params, tuple(p for p, a in zip(params, args) if isinstance(a, float) or (
-        isinstance(a, np.ndarray) and a.dtype.kind == "f"))
-
-
-def _as_tuple(found, wrt):
-    return found if len(wrt) > 1 else (found,)
-
-
-def _of(wrt):
-    return wrt if len(wrt) > 1 else wrt[0]
-
-
-def _scale(f, args):
-    return 1.0 + abs(float(f(*args)))
-
-
 @pytest.mark.parametrize("case", range(len(_CASES)))
 def test_vjp_against_finite_differences(case):
-    f, args = _CASES[case]
-    rng = np.random.default_rng(case)
-    params, wrt = _wrt(f, args)
-    got = _as_tuple(symdiff.grad(f, wrt=_of(wrt))(*args), wrt)
-    oracles.assert_along_directions(f, args, params, wrt, got, rng, _scale(f, args))
+    checks.vjp_along_directions(*_CASES[case], np.random.default_rng(case))
 
 
 @pytest.mark.parametrize("case", range(len(_CASES)))
 def test_gradient_agrees_with_the_tape(case):
-    f, args = _CASES[case]
-    _, wrt = _wrt(f, args)
-    got = _as_tuple(symdiff.grad(f, wrt=_of(wrt))(*args), wrt)
-    tape = _as_tuple(symdiff.tape.grad(f, wrt=_of(wrt))(*args), wrt)
-    for mine, theirs in zip(got, tape):
-        np.testing.assert_allclose(mine, theirs, rtol=1e-10, atol=1e-12)
+    checks.same_as_the_tape(*_CASES[case])
 
 
 @pytest.mark.parametrize("case", range(len(_CASES)))
 def test_jvp_against_finite_differences(case):
-    f, args = _CASES[case]
-    rng = np.random.default_rng(1000 + case)
-    params, wrt = _wrt(f, args)
-    tangents = [rng.normal(size=np.shape(args[params.index(p)])) for p in wrt]
-    tangents = [float(v) if isinstance(args[params.index(p)], float) else v
-                for p, v in zip(wrt, tangents)]
-    value, tangent = symdiff.jvp(f, wrt=_of(wrt))(*args, *tangents)
-    assert float(value) == pytest.approx(float(f(*args)), rel=1e-12)
-    expected = sum(oracles.directional(f, args, params.index(p), v) for p, v in zip(
-        wrt, tangents))
-    assert float(tangent) == pytest.approx(expected, rel=1e-6, abs=1e-7 * _scale(f, args))
+    checks.jvp_along_a_direction(*_CASES[case], np.random.default_rng(1000 + case))
 
 
 _SECOND = [(median_by_rows, 0), (quantiles, 0), (nan_sums, 0), (crossed, 0), (crossed, 1),
@@ -308,8 +273,8 @@ def test_float32_gradients_are_float32(case):
     rng = np.random.default_rng(30 + case)
     args = tuple(_separated(rng, s).astype(np.float32) for s in shapes)
     params = list(inspect.signature(f).parameters)
-    found = _as_tuple(symdiff.grad(f, wrt=_of(tuple(params)))(*args), params)
-    wide = _as_tuple(symdiff.grad(f, wrt=_of(tuple(params)))(
+    found = checks.as_tuple(symdiff.grad(f, wrt=checks.one_or_all(tuple(params)))(*args), params)
+    wide = checks.as_tuple(symdiff.grad(f, wrt=checks.one_or_all(tuple(params)))(
         *(a.astype(np.float64) for a in args)), params)
     for mine, theirs in zip(found, wide):
         assert mine.dtype == np.float32
@@ -461,7 +426,7 @@ def test_quantiles_lower_and_higher_against_the_tape_and_differences():
         got = symdiff.grad(quantiles_by_method)(x)
         np.testing.assert_allclose(got, symdiff.tape.grad(quantiles_by_method)(x), rtol=1e-10)
         oracles.assert_along_directions(quantiles_by_method, (x,), ["x"], ("x",), (got,), rng,
-                                        _scale(quantiles_by_method, (x,)))
+                                        checks.scale(quantiles_by_method, (x,)))
 
 
 def test_quantiles_at_ties_follow_the_stable_sort_as_the_tape_does():

@@ -263,32 +263,26 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
 
 def softmax(x, axis=None):
     """``scipy.special.softmax``: the VJP is ``y * (g - sum(g * y))`` over the axis."""
-    special = sys.modules["scipy.special"]
-    np = numpy()
-    data, node = lift(x)
-    y = special.softmax(data, axis=axis)
-    if node is None:
-        return y
-
-    def vjp(g):
-        g = np.asarray(g)
-        return y * (g - np.sum(g * y, axis=axis, keepdims=True))
-    return record(y, (node, vjp))
+    return _along_axis("softmax", x, axis, lambda np, g, data, y: y * (
+        g - np.sum(g * y, axis=axis, keepdims=True)))
 
 
 def log_softmax(x, axis=None):
-    """``scipy.special.log_softmax``: the VJP is ``g - softmax * sum(g)`` over the axis."""
-    special = sys.modules["scipy.special"]
+    """``scipy.special.log_softmax``: the VJP is ``g - softmax(x) * sum(g)`` over the axis."""
+    return _along_axis("log_softmax", x, axis, lambda np, g, data, y: g - sys.modules[
+        "scipy.special"].softmax(data, axis=axis) * np.sum(g, axis=axis, keepdims=True))
+
+
+def _along_axis(name, x, axis, vjp_of):
+    """SciPy's ``name`` of ``x`` along ``axis`` (the shape kept), its VJP ``vjp_of(numpy,
+    g, x's numbers, y)``."""
     np = numpy()
     data, node = lift(x)
-    y = special.log_softmax(data, axis=axis)
+    y = getattr(sys.modules["scipy.special"], name)(data, axis=axis)
     if node is None:
         return y
+    return record(y, (node, lambda g: vjp_of(np, np.asarray(g), data, y)))
 
-    def vjp(g):
-        g = np.asarray(g)
-        return g - special.softmax(data, axis=axis) * np.sum(g, axis=axis, keepdims=True)
-    return record(y, (node, vjp))
 
 offer(sum=sum_, mean=mean, prod=prod, max=max_, min=min_, var=var, std=std, cumsum=cumsum,
       cumprod=cumprod, trace=trace)
