@@ -42,11 +42,29 @@ def differentiable(program, name):
 
 
 def array_zeros(env):
-    """``{adjoint: numpy.zeros_like(parameter)}`` for the array parameters differentiated
-    by: an adjoint a loop or branch accumulates into starts as zeros of its shape, so the
-    gradient has it where no contribution reaches (a loop run no times)."""
-    return {env.names.derivatives[p]: zeros_like(env, p) for p in env.wrt
-            if p in env.program.arrays and p in env.names.derivatives}
+    """``{adjoint: numpy.zeros_like(name)}`` for the array parameters differentiated by
+    and the arrays a loop carries: an adjoint a loop or branch accumulates into starts as
+    zeros of its shape, so the gradient has it where no contribution reaches (a loop run
+    no times), and a loop's reverse can multiply it by a matrix (``dP @ F``) in its first
+    iteration.  (A carried array keeps its shape from one iteration to the next, so its
+    value after the forward sweep gives it.)"""
+    names = [p for p in env.wrt if p in env.program.arrays] + carried_arrays(env)
+    return {env.names.derivatives[p]: zeros_like(env, p) for p in dict.fromkeys(names)
+            if p in env.names.derivatives}
+
+
+def carried_arrays(env):
+    """The arrays of one axis or more that some loop reads on entry and assigns: their
+    adjoints cross from one iteration's reverse to the one before."""
+    types = env.program.types
+    carried = []
+    for stmt in env.defuse.statements:
+        if isinstance(stmt, (ir.For, ir.While)):
+            assigned = {n for b in ir.children(stmt) for n in ir.assigned_names(b)}
+            carried += [name for name in sorted(env.defuse.live_in(stmt) & assigned)
+                        if isinstance(types.get(name), t.Array) and types[name].ndim]
+    return carried
+
 
 
 def zeros_like(env, name):
@@ -63,7 +81,7 @@ def refuse_array_result(program):
         raise UnsupportedSyntaxError(
             f"{program.name} returns an array of {kind.ndim} axes, not a number: a gradient "
             "is taken of one number", filename=origin.filename, lineno=origin.lineno,
-            col_offset=origin.col_offset, source_line=origin.text,
+            col_offset=origin.col_offset, source_line=origin.line,
             hint="return a number made of it (np.sum(...), np.mean(...), a loss)")
 
 

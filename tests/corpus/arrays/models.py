@@ -241,6 +241,26 @@ def kernel_ridge_fit(X, y, lengthscale):
     return np.sum((K @ alpha - y) ** 2)
 
 
+def kalman_filter_likelihood(q, r, ys):
+    """A constant-velocity Kalman filter's negative log-likelihood: the covariance ``P``
+    is carried from one step to the next through matrix products."""
+    F = np.array([[1.0, 1.0], [0.0, 1.0]])
+    H = np.array([[1.0, 0.0]])
+    x = np.zeros(2)
+    P = np.eye(2)
+    total = 0.0
+    for y in ys:
+        x = F @ x
+        P = F @ P @ F.T + q * np.eye(2)
+        S = H @ P @ H.T + r
+        K = P @ H.T / S[0, 0]
+        e = y - (H @ x)[0]
+        x = x + K[:, 0] * e
+        P = P - K @ H @ P
+        total = total + 0.5 * (np.log(S[0, 0]) + e * e / S[0, 0])
+    return total
+
+
 # --- optimisation ----------------------------------------------------------------------
 
 def unrolled_gradient_descent(w, X, y):
@@ -323,6 +343,8 @@ CASES = [
     at(rbf_kernel_sum, *batches(lambda n: (normal(f"rks{n}", n, 2), 0.8))),
     at(kernel_ridge_fit, *batches(lambda n: (normal(f"krf{n}", n, 2), normal(f"krfy{n}", n), 1.5)),
        wrt=("X", "lengthscale")),
+    at(kalman_filter_likelihood, (0.1, 0.5, normal("kfl", 5)), (0.3, 0.2, normal("kfl", 2)),
+       (0.2, 0.4, normal("kfl", 1)), wrt=("q", "r")),
     at(unrolled_gradient_descent, *batches(lambda n: (normal("ugd", 3), normal(f"ugdX{n}", n, 3),
                                                       normal(f"ugdy{n}", n))), wrt="w"),
     at(ridge_over_a_dict, *batches(lambda n: ({"w": normal("rod", 3), "b": 0.2, "decay": 0.01},
