@@ -165,7 +165,7 @@ def _deferred(env, forward, origin):
         raise UnsupportedSyntaxError(
             "a value saved in a branch of one line inside a try body is not supported",
             filename=origin.filename, lineno=origin.lineno, col_offset=origin.col_offset,
-            source_line=origin.text, hint="write the line's parts on lines of their own")
+            source_line=origin.line, hint="write the line's parts on lines of their own")
     out, later = [], []
     for i, stmt in enumerate(forward):
         if not _saves(stmt, pushes):

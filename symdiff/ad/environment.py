@@ -95,7 +95,7 @@ def _built_in(du, name):
             return UnsupportedSyntaxError(
                 "a container built in one branch of an if is read outside that branch",
                 filename=origin.filename, lineno=origin.lineno,
-                col_offset=origin.col_offset, source_line=origin.text,
+                col_offset=origin.col_offset, source_line=origin.line,
                 hint="build it before the if (the branches may then change it), or "
                      "read it only inside the branch")
     return frozenset(sides or {None})

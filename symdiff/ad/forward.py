@@ -156,7 +156,7 @@ def statement(env, stmt):
             "forward mode reads containers the function builds, and parameters it "
             "reads without changing them; not this use yet",
             filename=origin.filename, lineno=origin.lineno, col_offset=origin.col_offset,
-            source_line=origin.text, hint="take the gradient with symdiff.grad, which "
+            source_line=origin.line, hint="take the gradient with symdiff.grad, which "
             "reads them")
     raise TypeError(stmt)
 

@@ -240,7 +240,7 @@ def refuse_arrays_read_back(program):
                 f"{holding[read[0]].origin.lineno} is read from it again: symdiff does not "
                 "follow arrays through a list or dict built in the function yet",
                 filename=origin.filename, lineno=origin.lineno,
-                col_offset=origin.col_offset, source_line=origin.text,
+                col_offset=origin.col_offset, source_line=origin.line,
                 hint="keep each array in a name of its own and build the container once, "
                      "where it is returned")
 

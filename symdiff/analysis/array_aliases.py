@@ -83,7 +83,7 @@ def _check_write(program, flat, index, memory, bound_at):
                 f"its memory, and {_user(name)} is read after it: symdiff reads a write as "
                 "a new array, NumPy changes every view of it",
                 filename=origin.filename, lineno=origin.lineno,
-                col_offset=origin.col_offset, source_line=origin.text,
+                col_offset=origin.col_offset, source_line=origin.line,
                 hint=f"copy it where it is taken ({_user(name)} = ....copy()), or take it "
                      "after the write")
 

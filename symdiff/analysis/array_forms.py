@@ -42,7 +42,7 @@ def _refuse_unlike(program, stmt):
         raise UnsupportedSyntaxError(
             "a list of unlike elements (" + ", ".join(dict.fromkeys(map(str, found))) + ")",
             filename=origin.filename, lineno=origin.lineno, col_offset=origin.col_offset,
-            source_line=origin.text, hint="make its elements alike, or write a tuple")
+            source_line=origin.line, hint="make its elements alike, or write a tuple")
 
 
 def _refuse_reduction(program, stmt):
@@ -56,7 +56,7 @@ def _refuse_reduction(program, stmt):
     origin = stmt.origin
     raise UnsupportedSyntaxError(
         f"{shown} of a {kind} is not supported", filename=origin.filename,
-        lineno=origin.lineno, col_offset=origin.col_offset, source_line=origin.text,
+        lineno=origin.lineno, col_offset=origin.col_offset, source_line=origin.line,
         hint=hint)
 
 
@@ -76,7 +76,7 @@ def _refuse(program, stmt):
     raise UnsupportedSyntaxError(
         f"{_shown(rule)} of {shown} is not supported",
         filename=origin.filename, lineno=origin.lineno, col_offset=origin.col_offset,
-        source_line=origin.text, hint=array_hint(stmt.op))
+        source_line=origin.line, hint=array_hint(stmt.op))
 
 
 def _shown(rule):

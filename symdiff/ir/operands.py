@@ -26,3 +26,10 @@ class Origin:
     text: str  # the user's source line, stripped
     function: str  # the user function (the differentiated one or a helper)
     hoisted: bool = False  # moved out of the loops it stands in (``hoist``)
+    indent: str = ""  # the whitespace ``text`` was stripped of, before it
+
+    @property
+    def line(self):
+        """The source line as written, so ``col_offset`` points into it (an error's
+        caret)."""
+        return self.indent + self.text

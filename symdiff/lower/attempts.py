@@ -228,7 +228,7 @@ def _loops_refused(frame, body, node):
             origin = stmt.origin
             raise UnsupportedSyntaxError(_IN_BODY, filename=origin.filename,
                                          lineno=origin.lineno, col_offset=origin.col_offset,
-                                         source_line=origin.text, hint=_OUTSIDE)
+                                         source_line=origin.line, hint=_OUTSIDE)
 
 
 _IN_BODY = "a loop inside the body of a try statement is not supported"

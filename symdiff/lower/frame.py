@@ -134,9 +134,10 @@ class Frame:
     def set_origin(self, node):
         self.statement_node = node
         lineno = getattr(node, "lineno", self.parsed.tree.lineno)
-        text = (self.parsed.source_line(lineno) or "").strip()
+        line = (self.parsed.source_line(lineno) or "").rstrip()
+        text = line.lstrip()
         self.origin = ir.Origin(self.parsed.filename, lineno, getattr(node, "col_offset", 0),
-                                text, self.parsed.name)
+                                text, self.parsed.name, indent=line[:len(line) - len(text)])
 
     def emit(self, stmt):
         self.out.append(stmt)

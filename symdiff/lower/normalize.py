@@ -165,6 +165,8 @@ def _parameters(tree):
 
 def _origin(parsed, node):
     lineno = getattr(node, "lineno", parsed.tree.lineno)
-    text = (parsed.source_line(lineno) or "").strip()
-    return ir.Origin(parsed.filename, lineno, getattr(node, "col_offset", 0), text, parsed.name)
+    line = (parsed.source_line(lineno) or "").rstrip()
+    text = line.lstrip()
+    return ir.Origin(parsed.filename, lineno, getattr(node, "col_offset", 0), text, parsed.name,
+                     indent=line[:len(line) - len(text)])
 
