@@ -313,10 +313,11 @@ def for_arrays(record, arg_types, out_type):
         broadcasting = record.broadcasting
     else:
         spelled = record.spelled("arrays")
-        builders = tuple(None if b is None else Elementwise(b, isinstance(out_type, t.Array))
-                         for b in spelled.vjps)
-        tangents = tuple(None if b is None else Elementwise(b, isinstance(out_type, t.Array))
-                         for b in spelled.jvps)
+        arrays = tuple(i for i, kind in enumerate(arg_types) if isinstance(kind, t.Array))
+        builders = tuple(None if b is None else Elementwise(
+            b, isinstance(out_type, t.Array), arrays) for b in spelled.vjps)
+        tangents = tuple(None if b is None else Elementwise(
+            b, isinstance(out_type, t.Array), arrays) for b in spelled.jvps)
         broadcasting = True
         record = spelled
     if broadcasting and isinstance(out_type, t.Array):

@@ -122,9 +122,14 @@ class Elementwise:
 
     builder: object
     of_array: bool = False  # the result is an array, and so its adjoint ``g``
+    arrays: tuple = None  # the positions of the operands that are arrays, where known
 
     def __call__(self, g, args, out, names):
-        built = elementwise(self.builder(g, args, out, names), names)
+        arrays = None
+        if self.arrays is not None:
+            held = [args[i] for i in self.arrays] + ([g, out] if self.of_array else [])
+            arrays = set().union(*(ex.names(a) for a in held if a is not None))
+        built = elementwise(self.builder(g, args, out, names), names, arrays)
         if self.of_array and isinstance(built, ex.BinOp) and built.op == "*" and (
                 built.left == g and isinstance(built.right, ex.Call) and is_numpy_function(
                     built.right.func, "divide", names) and built.right.args[0] == ex.Const(1.0)):
@@ -132,14 +137,18 @@ class Elementwise:
         return built
 
 
-def elementwise(expr, names):
-    """``expr`` (an IR expression over numbers) as NumPy computes it on arrays."""
+def elementwise(expr, names, arrays=None):
+    """``expr`` (an IR expression over numbers) as NumPy computes it on arrays; a
+    conditional reading none of the names ``arrays`` holds (where given) stays Python's
+    (``numpy.where`` of numbers alone is a float64 array: a float32 gradient met it)."""
     if isinstance(expr, ex.IfExp):
         test = _decided(expr.test)
         if test is not None:
-            return elementwise(expr.body if test else expr.orelse, names)
-        return call(names, "where", elementwise(expr.test, names),
-                     elementwise(expr.body, names), elementwise(expr.orelse, names))
+            return elementwise(expr.body if test else expr.orelse, names, arrays)
+        if arrays is not None and not set(ex.names(expr)) & arrays:
+            return expr
+        return call(names, "where", *(elementwise(e, names, arrays)
+                                      for e in (expr.test, expr.body, expr.orelse)))
     if isinstance(expr, ex.BoolOp):
         values = [v for v in expr.values if _decided(v) is None]
         decided = [_decided(v) for v in expr.values if _decided(v) is not None]
@@ -148,29 +157,30 @@ def elementwise(expr, names):
             return ex.Const(expr.op == "or")
         if not values:
             return ex.Const(expr.op == "and")
-        result = elementwise(values[0], names)
+        result = elementwise(values[0], names, arrays)
         for value in values[1:]:
-            result = call(names, f"logical_{expr.op}", result, elementwise(value, names))
+            result = call(names, f"logical_{expr.op}", result, elementwise(value, names, arrays))
         return result
     if isinstance(expr, ex.Call) and expr.func == ex.Name("abs"):
-        return call(names, "abs", *(elementwise(a, names) for a in expr.args))
+        return call(names, "abs", *(elementwise(a, names, arrays) for a in expr.args))
     if isinstance(expr, ex.Call) and is_numpy_function(expr.func, "power", names) and len(
             expr.args) == 2 and constant_value(expr.args[1]) == 1:
-        return elementwise(expr.args[0], names)  # ``x ** 1``
+        return elementwise(expr.args[0], names, arrays)  # ``x ** 1``
     if isinstance(expr, ex.Call):
-        return ex.Call(elementwise(expr.func, names), tuple(
-            elementwise(a, names) for a in expr.args), tuple(
-            (k, elementwise(v, names)) for k, v in expr.keywords))
+        return ex.Call(elementwise(expr.func, names, arrays), tuple(
+            elementwise(a, names, arrays) for a in expr.args), tuple(
+            (k, elementwise(v, names, arrays)) for k, v in expr.keywords))
     if isinstance(expr, ex.BinOp):
         folded = constant_value(expr)
         if folded is not None:
             return ex.Const(folded)
-        return ex.BinOp(expr.op, elementwise(expr.left, names), elementwise(expr.right, names))
+        return ex.BinOp(expr.op, elementwise(expr.left, names, arrays),
+                        elementwise(expr.right, names, arrays))
     if isinstance(expr, ex.UnaryOp):
-        return ex.UnaryOp(expr.op, elementwise(expr.operand, names))
+        return ex.UnaryOp(expr.op, elementwise(expr.operand, names, arrays))
     if isinstance(expr, ex.Compare):  # ``a <= b <= c``: each pair, and both
-        sides = (elementwise(expr.left, names),) + tuple(
-            elementwise(c, names) for c in expr.comparators)
+        sides = (elementwise(expr.left, names, arrays),) + tuple(
+            elementwise(c, names, arrays) for c in expr.comparators)
         pairs = [ex.Compare(sides[i], (op,), (sides[i + 1],)) for i, op in enumerate(expr.ops)]
         result = pairs[0]
         for pair in pairs[1:]:
