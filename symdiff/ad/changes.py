@@ -300,7 +300,7 @@ def _spread(env, stmt, g):
                                       names_for(env, stmt))
     summed = summed_only(env, stmt.container) is stmt  # no list of adjoints
     if stmt.container in env.facts.started and (summed or isinstance(
-            value, Each) and not reads_position(value.value) and starts_adjoint(
+            value, Each) and not reads_position(value) and starts_adjoint(
                 env.defuse, stmt)):  # no zeros when the reverse starts
         return [] if summed else [  # ``dterms = [g] * len(terms)``
             sw.Let(d.id, ex.BinOp("*", ex.List((value.value,)), length_of(env, container)))]

@@ -235,11 +235,25 @@ def added(env, adjoint, value, index=None, over=None):
             name = env.names.fresh(f"{_base(over)}_{placeholder.id.lstrip(chr(0))}")
             bound.append(sw.Let(name, expr))
             names[placeholder.id] = ex.Name(name)
+        before, after = _running(env, value.running, over, names, bound)
         share = substitute(value.value, names)
         into = ex.Name(adjoint) if isinstance(adjoint, str) else adjoint
-        return bound + [sw.For(index, (length_of(env, over),), [
-            sw.AddTo(ex.Subscript(into, ex.Name(index)), share)])]
+        return bound + [sw.For(index, (length_of(env, over),), before + [
+            sw.AddTo(ex.Subscript(into, ex.Name(index)), share)] + after)]
     return [sw.AddTo(adjoint, value)]
+
+
+def _running(env, running, over, names, bound):
+    """The statements of a ``Running`` offset in the loop over the places: its start
+    bound before it (into ``bound``), its end at each place before the value is added,
+    the next start after."""
+    if running is None:
+        return [], []
+    start, end = (env.names.fresh(f"{_base(over)}_{part}") for part in ("start", "end"))
+    bound.append(sw.Let(start, running.first))
+    names[running.start.id], names[running.end.id] = ex.Name(start), ex.Name(end)
+    return [sw.Let(end, ex.BinOp("+", ex.Name(start), substitute(running.step, names)))], [
+        sw.Let(start, ex.Name(end))]
 
 
 def _base(node):

@@ -96,7 +96,7 @@ def _starts(program, defuse, stmt, summed):
         return True
     value = operation_of(stmt).vjp[0](ex.Name("g"), (ex.Name(stmt.container),),
                                       ex.Name(stmt.target), None)
-    return isinstance(value, Each) and not reads_position(value.value) and (
+    return isinstance(value, Each) and not reads_position(value) and (
         starts_adjoint(defuse, stmt))
 
 

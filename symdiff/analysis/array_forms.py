@@ -17,6 +17,7 @@ from symdiff.core import types as t
 from symdiff.core.records import Row
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
+from symdiff.primitives.reductions import SIDED
 from symdiff.primitives.registry import array_checked, array_hint
 
 
@@ -45,6 +46,9 @@ def _refuse_unlike(program, stmt):
             source_line=origin.line, hint="make its elements alike, or write a tuple")
 
 
+_SIDED_NUMBERS = {"vstack": "np.stack(xs)[:, None]", "column_stack": "np.stack(xs)[None, :]"}
+
+
 def _refuse_reduction(program, stmt):
     """A reduction of a list the types give no value for: ``np.stack`` of a list of
     numbers, of arrays of unlike numbers of axes, ``max`` of arrays."""
@@ -53,6 +57,9 @@ def _refuse_reduction(program, stmt):
     hint = (f"np.{stmt.op} of a list of float arrays of one number of axes, along an axis "
             "they have (np.stack(xs) of a list of numbers)") if stmt.axis is not None else (
         "sum the arrays, or reduce each array with np.max / np.min")
+    if stmt.op in SIDED:
+        hint = (f"np.{stmt.op} of a list of float arrays of one axis or more, alike; of "
+                f"numbers, {_SIDED_NUMBERS[stmt.op]}")
     origin = stmt.origin
     raise UnsupportedSyntaxError(
         f"{shown} of a {kind} is not supported", filename=origin.filename,

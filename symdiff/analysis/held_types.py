@@ -25,7 +25,8 @@ typed element by element.
 from symdiff.core import types as t
 from symdiff.core.records import Row
 from symdiff.ir import nodes as ir
-from symdiff.primitives.stacked import joined_type, normalized_axis
+from symdiff.primitives.reductions import SIDED
+from symdiff.primitives.stacked import joined_type, normalized_axis, sided_join
 
 
 def held_type(stmt, kind, operand_type, held=None):
@@ -215,12 +216,16 @@ def stored_array(kind, path, value):
 def normalize_join_axes(program):
     """Each join of a list of arrays (``np.stack(xs, axis=-1)``) given its axis counted
     from the front of its result, now that its arrays' number of axes is known (its
-    record's builders index by it)."""
+    record's builders index by it); ``np.vstack(xs)`` and the other ``SIDED`` joins
+    become the ``stack`` or ``concatenate`` they are of such arrays."""
     for stmt in ir.walk(program.body):
-        if isinstance(stmt, ir.Reduce) and stmt.axis is not None and stmt.axis < 0:
+        if isinstance(stmt, ir.Reduce) and stmt.axis is not None:
             kind = program.types.get(stmt.container)
             for index in stmt.path:
                 kind = t.element(kind, index.value if isinstance(index, ir.Const) else None)
             elem = t.element(kind, None)
-            if isinstance(elem, t.Array):
+            joined = sided_join(stmt.op, elem) if stmt.op in SIDED else None
+            if joined is not None:
+                stmt.op, stmt.axis = joined
+            elif isinstance(elem, t.Array) and stmt.axis < 0:
                 stmt.axis = normalized_axis(stmt.op, elem.ndim, stmt.axis)

@@ -29,7 +29,7 @@ from symdiff.lower import (array_calls, arrays, changes, container_calls, contai
 from symdiff.lower.spellings import scipy_spelling, spelled
 from symdiff.lower.statics import check_statics, constant_axes, constant_contraction
 from symdiff.lower.kind_tests import kind_test
-from symdiff.primitives.reductions import JOINS, library_op
+from symdiff.primitives.reductions import JOINS, SIDED, library_op
 from symdiff.primitives.stacked import AS_STACK
 from symdiff.primitives.registry import (
     VARIADIC,
@@ -184,7 +184,7 @@ def primitive_call(frame, op, node, shown, target):
         return frame.value(takes.as_index(frame, node, shown), target)
     if op in VARIADIC and not (op == "hypot" and len(node.args) == 2 and not node.keywords):
         return variadic_call(frame, op, node, shown, target)
-    if op in JOINS or op in AS_STACK:  # ``np.stack(xs)``, ``np.array(xs)`` of a list by name
+    if op in JOINS or op in AS_STACK or op in SIDED:  # ``np.stack(xs)`` of a list by name
         joined = changes.joined_list(frame, op, node, target)
         if joined is not None:
             return joined

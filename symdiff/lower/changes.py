@@ -35,6 +35,7 @@ from symdiff.lower.containers import (
 from symdiff.lower.filling import filled_kind
 from symdiff.lower.placement import built_once
 from symdiff.primitives.reductions import in_library
+from symdiff.primitives.reductions import SIDED
 from symdiff.primitives.stacked import AS_STACK
 
 WRITTEN_OUT = ("sum", "min", "max")  # of a container written out in the call, a ``Reduce``
@@ -362,6 +363,8 @@ def joined_list(frame, op, call, target):
     kind = kind_of_operand(frame, ir.Ref(name, path))
     if isinstance(kind, t.Tuple):  # a tuple, a list typed element by element: written out
         return frame.value(_spread_out(call, len(kind.elts)), target)
+    if op in SIDED:
+        return _sided_list(frame, op, call, kind, name, path, target)
     keywords = {k.arg: k.value for k in call.keywords}
     if not isinstance(kind, t.List) or len(call.args) > 2 or set(keywords) - {"axis"} or (
             len(call.args) == 2 and keywords):
@@ -375,6 +378,18 @@ def joined_list(frame, op, call, target):
                           "is not an int written out", f"write it: np.{op}(xs, axis=1)")
     target = target or frame.namer.fresh(f"{op.rpartition('.')[2]}_{frame.hint}")
     frame.emit(ir.Reduce(target, op, name, frame.origin, path=path, axis=axis.value))
+    return ir.Var(target)
+
+
+def _sided_list(frame, op, call, kind, name, path, target):
+    """``np.vstack(xs)`` of a list by name: a ``Reduce`` of ``op``, its join and axis
+    the types' to decide (``primitives.stacked.sided_join``)."""
+    if not isinstance(kind, t.List) or len(call.args) > 1 or call.keywords:
+        raise frame.error(UnsupportedSyntaxError, call, f"this call of np.{op} of a "
+                          f"{kind} is not supported", f"np.{op}(xs) of a list of arrays, "
+                          "or write the arrays out")
+    target = target or frame.namer.fresh(f"{op}_{frame.hint}")
+    frame.emit(ir.Reduce(target, op, name, frame.origin, path=path, axis=0))
     return ir.Var(target)
 
 

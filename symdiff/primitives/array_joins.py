@@ -18,6 +18,7 @@ from symdiff.core import types as t
 from symdiff.primitives.array_reductions import _text
 from symdiff.primitives.arrays import _array
 from symdiff.primitives.broadcasting import constant_value as _constant
+from symdiff.primitives.reductions import SIDED
 from symdiff.primitives.tangents import linear
 
 _SLICE = ex.Slice()
@@ -210,8 +211,8 @@ def _array_of(count):
 FAMILIES = {
     "concatenate": lambda n: _joined("concatenate", "concatenate", concatenated, False, n),
     "stack": lambda n: _joined("stack", "stack", stacked, True, n),
-    "vstack": _sided("vstack", True, 0, 0), "hstack": _sided("hstack", False, 0, 1),
-    "column_stack": _sided("column_stack", True, 1, 1),  # vectors as columns
+    **{name: _sided(name, vector_op == "stack", axis_1d, axis_nd)
+       for name, (vector_op, axis_1d, axis_nd) in SIDED.items()},
     "dstack": _depth_stacked,
     "array": _array_of,
 }

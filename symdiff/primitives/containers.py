@@ -51,10 +51,31 @@ class At:
 class Each:
     """``value`` at every place of a flat container (``POSITION``: the place's index);
     ``shared``: ``(placeholder, expression)`` pairs ``value`` reads, each computed once
-    before the places are visited (the offsets of a concatenation's parts)."""
+    before the places are visited; ``running``: a ``Running`` offset ``value`` reads
+    (where each part of a concatenation starts and ends), or None."""
 
     value: object
     shared: tuple = ()
+    running: object = None
+
+
+@dataclass(frozen=True)
+class Running:
+    """An offset running over the places: ``start`` is ``first`` at the first place,
+    ``end`` is ``start + step`` at each (``step`` may read ``POSITION``), and each
+    place's ``end`` the next one's ``start``:
+
+        parts_start = 0
+        for i in range(len(parts)):
+            parts_end = parts_start + parts[i].shape[1]
+            dparts[i] += g[:, parts_start:parts_end]
+            parts_start = parts_end
+    """
+
+    start: object  # placeholders (``ex.Name``) the value reads
+    end: object
+    first: object
+    step: object
 
 
 @dataclass(frozen=True)
@@ -333,5 +354,8 @@ SHARE = Operation("share", ("container",), _built, (_shared_vjp,), (_shared_jvp,
 
 
 def reads_position(value):
-    """Whether an ``Each`` value differs from place to place."""
+    """Whether an ``Each`` value (or the expression it holds) differs from place to
+    place."""
+    if isinstance(value, Each):
+        return value.running is not None or reads_position(value.value)
     return POSITION.id in ex.names(value)

@@ -20,6 +20,10 @@ import statistics
 
 REDUCTIONS = ("sum", "min", "max", "fsum", "prod")
 JOINS = ("stack", "concatenate")  # of a list of arrays, along an axis (``stacked``)
+# joins along an axis the elements' number of axes decides: of vectors, the join and its
+# axis; of arrays of two axes or more, a concatenation along the other axis
+SIDED = {"vstack": ("stack", 0, 0), "hstack": ("concatenate", 0, 1),
+         "column_stack": ("stack", 1, 1)}  # vectors as columns
 _MATH = ("fsum", "prod")
 WITH_START = ("sum", "prod")  # take a ``start`` (sum's second argument, prod's keyword)
 LIBRARY = tuple(f"statistics.{name}" for name in (

@@ -433,6 +433,63 @@ def test_a_none_bound_of_clip_is_refused_at_the_none():
         assert "np.maximum" in str(error)
 
 
+def test_a_sided_stack_of_a_list_by_name_joins_by_its_elements_axes():
+    """``np.vstack``, ``np.hstack`` and ``np.column_stack`` of a list a loop fills: of
+    vectors and of matrices, and hstack of numbers (their vector); a vertical stack of
+    numbers is refused at the call, located, and the way out its hint gives works."""
+    def vertical(x):
+        parts = []
+        for k in range(3):
+            parts.append(np.sin(x * (k + 1.0)))
+        J = np.vstack(parts)
+        return np.sum(J * np.arange(J.size).reshape(J.shape))
+
+    def horizontal(x):
+        parts = []
+        for k in range(3):
+            parts.append(np.sin(x * (k + 1.0)))
+        J = np.hstack(parts)
+        return np.sum(J * np.arange(J.size).reshape(J.shape))
+
+    def as_columns(x):
+        parts = []
+        for k in range(3):
+            parts.append(np.sin(x * (k + 1.0)))
+        J = np.column_stack(parts)
+        return np.sum(J * np.arange(J.size).reshape(J.shape))
+
+    def of_numbers(x):
+        vals = []
+        for k in range(3):
+            vals.append(np.sum(x) * (k + 1.0))
+        V = np.vstack(vals)
+        return np.sum(V ** 2)
+
+    def way_out(x):
+        vals = []
+        for k in range(3):
+            vals.append(np.sum(x) * (k + 1.0))
+        V = np.stack(vals)[:, None]
+        return np.sum(V ** 2)
+
+    def numbers_side_by_side(x):
+        vals = []
+        for k in range(3):
+            vals.append(np.sum(x) * (k + 1.0))
+        return np.sum(np.hstack(vals) ** 2)
+    for fn in (vertical, horizontal, as_columns):
+        for x in (normal(4), normal(2, 3)):
+            assert not oracles.gradient_failures(fn, (x,), symdiff.grad(fn)(x)), fn.__name__
+    for fn in (way_out, numbers_side_by_side):
+        x = normal(3)
+        assert not oracles.gradient_failures(fn, (x,), symdiff.grad(fn)(x))
+    with pytest.raises(SymdiffError, match="vstack") as refused:
+        symdiff.grad(of_numbers)(normal(3))
+    error = refused.value
+    assert error.source_line[error.col_offset:].startswith("V = np.vstack(vals)")
+    assert "np.stack(xs)[:, None]" in str(error)
+
+
 def test_an_array_method_without_a_record_is_refused_as_a_method_at_its_place():
     """Of a parameter, of a value the function computes and of an expression alike: the
     message names the method, not an object read without its kinds."""

@@ -32,9 +32,6 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
 # Cases whose generated gradient uses what forward mode does not read yet (located in the
 # gradient's text); the list only shrinks.
 HVP_REFUSED = {
-    **{f"containers.{label}": "the gradient finds where each part starts, np.cumsum of a "
-       "list of sizes: read again, a container stands where a number is needed" for label in (
-           "concatenated_windows", "concatenated_columns")},
     "containers.entries_of_held_arrays": "the gradient adds into an entry of an array a "
     "dict it builds holds (dparams['w'][0] += g): read again, its entries are typed numbers",
 }

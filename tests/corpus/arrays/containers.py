@@ -1,7 +1,7 @@
 """Arrays inside lists, tuples and dicts, as models hold them: a dict of weight arrays
 (``params``), lists of layer matrices iterated with ``for`` and ``zip``, a list of
-per-step arrays a loop appends to and ``np.stack``, ``np.array`` or ``np.concatenate``
-joins (along any axis), ``sum`` of a list of arrays, dicts built, filled by a loop or by a
+per-step arrays a loop appends to and ``np.stack``, ``np.array``, ``np.concatenate``,
+``np.vstack``, ``np.hstack`` or ``np.column_stack`` joins (along any axis), ``sum`` of a list of arrays, dicts built, filled by a loop or by a
 comprehension and read back, a tuple of arrays a helper returns.  The gradient by a
 container parameter is a container of the same structure, an array of each element's
 shape in it.
@@ -163,6 +163,28 @@ def concatenated_columns(blocks):
     return np.sum(C ** 3 * np.arange(C.shape[1]))
 
 
+def rows_stacked_vertically(W, X):
+    rows = []
+    for i in range(X.shape[0]):
+        rows.append(np.tanh(X[i] @ W))
+    H = np.vstack(rows)
+    return np.sum(H ** 2 * np.arange(H.shape[1]))
+
+
+def blocks_side_by_side(A, B):
+    parts = [A, 2.0 * B, A * B]
+    M = np.hstack(parts)
+    return np.sum(M @ M.T)
+
+
+def columns_of_a_loop(x):
+    cols = []
+    for k in range(3):
+        cols.append(x ** (k + 1))
+    V = np.column_stack(cols)
+    return np.sum(np.sin(V) * np.arange(V.shape[1]))
+
+
 def stacked_tuple_and_unlike_blocks(pair, blocks):
     S = np.stack(pair, axis=-1)
     C = np.concatenate(blocks, axis=1)
@@ -277,6 +299,11 @@ CASES = [
     at(stacked_along_the_last_axis, (_alike("sla", 2, 3, 2),), (_alike("sla", 3, 2, 3),)),
     at(concatenated_windows, (normal("cw", 4),), (normal("cw", 3, dtype=F32),)),
     at(concatenated_columns, (_alike("cc", 2, 3, 2),), (_alike("cc", 3, 2, 3),)),
+    at(rows_stacked_vertically, *batches(lambda n: (normal("rsv", 3, 2), normal(f"rsvX{n}", n, 3))),
+       wrt="W"),
+    at(blocks_side_by_side, (normal("bsbs", 2, 3), normal("bsbsB", 2, 3)),
+       (normal("bsbs", 4), normal("bsbsB", 4))),
+    at(columns_of_a_loop, (normal("cal", 4),), (normal("cal", 2, 3),), (normal("cal", 3, dtype=F32),)),
     at(stacked_tuple_and_unlike_blocks,
        ((normal("stu", 3), normal("stu2", 3)), [normal("stub", 3, 1), normal("stub2", 3, 2)]),
        ((normal("stu", 2, 2), normal("stu2", 2, 2)), [normal("stub", 2, 2), normal("stub2", 2, 1),
