@@ -84,7 +84,8 @@ def build(env):
     name = names.fresh(f"jvp_{program.name}")
     function = function_of(name, program, body,
                            extra=[names.derivatives[p] for p in env.wrt])
-    return type_sweeps(Generated(function, program.math_name, program.namespace,
+    return type_sweeps(Generated(function, program.math_name,
+                                 {**program.namespace, **names.imports},
                                  dict(names.derivatives), None,
                                  {alias: b for b, alias in names.builtins.items()},
                                  dict(names.helpers), containers=dict(program.containers)),

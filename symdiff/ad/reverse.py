@@ -177,7 +177,8 @@ def build(env, with_value, as_tuple, seeded=False):
     name = names.fresh(f"{'vjp' if start else 'grad'}_{program.name}")
     extra = (start.param,) if start else ()
     return type_sweeps(Generated(
-        function_of(name, program, statements, extra), program.math_name, program.namespace,
+        function_of(name, program, statements, extra), program.math_name,
+        {**program.namespace, **names.imports},
         dict(names.derivatives), env.record, {alias: b for b, alias in names.builtins.items()},
         dict(names.helpers), tuple(names.counters), dict(program.containers),
         dict(program.arrays)), program.types, {start.param: start.kind} if start else None)

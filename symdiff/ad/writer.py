@@ -10,12 +10,14 @@ statements of ``ir.sweeps``, IR all the way: a rule's text is parsed once
 (``texts.expression``) and instantiated by substitution over IR.
 """
 
+import importlib
+
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 from symdiff.core import expr as ex
 from symdiff.core import types as t
 from symdiff.ir.names import BUILTINS, Namer
-from symdiff.primitives.special import HELPERS
+from symdiff.primitives.special import HELPERS, ON_ARRAYS
 from symdiff.primitives.texts import NUMPY, expression as parsed, instantiate
 
 
@@ -35,6 +37,8 @@ class Names:
             if builtin in used:
                 self.builtins[builtin] = self.namer.fresh(builtin)
         self.helpers = {}  # helper (``special``) -> the name generated code defines it by
+        self.namespace = program.namespace
+        self.imports = {}  # name -> a function of a module generated code imports by it
         self.counters = []  # the trip counters of the loops written (each an int)
         self.derivatives = {}  # name -> its adjoint's (or tangent's) name
         self.elements = None  # number -> its container's adjoint's element, once named
@@ -60,6 +64,17 @@ class Names:
         if key not in self.helpers:
             self.helpers[key] = self.namer.fresh(key)
         return self.helpers[key]
+
+    def imported(self, module, attr):
+        """The name generated code calls ``module.attr`` by: the user's own name for it
+        where the code has one, else a fresh one, imported above the function."""
+        function = getattr(importlib.import_module(module), attr)
+        for name, value in (*self.namespace.items(), *self.imports.items()):
+            if value is function:
+                return name
+        name = self.namer.fresh(attr)
+        self.imports[name] = function
+        return name
 
     def derivative(self, name, forwarded=None):
         """The adjoint (or tangent) of ``name``: a name of its own, or the element of its
@@ -145,10 +160,13 @@ def names_for(program, names, stmt):
     function of a name giving its IR expression, or None where it stays as written.
     A helper gets its name (and its definition) the first time a rule reads it."""
     module = getattr(stmt, "module", None) or program.numpy_name
+    on_arrays = isinstance(stmt, ir.Assign) and program.array_types(stmt) is not None
 
     def name_of(name):
         if name == "NORM":  # scipy.stats.norm as the user's call names it: `st.norm`
             return parsed(stmt.call.rpartition(".")[0])
+        if name in ON_ARRAYS and on_arrays:
+            return ex.Name(names.imported(*ON_ARRAYS[name]))
         if name in HELPERS:
             return ex.Name(names.helper(name))
         alias = names.builtins.get(name)

@@ -10,7 +10,7 @@ statement for all (``_scipy``): SciPy returns a NumPy scalar (``np.float64``).
 
 from dataclasses import replace
 
-from symdiff.primitives.record import primitive, table, unary
+from symdiff.primitives.record import Spelling, primitive, table, unary
 from symdiff.primitives.type_rules import numpy_floats
 
 _PHI = "0.3989422804014327"  # 1 / sqrt(2 pi)
@@ -48,7 +48,8 @@ RECORDS = _scipy(
           "inf at the poles, where gammaln is inf; the derivative there is nan",
           scipy=("gammaln",)),
     unary("digamma", "digamma(x)", "trigamma(x)", (0.2, 8.0), "nan at the poles",
-          scipy=("digamma", "psi")),
+          scipy=("digamma", "psi"),
+          overrides=(("arrays", Spelling(partials=("zeta(2.0, x)",))),)),
     primitive("xlogy", "x * math.log(y)",
               ("math.log(y) if y > 0 else (-math.inf if y == 0 else math.nan)",
                "x / y if y else (0.0 if x == 0 else math.copysign(math.inf, x))"),

@@ -5,7 +5,11 @@ in the language symdiff reads (so a generated gradient that calls it can be
 differentiated again), using only ``math`` and builtins, so generated code that
 calls it stays standalone.  A rule's partial names a helper by its key (``digamma(x)``);
 the writer gives it a fresh name where the user's code has taken that one, and
-``emit`` writes the definition above the generated function.
+``emit`` writes the definition above the generated function.  On arrays a helper is
+SciPy's function of each element (``ON_ARRAYS``), imported where generated code reads it:
+
+    emitted: from scipy.special import digamma
+             def grad_f(k, r): ... dr = dresult * digamma(r) ...
 
     rules:   "lgamma": partial "digamma(x)"
     emitted: def digamma(x): ...            (once, above grad_f)
@@ -74,6 +78,11 @@ def trigamma(x):
 '''
 
 HELPERS = {"digamma": DIGAMMA, "trigamma": TRIGAMMA}
+# on arrays, a helper is SciPy's function of each element, imported by generated code
+# (its operands are arrays only where the user's code called SciPy's gammaln or digamma
+# of them); trigamma there is the Hurwitz zeta ``zeta(2.0, x)`` (``scipy``'s digamma
+# record), which keeps float32 where ``polygamma(1, x)`` gives float64
+ON_ARRAYS = {"digamma": ("scipy.special", "digamma"), "zeta": ("scipy.special", "zeta")}
 
 
 def definition(key, name, math_name, builtins=None):

@@ -12,7 +12,7 @@ descent.  Data (``X``, ``y``, labels, masks) is never differentiated.
 """
 
 import numpy as np
-from scipy.special import logsumexp
+from scipy.special import digamma, gammaln, logsumexp
 
 from .case import F32, at, batches, classes, mask, normal, positive, signs
 
@@ -75,6 +75,20 @@ def tempered_cross_entropy(temperature, logits, labels):
     z = z - z.max(axis=1, keepdims=True)
     log_p = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
     return -np.mean(log_p[np.arange(logits.shape[0]), labels])
+
+
+def negative_binomial_regression(w, log_r, X, counts):
+    """Counts over a log-linear mean, their dispersion ``r`` learned: SciPy's gammaln
+    of arrays, whose derivative is SciPy's digamma of them."""
+    mu, r = np.exp(X @ w), np.exp(log_r)
+    return -np.sum(gammaln(counts + r) - gammaln(r) - gammaln(counts + 1.0)
+                   + r * np.log(r / (r + mu)) + counts * np.log(mu / (r + mu)))
+
+
+def digamma_moment_match(log_alpha, mean_logs):
+    """A Dirichlet's expected logs matched to observed ones: digamma of an array."""
+    alpha = np.exp(log_alpha)
+    return np.sum((digamma(alpha) - digamma(np.sum(alpha)) - mean_logs) ** 2)
 
 
 def masked_mse(pred, target, m):
@@ -302,6 +316,13 @@ CASES = [
     at(kl_between_softmaxes, (normal("kbsp", 4), normal("kbsq", 4)), (normal("kbsp", 3, 2), normal("kbsq", 3, 2))),
     at(tempered_cross_entropy, *batches(lambda n: (1.5, normal(f"tce{n}", n, 3), classes(f"tcel{n}", n, 3))),
        wrt="temperature"),
+    at(negative_binomial_regression, *batches(lambda n: (normal("nbr", 2, scale=0.3), 0.2,
+                                                         normal(f"nbrX{n}", n, 2),
+                                                         classes(f"nbrc{n}", n, 5).astype(float))),
+       wrt=("w", "log_r")),
+    at(digamma_moment_match, (normal("dmm", 3, scale=0.3), -np.abs(normal("dmml", 3)) - 0.5),
+       (normal("dmm", 4, dtype=F32, scale=0.3), -np.abs(normal("dmml", 4, dtype=F32)) - 0.5),
+       wrt="log_alpha"),
     at(masked_mse, (normal("mmp", 5), normal("mmt", 5), mask("mmm", 5)),
        (normal("mmp", 2, 3), normal("mmt", 2, 3), mask("mmm", 2, 3)), wrt="pred"),
     at(dense_tanh, *batches(lambda n: (normal("dt", 3, 2), normal("dtb", 2), normal(f"dtX{n}", n, 3))),
