@@ -43,7 +43,7 @@ from symdiff.checking.locate_arrays import locate_arrays
 from symdiff.checking.report import CheckReport, Raised, Row
 from symdiff.checking.rules import check_rules
 from symdiff.checking.statuses import status, with_remark
-from symdiff.core.records import is_function, is_record
+from symdiff.core.records import is_function
 from symdiff.errors import InternalError, SymdiffError
 from symdiff.ir import nodes as ir
 from symdiff.witnesses.deadline import TimedOut, within
@@ -83,7 +83,7 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
 
     sample = points[0] if points else example  # its containers' kinds: the build's
     kinds = container_kinds(fn, tuple(sample)) if sample is not None else None
-    _refuse_objects(fn, kinds)
+    _refuse_functions(fn, kinds)
     gradient = build(fn, wrt, prefer="active", kinds=kinds)
     program, names = gradient.program, list(gradient.wrt_names)
     generated = _as_tuple(gradient.function) if gradient.single else gradient.function
@@ -115,19 +115,18 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
     return report
 
 
-def _refuse_objects(fn, kinds):
-    """``check`` compares leaf by leaf through containers of numbers: an argument that is
-    an object or a function is refused, at the function, with the comparison to make."""
+def _refuse_functions(fn, kinds):
+    """``check`` compares leaf by leaf through containers and objects: an argument that is
+    a function is refused, at the function, with the comparison to make."""
     for name, kind in (kinds or {}).items():
-        if is_record(kind) or is_function(kind):
+        if is_function(kind):
             code = fn.__code__
-            what = "a function" if is_function(kind) else f"a {kind.cls.__qualname__}"
-            raise SymdiffError(f"check compares leaf by leaf, and {name} is {what}: check "
-                               "does not read objects or functions passed as values yet",
+            raise SymdiffError(f"check compares leaf by leaf, and {name} is a function: "
+                               "check does not read functions passed as values yet",
                                filename=code.co_filename, lineno=code.co_firstlineno,
                                col_offset=0, hint="compare symdiff.grad(f) with "
                                "symdiff.tape.grad(f) at your arguments, or check a function "
-                               "of the fields passed as numbers")
+                               "of the numbers passed")
 
 
 def fresh(point):
