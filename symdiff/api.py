@@ -178,13 +178,7 @@ def source(fn, *example_args, wrt=None, optimize=True, debug=None, jit=None):
     """The generated module text of ``fn``'s gradient; with ``example_args``, the text
     generated for arguments of their kinds (a function with container parameters is
     specialized to them).  With ``debug``, built afresh, calling ``debug(stage, value)``
-    after every stage (``pipeline.generate``); with ``jit="numba"``, the text compiled.
-    A gradient generated per kind of its arguments (``g = grad(f)`` of a function with
-    container parameters) gives the text it generates for arguments of the kinds of
-    ``example_args``, built with its own ``wrt`` and options (what ``g.source`` shows
-    after ``g(*example_args)``); without them, the text of its last call."""
-    if isinstance(fn, Specialized):
-        return _source_per_kinds(fn, example_args, wrt, optimize, debug, jit)
+    after every stage (``pipeline.generate``); with ``jit="numba"``, the text compiled."""
     fn = _unwrap(fn)
     bound = bound_instance(fn)
     if bound is not None:  # a method: its function, the instance the first argument
@@ -197,27 +191,6 @@ def source(fn, *example_args, wrt=None, optimize=True, debug=None, jit=None):
     return build(fn, wrt, optimize=optimize, debug=debug,
                  kinds=container_kinds(fn, example_args, scalars=jit is not None),
                  jit=jit).source
-
-
-def _source_per_kinds(gradient, example_args, wrt, optimize, debug, jit):
-    """``source`` of a gradient generated per kind of its arguments: its own text for
-    those kinds; options of the build asked for here are refused, located at the
-    function (they are the gradient's: ``grad(f, wrt=...)``, ``source(f, ..., wrt=...)``)."""
-    given = [name for name, value, default in (("wrt", wrt, None), ("optimize", optimize, True),
-                                               ("debug", debug, None), ("jit", jit, None))
-             if value != default]
-    if given:
-        code = gradient.fn.__code__
-        name = gradient.fn.__name__
-        raise UnsupportedSyntaxError(
-            f"the gradient of {name} is built with its own options, and symdiff.source "
-            f"of it takes none ({', '.join(given)} given)", filename=code.co_filename,
-            lineno=code.co_firstlineno, col_offset=0,
-            hint=f"give them to symdiff.source({name}, *args, ...) of the function itself, "
-                 f"or to symdiff.grad({name}, ...)")
-    if not example_args:
-        return gradient.source  # the last call's text, or why there is none yet
-    return gradient.source_for(example_args)
 
 
 class GradFunction(BuiltLater):

@@ -260,14 +260,6 @@ class Specialized(BuiltLater):
         return self._gradient(args, kwargs).function(*args, **kwargs)
 
     def _gradient(self, args=(), kwargs=None):
-        key, kinds, known = self._built_for(args, kwargs)
-        self._dispatch = self._anew if kwargs else self._guard(len(args), key, kinds, known)
-        self._last = known
-        return known
-
-    def _built_for(self, args, kwargs=None):
-        """``(key, kinds, Gradient)`` for arguments of the kinds of ``args``: the build
-        made for them, or made now (again, where the values it read have changed)."""
         kinds = container_kinds(self.fn, args, kwargs, self._signature,
                                 scalars=getattr(self, "_jit", None) is not None)
         key = tuple(sorted(kinds.items()))
@@ -276,13 +268,9 @@ class Specialized(BuiltLater):
             wrt, with_value, optimize = self._options
             known = self._by_kinds[key] = self._build(
                 self.fn, wrt, with_value=with_value, optimize=optimize, kinds=kinds)
-        return key, kinds, known
-
-    def source_for(self, args, kwargs=None):
-        """The text generated for arguments of the kinds of ``args`` (``symdiff.source(g,
-        *args)``), with this gradient's own ``wrt`` and options; the build a call runs
-        and the text ``source`` shows stay those of the last call."""
-        return self._built_for(args, kwargs)[2].source
+        self._dispatch = self._anew if kwargs else self._guard(len(args), key, kinds, known)
+        self._last = known
+        return known
 
     def _guard(self, count, key, kinds, known):
         """The dispatch of ``count`` positional arguments of kinds ``kinds`` (``key``) to
