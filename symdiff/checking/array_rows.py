@@ -28,7 +28,7 @@ from symdiff.checking.arrays import is_float_array
 from symdiff.checking.directions import (directional_difference, inner, random_directions,
                                          single)
 from symdiff.checking.leaf_rows import structure_problem
-from symdiff.checking.leaves import is_container, leaves
+from symdiff.checking.leaves import is_container, leaves, number_leaf
 from symdiff.checking.report import NOT_AVAILABLE, NotAvailable, Raised, Row
 from symdiff.checking.statuses import close, status
 from symdiff.errors import InternalError
@@ -108,7 +108,8 @@ def summary(point, names, indices, places, sample_note, tape_reason, count, symp
         pairs = leaves(value) if is_container(value) else [((), value)]
         if not any(is_float_array(leaf) for _, leaf in pairs):
             continue
-        total = sum(leaf.size if is_float_array(leaf) else 1 for _, leaf in pairs)
+        total = sum(leaf.size if is_float_array(leaf) else 1 for _, leaf in pairs
+                    if is_float_array(leaf) or number_leaf(leaf))
         shown = sum(1 for n, _, _ in places if n == name)
         kind = "float32" if single(value) else "float64"
         parts.append(f"{name} ({kind}): {shown} of its {total} numbers one by one and "

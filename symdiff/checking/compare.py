@@ -43,7 +43,7 @@ from symdiff.checking.locate_arrays import locate_arrays
 from symdiff.checking.report import CheckReport, Raised, Row
 from symdiff.checking.rules import check_rules
 from symdiff.checking.statuses import status, with_remark
-from symdiff.core.records import is_function, is_record
+from symdiff.core.records import is_function
 from symdiff.errors import InternalError, SymdiffError
 from symdiff.ir import nodes as ir
 from symdiff.witnesses.deadline import TimedOut, within
@@ -56,8 +56,12 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
     """Evaluate ``fn``'s gradient four ways at each point and report where they disagree.
 
     A point gives the positional parameters in order; those left out take their defaults.
-    An argument may be a tuple, list or dict of numbers (nested): each number it holds is
-    a row, named by its path (``xs[2]``, ``p["w"]``).  Without points, ``samples`` random
+    An argument may be a tuple, list or dict of numbers (nested), or an object (a
+    namedtuple, a dataclass, an instance of a class of the user's): each number it holds
+    is a row, named by its path (``xs[2]``, ``p["w"]``, ``p.w``, ``state.v[1]``).  A bound
+    method (``model.loss``) or an instance with ``__call__`` is checked as its function,
+    the instance the first argument of every point, by its number fields where ``wrt``
+    names it (``"self"``), as ``grad`` reads it.  Without points, ``samples`` random
     ones are drawn; a parameter used as a container needs ``example=`` (a point whose
     structure they keep: its numbers are drawn from ``domain``).
     ``kwargs``: the keyword arguments every call gets (what ``**kwargs`` receives).
@@ -73,17 +77,19 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
     from symdiff.frontend.wrt import refuse_star_args
     from symdiff.specialized import container_kinds
 
+    fn, instance, wrt, points, example = _as_function(fn, wrt, points, example)
     refuse_star_args(fn, "check")
     kwargs = dict(kwargs or {})
     user = functools.partial(fn, **kwargs) if kwargs else fn
-    if not points and example is None:
+    if not points and example is None and instance is None:
         missing = needs_example(fn)
         if missing is not None:
             raise missing
 
     sample = points[0] if points else example  # its containers' kinds: the build's
+    sample = (instance,) if sample is None and instance is not None else sample
     kinds = container_kinds(fn, tuple(sample)) if sample is not None else None
-    _refuse_objects(fn, kinds)
+    _refuse_functions(fn, kinds)
     gradient = build(fn, wrt, prefer="active", kinds=kinds)
     program, names = gradient.program, list(gradient.wrt_names)
     generated = _as_tuple(gradient.function) if gradient.single else gradient.function
@@ -100,8 +106,8 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
     if not points:
         if example is not None:
             example = complete_point(fn, program.params, example)
-        points = random_points(user, program.params, names, set(program.optional), samples,
-                               domain, seed, example)
+        points = _random_points(user, program, names, instance, (samples, domain, seed),
+                                example)
     sympy = _SympyWitness(fn, names, kwargs, sympy_timeout, report)
     if draws(program)[0]:
         sympy = NoSympy(names)
@@ -115,19 +121,49 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
     return report
 
 
-def _refuse_objects(fn, kinds):
-    """``check`` compares leaf by leaf through containers of numbers: an argument that is
-    an object or a function is refused, at the function, with the comparison to make."""
+def _as_function(fn, wrt, points, example):
+    """``(function, instance, wrt, points, example)``: a bound method (``model.loss``) or
+    an instance with ``__call__`` checked as its function, the instance its first argument
+    in every point, read as data unless ``wrt`` names it (``"self"``), as ``grad`` reads
+    it; any other function as it is (instance None)."""
+    from symdiff.specialized import bound_instance, method_wrt
+
+    bound = bound_instance(fn)
+    if bound is None:
+        return fn, None, wrt, points, example
+    function, instance = bound
+
+    def with_instance(point):
+        return (instance, *(point if isinstance(point, (tuple, list)) else (point,)))
+    return (function, instance, method_wrt(function, wrt), tuple(map(with_instance, points)),
+            None if example is None else with_instance(example))
+
+
+def _random_points(user, program, names, instance, drawing, example):
+    """Random points (``examples.random_points``); a method's instance the first argument
+    of each, as it is."""
+    samples, domain, seed = drawing
+    optional = set(program.optional)
+    if instance is None or example is not None:
+        return random_points(user, program.params, names, optional, samples, domain, seed,
+                             example)
+    drawn = random_points(functools.partial(user, instance), program.params[1:], names,
+                          optional, samples, domain, seed)
+    return [(instance, *point) for point in drawn]
+
+
+def _refuse_functions(fn, kinds):
+    """``check`` compares leaf by leaf through containers and objects: an argument that is
+    a function is refused, at the function, with the comparison to make."""
     for name, kind in (kinds or {}).items():
-        if is_record(kind) or is_function(kind):
+        if is_function(kind):
             code = fn.__code__
-            what = "a function" if is_function(kind) else f"a {kind.cls.__qualname__}"
-            raise SymdiffError(f"check compares leaf by leaf, and {name} is {what}: check "
-                               "does not read objects or functions passed as values yet",
+            raise SymdiffError(f"check compares leaf by leaf, and {name} is a function: "
+                               "check does not read functions passed as values yet",
                                filename=code.co_filename, lineno=code.co_firstlineno,
                                col_offset=0, hint="compare symdiff.grad(f) with "
                                "symdiff.tape.grad(f) at your arguments, or check a function "
-                               "of the fields passed as numbers")
+                               "of the numbers passed")
 
 
 def fresh(point):

@@ -23,7 +23,7 @@ import numbers
 
 
 from symdiff.checking.arrays import is_float_array
-from symdiff.checking.leaves import is_container, leaves, number_leaf, rebuild
+from symdiff.checking.leaves import child, is_container, leaves, number_leaf, rebuild
 from symdiff.witnesses.finite import precision
 from symdiff.checking.arrays import numpy
 
@@ -45,21 +45,34 @@ def _drawn(value, rng):
 def _one(leaf, rng):
     if is_float_array(leaf):
         return rng.standard_normal(leaf.shape).astype(leaf.dtype)
-    return float(rng.standard_normal()) if number_leaf(leaf) and not isinstance(
-        leaf, int) else 0
+    if not number_leaf(leaf):
+        return leaf  # a string or a flag: no direction, kept as it is
+    return 0 if isinstance(leaf, int) else float(rng.standard_normal())
 
 
 def _floats(value):
-    """The float leaves of a structure, each an array (a number as a 0-d one)."""
+    """The number leaves of a structure, each an array (a number as a 0-d one)."""
     np = numpy()  # where arrays are: symdiff itself runs without NumPy
     pairs = leaves(value) if is_container(value) else [((), value)]
-    return [np.asarray(leaf, dtype=np.float64) for _, leaf in pairs]
+    return [np.asarray(leaf, dtype=np.float64) for _, leaf in pairs
+            if is_float_array(leaf) or number_leaf(leaf)]
 
 
 def inner(gradient, direction):
-    """The sum of the gradient times the direction over every number."""
+    """The sum of the gradient times the direction over every number, each found in the
+    gradient by its path in the direction (an object's static fields are no numbers; a
+    plain instance's gradient is a dict of its number attributes)."""
     np = numpy()  # where arrays are: symdiff itself runs without NumPy
-    return float(sum(np.sum(g * v) for g, v in zip(_floats(gradient), _floats(direction))))
+    pairs = leaves(direction) if is_container(direction) else [((), direction)]
+    total = 0.0
+    for path, v in pairs:
+        if not (is_float_array(v) or number_leaf(v)):
+            continue
+        g = gradient
+        for step in path:
+            g = child(g, step)
+        total += np.sum(np.asarray(g, dtype=np.float64) * np.asarray(v, dtype=np.float64))
+    return float(total)
 
 
 def single(value):

@@ -5,7 +5,7 @@ an example point.  Guarantees:
 
 - ``container_use(fn)``: the first place the function's body uses a parameter as a
   container (``xs[i]``, ``for x in xs``, ``len(xs)``, ``w, b = params``, ``zip(xs, ys)``,
-  ``sum(xs)``...), as ``(name, node, parsed)``, or None.  A random point cannot be drawn
+  ``sum(xs)``...) or as an object (``p.w``), as ``(name, node, parsed)``, or None.  A random point cannot be drawn
   for such a parameter without knowing its structure, nor for a function that computes
   with NumPy arrays (``frontend.kinds.uses_arrays``: ``@``, ``np.sum``, ``x.shape``...)
   without knowing its arrays' shapes: ``needs_example`` is the located ``SymdiffError``
@@ -76,7 +76,7 @@ def _callee(func, parsed):
 
 
 def _uses(node, parsed):
-    """(name, node) for each name ``node`` reads as a container."""
+    """(name, node) for each name ``node`` reads as a container or an object."""
     def named(expr):  # located at the name itself
         return [(expr.id, expr)] if isinstance(expr, ast.Name) else []
     if isinstance(node, ast.Subscript):
@@ -88,6 +88,9 @@ def _uses(node, parsed):
     if isinstance(node, ast.Assign) and any(isinstance(t, (ast.Tuple, ast.List))
                                             for t in node.targets):
         return named(node.value)
+    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and not (
+            node.attr in _METHODS):
+        return named(node.value)  # p.w: a field of an object
     if isinstance(node, ast.Call):
         called = _callee(node.func, parsed)
         if any(called is reader for reader in _READERS):
@@ -119,12 +122,15 @@ def needs_example(fn):
     if use is None:
         return None
     name, node, parsed = use
+    field = any(isinstance(n, ast.Attribute) and n.value is node and n.attr not in _METHODS
+                for n in ast.walk(parsed.tree))
+    what = "reads a field of" if field else "uses as a container"
     return parsed.error(
         SymdiffError, node, f"check needs a point to draw random points for {name}, which "
-        f"{parsed.name} uses as a container here",
+        f"{parsed.name} {what} here",
         hint=f"give the points to check at (check({parsed.name}, point, ...), or --at on "
              f"the command line), or check({parsed.name}, example=point): random points "
-             "keep its lengths and keys and draw its numbers")
+             "keep its lengths, keys and classes and draw its numbers")
 
 
 def random_points(fn, params, names, optional, samples, domain, seed, example=None):

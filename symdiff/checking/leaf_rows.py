@@ -26,7 +26,8 @@ import math
 from dataclasses import dataclass
 
 from symdiff.checking.arrays import expand, is_float_array
-from symdiff.checking.leaves import is_container, leaves, path_text
+from symdiff.checking.leaves import (Field, child, fields, is_container, is_object, leaves,
+                                     number_leaf, path_text)
 from symdiff.checking.report import NotAvailable, Raised
 from symdiff.checking.statuses import finite_difference
 
@@ -37,8 +38,15 @@ def places(point, names, indices):
     for name, index in zip(names, indices):
         value = point[index]
         pairs = leaves(value) if is_container(value) else [((), value)]
-        found += [(name, index, path) for at, leaf in pairs for path in expand(leaf, at)]
+        found += [(name, index, path) for at, leaf in pairs if at == () or _carries(leaf)
+                  for path in expand(leaf, at)]
     return found
+
+
+def _carries(leaf):
+    """Whether a leaf inside a container or an object can carry a derivative: a number or
+    an array (an object's static fields, a string or a flag, are not rows)."""
+    return number_leaf(leaf) or hasattr(leaf, "dtype")
 
 
 def pick(gradient, path):
@@ -46,7 +54,7 @@ def pick(gradient, path):
     if gradient is None or isinstance(gradient, (Raised, NotAvailable)):
         return gradient
     for key in path:
-        gradient = gradient[key]
+        gradient = child(gradient, key)
     return float(gradient) if hasattr(gradient, "dtype") else gradient  # an element
 
 
@@ -68,6 +76,12 @@ def structure_problem(gradient, like, name):
                     got, (int, float)):
                 return f"the gradient by {where} is a {type(got).__name__}, not a number"
             continue
+        if is_object(want):
+            problem, steps = _object_problem(got, want, where)
+            if problem:
+                return problem
+            stack += [(path + (step,), child(got, step), value) for step, value in steps]
+            continue
         if type(got) is not type(want):
             return (f"the gradient by {where} is a {type(got).__name__}, "
                     f"where {where} is a {type(want).__name__}")
@@ -80,6 +94,25 @@ def structure_problem(gradient, like, name):
                 return f"the gradient by {where} has {len(got)} items, not {len(want)}"
             stack += [(path + (i,), got[i], want[i]) for i in reversed(range(len(want)))]
     return None
+
+
+def _object_problem(got, want, where):
+    """``(what differs, None)`` between an object's gradient and the object, or ``(None,
+    [(step, field)])`` of the fields to compare: a namedtuple's or a dataclass's gradient
+    is of its class, a plain instance's a dict holding each attribute that holds numbers."""
+    carrying = [(Field(name), value) for name, value in fields(want) if any(
+        _carries(leaf) for _, leaf in (leaves(value) if is_container(value) else
+                                       [((), value)]))]
+    plain = not isinstance(want, tuple) and not hasattr(type(want), "__dataclass_fields__")
+    expected = dict if plain else type(want)
+    if type(got) is not expected:
+        return (f"the gradient by {where} is a {type(got).__name__}, not a "
+                f"{expected.__name__}", None)
+    missing = [step for step, _ in carrying if (step not in got if plain else not hasattr(
+        got, step))]
+    if missing:
+        return f"the gradient by {where} has no {', '.join(missing)}", None
+    return None, list(reversed(carrying))
 
 
 def _array_problem(got, want, where):

@@ -14,7 +14,7 @@ from symdiff.ad.reverse import differentiate
 from symdiff.backend.compile import compile_module
 from symdiff.backend.emit import emit
 from symdiff.checking.interpret import Interpreter, keywords
-from symdiff.checking.leaves import is_container, leaves, rebuild
+from symdiff.checking.leaves import is_container, leaves, number_leaf, rebuild
 from symdiff.checking.report import Divergence
 from symdiff.checking.statuses import close
 from symdiff.checking.tape_bridge import operand, raw, tape_op
@@ -89,10 +89,12 @@ def _tape_contributions(program, names, point, kwargs):
 
 
 def _on_tape(value):
-    """A number as a tape ``Value``; a container with a ``Value`` for each of its numbers."""
+    """A number as a tape ``Value``; a container or an object with a ``Value`` for each of
+    its numbers (its strings and flags as they are)."""
     if not is_container(value):
         return tape.Value(value)
-    return rebuild(value, [tape.Value(leaf) for _, leaf in leaves(value)])
+    return rebuild(value, [tape.Value(leaf) if number_leaf(leaf) else leaf
+                           for _, leaf in leaves(value)])
 
 
 def _local_partials(program, stmt, args):

@@ -6,15 +6,15 @@ given is right, whose ``str`` is the table (``check f: ok``, one row per point a
 parameter, then the divergences, wrong rules and notes), and whose ``_repr_html_`` is
 the same table for Jupyter, failing rows marked.  Numbers are printed with ten
 significant digits; a container or table argument of a point by how many numbers it
-holds (``[3 numbers]``, ``{2 numbers}`` for a dict; ``<float64 array 3x2>`` for an
-array of two or more axes); a row's ``param`` is the path of
+holds (``[3 numbers]``, ``{2 numbers}`` for a dict, ``Params(2 numbers)`` for an
+object; ``<float64 array 3x2>`` for an array of two or more axes); a row's ``param`` is the path of
 the number it checks (``x``, ``xs[2]``, ``p["w"]``).
 """
 
 import numbers
 from dataclasses import dataclass, field
 
-from symdiff.checking.leaves import leaves
+from symdiff.checking.leaves import is_object, leaves, number_leaf
 
 
 @dataclass
@@ -163,6 +163,10 @@ def _fmt_point(point):
 def _fmt_argument(value):
     if isinstance(value, numbers.Real):
         return f"{value:.4g}"
+    if is_object(value):  # its class and size say enough in a table row
+        count = sum(getattr(leaf, "size", 1) for _, leaf in leaves(value) if number_leaf(
+            leaf) or hasattr(leaf, "dtype"))
+        return f"{type(value).__name__}({count} number{'s' * (count != 1)})"
     if isinstance(value, (tuple, list, dict)):  # its size says enough in a table row
         count = sum(getattr(leaf, "size", 1) for _, leaf in leaves(value))
         words = f"{count} number{'s' * (count != 1)}"

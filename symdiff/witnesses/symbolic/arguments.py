@@ -29,6 +29,7 @@ The traversal is this module's own: the witness imports nothing of symdiff's lea
 """
 
 import copy
+import inspect
 import numbers
 import re
 import sys
@@ -95,9 +96,9 @@ def _fields(value):
         return list(zip(type(value)._fields, value))
     if hasattr(value, "__dataclass_fields__") and not isinstance(value, type):
         return [(name, getattr(value, name)) for name in value.__dataclass_fields__]
-    if type(value).__module__ not in ("builtins", "numpy") and isinstance(
-            getattr(value, "__dict__", None), dict) and not callable(value) and not (
-            isinstance(value, type)):
+    if type(value).__module__ not in ("builtins", "numpy", "functools") and isinstance(
+            getattr(value, "__dict__", None), dict) and not inspect.isroutine(value) and not (
+            isinstance(value, type)):  # an instance with __call__ too (spring by self)
         return [(k, v) for k, v in vars(value).items() if not k.startswith("__")]
     return None
 

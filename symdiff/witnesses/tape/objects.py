@@ -14,6 +14,7 @@ built from its attributes).
 
 import copy
 import dataclasses
+import inspect
 
 
 def fields(value):
@@ -28,9 +29,11 @@ def fields(value):
 
 
 def _plain(value):
-    return type(value).__module__ not in ("builtins", "numpy") and isinstance(
-        getattr(value, "__dict__", None), dict) and not isinstance(value, type) and not callable(
-        value) and not hasattr(value, "__get__")
+    """An instance of a class of the user's, holding its attributes (one with ``__call__``
+    too: ``spring`` by ``self``), not a function, a ``functools.partial`` or a class."""
+    return type(value).__module__ not in ("builtins", "numpy", "functools") and isinstance(
+        getattr(value, "__dict__", None), dict) and not isinstance(value, type) and not (
+        inspect.isroutine(value)) and not hasattr(value, "__get__")
 
 
 def rebuilt(value, changed):
