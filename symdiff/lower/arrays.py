@@ -281,7 +281,7 @@ def method_call(frame, node, target, bind):
                         [func.value] + list(node.args), node.keywords)
         ast.copy_location(call, node)
     op, call = written_out(frame, op, call, f"the method {func.attr}") or (op, call)
-    op, call = bounded(op, call)  # ``x.clip(max=hi)`` is ``np.minimum(x, hi)``
+    op, call = bounded(op, call, method=True)  # ``x.clip(max=hi)``: ``np.minimum(x, hi)``
     rule = rule_of(op)
     args = bind(frame, rule, call, f"the method {func.attr}")
     module = frame.unit.global_name("np", sys.modules["numpy"])

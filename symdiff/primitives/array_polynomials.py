@@ -71,7 +71,8 @@ _POWERS = "numpy.arange(p.size)[::-1]"
 @dataclass(frozen=True)
 class _ByCoefficients:
     """``polyval``'s adjoint of ``p``: ``g`` times the powers of ``x`` each coefficient
-    multiplies, summed over ``x``'s elements (``x``'s axes contracted with ``g``'s)."""
+    multiplies, summed over ``x``'s elements (``x``'s axes contracted with ``g``'s), in
+    ``p``'s dtype (a float32 ``x`` to int64 powers is float64)."""
 
     x: object  # x's type
     dtype: str  # p's
@@ -86,8 +87,7 @@ class _ByCoefficients:
             powers = _text(f"x[{column}] ** {_POWERS}", names, x=x, p=p)
             term = _text("g @ w" if ndim == 1 else f"numpy.tensordot(g, w, axes={ndim})",
                          names, g=g, w=powers)
-        widest = t.broadcast((t.Array(self.dtype, 1, ()), self.x)).dtype if ndim else "float64"
-        return term if widest == self.dtype else _as(term, self.dtype, names)
+        return term if self.dtype == "float64" else _as(term, self.dtype, names)
 
 
 @dataclass(frozen=True)

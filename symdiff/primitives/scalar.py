@@ -255,7 +255,8 @@ _FUNCTIONS = (  # the gamma family (digamma, trigamma: see special.py), integers
               "the gradient goes to the argument returned; x's on the bounds themselves; "
               "a nan argument is the one returned (x, then lo, then hi)",
               params=("x", "lo", "hi"), numpy=("clip",), result=pick,
-              keywords=(("a_min", "lo"), ("a_max", "hi"), ("min", "lo"), ("max", "hi")),
+              keywords=(("a_min", "lo"), ("a_max", "hi")), optional=(("min", "lo"),
+                                                                     ("max", "hi")),
               without=(("lo", "min"), ("hi", "max"))),
 )
 
