@@ -154,6 +154,14 @@ def module_attribute(module, attr):
     return None
 
 
+def numpy_method(ufunc, attr):
+    """The meaning of ``numpy.<ufunc>.<attr>`` where the registry names an array function
+    so (a ufunc's method: ``numpy.subtract.outer``), else None; ``numpy.<ufunc>`` itself
+    is a primitive, not a module."""
+    found = array_names()["functions"].get(f"{ufunc}.{attr}")
+    return None if found is None else Meaning("primitive", found)
+
+
 def lookup(name, closure, globals_):
     """The object a free name refers to (autograd's NumPy as the NumPy it wraps), or a
     ``KeyError``."""

@@ -29,6 +29,7 @@ from symdiff.frontend.resolve import lookup
 from symdiff.ir import nodes as ir
 from symdiff.lower import casts, operands
 from symdiff.lower.array_calls import written_out
+from symdiff.lower.bounds import bounded
 from symdiff.lower.containers import container_of
 from symdiff.lower.names import meaning_of, scope_of
 from symdiff.lower.operands import reads_of
@@ -280,10 +281,11 @@ def method_call(frame, node, target, bind):
                         [func.value] + list(node.args), node.keywords)
         ast.copy_location(call, node)
     op, call = written_out(frame, op, call, f"the method {func.attr}") or (op, call)
+    op, call = bounded(op, call, method=True)  # ``x.clip(max=hi)``: ``np.minimum(x, hi)``
     rule = rule_of(op)
     args = bind(frame, rule, call, f"the method {func.attr}")
     module = frame.unit.global_name("np", sys.modules["numpy"])
-    spelled = None if rule.array_vjp is not None else f"{module}.{func.attr}"  # ``x.clip``
+    spelled = None if rule.array_vjp is not None else f"{module}.{call.func.attr}"  # x.clip
     return operands.emit_op(frame, op, args, target, family="numpy", module=module,
                             call=spelled)
 

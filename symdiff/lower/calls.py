@@ -26,6 +26,7 @@ from symdiff.ir import nodes as ir
 from symdiff.lower import (array_calls, arrays, changes, container_calls, containers, draws,
                            dtypes, methods, names, objects, operands, ranges, records, tables,
                            takes)
+from symdiff.lower.bounds import bounded
 from symdiff.lower.spellings import scipy_spelling, spelled
 from symdiff.lower.statics import check_statics, constant_axes, constant_contraction
 from symdiff.lower.kind_tests import kind_test
@@ -189,6 +190,7 @@ def primitive_call(frame, op, node, shown, target):
         if joined is not None:
             return joined
     op, node = array_calls.written_out(frame, op, node, shown) or (op, node)  # reshape_2
+    op, node = bounded(op, node)  # ``np.clip(x, a_max=hi)`` is ``np.minimum(x, hi)``
     node, like = dtypes.dtype_keyword(frame, op, node, shown)  # ``dtype=x.dtype``
     if op == "round" and [k.arg for k in node.keywords] == ["ndigits"] and len(node.args) == 1:
         node = ast.Call(node.func, node.args + [node.keywords[0].value], [])  # by position

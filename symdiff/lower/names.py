@@ -20,7 +20,7 @@ import math
 
 from symdiff.errors import UndefinedNameError, UnknownFunctionError, UnsupportedSyntaxError
 from symdiff.frontend.resolve import (Meaning, classify, lookup, module_attribute,
-                                      parameter_defaults)
+                                      numpy_method, parameter_defaults)
 from symdiff.ir import nodes as ir
 from symdiff.analysis.expression_types import STRING_METHODS
 from symdiff.core import types as t
@@ -173,6 +173,11 @@ def attribute_operand(frame, node):
 
 
 def module_member(frame, node):
+    ufunc = node.value  # ``np.subtract.outer``: the array function ``subtract.outer``
+    if isinstance(ufunc, ast.Attribute) and isinstance(ufunc.value, ast.Name) and (
+            numpy_method(ufunc.attr, node.attr) and scope_of(frame, ufunc.value.id) is None) and (
+            meaning_of(frame, ufunc.value.id, ufunc.value) == Meaning("module", "numpy")):
+        return numpy_method(ufunc.attr, node.attr)
     if isinstance(node.value, ast.Attribute):  # scipy.special.erf, st.norm.cdf
         base = module_member(frame, node.value)
     elif not isinstance(node.value, ast.Name) and frame.unit.array_code:

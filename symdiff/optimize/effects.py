@@ -6,7 +6,8 @@ from its arguments alone and changes nothing: a function of ``math`` (under the 
 generated code calls ``math`` by), one of numpy's elementwise functions of the registry
 (under the user's alias), or a builtin of ``PURE_BUILTINS`` (those the registry's texts call,
 and ``len``, ``range``, ``reversed``) no name of the module shadows, or numpy's reductions
-and products of arrays (``NUMPY_PURE``), ``numpy.linalg``'s (``LINALG_PURE``) and its
+and products of arrays (``NUMPY_PURE``), those of a dotted name (``DOTTED_PURE``:
+``numpy.linalg``'s, ``np.add.outer``) and its
 views of one (``NUMPY_VIEWS``); a call making a new array (``np.zeros_like``) may
 be moved but never merged with another (each is a buffer of its own).  Every other call may have effects: a list's ``append`` or ``pop`` (the user's
 stack, its adjoint stack, the generated ``push`` and ``pop``), a function with its own
@@ -39,10 +40,10 @@ _MADE = frozenset(("array", "asarray", "copy", "concatenate", "stack", "hstack",
 # array functions (reductions, products, ``where``) but those that make or view arrays
 NUMPY_PURE = frozenset(name for name in array_names()["functions"] if "." not in name) - (
     NUMPY_ALLOCATING | NUMPY_VIEWS | _MADE)
-# ``numpy.linalg``'s functions of the registry (``np.linalg.eigh(a)``): each computes new
-# arrays from its argument and changes nothing
-LINALG_PURE = frozenset(name.partition(".")[2] for name in array_names()["functions"]
-                        if name.startswith("linalg."))
+# numpy's functions of the registry named by a dotted path: ``numpy.linalg``'s
+# (``np.linalg.eigh(a)``) and the ufuncs' methods (``np.subtract.outer(a, b)``): each
+# computes new arrays from its arguments and changes nothing
+DOTTED_PURE = frozenset(name for name in array_names()["functions"] if "." in name)
 
 
 @dataclass(frozen=True)
@@ -77,8 +78,9 @@ class Calls:
 
     def _is_module_function(self, func, allocating=False):
         if isinstance(func, ex.Attribute) and isinstance(func.value, ex.Attribute) and (
-                func.value.attr == "linalg" and isinstance(func.value.value, ex.Name)):
-            return func.value.value.id in self.numpy_names and func.attr in LINALG_PURE
+                isinstance(func.value.value, ex.Name)):  # ``np.linalg.det``, ``np.add.outer``
+            return func.value.value.id in self.numpy_names and (
+                f"{func.value.attr}.{func.attr}" in DOTTED_PURE)
         if not (isinstance(func, ex.Attribute) and isinstance(func.value, ex.Name)):
             return False
         module = func.value.id

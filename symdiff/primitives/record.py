@@ -77,6 +77,11 @@ class Primitive:
     scatters: bool = False  # its VJP adds ``g`` at an index of ``x``'s adjoint (``Scattered``)
     effectful: bool = False  # a draw: changes a generator's state (``random``)
     by_position: int = None  # an array operation's parameters a call may give by position
+    keywords: tuple = ()  # (keyword, parameter): NumPy's names of its parameters (``a_min``)
+    optional: tuple = ()  # ... and the names by which one may be left out, standing for None
+    # (``min``, ``max``: the method's, and the function's since NumPy 2.1, not mixed with those)
+    without: tuple = ()  # (parameter, op): the record a call computes where that parameter
+    # is None or left out, of the others in order (``np.clip(x, None, hi)``: ``minimum``)
 
     @property
     def arity(self):

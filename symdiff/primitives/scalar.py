@@ -254,7 +254,10 @@ _FUNCTIONS = (  # the gamma family (digamma, trigamma: see special.py), integers
               ((-3, 3), (-2, -0.5), (0.5, 2)),
               "the gradient goes to the argument returned; x's on the bounds themselves; "
               "a nan argument is the one returned (x, then lo, then hi)",
-              params=("x", "lo", "hi"), numpy=("clip",), result=pick),
+              params=("x", "lo", "hi"), numpy=("clip",), result=pick,
+              keywords=(("a_min", "lo"), ("a_max", "hi")), optional=(("min", "lo"),
+                                                                     ("max", "hi")),
+              without=(("lo", "min"), ("hi", "max"))),
 )
 
 # the functions of ``operator`` that are an operation on numbers: the op of each
@@ -272,7 +275,7 @@ def operator_op(obj):
     return _OPERATOR_MODULE.get(name) if getattr(operator, name, None) is obj else None
 
 
-NONE_HINTS = {"clip": "for one bound alone, np.maximum(x, lo) or np.minimum(x, hi)"}
+NONE_HINTS = {"clip": "give one bound at least (np.clip(x, None, hi) is np.minimum(x, hi))"}
 
 _LATER = tuple(  # Python 3.13
     primitive("fma", "math.fma(x, y, z)", ("y", "x", "1.0"), ((-3, 3),) * 3,

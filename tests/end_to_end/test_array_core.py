@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import symdiff
+import symdiff.tape
 from symdiff import SymdiffError
 from symdiff.errors import UnknownFunctionError
 from symdiff.frontend.kinds import kind_of
@@ -419,18 +420,27 @@ def test_a_reduction_takes_a_number_whole_and_refuses_an_axis_of_it():
         symdiff.grad(along_an_axis)(0.5)
 
 
-def test_a_none_bound_of_clip_is_refused_at_the_none():
+def test_a_clip_of_one_bound_is_the_maximum_or_minimum_and_of_none_is_refused_at_the_none():
+    """``np.clip(x, lo, None)`` computes ``np.maximum(x, lo)``, ``np.clip(x, None, hi)``
+    ``np.minimum(x, hi)`` (their gradients against the tape's); two None bounds are
+    refused at the first."""
     def lower_bound(x):
         return np.sum(np.clip(x, 0.1, None) ** 2)
 
     def upper_bound(x):
         return np.sum(np.clip(x, None, 0.5) ** 2)
-    for fn in (lower_bound, upper_bound):
-        with pytest.raises(SymdiffError, match="not None") as refused:
-            symdiff.grad(fn)(normal(3))
-        error = refused.value
-        assert error.source_line[error.col_offset:].startswith("None")
-        assert "np.maximum" in str(error)
+
+    def no_bound(x):
+        return np.sum(np.clip(x, None, None) ** 2)
+    x = normal(5)
+    for fn, made in ((lower_bound, "np.maximum(x, 0.1)"), (upper_bound, "np.minimum(x, 0.5)")):
+        gradient = symdiff.grad(fn)
+        np.testing.assert_allclose(gradient(x), symdiff.tape.grad(fn)(x), rtol=1e-12)
+        assert made in gradient.source
+    with pytest.raises(SymdiffError, match="not None") as refused:
+        symdiff.grad(no_bound)(x)
+    error = refused.value
+    assert error.source_line[error.col_offset:].startswith("None, None")
 
 
 def test_a_sided_stack_of_a_list_by_name_joins_by_its_elements_axes():

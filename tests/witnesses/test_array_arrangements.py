@@ -28,6 +28,14 @@ CALLS = {
     "tensordot pairs": lambda x: np.tensordot(x, x, axes=([0], [0])),
     "sinc": lambda x: np.sinc(x),
     "matrix_power": lambda x: np.linalg.matrix_power(x[:, :3], 3),
+    "polyval": lambda x: np.polyval(x[0], x[1:]),
+    "polyval of a number": lambda x: np.polyval(x[:, 0], 0.7),
+    "polyder": lambda x: np.polyder(x[0]) * np.sum(np.polyder(x[1], 2)),
+    "add.outer": lambda x: np.add.outer(x[0], x[1:]),
+    "subtract.outer": lambda x: np.subtract.outer(x, x[0]),
+    "multiply.outer": lambda x: np.multiply.outer(x[:, 1], x),
+    "divide.outer": lambda x: np.divide.outer(x[0], x[1] ** 2 + 1.0),
+    "maximum.outer": lambda x: np.maximum.outer(x[0], x[1]) + np.minimum.outer(x[2], x[0]),
 }
 
 

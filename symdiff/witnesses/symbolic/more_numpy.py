@@ -1,6 +1,7 @@
 """More NumPy functions in the sympy witness: ``np.median``, ``np.quantile`` and
 ``np.percentile`` of one ``q``, by their own definition at the point, and those NumPy's own
-code computes on arrays of sympy values (``NUMPY_OWN``: ``cross``, ``convolve``...), and
+code computes on arrays of sympy values (``NUMPY_OWN``: ``cross``, ``convolve``,
+``polyval``...), and
 ``np.select`` of its conditions' truth at the point.
 
 Expects an ``ArrayReader`` (its ``numbers_of``) and arrays of sympy values.  Guarantees
@@ -14,7 +15,7 @@ NumPy's default), or the one place below (``lower``) or above (``higher``):
 
 import math
 
-from symdiff.witnesses.symbolic.arrays import lifted, numpy, operand, plain
+from symdiff.witnesses.symbolic.arrays import _elementwise, lifted, numpy, operand, plain
 
 _PARAMS = ("q", "axis", "out", "overwrite_input", "method", "keepdims")
 
@@ -57,7 +58,7 @@ def _quantile(scale):
 
 
 NUMPY_OWN = ("cross", "convolve", "correlate", "append", "split", "array_split", "hsplit",
-             "vsplit", "dstack", "real", "atleast_3d")
+             "vsplit", "dstack", "real", "atleast_3d", "polyval", "polyder")
 def _condition(reader, condition, node):
     """A condition's truth at the point: a boolean array (or a bool)."""
     if hasattr(condition, "dtype") and condition.dtype == object:
@@ -75,3 +76,18 @@ def _select(reader, func, args, kwargs, node):
 
 CALLS = {"median": _quantile(None), "quantile": _quantile(1.0),
              "percentile": _quantile(100.0), "select": _select}
+
+
+def clipped(reader, args, kwargs, node):
+    """``np.clip`` (``x.clip``) of its bounds by position or by NumPy's keywords (a None
+    or missing one no bound): per element, the larger with the lower bound, then the
+    smaller with the upper, as NumPy returns them at the point."""
+    given = dict(zip(("a", "a_min", "a_max"), args))
+    low = given.get("a_min", kwargs.get("a_min", kwargs.get("min")))
+    high = given.get("a_max", kwargs.get("a_max", kwargs.get("max")))
+
+    def clip(x, *bounds):
+        if low is not None:
+            x, bounds = reader.pick("max", (x, bounds[0]), node), bounds[1:]
+        return x if high is None else reader.pick("min", (x, bounds[0]), node)
+    return _elementwise(clip, *(operand(v) for v in (given["a"], low, high) if v is not None))

@@ -27,7 +27,7 @@ from symdiff.witnesses.tape import array_more as more
 from symdiff.witnesses.tape import array_reductions as reductions
 from symdiff.witnesses.tape import array_shapes as shapes
 from symdiff.witnesses.tape.array_ufuncs import ufunc_table
-from symdiff.witnesses.tape.arrays import ArrayValue, is_ndarray, is_tape, numpy, offer
+from symdiff.witnesses.tape.arrays import ArrayValue, is_ndarray, is_tape, lift, numpy, offer
 from symdiff.witnesses.tape.value import Value, _offer
 
 _DIFFERENTIABLE = {  # numpy's name -> the tape's function
@@ -53,7 +53,8 @@ _DIFFERENTIABLE = {  # numpy's name -> the tape's function
     **{name: getattr(more, name) for name in (
         "median", "quantile", "percentile", "nansum", "nanmean", "nanmax", "nanmin", "cross",
         "convolve", "correlate", "append", "split", "array_split", "hsplit", "vsplit",
-        "linspace", "dstack", "select", "real", "imag", "nan_to_num", "atleast_3d")},
+        "linspace", "dstack", "select", "real", "imag", "nan_to_num", "atleast_3d",
+        "polyval", "polyder")},
     "tensordot": arrangements.tensordot, "vdot": arrangements.vdot, "ptp": arrangements.ptp, "sinc": arrangements.sinc,
 }
 _LINALG = {"norm": reductions.norm, "solve": linalg.solve, "inv": linalg.inv,
@@ -68,6 +69,14 @@ _READING = ("shape", "ndim", "size", "argmax", "argmin", "argsort", "nonzero", "
             "around", "searchsorted", "isnan", "isfinite", "isinf", "sign", "floor", "ceil",
             "result_type", "iscomplexobj", "isrealobj")
 _REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min"}
+_OUTER = ("add", "subtract", "multiply", "divide", "maximum", "minimum")
+
+
+def _outer_operands(a, b):
+    """``ufunc.outer(a, b)`` is ``ufunc(a', b)``, ``a'`` of ``b``'s axes of size one
+    behind its own."""
+    behind, data = numpy().ndim(lift(b)[0]), lift(a)[0]
+    return (shapes.reshape(a, data.shape + (1,) * behind) if data.ndim else a), b
 
 
 def _numbers(x):
@@ -125,6 +134,8 @@ def array_ufunc(ufunc, method, inputs, kwargs):
         return None
     if method == "reduce" and name in _REDUCE and set(kwargs) <= {"axis", "keepdims"}:
         return _DIFFERENTIABLE[_REDUCE[name]](*inputs, **kwargs)
+    if method == "outer" and name in _OUTER and len(inputs) == 2 and not kwargs:
+        return ufunc_table()[name](*_outer_operands(*inputs))
     extra = {"matmul": linalg.matmul, "clip": shapes.clip}
     found = ufunc_table().get(name) or extra.get(name)
     if method != "__call__" or found is None or kwargs:

@@ -2,7 +2,7 @@
 ``median``, ``quantile`` and ``percentile`` (linear interpolation), ``nansum``,
 ``nanmean``, ``nanmax``, ``nanmin``, ``cross``, ``convolve``, ``correlate``, ``append``,
 ``split``, ``array_split``, ``hsplit``, ``vsplit``, ``linspace``, ``dstack``, ``select``,
-``real``, ``imag``, ``nan_to_num`` and ``atleast_3d``.
+``real``, ``imag``, ``nan_to_num``, ``atleast_3d``, ``polyval`` and ``polyder``.
 
 Expects ArrayValues, Values and data mixed.  Guarantees NumPy's values, with the
 derivatives of the tape functions they are made of (none stated here):
@@ -12,6 +12,7 @@ derivatives of the tape functions they are made of (none stated here):
     np.cross(a, b)        stack([a1 b2 - a2 b1, a2 b0 - a0 b2, a0 b1 - a1 b0], axis=-1)
     np.convolve(a, v)     the sum over i of a[i] v padded to start at i
     np.split(x, 2)        [x[:n // 2], x[n // 2:]]
+    np.polyval(p, x)      ((0 * x + p0) * x + p1) * x + p2   (NumPy's loop)
 """
 
 import math
@@ -230,3 +231,20 @@ def atleast_3d(*arys):
     np = numpy()
     found = [deep(a) for a in arys]
     return found[0] if len(found) == 1 else found
+
+
+def polyval(p, x):
+    """NumPy's own loop: ``y = y * x + c`` for each coefficient ``c``, the highest
+    first, from zeros of ``x``'s shape."""
+    found = numpy().zeros_like(lift(x)[0])
+    for k in range(lift(p)[0].shape[0]):
+        found = _op("add")(_op("multiply")(found, x), getitem(p, k))
+    return found
+
+
+def polyder(p, m=1):
+    """``p[:-1] * arange(n, 0, -1)`` (``n`` the degree), ``m`` times."""
+    for _ in range(m):
+        n = lift(p)[0].shape[0] - 1
+        p = _op("multiply")(getitem(p, slice(None, -1)), numpy().arange(n, 0, -1))
+    return p

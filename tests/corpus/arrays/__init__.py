@@ -8,7 +8,8 @@ The functions live in modules by what they exercise; this package gathers them:
     CATEGORIES["linalg"]        @, dot, matmul, inner, outer, einsum, transpose, np.linalg
     CATEGORIES["indexing"]      shapes, indexing, loops over arrays, writes, lists of arrays
     CATEGORIES["models"]        losses, layers, attention, recurrences, stencils, kernels,
-                                robust statistics and signals (``signals``)
+                                robust statistics and signals (``signals``), polynomials,
+                                pairwise tables and clipped losses (``polynomials``)
     CATEGORIES["idioms"]        NumPy as people write it: imports by name, autograd's
                                 numpy, norms by axis, masks combined, stacks, squeeze
     CATEGORIES["containers"]    arrays in lists, tuples and dicts: a params dict, lists of
@@ -29,14 +30,14 @@ do not take arrays yet; they opt in by reading ``ARRAY_CASES`` when they do.
 """
 
 from . import (containers, elementwise, for_autograd, idioms, indexing, linalg, models,
-               moves, reductions, signals, slices)
+               moves, polynomials, reductions, signals, slices)
 
 CATEGORIES = {
     "elementwise": elementwise.CASES,
     "reductions": reductions.CASES,
     "linalg": linalg.CASES,
     "indexing": indexing.CASES,
-    "models": models.CASES + signals.CASES,
+    "models": models.CASES + signals.CASES + polynomials.CASES,
     "idioms": idioms.CASES + for_autograd.CASES,
     "containers": containers.CASES,
     "moves": moves.CASES,
