@@ -313,6 +313,16 @@ RECORDS = table(
            numpy=("real",), total=True, jvp=linear()),
     _array("imag", "numpy.imag(a)", ("a",), _floats, lambda args, out: (None,),
            numpy=("imag",), total=True, jvp=lambda args, out: (None,)),
+    _array("conj", "numpy.conj(a)", ("a",), _floats, lambda args, out: (_Texted("g", ("a",)),),
+           numpy=("conj", "conjugate"), total=True, jvp=linear()),
+    _array("ascontiguousarray", "numpy.ascontiguousarray(a)", ("a",), _floats,
+           lambda args, out: (_Texted("g", ("a",)),), numpy=("ascontiguousarray",),
+           total=True, jvp=linear()),
+    _array("around", "numpy.around(a, decimals)", ("a", "decimals"), _floats,
+           lambda args, out: (None, None), defaults=(0,), ints=("decimals",),
+           numpy=("around", "round"), total=True, jvp=lambda args, out: (None, None)),
+    _array("fix", "numpy.fix(a)", ("a",), _floats, lambda args, out: (None,),
+           numpy=("fix",), total=True, jvp=lambda args, out: (None,)),
     _array("nan_to_num", "numpy.nan_to_num(a)", ("a",), _floats, lambda args, out: (
         _Texted("numpy.where(numpy.isfinite(a), g, 0.0)", ("a",)),), numpy=("nan_to_num",),
            total=True, jvp=lambda args, out: (_Texted("numpy.where(numpy.isfinite(a), g, "
@@ -342,6 +352,7 @@ STATICS = {
     "percentile": {"q": "percent", "axis": "axes", "keepdims": "bool", "method": "method"},
     "convolve": {"mode": "mode"}, "correlate": {"mode": "mode"},
     "append": {"axis": "axis"},
+    "around": {"decimals": "int"},
 }
 HINTS = {
     "median": "it takes an array of floats and a constant axis (one, or None)",
@@ -355,5 +366,6 @@ HINTS = {
     "append": "it takes an array and an array or a number (axis=None), or two arrays of "
               "one number of axes and a constant axis",
     **{name: "it takes an array of floats (complex values are refused)" for name in (
-        "real", "imag", "nan_to_num", "atleast_3d")},
+        "real", "imag", "conj", "ascontiguousarray", "fix", "nan_to_num", "atleast_3d")},
+    "around": "it takes an array of floats and a constant number of decimals",
 }

@@ -1,7 +1,8 @@
 """The records of ``array_more``: ``median``, ``quantile``, ``percentile``, ``nansum``,
 ``nanmean``, ``nanmax``, ``nanmin``, ``cross``, ``convolve``, ``correlate`` and
 ``append``, and the parts of ``array_splits`` (``split``, ``array_split``, ``hsplit``,
-``vsplit``), ``dstack`` (``array_joins``), ``select`` (``array_selects``), ``real``, ``imag``, ``nan_to_num``, ``atleast_3d``, ``trace`` with an offset,
+``vsplit``), ``dstack`` (``array_joins``), ``select`` (``array_selects``), ``real``, ``imag``, ``conj``, ``ascontiguousarray``,
+``round``/``around``, ``fix``, ``nan_to_num``, ``atleast_3d``, ``trace`` with an offset,
 ``average`` with ``keepdims``, ``linspace`` and
 ``asarray`` of an int, through ``symdiff.grad``, ``symdiff.jvp`` and ``symdiff.hessian`` on small
 functions using them.
@@ -157,6 +158,13 @@ def real_parts_and_deeper(x):
         np.atleast_3d(x) ** 3) + np.sum(np.imag(x) + x)
 
 
+def conjugated_and_rounded(x):
+    """Of float arrays: ``conj`` and ``ascontiguousarray`` are the array itself, the
+    roundings are steps (derivative 0 where they do not jump)."""
+    return np.sum(np.conj(x) * np.conjugate(x) * np.ascontiguousarray(x.T).T) + np.sum(
+        x * np.round(x) + np.around(x, 1) * x + np.fix(x) * x)
+
+
 def traced_off_the_diagonal(x):
     return np.trace(x, offset=1) * np.trace(x) + np.trace(x, -1) ** 2
 
@@ -213,6 +221,9 @@ def _cases(rng):
     for n, m in ((6, 3), (3, 6), (5, 4), (4, 5), (5, 5), (2, 6), (6, 1)):
         cases += [(convolved, (normal(size=n), normal(size=m))),
                   (correlated, (normal(size=n), normal(size=m)))]
+    steps = np.random.default_rng(20261204)  # points 0.02 past a tenth: off every jump
+    cases += [(conjugated_and_rounded, (np.round(steps.normal(size=shape), 1) + 0.02,))
+              for shape in (5, (3, 4))]
     return cases
 
 

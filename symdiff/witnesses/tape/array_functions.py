@@ -55,6 +55,7 @@ _DIFFERENTIABLE = {  # numpy's name -> the tape's function
         "convolve", "correlate", "append", "split", "array_split", "hsplit", "vsplit",
         "linspace", "dstack", "select", "real", "imag", "nan_to_num", "atleast_3d",
         "polyval", "polyder")},
+    **{name: more.real for name in ("conj", "conjugate", "ascontiguousarray")},  # of floats
     "tensordot": arrangements.tensordot, "vdot": arrangements.vdot, "ptp": arrangements.ptp, "sinc": arrangements.sinc,
 }
 _LINALG = {"norm": reductions.norm, "solve": linalg.solve, "inv": linalg.inv,
@@ -66,7 +67,7 @@ _LINALG = {"norm": reductions.norm, "solve": linalg.solve, "inv": linalg.inv,
 _LIKE = ("zeros_like", "ones_like", "full_like", "empty_like")
 _READING = ("shape", "ndim", "size", "argmax", "argmin", "argsort", "nonzero", "flatnonzero",
             "count_nonzero", "any", "all", "isclose", "allclose", "array_equal", "round",
-            "around", "searchsorted", "isnan", "isfinite", "isinf", "sign", "floor", "ceil",
+            "around", "fix", "searchsorted", "isnan", "isfinite", "isinf", "sign", "floor", "ceil",
             "result_type", "iscomplexobj", "isrealobj")
 _REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min"}
 _OUTER = ("add", "subtract", "multiply", "divide", "maximum", "minimum")
