@@ -69,12 +69,24 @@ def _dot_vjp(args, out):
 # --- outer and inner ------------------------------------------------------------------------
 
 def outer(args, consts):
-    """``numpy.outer`` of two vectors."""
-    if not _arrays(args, (1,), (1,)):
+    """``numpy.outer`` of two arrays of one axis or more (each read flat, as NumPy
+    does): a matrix, an axis of size one where a vector's is."""
+    if len(args) != 2 or not all(isinstance(a, t.Array) and a.ndim for a in args):
         return None
     x, y = args
-    units = tuple(a for a, kind in enumerate(args) if 0 in kind.unit_axes)
+    units = tuple(a for a, kind in enumerate(args) if kind.ndim == 1 and 0 in kind.unit_axes)
     return t.Array(_dtype(x, y), 2, units)
+
+
+def _outer_vjp(args, out):
+    """``g @ y`` and ``x @ g`` of vectors; of arrays of more axes, of them flat, shaped
+    back."""
+    x, y = args
+    flat_y = "y" if y.ndim == 1 else "y.ravel()"
+    flat_x = "x" if x.ndim == 1 else "x.ravel()"
+    dx = f"g @ {flat_y}" if x.ndim == 1 else f"(g @ {flat_y}).reshape(x.shape)"
+    dy = f"{flat_x} @ g" if y.ndim == 1 else f"({flat_x} @ g).reshape(y.shape)"
+    return Text(dx, ("x", "y")), Text(dy, ("x", "y"))
 
 
 def inner(args, consts):
@@ -295,8 +307,7 @@ _OPERANDS = ("x", "y", "z", "w")
 RECORDS = table(
     _array("dot", "numpy.dot(x, y)", ("x", "y"), dotted, _dot_vjp, numpy=("dot",),
            jvp=linear(0, 1)),
-    _array("outer", "numpy.outer(x, y)", ("x", "y"), outer,
-           lambda args, out: (Text("g @ y", ("x", "y")), Text("x @ g", ("x", "y"))),
+    _array("outer", "numpy.outer(x, y)", ("x", "y"), outer, _outer_vjp,
            numpy=("outer",), jvp=linear(0, 1)),
     _array("inner", "numpy.inner(x, y)", ("x", "y"), inner, _inner_vjp, numpy=("inner",),
            jvp=linear(0, 1)),
@@ -346,7 +357,7 @@ STATICS = {"einsum": {"subscripts": "str"},
            **decompositions.STATICS, **least_squares.STATICS}
 HINTS = {
     "dot": "it takes arrays of one or two axes, or an array and a number",
-    "outer": "it takes two vectors (arrays of 1 axis)",
+    "outer": "it takes two arrays of one axis or more (read flat)",
     "inner": "it takes arrays of one or two axes",
     "vdot": "it takes two arrays of floats of one size",
     "kron": "it takes two vectors or two matrices",
