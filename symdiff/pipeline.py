@@ -53,6 +53,7 @@ from symdiff.backend.to_python import to_python
 from symdiff.lower.desugar import desugar
 from symdiff.lower.hoist import hoist_invariants
 from symdiff.lower.normalize import normalize
+from symdiff.lower.user_names import name_by_the_user
 from symdiff.optimize.driver import optimize_function
 
 STAGES = ("parse", "fence", "desugar", "lower", "hoist", "differentiate", "optimize", "to_python",
@@ -90,8 +91,9 @@ def lower(parsed, *, forward=False, debug=None, kinds=None, seeded=False):
         desugared = desugar(parsed, kinds)
     show("desugar", desugared)
     with stage("lower", parsed):
-        program = annotate(number_statements(normalize(desugared, allow_tuple=forward,
-                                                       kinds=kinds, any_result=seeded or forward)))
+        program = annotate(number_statements(name_by_the_user(normalize(
+            desugared, allow_tuple=forward, kinds=kinds, any_result=seeded or forward),
+            desugared.tree)))
     verify(program, "lower")
     show("lower", program)
     with stage("hoist", parsed):

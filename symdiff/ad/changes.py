@@ -15,7 +15,8 @@ over the container's (``sum``: every element; ``min`` and ``max``: the element r
 reverse step reads the container (``containers.restores``).
 """
 
-from symdiff.ad.containers import (added, added_into, container_operands, place, restores,
+from symdiff.ad.additions import added
+from symdiff.ad.containers import (added_into, container_operands, place, restores,
                                    written_out, zeros)
 from symdiff.ad.environment import (adjoint, builtin, length_of, library_function, names_for,
                                     overwrites, restoring_from_tape, saving, stack_names)

@@ -8,7 +8,8 @@ expression is written by ``core.expr.to_ast``, a target that is a place
 (``xs[k]``) as a subscript, a ``Comment`` becomes an
 ``ir.syntax.Comment``, and ``range``/``reversed`` are called by the names the generated
 code has for them (an alias where the user's code shadows one).  Nothing is added,
-dropped or reordered.
+dropped or reordered, but the parts of one call read in order are written as the call
+unpacked (``backend.unpacking``).
 
 With ``target="numba"`` the same statements are written in the subset ``numba.njit``
 compiles (``backend.numba_target``): each save stack is one list per type of value it
@@ -21,6 +22,7 @@ import sys
 from dataclasses import replace
 
 from symdiff.backend.fields import attribute_reads
+from symdiff.backend.unpacking import unpacked
 from symdiff.errors import InternalError
 from symdiff.ir import sweeps as sw
 from symdiff.backend.numba_spellings import tables_as_tuples
@@ -98,7 +100,7 @@ def statements(block, builtins=None):
     out = []
     for stmt in block:
         out += _WRITERS.get(type(stmt), _unknown)(stmt, builtins)
-    return out
+    return unpacked(out)
 
 
 def _assign(target, value):

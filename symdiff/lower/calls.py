@@ -24,8 +24,8 @@ from symdiff.core import types as t
 from symdiff.errors import InternalError, UnknownFunctionError, UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
 from symdiff.lower import (array_calls, arrays, changes, container_calls, containers, draws,
-                           dtypes, methods, names, objects, operands, ranges, records, tables,
-                           takes)
+                           dtypes, list_joins, methods, names, objects, operands, ranges,
+                           records, tables, takes)
 from symdiff.lower.bounds import bounded
 from symdiff.lower.spellings import scipy_spelling, spelled
 from symdiff.lower.statics import check_statics, constant_axes, constant_contraction
@@ -186,7 +186,7 @@ def primitive_call(frame, op, node, shown, target):
     if op in VARIADIC and not (op == "hypot" and len(node.args) == 2 and not node.keywords):
         return variadic_call(frame, op, node, shown, target)
     if op in JOINS or op in AS_STACK or op in SIDED:  # ``np.stack(xs)`` of a list by name
-        joined = changes.joined_list(frame, op, node, target)
+        joined = list_joins.joined_list(frame, op, node, target)
         if joined is not None:
             return joined
     op, node = array_calls.written_out(frame, op, node, shown) or (op, node)  # reshape_2
@@ -263,7 +263,7 @@ def bind_primitive(frame, rule, node, shown):
     written = list(node.args) + [k.value for k in node.keywords]
     _refuse_none_operands(frame, rule, named, shown)
     strings = {id(named[p]) for p, kind in array_statics(rule.name).items()
-               if kind in ("str", "kind", "order", "mode", "method")
+               if kind in ("str", "kind", "order", "mode", "method", "indexing")
                and p in named}  # ``einsum("ij->i", a)``
     axes = {id(named[p]): (constant_contraction if kind == "contraction" else constant_axes)(
         named[p]) for p, kind in array_statics(rule.name).items() if kind in (

@@ -38,6 +38,7 @@ STATIC = {"axis": (lambda v: v is None or type(v) is int, "an int or None"),
           "percent": (lambda v: type(v) in (int, float) and 0 <= v <= 100,
                       "a number from 0 to 100"),
           "mode": (lambda v: v in ("full", "valid", "same"), "'full', 'valid' or 'same'"),
+          "indexing": (lambda v: v in ("xy", "ij"), "'xy' or 'ij'"),
           "method": (lambda v: v in ("linear", "lower", "higher"),
                      "'linear', 'lower' or 'higher'"),
           "kind": (lambda v: v is None or v in _SORTS, "None or one of " + ", ".join(

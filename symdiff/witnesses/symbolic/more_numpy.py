@@ -59,7 +59,7 @@ def _quantile(scale):
 
 NUMPY_OWN = ("cross", "convolve", "correlate", "append", "split", "array_split", "hsplit",
              "vsplit", "dstack", "real", "atleast_3d", "polyval", "polyder", "conj",
-             "conjugate", "ascontiguousarray")
+             "conjugate", "ascontiguousarray", "meshgrid")
 def _condition(reader, condition, node):
     """A condition's truth at the point: a boolean array (or a bool)."""
     if hasattr(condition, "dtype") and condition.dtype == object:

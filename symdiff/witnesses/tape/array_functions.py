@@ -54,7 +54,7 @@ _DIFFERENTIABLE = {  # numpy's name -> the tape's function
         "median", "quantile", "percentile", "nansum", "nanmean", "nanmax", "nanmin", "cross",
         "convolve", "correlate", "append", "split", "array_split", "hsplit", "vsplit",
         "linspace", "dstack", "select", "real", "imag", "nan_to_num", "atleast_3d",
-        "polyval", "polyder")},
+        "polyval", "polyder", "meshgrid")},
     **{name: more.real for name in ("conj", "conjugate", "ascontiguousarray")},  # of floats
     "tensordot": arrangements.tensordot, "vdot": arrangements.vdot, "ptp": arrangements.ptp, "sinc": arrangements.sinc,
 }

@@ -20,7 +20,7 @@ import math
 from symdiff.witnesses.tape.array_arrangements import sort
 from symdiff.witnesses.tape.array_reductions import max_, min_, sum_
 from symdiff.witnesses.tape.array_shapes import (array, concatenate, expand_dims, getitem, moveaxis,
-                                                 ravel, reshape, stack, where)
+                                                 broadcast_to, ravel, reshape, stack, where)
 from symdiff.witnesses.tape.array_ufuncs import ufunc_table
 from symdiff.witnesses.tape.arrays import lift, numpy
 
@@ -204,6 +204,17 @@ def select(condlist, choicelist, default=0):
     for condition, choice in reversed(list(zip(condlist, choicelist))):
         found = where(lift(condition)[0], choice, found)
     return found
+
+
+def meshgrid(x, y, indexing="xy"):
+    """The two grids of vectors ``x`` and ``y``: each its vector repeated along the
+    other axis, as ``broadcast_to`` of it stood up or laid down."""
+    nx, ny = lift(x)[0].size, lift(y)[0].size
+    if indexing == "ij":
+        return (broadcast_to(reshape(x, (nx, 1)), (nx, ny)),
+                broadcast_to(reshape(y, (1, ny)), (nx, ny)))
+    return (broadcast_to(reshape(x, (1, nx)), (ny, nx)),
+            broadcast_to(reshape(y, (ny, 1)), (ny, nx)))
 
 
 def real(val):

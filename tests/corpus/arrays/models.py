@@ -91,6 +91,14 @@ def digamma_moment_match(log_alpha, mean_logs):
     return np.sum((digamma(alpha) - digamma(np.sum(alpha)) - mean_logs) ** 2)
 
 
+def gaussian_on_a_grid(centre, log_width, image):
+    """A 2-d Gaussian fitted to an image on the pixel grid ``np.meshgrid`` makes."""
+    X, Y = np.meshgrid(np.arange(image.shape[1]), np.arange(image.shape[0]))
+    width = np.exp(log_width)
+    model = np.exp(-((X - centre[0]) ** 2 + (Y - centre[1]) ** 2) / (2.0 * width ** 2))
+    return np.sum((model - image) ** 2)
+
+
 def masked_mse(pred, target, m):
     diff = np.where(m, pred - target, 0.0)
     return np.sum(diff ** 2) / np.sum(m)
@@ -323,6 +331,8 @@ CASES = [
     at(digamma_moment_match, (normal("dmm", 3, scale=0.3), -np.abs(normal("dmml", 3)) - 0.5),
        (normal("dmm", 4, dtype=F32, scale=0.3), -np.abs(normal("dmml", 4, dtype=F32)) - 0.5),
        wrt="log_alpha"),
+    at(gaussian_on_a_grid, (np.array([1.2, 0.8]), 0.3, positive("gog", 3, 4)),
+       (np.array([2.5, 1.5]), 0.6, positive("gog", 5, 4)), wrt=("centre", "log_width")),
     at(masked_mse, (normal("mmp", 5), normal("mmt", 5), mask("mmm", 5)),
        (normal("mmp", 2, 3), normal("mmt", 2, 3), mask("mmm", 2, 3)), wrt="pred"),
     at(dense_tanh, *batches(lambda n: (normal("dt", 3, 2), normal("dtb", 2), normal(f"dtX{n}", n, 3))),

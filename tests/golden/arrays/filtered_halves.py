@@ -4,11 +4,11 @@ import numpy as np
 def grad_filtered_halves(x, k):
     # line 64: left, right = np.split(np.convolve(x, k, mode="same"), 2)
     convolve_value = np.convolve(x, k, mode='same')
-    split_value = np.split(convolve_value, 2)[0]
-    split_value_1 = np.split(convolve_value, 2)[1]
+    left = np.split(convolve_value, 2)[0]
+    right = np.split(convolve_value, 2)[1]
     # line 65: return np.sum(np.tanh(left) * right) + np.sum(np.cross(x[:3], k[:3]) ** 2)
-    tanh_result = np.tanh(split_value)
-    mul_result = tanh_result * split_value_1
+    tanh_result = np.tanh(left)
+    mul_result = tanh_result * right
     x_part = x[:3]
     k_part = k[:3]
     cross_result = np.cross(x_part, k_part)
@@ -21,7 +21,7 @@ def grad_filtered_halves(x, k):
     dk[:3] += np.cross(dcross_result, x_part)
     dx[:3] += dx_part
     dmul_result = np.full_like(mul_result, 1.0)
-    dtanh_result = dmul_result * split_value_1
+    dtanh_result = dmul_result * right
     dright = dmul_result * tanh_result
     dleft = dtanh_result * (1.0 - tanh_result * tanh_result)
     # line 64: left, right = np.split(np.convolve(x, k, mode="same"), 2)

@@ -6,16 +6,15 @@ def jvp_filtered_halves(x, k, dx, dk):
     convolve_value = np.convolve(x, k, mode='same')
     dconvolve_value = (np.convolve(dx, k, mode='same')
                        + np.convolve(x, dk, mode='same'))
-    split_value = np.split(convolve_value, 2)[0]
-    dsplit_value = np.split(dconvolve_value, 2, axis=0)[0]
-    split_value_1 = np.split(convolve_value, 2)[1]
-    dsplit_value_1 = np.split(dconvolve_value, 2, axis=0)[1]
+    left = np.split(convolve_value, 2)[0]
+    dleft = np.split(dconvolve_value, 2, axis=0)[0]
+    right = np.split(convolve_value, 2)[1]
+    dright = np.split(dconvolve_value, 2, axis=0)[1]
     # line 65: return np.sum(np.tanh(left) * right) + np.sum(np.cross(x[:3], k[:3]) ** 2)
-    tanh_result = np.tanh(split_value)
-    dtanh_result = dsplit_value * (1.0 - tanh_result * tanh_result)
-    mul_result = tanh_result * split_value_1
-    darray_sum_result = np.sum(dtanh_result * split_value_1
-                               + dsplit_value_1 * tanh_result)
+    tanh_result = np.tanh(left)
+    dtanh_result = dleft * (1.0 - tanh_result * tanh_result)
+    mul_result = tanh_result * right
+    darray_sum_result = np.sum(dtanh_result * right + dright * tanh_result)
     x_part = x[:3]
     dx_part = dx[:3]
     k_part = k[:3]
