@@ -59,6 +59,8 @@ def call(frame, node, target):
             methods.constant_field, frame))
         return containers.literal(frame, written, target, record, maker)
     called = objects.called_object(frame, node)  # ``model(x)``: its ``__call__``
+    if called is None:  # ``layer(x)`` of a record passed: its class's ``__call__``
+        called = methods.called_record(frame, node)
     if called is not None:
         return frame.call_user(*called, target)
     if isinstance(node.func, ast.Name):
