@@ -24,7 +24,7 @@ from symdiff.core import types as t
 from symdiff.errors import InternalError, UnknownFunctionError, UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
 from symdiff.lower import (array_calls, arrays, changes, container_calls, containers, draws,
-                           dtypes, methods, names, objects, operands, ranges, records, tables,
+                           dtypes, function_values, methods, names, objects, operands, ranges, records, tables,
                            takes)
 from symdiff.lower.spellings import scipy_spelling, spelled
 from symdiff.lower.statics import check_statics, constant_axes, constant_contraction
@@ -63,6 +63,7 @@ def call(frame, node, target):
         called = methods.called_record(frame, node)
     if called is not None:
         return frame.call_user(*called, target)
+    node = function_values.held_function(frame, node) or node  # ``acts["out"](z)``
     if isinstance(node.func, ast.Name):
         callee = names.meaning_of(frame, node.func.id, node.func)
         shown = node.func.id

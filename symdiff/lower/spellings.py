@@ -4,8 +4,9 @@ bit, and math's by math.
 
 Expects a ``Frame`` and the ``func`` node of a call of a primitive.  Guarantees
 ``spelled(frame, func)``: the keywords ``operands.emit_op`` takes for it (``family``,
-``call``, ``module``); a function passed as a value (``f(x)`` where ``f`` holds
-``math.sin``) is spelled by the registry, as written out.
+``call``, ``module``); a function passed as a value (``act(z)`` where ``act`` holds
+``np.tanh``) is spelled as the module it is of computes it (``passed_spelling``: NumPy's
+through numpy, SciPy's by its name, math's by the registry).
 
     np.tanh(x)        ->  {"family": "numpy", "call": "np.tanh", "module": "np"}
     math.sin(x)       ->  {"family": "math", "call": None, "module": None}
