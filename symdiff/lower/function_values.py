@@ -68,6 +68,9 @@ def function_value(frame, node, param, called=False, as_table=False):
         not as_table) else None
     if held is not None:
         return Meaning("object", *held)
+    field = field_function(frame, node) if isinstance(node, ast.Attribute) else None
+    if field is not None:  # ``euler(self.rhs, x)`` of a record holding a function
+        return field
     method = bound_method(frame, node) if called or isinstance(node, ast.Attribute) else None
     if method is not None:  # ``s.force``, or ``s`` whose class defines ``__call__``
         node = method
@@ -96,6 +99,9 @@ def held_function(frame, node):
     a constant): its callee a name the frame holds as that function (its kind known when
     the gradient is built, ``core.records.Function``); None for any other call."""
     func = node.func
+    field = field_function(frame, func) if isinstance(func, ast.Attribute) else None
+    if field is not None:  # ``self.act(z)`` of a record holding ``act=np.tanh``
+        return _named(frame, node, ast.unparse(func), field)
     if isinstance(func, ast.Name) and (names.scope_of(frame, func.id) is None or (
             names.meaning_of(frame, func.id, func).kind != "local")) or not (
             isinstance(func, (ast.Name, ast.Subscript))):
@@ -110,11 +116,27 @@ def held_function(frame, node):
             _refuse_unlike(frame, func, found)
     if meant is None:
         return None
-    name = _element_name(func, found)  # (no identifier: it names no variable of the user's)
+    return _named(frame, node, _element_name(func, found), meant)
+
+
+def _named(frame, node, name, meant):
+    """The call ``node`` with its function the name ``name`` (no identifier: it names no
+    variable of the user's), which the frame holds as ``meant``."""
     frame.functions[name] = meant
     call = copy.copy(node)
-    call.func = ast.copy_location(ast.Name(name, ast.Load()), func)
+    call.func = ast.copy_location(ast.Name(name, ast.Load()), node.func)
     return call
+
+
+def field_function(frame, node):
+    """The meaning of the function a record's field holds (``self.act`` of a layer built
+    with ``act=np.tanh``: part of the record's kind, ``frontend.kinds``), or None."""
+    if not isinstance(node.value, (ast.Name, ast.Attribute, ast.Subscript)):
+        return None
+    found = containers.container_of(frame, node.value)
+    kind = found and containers.kind_of_operand(frame, ir.Ref(*found))
+    held = dict(kind.constants).get(node.attr) if is_record(kind) else None
+    return classify(held) if is_function_value(held) else None
 
 
 def _element_name(func, found):

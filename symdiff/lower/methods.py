@@ -18,6 +18,7 @@ import ast
 import inspect
 
 from symdiff.core.records import is_record
+from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
 from symdiff.lower import containers
 
@@ -31,7 +32,8 @@ def constant_field(frame, node):
     if not is_record(kind) or not isinstance(node.ctx, ast.Load):
         return None
     constants = dict(kind.constants)
-    return ir.Const(constants[node.attr]) if node.attr in constants else None
+    return ir.Const(constants[node.attr]) if node.attr in constants and not callable(
+        constants[node.attr]) else None  # (a function held: ``function_values`` reads it)
 
 
 def method_of(frame, node):
@@ -46,7 +48,19 @@ def called_record(frame, node):
     if not isinstance(node.func, (ast.Name, ast.Subscript, ast.Attribute)) or isinstance(
             node.func, ast.Attribute) and not _is_field(frame, node.func):
         return None
-    return _method(frame, node.func, "__call__", node)
+    found = _method(frame, node.func, "__call__", node)
+    kind = found is None and _record_kind(frame, node.func)
+    if is_record(kind) and isinstance(kind.cls, type):
+        raise frame.error(UnsupportedSyntaxError, node, f"{ast.unparse(node.func)} is called, "
+                          f"and its class {kind.cls.__name__} defines no __call__ symdiff "
+                          "reads", "define __call__ as a method of the class, or call one "
+                          "of its methods")
+    return found
+
+
+def _record_kind(frame, node):
+    found = containers.container_of(frame, node)
+    return found and containers.kind_of_operand(frame, ir.Ref(*found))
 
 
 def _is_field(frame, node):
