@@ -180,10 +180,13 @@ def _global_element(frame, node):
     """The meaning of ``TABLE[k]``, a module's (or closure's) tuple, list or dict of
     functions indexed by a constant; None where ``node.value`` is no such table.  An
     index known only when the gradient runs is refused where it is written."""
-    base = node.value
-    if not isinstance(base, ast.Name) or names.scope_of(frame, base.id) is not None:
+    base, shown = node.value, ast.unparse(node.value)
+    if isinstance(base, ast.Attribute) and _on_module(frame, base):  # ``models.ACTS[k]``
+        meant = names.module_member(frame, base)
+    elif isinstance(base, ast.Name) and names.scope_of(frame, base.id) is None:
+        meant = names.meaning_of(frame, base.id, base)
+    else:
         return None
-    meant = names.meaning_of(frame, base.id, base)
     table = meant.value
     if meant.kind != "other" or not isinstance(table, (tuple, list, dict)) or not any(
             is_function_value(v) for v in (table.values() if isinstance(table, dict) else table)):
@@ -193,14 +196,14 @@ def _global_element(frame, node):
             index.operand, ast.Constant):
         index = ast.Constant(-index.operand.value)
     if not isinstance(index, ast.Constant):
-        raise frame.error(UnsupportedSyntaxError, node.slice, f"{base.id} is a table of "
+        raise frame.error(UnsupportedSyntaxError, node.slice, f"{shown} is a table of "
                           "functions, indexed here by a value known only when the gradient "
-                          "runs", f"index it by a constant ({base.id}[...] written out), or "
-                          f"pass the function itself as an argument (act={base.id}[...])")
+                          "runs", f"index it by a constant ({shown}[...] written out), or "
+                          f"pass the function itself as an argument (act={shown}[...])")
     try:
         held = table[index.value]
     except (KeyError, IndexError, TypeError):
-        raise frame.error(UnsupportedSyntaxError, node.slice, f"{base.id} has no entry "
+        raise frame.error(UnsupportedSyntaxError, node.slice, f"{shown} has no entry "
                           f"{index.value!r}", "index it by one of its keys") from None
     return classify(held) if is_function_value(held) else None
 
