@@ -22,7 +22,7 @@ is returned in its structure (a tuple for a tuple: ``tuple(dparams)``).
 import dataclasses
 
 from symdiff.core import expr as ex
-from symdiff.core.records import Row, is_structured
+from symdiff.core.records import Row, is_record, is_structured
 from symdiff.ad.environment import (adjoint, built_in, builtin, length_of, names_for,
                                     overwrites, restoring_from_tape, saving)
 from symdiff.ad.additions import added
@@ -98,9 +98,10 @@ def zeros(kind, value, numpy=None):
     ``numpy.zeros_like`` of it."""
     if isinstance(kind, t.Array):
         return ex.Call(ex.Attribute(numpy, "zeros_like"), (value,))
-    if isinstance(kind, t.Dict):
-        return ex.Dict(tuple(ex.Const(k) for k, _ in kind.items), tuple(
-            _zero(v, ex.Subscript(value, ex.Const(k)), numpy) for k, v in kind.items))
+    if isinstance(kind, t.Dict):  # (a record's field by its name: ``item.W`` of a list's)
+        return ex.Dict(tuple(ex.Const(k) for k, _ in kind.items), tuple(_zero(v, ex.Attribute(
+            value, k) if is_record(kind) else ex.Subscript(value, ex.Const(k)), numpy)
+            for k, v in kind.items))
     if isinstance(kind, t.List) and not _nested(kind.elem, numpy):
         return ex.BinOp("*", ex.List((sw.ZERO,)), ex.Call(ex.Name("len"), (value,)))
     if isinstance(kind, t.List):

@@ -328,17 +328,22 @@ def none_guards(program, wrt):
     return guards
 
 
-def _default(value):
-    """The expression of a default the signature keeps (a container written out)."""
+def _default(param, value, program):
+    """The expression of the default ``value`` of ``param`` the signature keeps (a
+    container written out, a function as ``Program.named_defaults`` names it)."""
+    if param in program.named_defaults:
+        return program.named_defaults[param]
     return ex.literal(value) if type(value) in (list, tuple, dict) else operand(ir.Const(value))
 
 
 def function_of(name, program, body, extra=()):
     """The ``Function`` named ``name`` with ``program``'s parameters (then ``extra``
     ones, which drop the defaults, before the keyword-only ones) and ``body``."""
-    defaults = () if extra else tuple(_default(d) for d in program.defaults)
-    kw_defaults = tuple(_default(program.kw_defaults[p]) if p in program.kw_defaults else None
-                        for p in program.kwonly)
+    kept = [p for p in program.positional if p != getattr(program, "vararg", None)]
+    defaults = () if extra else tuple(_default(p, d, program) for p, d in zip(
+        kept[len(kept) - len(program.defaults):], program.defaults))
+    kw_defaults = tuple(_default(p, program.kw_defaults[p], program)
+                        if p in program.kw_defaults else None for p in program.kwonly)
     params = tuple(program.params)
     positional = len(params) - len(program.kwonly)
     return sw.Function(name, params[:positional] + tuple(extra) + params[positional:],

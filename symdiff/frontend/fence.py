@@ -116,7 +116,8 @@ def fence(parsed, tree=None):
     tree = tree if tree is not None else parsed.tree
     index = parsed.index if tree is parsed.tree else NodeIndex(tree)
     _check_signature(parsed, tree, kwargs=True)
-    nested = _check_nested(parsed, tree) | _key_lambdas(index) | _argument_lambdas(parsed, index)
+    nested = _check_nested(parsed, tree) | _key_lambdas(index) | _argument_lambdas(
+        parsed, index) | _default_lambdas(parsed, tree)
     spread = _spread_arguments(parsed, index)
     checked = {}  # node class -> whether ``_check_accepted`` has a rule for it
     for node, where in code_nodes(tree):
@@ -227,6 +228,21 @@ def _argument_lambdas(parsed, index):
                 if isinstance(arg, ast.Lambda):
                     _check_signature(parsed, arg)
                     found.add(id(arg))
+    return found
+
+
+def _default_lambdas(parsed, tree):
+    """The ids of the lambdas given as defaults of ``tree``'s own parameters (``def f(W,
+    X, act=lambda z: np.maximum(z, 0))``: the function the default holds is passed as any
+    function, its kind part of the signature), each with a signature the language takes."""
+    spec = getattr(tree, "args", None)
+    defaults = spec.defaults + [d for d in spec.kw_defaults if d is not None] if (
+        isinstance(spec, ast.arguments)) else []
+    found = set()
+    for default in defaults:
+        if isinstance(default, ast.Lambda):
+            _check_signature(parsed, default)
+            found.add(id(default))
     return found
 
 

@@ -167,7 +167,8 @@ def _record_checks(kind, var, indent, fresh, numbers):
     lines = _fail(f"type({var}) is not {fresh.object(kind.cls)}", indent)
     for name, value in kind.constants:
         field = f"{var}.{name}"
-        lines += _fail(f"{field} is not {value!r}" if not isinstance(value, str) else
+        lines += _fail(f"{field} is not {fresh.object(value)}" if callable(value) else
+                       f"{field} is not {value!r}" if not isinstance(value, str) else
                        f"type({field}) is not str or {field} != {value!r}", indent)
     for name, value in kind.items:
         item = next(fresh)

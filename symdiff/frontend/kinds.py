@@ -97,7 +97,8 @@ RECORD_DEPTH = 4  # records inside records, at most (an object graph may have cy
 def record_kind(value, depth=0):
     """The ``Record`` of a namedtuple, a dataclass or a plain instance: its fields, in
     their order, those with a kind as items and the others as static (a string's, a
-    bool's or None's value kept: a flag is read as the constant it is); None nested
+    bool's or None's value kept: a flag is read as the constant it is; a function's too,
+    ``self.act`` of ``act=np.tanh``, called as the function it is); None nested
     deeper than ``RECORD_DEPTH``."""
     if depth >= RECORD_DEPTH:
         return None
@@ -106,8 +107,8 @@ def record_kind(value, depth=0):
         kind = kind_of(field, depth + 1)
         if kind is None:
             static.append(name)
-            if field is None or type(field) in (str, bool):  # a flag: read as a constant
-                constants.append((name, field))
+            if field is None or type(field) in (str, bool) or is_function(field):
+                constants.append((name, field))  # a flag, or a function its calls inline
         else:
             items.append((name, kind))
     return Record(tuple(items), type(value), tuple(static), tuple(constants))

@@ -17,7 +17,7 @@ import math
 import numbers
 import sys
 import types
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from symdiff.frontend.exits import own_nodes
 from symdiff.ir.syntax import walk
@@ -35,6 +35,8 @@ class Meaning:
     kind: str  # local constant table module primitive function custom range stop_gradient
     value: object = None  # other; for a field of an object: flag array object
     name: str = None  # a field's: the name generated code reads it by (``system_mass``)
+    held: object = field(default=None, compare=False)  # a primitive's: the function it is
+    # (``np.tanh``, ``math.tanh``), so one passed as a value is computed as its module does
 
 
 def parameter_names(tree):
@@ -118,7 +120,7 @@ def classify(obj):
         return Meaning("table", obj)
     primitive = _primitive_of(obj)
     if primitive is not None:
-        return Meaning("primitive", primitive)
+        return Meaning("primitive", primitive, held=obj)
     if isinstance(obj, types.FunctionType):
         return Meaning("function", obj)
     return Meaning("other", obj)
@@ -136,17 +138,20 @@ def module_attribute(module, attr):
         return classify(getattr(module, attr))
     if module == "math":
         if attr in names("math"):
-            return Meaning("primitive", names("math")[attr])
+            return Meaning("primitive", names("math")[attr], held=getattr(math, attr))
         if attr in MATH_CONSTANTS:
             return Meaning("constant", getattr(math, attr))
         return None
     if module != "numpy":  # ``numpy.linalg``: the array functions named ``linalg.<attr>``
-        found = array_names()["functions"].get(f"{module[len('numpy.'):]}.{attr}")
-        return None if found is None else Meaning("primitive", found)
+        dotted = f"{module[len('numpy.'):]}.{attr}"
+        found = array_names()["functions"].get(dotted)
+        return None if found is None else Meaning("primitive", found,
+                                                  held=_member(_numpy(), dotted))
     if attr in names("numpy"):
-        return Meaning("primitive", names("numpy")[attr])
+        return Meaning("primitive", names("numpy")[attr], held=_member(_numpy(), attr))
     if attr in array_names()["functions"]:
-        return Meaning("primitive", array_names()["functions"][attr])
+        return Meaning("primitive", array_names()["functions"][attr],
+                       held=_member(_numpy(), attr))
     if any(name.startswith(f"{attr}.") for name in array_names()["functions"]):
         return Meaning("module", f"numpy.{attr}")  # ``numpy.linalg``
     if attr in ("pi", "e", "inf", "nan"):

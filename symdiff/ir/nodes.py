@@ -186,6 +186,8 @@ class Program:
     defaults: tuple = ()  # the user's default values of the last positional parameters
     kwonly: tuple = ()  # the keyword-only parameters: the last of ``params``
     kw_defaults: dict = field(default_factory=dict)  # keyword-only parameter -> its default
+    named_defaults: dict = field(default_factory=dict)  # parameter -> the expression its
+    # function default is written as (``act=np.tanh``, ``act=relu``: a name of the module)
     reads: list = field(default_factory=list)  # (globals dict, name, object) looked up
     custom: dict = field(default_factory=dict)  # op -> Rule for functions with their own rule
     custom_functions: dict = field(default_factory=dict)  # op -> (function, partials)

@@ -24,8 +24,8 @@ from symdiff.core import types as t
 from symdiff.errors import InternalError, UnknownFunctionError, UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
 from symdiff.lower import (array_calls, arrays, changes, container_calls, containers, draws,
-                           dtypes, list_joins, methods, names, objects, operands, ranges,
-                           records, tables, takes)
+                           dtypes, function_values, list_joins, methods, names, objects,
+                           operands, ranges, records, tables, takes)
 from symdiff.lower.bounds import bounded
 from symdiff.lower.spellings import scipy_spelling, spelled
 from symdiff.lower.statics import check_statics, constant_axes, constant_contraction
@@ -60,8 +60,11 @@ def call(frame, node, target):
             methods.constant_field, frame))
         return containers.literal(frame, written, target, record, maker)
     called = objects.called_object(frame, node)  # ``model(x)``: its ``__call__``
+    if called is None:  # ``layer(x)`` of a record passed: its class's ``__call__``
+        called = methods.called_record(frame, node)
     if called is not None:
         return frame.call_user(*called, target)
+    node = function_values.held_function(frame, node) or node  # ``acts["out"](z)``
     if isinstance(node.func, ast.Name):
         callee = names.meaning_of(frame, node.func.id, node.func)
         shown = node.func.id

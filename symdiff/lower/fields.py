@@ -30,6 +30,12 @@ def field_key(frame, node, kind):
         return ir.Const(node.attr)
     owner = ast.unparse(node.value)
     constants = dict(kind.constants)
+    if node.attr in constants and callable(constants[node.attr]):
+        raise frame.error(UnsupportedSyntaxError, node, f"{owner}.{node.attr} holds no "
+                          "number, container or array but a function, read where it is "
+                          "called or passed to a function of yours",
+                          f"call it ({owner}.{node.attr}(...)), or pass what you compute "
+                          "from it as an argument")
     if node.attr in constants:
         raise frame.error(UnsupportedSyntaxError, node, f"{owner}.{node.attr} holds a "
                           f"{type(constants[node.attr]).__name__}, read as a flag (compared, "

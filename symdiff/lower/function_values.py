@@ -23,9 +23,11 @@ import ast
 import copy
 import inspect
 
+from symdiff.errors import UnsupportedSyntaxError
+from symdiff.frontend.kinds import is_function as is_function_value
 from symdiff.frontend.parse import lambda_as_def
-from symdiff.frontend.resolve import Meaning
-from symdiff.core.records import Record, is_record
+from symdiff.frontend.resolve import Meaning, classify
+from symdiff.core.records import Record, is_function, is_record
 from symdiff.ir import nodes as ir
 from symdiff.lower import containers, names
 from symdiff.lower.scope import Nested
@@ -66,6 +68,9 @@ def function_value(frame, node, param, called=False, as_table=False):
         not as_table) else None
     if held is not None:
         return Meaning("object", *held)
+    field = field_function(frame, node) if isinstance(node, ast.Attribute) else None
+    if field is not None:  # ``euler(self.rhs, x)`` of a record holding a function
+        return field
     method = bound_method(frame, node) if called or isinstance(node, ast.Attribute) else None
     if method is not None:  # ``s.force``, or ``s`` whose class defines ``__call__``
         node = method
@@ -75,9 +80,132 @@ def function_value(frame, node, param, called=False, as_table=False):
         meant = names.module_member(frame, node)
     elif isinstance(node, ast.Name):
         meant = names.meaning_of(frame, node.id, node)
+    elif isinstance(node, ast.Subscript):  # ``apply(acts["out"], z)``, ``ACTS["tanh"]``
+        meant = _global_element(frame, node) or Meaning("other")
     else:
         return None
+    if meant.kind == "local" or isinstance(node, ast.Subscript) and meant.kind == "other":
+        element = held_element(frame, node) if isinstance(node, ast.Subscript) else (
+            containers.bound_operand(frame, node.id))
+        kind = isinstance(element, ir.Ref) and containers.kind_of_operand(frame, element)
+        meant = classify(kind.fn) if is_function(kind) else meant  # ``act`` of a loop
     return meant if meant.kind in ("function", "nested", "custom", "primitive") else None
+
+
+def held_function(frame, node):
+    """The call ``node`` read with its function named, where that function is an element
+    of a container (``acts["hidden"](z)`` of a dict of functions passed, ``act(h)`` of
+    a loop over a list of alike ones, ``ACTS["tanh"](z)`` of a module's table indexed by
+    a constant): its callee a name the frame holds as that function (its kind known when
+    the gradient is built, ``core.records.Function``); None for any other call."""
+    func = node.func
+    field = field_function(frame, func) if isinstance(func, ast.Attribute) else None
+    if field is not None:  # ``self.act(z)`` of a record holding ``act=np.tanh``
+        return _named(frame, node, ast.unparse(func), field)
+    if isinstance(func, ast.Name) and (names.scope_of(frame, func.id) is None or (
+            names.meaning_of(frame, func.id, func).kind != "local")) or not (
+            isinstance(func, (ast.Name, ast.Subscript))):
+        return None  # (a function by name already, or no container's element)
+    meant = _global_element(frame, func) if isinstance(func, ast.Subscript) else None
+    found = None
+    if meant is None:
+        found = containers.container_of(frame, func)
+        kind = found and containers.kind_of_operand(frame, ir.Ref(*found))
+        meant = classify(kind.fn) if is_function(kind) else None
+        if meant is None and found and found[1]:
+            _refuse_unlike(frame, func, found)
+    if meant is None:
+        return None
+    return _named(frame, node, _element_name(func, found), meant)
+
+
+def _named(frame, node, name, meant):
+    """The call ``node`` with its function the name ``name`` (no identifier: it names no
+    variable of the user's), which the frame holds as ``meant``."""
+    frame.functions[name] = meant
+    call = copy.copy(node)
+    call.func = ast.copy_location(ast.Name(name, ast.Load()), node.func)
+    return call
+
+
+def field_function(frame, node):
+    """The meaning of the function a record's field holds (``self.act`` of a layer built
+    with ``act=np.tanh``: part of the record's kind, ``frontend.kinds``), or None."""
+    if not isinstance(node.value, (ast.Name, ast.Attribute, ast.Subscript)):
+        return None
+    found = containers.container_of(frame, node.value)
+    kind = found and containers.kind_of_operand(frame, ir.Ref(*found))
+    held = dict(kind.constants).get(node.attr) if is_record(kind) else None
+    return classify(held) if is_function_value(held) else None
+
+
+def _element_name(func, found):
+    """The name the frame holds the function of ``func`` by: the element as written
+    (``acts["out"]``), or for a name bound to one (``act`` of ``for act in acts``) the
+    element it is bound to now (``acts[0]``, ``acts[act_index]``); never an identifier."""
+    if isinstance(func, ast.Subscript) or found is None:
+        return ast.unparse(func)
+    return found[0] + "".join(f"[{i.value!r}]" if isinstance(i, ir.Const) else f"[{i.name}]"
+                              for i in found[1])
+
+
+def held_element(frame, node):
+    """The ``Ref`` of the element ``node`` reads (``acts[i]``, ``acts["out"]``) where it
+    is a function (its kind a ``Function``), which the name assigned it stands for; None
+    for any other node."""
+    if not isinstance(node, ast.Subscript):
+        return None
+    found = containers.container_of(frame, node)
+    kind = found and containers.kind_of_operand(frame, ir.Ref(*found))
+    return ir.Ref(*found) if is_function(kind) else None
+
+
+def _refuse_unlike(frame, func, found):
+    """A located error for ``act(h)`` where ``act`` is an element of a tuple of unlike
+    functions taken by an index known only when the gradient runs (a loop's): the
+    function called there is not known when the gradient is built."""
+    outer = containers.kind_of_operand(frame, ir.Ref(found[0], found[1][:-1]))
+    elts = getattr(outer, "elts", ())
+    if not any(is_function(e) for e in elts):
+        return
+    shown = ast.unparse(func)
+    raise frame.error(UnsupportedSyntaxError, func, f"{shown} is one of unlike functions "
+                      "(a tuple of them), taken by an index known only when the gradient "
+                      "runs: the body is written once, for one function",
+                      "call each by a constant index (h = acts[0](h); h = acts[1](h)), "
+                      "or pass a list of one function")
+
+
+def _global_element(frame, node):
+    """The meaning of ``TABLE[k]``, a module's (or closure's) tuple, list or dict of
+    functions indexed by a constant; None where ``node.value`` is no such table.  An
+    index known only when the gradient runs is refused where it is written."""
+    base, shown = node.value, ast.unparse(node.value)
+    if isinstance(base, ast.Attribute) and _on_module(frame, base):  # ``models.ACTS[k]``
+        meant = names.module_member(frame, base)
+    elif isinstance(base, ast.Name) and names.scope_of(frame, base.id) is None:
+        meant = names.meaning_of(frame, base.id, base)
+    else:
+        return None
+    table = meant.value
+    if meant.kind != "other" or not isinstance(table, (tuple, list, dict)) or not any(
+            is_function_value(v) for v in (table.values() if isinstance(table, dict) else table)):
+        return None
+    index = node.slice
+    if isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub) and isinstance(
+            index.operand, ast.Constant):
+        index = ast.Constant(-index.operand.value)
+    if not isinstance(index, ast.Constant):
+        raise frame.error(UnsupportedSyntaxError, node.slice, f"{shown} is a table of "
+                          "functions, indexed here by a value known only when the gradient "
+                          "runs", f"index it by a constant ({shown}[...] written out), or "
+                          f"pass the function itself as an argument (act={shown}[...])")
+    try:
+        held = table[index.value]
+    except (KeyError, IndexError, TypeError):
+        raise frame.error(UnsupportedSyntaxError, node.slice, f"{shown} has no entry "
+                          f"{index.value!r}", "index it by one of its keys") from None
+    return classify(held) if is_function_value(held) else None
 
 
 def bound_method(frame, node):

@@ -18,7 +18,7 @@ from symdiff.errors import RecursionCycleError, UnsupportedSyntaxError
 from symdiff.frontend.exits import contains
 from symdiff.frontend.resolve import classify, parameter_defaults
 from symdiff.ir import nodes as ir
-from symdiff.core.types import table_values
+from symdiff.core.types import is_container, table_values
 from symdiff.lower import calls, changes, containers, names, objects, tables
 from symdiff.lower.control import is_flag
 from symdiff.lower.function_values import passed_functions
@@ -235,6 +235,9 @@ def argument(frame, node, as_table):
         frame, node, written=True)
     if isinstance(node, ast.Subscript) and containers.container_of(frame, node.value) is not None:
         return frame.value(node)  # an element: a number, or a container inside the container
+    if found is not None and found[1] and not is_container(containers.kind_of_operand(
+            frame, ir.Ref(*found))):
+        return frame.value(node)  # a record's number or array (``h(p.w)``): its value
     if found is not None:  # the helper reads the caller's container, as Python passes it
         return ir.Ref(*found) if found[1] else ir.Var(found[0])
     return Table(*tables.table(frame, node)) if as_table else frame.value(node)

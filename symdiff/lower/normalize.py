@@ -28,7 +28,9 @@ import sys
 
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.resolve import all_identifiers, classify
+from symdiff.frontend.kinds import is_function
 from symdiff.frontend.wrt import optional_parameters
+from symdiff.core import expr as ex
 from symdiff.core import types as t
 from symdiff.analysis.held_types import holds_arrays
 from symdiff.frontend.object_methods import reaches_arrays
@@ -91,11 +93,12 @@ def normalize(parsed, allow_tuple=False, kinds=None, any_result=False):
             unit.kwargs_keys = tuple(k for k, _ in kinds[kwargs].items)  # ``**kwargs``
             # forwards them by name (``star_arguments``)
     body, result = run_function_body(frame, parsed.tree.body)
+    named = _function_defaults(unit, parsed)
     return ir.Program(name=parsed.name, params=params, body=body, result=result,
                       origin=program_origin, namespace=unit.namespace, math_name=math_name,
                       reserved=namer.taken, defaults=_defaults(parsed),
                       kwonly=tuple(a.arg for a in parsed.tree.args.kwonlyargs),
-                      kw_defaults=_keyword_defaults(parsed),
+                      kw_defaults=_keyword_defaults(parsed), named_defaults=named,
                       reads=unit.reads, custom=unit.program_rules,
                       custom_functions=unit.custom_functions,
                       tables={p: unit.table_names[p] for p in params if p in unit.table_names},
@@ -138,6 +141,29 @@ def _defaults(parsed):
     return tuple(reversed(kept))
 
 
+def _function_defaults(unit, parsed):
+    """``{parameter: the expression its function default is written as}`` for each
+    function the generated signature keeps as a default: NumPy's through numpy
+    (``act=np.tanh``), any other by a name of the generated module (``act=relu``),
+    which its header binds as it binds the other functions the text reads."""
+    positional = [a.arg for a in parsed.tree.args.posonlyargs + parsed.tree.args.args]
+    defaults = _defaults(parsed)
+    given = dict(zip(positional[len(positional) - len(defaults):], defaults))
+    given.update(_keyword_defaults(parsed))
+    return {param: _function_name(unit, value) for param, value in given.items()
+            if is_function(value)}
+
+
+def _function_name(unit, value):
+    """The expression generated code names the function ``value`` by."""
+    numpy = sys.modules.get("numpy")
+    name = getattr(value, "__name__", "")
+    if numpy is not None and name.isidentifier() and getattr(numpy, name, None) is value:
+        return ex.Attribute(ex.Name(unit.global_name("np", numpy)), name)
+    return ex.Name(unit.global_name(name if name.isidentifier() else "default_function",
+                                    value))
+
+
 def _keyword_defaults(parsed):
     """``{keyword-only parameter: its default}`` the generated function keeps (those
     ``_defaults`` would keep)."""
@@ -147,7 +173,10 @@ def _keyword_defaults(parsed):
 
 def _kept(value):
     """A number, a string, None, or a tuple, list or dict (with string keys) of them: a
-    value the generated signature writes out (``coeffs=[1.0, 2.0]``)."""
+    value the generated signature writes out (``coeffs=[1.0, 2.0]``); or a function
+    (``act=relu``, ``act=np.tanh``), which it names (``_function_defaults``)."""
+    if is_function(value):
+        return True
     if type(value) in (list, tuple):
         return all(map(_kept, value))
     if type(value) is dict:

