@@ -1,7 +1,6 @@
 """``check`` of a function given functions as values: a function passed (a def of the
 user's, a NumPy or math function) or kept as a default is data, never a row; each
-witness calls it as it is, and random points keep a function default.  A wrong rule of
-the function passed is still caught, at its row."""
+witness calls it as it is, and random points keep a function default."""
 
 import math
 
