@@ -35,7 +35,7 @@ from symdiff.checking.array_rows import (DIRECTIONS, direction_rows, element_sta
                                         holds_arrays, summary, tape_at)
 from symdiff.checking.array_rules import check_array_rules
 from symdiff.checking.arrays import sampled
-from symdiff.checking.examples import needs_example, random_points
+from symdiff.checking.examples import function_example, needs_example, random_points
 from symdiff.checking.leaf_rows import cells, finite_differences, places
 from symdiff.checking.states import NoSympy, draws, from_one_state
 from symdiff.checking.locate import locate_safely
@@ -43,7 +43,6 @@ from symdiff.checking.locate_arrays import locate_arrays
 from symdiff.checking.report import CheckReport, Raised, Row
 from symdiff.checking.rules import check_rules
 from symdiff.checking.statuses import status, with_remark
-from symdiff.core.records import is_function
 from symdiff.errors import InternalError, SymdiffError
 from symdiff.ir import nodes as ir
 from symdiff.witnesses.deadline import TimedOut, within
@@ -85,11 +84,11 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
         missing = needs_example(fn)
         if missing is not None:
             raise missing
+        example = function_example(fn)  # its function defaults kept, where it has some
 
     sample = points[0] if points else example  # its containers' kinds: the build's
     sample = (instance,) if sample is None and instance is not None else sample
     kinds = container_kinds(fn, tuple(sample)) if sample is not None else None
-    _refuse_functions(fn, kinds)
     gradient = build(fn, wrt, prefer="active", kinds=kinds)
     program, names = gradient.program, list(gradient.wrt_names)
     generated = _as_tuple(gradient.function) if gradient.single else gradient.function
@@ -150,20 +149,6 @@ def _random_points(user, program, names, instance, drawing, example):
     drawn = random_points(functools.partial(user, instance), program.params[1:], names,
                           optional, samples, domain, seed)
     return [(instance, *point) for point in drawn]
-
-
-def _refuse_functions(fn, kinds):
-    """``check`` compares leaf by leaf through containers and objects: an argument that is
-    a function is refused, at the function, with the comparison to make."""
-    for name, kind in (kinds or {}).items():
-        if is_function(kind):
-            code = fn.__code__
-            raise SymdiffError(f"check compares leaf by leaf, and {name} is a function: "
-                               "check does not read functions passed as values yet",
-                               filename=code.co_filename, lineno=code.co_firstlineno,
-                               col_offset=0, hint="compare symdiff.grad(f) with "
-                               "symdiff.tape.grad(f) at your arguments, or check a function "
-                               "of the numbers passed")
 
 
 def fresh(point):

@@ -23,6 +23,7 @@ an example point.  Guarantees:
 
 import ast
 import builtins
+import inspect
 import math
 import numbers
 import random
@@ -136,12 +137,15 @@ def needs_example(fn):
 def random_points(fn, params, names, optional, samples, domain, seed, example=None):
     """Up to ``samples`` random points where ``fn`` returns a finite number (see the
     module): ``params`` in order, ``names`` those differentiated, ``optional`` those
-    defaulting to None (None in a point unless differentiated)."""
+    defaulting to None (None in a point unless differentiated); one defaulting to a
+    function (``act=relu``) keeps it."""
     rng = random.Random(seed)
     points = []
+    functions = _function_defaults(fn)
     for _ in range(samples * 50):
         if example is None:
             point = tuple(None if p in optional and p not in names
+                          else functions[p] if p in functions and p not in names
                           else rng.uniform(*domain) if p in names else rng.randint(1, 5)
                           for p in params)
         else:
@@ -158,6 +162,28 @@ def random_points(fn, params, names, optional, samples, domain, seed, example=No
         if len(points) == samples:
             break
     return points
+
+
+def function_example(fn):
+    """A point of ``fn`` whose parameters defaulting to a function keep it (the others
+    1.0, or their default), up to the last of them; None where none does."""
+    functions = _function_defaults(fn)
+    if not functions:
+        return None
+    params = [p for p in inspect.signature(fn).parameters.values()
+              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    last = max(i for i, p in enumerate(params) if p.name in functions)
+    return tuple(p.default if p.default is not p.empty else 1.0 for p in params[:last + 1])
+
+
+def _function_defaults(fn):
+    """``{parameter: its default}`` of ``fn``'s parameters defaulting to a function."""
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return {}
+    return {p.name: p.default for p in params if callable(p.default)
+            and p.default is not inspect.Parameter.empty}
 
 
 def _drawn(value, rng, domain):

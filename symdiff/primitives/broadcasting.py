@@ -130,11 +130,37 @@ class Elementwise:
             held = [args[i] for i in self.arrays] + ([g, out] if self.of_array else [])
             arrays = set().union(*(ex.names(a) for a in held if a is not None))
         built = elementwise(self.builder(g, args, out, names), names, arrays)
+        if self.of_array:
+            built = _masked(built, names)
         if self.of_array and isinstance(built, ex.BinOp) and built.op == "*" and (
                 built.left == g and isinstance(built.right, ex.Call) and is_numpy_function(
                     built.right.func, "divide", names) and built.right.args[0] == ex.Const(1.0)):
             return ex.BinOp("/", g, built.right.args[1])  # an array's ``/`` is numpy's
         return built
+
+
+def _masked(expr, names):
+    """A product's factor ``numpy.where(c, 1.0, 0.0)`` as the mask ``c`` itself (and
+    ``numpy.where(c, 0.0, 1.0)`` as ``numpy.logical_not(c)``): the same numbers times an
+    array of floats (``g * False`` is ``g * 0.0``, a nan of ``inf`` and a signed zero
+    alike), in the array's dtype, where the selection of two float64 constants made a
+    float32 gradient float64 (``np.maximum``, ``np.clip``: a ReLU)."""
+    if not (isinstance(expr, ex.BinOp) and expr.op == "*"):
+        return expr
+    left, right = _masked(expr.left, names), _masked(expr.right, names)
+    return ex.BinOp("*", _mask(left, names) or left, _mask(right, names) or right)
+
+
+def _mask(expr, names):
+    if not (isinstance(expr, ex.Call) and is_numpy_function(expr.func, "where", names)
+            and len(expr.args) == 3 and not expr.keywords):
+        return None
+    test, yes, no = expr.args
+    if yes == ex.Const(1.0) and no == ex.Const(0.0):
+        return test
+    if yes == ex.Const(0.0) and no == ex.Const(1.0):
+        return call(names, "logical_not", test)
+    return None
 
 
 def elementwise(expr, names, arrays=None):

@@ -565,3 +565,28 @@ def test_integer_arrays_are_read_never_differentiated():
     dX, drows = symdiff.grad(picked)(X53, rows)
     assert drows.shape == rows.shape and not np.any(drows)
     assert np.allclose(dX[1], 4 * X53[1])
+
+
+def test_a_float32_gradient_through_selections_stays_float32():
+    """A ReLU, a clip, an elementwise maximum or minimum of float32 arrays: the mask of
+    their derivative multiplies the adjoint as it is (``g * (x >= 0)``), so the gradient
+    is float32, the float64 one's numbers rounded."""
+    def relu(x):
+        return np.sum(np.maximum(x, 0.0) ** 2)
+
+    def clipped(x):
+        return np.sum(np.clip(x, -0.5, 0.5) * x)
+
+    def smaller(x, y):
+        return np.sum(np.minimum(x, y) * np.maximum(y, 0.25 * x))
+    x = np.array([-1.5, -0.25, 0.3, 0.75, 2.0], dtype=np.float32)
+    y = np.array([0.5, -1.0, 0.1, 1.5, -0.3], dtype=np.float32)
+    for fn, args in ((relu, (x,)), (clipped, (x,)), (smaller, (x, y))):
+        wrt = ("x", "y")[:len(args)]
+        found = symdiff.grad(fn, wrt=wrt)(*args)
+        wide = symdiff.grad(fn, wrt=wrt)(*(a.astype(np.float64) for a in args))
+        for mine, theirs in zip(found, wide):
+            assert mine.dtype == np.float32, fn.__name__
+            np.testing.assert_allclose(mine, theirs, rtol=1e-6, atol=1e-6)
+        wide_args = tuple(a.astype(np.float64) for a in args)
+        assert not oracles.gradient_failures(fn, wide_args, wide, wrt=wrt)
