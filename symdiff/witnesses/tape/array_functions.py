@@ -26,6 +26,7 @@ from symdiff.witnesses.tape import array_linalg as linalg
 from symdiff.witnesses.tape import array_more as more
 from symdiff.witnesses.tape import array_reductions as reductions
 from symdiff.witnesses.tape import array_shapes as shapes
+from symdiff.witnesses.tape.array_steps import ACCUMULATED, accumulate
 from symdiff.witnesses.tape.array_ufuncs import ufunc_table
 from symdiff.witnesses.tape.arrays import ArrayValue, is_ndarray, is_tape, lift, numpy, offer
 from symdiff.witnesses.tape.value import Value, _offer
@@ -137,6 +138,9 @@ def array_ufunc(ufunc, method, inputs, kwargs):
         return _DIFFERENTIABLE[_REDUCE[name]](*inputs, **kwargs)
     if method == "outer" and name in _OUTER and len(inputs) == 2 and not kwargs:
         return ufunc_table()[name](*_outer_operands(*inputs))
+    if method == "accumulate" and name in ACCUMULATED and len(inputs) == 1 and (
+            set(kwargs) <= {"axis"}):
+        return accumulate(name, *inputs, **kwargs)
     extra = {"matmul": linalg.matmul, "clip": shapes.clip}
     found = ufunc_table().get(name) or extra.get(name)
     if method != "__call__" or found is None or kwargs:

@@ -1,0 +1,150 @@
+"""The records of ``array_steps`` (``maximum.accumulate``, ``minimum.accumulate``,
+``add.accumulate``, ``multiply.accumulate``) through ``symdiff.grad`` and
+``symdiff.jvp`` on small functions using them.
+
+Each gradient is checked as autograd's ``check_vjp`` does: for random directions ``v``
+(seeded), ``<grad, v>`` against a central difference of the function itself, run by
+NumPy, at random points; each JVP against the same difference along random tangents;
+each gradient against the tape's (whose running results are the tape's ufuncs applied
+place by place).  Random points keep the running extremes away from ties (values at
+least 0.05 apart), so no difference crosses a kink; a tie itself is checked against the
+convention (the gradient to the first).  A form the records do not take is a located
+``SymdiffError``.
+"""
+
+import inspect
+
+import numpy as np
+import pytest
+
+import symdiff
+from symdiff.errors import SymdiffError
+
+try:
+    import record_checks as checks
+except ImportError:  # run with the repository root, not tests/, on sys.path
+    from tests import record_checks as checks
+
+
+# --- the functions (each uses the records under test) ------------------------------------
+
+def drawdown(x):
+    peak = np.maximum.accumulate(x)
+    return np.sum((peak - x) ** 2) + np.max(peak - x)
+
+
+def running_floor(x):
+    return np.sum(np.minimum.accumulate(x) * np.sin(x)) + np.sum(np.minimum.accumulate(x * x))
+
+
+def running_sums(x):
+    return np.sum(np.add.accumulate(x) ** 2) + np.sum(np.tanh(np.multiply.accumulate(x)))
+
+
+def running_sums_along_axes(X):
+    return (np.sum(np.add.accumulate(X) ** 2) + np.sum(np.add.accumulate(X, axis=1) ** 3)
+            + np.sum(np.multiply.accumulate(X, axis=-1) ** 2)
+            + np.sum(np.multiply.accumulate(X, 0)))
+
+
+def _apart(rng, size):
+    """Values at least 0.05 apart, in a random order: no running extreme is tied."""
+    values = (np.arange(size) - size / 2) * 0.11 + rng.uniform(0.0, 0.05, size)
+    return rng.permutation(values)
+
+
+def _cases(rng):
+    """(function, arguments) of every case, the arguments drawn from ``rng``."""
+    cases = []
+    for n in (1, 2, 5, 9):
+        cases += [(drawdown, (_apart(rng, n),)), (running_floor, (_apart(rng, n) + 0.7,)),
+                  (running_sums, (rng.normal(size=n),))]
+    cases += [(running_sums_along_axes, (rng.normal(size=shape),))
+              for shape in ((3, 4), (2, 1), (1, 3))]
+    return cases
+
+
+_CASES = _cases(np.random.default_rng(20261204))
+
+
+@pytest.mark.parametrize("case", range(len(_CASES)))
+def test_vjp_against_finite_differences(case):
+    checks.vjp_along_directions(*_CASES[case], np.random.default_rng(case))
+
+
+@pytest.mark.parametrize("case", range(len(_CASES)))
+def test_gradient_agrees_with_the_tape(case):
+    checks.same_as_the_tape(*_CASES[case])
+
+
+@pytest.mark.parametrize("case", range(len(_CASES)))
+def test_jvp_against_finite_differences(case):
+    checks.jvp_along_a_direction(*_CASES[case], np.random.default_rng(1000 + case))
+
+
+def running_max_summed(x):
+    return np.sum(np.maximum.accumulate(x) * np.arange(x.size))
+
+
+def running_min_summed(x):
+    return np.sum(np.minimum.accumulate(x) * np.arange(x.size))
+
+
+@pytest.mark.parametrize("f", [running_max_summed, running_min_summed])
+def test_a_tie_sends_the_gradient_to_the_first(f):
+    """Ties (a repeated record, a later equal element) go to the first place, as
+    ``np.maximum`` gives a tie to its first operand: the same as the tape's loop."""
+    x = np.array([1.0, 3.0, 3.0, 2.0, 3.0]) * (1.0 if f is running_max_summed else -1.0)
+    got = symdiff.grad(f)(x)
+    np.testing.assert_array_equal(got, symdiff.tape.grad(f)(x))
+    assert got[2] == got[4] == 0.0 and got[1] == np.sum(np.arange(1, 5))
+
+
+def squared_drawdown(x):
+    return np.sum((np.maximum.accumulate(x) - x) ** 2)
+
+
+def test_float32_gradients_are_float32():
+    rng = np.random.default_rng(32)
+    x = _apart(rng, 6).astype(np.float32)
+    for f in (squared_drawdown, running_floor, running_sums):
+        got = symdiff.grad(f)(x)
+        assert got.dtype == np.float32
+        np.testing.assert_allclose(got, symdiff.grad(f)(x.astype(np.float64)), rtol=2e-3,
+                                   atol=2e-3)
+
+
+# --- forms refused, located --------------------------------------------------------------
+
+def running_max_of_a_matrix(X):
+    return np.sum(np.maximum.accumulate(X))
+
+
+def running_max_along_an_axis(x):
+    return np.sum(np.maximum.accumulate(x, axis=0))
+
+
+def accumulated_without_an_axis(X):
+    return np.sum(np.add.accumulate(X, axis=None))
+
+
+def accumulate_of_a_ufunc_without_a_record(x):
+    return np.sum(np.subtract.accumulate(x))
+
+
+_REFUSED = [
+    (running_max_of_a_matrix, (np.ones((2, 3)),), "accumulate"),
+    (running_max_along_an_axis, (np.ones(3),), "axis"),
+    (accumulated_without_an_axis, (np.ones((2, 3)),), "accumulate"),
+    (accumulate_of_a_ufunc_without_a_record, (np.ones(3),), "accumulate"),
+]
+
+
+@pytest.mark.parametrize("case", range(len(_REFUSED)))
+def test_unsupported_forms_are_located_errors_with_a_hint(case):
+    f, args, named = _REFUSED[case]
+    with pytest.raises(SymdiffError) as caught:
+        symdiff.grad(f, wrt=0)(*args)
+    error = caught.value
+    assert error.lineno is not None and error.lineno > inspect.getsourcelines(f)[1]
+    assert error.hint and named in str(error)
