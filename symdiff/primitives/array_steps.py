@@ -17,7 +17,10 @@ tie, as ``numpy.maximum`` gives it to its first operand):
     dc (forward)                   dx[np.searchsorted(c, c)]
     c = np.add.accumulate(x)       dx = np.cumsum(g[::-1])[::-1]   (cumsum's, along axis 0)
 
-A float32 vector's adjoint is float32 (``bincount`` sums in float64).
+A float32 vector's adjoint is float32 (``bincount`` sums in float64).  ``numpy.bincount(i,
+weights=w, minlength=n)`` of integer places ``i`` is a record too, linear in ``w`` (its
+adjoint ``g[i]``), and ``numpy.searchsorted(a, v)`` (``a`` sorted) a question whose
+answer is data, so the adjoints above are differentiated again (a Hessian).
 """
 
 from dataclasses import dataclass
@@ -26,6 +29,7 @@ from symdiff.core import types as t
 from symdiff.primitives import array_cumulative, array_reductions
 from symdiff.primitives.array_reductions import _text
 from symdiff.primitives.arrays import _array
+from symdiff.primitives.broadcasting import _cast_back
 from symdiff.primitives.record import table
 from symdiff.primitives.tangents import linear
 
@@ -81,6 +85,38 @@ def _running(ufunc, op):
                   jvp=_reached(ufunc, True))
 
 
+def counted(args, consts):
+    """``bincount(i, weights=w, minlength=n)``: a float64 vector, ``i`` a vector of
+    integers and ``w`` a vector of floats."""
+    if len(args) < 2 or not isinstance(args[0], t.Array) or args[0].ndim != 1 or (
+            not args[0].dtype.startswith(("int", "uint"))) or not isinstance(
+            args[1], t.Array) or args[1].ndim != 1 or not args[1].dtype.startswith("float"):
+        return None
+    return t.Array("float64", 1, ())
+
+
+def placed(args, consts):
+    """``searchsorted(a, v)``: integer places of ``v``'s shape, ``a`` a vector."""
+    if len(args) != 2 or not isinstance(args[0], t.Array) or args[0].ndim != 1:
+        return None
+    v = args[1]
+    if isinstance(v, t.Array):
+        return t.Array("int64", v.ndim, v.unit_axes)
+    return t.INT if t.is_number(v) else None
+
+
+@dataclass(frozen=True)
+class _Gathered:
+    """``bincount``'s adjoint of its weights: ``g`` read at each weight's place."""
+
+    kinds: tuple
+    result: object
+
+    def __call__(self, g, args, out, names):
+        return _cast_back(_text("g[i]", names, g=g, i=args[0]), self.kinds[1], self.result,
+                          names)
+
+
 def _like(ufunc, record, jvp):
     """``ufunc.accumulate(x, axis)`` as ``record`` (``cumsum``, ``cumprod``) computes it
     along that axis: its builders."""
@@ -91,6 +127,13 @@ def _like(ufunc, record, jvp):
 
 RECORDS = table(
     _running("maximum", "max"), _running("minimum", "min"),
+    _array("bincount", "numpy.bincount(x, weights=weights, minlength=minlength)",
+           ("x", "weights", "minlength"), counted,
+           lambda args, out: (None, _Gathered(tuple(args), out), None), defaults=(0,),
+           ints=("minlength",), numpy=("bincount",), jvp=linear(1)),
+    _array("searchsorted", "numpy.searchsorted(a, v)", ("a", "v"), placed,
+           lambda args, out: (None, None), numpy=("searchsorted",),
+           jvp=lambda args, out: (None, None)),
     _like("add", array_reductions.RECORDS["cumsum"], linear()),
     _like("multiply", array_cumulative.RECORDS["cumprod"],
           array_cumulative.RECORDS["cumprod"].array_jvp),
@@ -101,4 +144,7 @@ HINTS = {**{f"{op}_accumulate": "it takes a vector of floats (an array of one ax
                                 "along an axis of more, loop over the rows"
             for op in ("max", "min")},
          **{f"{ufunc}_accumulate": "it takes an array and a constant integer axis"
-            for ufunc in ("add", "multiply")}}
+            for ufunc in ("add", "multiply")},
+         "bincount": "it takes a vector of integers, weights= a vector of floats and "
+                     "minlength= an integer",
+         "searchsorted": "it takes a sorted vector and an array or a number (side='left')"}

@@ -1,14 +1,16 @@
 """The records of ``array_steps`` (``maximum.accumulate``, ``minimum.accumulate``,
-``add.accumulate``, ``multiply.accumulate``) through ``symdiff.grad`` and
-``symdiff.jvp`` on small functions using them.
+``add.accumulate``, ``multiply.accumulate``, ``bincount`` with weights, the question
+``searchsorted``) and the step ``np.heaviside`` through ``symdiff.grad``,
+``symdiff.jvp`` and ``symdiff.hessian`` on small functions using them.
 
 Each gradient is checked as autograd's ``check_vjp`` does: for random directions ``v``
 (seeded), ``<grad, v>`` against a central difference of the function itself, run by
 NumPy, at random points; each JVP against the same difference along random tangents;
 each gradient against the tape's (whose running results are the tape's ufuncs applied
-place by place).  Random points keep the running extremes away from ties (values at
-least 0.05 apart), so no difference crosses a kink; a tie itself is checked against the
-convention (the gradient to the first).  A form the records do not take is a located
+place by place), and, at small shapes, ``symdiff.check``'s columns (sympy element by
+element).  Random points keep the running extremes away from ties (values at least 0.05
+apart) and the steps' operands away from 0, so no difference crosses a kink; a tie
+itself is checked against the convention (the gradient to the first).  A form the records do not take is a located
 ``SymdiffError``.
 """
 
@@ -47,6 +49,22 @@ def running_sums_along_axes(X):
             + np.sum(np.multiply.accumulate(X, 0)))
 
 
+def step_weighted(x, h):
+    weights = np.heaviside(x, 0.5) + 2.0 * np.heaviside(-x, h)
+    return np.sum(weights * x ** 2) + np.sum(np.heaviside(x - 0.09, x) * np.sin(x))
+
+
+def step_of_a_number(x, s):
+    return np.heaviside(s, 1.0) * s ** 3 + np.sum(np.heaviside(x, s) * x) * np.heaviside(
+        s - 3.0, 0.0)
+
+
+def weights_gathered(w, s):
+    places = np.array([0, 3, 0, 1, 3])
+    return np.sum(np.bincount(places, weights=w * s, minlength=6) ** 2) + np.sum(
+        np.bincount(places, w) * np.arange(4))
+
+
 def _apart(rng, size):
     """Values at least 0.05 apart, in a random order: no running extreme is tied."""
     values = (np.arange(size) - size / 2) * 0.11 + rng.uniform(0.0, 0.05, size)
@@ -59,6 +77,10 @@ def _cases(rng):
     for n in (1, 2, 5, 9):
         cases += [(drawdown, (_apart(rng, n),)), (running_floor, (_apart(rng, n) + 0.7,)),
                   (running_sums, (rng.normal(size=n),))]
+    for shape in ((4,), (2, 3)):
+        x = _apart(rng, int(np.prod(shape))).reshape(shape) + 0.013
+        cases += [(step_weighted, (x, float(rng.normal()))), (step_of_a_number, (x, 0.4))]
+    cases += [(weights_gathered, (rng.normal(size=5), 0.7))]
     cases += [(running_sums_along_axes, (rng.normal(size=shape),))
               for shape in ((3, 4), (2, 1), (1, 3))]
     return cases
@@ -104,14 +126,51 @@ def squared_drawdown(x):
     return np.sum((np.maximum.accumulate(x) - x) ** 2)
 
 
+@pytest.mark.parametrize("f", [drawdown, running_floor, running_sums, weights_gathered])
+def test_hessian_times_v_against_differences_of_the_gradient(f):
+    """The adjoints (``bincount`` of ``searchsorted`` places) are differentiated again."""
+    args = next(a for g, a in _CASES if g is f and np.size(a[0]) > 4)
+    x = args[0]
+    hessian = symdiff.hessian(f, wrt=0)(*args)
+    v = np.random.default_rng(7).normal(size=x.shape)
+    gradient = symdiff.grad(f, wrt=0)
+    h = 1e-4
+    expected = (gradient(x + h * v, *args[1:]) - gradient(x - h * v, *args[1:])) / (2 * h)
+    np.testing.assert_allclose(hessian @ v, expected, rtol=1e-5,
+                               atol=1e-6 * (1.0 + np.max(np.abs(expected))))
+
+
+def test_the_step_has_no_derivative():
+    """``heaviside``'s derivative is 0 in both operands, as ``np.sign``'s: ``h`` moves
+    nothing away from 0, and ``x`` only the factors beside the step."""
+    x = np.array([-0.7, 0.3, 1.1])
+    dx, dh = symdiff.grad(step_weighted)(x, 0.9)
+    assert dh == 0.0
+    np.testing.assert_allclose(dx, symdiff.tape.grad(step_weighted)(x, 0.9)[0])
+
+
+def test_sympy_agrees_at_small_shapes():
+    rng = np.random.default_rng(9)
+    for f, args in ((drawdown, (_apart(rng, 5),)), (running_floor, (_apart(rng, 4) + 0.7,)),
+                    (running_sums, (rng.normal(size=4),)),
+                    (running_sums_along_axes, (rng.normal(size=(2, 3)),)),
+                    (step_weighted, (_apart(rng, 4) + 0.013, 0.3)),
+                    (step_of_a_number, (_apart(rng, 3) + 0.013, 0.4)),
+                    (weights_gathered, (rng.normal(size=5), 0.7))):
+        report = symdiff.check(f, args)
+        assert report.ok, str(report)
+        assert "sympy: took the point" in str(report), str(report)
+
+
 def test_float32_gradients_are_float32():
     rng = np.random.default_rng(32)
     x = _apart(rng, 6).astype(np.float32)
-    for f in (squared_drawdown, running_floor, running_sums):
-        got = symdiff.grad(f)(x)
+    for f in (squared_drawdown, running_floor, running_sums, step_weighted):
+        got = symdiff.grad(f, wrt=0)(x, *((0.5,) if f is step_weighted else ()))
         assert got.dtype == np.float32
-        np.testing.assert_allclose(got, symdiff.grad(f)(x.astype(np.float64)), rtol=2e-3,
-                                   atol=2e-3)
+        wide = symdiff.grad(f, wrt=0)(x.astype(np.float64), *((0.5,) if f is step_weighted
+                                                              else ()))
+        np.testing.assert_allclose(got, wide, rtol=2e-3, atol=2e-3)
 
 
 # --- forms refused, located --------------------------------------------------------------
@@ -132,7 +191,12 @@ def accumulate_of_a_ufunc_without_a_record(x):
     return np.sum(np.subtract.accumulate(x))
 
 
+def step_of_a_list(x):
+    return np.sum(np.heaviside([1.0, -1.0], 0.5) * x) + np.heaviside(x, "half")
+
+
 _REFUSED = [
+    (step_of_a_list, (np.ones(2),), "heaviside"),
     (running_max_of_a_matrix, (np.ones((2, 3)),), "accumulate"),
     (running_max_along_an_axis, (np.ones(3),), "axis"),
     (accumulated_without_an_axis, (np.ones((2, 3)),), "accumulate"),

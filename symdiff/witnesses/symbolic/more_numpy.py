@@ -75,8 +75,22 @@ def _select(reader, func, args, kwargs, node):
     return lifted(numpy().select(conditions, choices, operand(given.get("default", 0))))
 
 
+def _bincount(reader, func, args, kwargs, node):
+    """``np.bincount(i, weights=w, minlength=n)``: the sum of the weights at each place."""
+    given = {**dict(zip(("x", "weights", "minlength"), args)), **kwargs}
+    places = [int(k) for k in plain(given["x"])]
+    weights = given.get("weights")
+    if weights is None:
+        return lifted(numpy().bincount(places, minlength=given.get("minlength", 0)))
+    weights = operand(numpy().asarray(weights, dtype=object))
+    found = [0] * max([given.get("minlength", 0)] + [k + 1 for k in places])
+    for k, w in zip(places, weights):
+        found[k] = found[k] + w
+    return numpy().array(found, dtype=object)
+
+
 CALLS = {"median": _quantile(None), "quantile": _quantile(1.0),
-             "percentile": _quantile(100.0), "select": _select}
+             "percentile": _quantile(100.0), "select": _select, "bincount": _bincount}
 
 
 def clipped(reader, args, kwargs, node):
@@ -92,3 +106,20 @@ def clipped(reader, args, kwargs, node):
             x, bounds = reader.pick("max", (x, bounds[0]), node), bounds[1:]
         return x if high is None else reader.pick("min", (x, bounds[0]), node)
     return _elementwise(clip, *(operand(v) for v in (given["a"], low, high) if v is not None))
+
+
+def accumulated(reader, ufunc, x, kwargs, node):
+    """``ufunc.accumulate(x, axis=0)``: NumPy's own loop of ``add`` and ``multiply`` on
+    sympy values; of ``maximum`` and ``minimum`` (a vector), each place the extreme of
+    the one before and the next element, as the witness picks it at the point (the
+    earlier on a tie)."""
+    x = operand(numpy().asarray(x, dtype=object))
+    name = ufunc.__name__
+    if name in ("add", "multiply"):
+        return ufunc.accumulate(x, **kwargs)
+    if name not in ("maximum", "minimum") or kwargs or x.ndim != 1:
+        raise reader.unsupported(node, f"np.{name}.accumulate of this form")
+    found = [x[0]]
+    for value in x[1:]:
+        found.append(reader.pick(name[:3], (found[-1], value), node))
+    return numpy().array(found, dtype=object)

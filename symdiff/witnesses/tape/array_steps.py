@@ -1,16 +1,18 @@
 """The tape's running results of ufuncs, ``numpy.<ufunc>.accumulate(x, axis=0)`` of
 ``add``, ``multiply``, ``maximum`` and ``minimum``, by their definition: each place is
 the ufunc of the place before and the next element, so the derivatives are the tape's
-ufuncs' own (``maximum`` sends the gradient to its first operand on a tie).
+ufuncs' own (``maximum`` sends the gradient to its first operand on a tie); and
+``numpy.bincount(i, weights=w, minlength=n)``, the matrix of ``k == i[j]`` times ``w``.
 
 Expects an ArrayValue, Value or data and a constant axis.  Guarantees NumPy's values:
 
     np.maximum.accumulate(x)    stack([x[0], maximum(x[0], x[1]), maximum(c1, x[2]), ...])
 """
 
+from symdiff.witnesses.tape.array_linalg import matmul
 from symdiff.witnesses.tape.array_shapes import getitem, moveaxis, stack
 from symdiff.witnesses.tape.array_ufuncs import ufunc_table
-from symdiff.witnesses.tape.arrays import lift
+from symdiff.witnesses.tape.arrays import lift, numpy
 
 ACCUMULATED = ("add", "multiply", "maximum", "minimum")
 
@@ -24,3 +26,13 @@ def accumulate(name, x, axis=0):
         found.append(op(found[-1], getitem(rows, j)))
     stacked = stack(found)
     return moveaxis(stacked, 0, axis) if ndim > 1 and axis % ndim else stacked
+
+
+def bincount(x, weights=None, minlength=0):
+    """The sum of the weights at each place ``k``: ``(k == i[j]) @ w`` (the counts, data,
+    without weights)."""
+    np, places = numpy(), lift(x)[0]
+    if weights is None:
+        return np.bincount(places, minlength=minlength)
+    size = max(minlength, int(places.max()) + 1 if places.size else 0)
+    return matmul((np.arange(size)[:, None] == places[None, :]).astype(float), weights)
