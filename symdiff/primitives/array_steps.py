@@ -87,9 +87,11 @@ def _running(ufunc, op):
 
 def counted(args, consts):
     """``bincount(i, weights=w, minlength=n)``: a float64 vector, ``i`` a vector of
-    integers and ``w`` a vector of floats."""
+    places and ``w`` a vector of floats.  (The places may be typed float: arithmetic on
+    integer arrays, ``np.searchsorted(a, v) - 1``, is typed so; NumPy raises
+    ``TypeError`` for places that are floats, as the function does.)"""
     if len(args) < 2 or not isinstance(args[0], t.Array) or args[0].ndim != 1 or (
-            not args[0].dtype.startswith(("int", "uint"))) or not isinstance(
+            not args[0].dtype.startswith(("int", "uint", "float"))) or not isinstance(
             args[1], t.Array) or args[1].ndim != 1 or not args[1].dtype.startswith("float"):
         return None
     return t.Array("float64", 1, ())

@@ -1,6 +1,6 @@
 """The records of ``array_steps`` (``maximum.accumulate``, ``minimum.accumulate``,
 ``add.accumulate``, ``multiply.accumulate``, ``bincount`` with weights, the question
-``searchsorted``) and the step ``np.heaviside`` through ``symdiff.grad``,
+``searchsorted``), ``array_interp`` (``np.interp``, also against sympy) and the step ``np.heaviside`` through ``symdiff.grad``,
 ``symdiff.jvp`` and ``symdiff.hessian`` on small functions using them.
 
 Each gradient is checked as autograd's ``check_vjp`` does: for random directions ``v``
@@ -209,6 +209,105 @@ def test_unsupported_forms_are_located_errors_with_a_hint(case):
     f, args, named = _REFUSED[case]
     with pytest.raises(SymdiffError) as caught:
         symdiff.grad(f, wrt=0)(*args)
+    error = caught.value
+    assert error.lineno is not None and error.lineno > inspect.getsourcelines(f)[1]
+    assert error.hint and named in str(error)
+
+
+# --- np.interp ---------------------------------------------------------------------------
+
+def interpolated_curve(x, fp):
+    xp = np.array([-1.0, -0.2, 0.5, 1.3, 2.0])
+    return np.sum(np.interp(x, xp, fp) ** 2 * np.cos(x)) + np.sum(np.interp(x * 0.5, xp, fp))
+
+
+def knots_given(x, xp, fp):
+    return np.sum(np.tanh(np.interp(x, xp, fp)) * x) + np.sum(np.interp(x, xp, fp * fp) ** 2)
+
+
+def _inside_knots(rng, shape, knots):
+    """Points at least 0.02 from every knot (the curve's kinks), some outside them."""
+    x = rng.uniform(knots[0] - 0.6, knots[-1] + 0.6, size=shape)
+    near = np.abs(x[..., None] - knots).min(axis=-1) < 0.02
+    return np.where(near, x + 0.05, x)
+
+
+_KNOTS = np.array([-1.0, -0.2, 0.5, 1.3, 2.0])
+
+
+def _interp_cases(rng):
+    cases = []
+    for shape in ((6,), (2, 3), (1,)):
+        x = _inside_knots(rng, shape, np.concatenate([_KNOTS, _KNOTS * 0.5]))
+        cases += [(interpolated_curve, (x, rng.normal(size=5)))]
+        xp = np.sort(rng.uniform(-1.0, 2.0, size=4)) + np.arange(4) * 0.3
+        cases += [(knots_given, (_inside_knots(rng, shape, xp), xp, rng.normal(size=4)))]
+    return cases
+
+
+_INTERP = _interp_cases(np.random.default_rng(2512))
+
+
+@pytest.mark.parametrize("case", range(len(_INTERP)))
+def test_interp_vjp_against_finite_differences(case):
+    checks.vjp_along_directions(*_INTERP[case], np.random.default_rng(case))
+
+
+@pytest.mark.parametrize("case", range(len(_INTERP)))
+def test_interp_jvp_against_finite_differences(case):
+    checks.jvp_along_a_direction(*_INTERP[case], np.random.default_rng(50 + case))
+
+
+@pytest.mark.parametrize("case", range(len(_INTERP)))
+def test_interp_agrees_with_the_tape(case):
+    checks.same_as_the_tape(*_INTERP[case])
+
+
+@pytest.mark.parametrize("case", range(len(_INTERP)))
+def test_interp_agrees_with_sympy(case):
+    report = symdiff.check(*_INTERP[case][:1], _INTERP[case][1])
+    assert report.ok, str(report)
+    assert "sympy: took the point" in str(report), str(report)
+
+
+@pytest.mark.parametrize("case", [0, 1, 5])  # x a vector: a 2-d x is not read twice
+def test_interp_hessian_times_v_against_differences_of_the_gradient(case):
+    f, args = _INTERP[case]
+    at = len(args) - 1  # fp, in which the curve is linear, and x through the weights
+    for at in (0, len(args) - 1):
+        hessian = symdiff.hessian(f, wrt=at)(*args)
+        v = np.random.default_rng(case).normal(size=args[at].shape)
+        gradient = symdiff.grad(f, wrt=at)
+        h = 1e-4
+
+        def moved(s):
+            return gradient(*[a + s * v if i == at else a for i, a in enumerate(args)])
+        expected = (moved(h) - moved(-h)) / (2 * h)
+        found = np.tensordot(hessian, v, axes=v.ndim)
+        np.testing.assert_allclose(found, expected, rtol=1e-5,
+                                   atol=1e-6 * (1.0 + np.max(np.abs(expected))))
+
+
+def interp_at_a_number(s, fp):
+    return np.interp(s, np.array([0.0, 1.0]), fp)
+
+
+def interp_with_bounds(x, fp):
+    return np.sum(np.interp(x, np.array([0.0, 1.0]), fp, left=0.0))
+
+
+def interp_of_a_matrix_of_knots(x, fp):
+    return np.sum(np.interp(x, np.ones((2, 2)), fp))
+
+
+@pytest.mark.parametrize("f, args, named", [
+    (interp_at_a_number, (0.5, np.ones(2)), "interp"),
+    (interp_with_bounds, (np.ones(3), np.ones(2)), "left"),
+    (interp_of_a_matrix_of_knots, (np.ones(3), np.ones(2)), "interp"),
+])
+def test_interp_forms_refused_are_located(f, args, named):
+    with pytest.raises(SymdiffError) as caught:
+        symdiff.grad(f, wrt=1)(*args)
     error = caught.value
     assert error.lineno is not None and error.lineno > inspect.getsourcelines(f)[1]
     assert error.hint and named in str(error)

@@ -89,8 +89,28 @@ def _bincount(reader, func, args, kwargs, node):
     return numpy().array(found, dtype=object)
 
 
+def _interp(reader, func, args, kwargs, node):
+    """``np.interp(x, xp, fp)``: at each ``x``, the line through the knots on either side
+    (the knots read at the point), the end value outside them."""
+    if len(args) != 3 or kwargs:
+        raise reader.unsupported(node, "np.interp with left=, right= or period=")
+    np = numpy()
+    x, xp, fp = (operand(np.asarray(a, dtype=object)) for a in args)
+    at, knots = reader.numbers_of(x, node), reader.numbers_of(xp, node)
+    found = np.empty(x.shape, dtype=object)
+    for index in np.ndindex(x.shape):
+        here = at[index]
+        if here <= knots[0] or here > knots[-1]:
+            found[index] = fp[0] if here <= knots[0] else fp[-1]
+            continue
+        j = int(np.searchsorted(knots, here)) - 1
+        found[index] = fp[j] + (fp[j + 1] - fp[j]) * (x[index] - xp[j]) / (xp[j + 1] - xp[j])
+    return lifted(found if found.ndim else found[()])
+
+
 CALLS = {"median": _quantile(None), "quantile": _quantile(1.0),
-             "percentile": _quantile(100.0), "select": _select, "bincount": _bincount}
+             "percentile": _quantile(100.0), "select": _select, "bincount": _bincount,
+             "interp": _interp}
 
 
 def clipped(reader, args, kwargs, node):

@@ -26,7 +26,7 @@ from symdiff.witnesses.tape import array_linalg as linalg
 from symdiff.witnesses.tape import array_more as more
 from symdiff.witnesses.tape import array_reductions as reductions
 from symdiff.witnesses.tape import array_shapes as shapes
-from symdiff.witnesses.tape.array_steps import ACCUMULATED, accumulate, bincount
+from symdiff.witnesses.tape.array_steps import ACCUMULATED, accumulate, bincount, interp
 from symdiff.witnesses.tape.array_ufuncs import ufunc_table
 from symdiff.witnesses.tape.arrays import ArrayValue, is_ndarray, is_tape, lift, numpy, offer
 from symdiff.witnesses.tape.value import Value, _offer
@@ -57,7 +57,7 @@ _DIFFERENTIABLE = {  # numpy's name -> the tape's function
         "linspace", "dstack", "select", "real", "imag", "nan_to_num", "atleast_3d",
         "polyval", "polyder", "meshgrid")},
     **{name: more.real for name in ("conj", "conjugate", "ascontiguousarray")},  # of floats
-    "bincount": bincount, "tensordot": arrangements.tensordot, "vdot": arrangements.vdot, "ptp": arrangements.ptp, "sinc": arrangements.sinc,
+    "bincount": bincount, "interp": interp, "tensordot": arrangements.tensordot, "vdot": arrangements.vdot, "ptp": arrangements.ptp, "sinc": arrangements.sinc,
 }
 _LINALG = {"norm": reductions.norm, "solve": linalg.solve, "inv": linalg.inv,
            "det": linalg.det, "slogdet": linalg.slogdet, "cholesky": linalg.cholesky,

@@ -2,7 +2,9 @@
 ``add``, ``multiply``, ``maximum`` and ``minimum``, by their definition: each place is
 the ufunc of the place before and the next element, so the derivatives are the tape's
 ufuncs' own (``maximum`` sends the gradient to its first operand on a tie); and
-``numpy.bincount(i, weights=w, minlength=n)``, the matrix of ``k == i[j]`` times ``w``.
+``numpy.bincount(i, weights=w, minlength=n)``, the matrix of ``k == i[j]`` times ``w``;
+``numpy.interp(x, xp, fp)``, the line through the two knots around each ``x`` (held at
+the end knots outside them), of the tape's operations on ``x``, ``xp`` and ``fp``.
 
 Expects an ArrayValue, Value or data and a constant axis.  Guarantees NumPy's values:
 
@@ -10,7 +12,7 @@ Expects an ArrayValue, Value or data and a constant axis.  Guarantees NumPy's va
 """
 
 from symdiff.witnesses.tape.array_linalg import matmul
-from symdiff.witnesses.tape.array_shapes import getitem, moveaxis, stack
+from symdiff.witnesses.tape.array_shapes import clip, getitem, moveaxis, stack
 from symdiff.witnesses.tape.array_ufuncs import ufunc_table
 from symdiff.witnesses.tape.arrays import lift, numpy
 
@@ -36,3 +38,15 @@ def bincount(x, weights=None, minlength=0):
         return np.bincount(places, minlength=minlength)
     size = max(minlength, int(places.max()) + 1 if places.size else 0)
     return matmul((np.arange(size)[:, None] == places[None, :]).astype(float), weights)
+
+
+def interp(x, xp, fp):
+    """``fp[j] + (fp[j + 1] - fp[j]) t``: ``j`` the knots' segment of each ``x`` (data),
+    ``t = (x - xp[j]) / (xp[j + 1] - xp[j])`` held within 0 and 1."""
+    np, table = numpy(), ufunc_table()
+    knots = lift(xp)[0]
+    j = np.clip(np.searchsorted(knots, lift(x)[0]) - 1, 0, knots.shape[0] - 2)
+    low, high = getitem(xp, j), getitem(xp, j + 1)
+    t = clip(table["divide"](table["subtract"](x, low), table["subtract"](high, low)), 0.0, 1.0)
+    start = getitem(fp, j)
+    return table["add"](start, table["multiply"](table["subtract"](getitem(fp, j + 1), start), t))

@@ -8,7 +8,8 @@ Losses (logistic, softmax cross-entropy with integer labels, MSE, Huber through
 (softmax with the row maximum subtracted), recurrences (an RNN over ``range`` and over the
 rows, a gated update), stencils (1-D and 2-D Laplacians with slices, heat steps written
 into a copy), kernels (pairwise squared distances, an RBF kernel), a drawdown (a running maximum), an
-asymmetric loss through a step (``np.heaviside``), unrolled gradient descent.  Data (``X``, ``y``, labels, masks) is never differentiated.
+asymmetric loss through a step (``np.heaviside``), a curve fit through ``np.interp``,
+unrolled gradient descent.  Data (``X``, ``y``, labels, masks) is never differentiated.
 """
 
 from collections import namedtuple
@@ -302,6 +303,13 @@ def step_weighted_loss(w, X, y):
     return np.mean((0.2 + 0.6 * np.heaviside(e, 0.5)) * e ** 2)
 
 
+def interpolated_curve_fit(fp, x, y):
+    """A piecewise-linear curve through knots at fixed places fit to data (``x`` kept
+    away from the knots, the curve's kinks)."""
+    knots = np.array([-2.05, -1.05, -0.05, 0.95, 1.95, 2.95])
+    return np.mean((np.interp(x, knots, fp) - y) ** 2) + 0.01 * np.sum(np.diff(fp) ** 2)
+
+
 # --- optimisation ----------------------------------------------------------------------
 
 def unrolled_gradient_descent(w, X, y):
@@ -542,6 +550,8 @@ CASES = [
     at(max_drawdown, *batches(lambda n: (normal(f"mdd{n}", n + 1), 0.1))),
     at(step_weighted_loss, *batches(lambda n: (normal("swl", 3), normal(f"swlX{n}", n, 3),
                                                normal(f"swly{n}", n))), wrt="w"),
+    at(interpolated_curve_fit, *batches(lambda n: (normal("icf", 6), normal(f"icfx{n}", n),
+                                                   normal(f"icfy{n}", n))), wrt="fp"),
     at(unrolled_gradient_descent, *batches(lambda n: (normal("ugd", 3), normal(f"ugdX{n}", n, 3),
                                                       normal(f"ugdy{n}", n))), wrt="w"),
     at(ridge_over_a_dict, *batches(lambda n: ({"w": normal("rod", 3), "b": 0.2, "decay": 0.01},
