@@ -18,8 +18,8 @@ is flat), the value is ``fp[j] (1 - t) + fp[j + 1] t``, linear in ``fp``:
                                - s * ((1 - t) * dxp[j] + t * dxp[j + 1])
 
 (each ``np.bincount`` of ``x``'s places and weights raveled where ``x`` has more than one
-axis; ``xp[j + 1]`` written ``xp[1:][j]``, as integer arithmetic on arrays is typed
-float).  At a knot itself the curve has a kink: ``x`` takes the slope of the segment on
+axis; ``s`` read as ``(np.diff(fp) / np.diff(xp))[j]`` and ``xp[j + 1]`` as
+``xp[1:][j]``, as integer arithmetic on arrays is typed float).  At a knot itself the curve has a kink: ``x`` takes the slope of the segment on
 its left.  A gradient is differentiated again (a Hessian) where ``x`` is a vector.
 """
 
@@ -32,9 +32,8 @@ from symdiff.primitives.broadcasting import _cast_back
 from symdiff.primitives.record import table
 
 _SEGMENT = "numpy.searchsorted(xp[1:-1], x)"  # the inner knots below each x
-_ALONG = "numpy.clip((x - xp[j]) / (xp[1:][j] - xp[j]), 0.0, 1.0)"
-_SLOPE = ("numpy.where((x > xp[0]) & (x <= xp[-1]), (fp[1:][j] - fp[j]) / (xp[1:][j] - xp[j]), "
-          "0.0)")
+_ALONG = "numpy.clip((x - xp[j]) / numpy.diff(xp)[j], 0.0, 1.0)"
+_SLOPE = "numpy.where((x > xp[0]) & (x <= xp[-1]), (numpy.diff(fp) / numpy.diff(xp))[j], 0.0)"
 _SPREAD = ("numpy.bincount(j, weights=a, minlength=n) + numpy.concatenate((numpy.zeros(1), "
            "numpy.bincount(j, weights=b, minlength=n - 1)))")
 
