@@ -35,7 +35,7 @@ Conventions at awkward points (those of JAX and PyTorch):
 
 - ``abs``/``fabs`` have derivative 0 at 0; ``floor``, ``ceil``, ``round`` and ``//`` have
   derivative 0 (``floor``/``ceil`` return plain ints, as ``math`` does), as do numpy's
-  ``sign``, ``rint`` and ``trunc``.
+  ``sign``, ``rint``, ``heaviside`` and ``trunc``.
 - ``max``/``min``, numpy's ``fmax``/``fmin`` and ``clip`` pass the gradient to the
   argument they return (``clip``: to ``x`` on the bounds themselves).
 - ``x % y``: 1 with respect to ``x``, ``-(x // y)`` with respect to ``y``;

@@ -186,6 +186,8 @@ _NUMPY = (  # numpy's elementwise functions with no math twin (generated code ca
     unary("sign", "1.0 if x > 0 else (-1.0 if x < 0 else x)", None, note=_STEP,
           numpy=("sign",), result=like),
     unary("rint", "float(round(x))", None, note=_STEP, numpy=("rint",)),
+    primitive("heaviside", "1.0 if x > 0 else (0.0 if x < 0 else (y if x == 0 else x))",
+              (None, None), note=_STEP + " (y at x = 0)", numpy=("heaviside",)),
     primitive("fmax", "x if x >= y or y != y else y",
               ("1.0 if x >= y or y != y else 0.0", "0.0 if x >= y or y != y else 1.0"),
               ((-3, 3), (-3, 3)), "like max, but a nan argument loses; the first on a tie",

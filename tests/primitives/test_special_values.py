@@ -403,6 +403,10 @@ def np_steps(x):
     return np.sign(x) + np.rint(x)
 
 
+def np_heaviside(x, h):
+    return np.heaviside(x, h) * 3.0
+
+
 def clip(x, lo, hi):
     return np.clip(x, lo, hi)
 
@@ -502,6 +506,7 @@ def _check_hypot(m):
 def _check_steps(m):
     for x in (2.0, 2.5, -1.0, 0.0):
         assert _grad(m.steps, x, 0.5) == (0.0, 0.0) and _grad(m.np_steps, x) == 0.0
+        assert _grad(m.np_heaviside, x, 0.5) == (0.0, 0.0)  # also at 0, where h is the value
 
 
 def _check_clip(m):
@@ -757,7 +762,8 @@ ROW_CHECKS = {
     "`asin`, `acos` at ±1; `acosh` at 1": _check_inverse_trig,
     "`atan2(y, x)` at the origin": _check_atan2,
     "`hypot(x, y)` at the origin": _check_hypot,
-    "`floor`, `ceil`, `trunc`, `int`, `round`, `//`, `np.sign`, `np.rint`": _check_steps,
+    "`floor`, `ceil`, `trunc`, `int`, `round`, `//`, `np.sign`, `np.rint`, `np.heaviside(x, h)`":
+        _check_steps,
     "`np.clip(x, lo, hi)`": _check_clip,
     "`np.fmax`, `np.fmin`": _check_fmax_fmin,
     "`cbrt(x)` at 0": _check_cbrt,

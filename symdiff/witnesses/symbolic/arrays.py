@@ -174,8 +174,8 @@ class ArrayReader(ExpressionReader):
         return super().sequence_operation(op, left, right, node)
 
     def attribute(self, base, node):
-        if node.attr == "outer" and type(base).__name__ == "ufunc":  # ``np.subtract.outer``
-            return _Method(base, "outer")
+        if node.attr in ("outer", "accumulate") and type(base).__name__ == "ufunc":  # ``np.add.outer``
+            return _Method(base, node.attr)
         if not is_array(base):
             return super().attribute(base, node)
         if node.attr == "T":

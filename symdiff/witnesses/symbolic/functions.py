@@ -1,7 +1,7 @@
 """The sympy functions the witness needs that sympy lacks, or has with another meaning.
 
 Expects sympy.  Guarantees sympy ``Function`` classes for Python's piecewise-constant
-functions (``Floor``, ``Ceiling``, ``Trunc``, ``Round``, ``Sign``, ``Signum``: derivative 0
+functions (``Floor``, ``Ceiling``, ``Trunc``, ``Round``, ``Sign``, ``Signum``, ``Step``: derivative 0
 between the jumps), ``RealAbs`` (derivative ``sign``, 0 at 0), ``LogAbsGamma`` (real for
 negative x too), ``StopGradient`` (the value, with a constant's derivative), functions
 computed by Python on numbers (``_numeric``), and the normal distribution's expressions.
@@ -77,6 +77,17 @@ class Signum(_Flat, sympy.Function):
     def eval(cls, arg):
         if arg.is_Number:
             return sympy.Integer(1 if arg > 0 else -1 if arg < 0 else 0)
+
+
+class Step(_Flat, sympy.Function):
+    """``numpy.heaviside(x, h)``: 0 below 0, 1 above, ``h`` at 0; derivative 0 in both."""
+
+    nargs = 2
+
+    @classmethod
+    def eval(cls, arg, at_zero):
+        if arg.is_Number:
+            return sympy.Integer(1 if arg > 0 else 0) if arg else at_zero
 
 
 class Round(_Flat, sympy.Function):

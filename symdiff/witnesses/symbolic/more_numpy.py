@@ -75,8 +75,42 @@ def _select(reader, func, args, kwargs, node):
     return lifted(numpy().select(conditions, choices, operand(given.get("default", 0))))
 
 
+def _bincount(reader, func, args, kwargs, node):
+    """``np.bincount(i, weights=w, minlength=n)``: the sum of the weights at each place."""
+    given = {**dict(zip(("x", "weights", "minlength"), args)), **kwargs}
+    places = [int(k) for k in plain(given["x"])]
+    weights = given.get("weights")
+    if weights is None:
+        return lifted(numpy().bincount(places, minlength=given.get("minlength", 0)))
+    weights = operand(numpy().asarray(weights, dtype=object))
+    found = [0] * max([given.get("minlength", 0)] + [k + 1 for k in places])
+    for k, w in zip(places, weights):
+        found[k] = found[k] + w
+    return numpy().array(found, dtype=object)
+
+
+def _interp(reader, func, args, kwargs, node):
+    """``np.interp(x, xp, fp)``: at each ``x``, the line through the knots on either side
+    (the knots read at the point), the end value outside them."""
+    if len(args) != 3 or kwargs:
+        raise reader.unsupported(node, "np.interp with left=, right= or period=")
+    np = numpy()
+    x, xp, fp = (operand(np.asarray(a, dtype=object)) for a in args)
+    at, knots = reader.numbers_of(x, node), reader.numbers_of(xp, node)
+    found = np.empty(x.shape, dtype=object)
+    for index in np.ndindex(x.shape):
+        here = at[index]
+        if here <= knots[0] or here > knots[-1]:
+            found[index] = fp[0] if here <= knots[0] else fp[-1]
+            continue
+        j = int(np.searchsorted(knots, here)) - 1
+        found[index] = fp[j] + (fp[j + 1] - fp[j]) * (x[index] - xp[j]) / (xp[j + 1] - xp[j])
+    return lifted(found if found.ndim else found[()])
+
+
 CALLS = {"median": _quantile(None), "quantile": _quantile(1.0),
-             "percentile": _quantile(100.0), "select": _select}
+             "percentile": _quantile(100.0), "select": _select, "bincount": _bincount,
+             "interp": _interp}
 
 
 def clipped(reader, args, kwargs, node):
@@ -92,3 +126,20 @@ def clipped(reader, args, kwargs, node):
             x, bounds = reader.pick("max", (x, bounds[0]), node), bounds[1:]
         return x if high is None else reader.pick("min", (x, bounds[0]), node)
     return _elementwise(clip, *(operand(v) for v in (given["a"], low, high) if v is not None))
+
+
+def accumulated(reader, ufunc, x, kwargs, node):
+    """``ufunc.accumulate(x, axis=0)``: NumPy's own loop of ``add`` and ``multiply`` on
+    sympy values; of ``maximum`` and ``minimum`` (a vector), each place the extreme of
+    the one before and the next element, as the witness picks it at the point (the
+    earlier on a tie)."""
+    x = operand(numpy().asarray(x, dtype=object))
+    name = ufunc.__name__
+    if name in ("add", "multiply"):
+        return ufunc.accumulate(x, **kwargs)
+    if name not in ("maximum", "minimum") or kwargs or x.ndim != 1:
+        raise reader.unsupported(node, f"np.{name}.accumulate of this form")
+    found = [x[0]]
+    for value in x[1:]:
+        found.append(reader.pick(name[:3], (found[-1], value), node))
+    return numpy().array(found, dtype=object)

@@ -39,7 +39,7 @@ from symdiff.witnesses.symbolic.arrays import options as _options
 from symdiff.witnesses.symbolic.functions import RealAbs
 from symdiff.witnesses.symbolic.autograd_names import unwrapped
 from symdiff.witnesses.symbolic.decompositions import DECOMPOSITIONS
-from symdiff.witnesses.symbolic.more_numpy import NUMPY_OWN, CALLS, clipped
+from symdiff.witnesses.symbolic.more_numpy import NUMPY_OWN, CALLS, accumulated, clipped
 from symdiff.witnesses.symbolic.primitives import _PRIMITIVES, _primitive_name
 
 _NUMPY_OWN = (  # NumPy's own code runs on arrays of sympy values: sums and rearrangements
@@ -113,12 +113,16 @@ class NumpyCalls(ArrayReader):
 
     def array_method(self, base, name, args, kwargs, node):
         """``base.name(*args, **kwargs)`` for an array ``base``; ``ufunc.outer(a, b)``
-        as the ufunc of ``a`` given ``b``'s axes behind its own, and ``b``."""
+        as the ufunc of ``a`` given ``b``'s axes behind its own, and ``b``;
+        ``ufunc.accumulate(x)`` (``more_numpy.accumulated``)."""
         np = numpy()
         if name == "outer" and not is_array(base) and len(args) == 2 and not kwargs:
             a = operand(np.asarray(args[0], dtype=object))
             return self.array_call(base, [a.reshape(a.shape + (1,) * np.ndim(args[1])),
                                           args[1]], {}, node)
+        if name == "accumulate" and not is_array(base) and len(args) in (1, 2):
+            return accumulated(self, base, args[0], {**dict(zip(("axis",), args[1:])),
+                                                     **kwargs}, node)
         if name in ("reshape", "transpose") and len(args) > 1:  # x.reshape(-1, 2)
             args = [tuple(args)]
         if name == "copy" and not args:

@@ -73,6 +73,7 @@ from symdiff.witnesses.tape.numpy_functions import (
     clip,
     fmax,
     fmin,
+    heaviside,
     logaddexp,
     logaddexp2,
     reciprocal,
@@ -106,7 +107,7 @@ __all__ = [
     "log10", "sqrt", "pow", "hypot", "fabs", "erf", "erfc", "floor", "ceil", "fmod", "copysign",
     "degrees", "radians", "cbrt", "exp2", "lgamma", "gamma", "ldexp", "remainder", "nextafter",
     "fsum", "prod", "dist", "sumprod", "fma", "frexp", "modf", "relu", "sigmoid", "square", "sinc",
-    "reciprocal", "sign", "rint", "fmax", "fmin", "clip", "logaddexp", "logaddexp2", "expit",
+    "reciprocal", "sign", "rint", "heaviside", "fmax", "fmin", "clip", "logaddexp", "logaddexp2", "expit",
     "logit", "gammaln", "digamma", "xlogy", "xlog1py", "ndtr", "log_ndtr", "ndtri", "norm",
     "PARTIALS", "on_numbers", "on_values", "STATISTICS",
 ]

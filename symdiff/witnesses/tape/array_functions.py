@@ -26,6 +26,7 @@ from symdiff.witnesses.tape import array_linalg as linalg
 from symdiff.witnesses.tape import array_more as more
 from symdiff.witnesses.tape import array_reductions as reductions
 from symdiff.witnesses.tape import array_shapes as shapes
+from symdiff.witnesses.tape.array_steps import ACCUMULATED, accumulate, bincount, interp
 from symdiff.witnesses.tape.array_ufuncs import ufunc_table
 from symdiff.witnesses.tape.arrays import ArrayValue, is_ndarray, is_tape, lift, numpy, offer
 from symdiff.witnesses.tape.value import Value, _offer
@@ -56,7 +57,7 @@ _DIFFERENTIABLE = {  # numpy's name -> the tape's function
         "linspace", "dstack", "select", "real", "imag", "nan_to_num", "atleast_3d",
         "polyval", "polyder", "meshgrid")},
     **{name: more.real for name in ("conj", "conjugate", "ascontiguousarray")},  # of floats
-    "tensordot": arrangements.tensordot, "vdot": arrangements.vdot, "ptp": arrangements.ptp, "sinc": arrangements.sinc,
+    "bincount": bincount, "interp": interp, "tensordot": arrangements.tensordot, "vdot": arrangements.vdot, "ptp": arrangements.ptp, "sinc": arrangements.sinc,
 }
 _LINALG = {"norm": reductions.norm, "solve": linalg.solve, "inv": linalg.inv,
            "det": linalg.det, "slogdet": linalg.slogdet, "cholesky": linalg.cholesky,
@@ -137,6 +138,9 @@ def array_ufunc(ufunc, method, inputs, kwargs):
         return _DIFFERENTIABLE[_REDUCE[name]](*inputs, **kwargs)
     if method == "outer" and name in _OUTER and len(inputs) == 2 and not kwargs:
         return ufunc_table()[name](*_outer_operands(*inputs))
+    if method == "accumulate" and name in ACCUMULATED and len(inputs) == 1 and (
+            set(kwargs) <= {"axis"}):
+        return accumulate(name, *inputs, **kwargs)
     extra = {"matmul": linalg.matmul, "clip": shapes.clip}
     found = ufunc_table().get(name) or extra.get(name)
     if method != "__call__" or found is None or kwargs:

@@ -119,7 +119,8 @@ _SELECTIONS = {
     "fmin": lambda np, a, b: np.isnan(b) | (a <= b),
 }
 
-_FLAT = ("floor", "ceil", "trunc", "rint", "sign", "floor_divide", "less", "less_equal",
+_FLAT = ("floor", "ceil", "trunc", "rint", "sign", "heaviside", "floor_divide", "less",
+         "less_equal",
          "greater", "greater_equal", "equal", "not_equal", "isnan", "isinf", "isfinite",
          "signbit", "logical_and", "logical_or", "logical_xor", "logical_not")
 

@@ -4,7 +4,7 @@ and the activations ``relu`` and ``sigmoid``.
 Expects Values or plain numbers.  Guarantees each function's value and its local
 derivative, stated here (``PARTIALS`` notes those numpy's own spellings reuse).  The
 selections (``fmax``, ``fmin``, ``clip``) pass the gradient to the argument they return;
-the piecewise-constant ``sign`` and ``rint`` return plain floats (derivative 0).
+the piecewise-constant ``sign``, ``rint`` and ``heaviside`` return plain floats (derivative 0).
 
     square(Value(3.0))            value 9.0, derivative 6.0
     clip(Value(5.0), 0.0, 1.0)    value 1.0, no derivative (the bound was returned)
@@ -15,8 +15,8 @@ import math
 
 from symdiff.witnesses.tape.value import Value, _binary, _data, _offer, _partials, _unary
 
-__all__ = ["relu", "sigmoid", "square", "sinc", "reciprocal", "sign", "rint", "fmax", "fmin",
-           "clip", "logaddexp", "logaddexp2"]
+__all__ = ["relu", "sigmoid", "square", "sinc", "reciprocal", "sign", "rint", "heaviside",
+           "fmax", "fmin", "clip", "logaddexp", "logaddexp2"]
 
 
 def square(x):
@@ -52,6 +52,13 @@ def sign(x):
 def rint(x):
     """The nearest integer, ties to even, as a float: derivative 0."""
     return float(round(_data(x)))
+
+
+def heaviside(x, h):
+    """The step: 0 below 0, 1 above, ``h`` at 0 (nan for nan), a plain float: derivative
+    0 in both."""
+    x, h = _data(x), _data(h)
+    return 1.0 if x > 0 else 0.0 if x < 0 else float(h) if x == 0 else x
 
 
 def fmax(a, b):

@@ -46,7 +46,7 @@ _SMOOTH = {
     "logaddexp": "logaddexp", "logaddexp2": "logaddexp2", "add": "add", "subtract": "sub",
     "multiply": "mul", "divide": "div", "true_divide": "div", "remainder": "mod", "mod": "mod",
 }
-_FLAT = ("floor", "ceil", "trunc", "rint", "sign", "floor_divide")  # derivative 0
+_FLAT = ("floor", "ceil", "trunc", "rint", "sign", "heaviside", "floor_divide")  # derivative 0
 _TESTS = ("isnan", "isinf", "isfinite", "less", "less_equal", "greater", "greater_equal",
           "equal", "not_equal")  # no derivative: they read the numbers
 

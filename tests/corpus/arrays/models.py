@@ -7,8 +7,9 @@ Losses (logistic, softmax cross-entropy with integer labels, MSE, Huber through
 2-layer MLP over a dict of weight arrays, one over a list of ``(W, b)`` pairs), attention
 (softmax with the row maximum subtracted), recurrences (an RNN over ``range`` and over the
 rows, a gated update), stencils (1-D and 2-D Laplacians with slices, heat steps written
-into a copy), kernels (pairwise squared distances, an RBF kernel), unrolled gradient
-descent.  Data (``X``, ``y``, labels, masks) is never differentiated.
+into a copy), kernels (pairwise squared distances, an RBF kernel), a drawdown (a running maximum), an
+asymmetric loss through a step (``np.heaviside``), a curve fit through ``np.interp``,
+unrolled gradient descent.  Data (``X``, ``y``, labels, masks) is never differentiated.
 """
 
 from collections import namedtuple
@@ -286,6 +287,29 @@ def kalman_filter_likelihood(q, r, ys):
     return total
 
 
+# --- running extremes and steps --------------------------------------------------------
+
+def max_drawdown(r, scale):
+    """A portfolio's squared drawdowns: wealth from log returns ``scale * r``, its
+    running peak, and the fall from it."""
+    wealth = np.exp(np.add.accumulate(scale * r))
+    peak = np.maximum.accumulate(wealth)
+    return np.mean((1.0 - wealth / peak) ** 2) + np.max(peak) * 0.01
+
+
+def step_weighted_loss(w, X, y):
+    """An asymmetric squared loss: residuals above the target weigh 0.8, below 0.2."""
+    e = X @ w - y
+    return np.mean((0.2 + 0.6 * np.heaviside(e, 0.5)) * e ** 2)
+
+
+def interpolated_curve_fit(fp, x, y):
+    """A piecewise-linear curve through knots at fixed places fit to data (``x`` kept
+    away from the knots, the curve's kinks)."""
+    knots = np.array([-2.05, -1.05, -0.05, 0.95, 1.95, 2.95])
+    return np.mean((np.interp(x, knots, fp) - y) ** 2) + 0.01 * np.sum(np.diff(fp) ** 2)
+
+
 # --- optimisation ----------------------------------------------------------------------
 
 def unrolled_gradient_descent(w, X, y):
@@ -523,6 +547,11 @@ CASES = [
        wrt=("X", "lengthscale")),
     at(kalman_filter_likelihood, (0.1, 0.5, normal("kfl", 5)), (0.3, 0.2, normal("kfl", 2)),
        (0.2, 0.4, normal("kfl", 1)), wrt=("q", "r")),
+    at(max_drawdown, *batches(lambda n: (normal(f"mdd{n}", n + 1), 0.1))),
+    at(step_weighted_loss, *batches(lambda n: (normal("swl", 3), normal(f"swlX{n}", n, 3),
+                                               normal(f"swly{n}", n))), wrt="w"),
+    at(interpolated_curve_fit, *batches(lambda n: (normal("icf", 6), normal(f"icfx{n}", n),
+                                                   normal(f"icfy{n}", n))), wrt="fp"),
     at(unrolled_gradient_descent, *batches(lambda n: (normal("ugd", 3), normal(f"ugdX{n}", n, 3),
                                                       normal(f"ugdy{n}", n))), wrt="w"),
     at(ridge_over_a_dict, *batches(lambda n: ({"w": normal("rod", 3), "b": 0.2, "decay": 0.01},
