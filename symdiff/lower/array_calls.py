@@ -11,6 +11,7 @@ error where they are not written out:
     np.zeros((n, 3)), np.zeros(n) ->  zeros_2, zeros_1
     np.zeros(x.shape)             ->  zeros_as, numpy.zeros(x)   (x.reshape(y.shape): reshape_as)
     np.concatenate([a, b], axis=1)->  concatenate_2, numpy.concatenate(a, b, axis=1)
+    np.concatenate([a, b], axis=None) -> concatenate_2, numpy.concatenate(a.ravel(), b.ravel())
     np.pad(x, ((1, 0), (0, n)))   ->  pad_2, numpy.pad(x, 1, 0, 0, n)   (np.pad(x, (1, 0)): pad_1)
     np.array(x)                   ->  array_value (of one value, a float or an array)
     np.array([[a, b], [c, d]])    ->  array_2, numpy.array(numpy.array([a, b]), numpy.array([c, d]))
@@ -70,11 +71,23 @@ def written_out(frame, op, call, shown):
     if not items:
         raise frame.error(UnsupportedSyntaxError, call, f"{shown} of nothing is not "
                           "supported", f"write them out: {_example(head)}")
+    if head == "concatenate" and _flat(call):  # ``axis=None``: the arrays flat, joined
+        items = [ast.copy_location(ast.Call(ast.Attribute(e, "ravel", ast.Load()), [], []), e)
+                 for e in items]
+        call = ast.copy_location(ast.Call(call.func, call.args, [
+            k for k in call.keywords if k.arg != "axis"]), call)
+        rest = rest[1:] if rest else rest  # ``np.concatenate([a, b], None)``
     if head == "array":  # ``np.array([[a, b], [c, d]])``: each row an array of its own
         items = [_row(call, e) if isinstance(e, (ast.List, ast.Tuple)) and not any(
             isinstance(v, ast.Starred) for v in e.elts) else e for e in items]
     spread = ast.Call(call.func, args[:at] + items + rest, call.keywords)
     return f"{head}_{len(items)}", ast.copy_location(spread, call)
+
+
+def _flat(call):
+    """Whether ``call`` says ``axis=None`` (by keyword, or by position after its arrays)."""
+    given = [k.value for k in call.keywords if k.arg == "axis"] + list(call.args[1:2])
+    return bool(given) and isinstance(given[0], ast.Constant) and given[0].value is None
 
 
 def _row(call, row):

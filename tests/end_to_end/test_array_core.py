@@ -590,3 +590,24 @@ def test_a_float32_gradient_through_selections_stays_float32():
             np.testing.assert_allclose(mine, theirs, rtol=1e-6, atol=1e-6)
         wide_args = tuple(a.astype(np.float64) for a in args)
         assert not oracles.gradient_failures(fn, wide_args, wide, wrt=wrt)
+
+
+def test_a_concatenation_of_no_axis_joins_the_arrays_flat():
+    """``np.concatenate([a, b], axis=None)`` (or ``None`` by position) joins the arrays
+    read flat, as NumPy does: against central differences and, read again, the Hessian
+    times v against differences of the gradient."""
+    def by_keyword(a, b):
+        return np.sum(np.concatenate([a, b], axis=None) ** 2 * np.arange(a.size + b.size))
+
+    def by_position(a, b):
+        return np.sum(np.sin(np.concatenate((a, b), None)))
+    a, b = normal(2, 2), normal(3)
+    for fn in (by_keyword, by_position):
+        gradient = symdiff.grad(fn, wrt=("a", "b"))
+        assert not oracles.gradient_failures(fn, (a, b), gradient(a, b), wrt=("a", "b"))
+        va, vb = normal(2, 2), normal(3)
+        product = symdiff.hvp(fn, wrt=("a", "b"))(a, b, va, vb)
+        h = 1e-5
+        ahead, behind = gradient(a + h * va, b + h * vb), gradient(a - h * va, b - h * vb)
+        for got, plus, minus in zip(product, ahead, behind):
+            np.testing.assert_allclose(got, (plus - minus) / (2 * h), rtol=1e-5, atol=1e-6)
