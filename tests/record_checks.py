@@ -1,11 +1,15 @@
 """Checks of an array record's derivatives on one call, shared by the records' tests
-(``tests/primitives/test_array_contractions.py``, ``test_array_more.py``).
+(``tests/primitives/test_array_contractions.py``, ``test_array_more.py``,
+``test_array_polynomials.py``, ``test_array_steps.py``, ``test_array_grids.py``).
 
 A case is a function and its arguments; the parameters differentiated are those given a
 float or a float array.  ``vjp_along_directions``: the gradient's inner products with
 random directions against directional differences; ``same_as_the_tape``: the gradient
 against the tape's; ``jvp_along_a_direction``: the value and the tangent along a random
-direction against the function and its directional difference.
+direction against the function and its directional difference;
+``hessian_along_a_direction``: the Hessian by one argument, times a random direction,
+against a central difference of the gradient.  ``record_tests`` makes the first three
+the tests of a module's list of cases.
 """
 
 import inspect
@@ -66,3 +70,45 @@ def jvp_along_a_direction(f, args, rng):
     expected = sum(oracles.directional(f, args, params.index(p), v) for p, v in zip(
         wrt, tangents))
     assert float(tangent) == pytest.approx(expected, rel=1e-6, abs=1e-7 * scale(f, args))
+
+
+def hessian_along_a_direction(f, args, at, rng, atol=None):
+    """``H v`` of ``f`` by its argument ``at`` (of the Hessian's shape, the argument's
+    twice) against a central difference of the gradient along ``v``; ``atol`` by default
+    1e-6 of the difference's size."""
+    name = list(inspect.signature(f).parameters)[at]
+    hessian = symdiff.hessian(f, wrt=name)(*args)
+    x = args[at]
+    assert hessian.shape == np.shape(x) + np.shape(x)
+    v = rng.normal(size=np.shape(x))
+    gradient = symdiff.grad(f, wrt=name)
+
+    def moved(t):
+        return gradient(*[a + t * v if i == at else a for i, a in enumerate(args)])
+    h = 1e-4
+    expected = (moved(h) - moved(-h)) / (2 * h)
+    atol = 1e-6 * (1.0 + np.max(np.abs(expected))) if atol is None else atol
+    np.testing.assert_allclose(np.tensordot(hessian, v, axes=np.ndim(x)), expected,
+                               rtol=1e-5, atol=atol)
+
+
+def record_tests(cases, jvp_seed=1000):
+    """The three tests of a module's ``cases``, numbered: VJP and JVP against finite
+    differences (seeded by the case's number, the JVP's from ``jvp_seed``), and the
+    gradient against the tape's.  Bind them to names starting with ``test_`` for pytest
+    to collect them."""
+    numbered = pytest.mark.parametrize("case", range(len(cases)))
+
+    @numbered
+    def test_vjp_against_finite_differences(case):
+        vjp_along_directions(*cases[case], np.random.default_rng(case))
+
+    @numbered
+    def test_gradient_agrees_with_the_tape(case):
+        same_as_the_tape(*cases[case])
+
+    @numbered
+    def test_jvp_against_finite_differences(case):
+        jvp_along_a_direction(*cases[case], np.random.default_rng(jvp_seed + case))
+    return (test_vjp_against_finite_differences, test_gradient_agrees_with_the_tape,
+            test_jvp_against_finite_differences)

@@ -56,34 +56,15 @@ def _cases(rng):
 _CASES = _cases(np.random.default_rng(20261204))
 
 
-@pytest.mark.parametrize("case", range(len(_CASES)))
-def test_vjp_against_finite_differences(case):
-    checks.vjp_along_directions(*_CASES[case], np.random.default_rng(case))
-
-
-@pytest.mark.parametrize("case", range(len(_CASES)))
-def test_gradient_agrees_with_the_tape(case):
-    checks.same_as_the_tape(*_CASES[case])
-
-
-@pytest.mark.parametrize("case", range(len(_CASES)))
-def test_jvp_against_finite_differences(case):
-    checks.jvp_along_a_direction(*_CASES[case], np.random.default_rng(100 + case))
+(test_vjp_against_finite_differences, test_gradient_agrees_with_the_tape,
+ test_jvp_against_finite_differences) = checks.record_tests(_CASES, jvp_seed=100)
 
 
 @pytest.mark.parametrize("f", [bump_on_a_grid, matrix_indexed, grids_by_index])
 @pytest.mark.parametrize("at", [0, 1])
 def test_hessian_times_v_against_differences_of_the_gradient(f, at):
     args = next(a for g, a in _CASES if g is f)
-    name = list(inspect.signature(f).parameters)[at]
-    hessian = symdiff.hessian(f, wrt=name)(*args)
-    v = np.random.default_rng(at).normal(size=args[at].shape)
-    gradient = symdiff.grad(f, wrt=name)
-
-    def moved(t):
-        return gradient(*[a + t * v if i == at else a for i, a in enumerate(args)])
-    expected = (moved(1e-4) - moved(-1e-4)) / 2e-4
-    np.testing.assert_allclose(hessian @ v, expected, rtol=1e-5, atol=1e-7)
+    checks.hessian_along_a_direction(f, args, at, np.random.default_rng(at), atol=1e-7)
 
 
 @pytest.mark.parametrize("f", [bump_on_a_grid, matrix_indexed])

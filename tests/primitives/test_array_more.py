@@ -230,19 +230,8 @@ def _cases(rng):
 _CASES = _cases(np.random.default_rng(20261205))
 
 
-@pytest.mark.parametrize("case", range(len(_CASES)))
-def test_vjp_against_finite_differences(case):
-    checks.vjp_along_directions(*_CASES[case], np.random.default_rng(case))
-
-
-@pytest.mark.parametrize("case", range(len(_CASES)))
-def test_gradient_agrees_with_the_tape(case):
-    checks.same_as_the_tape(*_CASES[case])
-
-
-@pytest.mark.parametrize("case", range(len(_CASES)))
-def test_jvp_against_finite_differences(case):
-    checks.jvp_along_a_direction(*_CASES[case], np.random.default_rng(1000 + case))
+(test_vjp_against_finite_differences, test_gradient_agrees_with_the_tape,
+ test_jvp_against_finite_differences) = checks.record_tests(_CASES)
 
 
 _SECOND = [(median_by_rows, 0), (quantiles, 0), (nan_sums, 0), (crossed, 0), (crossed, 1),
@@ -255,20 +244,7 @@ _SECOND = [(median_by_rows, 0), (quantiles, 0), (nan_sums, 0), (crossed, 0), (cr
 def test_hessian_times_v_against_differences_of_the_gradient(case):
     f, at = _SECOND[case]
     args = next(a for g, a in _CASES if g is f)
-    params = list(inspect.signature(f).parameters)
-    name = params[at]
-    hessian = symdiff.hessian(f, wrt=name)(*args)
-    x = args[at]
-    assert hessian.shape == x.shape + x.shape
-    v = np.random.default_rng(case).normal(size=x.shape)
-    gradient = symdiff.grad(f, wrt=name)
-
-    def moved(t):
-        return gradient(*[a + t * v if i == at else a for i, a in enumerate(args)])
-    h = 1e-4
-    expected = (moved(h) - moved(-h)) / (2 * h)
-    np.testing.assert_allclose(np.tensordot(hessian, v, axes=x.ndim), expected,
-                               rtol=1e-5, atol=1e-6 * (1.0 + np.max(np.abs(expected))))
+    checks.hessian_along_a_direction(f, args, at, np.random.default_rng(case))
 
 
 _FLOAT32 = [(median_by_rows, ((3, 4),)), (quantiles, ((3, 4),)), (percentiles, ((2, 5),)),

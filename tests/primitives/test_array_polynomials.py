@@ -119,19 +119,8 @@ def _cases(rng):
 _CASES = _cases(np.random.default_rng(20261225))
 
 
-@pytest.mark.parametrize("case", range(len(_CASES)))
-def test_vjp_against_finite_differences(case):
-    checks.vjp_along_directions(*_CASES[case], np.random.default_rng(case))
-
-
-@pytest.mark.parametrize("case", range(len(_CASES)))
-def test_gradient_agrees_with_the_tape(case):
-    checks.same_as_the_tape(*_CASES[case])
-
-
-@pytest.mark.parametrize("case", range(len(_CASES)))
-def test_jvp_against_finite_differences(case):
-    checks.jvp_along_a_direction(*_CASES[case], np.random.default_rng(1000 + case))
+(test_vjp_against_finite_differences, test_gradient_agrees_with_the_tape,
+ test_jvp_against_finite_differences) = checks.record_tests(_CASES)
 
 
 _SECOND = [(cubic_fit, 0), (cubic_fit, 1), (polynomial_squashed, 1),
@@ -148,20 +137,7 @@ def _first_case(f, at):
 @pytest.mark.parametrize("case", range(len(_SECOND)))
 def test_hessian_times_v_against_differences_of_the_gradient(case):
     f, at = _SECOND[case]
-    args = _first_case(f, at)
-    name = list(inspect.signature(f).parameters)[at]
-    hessian = symdiff.hessian(f, wrt=name)(*args)
-    x = args[at]
-    assert hessian.shape == x.shape + x.shape
-    v = np.random.default_rng(case).normal(size=x.shape)
-    gradient = symdiff.grad(f, wrt=name)
-
-    def moved(t):
-        return gradient(*[a + t * v if i == at else a for i, a in enumerate(args)])
-    h = 1e-4
-    expected = (moved(h) - moved(-h)) / (2 * h)
-    np.testing.assert_allclose(np.tensordot(hessian, v, axes=x.ndim), expected,
-                               rtol=1e-5, atol=1e-6 * (1.0 + np.max(np.abs(expected))))
+    checks.hessian_along_a_direction(f, _first_case(f, at), at, np.random.default_rng(case))
 
 
 _FLOAT32 = [(cubic_fit, ((4,), (6,))), (polynomial_squashed, ((3,), (2, 3))),

@@ -89,19 +89,8 @@ def _cases(rng):
 _CASES = _cases(np.random.default_rng(20261204))
 
 
-@pytest.mark.parametrize("case", range(len(_CASES)))
-def test_vjp_against_finite_differences(case):
-    checks.vjp_along_directions(*_CASES[case], np.random.default_rng(case))
-
-
-@pytest.mark.parametrize("case", range(len(_CASES)))
-def test_gradient_agrees_with_the_tape(case):
-    checks.same_as_the_tape(*_CASES[case])
-
-
-@pytest.mark.parametrize("case", range(len(_CASES)))
-def test_jvp_against_finite_differences(case):
-    checks.jvp_along_a_direction(*_CASES[case], np.random.default_rng(1000 + case))
+(test_vjp_against_finite_differences, test_gradient_agrees_with_the_tape,
+ test_jvp_against_finite_differences) = checks.record_tests(_CASES)
 
 
 def running_max_summed(x):
@@ -130,14 +119,7 @@ def squared_drawdown(x):
 def test_hessian_times_v_against_differences_of_the_gradient(f):
     """The adjoints (``bincount`` of ``searchsorted`` places) are differentiated again."""
     args = next(a for g, a in _CASES if g is f and np.size(a[0]) > 4)
-    x = args[0]
-    hessian = symdiff.hessian(f, wrt=0)(*args)
-    v = np.random.default_rng(7).normal(size=x.shape)
-    gradient = symdiff.grad(f, wrt=0)
-    h = 1e-4
-    expected = (gradient(x + h * v, *args[1:]) - gradient(x - h * v, *args[1:])) / (2 * h)
-    np.testing.assert_allclose(hessian @ v, expected, rtol=1e-5,
-                               atol=1e-6 * (1.0 + np.max(np.abs(expected))))
+    checks.hessian_along_a_direction(f, args, 0, np.random.default_rng(7))
 
 
 def test_the_step_has_no_derivative():
