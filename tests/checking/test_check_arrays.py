@@ -19,6 +19,7 @@ from symdiff.checking.locate_arrays import locate_by_differences
 from symdiff.checking.report import NotAvailable
 from symdiff.specialized import container_kinds
 from symdiff.witnesses.finite import central_difference
+from tests.wrong_builds import built_wrong
 
 RNG = np.random.default_rng(20261202)
 
@@ -163,25 +164,6 @@ def test_random_points_from_an_array_example():
 
 
 # --- a wrong gradient is caught ---------------------------------------------------------
-
-class Changed:
-    """A built gradient whose function's result ``change`` alters (the rest as built)."""
-
-    def __init__(self, gradient, change):
-        self.gradient, self.change = gradient, change
-
-    def __getattr__(self, name):
-        return getattr(self.gradient, name)
-
-    def function(self, *args, **kwargs):
-        return self.change(self.gradient.function(*args, **kwargs))
-
-
-def built_wrong(monkeypatch, change):
-    """Make ``check`` build a gradient whose result ``change`` alters."""
-    real = symdiff.api.build
-    monkeypatch.setattr(symdiff.api, "build",
-                        lambda *args, **kwargs: Changed(real(*args, **kwargs), change))
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])

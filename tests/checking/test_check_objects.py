@@ -20,6 +20,7 @@ import symdiff
 from symdiff.checking.locate import locate
 from symdiff.specialized import container_kinds
 from tests.corpus import objects
+from tests.wrong_builds import built_wrong
 
 HERE = Path(__file__)
 
@@ -168,25 +169,6 @@ def test_the_locator_finds_nothing_where_the_gradient_is_right():
     gradient = symdiff.api.build(objects.through_helper, ("p", "x"), prefer="active",
                                  kinds=container_kinds(objects.through_helper, point))
     assert locate(gradient.program, ["p", "x"], point) is None
-
-
-class Changed:
-    """A built gradient whose function's result ``change`` alters (the rest as built)."""
-
-    def __init__(self, gradient, change):
-        self.gradient, self.change = gradient, change
-
-    def __getattr__(self, name):
-        return getattr(self.gradient, name)
-
-    def function(self, *args, **kwargs):
-        return self.change(self.gradient.function(*args, **kwargs))
-
-
-def built_wrong(monkeypatch, change):
-    real = symdiff.api.build
-    monkeypatch.setattr(symdiff.api, "build",
-                        lambda *args, **kwargs: Changed(real(*args, **kwargs), change))
 
 
 def test_one_wrong_field_fails_its_row_alone(monkeypatch):
