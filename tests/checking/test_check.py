@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 import symdiff
+from tests.wrong_builds import marked_line as marked_in
 
 HERE = Path(__file__)
 ROOT = HERE.parent.parent.parent
@@ -23,11 +24,7 @@ COLUMNS = ("point", "wrt", "generated", "tape", "sympy", "finite diff", "status"
 
 def marked_line(name):
     """The line number of the one line of this file that ends with ``# <call: name>``."""
-    tag = "# <call: " + name + ">"
-    found = [number for number, line in enumerate(HERE.read_text().splitlines(), 1)
-             if line.rstrip().endswith(tag)]
-    assert len(found) == 1, f"marker {tag!r} found {len(found)} times"
-    return found[0]
+    return marked_in(HERE, name)
 
 
 def code_of(lineno):

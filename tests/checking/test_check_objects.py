@@ -20,18 +20,14 @@ import symdiff
 from symdiff.checking.locate import locate
 from symdiff.specialized import container_kinds
 from tests.corpus import objects
-from tests.wrong_builds import built_wrong
+from tests.wrong_builds import built_wrong, marked_line as marked_in
 
 HERE = Path(__file__)
 
 
 def marked_line(name):
     """The line number of the one line of this file that ends with ``# <call: name>``."""
-    tag = "# <call: " + name + ">"
-    found = [number for number, line in enumerate(HERE.read_text().splitlines(), 1)
-             if line.rstrip().endswith(tag)]
-    assert len(found) == 1, f"marker {tag!r} found {len(found)} times"
-    return found[0]
+    return marked_in(HERE, name)
 
 
 CASES = {c.label: c for c in objects.OBJECT_CASES}
