@@ -66,7 +66,6 @@ def carried_arrays(env):
     return carried
 
 
-
 def zeros_like(env, name):
     return ex.Call(ex.Attribute(ex.Name(env.program.numpy_name), "zeros_like"),
                    (ex.Name(name),))

@@ -51,7 +51,10 @@ def joined_type(op, kind, axis):
     elem = t.element(kind, None) if isinstance(kind, t.List) else None
     if op in SIDED:
         joined = sided_join(op, elem)
-        return None if joined is None else joined_type(*joined[:1], kind, joined[1])
+        if joined is None:
+            return None
+        join, axis = joined
+        return joined_type(join, kind, axis)
     if op == "stack" and elem in (t.FLOAT, t.NUMPY_FLOAT):  # numbers: a vector of them
         elem = t.Array("float64", 0)
     if not isinstance(elem, t.Array) or not elem.dtype.startswith("float"):
