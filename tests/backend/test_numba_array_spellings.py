@@ -20,6 +20,12 @@ from symdiff.core import types as t
 from symdiff.optimize import walk
 
 np = pytest.importorskip("numpy")
+try:
+    import numba
+except ImportError:
+    numba = None
+needs_numba = pytest.mark.skipif(  # a build with jit="numba" compiles it
+    numba is None, reason="jit='numba' needs numba: pip install -e '.[test,numba]'")
 
 TYPES = {"X": t.Array("float64", 2), "A": t.Array("float64", 3), "x": t.Array("float64", 1),
          "C": t.Array("float64", 2, (1,)), "g": t.Array("float64", 2)}
@@ -104,6 +110,7 @@ def padded_differences(x):
     return np.sum(np.diff(x) ** 2)
 
 
+@needs_numba
 def test_add_at_is_a_loop_and_pad_an_array_of_zeros_filled():
     x, idx = np.linspace(-1.0, 1.0, 5), np.array([0, 3, 3, 1, 0])
     text = symdiff.source(scattered, x, idx, wrt="x", jit="numba")

@@ -327,6 +327,7 @@ def path_over_an_array(mu, z):
     return total
 
 
+@needs_numba
 def test_a_list_pushed_over_the_length_of_an_array_axis_is_preallocated():
     np = pytest.importorskip("numpy")
     text = symdiff.source(path_over_an_array, 0.1, np.ones(4), wrt="mu", jit="numba")
