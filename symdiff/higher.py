@@ -38,7 +38,7 @@ from symdiff.api import _unwrap, build, jit_options
 from symdiff.backend.travel import wrap
 from symdiff.frontend.parse import parse_function
 from symdiff.errors import UnsupportedSyntaxError
-from symdiff.frontend.wrt import choose, refuse_star_args
+from symdiff.frontend.wrt import choose
 from symdiff.specialized import MethodGradient, bound_instance, computes_with_arrays, per_kinds
 
 
@@ -46,7 +46,6 @@ def jvp(fn=None, *, wrt=None, optimize=True, jit=None):
     """The forward-mode function of ``fn``: ``jvp_f(*args, *tangents) -> (value, tangent)``."""
     if fn is None:
         return functools.partial(jvp, wrt=wrt, optimize=optimize, jit=jit)
-    refuse_star_args(fn, "jvp")
     method = _of_method(fn, wrt, jvp, optimize=optimize, jit=jit)
     if method is not None:  # ``model.loss``, ``spring``: the instance is its data
         return method
@@ -74,7 +73,6 @@ def jacobian(fn=None, *, wrt=None, jit=None):
     """
     if fn is None:
         return functools.partial(jacobian, wrt=wrt, jit=jit)
-    refuse_star_args(fn, "jacobian")
     method = _of_method(fn, wrt, jacobian, jit=jit)
     if method is not None:  # ``model.loss``, ``spring``: the instance is its data
         return method
@@ -96,7 +94,6 @@ def hessian(fn=None, *, wrt=None, jit=None):
     reverse); a float when ``wrt`` names one parameter."""
     if fn is None:
         return functools.partial(hessian, wrt=wrt, jit=jit)
-    refuse_star_args(fn, "hessian")
     method = _of_method(fn, wrt, hessian, jit=jit)
     if method is not None:  # ``model.loss``, ``spring``: the instance is its data
         return method
@@ -118,7 +115,6 @@ def hvp(fn=None, *, wrt=None, jit=None):
     (a float when ``wrt`` names one parameter)."""
     if fn is None:
         return functools.partial(hvp, wrt=wrt, jit=jit)
-    refuse_star_args(fn, "hvp")
     method = _of_method(fn, wrt, hvp, jit=jit)
     if method is not None:  # ``model.loss``, ``spring``: the instance is its data
         return method
@@ -139,7 +135,8 @@ def signature(program):
     """What ``bind_arguments`` reads of ``program``, in a form that pickles."""
     return types.SimpleNamespace(params=tuple(program.params),
                                  defaults=tuple(program.defaults), kwargs=program.kwargs,
-                                 kwonly=tuple(program.kwonly))
+                                 kwonly=tuple(program.kwonly),
+                                 vararg=getattr(program, "vararg", None))
 
 
 def completing(function, program, trailing, name, *args, **kwargs):
@@ -186,11 +183,17 @@ def hvp_values(forward, program, count, single, name, *args_and_vector, **kwargs
 
 def bind_arguments(program, args, kwargs, name):
     """``program``'s positional arguments as one tuple (``args``, then ``kwargs`` by name,
-    then the defaults of the parameters left out, as Python binds a call), and the keyword
-    arguments given for its keyword-only parameters and its ``**kwargs`` (the generated
-    function keeps the keyword-only defaults itself)."""
+    then the defaults of the parameters left out, as Python binds a call; the arguments
+    past the named ones as the tuple of its ``*args``, as the forward-mode and vjp
+    functions take it), and the keyword arguments given for its keyword-only parameters
+    and its ``**kwargs`` (the generated function keeps the keyword-only defaults itself)."""
     kwonly = getattr(program, "kwonly", ())  # a signature pickled before they were kept
     params = program.params[:len(program.params) - len(kwonly)]
+    if getattr(program, "vararg", None) is not None:
+        point, named = bind_arguments(types.SimpleNamespace(
+            params=params[:-1] + tuple(kwonly), defaults=program.defaults,
+            kwargs=program.kwargs, kwonly=kwonly), args[:len(params) - 1], kwargs, name)
+        return (*point, tuple(args[len(params) - 1:])), named
     defaults = program.defaults
     if len(args) > len(params):
         raise TypeError(f"{name}() takes {len(params)} positional arguments but "

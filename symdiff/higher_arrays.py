@@ -30,7 +30,7 @@ from symdiff.api import build
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.parse import parse_function
 from symdiff.frontend.wrt import choose
-from symdiff.specialized import chosen_values, container_kinds, split_call
+from symdiff.specialized import chosen_values, container_kinds, split_call, spread_call
 
 
 class PerKinds:
@@ -54,7 +54,8 @@ class PerKinds:
         """The forward-mode function built for the kinds of ``point`` and ``named``: a
         look-up once built, while what the builds read is unchanged
         (``api.Gradient.is_current``)."""
-        kinds = container_kinds(self.fn, point, named, signature=self._signature)
+        kinds = container_kinds(self.fn, spread_call(self._signature, point), named,
+                                signature=self._signature)
         key = tuple(sorted(kinds.items()))
         known = self._by_kinds.get(key)
         if known is None or not all(g.is_current() for g in known[1]):

@@ -35,7 +35,7 @@ from symdiff.api import build
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.parse import parse_function
 from symdiff.frontend.wrt import choose
-from symdiff.specialized import chosen_values, container_kinds, split_call
+from symdiff.specialized import chosen_values, container_kinds, split_call, spread_call
 
 
 class Structured:
@@ -58,7 +58,8 @@ class Structured:
         """The forward-mode functions for the kinds of ``point`` and ``named``: of ``fn``,
         or one of the gradient by each parameter (``api.build`` caches them, and builds
         again when what they read changed)."""
-        kinds = container_kinds(self.fn, point, named, signature=self._signature)
+        kinds = container_kinds(self.fn, spread_call(self._signature, point), named,
+                                signature=self._signature)
         if not self._over_gradient:
             made = [build(self.fn, self._wrt, optimize=self._optimize, mode="forward",
                           kinds=kinds)]

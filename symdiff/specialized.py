@@ -104,9 +104,10 @@ def computes_with_arrays(fn):
 def split_call(signature, args, kwargs):
     """A call's arguments as the forward-mode functions take them: the positional
     parameters' values in order (the defaults of those left out filled in, as the
-    derivatives' vectors follow them) and ``{name: value}`` of the keyword-only and
-    ``**kwargs`` ones given (the generated function keeps their defaults).  A call Python
-    would refuse raises its ``TypeError``."""
+    derivatives' vectors follow them; the arguments ``*args`` gathers as one tuple, as
+    those functions take it) and ``{name: value}`` of the keyword-only and ``**kwargs``
+    ones given (the generated function keeps their defaults).  A call Python would refuse
+    raises its ``TypeError``."""
     arguments = signature.bind(*args, **kwargs).arguments
     point, named = [], {}
     for name, parameter in signature.parameters.items():
@@ -117,15 +118,28 @@ def split_call(signature, args, kwargs):
         elif parameter.kind is parameter.VAR_KEYWORD:
             named.update(arguments.get(name, {}))
         elif parameter.kind is parameter.VAR_POSITIONAL:
-            point.extend(arguments.get(name, ()))
+            point.append(tuple(arguments.get(name, ())))
     return tuple(point), named
+
+
+def spread_call(signature, point):
+    """The positional arguments of the call that ``split_call`` gave as ``point``: the
+    tuple of a ``*args`` parameter spread out again, as ``fn`` itself takes them."""
+    kinds = [p.kind for p in signature.parameters.values() if p.kind in (
+        p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL)]
+    if inspect.Parameter.VAR_POSITIONAL not in kinds:
+        return tuple(point)
+    named = kinds.index(inspect.Parameter.VAR_POSITIONAL)
+    return (*point[:named], *point[named])
 
 
 def chosen_values(signature, names, point, named):
     """The values of the parameters ``names`` in a call ``split_call`` gave as ``point``
     and ``named`` (a keyword-only one left out: its default)."""
     positional = [name for name, parameter in signature.parameters.items()
-                  if parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD)]
+                  if parameter.kind in (parameter.POSITIONAL_ONLY,
+                                        parameter.POSITIONAL_OR_KEYWORD,
+                                        parameter.VAR_POSITIONAL)]
     return [point[positional.index(name)] if name in positional else
             named.get(name, signature.parameters[name].default) for name in names]
 

@@ -36,7 +36,6 @@ from symdiff.backend.travel import Travels, carried
 from symdiff.core import types as t
 from symdiff.errors import SymdiffError, UndefinedNameError
 from symdiff.frontend.guards import guard
-from symdiff.frontend.wrt import refuse_star_args
 from symdiff.higher import bind_arguments, signature
 from symdiff.specialized import container_kinds, per_kinds
 
@@ -47,7 +46,6 @@ def vjp(fn=None, *, wrt=None, optimize=True):
     if fn is None:
         return functools.partial(vjp, wrt=wrt, optimize=optimize)
     fn = _unwrap(fn)
-    refuse_star_args(fn, "vjp")
     product = VectorJacobianProduct(fn, wrt, optimize)
     if not per_kinds(fn, wrt):  # built now, for numbers, as grad is
         try:
@@ -188,7 +186,8 @@ class VectorJacobianProduct(Travels):
             gradient = build(self.fn, self._options["wrt"], with_value=True,
                              optimize=self._options["optimize"], mode="vjp", kinds=kinds)
         self._last, program = gradient, described(gradient.program)
-        if not kwargs and len(args) - 1 == len(self._positional):
+        if not kwargs and len(args) - 1 == len(self._positional) and not getattr(
+                gradient.program, "vararg", None):  # (``*args``: bound by name below)
             self._recent = (guard(kinds, self._positional, gradient.watched()),
                             gradient.function, program)
         return checked_product(gradient.function, program, self.__name__, *args, **kwargs)

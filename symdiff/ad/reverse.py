@@ -175,7 +175,7 @@ def build(env, with_value, as_tuple, seeded=False):
     statements = none_guards(program, env.wrt) + prologue + body + reverse + [
         sw.Return(grad)]
     name = names.fresh(f"{'vjp' if start else 'grad'}_{program.name}")
-    extra = (start.param,) if start else ()
+    extra = (start.param,) if start else None
     return type_sweeps(Generated(
         function_of(name, program, statements, extra), program.math_name,
         {**program.namespace, **names.imports},
@@ -336,10 +336,15 @@ def _default(param, value, program):
     return ex.literal(value) if type(value) in (list, tuple, dict) else operand(ir.Const(value))
 
 
-def function_of(name, program, body, extra=()):
+def function_of(name, program, body, extra=None):
     """The ``Function`` named ``name`` with ``program``'s parameters (then ``extra``
-    ones, which drop the defaults, before the keyword-only ones) and ``body``."""
-    kept = [p for p in program.positional if p != getattr(program, "vararg", None)]
+    ones, which drop the defaults, before the keyword-only ones) and ``body``.  Given
+    ``extra`` (tangents, a cotangent: a sequence, empty too), a ``*args`` parameter is a
+    tuple parameter like any other, so that they may follow it: ``jvp_f(x, args, dx,
+    dargs)``; without, it stays ``*args``, as in ``grad_f(x, *args)``."""
+    vararg = None if extra is not None else getattr(program, "vararg", None)
+    extra = () if extra is None else extra
+    kept = [p for p in program.positional if p != vararg]
     defaults = () if extra else tuple(_default(p, d, program) for p, d in zip(
         kept[len(kept) - len(program.defaults):], program.defaults))
     kw_defaults = tuple(_default(p, program.kw_defaults[p], program)
@@ -348,4 +353,4 @@ def function_of(name, program, body, extra=()):
     positional = len(params) - len(program.kwonly)
     return sw.Function(name, params[:positional] + tuple(extra) + params[positional:],
                        defaults, program.kwargs, body, kwonly=tuple(program.kwonly),
-                       kw_defaults=kw_defaults, vararg=getattr(program, "vararg", None))
+                       kw_defaults=kw_defaults, vararg=vararg)

@@ -35,6 +35,7 @@ from symdiff.checking.array_rows import (DIRECTIONS, direction_rows, element_sta
                                         holds_arrays, summary, tape_at)
 from symdiff.checking.array_rules import check_array_rules
 from symdiff.checking.arrays import sampled
+from symdiff.checking.gathered import spreading
 from symdiff.checking.examples import function_example, needs_example, random_points
 from symdiff.checking.leaf_rows import cells, finite_differences, places
 from symdiff.checking.states import NoSympy, draws, from_one_state
@@ -72,14 +73,10 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
     computing with arrays needs points or ``example=`` (random points keep its arrays'
     shapes and dtypes).
     """
-    from symdiff.api import build
-    from symdiff.frontend.wrt import refuse_star_args
     from symdiff.specialized import container_kinds
 
     fn, instance, wrt, points, example = _as_function(fn, wrt, points, example)
-    refuse_star_args(fn, "check")
     kwargs = dict(kwargs or {})
-    user = functools.partial(fn, **kwargs) if kwargs else fn
     if not points and example is None and instance is None:
         missing = needs_example(fn)
         if missing is not None:
@@ -89,11 +86,32 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
     sample = points[0] if points else example  # its containers' kinds: the build's
     sample = (instance,) if sample is None and instance is not None else sample
     kinds = container_kinds(fn, tuple(sample)) if sample is not None else None
-    gradient = build(fn, wrt, prefer="active", kinds=kinds)
-    program, names = gradient.program, list(gradient.wrt_names)
-    generated = _as_tuple(gradient.function) if gradient.single else gradient.function
-    by_tape = tape.grad(fn, wrt=tuple(names))
-    user, generated, by_tape = (from_one_state(f, program) for f in (user, generated, by_tape))
+    options = (kwargs, sympy_timeout, rtol, atol, seed, directions)
+    run, report = _first_run(fn, wrt, kinds, options)
+    program, names = run.program, run.names
+    if not points:
+        if example is not None:
+            example = complete_point(fn, program.params, example)
+        points = _random_points(run.user, program, names, instance, (samples, domain, seed),
+                                example)
+    else:
+        points = [complete_point(fn, program.params, point) for point in points]
+    runs = {_kinds_key(fn, points[0] if points else None): run}
+    for point in points:
+        key = _kinds_key(fn, point)
+        if key not in runs:  # another length or structure: the gradient built for it
+            runs[key] = _run(fn, wrt, container_kinds(fn, _spread(fn, point)), options,
+                             run.sympy)
+        _check_point(report, runs[key], point)
+    return report
+
+
+def _first_run(fn, wrt, kinds, options):
+    """The ``_Run`` of the gradient built for ``kinds``, and the report it starts, with
+    the notes on the parameters left out and on the sympy witness."""
+    kwargs, sympy_timeout = options[:2]
+    run = _run(fn, wrt, kinds, options, None)
+    program, names = run.program, run.names
     report = CheckReport(program.name, names)
     left = [p for p in program.params if p not in names]
     flat = [p for p in left if p not in program.optional]
@@ -102,22 +120,46 @@ def check(fn, *points, wrt=None, rtol=1e-7, atol=1e-9, samples=5, domain=(0.1, 2
     if wrt is None and len(flat) < len(left):
         report.note("not checked (optional, None by default; name them in wrt): " + ", ".join(
             p for p in left if p in program.optional))
-    if not points:
-        if example is not None:
-            example = complete_point(fn, program.params, example)
-        points = _random_points(user, program, names, instance, (samples, domain, seed),
-                                example)
-    sympy = _SympyWitness(fn, names, kwargs, sympy_timeout, report)
+    run.sympy = _SympyWitness(fn, names, kwargs, sympy_timeout, report)
     if draws(program)[0]:
-        sympy = NoSympy(names)
+        run.sympy = NoSympy(names)
         report.note(NoSympy.NOTE)
+    return run, report
+
+
+def _run(fn, wrt, kinds, options, sympy):
+    """What the points of the kinds ``kinds`` are checked with: the gradient built for
+    them, the tape's, and the function, each taking a point as ``complete_point`` gives
+    it; ``sympy``, the witness (one for the whole check: its time budget is shared)."""
+    from symdiff.api import build
+
+    kwargs, _, rtol, atol, seed, directions = options
+    user = functools.partial(fn, **kwargs) if kwargs else fn
+    gradient = build(fn, wrt, prefer="active", kinds=kinds)
+    program, names = gradient.program, list(gradient.wrt_names)
+    generated = _as_tuple(gradient.function) if gradient.single else gradient.function
+    by_tape = tape.grad(fn, wrt=tuple(names))
+    user, generated, by_tape = (spreading(from_one_state(f, program), program)
+                                for f in (user, generated, by_tape))
     stops = any(isinstance(s, ir.Assign) and s.op == "stop_gradient"
                 for s in ir.walk(program.body))
-    run = _Run(user, program, names, [program.params.index(n) for n in names], generated,
-               by_tape, sympy, kwargs, stops, rtol, atol, seed, directions)
-    for point in points:
-        _check_point(report, run, complete_point(fn, program.params, point))
-    return report
+    return _Run(user, program, names, [program.params.index(n) for n in names], generated,
+                by_tape, sympy, kwargs, stops, rtol, atol, seed, directions)
+
+
+def _kinds_key(fn, point):
+    """What tells apart the builds for the points of one check: the kinds of the
+    containers of ``point`` (a point ``complete_point`` gave); None for no point."""
+    from symdiff.specialized import container_kinds
+
+    if point is None:
+        return None
+    return tuple(sorted(container_kinds(fn, _spread(fn, point)).items()))
+
+
+def _spread(fn, point):
+    from symdiff.specialized import spread_call
+    return spread_call(inspect.signature(fn), point)
 
 
 def _as_function(fn, wrt, points, example):
@@ -263,9 +305,12 @@ def _rows_where_the_function_raises(report, point, names, indices, gen, tap, exp
 
 
 def complete_point(fn, params, point):
-    """``point`` as a tuple with a value for every parameter: defaults fill in the rest."""
+    """``point`` as a tuple with a value for every parameter: defaults fill in the rest,
+    and the arguments ``*args`` gathers are one tuple, the value of its parameter (each
+    extra argument a row of its own, ``args[0]``, as a tuple parameter's are)."""
     point = tuple(point) if isinstance(point, (tuple, list)) else (point,)
-    if len(point) >= len(params):
+    if len(point) >= len(params) and not getattr(
+            getattr(fn, "__code__", None), "co_flags", 0) & inspect.CO_VARARGS:
         return point
     try:
         bound = inspect.signature(fn).bind(*point)

@@ -119,6 +119,15 @@ def needs_example(fn):
                  f"on the command line), or an example of the arguments (check({name}, "
                  "example=(np.ones(3), 2.0))): random points keep each array's shape and "
                  "dtype and draw its elements from domain=")
+    vararg = parsed.tree.args.vararg
+    if vararg is not None:
+        name = parsed.name
+        return parsed.error(
+            SymdiffError, vararg, f"check needs a point to draw random points for {name}, "
+            f"which takes *{vararg.arg}: how many arguments it gathers is the call's",
+            hint=f"give the points to check at (check({name}, (1.0, 2.0, 3.0)), or --at on "
+                 f"the command line), or check({name}, example=(1.0, 2.0, 3.0)): random "
+                 "points keep its number of arguments and draw their numbers")
     use = container_use(fn)
     if use is None:
         return None

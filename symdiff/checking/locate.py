@@ -13,6 +13,7 @@ from symdiff import tape
 from symdiff.ad.reverse import differentiate
 from symdiff.backend.compile import compile_module
 from symdiff.backend.emit import emit
+from symdiff.checking.gathered import spreading
 from symdiff.checking.interpret import Interpreter, keywords
 from symdiff.checking.leaves import is_container, leaves, number_leaf, rebuild
 from symdiff.checking.report import Divergence
@@ -65,7 +66,7 @@ def recorded_contributions(program, names, point, kwargs):
     namespace = dict(program.namespace)
     namespace[generated.record_name] = lambda sid, arg, value: records.append((sid, arg, value))
     function = compile_module(text, generated.function.name, namespace, program.origin.filename)
-    function(*point, **kwargs)
+    spreading(function, program)(*point, **kwargs)
     return records
 
 

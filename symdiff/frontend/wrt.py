@@ -13,9 +13,8 @@ order asked for, and whether the caller gets one bare value (``single``) or a tu
   parameters are differentiated only when named, and so is a parameter given an instance
   of a plain class (``system.mass`` read as data; a namedtuple or a dataclass is
   differentiated as a container is); a parameter given a function never is (named in
-  ``wrt``, it is refused).  ``*args`` is the last positional parameter, a tuple
-  (``grad`` and ``value_and_grad`` read it; the other entry points refuse it:
-  ``refuse_star_args``).
+  ``wrt``, it is refused).  ``*args`` is the last positional parameter, a tuple, for
+  every entry point.
   ``prefer="active"`` narrows that default further to the parameters a derivative can
   flow from (``check``'s default, ``analysis.activity``); it is never applied to a
   ``wrt`` the caller wrote.
@@ -31,14 +30,12 @@ looped over) cannot be chosen: the error is the one lowering recorded where the
 table is read, with a hint naming the number parameters to pass instead.
 """
 
-import inspect
 from dataclasses import dataclass
 
 from symdiff.analysis.activity import active_names
 from symdiff.core import types as t
 from symdiff.core.records import is_function, is_generator, is_plain
-from symdiff.errors import InternalError, SymdiffError, UnsupportedSyntaxError
-from symdiff.frontend.parse import parse_function
+from symdiff.errors import InternalError, SymdiffError
 from symdiff.frontend.resolve import parameter_names
 
 
@@ -187,21 +184,3 @@ def refuse_tables(program, names):
     raise type(error)(error.message, filename=error.filename, lineno=error.lineno,
                       col_offset=error.col_offset, source_line=error.source_line, hint=hint)
 
-
-def refuse_star_args(fn, entry):
-    """A located ``UnsupportedSyntaxError`` when ``fn`` takes ``*args`` and ``entry`` (a
-    name: ``"jvp"``, ``"hessian"``, ``"check"``...) does not read it: only ``grad`` and
-    ``value_and_grad`` take it, as the tuple of the call's extra arguments."""
-    if not inspect.isfunction(fn) or not fn.__code__.co_flags & inspect.CO_VARARGS:
-        return
-    try:
-        parsed = parse_function(fn)
-    except SymdiffError:  # unreadable: the build says why, as for any function
-        return
-    vararg = parsed.tree.args.vararg
-    if vararg is None:
-        return
-    raise parsed.error(UnsupportedSyntaxError, vararg, f"{entry} does not read "
-                       f"*{vararg.arg} (grad and value_and_grad read it as a tuple)",
-                       f"take the values as one tuple parameter ({vararg.arg}) for {entry}, "
-                       "or use symdiff.grad")

@@ -22,7 +22,7 @@ class Case:
     points: tuple
     wrt: object = None
     name: str = None
-    symbolic: bool = True  # whether the sympy witness reads it (not ``*args``, ``**d``)
+    symbolic: bool = True  # whether the sympy witness reads it (not ``**d``)
 
     @property
     def label(self):
@@ -255,11 +255,11 @@ VALUE_CASES = [
     at(area, (0.8, 1.3), (1.5, 0.4)),
     at(by_keyword, (1.0, 0.3), (0.5, 1.2)),
     at(smooth_max, (0.3, 0.7, 0.5), (1.0, -0.2, 2.0)),
-    at(step_gathered, (1.0, 0.5, 0.2), (-0.3, 1.5, 0.7), symbolic=False),
+    at(step_gathered, (1.0, 0.5, 0.2), (-0.3, 1.5, 0.7)),
     at(spread_tuple, (1.0, (0.5, 0.2)), (0.4, (-1.0, 2.0))),
-    at(gathered_loop, (0.3, -0.5, 1.2), symbolic=False),
+    at(gathered_loop, (0.3, -0.5, 1.2)),
     at(options_forwarded, (0.7, 2.0, 0.3), (-0.2, 0.5, 1.0), symbolic=False),
-    at(integrate_with, (1.0, 0.5, 0.2), (0.2, 1.1, -0.4), symbolic=False),
+    at(integrate_with, (1.0, 0.5, 0.2), (0.2, 1.1, -0.4)),
     at(apply_or_scale, (decay, 0.7), (math.sin, -0.4), wrt="x", name="apply_or_scale_given_f"),
     at(apply_or_scale, (2.0, 0.7), (-0.5, 1.3), name="apply_or_scale_given_a_number"),
     at(optional_transform, (0.7,), (0.7, None), (0.7, math.tanh), (-0.3, bump), wrt="x"),

@@ -1,6 +1,6 @@
 """Gradients of functions given functions as values (``corpus/functions_as_values.py``)
 against the tape, finite differences along random directions, and sympy where its
-witness reads the function (not ``*args`` or ``**d``).
+witness reads the function (``*args`` too; not ``**d``).
 
 The function passed is part of the kind signature: ``euler`` given ``decay`` and given
 ``logistic`` are two gradients, each inlining its own; a refusal left is located.

@@ -4,7 +4,8 @@ generated function keeps ``*args`` in its signature, and the gradient of ``args`
 tuple of its elements' gradients, where a tuple parameter's would be.  Checked against the
 tape engine (which takes ``*args`` the same way) and central finite differences at many
 points, with 0, 1 and 3 extra arguments, ``args`` spread into a helper, looped over and
-measured with ``len``."""
+measured with ``len``.  Forward mode, second order and ``vjp`` of ``*args`` are
+``test_star_args_higher``'s; ``check`` of it is ``tests/checking/test_check_star_args``'s."""
 import math
 import random
 
@@ -131,22 +132,6 @@ def test_a_constant_index_past_the_arguments_given_is_located():
     with pytest.raises(symdiff.SymdiffError, match="out of range") as refused:
         grad(product_of_args)(2.0)  # as for a tuple parameter of one element
     assert refused.value.filename == __file__ and refused.value.lineno
-
-
-@pytest.mark.parametrize("entry, call", [
-    ("jvp", lambda: symdiff.jvp(product_of_args)(2.0, 3.0, 1.0, 0.0)),
-    ("jacobian", lambda: symdiff.jacobian(product_of_args)(2.0, 3.0)),
-    ("hessian", lambda: symdiff.hessian(product_of_args)(2.0, 3.0)),
-    ("hvp", lambda: symdiff.hvp(product_of_args)(2.0, 3.0, 1.0, 0.0)),
-    ("vjp", lambda: symdiff.vjp(product_of_args)(2.0, 3.0, 1.0)),
-    ("check", lambda: symdiff.check(product_of_args, (2.0, 3.0))),
-])
-def test_forward_mode_and_check_refuse_star_args_located(entry, call):
-    with pytest.raises(symdiff.SymdiffError, match=rf"{entry} does not read \*args") as refused:
-        call()
-    error = refused.value
-    assert error.filename == __file__ and error.lineno == product_of_args.__code__.co_firstlineno
-    assert "one tuple parameter" in error.hint
 
 
 def test_value_and_grad_reads_star_args():

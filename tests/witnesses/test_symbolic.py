@@ -466,3 +466,40 @@ def test_bad_points_are_rejected():
         symbolic(f_straight, at=(1.0,))
     with pytest.raises(ValueError):
         symbolic(f_straight, at={"x": 1.0, "z": 2.0})
+
+
+# --- ``*args``: the tuple of the arguments past the named ones, at a point -----------------
+
+def gathers_the_rest(x, *rest):
+    total = x
+    for r in rest:
+        total = total * r + sin(r)
+    return total
+
+
+def spreads_into(*xs):
+    return gathers_the_rest(*xs) * xs[0]
+
+
+@pytest.mark.parametrize("fn, named", [(gathers_the_rest, 1), (spreads_into, 0)])
+def test_star_args_read_at_a_point_agree_with_finite_differences(fn, named):
+    rng = random.Random(f"star:{fn.__name__}")
+    for count in (1, 2, 4):
+        point = tuple(rng.uniform(-1.5, 1.5) for _ in range(count))
+        gathered = (*point[:named], tuple(point[named:]))
+        got = evaluate_grad(fn, gathered)
+        flat = [*got[:named], *got[named]] if named else list(got)
+        assert type(got[-1] if named else got) is tuple and len(flat) == count
+        for i, g in enumerate(flat):
+            up, down = list(point), list(point)
+            up[i] += 1e-6
+            down[i] -= 1e-6
+            assert g == pytest.approx((fn(*up) - fn(*down)) / 2e-6, rel=1e-6, abs=1e-8)
+        assert evaluate(fn, gathered) == pytest.approx(fn(*point), rel=1e-12)
+
+
+def test_star_args_without_a_point_are_refused_located():
+    with pytest.raises(UnsupportedSyntaxError, match=r"\*rest at a point") as refused:
+        symbolic(gathers_the_rest)
+    assert refused.value.filename == __file__
+    assert refused.value.lineno == gathers_the_rest.__code__.co_firstlineno

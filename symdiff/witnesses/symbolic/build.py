@@ -20,7 +20,7 @@ import numbers
 
 import sympy
 
-from symdiff.errors import SymdiffError
+from symdiff.errors import SymdiffError, UnsupportedSyntaxError
 from symdiff.frontend.parse import parse_function
 from symdiff.witnesses.symbolic.arguments import arguments, structure_map
 from symdiff.witnesses.symbolic.arrays import is_array
@@ -44,6 +44,12 @@ def _build(fn, at, kwargs=None, wrt=None, containers="wrt"):
     kwargs = dict(kwargs or {})
     names = positional + keywords
     values = None
+    star = parsed.tree.args.vararg
+    if star is not None and at is None:
+        raise parsed.error(UnsupportedSyntaxError, star, f"the sympy witness reads "
+                           f"*{star.arg} at a point: how many arguments it gathers is the "
+                           "call's", hint="give a point (evaluate_grad(f, point)), or name "
+                           "each parameter")
     if at is not None:
         if isinstance(at, dict) and sorted(at) != sorted(positional):
             raise ValueError(f"at= must give exactly the parameters {positional}, "
@@ -66,8 +72,10 @@ def _build(fn, at, kwargs=None, wrt=None, containers="wrt"):
     symbolized = {"wrt": set(chosen), "all": set(names), "none": set()}[containers]
     passed, point, symbols = arguments(names, values, symbolized)
     kwargs.update(zip(keywords, passed[len(positional):]))
-    value = Interpreter(parsed, point).call(parsed.fn, passed[:len(positional)], kwargs,
-                                            parsed.tree)
+    given = passed[:len(positional)]
+    if star is not None:  # the tuple of ``*args``, spread as the call passes it
+        given = [*given[:-1], *given[-1]]
+    value = Interpreter(parsed, point).call(parsed.fn, given, kwargs, parsed.tree)
     if is_array(value) and value.ndim == 0:  # a 0-d array: its number
         value = value[()]
     if not isinstance(value, sympy.Expr):

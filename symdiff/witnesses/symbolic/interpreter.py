@@ -22,8 +22,7 @@ from dataclasses import dataclass
 
 import sympy
 
-from symdiff.errors import (RecursionCycleError, SymdiffError, UnknownFunctionError,
-                            UnsupportedSyntaxError)
+from symdiff.errors import RecursionCycleError, SymdiffError, UnknownFunctionError
 from symdiff.frontend.parse import lambda_as_def, parse_function
 from symdiff.frontend.wrappers import transparent
 from symdiff.witnesses.symbolic.arrays import is_array
@@ -47,12 +46,11 @@ _STRING_METHODS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "r
 
 
 def _parameters(parsed):
-    """The positional parameters (``**kwargs`` holds data: it gets no symbol)."""
+    """The positional parameters, ``*args`` last (the tuple of the arguments past the
+    others, a parameter like a tuple one); ``**kwargs`` holds data: it gets no symbol."""
     spec = parsed.tree.args
-    if spec.vararg:
-        raise parsed.error(UnsupportedSyntaxError, spec.vararg,
-                           "*args is not supported", hint="name each parameter")
-    return [arg.arg for arg in spec.posonlyargs + spec.args]
+    star = [spec.vararg.arg] if spec.vararg else []
+    return [arg.arg for arg in spec.posonlyargs + spec.args] + star
 
 
 @dataclass(eq=False)
@@ -80,7 +78,6 @@ class Interpreter(NumpyCalls):
         if fn not in self.functions:
             self.functions[fn] = parse_function(fn)
         parsed = self.functions[fn]
-        _parameters(parsed)
         try:
             bound = inspect.signature(fn, follow_wrapped=False).bind(*args, **kwargs)
         except TypeError as exc:
