@@ -125,8 +125,7 @@ def split_call(signature, args, kwargs):
 def spread_call(signature, point):
     """The positional arguments of the call that ``split_call`` gave as ``point``: the
     tuple of a ``*args`` parameter spread out again, as ``fn`` itself takes them."""
-    kinds = [p.kind for p in signature.parameters.values() if p.kind in (
-        p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL)]
+    kinds = [p.kind for p in signature.parameters.values()]  # (the positional ones first)
     if inspect.Parameter.VAR_POSITIONAL not in kinds:
         return tuple(point)
     named = kinds.index(inspect.Parameter.VAR_POSITIONAL)
@@ -136,10 +135,9 @@ def spread_call(signature, point):
 def chosen_values(signature, names, point, named):
     """The values of the parameters ``names`` in a call ``split_call`` gave as ``point``
     and ``named`` (a keyword-only one left out: its default)."""
-    positional = [name for name, parameter in signature.parameters.items()
-                  if parameter.kind in (parameter.POSITIONAL_ONLY,
-                                        parameter.POSITIONAL_OR_KEYWORD,
-                                        parameter.VAR_POSITIONAL)]
+    positional = [name for name, parameter in signature.parameters.items() if parameter.kind
+                  in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD,
+                      parameter.VAR_POSITIONAL)]
     return [point[positional.index(name)] if name in positional else
             named.get(name, signature.parameters[name].default) for name in names]
 
