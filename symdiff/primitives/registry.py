@@ -133,8 +133,9 @@ def _names(family):
                                  f"{record.name}")
             if family != "math" or hasattr(math, name):
                 found[name] = record.name
-    if family == "math":
-        found.update({name: name for name in (*_pairs(), *VARIADIC) if hasattr(math, name)})
+    own = {"math": (math, (*_pairs(), *VARIADIC)), "builtin": (builtins, _pairs())}  # divmod
+    module, named = own.get(family, (None, ()))
+    found.update({name: name for name in named if hasattr(module, name)})
     return MappingProxyType(found)
 
 
@@ -156,8 +157,8 @@ _ARRAY_PAIRS = MappingProxyType(_pairs(arrays.RECORDS.values()))
 def names(family):
     """``{name a user calls: op}`` for ``math.<name>``, ``numpy.<name>``, a builtin,
     ``scipy.special.<name>`` or a ``method`` of ``scipy.stats.norm``.  A math function
-    returning two numbers (``frexp``) or taking numbers written out (``fsum``) maps to
-    its own name (see ``pairs``, ``VARIADIC``)."""
+    returning two numbers (``frexp``, ``divmod``) or taking numbers written out (``fsum``)
+    maps to its own name (see ``pairs``, ``VARIADIC``)."""
     return _BY_FAMILY[family]
 
 
@@ -225,7 +226,7 @@ _ARRAY_NAMES = MappingProxyType({
 
 
 def pairs():
-    """``{function: (op of the first half, op of the second)}`` for ``m, e = math.frexp(x)``."""
+    """``{function: (op of each part, in order)}``: ``m, e = math.frexp(x)``, ``divmod``."""
     return _PAIRS
 
 

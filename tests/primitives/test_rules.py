@@ -12,6 +12,7 @@ table; every public name of ``math`` is either reached here or refused with a re
 """
 
 import ast
+import builtins
 import importlib.util
 import math
 import random
@@ -73,11 +74,14 @@ def spellings():
             found.append((f"norm.{method}", op, f"norm.{method}(x, y, z)"))
             found.append((f"norm.{method}-keywords", op,
                           f"st.norm.{method}({rule.params[0]}=x, scale=z, loc=y)"))
-    for name, halves in pairs().items():  # unpacked into two names (math's: not
-        if not hasattr(math, name):  # numpy.linalg.slogdet's, an array record's)
+    for name, halves in pairs().items():  # unpacked into two names (math's and the
+        prefix = "math." if hasattr(math, name) else "" if hasattr(builtins, name) else None
+        if prefix is None:  # builtins': not numpy.linalg.slogdet's, an array record's)
             continue
+        args = _arguments(rule_of(halves[0]))
         for i, half in enumerate(halves):
-            found.append((f"math.{name}-{i}", half, f"a, b = math.{name}(x); {'ab'[i]}"))
+            found.append((f"{prefix}{name}-{i}", half,
+                          f"a, b = {prefix}{name}({args}); {'ab'[i]}"))
     for name in VARIADIC:
         expression, count = WRITTEN_OUT[name]
         found.append((expression.partition("(")[0] + "-written-out", f"{name}_{count}",

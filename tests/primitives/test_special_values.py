@@ -431,6 +431,11 @@ def math_remainder(x, y):
     return math.fmod(x, y)
 
 
+def divmod_parts(x, y):
+    q, r = divmod(x, y)
+    return 3.0 * r + x * q
+
+
 def branch(x):
     if x > 0.0:
         return 2.0 * x
@@ -536,6 +541,7 @@ def _check_remainder(m):
     for x, y in ((7.5, 2.0), (-7.5, 2.0), (7.5, -2.0), (1.0, 3.0)):
         assert _grad(m.remainder, x, y) == (1.0, -(x // y))
         assert _grad(m.math_remainder, x, y) == (1.0, -math.trunc(x / y))
+        assert _grad(m.divmod_parts, x, y) == (3.0 + x // y, -3.0 * (x // y))  # q: 0
 
 
 def _check_branch(m):
@@ -782,7 +788,7 @@ ROW_CHECKS = {
     "`logit` outside (0, 1); `norm.*` with `scale <= 0`": _check_logit_scale,
     "`ndtri`, `norm.ppf` at 0 and 1": _check_ndtri,
     "`log_ndtr`, `norm.logcdf`": _check_log_ndtr,
-    "`x % y`, `fmod(x, y)`": _check_remainder,
+    "`x % y`, `fmod(x, y)`, `r` of `q, r = divmod(x, y)`": _check_remainder,
     "a branch condition": _check_branch,
     "an `OverflowError` of a value only the result needs": _check_value_overflow,
     "a 0-d array argument": _check_zero_d_array,

@@ -503,3 +503,21 @@ def test_star_args_without_a_point_are_refused_located():
         symbolic(gathers_the_rest)
     assert refused.value.filename == __file__
     assert refused.value.lineno == gathers_the_rest.__code__.co_firstlineno
+
+
+def divides_and_keeps_the_rest(a, b):
+    q, r = divmod(a, b)
+    return r * r * q + divmod(a, b)[1]
+
+
+@pytest.mark.parametrize("point", [(5.3, 1.7), (-2.2, 0.7), (3.9, -1.1)])
+def test_divmod_is_floor_and_remainder(point):
+    assert evaluate(divides_and_keeps_the_rest, point) == pytest.approx(
+        divides_and_keeps_the_rest(*point), rel=1e-12)
+    got = evaluate_grad(divides_and_keeps_the_rest, point)
+    for i, g in enumerate(got):
+        up, down = list(point), list(point)
+        up[i] += 1e-6
+        down[i] -= 1e-6
+        assert g == pytest.approx((divides_and_keeps_the_rest(*up) - divides_and_keeps_the_rest(
+            *down)) / 2e-6, rel=1e-6, abs=1e-8)

@@ -803,3 +803,19 @@ def test_relu_and_sigmoid_at_their_edges():
         assert 0.0 <= out.data <= 1.0
         assert v.grad == pytest.approx(out.data * (1.0 - out.data), abs=1e-300)
     assert tape.sigmoid(0.0) == 0.5 and tape.relu(-1.0) == 0.0  # plain numbers pass through
+
+
+@pytest.mark.parametrize("a, b", [(5.3, 1.7), (-2.2, 0.7), (3.9, -1.1), (-4.4, -1.3)])
+def test_divmod_of_values_is_python_s_with_its_own_partials(a, b):
+    for left, right in ((tape.Value(a), tape.Value(b)), (a, tape.Value(b)), (tape.Value(a), b)):
+        q, r = divmod(left, right)
+        assert (getattr(q, "data", q), r.data) == divmod(a, b)
+        r.backward()
+        h = 1e-6
+        if isinstance(left, tape.Value):
+            assert left.grad == pytest.approx((divmod(a + h, b)[1] - divmod(a - h, b)[1])
+                                              / (2 * h), rel=1e-6)
+        if isinstance(right, tape.Value):
+            assert right.grad == pytest.approx((divmod(a, b + h)[1] - divmod(a, b - h)[1])
+                                               / (2 * h), rel=1e-6)
+        assert not isinstance(q, tape.Value) or not q._edges  # the quotient: derivative 0

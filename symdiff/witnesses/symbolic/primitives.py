@@ -97,6 +97,7 @@ _PRIMITIVES = {
     "fma": lambda x, y, z: x * y + z, "fsum": lambda xs: sympy.Add(*xs),
     "frexp": lambda x: (x * 2 ** -_Exponent(x), _Exponent(x)),
     "modf": lambda x: (x - Trunc(x), Trunc(x)),
+    "divmod": lambda x, y: (Floor(x / y), x - y * Floor(x / y)),
     "prod": lambda xs, start=sympy.S.One: sympy.Mul(start, *xs),
     "dist": lambda p, q: sympy.sqrt(sympy.Add(*[(a - b) ** 2 for a, b in zip(p, q)])),
     "sumprod": lambda p, q: sympy.Add(*[a * b for a, b in zip(p, q)]),
@@ -119,7 +120,8 @@ _BY_OBJECT.update({getattr(operator, name): op for name, op in (  # as values: `
     ("add", "add"), ("sub", "sub"), ("mul", "mul"), ("truediv", "div"), ("pow", "pow"),
     ("mod", "mod"), ("floordiv", "floordiv"), ("neg", "neg"), ("pos", "pos"))})
 _BY_OBJECT.update({abs: "abs", pow: "pow", float: "float", int: "int", round: "round",
-                   min: "min", max: "max", markers.stop_gradient: "stop_gradient"})
+                   min: "min", max: "max", divmod: "divmod",
+                   markers.stop_gradient: "stop_gradient"})
 _NUMPY_NAMES = {
     "arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2",
     "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh", "power": "pow",

@@ -227,6 +227,12 @@ class Value:
     __floordiv__, __rfloordiv__ = _operator(operator.floordiv, None)
     __pow__, __rpow__ = _operator(_real_power, _power_partials)
 
+    def __divmod__(self, other):  # ``divmod(a, b)``: Python's ``a // b, a % b``, as above
+        return self // other, self % other
+
+    def __rdivmod__(self, other):
+        return other // self, other % self
+
     def __neg__(self):
         return Value(-self.data, (self, -1.0))
 
