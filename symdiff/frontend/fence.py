@@ -202,15 +202,16 @@ def _key_lambdas(index):
 
 def _spread_arguments(parsed, index):
     """The ids of the ``*p`` arguments of calls of the user's functions (``f(t, x,
-    *p)``: ``lower.star_arguments`` writes them out); a builtin's (``max(*xs)``) are
-    refused here, as before."""
+    *p)``) and of ``zip`` (``zip(*pairs)``, a transpose): ``lower.star_arguments``
+    writes them out; another builtin's (``max(*xs)``) are refused here, as before."""
     found = set()
     for node in index.of(ast.Call):
         func = node.func
         if isinstance(func, ast.Name):
             meant = parsed.closure.get(func.id, parsed.globals.get(func.id, getattr(
                 builtins, func.id, None)))
-            if meant is not None and not isinstance(meant, types.FunctionType):
+            if meant is not None and not isinstance(meant, types.FunctionType) and (
+                    meant is not zip):
                 continue
         found.update(id(a) for a in node.args if isinstance(a, ast.Starred))
     return found

@@ -23,6 +23,7 @@ from symdiff.lower import calls, changes, containers, names, objects, tables
 from symdiff.lower.control import is_flag
 from symdiff.lower.function_values import passed_functions
 from symdiff.lower.star_arguments import keywords_of, rest_of, spread
+from symdiff.lower.transpose import unpacked_zip
 from symdiff.lower.tables import Table
 
 
@@ -127,9 +128,10 @@ def one_value_returned(frame, node):
                        f"{frame.unpacked}", "return the values written out: `return a, b`")
 
 
-def unpacked_call(frame, node, count):
-    """``a, b = f(x)`` with ``f`` a user function: its ``count`` values as operands;
-    None when ``node`` is not a call of a user function."""
+def unpacked_call(frame, node, count, targets=None):
+    """``a, b = f(x)`` with ``f`` a user function (or a primitive returning a pair, or
+    ``zip``): its ``count`` values as operands; None when ``node`` is not such a call.
+    ``targets``: the names the values are unpacked into, where a value built takes one."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
         method = objects.method_call(frame, node)  # ``a, b = system.split(x)``
         if method is not None:
@@ -139,6 +141,8 @@ def unpacked_call(frame, node, count):
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
         return None
     callee = names.meaning_of(frame, node.func.id, node.func)
+    if callee.kind == "other" and callee.value is zip:  # ``xs, ys = zip(*pairs)``
+        return unpacked_zip(frame, node, count, targets)
     if callee.kind == "primitive":
         return calls.pair_call(frame, callee, node, count)
     if callee.kind not in ("function", "nested"):

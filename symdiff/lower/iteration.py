@@ -61,6 +61,7 @@ from symdiff.core import types as t
 from symdiff.core.types import is_table
 from symdiff.lower.dict_loops import dict_kind, key_loop, view_of
 from symdiff.lower.hygiene import located, name
+from symdiff.lower.zip_spread import spread_zip
 
 _SEQUENCES = (ast.Name, ast.Attribute)  # read where they are
 
@@ -194,8 +195,9 @@ def _stays(iterable, scope):
 def _view(node, stmt, scope, before):
     """What a loop runs over: ``("enumerate", view, start)``, ``("zip", [sequence])`` or
     ``("sequence", node)``; a sequence that cannot be read where it is is bound first."""
+    node = spread_zip(node, scope)  # ``zip(*pairs)`` of a tuple: ``zip(pairs[0], ...)``
     if _is_call_of(node, enumerate, scope, keywords=("start",), most=2):
-        inner = node.args[0]
+        inner = spread_zip(node.args[0], scope)
         start = node.args[1] if len(node.args) > 1 else (
             node.keywords[0].value if node.keywords else None)
         if _is_call_of(inner, zip, scope, keywords=(), most=None):

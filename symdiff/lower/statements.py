@@ -259,7 +259,8 @@ def unpack_value(frame, target, value_node):
             value_node.elts)
         return tuple(unpack_value(frame, t, v) for t, v in zip(subtargets, value_node.elts))
     if isinstance(target, ast.Tuple):
-        values = inline.unpacked_call(frame, value_node, len(target.elts))
+        values = inline.unpacked_call(frame, value_node, len(target.elts), [
+            e.id if isinstance(e, ast.Name) else None for e in target.elts])
         if values is not None:
             return values
         raise frame.error(UnsupportedSyntaxError, value_node,
