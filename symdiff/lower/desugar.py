@@ -20,8 +20,9 @@ inside it:
   or a generator expression given to a reduction, is a fresh list filled by ``append``
   in loops written before the statement (``comprehensions``); a loop over a container
   is a loop over ``range(...)`` that reads its elements first, a loop over a dict a
-  loop over its keys that reads its entries first (``dict_loops``), and ``w, b = params``
-  is ``w = params[0]``, ``b = params[1]`` (``iteration``).  Fresh names are taken from
+  loop over its keys that reads its entries first (``dict_loops``; ``zip(*pairs)`` of a
+  tuple parameter zips its elements, ``zip_spread``), and ``w, b = params`` is ``w =
+  params[0]``, ``b = params[1]`` (``iteration``).  Fresh names are taken from
   no identifier of the function (``hygiene``); each statement written carries the
   location of the user's code it stands for; ``dict(d)``, and ``d.copy()`` of a
   parameter given a dict, is the comprehension ``{k: v for k, v in d.items()}``; a
