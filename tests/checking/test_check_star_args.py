@@ -130,3 +130,14 @@ def test_a_gradient_of_another_length_for_star_args_is_caught(monkeypatch):
     built_wrong(monkeypatch, lambda g: tuple(g[:1]))
     report = symdiff.check(mixed, (1.0, 2.0))
     assert not report.ok
+
+
+def reads_a_tuple(x, p):
+    return x * p[0] + len(p) * x * x
+
+
+def test_points_of_another_length_of_a_tuple_parameter_are_checked_by_their_build():
+    report = symdiff.check(reads_a_tuple, (1.0, (2.0,)), (0.4, (2.0, 3.0)), (-1.5, (0.5,)))
+    assert report.ok, str(report)
+    assert [row.param for row in report.rows] == ["x", "p[0]", "x", "p[0]", "p[1]", "x",
+                                                  "p[0]"]
