@@ -22,6 +22,10 @@ parameters' structures (``structures``), as JAX does for pytrees:
     hessian(lambda p: p["w"] ** 2 * p["b"])({"w": 1.0, "b": 3.0})
         -> {'w': {'w': 6.0, 'b': 2.0}, 'b': {'w': 2.0, 'b': 0.0}}
 
+A function's ``*args`` is one parameter of these structures, the tuple of the call's
+extra arguments (``specialized.split_call`` gathers it; the generated functions take it
+as that tuple, before the tangents): ``jvp(f)(x, a, b, dx, (da, db))``.
+
 The gradient differentiated by forward mode is built for one parameter at a time (its
 result that parameter's structure, bare), and forward mode runs along all of them: the
 block ``H[i][j]`` is the derivative of ``grad_i`` along ``p_j``.

@@ -9,7 +9,10 @@ number for a number, an array of the result's shape for an array, a tuple, list 
 of those (nested) for a container.  ``value`` is what ``f`` returns; ``gradient`` is the
 gradient of ``<cotangent, f(*args)>``, shaped as ``grad``'s (one parameter bare, a tuple
 for several, a container or an array as its parameter).  So ``vjp`` of a function
-returning one number with cotangent ``1.0`` is ``value_and_grad``.
+returning one number with cotangent ``1.0`` is ``value_and_grad``.  A ``*args`` of
+``f`` gathers the arguments past the named ones, as in ``f``'s call; the generated
+``vjp_f(x, args, cotangent)`` takes them as the tuple they are, and its gradient is a
+tuple of that length, as ``grad``'s.
 
     @symdiff.vjp(wrt="params")
     def step(params, x):                       new, dparams = step(params, x, dnew)
