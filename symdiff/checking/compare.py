@@ -13,7 +13,10 @@ differences of it (``symdiff.checking.rules``).
 
 A tuple, list or dict argument differentiated by gives a row per number it holds, named
 by its path (``symdiff.checking.leaf_rows``); random points for it are drawn from an
-``example=`` (``symdiff.checking.examples``).
+``example=`` (``symdiff.checking.examples``).  A function's ``*args`` is one such
+parameter, the tuple of a point's extra arguments (``symdiff.checking.gathered``).  A
+point whose containers are of other kinds than the first's (another length) is checked
+with the gradient built for its kinds, as ``grad`` would build it.
 
 ``wrt`` is resolved as ``grad`` resolves it (``symdiff.frontend.wrt``); left out, it is
 the parameters a derivative can flow from, and the report notes the others.  A point may
@@ -35,8 +38,8 @@ from symdiff.checking.array_rows import (DIRECTIONS, direction_rows, element_sta
                                         holds_arrays, summary, tape_at)
 from symdiff.checking.array_rules import check_array_rules
 from symdiff.checking.arrays import sampled
-from symdiff.checking.gathered import spreading
 from symdiff.checking.examples import function_example, needs_example, random_points
+from symdiff.checking.gathered import spreading
 from symdiff.checking.leaf_rows import cells, finite_differences, places
 from symdiff.checking.states import NoSympy, draws, from_one_state
 from symdiff.checking.locate import locate_safely
