@@ -173,7 +173,7 @@ def test_ones_after_a_spread_go():
     args = next(a for f, a, w in CASES if f is pairwise)
     before, after = source(pairwise, args, "X", False), source(pairwise, args, "X", True)
     assert "np.ones_like(pow_sq)" in before and "np.ones_like(" not in after
-    assert "dX += np.expand_dims(dsq, 1) * (2 * X)" in after
+    assert "dX += dsq[:, None] * (2 * X)" in after
 
 
 def test_accumulation_in_place_into_owned_buffers():
