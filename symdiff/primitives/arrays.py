@@ -196,7 +196,8 @@ class _Spread:
 
 def _with_axes_back(g, axis, kind, names):
     """``g`` with the reduced axes put back, of size one: ``g[:, None]`` where the axes
-    are constants of an array of known ndim, else ``numpy.expand_dims(g, axis)``."""
+    are constants of an array of known ndim and some axis stays (``g`` is an array), else
+    ``numpy.expand_dims(g, axis)``."""
     if isinstance(axis, ex.Const) and isinstance(axis.value, tuple):
         axes = axis.value
     else:
@@ -206,6 +207,8 @@ def _with_axes_back(g, axis, kind, names):
     if ndim is None or not all(type(a) is int and -ndim <= a < ndim for a in axes):
         return call(names, "expand_dims", g, axis)
     kept = {a % ndim for a in axes}
+    if len(kept) == ndim:  # a result of no axes: its adjoint may be a Python number
+        return call(names, "expand_dims", g, axis)
     return ex.Subscript(g, ex.Tuple(tuple(ex.Const(None) if i in kept else ex.Slice()
                                           for i in range(ndim))))
 
