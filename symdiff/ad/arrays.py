@@ -30,7 +30,7 @@ from symdiff.core.rewrite import breadth_first_names
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
-from symdiff.primitives.indexing import Scattered, Zeroed, adds_at, index_record
+from symdiff.primitives.indexing import Scattered, Zeroed, adds_at
 from symdiff.primitives.texts import instantiate
 
 
@@ -151,8 +151,7 @@ def indexed_arrays(program):
     for stmt in ir.walk(program.body):
         if isinstance(stmt, ir.Assign) and isinstance(stmt.args[0] if stmt.args else None,
                                                       ir.Var) and (
-                index_record(stmt.op) is not None or program.rule(stmt.op).writes or (
-                    program.rule(stmt.op).scatters)):
+                program.rule(stmt.op).writes or program.rule(stmt.op).scatters):
             found.update((stmt.args[0].name, stmt.target) if program.rule(stmt.op).writes
                          else (stmt.args[0].name,))
     return frozenset(found)
@@ -169,8 +168,7 @@ def indexed_zeros(env):
     is a buffer the gradient allocated, which the reverse of each read adds into."""
     found = {}
     for stmt in env.defuse.statements:
-        if isinstance(stmt, ir.Assign) and (index_record(stmt.op) is not None or (
-                env.program.rule(stmt.op).scatters)) and (
+        if isinstance(stmt, ir.Assign) and env.program.rule(stmt.op).scatters and (
                 stmt.target in env.active) and isinstance(stmt.args[0], ir.Var):
             found.setdefault(stmt.args[0].name, None)
     return [sw.Let(adjoint(env, x), zeros_like(env, x)) for x in found]

@@ -22,6 +22,7 @@ import sys
 from dataclasses import replace
 
 from symdiff.backend.fields import attribute_reads
+from symdiff.backend.methods import reductions_as_methods
 from symdiff.backend.unpacking import unpacked
 from symdiff.errors import InternalError
 from symdiff.ir import sweeps as sw
@@ -50,6 +51,8 @@ def to_python(generated, target="python", origin=None, scalars=None):
     names = {b: alias for alias, b in generated.builtins.items()}
     owned = set(generated.adjoints.values()) | set(getattr(generated, "counters", ()))
     written, namespace, stacks = generated.function, generated.namespace, None
+    if target == "python":
+        written = reductions_as_methods(written, _numpy_names(namespace))
     if target == "numba":
         written, numpy, narrow = written_for_numba(
             written, generated.builtins, namespace, generated.adjoints, generated.math_name,
@@ -62,6 +65,12 @@ def to_python(generated, target="python", origin=None, scalars=None):
     tree = function(written, names, owned, stacks, origin)
     return replace(generated, function=attribute_reads(tree, written.types, set(
         generated.adjoints.values())), namespace=namespace)
+
+
+def _numpy_names(namespace):
+    """The names the generated module reads numpy by (none where numpy is not loaded)."""
+    numpy = sys.modules.get("numpy")
+    return frozenset(n for n, v in namespace.items() if numpy is not None and v is numpy)
 
 
 class _Names(dict):

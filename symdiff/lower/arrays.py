@@ -27,7 +27,7 @@ from symdiff.core import types as t
 from symdiff.errors import UnsupportedSyntaxError
 from symdiff.frontend.resolve import lookup
 from symdiff.ir import nodes as ir
-from symdiff.lower import casts, operands
+from symdiff.lower import casts, dtypes, operands
 from symdiff.lower.array_calls import written_out
 from symdiff.lower.bounds import bounded
 from symdiff.lower.containers import container_of
@@ -280,10 +280,13 @@ def method_call(frame, node, target, bind):
         call = ast.Call(ast.Attribute(ast.Name("numpy", ast.Load()), func.attr, ast.Load()),
                         [func.value] + list(node.args), node.keywords)
         ast.copy_location(call, node)
-    op, call = written_out(frame, op, call, f"the method {func.attr}") or (op, call)
+    shown = f"the method {func.attr}"
+    op, call = written_out(frame, op, call, shown) or (op, call)
     op, call = bounded(op, call, method=True)  # ``x.clip(max=hi)``: ``np.minimum(x, hi)``
+    call, like = dtypes.dtype_keyword(frame, op, call, shown)  # ``dtype=y.dtype``
+    args = bind(frame, rule_of(op), call, shown)
+    op, args = dtypes.with_dtype(frame, op, args, like, call, shown)
     rule = rule_of(op)
-    args = bind(frame, rule, call, f"the method {func.attr}")
     module = frame.unit.global_name("np", sys.modules["numpy"])
     spelled = None if rule.array_vjp is not None else f"{module}.{call.func.attr}"  # x.clip
     return operands.emit_op(frame, op, args, target, family="numpy", module=module,

@@ -39,6 +39,7 @@ from symdiff.optimize.floats import float_constants
 from symdiff.optimize.fold import fold_constants
 from symdiff.optimize.fuse import fuse_single_uses
 from symdiff.optimize.invariants import hoist_invariants
+from symdiff.optimize.kept_axes import drop_kept_axes
 from symdiff.optimize.in_place import accumulate_in_place, write_copies_in_place
 from symdiff.optimize.prune import (
     drop_dead_statements,
@@ -93,7 +94,7 @@ def run_passes(function, context, passes=None):
 
 
 # Every pass, in the order each round runs them.
-PASSES = (fold_constants, float_constants, fold_signs, double_sums, drop_copies_back, propagate_copies,
-          propagate_local_copies, hoist_invariants, reuse_values, simplify_array_seeds, fuse_single_uses,
-          merge_accumulations, drop_dead_statements, drop_empty_statements,
-          drop_orphan_comments)
+PASSES = (fold_constants, float_constants, fold_signs, double_sums, drop_kept_axes,
+          drop_copies_back, propagate_copies, propagate_local_copies, hoist_invariants,
+          reuse_values, simplify_array_seeds, fuse_single_uses, merge_accumulations,
+          drop_dead_statements, drop_empty_statements, drop_orphan_comments)

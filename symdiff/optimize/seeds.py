@@ -180,6 +180,9 @@ def _array_operand(expr, context):
         return _array_operand(expr.operand, context)
     if kind is ex.Call and dtype_of(expr, context) not in (None, WEAK):
         return True  # a numpy function's array (or numpy's scalar: never Python's)
+    if kind is ex.Subscript and _array_operand(expr.value, context):
+        parts = expr.index.elts if type(expr.index) is ex.Tuple else (expr.index,)
+        return any(type(p) is ex.Slice or p == ex.Const(None) for p in parts)  # a view
     return is_array(expr, context)
 
 

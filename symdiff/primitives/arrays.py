@@ -25,7 +25,14 @@ from dataclasses import dataclass, replace
 
 from symdiff.core import expr as ex
 from symdiff.core import types as t
-from symdiff.primitives.broadcasting import CastBack, Elementwise, Text, Unbroadcast, call
+from symdiff.primitives.broadcasting import (
+    CastBack,
+    Elementwise,
+    Text,
+    Unbroadcast,
+    call,
+    constant_value,
+)
 from symdiff.primitives.record import primitive, table
 from symdiff.primitives.tangents import LinearIn, linear, spread_where_broadcast
 
@@ -182,9 +189,28 @@ class _Spread:
             value = g if count is None else ex.BinOp("/", g, count)
             return call(names, "full_like", x, value)
         if not _true(keepdims):
-            g = call(names, "expand_dims", g, axis)
+            g = _with_axes_back(g, axis, self.kind, names)
         spread = ex.BinOp("*", g, call(names, "ones_like", x))
         return spread if count is None else ex.BinOp("/", spread, count)
+
+
+def _with_axes_back(g, axis, kind, names):
+    """``g`` with the reduced axes put back, of size one: ``g[:, None]`` where the axes
+    are constants of an array of known ndim and some axis stays (``g`` is an array), else
+    ``numpy.expand_dims(g, axis)``."""
+    if isinstance(axis, ex.Const) and isinstance(axis.value, tuple):
+        axes = axis.value
+    else:
+        axes = tuple(constant_value(a) for a in (
+            axis.elts if isinstance(axis, ex.Tuple) else (axis,)))
+    ndim = getattr(kind, "ndim", None)
+    if ndim is None or not all(type(a) is int and -ndim <= a < ndim for a in axes):
+        return call(names, "expand_dims", g, axis)
+    kept = {a % ndim for a in axes}
+    if len(kept) == ndim:  # a result of no axes: its adjoint may be a Python number
+        return call(names, "expand_dims", g, axis)
+    return ex.Subscript(g, ex.Tuple(tuple(ex.Const(None) if i in kept else ex.Slice()
+                                          for i in range(ndim))))
 
 
 def _shape_product(x, axis):

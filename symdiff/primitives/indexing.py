@@ -79,7 +79,8 @@ def index_operation(pattern):
             text.append(f"{lower}:{upper}" + (f":{step}" if step else ""))
     forward = f"x[{', '.join(text)}]"
     made = replace(primitive("getitem", forward, (None,) * len(params), None,
-                             params=params, ints=params[1:], bridge=forward, cheap=True),
+                             params=params, ints=params[1:], bridge=forward, cheap=True,
+                             scatters=not _only_new_axes(pattern)),
                    array_result=_indexed(pattern), array_vjp=_index_vjp(pattern))
     return replace(made, array_jvp=linear().of(made))  # ``dx[index]``
 
@@ -176,10 +177,28 @@ def _explicit(pattern, operands):
 
 
 def _index_vjp(pattern):
+    if _only_new_axes(pattern):
+        view = Text(_without_new_axes(pattern), ("x",))  # no operands: no bounds, no integers
+        return lambda args, out: (view,) + (None,) * (len(args) - 1)
+
     def vjp(args, out):
         repeats = any(isinstance(a, t.Array) and a.dtype != "bool" for a in args[1:])
         return (_Scatter(pattern, repeats),) + (None,) * (len(args) - 1)
     return vjp
+
+
+def _only_new_axes(pattern):
+    """Whether an index only puts in axes of size one: ``None``s among whole slices and
+    ``...`` (``x[:, None]``, ``x[None]``), a view of all of ``x``."""
+    return "n" in pattern and all(part in ("n", "e") or part == ("s", False, False, False)
+                                  for part in pattern)
+
+
+def _without_new_axes(pattern):
+    """The adjoint of a read of ``_only_new_axes``: ``g`` with the axes it put in taken
+    out again, ``g[:, 0]`` for ``x[:, None]`` (they are of size one: exact, and a view)."""
+    parts = ("0" if part == "n" else "..." if part == "e" else ":" for part in pattern)
+    return f"g[{', '.join(parts)}]"
 
 
 @dataclass(frozen=True)

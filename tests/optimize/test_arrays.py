@@ -133,7 +133,7 @@ def forward_and_reverse(text):
 def test_dead_forward_array_statements_go():
     before = source(logistic, CASES[0][1], "w", False)
     after = source(logistic, CASES[0][1], "w", True)
-    assert "result = np.mean(" in before and "np.mean(" not in after
+    assert ".mean()" in before and ".mean(" not in after and "np.mean(" not in after
     assert "log1p_result = " in before and "log1p_result = " not in after
 
 
@@ -142,7 +142,7 @@ def test_a_running_sum_only_the_value_needs_goes_from_a_loop():
     type from the reduction's record, raises nothing, so the forward loop goes."""
     point = (normal(4),)
     forward, _ = forward_and_reverse(source(repeated_sums, point, "x", True))
-    assert "for " not in forward and "np.sum(" not in forward
+    assert "for " not in forward and ".sum(" not in forward and "np.sum(" not in forward
     assert "for " in forward_and_reverse(source(repeated_sums, point, "x", False))[0]
 
 
@@ -163,17 +163,17 @@ def test_no_multiply_by_a_ones_array():
 def test_forward_reductions_are_reused():
     args = next(a for f, a, w in CASES if f is centered)
     forward, reverse = forward_and_reverse(source(centered, args, "x", True))
-    assert "np.mean(x, axis=-1, keepdims=True)" in forward
-    assert "np.mean(" not in reverse  # the variance's VJP reads ``mu``, not a new mean
+    assert "x.mean(axis=-1, keepdims=True)" in forward
+    assert ".mean(" not in reverse and "np.mean(" not in reverse  # the variance's VJP reads ``mu``, not a new mean
     before = forward_and_reverse(source(centered, args, "x", False))[1]
-    assert "np.mean(x, axis=-1, keepdims=True)" in before
+    assert "x.mean(axis=-1, keepdims=True)" in before
 
 
 def test_ones_after_a_spread_go():
     args = next(a for f, a, w in CASES if f is pairwise)
     before, after = source(pairwise, args, "X", False), source(pairwise, args, "X", True)
     assert "np.ones_like(pow_sq)" in before and "np.ones_like(" not in after
-    assert "dX += np.expand_dims(dsq, 1) * (2 * X)" in after
+    assert "dX += dsq[:, None] * (2 * X)" in after
 
 
 def test_accumulation_in_place_into_owned_buffers():

@@ -12,7 +12,7 @@ def grad_median_centred(r):
                                        - 0.9 * (r.size - 1)), 0.0)
     dsub_result = 1.5 * np.power(abs_result, 0.5) * np.sign(sub_result)
     dr += dsub_result
-    dcentre = -np.sum(dsub_result, axis=0)
+    dcentre = -dsub_result.sum(axis=0)
     # line 59: centre = np.median(r, axis=0)
     dr = (dr
           + np.expand_dims(dcentre, 0) * np.maximum(1.0 - np.abs(np.argsort(np.argsort(r,

@@ -22,6 +22,6 @@ def grad_two_layers(params, X, y):
     dparams['w2'] += hidden.T @ dsub_result
     # line 17: hidden = np.tanh(X @ params["W1"] + params["b1"])
     dadd_hidden = dhidden * (1.0 - hidden * hidden)
-    dparams['b1'] += np.sum(dadd_hidden, axis=0)
+    dparams['b1'] += dadd_hidden.sum(axis=0)
     dparams['W1'] += X.T @ dadd_hidden
     return dparams

@@ -22,6 +22,6 @@ def jvp_filtered_halves(x, k, dx, dk):
     cross_result = np.cross(x_part, k_part)
     darray_sum_result_1 = np.sum((np.cross(dx_part, k_part)
                                   + np.cross(x_part, dk_part)) * (2 * cross_result))
-    result = np.sum(mul_result) + np.sum(cross_result ** 2)
+    result = mul_result.sum() + np.sum(cross_result ** 2)
     dresult = darray_sum_result + darray_sum_result_1
     return result, dresult

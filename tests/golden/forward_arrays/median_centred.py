@@ -20,5 +20,5 @@ def jvp_median_centred(r, dr):
                                                            - 0.9 * (r.size - 1)),
                                               0.0))
     result = np.sum(abs_result ** 1.5) + quantile_result
-    dresult = np.sum(dpow_result) + dquantile_result
+    dresult = dpow_result.sum() + dquantile_result
     return result, dresult

@@ -17,6 +17,6 @@ def jvp_ranked_rows(X, dX):
     mul_result = take_along_axis_result * arange_result
     darray_sum_result = np.sum(dtake_along_axis_result * arange_result)
     sub_result = X - first
-    result = np.sum(mul_result) + np.sum(sub_result ** 2)
+    result = mul_result.sum() + np.sum(sub_result ** 2)
     dresult = darray_sum_result + np.sum((dX - dfirst) * (2 * sub_result))
     return result, dresult

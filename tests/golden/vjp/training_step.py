@@ -15,7 +15,7 @@ def vjp_training_step(params, X, y, cotangent):
     params_w_1 = params['w']
     sub_result = params_w_1 - 0.1 * grad_w
     params_b_1 = params['b']
-    sub_result_1 = params_b_1 - 0.1 * np.mean(err)
+    sub_result_1 = params_b_1 - 0.1 * err.mean()
     result = {'w': sub_result, 'b': sub_result_1}
     # reverse sweep: adjoints, from the result back
     dparams = {'w': np.zeros_like(params['w']), 'b': 0.0}
@@ -28,6 +28,6 @@ def vjp_training_step(params, X, y, cotangent):
     # line 30: grad_w = X.T @ err / X.shape[0]
     derr += transpose_grad_w.T @ (dsub_result * -0.1 / X_length)
     # line 29: err = X @ params["w"] + params["b"] - y
-    dparams['b'] += np.sum(derr)
+    dparams['b'] += derr.sum()
     dparams['w'] += X.T @ derr
     return result, {'w': dparams['w'], 'b': float(dparams['b'])}
