@@ -4,8 +4,13 @@ Expects a fenced function's tree and its ``Hygiene``.  ``rename_targets`` runs o
 the whole function; ``hoist`` then takes one statement at a time.  Guarantees:
 
 - a comprehension's loop names are its own (Python 3 does not leak them): a name that
-  the function uses anywhere else, or that a comprehension around it binds too, is
-  renamed to a fresh one inside the comprehension; any other stays as written;
+  the function uses anywhere else, that a comprehension around it binds too, or that an
+  earlier comprehension binds looping over another value (the loops, once desugared,
+  would give one name the elements of both, of unlike types perhaps:
+  ``[np.zeros_like(w) for w in Ws]``, ``[np.zeros_like(w) for w in bs]``), is renamed
+  to a fresh one inside the comprehension; any other stays as written (comprehensions
+  over one value the function never assigns, ``sum(t for t in xs)`` and
+  ``sum(t * t for t in xs)``, share their names);
 - ``[e for t in it if c ...]`` (several ``for`` and ``if``) is a fresh list filled by
   ``append`` in the loops and ``if`` statements the clauses say, in their order, written
   before the statement, which reads the list's name in its place; the loops are then
@@ -74,7 +79,9 @@ def rename_targets(tree, scope):
     changed; the rest shared)."""
     outside = set()
     _outside(tree, frozenset(), outside)
-    return _Renamer(scope, outside).rename(tree, {}, frozenset())
+    assigned = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(
+        n.ctx, ast.Load)}
+    return _Renamer(scope, outside, assigned).rename(tree, {}, frozenset())
 
 
 def hoist(stmt, scope):
@@ -329,8 +336,16 @@ def _outside(node, bound, out):
 
 
 class _Renamer:
-    def __init__(self, scope, outside):
-        self.scope, self.outside = scope, outside
+    def __init__(self, scope, outside, assigned):
+        self.scope, self.outside, self.assigned = scope, outside, assigned
+        self.looped = {}  # a name comprehensions bind -> the value they loop over (None: a
+        # value that may change, so its elements may differ in type)
+
+    def _over(self, iterable):
+        """What a comprehension loops over, as a key two equal ones share: None where
+        the function assigns a name it reads (its value may change between them)."""
+        names = [n.id for n in ast.walk(iterable) if isinstance(n, ast.Name)]
+        return None if any(n in self.assigned for n in names) else ast.dump(iterable)
 
     def rename(self, node, mapping, enclosing):
         """``node`` with names renamed by ``mapping``; ``enclosing``: the names the
@@ -361,11 +376,15 @@ class _Renamer:
         inner, bound_here, generators = dict(mapping), set(), []
         for generator in node.generators:
             iterable = self.rename(generator.iter, inner, enclosing | bound_here)
+            over = self._over(iterable)
             for target in _targets(generator.target):
+                shared = target not in self.looped or (
+                    over is not None and self.looped[target] == over)
                 keep = (target not in self.outside and target not in enclosing
-                        and target not in bound_here)
+                        and target not in bound_here and shared)
                 inner[target] = target if keep else self.scope.fresh(target)
                 bound_here.add(target)
+                self.looped.setdefault(inner[target], over)
             new = copy.copy(generator)
             new.iter = iterable
             new.target = self.rename(generator.target, inner, enclosing)
