@@ -38,11 +38,6 @@ HVP_REFUSED = {
     "dict it builds holds (dparams['w'][0] += g): read again, its entries are typed numbers",
 }
 HVP_BROKEN = {  # case -> why forward mode over its gradient raises an InternalError
-    **{label: "the gradient of a list of alike arrays a loop reads: read again, its "
-       "adjoint list is typed a list of floats" for label in (
-           "containers.layers_by_zip", "containers.pairs_of_a_list", "models.mlp_over_a_list")},
-    "containers.stacked_tuple_and_unlike_blocks": "the gradient's adjoint of a list of "
-    "arrays with a unit axis: read again, its zeros are typed without the unit axis",
 }
 
 
