@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 import symdiff
+import symdiff.lower.comprehension_names
 import symdiff.lower.comprehensions
 import symdiff.lower.hygiene
 import symdiff.lower.iteration
@@ -40,7 +41,8 @@ def _same(source, expected, globals_=None):
 
 
 @pytest.mark.parametrize("module", [symdiff.lower.comprehensions, symdiff.lower.hygiene,
-                                    symdiff.lower.iteration])
+                                    symdiff.lower.iteration,
+                                    symdiff.lower.comprehension_names])
 def test_the_doctests_run(module):
     failures, tried = doctest.testmod(module)
     assert tried and not failures
