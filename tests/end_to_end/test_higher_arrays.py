@@ -34,8 +34,6 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
 HVP_REFUSED = {
     "models.digamma_moment_match": "the gradient of SciPy's digamma of an array is SciPy's "
     "zeta(2.0, x), which has no record: read again, it is refused at its call",
-    "containers.entries_of_held_arrays": "the gradient adds into an entry of an array a "
-    "dict it builds holds (dparams['w'][0] += g): read again, its entries are typed numbers",
 }
 HVP_BROKEN = {  # case -> why forward mode over its gradient raises an InternalError
 }
