@@ -31,10 +31,7 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
 
 # Cases whose generated gradient uses what forward mode does not read yet (located in the
 # gradient's text); the list only shrinks.
-HVP_REFUSED = {
-    "models.digamma_moment_match": "the gradient of SciPy's digamma of an array is SciPy's "
-    "zeta(2.0, x), which has no record: read again, it is refused at its call",
-}
+HVP_REFUSED = {}
 HVP_BROKEN = {  # case -> why forward mode over its gradient raises an InternalError
 }
 
