@@ -26,6 +26,7 @@ from symdiff.core.records import Row, is_record, is_structured
 from symdiff.ad.environment import (adjoint, built_in, builtin, length_of, names_for,
                                     overwrites, restoring_from_tape, saving)
 from symdiff.ad.additions import added
+from symdiff.ad.arrays import zero_of
 from symdiff.ad.taping import restoring, saved_for_reverse
 from symdiff.ir import nodes as ir
 from symdiff.primitives.containers import sorted_positions
@@ -317,8 +318,8 @@ def item(env, stmt, scope):
     vjp = operation_of(stmt).vjp[0]
     reverse = added(env, adjoint(env, stmt.container), vjp(
         ex.Name(g), container_operands(stmt), ex.Name(stmt.target), names_for(env, stmt)))
-    if redefines:
-        reverse.append(sw.Let(g, sw.ZERO))
+    if redefines:  # (zeros of its shape where it is read by index: ``db[:, None] += g``)
+        reverse.append(sw.Let(g, zero_of(env, stmt.target)))
     forward, reverse = saved_for_reverse(env, stmt, scope, ir.operand_names(stmt.path),
                                          forward, reverse)
     return restoring(env, stmt, scope, forward, reverse)

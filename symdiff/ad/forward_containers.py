@@ -32,6 +32,7 @@ from symdiff.ad.forward_arrays import is_array, zero_tangent
 from symdiff.core import expr as ex
 from symdiff.core.rewrite import substitute
 from symdiff.core import types as t
+from symdiff.core.records import Row
 from symdiff.ir import nodes as ir
 from symdiff.ir import sweeps as sw
 from symdiff.primitives.containers import At
@@ -213,10 +214,11 @@ def _tangent_place(env, name, path):
     kind = env.program.containers.get(name) if name is not None else None
     for index in path:
         kind = _inside(kind, index)
-    if isinstance(kind, (t.List, t.Tuple, t.Dict)):
-        made = zeros(kind, place(name, path))
+    if isinstance(kind, (t.List, t.Tuple, t.Dict)):  # (a ``Row`` is a list when it runs)
+        numpy = ex.Name(env.program.numpy_name) if env.program.numpy_name else None
+        made = zeros(kind, place(name, path), numpy)
         return ex.Call(ex.Name(builtin(env, "tuple")), (made,)) if isinstance(
-            kind, t.Tuple) else made
+            kind, t.Tuple) and not isinstance(kind, Row) else made
     if name is not None and not path and is_array(env, name):
         return zero_tangent(env, name)  # zeros of its shape: what is read of it keeps it
     return sw.ZERO

@@ -165,7 +165,7 @@ def names_for(program, names, stmt):
     def name_of(name):
         if name == "NORM":  # scipy.stats.norm as the user's call names it: `st.norm`
             return parsed(stmt.call.rpartition(".")[0])
-        if name in ON_ARRAYS and on_arrays:
+        if name in ON_ARRAYS and (on_arrays or name not in HELPERS):  # (zeta: SciPy's)
             return ex.Name(names.imported(*ON_ARRAYS[name]))
         if name in HELPERS:
             return ex.Name(names.helper(name))

@@ -4,12 +4,14 @@ A name is *varied* when it depends on a differentiated parameter and *useful*
 when the result depends on it; only names that are both (*active*) get an
 adjoint, and only partials from an active target to an active argument are
 emitted.  The analysis is by name, over all statements (loops need nothing more),
-iterated to a fixed point without recursion.
+iterated to a fixed point without recursion.  A call whose record knows no derivative
+in an argument that carries one (``zeta(s, x)`` of a varied ``s``) is refused, located.
 
     def f(x, y):  z = x * 2; w = y + 1; return z      wrt x:  active = [x, z]
 """
 
 from symdiff.analysis.defuse import DefUse
+from symdiff.errors import UnsupportedSyntaxError
 from symdiff.ir import nodes as ir
 
 
@@ -50,7 +52,29 @@ def active_names(program, wrt, defuse=None):
     results = program.result if isinstance(program.result, tuple) else (program.result,)
     outputs = [r.name for r in results if isinstance(r, ir.Var) and r.name in varied]
     useful = _reach(outputs, sources)
+    refuse_underived(program, defuse, varied, useful)
     return varied & useful
+
+
+def refuse_underived(program, defuse, varied, useful):
+    """A located error at a call whose argument carries a derivative (``varied``) to a
+    result that needs it (``useful``) where its record knows none (``underived``:
+    ``zeta``'s ``s``), rather than the zero its missing partial would read as."""
+    for stmt in defuse.statements:
+        if not isinstance(stmt, ir.Assign) or stmt.target not in useful:
+            continue
+        record = program.rule(stmt.op)
+        for position, (param, arg) in enumerate(zip(record.params, stmt.args)):
+            if param in getattr(record, "underived", ()) and isinstance(arg, ir.Var) and (
+                    arg.name in varied):
+                origin = stmt.origin
+                raise UnsupportedSyntaxError(
+                    f"{stmt.call or stmt.op}({', '.join(record.params)}) has no derivative "
+                    f"in {param}, and its argument {position + 1} here depends on a "
+                    "parameter differentiated by", filename=origin.filename,
+                    lineno=origin.lineno, col_offset=origin.col_offset,
+                    source_line=origin.line, hint="give it a constant or a value not "
+                    "differentiated by (wrt=...)")
 
 
 def _reach(start, edges):

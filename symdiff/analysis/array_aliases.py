@@ -9,7 +9,8 @@ this pass refuses it, at the write, naming the other name.
 
 Expects a ``Program`` whose ``types`` the inference set.  Guarantees it returns nothing
 where no name that shares an array's memory (as NumPy's basic indexing, ``transpose``,
-``reshape``, ``ravel``, ``squeeze``, ``expand_dims`` and plain assignment share it) is read
+``reshape``, ``ravel``, ``squeeze``, ``expand_dims``, plain assignment and an entry of a
+container holding the array share it: ``q = {"w": W}`` then ``q["w"][0] = v``) is read
 after a write into that array (later in the block, or anywhere in a loop around the write
 when the name is bound outside it), and raises an ``UnsupportedSyntaxError`` at the
 write otherwise.
@@ -35,8 +36,10 @@ def refuse_aliased_writes(program):
     flat = list(_flattened(program.body, ()))
     memory = {p: ("parameter", p) for p in program.params
               if isinstance(program.types.get(p), t.Array)}
-    bound_at = {}
+    bound_at, entries = {}, {}
     for index, (stmt, context) in enumerate(flat):
+        if isinstance(stmt, (ir.Build, ir.SetItem, ir.Push, ir.Item)):
+            _held(program, stmt, memory, entries, bound_at)
         if not isinstance(stmt, ir.Assign):
             continue
         if write_record(stmt.op) is not None:
@@ -49,6 +52,37 @@ def refuse_aliased_writes(program):
             bound_at[stmt.target] = stmt.origin
         else:
             memory.pop(stmt.target, None)
+
+
+def _held(program, stmt, memory, entries, bound_at):
+    """Arrays into and out of containers: an array a ``Build``, ``SetItem`` or ``Push``
+    puts in an entry (``entries``: (container, path of constants, None for an index
+    known when it runs) -> memory) shares its memory with it, and so does an array an
+    ``Item`` reads out of one (``q = {"w": W}``, ``e = q["w"]``: ``e`` is ``W``)."""
+    if isinstance(stmt, ir.Item):
+        if not isinstance(program.types.get(stmt.target), t.Array):
+            memory.pop(stmt.target, None)
+            return
+        key = (stmt.container, _constants(stmt.path))
+        any_entry = entries.get((stmt.container, (None,) * len(stmt.path)), ("entry",) + key)
+        memory[stmt.target] = entries.setdefault(key, any_entry)
+        bound_at[stmt.target] = stmt.origin
+        return
+    if isinstance(stmt, ir.Build):
+        container, placed = stmt.target, list(ir.literal_leaves(stmt.items, stmt.keys))
+    elif isinstance(stmt, ir.SetItem):
+        container, placed = stmt.container, [(_constants(stmt.path), stmt.value)]
+    else:
+        container, placed = stmt.stack, [((None,), stmt.value)]
+    for path, item in placed:
+        if isinstance(item, ir.Var) and item.name in memory:
+            entries[(container, tuple(path))] = memory[item.name]
+        else:
+            entries.pop((container, tuple(path)), None)
+
+
+def _constants(path):
+    return tuple(i.value if isinstance(i, ir.Const) else None for i in path)
 
 
 def _may_view(program, stmt):
@@ -79,7 +113,7 @@ def _check_write(program, flat, index, memory, bound_at):
             origin, bound = stmt.origin, bound_at.get(name)
             where = f" (line {bound.lineno})" if bound is not None else ""
             raise UnsupportedSyntaxError(
-                f"this write into {_user(written)} changes {_user(name)}{where}, which shares "
+                f"this write into {_shown(flat, written)} changes {_user(name)}{where}, which shares "
                 f"its memory, and {_user(name)} is read after it: symdiff reads a write as "
                 "a new array, NumPy changes every view of it",
                 filename=origin.filename, lineno=origin.lineno,
@@ -119,6 +153,17 @@ def _flattened(block, context):
         yield stmt, context
         for nested in ir.children(stmt):
             yield from _flattened(nested, context + (id(stmt),))
+
+
+def _shown(flat, name):
+    """The user's spelling of the array ``name`` holds: ``q["w"]`` where an ``Item``
+    read it out of a container, else the user's name of it."""
+    for stmt, _ in flat:
+        if isinstance(stmt, ir.Item) and stmt.target == name:
+            return _user(stmt.container) + "".join(
+                f"[{i.value!r}]" if isinstance(i, ir.Const) else f"[{_user(i.name)}]"
+                for i in stmt.path)
+    return _user(name)
 
 
 def _user(name):

@@ -123,15 +123,39 @@ def read_by_constants(program, name):
                    stmt.over.container == name for stmt in ir.walk(program.body))
 
 
-def unlike_row(program, stmt, operand_type):
+def unlike_row(program, stmt, operand_type, held=None):
     """The ``Row`` of a list ``stmt`` writes out of unlike arrays (and numbers), each
-    element its item's type, where it is read by constants only; None where it is not,
-    or an item is not known yet or is a container."""
+    element its item's type joined with ``held``'s (the row its name holds so far, with
+    what is stored in it: ``dblocks[0] += g`` of a slice whose unit axis is not known);
+    None where it is not read by constants only, or an item is not known yet or is a
+    container."""
     types = [operand_type(i) if not isinstance(i, ir.Literal) else None for i in stmt.items]
     if any(not (isinstance(k, t.Array) or t.is_number(k)) for k in types) or (
             not read_by_constants(program, stmt.target)):
         return None
-    return Row(tuple(types))
+    row = Row(tuple(types))
+    return t.join(held, row) if isinstance(held, Row) and len(held.elts) == len(types) else row
+
+
+def appended_containers(kinds):
+    """The one element type of a list the containers of types ``kinds`` (holding arrays)
+    are appended to, where they are all known and alike (``types.element_join``; rows of
+    unlike arrays stay rows): ``acc.append([np.zeros_like(W), np.zeros_like(b)])`` in a
+    loop over layers makes ``acc`` a ``list[list[array[2], array[1]]]``; None otherwise.
+
+    >>> row = Row((t.Array("float64", 2), t.Array("float64", 1)))
+    >>> appended_containers([row, row]) == row
+    True
+    >>> appended_containers([row, t.Array("float64", 1)]) is None
+    True
+    """
+    elem = kinds[0] if kinds else None
+    for other in kinds[1:]:
+        joined = t.element_join(elem, other) if t.is_container(other) else None
+        if joined is None:
+            return None
+        elem = Row(joined.elts) if isinstance(elem, Row) and type(joined) is t.Tuple else joined
+    return elem if t.is_container(elem) and holds_arrays(elem) else None
 
 
 def copied_row(stmt, types):

@@ -41,9 +41,9 @@ names are first defined; ``annotate`` stores it as ``program.types``.
 
 from symdiff.analysis.array_aliases import refuse_aliased_writes
 from symdiff.analysis.array_forms import refuse_array_forms
-from symdiff.analysis.held_types import (broadcast_join, copied_row, held_arrays, held_type,
-                                         holds_arrays, normalize_join_axes, stored_array,
-                                         summed_arrays, unlike_items, unlike_row)
+from symdiff.analysis.held_types import (
+    appended_containers, broadcast_join, copied_row, held_arrays, held_type, holds_arrays,
+    normalize_join_axes, stored_array, summed_arrays, unlike_items, unlike_row)
 from symdiff.analysis.expression_types import (
     expression_type,
     keeps_ints,
@@ -229,7 +229,7 @@ class _Inference:
         if not stmt.items and holds_arrays(held):  # filled with arrays (appended, stored)
             return
         if unlike_items(stmt, self.operand) is not None:  # read at constant positions
-            if (row := unlike_row(self.program, stmt, self.operand)) is not None:
+            if (row := unlike_row(self.program, stmt, self.operand, held)) is not None:
                 self.types[stmt.target] = row  # else no type: refused where it is built
             return
         with_arrays = held_type(stmt, self.program.containers[stmt.target], self.operand, held)
@@ -292,7 +292,7 @@ class _Inference:
 
     def pushed(self, stmt):
         """A number appended to a list: the list's elements hold its type too (a NumPy
-        scalar appended is one when popped)."""
+        scalar appended is one when popped); arrays (or containers of them): they are."""
         stack = self.types.get(stmt.stack, self.program.containers.get(stmt.stack))
         value = self.operand(stmt.value)
         if isinstance(stack, t.List) and t.is_number(value):
@@ -301,6 +301,10 @@ class _Inference:
                 self.arrays_on(stmt.stack, value)):
             self.types[stmt.stack] = t.List(value if t.is_number(stack.elem) else t.join(
                 stack.elem, value), stack.length)
+        elif isinstance(stack, t.List) and t.is_container(value) and holds_arrays(value):
+            elem = appended_containers([self.operand(s.value) for s in self.pushes[stmt.stack]])
+            if elem is not None:  # (rows of layers: ``dlayers.append([dW, db])``)
+                self.types[stmt.stack] = t.List(elem, stack.length)
 
     def arrays_on(self, stack, value):
         """Whether every value appended to ``stack`` is an array joining ``value`` (the

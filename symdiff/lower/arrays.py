@@ -30,7 +30,9 @@ from symdiff.ir import nodes as ir
 from symdiff.lower import casts, dtypes, operands
 from symdiff.lower.array_calls import written_out
 from symdiff.lower.bounds import bounded
-from symdiff.lower.containers import container_of
+from symdiff.lower.changes import not_held
+from symdiff.lower.containers import container_of, held_array, index_operand
+from symdiff.lower.element_names import element_name
 from symdiff.lower.names import meaning_of, scope_of
 from symdiff.lower.operands import reads_of
 from symdiff.primitives.indexing import add_at_op, index_op, index_pattern, write_op
@@ -128,8 +130,11 @@ def _global_array(frame, node):
 def assign_element(frame, target, value_node):
     """``x[index] = v`` of an array (a parameter passed one, or a local value that is
     not a container): ``x`` bound to the record of the write (``indexing.write_op``);
+    of an array a container holds, the entry set to that write of it (``held_write``);
     False for anything else."""
     array = target.value
+    if frame.unit.array_code and isinstance(array, ast.Subscript):
+        return held_write(frame, target, value_node)
     if not frame.unit.array_code or not isinstance(array, ast.Name) or (
             array.id not in frame.unit.arrays and scope_of(frame, array.id) is None) or (
             container_of(frame, array, filling=True) is not None):
@@ -139,6 +144,35 @@ def assign_element(frame, target, value_node):
         return False
     parts, index = _index(frame, target.slice)
     return _rebound(frame, array, write_op(index_pattern(parts)), current, value_node, index)
+
+
+def held_write(frame, target, value_node):
+    """``c[k][index] = v`` where ``c[k]`` is an entry of a container holding an array
+    (``containers.held_array``: ``dparams["w"][0] += g``): the entry read, the record of
+    the write into it, and the entry set to the array written; False for anything else.
+
+        dparams["w"][0] = g     ->   dparams_w = dparams['w']
+                                     setitem_dparams = setitem_0(dparams_w, g, 0)
+                                     dparams['w'] = setitem_dparams
+    """
+    entry = target.value
+    outer = container_of(frame, entry.value, filling=True)
+    if outer is None:
+        return False
+    name, path = outer
+    path = path + (index_operand(frame, entry, name, path),)
+    if not held_array(frame, name, path):
+        return False
+    not_held(frame, target, name)
+    value = frame.value(value_node)
+    frame.hint = name
+    current = frame.namer.fresh(element_name(entry, path))
+    frame.emit(ir.Item(current, name, path, frame.origin))
+    parts, index = _index(frame, target.slice)
+    written = operands.emit_op(frame, write_op(index_pattern(parts)),
+                               (ir.Var(current), value, *index), None)
+    frame.emit(ir.SetItem(name, path, written, frame.origin))
+    return True
 
 
 def add_at(frame, call):

@@ -143,7 +143,7 @@ def assign_element(frame, target, value_node):
         raise frame.error(UnsupportedSyntaxError, target, f"an element of a {kind} is "
                           "assigned: only a list's elements and a dict's entries change",
                           "build a list instead")
-    _not_held(frame, target, name)
+    not_held(frame, target, name)
     index = index_operand(frame, target, name, path)
     frame.hint = name
     row = element(kind, index.value if isinstance(kind, t.Dict) and isinstance(
@@ -164,7 +164,7 @@ def assign_element(frame, target, value_node):
     return True
 
 
-def _not_held(frame, node, name):
+def not_held(frame, node, name):
     if name in frame.unit.holding:
         raise frame.error(UnsupportedSyntaxError, node, f"{name} is held by name inside "
                           "another container, and is changed", "change a copy: list(...)")
@@ -175,7 +175,7 @@ def append(frame, name, value_node):
     of numbers built here (``[[a * b for b in xs] for a in xs]``: a list of rows).  A list
     made empty (``[]``) takes the kind of what is first appended to it."""
     frame.hint = name
-    _not_held(frame, value_node, name)
+    not_held(frame, value_node, name)
     if isinstance(value_node, (ast.List, ast.Tuple)):  # a row written out: built first
         value = literal(frame, value_node, frame.namer.fresh(f"{name}_row"))
     else:
@@ -221,7 +221,7 @@ def insert(frame, call):
     if not isinstance(kind, t.List) or is_container(element(kind, None)):
         return False
     name = found[0]
-    _not_held(frame, call, name)
+    not_held(frame, call, name)
     others = [n for n, o in frame.mapping.items() if n != func.value.id and (
         o == ir.Var(name) or isinstance(o, ir.Ref) and o.container == name)]
     if not frame.top or name in frame.unit.params or name in frame.unit.shared or others:
@@ -305,7 +305,7 @@ def pop(frame, name, call, target):
     if not isinstance(kind, t.List) or is_container(element(kind, None)) and not row:
         raise frame.error(UnsupportedSyntaxError, call, f"pop() of a {kind}", "pop from a "
                           "list of numbers; read a row of a list of rows by its index")
-    _not_held(frame, call, name)
+    not_held(frame, call, name)
     target = target or frame.namer.fresh(f"{name}_top" if index is None else f"{name}_popped")
     if name in frame.unit.keys:
         frame.unit.keys[target] = frame.unit.keys[name]

@@ -1,11 +1,9 @@
 """Comprehensions: a list built by ``append`` in loops, before the statement that uses it.
 
-Expects a fenced function's tree and its ``Hygiene``.  ``rename_targets`` runs once on
-the whole function; ``hoist`` then takes one statement at a time.  Guarantees:
+Expects a fenced function's tree, whose comprehensions' loop names are their own
+(``comprehension_names.rename_targets``), and its ``Hygiene``; ``hoist`` takes one
+statement at a time.  Guarantees:
 
-- a comprehension's loop names are its own (Python 3 does not leak them): a name that
-  the function uses anywhere else, or that a comprehension around it binds too, is
-  renamed to a fresh one inside the comprehension; any other stays as written;
 - ``[e for t in it if c ...]`` (several ``for`` and ``if``) is a fresh list filled by
   ``append`` in the loops and ``if`` statements the clauses say, in their order, written
   before the statement, which reads the list's name in its place; the loops are then
@@ -34,6 +32,7 @@ the whole function; ``hoist`` then takes one statement at a time.  Guarantees:
   test's, an ``append`` the element's.
 
     >>> import ast, math
+    >>> from symdiff.lower.comprehension_names import rename_targets
     >>> from symdiff.lower.hygiene import Hygiene
     >>> tree = ast.parse('''
     ... def f(x, coeffs):
@@ -57,24 +56,16 @@ import copy
 import math
 import re
 
+from symdiff.lower.comprehension_names import COMPREHENSIONS, with_fields
 from symdiff.lower.dict_loops import filled_by_keys, view_of
 from symdiff.lower.hygiene import located, name
 from symdiff.lower.quantifiers import quantified
 
-_COMPREHENSIONS = (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
 _REDUCTIONS = {id(builtins.sum): "terms", id(math.fsum): "terms", id(math.prod): "factors",
                id(builtins.min): None, id(builtins.max): None, id(builtins.list): None,
                id(builtins.tuple): None}
 _WORDS = {ast.Mult: "products", ast.Add: "sums", ast.Sub: "differences", ast.Div: "ratios",
           ast.Pow: "powers"}
-
-
-def rename_targets(tree, scope):
-    """``tree`` with every comprehension's loop names its own (a new tree where a name
-    changed; the rest shared)."""
-    outside = set()
-    _outside(tree, frozenset(), outside)
-    return _Renamer(scope, outside).rename(tree, {}, frozenset())
 
 
 def hoist(stmt, scope):
@@ -171,7 +162,7 @@ class _Lift:
                 continue
             if new is not value:
                 changed[field] = new
-        return _with_fields(node, changed)
+        return with_fields(node, changed)
 
     def _item(self, value, conditional):
         if isinstance(value, ast.keyword):
@@ -296,94 +287,5 @@ def _noun(element):
 
 def _refuse_any(node, scope, where, hint):
     for inner in ast.walk(node):
-        if isinstance(inner, _COMPREHENSIONS):
+        if isinstance(inner, COMPREHENSIONS):
             raise scope.error(inner, f"a comprehension {where} is not supported", hint)
-
-
-def _targets(node):
-    return [n.id for n in ast.walk(node) if isinstance(n, ast.Name)]
-
-
-def _outside(node, bound, out):
-    """Add to ``out`` the names ``node`` uses that no comprehension around them binds."""
-    if isinstance(node, _COMPREHENSIONS):
-        inner = bound
-        for k, generator in enumerate(node.generators):
-            _outside(generator.iter, inner, out)
-            inner = inner | set(_targets(generator.target))
-            for test in generator.ifs:
-                _outside(test, inner, out)
-        for element in (node.key, node.value) if isinstance(node, ast.DictComp) else (node.elt,):
-            _outside(element, inner, out)
-        return
-    if isinstance(node, ast.Name) and node.id not in bound:
-        out.add(node.id)
-    elif isinstance(node, ast.arg):
-        out.add(node.arg)
-    elif isinstance(node, ast.FunctionDef):
-        out.add(node.name)
-    elif isinstance(node, ast.alias):
-        out.add(node.asname or node.name.partition(".")[0])
-    for child in ast.iter_child_nodes(node):
-        _outside(child, bound, out)
-
-
-class _Renamer:
-    def __init__(self, scope, outside):
-        self.scope, self.outside = scope, outside
-
-    def rename(self, node, mapping, enclosing):
-        """``node`` with names renamed by ``mapping``; ``enclosing``: the names the
-        comprehensions around it bind."""
-        if isinstance(node, _COMPREHENSIONS):
-            return self._comprehension(node, mapping, enclosing)
-        if isinstance(node, ast.Name):
-            if mapping.get(node.id, node.id) == node.id:
-                return node
-            new = copy.copy(node)
-            new.id = mapping[node.id]
-            return new
-        changed = {}
-        for field, value in ast.iter_fields(node):
-            if isinstance(value, ast.AST):
-                new = self.rename(value, mapping, enclosing)
-            elif isinstance(value, list):
-                new = [self.rename(v, mapping, enclosing) if isinstance(v, ast.AST) else v
-                       for v in value]
-                new = value if all(a is b for a, b in zip(new, value)) else new
-            else:
-                continue
-            if new is not value:
-                changed[field] = new
-        return _with_fields(node, changed)
-
-    def _comprehension(self, node, mapping, enclosing):
-        inner, bound_here, generators = dict(mapping), set(), []
-        for generator in node.generators:
-            iterable = self.rename(generator.iter, inner, enclosing | bound_here)
-            for target in _targets(generator.target):
-                keep = (target not in self.outside and target not in enclosing
-                        and target not in bound_here)
-                inner[target] = target if keep else self.scope.fresh(target)
-                bound_here.add(target)
-            new = copy.copy(generator)
-            new.iter = iterable
-            new.target = self.rename(generator.target, inner, enclosing)
-            new.ifs = [self.rename(t, inner, enclosing | bound_here) for t in generator.ifs]
-            generators.append(new)
-        new_node = copy.copy(node)
-        new_node.generators = generators
-        for field in ("key", "value") if isinstance(node, ast.DictComp) else ("elt",):
-            setattr(new_node, field, self.rename(getattr(node, field), inner,
-                                                 enclosing | bound_here))
-        return new_node
-
-
-def _with_fields(node, changed):
-    """``node`` itself when ``changed`` is empty, else a shallow copy with those fields."""
-    if not changed:
-        return node
-    new_node = copy.copy(node)
-    for field, value in changed.items():
-        setattr(new_node, field, value)
-    return new_node

@@ -27,6 +27,7 @@ from symdiff.core import types as t
 from symdiff.core.types import element, is_container
 from symdiff.core.records import is_record
 from symdiff.lower import fields, names, records
+from symdiff.lower.element_names import element_name
 from symdiff.lower.filling import unfilled
 from symdiff.lower.keys import dict_key
 from symdiff.lower.operands import operand_ast, reads_of
@@ -118,7 +119,7 @@ def container_of(frame, node, written=False, filling=False):
         if outer is None:
             return None
         name, path = outer
-        if isinstance(kind_of_operand(frame, ir.Ref(name, path)), t.Array):
+        if held_array(frame, name, path):
             return None  # ``p["w"][0]``: an array held, indexed as arrays are
         if isinstance(node.slice, ast.Slice):
             return taken(frame, node, name, path), ()
@@ -145,6 +146,15 @@ def bound_operand(frame, name):
         return None
     operand = frame.mapping.get(name)
     return scope.mapping.get(name) if operand is None else operand
+
+
+def held_array(frame, name, path):
+    """Whether the entry ``name[path]`` is read as an array: so typed, or in array code
+    typed a number, as an item written out is (``{"w": np.zeros_like(w)}``: the inference
+    tells; a number indexed is refused where it is checked)."""
+    kind = kind_of_operand(frame, ir.Ref(name, path))
+    return isinstance(kind, t.Array) or bool(path) and frame.unit.array_code and (
+        t.is_number(kind))
 
 
 def index_operand(frame, node, name, path):
@@ -248,23 +258,6 @@ def read_before(frame, name, path):
         if name in written or written & indices:
             return None
     return None
-
-
-def element_name(node, path):
-    """A name for the element ``node`` reads: ``xs[0]`` -> ``xs_0``, ``xs[-1]`` ->
-    ``xs_last``, ``layers[i][1]`` -> ``layers_i_1``, ``p["w"]`` and ``p.w`` -> ``p_w``."""
-    while isinstance(node, (ast.Subscript, ast.Attribute)):
-        node = node.value
-    parts = [node.id if isinstance(node, ast.Name) else "element"]
-    for index in path:
-        value = index.name if isinstance(index, ir.Var) else index.value
-        if value == -1:
-            value = "last"
-        elif isinstance(value, int) and value < 0:
-            value = f"last{-value}"
-        value = str(value)
-        parts.append(value if value.isidentifier() or value.isdigit() else "item")
-    return "_".join(parts)
 
 
 def literal(frame, node, target, record=None, maker=None):

@@ -85,7 +85,8 @@ from symdiff.frontend.exits import always_exits, contains
 from symdiff.frontend.index import NodeIndex
 from symdiff.frontend.parse import lambda_as_def
 from symdiff.ir.syntax import walk
-from symdiff.lower.comprehensions import hoist, rename_targets
+from symdiff.lower.comprehension_names import rename_targets
+from symdiff.lower.comprehensions import hoist
 from symdiff.lower.dict_loops import view_of
 from symdiff.lower.hygiene import Hygiene
 from symdiff.lower.hygiene import located

@@ -50,6 +50,8 @@ class Primitive:
     params: tuple = ("x", "y")  # the names standing for the arguments in the texts
     defaults: tuple = ()  # values of the last parameters when a call leaves them out
     ints: tuple = ()  # the parameters that take integers (never differentiated)
+    underived: tuple = ()  # parameters whose derivative is not known (``zeta``'s ``s``):
+    # a call where one carries a derivative is refused (``analysis.activity``)
     overrides: tuple = ()  # (family, Spelling): "math", "numpy" or "arrays", where it differs
     vjp: tuple = None  # for a primitive that is not elementwise: a VJP builder per argument
     jvp: tuple = None  # ... and a JVP builder per argument (None: from ``partials``)

@@ -50,6 +50,9 @@ RECORDS = _scipy(
     unary("digamma", "digamma(x)", "trigamma(x)", (0.2, 8.0), "nan at the poles",
           scipy=("digamma", "psi"),
           overrides=(("arrays", Spelling(partials=("zeta(2.0, x)",))),)),
+    primitive("zeta", "zeta(s, x)", (None, "-s * zeta(s + 1.0, x)"), ((2.0, 4.0), (0.5, 4.0)),
+              "Hurwitz zeta: -s * zeta(s + 1, x) in x; no derivative in s, refused where s "
+              "carries one", params=("s", "x"), underived=("s",), scipy=("zeta",)),
     primitive("xlogy", "x * math.log(y)",
               ("math.log(y) if y > 0 else (-math.inf if y == 0 else math.nan)",
                "x / y if y else (0.0 if x == 0 else math.copysign(math.inf, x))"),

@@ -81,7 +81,9 @@ HELPERS = {"digamma": DIGAMMA, "trigamma": TRIGAMMA}
 # on arrays, a helper is SciPy's function of each element, imported by generated code
 # (its operands are arrays only where the user's code called SciPy's gammaln or digamma
 # of them); trigamma there is the Hurwitz zeta ``zeta(2.0, x)`` (``scipy``'s digamma
-# record), which keeps float32 where ``polygamma(1, x)`` gives float64
+# record), which keeps float32 where ``polygamma(1, x)`` gives float64; zeta, which has no
+# helper of its own, is SciPy's on numbers too (reached only where the user's code calls
+# SciPy: its own record, ``scipy.special.zeta``, or digamma's on arrays)
 ON_ARRAYS = {"digamma": ("scipy.special", "digamma"), "zeta": ("scipy.special", "zeta")}
 
 

@@ -54,13 +54,35 @@ def reshaped_view(x):
     return np.sum(m ** 2)
 
 
+def parameter_held_by_a_dict(x):
+    q = {"w": x, "u": x * 2.0}
+    q["w"][0] = 5.0 * x[1]
+    return np.sum(x * q["u"])
+
+
+def array_held_by_a_list(x):
+    h = np.sin(x)
+    q = [h, x]
+    q[0][0] = 5.0 * x[1]
+    return np.sum(h * x)
+
+
+def entry_read_out_before_the_write(x):
+    q = [np.sin(x), x]
+    e = q[0]
+    q[0][0] = 5.0 * x[1]
+    return np.sum(e * x)
+
+
 @pytest.mark.parametrize("f", [kept_view, same_array_by_name, transposed_view,
-                               view_read_in_the_loop, reshaped_view], ids=lambda f: f.__name__)
+                               view_read_in_the_loop, reshaped_view, parameter_held_by_a_dict,
+                               array_held_by_a_list, entry_read_out_before_the_write],
+                         ids=lambda f: f.__name__)
 def test_a_write_another_name_sees_is_refused_at_the_write(f):
     with pytest.raises(SymdiffError, match="shares its memory") as refused:
         symdiff.grad(f)(RNG.normal(size=4))
     error = refused.value
-    assert error.source_line.strip().startswith("y[")
+    assert error.source_line.strip().startswith(("y[", "q["))
     assert "copy" in str(error)
 
 
@@ -100,8 +122,15 @@ def indexed_by_an_array(x):
     return np.sum(picked * y[1:3])
 
 
+def entry_written_and_read_through_its_list(x):
+    q = [np.sin(x), x * 2.0]
+    q[0][0] = 5.0 * x[1]
+    return np.sum(q[0] * q[1])
+
+
 @pytest.mark.parametrize("f", [written_twice, rows_written_in_a_loop, view_copied,
-                               view_taken_after, indexed_by_an_array],
+                               view_taken_after, indexed_by_an_array,
+                               entry_written_and_read_through_its_list],
                          ids=lambda f: f.__name__)
 def test_writes_nothing_else_shares_are_differentiated(f):
     x = RNG.normal(size=4)

@@ -129,3 +129,79 @@ def test_what_is_not_one_kind_is_refused_where_it_stands(fn, args, line, column)
     assert error.filename == __file__
     assert (error.lineno - fn.__code__.co_firstlineno, error.col_offset) == (line, column)
     assert error.hint
+
+
+def rows_of_zeros_updated_in_a_loop(layers, x):
+    """The shape of a gradient of layers read again: a list of rows of zeros, one per
+    layer, each entry updated in a loop by index."""
+    acc = [[np.zeros_like(pair[0]), np.zeros_like(pair[1])] for pair in layers]
+    for i in range(len(layers)):
+        acc[i][0] += np.sin(layers[i][0]) * x
+        acc[i][1] += layers[i][1] ** 2
+    return sum(np.sum(a * b[:, None]) for a, b in acc)
+
+
+def unit_block_written_by_a_slice(blocks, C):
+    """A row of zeros of unlike arrays, one with an axis of size one, added into by slices
+    (whose size is not known when it is built)."""
+    parts = [np.zeros_like(blocks[0]), np.zeros_like(blocks[1])]
+    parts[0] += C[:, :blocks[0].shape[1]]
+    parts[1] += C[:, blocks[0].shape[1]:] * blocks[1]
+    return np.sum(parts[0] * blocks[0]) + np.sum(np.sin(parts[1]))
+
+
+def _layers(rng):
+    return [(rng.standard_normal((2, 3)), rng.standard_normal(2)) for _ in range(3)]
+
+
+def _blocks(rng):
+    return [rng.standard_normal((3, 1)), rng.standard_normal((3, 2))], rng.standard_normal((3, 3))
+
+
+def _product_failures(fn, point, vectors):
+    """Where ``symdiff.hvp`` of ``fn`` at ``point`` along ``vectors`` (one per parameter)
+    is not Richardson's difference of ``symdiff.grad`` along them."""
+    grad, h = symdiff.grad(fn), 1e-4
+    indices = list(range(len(point)))
+    steps = [[leaf for _, leaf in oracles.leaves(v)] for v in vectors]
+
+    def at(t):
+        return [np.asarray(leaf) for g in grad(*oracles.along(point, indices, steps, t))
+                for _, leaf in oracles.leaves(g)]
+    near = [(a - b) / (2 * h) for a, b in zip(at(h), at(-h))]
+    far = [(a - b) / (4 * h) for a, b in zip(at(2 * h), at(-2 * h))]
+    found = [np.asarray(leaf) for p in symdiff.hvp(fn)(*point, *vectors)
+             for _, leaf in oracles.leaves(p)]
+    return [(k, f, (4 * n - w) / 3) for k, (f, n, w) in enumerate(zip(found, near, far))
+            if not np.allclose(f, (4 * n - w) / 3, rtol=1e-6, atol=1e-8)]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_rows_appended_in_a_loop_make_a_list_of_rows(seed):
+    rng = np.random.default_rng(seed)
+    layers, x = _layers(rng), float(rng.standard_normal())
+    program = program_of(rows_of_zeros_updated_in_a_loop, layers=kind_of(layers))
+    assert program.types["acc"] == t.List(Row((MATRIX, VECTOR)))
+    assert program.types["b"] == VECTOR  # a row's entry, read by a loop over the list
+    point = (layers, x)
+    gradient = symdiff.grad(rows_of_zeros_updated_in_a_loop)(*point)
+    assert oracles.gradient_failures(rows_of_zeros_updated_in_a_loop, point, gradient) == []
+    v = ([(rng.standard_normal((2, 3)), rng.standard_normal(2)) for _ in range(3)], 0.5)
+    _, tangent = symdiff.jvp(rows_of_zeros_updated_in_a_loop)(*point, *v)
+    assert np.isclose(tangent, sum(np.sum(g * d) for pair, dpair in zip(gradient[0], v[0])
+                                   for g, d in zip(pair, dpair)) + gradient[1] * v[1])
+    assert _product_failures(rows_of_zeros_updated_in_a_loop, point, v) == []
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_row_holds_what_is_stored_in_it_joined_with_what_it_is_built_of(seed):
+    rng = np.random.default_rng(seed)
+    blocks, C = _blocks(rng)
+    program = program_of(unit_block_written_by_a_slice, blocks=kind_of(blocks),
+                         C=t.Array("float64", 2))
+    assert program.types["parts"] == Row((MATRIX, MATRIX))  # (the slice's axis: not known)
+    point = (blocks, C)
+    gradient = symdiff.grad(unit_block_written_by_a_slice)(*point)
+    assert oracles.gradient_failures(unit_block_written_by_a_slice, point, gradient) == []
+    v = ([rng.standard_normal((3, 1)), rng.standard_normal((3, 2))], rng.standard_normal((3, 3)))
+    assert _product_failures(unit_block_written_by_a_slice, point, v) == []

@@ -31,18 +31,8 @@ except ImportError:  # run with the repository root, not tests/, on sys.path
 
 # Cases whose generated gradient uses what forward mode does not read yet (located in the
 # gradient's text); the list only shrinks.
-HVP_REFUSED = {
-    "models.digamma_moment_match": "the gradient of SciPy's digamma of an array is SciPy's "
-    "zeta(2.0, x), which has no record: read again, it is refused at its call",
-    "containers.entries_of_held_arrays": "the gradient adds into an entry of an array a "
-    "dict it builds holds (dparams['w'][0] += g): read again, its entries are typed numbers",
-}
+HVP_REFUSED = {}
 HVP_BROKEN = {  # case -> why forward mode over its gradient raises an InternalError
-    **{label: "the gradient of a list of alike arrays a loop reads: read again, its "
-       "adjoint list is typed a list of floats" for label in (
-           "containers.layers_by_zip", "containers.pairs_of_a_list", "models.mlp_over_a_list")},
-    "containers.stacked_tuple_and_unlike_blocks": "the gradient's adjoint of a list of "
-    "arrays with a unit axis: read again, its zeros are typed without the unit axis",
 }
 
 

@@ -15,9 +15,11 @@ import math
 import random
 import textwrap
 
+import numpy as np
 import pytest
 
 import symdiff
+import symdiff.lower.comprehension_names
 import symdiff.lower.comprehensions
 import symdiff.lower.hygiene
 import symdiff.lower.iteration
@@ -25,6 +27,7 @@ import symdiff.tape
 from symdiff.errors import SymdiffError, UnsupportedSyntaxError
 from symdiff.frontend.parse import parse_function
 from symdiff.lower.desugar import desugar, desugar_function
+import array_oracles
 from oracles import finite_difference, marked_place, mismatches
 
 
@@ -38,7 +41,8 @@ def _same(source, expected, globals_=None):
 
 
 @pytest.mark.parametrize("module", [symdiff.lower.comprehensions, symdiff.lower.hygiene,
-                                    symdiff.lower.iteration])
+                                    symdiff.lower.iteration,
+                                    symdiff.lower.comprehension_names])
 def test_the_doctests_run(module):
     failures, tried = doctest.testmod(module)
     assert tried and not failures
@@ -427,6 +431,54 @@ def test_a_comprehension_s_names_are_its_own():
                 xs_1.append(x_2)
             return xs_1
     """)
+
+
+def test_comprehensions_over_unlike_values_have_names_of_their_own():
+    """Two comprehensions binding one name share it only where they loop over one value
+    the function never assigns: desugared, their loops would give one name the elements
+    of both (a matrix and a vector, say)."""
+    _same("""
+        def f(Ws, bs, xs):
+            a = [w * 2.0 for w in Ws]
+            b = [w + 1.0 for w in bs]
+            xs = [x for x in xs]
+            return a, b, [x for x in xs]
+    """, """
+        def f(Ws, bs, xs):
+            a = []
+            for w_index in range(len(Ws)):
+                w = Ws[w_index]
+                a.append(w * 2.0)
+            b = []
+            for w_1_index in range(len(bs)):
+                w_1 = bs[w_1_index]
+                b.append(w_1 + 1.0)
+            xs_1 = []
+            for x_index in range(len(xs)):
+                x = xs[x_index]
+                xs_1.append(x)
+            xs = xs_1
+            xs_2 = []
+            for x_1_index in range(len(xs)):
+                x_1 = xs[x_1_index]
+                xs_2.append(x_1)
+            return (a, b, xs_2)
+    """)
+
+
+def matrices_and_vectors_by_one_name(Ws, bs):
+    a = [np.sin(w) for w in Ws]
+    c = [np.cos(w) * w for w in bs]
+    return np.sum(a[0] * a[-1]) + np.sum(c[0]) * np.sum(c[-1] ** 2)
+
+
+def test_one_name_of_two_comprehensions_over_unlike_arrays_is_differentiated():
+    rng = np.random.default_rng(0)
+    Ws = [rng.standard_normal((2, 3)) for _ in range(2)]
+    bs = [rng.standard_normal(3) for _ in range(3)]
+    gradient = symdiff.grad(matrices_and_vectors_by_one_name)(Ws, bs)
+    assert array_oracles.gradient_failures(matrices_and_vectors_by_one_name, (Ws, bs),
+                                           gradient) == []
 
 
 def test_a_builtin_the_function_binds_is_not_the_builtin():

@@ -81,6 +81,7 @@ def test_record_is_whole(record):
     assert all(lo <= hi for lo, hi in record.domain)
     assert len(record.partials) == record.arity or (record.vjp and record.jvp)
     assert set(record.ints) <= set(record.params)
+    assert all(record.partials[record.params.index(p)] is None for p in record.underived)
     assert len(record.defaults) <= record.arity
     assert record.result in type_rules.RESULTS
     assert record.bridge, "no bridge to the tape"
@@ -114,8 +115,8 @@ def test_bridge_is_a_tape_operation(record):
             found = getattr(found, name, None)
         assert callable(found), f"symdiff.tape has no {'.'.join(path)}"
     function = tape_bridge.tape_op(_PROGRAM, record.name)
-    for point in points(record, "tape"):
-        values = [tape.Value(float(v)) if p not in record.ints else v
+    for point in points(record, "tape"):  # (a parameter of no derivative: a number)
+        values = [tape.Value(float(v)) if p not in record.ints + record.underived else v
                   for p, v in zip(record.params, point)]
         out = function(*values)
         value = out.data if isinstance(out, tape.Value) else out

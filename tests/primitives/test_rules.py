@@ -45,11 +45,14 @@ def _arity(op):
 
 
 def _arguments(rule):
-    """``x, y`` for the rule's parameters; a keyword-only one as ``rel_tol=z``."""
+    """``x, y`` for the rule's parameters; a keyword-only one as ``rel_tol=z``; one it
+    knows no derivative in (``underived``) as ``int(x)``, which carries none."""
     forward = template(rule.forward)
     by_keyword = {k.arg for k in forward.keywords} if isinstance(forward, ast.Call) else set()
+    names = [f"int({name})" if param in rule.underived else name
+             for param, name in zip(rule.params, PARAMS[:len(rule.partials)])]
     return ", ".join(f"{param}={name}" if param in by_keyword else name
-                     for param, name in zip(rule.params, PARAMS[:len(rule.partials)]))
+                     for param, name in zip(rule.params, names))
 
 
 def spellings():

@@ -715,6 +715,20 @@ def _check_xlogy(m):
     assert _grad(lambda x, y: special.xlog1py(x, y), 2.0, -1.0)[0] == -math.inf
 
 
+def _check_zeta(m):
+    """``zeta(s, x)``: ``-s * zeta(s + 1, x)`` in ``x`` against a central difference of
+    SciPy's values; by ``s`` refused where the call is."""
+    special, _ = _scipy(m)
+    for s, x in ((2.0, 0.7), (3.5, 2.0)):
+        h = 1e-6 * x
+        numeric = (special.zeta(s, x + h) - special.zeta(s, x - h)) / (2 * h)
+        gradient = symdiff.grad(lambda x: special.zeta(s, x))(x)
+        assert abs(gradient - numeric) <= 1e-6 * abs(numeric)
+    with pytest.raises(symdiff.SymdiffError) as refused:
+        _grad(lambda s, x: special.zeta(s, x), 2.0, 0.7)
+    assert not isinstance(refused.value, symdiff.InternalError) and refused.value.lineno
+
+
 def _check_logit_scale(m):
     special, norm = _scipy(m)
     assert math.isnan(_grad(lambda p: special.logit(p), 1.5))
@@ -785,6 +799,7 @@ ROW_CHECKS = {
     "`hypot(x, y, z, ...)`, `dist(p, q)` at zero length": _check_zero_length,
     "`prod((a, b, c))`": _check_product,
     "`xlogy(x, y)`, `xlog1py(x, y)` at `y = 0` (`-1`)": _check_xlogy,
+    "`zeta(s, x)`": _check_zeta,
     "`logit` outside (0, 1); `norm.*` with `scale <= 0`": _check_logit_scale,
     "`ndtri`, `norm.ppf` at 0 and 1": _check_ndtri,
     "`log_ndtr`, `norm.logcdf`": _check_log_ndtr,

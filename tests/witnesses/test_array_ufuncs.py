@@ -55,6 +55,8 @@ def _pair(name, shapes, rng):
         a, b = 2.0 * a - 2.0, 2.0 * b - 2.0
     if name in ("remainder", "fmod"):
         a = a * 3.0 + 0.3
+    if name == "zeta":  # zeta(s, x) of s > 1 (SciPy's is nan below)
+        a = a + 1.0
     return a, b
 
 
@@ -63,7 +65,8 @@ def _pair(name, shapes, rng):
 def test_binary_vjp_under_broadcasting(name, shapes):
     rng = np.random.default_rng(zlib.crc32(repr((name, shapes)).encode()))
     ufunc = _function(name)
-    check_vjp(lambda a, b: ufunc(a, b), _pair(name, shapes, rng), wrt=(0, 1))
+    wrt = (1,) if name == "zeta" else (0, 1)  # (SciPy's zeta(s, x): no derivative in s)
+    check_vjp(lambda a, b: ufunc(a, b), _pair(name, shapes, rng), wrt=wrt)
 
 
 @pytest.mark.parametrize("shapes", PATTERNS, ids=str)

@@ -105,6 +105,7 @@ _PRIMITIVES = {
     "gammaln": LogAbsGamma, "psi": lambda x: sympy.polygamma(0, x),
     "expit": lambda x: 1 / (1 + sympy.exp(-x)), "logit": lambda x: sympy.log(x / (1 - x)),
     "xlogy": lambda x, y: x * sympy.log(y), "xlog1py": lambda x, y: x * sympy.log(1 + y),
+    "zeta": lambda s, x: sympy.zeta(s, x),  # Hurwitz's: d/dx is -s * zeta(s + 1, x)
     "ndtr": _ndtr, "log_ndtr": lambda x: sympy.log(_ndtr(x)),
     "ndtri": lambda x: _SQRT2 * sympy.erfinv(2 * x - 1),
     **{f"norm_{method}": _normal(method)

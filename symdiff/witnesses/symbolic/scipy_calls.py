@@ -1,6 +1,7 @@
 """SciPy's array functions the sympy witness reads by their formulas: ``logsumexp``,
-``softmax`` and ``log_softmax`` along an axis (``scipy.special``'s, as the user's code
-imports them).
+``softmax`` and ``log_softmax`` along an axis, and the Hurwitz ``zeta(s, x)`` (a Python
+function in SciPy, not a ufunc), element by element (``scipy.special``'s, as the user's
+code imports them).
 
 Expects a reader (``numpy_calls``' ``ArrayReader``) and the call's arguments, arrays of
 sympy values; guarantees ``SPECIAL``, ``{name: how the witness computes it}``.
@@ -38,4 +39,14 @@ def _log_softmax(reader, func, args, kwargs, node):
     return operand(args[0]) - _elementwise(sympy.log, total)
 
 
-SPECIAL = {"logsumexp": _logsumexp, "softmax": _softmax, "log_softmax": _log_softmax}
+def _zeta(reader, func, args, kwargs, node):
+    if kwargs or len(args) != 2:
+        raise reader.unsupported(node, "zeta other than zeta(s, x) by position")
+    s, x = (operand(a) for a in args)
+    if not (is_array(s) or is_array(x)):
+        return sympy.zeta(s, x)
+    return numpy().frompyfunc(sympy.zeta, 2, 1)(s, x)
+
+
+SPECIAL = {"logsumexp": _logsumexp, "softmax": _softmax, "log_softmax": _log_softmax,
+           "zeta": _zeta}

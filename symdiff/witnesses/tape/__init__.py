@@ -97,6 +97,7 @@ from symdiff.witnesses.tape.scipy_functions import (
     norm,
     xlog1py,
     xlogy,
+    zeta,
 )
 from symdiff.witnesses.tape.statistics_functions import STATISTICS
 from symdiff.witnesses.tape.value import PARTIALS, Value, on_numbers
@@ -108,6 +109,6 @@ __all__ = [
     "degrees", "radians", "cbrt", "exp2", "lgamma", "gamma", "ldexp", "remainder", "nextafter",
     "fsum", "prod", "dist", "sumprod", "fma", "frexp", "modf", "relu", "sigmoid", "square", "sinc",
     "reciprocal", "sign", "rint", "heaviside", "fmax", "fmin", "clip", "logaddexp", "logaddexp2", "expit",
-    "logit", "gammaln", "digamma", "xlogy", "xlog1py", "ndtr", "log_ndtr", "ndtri", "norm",
+    "logit", "gammaln", "digamma", "xlogy", "xlog1py", "zeta", "ndtr", "log_ndtr", "ndtri", "norm",
     "PARTIALS", "on_numbers", "on_values", "STATISTICS",
 ]

@@ -109,6 +109,7 @@ _BINARY = {
     "copysign": _copysign,
     "xlogy": lambda np, a, b, y: (np.where(a == 0, 0.0, np.log(b)), a / b),
     "xlog1py": lambda np, a, b, y: (np.where(a == 0, 0.0, np.log1p(b)), a / (1.0 + b)),
+    "zeta": lambda np, a, b, y: (np.full_like(y, np.nan), -a * _special("zeta")(a + 1.0, b)),
 }
 
 # name -> whether the first argument is returned, given (np, a, b)
@@ -209,6 +210,8 @@ def ufuncs(np):
         table["divide"], table["remainder"], table["absolute"])
     if "digamma" in table:
         table["psi"] = table["digamma"]     # the name of SciPy's digamma ufunc
+    if "zeta" in table:  # SciPy's zeta(s, x), a function, calls its ufunc ``_zeta``
+        table["_zeta"] = table["zeta"]
     return table
 
 

@@ -18,8 +18,8 @@ from symdiff.witnesses.tape import polygamma
 from symdiff.witnesses.tape.math_functions import _TWO_OVER_SQRT_PI
 from symdiff.witnesses.tape.value import _binary, _data, _div, _record, _unary
 
-__all__ = ["expit", "logit", "gammaln", "digamma", "xlogy", "xlog1py", "ndtr", "log_ndtr",
-           "ndtri", "norm"]
+__all__ = ["expit", "logit", "gammaln", "digamma", "xlogy", "xlog1py", "zeta", "ndtr",
+           "log_ndtr", "ndtri", "norm"]
 
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 
@@ -60,6 +60,14 @@ def xlogy(x, y):
         return _log_or(y, -math.inf), (_div(x, y) if y else 0.0 if x == 0 else
                                        math.copysign(math.inf, x))
     return _binary(x, y, lambda a, b: _special("xlogy")(a, b), partials)
+
+
+def zeta(s, x):
+    """The Hurwitz zeta ``sum_k (x + k) ** -s``: d/dx is ``-s * zeta(s + 1, x)``; d/ds
+    (no SciPy function gives it) is ``nan``, never a number that looks right."""
+    def partials(s, x, out):
+        return math.nan, -s * _special("zeta")(s + 1.0, x)
+    return _binary(s, x, lambda a, b: _special("zeta")(a, b), partials)
 
 
 def xlog1py(x, y):
@@ -124,7 +132,7 @@ class _Normal:
 
 norm = _Normal()
 _SCIPY_SPECIAL = ("erf", "erfc", "expit", "logit", "gammaln", "digamma", "psi", "xlogy",
-                  "xlog1py", "ndtr", "log_ndtr", "ndtri")
+                  "xlog1py", "zeta", "ndtr", "log_ndtr", "ndtri")
 
 
 def _special_stand_in(name):
