@@ -16,6 +16,7 @@ keepdims=True)``) is where it comes from.
 """
 
 from symdiff.core import expr as ex
+from symdiff.core import types as t
 from symdiff.optimize.arrays import numpy_call
 from symdiff.optimize.walk import every_statement, transform_every
 
@@ -26,6 +27,8 @@ _WHOLE = ex.Slice()
 
 def drop_kept_axes(function, context):
     """Rewrite every such read of a sum of ``function``; whether one was."""
+    if not any(isinstance(k, t.Array) for k in context.types.values()):
+        return False  # no array: no sum of one
     changed = [False]
 
     def visit(node):
