@@ -2,13 +2,19 @@
 
 Expects a ``Frame`` and a subscript of a dict whose kind (``core.types.Dict``) lowering
 knows.  Guarantees the index operand of the read: a ``Const`` of a string key it has
-(written out, or a name holding a string constant), or the variable of a loop over the
-keys of a dict whose keys are all this one's (``for k in params: params[k] - lr *
-grads[k]``), where the dict's values are all of one kind, so one type stands for every
-entry the key may read.  Anything else is a located ``UnsupportedSyntaxError`` whose
-hint says what to write: a key the dict has not, a dict read by position or by a key
-computed otherwise, and a key known only when the gradient runs into a dict whose values
-differ in kind (a number under one key, a list under another), read each by its key.
+(written out, or a name holding a string constant), or a value known only when the
+gradient runs (``scale[mode]``, ``mode`` a string passed in; the variable of a loop over
+the keys of a dict, ``for k in params: params[k] - lr * grads[k]``, whose keys must then
+all be this one's), where the dict's values are all of one kind, so one type stands for
+every entry the key may read; the read is made as the gradient runs, which raises
+``KeyError`` where Python does, and its adjoint is added at that key.  Anything else is
+a located ``UnsupportedSyntaxError`` whose hint says what to write: a key the dict has
+not, a dict read by position (a constant that is not a string), a loop over keys this
+dict lacks, and a key known only when the gradient runs into a dict whose values differ
+in kind (a number under one key, a list under another), read each by its key.
+
+    scale = {"a": x * y, "b": x + y}        scale_name = scale[name]
+    return scale[name] * x           ->     dscale[name] += x
 """
 
 import ast
@@ -20,8 +26,9 @@ from symdiff.core.types import element
 
 def dict_key(frame, node, kind):
     """The key ``node`` reads the dict of type ``kind`` by: a string constant (written
-    out, or a name holding one), or a loop's variable over the keys of a dict whose keys
-    are all this one's, when its values are all of one kind (``p[k]``, ``grads[k]``)."""
+    out, or a name holding one), or a value read as the gradient runs (a loop's variable
+    over the keys of a dict whose keys are all this one's, a string passed in), when its
+    values are all of one kind (``p[k]``, ``grads[k]``, ``scale[mode]``)."""
     index = node.slice
     operand = ir.Const(index.value) if isinstance(index, ast.Constant) else frame.value(index)
     every = ", ".join(f"{ast.unparse(node.value)}[{k!r}]" for k, _ in kind.items)
@@ -31,11 +38,11 @@ def dict_key(frame, node, kind):
                               f"{operand.value!r}", "read one of its keys: " + ", ".join(
                                   repr(k) for k, _ in kind.items))
         return ir.Const(operand.value)
-    keys = frame.unit.keys.get(operand.name) if isinstance(operand, ir.Var) else None
-    if keys is None:
+    if not isinstance(operand, ir.Var):
         raise frame.error(UnsupportedSyntaxError, index, "a dict is read by position or by a "
                           "key that is not one of its keys", "read each entry by its key "
                           "written out (" + every + "), or by a loop's variable over its keys")
+    keys = frame.unit.keys.get(operand.name, ())  # a loop's, or any (a string passed in)
     missing = [k for k in keys if element(kind, k) is None]
     if missing:
         raise frame.error(UnsupportedSyntaxError, index, f"the loop's keys include "

@@ -1,4 +1,4 @@
-"""Loops over dicts, reads by a loop's key, and dicts filled by key.
+"""Loops over dicts, reads by a loop's key or by a key passed in, and dicts filled by key.
 
 The gradients themselves are checked against the witnesses in ``test_containers.py``
 (the corpus's loops over dicts); here: what desugar writes for a loop over a dict, that
@@ -9,6 +9,7 @@ refused (class and place).
 import ast
 import doctest
 import inspect
+import math
 import textwrap
 
 import pytest
@@ -85,6 +86,78 @@ def test_the_generated_code_keeps_the_loops_whatever_the_number_of_keys(keys):
     assert all(f"params_{k}" not in text for k in keys)  # no variable per key
 
 
+# --- read by a key passed in ---------------------------------------------------------------
+
+def scaled_by_mode(x, mode):
+    scale = {"small": 0.5, "large": 3.0}
+    return scale[mode] * x * x
+
+
+def chosen_term(x, y, mode):
+    terms = {"product": x * y, "sum": x + y, "ratio": x / y}
+    return terms[mode] * x
+
+
+def chosen_weight(params, x, mode):
+    return params[mode] * math.sin(x) + params["bias"]
+
+
+KEYED = [(scaled_by_mode, "x", [(1.2, "small"), (-0.7, "large")]),
+         (chosen_term, ("x", "y"), [(1.2, 0.7, m) for m in ("product", "sum", "ratio")]),
+         (chosen_weight, ("params", "x"),
+          [({"w": 0.5, "v": -1.5, "bias": 2.0}, 0.3, m) for m in ("w", "v", "bias")])]
+
+
+def _differences(fn, wrt, point, h=1e-6):
+    """Central differences of ``fn`` at ``point`` along each number of ``wrt``."""
+    names = list(inspect.signature(fn).parameters)
+    found = []
+    for name in (wrt,) if isinstance(wrt, str) else wrt:
+        i = names.index(name)
+        value = point[i]
+        keys = list(value) if isinstance(value, dict) else [None]
+        parts = {}
+        for key in keys:
+            def moved(step):
+                new = list(point)
+                new[i] = {**value, key: value[key] + step} if key is not None else value + step
+                return fn(*new)
+            parts[key] = (moved(h) - moved(-h)) / (2 * h)
+        found.append(parts if isinstance(value, dict) else parts[None])
+    return found
+
+
+@pytest.mark.parametrize("fn, wrt, points", KEYED, ids=[k[0].__name__ for k in KEYED])
+def test_a_key_passed_in_reads_its_entry_as_the_gradient_runs(fn, wrt, points):
+    gradient, tape = symdiff.grad(fn, wrt=wrt), symdiff.tape.grad(fn, wrt=wrt)
+    single = isinstance(wrt, str)
+    for point in points:
+        got, want = gradient(*point), _differences(fn, wrt, point)
+        got, taped = ([g] if single else list(g) for g in (got, tape(*point)))
+        assert _numbers(got) == pytest.approx(_numbers(want), rel=1e-6, abs=1e-8), point
+        assert _numbers(got) == pytest.approx(_numbers(taped), rel=1e-12), point
+
+
+def _numbers(parts):
+    """The numbers of a gradient's parts, a dict's in its keys' order."""
+    return [n for p in parts for n in (p.values() if isinstance(p, dict) else (p,))]
+
+
+def test_a_key_passed_in_is_read_at_run_time_and_raises_where_python_does():
+    text = symdiff.source(chosen_term, 1.2, 0.7, "sum", wrt=("x", "y"))
+    assert "terms[mode]" in text and "dterms[mode] += x" in text
+    with pytest.raises(KeyError):
+        symdiff.grad(chosen_term, wrt=("x", "y"))(1.2, 0.7, "difference")
+    with pytest.raises(KeyError):
+        chosen_term(1.2, 0.7, "difference")
+
+
+def test_a_key_passed_in_has_second_derivatives():
+    hessian = symdiff.hessian(chosen_term, wrt=("x", "y"))
+    (xx, xy), (yx, yy) = hessian(1.2, 0.7, "product")  # x * y * x
+    assert (xx, xy, yx, yy) == pytest.approx((2 * 0.7, 2 * 1.2, 2 * 1.2, 0.0))
+
+
 # --- refused, where it stands --------------------------------------------------------------
 
 def enumerate_items(p):
@@ -106,6 +179,10 @@ def key_into_unlike_values(p):
     for k in p:  # unlike values: the body once per key, p["b"] a list times a number
         s += p[k] * 2.0  # REFUSED at s +=
     return s
+
+
+def key_into_values_of_unlike_kinds(p, mode):
+    return p[mode] * 2.0  # REFUSED at mode]
 
 
 def key_of_another_dict(p, q):
@@ -174,6 +251,7 @@ REFUSED = [
     (zip_of_dicts, ({"a": 0.5}, {"a": 1.5})),
     (key_into_unlike_values, ({"a": 0.5, "b": [1.5, 2.0]},)),
     (key_of_another_dict, ({"a": 0.5, "b": 1.5}, {"a": 1.0})),
+    (key_into_values_of_unlike_kinds, ({"a": 0.5, "b": [1.5, 2.0]}, "a")),
     (read_by_position, ({"a": 0.5},)),
     (filled_in_a_branch, ({"a": 0.5},)),
     (filled_by_a_loop_that_breaks, ({"a": 0.5},)),
