@@ -88,9 +88,10 @@ def built(stmt, kind):
     value = written_out(ir.Literal(stmt.kind, stmt.items, stmt.keys))
     if stmt.maker is None:
         return value
-    order = _field_order(kind)
+    order, spelled = _field_order(kind), dict(kind.spelled)
     return ex.Call(stmt.maker, (), tuple(sorted(tuple(zip(stmt.keys, value.values)) + tuple(
-        (k, ex.Const(flag)) for k, flag in kind.constants), key=lambda kv: order[kv[0]])))
+        (k, ex.Const(flag, spelled.get(k))) for k, flag in kind.constants),
+        key=lambda kv: order[kv[0]])))
 
 
 def zeros(kind, value, numpy=None):

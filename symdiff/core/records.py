@@ -53,6 +53,8 @@ class Record(Dict):
     cls: object = None
     static: tuple = ()
     constants: tuple = ()
+    spelled: tuple = ()  # (field, name): a function built into the record, by the name
+    # the generated module holds it by (``Layer(w, math.tanh)`` built in the function)
 
     def __str__(self):
         fields = ", ".join(f"{k}: {t}" for k, t in self.items)

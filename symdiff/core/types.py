@@ -130,9 +130,11 @@ def with_items(kind, items):
 
 
 def _alike(a, b):
-    """Whether ``a`` and ``b`` are dicts, or records of one class, with the same keys."""
-    return isinstance(a, Dict) and type(a) is type(b) and getattr(a, "cls", None) == getattr(
-        b, "cls", None) and [k for k, _ in a.items] == [k for k, _ in b.items]
+    """Whether ``a`` and ``b`` are dicts, or records of one class and the same flags
+    (their values are part of the type), with the same keys."""
+    return isinstance(a, Dict) and type(a) is type(b) and all(getattr(a, f, None) == getattr(
+        b, f, None) for f in ("cls", "constants")) and [k for k, _ in a.items] == [
+        k for k, _ in b.items]
 
 
 @dataclass(frozen=True)

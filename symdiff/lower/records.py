@@ -24,10 +24,14 @@ number, a container of numbers nor a flag are located ``UnsupportedSyntaxError``
 import ast
 import builtins
 import dataclasses
+import math
+import types
 
 from symdiff.core import expr as ex
 from symdiff.core.records import Record, is_namedtuple_class, is_structured
 from symdiff.errors import SymdiffError, UnsupportedSyntaxError
+from symdiff.frontend.kinds import is_function as is_function_value
+from symdiff.frontend.resolve import lookup
 from symdiff.lower import names
 
 _FLAGS = (str, bool, type(None))
@@ -159,17 +163,47 @@ def _flag(value, field_flag):
     return _NONE
 
 
+def _function(frame, value):
+    """``(function, spelling)``: the function ``value`` names where it is known when the
+    gradient is built (a function of the module, ``math.tanh``, ``np.tanh``: no local
+    name) and how the generated module reads it (``math.tanh``, by the name it holds
+    ``math`` by); ``(_NONE, None)`` else."""
+    dotted = _dotted(value) if isinstance(value, (ast.Name, ast.Attribute)) else None
+    if dotted is None or names.scope_of(frame, dotted[0]) is not None:
+        return _NONE, None
+    try:
+        head = found = lookup(dotted[0], frame.parsed.closure, frame.parsed.globals)
+        for attr in dotted[1:]:
+            if not isinstance(found, types.ModuleType):
+                return _NONE, None  # (a field of a value: no function known now)
+            found = getattr(found, attr)
+    except (KeyError, AttributeError):
+        return _NONE, None
+    if not is_function_value(found):
+        return _NONE, None
+    module = frame.unit.math_name if head is math else frame.unit.global_name(dotted[0], head)
+    return found, ".".join([module] + dotted[1:])
+
+
 def build(frame, node, made, field_flag):
     """``(dict, record, maker)`` for ``containers.literal`` to lower the record build
     ``node`` (``made``: ``maker``'s answer) as: the dict of its number fields written
     out, what makes its type a ``Record`` of the class, the class's expression;
-    ``field_flag(node)`` is the ``Const`` a record's flag field holds, or None."""
+    ``field_flag(node)`` is the ``Const`` a record's flag field holds, or None.  A field
+    given a function known now (``Layer(w, math.tanh)``) holds it as a constant too,
+    called where the record's field is (``layer.act(z)``), and the generated code passes
+    it by the name the generated module holds it by."""
     expression, cls = made
     bound = _bound(frame, node, cls)
-    flags = {name: _flag(value, field_flag) for name, value in bound.items()}
+    flags, spelled = {}, []
+    for name, value in bound.items():
+        flags[name] = _flag(value, field_flag)
+        if flags[name] is _NONE:
+            flags[name], spelling = _function(frame, value)
+            spelled += [(name, spelling)] if spelling is not None else []
     constants = tuple((name, flag) for name, flag in flags.items() if flag is not _NONE)
     numbers = [name for name in bound if flags[name] is _NONE]
     written = ast.copy_location(ast.Dict([ast.Constant(name) for name in numbers],
                                          [bound[name] for name in numbers]), node)
     return written, lambda kind: Record(kind.items, cls, tuple(
-        name for name, _ in constants), constants), expression
+        name for name, _ in constants), constants, tuple(spelled)), expression

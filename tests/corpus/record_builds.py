@@ -82,6 +82,41 @@ def updated_parameters(p, x, y):
     return (new.w * x + new.b - y) ** 2
 
 
+@dataclass
+class Layer:
+    w: float
+    act: object
+
+
+def _leaky(z):
+    return z if z > 0.0 else 0.01 * z
+
+
+def _applied(layer, z):
+    return layer.act(layer.w * z)
+
+
+def holding_a_function(x, w):
+    layer = Layer(w, math.tanh)
+    return _applied(layer, x) * x
+
+
+def layers_holding_functions(x, w, v):
+    layers = [Layer(w, _leaky), Layer(v, _leaky)]
+    h = x
+    for layer in layers:
+        h = layer.act(layer.w * h) + h
+    return h
+
+
+def alike_flags_in_a_loop(x, w, v):
+    pairs = [Pair(w, x), Pair(v, x)]
+    s = 0.0
+    for pair in pairs:
+        s += pair.left * pair.right
+    return s
+
+
 RECORD_CASES = [
     at(by_keywords, (0.7, 0.3), (-1.2, 2.0)),
     at(by_position, (0.7, 0.3), (1.5, -0.4)),
@@ -92,4 +127,7 @@ RECORD_CASES = [
     at(like_the_parameter, (Params(0.5, -0.2), 0.7), (Params(-1.0, 0.4), 1.3)),
     at(record_to_a_helper, (0.7, 0.3), (2.0, -1.0)),
     at(updated_parameters, (Params(0.5, -0.2), 0.7, 0.1), (Params(1.5, 0.3), -0.4, 1.0)),
+    at(holding_a_function, (0.7, 0.3), (-1.2, 2.0)),
+    at(layers_holding_functions, (0.7, 0.3, -0.5), (-1.2, 2.0, 0.4)),
+    at(alike_flags_in_a_loop, (0.7, 0.3, -0.5), (-1.2, 2.0, 0.4)),
 ]

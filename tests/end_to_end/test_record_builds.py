@@ -19,10 +19,12 @@ from symdiff import SymdiffError
 
 try:
     from corpus import record_builds
+    from oracles import marked_place
     from end_to_end.test_objects import (along, assert_alike, at_path, derivative_at_zero,
                                          number_paths)
 except ImportError:  # run with the repository root, not tests/, on sys.path
     from tests.corpus import record_builds
+    from tests.oracles import marked_place
     from tests.end_to_end.test_objects import (along, assert_alike, at_path,
                                                derivative_at_zero, number_paths)
 
@@ -32,6 +34,9 @@ POINTS = [pytest.param(c.fn, point, id=f"{c.label}-{i}")
 HESSIAN_REFUSED = {  # function -> what forward mode of its gradient stops at; only shrinks
     "stepped_in_a_loop": "the gradient builds the record inside its loop (s = State(...)), "
     "which is read only in a function of the user the loop calls",
+    **{name: "the gradient's adjoint of a list of records is a comprehension of dicts "
+       "written out ([{'w': 0.0} for item in layers]), which is not read again"
+       for name in ("layers_holding_functions", "alike_flags_in_a_loop")},
 }
 
 
@@ -92,6 +97,35 @@ def test_the_generated_code_builds_the_record_as_the_function_does():
     assert "label='weighted'" in flagged
     params = record_builds.Params(0.5, -0.2)
     assert "type(p)(w=" in symdiff.source(record_builds.like_the_parameter, params, 0.7)
+    held = symdiff.source(record_builds.holding_a_function)
+    assert "Layer(w=w, act=math.tanh)" in held and "math.tanh(" in held
+    assert "Layer(w=w, act=_leaky)" in symdiff.source(record_builds.layers_holding_functions)
+
+
+def unlike_flags_in_a_list(x, w, v):
+    layers = [record_builds.Pair(w, x, "a"), record_builds.Pair(v, x, "b")]  # REFUSED at [
+    s = 0.0
+    for layer in layers:
+        s += layer.left * layer.right if layer.label == "a" else layer.left
+    return s
+
+
+def unlike_functions_in_a_list(x, w, v):
+    layers = [record_builds.Layer(w, math.tanh), record_builds.Layer(v, math.sin)]  # REFUSED at [
+    h = x
+    for layer in layers:
+        h = layer.act(layer.w * h)
+    return h
+
+
+@pytest.mark.parametrize("fn", [unlike_flags_in_a_list, unlike_functions_in_a_list])
+def test_a_list_of_records_of_unlike_flags_or_functions_is_refused_at_the_list(fn):
+    """Their flags and functions are part of their type: one name over them (the loop's)
+    could not stand for both, so the list is refused where it is built."""
+    with pytest.raises(SymdiffError) as caught:
+        symdiff.grad(fn)(0.7, 0.3, -0.5)
+    assert "a list of unlike elements" in str(caught.value)
+    assert (caught.value.lineno, caught.value.col_offset) == marked_place(fn)
 
 
 Point = namedtuple("Point", "x y")
