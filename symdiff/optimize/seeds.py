@@ -14,6 +14,8 @@ and the same exceptions:
   number ``s`` in that place, lose the ones (``a * 1`` is ``a`` for every float) where
   ``a`` is an array and ``y`` has ``x``'s shape and dtype: the broadcast the ones made,
   ``y`` makes;
+- ``t.T`` of ``t = x.T`` is ``x`` (the same view of the same elements), where both are
+  bound once;
 - ``x.size``, ``x.shape``, ``np.zeros_like(x)`` read the first array of ``x``'s shape
   class (of ``x``'s dtype for ``*_like``), so ``x`` itself may go when nothing else
   needs it.
@@ -65,6 +67,8 @@ def _simplified(node, context, bound):
     kind = type(node)
     if kind is ex.BinOp and node.op in _STRIPPED:
         return _without_seed(node, context)
+    if kind is ex.Attribute and node.attr == "T" and type(node.value) is ex.Name:
+        return _transposed_back(node, context, bound)
     if kind is ex.Attribute and node.attr in ("size", "shape") and type(node.value) is ex.Name:
         root = _root(node.value, context, bound, same_dtype=False)
         return node if root is None else ex.Attribute(root, node.attr)
@@ -73,6 +77,18 @@ def _simplified(node, context, bound):
         root = _root(node.args[0], context, bound, same_dtype=True)
         return node if root is None else ex.Call(node.func, (root,) + node.args[1:],
                                                  node.keywords)
+    return node
+
+
+def _transposed_back(node, context, bound):
+    """``t.T`` of a name bound once to ``x.T`` is ``x`` itself, where ``x`` is an array
+    bound once (or a parameter never bound again), still bound: the view of a view with
+    its axes reversed twice, the same elements at the same places."""
+    stmt = seeds(context).bindings.get(node.value.id)
+    inner = stmt.value if stmt is not None else None
+    if type(inner) is ex.Attribute and inner.attr == "T" and type(inner.value) is ex.Name and (
+            inner.value.id in bound) and classes(context).get(inner.value.id) is not None:
+        return inner.value
     return node
 
 

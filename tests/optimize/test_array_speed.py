@@ -69,6 +69,10 @@ def kept_then_taken(x, y):
     return np.sum(np.tanh(x[:, None, :] * y))
 
 
+def gram(X):
+    return np.sum(np.tanh(X @ X.T))
+
+
 def row_means(X):
     return np.sum(np.sin(np.mean(X, axis=-1)))
 
@@ -277,3 +281,11 @@ def test_a_mean_over_the_last_axis_is_spread_back_by_an_index():
     got = symdiff.grad(row_means)(*args)
     want = symdiff.tape.grad(row_means)(*args)
     assert np.allclose(got, want, rtol=1e-12, atol=0)
+
+
+def test_a_transpose_of_a_transpose_is_the_array():
+    args = (normal(4, 3),)
+    before, after = source(gram, args, "X", False), source(gram, args, "X", True)
+    assert "@ transpose_result.T" in before and "@ transpose_result.T" not in after
+    assert "dX = dmatmul_result @ X\n" in after
+    assert_same_gradients(gram, [args, (normal(1, 3),), (normal(5, 1),)], "X")

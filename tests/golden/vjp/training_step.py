@@ -26,7 +26,7 @@ def vjp_training_step(params, X, y, cotangent):
     derr = np.full_like(err, -dsub_result_1 * 0.1 / err.size)
     dparams['w'] += dsub_result
     # line 30: grad_w = X.T @ err / X.shape[0]
-    derr += transpose_grad_w.T @ (dsub_result * -0.1 / X_length)
+    derr += X @ (dsub_result * -0.1 / X_length)
     # line 29: err = X @ params["w"] + params["b"] - y
     dparams['b'] += derr.sum()
     dparams['w'] += X.T @ derr
