@@ -323,9 +323,6 @@ RECORDS = table(
              ("subscripts",) + _OPERANDS[:count], einsummed, _einsum_vjp(count),
              ints=("subscripts",), jvp=linear(*range(1, count + 1)))
       for count in _EINSUM_COUNTS[1:]),
-    _array("diagonal", "numpy.diagonal(x)", ("x",), lambda args, consts: diagonal_of(
-        args, consts) if _arrays(args, (2,)) else None, _diag_vjp, numpy=("diagonal",),
-           total=True, jvp=linear()),  # (a matrix's diagonal, as ``diag`` reads it)
     _array("diag", "numpy.diag(x)", ("x",), diagonal_of, _diag_vjp, numpy=("diag",),
            jvp=linear()),
     _array("solve", "numpy.linalg.solve(a, b)", ("a", "b"), solved, _solve_vjp,
@@ -351,7 +348,8 @@ RECORDS = table(
 RECORDS.update({**decompositions.RECORDS, **least_squares.RECORDS})
 PAIRED = {"linalg.slogdet": "slogdet",  # ``sign, logdet = numpy.linalg.slogdet(a)``
           **decompositions.PAIRED, **least_squares.PAIRED}
-METHODS = {"diagonal": "diagonal"}  # (``x.dot(y)`` is ``arrays.METHODS``': ``matmul``)
+METHODS = {}  # (``x.dot(y)`` is ``arrays.METHODS``': ``matmul``; ``x.diagonal()``,
+# ``array_diagonals``')
 STATICS = {"einsum": {"subscripts": "str"},
            **{f"einsum_{count}": {"subscripts": "str"} for count in _EINSUM_COUNTS[1:]},
            **decompositions.STATICS, **least_squares.STATICS}
@@ -365,7 +363,6 @@ HINTS = {
              "the result, and one to four arrays"
        for name in ("einsum", *(f"einsum_{count}" for count in _EINSUM_COUNTS[1:]))},
     "diag": "it takes a vector or a matrix (and no offset k)",
-    "diagonal": "it takes a matrix (an array of 2 axes), and no offset",
     "solve": "it takes a matrix and a vector or a matrix",
     "inv": "it takes a square matrix", "det": "it takes a square matrix",
     "cholesky": "it takes a square matrix",

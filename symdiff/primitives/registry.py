@@ -23,7 +23,7 @@ import math
 from types import MappingProxyType
 
 from symdiff.primitives import (array_averages, array_casts, array_copies, array_cumulative,
-                                array_dtypes, array_grids, array_interp, array_linalg, array_masks, array_more, array_moves,
+                                array_diagonals, array_dtypes, array_grids, array_interp, array_linalg, array_masks, array_more, array_moves,
                                 array_outers, array_polynomials, array_queries, array_reductions,
                                 array_shapes, array_softmax, array_splits, array_steps,
                                 array_tensordot,
@@ -52,7 +52,7 @@ def _register(*modules):
 _CHECKED = (array_averages, array_reductions, array_linalg, array_shapes, array_moves, array_queries,
             array_cumulative, array_copies, array_tensordot, array_softmax, array_more,
             array_splits, array_polynomials, array_outers, array_grids,
-            array_steps, array_interp)  # see array_checked
+            array_steps, array_interp, array_diagonals)  # see array_checked
 _STATICS = _register(*_CHECKED, array_masks, array_casts, array_dtypes, array_triangles,
                      random)
 _RECORDS = {**scalar.RECORDS, **scipy.RECORDS}
