@@ -52,7 +52,8 @@ _DIFFERENTIABLE = {  # numpy's name -> the tape's function
     "triu": arrangements.triu, "tril": arrangements.tril, "average": arrangements.average,
     "atleast_1d": arrangements.atleast_1d, "atleast_2d": arrangements.atleast_2d,
     **{name: getattr(more, name) for name in (
-        "median", "quantile", "percentile", "nansum", "nanmean", "nanmax", "nanmin", "cross",
+        "median", "quantile", "percentile", "nansum", "nanmean", "nanmax", "nanmin", "nanprod",
+        "nancumsum", "nancumprod", "cross",
         "convolve", "correlate", "append", "split", "array_split", "hsplit", "vsplit",
         "linspace", "dstack", "select", "real", "imag", "nan_to_num", "atleast_3d",
         "polyval", "polyder", "meshgrid")},
