@@ -48,6 +48,7 @@ _DIFFERENTIABLE = {  # numpy's name -> the tape's function
     "copy": shapes.copy_, "array": shapes.array, "asarray": shapes.asarray,
     "flip": arrangements.flip, "flipud": arrangements.flipud, "fliplr": arrangements.fliplr,
     "rot90": arrangements.rot90, "roll": arrangements.roll, "sort": arrangements.sort,
+    "partition": arrangements.partition,
     "tile": arrangements.tile, "repeat": arrangements.repeat, "pad": arrangements.pad,
     "triu": arrangements.triu, "tril": arrangements.tril, "average": arrangements.average,
     "atleast_1d": arrangements.atleast_1d, "atleast_2d": arrangements.atleast_2d,
