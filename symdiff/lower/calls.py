@@ -273,7 +273,7 @@ def bind_primitive(frame, rule, node, shown):
     written = list(node.args) + [k.value for k in node.keywords]
     _refuse_none_operands(frame, rule, named, shown)
     strings = {id(named[p]) for p, kind in array_statics(rule.name).items()
-               if kind in ("str", "kind", "order", "mode", "method", "indexing")
+               if kind in ("str", "kind", "order", "mode", "method", "indexing", "qr_mode")
                and p in named}  # ``einsum("ij->i", a)``
     axes = {id(named[p]): (constant_contraction if kind == "contraction" else constant_axes)(
         named[p]) for p, kind in array_statics(rule.name).items() if kind in (
