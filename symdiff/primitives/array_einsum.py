@@ -129,8 +129,9 @@ class _EinsumAdjoint:
         wide = set(result + "".join(p for p, _ in eyes)) | {
             c for i, (p, k) in enumerate(zip(parts, self.kinds)) if i != self.index
             for a, c in enumerate(p) if a not in k.unit_axes}  # (letters of a known size)
-        if not {c for a, c in enumerate(mine) if a not in self.kinds[self.index].unit_axes
-                } <= wide:  # a letter whose size no other operand gives
+        if not set(into) <= set("".join(p for p, _ in inputs)) or not {
+                c for a, c in enumerate(mine) if a not in self.kinds[self.index].unit_axes
+        } <= wide:  # a letter no other operand has, or whose size none gives
             ones = _text("numpy.ones_like(x)", names, x=operands[self.index])
             inputs.append((mine, ones))
         if len(inputs) == 1 and inputs[0][0] == into:

@@ -50,6 +50,11 @@ def transposed_batch(a):
     return np.sum(np.einsum("...ij->...ji", a) * np.arange(a.shape[-2]))
 
 
+def rows_summed(a):
+    """A letter summed in its one operand, of a size one or not (``np.ones_like`` puts it back)."""
+    return np.sum(np.einsum("ij->i", a) ** 2) + np.einsum("ii", a[:1, :1])
+
+
 def _cases(rng):
     def normal(*shape):
         return rng.normal(size=shape)
@@ -69,6 +74,7 @@ def _cases(rng):
               (broadcast_letters, (normal(1, 3), normal(4, 3))),
               (broadcast_letters, (normal(4, 3), normal(1, 3))),
               (transposed_batch, (normal(2, 3, 4),)), (transposed_batch, (normal(3, 2),))]
+    cases += [(rows_summed, (normal(*shape),)) for shape in ((1, 1), (1, 3), (3, 1), (2, 3))]
     return cases
 
 
