@@ -197,7 +197,7 @@ def primitive_call(frame, op, node, shown, target):
     node, like = dtypes.dtype_keyword(frame, op, node, shown)  # ``dtype=x.dtype``
     if op == "round" and [k.arg for k in node.keywords] == ["ndigits"] and len(node.args) == 1:
         node = ast.Call(node.func, node.args + [node.keywords[0].value], [])  # by position
-    if not node.keywords:
+    if not node.keywords or _variant_takes(op, node):
         op = variant(op, len(node.args))  # math.perm(n) is n!, math.log(x, b) is logb
     if chains(op) and len(node.args) >= 2 and not node.keywords:
         args = [frame.value(arg) for arg in node.args]
@@ -218,6 +218,13 @@ def primitive_call(frame, op, node, shown, target):
         # SciPy's (``logsumexp``) is called as the user's code calls it; NumPy's by its text
         spelling_of["call"] = scipy_spelling(frame, node.func) if rule_of(op).scipy else None
     return operands.emit_op(frame, op, args, target, **spelling_of)
+
+
+def _variant_takes(op, node):
+    """Whether the variant of ``op`` that ``node``'s count of positional arguments picks
+    takes each of its keywords (``np.eye(n, m, k=1)``: ``eye_2``'s ``k``)."""
+    picked = variant(op, len(node.args))
+    return picked != op and all(k.arg in rule_of(picked).params for k in node.keywords)
 
 
 def _takes_numbers(rule, args):
@@ -266,7 +273,7 @@ def bind_primitive(frame, rule, node, shown):
     written = list(node.args) + [k.value for k in node.keywords]
     _refuse_none_operands(frame, rule, named, shown)
     strings = {id(named[p]) for p, kind in array_statics(rule.name).items()
-               if kind in ("str", "kind", "order", "mode", "method", "indexing")
+               if kind in ("str", "kind", "order", "mode", "method", "indexing", "qr_mode")
                and p in named}  # ``einsum("ij->i", a)``
     axes = {id(named[p]): (constant_contraction if kind == "contraction" else constant_axes)(
         named[p]) for p, kind in array_statics(rule.name).items() if kind in (

@@ -39,6 +39,9 @@ STATIC = {"axis": (lambda v: v is None or type(v) is int, "an int or None"),
                       "a number from 0 to 100"),
           "mode": (lambda v: v in ("full", "valid", "same"), "'full', 'valid' or 'same'"),
           "indexing": (lambda v: v in ("xy", "ij"), "'xy' or 'ij'"),
+          "qr_mode": (lambda v: v == "reduced", "'reduced' only (NumPy's default: 'complete' "
+                      "adds columns to Q that no function of the matrix fixes; of a square "
+                      "matrix the two are the same, so leave mode out)"),
           "method": (lambda v: v in ("linear", "lower", "higher"),
                      "'linear', 'lower' or 'higher'"),
           "kind": (lambda v: v is None or v in _SORTS, "None or one of " + ", ".join(

@@ -83,12 +83,15 @@ def pseudo_inverse(args, consts):
     return t.Array(_float(a), 2, tuple(sorted(1 - axis for axis in a.unit_axes)))
 
 
-def _factor(rows, cols):
+def _factor(rows, cols, takes=None):
     """The type rule of a factor of ``a`` (m x n, k = min(m, n)) of the shape ``rows`` x
-    ``cols``, each ``"m"``, ``"n"``, ``"k"`` (or None: no such axis)."""
+    ``cols``, each ``"m"``, ``"n"``, ``"k"`` (or None: no such axis), of a call whose
+    constants ``takes`` accepts (``svd``'s reduced factors by default)."""
+    takes = _reduced if takes is None else takes
+
     def typed(args, consts):
         a = _matrix(args)
-        if a is None or not _reduced(consts):
+        if a is None or not takes(consts):
             return None
         unit = {"m": 0 in a.unit_axes, "n": 1 in a.unit_axes, "k": bool(a.unit_axes)}
         axes = [size for size in (rows, cols) if size is not None]
@@ -97,8 +100,20 @@ def _factor(rows, cols):
 
 
 def _reduced(consts):
-    """``svd``'s ``full_matrices`` (``qr`` has none): False only."""
+    """``svd``'s ``full_matrices``: False only (the full ``U`` or ``Vh`` of a matrix that
+    is not square has columns no function of ``a`` fixes, and the kinds do not say
+    whether it is square)."""
     return len(consts) < 2 or consts[1] is False
+
+
+def _either(consts):
+    """``svd``'s singular values: the same for ``full_matrices`` True or False."""
+    return len(consts) < 2 or type(consts[1]) is bool
+
+
+def _qr_reduced(consts):
+    """``qr``'s ``mode``: "reduced" only (NumPy's default)."""
+    return _const(consts, 1, "reduced") == "reduced"
 
 
 def powered(args, consts):
@@ -194,6 +209,7 @@ _PINV_JVP = (f"-out @ g @ out + out @ out.T @ g.T @ ({_ROWS} - a @ out)"
 # dQ = dA R^-1 - Q (triu(X) + tril(X, -1).T) and dR = (triu(X) + tril(X, -1).T) R.
 
 _Q, _R = "numpy.linalg.qr(a)[0]", "numpy.linalg.qr(a)[1]"
+_QR = "numpy.linalg.qr(a, mode=mode)"
 
 
 def _copied_lower(m):
@@ -259,10 +275,15 @@ _SVD_PARAMS = ("a", "full_matrices")
 
 
 def _svd_part(index, name, typed):
-    return _array(f"svd_{name}", f"{_SVD}[{index}]", _SVD_PARAMS, typed,
+    forward = "numpy.linalg.svd(a, full_matrices=full_matrices)" if index == 1 else _SVD
+    return _array(f"svd_{name}", f"{forward}[{index}]", _SVD_PARAMS, typed,
                   lambda args, out: (Text(_SVD_VJPS[index], _SVD_PARAMS), None),
                   defaults=(True,), ints=("full_matrices",), pair=("svd", index),
                   jvp=lambda args, out: (Text(_SVD_JVPS[index], _SVD_PARAMS), None))
+
+
+_QR_PARAMS = ("a", "mode")
+_QR_MODE = dict(defaults=("reduced",), ints=("mode",))
 
 
 # --- matrix_power: the sum over k of A^k g A^(n-1-k), transposed for the VJP ----------------
@@ -300,14 +321,14 @@ RECORDS = table(
     _array("pinv", "numpy.linalg.pinv(a)", ("a",), pseudo_inverse,
            lambda args, out: (Text(_PINV_VJP, ("a",)),), numpy=("linalg.pinv",),
            jvp=lambda args, out: (Text(_PINV_JVP, ("a",)),)),
-    _array("qr_q", f"{_Q}", ("a",), _factor("m", "k"),
-           lambda args, out: (Text(_QR_Q_VJP, ("a",)),), pair=("qr", 0),
-           jvp=lambda args, out: (Text(_QR_Q_JVP, ("a",)),)),
-    _array("qr_r", f"{_R}", ("a",), _factor("k", "n"),
-           lambda args, out: (Text(_QR_R_VJP, ("a",)),), pair=("qr", 1),
-           jvp=lambda args, out: (Text(_QR_R_JVP, ("a",)),)),
+    _array("qr_q", f"{_QR}[0]", _QR_PARAMS, _factor("m", "k", _qr_reduced),
+           lambda args, out: (Text(_QR_Q_VJP, _QR_PARAMS), None), pair=("qr", 0),
+           jvp=lambda args, out: (Text(_QR_Q_JVP, _QR_PARAMS), None), **_QR_MODE),
+    _array("qr_r", f"{_QR}[1]", _QR_PARAMS, _factor("k", "n", _qr_reduced),
+           lambda args, out: (Text(_QR_R_VJP, _QR_PARAMS), None), pair=("qr", 1),
+           jvp=lambda args, out: (Text(_QR_R_JVP, _QR_PARAMS), None), **_QR_MODE),
     _svd_part(0, "u", _factor("m", "k")),
-    _svd_part(1, "s", _factor("k", None)),
+    _svd_part(1, "s", _factor("k", None, _either)),
     _svd_part(2, "vh", _factor("k", "n")),
     _array("svdvals", "numpy.linalg.svdvals(a)", ("a",), _factor("k", None),
            lambda args, out: (Text(_SVD_VJPS[1], ("a",)),), numpy=("linalg.svdvals",),
@@ -321,15 +342,20 @@ PAIRED = {"linalg.eigh": "eigh", "linalg.qr": "qr", "linalg.svd": "svd"}
 METHODS = {}
 STATICS = {**{op: {"UPLO": "str"} for op in ("eigh_values", "eigh_vectors", "eigvalsh")},
            **{f"svd_{name}": {"full_matrices": "bool"} for name in ("u", "s", "vh")},
+           "qr_q": {"mode": "qr_mode"}, "qr_r": {"mode": "qr_mode"},
            "matrix_power": {"n": "int"}}
 _SYMMETRIC = "it takes a symmetric matrix (an array of 2 axes) and UPLO 'L' or 'U'"
-_SVD_HINT = ("it takes a matrix and full_matrices=False (the reduced factors; "
-             "compute_uv and hermitian are not taken)")
+_SVD_HINT = ("it takes a matrix and full_matrices=False (the reduced factors: the full "
+             "ones of a matrix that is not square have columns no function of it fixes; "
+             "the singular values alone take either; compute_uv and hermitian are not "
+             "taken)")
+_QR_HINT = ("it takes a matrix with at least as many rows as columns and mode='reduced' "
+            "(NumPy's default: 'complete' adds columns to Q that no function of a fixes, "
+            "unless a is square, where the two are the same: leave mode out there)")
 HINTS = {
     "eigh_values": _SYMMETRIC, "eigh_vectors": _SYMMETRIC, "eigvalsh": _SYMMETRIC,
     "pinv": "it takes a matrix of full rank (and no rcond)",
-    "qr_q": "it takes a matrix with at least as many rows as columns (mode 'reduced')",
-    "qr_r": "it takes a matrix with at least as many rows as columns (mode 'reduced')",
+    "qr_q": _QR_HINT, "qr_r": _QR_HINT,
     "svd_u": _SVD_HINT, "svd_s": _SVD_HINT, "svd_vh": _SVD_HINT,
     "svdvals": "it takes a matrix (an array of 2 axes)",
     "matrix_power": "it takes a square matrix and a constant int n >= 0",

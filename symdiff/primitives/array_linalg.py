@@ -1,19 +1,18 @@
 """Array products and linear algebra as records: ``numpy.dot`` (a number as either
-operand too), ``outer``, ``inner``, ``vdot``, ``kron``, ``einsum`` of one to four operands with a constant
-subscript string (a letter twice in one operand reads its diagonal), and ``numpy.linalg``'s ``solve``, ``inv``, ``det``, ``cholesky`` and ``slogdet``
+operand too), ``outer``, ``inner``, ``vdot``, ``kron``, and ``numpy.linalg``'s ``solve``, ``inv``, ``det``,
+``cholesky`` and ``slogdet``
 (unpacked: ``sign, logdet = np.linalg.slogdet(a)``, one record per half, ``PAIRED``);
-with them, the decompositions' records (``array_decompositions``: ``eigh``, ``qr``,
+with them, ``einsum``'s (``array_einsum``), the decompositions' records
+(``array_decompositions``: ``eigh``, ``qr``,
 ``svd``, ``pinv``, ...) and ``lstsq``'s (``array_least_squares``), so the registry reads
 linear algebra from this module alone.
 
-Expects argument types of ``symdiff.core.types``; ``einsum``'s subscripts a constant
-string (``"ij,jk->ik"``: lowering requires it, ``STATICS``).  Guarantees ``RECORDS``,
+Expects argument types of ``symdiff.core.types``.  Guarantees ``RECORDS``,
 one array record each (``arrays._array``), with its type rule (None where NumPy's
 arguments are not the ones supported: a located error names the call) and VJP builders
 chosen by the arguments' types, written as a person writes them:
 
     z = np.outer(x, y)              dx = g @ y              dy = x @ g
-    c = np.einsum("ij,jk->ik", a, b)  da = np.einsum("ik,jk->ij", g, b)
     x = np.linalg.solve(A, b)       db = np.linalg.solve(A.T, g)
                                     dA = -np.outer(np.linalg.solve(A.T, g), x)
     d = np.linalg.det(A)            dA = g * d * np.linalg.inv(A).T
@@ -21,12 +20,9 @@ chosen by the arguments' types, written as a person writes them:
     s, l = np.linalg.slogdet(A)     dA = g * np.linalg.inv(A).T    (the sign: none)
 """
 
-from dataclasses import dataclass
-
-from symdiff.core import expr as ex
 from symdiff.core import types as t
-from symdiff.primitives.array_reductions import _text
 from symdiff.primitives import array_decompositions as decompositions
+from symdiff.primitives import array_einsum as einsums
 from symdiff.primitives import array_least_squares as least_squares
 from symdiff.primitives.arrays import _array, _product_vjp, product
 from symdiff.primitives.broadcasting import Text
@@ -144,97 +140,6 @@ def _kron_vjp(args, out):
     return tuple(Text(text, ("x", "y")) for text in texts)
 
 
-# --- einsum with a constant subscript string ------------------------------------------------
-
-def subscripts(text, count):
-    """``(operands' letters, result's letters)`` of an einsum subscript string for
-    ``count`` operands, the result written out or implicit (each letter seen once, in
-    order); None for what is not supported: an ellipsis, a letter twice in the result,
-    a result letter no operand has.  A letter twice in one operand reads its diagonal
-    (``"ii"``, the trace)."""
-    if not isinstance(text, str) or "." in text:
-        return None
-    text = text.replace(" ", "")
-    inputs, arrow, result = text.partition("->")
-    parts = inputs.split(",")
-    if len(parts) != count or not all(p.isalpha() or p == "" for p in parts + [result]):
-        return None
-    if not arrow:
-        letters = "".join(parts)
-        result = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
-    if len(set(result)) != len(result) or not set(result) <= set("".join(parts)):
-        return None
-    return tuple(parts), result
-
-
-def einsummed(args, consts):
-    arrays = args[1:]
-    found = subscripts(consts[0] if consts else None, len(arrays))
-    if found is None or not all(isinstance(a, t.Array) for a in arrays):
-        return None
-    parts, result = found
-    if any(len(p) != a.ndim for p, a in zip(parts, arrays)):
-        return None
-    if not result:
-        return t.NUMPY_FLOAT
-    sizes = {}  # letter -> whether every operand that has it has it of size one
-    for part, kind in zip(parts, arrays):
-        for axis, letter in enumerate(part):
-            sizes[letter] = sizes.get(letter, True) and axis in kind.unit_axes
-    units = tuple(a for a, letter in enumerate(result) if sizes[letter])
-    return t.Array(_dtype(*arrays), len(result), units)
-
-
-@dataclass(frozen=True)
-class _EinsumAdjoint:
-    """The adjoint of operand ``index``: the einsum of ``g`` with the other operands
-    into its letters (with a ones array of its shape where a letter of it is summed in
-    it alone, so the einsum puts that axis back).  A letter it has twice (``"ii"``)
-    is given a letter of its own the second time, and an identity matrix joins the two:
-    the adjoint lives on the diagonal the operand's letters read."""
-
-    index: int
-
-    def __call__(self, g, args, out, names):
-        spec, operands = args[0], list(args[1:])
-        parts, result = subscripts(spec.value, len(operands))
-        mine, eyes = _distinct(parts[self.index], set(spec.value), operands[self.index],
-                               names)
-        others = [(p, o) for i, (p, o) in enumerate(zip(parts, operands)) if i != self.index]
-        inputs = ([(result, g)] if result else []) + others + eyes  # a number ``g`` multiplies
-        if not set(mine) <= set("".join(p for p, _ in inputs)):
-            ones = _text("numpy.ones_like(x)", names, x=operands[self.index])
-            inputs.append((mine, ones))
-        if len(inputs) == 1 and inputs[0][0] == mine:
-            summed = inputs[0][1]  # ``"ij,ij"``: the other operand as it is
-        else:
-            text = ",".join(p for p, _ in inputs) + "->" + mine
-            func = ex.Attribute(_text("numpy", names), "einsum")
-            summed = ex.Call(func, (ex.Const(text),) + tuple(o for _, o in inputs), ())
-        return summed if result else _text("g * v", names, g=g, v=summed)
-
-
-def _distinct(letters, taken, x, names):
-    """``letters`` with each letter after its first time renamed to one no subscript
-    uses, and the identity matrices (letters, expression) joining each to the first."""
-    free = [c for c in "abcdefghijklmnopqrstuvwxyz" if c not in taken]
-    renamed, eyes = "", []
-    for axis, letter in enumerate(letters):
-        if letter in renamed:
-            new = free.pop(0)
-            eye = _text("numpy.eye(x.shape[a], dtype=x.dtype)", names, x=x, a=ex.Const(axis))
-            eyes.append((letter + new, eye))
-            letter = new
-        renamed += letter
-    return renamed, eyes
-
-
-def _einsum_vjp(count):
-    def vjp(args, out):
-        return (None,) + tuple(_EinsumAdjoint(i) for i in range(count))
-    return vjp
-
-
 # --- numpy.diag: a vector to its diagonal matrix, a matrix to its diagonal -----------------
 
 def diagonal_of(args, consts):
@@ -301,9 +206,6 @@ _CHOLESKY_JVP = ("out @ (numpy.tril(numpy.linalg.solve(out, numpy.linalg.solve(o
                  f"numpy.tril(g) + numpy.tril(g, -1).T).T)) * {_HALVED})")
 
 
-_EINSUM_COUNTS = (1, 2, 3, 4)  # the numbers of operands einsum takes: a record each
-_OPERANDS = ("x", "y", "z", "w")
-
 RECORDS = table(
     _array("dot", "numpy.dot(x, y)", ("x", "y"), dotted, _dot_vjp, numpy=("dot",),
            jvp=linear(0, 1)),
@@ -315,17 +217,6 @@ RECORDS = table(
            jvp=linear(0, 1)),
     _array("vdot", "numpy.vdot(x, y)", ("x", "y"), vdot, _vdot_vjp, numpy=("vdot",),
            jvp=linear(0, 1)),
-    _array("einsum", "numpy.einsum(subscripts, x)", ("subscripts", "x"), einsummed,
-           _einsum_vjp(1), ints=("subscripts",), numpy=("einsum",),
-           variants=tuple((count + 1, f"einsum_{count}") for count in _EINSUM_COUNTS[1:]),
-           jvp=linear(1)),
-    *(_array(f"einsum_{count}", f"numpy.einsum(subscripts, {', '.join(_OPERANDS[:count])})",
-             ("subscripts",) + _OPERANDS[:count], einsummed, _einsum_vjp(count),
-             ints=("subscripts",), jvp=linear(*range(1, count + 1)))
-      for count in _EINSUM_COUNTS[1:]),
-    _array("diagonal", "numpy.diagonal(x)", ("x",), lambda args, consts: diagonal_of(
-        args, consts) if _arrays(args, (2,)) else None, _diag_vjp, numpy=("diagonal",),
-           total=True, jvp=linear()),  # (a matrix's diagonal, as ``diag`` reads it)
     _array("diag", "numpy.diag(x)", ("x",), diagonal_of, _diag_vjp, numpy=("diag",),
            jvp=linear()),
     _array("solve", "numpy.linalg.solve(a, b)", ("a", "b"), solved, _solve_vjp,
@@ -348,26 +239,21 @@ RECORDS = table(
            pair=("slogdet", 1), jvp=lambda args, out: (Text(_TRACE, ("a",)),)),
 )
 
-RECORDS.update({**decompositions.RECORDS, **least_squares.RECORDS})
+RECORDS.update({**einsums.RECORDS, **decompositions.RECORDS, **least_squares.RECORDS})
 PAIRED = {"linalg.slogdet": "slogdet",  # ``sign, logdet = numpy.linalg.slogdet(a)``
           **decompositions.PAIRED, **least_squares.PAIRED}
-METHODS = {"diagonal": "diagonal"}  # (``x.dot(y)`` is ``arrays.METHODS``': ``matmul``)
-STATICS = {"einsum": {"subscripts": "str"},
-           **{f"einsum_{count}": {"subscripts": "str"} for count in _EINSUM_COUNTS[1:]},
-           **decompositions.STATICS, **least_squares.STATICS}
+METHODS = {}  # (``x.dot(y)`` is ``arrays.METHODS``': ``matmul``; ``x.diagonal()``,
+# ``array_diagonals``')
+STATICS = {**einsums.STATICS, **decompositions.STATICS, **least_squares.STATICS}
 HINTS = {
     "dot": "it takes arrays of one or two axes, or an array and a number",
     "outer": "it takes two arrays of one axis or more (read flat)",
     "inner": "it takes arrays of one or two axes",
     "vdot": "it takes two arrays of floats of one size",
     "kron": "it takes two vectors or two matrices",
-    **{name: "it takes a constant subscript string without '...', each letter once in "
-             "the result, and one to four arrays"
-       for name in ("einsum", *(f"einsum_{count}" for count in _EINSUM_COUNTS[1:]))},
     "diag": "it takes a vector or a matrix (and no offset k)",
-    "diagonal": "it takes a matrix (an array of 2 axes), and no offset",
     "solve": "it takes a matrix and a vector or a matrix",
     "inv": "it takes a square matrix", "det": "it takes a square matrix",
     "cholesky": "it takes a square matrix",
-    **decompositions.HINTS, **least_squares.HINTS,
+    **einsums.HINTS, **decompositions.HINTS, **least_squares.HINTS,
 }

@@ -1,6 +1,6 @@
 """Moves of an array's axes and elements as records: ``swapaxes``, ``moveaxis``,
-``roll``, ``flipud``, ``fliplr``, ``rot90``, ``atleast_1d``, ``atleast_2d``, ``sort`` and
-``take_along_axis``.
+``roll``, ``flipud``, ``fliplr``, ``rot90``, ``atleast_1d``, ``atleast_2d``, ``sort``,
+``partition`` and ``take_along_axis``.
 
 Expects argument types of ``symdiff.core.types``; the axes constants (``STATICS``), a
 roll's shift an int, constant or read as the code runs.  Guarantees ``RECORDS``, one
@@ -23,7 +23,9 @@ whose other parts count along their axes:
                                                             idx), g)
 
 A sort sends each element where its rank says; on a tie, the elements keep their order
-(NumPy's stable sort), so ``g`` goes back to the elements as the tape's sort sends it.
+(NumPy's stable sort), so ``g`` goes back to the elements as the tape's sort sends it.  A
+partition's places are found by rank too (``numpy.argpartition`` may order the elements
+otherwise than ``numpy.partition`` did), tied elements matched in their stable order.
 """
 
 from dataclasses import dataclass
@@ -177,16 +179,53 @@ def _sorted_tangent(args, out):
                     f"numpy.ravel(g)[{_ORDER}]"), None)
 
 
+def partitioned(args, consts):
+    """``numpy.partition(x, kth, axis)``: as ``sort``'s (``kth`` read when it runs)."""
+    return sorted_like((args[0], args[2]) if len(args) > 2 else args[:1],
+                       (consts[0], consts[2]) if len(consts) > 2 else consts[:1])
+
+
+# ``y = numpy.partition(x)`` puts ``x``'s elements in an order NumPy leaves open, and
+# ``numpy.argpartition`` may choose another: the element at each place of ``y`` is found
+# by rank instead (``y``'s sorted order is ``x``'s), so ``dx`` is ``g`` read in ``y``'s
+# sorted order, then taken back to ``x``'s places as ``sort``'s adjoint takes it.
+_BY_RANK = 'numpy.argsort(out, axis=axis, kind="stable")'
+_BY_RANK_LINE = 'numpy.argsort(out, kind="stable")'
+
+
+def _partitioned_back(args, out):
+    params = ("x", "kth", "axis")
+    if args[0].ndim == 1:
+        return (Text(f"g[{_BY_RANK_LINE}][numpy.argsort({_LINE})]", params), None, None)
+    return (_ByAxis(f"numpy.take_along_axis(numpy.take_along_axis(g, {_BY_RANK}, axis), "
+                    f"numpy.argsort({_ORDER}, axis=axis), axis)",
+                    f"g[{_BY_RANK_LINE}][numpy.argsort({_ORDER})].reshape(x.shape)",
+                    params, 2), None, None)
+
+
+def _partitioned_tangent(args, out):
+    """The tangent read in ``x``'s sorted order, then put at the places ``y`` has them."""
+    params = ("x", "kth", "axis")
+    if args[0].ndim == 1:
+        return (Text(f"g[{_LINE}][numpy.argsort({_BY_RANK_LINE})]", params), None, None)
+    return (_ByAxis(f"numpy.take_along_axis(numpy.take_along_axis(g, {_ORDER}, axis), "
+                    f"numpy.argsort({_BY_RANK}, axis=axis), axis)",
+                    f"numpy.ravel(g)[{_ORDER}][numpy.argsort({_BY_RANK_LINE})]",
+                    params, 2), None, None)
+
+
 @dataclass(frozen=True)
 class _ByAxis:
     """A text for a constant axis, another for ``axis=None`` (the flattened array)."""
 
     along: str
     flat: str
+    params: tuple = ("x", "axis")
+    axis_at: int = 1
 
     def __call__(self, g, args, out, names):
-        flat = isinstance(args[1], ex.Const) and args[1].value is None
-        return Text(self.flat if flat else self.along, ("x", "axis"))(g, args, out, names)
+        flat = isinstance(args[self.axis_at], ex.Const) and args[self.axis_at].value is None
+        return Text(self.flat if flat else self.along, self.params)(g, args, out, names)
 
 
 def taken_along(args, consts):
@@ -264,6 +303,9 @@ RECORDS = table(
            numpy=("atleast_2d",), total=True, jvp=linear()),
     _array("sort", "numpy.sort(x, axis=axis)", ("x", "axis"), sorted_like, _sorted_back,
            defaults=(-1,), ints=("axis",), numpy=("sort",), total=True, jvp=_sorted_tangent),
+    _array("partition", "numpy.partition(x, kth, axis=axis)", ("x", "kth", "axis"),
+           partitioned, _partitioned_back, defaults=(-1,), ints=("kth", "axis"),
+           numpy=("partition",), jvp=_partitioned_tangent),
     _array("take_along_axis", "numpy.take_along_axis(x, indices, axis)",
            ("x", "indices", "axis"), taken_along, _taken_back, defaults=(-1,), ints=("axis",),
            numpy=("take_along_axis",), scatters=True, jvp=linear()),
@@ -272,7 +314,8 @@ RECORDS = table(
 METHODS = {"swapaxes": "swapaxes"}
 STATICS = {"swapaxes": {"axis1": "int", "axis2": "int"},
            "moveaxis": {"source": "axes", "destination": "axes"},
-           "roll": {"axis": "axis"}, "sort": {"axis": "axis"}, "take_along_axis": {"axis": "axis"},
+           "roll": {"axis": "axis"}, "sort": {"axis": "axis"},
+           "partition": {"kth": "counts", "axis": "axis"}, "take_along_axis": {"axis": "axis"},
            "rot90": {"k": "int", "axes": "axes"}}
 HINTS = {
     "swapaxes": "it takes an array and two constant axes of it",
@@ -282,6 +325,8 @@ HINTS = {
     "fliplr": "it takes an array of two axes or more",
     "rot90": "it takes an array of two axes or more, a constant int k and two axes",
     "sort": "it takes an array and a constant axis or None",
+    "partition": "it takes an array, a constant kth (an int >= 0 or a tuple of them) and a "
+                 "constant axis or None (the method x.partition sorts in place: not taken)",
     "take_along_axis": "it takes an array, integer indices of as many axes (of one for "
                        "axis=None) and a constant axis or None",
     "atleast_1d": "it takes one array", "atleast_2d": "it takes one array",

@@ -1,6 +1,6 @@
 """Array reductions beyond ``sum`` and ``mean``: ``max``/``min``, ``ptp``, ``prod``, ``var``,
 ``std``, the 2-norm (and a matrix's ``"fro"``, ``"nuc"`` and ``2`` norms), ``logsumexp``,
-``cumsum``, ``diff`` and ``trace``.
+``cumsum`` and ``diff`` (``trace``: ``array_diagonals``).
 
 Expects argument types of ``symdiff.core.types`` and the operands of a statement as IR
 expressions (a reduction's ``axis`` and ``keepdims`` are constants: ``statics`` says
@@ -216,16 +216,6 @@ class _Difference:
                      b=widths(0, 1))
 
 
-def _traced_back(g, args, out, names):
-    """``trace``'s adjoint: ``g`` on the diagonal it sums (``k=offset`` off the main one)."""
-    offset = args[1] if len(args) > 1 else ex.Const(0)
-    if isinstance(offset, ex.Const) and offset.value == 0:
-        return _text("g * numpy.eye(x.shape[0], x.shape[1], dtype=x.dtype)", names, g=g,
-                     x=args[0])
-    return _text("g * numpy.eye(x.shape[0], x.shape[1], k=k, dtype=x.dtype)", names, g=g,
-                 x=args[0], k=offset)
-
-
 # --- the type rules ------------------------------------------------------------------------
 
 def _array_of(args, ndim=None):
@@ -278,10 +268,6 @@ def differenced(args, consts):
         return None
     at = axis % x.ndim
     return t.Array(x.dtype, x.ndim, tuple(a for a in x.unit_axes if a != at))
-
-
-def traced(args, consts):
-    return None if _array_of(args, (2,)) is None else t.NUMPY_FLOAT
 
 
 # --- the VJP builders, by the arguments' types ------------------------------------------
@@ -340,13 +326,10 @@ RECORDS = table(
     _array("diff", "numpy.diff(x, n=n, axis=axis)", ("x", "n", "axis"), differenced,
            _by_ndim(_Difference, 3), defaults=(1, -1), ints=("n", "axis"), numpy=("diff",),
            jvp=linear()),
-    _array("trace", "numpy.trace(x, offset=offset)", ("x", "offset"), traced,
-           lambda args, out: (_traced_back, None),
-           defaults=(0,), ints=("offset",), numpy=("trace",), jvp=linear()),
 )
 
 METHODS = {"max": "array_max", "min": "array_min", "prod": "array_prod", "var": "array_var",
-           "std": "array_std", "cumsum": "cumsum", "trace": "trace"}
+           "std": "array_std", "cumsum": "cumsum"}
 
 # The constants lowering requires of a call: param -> (accepts(value), what it takes).
 STATICS = {  # (``axes``: an int, a tuple of ints or None; ``sum`` and ``mean`` are ``arrays``')
@@ -358,11 +341,9 @@ STATICS = {  # (``axes``: an int, a tuple of ints or None; ``sum`` and ``mean`` 
     "logsumexp": {"axis": "axes", "b": "none", "keepdims": "bool"},
     "cumsum": {"axis": "axis"},
     "diff": {"n": "one", "axis": "int"},
-    "trace": {"offset": "int"},
 }
 
-HINTS = {"trace": "it takes a matrix (an array of 2 axes)",
-         "array_max": "it takes an array of floats, or a float whole",
+HINTS = {"array_max": "it takes an array of floats, or a float whole",
          "array_min": "it takes an array of floats, or a float whole",
          "array_ptp": "it takes an array of floats",
          "diff": "it takes an array and a constant axis"}

@@ -254,7 +254,11 @@ def _as_array_back(args, out):
 
 
 def _eye(args, consts):
-    return t.Array("float64", 2, (0, 1) if consts and consts[0] == 1 else ())
+    """``numpy.eye(n)`` (``n, m, k``): an axis of size one where ``n`` (``m``) is 1."""
+    rows = consts[0] if consts else None
+    columns = consts[1] if len(consts) > 1 else rows
+    return t.Array("float64", 2, tuple(a for a, size in ((0, rows), (1, columns))
+                                       if type(size) is int and size == 1))
 
 
 def _ranged(args, consts):
@@ -339,8 +343,9 @@ RECORDS = table(
            lambda args, out: (None, Text("numpy.sum(g)", ("x", "v"))), numpy=("full_like",),
            jvp=linear(1)),
     _array("eye", "numpy.eye(n)", ("n",), _eye, _no_derivative, ints=("n",), numpy=("eye",),
-           variants=((2, "eye_2"),), jvp=_no_derivative),
-    _array("eye_2", "numpy.eye(n, m)", ("n", "m"), _eye, _no_derivative, ints=("n", "m"),
+           variants=((2, "eye_2"), (3, "eye_2")), jvp=_no_derivative),
+    _array("eye_2", "numpy.eye(n, m, k=k)", ("n", "m", "k"), _eye, _no_derivative,
+           defaults=(0,), ints=("n", "m", "k"), by_position=3,
            jvp=_no_derivative),
     _array("arange", "numpy.arange(a)", ("a",), _ranged, _no_derivative, numpy=("arange",),
            variants=((2, "arange_2"), (3, "arange_3")), jvp=_no_derivative),

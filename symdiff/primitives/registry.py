@@ -22,13 +22,12 @@ import builtins
 import math
 from types import MappingProxyType
 
-from symdiff.primitives import (array_averages, array_casts, array_copies, array_cumulative,
-                                array_dtypes, array_grids, array_interp, array_linalg, array_masks, array_more, array_moves,
-                                array_outers, array_polynomials, array_queries, array_reductions,
-                                array_shapes, array_softmax, array_splits, array_steps,
-                                array_tensordot,
-                                array_triangles, arrays, changes, container_reductions,
-                                containers, indexing, random, scalar, scipy, stacked)
+from symdiff.primitives import (
+    array_averages, array_casts, array_copies, array_cumulative, array_diagonals, array_dtypes,
+    array_grids, array_interp, array_linalg, array_masks, array_more, array_moves, array_nans,
+    array_outers, array_polynomials, array_queries, array_reductions, array_shapes,
+    array_softmax, array_splits, array_steps, array_tensordot, array_triangles, arrays,
+    changes, container_reductions, containers, indexing, random, scalar, scipy, stacked)
 from symdiff.primitives.record import primitive
 from symdiff.core.types import FLOAT, INT
 from symdiff.primitives.special import HELPERS
@@ -52,7 +51,7 @@ def _register(*modules):
 _CHECKED = (array_averages, array_reductions, array_linalg, array_shapes, array_moves, array_queries,
             array_cumulative, array_copies, array_tensordot, array_softmax, array_more,
             array_splits, array_polynomials, array_outers, array_grids,
-            array_steps, array_interp)  # see array_checked
+            array_steps, array_interp, array_diagonals, array_nans)  # see array_checked
 _STATICS = _register(*_CHECKED, array_masks, array_casts, array_dtypes, array_triangles,
                      random)
 _RECORDS = {**scalar.RECORDS, **scipy.RECORDS}

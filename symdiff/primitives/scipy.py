@@ -41,6 +41,8 @@ def _scipy(*records):
 
 RECORDS = _scipy(
     unary("expit", "1.0 / (1.0 + math.exp(-x))", "out * (1.0 - out)", scipy=("expit",)),
+    unary("log_expit", "-math.log1p(math.exp(-x))", "-math.expm1(out)", (-8.0, 8.0),
+          scipy=("log_expit",)),  # (1 - expit(x), from the log SciPy gives: no overflow)
     unary("logit", "math.log(x / (1.0 - x))",
           "1.0 / (x * (1.0 - x)) if 0.0 < x < 1.0 else math.nan", (0.05, 0.95),
           "nan outside (0, 1), where logit is nan", scipy=("logit",)),

@@ -328,10 +328,6 @@ def dot_3d(t, a):
     return np.sum(np.dot(t, a))
 
 
-def einsum_ellipsis(a):
-    return np.sum(np.einsum("...i->...", a))
-
-
 def norm_ord(x):
     return np.linalg.norm(x, ord=1)
 
@@ -367,7 +363,6 @@ def shape_in_a_name(x):
 
 
 _REFUSED = [(axis_variable, ("m", 1)), (trace_vector, ("v",)), (dot_3d, ("t", "m")),
-            (einsum_ellipsis, ("m",)),
             (norm_ord, ("v",)), (diff_twice, ("v",)),
             (concatenate_of_numbers, ("v",)), (var_ddof_variable, ("v", 1.0)),
             (logsumexp_weights, ("v",)), (solve_vector, ("v",)), (transpose_repeated, ("t",)),

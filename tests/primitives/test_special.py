@@ -89,7 +89,8 @@ UNARY = ["math.lgamma(x)", "math.gamma(x)", "math.ulp(x)", "float(math.isnan(x))
          "x * math.comb(7, 3) + math.perm(5, 2) + math.perm(4)",
          "x if math.isclose(x, 1.0, abs_tol=1e-3) else 2.0 * x",
          "x if math.isinf(x) or math.isnan(x) else x * x"]
-SCIPY = ["special.gammaln(x)", "special.digamma(x)", "special.expit(x)", "special.logit(x)",
+SCIPY = ["special.gammaln(x)", "special.digamma(x)", "special.expit(x)", "special.log_expit(x)",
+         "special.logit(x)",
          "special.xlogy(x, 2.0)", "special.xlogy(0.0, x)", "special.xlogy(2.0, x)",
          "special.xlog1py(x, 0.5)", "special.xlog1py(2.0, x)", "special.ndtr(x)",
          "special.log_ndtr(x)", "special.ndtri(x)", "norm.cdf(x)", "norm.cdf(1.0, 0.0, x)",

@@ -45,11 +45,11 @@ def test_a_function_the_tape_lacks_is_refused_naming_it_at_the_users_line():
 
 
 @pytest.mark.parametrize("call", [
-    lambda x: np.fft.fft(x), lambda x: np.kron(x, x), lambda x: np.nancumprod(x),
+    lambda x: np.fft.fft(x), lambda x: np.kron(x, x), lambda x: np.nanvar(x),
     lambda x: np.add.reduceat(x, [0, 2]), lambda x: np.exp(x, out=np.empty(x.shape)),
     lambda x: np.linalg.eigvals(x), lambda x: np.linalg.norm(x, ord=-2),
     lambda x: np.multiply.at(x, [0], 2.0), lambda x: np.add.at(np.zeros(3), [0], x[0]),
-], ids=["fft", "kron", "nancumprod", "reduceat", "out", "eigvals", "norm_-2", "multiply_at",
+], ids=["fft", "kron", "nanvar", "reduceat", "out", "eigvals", "norm_-2", "multiply_at",
         "add_at_into_a_plain_array"])
 def test_refusals_outside_grad_too(call):
     with pytest.raises((SymdiffError, TypeError)):

@@ -71,11 +71,16 @@ def test_einsum(subscripts, shapes):
     check_vjp(lambda *a: np.einsum(subscripts, *a), args, wrt=tuple(range(len(args))))
 
 
-def test_einsum_refuses_what_the_tape_lacks():
-    from symdiff.witnesses.tape.arrays import ArrayValue
-    x = ArrayValue(np.ones((3, 3)))
-    with pytest.raises(TypeError, match=r"\.\.\."):
-        np.einsum("...i->...", x)
+def test_einsum_names_the_ellipsis_axes_and_sums_what_it_broadcast():
+    """``"...ij,...jk"`` of a stack of one matrix and a stack of three: the gradient of
+    the stack of one is the sum over the three (here of ones: ``b``'s row sums)."""
+    import symdiff.tape
+    a, b = np.ones((1, 2, 3)), np.arange(18.0).reshape(3, 3, 2)
+
+    def f(x):
+        return np.sum(np.einsum("...ij,...jk", x, b))
+    expected = np.broadcast_to(np.sum(b, axis=(0, 2)), (1, 2, 3))
+    np.testing.assert_allclose(symdiff.tape.grad(f)(a), expected)
 
 
 @pytest.mark.parametrize("call", [

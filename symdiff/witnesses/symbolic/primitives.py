@@ -103,7 +103,8 @@ _PRIMITIVES = {
     "sumprod": lambda p, q: sympy.Add(*[a * b for a, b in zip(p, q)]),
     # scipy.special (its ufuncs by their own names) and scipy.stats.norm
     "gammaln": LogAbsGamma, "psi": lambda x: sympy.polygamma(0, x),
-    "expit": lambda x: 1 / (1 + sympy.exp(-x)), "logit": lambda x: sympy.log(x / (1 - x)),
+    "expit": lambda x: 1 / (1 + sympy.exp(-x)), "log_expit": lambda x: -sympy.log(1 + sympy.exp(-x)),
+    "logit": lambda x: sympy.log(x / (1 - x)),
     "xlogy": lambda x, y: x * sympy.log(y), "xlog1py": lambda x, y: x * sympy.log(1 + y),
     "zeta": lambda s, x: sympy.zeta(s, x),  # Hurwitz's: d/dx is -s * zeta(s + 1, x)
     "ndtr": _ndtr, "log_ndtr": lambda x: sympy.log(_ndtr(x)),

@@ -90,6 +90,7 @@ from symdiff.witnesses.tape.scipy_functions import (
     digamma,
     expit,
     gammaln,
+    log_expit,
     log_ndtr,
     logit,
     ndtr,
@@ -109,6 +110,7 @@ __all__ = [
     "degrees", "radians", "cbrt", "exp2", "lgamma", "gamma", "ldexp", "remainder", "nextafter",
     "fsum", "prod", "dist", "sumprod", "fma", "frexp", "modf", "relu", "sigmoid", "square", "sinc",
     "reciprocal", "sign", "rint", "heaviside", "fmax", "fmin", "clip", "logaddexp", "logaddexp2", "expit",
-    "logit", "gammaln", "digamma", "xlogy", "xlog1py", "zeta", "ndtr", "log_ndtr", "ndtri", "norm",
+    "log_expit", "logit", "gammaln", "digamma", "xlogy", "xlog1py", "zeta", "ndtr", "log_ndtr",
+    "ndtri", "norm",
     "PARTIALS", "on_numbers", "on_values", "STATISTICS",
 ]

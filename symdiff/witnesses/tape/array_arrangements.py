@@ -1,13 +1,14 @@
 """Functions that rearrange an array's elements, on ArrayValues: ``flip`` (``flipud``,
 ``fliplr``), ``rot90``, ``roll``,
-``sort``, ``tile``, ``repeat``, ``pad``, ``triu``, ``tril``, ``atleast_1d``/``_2d``,
+``sort``, ``partition``, ``tile``, ``repeat``, ``pad``, ``triu``, ``tril``, ``atleast_1d``/``_2d``,
 ``average``, ``ptp``, ``tensordot``, ``vdot``, ``sinc`` and ``linalg.matrix_power``.
 
 Expects ArrayValues, Values and data mixed.  Guarantees NumPy's values and VJPs written
 here, or built from the tape's other functions where the function is a composition of
 them (``repeat`` is a ``take`` of repeated indices, a ``pad`` other than ``constant`` a
 ``take`` of the padded indices, ``tensordot`` an ``einsum``); ``sort`` sends ``g`` back to
-the positions each element came from (ties by NumPy's stable order).
+the positions each element came from (ties by NumPy's stable order), and ``partition``
+too, each place matched to the element of its rank.
 
     np.flip(x)            flip(g)
     np.roll(x, 2)         roll(g, -2)
@@ -58,6 +59,21 @@ def _sort_backward(np, g, x, axis=-1, kind=None, order=None):
 
 
 sort = rearranging(_sort_forward, _sort_backward)
+
+
+def _partition_backward(np, g, x, kth, axis=-1, kind="introselect", order=None):
+    """Each place of the partition has the element of ``x`` of the same rank (ties in
+    NumPy's stable order): ``g`` at the partition's places of each rank, put at ``x``'s."""
+    y = np.partition(x, kth, axis=axis)
+    source, along = (x.ravel(), 0) if axis is None else (x, axis)
+    at_rank = np.take_along_axis(np.asarray(g), np.argsort(y, axis=along, kind="stable"), along)
+    out = np.zeros(source.shape)
+    np.put_along_axis(out, np.argsort(source, axis=along, kind="stable"), at_rank, along)
+    return out.reshape(x.shape)
+
+
+partition = rearranging(lambda np, x, kth, axis=-1, kind="introselect", order=None: (
+    np.partition(x, kth, axis=axis)), _partition_backward)
 
 
 def _tile_backward(np, g, x, reps):

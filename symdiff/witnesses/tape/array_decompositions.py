@@ -96,13 +96,15 @@ def qr(A, mode="reduced"):
 
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     """``numpy.linalg.svd`` with ``full_matrices=False`` (or of a square matrix), or
-    ``compute_uv=False`` (the singular values alone)."""
+    ``compute_uv=False`` (the singular values alone); of a matrix that is not square with
+    ``full_matrices=True``, the singular values, and ``U`` and ``Vh`` whose derivative
+    is refused where a gradient reaches them."""
     np = numpy()
     data, node = lift(a)
     _matrix("svd", data)
-    if hermitian or full_matrices and compute_uv and data.shape[0] != data.shape[1]:
-        raise TypeError("numpy.linalg.svd on the tape takes full_matrices=False (or a square "
-                        "matrix) and hermitian=False")
+    if hermitian:
+        raise TypeError("numpy.linalg.svd on the tape takes hermitian=False")
+    full = full_matrices and compute_uv and data.shape[0] != data.shape[1]
     u, s, vh = np.linalg.svd(data, full_matrices=False)
     if node is None:
         return SVDResult(u, s, vh) if compute_uv else s
@@ -120,7 +122,16 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     values = record(s, (node, lambda g: (u * g[None, :]) @ vh))
     if not compute_uv:
         return values
+    if full:
+        full_u, _, full_vh = np.linalg.svd(data)
+        return SVDResult(record(full_u, (node, _no_full_factors)), values,
+                         record(full_vh, (node, _no_full_factors)))
     return SVDResult(record(u, (node, by_u)), values, record(vh, (node, by_vh)))
+
+
+def _no_full_factors(g):
+    raise TypeError("numpy.linalg.svd on the tape: the full U and Vh of a matrix that is not "
+                    "square have columns no function of it fixes; pass full_matrices=False")
 
 
 def svdvals(x):

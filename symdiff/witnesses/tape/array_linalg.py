@@ -5,9 +5,10 @@
 
 Expects ArrayValues, Values and data mixed.  Guarantees NumPy's values and the VJPs
 written here: ``matmul`` with NumPy's rules for 1-d operands and broadcast batch axes
-(the VJP of a broadcast batch is summed back); ``einsum`` for a constant subscript string
-without ``...`` or an index repeated within one operand (the VJP of an operand is the
-einsum of the cotangent with the other operands); ``solve(A, b)`` with ``A`` square 2-d.
+(the VJP of a broadcast batch is summed back); ``einsum`` for a constant subscript string,
+``...`` named by letters of its own (the VJP of an operand is the einsum of the cotangent
+with the other operands, summed where the operand's axis of size one was broadcast, and
+written onto the diagonal where an index repeats in it); ``solve(A, b)`` with ``A`` square 2-d.
 
     A @ B            dA = g @ B.T,  dB = A.T @ g
     solve(A, b)      db = solve(A.T, g), dA = -db x.T
@@ -78,18 +79,23 @@ def outer(a, b):
 
 
 def _parse(subscripts, operands):
-    """``([inputs], output)`` of an einsum subscript string, refusing what the tape lacks."""
+    """``([inputs], output)`` of an einsum subscript string, each ``...`` named by letters
+    of its own (the broadcast axes, counted from the right) and the output written out."""
     text = subscripts.replace(" ", "")
-    if "." in text:
-        raise TypeError("numpy.einsum with '...' is not on the tape: name the axes")
     inputs, arrow, output = text.partition("->")
     inputs = inputs.split(",")
-    if not arrow:
-        letters = "".join(inputs)
-        output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
     if len(inputs) != len(operands):
         raise ValueError(f"einsum: {len(inputs)} subscripts for {len(operands)} operands")
-    return inputs, output
+    spare = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" if c not in text]
+    widths = [x.ndim - len(s) + 3 if "..." in s else 0
+              for s, x in zip(inputs, operands)]
+    batch = "".join(spare[:max(widths)])
+    inputs = [s.replace("...", batch[len(batch) - w:] if w else "") for s, w in zip(inputs, widths)]
+    if arrow:
+        return inputs, output.replace("...", batch)
+    letters = "".join(inputs)
+    return inputs, batch + "".join(sorted(c for c in set(letters) if letters.count(c) == 1
+                                          and c not in batch))
 
 
 def einsum(subscripts, *operands, **kwargs):
@@ -122,7 +128,9 @@ def _einsum_vjp(np, inputs, output, datas, i):
     def vjp(g):
         rest = [d for j, d in enumerate(datas) if j != i]
         part = np.einsum(f"{','.join([output] + others)}->{kept}", g, *rest)
-        shape = [sizes[c] if c in kept else 1 for c in distinct]
+        widened = tuple(a for a, c in enumerate(kept) if sizes[c] == 1 and part.shape[a] != 1)
+        part = np.sum(part, axis=widened, keepdims=True) if widened else part  # broadcast
+        shape = [part.shape[kept.index(c)] if c in kept else 1 for c in distinct]
         order = [kept.index(c) for c in distinct if c in kept]
         part = np.transpose(part, order) if order else part
         full = np.broadcast_to(part.reshape(shape), [sizes[c] for c in distinct])

@@ -1,6 +1,6 @@
 """More NumPy functions on ArrayValues, each built from the tape's other functions:
 ``median``, ``quantile`` and ``percentile`` (linear interpolation), ``nansum``,
-``nanmean``, ``nanmax``, ``nanmin``, ``cross``, ``convolve``, ``correlate``, ``append``,
+``nanmean``, ``nanprod``, ``nancumsum``, ``nancumprod``, ``nanmax``, ``nanmin``, ``cross``, ``convolve``, ``correlate``, ``append``,
 ``split``, ``array_split``, ``hsplit``, ``vsplit``, ``linspace``, ``dstack``, ``select``,
 ``real``, ``imag``, ``nan_to_num``, ``atleast_3d``, ``polyval`` and ``polyder``.
 
@@ -9,6 +9,7 @@ derivatives of the tape functions they are made of (none stated here):
 
     np.median(x)          sort(x.ravel()) read at the middle place(s), interpolated
     np.nansum(x)          sum(where(isnan(x), 0, x))
+    np.nancumprod(x)      cumprod(where(isnan(x), 1, x))
     np.cross(a, b)        stack([a1 b2 - a2 b1, a2 b0 - a0 b2, a0 b1 - a1 b0], axis=-1)
     np.convolve(a, v)     the sum over i of a[i] v padded to start at i
     np.split(x, 2)        [x[:n // 2], x[n // 2:]]
@@ -18,7 +19,7 @@ derivatives of the tape functions they are made of (none stated here):
 import math
 
 from symdiff.witnesses.tape.array_arrangements import sort
-from symdiff.witnesses.tape.array_reductions import max_, min_, sum_
+from symdiff.witnesses.tape.array_reductions import cumprod, cumsum, max_, min_, prod, sum_
 from symdiff.witnesses.tape.array_shapes import (array, concatenate, expand_dims, getitem, moveaxis,
                                                  broadcast_to, ravel, reshape, stack, where)
 from symdiff.witnesses.tape.array_ufuncs import ufunc_table
@@ -85,6 +86,18 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     np = numpy()
     count = np.sum(~np.isnan(lift(a)[0]), axis=axis, keepdims=keepdims)
     return _op("divide")(nansum(a, axis=axis, keepdims=keepdims), count)
+
+
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
+    return prod(_without_nan(a, 1.0), axis=axis, keepdims=keepdims)
+
+
+def nancumsum(a, axis=None, dtype=None, out=None):
+    return cumsum(_without_nan(a, 0.0), axis=axis)
+
+
+def nancumprod(a, axis=None, dtype=None, out=None):
+    return cumprod(_without_nan(a, 1.0), axis=axis)
 
 
 def nanmax(a, axis=None, out=None, keepdims=False):

@@ -229,14 +229,10 @@ def trace(x, offset=0, axis1=0, axis2=1, dtype=None, out=None):
         return y
     a1, a2 = axis1 % data.ndim, axis2 % data.ndim
 
-    def vjp(g):
-        eye = np.eye(data.shape[a1], data.shape[a2], k=offset)
-        shape = [1] * data.ndim
-        shape[a1], shape[a2] = data.shape[a1], data.shape[a2]
-        rest = [a for a in range(data.ndim) if a not in (a1, a2)]
-        g = np.asarray(g).reshape([data.shape[a] if a in rest else 1
-                                   for a in range(data.ndim)])
-        return np.broadcast_to(eye.reshape(shape) * g, data.shape)
+    def vjp(g):  # 1 where the place on axis2 is offset past the place on axis1
+        rows = np.arange(data.shape[a1])[:, None]
+        on = (np.arange(data.shape[a2])[None, :] - rows == offset).astype(data.dtype)
+        return np.moveaxis(np.asarray(g)[..., None, None] * on, (-2, -1), (a1, a2))
     return record(y, (node, vjp))
 
 

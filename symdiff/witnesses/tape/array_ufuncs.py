@@ -66,6 +66,7 @@ _UNARY = {
     "deg2rad": lambda np, x, y: math.pi / 180.0,
     # SciPy's special ufuncs, when the user's code calls them on arrays
     "expit": lambda np, x, y: y * (1.0 - y),
+    "log_expit": lambda np, x, y: np.exp(-np.logaddexp(0.0, x)),  # 1 / (1 + exp(x))
     "logit": lambda np, x, y: 1.0 / (x * (1.0 - x)),
     "erf": lambda np, x, y: 2.0 / math.sqrt(math.pi) * np.exp(-x * x),
     "erfc": lambda np, x, y: -2.0 / math.sqrt(math.pi) * np.exp(-x * x),

@@ -18,8 +18,8 @@ from symdiff.witnesses.tape import polygamma
 from symdiff.witnesses.tape.math_functions import _TWO_OVER_SQRT_PI
 from symdiff.witnesses.tape.value import _binary, _data, _div, _record, _unary
 
-__all__ = ["expit", "logit", "gammaln", "digamma", "xlogy", "xlog1py", "zeta", "ndtr",
-           "log_ndtr", "ndtri", "norm"]
+__all__ = ["expit", "log_expit", "logit", "gammaln", "digamma", "xlogy", "xlog1py", "zeta",
+           "ndtr", "log_ndtr", "ndtri", "norm"]
 
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 
@@ -41,6 +41,8 @@ def _log_or(x, zero):
 
 
 expit = _scipy_unary("expit", lambda x, y: y * (1.0 - y))
+log_expit = _scipy_unary("log_expit", lambda x, y: (
+    1.0 / (1.0 + math.exp(x)) if x < 0 else math.exp(-x) / (1.0 + math.exp(-x))))
 logit = _scipy_unary("logit", lambda x, y: 1.0 / (x - x * x) if 0.0 < x < 1.0 else math.nan)
 gammaln = _scipy_unary("gammaln", lambda x, y: polygamma.digamma(x))
 digamma = _scipy_unary("digamma", lambda x, y: polygamma.trigamma(x))
@@ -131,8 +133,8 @@ class _Normal:
 
 
 norm = _Normal()
-_SCIPY_SPECIAL = ("erf", "erfc", "expit", "logit", "gammaln", "digamma", "psi", "xlogy",
-                  "xlog1py", "zeta", "ndtr", "log_ndtr", "ndtri")
+_SCIPY_SPECIAL = ("erf", "erfc", "expit", "log_expit", "logit", "gammaln", "digamma", "psi",
+                  "xlogy", "xlog1py", "zeta", "ndtr", "log_ndtr", "ndtri")
 
 
 def _special_stand_in(name):
