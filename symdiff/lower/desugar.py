@@ -94,6 +94,7 @@ from symdiff.lower.hygiene import name as name_node
 from symdiff.lower.iteration import index_loop, unpacked_assignment
 from symdiff.lower.keyed import is_keyed, keyed_extrema
 from symdiff.lower.folds import folds
+from symdiff.lower.index_tricks import index_tricks
 from symdiff.lower.maps import maps
 from symdiff.lower.partials import partials
 from symdiff.lower.walrus import holds_named, named_assignments
@@ -117,7 +118,8 @@ def desugar_function(tree, globals_=None, closure=None, error=None, kinds=None, 
     ``NodeIndex``, when at hand."""
     scope = Hygiene(tree, globals_, closure, error, index)
     scope.kinds = kinds or {}
-    tree = maps(folds(partials(_dict_copies(tree, scope), scope), scope), scope)
+    tree = maps(folds(partials(_dict_copies(index_tricks(tree, scope), scope), scope), scope),
+                scope)
     nodes = scope.index.nodes if tree is scope.tree else list(walk(tree))
     scope.comprehensions = any(isinstance(node, _COMPREHENSIONS) or view_of(node) == "values"
                                for node in nodes)

@@ -217,8 +217,9 @@ def _on_tape(function, original):
 
 def namespace_stand_ins(np):
     """numpy's name -> the tape's function, for the user's code to see in numpy's place."""
-    return {name: _on_tape(f, getattr(np, name)) for name, f in _DIFFERENTIABLE.items()
-            if hasattr(np, name)}
+    found = {name: _on_tape(f, getattr(np, name)) for name, f in _DIFFERENTIABLE.items()
+             if hasattr(np, name)}
+    return {**found, "r_": shapes.IndexJoin(np.r_, False), "c_": shapes.IndexJoin(np.c_, True)}
 
 
 def special_stand_ins(special):

@@ -31,6 +31,7 @@ from symdiff.witnesses.tape.arrays import (
     record,
     unbroadcast,
 )
+from symdiff.witnesses.tape.value import Value
 
 
 def _index_data(key):
@@ -233,6 +234,24 @@ def hstack(tup, **kwargs):
 def column_stack(tup):
     """Vectors as the columns of a matrix (each made one column), matrices side by side."""
     return concatenate([a if lift(a)[0].ndim > 1 else reshape(a, (-1, 1)) for a in tup], axis=1)
+
+
+class IndexJoin:
+    """NumPy's ``r_`` (parts of one axis or none joined along the first axis, a number
+    as an array of one) or ``c_`` (``column``: vectors as columns, matrices as they are,
+    joined side by side) on tape values; NumPy's own ``original`` for data alone."""
+
+    def __init__(self, original, column):
+        self.original, self.column = original, column
+
+    def __getitem__(self, key):
+        parts = key if isinstance(key, tuple) else (key,)
+        if not any(isinstance(p, (ArrayValue, Value)) for p in parts):
+            return self.original[key]
+        if self.column:
+            return column_stack(parts)
+        return concatenate([reshape(p, (1,)) if lift(p)[0].ndim == 0 else p for p in parts],
+                           axis=0)
 
 
 def array(obj, dtype=None, copy=True, **kwargs):
