@@ -130,11 +130,9 @@ def with_items(kind, items):
 
 
 def _alike(a, b):
-    """Whether ``a`` and ``b`` are dicts, or records of one class and the same flags
-    (their values are part of the type), with the same keys."""
+    """Whether ``a`` and ``b`` are dicts, or records of one class and flags, of one key list."""
     return isinstance(a, Dict) and type(a) is type(b) and all(getattr(a, f, None) == getattr(
-        b, f, None) for f in ("cls", "constants")) and [k for k, _ in a.items] == [
-        k for k, _ in b.items]
+        b, f, None) for f in ("cls", "constants")) and list(dict(a.items)) == list(dict(b.items))
 
 
 @dataclass(frozen=True)
