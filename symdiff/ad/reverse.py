@@ -50,6 +50,7 @@ from symdiff.ad.environment import (Environment, adjoint, built_sides, builtin, 
                                     redefinitions, restoring_from_tape, saving)
 from symdiff.ad.facts import container_facts
 from symdiff.ad.invariants import loop_invariants
+from symdiff.ad.shared_terms import bind_shared
 from symdiff.ad.seed import (kept_value, read_only, refuse_arrays_read_back, seed,
                             without_result)
 from symdiff.ad.taping import Scope, recomputed, restorations, restoring
@@ -284,6 +285,13 @@ def operation(env, stmt, scope):
             if builder is not None and isinstance(arg, ir.Var) and arg.name in builders:
                 reverse.append(sw.Do(ex.Call(ex.Name(env.record), (
                     ex.Const(stmt.sid), ex.Const(i), build(builder)))))
+    if env.program.array_types(stmt) is not None:  # a mask read twice: bound once
+        plain = [i for i, (_, term) in enumerate(terms)
+                 if not isinstance(term, (Scattered, Zeroed))]
+        lets, shared = bind_shared([terms[i][1] for i in plain], env.names.fresh, stmt.target)
+        reverse += lets
+        for i, term in zip(plain, shared):
+            terms[i] = (terms[i][0], term)
     for name, term in terms:
         if isinstance(term, Scattered):
             reverse.append(scattered(env, adjoint(env, name), term))

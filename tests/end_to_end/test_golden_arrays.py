@@ -50,7 +50,9 @@ def test_array_code_is_numpy_a_person_writes():
     assert "dadd_hidden.sum(axis=0)" in texts["two_layers"]
     assert "np.add.at(" in texts["softmax_cross_entropy"]
     assert "np.where(mask, " in texts["masked_squares"]
-    assert "dw = np.sum(np.expand_dims(dm, 0) * (X - np.expand_dims(m, 0)), axis=1) / w.sum()" \
-        in texts["weighted_contraction"]
+    assert "dw = np.sum(expand_dims_dm * (X - np.expand_dims(m, 0)), axis=1) / sum_w" \
+        in texts["weighted_contraction"]  # what both adjoints read, computed once
+    assert "mask_array_max_scores = scores == array_max_scores" in texts[
+        "softmax_cross_entropy"]
     assert "np.add.at(dX, (np.arange(X.shape[0])[:, None], order)," in texts["ranked_rows"]
     assert all("symdiff" not in text for text in texts.values())

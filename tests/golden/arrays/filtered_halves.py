@@ -30,14 +30,9 @@ def grad_filtered_halves(x, k):
                                convolve_value.shape[0] - convolve_value.shape[0] // 2 - dright.shape[0]))
                        + np.pad(dleft,
                                 (0, convolve_value.shape[0] - dleft.shape[0])))
-    dx = (dx
-          + np.correlate(np.pad(dconvolve_value,
-                                ((x.size + k.size - 1 - dconvolve_value.size) // 2,
-                                 (x.size + k.size - dconvolve_value.size) // 2)),
-                         k, mode='valid'))
-    dk = (dk
-          + np.correlate(np.pad(dconvolve_value,
-                                ((x.size + k.size - 1 - dconvolve_value.size) // 2,
-                                 (x.size + k.size - dconvolve_value.size) // 2)),
-                         x, mode='valid'))
+    pad_dconvolve_value = np.pad(dconvolve_value,
+                                 ((x.size + k.size - 1 - dconvolve_value.size) // 2,
+                                  (x.size + k.size - dconvolve_value.size) // 2))
+    dx = dx + np.correlate(pad_dconvolve_value, k, mode='valid')
+    dk = dk + np.correlate(pad_dconvolve_value, x, mode='valid')
     return dx, dk

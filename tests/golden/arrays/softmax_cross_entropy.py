@@ -26,11 +26,12 @@ def grad_softmax_cross_entropy(W, X, labels):
     # line 31: scores = scores - np.max(scores, axis=1, keepdims=True)
     dscores = dscores_1
     darray_max_scores = -dscores_1.sum(axis=1, keepdims=True)
+    mask_array_max_scores = scores == array_max_scores
     dscores = (dscores
-               + darray_max_scores * (scores == array_max_scores) / np.sum(scores == array_max_scores,
-                                                                           axis=1,
-                                                                           keepdims=True,
-                                                                           dtype=scores.dtype))
+               + darray_max_scores * mask_array_max_scores / np.sum(mask_array_max_scores,
+                                                                    axis=1,
+                                                                    keepdims=True,
+                                                                    dtype=scores.dtype))
     # line 30: scores = X @ W
     dW = X.T @ dscores
     return dW
