@@ -31,12 +31,18 @@ def bind_shared(terms, fresh, base):
     the names are made from, the statement's target)."""
     lets = []
     while True:
-        shared = _first_shared(terms)
+        shared = _first_shared(terms + [let.value for let in lets])
         if shared is None:
             return lets, terms
         name = fresh(_name(shared, base))
+        reads = set(ex.names(shared))
+        after = max((i + 1 for i, let in enumerate(lets) if let.target in reads), default=0)
+        lets = [sw.Let(let.target, _replaced(let.value, shared, ex.Name(name)))
+                for let in lets]
+        if any(name in ex.names(let.value) for let in lets[:after]):
+            return lets, terms  # (read before what it reads is bound: never, as bound here)
+        lets.insert(after, sw.Let(name, shared))
         terms = [_replaced(term, shared, ex.Name(name)) for term in terms]
-        lets.append(sw.Let(name, shared))
 
 
 def _first_shared(terms):
