@@ -19,6 +19,7 @@ import pytest
 
 import symdiff
 import symdiff.tape
+from symdiff.errors import SymdiffError
 
 try:
     import array_oracles as oracles
@@ -112,3 +113,18 @@ def record_tests(cases, jvp_seed=1000):
         jvp_along_a_direction(*cases[case], np.random.default_rng(jvp_seed + case))
     return (test_vjp_against_finite_differences, test_gradient_agrees_with_the_tape,
             test_jvp_against_finite_differences)
+
+
+def refusal_test(refused, wrt=None):
+    """The test that each ``(function, arguments, word)`` of ``refused`` is refused by
+    ``symdiff.grad`` (of ``wrt``) with a located ``SymdiffError`` inside the function,
+    a hint, and ``word`` in its message; bind it to a name starting with ``test_``."""
+    @pytest.mark.parametrize("case", range(len(refused)))
+    def test_unsupported_forms_are_located_errors_with_a_hint(case):
+        f, args, named = refused[case]
+        with pytest.raises(SymdiffError) as caught:
+            symdiff.grad(f, wrt=wrt)(*args)
+        error = caught.value
+        assert error.lineno is not None and error.lineno > inspect.getsourcelines(f)[1]
+        assert error.hint and named in str(error)
+    return test_unsupported_forms_are_located_errors_with_a_hint

@@ -186,14 +186,7 @@ _REFUSED = [
 ]
 
 
-@pytest.mark.parametrize("case", range(len(_REFUSED)))
-def test_unsupported_forms_are_located_errors_with_a_hint(case):
-    f, args, named = _REFUSED[case]
-    with pytest.raises(SymdiffError) as caught:
-        symdiff.grad(f, wrt=0)(*args)
-    error = caught.value
-    assert error.lineno is not None and error.lineno > inspect.getsourcelines(f)[1]
-    assert error.hint and named in str(error)
+test_unsupported_forms_are_located_errors_with_a_hint = checks.refusal_test(_REFUSED, wrt=0)
 
 
 # --- np.interp ---------------------------------------------------------------------------
