@@ -34,6 +34,8 @@ def block(frame, stmts):
     for i, stmt in enumerate(stmts):
         with frame.followed_by(i < last):
             statement(frame, stmt)
+        if frame.unit.raised:  # (`if len(p) != 2: raise ...` of a tuple of 3)
+            return
         if not isinstance(stmt, _MAY_EXIT) or i == last:
             continue
         flags = control.exit_flags(frame, stmt)
@@ -60,8 +62,12 @@ def stmt_FunctionDef(frame, node):
 
 
 def stmt_Raise(frame, node):
-    """``raise`` and ``assert``: run in the forward sweep where the function runs them."""
+    """``raise`` and ``assert``: run in the forward sweep where the function runs them.
+    A ``raise`` that always runs (outside branches, loops and ``try``) ends the lowering:
+    nothing after it runs."""
     frame.emit(check_statement(frame, node))
+    if isinstance(node, ast.Raise) and not frame.compound and not frame.attempts:
+        frame.unit.raised = True
 
 
 def stmt_Import(frame, node):
