@@ -166,6 +166,26 @@ def test_a_length_read_at_run_time_is_checked(fn, point):
     assert _has_raise(text), text
 
 
+def sizes_of(X):
+    n, m = X.shape
+    return np.sum(X ** 2) / (n * m)
+
+
+@pytest.mark.parametrize("shape", [(3,), (2, 3), (2, 3, 2)])
+def test_a_shape_unpacked_is_checked_by_the_kind(shape):
+    rng = np.random.default_rng(len(shape))
+    point = (rng.normal(size=shape),)
+    text = symdiff.source(sizes_of, *point)
+    if _raises_value_error(sizes_of, point):
+        assert [type(s) for s in _statements(text)] == [ast.Raise], text
+        with pytest.raises(ValueError):
+            symdiff.grad(sizes_of)(*point)
+        return
+    assert not _has_raise(text), text
+    gradient = symdiff.grad(sizes_of)(*point)
+    assert array_oracles.gradient_failures(sizes_of, point, gradient) == []
+
+
 @pytest.mark.parametrize("shape", [(2,), (3,), (2, 3), (3, 2), (1, 4)])
 def test_an_array_unpacked_by_its_rows_raises_where_numpy_does(shape):
     rng = np.random.default_rng(len(shape) * 10 + shape[0])
