@@ -10,6 +10,10 @@ operation and its arguments' types, with the record's hint (``registry.array_hin
 
     np.trace(v)    (v a vector)   ->  f.py:3:11: numpy.trace of array[float64, 1, ()] is
                                       not supported — it takes a matrix (an array of 2 axes)
+
+``unlike_arrays`` tells the inference when one variable would hold arrays of unlike kinds
+(a name a loop carries, or one a branch assigns, given a vector here and a matrix
+there), and ``refused_unlike_arrays`` is the located error it raises then.
 """
 
 from symdiff.analysis.held_types import unlike_items
@@ -96,3 +100,21 @@ def _shown(rule):
     head, _, count = rule.name.rpartition("_")
     name = head if count.isdigit() else rule.name
     return "numpy." + {"transpose_axes": "transpose"}.get(name, name).removeprefix("array_")
+
+
+def unlike_arrays(a, b):
+    """Whether arrays of types ``a`` and ``b`` cannot be one variable's: unlike numbers
+    of axes, or floats and integers (None, a number or a container: not arrays)."""
+    return isinstance(a, t.Array) and isinstance(b, t.Array) and (
+        a.ndim != b.ndim or a.dtype.startswith("float") != b.dtype.startswith("float"))
+
+
+def refused_unlike_arrays(stmt, held, given):
+    """The error for ``stmt`` giving its variable a ``given`` array where other code
+    gives it a ``held`` one (in a loop or after a branch, a name has one kind)."""
+    origin = stmt.origin
+    return UnsupportedSyntaxError(
+        f"this assigns an {given} to a name that holds an {held} elsewhere in a loop or "
+        "after a branch", filename=origin.filename, lineno=origin.lineno,
+        col_offset=origin.col_offset, source_line=origin.line,
+        hint="give each kind of array a name of its own")
