@@ -8,8 +8,10 @@ binds before it reads it (its variable, or the first statement of every iteratio
 before binding it again (nor a function defined in the body of the function, which may
 read it when called) nothing carries its value out either (a name the loop pops a
 value into keeps its variable: the value's type is that of what was pushed from it); ``fresh_loop_names`` lets
-such a name get a fresh variable in the loop, so two loops over unlike values (a list
-of matrices, then one of vectors) may reuse one name:
+such a name get a fresh variable in the loop, and each later assignment of it at the
+top of the loop's body another (``Frame.rebinds``: nothing reads the value it
+replaces), so two loops over unlike values (a list of matrices, then one of vectors),
+or one body that binds a name to a vector and then to a matrix, may reuse one name:
 
     for item in Ws:                  for item_index in range(len(Ws)):
         s = s + np.sum(item)   ──►       item = Ws[item_index] ...
@@ -34,7 +36,8 @@ def fresh_loop_names(frame, node, own=()):
     its own target binds every iteration), so assigning it in the loop takes a new one."""
     for name in assigned_user_names(node):
         current = frame.mapping.get(name)
-        if not isinstance(current, ir.Var) or current.name in frame.unit.containers:
+        if current is not None and (not isinstance(current, ir.Var) or (
+                current.name in frame.unit.containers)):
             continue
         if name not in own and _first_access(node.body, name) != _WRITE:
             continue
@@ -44,7 +47,10 @@ def fresh_loop_names(frame, node, own=()):
         if _popped(frame, node, name) or _closure_reads(frame.parsed.tree, name) or (
                 _read_after(frame, node, name)):
             continue
-        del frame.mapping[name]
+        frame.mapping.pop(name, None)
+        bindings = [s for s in node.body if isinstance(s, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in s.targets)]
+        frame.rebinds.update(id(s) for s in bindings[0 if name in own else 1:])
 
 
 def _read_after(frame, node, name):

@@ -134,7 +134,7 @@ def stmt_Assign(frame, node):
     if list_statement(frame, node):
         return
     if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-        assign(frame, node.targets[0].id, node.value)
+        assign(frame, node.targets[0].id, node.value, fresh=id(node) in frame.rebinds)
         return
     if len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript):
         if not (arrays.assign_element(frame, node.targets[0], node.value)
@@ -236,7 +236,9 @@ def stmt_If(frame, node):
     frame.emit(ir.If(test.name, body, orelse, origin))
 
 
-def assign(frame, name, value_node):
+def assign(frame, name, value_node, fresh=False):
+    """``name = value_node``; with ``fresh``, into a new variable (``afresh``: a loop
+    body binding the name again that nothing after reads the old value of)."""
     frame.hint = name
     if isinstance(value_node, ast.Constant) and isinstance(value_node.value, str) and (
             not frame.compound):  # a dict's key, named: read as the constant it is
@@ -246,7 +248,7 @@ def assign(frame, name, value_node):
     if held is not None:  # ``act = acts[i]``: the function the container holds, by alias
         frame.mapping[name] = held
         return
-    target = frame.target_name(name)
+    target = frame.namer.fresh(name) if fresh else frame.target_name(name)
     operand = frame.value(value_node, target)
     aliased = operand != ir.Var(target) and containers.is_container_operand(frame, operand)
     if aliased:

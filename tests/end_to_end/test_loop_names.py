@@ -2,11 +2,12 @@
 kinds, and a name given arrays of two kinds.
 
 A loop that binds a name afresh (its variable, or the first statement of each
-iteration) and after which nothing reads the name gets its own variable, so the
-gradients agree with finite differences (``array_oracles``); a read after the loop
-keeps the name (a loop of no iteration leaves the old value).  Where one variable
-would hold arrays of two kinds (reassigned in one loop body, or joined after a branch)
-the error is a located ``UnsupportedSyntaxError``, never an ``InternalError``.
+iteration) and after which nothing reads the name gets its own variable, and so does
+each binding of it again in the loop's body, so the gradients agree with finite
+differences (``array_oracles``); a read after the loop keeps the name (a loop of no
+iteration leaves the old value).  Where one variable would still hold arrays of two
+kinds (read after the loop, or joined after a branch) the error is a located
+``UnsupportedSyntaxError``, never an ``InternalError``.
 """
 
 import numpy as np
@@ -73,11 +74,21 @@ def _points(fn, rng):
         return [(kind(_arrays(rng, [(3,), (3,)])), rng.normal(size=(2, 3)),
                  rng.normal(size=(3, 4))) for kind in (list, tuple)]
     return [(rng.normal(size=(2, 3)), rng.normal(size=3), rng.normal(size=(2, 3)),
-             rng.normal(size=(3, 4)))]
+             rng.normal(size=(3, 4)))]  # (reassigned, reassigned_in_a_loop)
+
+
+def reassigned_in_a_loop(W, x, H, X):
+    s = 0.0
+    for i in range(2):
+        h = W @ x
+        s = s + np.sum(h ** 2) * i
+        h = H @ X
+        s = s + np.sum(np.sin(h))
+    return s
 
 
 @pytest.mark.parametrize("fn", [two_loops, two_loops_with_a_body_name, loop_then_reassigned,
-                                reassigned], ids=lambda fn: fn.__name__)
+                                reassigned, reassigned_in_a_loop], ids=lambda fn: fn.__name__)
 def test_a_name_reused_for_unlike_arrays_agrees_with_finite_differences(fn):
     rng = np.random.default_rng(7)
     for point in _points(fn, rng):
@@ -126,14 +137,12 @@ def test_a_read_after_the_loop_sees_the_old_value_when_it_runs_no_iteration(fn, 
         assert gradient(x, xs) == pytest.approx(expected, rel=1e-6)
 
 
-def reassigned_in_a_loop(W, x, H, X, n):
-    s = 0.0
+def reassigned_and_read_after_the_loop(W, x, H, X, n):
+    h = H @ X
     for i in range(n):
-        h = W @ x
-        s = s + np.sum(h ** 2)
-        h = H @ X  # REFUSED at h = H
-        s = s + np.sum(h ** 2)
-    return s
+        h = W @ x  # REFUSED at h = W
+        h = H @ X
+    return np.sum(h ** 2)
 
 
 def joined_after_a_branch(W, x, H, X, c):
@@ -144,7 +153,7 @@ def joined_after_a_branch(W, x, H, X, c):
     return np.sum(h ** 2)
 
 
-@pytest.mark.parametrize("fn", [reassigned_in_a_loop, joined_after_a_branch],
+@pytest.mark.parametrize("fn", [reassigned_and_read_after_the_loop, joined_after_a_branch],
                          ids=lambda fn: fn.__name__)
 def test_one_variable_of_two_kinds_of_array_is_a_located_error(fn):
     rng = np.random.default_rng(3)
