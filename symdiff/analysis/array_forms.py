@@ -11,9 +11,9 @@ operation and its arguments' types, with the record's hint (``registry.array_hin
     np.trace(v)    (v a vector)   ->  f.py:3:11: numpy.trace of array[float64, 1, ()] is
                                       not supported — it takes a matrix (an array of 2 axes)
 
-``unlike_arrays`` tells the inference when one variable would hold arrays of unlike kinds
-(a name a loop carries, or one a branch assigns, given a vector here and a matrix
-there), and ``refused_unlike_arrays`` is the located error it raises then.
+``alike_arrays`` is the located error of the inference where one variable would hold
+arrays of unlike kinds (a name a loop carries, or one a branch assigns, given a vector
+here and a matrix there).
 """
 
 from symdiff.analysis.held_types import unlike_items
@@ -102,18 +102,16 @@ def _shown(rule):
     return "numpy." + {"transpose_axes": "transpose"}.get(name, name).removeprefix("array_")
 
 
-def unlike_arrays(a, b):
-    """Whether arrays of types ``a`` and ``b`` cannot be one variable's: unlike numbers
-    of axes, or floats and integers (None, a number or a container: not arrays)."""
-    return isinstance(a, t.Array) and isinstance(b, t.Array) and (
-        a.ndim != b.ndim or a.dtype.startswith("float") != b.dtype.startswith("float"))
-
-
-def refused_unlike_arrays(stmt, held, given):
-    """The error for ``stmt`` giving its variable a ``given`` array where other code
-    gives it a ``held`` one (in a loop or after a branch, a name has one kind)."""
+def alike_arrays(stmt, held, given):
+    """``held``, the type a variable holds, when ``stmt`` may give it a ``given`` too;
+    an error at ``stmt`` when both are arrays of unlike kinds (numbers of axes, floats
+    and integers): in a loop or after a branch, a name has one kind."""
+    if not (isinstance(held, t.Array) and isinstance(given, t.Array)) or (
+            held.ndim == given.ndim and held.dtype.startswith("float") == (
+                given.dtype.startswith("float"))):
+        return held
     origin = stmt.origin
-    return UnsupportedSyntaxError(
+    raise UnsupportedSyntaxError(
         f"this assigns an {given} to a name that holds an {held} elsewhere in a loop or "
         "after a branch", filename=origin.filename, lineno=origin.lineno,
         col_offset=origin.col_offset, source_line=origin.line,

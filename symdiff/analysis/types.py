@@ -38,10 +38,8 @@ names are first defined; ``annotate`` stores it as ``program.types``.
     k = math.floor(q)    k: int
 """
 
-
 from symdiff.analysis.array_aliases import refuse_aliased_writes
-from symdiff.analysis.array_forms import (refuse_array_forms, refused_unlike_arrays,
-                                          unlike_arrays)
+from symdiff.analysis.array_forms import alike_arrays, refuse_array_forms
 from symdiff.analysis.held_types import (
     appended_containers, broadcast_join, copied_row, held_arrays, held_type, holds_arrays,
     normalize_join_axes, stored_array, summed_arrays, unlike_items, unlike_row)
@@ -191,10 +189,8 @@ class _Inference:
                 return
         raise InternalError("types", "type inference did not settle")
 
-    def define(self, name, kind):
-        if unlike_arrays(self.types.get(name), kind):
-            raise refused_unlike_arrays(self.at, self.types[name], kind)
-        self.types[name] = self.join(self.types.get(name), kind)
+    def define(self, name, kind):  # (arrays of unlike kinds: refused at ``self.at``)
+        self.types[name] = self.join(alike_arrays(self.at, self.types.get(name), kind), kind)
 
     def statement(self, stmt):
         if stmt.sid in self.deferred_starts:
