@@ -10,6 +10,10 @@ operation and its arguments' types, with the record's hint (``registry.array_hin
 
     np.trace(v)    (v a vector)   ->  f.py:3:11: numpy.trace of array[float64, 1, ()] is
                                       not supported — it takes a matrix (an array of 2 axes)
+
+``alike_arrays`` is the located error of the inference where one variable would hold
+arrays of unlike kinds (a name a loop carries, or one a branch assigns, given a vector
+here and a matrix there).
 """
 
 from symdiff.analysis.held_types import unlike_items
@@ -96,3 +100,19 @@ def _shown(rule):
     head, _, count = rule.name.rpartition("_")
     name = head if count.isdigit() else rule.name
     return "numpy." + {"transpose_axes": "transpose"}.get(name, name).removeprefix("array_")
+
+
+def alike_arrays(stmt, held, given):
+    """``held``, the type a variable holds, when ``stmt`` may give it a ``given`` too;
+    an error at ``stmt`` when both are arrays of unlike kinds (numbers of axes, floats
+    and integers): in a loop or after a branch, a name has one kind."""
+    if not (isinstance(held, t.Array) and isinstance(given, t.Array)) or (
+            held.ndim == given.ndim and held.dtype.startswith("float") == (
+                given.dtype.startswith("float"))):
+        return held
+    origin = stmt.origin
+    raise UnsupportedSyntaxError(
+        f"this assigns an {given} to a name that holds an {held} elsewhere in a loop or "
+        "after a branch", filename=origin.filename, lineno=origin.lineno,
+        col_offset=origin.col_offset, source_line=origin.line,
+        hint="give each kind of array a name of its own")

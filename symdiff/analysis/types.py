@@ -38,9 +38,8 @@ names are first defined; ``annotate`` stores it as ``program.types``.
     k = math.floor(q)    k: int
 """
 
-
 from symdiff.analysis.array_aliases import refuse_aliased_writes
-from symdiff.analysis.array_forms import refuse_array_forms
+from symdiff.analysis.array_forms import alike_arrays, refuse_array_forms
 from symdiff.analysis.held_types import (
     appended_containers, broadcast_join, copied_row, held_arrays, held_type, holds_arrays,
     normalize_join_axes, stored_array, summed_arrays, unlike_items, unlike_row)
@@ -190,12 +189,13 @@ class _Inference:
                 return
         raise InternalError("types", "type inference did not settle")
 
-    def define(self, name, kind):
-        self.types[name] = self.join(self.types.get(name), kind)
+    def define(self, name, kind):  # (arrays of unlike kinds: refused at ``self.at``)
+        self.types[name] = self.join(alike_arrays(self.at, self.types.get(name), kind), kind)
 
     def statement(self, stmt):
         if stmt.sid in self.deferred_starts:
             return
+        self.at = stmt
         if isinstance(stmt, ir.Assign):
             self.define(stmt.target, result_type(self.program, stmt,
                                                  [self.operand(a) for a in stmt.args]))

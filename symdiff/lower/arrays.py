@@ -290,7 +290,17 @@ def _index_hint(index):
 
 def length(frame, node, target):
     """``len(x)`` of an array parameter or of a local value: its first axis's size, read
-    as the gradient runs; None for anything else (a table of the module)."""
+    as the gradient runs; ``len(x.shape)``: its number of axes (``unpacking``'s check of
+    ``n, m = x.shape``), known now for an array the call passes; None for anything else
+    (a table of the module)."""
+    if frame.unit.array_code and isinstance(node, ast.Attribute) and (
+            node.attr == "shape") and not _on_module(frame, node):
+        operand = frame.value(node.value)
+        kind = frame.unit.arrays.get(getattr(operand, "name", None))
+        if kind is not None:
+            return ir.Const(kind.ndim)
+        return _measured(frame, node.value, lambda o: ast.Attribute(o, "ndim", ast.Load()),
+                         target, "ndim")
     if not frame.unit.array_code or not isinstance(node, ast.Name) or (
             node.id not in frame.unit.arrays and scope_of(frame, node.id) is None):
         return None

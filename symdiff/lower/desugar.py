@@ -22,9 +22,9 @@ inside it:
   is a loop over ``range(...)`` that reads its elements first, a loop over a dict a
   loop over its keys that reads its entries first (``dict_loops``; ``zip(*pairs)`` of a
   tuple parameter zips its elements, ``zip_spread``), and ``w, b = params`` is ``w =
-  params[0]``, ``b = params[1]`` (``iteration``).  Fresh names are taken from
-  no identifier of the function (``hygiene``); each statement written carries the
-  location of the user's code it stands for; ``dict(d)``, and ``d.copy()`` of a
+  params[0]``, ``b = params[1]`` after a check of its length (``unpacking``).  Fresh
+  names are taken from no identifier of the function (``hygiene``); each statement
+  written carries the location of the user's code it stands for; ``dict(d)``, and ``d.copy()`` of a
   parameter given a dict, is the comprehension ``{k: v for k, v in d.items()}``; a
   ``functools.partial`` of a function of the user's is the lambda it stands for
   (``partials``); ``map(f, xs, ...)`` is the generator expression it stands for, and a
@@ -65,6 +65,8 @@ recomputed, since a ``continue`` would skip a recomputation at the end.
     ... ''').body[0]
     >>> print(ast.unparse(desugar_function(tree)))
     def loss(params, xs, ys):
+        if len(params) != 2:
+            raise ValueError('wrong number of values to unpack (expected 2)')
         w = params[0]
         b = params[1]
         terms = []
@@ -91,7 +93,8 @@ from symdiff.lower.dict_loops import view_of
 from symdiff.lower.hygiene import Hygiene
 from symdiff.lower.hygiene import located
 from symdiff.lower.hygiene import name as name_node
-from symdiff.lower.iteration import index_loop, unpacked_assignment
+from symdiff.lower.iteration import index_loop
+from symdiff.lower.unpacking import unpacked_assignment
 from symdiff.lower.keyed import is_keyed, keyed_extrema
 from symdiff.lower.folds import folds
 from symdiff.lower.index_tricks import index_tricks

@@ -42,6 +42,7 @@ class Frame:
         self.functions = {}  # user name -> Nested, for the functions this body defines
         self.tables = {}  # parameter -> (name, values): a table a caller passed
         self.methods = {}  # user name bound to a list's append or pop -> (list, method)
+        self.rebinds = set()  # ids of assignments in a loop body that take a new variable
         # Per frame, not per unit: a helper inlined twice lowers the same nodes twice.
         self.ahead = {}  # id of an expression evaluated ahead of its use -> its operand
         self.taken = {}  # id of a slice in the source -> the list ``containers.taken`` made

@@ -39,6 +39,12 @@ def run_function_body(frame, stmts, result_target=None):
     return frame.out, operand
 
 
+def _never_returns(frame):
+    return frame.error(UnsupportedSyntaxError, frame.parsed.tree,
+                       f"{frame.parsed.name} never returns a value",
+                       "end it with `return <number>`")
+
+
 def _body(frame, stmts, result_target):
     """Lower ``stmts`` into the current block; the result operand."""
     frame.result = result_target
@@ -48,6 +54,8 @@ def _body(frame, stmts, result_target):
         operand = None
     elif isinstance(final, ast.Return) and not contains(stmts[:-1], ast.Return):
         frame.block(stmts[:-1])
+        if frame.unit.raised:  # the function always raises before it returns
+            return ir.Const(0.0)
         frame.set_origin(final)
         if final.value is None:
             raise frame.error(UnsupportedSyntaxError, final, "return without a value",
@@ -63,11 +71,14 @@ def _body(frame, stmts, result_target):
                     frame, operand):
                 raise changes.returned(frame, final.value)
     else:
-        if not contains(stmts, ast.Return):
-            raise frame.error(UnsupportedSyntaxError, frame.parsed.tree,
-                              f"{frame.parsed.name} never returns a value",
-                              "end it with `return <number>`")
+        returns = contains(stmts, ast.Return)
+        if not returns and not isinstance(final, ast.Raise):
+            raise _never_returns(frame)
         frame.block(stmts)
+        if frame.unit.raised:  # it always raises (the gradient of one that does)
+            return ir.Const(0.0)
+        if not returns:
+            raise _never_returns(frame)
         if frame.result_tuple is not None:
             operand = tuple(ir.Var(name) for name in frame.result_tuple)
         else:

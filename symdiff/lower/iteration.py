@@ -1,4 +1,4 @@
-"""Iteration and unpacking: loops over containers as index loops, unpacking as reads.
+"""Iteration: loops over containers as index loops that read their elements.
 
 Expects statements of a fenced function (desugar calls it one statement at a time)
 and its ``Hygiene``.  Guarantees, for what it rewrites, the forms the containers core
@@ -22,11 +22,8 @@ the user's code it stands for (an element read: the loop's target).
 - a loop over ``range(...)``, ``reversed(range(...))`` (or over a call of a name the
   function binds as ``range``/``reversed``, which lowering refuses in the user's terms)
   stays as it is;
-- ``w, b = params`` is ``w = params[0]``, ``b = params[1]``, nested alike; a value that
-  is not a plain name or a read of one (``x if c else y``), or that the targets assign
-  (``p, q = p``), is first bound to a fresh name (``pair``).  A call's values (``a, b =
-  helper(x)``) are left to ``lower``, which reads what the helper returns, and a tuple
-  or list written out is assigned one name at a time (``desugar``) or by ``lower``.
+- the targets take the element as ``w, b = params`` does (``unpacking``: a length
+  the kinds do not give is checked first, as Python checks it).
 
     >>> import ast
     >>> from symdiff.lower.hygiene import Hygiene
@@ -47,6 +44,8 @@ the user's code it stands for (an element read: the loop's target).
         b = ys[i]
         s = a * b
     for j in reversed(range(len(layers))):
+        if len(layers[j]) != 2:
+            raise ValueError('wrong number of values to unpack (expected 2)')
         w = layers[j][0]
         b = layers[j][1]
         s = s * w + b
@@ -61,6 +60,7 @@ from symdiff.core import types as t
 from symdiff.core.types import is_table
 from symdiff.lower.dict_loops import dict_kind, key_loop, view_of
 from symdiff.lower.hygiene import located, name
+from symdiff.lower.unpacking import unpack
 from symdiff.lower.zip_spread import spread_zip
 
 _SEQUENCES = (ast.Name, ast.Attribute)  # read where they are
@@ -115,68 +115,6 @@ def index_loop(stmt, scope):
     loop.target, loop.iter, loop.body = name(index, stmt.target, store=True), steps, \
         reads + stmt.body
     return before + [loop]
-
-
-def unpacked_assignment(stmt, scope):
-    """``w, b = params`` as one assignment per name, or None when no target is a tuple or
-    the value is a tuple or list written out (left as it was)."""
-    starred = any(isinstance(n, ast.Starred) for t in stmt.targets for n in ast.walk(t))
-    if not any(isinstance(t, ast.Tuple) for t in stmt.targets) or isinstance(
-            stmt.value, (ast.Tuple, ast.List, ast.Call)) and not starred:
-        return None
-    assigned = {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
-    out, value = [], stmt.value
-    if len(stmt.targets) > 1 or not _is_path(value) or assigned & _names(value):
-        held = scope.fresh(_count_noun(stmt.targets))
-        out.append(located(ast.Assign([name(held, stmt, store=True)], value), stmt))
-        value = name(held, stmt.value)
-    for target in stmt.targets:
-        out.extend(unpack(target, value, scope))
-    return out
-
-
-def unpack(target, value, scope):
-    """Assignments of ``value`` to ``target``: a name takes it whole; a tuple of targets
-    takes a literal tuple element by element, any other value by its positions."""
-    if isinstance(target, ast.Name):
-        return [located(ast.Assign([target], value), target)]
-    if not isinstance(target, (ast.Tuple, ast.List)):
-        raise scope.error(target, "assigning to this target is not supported",
-                          "assign to plain names")
-    starred = [k for k, t in enumerate(target.elts) if isinstance(t, ast.Starred)]
-    if isinstance(value, (ast.Tuple, ast.List)):  # written out: one value to each name
-        if len(value.elts) < len(target.elts) - len(starred) or (
-                not starred and len(value.elts) != len(target.elts)):
-            raise scope.error(target, f"{len(target.elts)} names are given "
-                              f"{len(value.elts)} values", "give as many names as values")
-        pairs = list(zip(target.elts, value.elts))
-        if starred:  # the starred name takes a list of the values between
-            k, after = starred[0], len(target.elts) - starred[0] - 1
-            middle = located(ast.List(value.elts[k:len(value.elts) - after], ast.Load()),
-                             target.elts[k])
-            pairs = pairs[:k] + [(target.elts[k], middle)] + list(zip(
-                target.elts[k + 1:], value.elts[len(value.elts) - after:]))
-    else:
-        pairs = [(t, _position(value, k, t, starred, len(target.elts)))
-                 for k, t in enumerate(target.elts)]
-    return [stmt for t, v in pairs for stmt in unpack(
-        t.value if isinstance(t, ast.Starred) else t, v, scope)]
-
-
-def _position(value, k, target, starred, count):
-    """``value[k]`` for the ``k``-th of ``count`` targets; around a starred one (at
-    ``starred[0]``), those after it count from the end, and it takes the slice between:
-    ``first, *rest = xs`` is ``first = xs[0]``, ``rest = xs[1:]``."""
-    if starred and k == starred[0]:
-        after = count - k - 1
-        index = ast.Slice(ast.Constant(k) if k else None,
-                          ast.Constant(-after) if after else None, None)
-    elif starred and k > starred[0]:
-        index = ast.Constant(k - count)
-    else:
-        index = ast.Constant(k)
-    return located(ast.Subscript(copy.deepcopy(value), located(index, target), ast.Load()),
-                   target)
 
 
 def _stays(iterable, scope):
@@ -338,11 +276,6 @@ def _plural(target):
     return "values"
 
 
-def _count_noun(targets):
-    width = len(targets[0].elts) if isinstance(targets[0], ast.Tuple) else 0
-    return {2: "pair", 3: "triple"}.get(width, "values")
-
-
 def _is_call_of(node, builtin, scope, keywords=(), most=1):
     """Whether ``node`` calls the builtin ``builtin`` (by any name meaning it) with at
     least one positional argument (at most ``most``; any number for None) and no keyword
@@ -372,20 +305,6 @@ def _known_length(sequence, scope):
     if isinstance(found, (tuple, list)) or is_table(found):
         return len(found)
     return None
-
-
-def _is_path(node):
-    """A name, or a read of one by constants and names (``p``, ``p["w"]``, ``xs[i][0]``)."""
-    while isinstance(node, (ast.Subscript, ast.Attribute)):
-        if isinstance(node, ast.Subscript) and not isinstance(node.slice, (ast.Constant,
-                                                                          ast.Name)):
-            return False
-        node = node.value
-    return isinstance(node, ast.Name)
-
-
-def _names(node):
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
 def _call(function, args, where):

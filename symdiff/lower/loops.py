@@ -25,6 +25,7 @@ from symdiff.core import types as t
 from symdiff.core.records import is_record
 from symdiff.lower import containers, control, expressions, names, tables
 from symdiff.lower.operands import any_of, operand_ast, reads_of
+from symdiff.lower.afresh import fresh_loop_names
 from symdiff.lower.scope import Loop
 from symdiff.lower.unrolled import unrolled_keys, unrolled_range
 
@@ -51,6 +52,7 @@ def stmt_For(frame, node):
     bounds = tuple(frame.value(arg) for arg in steps.args)
     if not reverse and unrolled_range(frame, node, bounds):
         return
+    fresh_loop_names(frame, node, _bound(node.target))
     control.enter_compound(frame, node)
     origin = frame.origin
     target = frame.target_name(node.target.id)
@@ -59,6 +61,11 @@ def stmt_For(frame, node):
         body = loop_body(frame, node, loop)
     frame.emit(ir.For(target, bounds, body, origin, reverse))
     loop_else(frame, node, loop)
+
+
+def _bound(target):
+    """The names a loop's target binds every iteration."""
+    return [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
 
 
 def over_keys(frame, node):
@@ -115,6 +122,7 @@ def key_loop(frame, node):
     kind = containers.kind_of_operand(frame, ir.Ref(name, path))
     if unrolled_keys(frame, node, kind, reverse, sort):
         return
+    fresh_loop_names(frame, node, _bound(node.target))
     control.enter_compound(frame, node)
     origin = frame.origin
     target = frame.target_name(node.target.id)
@@ -162,6 +170,7 @@ def table_loop(frame, node, reverse=False):
     frame.hint = elements[0].id
     read = [_iterated(frame, iterable) for iterable in iterables]
     length = loop_length(frame, iterables, read)
+    fresh_loop_names(frame, node, _bound(node.target))
     control.enter_compound(frame, node)
     origin = frame.origin
     if index_user is not None:
@@ -221,6 +230,7 @@ def loop_length(frame, iterables, read):
 
 
 def stmt_While(frame, node):
+    fresh_loop_names(frame, node)
     control.enter_compound(frame, node)
     origin = frame.origin
     with frame.nested():

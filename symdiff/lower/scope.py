@@ -56,6 +56,8 @@ class Unit:
         self.shared = set()  # lists a loop's name is bound to (``Share``), and those names
         self.inserted = set()  # lists inserted into (forward mode: made anew, unshared)
         self.made_by_insert = set()  # the lists those inserts made
+        self.raised = False  # a ``raise`` outside branches, loops and ``try``: nothing
+        # after it runs, so nothing after it is lowered
         self.holders = set()  # containers built holding others by name
         self.holding = set()  # lists held by name inside a literal: never changed in place
         self.keys = {}  # a loop's variable over a dict's keys -> those keys

@@ -34,6 +34,8 @@ def block(frame, stmts):
     for i, stmt in enumerate(stmts):
         with frame.followed_by(i < last):
             statement(frame, stmt)
+        if frame.unit.raised:  # (`if len(p) != 2: raise ...` of a tuple of 3)
+            return
         if not isinstance(stmt, _MAY_EXIT) or i == last:
             continue
         flags = control.exit_flags(frame, stmt)
@@ -60,8 +62,12 @@ def stmt_FunctionDef(frame, node):
 
 
 def stmt_Raise(frame, node):
-    """``raise`` and ``assert``: run in the forward sweep where the function runs them."""
+    """``raise`` and ``assert``: run in the forward sweep where the function runs them.
+    A ``raise`` that always runs (outside branches, loops and ``try``) ends the lowering:
+    nothing after it runs."""
     frame.emit(check_statement(frame, node))
+    if isinstance(node, ast.Raise) and not frame.compound and not frame.attempts:
+        frame.unit.raised = True
 
 
 def stmt_Import(frame, node):
@@ -128,7 +134,7 @@ def stmt_Assign(frame, node):
     if list_statement(frame, node):
         return
     if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-        assign(frame, node.targets[0].id, node.value)
+        assign(frame, node.targets[0].id, node.value, fresh=id(node) in frame.rebinds)
         return
     if len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript):
         if not (arrays.assign_element(frame, node.targets[0], node.value)
@@ -230,7 +236,9 @@ def stmt_If(frame, node):
     frame.emit(ir.If(test.name, body, orelse, origin))
 
 
-def assign(frame, name, value_node):
+def assign(frame, name, value_node, fresh=False):
+    """``name = value_node``; with ``fresh``, into a new variable (``afresh``: a loop
+    body binding the name again that nothing after reads the old value of)."""
     frame.hint = name
     if isinstance(value_node, ast.Constant) and isinstance(value_node.value, str) and (
             not frame.compound):  # a dict's key, named: read as the constant it is
@@ -240,7 +248,7 @@ def assign(frame, name, value_node):
     if held is not None:  # ``act = acts[i]``: the function the container holds, by alias
         frame.mapping[name] = held
         return
-    target = frame.target_name(name)
+    target = frame.namer.fresh(name) if fresh else frame.target_name(name)
     operand = frame.value(value_node, target)
     aliased = operand != ir.Var(target) and containers.is_container_operand(frame, operand)
     if aliased:

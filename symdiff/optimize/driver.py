@@ -45,6 +45,7 @@ from symdiff.optimize.prune import (
     drop_dead_statements,
     drop_empty_statements,
     drop_orphan_comments,
+    drop_unreachable,
 )
 from symdiff.optimize.reuse import merge_accumulations, reuse_values
 from symdiff.optimize.saves import pack_saves
@@ -97,4 +98,5 @@ def run_passes(function, context, passes=None):
 PASSES = (fold_constants, float_constants, fold_signs, double_sums, drop_kept_axes,
           drop_copies_back, propagate_copies, propagate_local_copies, hoist_invariants,
           reuse_values, simplify_array_seeds, fuse_single_uses, merge_accumulations,
-          drop_dead_statements, drop_empty_statements, drop_orphan_comments)
+          drop_unreachable, drop_dead_statements, drop_empty_statements,
+          drop_orphan_comments)

@@ -13,6 +13,8 @@ itself raises nothing.
     mul = x * y           # nothing reads mul             (gone)
     if flag:                                              (gone)
         pass
+    raise ValueError('...')                               (stays)
+    w = params[0]         # after a raise: never runs     (gone)
 """
 
 from symdiff.core import expr as ex
@@ -200,6 +202,24 @@ def _reaching_reads(function, own):
                 if isinstance(stmt, sw.While):  # its test runs after each iteration too
                     uncovered.update(own[id(stmt)])
     return uncovered, read_defs
+
+
+def drop_unreachable(function, context):
+    """Drop the statements after one that always raises in their block (a ``raise``
+    decided when the gradient was built: ``if len(params) != 2:`` of a tuple of 3):
+    they never run."""
+    changed = False
+    for block in blocks(function):
+        ends = [k for k, stmt in enumerate(block[:-1]) if _always_raises(stmt)]
+        if ends:
+            del block[ends[0] + 1:]
+            changed = True
+    return changed
+
+
+def _always_raises(stmt):
+    return isinstance(stmt, sw.Raise) or isinstance(stmt, sw.Check) and (
+        stmt.check.kind == "raise")
 
 
 def drop_empty_statements(function, context):

@@ -261,11 +261,15 @@ def test_loops_over_containers_are_index_loops():
                 c = zs[a_index]
                 x = x + a * b * c
             for index in range(len(layers)):
+                if len(layers[index]) != 2:
+                    raise ValueError('wrong number of values to unpack (expected 2)')
                 w = layers[index][0]
                 b = layers[index][1]
                 x = w * x + b
             length_1 = min(len(pairs), 2)
             for j in range(length_1):
+                if len(pairs[j]) != 2:
+                    raise ValueError('wrong number of values to unpack (expected 2)')
                 a = pairs[j][0]
                 b = pairs[j][1]
                 c = (1.0, 2.0)[j]
@@ -351,15 +355,25 @@ def test_unpacking_a_container_reads_it_by_position():
             return w
     """, """
         def f(params, p, x, c):
+            if len(params) != 2:
+                raise ValueError('wrong number of values to unpack (expected 2)')
             w = params[0]
             b = params[1]
+            if len(p['layer']) != 2:
+                raise ValueError('wrong number of values to unpack (expected 2)')
+            if len(p['layer'][0]) != 2:
+                raise ValueError('wrong number of values to unpack (expected 2)')
             u = p['layer'][0][0]
             v = p['layer'][0][1]
             t = p['layer'][1]
             pair = params
+            if len(pair) != 2:
+                raise ValueError('wrong number of values to unpack (expected 2)')
             a = pair[0]
             params = pair[1]
             pair_1 = x if c else params
+            if len(pair_1) != 2:
+                raise ValueError('wrong number of values to unpack (expected 2)')
             s = pair_1[0]
             q = pair_1[1]
             r, z = helper(x)
@@ -664,7 +678,7 @@ def test_every_statement_written_says_which_user_code_it_stands_for():
     user = parsed.tree
     body = desugar(parsed).tree.body
     generator = user.body[0].value.args[0]
-    built, loop, total, layers_loop, w_read, b_read = body[:6]
+    built, loop, total, layers_loop, check, w_read, b_read = body[:7]
     assert _where(built) == _where(generator)  # terms = []
     assert _where(loop) == _where(generator.generators[0].target)
     branch = loop.body[1]  # after the read of c
@@ -674,7 +688,9 @@ def test_every_statement_written_says_which_user_code_it_stands_for():
     assert _where(total) == _where(user.body[0])
     assert _where(layers_loop) == _where(user.body[1])
     w_target, b_target = user.body[1].target.elts
-    assert [_where(s) for s in layers_loop.body[:2]] == [_where(w_target), _where(b_target)]
+    assert _where(layers_loop.body[0]) == _where(user.body[1].target)  # its length checked
+    assert [_where(s) for s in layers_loop.body[1:3]] == [_where(w_target), _where(b_target)]
+    assert _where(check) == _where(user.body[2].targets[0])
     assert [_where(w_read), _where(b_read)] == [_where(t) for t in user.body[2].targets[0].elts]
     for node in ast.walk(ast.Module(body, [])):
         if isinstance(node, (ast.stmt, ast.expr)):

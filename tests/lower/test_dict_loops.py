@@ -64,6 +64,8 @@ def test_a_loop_over_a_dict_is_a_loop_over_its_keys_that_reads_its_entries_first
         "        v = p[key]",
         "        s = s + v",
         "    for name in p:",
+        "        if len(p[name]) != 2:",
+        "            raise ValueError('wrong number of values to unpack (expected 2)')",
         "        w = p[name][0]",
         "        b = p[name][1]",
         "        s = s + w * b",

@@ -469,12 +469,13 @@ def read_only_in_the_loop(x, u):
 
 def assigned_twice(x, u):
     s = 0.0
+    a = x
     for i in range(3):
         a = u * x
         s = s * 0.5 + a
         a = u - x
         s = s * a
-    return s
+    return s + a  # (read after the loop: one variable for a, in the loop and after)
 
 
 def assigned_once(x, u):

@@ -3,7 +3,8 @@
 - ``fuse.fuse_single_uses`` on hand-written functions: the text it writes, and the same
   results and the same first exception as before, at points made of nan, ±inf, ±0.0,
   huge and tiny floats and ints;
-- ``prune.drop_dead_statements`` (liveness) and ``prune.drop_empty_statements``;
+- ``prune.drop_dead_statements`` (liveness), ``prune.drop_empty_statements`` and
+  ``prune.drop_unreachable``;
 - ``optimize._float_names``, the float inference constant folding relies on;
 - ``taping.recomputed`` end to end: cheap values the reverse sweep recomputes instead of
   popping, and the values it must not recompute, checked against the tape engine and
@@ -534,9 +535,10 @@ def test_fuse_keeps_the_first_exception_with_huge_ints():
     _assert_equivalent(original, fused, [(10 ** 400, 0.5, 0.0), (10 ** 400, 0.5, -1.0)])
 
 
-# --- drop_dead_statements and drop_empty_statements ------------------------------------------
+# --- drop_unreachable, drop_dead_statements and drop_empty_statements ------------------------
 
-PRUNE = (prune.drop_dead_statements, prune.drop_empty_statements, prune.drop_orphan_comments)
+PRUNE = (prune.drop_unreachable, prune.drop_dead_statements, prune.drop_empty_statements,
+         prune.drop_orphan_comments)
 
 # name -> (function, what pruning makes of it; None: unchanged)
 PRUNE_CASES = {
@@ -722,6 +724,21 @@ PRUNE_CASES = {
             d = math.sinh(y) + math.tanh(x)
             return y
         """, None),
+    "what follows a raise never runs": ("""
+        def f(x, y):
+            a = x * y
+            if x > y:
+                raise ValueError('x > y')
+                b = a + 1.0
+            raise ValueError('always')
+            c = x / y
+            return c
+        """, """
+        def f(x, y):
+            if x > y:
+                raise ValueError('x > y')
+            raise ValueError('always')
+        """),
     "an empty branch on a quiet test": ("""
         def f(x, y):
             if x > y:
