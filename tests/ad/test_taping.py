@@ -1103,10 +1103,11 @@ TABLE = [
 ]
 
 # The table's functions in which nothing is restored in place: the controls.
-# Saved at their reads: a name a later loop assigns too, and names assigned only inside
-# the loop but read where they may still be unbound (after it, or before their
-# assignment in an iteration): starting them at 0.0 would hide the UnboundLocalError.
-SAVED_ONLY = {"sequential_loops_share_temporary", "value_of_last_iteration", "lagged_value"}
+# Saved at their reads: names assigned only inside the loop but read where they may
+# still be unbound (after it, or before their assignment in an iteration): starting them
+# at 0.0 would hide the UnboundLocalError.  (A temporary two loops share, read after
+# neither, is a variable of each loop's own: ``lower.afresh``.)
+SAVED_ONLY = {"value_of_last_iteration", "lagged_value"}
 
 POINTS = 12
 
