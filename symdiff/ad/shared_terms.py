@@ -58,7 +58,8 @@ def _first_shared(terms):
                     counts[node] = counts.get(node, 0) + 1
                 except TypeError:  # (a constant no dict can hold: not shared)
                     continue
-                order.append(node) if counts[node] == 1 else None
+                if counts[node] == 1:
+                    order.append(node)
     repeated = [node for node in order if counts[node] > 1]
     outermost = [node for node in repeated if not any(
         node is not other and any(inner == node for inner in ex.walk(other))
